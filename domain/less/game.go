@@ -1,0 +1,279 @@
+package less
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Preset names a rule set (rules.md §7).
+type Preset string
+
+const (
+	// PresetClassic is the rules as written, for two or four players.
+	PresetClassic Preset = "classic"
+	// PresetCodeCup is CodeCup 2017 play: four players, early_stop, 20 turns.
+	PresetCodeCup Preset = "codecup"
+)
+
+// Options are a game's variants (T3, E3).
+type Options struct {
+	// EarlyStop lets a player end a turn after at least one move (T3).
+	EarlyStop bool
+	// MaxTurns is the number of turns each player gets before the game ends (E3).
+	MaxTurns int
+}
+
+// DefaultMaxTurns is E3's default for the number of players.
+func DefaultMaxTurns(players int) int {
+	if players == 4 {
+		return 20
+	}
+	return 40
+}
+
+// MaxTurnsLimit bounds MaxTurns: no correspondence game needs more.
+const MaxTurnsLimit = 1000
+
+// ErrOptions is wrapped by every error about a preset or options.
+var ErrOptions = errors.New("invalid options")
+
+// PresetOptions returns the options of a preset for a board size.
+func PresetOptions(p Preset, size int) (Options, error) {
+	switch p {
+	case PresetClassic, "":
+		return Options{MaxTurns: DefaultMaxTurns(Players(size))}, nil
+	case PresetCodeCup:
+		if size != 8 {
+			return Options{}, fmt.Errorf("%w: the codecup preset is for four players on 8x8", ErrOptions)
+		}
+		return Options{EarlyStop: true, MaxTurns: 20}, nil
+	default:
+		return Options{}, fmt.Errorf("%w: unknown preset %q (classic, codecup)", ErrOptions, p)
+	}
+}
+
+func (o Options) validate() error {
+	if o.MaxTurns < 1 || o.MaxTurns > MaxTurnsLimit {
+		return fmt.Errorf("%w: max_turns %d, want 1 to %d", ErrOptions, o.MaxTurns, MaxTurnsLimit)
+	}
+	return nil
+}
+
+// Reason says how a game ended.
+type Reason string
+
+const (
+	ReasonComplete    Reason = "complete"    // E1, E2
+	ReasonTurnLimit   Reason = "turn_limit"  // E3
+	ReasonResignation Reason = "resignation" // E8
+	ReasonTimeout     Reason = "timeout"     // E8
+)
+
+// Result is the score of a finished game (E4–E8). Arrays are indexed by Side.
+type Result struct {
+	Reason Reason
+	// Draw is true for equal totals; then Winner and Margin mean nothing.
+	Draw   bool
+	Winner Side
+	Margin int
+	Counts [2]int // moves counted (T4)
+	Needed [2]int // still needed at the end (E4)
+	Totals [2]int // Counts + Needed (E5)
+	// BlockedCorner is true when E7 decided the result: the loser still has
+	// a piece on its own start corner.
+	BlockedCorner bool
+	// Loser is the side that resigned or ran out of time (E8).
+	Loser Side
+}
+
+// Played is one turn of a game's history.
+type Played struct {
+	Color Color
+	Turn  Turn
+	Outcome
+	// Auto marks a pass the game made for a player who had no choice: his
+	// team is complete (E2) or no legal move is possible (T2).
+	Auto bool
+}
+
+// Game is a game of Less being played: the start, the options, the turns so
+// far, the counts and, once over, the result. It is not safe for concurrent use.
+type Game struct {
+	start   Position
+	opts    Options
+	pos     Position
+	counts  [4]int // by Color
+	history []Played
+	result  *Result
+}
+
+// ErrGameOver is returned for a move or resignation after the end.
+var ErrGameOver = errors.New("the game is over")
+
+// NewGame starts a game from a position (the start position or any set-up
+// one) with options. A position in which the game is already decided is refused.
+func NewGame(start Position, opts Options) (*Game, error) {
+	if start.board == nil {
+		return nil, fmt.Errorf("%w: no board", ErrPosition)
+	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if start.earlyStop != opts.EarlyStop {
+		start.earlyStop = opts.EarlyStop
+	}
+	g := &Game{start: start, opts: opts, pos: start}
+	if g.decided() {
+		return nil, fmt.Errorf("%w: the game would be over before it starts", ErrPosition)
+	}
+	g.passWhileForced()
+	return g, nil
+}
+
+// Start is the position the game started from.
+func (g *Game) Start() Position { return g.start }
+
+// Options are the game's options.
+func (g *Game) Options() Options { return g.opts }
+
+// Position is the current position.
+func (g *Game) Position() Position { return g.pos }
+
+// Ply is the number of turns played, automatic passes included.
+func (g *Game) Ply() int { return len(g.history) }
+
+// History lists the turns played so far. The slice must not be modified.
+func (g *Game) History() []Played { return g.history }
+
+// Count is colour c's move count (T4).
+func (g *Game) Count(c Color) int { return g.counts[c] }
+
+// SideCount is the side's move count: the sum over its colours.
+func (g *Game) SideCount(s Side) int {
+	n := 0
+	for _, c := range SideColors(s, g.pos.Size()) {
+		n += g.counts[c]
+	}
+	return n
+}
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.result != nil }
+
+// Result is the result once the game is over.
+func (g *Game) Result() (Result, bool) {
+	if g.result == nil {
+		return Result{}, false
+	}
+	return *g.result, true
+}
+
+// Play judges and plays the mover's turn. It returns what was played: the
+// turn and any automatic passes that followed it. On error nothing changes.
+func (g *Game) Play(t Turn) ([]Played, error) {
+	if g.result != nil {
+		return nil, ErrGameOver
+	}
+	next, out, err := g.pos.Play(t)
+	if err != nil {
+		return nil, err
+	}
+	before := len(g.history)
+	g.record(Played{Color: g.pos.toMove, Turn: t, Outcome: out}, next)
+	g.passWhileForced()
+	return g.history[before:], nil
+}
+
+func (g *Game) record(p Played, next Position) {
+	g.history = append(g.history, p)
+	g.counts[p.Color] += p.Counted
+	g.pos = next
+	if g.decided() {
+		g.finish(ReasonComplete)
+	} else if len(g.history) >= g.opts.MaxTurns*Players(g.pos.Size()) {
+		g.finish(ReasonTurnLimit)
+	}
+}
+
+// decided reports whether the placement ends the game (E1, E2).
+func (g *Game) decided() bool {
+	white, black := g.pos.Complete(SideWhite), g.pos.Complete(SideBlack)
+	if g.pos.Size() == 8 {
+		return white && black
+	}
+	return white || black
+}
+
+// passWhileForced plays Nil for every player in turn who has no choice:
+// a complete team's player (E2) or one with no legal move (T2).
+func (g *Game) passWhileForced() {
+	for g.result == nil {
+		s := g.pos.BeginTurn()
+		if _, ok := s.anyMove(); ok {
+			return
+		}
+		next, out, err := s.End()
+		if err != nil {
+			panic("less: a forced pass was refused: " + err.Error())
+		}
+		g.record(Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true}, next)
+	}
+}
+
+// Resign ends the game: side s loses by max(10, the margin E6 would give its
+// opponent) (E8).
+func (g *Game) Resign(s Side) error { return g.concede(s, ReasonResignation) }
+
+// TimeOut ends the game: side s lost on time (E8).
+func (g *Game) TimeOut(s Side) error { return g.concede(s, ReasonTimeout) }
+
+func (g *Game) concede(s Side, why Reason) error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	r := g.score(ReasonTurnLimit)
+	margin := 10
+	if !r.Draw && r.Winner == s.Other() && !r.BlockedCorner {
+		margin = max(10, r.Margin)
+	}
+	r.Reason, r.Draw, r.Winner, r.Margin, r.Loser, r.BlockedCorner = why, false, s.Other(), margin, s, false
+	g.result = &r
+	return nil
+}
+
+func (g *Game) finish(why Reason) {
+	r := g.score(why)
+	g.result = &r
+}
+
+// score computes counts, needed and totals, and the result by E7 then E6.
+func (g *Game) score(why Reason) Result {
+	r := Result{Reason: why}
+	var blocked [2]bool
+	for _, s := range []Side{SideWhite, SideBlack} {
+		r.Counts[s] = g.SideCount(s)
+		if !g.pos.Complete(s) {
+			r.Needed[s] = g.pos.Needed(s)
+		}
+		r.Totals[s] = r.Counts[s] + r.Needed[s]
+		for _, c := range SideColors(s, g.pos.Size()) {
+			blocked[s] = blocked[s] || g.pos.pieces[c]&StartCorner(c, g.pos.Size()) != 0
+		}
+	}
+	switch {
+	case blocked[SideWhite] != blocked[SideBlack]:
+		r.BlockedCorner = true
+		r.Winner, r.Margin = SideWhite, 10
+		if blocked[SideWhite] {
+			r.Winner = SideBlack
+		}
+	case r.Totals[SideWhite] == r.Totals[SideBlack]:
+		r.Draw = true
+	case r.Totals[SideWhite] < r.Totals[SideBlack]:
+		r.Winner, r.Margin = SideWhite, r.Totals[SideBlack]-r.Totals[SideWhite]
+	default:
+		r.Winner, r.Margin = SideBlack, r.Totals[SideWhite]-r.Totals[SideBlack]
+	}
+	r.Loser = r.Winner.Other()
+	return r
+}

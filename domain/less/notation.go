@@ -1,0 +1,123 @@
+package less
+
+import (
+	"strings"
+)
+
+// Move takes the piece on From to To: a step to a neighbouring square or a
+// jump over one piece (M2, M3). Written "e5e4" (N1).
+type Move struct {
+	From, To Square
+}
+
+func (m Move) String() string { return m.From.String() + m.To.String() }
+
+// Turn is a player's whole turn: its moves in order (N2). The empty turn is
+// the pass, written "Nil".
+type Turn []Move
+
+// String writes the turn in canonical form (the CodeCup form): moves joined
+// by ":", or "Nil".
+func (t Turn) String() string {
+	if len(t) == 0 {
+		return "Nil"
+	}
+	var sb strings.Builder
+	sb.Grow(len(t) * 5)
+	for i, m := range t {
+		if i > 0 {
+			sb.WriteByte(':')
+		}
+		sb.WriteString(m.From.String())
+		sb.WriteString(m.To.String())
+	}
+	return sb.String()
+}
+
+// MaxTurnText bounds the length of turn text; longer input is not a turn.
+const MaxTurnText = 1024
+
+// ParseTurn reads a turn in any accepted input style (N1, N2): moves as
+// "e5e4" or "e5-e4", separated by any run of ':', ',' and white space,
+// separators at either end ignored; "Nil" in any case is the pass. Squares
+// may be off the board: that is judged with the position (N3 off_board). A
+// text that is not a turn gives a *TurnError with code syntax.
+func ParseTurn(text string) (Turn, error) {
+	if len(text) > MaxTurnText {
+		return nil, syntaxError("the turn text is longer than %d characters", MaxTurnText)
+	}
+	var t Turn
+	tokens := 0
+	rest := text
+	for {
+		rest = strings.TrimLeft(rest, ":, \t\r\n\v\f")
+		if rest == "" {
+			break
+		}
+		end := strings.IndexAny(rest, ":, \t\r\n\v\f")
+		if end < 0 {
+			end = len(rest)
+		}
+		tok := rest[:end]
+		rest = rest[end:]
+		tokens++
+		if strings.EqualFold(tok, "nil") {
+			if tokens > 1 || strings.Trim(rest, ":, \t\r\n\v\f") != "" {
+				return nil, syntaxError("Nil stands alone: it is the whole turn")
+			}
+			return Turn{}, nil
+		}
+		m, ok := parseMove(tok)
+		if !ok {
+			return nil, syntaxError("%q is not a move: write two squares like e5e4 or e5-e4 (N1)", clip(tok))
+		}
+		if t == nil {
+			t = make(Turn, 0, 3)
+		}
+		t = append(t, m)
+	}
+	if tokens == 0 {
+		return nil, syntaxError("the turn is empty: write moves like e5e4:e4e3, or Nil to pass (N2)")
+	}
+	return t, nil
+}
+
+// MustParseTurn is ParseTurn for turns known to be well formed, such as
+// test fixtures; it panics on error.
+func MustParseTurn(text string) Turn {
+	t, err := ParseTurn(text)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func parseMove(tok string) (Move, bool) {
+	from, n, ok := scanSquare(tok)
+	if !ok {
+		return Move{}, false
+	}
+	tok = tok[n:]
+	if strings.HasPrefix(tok, "-") {
+		tok = tok[1:]
+	}
+	to, n, ok := scanSquare(tok)
+	if !ok || n != len(tok) {
+		return Move{}, false
+	}
+	return Move{From: from, To: to}, true
+}
+
+// clip shortens absurd input before it is quoted in a message, never
+// cutting a character in two.
+func clip(s string) string {
+	const max = 24
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
