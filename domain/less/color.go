@@ -173,4 +173,3 @@ func TargetCorner(c Color, size int) Bitboard {
 		return StartCorner(Yellow, size)
 	}
 }
-

@@ -275,4 +275,3 @@ func abs(x int) int {
 	}
 	return x
 }
-
