@@ -213,7 +213,7 @@ func TestConformanceGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts, _ := PresetOptions(PresetClassic, tc.Size)
-		g, err := NewGame(StartPosition(b, false), opts)
+		g, _, err := NewGame(StartPosition(b, false), opts)
 		if err != nil {
 			t.Fatal(err)
 		}

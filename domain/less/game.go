@@ -96,37 +96,77 @@ type Played struct {
 	Auto bool
 }
 
-// Game is a game of Less being played: the start, the options, the turns so
-// far, the counts and, once over, the result. It is not safe for concurrent use.
+// Game is a game of Less being played: the start, the options, the current
+// position, the counts and, once over, the result. It keeps no history: Play
+// returns what was played, for the caller to store. It is not safe for
+// concurrent use.
 type Game struct {
-	start   Position
-	opts    Options
-	pos     Position
-	counts  [4]int // by Color
-	history []Played
-	result  *Result
+	start  Position
+	opts   Options
+	pos    Position
+	counts [4]int // by Color
+	ply    int
+	result *Result
 }
 
 // ErrGameOver is returned for a move or resignation after the end.
 var ErrGameOver = errors.New("the game is over")
 
 // NewGame starts a game from a position (the start position or any set-up
-// one) with options. A position in which the game is already decided is refused.
-func NewGame(start Position, opts Options) (*Game, error) {
+// one) with options. A position in which the game is already decided is
+// refused. Any automatic passes at the start (T2) are returned.
+func NewGame(start Position, opts Options) (*Game, []Played, error) {
 	if start.board == nil {
-		return nil, fmt.Errorf("%w: no board", ErrPosition)
+		return nil, nil, fmt.Errorf("%w: no board", ErrPosition)
 	}
 	if err := opts.validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if start.earlyStop != opts.EarlyStop {
-		start.earlyStop = opts.EarlyStop
-	}
+	start.earlyStop = opts.EarlyStop
 	g := &Game{start: start, opts: opts, pos: start}
 	if g.decided() {
-		return nil, fmt.Errorf("%w: the game would be over before it starts", ErrPosition)
+		return nil, nil, fmt.Errorf("%w: the game would be over before it starts", ErrPosition)
 	}
-	g.passWhileForced()
+	return g, g.passWhileForced(nil), nil
+}
+
+// State is everything a Game is, as plain data for storage.
+type State struct {
+	Start    Position
+	Options  Options
+	Position Position
+	Counts   [4]int // by Color
+	Ply      int
+	Result   *Result
+}
+
+// State returns the game as plain data; RestoreGame turns it back into a Game.
+func (g *Game) State() State {
+	st := State{Start: g.start, Options: g.opts, Position: g.pos, Counts: g.counts, Ply: g.ply}
+	if g.result != nil {
+		r := *g.result
+		st.Result = &r
+	}
+	return st
+}
+
+// RestoreGame rebuilds a game from stored State.
+func RestoreGame(st State) (*Game, error) {
+	if st.Start.board == nil || st.Position.board == nil || st.Start.board.walls != st.Position.board.walls {
+		return nil, fmt.Errorf("%w: start and current position must share a board", ErrPosition)
+	}
+	if err := st.Options.validate(); err != nil {
+		return nil, err
+	}
+	if st.Ply < 0 {
+		return nil, fmt.Errorf("%w: ply %d", ErrPosition, st.Ply)
+	}
+	g := &Game{start: st.Start, opts: st.Options, pos: st.Position, counts: st.Counts, ply: st.Ply}
+	g.start.earlyStop, g.pos.earlyStop = st.Options.EarlyStop, st.Options.EarlyStop
+	if st.Result != nil {
+		r := *st.Result
+		g.result = &r
+	}
 	return g, nil
 }
 
@@ -140,10 +180,7 @@ func (g *Game) Options() Options { return g.opts }
 func (g *Game) Position() Position { return g.pos }
 
 // Ply is the number of turns played, automatic passes included.
-func (g *Game) Ply() int { return len(g.history) }
-
-// History lists the turns played so far. The slice must not be modified.
-func (g *Game) History() []Played { return g.history }
+func (g *Game) Ply() int { return g.ply }
 
 // Count is colour c's move count (T4).
 func (g *Game) Count(c Color) int { return g.counts[c] }
@@ -178,21 +215,29 @@ func (g *Game) Play(t Turn) ([]Played, error) {
 	if err != nil {
 		return nil, err
 	}
-	before := len(g.history)
-	g.record(Played{Color: g.pos.toMove, Turn: t, Outcome: out}, next)
-	g.passWhileForced()
-	return g.history[before:], nil
+	played := g.record(nil, Played{Color: g.pos.toMove, Turn: t, Outcome: out}, next)
+	return g.passWhileForced(played), nil
 }
 
-func (g *Game) record(p Played, next Position) {
-	g.history = append(g.history, p)
+// Preview judges the mover's turn and returns the position it leads to,
+// without playing it.
+func (g *Game) Preview(t Turn) (Position, Outcome, error) {
+	if g.result != nil {
+		return Position{}, Outcome{}, ErrGameOver
+	}
+	return g.pos.Play(t)
+}
+
+func (g *Game) record(played []Played, p Played, next Position) []Played {
+	g.ply++
 	g.counts[p.Color] += p.Counted
 	g.pos = next
 	if g.decided() {
 		g.finish(ReasonComplete)
-	} else if len(g.history) >= g.opts.MaxTurns*Players(g.pos.Size()) {
+	} else if g.ply >= g.opts.MaxTurns*Players(g.pos.Size()) {
 		g.finish(ReasonTurnLimit)
 	}
+	return append(played, p)
 }
 
 // decided reports whether the placement ends the game (E1, E2).
@@ -206,18 +251,19 @@ func (g *Game) decided() bool {
 
 // passWhileForced plays Nil for every player in turn who has no choice:
 // a complete team's player (E2) or one with no legal move (T2).
-func (g *Game) passWhileForced() {
+func (g *Game) passWhileForced(played []Played) []Played {
 	for g.result == nil {
 		s := g.pos.BeginTurn()
 		if _, ok := s.anyMove(); ok {
-			return
+			break
 		}
 		next, out, err := s.End()
 		if err != nil {
 			panic("less: a forced pass was refused: " + err.Error())
 		}
-		g.record(Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true}, next)
+		played = g.record(played, Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true}, next)
 	}
+	return played
 }
 
 // Resign ends the game: side s loses by max(10, the margin E6 would give its

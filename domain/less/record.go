@@ -34,6 +34,8 @@ import (
 // Record is a game together with what its record carries besides the turns.
 type Record struct {
 	Game *Game
+	// History is every turn of the game in order, automatic passes included.
+	History []Played
 	// Players names the player of each colour; a name may be empty.
 	Players map[Color]string
 	Preset  Preset
@@ -99,7 +101,7 @@ func (r Record) String() string {
 	}
 	sb.WriteByte('\n')
 	var turns [4]int
-	for _, p := range g.history {
+	for _, p := range r.History {
 		turns[p.Color]++
 		sb.WriteString(strconv.Itoa(turns[p.Color]) + " " + p.Color.String() + " " + p.Turn.String())
 		if p.Auto {
@@ -255,7 +257,7 @@ func recordHeader(tags map[string]string, order []string) (*Record, error) {
 			return nil, err
 		}
 	}
-	if r.Game, err = NewGame(start, opts); err != nil {
+	if r.Game, r.History, err = NewGame(start, opts); err != nil {
 		return nil, err
 	}
 	known := map[string]bool{tagSize: true, tagWalls: true, tagSeed: true, tagPreset: true, tagEarlyStop: true,
@@ -276,7 +278,7 @@ func recordHeader(tags map[string]string, order []string) (*Record, error) {
 func (r *Record) replay(lines []numberedLine) error {
 	g := r.Game
 	var turns [4]int
-	next := 0 // index into g.history of the next ply to match
+	next := 0 // index into r.History of the next ply a line must match
 	for _, l := range lines {
 		fields := strings.Fields(l.text)
 		if len(fields) < 3 {
@@ -290,14 +292,15 @@ func (r *Record) replay(lines []numberedLine) error {
 		if err != nil {
 			return &RecordError{Line: l.n, Err: err}
 		}
-		if g.Over() && next == len(g.history) {
+		pending := next < len(r.History) // the game already passed for this player
+		if g.Over() && !pending {
 			return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d %s comes after the end of the game", num, color)}
 		}
-		if next == len(g.history) && color != g.pos.toMove || next < len(g.history) && color != g.history[next].Color {
-			want := g.pos.toMove
-			if next < len(g.history) {
-				want = g.history[next].Color
-			}
+		want := g.pos.toMove
+		if pending {
+			want = r.History[next].Color
+		}
+		if color != want {
 			return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d is %s's, but %s is to move", num, color, want)}
 		}
 		turns[color]++
@@ -308,20 +311,21 @@ func (r *Record) replay(lines []numberedLine) error {
 		if err != nil {
 			return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d %s: %w", num, color, err)}
 		}
-		if next < len(g.history) { // the game already passed for this player
+		next++
+		if pending {
 			if len(turn) != 0 {
 				return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d %s: the player had to pass (Nil), got %s", num, color, turn)}
 			}
-			next++
 			continue
 		}
-		if _, err := g.Play(turn); err != nil {
+		played, err := g.Play(turn)
+		if err != nil {
 			return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d %s: %w", num, color, err)}
 		}
-		next++
+		r.History = append(r.History, played...)
 	}
-	if next < len(g.history) {
-		return &RecordError{Err: fmt.Errorf("the record stops before the automatic pass of %s", g.history[next].Color)}
+	if next < len(r.History) {
+		return &RecordError{Err: fmt.Errorf("the record stops before the automatic pass of %s", r.History[next].Color)}
 	}
 	return nil
 }

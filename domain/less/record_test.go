@@ -12,16 +12,18 @@ func TestRecordRoundTripConformanceGames(t *testing.T) {
 	for i, tc := range v.GameCases {
 		b := MustParseBoard(tc.Size, tc.Walls)
 		opts, _ := PresetOptions(PresetClassic, tc.Size)
-		g, err := NewGame(StartPosition(b, false), opts)
+		g, history, err := NewGame(StartPosition(b, false), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, text := range tc.Turns {
-			if _, err := g.Play(MustParseTurn(text)); err != nil {
+			played, err := g.Play(MustParseTurn(text))
+			if err != nil {
 				t.Fatal(err)
 			}
+			history = append(history, played...)
 		}
-		rec := Record{Game: g, Players: map[Color]string{White: "Ann \"the rook\"", Black: "Bob"},
+		rec := Record{Game: g, History: history, Players: map[Color]string{White: "Ann \"the rook\"", Black: "Bob"},
 			Extra: []Tag{{"Event", "Case " + string(rune('A'+i%26))}}}
 		text := rec.String()
 		back, err := ParseRecord(text)
@@ -59,16 +61,18 @@ func TestRecordFourPlayersAutoPassAndSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := uint64(3)
-	g, err := NewGame(start, Options{MaxTurns: 3})
+	g, history, err := NewGame(start, Options{MaxTurns: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for !g.Over() {
-		if _, err := g.Play(greedyTurn(g.Position())); err != nil {
+		played, err := g.Play(greedyTurn(g.Position()))
+		if err != nil {
 			t.Fatal(err)
 		}
+		history = append(history, played...)
 	}
-	rec := Record{Game: g, Players: map[Color]string{Yellow: "Y", Black: "B", White: "W", Red: "R"}, Seed: &seed}
+	rec := Record{Game: g, History: history, Players: map[Color]string{Yellow: "Y", Black: "B", White: "W", Red: "R"}, Seed: &seed}
 	text := rec.String()
 	for _, want := range []string{`[Seed "3"]`, `[Setup "`, "1 yellow ", "3 red ", `[Termination "turn_limit"]`, "Nil ; auto"} {
 		if !strings.Contains(text, want) {
@@ -85,17 +89,18 @@ func TestRecordFourPlayersAutoPassAndSetup(t *testing.T) {
 }
 
 func TestRecordResignation(t *testing.T) {
-	g, err := NewGame(StartPosition(MustParseBoard(6, strings.Repeat("0", 60)), false), Options{MaxTurns: 40})
+	g, _, err := NewGame(StartPosition(MustParseBoard(6, strings.Repeat("0", 60)), false), Options{MaxTurns: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.Play(MustParseTurn("e5e4:e4d4:d4c4")); err != nil {
+	played, err := g.Play(MustParseTurn("e5e4:e4d4:d4c4"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Resign(SideBlack); err != nil {
 		t.Fatal(err)
 	}
-	text := Record{Game: g}.String()
+	text := Record{Game: g, History: played}.String()
 	if !strings.Contains(text, `[Result "white+10"]`) || !strings.Contains(text, `[Termination "resignation"]`) {
 		t.Fatalf("record:\n%s", text)
 	}
