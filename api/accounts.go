@@ -1,0 +1,162 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+type loginRequest struct {
+	Email  string `json:"email"`
+	Locale string `json:"locale"`
+}
+
+type loginResponse struct {
+	Status    string `json:"status"`
+	ExpiresIn int    `json:"expires_in"`
+}
+
+// requestLogin emails a single-use login link. It answers the same whether
+// or not the address has an account, so it reveals nothing.
+func (s *Server) requestLogin(c echo.Context) error {
+	var req loginRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	email, err := domain.NormalizeEmail(req.Email)
+	if err != nil {
+		return err
+	}
+	locale, err := domain.CheckLocale(req.Locale)
+	if err != nil {
+		return err
+	}
+	if err := s.db.RequestLogin(c.Request().Context(), email, locale, s.now()); err != nil {
+		if de := domain.ErrorOf(err); de != nil && de.Kind == domain.KindRateLimited {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(int(time.Hour/time.Second)))
+		}
+		return err
+	}
+	s.wakeMail()
+	return c.JSON(http.StatusAccepted, loginResponse{Status: "sent", ExpiresIn: 15 * 60})
+}
+
+type tokenRequest struct {
+	Token string `json:"token"`
+}
+
+type tokenResponse struct {
+	AccessToken string    `json:"access_token"`
+	TokenType   string    `json:"token_type"`
+	ExpiresAt   time.Time `json:"expires_at"`
+	User        userView  `json:"user"`
+}
+
+// exchangeToken spends a login token for an access token.
+func (s *Server) exchangeToken(c echo.Context) error {
+	var req tokenRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	sess, err := s.db.ExchangeLogin(c.Request().Context(), req.Token, AccessTTL, s.now())
+	if err != nil {
+		return err
+	}
+	tok, err := s.tokens.Access(sess.ID, sess.User.ID, sess.ExpiresAt)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresAt: sess.ExpiresAt, User: viewUser(sess.User)})
+}
+
+// logout revokes the session of the access token: the token stops working at once.
+func (s *Server) logout(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	if err := s.db.RevokeSession(c.Request().Context(), p.session.ID, s.now()); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *Server) me(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, viewUser(p.session.User))
+}
+
+type updateMeRequest struct {
+	Name   *string `json:"name"`
+	Locale *string `json:"locale"`
+}
+
+func (s *Server) updateMe(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	var req updateMeRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	u := p.session.User
+	if req.Name != nil {
+		if u.Name, err = domain.CheckName(*req.Name); err != nil {
+			return err
+		}
+	}
+	if req.Locale != nil {
+		if u.Locale, err = domain.CheckLocale(*req.Locale); err != nil {
+			return err
+		}
+	}
+	updated, err := s.db.UpdateUser(c.Request().Context(), u.ID, u.Name, u.Locale)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, viewUser(updated))
+}
+
+type gamePageView struct {
+	Games      []gameView `json:"games"`
+	NextCursor *string    `json:"next_cursor"`
+}
+
+// myGames lists the caller's games, most urgent first.
+func (s *Server) myGames(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	limit := 20
+	if v := c.QueryParam("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > 100 {
+			return NewProblem(http.StatusBadRequest, "invalid_request", "limit is a number from 1 to 100.")
+		}
+	}
+	page, err := s.db.MyGames(c.Request().Context(), p.session.User, c.QueryParam("cursor"), limit)
+	if err != nil {
+		return err
+	}
+	out := gamePageView{Games: []gameView{}}
+	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	for i := range page.Games {
+		v, err := s.viewGame(&page.Games[i], actor)
+		if err != nil {
+			return err
+		}
+		out.Games = append(out.Games, v)
+	}
+	if page.Next != "" {
+		out.NextCursor = &page.Next
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/repo"
+)
+
+// principal is who a request's bearer token says the caller is.
+type principal struct {
+	use     string
+	session repo.Session // useAccess
+	game    string       // useSeat, useWatch
+	color   less.Color   // useSeat
+	version int          // useSeat
+}
+
+// authenticate reads the bearer token. It returns a 401 problem when the
+// token is missing, malformed, forged, expired, or (for an account) of a
+// session that has ended.
+func (s *Server) authenticate(c echo.Context) (*principal, error) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	token, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || token == "" {
+		return nil, unauthorized("This needs a token: send Authorization: Bearer <token>.")
+	}
+	cl, err := s.tokens.parse(strings.TrimSpace(token))
+	if err != nil {
+		return nil, unauthorized("The token is invalid or expired.")
+	}
+	p := &principal{use: cl.Use, game: cl.Game, version: cl.Version}
+	switch cl.Use {
+	case useAccess:
+		sess, err := s.db.ActiveSession(c.Request().Context(), cl.Session, s.now())
+		if err != nil {
+			return nil, err
+		}
+		if strconv.FormatInt(sess.User.ID, 10) != cl.Subject {
+			return nil, unauthorized("The token is invalid or expired.")
+		}
+		p.session = sess
+	case useSeat:
+		if p.color, err = less.ParseColor(cl.Color); err != nil {
+			return nil, unauthorized("The token is invalid or expired.")
+		}
+	}
+	return p, nil
+}
+
+// account requires an account token.
+func (s *Server) account(c echo.Context) (*principal, error) {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return nil, err
+	}
+	if p.use != useAccess {
+		return nil, NewProblem(http.StatusForbidden, "account_required", "This needs an account token from signing in, not a game link.")
+	}
+	return p, nil
+}
+
+// actorFor checks that the principal may act on game g and says as whom.
+// A seat token must name this game and the seat's current token version: a
+// rotated link is refused like an expired one.
+func actorFor(p *principal, g *domain.Game) (domain.Actor, error) {
+	switch p.use {
+	case useAccess:
+		return domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}, nil
+	case useSeat:
+		if p.game != g.ID {
+			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
+		}
+		seat, ok := g.Seat(p.color)
+		if !ok {
+			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
+		}
+		if seat.TokenVersion != p.version {
+			return domain.Actor{}, &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
+				Detail: "This move link was replaced by a newer one: use the link in the latest email."}
+		}
+		color := p.color
+		return domain.Actor{SeatColor: &color}, nil
+	default: // useWatch
+		if p.game != g.ID {
+			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
+		}
+		return domain.Actor{Spectator: true}, nil
+	}
+}
+
+func unauthorized(detail string) *Problem {
+	return NewProblem(http.StatusUnauthorized, domain.CodeUnauthorized, detail)
+}
+
+// domainProblem maps a domain error to its problem: the one place where
+// domain kinds become HTTP statuses.
+func domainProblem(err error) *Problem {
+	de := domain.ErrorOf(err)
+	if de == nil {
+		return nil
+	}
+	status := map[domain.Kind]int{
+		domain.KindInvalid:      http.StatusUnprocessableEntity,
+		domain.KindIllegalTurn:  http.StatusUnprocessableEntity,
+		domain.KindUnauthorized: http.StatusUnauthorized,
+		domain.KindForbidden:    http.StatusForbidden,
+		domain.KindNotFound:     http.StatusNotFound,
+		domain.KindConflict:     http.StatusConflict,
+		domain.KindRateLimited:  http.StatusTooManyRequests,
+	}[de.Kind]
+	if status == 0 {
+		return nil
+	}
+	p := NewProblem(status, de.Code, de.Message)
+	if te := de.Turn; te != nil {
+		p.Title = "Illegal turn"
+		p.Extensions = map[string]any{"rule": string(te.Code), "rule_ref": te.Code.Rule(), "index": nil}
+		if te.Index != less.NoIndex {
+			p.Extensions["index"] = te.Index
+		}
+	}
+	return p
+}

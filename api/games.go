@@ -1,0 +1,486 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/repo"
+)
+
+type playerRequest struct {
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+	Locale string `json:"locale"`
+}
+
+type boardRequest struct {
+	Seed  *string `json:"seed"`
+	Walls string  `json:"walls"`
+}
+
+type optionsRequest struct {
+	EarlyStop *bool `json:"early_stop"`
+	MaxTurns  *int  `json:"max_turns"`
+}
+
+type setupRequest struct {
+	Pieces map[string][]string `json:"pieces"`
+	ToMove string              `json:"to_move"`
+}
+
+type createGameRequest struct {
+	Players []playerRequest `json:"players"`
+	Board   *boardRequest   `json:"board"`
+	Preset  string          `json:"preset"`
+	Options *optionsRequest `json:"options"`
+	Setup   *setupRequest   `json:"setup"`
+}
+
+func (r createGameRequest) spec() (domain.NewGameSpec, error) {
+	spec := domain.NewGameSpec{Preset: less.Preset(r.Preset)}
+	for _, p := range r.Players {
+		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
+	}
+	if b := r.Board; b != nil {
+		spec.Walls = b.Walls
+		if b.Seed != nil {
+			seed, err := strconv.ParseUint(*b.Seed, 10, 64)
+			if err != nil {
+				return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "board.seed is a whole number from 0 to 18446744073709551615, written as a string")
+			}
+			spec.Seed = &seed
+		}
+	}
+	if o := r.Options; o != nil {
+		spec.EarlyStop, spec.MaxTurns = o.EarlyStop, o.MaxTurns
+	}
+	if st := r.Setup; st != nil {
+		setup := domain.Setup{Pieces: map[less.Color][]less.Square{}}
+		var err error
+		if setup.ToMove, err = less.ParseColor(st.ToMove); err != nil {
+			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "setup.to_move: %v", err)
+		}
+		for name, squares := range st.Pieces {
+			c, err := less.ParseColor(name)
+			if err != nil {
+				return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "setup.pieces: %v", err)
+			}
+			for _, text := range squares {
+				sq, err := less.ParseSquare(text)
+				if err != nil {
+					return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "setup.pieces.%s: %v", c, err)
+				}
+				setup.Pieces[c] = append(setup.Pieces[c], sq)
+			}
+		}
+		spec.Setup = &setup
+	}
+	return spec, nil
+}
+
+// createGame creates a game and emails each player his invitation with his
+// own move link. The creator gets the game, never the players' links.
+func (s *Server) createGame(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	var req createGameRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	spec, err := req.spec()
+	if err != nil {
+		return err
+	}
+	g, err := s.db.CreateGame(c.Request().Context(), spec, p.session.User.ID, s.now())
+	if err != nil {
+		return err
+	}
+	s.wakeMail()
+	v, err := s.viewGame(&g, domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email})
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+g.ID)
+	return c.JSON(http.StatusCreated, v)
+}
+
+// readableGame authenticates the caller and loads a game he may see.
+func (s *Server) readableGame(c echo.Context) (domain.Game, domain.Actor, *principal, error) {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return domain.Game{}, domain.Actor{}, nil, err
+	}
+	g, err := s.db.Game(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return domain.Game{}, domain.Actor{}, nil, err
+	}
+	a, err := actorFor(p, &g)
+	if err != nil {
+		return domain.Game{}, domain.Actor{}, nil, err
+	}
+	if !a.CanRead(&g) {
+		return domain.Game{}, domain.Actor{}, nil, NewProblem(http.StatusForbidden, domain.CodeForbidden, "You neither play in nor created this game.")
+	}
+	return g, a, p, nil
+}
+
+// getGame returns a game. Its ETag is the game's version: a client polling
+// with If-None-Match gets 304 until something happens.
+func (s *Server) getGame(c echo.Context) error {
+	g, a, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	etag := `"v` + strconv.Itoa(g.Version) + `"`
+	c.Response().Header().Set(echo.HeaderCacheControl, "private, no-cache")
+	c.Response().Header().Set("ETag", etag)
+	if match := c.Request().Header.Get("If-None-Match"); match != "" && etagMatches(match, etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	v, err := s.viewGame(&g, a)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+func etagMatches(header, etag string) bool {
+	for _, candidate := range strings.Split(header, ",") {
+		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
+		if candidate == etag || candidate == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+type moveOptionView struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Cost int    `json:"cost"`
+	Jump bool   `json:"jump"`
+}
+
+type movesView struct {
+	Turn   string           `json:"turn"`
+	Used   int              `json:"used"`
+	Left   int              `json:"left"`
+	CanEnd bool             `json:"can_end"`
+	Moves  []moveOptionView `json:"moves"`
+}
+
+// legalMoves lists the legal moves from the current position, after the
+// moves of the turn so far (query "turn"), optionally of one piece ("from"),
+// with their costs: what the play page shows when a piece is tapped.
+func (s *Server) legalMoves(c echo.Context) error {
+	g, _, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	if g.Over() {
+		return domain.ErrorOf(less.ErrGameOver)
+	}
+	var from *less.Square
+	if v := c.QueryParam("from"); v != "" {
+		sq, err := less.ParseSquare(v)
+		if err != nil {
+			return NewProblem(http.StatusBadRequest, "invalid_request", "from: "+err.Error())
+		}
+		from = &sq
+	}
+	var soFar less.Turn
+	if text := strings.TrimSpace(c.QueryParam("turn")); text != "" {
+		if soFar, err = less.ParseTurn(text); err != nil {
+			return err
+		}
+	}
+	ts := g.State.Position.BeginTurn()
+	for _, m := range soFar {
+		if err := ts.Play(m); err != nil {
+			return err
+		}
+	}
+	out := movesView{Turn: soFar.String(), Used: ts.Used(), Left: ts.Left(), CanEnd: ts.CanEnd(), Moves: []moveOptionView{}}
+	if len(soFar) == 0 {
+		out.Turn = ""
+	}
+	for _, sq := range ts.Position().Pieces(ts.Mover()).Squares() {
+		if from != nil && *from != sq {
+			continue
+		}
+		for _, o := range ts.MovesFrom(sq) {
+			out.Moves = append(out.Moves, moveOptionView{From: sq.String(), To: o.To.String(), Cost: o.Cost, Jump: o.Jump})
+		}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type turnsView struct {
+	Turns []turnView `json:"turns"`
+}
+
+func (s *Server) listTurns(c echo.Context) error {
+	g, _, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	rows, err := s.db.Turns(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	out := turnsView{Turns: make([]turnView, len(rows))}
+	for i, t := range rows {
+		out.Turns[i] = viewTurnRow(t)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type playerView struct {
+	Color string `json:"color"`
+	Name  string `json:"name"`
+}
+
+type setupView struct {
+	Pieces map[string][]string `json:"pieces"`
+	ToMove string              `json:"to_move"`
+}
+
+type recordView struct {
+	ID      string       `json:"id"`
+	Board   boardView    `json:"board"`
+	Preset  string       `json:"preset"`
+	Options optionsView  `json:"options"`
+	Players []playerView `json:"players"`
+	Setup   *setupView   `json:"setup"`
+	Turns   []turnView   `json:"turns"`
+	Result  *resultView  `json:"result"`
+	Record  string       `json:"record"`
+}
+
+// record exports the game record: the engine's text format (like PGN), or
+// the same as JSON.
+func (s *Server) record(c echo.Context) error {
+	g, a, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	rows, err := s.db.Turns(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	eg, err := g.Engine()
+	if err != nil {
+		return err
+	}
+	rec := less.Record{Game: eg, Players: map[less.Color]string{}, Preset: g.Preset, Seed: g.Seed,
+		Extra: []less.Tag{{Name: "Site", Value: "lesspost"}, {Name: "GameId", Value: g.ID},
+			{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")}}}
+	for _, seat := range g.Seats {
+		rec.Players[seat.Color] = seat.Name
+	}
+	for _, t := range rows {
+		p, err := t.Played()
+		if err != nil {
+			return err
+		}
+		rec.History = append(rec.History, p)
+	}
+	text := rec.String()
+	if c.QueryParam("format") != "json" {
+		c.Response().Header().Set("Content-Disposition", `inline; filename="`+g.ID+`.less"`)
+		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(text))
+	}
+	v, err := s.viewGame(&g, a)
+	if err != nil {
+		return err
+	}
+	out := recordView{ID: g.ID, Board: v.Board, Preset: v.Preset, Options: v.Options, Result: v.Result, Record: text,
+		Turns: make([]turnView, len(rows))}
+	for _, seat := range g.Seats {
+		out.Players = append(out.Players, playerView{Color: seat.Color.String(), Name: seat.Name})
+	}
+	if st := g.State.Start; !st.Equal(less.StartPosition(st.Board(), st.EarlyStop())) {
+		out.Setup = &setupView{Pieces: pieces(st), ToMove: st.ToMove().String()}
+	}
+	for i, t := range rows {
+		out.Turns[i] = viewTurnRow(t)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type turnRequest struct {
+	Turn string `json:"turn"`
+	Ply  *int   `json:"ply"`
+}
+
+type previewView struct {
+	Turn      string              `json:"turn"`
+	Used      int                 `json:"used"`
+	Counted   int                 `json:"counted"`
+	Completed bool                `json:"completed"`
+	Pieces    map[string][]string `json:"pieces"`
+	Diagram   string              `json:"diagram"`
+}
+
+// previewTurn judges a turn without playing it: the resulting position, or
+// the rule it breaks.
+func (s *Server) previewTurn(c echo.Context) error {
+	g, a, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	var req turnRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	next, out, err := domain.PreviewTurn(g, a, req.Turn)
+	if err != nil {
+		return err
+	}
+	turn, _ := less.ParseTurn(req.Turn) // already accepted by PreviewTurn
+	return c.JSON(http.StatusOK, previewView{Turn: turn.String(), Used: out.Used, Counted: out.Counted,
+		Completed: out.Completed, Pieces: pieces(next), Diagram: less.Diagram(next, turn)})
+}
+
+type playedView struct {
+	Game   gameView   `json:"game"`
+	Played []turnView `json:"played"`
+}
+
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 255
+
+// submitTurn plays a turn. The whole change (the new state, the turn, the
+// emails it causes and the response for the Idempotency-Key) commits in
+// one transaction before anything is acknowledged.
+func (s *Server) submitTurn(c echo.Context) error {
+	var req turnRequest
+	body, err := decodeJSONBody(c, &req)
+	if err != nil {
+		return err
+	}
+	if req.Ply == nil {
+		return NewProblem(http.StatusBadRequest, "invalid_request", "ply is required: the number of turns played when you made this turn.")
+	}
+	return s.changeGame(c, body, http.StatusCreated, func(g domain.Game, a domain.Actor, now time.Time) (domain.Submitted, error) {
+		return domain.SubmitTurn(g, a, *req.Ply, req.Turn, now)
+	})
+}
+
+// resign ends the game: the caller's side loses (rules E8).
+func (s *Server) resign(c echo.Context) error {
+	body, err := decodeJSONBody(c, &struct{}{})
+	if err != nil {
+		return err
+	}
+	return s.changeGame(c, body, http.StatusOK, func(g domain.Game, a domain.Actor, now time.Time) (domain.Submitted, error) {
+		return domain.Resign(g, a, now)
+	})
+}
+
+// changeGame runs one change to a game in a transaction, with the
+// Idempotency-Key if the request has one, and answers with the game.
+func (s *Server) changeGame(c echo.Context, body []byte, status int,
+	change func(domain.Game, domain.Actor, time.Time) (domain.Submitted, error)) error {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return err
+	}
+	idem, err := idempotency(c, p, body)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	resp, replayed, err := s.db.UpdateGame(c.Request().Context(), c.Param("id"), idem, now, func(g domain.Game) (repo.Change, error) {
+		a, err := actorFor(p, &g)
+		if err != nil {
+			return repo.Change{}, err
+		}
+		sub, err := change(g, a, now)
+		if err != nil {
+			return repo.Change{}, err
+		}
+		v, err := s.viewGame(&sub.Game, a)
+		if err != nil {
+			return repo.Change{}, err
+		}
+		out, err := json.Marshal(playedView{Game: v, Played: viewPlayed(g.State.Ply+1, sub.Played, now)})
+		if err != nil {
+			return repo.Change{}, err
+		}
+		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Response: repo.Response{Status: status, Body: out}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	if replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	} else {
+		s.wakeMail()
+	}
+	return c.JSONBlob(resp.Status, resp.Body)
+}
+
+// idempotency reads the Idempotency-Key header. A key is scoped to whoever
+// sends it, and bound to what was sent: the same key with another request
+// is refused rather than answered with the wrong stored response.
+func idempotency(c echo.Context, p *principal, body []byte) (*repo.Idempotency, error) {
+	key := c.Request().Header.Get("Idempotency-Key")
+	if key == "" {
+		return nil, nil
+	}
+	if len(key) > maxIdempotencyKey || strings.IndexFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
+		return nil, NewProblem(http.StatusBadRequest, "invalid_request", "Idempotency-Key is 1 to 255 visible ASCII characters.")
+	}
+	scope := "user:" + strconv.FormatInt(p.session.User.ID, 10)
+	if p.use == useSeat {
+		scope = "seat:" + p.game + ":" + p.color.String()
+	}
+	h := sha256.New()
+	h.Write([]byte(c.Request().Method + " " + c.Request().URL.Path + "\n"))
+	h.Write(body)
+	return &repo.Idempotency{Scope: scope, Key: key, Fingerprint: h.Sum(nil)}, nil
+}
+
+type linkSentView struct {
+	Status string `json:"status"`
+}
+
+// rotateSeatLink renews a seat's move link: old links stop working and the
+// new one is emailed to the seat's player (never returned to the caller).
+func (s *Server) rotateSeatLink(c echo.Context) error {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return err
+	}
+	color, err := less.ParseColor(c.Param("color"))
+	if err != nil {
+		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "There is no such seat.")
+	}
+	_, _, err = s.db.UpdateGame(c.Request().Context(), c.Param("id"), nil, s.now(), func(g domain.Game) (repo.Change, error) {
+		a, err := actorFor(p, &g)
+		if err != nil {
+			return repo.Change{}, err
+		}
+		ng, notice, err := domain.RotateSeat(g, a, color, s.now())
+		if err != nil {
+			return repo.Change{}, err
+		}
+		return repo.Change{Game: ng, Notices: []domain.Notice{notice}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	s.wakeMail()
+	return c.JSON(http.StatusAccepted, linkSentView{Status: "sent"})
+}

@@ -1,0 +1,44 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// Links builds the links emails carry. The token goes in the URL fragment:
+// browsers never send the fragment to a server, so it stays out of access
+// logs and proxies, and the play page removes it from the address bar.
+type Links struct {
+	base   string
+	tokens *Tokens
+}
+
+// NewLinks returns links under the public base URL (e.g. https://less.example).
+func NewLinks(baseURL string, tokens *Tokens) *Links {
+	return &Links{base: strings.TrimRight(baseURL, "/"), tokens: tokens}
+}
+
+// MoveURL is a seat's personal move link.
+func (l *Links) MoveURL(gameID string, c less.Color, version int) (string, error) {
+	tok, err := l.tokens.Seat(gameID, c, version)
+	if err != nil {
+		return "", err
+	}
+	return l.base + "/play/" + url.PathEscape(gameID) + "#t=" + tok, nil
+}
+
+// WatchURL is a game's read-only spectator link.
+func (l *Links) WatchURL(gameID string) (string, error) {
+	tok, err := l.tokens.Watch(gameID)
+	if err != nil {
+		return "", err
+	}
+	return l.base + "/play/" + url.PathEscape(gameID) + "#t=" + tok, nil
+}
+
+// LoginURL is a sign-in link for a login token.
+func (l *Links) LoginURL(token string) string {
+	return l.base + "/login#t=" + url.QueryEscape(token)
+}

@@ -1,0 +1,63 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost"
+)
+
+// routes registers every endpoint. Each must be in openapi.yaml with the same
+// method and path (echo's /games/:id is the spec's /games/{id}), and the
+// reverse; TestRoutesMatchSpec fails otherwise.
+func (s *Server) routes() {
+	s.echo.GET("/healthz", s.health)
+	s.echo.GET("/readyz", s.ready)
+	s.echo.GET("/openapi.yaml", s.openAPI)
+
+	s.echo.POST("/v1/auth/login", s.requestLogin)
+	s.echo.POST("/v1/auth/token", s.exchangeToken)
+	s.echo.POST("/v1/auth/logout", s.logout)
+	s.echo.GET("/v1/me", s.me)
+	s.echo.PATCH("/v1/me", s.updateMe)
+	s.echo.GET("/v1/me/games", s.myGames)
+
+	s.echo.POST("/v1/games", s.createGame)
+	s.echo.GET("/v1/games/:id", s.getGame)
+	s.echo.GET("/v1/games/:id/moves", s.legalMoves)
+	s.echo.GET("/v1/games/:id/turns", s.listTurns)
+	s.echo.POST("/v1/games/:id/turns", s.submitTurn)
+	s.echo.POST("/v1/games/:id/preview", s.previewTurn)
+	s.echo.POST("/v1/games/:id/resign", s.resign)
+	s.echo.GET("/v1/games/:id/record", s.record)
+	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink)
+}
+
+type healthResponse struct {
+	Status string `json:"status"`
+}
+
+// health answers as long as the process serves HTTP; it checks nothing else,
+// so a slow database does not get the process restarted.
+func (s *Server) health(c echo.Context) error {
+	return c.JSON(http.StatusOK, healthResponse{Status: "ok"})
+}
+
+// ready answers 200 only when the database does, so traffic goes elsewhere
+// while it cannot.
+func (s *Server) ready(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	if err := s.cfg.DB.Ping(ctx); err != nil {
+		s.log.WarnContext(ctx, "not ready", "error", err)
+		return NewProblem(http.StatusServiceUnavailable, "not_ready", "The database is not available.")
+	}
+	return c.JSON(http.StatusOK, healthResponse{Status: "ok"})
+}
+
+func (s *Server) openAPI(c echo.Context) error {
+	return c.Blob(http.StatusOK, "application/yaml", lesspost.OpenAPI)
+}

@@ -1,0 +1,131 @@
+// Package api is the HTTP edge of lesspost: routing, request validation
+// against openapi.yaml, authentication, and the mapping of every error to an
+// RFC 9457 problem. It holds no rules and writes no SQL; it calls domain.
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/api/internal/contract"
+	"github.com/lesspost/lesspost/repo"
+)
+
+// Config is what the server needs from the outside.
+type Config struct {
+	// Logger receives one line per request and every server error.
+	// Nil means slog.Default().
+	Logger *slog.Logger
+	// DB is the store; it also answers readiness checks (/readyz).
+	DB *repo.DB
+	// Secret signs account and seat tokens (HS256), at least 32 bytes. Never log it.
+	Secret []byte
+	// BaseURL is the public address links in emails point to.
+	BaseURL string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MailQueued, if set, is called after a change that queued email has
+	// committed, so the outbox worker can send it at once.
+	MailQueued func()
+}
+
+// Server is the HTTP API. It is an http.Handler, so tests can mount it on an
+// httptest.Server; Serve and Shutdown run it on a listener.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	echo   *echo.Echo
+	http   *http.Server
+	db     *repo.DB
+	tokens *Tokens
+	links  *Links
+	now    func() time.Time
+}
+
+// New builds the server and its routes.
+func New(cfg Config) (*Server, error) {
+	c, err := contract.Load()
+	if err != nil {
+		return nil, err
+	}
+	return newServer(cfg, c)
+}
+
+// newServer lets tests enforce a contract of their own.
+func newServer(cfg Config, c *contract.Contract) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.DB == nil {
+		return nil, errors.New("api: no database")
+	}
+	tokens, err := NewTokens(cfg.Secret, cfg.Now)
+	if err != nil {
+		return nil, fmt.Errorf("api: %w", err)
+	}
+	log := slog.New(requestIDHandler{cfg.Logger.Handler()})
+	e := echo.New()
+	s := &Server{cfg: cfg, log: log, echo: e, db: cfg.DB, tokens: tokens,
+		links: NewLinks(cfg.BaseURL, tokens), now: cfg.Now}
+	e.HTTPErrorHandler = s.handleError
+	// Outermost first. Headers and the request id come before anything that
+	// can fail; the logger sits outside recovery so a panic is logged as 500.
+	e.Use(
+		securityHeaders,
+		requestID,
+		logRequests(log),
+		recoverPanics(log),
+		limitBody,
+		validateRequests(c.Router),
+	)
+	s.routes()
+	s.http = &http.Server{
+		Handler: e,
+		// Bound how long a slow or idle client can hold a connection.
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return s, nil
+}
+
+// Links builds the links emails carry (move, spectator and login links).
+func (s *Server) Links() *Links { return s.links }
+
+func (s *Server) wakeMail() {
+	if s.cfg.MailQueued != nil {
+		s.cfg.MailQueued()
+	}
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.echo.ServeHTTP(w, r)
+}
+
+// Serve accepts connections on ln until Shutdown, then returns nil.
+func (s *Server) Serve(ln net.Listener) error {
+	if err := s.http.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Shutdown stops accepting connections and waits, until ctx ends, for the
+// requests in flight to finish.
+func (s *Server) Shutdown(ctx context.Context) error {
+	return s.http.Shutdown(ctx)
+}

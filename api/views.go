@@ -1,0 +1,166 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/repo"
+)
+
+// The JSON shapes of the API. Each is a schema in openapi.yaml with the
+// same name; field names are snake_case.
+
+type userView struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	Locale    string    `json:"locale"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func viewUser(u repo.User) userView {
+	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, CreatedAt: u.CreatedAt}
+}
+
+type boardView struct {
+	Size  int     `json:"size"`
+	Walls string  `json:"walls"`
+	Seed  *string `json:"seed,omitempty"` // decimal: a uint64 does not fit a JSON number safely
+}
+
+type optionsView struct {
+	EarlyStop bool `json:"early_stop"`
+	MaxTurns  int  `json:"max_turns"`
+}
+
+type seatView struct {
+	Color  string `json:"color"`
+	Name   string `json:"name"`
+	ToMove bool   `json:"to_move"`
+}
+
+type resultView struct {
+	Reason        string         `json:"reason"`
+	Winner        *string        `json:"winner"` // a side, or null for a draw
+	Loser         *string        `json:"loser"`
+	Margin        int            `json:"margin"`
+	Totals        map[string]int `json:"totals"`
+	Counts        map[string]int `json:"counts"`
+	Needed        map[string]int `json:"needed"`
+	BlockedCorner bool           `json:"blocked_corner"`
+	Text          string         `json:"text"`
+}
+
+type gameView struct {
+	ID           string              `json:"id"`
+	Status       string              `json:"status"`
+	Players      int                 `json:"players"`
+	Board        boardView           `json:"board"`
+	Preset       string              `json:"preset"`
+	Options      optionsView         `json:"options"`
+	Seats        []seatView          `json:"seats"`
+	Pieces       map[string][]string `json:"pieces"`
+	Counts       map[string]int      `json:"counts"`
+	Ply          int                 `json:"ply"`
+	ToMove       *string             `json:"to_move"`
+	YourColors   []string            `json:"your_colors"`
+	Result       *resultView         `json:"result"`
+	Diagram      string              `json:"diagram"`
+	SpectatorURL string              `json:"spectator_url,omitempty"`
+	Version      int                 `json:"version"`
+	CreatedAt    time.Time           `json:"created_at"`
+	UpdatedAt    time.Time           `json:"updated_at"`
+}
+
+func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
+	st := &g.State
+	size := st.Start.Size()
+	v := gameView{
+		ID: g.ID, Status: "active", Players: less.Players(size), Preset: string(g.Preset),
+		Board:   boardView{Size: size, Walls: st.Start.Board().Walls()},
+		Options: optionsView{EarlyStop: st.Options.EarlyStop, MaxTurns: st.Options.MaxTurns},
+		Pieces:  pieces(st.Position), Counts: map[string]int{}, Ply: st.Ply,
+		YourColors: []string{}, Diagram: less.Diagram(st.Position, nil),
+		Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
+	}
+	if g.Seed != nil {
+		seed := strconv.FormatUint(*g.Seed, 10)
+		v.Board.Seed = &seed
+	}
+	toMove := st.Position.ToMove()
+	for _, seat := range g.Seats {
+		v.Seats = append(v.Seats, seatView{Color: seat.Color.String(), Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
+		v.Counts[seat.Color.String()] = st.Counts[seat.Color]
+	}
+	for _, c := range a.Seats(g) {
+		v.YourColors = append(v.YourColors, c.String())
+	}
+	if g.Over() {
+		v.Status = "finished"
+		v.Result = viewResult(*st.Result, size)
+	} else {
+		name := toMove.String()
+		v.ToMove = &name
+	}
+	if !a.Spectator {
+		url, err := s.links.WatchURL(g.ID)
+		if err != nil {
+			return gameView{}, err
+		}
+		v.SpectatorURL = url
+	}
+	return v, nil
+}
+
+func viewResult(r less.Result, size int) *resultView {
+	v := &resultView{Reason: string(r.Reason), Margin: r.Margin, BlockedCorner: r.BlockedCorner,
+		Totals: map[string]int{}, Counts: map[string]int{}, Needed: map[string]int{},
+		Text: notify.ResultLine(r, size)}
+	if !r.Draw {
+		w, l := less.SideName(r.Winner, size), less.SideName(r.Loser, size)
+		v.Winner, v.Loser = &w, &l
+	}
+	for _, side := range []less.Side{less.SideWhite, less.SideBlack} {
+		name := less.SideName(side, size)
+		v.Totals[name], v.Counts[name], v.Needed[name] = r.Totals[side], r.Counts[side], r.Needed[side]
+	}
+	return v
+}
+
+func pieces(p less.Position) map[string][]string {
+	out := map[string][]string{}
+	for c, squares := range p.Placement() {
+		names := make([]string, len(squares))
+		for i, sq := range squares {
+			names[i] = sq.String()
+		}
+		out[c.String()] = names
+	}
+	return out
+}
+
+type turnView struct {
+	Ply      int       `json:"ply"`
+	Color    string    `json:"color"`
+	Turn     string    `json:"turn"`
+	Used     int       `json:"used"`
+	Counted  int       `json:"counted"`
+	Auto     bool      `json:"auto"`
+	PlayedAt time.Time `json:"played_at"`
+}
+
+func viewTurnRow(t repo.TurnRow) turnView {
+	return turnView{Ply: t.Ply, Color: t.Color.String(), Turn: t.Notation, Used: t.Used, Counted: t.Counted, Auto: t.Auto, PlayedAt: t.PlayedAt}
+}
+
+func viewPlayed(firstPly int, played []less.Played, at time.Time) []turnView {
+	out := make([]turnView, len(played))
+	for i, p := range played {
+		out[i] = turnView{Ply: firstPly + i, Color: p.Color.String(), Turn: p.Turn.String(), Used: p.Used,
+			Counted: p.Counted, Auto: p.Auto, PlayedAt: at}
+	}
+	return out
+}

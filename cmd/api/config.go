@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/mail"
+	"net/url"
+	"strings"
+)
+
+// Config is the whole configuration of the server.
+type Config struct {
+	Addr    string
+	DB      string
+	BaseURL string // without a trailing slash
+	// Secret signs tokens; empty means the one stored in the database
+	// (generated on first start). Never log it.
+	Secret   string
+	SMTP     SMTPConfig
+	LogLevel slog.Level
+}
+
+// SMTPConfig says how to send email. Without a Host, emails are written to
+// the log instead.
+type SMTPConfig struct {
+	Host     string
+	Port     int
+	TLS      string // "starttls", "tls" or "none"
+	User     string
+	Password string // never log it
+	From     string
+}
+
+// minSecretLen is the shortest signing secret accepted: HS256 wants 256 bits.
+const minSecretLen = 32
+
+// envName is the environment variable that backs a flag: --smtp-host is
+// LESSPOST_SMTP_HOST.
+func envName(flagName string) string {
+	return "LESSPOST_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// newFlagSet defines the flags, writing into cfg. The defaults here are the
+// real defaults; the environment is applied after parsing, so that --help
+// never prints a value taken from the environment (such as a secret).
+func newFlagSet(cfg *Config) *flag.FlagSet {
+	fs := flag.NewFlagSet("api", flag.ContinueOnError)
+	fs.StringVar(&cfg.Addr, "addr", ":8080", "`address` to listen on, host:port")
+	fs.StringVar(&cfg.DB, "db", "lesspost.db", "SQLite database `file`, created if missing")
+	fs.StringVar(&cfg.BaseURL, "base-url", "http://localhost:8080", "public base `URL` of the server, for links in emails")
+	fs.StringVar(&cfg.Secret, "secret", "", "token signing `secret`, at least 32 bytes; if empty, one is generated on first start and\nstored in the database. Prefer the environment variable: other users can see flags")
+	fs.StringVar(&cfg.SMTP.Host, "smtp-host", "", "SMTP server `host`; if empty, emails are written to the log instead of sent")
+	fs.IntVar(&cfg.SMTP.Port, "smtp-port", 587, "SMTP server `port`")
+	fs.StringVar(&cfg.SMTP.TLS, "smtp-tls", "starttls", "SMTP transport security: starttls, tls or none")
+	fs.StringVar(&cfg.SMTP.User, "smtp-user", "", "SMTP user `name`; if empty, no authentication")
+	fs.StringVar(&cfg.SMTP.Password, "smtp-password", "", "SMTP `password`")
+	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
+	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.VisitAll(func(f *flag.Flag) {
+		f.Usage += " (env " + envName(f.Name) + ")"
+	})
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: api [flags]
+
+Serves the lesspost API on one SQLite file. Every flag can also be set with
+the environment variable named after it; a flag wins over the environment.
+
+`)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// printUsage writes the --help text.
+func printUsage(w io.Writer) {
+	fs := newFlagSet(&Config{})
+	fs.SetOutput(w)
+	fs.Usage()
+}
+
+// loadConfig reads the configuration from command-line arguments (without
+// the program name) and the environment: a flag wins over its environment
+// variable, which wins over the default. It returns flag.ErrHelp for --help.
+func loadConfig(args []string, getenv func(string) string) (Config, error) {
+	var cfg Config
+	fs := newFlagSet(&cfg)
+	fs.SetOutput(io.Discard) // the caller reports errors and prints the help
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	onCommandLine := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { onCommandLine[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && !onCommandLine[f.Name] {
+			if err := f.Value.Set(v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", envName(f.Name), err))
+			}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return Config{}, err
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// validate checks the values and normalises the base URL. Its messages never
+// quote the secret or the password.
+func (cfg *Config) validate() error {
+	var errs []error
+	if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
+		errs = append(errs, fmt.Errorf("--addr %q: want host:port, such as :8080", cfg.Addr))
+	}
+	if cfg.DB == "" {
+		errs = append(errs, errors.New("--db: empty"))
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		errs = append(errs, fmt.Errorf("--base-url %q: want an http or https URL, such as https://less.example.org", cfg.BaseURL))
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.Secret != "" && len(cfg.Secret) < minSecretLen {
+		errs = append(errs, fmt.Errorf("--secret: shorter than %d bytes", minSecretLen))
+	}
+	errs = append(errs, cfg.SMTP.validate()...)
+	return errors.Join(errs...)
+}
+
+func (s SMTPConfig) validate() []error {
+	var errs []error
+	if s.Port < 1 || s.Port > 65535 {
+		errs = append(errs, fmt.Errorf("--smtp-port %d: out of range", s.Port))
+	}
+	switch s.TLS {
+	case "starttls", "tls", "none":
+	default:
+		errs = append(errs, fmt.Errorf("--smtp-tls %q: want starttls, tls or none", s.TLS))
+	}
+	if s.From != "" {
+		if _, err := mail.ParseAddress(s.From); err != nil {
+			errs = append(errs, fmt.Errorf("--smtp-from %q: %w", s.From, err))
+		}
+	} else if s.Host != "" {
+		errs = append(errs, errors.New("--smtp-from: required with --smtp-host"))
+	}
+	if (s.User == "") != (s.Password == "") {
+		errs = append(errs, errors.New("--smtp-user and --smtp-password: give both or neither"))
+	}
+	return errs
+}
+
+// LogValue is what slog prints for a Config: everything but the secrets.
+func (cfg Config) LogValue() slog.Value {
+	mail := "log"
+	if cfg.SMTP.Host != "" {
+		mail = fmt.Sprintf("smtp://%s:%d (%s)", cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.TLS)
+	}
+	return slog.GroupValue(
+		slog.String("addr", cfg.Addr),
+		slog.String("db", cfg.DB),
+		slog.String("base_url", cfg.BaseURL),
+		slog.Bool("secret_given", cfg.Secret != ""),
+		slog.String("mail", mail),
+		slog.String("smtp_user", cfg.SMTP.User),
+		slog.String("smtp_from", cfg.SMTP.From),
+		slog.String("log_level", cfg.LogLevel.String()),
+	)
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func TestLoadConfig(t *testing.T) {
+	defaults := Config{
+		Addr:     ":8080",
+		DB:       "lesspost.db",
+		BaseURL:  "http://localhost:8080",
+		SMTP:     SMTPConfig{Port: 587, TLS: "starttls"},
+		LogLevel: slog.LevelInfo,
+	}
+	secret := strings.Repeat("s", 32)
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    func(*Config) // applied to defaults; nil if an error is wanted
+		wantErr error         // checked with errors.Is when not nil
+	}{
+		{name: "defaults", want: func(*Config) {}},
+		{
+			name: "environment",
+			env: map[string]string{
+				"LESSPOST_ADDR": "127.0.0.1:9000", "LESSPOST_DB": "/var/lib/less.db", "LESSPOST_BASE_URL": "https://less.example.org/",
+				"LESSPOST_SECRET": secret, "LESSPOST_SMTP_HOST": "mail.example.org", "LESSPOST_SMTP_PORT": "465",
+				"LESSPOST_SMTP_TLS": "tls", "LESSPOST_SMTP_USER": "u", "LESSPOST_SMTP_PASSWORD": "p",
+				"LESSPOST_SMTP_FROM": "Less <games@example.org>", "LESSPOST_LOG_LEVEL": "debug",
+			},
+			want: func(c *Config) {
+				c.Addr, c.DB, c.BaseURL, c.Secret = "127.0.0.1:9000", "/var/lib/less.db", "https://less.example.org", secret
+				c.SMTP = SMTPConfig{Host: "mail.example.org", Port: 465, TLS: "tls", User: "u", Password: "p", From: "Less <games@example.org>"}
+				c.LogLevel = slog.LevelDebug
+			},
+		},
+		{
+			name: "flags win over environment",
+			args: []string{"--addr", ":9100", "-smtp-port=2525", "--log-level", "warn"},
+			env:  map[string]string{"LESSPOST_ADDR": ":9000", "LESSPOST_SMTP_PORT": "465", "LESSPOST_DB": "env.db"},
+			want: func(c *Config) { c.Addr, c.SMTP.Port, c.DB, c.LogLevel = ":9100", 2525, "env.db", slog.LevelWarn },
+		},
+		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp},
+		{name: "unknown flag", args: []string{"--port", "1"}},
+		{name: "positional argument", args: []string{"serve"}},
+		{name: "bad number in environment", env: map[string]string{"LESSPOST_SMTP_PORT": "many"}},
+		{name: "port out of range", args: []string{"--smtp-port", "0"}},
+		{name: "bad tls mode", args: []string{"--smtp-tls", "ssl"}},
+		{name: "bad log level", args: []string{"--log-level", "loud"}},
+		{name: "address without port", args: []string{"--addr", "8080"}},
+		{name: "empty database path", args: []string{"--db", ""}},
+		{name: "base URL without scheme", args: []string{"--base-url", "less.example.org"}},
+		{name: "base URL with query", args: []string{"--base-url", "https://less.example.org/?a=b"}},
+		{name: "short secret", env: map[string]string{"LESSPOST_SECRET": "hunter2"}},
+		{name: "smtp host without sender", args: []string{"--smtp-host", "mail.example.org"}},
+		{name: "bad sender", args: []string{"--smtp-from", "not an address"}},
+		{name: "user without password", args: []string{"--smtp-user", "u"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := loadConfig(tt.args, func(k string) string { return tt.env[k] })
+			if tt.want == nil {
+				if err == nil {
+					t.Fatalf("loadConfig succeeded with %+v, want error", got)
+				}
+				if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+					t.Errorf("error = %v, want %v", err, tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "hunter2") {
+					t.Errorf("error quotes the secret: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("loadConfig: %v", err)
+			}
+			want := defaults
+			tt.want(&want)
+			if got != want {
+				t.Errorf("config\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestHelpNamesEveryFlagAndVariable(t *testing.T) {
+	var out bytes.Buffer
+	printUsage(&out)
+	help := out.String()
+	newFlagSet(&Config{}).VisitAll(func(f *flag.Flag) {
+		for _, s := range []string{"-" + f.Name, envName(f.Name)} {
+			if !strings.Contains(help, s) {
+				t.Errorf("--help does not mention %s", s)
+			}
+		}
+	})
+	if !strings.Contains(help, `(default ":8080")`) {
+		t.Errorf("--help does not show defaults:\n%s", help)
+	}
+}
+
+func TestConfigLogValueHidesSecrets(t *testing.T) {
+	var out bytes.Buffer
+	cfg := Config{Secret: "the-signing-secret", SMTP: SMTPConfig{Host: "h", Password: "the-smtp-password"}}
+	slog.New(slog.NewJSONHandler(&out, nil)).Info("starting", "config", cfg)
+	for _, secret := range []string{cfg.Secret, cfg.SMTP.Password} {
+		if strings.Contains(out.String(), secret) {
+			t.Errorf("log leaks %q: %s", secret, out.String())
+		}
+	}
+}

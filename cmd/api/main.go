@@ -1,0 +1,168 @@
+// Command api is the lesspost server: the HTTP API and its background
+// workers on one SQLite file. Run it with --help for its configuration.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/repo"
+)
+
+// shutdownTimeout bounds how long requests in flight may take to finish once
+// a stop signal arrives; orchestrators usually kill after 30s.
+const shutdownTimeout = 20 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills at once
+	}()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole program minus the process: arguments, environment and log
+// output come in, and cancelling ctx shuts the server down. onListen, if not
+// nil, learns the address once connections are accepted.
+func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer, onListen func(net.Addr)) error {
+	cfg, err := loadConfig(args, getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(logOut)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w (see --help)", err)
+	}
+	log := newLogger(logOut, cfg.LogLevel)
+	log.Info("starting", "config", cfg)
+
+	db, err := repo.Open(ctx, cfg.DB) // also applies the migrations
+	if err != nil {
+		return err
+	}
+	// Deferred first, so it runs last: after the server and the workers stop.
+	defer func() {
+		if err := db.Close(); err != nil {
+			log.Error("close database", "error", err)
+		}
+	}()
+	secret := []byte(cfg.Secret)
+	if len(secret) == 0 {
+		if secret, err = db.EnsureSecret(ctx); err != nil {
+			return err
+		}
+	}
+
+	// The server wakes the outbox worker after each commit that queued mail;
+	// the worker needs the server's links, so it is built second.
+	var outbox *notify.Worker
+	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: secret, BaseURL: cfg.BaseURL,
+		MailQueued: func() { outbox.Wake() }})
+	if err != nil {
+		return err
+	}
+	renderer := &notify.Renderer{Store: db, Links: srv.Links(), Host: mailHost(cfg.BaseURL)}
+	outbox = notify.NewWorker(db, mailSender(cfg, log, logOut), renderer, log, time.Now)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL)
+	if onListen != nil {
+		onListen(ln.Addr())
+	}
+
+	// Background workers run beside the HTTP server until shutdown. Add the
+	// email outbox and the scheduler here; each returns when its context ends.
+	workers := []func(context.Context) error{outbox.Run}
+
+	err = serve(ctx, log, srv, ln, workers)
+	log.Info("stopped")
+	return err
+}
+
+// serve runs the HTTP server and the workers until ctx ends or one of them
+// fails, then stops them in order: first the server (no new connections,
+// requests in flight finish), then the workers, which may still have work
+// those requests queued. The caller closes the database afterwards.
+func serve(ctx context.Context, log *slog.Logger, srv *api.Server, ln net.Listener, workers []func(context.Context) error) error {
+	// Not derived from ctx: workers must keep running while requests finish.
+	workCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWorkers()
+	failed := make(chan error, 1+len(workers)) // room for every sender: none blocks
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if err := srv.Serve(ln); err != nil {
+			failed <- fmt.Errorf("serve http: %w", err)
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, work := range workers {
+		wg.Go(func() {
+			if err := work(workCtx); err != nil && workCtx.Err() == nil {
+				failed <- fmt.Errorf("worker: %w", err)
+			}
+		})
+	}
+
+	var err error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err = <-failed:
+		log.Error("shutting down after a failure", "error", err)
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil {
+		err = errors.Join(err, fmt.Errorf("shut down http: %w", serr))
+	}
+	<-served // Serve has returned, so the listener is closed
+	stopWorkers()
+	wg.Wait()
+	return err
+}
+
+// newLogger logs text to a terminal, for people, and JSON otherwise, for
+// log collectors.
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return slog.New(slog.NewTextHandler(w, opts))
+		}
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// mailSender is how email leaves: printed to the log until SMTP is configured.
+func mailSender(cfg Config, log *slog.Logger, out io.Writer) notify.Sender {
+	return &notify.LogSender{Log: log, Out: out}
+}
+
+// mailHost is the domain of Message-IDs: the public host of the server.
+func mailHost(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "lesspost.invalid"
+}

@@ -1,0 +1,257 @@
+package repo
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/lesspost/lesspost/migrations"
+)
+
+func openTest(t *testing.T, path string) *DB {
+	t.Helper()
+	db, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpenAppliesMigrationsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "test.db")
+	files, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no embedded migrations: %v", err)
+	}
+	for range 2 { // the second Open must find nothing to do
+		db := openTest(t, path)
+		var n int
+		if err := db.read.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != len(files) {
+			t.Errorf("schema_migrations has %d rows, want %d", n, len(files))
+		}
+		if err := db.Ping(t.Context()); err != nil {
+			t.Errorf("Ping: %v", err)
+		}
+		if err := db.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	}
+}
+
+func TestOpenRejectsBadPath(t *testing.T) {
+	for _, path := range []string{"", "a?b.db", filepath.Join(t.TempDir(), "missing", "dir", "x.db")} {
+		if db, err := Open(t.Context(), path); err == nil {
+			db.Close()
+			t.Errorf("Open(%q) succeeded, want error", path)
+		}
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   fstest.MapFS
+		wantErr bool
+		tables  []string // must exist afterwards
+		absent  []string // must not exist afterwards
+	}{
+		{
+			name: "several statements and files in name order",
+			files: fstest.MapFS{
+				"0002_b.sql": {Data: []byte(`CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a(id));`)},
+				"0001_a.sql": {Data: []byte(`CREATE TABLE a (id INTEGER PRIMARY KEY); CREATE TABLE a2 (id INTEGER PRIMARY KEY);`)},
+			},
+			tables: []string{"a", "a2", "b"},
+		},
+		{
+			name: "a failing file is rolled back whole, earlier ones are kept",
+			files: fstest.MapFS{
+				"0001_ok.sql":  {Data: []byte(`CREATE TABLE ok (id INTEGER);`)},
+				"0002_bad.sql": {Data: []byte(`CREATE TABLE half (id INTEGER); CREATE TABLE broken (;`)},
+			},
+			wantErr: true,
+			tables:  []string{"ok"},
+			absent:  []string{"half"},
+		},
+		{
+			name:    "name without a version",
+			files:   fstest.MapFS{"init.sql": {Data: []byte(`SELECT 1;`)}},
+			wantErr: true,
+		},
+		{
+			name: "two files with one version",
+			files: fstest.MapFS{
+				"0001_a.sql":  {Data: []byte(`CREATE TABLE a (id INTEGER);`)},
+				"01_also.sql": {Data: []byte(`CREATE TABLE b (id INTEGER);`)},
+			},
+			wantErr: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// A bare database: the real migrations would claim version 1.
+			db, err := openPool(t.Context(), filepath.Join(t.TempDir(), "test.db"), url.Values{"_txlock": {"immediate"}}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			for run := range 2 {
+				err := migrate(t.Context(), db, tt.files)
+				if (err != nil) != tt.wantErr {
+					t.Fatalf("run %d: migrate error = %v, want error: %v", run, err, tt.wantErr)
+				}
+			}
+			for _, table := range tt.tables {
+				if !tableExists(t, db, table) {
+					t.Errorf("table %s missing", table)
+				}
+			}
+			for _, table := range tt.absent {
+				if tableExists(t, db, table) {
+					t.Errorf("table %s exists, want rolled back", table)
+				}
+			}
+		})
+	}
+}
+
+func tableExists(t *testing.T, db *sql.DB, name string) bool {
+	t.Helper()
+	var n int
+	err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n == 1
+}
+
+func TestEnsureSecretIsStableAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "test.db")
+	var first []byte
+	for i := range 2 {
+		db := openTest(t, path)
+		secret, err := db.EnsureSecret(t.Context())
+		if err != nil {
+			t.Fatalf("EnsureSecret: %v", err)
+		}
+		if len(secret) != secretSize {
+			t.Fatalf("secret has %d bytes, want %d", len(secret), secretSize)
+		}
+		if i == 0 {
+			first = secret
+		} else if !bytes.Equal(secret, first) {
+			t.Error("secret changed across reopen")
+		}
+		db.Close()
+	}
+}
+
+func TestEnsureSecretRejectsCorruptValue(t *testing.T) {
+	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	if err := db.SetSetting(t.Context(), secretKey, "not base64!"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EnsureSecret(t.Context()); err == nil {
+		t.Error("EnsureSecret accepted a corrupt stored secret")
+	}
+}
+
+func TestSettings(t *testing.T) {
+	ctx := t.Context()
+	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	if _, found, err := db.Setting(ctx, "k"); err != nil || found {
+		t.Fatalf("Setting of a missing key = found %v, err %v", found, err)
+	}
+	for _, v := range []string{"one", "two"} {
+		if err := db.SetSetting(ctx, "k", v); err != nil {
+			t.Fatal(err)
+		}
+		got, found, err := db.Setting(ctx, "k")
+		if err != nil || !found || got != v {
+			t.Errorf("Setting = %q, %v, %v; want %q", got, found, err, v)
+		}
+	}
+}
+
+func TestWithTx(t *testing.T) {
+	errBoom := errors.New("boom")
+	tests := []struct {
+		name      string
+		fn        func(*sql.Tx) error
+		wantErr   error
+		wantPanic bool
+		wantRow   bool
+	}{
+		{name: "commit", fn: func(*sql.Tx) error { return nil }, wantRow: true},
+		{name: "error rolls back", fn: func(*sql.Tx) error { return fmt.Errorf("step: %w", errBoom) }, wantErr: errBoom},
+		{name: "panic rolls back", fn: func(*sql.Tx) error { panic(errBoom) }, wantPanic: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+			func() {
+				defer func() {
+					if p := recover(); (p != nil) != tt.wantPanic {
+						t.Errorf("panic = %v, want panic: %v", p, tt.wantPanic)
+					}
+				}()
+				err := db.WithTx(ctx, func(tx *sql.Tx) error {
+					if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ('k', 'v')`); err != nil {
+						t.Fatal(err)
+					}
+					return tt.fn(tx)
+				})
+				if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+					t.Errorf("WithTx error = %v, want %v", err, tt.wantErr)
+				}
+			}()
+			if _, found, err := db.Setting(ctx, "k"); err != nil || found != tt.wantRow {
+				t.Errorf("row kept = %v (err %v), want %v", found, err, tt.wantRow)
+			}
+			// The write connection must be usable again after a rollback or panic.
+			if err := db.SetSetting(ctx, "after", "x"); err != nil {
+				t.Errorf("write after WithTx: %v", err)
+			}
+		})
+	}
+}
+
+// Concurrent writers queue on the single write connection instead of failing
+// with SQLITE_BUSY, and readers run alongside them.
+func TestConcurrentWritesAndReads(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for i := range 50 {
+		wg.Go(func() { errs <- db.SetSetting(ctx, fmt.Sprint("k", i%5), fmt.Sprint(i)) })
+		wg.Go(func() { _, _, err := db.Setting(ctx, "k1"); errs <- err })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestReadPoolIsReadOnly(t *testing.T) {
+	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	if _, err := db.read.Exec(`INSERT INTO settings (key, value) VALUES ('k', 'v')`); err == nil {
+		t.Error("write through the read pool succeeded")
+	}
+}

@@ -1,0 +1,382 @@
+package repo
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// queryer is what reads need: a pool or a transaction.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// CreateGame builds a game from spec (domain.CreateGame) and stores it with
+// its invitations in one transaction.
+func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID int64, now time.Time) (domain.Game, error) {
+	created, err := domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64())
+	if err != nil {
+		return domain.Game{}, err
+	}
+	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+		if err := insertGame(ctx, tx, &created.Game); err != nil {
+			return err
+		}
+		if err := insertTurns(ctx, tx, &created.Game, 0, created.History, now); err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, &created.Game, created.Notices, now)
+	})
+	if err != nil {
+		return domain.Game{}, fmt.Errorf("create game: %w", err)
+	}
+	return created.Game, nil
+}
+
+// Game reads a game; a missing game is a domain not-found error.
+func (db *DB) Game(ctx context.Context, id string) (domain.Game, error) {
+	return loadGame(ctx, db.read, id)
+}
+
+// Change is what a change to a game produced: the game as it now is, the
+// turns it played, the emails it causes, and the response to store for an
+// idempotent request.
+type Change struct {
+	Game     domain.Game
+	Played   []less.Played
+	Notices  []domain.Notice
+	Response Response
+}
+
+// Response is a stored HTTP response, opaque to the store.
+type Response struct {
+	Status int
+	Body   []byte
+}
+
+// Idempotency names a request sent with an Idempotency-Key.
+type Idempotency struct {
+	Scope       string // who sent it
+	Key         string
+	Fingerprint []byte // what was sent
+}
+
+// UpdateGame applies a change to a game in one write transaction: it loads
+// the game, calls change, and stores the new state, the turns, the outbox
+// rows and (for an idempotent request) the response, or nothing if change
+// fails. If the Idempotency-Key was used before for the same request, the
+// stored response is returned with replayed true and change is not called.
+func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
+	change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
+	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+		if idem != nil {
+			stored, found, err := storedResponse(ctx, tx, idem)
+			if err != nil || found {
+				resp, replayed = stored, found
+				return err
+			}
+		}
+		before, err := loadGame(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		c, err := change(before)
+		if err != nil {
+			return err
+		}
+		if err := updateGame(ctx, tx, &c.Game, before.Version); err != nil {
+			return err
+		}
+		if err := insertTurns(ctx, tx, &c.Game, before.State.Ply, c.Played, now); err != nil {
+			return err
+		}
+		if err := enqueue(ctx, tx, &c.Game, c.Notices, now); err != nil {
+			return err
+		}
+		if idem != nil {
+			_, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)
+				VALUES (?, ?, ?, ?, ?, ?)`, idem.Scope, idem.Key, idem.Fingerprint, c.Response.Status, c.Response.Body, now.UnixMilli())
+			if err != nil {
+				return fmt.Errorf("store idempotent response: %w", err)
+			}
+		}
+		resp = c.Response
+		return nil
+	})
+	return resp, replayed, err
+}
+
+func storedResponse(ctx context.Context, tx *sql.Tx, idem *Idempotency) (Response, bool, error) {
+	var r Response
+	var fingerprint []byte
+	err := tx.QueryRowContext(ctx, `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`,
+		idem.Scope, idem.Key).Scan(&fingerprint, &r.Status, &r.Body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Response{}, false, nil
+	}
+	if err != nil {
+		return Response{}, false, fmt.Errorf("read idempotency key: %w", err)
+	}
+	if string(fingerprint) != string(idem.Fingerprint) {
+		return Response{}, false, domain.Errorf(domain.KindConflict, domain.CodeIdempotencyReused,
+			"this Idempotency-Key was already used for a different request")
+	}
+	return r, true, nil
+}
+
+// Turns lists a game's turns in order.
+func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT ply, color, notation, used, counted, auto, played_at
+		FROM turns WHERE game_id = ? ORDER BY ply`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read turns of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []TurnRow
+	for rows.Next() {
+		var t TurnRow
+		var color string
+		var played int64
+		if err := rows.Scan(&t.Ply, &color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &played); err != nil {
+			return nil, fmt.Errorf("read turns of %s: %w", id, err)
+		}
+		if t.Color, err = less.ParseColor(color); err != nil {
+			return nil, fmt.Errorf("read turns of %s: %w", id, err)
+		}
+		t.PlayedAt = time.UnixMilli(played).UTC()
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// TurnRow is one stored turn.
+type TurnRow struct {
+	Ply      int
+	Color    less.Color
+	Notation string
+	Used     int
+	Counted  int
+	Auto     bool
+	PlayedAt time.Time
+}
+
+// Played converts the row back to the engine's form.
+func (t TurnRow) Played() (less.Played, error) {
+	turn, err := less.ParseTurn(t.Notation)
+	if err != nil {
+		return less.Played{}, fmt.Errorf("stored turn %d: %w", t.Ply, err)
+	}
+	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
+}
+
+func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
+	st := &g.State
+	var seed sql.NullString
+	if g.Seed != nil {
+		seed = sql.NullString{String: strconv.FormatUint(*g.Seed, 10), Valid: true}
+	}
+	counts, result, err := encodeState(st)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, size, walls, seed, preset, early_stop, max_turns,
+		start, position, to_move, counts, ply, status, result, version, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.CreatorID, st.Start.Size(), st.Start.Board().Walls(), seed, string(g.Preset), st.Options.EarlyStop,
+		st.Options.MaxTurns, st.Start.String(), st.Position.String(), st.Position.ToMove().String(), counts, st.Ply,
+		status(g), result, g.Version, g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("insert game: %w", err)
+	}
+	for i, s := range g.Seats {
+		_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, color, seat_order, name, email, locale, token_version)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, s.Color.String(), i, s.Name, s.Email, s.Locale, s.TokenVersion)
+		if err != nil {
+			return fmt.Errorf("insert seat: %w", err)
+		}
+	}
+	return nil
+}
+
+// updateGame stores the new state; the version check makes a lost update
+// impossible even if a caller bypassed the write transaction.
+func updateGame(ctx context.Context, tx *sql.Tx, g *domain.Game, version int) error {
+	st := &g.State
+	counts, result, err := encodeState(st)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
+		result = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
+		st.Position.String(), st.Position.ToMove().String(), counts, st.Ply, status(g), result, g.Version,
+		g.UpdatedAt.UnixMilli(), g.ID, version)
+	if err != nil {
+		return fmt.Errorf("update game %s: %w", g.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("update game %s: version %d is gone", g.ID, version)
+	}
+	for _, s := range g.Seats {
+		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ? WHERE game_id = ? AND color = ?`,
+			s.TokenVersion, g.ID, s.Color.String()); err != nil {
+			return fmt.Errorf("update seat: %w", err)
+		}
+	}
+	return nil
+}
+
+func insertTurns(ctx context.Context, tx *sql.Tx, g *domain.Game, plyBefore int, played []less.Played, now time.Time) error {
+	for i, p := range played {
+		_, err := tx.ExecContext(ctx, `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, played_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, g.ID, plyBefore+i+1, p.Color.String(), p.Turn.String(), p.Used, p.Counted,
+			p.Auto, now.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("insert turn: %w", err)
+		}
+	}
+	return nil
+}
+
+func status(g *domain.Game) string {
+	if g.Over() {
+		return "finished"
+	}
+	return "active"
+}
+
+func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
+	var (
+		g                              domain.Game
+		size, maxTurns, version, ply   int
+		earlyStop                      bool
+		walls, preset, start, position string
+		counts                         string
+		seed, result                   sql.NullString
+		created, updated               int64
+	)
+	err := q.QueryRowContext(ctx, `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
+		position, counts, ply, result, version, created_at, updated_at FROM games WHERE id = ?`, id).Scan(
+		&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position, &counts, &ply,
+		&result, &version, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", clip(id))
+	}
+	if err != nil {
+		return domain.Game{}, fmt.Errorf("read game %s: %w", id, err)
+	}
+	g.Preset, g.Version = less.Preset(preset), version
+	g.CreatedAt, g.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
+	if seed.Valid {
+		s, err := strconv.ParseUint(seed.String, 10, 64)
+		if err != nil {
+			return domain.Game{}, fmt.Errorf("read game %s: seed: %w", id, err)
+		}
+		g.Seed = &s
+	}
+	if g.State, err = decodeState(size, walls, earlyStop, maxTurns, start, position, counts, ply, result); err != nil {
+		return domain.Game{}, fmt.Errorf("read game %s: %w", id, err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT color, name, email, locale, token_version FROM seats
+		WHERE game_id = ? ORDER BY seat_order`, id)
+	if err != nil {
+		return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s domain.Seat
+		var color string
+		if err := rows.Scan(&color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
+			return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
+		}
+		if s.Color, err = less.ParseColor(color); err != nil {
+			return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
+		}
+		g.Seats = append(g.Seats, s)
+	}
+	return g, rows.Err()
+}
+
+// storedResult is less.Result with JSON names (same fields, same order).
+type storedResult struct {
+	Reason        less.Reason `json:"reason"`
+	Draw          bool        `json:"draw"`
+	Winner        less.Side   `json:"winner"`
+	Margin        int         `json:"margin"`
+	Counts        [2]int      `json:"counts"`
+	Needed        [2]int      `json:"needed"`
+	Totals        [2]int      `json:"totals"`
+	BlockedCorner bool        `json:"blocked_corner"`
+	Loser         less.Side   `json:"loser"`
+}
+
+func encodeState(st *less.State) (counts string, result sql.NullString, err error) {
+	c, err := json.Marshal(st.Counts)
+	if err != nil {
+		return "", result, err
+	}
+	if st.Result != nil {
+		r := storedResult(*st.Result)
+		b, err := json.Marshal(r)
+		if err != nil {
+			return "", result, err
+		}
+		result = sql.NullString{String: string(b), Valid: true}
+	}
+	return string(c), result, nil
+}
+
+func decodeState(size int, walls string, earlyStop bool, maxTurns int, start, position, counts string, ply int, result sql.NullString) (less.State, error) {
+	board, err := less.ParseBoard(size, walls)
+	if err != nil {
+		return less.State{}, err
+	}
+	st := less.State{Options: less.Options{EarlyStop: earlyStop, MaxTurns: maxTurns}, Ply: ply}
+	if st.Start, err = less.ParsePosition(board, start, earlyStop); err != nil {
+		return less.State{}, fmt.Errorf("start: %w", err)
+	}
+	if st.Position, err = less.ParsePosition(board, position, earlyStop); err != nil {
+		return less.State{}, fmt.Errorf("position: %w", err)
+	}
+	if err := json.Unmarshal([]byte(counts), &st.Counts); err != nil {
+		return less.State{}, fmt.Errorf("counts: %w", err)
+	}
+	if result.Valid {
+		var r storedResult
+		if err := json.Unmarshal([]byte(result.String), &r); err != nil {
+			return less.State{}, fmt.Errorf("result: %w", err)
+		}
+		lr := less.Result(r)
+		st.Result = &lr
+	}
+	return st, nil
+}
+
+// newID returns a random identifier with a prefix. Ids are public (they
+// appear in links); access is granted by tokens, never by knowing an id.
+func newID(prefix string) string {
+	return prefix + "_" + randomToken(12)
+}
+
+func randomUint64() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// clip shortens an id before it is quoted in a message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return strconv.Quote(s[:40]) + "…"
+	}
+	return s
+}

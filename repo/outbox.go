@@ -1,0 +1,167 @@
+package repo
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// enqueue writes an outbox row for each notice, inside the caller's
+// transaction: the email exists exactly when the change that causes it does.
+func enqueue(ctx context.Context, tx *sql.Tx, g *domain.Game, notices []domain.Notice, now time.Time) error {
+	for _, n := range notices {
+		email := n.Email
+		if seat, ok := g.Seat(n.Color); ok && email == "" {
+			email = seat.Email
+		}
+		if err := insertOutbox(ctx, tx, n, email, "", now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func insertOutbox(ctx context.Context, tx *sql.Tx, n domain.Notice, email, secret string, now time.Time) error {
+	var gameID, color, secretCol sql.NullString
+	var ply sql.NullInt64
+	if n.GameID != "" {
+		gameID = sql.NullString{String: n.GameID, Valid: true}
+		color = sql.NullString{String: n.Color.String(), Valid: true}
+		ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
+	}
+	if secret != "" {
+		secretCol = sql.NullString{String: secret, Valid: true}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, message_id, created_at, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, string(n.Kind), email, gameID, color, ply, secretCol, randomToken(16),
+		now.UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
+	}
+	return nil
+}
+
+// Mail is an outbox row to deliver.
+type Mail struct {
+	ID        int64
+	Notice    domain.Notice
+	Email     string
+	Secret    string // the login token of a login email
+	MessageID string // unique per row, so a rare duplicate delivery is recognisable
+	Attempts  int
+	CreatedAt time.Time
+}
+
+// DueMail lists up to limit undelivered mails whose next attempt is due.
+func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, kind, email, game_id, color, ply, secret, message_id, attempts, created_at
+		FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+		now.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("read due mail: %w", err)
+	}
+	defer rows.Close()
+	var out []Mail
+	for rows.Next() {
+		var m Mail
+		var kind string
+		var gameID, color, secret sql.NullString
+		var ply sql.NullInt64
+		var created int64
+		if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.MessageID, &m.Attempts, &created); err != nil {
+			return nil, fmt.Errorf("read due mail: %w", err)
+		}
+		m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email}
+		if color.Valid {
+			if m.Notice.Color, err = less.ParseColor(color.String); err != nil {
+				return nil, fmt.Errorf("read due mail %d: %w", m.ID, err)
+			}
+		}
+		m.Secret = secret.String
+		m.CreatedAt = time.UnixMilli(created).UTC()
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// MarkSent records a delivered mail and forgets its secret.
+func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
+	return db.WithTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL
+			WHERE id = ? AND sent_at IS NULL`, now.UnixMilli(), id)
+		if err != nil {
+			return fmt.Errorf("mark mail %d sent: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// MarkAttemptFailed records a failed delivery: the mail is tried again at
+// next, or, when next is zero, given up as failed.
+func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, cause error, next, now time.Time) error {
+	msg := cause.Error()
+	if len(msg) > 500 {
+		msg = msg[:500]
+	}
+	return db.WithTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if next.IsZero() {
+			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, failed_at = ?, secret = NULL
+				WHERE id = ? AND sent_at IS NULL`, msg, now.UnixMilli(), id)
+		} else {
+			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
+				WHERE id = ? AND sent_at IS NULL`, msg, next.UnixMilli(), id)
+		}
+		if err != nil {
+			return fmt.Errorf("mark mail %d failed: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// MailStatus is the delivery state of one email, for the API.
+type MailStatus struct {
+	Kind      domain.NoticeKind
+	Color     string
+	Ply       int
+	Attempts  int
+	Status    string // pending, sent, failed
+	LastError string
+	CreatedAt time.Time
+}
+
+// GameMail lists the emails a game caused, oldest first.
+func (db *DB) GameMail(ctx context.Context, gameID string) ([]MailStatus, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT kind, color, ply, attempts, sent_at IS NOT NULL, failed_at IS NOT NULL,
+		COALESCE(last_error, ''), created_at FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []MailStatus
+	for rows.Next() {
+		var m MailStatus
+		var kind string
+		var color sql.NullString
+		var ply sql.NullInt64
+		var sent, failed bool
+		var created int64
+		if err := rows.Scan(&kind, &color, &ply, &m.Attempts, &sent, &failed, &m.LastError, &created); err != nil {
+			return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
+		}
+		m.Kind, m.Color, m.Ply = domain.NoticeKind(kind), color.String, int(ply.Int64)
+		m.Status = "pending"
+		if sent {
+			m.Status = "sent"
+		} else if failed {
+			m.Status = "failed"
+		}
+		m.CreatedAt = time.UnixMilli(created).UTC()
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
