@@ -41,6 +41,10 @@ func (s *TurnState) Left() int { return Budget - s.used }
 // MovesMade is the number of moves played so far.
 func (s *TurnState) MovesMade() int { return s.moves }
 
+// Mover is the colour whose pieces may move now: the mover's own, or in the
+// four-player game his partner's once all his own are home (M6).
+func (s *TurnState) Mover() Color { return s.pos.movable() }
+
 // SideComplete reports whether the mover's side is complete, which ends the turn (T1).
 func (s *TurnState) SideComplete() bool { return s.pos.Complete(SideOf(s.pos.toMove)) }
 

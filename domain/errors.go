@@ -1,0 +1,72 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// Kind is the class of a domain error; the HTTP edge maps each kind to one status.
+type Kind int
+
+const (
+	KindInvalid      Kind = iota + 1 // the request is well formed but breaks a rule of its own
+	KindIllegalTurn                  // the turn breaks a rule of the game
+	KindUnauthorized                 // no valid credentials
+	KindForbidden                    // valid credentials, not allowed
+	KindNotFound                     // no such thing, or not visible to the caller
+	KindConflict                     // the state moved on (stale ply, game over, reused key)
+	KindRateLimited                  // too many requests
+)
+
+// Error is a domain error with a stable machine-readable code.
+type Error struct {
+	Kind    Kind
+	Code    string
+	Message string
+	// Turn is set for KindIllegalTurn: the rule code and the index of the bad move.
+	Turn *less.TurnError
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf builds an *Error.
+func Errorf(kind Kind, code, format string, args ...any) *Error {
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Stable codes used across the domain.
+const (
+	CodeInvalidInput       = "invalid_input"
+	CodeIllegalTurn        = "illegal_turn"
+	CodeUnauthorized       = "unauthorized"
+	CodeLoginInvalid       = "login_invalid"
+	CodeForbidden          = "forbidden"
+	CodeNotYourTurn        = "not_your_turn"
+	CodeNotFound           = "not_found"
+	CodeStalePly           = "stale_ply"
+	CodeGameOver           = "game_over"
+	CodeIdempotencyReused  = "idempotency_key_reused"
+	CodeIdempotencyPending = "idempotency_key_in_use"
+)
+
+// ErrorOf turns engine and domain errors into an *Error, and anything else
+// into nil (an internal error).
+func ErrorOf(err error) *Error {
+	var de *Error
+	if errors.As(err, &de) {
+		return de
+	}
+	var te *less.TurnError
+	if errors.As(err, &te) {
+		return &Error{Kind: KindIllegalTurn, Code: CodeIllegalTurn, Message: te.Message, Turn: te}
+	}
+	switch {
+	case errors.Is(err, less.ErrGameOver):
+		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
+	case errors.Is(err, less.ErrBoard), errors.Is(err, less.ErrPosition), errors.Is(err, less.ErrOptions):
+		return &Error{Kind: KindInvalid, Code: CodeInvalidInput, Message: err.Error()}
+	}
+	return nil
+}

@@ -1,0 +1,337 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// Player is a person invited to a seat.
+type Player struct {
+	Name   string
+	Email  string
+	Locale string
+}
+
+// Seat is one colour of a game and the player who holds it. Its move links
+// carry TokenVersion: rotating the seat bumps it and old links stop working.
+type Seat struct {
+	Color less.Color
+	Player
+	TokenVersion int
+}
+
+// Game is a stored game: who plays it and the engine's state.
+type Game struct {
+	ID        string
+	CreatorID int64
+	Preset    less.Preset
+	Seed      *uint64 // the board's generator seed, if it was generated
+	Seats     []Seat  // in turn order
+	State     less.State
+	// Version changes with every change to the game; it is the ETag.
+	Version   int
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Seat returns the seat of colour c.
+func (g *Game) Seat(c less.Color) (*Seat, bool) {
+	for i := range g.Seats {
+		if g.Seats[i].Color == c {
+			return &g.Seats[i], true
+		}
+	}
+	return nil, false
+}
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.State.Result != nil }
+
+// Engine returns the rules engine's view of the game.
+func (g *Game) Engine() (*less.Game, error) {
+	eg, err := less.RestoreGame(g.State)
+	if err != nil {
+		return nil, fmt.Errorf("restore game %s: %w", g.ID, err)
+	}
+	return eg, nil
+}
+
+// NewGameSpec is what a user asks for when creating a game.
+type NewGameSpec struct {
+	// Players in turn order: White, Black for two; Yellow, Black, White, Red for four.
+	Players []Player
+	// Board: a seed, a wall string, or neither (a seed is drawn).
+	Seed  *uint64
+	Walls string
+	// Preset and options; options override the preset.
+	Preset    less.Preset
+	EarlyStop *bool
+	MaxTurns  *int
+	// Setup is an optional custom start position.
+	Setup *Setup
+}
+
+// Setup is a custom start position (any legal placement, any colour to move).
+type Setup struct {
+	Pieces map[less.Color][]less.Square
+	ToMove less.Color
+}
+
+// Created is a new game and what its creation causes.
+type Created struct {
+	Game    Game
+	History []less.Played // automatic passes at the start, if any
+	Notices []Notice
+}
+
+// CreateGame validates the spec and builds the game. randomSeed is used when
+// the spec names no board.
+func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64) (Created, error) {
+	n := len(spec.Players)
+	if n != 2 && n != 4 {
+		return Created{}, Errorf(KindInvalid, CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
+	}
+	size := 6
+	if n == 4 {
+		size = 8
+	}
+	seats := make([]Seat, n)
+	for i, c := range less.Colors(size) {
+		p, err := checkPlayer(spec.Players[i])
+		if err != nil {
+			return Created{}, err
+		}
+		seats[i] = Seat{Color: c, Player: p, TokenVersion: 1}
+	}
+	board, seed, err := boardOf(spec, size, randomSeed)
+	if err != nil {
+		return Created{}, err
+	}
+	preset := spec.Preset
+	if preset == "" {
+		preset = less.PresetClassic
+	}
+	opts, err := less.PresetOptions(preset, size)
+	if err != nil {
+		return Created{}, ErrorOf(err)
+	}
+	if spec.EarlyStop != nil {
+		opts.EarlyStop = *spec.EarlyStop
+	}
+	if spec.MaxTurns != nil {
+		opts.MaxTurns = *spec.MaxTurns
+	}
+	start := less.StartPosition(board, opts.EarlyStop)
+	if spec.Setup != nil {
+		if start, err = less.NewPosition(board, spec.Setup.Pieces, spec.Setup.ToMove, opts.EarlyStop); err != nil {
+			return Created{}, ErrorOf(err)
+		}
+	}
+	eg, history, err := less.NewGame(start, opts)
+	if err != nil {
+		return Created{}, ErrorOf(err)
+	}
+	g := Game{ID: id, CreatorID: creatorID, Preset: preset, Seed: seed, Seats: seats,
+		State: eg.State(), Version: 1, CreatedAt: now, UpdatedAt: now}
+	notices := make([]Notice, 0, n)
+	for _, s := range seats {
+		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: g.State.Ply})
+	}
+	notices = append(notices, afterPly(&g, history)...)
+	return Created{Game: g, History: history, Notices: notices}, nil
+}
+
+func checkPlayer(p Player) (Player, error) {
+	var err error
+	if p.Name, err = CheckName(p.Name); err != nil {
+		return Player{}, err
+	}
+	if p.Email, err = NormalizeEmail(p.Email); err != nil {
+		return Player{}, err
+	}
+	if p.Locale, err = CheckLocale(p.Locale); err != nil {
+		return Player{}, err
+	}
+	return p, nil
+}
+
+func boardOf(spec NewGameSpec, size int, randomSeed uint64) (*less.Board, *uint64, error) {
+	switch {
+	case spec.Seed != nil && spec.Walls != "":
+		return nil, nil, Errorf(KindInvalid, CodeInvalidInput, "give a board seed or a wall string, not both")
+	case spec.Walls != "":
+		b, err := less.ParseBoard(size, spec.Walls)
+		if err != nil {
+			return nil, nil, ErrorOf(err)
+		}
+		return b, nil, nil
+	default:
+		seed := randomSeed
+		if spec.Seed != nil {
+			seed = *spec.Seed
+		}
+		b, err := less.GenerateBoard(size, seed)
+		if err != nil {
+			return nil, nil, ErrorOf(err)
+		}
+		return b, &seed, nil
+	}
+}
+
+// Actor is who makes a request about a game: a seat (through its move
+// link), a user (through an account token), or a spectator.
+type Actor struct {
+	UserID    int64  // 0 unless signed in with an account
+	UserEmail string // the account's address, to find its seats
+	// SeatColor is set when the request carries a seat token of this game.
+	SeatColor *less.Color
+	Spectator bool
+}
+
+// CanRead reports whether the actor may see the game.
+func (a Actor) CanRead(g *Game) bool {
+	return a.SeatColor != nil || a.Spectator || a.UserID != 0 && (a.UserID == g.CreatorID || len(a.Seats(g)) > 0)
+}
+
+// Seats lists the colours the actor holds in the game.
+func (a Actor) Seats(g *Game) []less.Color {
+	if a.SeatColor != nil {
+		return []less.Color{*a.SeatColor}
+	}
+	var out []less.Color
+	for _, s := range g.Seats {
+		if a.UserEmail != "" && s.Email == a.UserEmail {
+			out = append(out, s.Color)
+		}
+	}
+	return out
+}
+
+// mover checks that the actor holds the seat to move.
+func (a Actor) mover(g *Game) error {
+	if g.Over() {
+		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
+	}
+	toMove := g.State.Position.ToMove()
+	held := a.Seats(g)
+	if slices.Contains(held, toMove) {
+		return nil
+	}
+	if len(held) == 0 {
+		return Errorf(KindForbidden, CodeForbidden, "you do not play in this game")
+	}
+	return Errorf(KindForbidden, CodeNotYourTurn, "it is %s's turn", toMove)
+}
+
+// Submitted is the result of an accepted turn.
+type Submitted struct {
+	Game    Game
+	Played  []less.Played // the turn and any automatic passes after it
+	Notices []Notice
+}
+
+// SubmitTurn plays a turn for the actor. ply is the number of turns the
+// player saw when making it: a turn made against an older position is refused.
+func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submitted, error) {
+	if err := a.mover(&g); err != nil {
+		return Submitted{}, err
+	}
+	if ply != g.State.Ply {
+		return Submitted{}, Errorf(KindConflict, CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.State.Ply)
+	}
+	turn, err := less.ParseTurn(turnText)
+	if err != nil {
+		return Submitted{}, ErrorOf(err)
+	}
+	eg, err := g.Engine()
+	if err != nil {
+		return Submitted{}, err
+	}
+	played, err := eg.Play(turn)
+	if err != nil {
+		return Submitted{}, ErrorOf(err)
+	}
+	g.State = eg.State()
+	g.Version++
+	g.UpdatedAt = now
+	return Submitted{Game: g, Played: played, Notices: afterPly(&g, played)}, nil
+}
+
+// PreviewTurn judges a turn for the actor without playing it.
+func PreviewTurn(g Game, a Actor, turnText string) (less.Position, less.Outcome, error) {
+	if err := a.mover(&g); err != nil {
+		return less.Position{}, less.Outcome{}, err
+	}
+	turn, err := less.ParseTurn(turnText)
+	if err != nil {
+		return less.Position{}, less.Outcome{}, ErrorOf(err)
+	}
+	eg, err := g.Engine()
+	if err != nil {
+		return less.Position{}, less.Outcome{}, err
+	}
+	next, out, err := eg.Preview(turn)
+	if err != nil {
+		return less.Position{}, less.Outcome{}, ErrorOf(err)
+	}
+	return next, out, nil
+}
+
+// Resign ends the game: the actor's side loses (E8). A player may resign at
+// any time, not only on his turn.
+func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
+	if g.Over() {
+		return Submitted{}, &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
+	}
+	held := a.Seats(&g)
+	if len(held) == 0 {
+		return Submitted{}, Errorf(KindForbidden, CodeForbidden, "you do not play in this game")
+	}
+	eg, err := g.Engine()
+	if err != nil {
+		return Submitted{}, err
+	}
+	if err := eg.Resign(less.SideOf(held[0])); err != nil {
+		return Submitted{}, ErrorOf(err)
+	}
+	g.State = eg.State()
+	g.Version++
+	g.UpdatedAt = now
+	return Submitted{Game: g, Notices: afterPly(&g, nil)}, nil
+}
+
+// RotateSeat gives a seat a new move link: old links stop working and the
+// new one is emailed to the seat's player. The seat itself or the game's
+// creator may ask; nobody else ever sees the link.
+func RotateSeat(g Game, a Actor, c less.Color, now time.Time) (Game, Notice, error) {
+	seat, ok := g.Seat(c)
+	if !ok {
+		return Game{}, Notice{}, Errorf(KindNotFound, CodeNotFound, "the game has no %s seat", c)
+	}
+	if !slices.Contains(a.Seats(&g), c) && (a.UserID == 0 || a.UserID != g.CreatorID) {
+		return Game{}, Notice{}, Errorf(KindForbidden, CodeForbidden, "only the player of the seat or the game's creator may renew its link")
+	}
+	seat.TokenVersion++
+	g.Version++
+	g.UpdatedAt = now
+	return g, Notice{Kind: NoticeNewLink, GameID: g.ID, Color: c, Ply: g.State.Ply}, nil
+}
+
+// afterPly decides whom to email after the game changed: everyone when it is
+// over, else the player to move (4p: only him).
+func afterPly(g *Game, played []less.Played) []Notice {
+	if g.Over() {
+		out := make([]Notice, 0, len(g.Seats))
+		for _, s := range g.Seats {
+			out = append(out, Notice{Kind: NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.State.Ply})
+		}
+		return out
+	}
+	if len(played) == 0 {
+		return nil
+	}
+	return []Notice{{Kind: NoticeYourTurn, GameID: g.ID, Color: g.State.Position.ToMove(), Ply: g.State.Ply}}
+}

@@ -1,0 +1,83 @@
+package domain
+
+import (
+	"net/mail"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on text a user supplies.
+const (
+	MaxNameLength  = 64
+	MaxEmailLength = 254
+)
+
+// Locales are the languages lesspost speaks: English and the languages the
+// publisher's rule sheet is printed in.
+var Locales = []string{"en", "de", "fr", "it", "es"}
+
+// DefaultLocale is used when none is chosen.
+const DefaultLocale = "en"
+
+// NormalizeEmail checks an email address and returns it in the form lesspost
+// stores: a bare address, domain in lower case. Display names, comments and
+// anything that could smuggle a header are refused.
+func NormalizeEmail(s string) (string, error) {
+	if len(s) == 0 || len(s) > MaxEmailLength || strings.ContainsAny(s, "\r\n<>\"(),;: \t") {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
+	}
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Address != s || addr.Name != "" {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < 1 || !strings.Contains(s[at:], ".") {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address with a domain", clipText(s))
+	}
+	return s[:at] + strings.ToLower(s[at:]), nil
+}
+
+// CheckName checks a person's name: 1 to 64 characters, no control or
+// invisible formatting characters (so it can never break a header or a line),
+// not only spaces. It returns the name trimmed.
+func CheckName(s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "the name is not valid UTF-8")
+	}
+	s = strings.TrimSpace(s)
+	if s == "" || utf8.RuneCountInString(s) > MaxNameLength {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "a name has 1 to %d characters", MaxNameLength)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+			return "", Errorf(KindInvalid, CodeInvalidInput, "a name cannot contain control characters")
+		}
+	}
+	return s, nil
+}
+
+// CheckLocale returns the locale, or the default for "".
+func CheckLocale(s string) (string, error) {
+	if s == "" {
+		return DefaultLocale, nil
+	}
+	for _, l := range Locales {
+		if s == l {
+			return s, nil
+		}
+	}
+	return "", Errorf(KindInvalid, CodeInvalidInput, "locale %q: lesspost speaks %s", clipText(s), strings.Join(Locales, ", "))
+}
+
+func clipText(s string) string {
+	const max = 40
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}

@@ -1,0 +1,26 @@
+package domain
+
+import "github.com/lesspost/lesspost/domain/less"
+
+// NoticeKind is the kind of an email lesspost sends.
+type NoticeKind string
+
+const (
+	NoticeLogin      NoticeKind = "login"      // a sign-in link
+	NoticeInvitation NoticeKind = "invitation" // you are invited to a game, with your move link
+	NoticeYourTurn   NoticeKind = "your_turn"  // the opponent moved, with your move link
+	NoticeGameOver   NoticeKind = "game_over"  // the result
+	NoticeNewLink    NoticeKind = "new_link"   // your move link was renewed
+)
+
+// Notice is an email to send, decided inside the transaction that causes it
+// and rendered when it is delivered. It names the game, the seat it goes to
+// and the ply it is about, so the message shows the game as it was then.
+type Notice struct {
+	Kind   NoticeKind
+	GameID string
+	Color  less.Color
+	Ply    int
+	// Email is the address for notices that belong to no seat (login).
+	Email string
+}
