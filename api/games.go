@@ -401,7 +401,11 @@ func (s *Server) changeGame(c echo.Context, body []byte, status int,
 		return err
 	}
 	now := s.now()
-	resp, replayed, err := s.db.UpdateGame(c.Request().Context(), c.Param("id"), idem, now, func(g domain.Game) (repo.Change, error) {
+	authorize := func(g domain.Game) error {
+		_, err := actorFor(p, &g)
+		return err
+	}
+	resp, replayed, err := s.db.UpdateGame(c.Request().Context(), c.Param("id"), idem, now, authorize, func(g domain.Game) (repo.Change, error) {
 		a, err := actorFor(p, &g)
 		if err != nil {
 			return repo.Change{}, err
@@ -442,9 +446,14 @@ func idempotency(c echo.Context, p *principal, body []byte) (*repo.Idempotency, 
 	if len(key) > maxIdempotencyKey || strings.IndexFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
 		return nil, NewProblem(http.StatusBadRequest, "invalid_request", "Idempotency-Key is 1 to 255 visible ASCII characters.")
 	}
-	scope := "user:" + strconv.FormatInt(p.session.User.ID, 10)
-	if p.use == useSeat {
+	var scope string
+	switch p.use {
+	case useSeat:
 		scope = "seat:" + p.game + ":" + p.color.String()
+	case useWatch:
+		scope = "watch:" + p.game
+	default:
+		scope = "user:" + strconv.FormatInt(p.session.User.ID, 10)
 	}
 	h := sha256.New()
 	h.Write([]byte(c.Request().Method + " " + c.Request().URL.Path + "\n"))
@@ -467,7 +476,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 	if err != nil {
 		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "There is no such seat.")
 	}
-	_, _, err = s.db.UpdateGame(c.Request().Context(), c.Param("id"), nil, s.now(), func(g domain.Game) (repo.Change, error) {
+	_, _, err = s.db.UpdateGame(c.Request().Context(), c.Param("id"), nil, s.now(), func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
 		a, err := actorFor(p, &g)
 		if err != nil {
 			return repo.Change{}, err

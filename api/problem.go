@@ -140,6 +140,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		body, _ = json.Marshal(p)
 	}
 	res.Header().Set(echo.HeaderContentType, ContentTypeProblem)
+	if p.Status == http.StatusUnauthorized {
+		res.Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
+	}
 	res.WriteHeader(p.Status)
 	if c.Request().Method != http.MethodHead {
 		_, _ = res.Write(body)

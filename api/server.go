@@ -76,7 +76,9 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	log := slog.New(requestIDHandler{cfg.Logger.Handler()})
 	e := echo.New()
 	s := &Server{cfg: cfg, log: log, echo: e, db: cfg.DB, tokens: tokens,
-		links: NewLinks(cfg.BaseURL, tokens), now: cfg.Now}
+		links: NewLinks(cfg.BaseURL, tokens),
+		// What the API answers is what the store keeps: UTC, milliseconds.
+		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	e.HTTPErrorHandler = s.handleError
 	// Outermost first. Headers and the request id come before anything that
 	// can fail; the logger sits outside recovery so a panic is logged as 500.

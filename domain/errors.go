@@ -47,8 +47,7 @@ const (
 	CodeNotFound           = "not_found"
 	CodeStalePly           = "stale_ply"
 	CodeGameOver           = "game_over"
-	CodeIdempotencyReused  = "idempotency_key_reused"
-	CodeIdempotencyPending = "idempotency_key_in_use"
+	CodeIdempotencyReused = "idempotency_key_reused"
 )
 
 // ErrorOf turns engine and domain errors into an *Error, and anything else

@@ -235,12 +235,15 @@ type Submitted struct {
 
 // SubmitTurn plays a turn for the actor. ply is the number of turns the
 // player saw when making it: a turn made against an older position is refused.
+//
+// A player whose turn was overtaken (a race, or a retry after the game moved
+// on) learns that first: stale_ply, not "not your turn".
 func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submitted, error) {
+	if len(a.Seats(&g)) > 0 && !g.Over() && ply != g.State.Ply {
+		return Submitted{}, Errorf(KindConflict, CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.State.Ply)
+	}
 	if err := a.mover(&g); err != nil {
 		return Submitted{}, err
-	}
-	if ply != g.State.Ply {
-		return Submitted{}, Errorf(KindConflict, CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.State.Ply)
 	}
 	turn, err := less.ParseTurn(turnText)
 	if err != nil {

@@ -72,23 +72,28 @@ type Idempotency struct {
 }
 
 // UpdateGame applies a change to a game in one write transaction: it loads
-// the game, calls change, and stores the new state, the turns, the outbox
-// rows and (for an idempotent request) the response, or nothing if change
-// fails. If the Idempotency-Key was used before for the same request, the
-// stored response is returned with replayed true and change is not called.
+// the game, asks authorize whether the caller may act on it, calls change,
+// and stores the new state, the turns, the outbox rows and (for an
+// idempotent request) the response, or nothing if anything fails. If the
+// Idempotency-Key was used before for the same request, the stored response
+// is returned with replayed true and change is not called; authorize is, so
+// a retry with credentials that no longer hold is refused like any request.
 func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
-	change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
+	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
 	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+		before, err := loadGame(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := authorize(before); err != nil {
+			return err
+		}
 		if idem != nil {
 			stored, found, err := storedResponse(ctx, tx, idem)
 			if err != nil || found {
 				resp, replayed = stored, found
 				return err
 			}
-		}
-		before, err := loadGame(ctx, tx, id)
-		if err != nil {
-			return err
 		}
 		c, err := change(before)
 		if err != nil {

@@ -277,12 +277,11 @@ func (g *Game) concede(s Side, why Reason) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
-	r := g.score(ReasonTurnLimit)
-	margin := 10
-	if !r.Draw && r.Winner == s.Other() && !r.BlockedCorner {
-		margin = max(10, r.Margin)
-	}
-	r.Reason, r.Draw, r.Winner, r.Margin, r.Loser, r.BlockedCorner = why, false, s.Other(), margin, s, false
+	r := g.score(why)
+	// E8 compares with the margin E6 alone would give (not E7's): the
+	// difference of totals, when it favours the opponent.
+	margin := max(10, r.Totals[s]-r.Totals[s.Other()])
+	r.Draw, r.Winner, r.Margin, r.Loser, r.BlockedCorner = false, s.Other(), margin, s, false
 	g.result = &r
 	return nil
 }

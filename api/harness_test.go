@@ -1,0 +1,266 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/repo"
+)
+
+// harness runs the whole server over real HTTP on a real SQLite file, with
+// the outbox worker delivering into a mailbox the test reads like a person
+// reads email: links are taken from the message text and followed.
+type harness struct {
+	t      *testing.T
+	db     *repo.DB
+	url    string
+	client *http.Client
+	outbox *notify.Worker
+	mail   *mailbox
+	clock  *clock
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	db, err := repo.Open(t.Context(), filepath.Join(t.TempDir(), "lesspost.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	h := &harness{t: t, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
+	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderer := &notify.Renderer{Store: db, Links: srv.Links(), Host: "lesspost.test"}
+	h.outbox = notify.NewWorker(db, h.mail, renderer, slog.New(slog.DiscardHandler), h.clock.Now)
+	ts, client := apitest.NewServer(t, srv)
+	h.url, h.client = ts.URL, client
+	return h
+}
+
+// clock is a settable test clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// mailbox is a notify.Sender that keeps every message.
+type mailbox struct {
+	mu   sync.Mutex
+	msgs []notify.Message
+}
+
+func (m *mailbox) Send(_ context.Context, msg notify.Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+
+// deliver runs the outbox once and returns the messages it sent.
+func (h *harness) deliver() []notify.Message {
+	h.t.Helper()
+	h.mail.mu.Lock()
+	before := len(h.mail.msgs)
+	h.mail.mu.Unlock()
+	if _, err := h.outbox.DeliverDue(h.t.Context()); err != nil {
+		h.t.Fatalf("deliver mail: %v", err)
+	}
+	h.mail.mu.Lock()
+	defer h.mail.mu.Unlock()
+	return append([]notify.Message(nil), h.mail.msgs[before:]...)
+}
+
+// only returns the single message to addr among msgs.
+func only(t *testing.T, msgs []notify.Message, addr string) notify.Message {
+	t.Helper()
+	var found []notify.Message
+	for _, m := range msgs {
+		if m.To == addr {
+			found = append(found, m)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d messages to %s, want 1 (all: %v)", len(found), addr, subjects(msgs))
+	}
+	return found[0]
+}
+
+func subjects(msgs []notify.Message) []string {
+	var out []string
+	for _, m := range msgs {
+		out = append(out, m.To+": "+m.Subject)
+	}
+	return out
+}
+
+var (
+	moveLinkRE  = regexp.MustCompile(`http://lesspost\.test/play/([A-Za-z0-9_]+)#t=(\S+)`)
+	loginCodeRE = regexp.MustCompile(`enter this code in the app: (\S+)`)
+)
+
+// moveLink takes the move link out of an email: the game id and the token.
+func moveLink(t *testing.T, m notify.Message) (gameID, token string) {
+	t.Helper()
+	match := moveLinkRE.FindStringSubmatch(m.Text)
+	if match == nil {
+		t.Fatalf("no move link in %q:\n%s", m.Subject, m.Text)
+	}
+	return match[1], match[2]
+}
+
+// response is what a request got back.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// problem is the body of an error.
+type problem struct {
+	Status int     `json:"status"`
+	Code   string  `json:"code"`
+	Detail string  `json:"detail"`
+	Rule   string  `json:"rule"`
+	Index  *int    `json:"index"`
+	Type   string  `json:"type"`
+	Title  string  `json:"title"`
+	Ref    *string `json:"rule_ref"`
+}
+
+func (r response) problem(t *testing.T) problem {
+	t.Helper()
+	var p problem
+	r.decode(t, &p)
+	return p
+}
+
+// do sends a request; body is JSON-encoded unless it is a string.
+func (h *harness) do(method, path, token string, body any, headers ...string) response {
+	h.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(h.t.Context(), method, h.url+path, rd)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := h.client.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: data}
+}
+
+// want fails the test unless the response has the status (and, for errors, the code).
+func (r response) want(t *testing.T, status int, code ...string) response {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	if len(code) > 0 {
+		if p := r.problem(t); p.Code != code[0] {
+			t.Fatalf("problem code %q, want %q: %s", p.Code, code[0], r.body)
+		}
+	}
+	return r
+}
+
+// login signs in by email the way a person does: ask for a link, read the
+// email, exchange the code. It returns the access token.
+func (h *harness) login(email string) string {
+	h.t.Helper()
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": email}).want(h.t, http.StatusAccepted)
+	m := only(h.t, h.deliver(), email)
+	match := loginCodeRE.FindStringSubmatch(m.Text)
+	if match == nil {
+		h.t.Fatalf("no login code in:\n%s", m.Text)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	h.do("POST", "/v1/auth/token", "", map[string]any{"token": match[1]}).want(h.t, http.StatusOK).decode(h.t, &tok)
+	return tok.AccessToken
+}
+
+// gameJSON is the part of the Game schema the tests read.
+type gameJSON struct {
+	ID         string              `json:"id"`
+	Status     string              `json:"status"`
+	Ply        int                 `json:"ply"`
+	ToMove     *string             `json:"to_move"`
+	Pieces     map[string][]string `json:"pieces"`
+	Counts     map[string]int      `json:"counts"`
+	YourColors []string            `json:"your_colors"`
+	Version    int                 `json:"version"`
+	Board      struct {
+		Size  int     `json:"size"`
+		Walls string  `json:"walls"`
+		Seed  *string `json:"seed"`
+	} `json:"board"`
+	Result *struct {
+		Reason string         `json:"reason"`
+		Winner *string        `json:"winner"`
+		Margin int            `json:"margin"`
+		Totals map[string]int `json:"totals"`
+		Counts map[string]int `json:"counts"`
+		Text   string         `json:"text"`
+	} `json:"result"`
+}
