@@ -38,15 +38,15 @@ func Errorf(kind Kind, code, format string, args ...any) *Error {
 
 // Stable codes used across the domain.
 const (
-	CodeInvalidInput       = "invalid_input"
-	CodeIllegalTurn        = "illegal_turn"
-	CodeUnauthorized       = "unauthorized"
-	CodeLoginInvalid       = "login_invalid"
-	CodeForbidden          = "forbidden"
-	CodeNotYourTurn        = "not_your_turn"
-	CodeNotFound           = "not_found"
-	CodeStalePly           = "stale_ply"
-	CodeGameOver           = "game_over"
+	CodeInvalidInput      = "invalid_input"
+	CodeIllegalTurn       = "illegal_turn"
+	CodeUnauthorized      = "unauthorized"
+	CodeLoginInvalid      = "login_invalid"
+	CodeForbidden         = "forbidden"
+	CodeNotYourTurn       = "not_your_turn"
+	CodeNotFound          = "not_found"
+	CodeStalePly          = "stale_ply"
+	CodeGameOver          = "game_over"
 	CodeIdempotencyReused = "idempotency_key_reused"
 )
 
