@@ -45,32 +45,39 @@ func needed(b *Board, own, target, blockers Bitboard) (int, bool) {
 		return 0, false // a fixed foreign piece sits on a target square
 	}
 	dist := relaxedDistances(b, target)
-	h := func(state Bitboard) int { return assignmentBound(&dist, state) }
+	rank := rankerFor(b.size)
 
 	// best[rank(state)] is 1 + the cheapest cost found so far (0: unseen).
-	best := make([]uint16, binomial[MaxSize*MaxSize][4])
-	var buckets [][]Bitboard
+	// Queue entries carry their cost, so a stale entry (a cheaper path to its
+	// state was found after it was queued) is recognised without recomputing
+	// the heuristic.
+	best := make([]uint16, binomial[b.size*b.size][4])
+	type entry struct {
+		state Bitboard
+		g     int
+	}
+	var buckets [][]entry
 	push := func(state Bitboard, g int) {
-		r := rank4(state)
+		r := rank(state)
 		if best[r] != 0 && int(best[r]) <= g+1 {
 			return
 		}
 		best[r] = uint16(g + 1)
-		f := g + h(state)
+		f := g + assignmentBound(&dist, state)
 		for len(buckets) <= f {
 			buckets = append(buckets, nil)
 		}
-		buckets[f] = append(buckets[f], state)
+		buckets[f] = append(buckets[f], entry{state, g})
 	}
 	push(own, 0)
 	for f := 0; f < len(buckets); f++ {
 		for len(buckets[f]) > 0 {
 			last := len(buckets[f]) - 1
-			state := buckets[f][last]
+			e := buckets[f][last]
 			buckets[f] = buckets[f][:last]
-			g := int(best[rank4(state)]) - 1
-			if g+h(state) != f {
-				continue // a cheaper path to this state was queued later
+			state, g := e.state, e.g
+			if int(best[rank(state)])-1 != g {
+				continue
 			}
 			if state == target {
 				return g, true
@@ -102,16 +109,19 @@ func needed(b *Board, own, target, blockers Bitboard) (int, bool) {
 	return 0, false
 }
 
-// relaxedDistances holds, for each of the 4 target squares, the cheapest cost
-// from every square to it when pieces are ignored and a two-square straight
+// targetDistances holds, for every square, the cheapest cost from it to each
+// of the 4 target squares when pieces are ignored and a two-square straight
 // move without walls always costs 1 (as if there were a piece to jump).
-type targetDistances [4][MaxSize * MaxSize]uint16
+type targetDistances [MaxSize * MaxSize][4]uint16
 
 func relaxedDistances(b *Board, target Bitboard) targetDistances {
 	var out targetDistances
 	k := 0
 	for t := target; t != 0; t &= t - 1 {
-		out[k] = relaxedFrom(b, trailingZeros(t))
+		dist := relaxedFrom(b, trailingZeros(t))
+		for sq := range dist {
+			out[sq][k] = dist[sq]
+		}
 		k++
 	}
 	return out
@@ -160,37 +170,38 @@ func relaxedFrom(b *Board, t int) [MaxSize * MaxSize]uint16 {
 	return dist
 }
 
-// permutations4 lists the 24 ways to give 4 pieces 4 distinct targets.
-var permutations4 = func() [][4]uint8 {
-	var out [][4]uint8
-	for a := range uint8(4) {
-		for b := range uint8(4) {
-			for c := range uint8(4) {
-				d := 6 - a - b - c
-				if a != b && a != c && b != c {
-					out = append(out, [4]uint8{a, b, c, d})
+// assignmentBound is the cheapest sum of relaxed costs over every assignment
+// of the 4 pieces to distinct target squares. It is the search's inner loop:
+// the 24 assignments are walked as a tree, cutting branches that cannot win.
+func assignmentBound(dist *targetDistances, state Bitboard) int {
+	var m [4][4]int // m[piece][target]
+	k := 0
+	for s := state; s != 0 && k < 4; s &= s - 1 {
+		row := &dist[trailingZeros(s)]
+		m[k] = [4]int{int(row[0]), int(row[1]), int(row[2]), int(row[3])}
+		k++
+	}
+	best := 1 << 30
+	for a := range 4 {
+		sa := m[0][a]
+		for b := range 4 {
+			if b == a {
+				continue
+			}
+			sb := sa + m[1][b]
+			if sb >= best {
+				continue
+			}
+			for c := range 4 {
+				if c == a || c == b {
+					continue
 				}
+				d := 6 - a - b - c
+				best = min(best, sb+m[2][c]+m[3][d])
 			}
 		}
 	}
-	return out
-}()
-
-// assignmentBound is the cheapest sum of relaxed costs over every assignment
-// of the pieces to distinct target squares.
-func assignmentBound(dist *targetDistances, state Bitboard) int {
-	var sq [4]int
-	k := 0
-	for s := state; s != 0 && k < 4; s &= s - 1 {
-		sq[k] = trailingZeros(s)
-		k++
-	}
-	bestSum := 1 << 30
-	for _, perm := range permutations4 {
-		sum := int(dist[perm[0]][sq[0]]) + int(dist[perm[1]][sq[1]]) + int(dist[perm[2]][sq[2]]) + int(dist[perm[3]][sq[3]])
-		bestSum = min(bestSum, sum)
-	}
-	return bestSum
+	return best
 }
 
 // binomial[n][k] is n choose k, for ranking 4-piece placements densely.
@@ -205,13 +216,20 @@ var binomial = func() [MaxSize*MaxSize + 1][5]int {
 	return c
 }()
 
-// rank4 numbers a set of 4 squares densely in 0 … C(64,4)-1 (the
-// combinatorial number system).
-func rank4(state Bitboard) int {
-	r, k := 0, 1
-	for s := state; s != 0; s &= s - 1 {
-		r += binomial[trailingZeros(s)][k]
-		k++
+// rankerFor numbers the sets of 4 squares of a board of the given size
+// densely in 0 … C(size², 4)-1 (the combinatorial number system over the
+// board's own squares, so a 6x6 search needs C(36,4), not C(64,4), slots).
+func rankerFor(size int) func(Bitboard) int {
+	var dense [MaxSize * MaxSize]int
+	for i := range dense {
+		dense[i] = i/MaxSize*size + i%MaxSize
 	}
-	return r
+	return func(state Bitboard) int {
+		r, k := 0, 1
+		for s := state; s != 0; s &= s - 1 {
+			r += binomial[dense[trailingZeros(s)]][k]
+			k++
+		}
+		return r
+	}
 }
