@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Direction is one of the four orthogonal directions.
@@ -71,6 +72,7 @@ func ParseBoard(size int, walls string) (*Board, error) {
 	if size != 6 && size != 8 {
 		return nil, fmt.Errorf("%w: size %d, want 6 or 8 (B1)", ErrBoard, size)
 	}
+	lead := len(walls) - len(strings.TrimLeftFunc(walls, unicode.IsSpace))
 	walls = strings.TrimSpace(walls)
 	want := 2 * size * (size - 1)
 	if len(walls) != want {
@@ -86,7 +88,7 @@ func ParseBoard(size int, walls string) (*Board, error) {
 			b.all |= 1 << uint(SquareAt(r, c).index())
 		}
 		for c := 0; c < size-1; c++ {
-			w, err := wallDigit(walls, k)
+			w, err := wallDigit(walls, k, lead)
 			if err != nil {
 				return nil, err
 			}
@@ -97,7 +99,7 @@ func ParseBoard(size int, walls string) (*Board, error) {
 			break
 		}
 		for c := range size {
-			w, err := wallDigit(walls, k)
+			w, err := wallDigit(walls, k, lead)
 			if err != nil {
 				return nil, err
 			}
@@ -126,10 +128,12 @@ func EmptyBoard(size int) (*Board, error) {
 	return ParseBoard(size, strings.Repeat("0", 2*size*(size-1)))
 }
 
-func wallDigit(walls string, k int) (uint8, error) {
+// wallDigit reads digit k of the wall string; lead is the white space cut
+// from the front, so the message counts characters as the user wrote them.
+func wallDigit(walls string, k, lead int) (uint8, error) {
 	ch := walls[k]
 	if ch < '0' || ch > '2' {
-		return 0, fmt.Errorf("%w: character %d of the wall string is %q, want 0, 1 or 2 (B4)", ErrBoard, k+1, ch)
+		return 0, fmt.Errorf("%w: character %d of the wall string is %q, want 0, 1 or 2 (B4)", ErrBoard, lead+k+1, ch)
 	}
 	return ch - '0', nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/lesspost/lesspost/domain/less/tiles"
@@ -446,7 +447,7 @@ func FuzzParseTurn(f *testing.F) {
 			t.Fatalf("String not stable: %q -> %q", s, again.String())
 		}
 		// The moves are the separated tokens (or none for Nil).
-		tokens := strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(":, \t\r\n\v\f", r) })
+		tokens := strings.FieldsFunc(text, func(r rune) bool { return r == ':' || r == ',' || unicode.IsSpace(r) })
 		if len(turn) == 0 {
 			if len(tokens) != 1 || !strings.EqualFold(tokens[0], "nil") {
 				t.Fatalf("ParseTurn(%q) = Nil from tokens %q", text, tokens)

@@ -2,6 +2,7 @@ package less
 
 import (
 	"strings"
+	"unicode"
 )
 
 // Move takes the piece on From to To: a step to a neighbouring square or a
@@ -44,43 +45,33 @@ const MaxTurnText = 1024
 // text that is not a turn gives a *TurnError with code syntax.
 func ParseTurn(text string) (Turn, error) {
 	if len(text) > MaxTurnText {
-		return nil, syntaxError("the turn text is longer than %d characters", MaxTurnText)
+		return nil, syntaxError("the turn text is longer than %d characters (N2)", MaxTurnText)
 	}
-	var t Turn
-	tokens := 0
-	rest := text
-	for {
-		rest = strings.TrimLeft(rest, ":, \t\r\n\v\f")
-		if rest == "" {
-			break
-		}
-		end := strings.IndexAny(rest, ":, \t\r\n\v\f")
-		if end < 0 {
-			end = len(rest)
-		}
-		tok := rest[:end]
-		rest = rest[end:]
-		tokens++
+	tokens := strings.FieldsFunc(text, isSeparator)
+	if len(tokens) == 0 {
+		return nil, syntaxError("the turn is empty: write moves like e5e4:e4e3, or Nil to pass (N2)")
+	}
+	if len(tokens) == 1 && strings.EqualFold(tokens[0], "nil") {
+		return Turn{}, nil
+	}
+	t := make(Turn, 0, len(tokens))
+	for _, tok := range tokens {
 		if strings.EqualFold(tok, "nil") {
-			if tokens > 1 || strings.Trim(rest, ":, \t\r\n\v\f") != "" {
-				return nil, syntaxError("Nil stands alone: it is the whole turn")
-			}
-			return Turn{}, nil
+			return nil, syntaxError("Nil stands alone: it is the whole turn (N2)")
 		}
 		m, ok := parseMove(tok)
 		if !ok {
 			return nil, syntaxError("%q is not a move: write two squares like e5e4 or e5-e4 (N1)", clip(tok))
 		}
-		if t == nil {
-			t = make(Turn, 0, 3)
-		}
 		t = append(t, m)
-	}
-	if tokens == 0 {
-		return nil, syntaxError("the turn is empty: write moves like e5e4:e4e3, or Nil to pass (N2)")
 	}
 	return t, nil
 }
+
+// isSeparator reports the characters that separate moves (N2): ':', ',' and
+// any white space, including the Unicode spaces phones and word processors
+// put in pasted text.
+func isSeparator(r rune) bool { return r == ':' || r == ',' || unicode.IsSpace(r) }
 
 // MustParseTurn is ParseTurn for turns known to be well formed, such as
 // test fixtures; it panics on error.

@@ -269,6 +269,7 @@ func TestParseTurn(t *testing.T) {
 		{"tab newline", "e5e4\tf5f3\r\ne6e5", "e5e4:f5f3:e6e5"},
 		{"vertical tab form feed", "e5e4\vf5f3\fe6e5", "e5e4:f5f3:e6e5"},
 		{"mixed run", "e5e4 ,:\t, f5f3", "e5e4:f5f3"},
+		{"unicode spaces from pasted text", "e5e4\u00a0f5f3\u2003e6e5", "e5e4:f5f3:e6e5"},
 		{"leading separators", "  ::, e5e4:f5f3", "e5e4:f5f3"},
 		{"trailing separators", "e5e4:f5f3 ,:\n", "e5e4:f5f3"},
 		{"both ends", ":e5e4:", "e5e4"},

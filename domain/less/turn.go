@@ -91,7 +91,7 @@ func (s *TurnState) check(m Move) (int, error) {
 	from, to := m.From.index(), m.To.index()
 	occ := p.occupied()
 	if !occ.has(from) {
-		return 0, moveError(CodeEmptySquare, i, "there is no piece on %s", m.From)
+		return 0, moveError(CodeEmptySquare, i, "there is no piece on %s to move (M2, M3)", m.From)
 	}
 	if mine := p.movable(); !p.pieces[mine].has(from) {
 		owner, _ := p.PieceAt(m.From)
@@ -177,7 +177,11 @@ func (p Position) Play(t Turn) (Position, Outcome, error) {
 			return p, Outcome{}, err
 		}
 	}
-	return s.End()
+	next, out, err := s.End()
+	if err != nil {
+		return p, Outcome{}, err
+	}
+	return next, out, nil
 }
 
 // anyMove finds one legal move within the points left, if any.
