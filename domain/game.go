@@ -310,6 +310,7 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 // new one is emailed to the seat's player. The seat itself or the game's
 // creator may ask; nobody else ever sees the link.
 func RotateSeat(g Game, a Actor, c less.Color, now time.Time) (Game, Notice, error) {
+	g.Seats = slices.Clone(g.Seats) // the caller's game keeps its seats
 	seat, ok := g.Seat(c)
 	if !ok {
 		return Game{}, Notice{}, Errorf(KindNotFound, CodeNotFound, "the game has no %s seat", c)

@@ -27,6 +27,9 @@ func NormalizeEmail(s string) (string, error) {
 	if len(s) == 0 || len(s) > MaxEmailLength || strings.ContainsAny(s, "\r\n<>\"(),;: \t") {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
 	}
+	if strings.IndexFunc(s, invisible) >= 0 {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "an email address cannot contain control or invisible characters")
+	}
 	addr, err := mail.ParseAddress(s)
 	if err != nil || addr.Address != s || addr.Name != "" {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
@@ -50,11 +53,24 @@ func CheckName(s string) (string, error) {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "a name has 1 to %d characters", MaxNameLength)
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
-			return "", Errorf(KindInvalid, CodeInvalidInput, "a name cannot contain control characters")
+		// Joiners are part of some scripts and of emoji sequences.
+		if invisible(r) && r != zwj && r != zwnj {
+			return "", Errorf(KindInvalid, CodeInvalidInput, "a name cannot contain control or invisible characters")
 		}
 	}
 	return s, nil
+}
+
+const (
+	zwj  = '\u200d' // zero-width joiner
+	zwnj = '\u200c' // zero-width non-joiner
+)
+
+// invisible reports characters that break lines or headers, or hide or
+// reorder text on screen: control characters, format characters (bidi
+// marks, zero-width spaces) and the Unicode line and paragraph separators.
+func invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 
 // CheckLocale returns the locale, or the default for "".

@@ -25,6 +25,7 @@ var ErrBadCursor = domain.Errorf(domain.KindInvalid, "invalid_cursor", "the curs
 // games, then finished ones (most recent first). Cursor pagination keeps
 // pages stable while games change.
 func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (GamePage, error) {
+	limit = max(limit, 1)
 	urgency, key, after := -1, int64(0), ""
 	if cursor != "" {
 		var err error

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
@@ -105,7 +106,11 @@ func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
 func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, cause error, next, now time.Time) error {
 	msg := cause.Error()
 	if len(msg) > 500 {
-		msg = msg[:500]
+		cut := 500
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut-- // never store half a character
+		}
+		msg = msg[:cut]
 	}
 	return db.WithTx(ctx, func(tx *sql.Tx) error {
 		var err error
