@@ -42,3 +42,12 @@ func (l *Links) WatchURL(gameID string) (string, error) {
 func (l *Links) LoginURL(token string) string {
 	return l.base + "/login#t=" + url.QueryEscape(token)
 }
+
+// UnsubscribeURL is the one-click unsubscribe link of an address (RFC 8058).
+func (l *Links) UnsubscribeURL(email string) (string, error) {
+	tok, err := l.tokens.Unsubscribe(email)
+	if err != nil {
+		return "", err
+	}
+	return l.base + "/unsubscribe?t=" + tok, nil
+}

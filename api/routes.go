@@ -34,6 +34,10 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/resign", s.resign)
 	s.echo.GET("/v1/games/:id/record", s.record)
 	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink)
+	s.echo.GET("/v1/games/:id/mail", s.gameMail)
+
+	s.echo.GET("/unsubscribe", s.unsubscribeForm)
+	s.echo.POST("/unsubscribe", s.unsubscribe)
 }
 
 type healthResponse struct {

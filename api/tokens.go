@@ -16,6 +16,7 @@ const (
 	useAccess = "access" // an account's session, from a login link
 	useSeat   = "seat"   // one seat of one game, carried by move links
 	useWatch  = "watch"  // read-only view of one game, carried by spectator links
+	useUnsub  = "unsub"  // one address's unsubscribe link; never accepted as a bearer token
 )
 
 const issuer = "lesspost"
@@ -79,8 +80,39 @@ func (t *Tokens) Watch(gameID string) (string, error) {
 	return t.sign(claims{Use: useWatch, Game: gameID}, LinkTTL)
 }
 
-// parse checks a token's signature, algorithm, issuer and expiry.
+// Unsubscribe returns the token of an address's unsubscribe link.
+func (t *Tokens) Unsubscribe(email string) (string, error) {
+	return t.sign(claims{Use: useUnsub, RegisteredClaims: jwt.RegisteredClaims{Subject: email}}, LinkTTL)
+}
+
+// unsubscribeEmail checks an unsubscribe token and returns its address.
+func (t *Tokens) unsubscribeEmail(token string) (string, error) {
+	c, err := t.parseAny(token)
+	if err != nil {
+		return "", err
+	}
+	if c.Use != useUnsub || c.Subject == "" {
+		return "", errors.New("not an unsubscribe token")
+	}
+	return c.Subject, nil
+}
+
+// parse checks a bearer token: signature, algorithm, issuer, expiry and use.
 func (t *Tokens) parse(token string) (*claims, error) {
+	c, err := t.parseAny(token)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Use {
+	case useAccess, useSeat, useWatch:
+		return c, nil
+	default:
+		return nil, fmt.Errorf("a %q token is not a bearer token", c.Use)
+	}
+}
+
+// parseAny checks a token of any use.
+func (t *Tokens) parseAny(token string) (*claims, error) {
 	var c claims
 	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return t.secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
@@ -92,10 +124,5 @@ func (t *Tokens) parse(token string) (*claims, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch c.Use {
-	case useAccess, useSeat, useWatch:
-		return &c, nil
-	default:
-		return nil, fmt.Errorf("unknown token use %q", c.Use)
-	}
+	return &c, nil
 }

@@ -67,6 +67,7 @@ type gameView struct {
 	Ply          int                 `json:"ply"`
 	ToMove       *string             `json:"to_move"`
 	YourColors   []string            `json:"your_colors"`
+	Locale       string              `json:"locale"`
 	Result       *resultView         `json:"result"`
 	Diagram      string              `json:"diagram"`
 	SpectatorURL string              `json:"spectator_url,omitempty"`
@@ -95,8 +96,12 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
 		v.Seats = append(v.Seats, seatView{Color: seat.Color.String(), Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
 		v.Counts[seat.Color.String()] = st.Counts[seat.Color]
 	}
-	for _, c := range a.Seats(g) {
+	v.Locale = domain.DefaultLocale
+	for i, c := range a.Seats(g) {
 		v.YourColors = append(v.YourColors, c.String())
+		if seat, _ := g.Seat(c); i == 0 {
+			v.Locale = seat.Locale
+		}
 	}
 	if g.Over() {
 		v.Status = "finished"

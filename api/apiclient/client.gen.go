@@ -167,6 +167,54 @@ func (e LoginAcceptedStatus) Valid() bool {
 	}
 }
 
+// Defines values for MailStatusKind.
+const (
+	GameOver   MailStatusKind = "game_over"
+	Invitation MailStatusKind = "invitation"
+	NewLink    MailStatusKind = "new_link"
+	Reminder   MailStatusKind = "reminder"
+	YourTurn   MailStatusKind = "your_turn"
+)
+
+// Valid indicates whether the value is a known member of the MailStatusKind enum.
+func (e MailStatusKind) Valid() bool {
+	switch e {
+	case GameOver:
+		return true
+	case Invitation:
+		return true
+	case NewLink:
+		return true
+	case Reminder:
+		return true
+	case YourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MailStatusStatus.
+const (
+	MailStatusStatusFailed  MailStatusStatus = "failed"
+	MailStatusStatusPending MailStatusStatus = "pending"
+	MailStatusStatusSent    MailStatusStatus = "sent"
+)
+
+// Valid indicates whether the value is a known member of the MailStatusStatus enum.
+func (e MailStatusStatus) Valid() bool {
+	switch e {
+	case MailStatusStatusFailed:
+		return true
+	case MailStatusStatusPending:
+		return true
+	case MailStatusStatusSent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Preset.
 const (
 	Classic Preset = "classic"
@@ -397,7 +445,12 @@ type Game struct {
 	Diagram string `json:"diagram"`
 
 	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
-	Id      string  `json:"id"`
+	Id string `json:"id"`
+
+	// Locale The language of the caller's seat (the locale chosen for that
+	// player), for pages and apps that speak it; `en` for spectators
+	// and for callers without a seat.
+	Locale  Locale  `json:"locale"`
 	Options Options `json:"options"`
 
 	// Pieces The squares of each colour's pieces, by colour: `white` and `black`
@@ -501,6 +554,35 @@ type LoginRequest struct {
 	// Locale The language of the login email; `en` if omitted.
 	Locale *Locale `json:"locale,omitempty"`
 }
+
+// MailList defines model for MailList.
+type MailList struct {
+	Mail []MailStatus `json:"mail"`
+}
+
+// MailStatus One email a game caused and its delivery state.
+type MailStatus struct {
+	// Attempts Delivery attempts so far.
+	Attempts int `json:"attempts"`
+
+	// Color The seat the email went to.
+	Color     Color          `json:"color"`
+	CreatedAt time.Time      `json:"created_at"`
+	Kind      MailStatusKind `json:"kind"`
+
+	// LastError Why the last attempt failed; empty if none did.
+	LastError string `json:"last_error"`
+
+	// Ply The ply of the game the email is about.
+	Ply    int              `json:"ply"`
+	Status MailStatusStatus `json:"status"`
+}
+
+// MailStatusKind defines model for MailStatus.Kind.
+type MailStatusKind string
+
+// MailStatusStatus defines model for MailStatus.Status.
+type MailStatusStatus string
 
 // MoveOption One legal move.
 type MoveOption struct {
@@ -1024,6 +1106,23 @@ type Unauthorized = Problem
 // `illegal_turn` adds `rule`, `rule_ref` and `index`.
 type UnprocessableEntity = Problem
 
+// UnsubscribePageParams defines parameters for UnsubscribePage.
+type UnsubscribePageParams struct {
+	// T The unsubscribe token from the email's link.
+	T string `form:"t" json:"t"`
+}
+
+// UnsubscribeFormdataBody defines parameters for Unsubscribe.
+type UnsubscribeFormdataBody struct {
+	ListUnsubscribe *string `form:"List-Unsubscribe,omitempty" json:"List-Unsubscribe,omitempty"`
+}
+
+// UnsubscribeParams defines parameters for Unsubscribe.
+type UnsubscribeParams struct {
+	// T The unsubscribe token from the email's link.
+	T string `form:"t" json:"t"`
+}
+
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
@@ -1071,6 +1170,9 @@ type ListMyGamesParams struct {
 	// Limit Games per page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
+
+// UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
+type UnsubscribeFormdataRequestBody UnsubscribeFormdataBody
 
 // RequestLoginJSONRequestBody defines body for RequestLogin for application/json ContentType.
 type RequestLoginJSONRequestBody = LoginRequest
@@ -1364,6 +1466,41 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UnsubscribePage Unsubscribe page
+	//
+	// The page the unsubscribe link of an email opens: it names the
+	// address and asks for confirmation with a button (a POST), so that
+	// link scanners that follow links do not unsubscribe anyone.
+	// Unsubscribing turns off non-essential mail (reminders, spectator
+	// notices); invitations, your-turn emails and results still arrive.
+	//
+	// Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
+	UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribeWithBody Unsubscribe (one click, RFC 8058)
+	//
+	// Turns off non-essential mail for the address the token names. Mail
+	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+	// email); the confirmation page's button calls it too. Idempotent.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+	UnsubscribeWithBody(ctx context.Context, params *UnsubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribeWithFormdataBody Unsubscribe (one click, RFC 8058)
+	//
+	// Turns off non-essential mail for the address the token names. Mail
+	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+	// email); the confirmation page's button calls it too. Idempotent.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+	UnsubscribeWithFormdataBody(ctx context.Context, params *UnsubscribeParams, body UnsubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RequestLoginWithBody Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
@@ -1520,6 +1657,23 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 	GetGame(ctx context.Context, id GameId, params *GetGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListGameMail The game's emails and their delivery
+	//
+	// Every email the game caused (invitations, your-turn emails, results,
+	// renewed links), oldest first, with its delivery state: `pending`
+	// (queued, or waiting for a retry after a failure), `sent` (handed to
+	// the mail server) or `failed` (given up after repeated failures;
+	// `last_error` says why). Recipients' addresses are not shown.
+	//
+	// Token: an account token of the game's creator or of one of its
+	// players, or a seat token of this game.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	//
+	// Corresponds with GET /v1/games/{id}/mail (the `ListGameMail` operationId).
+	ListGameMail(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListLegalMoves Legal moves
 	//
@@ -1841,6 +1995,71 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
+// UnsubscribePage Unsubscribe page
+//
+// The page the unsubscribe link of an email opens: it names the
+// address and asks for confirmation with a button (a POST), so that
+// link scanners that follow links do not unsubscribe anyone.
+// Unsubscribing turns off non-essential mail (reminders, spectator
+// notices); invitations, your-turn emails and results still arrive.
+//
+// Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
+func (c *Client) UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribePageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribeWithBody Unsubscribe (one click, RFC 8058)
+//
+// Turns off non-essential mail for the address the token names. Mail
+// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+// email); the confirmation page's button calls it too. Idempotent.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+func (c *Client) UnsubscribeWithBody(ctx context.Context, params *UnsubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribeWithFormdataBody Unsubscribe (one click, RFC 8058)
+//
+// Turns off non-essential mail for the address the token names. Mail
+// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+// email); the confirmation page's button calls it too. Idempotent.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+func (c *Client) UnsubscribeWithFormdataBody(ctx context.Context, params *UnsubscribeParams, body UnsubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribeRequestWithFormdataBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // RequestLoginWithBody Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
@@ -2068,6 +2287,33 @@ func (c *Client) CreateGame(ctx context.Context, body CreateGameJSONRequestBody,
 // Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGameRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListGameMail The game's emails and their delivery
+//
+// Every email the game caused (invitations, your-turn emails, results,
+// renewed links), oldest first, with its delivery state: `pending`
+// (queued, or waiting for a retry after a failure), `sent` (handed to
+// the mail server) or `failed` (given up after repeated failures;
+// `last_error` says why). Recipients' addresses are not shown.
+//
+// Token: an account token of the game's creator or of one of its
+// players, or a seat token of this game.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden`/`wrong_game`; `404 not_found`.
+//
+// Corresponds with GET /v1/games/{id}/mail (the `ListGameMail` operationId).
+func (c *Client) ListGameMail(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListGameMailRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2569,6 +2815,119 @@ func NewGetReadinessRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewUnsubscribePageRequest constructs an http.Request for the UnsubscribePage method
+func NewUnsubscribePageRequest(server string, params *UnsubscribePageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/unsubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUnsubscribeRequestWithFormdataBody calls the generic Unsubscribe builder with application/x-www-form-urlencoded body
+func NewUnsubscribeRequestWithFormdataBody(server string, params *UnsubscribeParams, body UnsubscribeFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewUnsubscribeRequestWithBody(server, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewUnsubscribeRequestWithBody constructs an http.Request for the Unsubscribe method, with any body, and a specified content type
+func NewUnsubscribeRequestWithBody(server string, params *UnsubscribeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/unsubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewRequestLoginRequest calls the generic RequestLogin builder with application/json body
 func NewRequestLoginRequest(server string, body RequestLoginJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2760,6 +3119,40 @@ func NewGetGameRequest(server string, id GameId, params *GetGameParams) (*http.R
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewListGameMailRequest constructs an http.Request for the ListGameMail method
+func NewListGameMailRequest(server string, id GameId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/mail", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -3347,6 +3740,43 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
 
+	// UnsubscribePageWithResponse Unsubscribe page
+	//
+	// The page the unsubscribe link of an email opens: it names the
+	// address and asks for confirmation with a button (a POST), so that
+	// link scanners that follow links do not unsubscribe anyone.
+	// Unsubscribing turns off non-essential mail (reminders, spectator
+	// notices); invitations, your-turn emails and results still arrive.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
+	UnsubscribePageWithResponse(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*UnsubscribePageResponse, error)
+
+	// UnsubscribeWithBodyWithResponse Unsubscribe (one click, RFC 8058)
+	//
+	// Turns off non-essential mail for the address the token names. Mail
+	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+	// email); the confirmation page's button calls it too. Idempotent.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+	UnsubscribeWithBodyWithResponse(ctx context.Context, params *UnsubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error)
+
+	// UnsubscribeWithFormdataBodyWithResponse Unsubscribe (one click, RFC 8058)
+	//
+	// Turns off non-essential mail for the address the token names. Mail
+	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+	// email); the confirmation page's button calls it too. Idempotent.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+	UnsubscribeWithFormdataBodyWithResponse(ctx context.Context, params *UnsubscribeParams, body UnsubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error)
+
 	// RequestLoginWithBodyWithResponse Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
@@ -3507,6 +3937,25 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 	GetGameWithResponse(ctx context.Context, id GameId, params *GetGameParams, reqEditors ...RequestEditorFn) (*GetGameResponse, error)
+
+	// ListGameMailWithResponse The game's emails and their delivery
+	//
+	// Every email the game caused (invitations, your-turn emails, results,
+	// renewed links), oldest first, with its delivery state: `pending`
+	// (queued, or waiting for a retry after a failure), `sent` (handed to
+	// the mail server) or `failed` (given up after repeated failures;
+	// `last_error` says why). Recipients' addresses are not shown.
+	//
+	// Token: an account token of the game's creator or of one of its
+	// players, or a seat token of this game.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/mail (the `ListGameMail` operationId).
+	ListGameMailWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*ListGameMailResponse, error)
 
 	// ListLegalMovesWithResponse Legal moves
 	//
@@ -3935,6 +4384,109 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+type UnsubscribePageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UnsubscribePageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UnsubscribePageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribePageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribePageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribePageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribePageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UnsubscribeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UnsubscribeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UnsubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UnsubscribeResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RequestLoginResponse429Headers the declared response headers of an HTTP 429 response for RequestLogin
 type RequestLoginResponse429Headers struct {
 	RetryAfter int
@@ -4346,6 +4898,89 @@ func (r GetGameResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListGameMailResponse401Headers the declared response headers of an HTTP 401 response for ListGameMail
+type ListGameMailResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListGameMailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MailList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListGameMailResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListGameMailResponse) GetJSON200() *MailList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListGameMailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListGameMailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListGameMailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListGameMailResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5309,6 +5944,61 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessResponse(rsp)
 }
 
+// UnsubscribePageWithResponse Unsubscribe page
+//
+// The page the unsubscribe link of an email opens: it names the
+// address and asks for confirmation with a button (a POST), so that
+// link scanners that follow links do not unsubscribe anyone.
+// Unsubscribing turns off non-essential mail (reminders, spectator
+// notices); invitations, your-turn emails and results still arrive.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
+func (c *ClientWithResponses) UnsubscribePageWithResponse(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*UnsubscribePageResponse, error) {
+	rsp, err := c.UnsubscribePage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribePageResponse(rsp)
+}
+
+// UnsubscribeWithBodyWithResponse Unsubscribe (one click, RFC 8058)
+//
+// Turns off non-essential mail for the address the token names. Mail
+// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+// email); the confirmation page's button calls it too. Idempotent.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+func (c *ClientWithResponses) UnsubscribeWithBodyWithResponse(ctx context.Context, params *UnsubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error) {
+	rsp, err := c.UnsubscribeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribeResponse(rsp)
+}
+
+// UnsubscribeWithFormdataBodyWithResponse Unsubscribe (one click, RFC 8058)
+//
+// Turns off non-essential mail for the address the token names. Mail
+// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
+// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
+// email); the confirmation page's button calls it too. Idempotent.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /unsubscribe (the `Unsubscribe` operationId).
+func (c *ClientWithResponses) UnsubscribeWithFormdataBodyWithResponse(ctx context.Context, params *UnsubscribeParams, body UnsubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*UnsubscribeResponse, error) {
+	rsp, err := c.UnsubscribeWithFormdataBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribeResponse(rsp)
+}
+
 // RequestLoginWithBodyWithResponse Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
@@ -5516,6 +6206,31 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 		return nil, err
 	}
 	return ParseGetGameResponse(rsp)
+}
+
+// ListGameMailWithResponse The game's emails and their delivery
+//
+// Every email the game caused (invitations, your-turn emails, results,
+// renewed links), oldest first, with its delivery state: `pending`
+// (queued, or waiting for a retry after a failure), `sent` (handed to
+// the mail server) or `failed` (given up after repeated failures;
+// `last_error` says why). Recipients' addresses are not shown.
+//
+// Token: an account token of the game's creator or of one of its
+// players, or a seat token of this game.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden`/`wrong_game`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/mail (the `ListGameMail` operationId).
+func (c *ClientWithResponses) ListGameMailWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*ListGameMailResponse, error) {
+	rsp, err := c.ListGameMail(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListGameMailResponse(rsp)
 }
 
 // ListLegalMovesWithResponse Legal moves
@@ -5983,6 +6698,79 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 	return response, nil
 }
 
+// ParseUnsubscribePageResponse parses an HTTP response from a UnsubscribePageWithResponse call
+func ParseUnsubscribePageResponse(rsp *http.Response) (*UnsubscribePageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribePageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUnsubscribeResponse parses an HTTP response from a UnsubscribeWithResponse call
+func ParseUnsubscribeResponse(rsp *http.Response) (*UnsubscribeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseRequestLoginResponse parses an HTTP response from a RequestLoginWithResponse call
 func ParseRequestLoginResponse(rsp *http.Response) (*RequestLoginResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6369,6 +7157,80 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 		response.Headers304 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListGameMailResponse parses an HTTP response from a ListGameMailWithResponse call
+func ParseListGameMailResponse(rsp *http.Response) (*ListGameMailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListGameMailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MailList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListGameMailResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

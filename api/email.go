@@ -1,0 +1,93 @@
+package api
+
+import (
+	"html/template"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+type mailStatusView struct {
+	Kind      string    `json:"kind"`
+	Color     string    `json:"color"`
+	Ply       int       `json:"ply"`
+	Status    string    `json:"status"`
+	Attempts  int       `json:"attempts"`
+	LastError string    `json:"last_error"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+type mailListView struct {
+	Mail []mailStatusView `json:"mail"`
+}
+
+// gameMail lists the emails a game caused and whether they were delivered,
+// so a player who got nothing can see why.
+func (s *Server) gameMail(c echo.Context) error {
+	g, a, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	if a.Spectator {
+		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Spectators cannot see the game's email.")
+	}
+	mail, err := s.db.GameMail(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	out := mailListView{Mail: make([]mailStatusView, len(mail))}
+	for i, m := range mail {
+		out.Mail[i] = mailStatusView{Kind: string(m.Kind), Color: m.Color, Ply: m.Ply, Status: m.Status,
+			Attempts: m.Attempts, LastError: m.LastError, CreatedAt: m.CreatedAt}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// CSPPage is the Content-Security-Policy of the server's plain HTML pages
+// without scripts: nothing loads, and forms post only to this server.
+const CSPPage = "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>lesspost: unsubscribe</title></head>
+<body><main>
+{{if .Done}}<h1>Unsubscribed</h1>
+<p>{{.Email}} will no longer receive reminders or spectator notices from lesspost.
+Invitations, your-turn emails and results still arrive: they are your games.</p>
+{{else}}<h1>Unsubscribe {{.Email}}?</h1>
+<p>This turns off reminders and spectator notices. Invitations, your-turn emails and results still arrive.</p>
+<form method="post" action="/unsubscribe?t={{.Token}}"><button type="submit">Unsubscribe</button></form>
+{{end}}</main></body></html>
+`))
+
+// unsubscribeForm asks for confirmation: a GET never changes anything, so
+// link scanners that open every link unsubscribe nobody.
+func (s *Server) unsubscribeForm(c echo.Context) error {
+	return s.renderUnsubscribe(c, false)
+}
+
+// unsubscribe turns off non-essential mail for the token's address: the
+// RFC 8058 one-click POST of mail clients, and the page's button.
+func (s *Server) unsubscribe(c echo.Context) error {
+	return s.renderUnsubscribe(c, true)
+}
+
+func (s *Server) renderUnsubscribe(c echo.Context, do bool) error {
+	token := c.QueryParam("t")
+	email, err := s.tokens.unsubscribeEmail(token)
+	if err != nil {
+		return NewProblem(http.StatusBadRequest, "invalid_link", "This unsubscribe link is not valid.")
+	}
+	if do {
+		if err := s.db.Unsubscribe(c.Request().Context(), email, s.now()); err != nil {
+			return err
+		}
+	}
+	c.Response().Header().Set("Content-Security-Policy", CSPPage)
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(http.StatusOK)
+	return unsubscribePage.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": do})
+}
