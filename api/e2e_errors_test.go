@@ -16,7 +16,7 @@ type started struct {
 	version                            int
 }
 
-var watchLinkRE = regexp.MustCompile(`watch here: http://lesspost\.test/play/[A-Za-z0-9_]+#t=(\S+)`)
+var watchLinkRE = regexp.MustCompile(`The game for spectators:\nhttp://lesspost\.test/play/[A-Za-z0-9_]+#t=(\S+)`)
 
 func startGame(t *testing.T, h *harness) started {
 	t.Helper()

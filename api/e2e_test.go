@@ -68,16 +68,16 @@ func TestTwoPlayerGameByEmail(t *testing.T) {
 		t.Fatalf("%d emails after creation, want 2 invitations: %v", len(mail), subjects(mail))
 	}
 	links := map[string]string{} // colour → token from the latest email
-	for email, color := range map[string]string{"ann@example.org": "white", "bob@example.org": "black"} {
+	for email, color := range map[string]string{"ann@example.org": "White", "bob@example.org": "Black"} {
 		m := only(t, mail, email)
 		id, token := moveLink(t, m)
-		if id != g.ID || !strings.Contains(m.Subject, color) {
+		if id != g.ID || !strings.Contains(m.Text, "You play "+color) || m.Subject != "Less: Ann – Bob ["+g.ID[2:8]+"]" {
 			t.Fatalf("invitation to %s: %q, link to %s", email, m.Subject, id)
 		}
 		if strings.Contains(string(res.body), token) {
 			t.Fatal("the creator received a seat token")
 		}
-		links[color] = token
+		links[strings.ToLower(color)] = token
 	}
 
 	for i, turn := range vector.Turns {
@@ -100,7 +100,7 @@ func TestTwoPlayerGameByEmail(t *testing.T) {
 		mail := h.deliver()
 		if g.Status == "finished" {
 			for _, email := range []string{"ann@example.org", "bob@example.org"} {
-				if m := only(t, mail, email); !strings.Contains(m.Subject, "game over") || !strings.Contains(m.Text, g.Result.Text) {
+				if m := only(t, mail, email); !strings.Contains(m.Text, "the game is over: "+g.Result.Text) {
 					t.Errorf("game over email to %s: %q\n%s", email, m.Subject, m.Text)
 				}
 			}
@@ -108,7 +108,7 @@ func TestTwoPlayerGameByEmail(t *testing.T) {
 		}
 		next := map[string]string{"white": "ann@example.org", "black": "bob@example.org"}[*g.ToMove]
 		m := only(t, mail, next)
-		if len(mail) != 1 || !strings.Contains(m.Subject, "your turn") || !strings.Contains(m.Text, played.Played[0].Turn) {
+		if len(mail) != 1 || !strings.Contains(m.Text, "it is your turn") || !strings.Contains(m.Text, played.Played[0].Turn) {
 			t.Fatalf("after turn %d: %v\n%s", i+1, subjects(mail), m.Text)
 		}
 		_, links[*g.ToMove] = moveLink(t, m)

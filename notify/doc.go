@@ -1,6 +1,7 @@
 // Package notify turns the notices that game changes cause into email and
-// delivers them from the outbox: rendering (text with an ASCII board, links
-// with personal tokens) and a worker that sends due mail with retries and
-// backoff. How a message travels (SMTP, or the log on a machine without
-// SMTP) is a Sender.
+// delivers them from the outbox: rendering (a plain-text part with an ASCII
+// board and an HTML part with a PNG board, in the recipient's language,
+// threaded per game and seat, with one-click unsubscribe), and a worker that
+// sends due mail with retries and backoff. How a message travels (SMTP, or
+// the log on a machine without SMTP) is a Sender.
 package notify

@@ -1,11 +1,9 @@
 package notify
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
-	"text/template"
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
@@ -15,17 +13,34 @@ import (
 // Message is one email, ready for a Sender.
 type Message struct {
 	To        string
+	ToName    string
 	Subject   string
-	Text      string
-	MessageID string // without angle brackets
+	Text      string  // the plain-text part, with an ASCII board
+	HTML      string  // the HTML part; "" for text only
+	Images    []Image // inline images the HTML refers to as cid:
+	MessageID string  // without angle brackets, unique per outbox row
+	// ThreadID is the Message-ID (without brackets) of the first email of
+	// the conversation, which this one answers: every email about one game
+	// to one seat is one thread. "" for none.
+	ThreadID string
+	// Unsubscribe is the one-click unsubscribe URL (RFC 8058), "" for none.
+	Unsubscribe string
+}
+
+// Image is an inline image of the HTML part.
+type Image struct {
+	ContentID string
+	Name      string
+	PNG       []byte
 }
 
 // Links builds the links an email carries; api implements it, because the
-// tokens in move links are the API's.
+// tokens in the links are the API's.
 type Links interface {
 	MoveURL(gameID string, c less.Color, version int) (string, error)
 	WatchURL(gameID string) (string, error)
 	LoginURL(token string) string
+	UnsubscribeURL(email string) (string, error)
 }
 
 // Renderer turns an outbox row into a message. Game emails show the game as
@@ -37,135 +52,246 @@ type Renderer struct {
 	Host string
 }
 
+// ThreadID is the Message-ID of the first email (the invitation) to a seat
+// of a game; later emails to that seat answer it.
+func ThreadID(gameID string, c less.Color) string { return gameID + "." + c.String() }
+
 // Render builds the message for an outbox row.
 func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 	msg := Message{To: m.Email, MessageID: m.MessageID + "@" + r.Host}
 	if m.Notice.Kind == domain.NoticeLogin {
-		msg.Subject = "Your lesspost sign-in link"
-		msg.Text = execute(loginText, map[string]any{"URL": r.Links.LoginURL(m.Secret), "Code": m.Secret})
+		p := phrasesFor(m.Locale)
+		msg.Subject = p.SubjectLogin
+		d := doc{blocks: []block{
+			{text: p.LoginIntro},
+			{link: &link{url: r.Links.LoginURL(m.Secret), button: p.LoginButton}},
+			{text: say(p.LoginCode, map[string]any{"Code": m.Secret})},
+			{text: p.LoginIgnore},
+		}}
+		msg.Text, msg.HTML = d.text(), d.html(p.SubjectLogin, "")
 		return msg, nil
 	}
 	v, err := r.gameView(ctx, m)
 	if err != nil {
 		return Message{}, err
 	}
+	p := phrasesFor(v.seat.Locale)
+	msg.ToName = v.seat.Name
+	msg.Subject = say(p.SubjectGame, map[string]any{"Players": v.playerNames(), "Short": shortID(v.game.ID)})
+	msg.ThreadID = ThreadID(v.game.ID, v.seat.Color) + "@" + r.Host
+	if m.Notice.Kind == domain.NoticeInvitation {
+		msg.ThreadID = "" // the invitation starts the thread
+	}
+	if msg.Unsubscribe, err = r.Links.UnsubscribeURL(m.Email); err != nil {
+		return Message{}, err
+	}
+	png, err := BoardPNG(v.pos, v.lastTurn())
+	if err != nil {
+		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+	}
+	msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: png}}
+
+	var d doc
 	switch m.Notice.Kind {
 	case domain.NoticeInvitation:
-		msg.Subject = fmt.Sprintf("Less: you are invited to play %s (game %s)", v.Color, v.GameID)
-		msg.Text = execute(invitationText, v)
+		d = v.invitation(p)
 	case domain.NoticeYourTurn:
-		msg.Subject = fmt.Sprintf("Less: your turn as %s (game %s, turn %d)", v.Color, v.GameID, v.Ply+1)
-		msg.Text = execute(yourTurnText, v)
+		d = v.yourTurn(p)
 	case domain.NoticeGameOver:
-		msg.Subject = fmt.Sprintf("Less: game over, %s (game %s)", v.ResultLine, v.GameID)
-		msg.Text = execute(gameOverText, v)
+		d = v.gameOver(p)
 	case domain.NoticeNewLink:
-		msg.Subject = fmt.Sprintf("Less: your new move link (game %s)", v.GameID)
-		msg.Text = execute(newLinkText, v)
+		d = v.newLink(p)
 	default:
 		return Message{}, fmt.Errorf("render mail %d: unknown kind %q", m.ID, m.Notice.Kind)
 	}
+	unsubscribe := block{footer: true, text: p.Footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
+	d.blocks = append(d.blocks, unsubscribe)
+	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, p.BoardAlt)
 	return msg, nil
 }
 
-// view is what the game templates show.
-type view struct {
-	GameID     string
-	Name       string
-	Color      less.Color
-	Players    []playerLine
-	Ply        int
-	ToMove     less.Color
-	LastTurns  []string // the turns since the recipient last moved, e.g. "black: a2c2:b1c1:c1c3"
-	Board      string
-	Counts     string
-	MoveURL    string
-	WatchURL   string
-	ResultLine string
-	Totals     string
-	Needed     string
-	Options    string
+// boardCID is the Content-ID of the board picture.
+const boardCID = "board"
+
+// shortID is the part of a game id that tells a player's games apart in a subject.
+func shortID(id string) string {
+	id = strings.TrimPrefix(id, "g_")
+	if len(id) > 6 {
+		id = id[:6]
+	}
+	return id
 }
 
-type playerLine struct {
-	Color less.Color
-	Name  string
+// gameView is a game as an email shows it.
+type gameView struct {
+	game    domain.Game
+	seat    domain.Seat
+	pos     less.Position
+	counts  [4]int
+	since   []less.Played // the turns since the recipient last moved
+	moveURL string
+	watch   string
+	notice  domain.Notice
 }
 
-func (r *Renderer) gameView(ctx context.Context, m repo.Mail) (view, error) {
+func (r *Renderer) gameView(ctx context.Context, m repo.Mail) (*gameView, error) {
 	g, err := r.Store.Game(ctx, m.Notice.GameID)
 	if err != nil {
-		return view{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	turns, err := r.Store.Turns(ctx, g.ID)
 	if err != nil {
-		return view{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	seat, ok := g.Seat(m.Notice.Color)
 	if !ok {
-		return view{}, fmt.Errorf("render mail %d: game %s has no %s seat", m.ID, g.ID, m.Notice.Color)
+		return nil, fmt.Errorf("render mail %d: game %s has no %s seat", m.ID, g.ID, m.Notice.Color)
 	}
-	pos, counts, last, err := replay(g.State.Start, turns, m.Notice.Ply, seat.Color)
-	if err != nil {
-		return view{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+	v := &gameView{game: g, seat: *seat, notice: m.Notice}
+	if v.pos, v.counts, v.since, err = replay(g.State.Start, turns, m.Notice.Ply, seat.Color); err != nil {
+		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
-	v := view{GameID: g.ID, Name: seat.Name, Color: seat.Color, Ply: m.Notice.Ply, ToMove: pos.ToMove()}
-	for _, s := range g.Seats {
-		v.Players = append(v.Players, playerLine{s.Color, s.Name})
+	if v.moveURL, err = r.Links.MoveURL(g.ID, seat.Color, seat.TokenVersion); err != nil {
+		return nil, err
 	}
-	var lastTurn less.Turn
-	for _, p := range last {
-		v.LastTurns = append(v.LastTurns, p.Color.String()+": "+p.Turn.String())
-		lastTurn = p.Turn
-	}
-	v.Board = less.Diagram(pos, lastTurn) + less.DiagramLegend
-	var parts []string
-	for _, c := range less.Colors(pos.Size()) {
-		parts = append(parts, fmt.Sprintf("%s %d", c, counts[c]))
-	}
-	v.Counts = strings.Join(parts, ", ")
-	v.Options = fmt.Sprintf("%s, max %d turns each", g.Preset, g.State.Options.MaxTurns)
-	if g.State.Options.EarlyStop {
-		v.Options += ", early stop allowed"
-	}
-	if v.MoveURL, err = r.Links.MoveURL(g.ID, seat.Color, seat.TokenVersion); err != nil {
-		return view{}, err
-	}
-	if v.WatchURL, err = r.Links.WatchURL(g.ID); err != nil {
-		return view{}, err
-	}
-	if res := g.State.Result; res != nil && m.Notice.Kind == domain.NoticeGameOver {
-		size := g.State.Start.Size()
-		v.ResultLine = ResultLine(*res, size)
-		v.Totals = fmt.Sprintf("%s %d (%d moves + %d still needed), %s %d (%d moves + %d still needed)",
-			less.SideName(less.SideWhite, size), res.Totals[0], res.Counts[0], res.Needed[0],
-			less.SideName(less.SideBlack, size), res.Totals[1], res.Counts[1], res.Needed[1])
+	if v.watch, err = r.Links.WatchURL(g.ID); err != nil {
+		return nil, err
 	}
 	return v, nil
 }
 
-// ResultLine says a result in words, e.g. "white wins by 2".
-func ResultLine(r less.Result, size int) string {
-	var s string
+func (v *gameView) playerNames() string {
+	names := make([]string, len(v.game.Seats))
+	for i, s := range v.game.Seats {
+		names[i] = s.Name
+	}
+	if len(names) == 2 {
+		return names[0] + " – " + names[1]
+	}
+	return strings.Join(names, ", ")
+}
+
+// lastTurn is the last turn played before the notice, drawn on the board.
+func (v *gameView) lastTurn() less.Turn {
+	if len(v.since) == 0 {
+		return nil
+	}
+	return v.since[len(v.since)-1].Turn
+}
+
+func (v *gameView) board(p *phrases) block {
+	ascii := less.Diagram(v.pos, v.lastTurn())
+	return block{board: &boardBlock{ascii: ascii, legend: p.Legend}}
+}
+
+func (v *gameView) counted(p *phrases) string {
+	parts := make([]string, 0, 4)
+	for _, c := range less.Colors(v.pos.Size()) {
+		parts = append(parts, fmt.Sprintf("%s %d", p.color(c), v.counts[c]))
+	}
+	return say(p.Counts, map[string]any{"Counts": strings.Join(parts, ", ")})
+}
+
+func (v *gameView) greeting(p *phrases) block {
+	return block{text: say(p.Greeting, map[string]any{"Name": v.seat.Name})}
+}
+
+func (v *gameView) moveLink(p *phrases) block {
+	return block{link: &link{label: p.MoveLinkLabel, url: v.moveURL, button: p.MoveButton}}
+}
+
+func (v *gameView) invitation(p *phrases) doc {
+	opts := v.game.State.Options
+	var players []string
+	for _, s := range v.game.Seats {
+		players = append(players, p.color(s.Color)+": "+s.Name)
+	}
+	first := p.YouMoveFirst
+	if toMove := v.pos.ToMove(); toMove != v.seat.Color {
+		first = say(p.OtherMovesFirst, map[string]any{"ToMove": p.color(toMove)})
+	}
+	return doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
+		v.greeting(p),
+		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
+		{text: p.PlayersHeading, list: players},
+		{text: say(p.Rules, map[string]any{"Preset": string(v.game.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
+		{text: first},
+		v.board(p),
+		v.moveLink(p),
+		{text: p.HowToPlay},
+		{link: &link{label: p.WatchLabel, url: v.watch}},
+	}}
+}
+
+func (v *gameView) yourTurn(p *phrases) doc {
+	var played []string
+	for _, t := range v.since {
+		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color), "Turn": t.Turn.String()}))
+	}
+	intro := say(p.YourTurn, map[string]any{"Color": p.color(v.seat.Color), "Ply": v.notice.Ply})
+	pre := intro
+	if len(played) > 0 {
+		pre = played[len(played)-1] + " · " + intro
+	}
+	return doc{preheader: pre, blocks: []block{
+		v.greeting(p),
+		{text: intro, list: played},
+		v.board(p),
+		{text: v.counted(p)},
+		v.moveLink(p),
+	}}
+}
+
+func (v *gameView) gameOver(p *phrases) doc {
+	res := v.game.State.Result
+	size := v.pos.Size()
+	line := ResultText(p, *res, size)
+	blocks := []block{v.greeting(p), {text: say(p.GameOver, map[string]any{"Result": line})}}
+	var totals []string
+	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
+		totals = append(totals, say(p.Total, map[string]any{"Side": p.side(s, size), "Total": res.Totals[s],
+			"Count": res.Counts[s], "Needed": res.Needed[s]}))
+	}
+	blocks = append(blocks, block{list: totals})
+	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
+		if res.Needed[s] > 0 {
+			blocks = append(blocks, block{text: say(p.NeededExplained, map[string]any{"Side": p.side(s, size), "Needed": res.Needed[s]})})
+		}
+	}
+	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, block{link: &link{label: p.WatchLabel, url: v.watch}})
+	return doc{preheader: say(p.GameOver, map[string]any{"Result": line}), blocks: blocks}
+}
+
+func (v *gameView) newLink(p *phrases) doc {
+	return doc{preheader: p.NewLink, blocks: []block{v.greeting(p), {text: p.NewLink}, v.moveLink(p)}}
+}
+
+// ResultText says a result in words in the phrases' language, e.g.
+// "White wins by 2 (Black resigned)".
+func ResultText(p *phrases, r less.Result, size int) string {
+	s := p.Draw
+	if !r.Draw {
+		s = say(p.Win, map[string]any{"Side": p.side(r.Winner, size), "Margin": r.Margin})
+	}
+	var why string
 	switch {
-	case r.Draw:
-		s = "a draw"
-	default:
-		s = fmt.Sprintf("%s wins by %d", less.SideName(r.Winner, size), r.Margin)
+	case r.Reason == less.ReasonResignation:
+		why = say(p.ByResignation, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.Reason == less.ReasonTimeout:
+		why = say(p.ByTimeout, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.BlockedCorner:
+		why = say(p.ByBlockedCorner, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.Reason == less.ReasonTurnLimit:
+		why = p.ByTurnLimit
 	}
-	switch r.Reason {
-	case less.ReasonResignation:
-		s += fmt.Sprintf(" (%s resigned)", less.SideName(r.Loser, size))
-	case less.ReasonTimeout:
-		s += fmt.Sprintf(" (%s ran out of time)", less.SideName(r.Loser, size))
-	case less.ReasonTurnLimit:
-		s += " (turn limit reached)"
-	}
-	if r.BlockedCorner {
-		s += " (a piece was left on its start corner)"
+	if why != "" {
+		s += " (" + why + ")"
 	}
 	return s
 }
+
+// ResultLine says a result in English, e.g. "White wins by 2", for the API.
+func ResultLine(r less.Result, size int) string { return ResultText(&english, r, size) }
 
 // replay rebuilds the position after ply turns, the counts, and the turns
 // played since recipient's last turn (the news for him).
@@ -195,78 +321,3 @@ func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.C
 	}
 	return pos, counts, since, nil
 }
-
-func execute(t *template.Template, data any) string {
-	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
-		// The templates are fixed and tested; a failure is a bug.
-		panic("notify: template " + t.Name() + ": " + err.Error())
-	}
-	return b.String()
-}
-
-var (
-	loginText = template.Must(template.New("login").Parse(`Sign in to lesspost with this link. It works once, within 15 minutes:
-
-{{.URL}}
-
-Or enter this code in the app: {{.Code}}
-
-If you did not ask to sign in, ignore this email: nothing happens without the link.
-`))
-
-	invitationText = template.Must(template.New("invitation").Parse(`Hello {{.Name}},
-
-you are invited to a game of Less by correspondence. You play {{.Color}}.
-
-Players:
-{{range .Players}}  {{.Color}}: {{.Name}}
-{{end}}
-Rules: {{.Options}}.
-{{if eq .ToMove .Color}}You move first.{{else}}{{.ToMove}} moves first; we will email you when it is your turn.{{end}}
-
-{{.Board}}
-
-Your personal move link (it is yours alone: do not forward it):
-{{.MoveURL}}
-
-How to play: bring your 4 pieces to the opposite corner. Each turn spends
-3 points: a step costs 1, a jump over one piece 1, a step across a wall 2,
-across a double wall 3. Fewer moves in all wins.
-
-Spectators can watch here: {{.WatchURL}}
-`))
-
-	yourTurnText = template.Must(template.New("your_turn").Parse(`Hello {{.Name}},
-
-it is your turn as {{.Color}} (turn {{.Ply}} played so far).
-{{range .LastTurns}}
-  {{.}}{{end}}
-
-{{.Board}}
-
-Moves counted: {{.Counts}}
-
-Make your move here:
-{{.MoveURL}}
-`))
-
-	gameOverText = template.Must(template.New("game_over").Parse(`Hello {{.Name}},
-
-the game is over: {{.ResultLine}}.
-
-Totals: {{.Totals}}.
-Moves counted: {{.Counts}}
-
-{{.Board}}
-
-The game: {{.WatchURL}}
-`))
-
-	newLinkText = template.Must(template.New("new_link").Parse(`Hello {{.Name}},
-
-your move link for this game of Less ({{.Color}}) was renewed. Earlier links no longer work.
-
-{{.MoveURL}}
-`))
-)

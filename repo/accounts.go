@@ -48,7 +48,7 @@ func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.T
 		if err != nil {
 			return fmt.Errorf("store login token: %w", err)
 		}
-		return insertOutbox(ctx, tx, domain.Notice{Kind: domain.NoticeLogin, Email: email}, email, token, now)
+		return insertOutbox(ctx, tx, domain.Notice{Kind: domain.NoticeLogin, Email: email}, email, token, locale, now)
 	})
 }
 

@@ -19,14 +19,24 @@ func enqueue(ctx context.Context, tx *sql.Tx, g *domain.Game, notices []domain.N
 		if seat, ok := g.Seat(n.Color); ok && email == "" {
 			email = seat.Email
 		}
-		if err := insertOutbox(ctx, tx, n, email, "", now); err != nil {
+		if err := insertOutbox(ctx, tx, n, email, "", "", now); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func insertOutbox(ctx context.Context, tx *sql.Tx, n domain.Notice, email, secret string, now time.Time) error {
+// insertOutbox writes one outbox row; locale matters only for mail that
+// belongs to no seat (a seat's mail speaks the seat's locale).
+func insertOutbox(ctx context.Context, tx *sql.Tx, n domain.Notice, email, secret, locale string, now time.Time) error {
+	if locale == "" {
+		locale = domain.DefaultLocale
+	}
+	messageID := randomToken(16)
+	if n.Kind == domain.NoticeInvitation {
+		// The invitation opens the seat's thread; later mail answers it.
+		messageID = n.GameID + "." + n.Color.String()
+	}
 	var gameID, color, secretCol sql.NullString
 	var ply sql.NullInt64
 	if n.GameID != "" {
@@ -37,8 +47,8 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, n domain.Notice, email, secre
 	if secret != "" {
 		secretCol = sql.NullString{String: secret, Valid: true}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, message_id, created_at, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, string(n.Kind), email, gameID, color, ply, secretCol, randomToken(16),
+	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at, next_attempt_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
 		now.UnixMilli(), now.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
@@ -52,6 +62,7 @@ type Mail struct {
 	Notice    domain.Notice
 	Email     string
 	Secret    string // the login token of a login email
+	Locale    string // the language of mail that belongs to no seat
 	MessageID string // unique per row, so a rare duplicate delivery is recognisable
 	Attempts  int
 	CreatedAt time.Time
@@ -59,7 +70,7 @@ type Mail struct {
 
 // DueMail lists up to limit undelivered mails whose next attempt is due.
 func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, kind, email, game_id, color, ply, secret, message_id, attempts, created_at
+	rows, err := db.read.QueryContext(ctx, `SELECT id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at
 		FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
 		now.UnixMilli(), limit)
 	if err != nil {
@@ -73,7 +84,7 @@ func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, er
 		var gameID, color, secret sql.NullString
 		var ply sql.NullInt64
 		var created int64
-		if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.MessageID, &m.Attempts, &created); err != nil {
+		if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created); err != nil {
 			return nil, fmt.Errorf("read due mail: %w", err)
 		}
 		m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email}

@@ -10,6 +10,7 @@ import (
 	"net/mail"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Config is the whole configuration of the server.
@@ -33,6 +34,10 @@ type SMTPConfig struct {
 	User     string
 	Password string // never log it
 	From     string
+	// RetryDelay is the wait after a failed delivery; it doubles with every
+	// further failure, up to an hour. Attempts is when a mail is given up.
+	RetryDelay time.Duration
+	Attempts   int
 }
 
 // minSecretLen is the shortest signing secret accepted: HS256 wants 256 bits.
@@ -58,6 +63,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.SMTP.TLS, "smtp-tls", "starttls", "SMTP transport security: starttls, tls or none")
 	fs.StringVar(&cfg.SMTP.User, "smtp-user", "", "SMTP user `name`; if empty, no authentication")
 	fs.StringVar(&cfg.SMTP.Password, "smtp-password", "", "SMTP `password`")
+	fs.DurationVar(&cfg.SMTP.RetryDelay, "mail-retry-delay", 30*time.Second, "wait after a failed delivery; doubles with each further failure, up to 1h")
+	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.VisitAll(func(f *flag.Flag) {
@@ -138,6 +145,12 @@ func (cfg *Config) validate() error {
 
 func (s SMTPConfig) validate() []error {
 	var errs []error
+	if s.RetryDelay <= 0 {
+		errs = append(errs, fmt.Errorf("--mail-retry-delay %v: want a positive duration", s.RetryDelay))
+	}
+	if s.Attempts < 1 {
+		errs = append(errs, fmt.Errorf("--mail-attempts %d: want at least 1", s.Attempts))
+	}
 	if s.Port < 1 || s.Port > 65535 {
 		errs = append(errs, fmt.Errorf("--smtp-port %d: out of range", s.Port))
 	}

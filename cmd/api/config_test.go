@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -14,7 +15,7 @@ func TestLoadConfig(t *testing.T) {
 		Addr:     ":8080",
 		DB:       "lesspost.db",
 		BaseURL:  "http://localhost:8080",
-		SMTP:     SMTPConfig{Port: 587, TLS: "starttls"},
+		SMTP:     SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8},
 		LogLevel: slog.LevelInfo,
 	}
 	secret := strings.Repeat("s", 32)
@@ -27,6 +28,11 @@ func TestLoadConfig(t *testing.T) {
 	}{
 		{name: "defaults", want: func(*Config) {}},
 		{
+			name: "mail retry policy",
+			env:  map[string]string{"LESSPOST_MAIL_RETRY_DELAY": "2s", "LESSPOST_MAIL_ATTEMPTS": "3"},
+			want: func(c *Config) { c.SMTP.RetryDelay, c.SMTP.Attempts = 2*time.Second, 3 },
+		},
+		{
 			name: "environment",
 			env: map[string]string{
 				"LESSPOST_ADDR": "127.0.0.1:9000", "LESSPOST_DB": "/var/lib/less.db", "LESSPOST_BASE_URL": "https://less.example.org/",
@@ -36,7 +42,7 @@ func TestLoadConfig(t *testing.T) {
 			},
 			want: func(c *Config) {
 				c.Addr, c.DB, c.BaseURL, c.Secret = "127.0.0.1:9000", "/var/lib/less.db", "https://less.example.org", secret
-				c.SMTP = SMTPConfig{Host: "mail.example.org", Port: 465, TLS: "tls", User: "u", Password: "p", From: "Less <games@example.org>"}
+				c.SMTP = SMTPConfig{Host: "mail.example.org", Port: 465, TLS: "tls", User: "u", Password: "p", From: "Less <games@example.org>", RetryDelay: 30 * time.Second, Attempts: 8}
 				c.LogLevel = slog.LevelDebug
 			},
 		},

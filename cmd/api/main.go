@@ -80,7 +80,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return err
 	}
 	renderer := &notify.Renderer{Store: db, Links: srv.Links(), Host: mailHost(cfg.BaseURL)}
-	outbox = notify.NewWorker(db, mailSender(cfg, log, logOut), renderer, log, time.Now)
+	sender, err := mailSender(cfg, log, logOut)
+	if err != nil {
+		return err
+	}
+	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
+	outbox.BaseDelay, outbox.MaxAttempts = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -154,9 +159,14 @@ func newLogger(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// mailSender is how email leaves: printed to the log until SMTP is configured.
-func mailSender(cfg Config, log *slog.Logger, out io.Writer) notify.Sender {
-	return &notify.LogSender{Log: log, Out: out}
+// mailSender is how email leaves: through SMTP when a host is configured,
+// else printed to the log, so a newcomer can play from the terminal.
+func mailSender(cfg Config, log *slog.Logger, out io.Writer) (notify.Sender, error) {
+	if cfg.SMTP.Host == "" {
+		return &notify.LogSender{Log: log, Out: out}, nil
+	}
+	return notify.NewSMTPSender(notify.SMTPConfig{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, TLS: cfg.SMTP.TLS,
+		User: cfg.SMTP.User, Password: cfg.SMTP.Password, From: cfg.SMTP.From})
 }
 
 // mailHost is the domain of Message-IDs: the public host of the server.

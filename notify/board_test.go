@@ -1,0 +1,467 @@
+package notify
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// edge names the edge between two orthogonally adjacent squares.
+type edge struct{ a, b string }
+
+// wallString builds a B4 wall string for an n x n board with the given walls.
+func wallString(t *testing.T, n int, walls map[edge]int) string {
+	t.Helper()
+	digits := make([]byte, 2*n*(n-1))
+	for i := range digits {
+		digits[i] = '0'
+	}
+	for e, w := range walls {
+		a, b := sq(t, e.a), sq(t, e.b)
+		if b.Row < a.Row || b.Col < a.Col {
+			a, b = b, a
+		}
+		r, c := int(a.Row), int(a.Col)
+		var i int
+		switch {
+		case b.Row == a.Row && b.Col == a.Col+1:
+			i = r*(2*n-1) + c
+		case b.Col == a.Col && b.Row == a.Row+1:
+			i = r*(2*n-1) + n - 1 + c
+		default:
+			t.Fatalf("%v: not adjacent", e)
+		}
+		digits[i] = byte('0' + w)
+	}
+	return string(digits)
+}
+
+func sq(t *testing.T, s string) less.Square {
+	t.Helper()
+	q, err := less.ParseSquare(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// The sample 6x6 position: White has just played e5e4:e4d4:f5f4.
+var (
+	sampleWalls = map[edge]int{
+		{"c3", "c4"}: 1, // single, vertical
+		{"b5", "c5"}: 1, // single, horizontal
+		{"d2", "e2"}: 2, // double, horizontal
+		{"a4", "a5"}: 2, // double, vertical
+		{"d5", "d6"}: 1,
+		{"c5", "c6"}: 1,
+		{"b3", "c3"}: 2,
+		{"e3", "f3"}: 1,
+	}
+	sampleLast = "e5e4:e4d4:f5f4"
+)
+
+func samplePosition(t *testing.T) less.Position {
+	t.Helper()
+	b, err := less.ParseBoard(6, wallString(t, 6, sampleWalls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := less.ParsePosition(b, "white:d4,e6,f4,f6 black:a1,a2,b2,c1 to-move:black", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// sample8 is a four-player position on a generated board with a turn drawn.
+func sample8(t *testing.T) (less.Position, less.Turn) {
+	t.Helper()
+	b, err := less.GenerateBoard(8, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := less.StartPosition(b, false)
+	turns := p.LegalTurns()
+	if len(turns) == 0 {
+		t.Fatal("no legal turn from the start")
+	}
+	turn := turns[len(turns)/2]
+	next, _, err := p.Play(turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next, turn
+}
+
+func decode(t *testing.T, data []byte) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return img
+}
+
+func render(t *testing.T, p less.Position, last less.Turn) image.Image {
+	t.Helper()
+	data, err := BoardPNG(p, last)
+	if err != nil {
+		t.Fatalf("BoardPNG: %v", err)
+	}
+	return decode(t, data)
+}
+
+func at(img image.Image, p image.Point) color.RGBA {
+	return color.RGBAModel.Convert(img.At(p.X, p.Y)).(color.RGBA)
+}
+
+// centre is the pixel at the centre of a square.
+func centre(s less.Square) image.Point {
+	cx, cy := squareCenter(s)
+	return image.Pt(cx/sub, cy/sub)
+}
+
+func near(a, b color.RGBA, tol int) bool {
+	d := func(x, y uint8) bool { return abs(int(x)-int(y)) <= tol }
+	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func luma(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)) / 1000 }
+
+func isDark(c color.RGBA) bool { return luma(c) < 90 }
+
+// darkRuns samples pixels across an edge, from inside one square to inside the
+// other through the edge's midpoint, and returns the lengths of the runs of
+// dark pixels.
+func darkRuns(img image.Image, a, b less.Square) []int {
+	ca, cb := centre(a), centre(b)
+	ax, ay, bx, by := ca.X, ca.Y, cb.X, cb.Y
+	var runs []int
+	run := 0
+	steps := max(abs(bx-ax), abs(by-ay))
+	for i := steps / 4; i <= steps*3/4; i++ {
+		x := ax + (bx-ax)*i/steps
+		y := ay + (by-ay)*i/steps
+		if isDark(at(img, image.Pt(x, y))) {
+			run++
+			continue
+		}
+		if run > 0 {
+			runs = append(runs, run)
+		}
+		run = 0
+	}
+	if run > 0 {
+		runs = append(runs, run)
+	}
+	return runs
+}
+
+func TestBoardPNGSize(t *testing.T) {
+	b6, _ := less.EmptyBoard(6)
+	b8, _ := less.EmptyBoard(8)
+	tests := []struct {
+		name string
+		p    less.Position
+		w, h int
+	}{
+		{"6x6", less.StartPosition(b6, false), 337, 337},
+		{"8x8", less.StartPosition(b8, false), 433, 433},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			img := render(t, tt.p, nil)
+			got := img.Bounds()
+			if got != image.Rect(0, 0, tt.w, tt.h) {
+				t.Errorf("bounds %v, want %dx%d", got, tt.w, tt.h)
+			}
+			if w, h := boardPixels(tt.p.Size()); w != tt.w || h != tt.h {
+				t.Errorf("boardPixels = %dx%d, want %dx%d", w, h, tt.w, tt.h)
+			}
+		})
+	}
+}
+
+func TestBoardPNGContent(t *testing.T) {
+	img := render(t, samplePosition(t), less.MustParseTurn(sampleLast))
+	pixelAt := func(s string) color.RGBA { return at(img, squareCorner(t, s)) }
+	tests := []struct {
+		name string
+		ok   func() (color.RGBA, bool)
+	}{
+		{"white piece e6 is white", func() (color.RGBA, bool) {
+			c := at(img, centre(sq(t, "e6")))
+			return c, luma(c) > 235
+		}},
+		{"black piece a1 is dark", func() (color.RGBA, bool) {
+			c := at(img, centre(sq(t, "a1")))
+			return c, luma(c) < 60
+		}},
+		{"empty target b1 has White's tint", func() (color.RGBA, bool) {
+			c := at(img, centre(sq(t, "b1")))
+			return c, c == targetTints[less.White] && c != colSquare
+		}},
+		{"empty target e5 has Black's tint", func() (color.RGBA, bool) {
+			// The centre carries the path's dot; sample near a corner.
+			c := pixelAt("e5")
+			return c, c == targetTints[less.Black] && c != colSquare
+		}},
+		{"occupied target a2 shows the tint around the piece", func() (color.RGBA, bool) {
+			c := pixelAt("a2")
+			return c, c == targetTints[less.White]
+		}},
+		{"plain square c2 has the square colour", func() (color.RGBA, bool) {
+			c := at(img, centre(sq(t, "c2")))
+			return c, c == colSquare
+		}},
+		{"single vertical wall c3|c4 midpoint is dark", func() (color.RGBA, bool) {
+			c := at(img, edgeMid(t, "c3", "c4"))
+			return c, isDark(c)
+		}},
+		{"single horizontal wall b5-c5 midpoint is dark", func() (color.RGBA, bool) {
+			c := at(img, edgeMid(t, "b5", "c5"))
+			return c, isDark(c)
+		}},
+		{"no wall a1|a2 midpoint is grid, not dark", func() (color.RGBA, bool) {
+			c := at(img, edgeMid(t, "c1", "c2"))
+			return c, c == colGrid
+		}},
+		{"double wall d2-e2 is drawn in the double-wall colour", func() (color.RGBA, bool) {
+			c := at(img, edgeMid(t, "d2", "e2").Add(image.Pt(0, -3)))
+			return c, c == colDoubleWall
+		}},
+		{"line e4->d4 at its midpoint", func() (color.RGBA, bool) {
+			c := at(img, mid(t, "e4", "d4"))
+			return c, near(c, colPath, 8)
+		}},
+		{"line f5->f4 at its midpoint", func() (color.RGBA, bool) {
+			c := at(img, mid(t, "f5", "f4"))
+			return c, near(c, colPath, 8)
+		}},
+		{"dot on from-square e5", func() (color.RGBA, bool) {
+			c := at(img, centre(sq(t, "e5")))
+			return c, near(c, colPath, 8)
+		}},
+		{"no path colour on untouched square c2", func() (color.RGBA, bool) {
+			c := at(img, centre(sq(t, "c2")))
+			return c, !near(c, colPath, 60)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if c, ok := tt.ok(); !ok {
+				t.Errorf("pixel %v", c)
+			}
+		})
+	}
+}
+
+// TestBoardPNGWallKinds tells single from double walls by the dark runs across
+// the edge: one bar against two bars with a gap.
+func TestBoardPNGWallKinds(t *testing.T) {
+	img := render(t, samplePosition(t), nil)
+	tests := []struct {
+		a, b string
+		want []int
+	}{
+		{"c3", "c4", []int{wallThick}},
+		{"b5", "c5", []int{wallThick}},
+		{"e3", "f3", []int{wallThick}},
+		{"d2", "e2", []int{doubleBar, doubleBar}},
+		{"a4", "a5", []int{doubleBar, doubleBar}},
+		{"b3", "c3", []int{doubleBar, doubleBar}},
+		{"c2", "c3", nil},
+		{"c2", "d2", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+"-"+tt.b, func(t *testing.T) {
+			got := darkRuns(img, sq(t, tt.a), sq(t, tt.b))
+			if !equalInts(got, tt.want) {
+				t.Errorf("dark runs across the edge %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// squareCorner is a pixel inside a square near its top-left corner, clear of
+// pieces and dots.
+func squareCorner(t *testing.T, s string) image.Point {
+	return squareRect(sq(t, s)).Min.Add(image.Pt(5, 5))
+}
+
+// edgeMid is the pixel in the middle of the edge between two adjacent squares.
+func edgeMid(t *testing.T, a, b string) image.Point {
+	sa, sb := sq(t, a), sq(t, b)
+	if sb.Row < sa.Row || sb.Col < sa.Col {
+		sa, sb = sb, sa
+	}
+	p := centre(sa)
+	if sb.Col > sa.Col {
+		return image.Pt(gridX(int(sb.Col)), p.Y)
+	}
+	return image.Pt(p.X, gridY(int(sb.Row)))
+}
+
+// mid is the pixel halfway between two squares' centres.
+func mid(t *testing.T, a, b string) image.Point {
+	ax, ay := squareCenter(sq(t, a))
+	bx, by := squareCenter(sq(t, b))
+	return image.Pt((ax+bx)/2/sub, (ay+by)/2/sub)
+}
+
+func TestBoardPNGZeroPosition(t *testing.T) {
+	tests := []struct {
+		name string
+		last less.Turn
+	}{
+		{"no turn", nil},
+		{"with turn", less.MustParseTurn("a1a2")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := BoardPNG(less.Position{}, tt.last)
+			if err == nil {
+				t.Fatal("want an error for the zero Position")
+			}
+			if data != nil {
+				t.Errorf("got %d bytes with the error", len(data))
+			}
+		})
+	}
+}
+
+func TestBoardPNGFourPlayers(t *testing.T) {
+	b, err := less.EmptyBoard(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := less.StartPosition(b, false)
+	img := render(t, p, nil)
+	for _, c := range less.Colors(8) {
+		t.Run(c.String(), func(t *testing.T) {
+			starts := less.StartCorner(c, 8).Squares()
+			if len(starts) != 4 {
+				t.Fatalf("%d start squares", len(starts))
+			}
+			for _, s := range starts {
+				if got := at(img, centre(s)); got != pieceColors[c] {
+					t.Errorf("centre of %v is %v, want %v", s, got, pieceColors[c])
+				}
+			}
+			// Each target corner is at someone's start, so its tint shows
+			// around the pieces there.
+			for _, s := range less.TargetCorner(c, 8).Squares() {
+				r := squareRect(s)
+				if got := at(img, r.Min.Add(image.Pt(3, 3))); got != targetTints[c] {
+					t.Errorf("corner of target %v is %v, want %v", s, got, targetTints[c])
+				}
+			}
+		})
+	}
+}
+
+func TestBoardPNGDeterministic(t *testing.T) {
+	p8, last8 := sample8(t)
+	tests := []struct {
+		name string
+		p    less.Position
+		last less.Turn
+	}{
+		{"6x6", samplePosition(t), less.MustParseTurn(sampleLast)},
+		{"8x8", p8, last8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := BoardPNG(tt.p, tt.last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := BoardPNG(tt.p, tt.last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				t.Error("two calls gave different bytes")
+			}
+			none, err := BoardPNG(tt.p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Equal(a, none) {
+				t.Error("the last turn changed nothing")
+			}
+		})
+	}
+}
+
+// TestBoardPNGOffBoardMoves: moves with a square off the board are skipped.
+func TestBoardPNGOffBoardMoves(t *testing.T) {
+	p := samplePosition(t)
+	want, err := BoardPNG(p, less.MustParseTurn("e5e4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := BoardPNG(p, less.MustParseTurn("e5e4:z9z8:f6f7:a0a1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("off-board moves were drawn")
+	}
+}
+
+// TestBoardPNGSample writes sample pictures to a temporary directory, and also
+// to $LESSPOST_BOARD_PNG_DIR when set, to look at the design.
+func TestBoardPNGSample(t *testing.T) {
+	p8, last8 := sample8(t)
+	samples := []struct {
+		file string
+		p    less.Position
+		last less.Turn
+	}{
+		{"board6.png", samplePosition(t), less.MustParseTurn(sampleLast)},
+		{"board8.png", p8, last8},
+	}
+	dirs := []string{t.TempDir()}
+	if d := os.Getenv("LESSPOST_BOARD_PNG_DIR"); d != "" {
+		dirs = append(dirs, d)
+	}
+	for _, s := range samples {
+		data, err := BoardPNG(s.p, s.last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decode(t, data)
+		for _, d := range dirs {
+			if err := os.WriteFile(filepath.Join(d, s.file), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("%s: %d bytes, last %v", s.file, len(data), s.last)
+	}
+}

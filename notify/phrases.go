@@ -1,0 +1,148 @@
+package notify
+
+import (
+	"bytes"
+	"fmt"
+	"text/template"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// phrases are the words of every email in one language. Each field is a
+// text/template over the data named in its comment. Translations take the
+// game's words from the publisher's rule sheet (DE Spielzug, Mauer,
+// Doppelmauer; IT mossa, muro; ES movimiento, pared; FR coup, mur).
+type phrases struct {
+	Colors [4]string // by less.Color: white, black, yellow, red
+	Teams  [2]string // the four-player sides: yellow-white, black-red
+
+	SubjectGame  string // .Players (names joined), .Short (short game id)
+	SubjectLogin string
+
+	LoginIntro  string // (the link follows)
+	LoginButton string
+	LoginCode   string // .Code
+	LoginIgnore string
+
+	Greeting string // .Name
+
+	InviteIntro     string // .Color
+	PlayersHeading  string
+	Rules           string // .Preset, .MaxTurns, .EarlyStop (bool)
+	YouMoveFirst    string
+	OtherMovesFirst string // .ToMove
+	HowToPlay       string
+
+	YourTurn string // .Color, .Ply (turns played so far)
+	Played   string // .Color, .Turn (notation)
+	Counts   string // .Counts (e.g. "white 9, black 9")
+	Deadline string // .Deadline
+
+	GameOver        string // .Result
+	Win             string // .Side, .Margin
+	Draw            string
+	ByResignation   string // .Side (who resigned)
+	ByTimeout       string // .Side (who ran out of time)
+	ByTurnLimit     string
+	ByBlockedCorner string // .Side (who left a piece on its start corner)
+	Total           string // .Side, .Total, .Count, .Needed
+	NeededExplained string // .Side, .Needed
+
+	NewLink string
+
+	MoveLinkLabel string // the label above a player's own move link
+	MoveButton    string // the button of the HTML part
+	WatchLabel    string // the label above the spectator link
+	BoardAlt      string // alt text of the board picture
+	Legend        string // the ASCII board's legend
+	Footer        string // why the reader gets this email
+	Unsubscribe   string // the label of the unsubscribe link
+}
+
+// catalog holds the phrases of every locale lesspost speaks.
+var catalog = map[string]*phrases{
+	"en": &english,
+}
+
+// phrasesFor returns a locale's phrases, or English.
+func phrasesFor(locale string) *phrases {
+	if p, ok := catalog[locale]; ok {
+		return p
+	}
+	return catalog[domain.DefaultLocale]
+}
+
+// color names a colour in the locale.
+func (p *phrases) color(c less.Color) string { return p.Colors[c] }
+
+// side names a side: a colour for two players, a team for four.
+func (p *phrases) side(s less.Side, size int) string {
+	if size == 8 {
+		return p.Teams[s]
+	}
+	return p.Colors[less.SideColors(s, size)[0]]
+}
+
+// say fills in one phrase. The phrases are fixed and tested in every
+// locale, so a failure is a bug.
+func say(phrase string, data any) string {
+	t, err := template.New("").Option("missingkey=error").Parse(phrase)
+	if err != nil {
+		panic(fmt.Sprintf("notify: phrase %q: %v", phrase, err))
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		panic(fmt.Sprintf("notify: phrase %q: %v", phrase, err))
+	}
+	return b.String()
+}
+
+var english = phrases{
+	Colors: [4]string{less.White: "White", less.Black: "Black", less.Yellow: "Yellow", less.Red: "Red"},
+	Teams:  [2]string{"Yellow and White", "Black and Red"},
+
+	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectLogin: "Your lesspost sign-in link",
+
+	LoginIntro:  "Sign in to lesspost with this link. It works once, within 15 minutes:",
+	LoginButton: "Sign in",
+	LoginCode:   "Or enter this code in the app: {{.Code}}",
+	LoginIgnore: "If you did not ask to sign in, ignore this email: nothing happens without the link.",
+
+	Greeting: "Hello {{.Name}},",
+
+	InviteIntro:     "you are invited to a game of Less by correspondence. You play {{.Color}}.",
+	PlayersHeading:  "Players:",
+	Rules:           "Rules: {{.Preset}}, at most {{.MaxTurns}} turns each{{if .EarlyStop}}, a turn may end after any move{{end}}.",
+	YouMoveFirst:    "You move first.",
+	OtherMovesFirst: "{{.ToMove}} moves first; we will email you when it is your turn.",
+	HowToPlay: "How to play: bring your 4 pieces to the opposite corner. Each turn has 3 points: " +
+		"a step to a neighbouring square costs 1, a jump over one piece 1, a step across a wall 2, " +
+		"across a double wall 3. Whoever needs fewer moves in all wins.",
+
+	YourTurn: "it is your turn as {{.Color}} ({{.Ply}} turns played so far).",
+	Played:   "{{.Color}} played {{.Turn}}",
+	Counts:   "Moves counted: {{.Counts}}",
+	Deadline: "Please move by {{.Deadline}}.",
+
+	GameOver:        "the game is over: {{.Result}}.",
+	Win:             "{{.Side}} won by {{.Margin}}",
+	Draw:            "a draw",
+	ByResignation:   "{{.Side}} resigned",
+	ByTimeout:       "{{.Side}} ran out of time",
+	ByTurnLimit:     "the turn limit was reached",
+	ByBlockedCorner: "a piece of {{.Side}} stayed on its start corner",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} moves counted + {{.Needed}} still needed)",
+	NeededExplained: "{{.Side}} had not brought every piece home: at least {{.Needed}} more points would have done it, and they count too.",
+
+	NewLink: "your move link for this game was renewed. Earlier links no longer work.",
+
+	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
+	MoveButton:    "Open the board",
+	WatchLabel:    "The game for spectators:",
+	BoardAlt:      "The board",
+	Legend:        "W B Y R pieces, w b y r the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
+	Footer:        "You receive this email because you play in this game of Less on lesspost.",
+	Unsubscribe:   "Turn off reminders and spectator notices",
+}

@@ -1,0 +1,242 @@
+package notify
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/repo"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// fakeLinks makes stable links so that golden files do not change.
+type fakeLinks struct{}
+
+func (fakeLinks) MoveURL(gameID string, c less.Color, version int) (string, error) {
+	return fmt.Sprintf("https://less.example/play/%s#t=seat-%s-%d", gameID, c, version), nil
+}
+func (fakeLinks) WatchURL(gameID string) (string, error) {
+	return "https://less.example/play/" + gameID + "#t=watch", nil
+}
+func (fakeLinks) LoginURL(token string) string { return "https://less.example/login#t=" + token }
+func (fakeLinks) UnsubscribeURL(email string) (string, error) {
+	return "https://less.example/unsubscribe?t=unsub-" + email, nil
+}
+
+// mailbook plays one whole game (conformance game 0) with players of one
+// locale, renews a link and asks for a login, and returns every email the
+// outbox holds, rendered, with the game id replaced by a fixed one.
+func mailbook(t *testing.T, locale string) []Message {
+	t.Helper()
+	ctx := t.Context()
+	db, err := repo.Open(ctx, filepath.Join(t.TempDir(), "mail.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	vector := conformanceGame(t)
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	// The organiser signs in (the first email: a login link), then creates the game.
+	if err := db.RequestLogin(ctx, "org@example.org", locale, now); err != nil {
+		t.Fatal(err)
+	}
+	login, err := db.DueMail(ctx, now, 1)
+	if err != nil || len(login) != 1 {
+		t.Fatalf("login mail: %v %v", login, err)
+	}
+	session, err := db.ExchangeLogin(ctx, login[0].Secret, time.Hour, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.CreateGame(ctx, domain.NewGameSpec{
+		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}},
+		Walls:   vector.Walls,
+	}, session.User.ID, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow := func(domain.Game) error { return nil }
+	for _, text := range vector.Turns {
+		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
+			c := g.State.Position.ToMove()
+			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.State.Ply, text, now)
+			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+		})
+		if err != nil {
+			t.Fatalf("turn %q: %v", text, err)
+		}
+	}
+	_, _, err = db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
+		ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: session.User.ID}, less.Black, now)
+		return repo.Change{Game: ng, Notices: []domain.Notice{n}}, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	due, err := db.DueMail(ctx, now, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Renderer{Store: db, Links: fakeLinks{}, Host: "less.example"}
+	var out []Message
+	for _, m := range due {
+		if m.Notice.Kind == domain.NoticeLogin {
+			m.Secret = "LOGINCODE"
+		}
+		msg, err := r.Render(ctx, m)
+		if err != nil {
+			t.Fatalf("render %s: %v", m.Notice.Kind, err)
+		}
+		fixed := strings.NewReplacer(g.ID, "g_abcdefghij", shortID(g.ID), "abcdef")
+		msg.Subject, msg.Text, msg.HTML = fixed.Replace(msg.Subject), fixed.Replace(msg.Text), fixed.Replace(msg.HTML)
+		msg.MessageID, msg.ThreadID = fixed.Replace(msg.MessageID), fixed.Replace(msg.ThreadID)
+		out = append(out, msg)
+	}
+	return out
+}
+
+type gameVector struct {
+	Walls string   `json:"walls"`
+	Turns []string `json:"turns"`
+}
+
+func conformanceGame(t *testing.T) gameVector {
+	t.Helper()
+	data, err := os.ReadFile(filepath.FromSlash("../../shared/conformance/less-vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		GameCases []gameVector `json:"game_cases"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.GameCases[0]
+}
+
+// One golden file per kind of email and language: subject and text.
+// Run `go test ./notify -run Golden -update` after a wording change and
+// read the diff.
+func TestGolden(t *testing.T) {
+	kinds := map[domain.NoticeKind]bool{}
+	for _, locale := range domain.Locales {
+		t.Run(locale, func(t *testing.T) {
+			msgs := mailbook(t, locale)
+			seen := map[string]bool{}
+			for _, m := range msgs {
+				kind := classify(m)
+				name := fmt.Sprintf("%s.%s", kind, locale)
+				if seen[name] {
+					continue // the first email of each kind stands for the rest
+				}
+				seen[name] = true
+				kinds[domain.NoticeKind(kind)] = true
+				got := "To: " + m.To + "\nSubject: " + m.Subject + "\n\n" + m.Text
+				path := filepath.Join("testdata", "golden", name+".txt")
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run with -update to create it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s differs from %s (run with -update and read the diff):\n%s", name, path, got)
+				}
+			}
+			for _, kind := range []string{"login", "invitation", "your_turn", "game_over", "new_link"} {
+				if !seen[kind+"."+locale] {
+					t.Errorf("no %s email in %s", kind, locale)
+				}
+			}
+		})
+	}
+}
+
+// classify names the kind of a rendered email from its Message-ID and text;
+// Render does not return the kind, and the mailbook knows the order.
+func classify(m Message) string {
+	switch {
+	case m.Unsubscribe == "":
+		return "login"
+	case m.ThreadID == "":
+		return "invitation"
+	case strings.Contains(m.Text, "seat-black-2"):
+		return "new_link"
+	case strings.Contains(m.Text, "#t=seat-"):
+		return "your_turn"
+	default:
+		return "game_over"
+	}
+}
+
+// Every email of every language has both parts, the board picture, and
+// nothing remote; names are escaped in HTML.
+func TestRenderedParts(t *testing.T) {
+	for _, locale := range domain.Locales {
+		for _, m := range mailbook(t, locale) {
+			if m.Subject == "" || m.Text == "" || m.HTML == "" {
+				t.Fatalf("%s: empty part in %+v", locale, m)
+			}
+			if strings.Contains(m.HTML, "<script") || strings.Contains(m.HTML, "src=\"http") {
+				t.Errorf("%s: HTML loads something remote:\n%s", locale, m.HTML)
+			}
+			if m.Unsubscribe == "" {
+				continue // login: no board
+			}
+			if len(m.Images) != 1 || !strings.Contains(m.HTML, `src="cid:`+m.Images[0].ContentID+`"`) {
+				t.Errorf("%s: board picture missing", locale)
+				continue
+			}
+			img, err := png.Decode(bytes.NewReader(m.Images[0].PNG))
+			if err != nil || img.Bounds().Dx() < 200 {
+				t.Errorf("%s: board PNG: %v", locale, err)
+			}
+		}
+	}
+}
+
+func TestNamesCannotBecomeMarkup(t *testing.T) {
+	d := doc{blocks: []block{{text: `Hello <b onclick="x()">Eve</b> & "friends"`}}}
+	html := d.html(`<title>`, "alt")
+	if strings.Contains(html, "<b onclick") || !strings.Contains(html, "&lt;b onclick=") {
+		t.Errorf("unescaped:\n%s", html)
+	}
+}
+
+func TestResultText(t *testing.T) {
+	tests := []struct {
+		r    less.Result
+		size int
+		want string
+	}{
+		{less.Result{Reason: less.ReasonComplete, Winner: less.SideWhite, Margin: 2}, 6, "White won by 2"},
+		{less.Result{Reason: less.ReasonComplete, Draw: true}, 6, "a draw"},
+		{less.Result{Reason: less.ReasonResignation, Winner: less.SideWhite, Loser: less.SideBlack, Margin: 10}, 6, "White won by 10 (Black resigned)"},
+		{less.Result{Reason: less.ReasonTimeout, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 12}, 8, "Black and Red won by 12 (Yellow and White ran out of time)"},
+		{less.Result{Reason: less.ReasonTurnLimit, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 10, BlockedCorner: true}, 6, "Black won by 10 (a piece of White stayed on its start corner)"},
+		{less.Result{Reason: less.ReasonTurnLimit, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 3}, 6, "Black won by 3 (the turn limit was reached)"},
+	}
+	for _, tt := range tests {
+		if got := ResultLine(tt.r, tt.size); got != tt.want {
+			t.Errorf("ResultLine(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
