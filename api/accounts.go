@@ -31,9 +31,11 @@ func (s *Server) requestLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	locale, err := domain.CheckLocale(req.Locale)
-	if err != nil {
-		return err
+	locale := req.Locale // "" means the account's language, or the default
+	if locale != "" {
+		if locale, err = domain.CheckLocale(locale); err != nil {
+			return err
+		}
 	}
 	if err := s.db.RequestLogin(c.Request().Context(), email, locale, s.now()); err != nil {
 		if de := domain.ErrorOf(err); de != nil && de.Kind == domain.KindRateLimited {

@@ -10,8 +10,10 @@ import (
 
 // Player is a person invited to a seat.
 type Player struct {
-	Name   string
-	Email  string
+	Name  string
+	Email string
+	// Locale is the language of the player's emails and pages; "" until the
+	// store fills in his account's language (or the default).
 	Locale string
 }
 
@@ -152,8 +154,10 @@ func checkPlayer(p Player) (Player, error) {
 	if p.Email, err = NormalizeEmail(p.Email); err != nil {
 		return Player{}, err
 	}
-	if p.Locale, err = CheckLocale(p.Locale); err != nil {
-		return Player{}, err
+	if p.Locale != "" { // "" means the player's own choice: his account's, or the default
+		if p.Locale, err = CheckLocale(p.Locale); err != nil {
+			return Player{}, err
+		}
 	}
 	return p, nil
 }

@@ -321,10 +321,7 @@ func TestCreateGame(t *testing.T) {
 			}
 			for i, s := range g.Seats {
 				p := spec.Players[i]
-				locale := p.Locale
-				if locale == "" {
-					locale = "en"
-				}
+				locale := p.Locale // "" stays "": the store fills in the account's language
 				if s.Name != p.Name || s.Email != p.Email || s.Locale != locale || s.TokenVersion != 1 {
 					t.Errorf("seat %d = %+v, want player %+v, locale %s, token version 1", i, s, p, locale)
 				}
@@ -517,8 +514,8 @@ func TestCreateGameNormalizesPlayers(t *testing.T) {
 	if c.Game.Seats[0].Player != want {
 		t.Errorf("seat = %+v, want %+v", c.Game.Seats[0].Player, want)
 	}
-	if c.Game.Seats[1].Locale != "en" {
-		t.Errorf("default locale = %q, want en", c.Game.Seats[1].Locale)
+	if c.Game.Seats[1].Locale != "" {
+		t.Errorf("unchosen locale = %q, want \"\" (the store fills in the account's)", c.Game.Seats[1].Locale)
 	}
 }
 

@@ -43,6 +43,11 @@ func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.T
 			return domain.Errorf(domain.KindRateLimited, "too_many_logins",
 				"too many login links for this address in the last hour; use one already sent or try later")
 		}
+		if locale == "" {
+			if locale, err = accountLocale(ctx, tx, email); err != nil {
+				return err
+			}
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at) VALUES (?, ?, ?)`,
 			hashToken(token), email, now.Add(LoginTTL).UnixMilli())
 		if err != nil {
@@ -150,4 +155,18 @@ func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
 	}
 	u.CreatedAt = time.UnixMilli(created).UTC()
 	return u, nil
+}
+
+// accountLocale is the language an address chose for its account, or the
+// default when it has no account.
+func accountLocale(ctx context.Context, q queryer, email string) (string, error) {
+	var locale string
+	err := q.QueryRowContext(ctx, `SELECT locale FROM users WHERE email = ?`, email).Scan(&locale)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.DefaultLocale, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read account locale: %w", err)
+	}
+	return locale, nil
 }

@@ -29,6 +29,14 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		return domain.Game{}, err
 	}
 	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+		for i := range created.Game.Seats {
+			seat := &created.Game.Seats[i]
+			if seat.Locale == "" {
+				if seat.Locale, err = accountLocale(ctx, tx, seat.Email); err != nil {
+					return err
+				}
+			}
+		}
 		if err := insertGame(ctx, tx, &created.Game); err != nil {
 			return err
 		}
