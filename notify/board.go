@@ -93,7 +93,7 @@ func BoardPNG(p less.Position, last less.Turn) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&buf, img); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,16 @@ type boardBlock struct {
 	legend string
 }
 
+// hasBoard reports whether the email shows the board.
+func (d doc) hasBoard() bool {
+	for _, b := range d.blocks {
+		if b.board != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // text renders the plain-text part: paragraphs separated by blank lines,
 // links on their own lines, the board in ASCII.
 func (d doc) text() string {
@@ -68,7 +78,9 @@ func (d doc) text() string {
 // player chose (names) can never become markup.
 func (d doc) html(title, boardAlt string) string {
 	var b bytes.Buffer
-	err := htmlTemplate.Execute(&b, map[string]any{"Title": title, "Preheader": d.preheader, "Blocks": d.htmlBlocks(), "BoardAlt": boardAlt, "CID": boardCID})
+	err := htmlTemplate.Execute(&b, map[string]any{"Title": title, "Preheader": d.preheader, "Blocks": d.htmlBlocks(), "BoardAlt": boardAlt,
+		// cid: is not among the URL schemes html/template trusts; this one is ours.
+		"BoardSrc": template.URL("cid:" + boardCID)})
 	if err != nil {
 		panic("notify: html template: " + err.Error()) // fixed template and plain data: a bug
 	}
@@ -104,7 +116,7 @@ var htmlTemplate = template.Must(template.New("email").Parse(`<!doctype html>
 <p style="font-size:12px;color:#666">{{.Text}} {{if .URL}}<a href="{{.URL}}" style="color:#666">{{.LinkLabel}}</a>{{end}}</p>
 {{else}}{{if .Text}}<p style="margin:0 0 12px">{{.Text}}</p>{{end}}
 {{if .List}}<ul style="margin:0 0 12px;padding-left:20px">{{range .List}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Board}}<p style="margin:0 0 12px"><img src="cid:{{$.CID}}" alt="{{$.BoardAlt}}" width="100%" style="max-width:400px;height:auto;display:block"></p>{{end}}
+{{if .Board}}<p style="margin:0 0 12px"><img src="{{$.BoardSrc}}" alt="{{$.BoardAlt}}" width="100%" style="max-width:400px;height:auto;display:block"></p>{{end}}
 {{if .URL}}{{if .Button}}{{if .LinkLabel}}<p style="margin:0 0 6px;color:#555">{{.LinkLabel}}</p>{{end}}<p style="margin:0 0 16px"><a href="{{.URL}}" style="display:inline-block;background:#1f5fbf;color:#fff;text-decoration:none;padding:10px 18px;border-radius:6px;font-weight:bold">{{.Button}}</a></p>
 {{else}}<p style="margin:0 0 12px">{{if .LinkLabel}}{{.LinkLabel}} {{end}}<a href="{{.URL}}">{{.URL}}</a></p>{{end}}{{end}}
 {{end}}{{end}}</div></body></html>

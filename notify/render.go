@@ -85,12 +85,6 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 	if msg.Unsubscribe, err = r.Links.UnsubscribeURL(m.Email); err != nil {
 		return Message{}, err
 	}
-	png, err := BoardPNG(v.pos, v.lastTurn())
-	if err != nil {
-		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
-	}
-	msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: png}}
-
 	var d doc
 	switch m.Notice.Kind {
 	case domain.NoticeInvitation:
@@ -103,6 +97,13 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 		d = v.newLink(p)
 	default:
 		return Message{}, fmt.Errorf("render mail %d: unknown kind %q", m.ID, m.Notice.Kind)
+	}
+	if d.hasBoard() {
+		png, err := BoardPNG(v.pos, v.lastTurn())
+		if err != nil {
+			return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+		}
+		msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: png}}
 	}
 	unsubscribe := block{footer: true, text: p.Footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
 	d.blocks = append(d.blocks, unsubscribe)

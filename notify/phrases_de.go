@@ -1,0 +1,65 @@
+package notify
+
+import "github.com/lesspost/lesspost/domain/less"
+
+// german addresses the reader with "du", as German game apps and emails
+// between players do (the printed rule sheet says "Sie", as printed rules
+// usually do). After the greeting "Hallo Anna," the text goes on in lower
+// case, as German letters do. Game words from the rule sheet: Spielzug (one
+// point of a turn), Spielstein, Feld, Ecke, Anfangsecke, Mauer,
+// Doppelmauer, Runde (a player's turn, "in seiner letzten Runde"), an der
+// Reihe, Punkte (the score), unentschieden. A side (.Side) is a colour or a
+// team ("Gelb und Weiß"), so phrases about a side avoid a verb that would
+// have to agree with it.
+var german = phrases{
+	Colors: [4]string{less.White: "Weiß", less.Black: "Schwarz", less.Yellow: "Gelb", less.Red: "Rot"},
+	Teams:  [2]string{"Gelb und Weiß", "Schwarz und Rot"},
+
+	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectLogin: "Dein Anmeldelink für lesspost",
+
+	LoginIntro:  "Melde dich mit diesem Link bei lesspost an. Er gilt nur einmal und 15 Minuten lang:",
+	LoginButton: "Anmelden",
+	LoginCode:   "Oder gib diesen Code in der App ein: {{.Code}}",
+	LoginIgnore: "Falls du keine Anmeldung angefordert hast, ignoriere diese E-Mail: Ohne den Link passiert nichts.",
+
+	Greeting: "Hallo {{.Name}},",
+
+	InviteIntro:     "du bist zu einer Partie Less per E-Mail eingeladen. Du spielst {{.Color}}.",
+	PlayersHeading:  "Es spielen:",
+	Rules:           "Regeln: {{.Preset}}, höchstens {{.MaxTurns}} Runden je Spieler{{if .EarlyStop}}, eine Runde darf nach jedem Spielzug enden{{end}}.",
+	YouMoveFirst:    "Du fängst an.",
+	OtherMovesFirst: "{{.ToMove}} fängt an; wir schreiben dir, sobald du an der Reihe bist.",
+	HowToPlay: "So wird gespielt: Bring deine 4 Spielsteine in die gegenüberliegende Ecke. In jeder Runde hast du " +
+		"3 Spielzüge: Ein Schritt auf ein angrenzendes Feld zählt als einer, ebenso das Überspringen eines Spielsteins; " +
+		"das Überspringen einer Mauer zählt als zwei, das einer Doppelmauer als drei. Wer insgesamt weniger Spielzüge braucht, gewinnt.",
+
+	YourTurn: "du bist mit {{.Color}} an der Reihe (bisher gespielte Runden: {{.Ply}}).",
+	Played:   "{{.Color}} hat {{.Turn}} gespielt",
+	Counts:   "Gezählte Spielzüge: {{.Counts}}",
+	Deadline: "Bitte spiele deine Runde bis spätestens {{.Deadline}}.",
+
+	GameOver:        "die Partie ist vorbei: {{.Result}}.",
+	Win:             "Sieg für {{.Side}} mit {{.Margin}} {{if eq .Margin 1}}Punkt{{else}}Punkten{{end}} Vorsprung",
+	Draw:            "unentschieden",
+	ByResignation:   "Aufgabe von {{.Side}}",
+	ByTimeout:       "Zeitüberschreitung bei {{.Side}}",
+	ByTurnLimit:     "die Höchstzahl an Runden ist erreicht",
+	ByBlockedCorner: "ein Spielstein von {{.Side}} stand noch in der Anfangsecke",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} gezählt + {{.Needed}} noch nötig)",
+	NeededExplained: "Bei {{.Side}} waren nicht alle Spielsteine im Ziel: Dafür hätte es noch mindestens {{.Needed}} " +
+		"{{if eq .Needed 1}}Spielzug{{else}}Spielzüge{{end}} gebraucht, und dieses Minimum zählt mit.",
+
+	NewLink: "dein Link zum Spielen in dieser Partie wurde erneuert. Frühere Links funktionieren nicht mehr.",
+
+	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
+	MoveButton:    "Spielbrett öffnen",
+	WatchLabel:    "Die Partie für Zuschauer:",
+	BoardAlt:      "Das Spielbrett",
+	Legend: "W B Y R die Spielsteine (Weiß, Schwarz, Gelb, Rot), w b y r die freien Felder ihrer Zielecken, " +
+		"| und --- Mauern, # und === Doppelmauern, * die in der letzten Runde verlassenen Felder.",
+	Footer:      "Du erhältst diese E-Mail, weil du bei lesspost in dieser Partie Less mitspielst.",
+	Unsubscribe: "Erinnerungen und Zuschauer-Benachrichtigungen abbestellen",
+}
+
+func init() { catalog["de"] = &german }

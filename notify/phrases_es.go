@@ -1,0 +1,68 @@
+package notify
+
+import "github.com/lesspost/lesspost/domain/less"
+
+// spanish addresses the reader with "tú", as Spanish apps and games do (the
+// printed rule sheet says "usted"), in wording that reads well in Spain and
+// Latin America; sentences avoid participles that would agree with the
+// reader ("invitado/a"). The greeting is "Hola, Anna:" and the text goes on
+// with a capital, as Spanish letters do. Game words from the rule sheet:
+// movimiento (one point of a turn), pieza, esquina, pared, pared doble,
+// saltar por encima, turno, equipo, puntos (the score), empate, tablero; a
+// board square is a "casilla" (the sheet's one "cuadrado" reads as a
+// translation slip). A colour alone takes the article, as in the sheet
+// ("el Negro"; all four colours take "el"); a side (.Side) is a colour or a
+// team ("Amarillo y Blanco"), so phrases about a side use it without article
+// and without a verb that would have to agree with it.
+var spanish = phrases{
+	Colors: [4]string{less.White: "Blanco", less.Black: "Negro", less.Yellow: "Amarillo", less.Red: "Rojo"},
+	Teams:  [2]string{"Amarillo y Blanco", "Negro y Rojo"},
+
+	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectLogin: "Tu enlace para iniciar sesión en lesspost",
+
+	LoginIntro:  "Inicia sesión en lesspost con este enlace. Solo funciona una vez y durante 15 minutos:",
+	LoginButton: "Iniciar sesión",
+	LoginCode:   "O escribe este código en la app: {{.Code}}",
+	LoginIgnore: "Si no has pedido iniciar sesión, ignora este correo: sin el enlace no pasa nada.",
+
+	Greeting: "Hola, {{.Name}}:",
+
+	InviteIntro:     "Te invitan a una partida de Less por correspondencia. Juegas con el {{.Color}}.",
+	PlayersHeading:  "Jugadores:",
+	Rules:           "Reglas: {{.Preset}}, como máximo {{.MaxTurns}} turnos por jugador{{if .EarlyStop}}, un turno puede terminar después de cualquier movimiento{{end}}.",
+	YouMoveFirst:    "Empiezas tú.",
+	OtherMovesFirst: "Empieza el {{.ToMove}}; te escribiremos cuando sea tu turno.",
+	HowToPlay: "Cómo se juega: lleva tus 4 piezas a la esquina opuesta. En cada turno haces 3 movimientos: pasar a una " +
+		"casilla vecina cuenta como uno, saltar por encima de una pieza también; saltar por encima de una pared cuenta " +
+		"como dos y por encima de una pared doble, como tres. Gana quien necesite menos movimientos en total.",
+
+	YourTurn: "Te toca jugar con el {{.Color}} (turnos jugados hasta ahora: {{.Ply}}).",
+	Played:   "El {{.Color}} jugó {{.Turn}}",
+	Counts:   "Movimientos contados: {{.Counts}}",
+	Deadline: "Fecha límite para jugar: {{.Deadline}}.",
+
+	GameOver:        "Fin de la partida: {{.Result}}.",
+	Win:             "victoria de {{.Side}} por {{.Margin}} {{if eq .Margin 1}}punto{{else}}puntos{{end}}",
+	Draw:            "empate",
+	ByResignation:   "abandono de {{.Side}}",
+	ByTimeout:       "se agotó el tiempo de {{.Side}}",
+	ByTurnLimit:     "se alcanzó el límite de turnos",
+	ByBlockedCorner: "una pieza de {{.Side}} quedó en la esquina de salida",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} movimientos contados + {{.Needed}} para terminar)",
+	NeededExplained: "No todas las piezas de {{.Side}} habían llegado: para terminar hacía falta un mínimo de {{.Needed}} " +
+		"{{if eq .Needed 1}}movimiento{{else}}movimientos{{end}}, que también se suma al total.",
+
+	NewLink: "Tu enlace para jugar esta partida se ha renovado. Los enlaces anteriores ya no funcionan.",
+
+	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
+	MoveButton:    "Abrir el tablero",
+	WatchLabel:    "La partida para espectadores:",
+	BoardAlt:      "El tablero",
+	Legend: "W B Y R las piezas (Blanco, Negro, Amarillo, Rojo), w b y r las casillas libres de sus esquinas de destino, " +
+		"| y --- las paredes, # y === las paredes dobles, * las casillas de las que salieron piezas en el último turno.",
+	Footer:      "Recibes este correo porque juegas esta partida de Less en lesspost.",
+	Unsubscribe: "Desactivar recordatorios y avisos para espectadores",
+}
+
+func init() { catalog["es"] = &spanish }

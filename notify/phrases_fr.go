@@ -1,0 +1,66 @@
+package notify
+
+import "github.com/lesspost/lesspost/domain/less"
+
+// french addresses the reader with "vous", as the rule sheet and most French
+// apps and games do; sentences avoid past participles that would agree with
+// the reader ("invité·e"). After the greeting "Bonjour Anna," the text goes
+// on with a capital, as French letters do. A non-breaking space (\u00a0)
+// precedes ":" and ";". Game words from the rule sheet: coup (one point of a
+// turn), pion, case, coin, camp (the start corner), mur, double mur, tour,
+// équipe, points (the score), égalité. The colours are names ("Blanc",
+// "Noir"), used without an article; a side (.Side) is a colour or a team
+// ("Jaune et Blanc"), so phrases about a side avoid a verb that would have
+// to agree with it.
+var french = phrases{
+	Colors: [4]string{less.White: "Blanc", less.Black: "Noir", less.Yellow: "Jaune", less.Red: "Rouge"},
+	Teams:  [2]string{"Jaune et Blanc", "Noir et Rouge"},
+
+	SubjectGame:  "Less\u00a0: {{.Players}} [{{.Short}}]",
+	SubjectLogin: "Votre lien de connexion à lesspost",
+
+	LoginIntro:  "Connectez-vous à lesspost avec ce lien. Il n'est valable qu'une fois, pendant 15 minutes\u00a0:",
+	LoginButton: "Se connecter",
+	LoginCode:   "Ou saisissez ce code dans l'application\u00a0: {{.Code}}",
+	LoginIgnore: "Si vous n'avez pas demandé à vous connecter, ignorez cet e-mail\u00a0: rien ne se passe sans le lien.",
+
+	Greeting: "Bonjour {{.Name}},",
+
+	InviteIntro:     "On vous invite à une partie de Less par correspondance. Votre couleur\u00a0: {{.Color}}.",
+	PlayersHeading:  "Joueurs\u00a0:",
+	Rules:           "Règles\u00a0: {{.Preset}}, {{.MaxTurns}} tours au maximum par joueur{{if .EarlyStop}}, un tour peut s'arrêter après n'importe quel coup{{end}}.",
+	YouMoveFirst:    "Vous commencez.",
+	OtherMovesFirst: "{{.ToMove}} commence\u00a0; nous vous écrirons quand ce sera votre tour.",
+	HowToPlay: "Comment jouer\u00a0: amenez vos 4 pions dans le coin opposé. À chaque tour, vous jouez 3 coups\u00a0: " +
+		"avancer sur une case voisine compte pour 1 coup, sauter par-dessus un pion aussi, sauter par-dessus un mur " +
+		"compte pour 2 coups et par-dessus un double mur pour 3. Le gagnant est celui qui a besoin du moins de coups au total.",
+
+	YourTurn: "C'est à vous de jouer ({{.Color}}). Tours déjà joués\u00a0: {{.Ply}}.",
+	Played:   "{{.Color}} a joué {{.Turn}}",
+	Counts:   "Coups comptés\u00a0: {{.Counts}}",
+	Deadline: "Date limite pour jouer\u00a0: {{.Deadline}}.",
+
+	GameOver:        "La partie est terminée\u00a0: {{.Result}}.",
+	Win:             "victoire de {{.Side}} avec {{.Margin}} {{if eq .Margin 1}}point{{else}}points{{end}} d'avance",
+	Draw:            "égalité",
+	ByResignation:   "abandon de {{.Side}}",
+	ByTimeout:       "temps écoulé pour {{.Side}}",
+	ByTurnLimit:     "nombre maximal de tours atteint",
+	ByBlockedCorner: "un pion de {{.Side}} est resté dans son camp de départ",
+	Total:           "{{.Side}}\u00a0: {{.Total}} ({{.Count}} coups comptés + {{.Needed}} pour finir)",
+	NeededExplained: "Les pions de {{.Side}} n'étaient pas tous arrivés\u00a0: il aurait fallu encore au moins {{.Needed}} " +
+		"{{if eq .Needed 1}}coup{{else}}coups{{end}}, et ce minimum compte aussi.",
+
+	NewLink: "Votre lien pour jouer cette partie a été renouvelé. Les anciens liens ne fonctionnent plus.",
+
+	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
+	MoveButton:    "Ouvrir le plateau",
+	WatchLabel:    "La partie pour les spectateurs\u00a0:",
+	BoardAlt:      "Le plateau",
+	Legend: "W B Y R les pions (Blanc, Noir, Jaune, Rouge), w b y r les cases libres de leurs coins d'arrivée, " +
+		"| et --- les murs, # et === les doubles murs, * les cases quittées lors du dernier tour.",
+	Footer:      "Vous recevez cet e-mail parce que vous participez à cette partie de Less sur lesspost.",
+	Unsubscribe: "Désactiver les rappels et les notifications pour spectateurs",
+}
+
+func init() { catalog["fr"] = &french }

@@ -1,0 +1,66 @@
+package notify
+
+import "github.com/lesspost/lesspost/domain/less"
+
+// italian addresses the reader with "tu", as Italian apps and games do (the
+// rule sheet mostly uses impersonal forms); sentences avoid past participles
+// that would agree with the reader ("invitato/a"). After the greeting
+// "Ciao Anna," the text goes on in lower case, as Italian letters do. Game
+// words from the rule sheet: mossa (one point of a turn), pedina, casella,
+// angolo, muro, doppio muro, scavalcare, turno, squadra, punti (the score),
+// scacchiera, pareggio. A colour alone takes the article, as in the sheet
+// ("il Bianco"; all four colours take "il"); a side (.Side) is a colour or a
+// team ("Giallo e Bianco"), so phrases about a side use it without article
+// and without a verb that would have to agree with it.
+var italian = phrases{
+	Colors: [4]string{less.White: "Bianco", less.Black: "Nero", less.Yellow: "Giallo", less.Red: "Rosso"},
+	Teams:  [2]string{"Giallo e Bianco", "Nero e Rosso"},
+
+	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectLogin: "Il tuo link di accesso a lesspost",
+
+	LoginIntro:  "Accedi a lesspost con questo link. Funziona una sola volta, entro 15 minuti:",
+	LoginButton: "Accedi",
+	LoginCode:   "Oppure inserisci questo codice nell'app: {{.Code}}",
+	LoginIgnore: "Se non hai chiesto di accedere, ignora questa email: senza il link non succede nulla.",
+
+	Greeting: "Ciao {{.Name}},",
+
+	InviteIntro:     "hai ricevuto un invito a una partita di Less per corrispondenza. Giochi con il {{.Color}}.",
+	PlayersHeading:  "Giocatori:",
+	Rules:           "Regole: {{.Preset}}, al massimo {{.MaxTurns}} turni a testa{{if .EarlyStop}}, un turno può finire dopo qualsiasi mossa{{end}}.",
+	YouMoveFirst:    "Inizi tu.",
+	OtherMovesFirst: "Inizia il {{.ToMove}}; ti scriveremo quando sarà il tuo turno.",
+	HowToPlay: "Come si gioca: porta le tue 4 pedine nell'angolo opposto. In ogni turno hai 3 mosse: spostarsi in una " +
+		"casella adiacente conta come una mossa, scavalcare una pedina anche; scavalcare un muro conta come due mosse, " +
+		"un doppio muro come tre. Vince chi usa meno mosse in totale.",
+
+	YourTurn: "tocca a te con il {{.Color}} (turni giocati finora: {{.Ply}}).",
+	Played:   "Il {{.Color}} ha giocato {{.Turn}}",
+	Counts:   "Mosse contate: {{.Counts}}",
+	Deadline: "Termine per giocare: {{.Deadline}}.",
+
+	GameOver:        "la partita è finita: {{.Result}}.",
+	Win:             "vittoria per {{.Side}} con {{.Margin}} {{if eq .Margin 1}}punto{{else}}punti{{end}} di vantaggio",
+	Draw:            "pareggio",
+	ByResignation:   "abbandono di {{.Side}}",
+	ByTimeout:       "tempo scaduto per {{.Side}}",
+	ByTurnLimit:     "raggiunto il numero massimo di turni",
+	ByBlockedCorner: "una pedina di {{.Side}} è rimasta nell'angolo di partenza",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} mosse contate + {{.Needed}} per finire)",
+	NeededExplained: "Le pedine di {{.Side}} non erano tutte arrivate: per finire serviva ancora un minimo di {{.Needed}} " +
+		"{{if eq .Needed 1}}mossa{{else}}mosse{{end}}, che si aggiunge al totale.",
+
+	NewLink: "il tuo link per giocare questa partita è stato rinnovato. I link precedenti non funzionano più.",
+
+	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
+	MoveButton:    "Apri la scacchiera",
+	WatchLabel:    "La partita per gli spettatori:",
+	BoardAlt:      "La scacchiera",
+	Legend: "W B Y R le pedine (Bianco, Nero, Giallo, Rosso), w b y r le caselle libere dei loro angoli di arrivo, " +
+		"| e --- i muri, # e === i doppi muri, * le caselle lasciate nell'ultimo turno.",
+	Footer:      "Ricevi questa email perché giochi in questa partita di Less su lesspost.",
+	Unsubscribe: "Disattiva promemoria e notifiche per spettatori",
+}
+
+func init() { catalog["it"] = &italian }
