@@ -92,8 +92,11 @@ type Played struct {
 	Turn  Turn
 	Outcome
 	// Auto marks a pass the game made for a player who had no choice: his
-	// team is complete (E2) or no legal move is possible (T2).
+	// team is complete (E2) or no legal move is possible (T2), or his time
+	// ran out (TimedOut).
 	Auto bool
+	// TimedOut marks a turn passed because the player's time ran out.
+	TimedOut bool
 }
 
 // Game is a game of Less being played: the start, the options, the current
@@ -264,6 +267,25 @@ func (g *Game) passWhileForced(played []Played) []Played {
 		played = g.record(played, Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true}, next)
 	}
 	return played
+}
+
+// PassOnTime ends the mover's turn because his time ran out, in games whose
+// time-out policy passes rather than forfeits: no moves, and the turn counts
+// 3 as every turn that ends with points left does (T4). The automatic passes
+// that follow are returned with it.
+func (g *Game) PassOnTime() ([]Played, error) {
+	if g.result != nil {
+		return nil, ErrGameOver
+	}
+	s := g.pos.BeginTurn()
+	next := s.pos
+	next.toMove = next.next(next.toMove)
+	out := Outcome{Counted: Budget, Completed: s.SideComplete()}
+	if out.Completed {
+		out.Counted = 0
+	}
+	played := g.record(nil, Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true, TimedOut: true}, next)
+	return g.passWhileForced(played), nil
 }
 
 // Resign ends the game: side s loses by max(10, the margin E6 would give its

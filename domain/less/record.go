@@ -27,7 +27,8 @@ import (
 //	1 black a2c2:b1c1:c1c3
 //
 // The turn number is the mover's own count of turns (E3 limits it). A pass the
-// game made for a player is written "Nil ; auto". Text after ";" is a comment.
+// game made for a player is written "Nil ; auto", a turn passed because the
+// player's time ran out "Nil ; timeout". Other text after ";" is a comment.
 // Seed, Setup (a set-up start position) and any other tags (Event, Date, …)
 // are optional; other tags are kept in order.
 
@@ -104,7 +105,10 @@ func (r Record) String() string {
 	for _, p := range r.History {
 		turns[p.Color]++
 		sb.WriteString(strconv.Itoa(turns[p.Color]) + " " + p.Color.String() + " " + p.Turn.String())
-		if p.Auto {
+		switch {
+		case p.TimedOut:
+			sb.WriteString(" ; " + commentTimeout)
+		case p.Auto:
 			sb.WriteString(" ; auto")
 		}
 		sb.WriteByte('\n')
@@ -159,7 +163,9 @@ func ParseRecord(text string) (*Record, error) {
 	sc.Buffer(make([]byte, 0, 4096), MaxRecordSize)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
+		timeout := false
 		if i := strings.IndexByte(line, ';'); i >= 0 && !strings.HasPrefix(line, "[") {
+			timeout = strings.TrimSpace(line[i+1:]) == commentTimeout
 			line = strings.TrimSpace(line[:i])
 		}
 		switch {
@@ -178,7 +184,7 @@ func ParseRecord(text string) (*Record, error) {
 			tags[name] = value
 			order = append(order, name)
 		default:
-			turnLines = append(turnLines, numberedLine{n, line})
+			turnLines = append(turnLines, numberedLine{n, line, timeout})
 		}
 	}
 	r, err := recordHeader(tags, order)
@@ -195,9 +201,13 @@ func ParseRecord(text string) (*Record, error) {
 }
 
 type numberedLine struct {
-	n    int
-	text string
+	n       int
+	text    string
+	timeout bool // the line's comment says the turn was passed on time
 }
+
+// commentTimeout marks a turn passed on time; replay must pass it the same way.
+const commentTimeout = "timeout"
 
 func recordHeader(tags map[string]string, order []string) (*Record, error) {
 	need := func(name string) (string, error) {
@@ -318,7 +328,15 @@ func (r *Record) replay(lines []numberedLine) error {
 			}
 			continue
 		}
-		played, err := g.Play(turn)
+		var played []Played
+		if l.timeout {
+			if len(turn) != 0 {
+				return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d %s: a turn passed on time is Nil, got %s", num, color, turn)}
+			}
+			played, err = g.PassOnTime()
+		} else {
+			played, err = g.Play(turn)
+		}
 		if err != nil {
 			return &RecordError{Line: l.n, Err: fmt.Errorf("turn %d %s: %w", num, color, err)}
 		}
