@@ -33,6 +33,10 @@ type Game struct {
 	Seed      *uint64 // the board's generator seed, if it was generated
 	Seats     []Seat  // in turn order
 	State     less.State
+	Clock     Clock
+	// Away holds the vacations of the seats' players, which move deadlines
+	// when the time control allows it. The store loads it with the game.
+	Away Away
 	// Version changes with every change to the game; it is the ETag.
 	Version   int
 	CreatedAt time.Time
@@ -74,6 +78,8 @@ type NewGameSpec struct {
 	MaxTurns  *int
 	// Setup is an optional custom start position.
 	Setup *Setup
+	// Time is the time control; the zero value is none.
+	Time TimeControl
 }
 
 // Setup is a custom start position (any legal placement, any colour to move).
@@ -91,7 +97,10 @@ type Created struct {
 
 // CreateGame validates the spec and builds the game. randomSeed is used when
 // the spec names no board.
-func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64) (Created, error) {
+//
+// away gives the vacations of the players (by colour, in turn order of the
+// spec's players), which move deadlines when the game allows vacations.
+func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64, away Away) (Created, error) {
 	n := len(spec.Players)
 	if n != 2 && n != 4 {
 		return Created{}, Errorf(KindInvalid, CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
@@ -132,12 +141,17 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 			return Created{}, ErrorOf(err)
 		}
 	}
+	tc, err := spec.Time.Normalize(n)
+	if err != nil {
+		return Created{}, err
+	}
 	eg, history, err := less.NewGame(start, opts)
 	if err != nil {
 		return Created{}, ErrorOf(err)
 	}
 	g := Game{ID: id, CreatorID: creatorID, Preset: preset, Seed: seed, Seats: seats,
-		State: eg.State(), Version: 1, CreatedAt: now, UpdatedAt: now}
+		State: eg.State(), Away: away, Version: 1, CreatedAt: now, UpdatedAt: now}
+	g.startClock(tc, now)
 	notices := make([]Notice, 0, n)
 	for _, s := range seats {
 		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: g.State.Ply})
@@ -257,13 +271,17 @@ func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submi
 	if err != nil {
 		return Submitted{}, err
 	}
+	mover := g.State.Position.ToMove()
 	played, err := eg.Play(turn)
 	if err != nil {
 		return Submitted{}, ErrorOf(err)
 	}
+	g.charge(mover, now)
+	g.Clock.Streak[less.SideOf(mover)] = 0
 	g.State = eg.State()
 	g.Version++
 	g.UpdatedAt = now
+	g.startTurn(now)
 	return Submitted{Game: g, Played: played, Notices: afterPly(&g, played)}, nil
 }
 
@@ -307,6 +325,7 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 	g.State = eg.State()
 	g.Version++
 	g.UpdatedAt = now
+	g.startTurn(now) // the game is over: the clock stops
 	return Submitted{Game: g, Notices: afterPly(&g, nil)}, nil
 }
 

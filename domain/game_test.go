@@ -66,7 +66,7 @@ func squares(t *testing.T, names ...string) []less.Square {
 
 func newGame(t *testing.T, spec domain.NewGameSpec) domain.Game {
 	t.Helper()
-	created, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed)
+	created, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 	if err != nil {
 		t.Fatalf("CreateGame: %v", err)
 	}
@@ -308,7 +308,7 @@ func TestCreateGame(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := tt.spec(t)
-			c, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed)
+			c, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 			if err != nil {
 				t.Fatalf("CreateGame: %v", err)
 			}
@@ -493,7 +493,7 @@ func TestCreateGameRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := domain.CreateGame(tt.spec(t), testGameID, testCreator, t0, randomSeed)
+			c, err := domain.CreateGame(tt.spec(t), testGameID, testCreator, t0, randomSeed, nil)
 			if err == nil {
 				t.Fatalf("CreateGame succeeded: %+v", c.Game)
 			}
@@ -506,7 +506,7 @@ func TestCreateGameNormalizesPlayers(t *testing.T) {
 	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
 		{Name: "  Ann  ", Email: "Ann@Example.ORG", Locale: "fr"},
 		{Name: "Bob", Email: "bob@example.org"},
-	}, Walls: openWalls}, testGameID, testCreator, t0, randomSeed)
+	}, Walls: openWalls}, testGameID, testCreator, t0, randomSeed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

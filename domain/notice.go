@@ -11,6 +11,7 @@ const (
 	NoticeYourTurn   NoticeKind = "your_turn"  // the opponent moved, with your move link
 	NoticeGameOver   NoticeKind = "game_over"  // the result
 	NoticeNewLink    NoticeKind = "new_link"   // your move link was renewed
+	NoticeReminder   NoticeKind = "reminder"   // your deadline is near (non-essential: unsubscribable)
 )
 
 // Notice is an email to send, decided inside the transaction that causes it
@@ -24,3 +25,7 @@ type Notice struct {
 	// Email is the address for notices that belong to no seat (login).
 	Email string
 }
+
+// Essential reports whether a notice is sent even to an address that
+// unsubscribed: moves and results are the game itself; reminders are not.
+func (k NoticeKind) Essential() bool { return k != NoticeReminder }

@@ -19,11 +19,12 @@ const maxLoginsPerHour = 5
 
 // User is an account, known by its email address.
 type User struct {
-	ID        int64
-	Email     string
-	Name      string
-	Locale    string
-	CreatedAt time.Time
+	ID           int64
+	Email        string
+	Name         string
+	Locale       string
+	VacationDays int // per calendar year
+	CreatedAt    time.Time
 }
 
 // RequestLogin creates a single-use login token for the address and queues
@@ -102,10 +103,10 @@ func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration
 func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Session, error) {
 	s := Session{ID: id}
 	var expires, created int64
-	err := db.read.QueryRowContext(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.created_at
+	err := db.read.QueryRowContext(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`, id, now.UnixMilli()).Scan(
-		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &created)
+		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
@@ -148,8 +149,8 @@ func (db *DB) UpdateUser(ctx context.Context, id int64, name, locale string) (Us
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
 	u := User{Email: email}
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, name, locale, created_at FROM users WHERE email = ?`, email).Scan(
-		&u.ID, &u.Name, &u.Locale, &created)
+	err := q.QueryRowContext(ctx, `SELECT id, name, locale, vacation_days, created_at FROM users WHERE email = ?`, email).Scan(
+		&u.ID, &u.Name, &u.Locale, &u.VacationDays, &created)
 	if err != nil {
 		return User{}, fmt.Errorf("read user: %w", err)
 	}

@@ -259,7 +259,7 @@ func TestUpdateUser(t *testing.T) {
 		if err != nil {
 			t.Fatalf("UpdateUser: %v", err)
 		}
-		want := User{ID: u.ID, Email: u.Email, Name: tt.name, Locale: tt.locale, CreatedAt: u.CreatedAt}
+		want := User{ID: u.ID, Email: u.Email, Name: tt.name, Locale: tt.locale, VacationDays: 14, CreatedAt: u.CreatedAt}
 		if got != want {
 			t.Errorf("UpdateUser = %+v, want %+v", got, want)
 		}

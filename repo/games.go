@@ -24,11 +24,15 @@ type queryer interface {
 // CreateGame builds a game from spec (domain.CreateGame) and stores it with
 // its invitations in one transaction.
 func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID int64, now time.Time) (domain.Game, error) {
-	created, err := domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64())
-	if err != nil {
-		return domain.Game{}, err
-	}
-	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+	var created domain.Created
+	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+		away, err := awayOfPlayers(ctx, tx, spec.Players, now)
+		if err != nil {
+			return err
+		}
+		if created, err = domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64(), away); err != nil {
+			return err
+		}
 		for i := range created.Game.Seats {
 			seat := &created.Game.Seats[i]
 			if seat.Locale == "" {
@@ -46,6 +50,9 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		return enqueue(ctx, tx, &created.Game, created.Notices, now)
 	})
 	if err != nil {
+		if domain.ErrorOf(err) != nil {
+			return domain.Game{}, err
+		}
 		return domain.Game{}, fmt.Errorf("create game: %w", err)
 	}
 	return created.Game, nil
@@ -149,7 +156,7 @@ func storedResponse(ctx context.Context, tx *sql.Tx, idem *Idempotency) (Respons
 
 // Turns lists a game's turns in order.
 func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT ply, color, notation, used, counted, auto, played_at
+	rows, err := db.read.QueryContext(ctx, `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
 		FROM turns WHERE game_id = ? ORDER BY ply`, id)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
@@ -160,7 +167,7 @@ func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
 		var t TurnRow
 		var color string
 		var played int64
-		if err := rows.Scan(&t.Ply, &color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &played); err != nil {
+		if err := rows.Scan(&t.Ply, &color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
 			return nil, fmt.Errorf("read turns of %s: %w", id, err)
 		}
 		if t.Color, err = less.ParseColor(color); err != nil {
@@ -180,6 +187,7 @@ type TurnRow struct {
 	Used     int
 	Counted  int
 	Auto     bool
+	TimedOut bool
 	PlayedAt time.Time
 }
 
@@ -189,7 +197,8 @@ func (t TurnRow) Played() (less.Played, error) {
 	if err != nil {
 		return less.Played{}, fmt.Errorf("stored turn %d: %w", t.Ply, err)
 	}
-	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
+	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, TimedOut: t.TimedOut,
+		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
 }
 
 func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
@@ -202,12 +211,16 @@ func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
 	if err != nil {
 		return err
 	}
+	clock, deadline, due, err := encodeClock(&g.Clock)
+	if err != nil {
+		return err
+	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, size, walls, seed, preset, early_stop, max_turns,
-		start, position, to_move, counts, ply, status, result, version, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start, position, to_move, counts, ply, status, result, version, created_at, updated_at, clock, deadline_at, due_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.CreatorID, st.Start.Size(), st.Start.Board().Walls(), seed, string(g.Preset), st.Options.EarlyStop,
 		st.Options.MaxTurns, st.Start.String(), st.Position.String(), st.Position.ToMove().String(), counts, st.Ply,
-		status(g), result, g.Version, g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli())
+		status(g), result, g.Version, g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due)
 	if err != nil {
 		return fmt.Errorf("insert game: %w", err)
 	}
@@ -229,10 +242,14 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *domain.Game, version int) er
 	if err != nil {
 		return err
 	}
+	clock, deadline, due, err := encodeClock(&g.Clock)
+	if err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
-		result = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?`,
+		result = ?, version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`,
 		st.Position.String(), st.Position.ToMove().String(), counts, st.Ply, status(g), result, g.Version,
-		g.UpdatedAt.UnixMilli(), g.ID, version)
+		g.UpdatedAt.UnixMilli(), clock, deadline, due, g.ID, version)
 	if err != nil {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
 	}
@@ -250,9 +267,9 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *domain.Game, version int) er
 
 func insertTurns(ctx context.Context, tx *sql.Tx, g *domain.Game, plyBefore int, played []less.Played, now time.Time) error {
 	for i, p := range played {
-		_, err := tx.ExecContext(ctx, `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, played_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, g.ID, plyBefore+i+1, p.Color.String(), p.Turn.String(), p.Used, p.Counted,
-			p.Auto, now.UnixMilli())
+		_, err := tx.ExecContext(ctx, `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, timed_out, played_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.ID, plyBefore+i+1, p.Color.String(), p.Turn.String(), p.Used, p.Counted,
+			p.Auto, p.TimedOut, now.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("insert turn: %w", err)
 		}
@@ -277,10 +294,11 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 		seed, result                   sql.NullString
 		created, updated               int64
 	)
+	var clock string
 	err := q.QueryRowContext(ctx, `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
-		position, counts, ply, result, version, created_at, updated_at FROM games WHERE id = ?`, id).Scan(
+		position, counts, ply, result, version, created_at, updated_at, clock FROM games WHERE id = ?`, id).Scan(
 		&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position, &counts, &ply,
-		&result, &version, &created, &updated)
+		&result, &version, &created, &updated, &clock)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", clip(id))
 	}
@@ -299,6 +317,9 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 	if g.State, err = decodeState(size, walls, earlyStop, maxTurns, start, position, counts, ply, result); err != nil {
 		return domain.Game{}, fmt.Errorf("read game %s: %w", id, err)
 	}
+	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
+		return domain.Game{}, fmt.Errorf("read game %s: clock: %w", id, err)
+	}
 	rows, err := q.QueryContext(ctx, `SELECT color, name, email, locale, token_version FROM seats
 		WHERE game_id = ? ORDER BY seat_order`, id)
 	if err != nil {
@@ -316,7 +337,16 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 		}
 		g.Seats = append(g.Seats, s)
 	}
-	return g, rows.Err()
+	if err := rows.Err(); err != nil {
+		return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
+	}
+	rows.Close()
+	if g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero() {
+		if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {
+			return domain.Game{}, err
+		}
+	}
+	return g, nil
 }
 
 // storedResult is less.Result with JSON names (same fields, same order).
@@ -392,4 +422,20 @@ func clip(s string) string {
 		return strconv.Quote(s[:40]) + "…"
 	}
 	return s
+}
+
+// encodeClock stores a clock as JSON, with the deadline and the next due
+// time as columns the scheduler can query.
+func encodeClock(c *domain.Clock) (clock string, deadline, due sql.NullInt64, err error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", deadline, due, fmt.Errorf("encode clock: %w", err)
+	}
+	if !c.Deadline.IsZero() {
+		deadline = sql.NullInt64{Int64: c.Deadline.UnixMilli(), Valid: true}
+	}
+	if next := c.NextDue(); !next.IsZero() {
+		due = sql.NullInt64{Int64: next.UnixMilli(), Valid: true}
+	}
+	return string(b), deadline, due, nil
 }

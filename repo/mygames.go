@@ -21,8 +21,9 @@ type GamePage struct {
 var ErrBadCursor = domain.Errorf(domain.KindInvalid, "invalid_cursor", "the cursor is not one this server gave out")
 
 // MyGames lists the games a user plays in or created, most urgent first:
-// games where it is his turn (longest waiting first), then other running
-// games, then finished ones (most recent first). Cursor pagination keeps
+// games where it is his turn (nearest deadline first, then those without a
+// deadline, longest waiting first), then other running games, then finished
+// ones (most recent first). Cursor pagination keeps
 // pages stable while games change.
 func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (GamePage, error) {
 	limit = max(limit, 1)
@@ -39,11 +40,14 @@ func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (Ga
 				CASE WHEN g.status = 'active' AND EXISTS (
 					SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.email = ?1 AND s.color = g.to_move) THEN 0
 				WHEN g.status = 'active' THEN 1 ELSE 2 END AS urgency,
-				g.updated_at
+				g.updated_at, g.deadline_at
 			FROM games g
 			WHERE g.creator_id = ?2 OR g.id IN (SELECT game_id FROM seats WHERE email = ?1)
 		), keyed AS (
-			SELECT id, urgency, CASE urgency WHEN 0 THEN updated_at ELSE -updated_at END AS k FROM mine
+			SELECT id, urgency, CASE urgency
+				-- Your turn: the nearest deadline first; games without one after them, longest waiting first.
+				WHEN 0 THEN COALESCE(deadline_at, 8000000000000 + updated_at)
+				ELSE -updated_at END AS k FROM mine
 		)
 		SELECT id, urgency, k FROM keyed WHERE (urgency, k, id) > (?3, ?4, ?5)
 		ORDER BY urgency, k, id LIMIT ?6`, u.Email, u.ID, urgency, key, after, limit+1)

@@ -19,6 +19,15 @@ func enqueue(ctx context.Context, tx *sql.Tx, g *domain.Game, notices []domain.N
 		if seat, ok := g.Seat(n.Color); ok && email == "" {
 			email = seat.Email
 		}
+		if !n.Kind.Essential() {
+			var off int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM unsubscribes WHERE email = ?`, email).Scan(&off); err != nil {
+				return fmt.Errorf("read unsubscribes: %w", err)
+			}
+			if off > 0 {
+				continue // the address turned this kind of mail off
+			}
+		}
 		if err := insertOutbox(ctx, tx, n, email, "", "", now); err != nil {
 			return err
 		}

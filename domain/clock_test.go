@@ -1,0 +1,230 @@
+package domain_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+const day = 24 * time.Hour
+
+func timedGame(t *testing.T, players []domain.Player, tc domain.TimeControl, away domain.Away) domain.Game {
+	t.Helper()
+	walls := openWalls
+	if len(players) == 4 {
+		walls = strings.Repeat("0", 112)
+	}
+	created, err := domain.CreateGame(domain.NewGameSpec{Players: players, Walls: walls, Time: tc},
+		testGameID, testCreator, t0, randomSeed, away)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return created.Game
+}
+
+func notDue(err error) bool {
+	var de *domain.Error
+	return errors.As(err, &de) && de.Code == "not_due"
+}
+
+func TestTimeControlNormalize(t *testing.T) {
+	tests := []struct {
+		name    string
+		tc      domain.TimeControl
+		players int
+		ok      bool
+	}{
+		{"none", domain.TimeControl{}, 2, true},
+		{"3 days per turn", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day}, 2, true},
+		{"too short", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: time.Minute}, 2, false},
+		{"too long", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 90 * day}, 2, false},
+		{"little golem bank", domain.TimeControl{Kind: domain.TimeBank, Initial: 240 * time.Hour, Increment: 36 * time.Hour, Cap: 240 * time.Hour}, 2, true},
+		{"cap below initial", domain.TimeControl{Kind: domain.TimeBank, Initial: 10 * day, Cap: day}, 2, false},
+		{"pass in 2p", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day, Timeout: domain.TimeoutPass}, 2, false},
+		{"pass in 4p", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day, Timeout: domain.TimeoutPass}, 4, true},
+		{"unknown kind", domain.TimeControl{Kind: "blitz"}, 2, false},
+		{"bad reminder", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day, Reminders: []time.Duration{-time.Hour}}, 2, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.tc.Normalize(tt.players)
+			if (err == nil) != tt.ok {
+				t.Fatalf("Normalize: %v", err)
+			}
+			if err == nil && got.Kind != domain.TimeNone && (len(got.Reminders) == 0 || got.Timeout == "") {
+				t.Errorf("defaults not filled in: %+v", got)
+			}
+		})
+	}
+	tc, _ := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day}.Normalize(4)
+	if tc.Timeout != domain.TimeoutPass || tc.Reminders[0] != 24*time.Hour || tc.Reminders[1] != time.Hour {
+		t.Errorf("4p defaults %+v", tc)
+	}
+}
+
+// A reminder fires once and only once; a second run finds nothing due.
+func TestReminderOnce(t *testing.T) {
+	g := timedGame(t, twoPlayers(), domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day}, nil)
+	deadline := t0.Add(3 * day)
+	if !g.Clock.Deadline.Equal(deadline) || !g.Clock.NextDue().Equal(deadline.Add(-24*time.Hour)) {
+		t.Fatalf("deadline %v, next due %v", g.Clock.Deadline, g.Clock.NextDue())
+	}
+	if _, err := domain.Tick(g, deadline.Add(-25*time.Hour)); !notDue(err) {
+		t.Fatalf("tick before the reminder: %v", err)
+	}
+	sub, err := domain.Tick(g, deadline.Add(-23*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sub.Notices) != 1 || sub.Notices[0].Kind != domain.NoticeReminder || sub.Notices[0].Color != less.White {
+		t.Fatalf("notices %+v", sub.Notices)
+	}
+	if _, err := domain.Tick(sub.Game, deadline.Add(-23*time.Hour)); !notDue(err) {
+		t.Fatalf("second tick: %v", err)
+	}
+	if !sub.Game.Clock.NextDue().Equal(deadline.Add(-time.Hour)) {
+		t.Errorf("next due %v, want the 1 h reminder", sub.Game.Clock.NextDue())
+	}
+	// Late: both reminders are overdue; one email stands for them.
+	late, err := domain.Tick(g, deadline.Add(-30*time.Minute))
+	if err != nil || late.Game.Clock.NextDue() != deadline {
+		t.Errorf("late tick: %v, next due %v", err, late.Game.Clock.NextDue())
+	}
+}
+
+// A two-player time-out ends the game: the side to move loses by at least
+// 10 (E8), and both players are emailed.
+func TestTimeOutTwoPlayers(t *testing.T) {
+	g := timedGame(t, twoPlayers(), domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day}, nil)
+	if _, err := domain.TimeOut(g, t0.Add(day-time.Second)); !notDue(err) {
+		t.Fatalf("time-out before the deadline: %v", err)
+	}
+	sub, err := domain.Tick(g, t0.Add(day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sub.Game.State.Result
+	if r == nil || r.Reason != less.ReasonTimeout || r.Loser != less.SideWhite || r.Winner != less.SideBlack || r.Margin < 10 {
+		t.Fatalf("result %+v", r)
+	}
+	if len(sub.Notices) != 2 || sub.Notices[0].Kind != domain.NoticeGameOver {
+		t.Errorf("notices %+v", sub.Notices)
+	}
+	if !sub.Game.Clock.Deadline.IsZero() || !sub.Game.Clock.NextDue().IsZero() {
+		t.Error("the clock runs on after the end")
+	}
+}
+
+// A four-player time-out passes the turn (it counts 3); a team's second
+// time-out in a row forfeits.
+func TestTimeOutFourPlayers(t *testing.T) {
+	g := timedGame(t, fourPlayers(), domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day}, nil)
+	now := t0.Add(day)
+	sub, err := domain.TimeOut(g, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = sub.Game
+	if g.Over() || g.State.Position.ToMove() != less.Black || g.State.Counts[less.Yellow] != 3 {
+		t.Fatalf("after Yellow's time-out: over %v, to move %s, counts %v", g.Over(), g.State.Position.ToMove(), g.State.Counts)
+	}
+	if len(sub.Played) != 1 || !sub.Played[0].TimedOut || sub.Notices[0].Kind != domain.NoticeYourTurn || sub.Notices[0].Color != less.Black {
+		t.Fatalf("played %+v, notices %+v", sub.Played, sub.Notices)
+	}
+	if !g.Clock.Deadline.Equal(now.Add(day)) {
+		t.Errorf("Black's deadline %v", g.Clock.Deadline)
+	}
+	// Black plays; White (Yellow's partner) times out: the team's second in a row.
+	sub, err = domain.SubmitTurn(g, seatActor(less.Black), g.State.Ply, "a1a3:a3a4:a2a3", now.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = sub.Game
+	sub, err = domain.TimeOut(g, g.Clock.Deadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sub.Game.State.Result
+	if r == nil || r.Reason != less.ReasonTimeout || r.Loser != less.SideWhite {
+		t.Fatalf("after the team's second time-out: %+v", r)
+	}
+}
+
+// A vacation moves the deadline of the player on vacation by the time it
+// covers; a game that disallows vacations ignores it.
+func TestVacationMovesDeadlines(t *testing.T) {
+	away := domain.Away{less.White: {{Start: t0.Add(day), End: t0.Add(3 * day)}}}
+	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
+	g := timedGame(t, twoPlayers(), tc, away)
+	if want := t0.Add(5 * day); !g.Clock.Deadline.Equal(want) {
+		t.Errorf("deadline %v, want %v (two days of vacation added)", g.Clock.Deadline, want)
+	}
+	tc.AllowVacation = false
+	if g := timedGame(t, twoPlayers(), tc, away); !g.Clock.Deadline.Equal(t0.Add(3 * day)) {
+		t.Errorf("vacations counted in a game that disallows them: %v", g.Clock.Deadline)
+	}
+	// Declared later: RefreshDeadline moves the running deadline.
+	tc.AllowVacation = true
+	g = timedGame(t, twoPlayers(), tc, nil)
+	moved, changed := domain.RefreshDeadline(g, away)
+	if !changed || !moved.Clock.Deadline.Equal(t0.Add(5*day)) || moved.Version != g.Version+1 {
+		t.Errorf("refreshed deadline %v (changed %v)", moved.Clock.Deadline, changed)
+	}
+}
+
+// A time bank is charged with the time used (not the vacation) and gets
+// the increment, up to the cap.
+func TestTimeBank(t *testing.T) {
+	tc := domain.TimeControl{Kind: domain.TimeBank, Initial: 10 * day, Increment: 36 * time.Hour, Cap: 10 * day}
+	g := timedGame(t, twoPlayers(), tc, nil)
+	if !g.Clock.Deadline.Equal(t0.Add(10 * day)) {
+		t.Fatalf("first deadline %v", g.Clock.Deadline)
+	}
+	sub, err := domain.SubmitTurn(g, seatActor(less.White), 0, firstTurn, t0.Add(4*day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sub.Game.Clock.Banks[less.White]; got != 10*day-4*day+36*time.Hour {
+		t.Errorf("White's bank %v", got)
+	}
+	if !sub.Game.Clock.Deadline.Equal(t0.Add(4*day + 10*day)) {
+		t.Errorf("Black's deadline %v", sub.Game.Clock.Deadline)
+	}
+	// A quick turn cannot raise the bank above the cap.
+	sub, err = domain.SubmitTurn(sub.Game, seatActor(less.Black), 1, "a1a3:a3a4:a2a3", t0.Add(4*day+time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sub.Game.Clock.Banks[less.Black]; got != 10*day {
+		t.Errorf("Black's bank %v, want the cap", got)
+	}
+}
+
+func TestCheckVacation(t *testing.T) {
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	existing := []domain.Period{{Start: now.Add(10 * day), End: now.Add(20 * day)}} // 10 days
+	tests := []struct {
+		name string
+		p    domain.Period
+		ok   bool
+	}{
+		{"fits", domain.Period{Start: now.Add(30 * day), End: now.Add(34 * day)}, true},
+		{"too long for the year", domain.Period{Start: now.Add(30 * day), End: now.Add(35*day + time.Hour)}, false},
+		{"overlaps", domain.Period{Start: now.Add(19 * day), End: now.Add(21 * day)}, false},
+		{"in the past", domain.Period{Start: now.Add(-day), End: now.Add(day)}, false},
+		{"backwards", domain.Period{Start: now.Add(5 * day), End: now.Add(4 * day)}, false},
+		{"next year has its own days", domain.Period{Start: now.Add(320 * day), End: now.Add(334 * day)}, true},
+	}
+	for _, tt := range tests {
+		if err := domain.CheckVacation(tt.p, existing, domain.DefaultVacationDays, now); (err == nil) != tt.ok {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+	if left := domain.VacationDaysLeft(existing, 14, now); left != 4 {
+		t.Errorf("days left %d, want 4", left)
+	}
+}
