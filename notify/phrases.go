@@ -38,6 +38,11 @@ type phrases struct {
 	Played   string // .Color, .Turn (notation)
 	Counts   string // .Counts (e.g. "white 9, black 9")
 	Deadline string // .Deadline
+	Reminder string // .Deadline, .Timeout (what happens then: TimeoutLoses or TimeoutPasses)
+	// TimeoutLoses and TimeoutPasses say what a time-out does, in Reminder.
+	TimeoutLoses  string
+	TimeoutPasses string
+	TimedOutPass  string // .Color (whose time ran out)
 
 	GameOver        string // .Result
 	Win             string // .Side, .Margin
@@ -125,6 +130,11 @@ var english = phrases{
 	Played:   "{{.Color}} played {{.Turn}}",
 	Counts:   "Moves counted: {{.Counts}}",
 	Deadline: "Please move by {{.Deadline}}.",
+	Reminder: "your turn in this game is due by {{.Deadline}}. After that, {{.Timeout}}.",
+
+	TimeoutLoses:  "your side loses on time",
+	TimeoutPasses: "your turn is passed",
+	TimedOutPass:  "{{.Color}} ran out of time; the turn was passed",
 
 	GameOver:        "the game is over: {{.Result}}.",
 	Win:             "{{.Side}} won by {{.Margin}}",

@@ -38,6 +38,11 @@ var german = phrases{
 	Played:   "{{.Color}} hat {{.Turn}} gespielt",
 	Counts:   "Gezählte Spielzüge: {{.Counts}}",
 	Deadline: "Bitte spiele deine Runde bis spätestens {{.Deadline}}.",
+	Reminder: "deine Runde in dieser Partie muss bis spätestens {{.Deadline}} gespielt sein. Danach {{.Timeout}}.",
+
+	TimeoutLoses:  "verliert deine Seite wegen Zeitüberschreitung",
+	TimeoutPasses: "wird deine Runde ausgelassen",
+	TimedOutPass:  "{{.Color}} hat die Zeit überschritten; die Runde wurde ausgelassen",
 
 	GameOver:        "die Partie ist vorbei: {{.Result}}.",
 	Win:             "Sieg für {{.Side}} mit {{.Margin}} {{if eq .Margin 1}}Punkt{{else}}Punkten{{end}} Vorsprung",

@@ -41,6 +41,11 @@ var spanish = phrases{
 	Played:   "El {{.Color}} jugó {{.Turn}}",
 	Counts:   "Movimientos contados: {{.Counts}}",
 	Deadline: "Fecha límite para jugar: {{.Deadline}}.",
+	Reminder: "Tu turno en esta partida vence el {{.Deadline}}. Después, {{.Timeout}}.",
+
+	TimeoutLoses:  "tu lado pierde por tiempo",
+	TimeoutPasses: "se pasa tu turno",
+	TimedOutPass:  "El {{.Color}} se quedó sin tiempo: se pasó su turno",
 
 	GameOver:        "Fin de la partida: {{.Result}}.",
 	Win:             "victoria de {{.Side}} por {{.Margin}} {{if eq .Margin 1}}punto{{else}}puntos{{end}}",

@@ -39,6 +39,11 @@ var french = phrases{
 	Played:   "{{.Color}} a joué {{.Turn}}",
 	Counts:   "Coups comptés\u00a0: {{.Counts}}",
 	Deadline: "Date limite pour jouer\u00a0: {{.Deadline}}.",
+	Reminder: "Votre tour dans cette partie doit être joué avant le {{.Deadline}}. Passé ce délai, {{.Timeout}}.",
+
+	TimeoutLoses:  "votre camp perd au temps",
+	TimeoutPasses: "votre tour est passé",
+	TimedOutPass:  "{{.Color}} a dépassé son temps\u00a0: son tour a été passé",
 
 	GameOver:        "La partie est terminée\u00a0: {{.Result}}.",
 	Win:             "victoire de {{.Side}} avec {{.Margin}} {{if eq .Margin 1}}point{{else}}points{{end}} d'avance",

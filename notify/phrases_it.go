@@ -39,6 +39,11 @@ var italian = phrases{
 	Played:   "Il {{.Color}} ha giocato {{.Turn}}",
 	Counts:   "Mosse contate: {{.Counts}}",
 	Deadline: "Termine per giocare: {{.Deadline}}.",
+	Reminder: "il tuo turno in questa partita va giocato entro {{.Deadline}}. Dopo, {{.Timeout}}.",
+
+	TimeoutLoses:  "la tua parte perde per tempo",
+	TimeoutPasses: "il tuo turno viene saltato",
+	TimedOutPass:  "Il {{.Color}} ha esaurito il tempo: il turno è stato saltato",
 
 	GameOver:        "la partita è finita: {{.Result}}.",
 	Win:             "vittoria per {{.Side}} con {{.Margin}} {{if eq .Margin 1}}punto{{else}}punti{{end}} di vantaggio",

@@ -2,8 +2,10 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
@@ -75,6 +77,9 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
+	if _, current := v.deadline(); m.Notice.Kind == domain.NoticeReminder && !current {
+		return Message{}, fmt.Errorf("render mail %d: reminder for ply %d: %w", m.ID, m.Notice.Ply, ErrObsolete)
+	}
 	p := phrasesFor(v.seat.Locale)
 	msg.ToName = v.seat.Name
 	msg.Subject = say(p.SubjectGame, map[string]any{"Players": v.playerNames(), "Short": shortID(v.game.ID)})
@@ -95,6 +100,8 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 		d = v.gameOver(p)
 	case domain.NoticeNewLink:
 		d = v.newLink(p)
+	case domain.NoticeReminder:
+		d = v.reminder(p)
 	default:
 		return Message{}, fmt.Errorf("render mail %d: unknown kind %q", m.ID, m.Notice.Kind)
 	}
@@ -110,6 +117,11 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, p.BoardAlt)
 	return msg, nil
 }
+
+// ErrObsolete is returned for a notice that no longer makes sense when its
+// turn comes to be sent, such as a reminder for a turn already played. The
+// worker drops it.
+var ErrObsolete = errors.New("obsolete notice")
 
 // boardCID is the Content-ID of the board picture.
 const boardCID = "board"
@@ -211,22 +223,69 @@ func (v *gameView) invitation(p *phrases) doc {
 	if toMove := v.pos.ToMove(); toMove != v.seat.Color {
 		first = say(p.OtherMovesFirst, map[string]any{"ToMove": p.color(toMove)})
 	}
-	return doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
+	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
 		v.greeting(p),
 		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
 		{text: p.PlayersHeading, list: players},
 		{text: say(p.Rules, map[string]any{"Preset": string(v.game.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
 		{text: first},
 		v.board(p),
+	}}
+	if v.pos.ToMove() == v.seat.Color {
+		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
+	}
+	d.blocks = append(d.blocks,
 		v.moveLink(p),
-		{text: p.HowToPlay},
-		{link: &link{label: p.WatchLabel, url: v.watch}},
+		block{text: p.HowToPlay},
+		block{link: &link{label: p.WatchLabel, url: v.watch}},
+	)
+	return d
+}
+
+// deadline is the deadline of the turn the notice is about, if the game
+// keeps time and has not moved on since.
+func (v *gameView) deadline() (time.Time, bool) {
+	c := v.game.Clock
+	if c.Deadline.IsZero() || v.game.State.Ply != v.notice.Ply {
+		return time.Time{}, false
+	}
+	return c.Deadline, true
+}
+
+// formatDeadline writes a deadline the same way in every language.
+func formatDeadline(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// deadlineBlock says by when to move, when there is a deadline.
+func (v *gameView) deadlineBlock(p *phrases) []block {
+	if d, ok := v.deadline(); ok {
+		return []block{{text: say(p.Deadline, map[string]any{"Deadline": formatDeadline(d)})}}
+	}
+	return nil
+}
+
+func (v *gameView) reminder(p *phrases) doc {
+	d, _ := v.deadline()
+	timeout := p.TimeoutLoses
+	if v.game.Clock.Control.Timeout == domain.TimeoutPass {
+		timeout = p.TimeoutPasses
+	}
+	text := say(p.Reminder, map[string]any{"Deadline": formatDeadline(d), "Timeout": timeout})
+	return doc{preheader: text, blocks: []block{
+		v.greeting(p),
+		{text: text},
+		v.board(p),
+		{text: v.counted(p)},
+		v.moveLink(p),
 	}}
 }
 
 func (v *gameView) yourTurn(p *phrases) doc {
 	var played []string
 	for _, t := range v.since {
+		if t.TimedOut {
+			played = append(played, say(p.TimedOutPass, map[string]any{"Color": p.color(t.Color)}))
+			continue
+		}
 		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color), "Turn": t.Turn.String()}))
 	}
 	intro := say(p.YourTurn, map[string]any{"Color": p.color(v.seat.Color), "Ply": v.notice.Ply})
@@ -234,13 +293,9 @@ func (v *gameView) yourTurn(p *phrases) doc {
 	if len(played) > 0 {
 		pre = played[len(played)-1] + " · " + intro
 	}
-	return doc{preheader: pre, blocks: []block{
-		v.greeting(p),
-		{text: intro, list: played},
-		v.board(p),
-		{text: v.counted(p)},
-		v.moveLink(p),
-	}}
+	blocks := []block{v.greeting(p), {text: intro, list: played}, v.board(p), {text: v.counted(p)}}
+	blocks = append(blocks, v.deadlineBlock(p)...)
+	return doc{preheader: pre, blocks: append(blocks, v.moveLink(p))}
 }
 
 func (v *gameView) gameOver(p *phrases) doc {
@@ -316,7 +371,7 @@ func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.C
 		counts[p.Color] += p.Counted
 		if p.Color == recipient {
 			since = since[:0]
-		} else if !p.Auto {
+		} else if !p.Auto || p.TimedOut {
 			since = append(since, p)
 		}
 	}

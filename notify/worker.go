@@ -107,6 +107,13 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 // deliver renders and sends one mail and records the outcome.
 func (w *Worker) deliver(ctx context.Context, m repo.Mail) bool {
 	msg, err := w.Renderer.Render(ctx, m)
+	if errors.Is(err, ErrObsolete) {
+		w.Log.InfoContext(ctx, "mail dropped: no longer relevant", "mail", m.ID, "kind", m.Notice.Kind)
+		if err := w.Store.MarkSent(ctx, m.ID, w.Now()); err != nil {
+			w.Log.ErrorContext(ctx, "record dropped mail", "mail", m.ID, "error", err)
+		}
+		return false
+	}
 	if err == nil {
 		err = w.Sender.Send(ctx, msg)
 	}
