@@ -38,6 +38,10 @@ func (s *Server) routes() {
 
 	s.echo.GET("/unsubscribe", s.unsubscribeForm)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
+
+	s.echo.GET("/play/:id", s.playPage)
+	s.echo.GET("/login", s.loginPage)
+	s.echo.GET("/assets/:file", s.asset)
 }
 
 type healthResponse struct {

@@ -1106,6 +1106,24 @@ type Unauthorized = Problem
 // `illegal_turn` adds `rule`, `rule_ref` and `index`.
 type UnprocessableEntity = Problem
 
+// GetAssetParams defines parameters for GetAsset.
+type GetAssetParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// LoginPageParams defines parameters for LoginPage.
+type LoginPageParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// PlayPageParams defines parameters for PlayPage.
+type PlayPageParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // UnsubscribePageParams defines parameters for UnsubscribePage.
 type UnsubscribePageParams struct {
 	// T The unsubscribe token from the email's link.
@@ -1447,6 +1465,18 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetAsset A file of the pages
+	//
+	// The script modules, style sheet and icon the pages load, embedded in
+	// the server. `Cache-Control: public, max-age=300`, then revalidate
+	// with the `ETag` (a hash of the content).
+	//
+	// Errors: `400 invalid_request` (not a file name of this form);
+	// `404 not_found` (no such file).
+	//
+	// Corresponds with GET /assets/{file} (the `GetAsset` operationId).
+	GetAsset(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetHealth Liveness
 	//
 	// The process is up and serving HTTP. Does not touch the database.
@@ -1454,10 +1484,40 @@ type ClientInterface interface {
 	// Corresponds with GET /healthz (the `GetHealth` operationId).
 	GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LoginPage Sign-in page
+	//
+	// The page the login email links to (`/login#t=<login token>`): it
+	// exchanges the token (`exchangeLoginToken`), removes it from the
+	// address bar, keeps the account token for the browser session only
+	// and lists the account's games (`listMyGames`) with links to their
+	// play pages. Without a `#t=` it asks for an email address and sends a
+	// sign-in link (`requestLogin`), and accepts the code from the email.
+	// Served like `playPage`.
+	//
+	// Corresponds with GET /login (the `LoginPage` operationId).
+	LoginPage(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetOpenAPI This document
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PlayPage Play page
+	//
+	// The page a move link (`/play/{id}#t=<seat token>`) or a spectator
+	// link opens: the board, the turn being made, the history. The same
+	// page for every game and caller: it reads the token from the URL
+	// fragment, removes it from the address bar, keeps it for the browser
+	// session only and loads the game through this API with it. Without a
+	// `#t=` it uses the account token of a sign-in (`/login`) made in the
+	// same session.
+	//
+	// Served with a strict `Content-Security-Policy` (scripts, styles and
+	// connections to this server only; no inline script or style),
+	// `Referrer-Policy: no-referrer` and `Cache-Control: no-cache`.
+	//
+	// Corresponds with GET /play/{id} (the `PlayPage` operationId).
+	PlayPage(ctx context.Context, id GameId, params *PlayPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReadiness Readiness
 	//
@@ -1946,6 +2006,28 @@ type ClientInterface interface {
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// GetAsset A file of the pages
+//
+// The script modules, style sheet and icon the pages load, embedded in
+// the server. `Cache-Control: public, max-age=300`, then revalidate
+// with the `ETag` (a hash of the content).
+//
+// Errors: `400 invalid_request` (not a file name of this form);
+// `404 not_found` (no such file).
+//
+// Corresponds with GET /assets/{file} (the `GetAsset` operationId).
+func (c *Client) GetAsset(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAssetRequest(c.Server, file, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetHealth Liveness
 //
 // The process is up and serving HTTP. Does not touch the database.
@@ -1963,11 +2045,61 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// LoginPage Sign-in page
+//
+// The page the login email links to (`/login#t=<login token>`): it
+// exchanges the token (`exchangeLoginToken`), removes it from the
+// address bar, keeps the account token for the browser session only
+// and lists the account's games (`listMyGames`) with links to their
+// play pages. Without a `#t=` it asks for an email address and sends a
+// sign-in link (`requestLogin`), and accepts the code from the email.
+// Served like `playPage`.
+//
+// Corresponds with GET /login (the `LoginPage` operationId).
+func (c *Client) LoginPage(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLoginPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetOpenAPI This document
 //
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PlayPage Play page
+//
+// The page a move link (`/play/{id}#t=<seat token>`) or a spectator
+// link opens: the board, the turn being made, the history. The same
+// page for every game and caller: it reads the token from the URL
+// fragment, removes it from the address bar, keeps it for the browser
+// session only and loads the game through this API with it. Without a
+// `#t=` it uses the account token of a sign-in (`/login`) made in the
+// same session.
+//
+// Served with a strict `Content-Security-Policy` (scripts, styles and
+// connections to this server only; no inline script or style),
+// `Referrer-Policy: no-referrer` and `Cache-Control: no-cache`.
+//
+// Corresponds with GET /play/{id} (the `PlayPage` operationId).
+func (c *Client) PlayPage(ctx context.Context, id GameId, params *PlayPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPlayPageRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2734,6 +2866,55 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 	return c.Client.Do(req)
 }
 
+// NewGetAssetRequest constructs an http.Request for the GetAsset method
+func NewGetAssetRequest(server string, file string, params *GetAssetParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "file", file, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/assets/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetHealthRequest constructs an http.Request for the GetHealth method
 func NewGetHealthRequest(server string) (*http.Request, error) {
 	var err error
@@ -2761,6 +2942,48 @@ func NewGetHealthRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewLoginPageRequest constructs an http.Request for the LoginPage method
+func NewLoginPageRequest(server string, params *LoginPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/login")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetOpenAPIRequest constructs an http.Request for the GetOpenAPI method
 func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	var err error
@@ -2783,6 +3006,55 @@ func NewGetOpenAPIRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPlayPageRequest constructs an http.Request for the PlayPage method
+func NewPlayPageRequest(server string, id GameId, params *PlayPageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/play/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -3715,6 +3987,20 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetAssetWithResponse A file of the pages
+	//
+	// The script modules, style sheet and icon the pages load, embedded in
+	// the server. `Cache-Control: public, max-age=300`, then revalidate
+	// with the `ETag` (a hash of the content).
+	//
+	// Errors: `400 invalid_request` (not a file name of this form);
+	// `404 not_found` (no such file).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /assets/{file} (the `GetAsset` operationId).
+	GetAssetWithResponse(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*GetAssetResponse, error)
+
 	// GetHealthWithResponse Liveness
 	//
 	// The process is up and serving HTTP. Does not touch the database.
@@ -3724,12 +4010,46 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /healthz (the `GetHealth` operationId).
 	GetHealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetHealthResponse, error)
 
+	// LoginPageWithResponse Sign-in page
+	//
+	// The page the login email links to (`/login#t=<login token>`): it
+	// exchanges the token (`exchangeLoginToken`), removes it from the
+	// address bar, keeps the account token for the browser session only
+	// and lists the account's games (`listMyGames`) with links to their
+	// play pages. Without a `#t=` it asks for an email address and sends a
+	// sign-in link (`requestLogin`), and accepts the code from the email.
+	// Served like `playPage`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /login (the `LoginPage` operationId).
+	LoginPageWithResponse(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*LoginPageResponse, error)
+
 	// GetOpenAPIWithResponse This document
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
+
+	// PlayPageWithResponse Play page
+	//
+	// The page a move link (`/play/{id}#t=<seat token>`) or a spectator
+	// link opens: the board, the turn being made, the history. The same
+	// page for every game and caller: it reads the token from the URL
+	// fragment, removes it from the address bar, keeps it for the browser
+	// session only and loads the game through this API with it. Without a
+	// `#t=` it uses the account token of a sign-in (`/login`) made in the
+	// same session.
+	//
+	// Served with a strict `Content-Security-Policy` (scripts, styles and
+	// connections to this server only; no inline script or style),
+	// `Referrer-Policy: no-referrer` and `Cache-Control: no-cache`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /play/{id} (the `PlayPage` operationId).
+	PlayPageWithResponse(ctx context.Context, id GameId, params *PlayPageParams, reqEditors ...RequestEditorFn) (*PlayPageResponse, error)
 
 	// GetReadinessWithResponse Readiness
 	//
@@ -4240,6 +4560,76 @@ type ClientWithResponsesInterface interface {
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
 }
 
+// GetAssetResponse200Headers the declared response headers of an HTTP 200 response for GetAsset
+type GetAssetResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetAssetResponse304Headers the declared response headers of an HTTP 304 response for GetAsset
+type GetAssetResponse304Headers struct {
+	ETag string
+}
+
+type GetAssetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetAssetResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetAssetResponse304Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAssetResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAssetResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetAssetResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAssetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAssetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAssetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAssetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4288,6 +4678,68 @@ func (r GetHealthResponse) ContentType() string {
 	return ""
 }
 
+// LoginPageResponse200Headers the declared response headers of an HTTP 200 response for LoginPage
+type LoginPageResponse200Headers struct {
+	ETag string
+}
+
+// LoginPageResponse304Headers the declared response headers of an HTTP 304 response for LoginPage
+type LoginPageResponse304Headers struct {
+	ETag string
+}
+
+type LoginPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LoginPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *LoginPageResponse304Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LoginPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LoginPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r LoginPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LoginPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LoginPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LoginPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetOpenAPIResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4323,6 +4775,68 @@ func (r GetOpenAPIResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetOpenAPIResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PlayPageResponse200Headers the declared response headers of an HTTP 200 response for PlayPage
+type PlayPageResponse200Headers struct {
+	ETag string
+}
+
+// PlayPageResponse304Headers the declared response headers of an HTTP 304 response for PlayPage
+type PlayPageResponse304Headers struct {
+	ETag string
+}
+
+type PlayPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PlayPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *PlayPageResponse304Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PlayPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PlayPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PlayPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PlayPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PlayPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PlayPageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5901,6 +6415,26 @@ func (r ListMyGamesResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetWithResponse A file of the pages
+//
+// The script modules, style sheet and icon the pages load, embedded in
+// the server. `Cache-Control: public, max-age=300`, then revalidate
+// with the `ETag` (a hash of the content).
+//
+// Errors: `400 invalid_request` (not a file name of this form);
+// `404 not_found` (no such file).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /assets/{file} (the `GetAsset` operationId).
+func (c *ClientWithResponses) GetAssetWithResponse(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*GetAssetResponse, error) {
+	rsp, err := c.GetAsset(ctx, file, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAssetResponse(rsp)
+}
+
 // GetHealthWithResponse Liveness
 //
 // The process is up and serving HTTP. Does not touch the database.
@@ -5916,6 +6450,27 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 	return ParseGetHealthResponse(rsp)
 }
 
+// LoginPageWithResponse Sign-in page
+//
+// The page the login email links to (`/login#t=<login token>`): it
+// exchanges the token (`exchangeLoginToken`), removes it from the
+// address bar, keeps the account token for the browser session only
+// and lists the account's games (`listMyGames`) with links to their
+// play pages. Without a `#t=` it asks for an email address and sends a
+// sign-in link (`requestLogin`), and accepts the code from the email.
+// Served like `playPage`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /login (the `LoginPage` operationId).
+func (c *ClientWithResponses) LoginPageWithResponse(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*LoginPageResponse, error) {
+	rsp, err := c.LoginPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLoginPageResponse(rsp)
+}
+
 // GetOpenAPIWithResponse This document
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5927,6 +6482,31 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 		return nil, err
 	}
 	return ParseGetOpenAPIResponse(rsp)
+}
+
+// PlayPageWithResponse Play page
+//
+// The page a move link (`/play/{id}#t=<seat token>`) or a spectator
+// link opens: the board, the turn being made, the history. The same
+// page for every game and caller: it reads the token from the URL
+// fragment, removes it from the address bar, keeps it for the browser
+// session only and loads the game through this API with it. Without a
+// `#t=` it uses the account token of a sign-in (`/login`) made in the
+// same session.
+//
+// Served with a strict `Content-Security-Policy` (scripts, styles and
+// connections to this server only; no inline script or style),
+// `Referrer-Policy: no-referrer` and `Cache-Control: no-cache`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /play/{id} (the `PlayPage` operationId).
+func (c *ClientWithResponses) PlayPageWithResponse(ctx context.Context, id GameId, params *PlayPageParams, reqEditors ...RequestEditorFn) (*PlayPageResponse, error) {
+	rsp, err := c.PlayPage(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePlayPageResponse(rsp)
 }
 
 // GetReadinessWithResponse Readiness
@@ -6599,6 +7179,79 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 	return ParseListMyGamesResponse(rsp)
 }
 
+// ParseGetAssetResponse parses an HTTP response from a GetAssetWithResponse call
+func ParseGetAssetResponse(rsp *http.Response) (*GetAssetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAssetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetAssetResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetAssetResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetHealthResponse parses an HTTP response from a GetHealthWithResponse call
 func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6632,6 +7285,65 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 	return response, nil
 }
 
+// ParseLoginPageResponse parses an HTTP response from a LoginPageWithResponse call
+func ParseLoginPageResponse(rsp *http.Response) (*LoginPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LoginPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LoginPageResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers LoginPageResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetOpenAPIResponse parses an HTTP response from a GetOpenAPIWithResponse call
 func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -6653,6 +7365,65 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParsePlayPageResponse parses an HTTP response from a PlayPageWithResponse call
+func ParsePlayPageResponse(rsp *http.Response) (*PlayPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PlayPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PlayPageResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers PlayPageResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil

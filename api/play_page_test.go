@@ -1,0 +1,389 @@
+package api_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// openBoard is a 6x6 board without walls: every step costs 1.
+var openBoard = strings.Repeat("0", 60)
+
+// wallBoard is a 6x6 board with single and double walls (B4, row by row):
+// e5 steps to e4 across a double wall (3) and to d5 across none (1).
+const wallBoard = "02010" + "001200" + "10002" + "020010" + "00100" + "100002" +
+	"02000" + "001100" + "10020" + "200010" + "00110"
+
+// newGame creates a two-player game (Ann is White, Bob is Black) and returns
+// its id and the seat tokens from the invitations.
+func newGame(t *testing.T, h *harness, req map[string]any) (id, ann, bob string) {
+	t.Helper()
+	var g gameJSON
+	h.do("POST", "/v1/games", h.login("org@example.org"), req).want(t, http.StatusCreated).decode(t, &g)
+	mail := h.deliver()
+	_, ann = moveLink(t, only(t, mail, "ann@example.org"))
+	_, bob = moveLink(t, only(t, mail, "bob@example.org"))
+	return g.ID, ann, bob
+}
+
+func (h *harness) game(id, token string) gameJSON {
+	h.t.Helper()
+	var g gameJSON
+	h.do("GET", "/v1/games/"+id, token, nil).want(h.t, http.StatusOK).decode(h.t, &g)
+	return g
+}
+
+// The issue's main path: White opens the move link from her invitation, makes
+// a three-point turn by clicking pieces and squares, and submits it; the
+// game is stored and Black is emailed his move link.
+func TestPlayPageTurnByClicking(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+
+	if href := eval[string](p, "location.href"); strings.Contains(href, ann) || strings.Contains(href, "#") {
+		t.Fatalf("the token is still in the address bar: %s", href)
+	}
+	if got := eval[string](p, "sessionStorage.getItem('lesspost.game."+id+"')"); got != ann {
+		t.Fatal("the token is not kept in sessionStorage for the session")
+	}
+	if !strings.Contains(p.text("#status"), "Your turn") || !p.visible("#turn") {
+		t.Fatalf("status %q; turn panel visible: %v", p.text("#status"), p.visible("#turn"))
+	}
+
+	p.click(`[data-sq="e5"]`)
+	p.waitFor("e5's destinations", `document.querySelector('.dest[data-sq="e4"]')`)
+	if got := p.text(`.dest[data-sq="e4"] text`); got != "1" {
+		t.Errorf("cost label of e4 %q, want 1", got)
+	}
+	for i, sq := range []string{"e4", "d4", "c4"} {
+		// After a move the piece stays in hand, so its next squares show at once.
+		p.waitFor("destination "+sq, `document.querySelector('.dest[data-sq="`+sq+`"]')`)
+		p.click(`.dest[data-sq="` + sq + `"]`)
+		used := string(rune('1' + i))
+		p.waitFor("the meter after move "+used, `document.getElementById('meter-text').textContent.startsWith('`+used+` of 3 points used')`)
+	}
+	saveScreenshot(t, p, "play-1280-3-moves.png")
+	if got := p.text("#meter-text"); got != "3 of 3 points used, 0 left" {
+		t.Errorf("meter %q", got)
+	}
+	if got := eval[string](p, "document.getElementById('notation').value"); got != "e5e4:e4d4:d4c4" {
+		t.Errorf("notation box %q, want the moves", got)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#meter .used').length`); n != 3 {
+		t.Errorf("%d of 3 pips used", n)
+	}
+	p.waitFor("Submit to be enabled", `!document.getElementById('submit').disabled`)
+	p.click("#submit")
+	p.waitFor("the played notice", `!document.getElementById('notice').hidden`)
+	if got, want := p.text("#notice"), "White played e5e4:e4d4:d4c4. Black (Bob) plays next and has been emailed."; got != want {
+		t.Errorf("notice %q, want %q", got, want)
+	}
+	if p.visible("#turn") || !strings.Contains(p.text("#status"), "Black (Bob) to move") {
+		t.Errorf("after the turn: status %q, panel visible %v", p.text("#status"), p.visible("#turn"))
+	}
+	if n := eval[int](p, `document.querySelectorAll('.path-last').length`); n != 3 {
+		t.Errorf("the last turn's path has %d segments, want 3", n)
+	}
+	if got := p.text("#history li"); !strings.Contains(got, "e5e4:e4d4:d4c4") {
+		t.Errorf("history %q", got)
+	}
+	saveScreenshot(t, p, "play-1280-played.png")
+
+	g := h.game(id, ann)
+	white := slices.Clone(g.Pieces["white"])
+	slices.Sort(white)
+	if g.Ply != 1 || *g.ToMove != "black" || !slices.Equal(white, []string{"c4", "e6", "f5", "f6"}) || g.Counts["white"] != 3 {
+		t.Fatalf("stored game: ply %d, to move %s, white %v, counts %v", g.Ply, *g.ToMove, white, g.Counts)
+	}
+	next := only(t, h.deliver(), "bob@example.org")
+	if gameID, _ := moveLink(t, next); gameID != id {
+		t.Fatalf("Bob's email links to game %s", gameID)
+	}
+}
+
+// A turn typed in notation that breaks a rule is refused with the rule's
+// number and a plain explanation, and changes nothing.
+func TestPlayPageIllegalTurnShowsRule(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden`)
+
+	p.do("type an illegal turn", chromedp.SendKeys(chromedp.CSS("#notation"), "e5e4:e4e2\n"))
+	p.waitFor("the error", `!document.getElementById('alert').hidden`)
+	alert := p.text("#alert")
+	for _, want := range []string{"Not allowed (rule M3) in move 2", "A jump must go over a piece", "nothing_to_jump"} {
+		if !strings.Contains(alert, want) {
+			t.Errorf("alert %q does not say %q", alert, want)
+		}
+	}
+	if eval[int](p, `document.querySelectorAll('#moves li').length`) != 0 ||
+		!p.visible(`.piece[data-sq="e5"]`) || p.visible(`.piece[data-sq="e4"]`) {
+		t.Error("the illegal turn changed the board")
+	}
+	if g := h.game(id, ann); g.Ply != 0 {
+		t.Errorf("ply %d after an illegal attempt", g.Ply)
+	}
+	saveScreenshot(t, p, "play-1280-illegal.png")
+	if eval[bool](p, `!document.getElementById('submit').disabled`) {
+		t.Error("Submit is enabled with no moves made")
+	}
+}
+
+// The spectator link shows the same page, read-only.
+func TestPlayPageSpectator(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	var g struct {
+		SpectatorURL string `json:"spectator_url"`
+	}
+	h.do("GET", "/v1/games/"+id, ann, nil).want(t, http.StatusOK).decode(t, &g)
+	p := openBrowser(t, 1280, 900)
+	p.open(h.pageURL(g.SpectatorURL))
+
+	if !p.visible("#spectating") || p.visible("#turn") || p.visible("#submit") {
+		t.Fatalf("spectator sees the turn panel (spectating note %v)", p.visible("#spectating"))
+	}
+	if got := p.text("#status"); got != "White (Ann) to move" {
+		t.Errorf("status %q", got)
+	}
+	if eval[int](p, `document.querySelectorAll('.piece').length`) != 8 {
+		t.Error("the board does not show the 8 pieces")
+	}
+	p.click(`[data-sq="e5"]`)
+	if eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`) != 0 {
+		t.Error("a spectator's click selected a piece")
+	}
+}
+
+// At 360 CSS pixels (a small phone) nothing is wider than the screen, with a
+// piece selected, on the two- and the four-player board.
+func TestPlayPageFitsSmallPhone(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(wallBoard))
+	p := openBrowser(t, 360, 740)
+	p.do("emulate a phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden && document.querySelector('.movable')`)
+	p.click(`[data-sq="e5"]`)
+	p.waitFor("destinations", `document.querySelector('#board .dest')`)
+	if got := p.text(`.dest[data-sq="e4"] text`) + p.text(`.dest[data-sq="d5"] text`); got != "31" {
+		t.Errorf("costs of e5e4 and e5d5 %q, want 3 (a double wall) and 1", got)
+	}
+	if w := eval[int](p, "document.scrollingElement.scrollWidth"); w > 360 {
+		t.Errorf("two-player page is %d px wide at 360", w)
+	}
+	// Squares are big enough to tap (at least 40 px).
+	if size := eval[float64](p, `document.querySelector('[data-sq="a1"] .bg').getBoundingClientRect().width`); size < 40 {
+		t.Errorf("a square is %.0f px wide", size)
+	}
+	saveScreenshot(t, p, "play-360-2p.png")
+
+	var g4 gameJSON
+	players := []map[string]any{}
+	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
+		players = append(players, map[string]any{"name": name, "email": strings.ToLower(name) + "@example.org"})
+	}
+	h.do("POST", "/v1/games", h.login("org@example.org"), map[string]any{"players": players, "board": map[string]any{"seed": "11"}}).
+		want(t, http.StatusCreated).decode(t, &g4)
+	_, yan := moveLink(t, only(t, h.deliver(), "yan@example.org"))
+	p.open(h.url + "/play/" + g4.ID + "#t=" + yan)
+	p.waitFor("the four-player board", `document.querySelectorAll('.piece').length === 16 && document.querySelector('.movable')`)
+	if w := eval[int](p, "document.scrollingElement.scrollWidth"); w > 360 {
+		t.Errorf("four-player page is %d px wide at 360", w)
+	}
+	saveScreenshot(t, p, "play-360-4p.png")
+}
+
+// saveScreenshot keeps a picture of the page in $LESSPOST_SCREENSHOTS, for
+// people judging the design; without the variable it does nothing.
+func saveScreenshot(t *testing.T, p *page, name string) {
+	t.Helper()
+	dir := os.Getenv("LESSPOST_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	if err := p.screenshot(filepath.Join(dir, name)); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+	}
+}
+
+// The page speaks the player's language: the locale of his seat.
+func TestPlayPageSpeaksPlayersLocale(t *testing.T) {
+	h := newHarness(t)
+	req := twoPlayers(openBoard)
+	req["players"].([]map[string]any)[0]["locale"] = "de"
+	id, ann, _ := newGame(t, h, req)
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+
+	if lang := eval[string](p, "document.documentElement.lang"); lang != "de" {
+		t.Errorf("lang %q, want de", lang)
+	}
+	if got := p.text("#status"); got != "Sie sind an der Reihe: Sie spielen Weiß" {
+		t.Errorf("status %q", got)
+	}
+	if got := p.text("#submit"); got != "Runde abschicken" {
+		t.Errorf("submit button %q", got)
+	}
+	p.click(`[data-sq="e5"]`)
+	p.waitFor("a destination", `document.querySelector('.dest[data-sq="e4"]')`)
+	label := eval[string](p, `document.querySelector('.sq[data-sq="e4"]').getAttribute('aria-label')`)
+	if !strings.Contains(label, "hierher ziehen, zählt 1 Spielzug") {
+		t.Errorf("square label %q", label)
+	}
+	saveScreenshot(t, p, "play-1280-de.png")
+
+	// Every language has every string of the English catalog.
+	missing, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]string](`import('/assets/i18n.js').then(({catalogs}) =>
+		Object.entries(catalogs).flatMap(([locale, c]) =>
+			Object.keys(catalogs.en).filter((k) => !(k in c)).map((k) => locale + ': ' + k)))`, chromedp.EvalAwaitPromise))
+	if err != nil || len(missing) > 0 {
+		t.Errorf("strings missing from the catalogs: %v (%v)", missing, err)
+	}
+}
+
+// A finished game shows its result, and nothing to play.
+func TestPlayPageFinishedGame(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(openBoard))
+	h.do("POST", "/v1/games/"+id+"/resign", bob, nil).want(t, http.StatusOK)
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	// E8: the side that resigns loses by at least 10, whatever the totals.
+	want := "White wins by 10 points. Totals: White 16, Black 16. Black resigned."
+	if got := p.text("#result"); got != want {
+		t.Errorf("result %q, want %q", got, want)
+	}
+	if got := p.text("#status"); got != "Game over: "+want || p.visible("#turn") || p.visible("#spectating") {
+		t.Errorf("status %q, turn panel %v", got, p.visible("#turn"))
+	}
+}
+
+// A link without a usable token says what to do instead of failing silently.
+func TestPlayPageBadLink(t *testing.T) {
+	h := newHarness(t)
+	id, _, _ := newGame(t, h, twoPlayers(openBoard))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id)
+	if got := p.text("#fatal .text"); !strings.Contains(got, "Open this game with the link in your email") {
+		t.Errorf("without a token: %q", got)
+	}
+	// The same page with a token in the fragment: a same-document navigation,
+	// which the page answers by starting again with that token.
+	p.do("open a link with a bad token", chromedp.Navigate(h.url+"/play/"+id+"#t=not-a-token"))
+	p.waitFor("the error", `document.querySelector('#fatal .text').textContent.includes('not valid')`)
+	if got := p.text("#fatal .text"); !strings.Contains(got, "This link is not valid or has expired") || p.visible("#game") {
+		t.Errorf("with a bad token: %q", got)
+	}
+}
+
+var loginLinkRE = regexp.MustCompile(`http://lesspost\.test/login#t=(\S+)`)
+
+// The sign-in link of the login email opens the sign-in page, which lists
+// the player's games; from there the play page works with the account token.
+func TestLoginPageListsGamesAndPlays(t *testing.T) {
+	h := newHarness(t)
+	id, _, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+	m := only(t, h.deliver(), "ann@example.org")
+	link := loginLinkRE.FindString(m.Text)
+	if link == "" {
+		t.Fatalf("no sign-in link in:\n%s", m.Text)
+	}
+	p := openBrowser(t, 1280, 900)
+	p.do("open the sign-in link", chromedp.Navigate(h.pageURL(link)))
+	p.waitFor("the games", `document.querySelector('#games a')`)
+	if href := eval[string](p, "location.href"); strings.Contains(href, "#") {
+		t.Fatalf("the login token is still in the address bar: %s", href)
+	}
+	if got := p.text("#games li"); !strings.Contains(got, "Ann (White) – Bob (Black)") || !strings.Contains(got, "your turn") {
+		t.Errorf("game line %q", got)
+	}
+	saveScreenshot(t, p, "login-1280.png")
+
+	p.click("#games a")
+	p.waitFor("the play page", `location.pathname === '/play/`+id+`' && !document.body.classList.contains('loading')`)
+	if !strings.Contains(p.text("#status"), "Your turn") || !p.visible("#turn") {
+		t.Fatalf("with the account token: status %q", p.text("#status"))
+	}
+	p.click(`[data-sq="e5"]`)
+	p.waitFor("a destination", `document.querySelector('.dest[data-sq="e4"]')`)
+}
+
+// The board works from the keyboard alone: one tab stop, arrow keys between
+// squares, Enter to choose; each square says what is on it.
+func TestPlayPageKeyboard(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(wallBoard))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("White's pieces to be movable", `document.querySelector('#board .movable')`)
+
+	if n := eval[int](p, `document.querySelectorAll('#board [tabindex="0"]').length`); n != 1 {
+		t.Fatalf("the board has %d tab stops, want 1", n)
+	}
+	p.do("go to e5 and choose it",
+		chromedp.Focus(chromedp.CSS(`#board [tabindex="0"]`)),
+		chromedp.KeyEvent(kb.ArrowDown+kb.ArrowDown+kb.ArrowDown+kb.ArrowDown),
+		chromedp.KeyEvent(kb.ArrowRight+kb.ArrowRight+kb.ArrowRight+kb.ArrowRight),
+		chromedp.KeyEvent(kb.Enter))
+	p.waitFor("e5 to be selected", `document.querySelector('.sq[data-sq="e5"]').getAttribute('aria-selected') === 'true'`)
+	label := eval[string](p, `document.activeElement.getAttribute('aria-label')`)
+	if want := "e5, White piece, target corner of Black, wall below, double wall on the left, selected"; label != want {
+		t.Errorf("e5 says %q, want %q", label, want)
+	}
+	p.do("step to d5 and move there", chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.Enter))
+	p.waitFor("the move", `document.getElementById('meter-text').textContent.startsWith('1 of 3')`)
+	if got := eval[string](p, "document.getElementById('notation').value"); got != "e5d5" {
+		t.Errorf("notation %q after the keyboard move", got)
+	}
+	p.do("undo", chromedp.Click(chromedp.CSS("#undo")))
+	p.waitFor("the undo", `document.getElementById('notation').value === '' && document.querySelector('.piece[data-sq="e5"]')`)
+
+	// A whole turn typed in notation: checked, shown on the board, then sent
+	// with Enter on the Submit button, which has the focus by then.
+	p.do("type a turn", chromedp.SendKeys(chromedp.CSS("#notation"), "E5-D5, d5c5 c5c4\n"))
+	p.waitFor("the checked turn", `document.activeElement === document.getElementById('submit')`)
+	if got := p.text("#turn-status"); got != "e5d5:d5c5:c5c4 is legal and costs 3 points. Submit it to play it." {
+		t.Errorf("after checking: %q", got)
+	}
+	if !p.visible(`.piece[data-sq="c4"]`) || p.text("#meter-text") != "3 of 3 points used, 0 left" {
+		t.Errorf("the board does not show the typed turn (meter %q)", p.text("#meter-text"))
+	}
+	p.do("submit with Enter", chromedp.KeyEvent(kb.Enter))
+	p.waitFor("the played notice", `!document.getElementById('notice').hidden`)
+	if g := h.game(id, ann); g.Ply != 1 || g.Counts["white"] != 3 {
+		t.Errorf("stored game: ply %d, counts %v", g.Ply, g.Counts)
+	}
+}
+
+// A player waiting for his opponent sees the opponent's turn arrive without
+// reloading the page, and can then play.
+func TestPlayPageFollowsTheGame(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(openBoard))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + bob)
+	if got := p.text("#status"); got != "White (Ann) to move" || p.visible("#turn") {
+		t.Fatalf("Bob sees %q (turn panel visible: %v)", got, p.visible("#turn"))
+	}
+	h.do("POST", "/v1/games/"+id+"/turns", ann, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	// The page polls every 20 s, and at once when its tab is shown again.
+	p.do("show the tab again", chromedp.Evaluate[chromedp.Void](`document.dispatchEvent(new Event('visibilitychange'))`))
+	p.waitFor("Bob's turn", `document.getElementById('status').textContent.startsWith('Your turn')`)
+	if !p.visible("#turn") || eval[int](p, `document.querySelectorAll('.path-last').length`) != 3 {
+		t.Error("after White's turn: no turn panel, or no path of White's turn")
+	}
+	p.waitFor("Black's pieces to be movable", `document.querySelector('.piece[data-sq="c4"]') && document.querySelector('#board .movable')`)
+}

@@ -1,0 +1,153 @@
+// The sign-in page. The login email links here with the login token in the
+// fragment (/login#t=…): the page takes it out of the address bar, exchanges
+// it for an account token, keeps that for this browser session only and
+// lists the player's games; each links to its play page, which uses the
+// account token. Without a link it asks for an email address and sends one,
+// or takes the code from the email.
+
+import { request, takeLinkToken, tokens } from './api.js';
+import { describeResult, pickLocale, translatePage, translator } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = { t: null, locale: null, token: null, cursor: null };
+
+function start() {
+  const loginToken = takeLinkToken();
+  setLocale(pickLocale(navigator.languages));
+  $('email-form').addEventListener('submit', askForLink);
+  $('code-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    signIn($('code').value.trim());
+  });
+  $('more').addEventListener('click', () => loadGames().catch(showError));
+  $('sign-out').addEventListener('click', signOut);
+  if (loginToken) return signIn(loginToken);
+  const token = tokens.account();
+  if (token) return showAccount(token);
+  showAsk();
+}
+
+function setLocale(locale) {
+  if (!locale || locale === state.locale) return;
+  state.locale = locale;
+  state.t = translator(locale);
+  document.documentElement.lang = locale;
+  translatePage(state.t);
+  document.title = 'Less: ' + state.t('login.title');
+}
+
+function showAsk() {
+  $('games-panel').hidden = true;
+  $('ask').hidden = false;
+}
+
+async function askForLink(e) {
+  e.preventDefault();
+  clearMessages();
+  const email = $('email').value.trim();
+  try {
+    await request('POST', '/v1/auth/login', { body: { email, locale: state.locale } });
+    showNotice(state.t('login.sent', { email }));
+    $('code').focus();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function signIn(code) {
+  if (!code) return;
+  clearMessages();
+  showNotice(state.t('login.signingIn'));
+  try {
+    const { body } = await request('POST', '/v1/auth/token', { body: { token: code } });
+    tokens.setAccount(body.access_token);
+    clearMessages();
+    await showAccount(body.access_token, body.user);
+  } catch (err) {
+    clearMessages();
+    showAsk();
+    showError(err);
+  }
+}
+
+async function showAccount(token, user) {
+  state.token = token;
+  try {
+    if (!user) user = (await request('GET', '/v1/me', { token })).body;
+    setLocale(user.locale);
+    $('who').textContent = state.t('login.signedIn', { email: user.email });
+    $('ask').hidden = true;
+    $('games-panel').hidden = false;
+    $('games').replaceChildren();
+    state.cursor = null;
+    await loadGames();
+  } catch (err) {
+    if (err.status === 401) tokens.setAccount(null); // expired or signed out elsewhere
+    showAsk();
+    showError(err);
+  }
+}
+
+async function loadGames() {
+  const q = new URLSearchParams({ limit: '20' });
+  if (state.cursor) q.set('cursor', state.cursor);
+  const { body } = await request('GET', '/v1/me/games?' + q, { token: state.token });
+  $('games').append(...body.games.map(gameItem));
+  state.cursor = body.next_cursor;
+  $('more').hidden = !state.cursor;
+  $('no-games').hidden = $('games').children.length > 0;
+}
+
+function gameItem(g) {
+  const t = state.t;
+  const li = document.createElement('li');
+  const mine = g.status === 'active' && g.your_colors.includes(g.to_move);
+  li.className = mine ? 'mine' : '';
+  const a = document.createElement('a');
+  a.href = '/play/' + encodeURIComponent(g.id);
+  a.textContent = g.seats.map((s) => `${s.name} (${t('color.' + s.color)})`).join(' – ');
+  const what = document.createElement('span');
+  what.className = 'state';
+  if (g.status === 'finished') what.textContent = t('login.over', { result: describeResult(t, g.result) });
+  else if (mine) what.textContent = t('login.yourTurn');
+  else what.textContent = t('login.waiting', { color: t('color.' + g.to_move) });
+  li.append(a, what);
+  return li;
+}
+
+async function signOut() {
+  const token = state.token;
+  tokens.setAccount(null);
+  state.token = null;
+  clearMessages();
+  showAsk();
+  try {
+    await request('POST', '/v1/auth/logout', { token });
+  } catch {
+    // The token is forgotten here either way; it expires on its own.
+  }
+}
+
+function clearMessages() {
+  $('notice').hidden = true;
+  $('alert').hidden = true;
+}
+
+function showNotice(text) {
+  $('notice').textContent = text;
+  $('notice').hidden = false;
+}
+
+function showError(err) {
+  const t = state.t;
+  let text;
+  if (err.code === 'login_invalid') text = t('login.invalid');
+  else if (err.code === 'too_many_logins') text = t('login.tooMany');
+  else if (err.code === 'network') text = t('error.network');
+  else text = (err.problem && err.problem.detail) || t('error.generic');
+  $('alert').textContent = text;
+  $('alert').hidden = false;
+}
+
+start();

@@ -1,0 +1,609 @@
+// The play page: a move link (/play/{id}#t=<seat token>) or a spectator link
+// opens it. It shows the game and, when it is the holder's turn, lets him
+// make the turn by tapping pieces and squares (or typing it in notation),
+// checks it with the server and submits it.
+//
+// The server is the judge: legal moves and their costs come from
+// GET /moves after the moves made so far; the page only keeps the list of
+// moves and draws the position they lead to.
+
+import { ApiError, gameClient, newKey, takeLinkToken, tokens } from './api.js';
+import { createBoard, moveCost, parseWalls } from './board.js';
+import { describeResult, pickLocale, translatePage, translator } from './i18n.js';
+
+const POLL_MS = 20000;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  id: null,
+  api: null,
+  locale: null,
+  t: null,
+  game: null,
+  etag: null,
+  turns: [], // history, oldest first
+  moves: [], // the turn being made: [{from, to, cost}]
+  options: null, // GET /moves for the moves so far: {left, used, can_end, moves}
+  selected: null, // the square of the piece whose destinations are shown
+  busy: false,
+  pending: null, // {turn, ply, key}: a submission whose answer never came
+  board: null,
+  boardKey: '', // size, walls and language the board was drawn for
+  walls: null,
+  pollTimer: 0,
+  pollDue: false, // a poll fell due while the tab was hidden
+  polling: false,
+};
+
+// ---- start ----------------------------------------------------------------
+
+function start() {
+  // The token leaves the address bar before anything else can fail.
+  const linkToken = takeLinkToken();
+  setLocale(pickLocale(navigator.languages));
+  state.id = gameIdFromPath();
+  if (!state.id) return showFatal(state.t('error.badLink'));
+  // A newer link opened in this tab: start again with its token.
+  window.addEventListener('hashchange', () => {
+    const token = takeLinkToken();
+    if (!token) return;
+    tokens.setGame(state.id, token);
+    location.reload();
+  });
+  if (linkToken) tokens.setGame(state.id, linkToken);
+  const token = linkToken || tokens.game(state.id) || tokens.account();
+  if (!token) return showNoToken();
+  state.api = gameClient(state.id, token);
+  wireControls();
+  load();
+}
+
+function gameIdFromPath() {
+  const m = location.pathname.match(/^\/play\/([A-Za-z0-9_-]{1,64})\/?$/);
+  return m ? m[1] : null;
+}
+
+function wireControls() {
+  $('undo').addEventListener('click', undo);
+  $('clear').addEventListener('click', clearMoves);
+  $('submit').addEventListener('click', submit);
+  $('notation-form').addEventListener('submit', checkNotation);
+  // Back to the tab: look at once rather than at the next tick.
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && (state.pollDue || state.pollTimer)) poll();
+  });
+}
+
+function setLocale(locale) {
+  if (locale === state.locale) return;
+  state.locale = locale;
+  state.t = translator(locale);
+  document.documentElement.lang = locale;
+  translatePage(state.t);
+  state.boardKey = ''; // square labels are in the old language
+}
+
+// ---- loading --------------------------------------------------------------
+
+async function load() {
+  try {
+    acceptGame(await state.api.game());
+    state.turns = await state.api.turns();
+  } catch (err) {
+    return showLoadError(err);
+  }
+  document.body.classList.remove('loading');
+  startTurn();
+  render();
+  if (myTurn()) await refreshOptions();
+  schedulePoll();
+}
+
+function acceptGame(res) {
+  state.game = res.body;
+  state.etag = res.etag;
+  setLocale(state.game.locale);
+  ensureBoard();
+}
+
+function ensureBoard() {
+  const g = state.game;
+  const key = [g.board.size, g.board.walls, state.locale].join('/');
+  if (key === state.boardKey) return;
+  state.boardKey = key;
+  state.walls = parseWalls(g.board.size, g.board.walls);
+  state.board = createBoard($('board'), {
+    size: g.board.size,
+    walls: g.board.walls,
+    colors: g.seats.map((s) => s.color),
+    t: state.t,
+    onChoose,
+  });
+}
+
+// Polls while someone else is to move; the ETag makes an unchanged game a 304.
+function schedulePoll() {
+  clearTimeout(state.pollTimer);
+  state.pollTimer = 0;
+  if (state.game.status !== 'active' || myTurn()) return;
+  state.pollTimer = setTimeout(poll, POLL_MS);
+}
+
+async function poll() {
+  clearTimeout(state.pollTimer);
+  state.pollTimer = 0;
+  state.pollDue = false;
+  if (document.hidden) {
+    state.pollDue = true; // catch up when the tab is looked at again
+    return;
+  }
+  if (state.polling) return;
+  state.polling = true;
+  try {
+    const res = await state.api.game(state.etag);
+    if (res.status === 200) {
+      acceptGame(res);
+      state.turns = await state.api.turns();
+      startTurn();
+      render();
+      if (myTurn()) {
+        showNotice(state.t('notice.yourTurnNow'));
+        await refreshOptions();
+      }
+    }
+  } catch (err) {
+    if (err.status === 401 || err.status === 403) return showLoadError(err);
+    // A network hiccup: try again at the next tick.
+  } finally {
+    state.polling = false;
+  }
+  schedulePoll();
+}
+
+// ---- the turn being made ----------------------------------------------------
+
+function myTurn() {
+  const g = state.game;
+  return !!g && g.status === 'active' && g.your_colors.includes(g.to_move);
+}
+
+function startTurn() {
+  state.moves = [];
+  state.selected = null;
+  state.options = null;
+  syncNotation();
+}
+
+function turnText() {
+  return state.moves.map((m) => m.from + m.to).join(':');
+}
+
+function syncNotation() {
+  $('notation').value = turnText();
+}
+
+async function refreshOptions() {
+  state.options = null;
+  render();
+  try {
+    state.options = await state.api.moves(turnText());
+  } catch (err) {
+    showTurnError(err);
+  }
+  render();
+}
+
+function movable() {
+  return new Set(state.busy || !state.options ? [] : state.options.moves.map((m) => m.from));
+}
+
+function destinations(from) {
+  const out = new Map();
+  if (!from || !state.options) return out;
+  for (const m of state.options.moves) if (m.from === from) out.set(m.to, m);
+  return out;
+}
+
+function onChoose(sq) {
+  if (!myTurn() || state.busy || !state.options) return;
+  clearAlert();
+  const dest = destinations(state.selected).get(sq);
+  if (dest) return addMove(dest);
+  state.selected = sq && sq !== state.selected && movable().has(sq) ? sq : null;
+  render();
+}
+
+async function addMove(m) {
+  state.moves.push({ from: m.from, to: m.to, cost: m.cost });
+  state.selected = null;
+  syncNotation();
+  await refreshOptions();
+  // The same piece often moves again: keep it in hand when it can.
+  if (state.options && state.options.moves.some((o) => o.from === m.to)) {
+    state.selected = m.to;
+    render();
+  }
+}
+
+function undo() {
+  if (!state.moves.length || state.busy) return;
+  clearAlert();
+  state.moves.pop();
+  state.selected = null;
+  syncNotation();
+  refreshOptions();
+}
+
+function clearMoves() {
+  if (!state.moves.length || state.busy) return;
+  clearAlert();
+  state.moves = [];
+  state.selected = null;
+  syncNotation();
+  refreshOptions();
+}
+
+// The notation box: a whole turn typed in, judged by the server (preview)
+// before it replaces the moves on the board. An illegal turn changes nothing.
+async function checkNotation(e) {
+  e.preventDefault();
+  if (!myTurn() || state.busy) return;
+  const text = $('notation').value.trim();
+  clearAlert();
+  setBusy('busy.checking');
+  let preview;
+  try {
+    preview = await state.api.preview(text || ' ');
+  } catch (err) {
+    setBusy(null);
+    return showTurnError(err);
+  }
+  state.moves = splitTurn(preview.turn).map(([from, to]) => ({ from, to, cost: moveCost(state.walls, from, to) }));
+  state.selected = null;
+  syncNotation();
+  setBusy(null);
+  await refreshOptions();
+  setTurnStatus(state.t('notice.legal', { turn: preview.turn, points: state.t('points', { n: preview.used }) }));
+  $('submit').focus();
+}
+
+async function submit() {
+  if (!canSubmit()) return;
+  const turn = turnText() || 'Nil';
+  const ply = state.game.ply;
+  // One key per intended turn: a retry after a lost answer cannot play twice.
+  if (!state.pending || state.pending.turn !== turn || state.pending.ply !== ply) {
+    state.pending = { turn, ply, key: newKey() };
+  }
+  clearAlert();
+  setBusy('busy.sending');
+  try {
+    await state.api.preview(turn);
+    const played = await state.api.submit(turn, ply, state.pending.key);
+    state.pending = null;
+    setBusy(null);
+    afterPlayed(played);
+  } catch (err) {
+    if (err.status !== 0) state.pending = null; // an answer came: a new attempt is a new change
+    setBusy(null);
+    await onSubmitError(err);
+  }
+}
+
+function canSubmit() {
+  return myTurn() && !state.busy && !!state.options && state.options.can_end;
+}
+
+function afterPlayed(res) {
+  const mover = res.played[0];
+  state.game = res.game;
+  state.etag = `"v${res.game.version}"`;
+  state.turns = state.turns.concat(res.played);
+  startTurn();
+  render();
+  const t = state.t;
+  const who = { color: t('color.' + mover.color), turn: mover.turn };
+  if (res.game.status === 'finished') {
+    showNotice(t('notice.playedOver', { ...who, result: resultLine(res.game.result) }), true);
+  } else {
+    const next = seat(res.game.to_move);
+    showNotice(t('notice.played', { ...who, next: t('color.' + next.color), name: next.name }), true);
+  }
+  if (myTurn()) refreshOptions();
+  schedulePoll();
+}
+
+async function onSubmitError(err) {
+  showTurnError(err);
+  // The game moved on (or ended) under us: show it as it is now.
+  if (['stale_ply', 'not_your_turn', 'game_over'].includes(err.code)) {
+    try {
+      acceptGame(await state.api.game());
+      state.turns = await state.api.turns();
+    } catch {
+      return;
+    }
+    startTurn();
+    render();
+    if (myTurn()) await refreshOptions();
+    schedulePoll();
+  } else {
+    render();
+  }
+}
+
+function setBusy(key) {
+  state.busy = !!key;
+  setTurnStatus(key ? state.t(key) : '');
+  render();
+}
+
+// A line under Submit for what the page is doing or has found (polite).
+function setTurnStatus(text) {
+  setText($('turn-status'), text);
+}
+
+// ---- rendering -------------------------------------------------------------
+
+function render() {
+  if (!state.game) return;
+  renderStatus();
+  renderBoard();
+  renderPanel();
+  renderSeats();
+  renderResult();
+  renderHistory();
+}
+
+// Live regions announce every change, so unchanged text is left alone.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function seat(color) {
+  return state.game.seats.find((s) => s.color === color) || { color, name: '' };
+}
+
+function renderStatus() {
+  const t = state.t;
+  const g = state.game;
+  let text;
+  if (g.status === 'finished') {
+    text = t('status.over', { result: resultLine(g.result) });
+  } else {
+    const s = seat(g.to_move);
+    const vars = { color: t('color.' + s.color), name: s.name };
+    if (myTurn()) text = t('status.yourTurn', vars);
+    else if (!g.your_colors.length) text = t('status.watching', vars);
+    else text = t('status.waiting', vars);
+  }
+  setText($('status'), text);
+  document.title = text + ' · Less';
+  $('game-id').textContent = t('game.id', { id: g.id });
+  renderDeadline();
+}
+
+function renderDeadline() {
+  const when = state.game.deadline && state.game.status === 'active' ? new Date(state.game.deadline) : null;
+  const node = $('deadline');
+  node.hidden = !when || isNaN(when);
+  if (node.hidden) return;
+  const date = new Intl.DateTimeFormat(state.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(when);
+  node.textContent = state.t('game.deadline', { when: date, left: relative(when) });
+}
+
+function relative(when) {
+  const rtf = new Intl.RelativeTimeFormat(state.locale, { numeric: 'auto' });
+  const hours = Math.round((when - Date.now()) / 3.6e6);
+  return Math.abs(hours) < 48 ? rtf.format(hours, 'hour') : rtf.format(Math.round(hours / 24), 'day');
+}
+
+function position() {
+  const pieces = new Map();
+  for (const [color, squares] of Object.entries(state.game.pieces)) {
+    for (const sq of squares) pieces.set(sq, color);
+  }
+  for (const m of state.moves) {
+    pieces.set(m.to, pieces.get(m.from));
+    pieces.delete(m.from);
+  }
+  return pieces;
+}
+
+function splitTurn(text) {
+  if (!text || text === 'Nil') return [];
+  return text.split(':').map((m) => m.match(/^([a-z]\d+)([a-z]\d+)$/).slice(1));
+}
+
+// The path of the latest turn that moved something (passes draw nothing).
+function lastPath() {
+  for (let i = state.turns.length - 1; i >= 0; i--) {
+    const moves = splitTurn(state.turns[i].turn);
+    if (moves.length) return moves.map(([from, to]) => ({ from, to }));
+  }
+  return [];
+}
+
+function renderBoard() {
+  const mine = myTurn();
+  state.board.update({
+    pieces: position(),
+    movable: mine ? movable() : new Set(),
+    selected: state.selected,
+    dests: mine ? destinations(state.selected) : new Map(),
+    lastPath: state.moves.length ? [] : lastPath(),
+    turnPath: state.moves,
+  });
+  $('board').classList.toggle('interactive', mine);
+}
+
+function renderPanel() {
+  const t = state.t;
+  const panel = $('turn');
+  panel.hidden = !myTurn();
+  $('spectating').hidden = state.game.your_colors.length > 0 || state.game.status !== 'active';
+  if (panel.hidden) return;
+  const opts = state.options;
+  const used = state.moves.reduce((sum, m) => sum + m.cost, 0);
+  const left = opts ? opts.left : 3 - used;
+  for (const [i, pip] of Array.from($('meter').children).entries()) pip.classList.toggle('used', i < used);
+  setText($('meter-text'), t('meter', { used, left }));
+
+  const list = $('moves');
+  list.replaceChildren(
+    ...state.moves.map((m) => {
+      const li = document.createElement('li');
+      li.textContent = t('move.item', { move: m.from + m.to, points: t('points', { n: m.cost }) });
+      return li;
+    }),
+  );
+  setText($('hint'), t(hintKey(opts, left)));
+  $('undo').disabled = state.busy || !state.moves.length;
+  $('clear').disabled = state.busy || !state.moves.length;
+  $('submit').disabled = !canSubmit();
+  $('submit').textContent = state.moves.length || !opts || !opts.can_end ? t('button.submit') : t('button.pass');
+  $('check').disabled = state.busy;
+}
+
+function hintKey(opts, left) {
+  if (!opts) return 'hint.wait';
+  if (opts.can_end && left === 0) return 'hint.complete';
+  if (opts.can_end && !opts.moves.length) return state.moves.length ? 'hint.canEnd' : 'hint.pass';
+  if (opts.can_end) return 'hint.mayStop'; // early_stop (T3)
+  if (state.selected) return 'hint.chooseDest';
+  return state.moves.length ? 'hint.next' : 'hint.start';
+}
+
+function renderSeats() {
+  const t = state.t;
+  const g = state.game;
+  $('seats').replaceChildren(...g.seats.map((s) => seatItem(t, g, s)));
+}
+
+function seatItem(t, g, s) {
+  const span = (className, text = '') => {
+    const node = document.createElement('span');
+    node.className = className;
+    node.textContent = text;
+    return node;
+  };
+  const li = document.createElement('li');
+  li.className = 'seat';
+  const swatch = span('swatch swatch-' + s.color);
+  swatch.setAttribute('aria-hidden', 'true');
+  const you = g.your_colors.includes(s.color) ? ' ' + t('seat.you') : '';
+  const who = span('who');
+  who.append(
+    span('name', s.name + you),
+    span('meta', t('color.' + s.color) + ' · ' + t('seat.count', { n: g.counts[s.color] ?? 0 })),
+  );
+  li.append(swatch, who);
+  if (s.to_move) li.append(span('badge', t('seat.toMove')));
+  return li;
+}
+
+function resultLine(r) {
+  return describeResult(state.t, r);
+}
+
+function renderResult() {
+  const node = $('result');
+  node.hidden = state.game.status !== 'finished';
+  node.textContent = node.hidden ? '' : resultLine(state.game.result);
+}
+
+function renderHistory() {
+  const t = state.t;
+  const items = state.turns.map((turn) => {
+    const li = document.createElement('li');
+    li.value = turn.ply;
+    const text = turn.auto ? t('history.auto') : turn.turn;
+    li.textContent = t('history.item', { color: t('color.' + turn.color), turn: text, n: turn.counted });
+    return li;
+  });
+  $('history').replaceChildren(...items);
+  $('history-empty').hidden = items.length > 0;
+}
+
+// ---- messages ----------------------------------------------------------------
+
+// The notice is above the board; focusing it brings it into view on a
+// phone, where the Submit button that caused it has just gone away.
+function showNotice(text, focus = false) {
+  const node = $('notice');
+  node.textContent = text;
+  node.hidden = false;
+  if (focus) node.focus();
+}
+
+function clearAlert() {
+  $('alert').replaceChildren();
+  $('alert').hidden = true;
+  setTurnStatus('');
+}
+
+// An error about the turn, in plain words; for an illegal turn, the rule it
+// breaks (rules.md number and a short explanation) and the server's detail.
+function showTurnError(err) {
+  const t = state.t;
+  const p = err.problem || {};
+  const node = $('alert');
+  const head = document.createElement('strong');
+  const text = document.createElement('span');
+  const detail = document.createElement('span');
+  detail.className = 'detail';
+  if (err.code === 'illegal_turn' && p.rule) {
+    const where = p.index == null ? '' : ' ' + t('error.atMove', { n: p.index + 1 });
+    head.textContent = t('error.illegal', { ref: p.rule_ref }) + where + ': ';
+    text.textContent = t('rule.' + p.rule);
+    detail.textContent = p.detail || '';
+    const code = document.createElement('code');
+    code.textContent = p.rule;
+    detail.append(' ', code);
+  } else {
+    head.textContent = t('error.title') + ': ';
+    text.textContent = errorText(err);
+    detail.textContent = errorText(err) === p.detail ? '' : p.detail || '';
+  }
+  node.replaceChildren(head, text, detail);
+  node.hidden = false;
+}
+
+const KNOWN_ERRORS = [
+  'network',
+  'stale_ply',
+  'not_your_turn',
+  'game_over',
+  'link_replaced',
+  'unauthorized',
+  'wrong_game',
+  'forbidden',
+  'not_found',
+];
+
+function errorText(err) {
+  if (KNOWN_ERRORS.includes(err.code)) return state.t('error.' + err.code);
+  return (err.problem && err.problem.detail) || state.t('error.generic');
+}
+
+function showLoadError(err) {
+  if (err instanceof ApiError && err.status === 401 && !tokens.game(state.id)) {
+    tokens.setAccount(null); // an account token that no longer works
+  }
+  showFatal(errorText(err));
+}
+
+function showFatal(text) {
+  document.body.classList.remove('loading');
+  setText($('status'), state.t('status.noGame'));
+  const node = $('fatal');
+  node.querySelector('.text').textContent = text;
+  node.hidden = false;
+  $('game').hidden = true;
+}
+
+function showNoToken() {
+  showFatal(state.t('error.noToken'));
+}
+
+start();
