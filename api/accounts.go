@@ -72,7 +72,11 @@ func (s *Server) exchangeToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresAt: sess.ExpiresAt, User: viewUser(sess.User)})
+	u, err := s.viewUser(sess.User)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresAt: sess.ExpiresAt, User: u})
 }
 
 // logout revokes the session of the access token: the token stops working at once.
@@ -92,7 +96,11 @@ func (s *Server) me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, viewUser(p.session.User))
+	u, err := s.viewUser(p.session.User)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, u)
 }
 
 type updateMeRequest struct {
@@ -124,7 +132,11 @@ func (s *Server) updateMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, viewUser(updated))
+	out, err := s.viewUser(updated)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 type gamePageView struct {

@@ -42,6 +42,7 @@ type createGameRequest struct {
 	Preset  string          `json:"preset"`
 	Options *optionsRequest `json:"options"`
 	Setup   *setupRequest   `json:"setup"`
+	Time    *timeRequest    `json:"time"`
 }
 
 func (r createGameRequest) spec() (domain.NewGameSpec, error) {
@@ -62,6 +63,11 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 	if o := r.Options; o != nil {
 		spec.EarlyStop, spec.MaxTurns = o.EarlyStop, o.MaxTurns
 	}
+	tc, err := r.Time.control()
+	if err != nil {
+		return spec, err
+	}
+	spec.Time = tc
 	if st := r.Setup; st != nil {
 		setup := domain.Setup{Pieces: map[less.Color][]less.Square{}}
 		var err error

@@ -51,3 +51,14 @@ func (l *Links) UnsubscribeURL(email string) (string, error) {
 	}
 	return l.base + "/unsubscribe?t=" + tok, nil
 }
+
+// CalendarURL is a user's private iCalendar feed of his deadlines. Calendar
+// apps cannot send headers, so the token is in the query (which the request
+// log never writes).
+func (l *Links) CalendarURL(userID int64) (string, error) {
+	tok, err := l.tokens.Calendar(userID)
+	if err != nil {
+		return "", err
+	}
+	return l.base + "/calendar.ics?t=" + tok, nil
+}

@@ -24,6 +24,10 @@ func (s *Server) routes() {
 	s.echo.GET("/v1/me", s.me)
 	s.echo.PATCH("/v1/me", s.updateMe)
 	s.echo.GET("/v1/me/games", s.myGames)
+	s.echo.GET("/v1/me/vacations", s.listVacations)
+	s.echo.POST("/v1/me/vacations", s.declareVacation)
+	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
+	s.echo.GET("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/games", s.createGame)
 	s.echo.GET("/v1/games/:id", s.getGame)

@@ -17,6 +17,7 @@ const (
 	useSeat   = "seat"   // one seat of one game, carried by move links
 	useWatch  = "watch"  // read-only view of one game, carried by spectator links
 	useUnsub  = "unsub"  // one address's unsubscribe link; never accepted as a bearer token
+	useICS    = "ics"    // one user's calendar feed; never accepted as a bearer token
 )
 
 const issuer = "lesspost"
@@ -83,6 +84,27 @@ func (t *Tokens) Watch(gameID string) (string, error) {
 // Unsubscribe returns the token of an address's unsubscribe link.
 func (t *Tokens) Unsubscribe(email string) (string, error) {
 	return t.sign(claims{Use: useUnsub, RegisteredClaims: jwt.RegisteredClaims{Subject: email}}, LinkTTL)
+}
+
+// Calendar returns the token of a user's calendar feed.
+func (t *Tokens) Calendar(userID int64) (string, error) {
+	return t.sign(claims{Use: useICS, RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(userID)}}, LinkTTL)
+}
+
+// calendarUser checks a calendar token and returns its user id.
+func (t *Tokens) calendarUser(token string) (int64, error) {
+	c, err := t.parseAny(token)
+	if err != nil {
+		return 0, err
+	}
+	if c.Use != useICS {
+		return 0, errors.New("not a calendar token")
+	}
+	var id int64
+	if _, err := fmt.Sscan(c.Subject, &id); err != nil {
+		return 0, errors.New("not a calendar token")
+	}
+	return id, nil
 }
 
 // unsubscribeEmail checks an unsubscribe token and returns its address.

@@ -14,15 +14,22 @@ import (
 // same name; field names are snake_case.
 
 type userView struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	Locale    string    `json:"locale"`
-	CreatedAt time.Time `json:"created_at"`
+	ID           int64     `json:"id"`
+	Email        string    `json:"email"`
+	Name         string    `json:"name"`
+	Locale       string    `json:"locale"`
+	VacationDays int       `json:"vacation_days"`
+	CalendarURL  string    `json:"calendar_url"`
+	CreatedAt    time.Time `json:"created_at"`
 }
 
-func viewUser(u repo.User) userView {
-	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, CreatedAt: u.CreatedAt}
+func (s *Server) viewUser(u repo.User) (userView, error) {
+	cal, err := s.links.CalendarURL(u.ID)
+	if err != nil {
+		return userView{}, err
+	}
+	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, VacationDays: u.VacationDays,
+		CalendarURL: cal, CreatedAt: u.CreatedAt}, nil
 }
 
 type boardView struct {
@@ -71,6 +78,9 @@ type gameView struct {
 	Result       *resultView         `json:"result"`
 	Diagram      string              `json:"diagram"`
 	SpectatorURL string              `json:"spectator_url,omitempty"`
+	Time         timeView            `json:"time"`
+	Deadline     *time.Time          `json:"deadline"`
+	TimeLeft     *int                `json:"time_left_seconds"`
 	Version      int                 `json:"version"`
 	CreatedAt    time.Time           `json:"created_at"`
 	UpdatedAt    time.Time           `json:"updated_at"`
@@ -109,6 +119,11 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
 	} else {
 		name := toMove.String()
 		v.ToMove = &name
+	}
+	v.Time = viewTime(g)
+	if d := g.Clock.Deadline; !d.IsZero() && !g.Over() {
+		left := int(g.Clock.TimeLeft(s.now()) / time.Second)
+		v.Deadline, v.TimeLeft = &d, &left
 	}
 	if !a.Spectator {
 		url, err := s.links.WatchURL(g.ID)

@@ -182,3 +182,45 @@ func refreshDeadlines(ctx context.Context, tx *sql.Tx, email string) error {
 	}
 	return nil
 }
+
+// UserByID reads an account.
+func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
+	var email string
+	err := db.read.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email)
+	if err == sql.ErrNoRows {
+		return User{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("read user: %w", err)
+	}
+	return userByEmail(ctx, db.read, email)
+}
+
+// GamesToMove lists the running games with a deadline in which the address
+// holds the seat to move, nearest deadline first.
+func (db *DB) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.color = g.to_move
+		WHERE s.email = ? AND g.status = 'active' AND g.deadline_at IS NOT NULL ORDER BY g.deadline_at LIMIT 500`, email)
+	if err != nil {
+		return nil, fmt.Errorf("find games to move: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	games := make([]domain.Game, 0, len(ids))
+	for _, id := range ids {
+		g, err := loadGame(ctx, db.read, id)
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g)
+	}
+	return games, nil
+}

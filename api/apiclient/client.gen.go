@@ -326,6 +326,84 @@ func (e Side) Valid() bool {
 	}
 }
 
+// Defines values for TimeControlKind.
+const (
+	TimeControlKindBank    TimeControlKind = "bank"
+	TimeControlKindNone    TimeControlKind = "none"
+	TimeControlKindPerTurn TimeControlKind = "per_turn"
+)
+
+// Valid indicates whether the value is a known member of the TimeControlKind enum.
+func (e TimeControlKind) Valid() bool {
+	switch e {
+	case TimeControlKindBank:
+		return true
+	case TimeControlKindNone:
+		return true
+	case TimeControlKindPerTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TimeControlTimeoutPolicy.
+const (
+	TimeControlTimeoutPolicyForfeit TimeControlTimeoutPolicy = "forfeit"
+	TimeControlTimeoutPolicyPass    TimeControlTimeoutPolicy = "pass"
+)
+
+// Valid indicates whether the value is a known member of the TimeControlTimeoutPolicy enum.
+func (e TimeControlTimeoutPolicy) Valid() bool {
+	switch e {
+	case TimeControlTimeoutPolicyForfeit:
+		return true
+	case TimeControlTimeoutPolicyPass:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TimeRequestKind.
+const (
+	TimeRequestKindBank    TimeRequestKind = "bank"
+	TimeRequestKindNone    TimeRequestKind = "none"
+	TimeRequestKindPerTurn TimeRequestKind = "per_turn"
+)
+
+// Valid indicates whether the value is a known member of the TimeRequestKind enum.
+func (e TimeRequestKind) Valid() bool {
+	switch e {
+	case TimeRequestKindBank:
+		return true
+	case TimeRequestKindNone:
+		return true
+	case TimeRequestKindPerTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TimeRequestTimeoutPolicy.
+const (
+	TimeRequestTimeoutPolicyForfeit TimeRequestTimeoutPolicy = "forfeit"
+	TimeRequestTimeoutPolicyPass    TimeRequestTimeoutPolicy = "pass"
+)
+
+// Valid indicates whether the value is a known member of the TimeRequestTimeoutPolicy enum.
+func (e TimeRequestTimeoutPolicy) Valid() bool {
+	switch e {
+	case TimeRequestTimeoutPolicyForfeit:
+		return true
+	case TimeRequestTimeoutPolicyPass:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TokenResponseTokenType.
 const (
 	Bearer TokenResponseTokenType = "Bearer"
@@ -427,6 +505,18 @@ type CreateGameRequest struct {
 	// colour in play, and any of them to move. Omit for the normal
 	// start corners.
 	Setup *Setup `json:"setup,omitempty"`
+
+	// Time The game's time control (omit for none). `per_turn`: `days` (the
+	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
+	// turn. `bank`: each player's bank of `initial_hours`, plus
+	// `increment_hours` after each turn, at most `cap_hours` (defaults to
+	// the initial bank), as Little Golem's 240 h + 36 h. Reminders are
+	// emailed `reminders_hours` before the deadline (default 24 and 1).
+	// When time runs out: two players lose on time (E8); four players
+	// `pass` (default: the turn is passed and counts 3; a team's second
+	// time-out in a row forfeits) or `forfeit`. Declared vacations move
+	// deadlines unless `allow_vacation` is false.
+	Time *TimeRequest `json:"time,omitempty"`
 }
 
 // Game A game as the caller may see it.
@@ -440,6 +530,9 @@ type Game struct {
 	// Example: {"black":0,"white":3}
 	Counts    Counts    `json:"counts"`
 	CreatedAt time.Time `json:"created_at"`
+
+	// Deadline When the current turn must be played; null without a time control or once over.
+	Deadline *time.Time `json:"deadline"`
 
 	// Diagram The position drawn in plain ASCII (monospace), with walls and target corners.
 	Diagram string `json:"diagram"`
@@ -485,6 +578,12 @@ type Game struct {
 	// Example: https://less.example/play/g_3k7q2mxa9fz4hw5cuj6t#t=eyJhbGciOi…
 	SpectatorUrl *string    `json:"spectator_url,omitempty"`
 	Status       GameStatus `json:"status"`
+
+	// Time A game's time control, and each bank (for `bank`).
+	Time TimeControl `json:"time"`
+
+	// TimeLeftSeconds Seconds left until `deadline`.
+	TimeLeftSeconds *int `json:"time_left_seconds"`
 
 	// ToMove The colour to move; null once the game is finished.
 	ToMove    *Color    `json:"to_move"`
@@ -931,6 +1030,57 @@ type SubmitTurnRequest struct {
 	Turn string `json:"turn"`
 }
 
+// TimeControl A game's time control, and each bank (for `bank`).
+type TimeControl struct {
+	AllowVacation bool `json:"allow_vacation"`
+
+	// BankSeconds What is left of each colour's bank, in seconds (`bank`).
+	BankSeconds *map[string]int `json:"bank_seconds,omitempty"`
+	CapHours    *int            `json:"cap_hours,omitempty"`
+
+	// Hours Hours per turn (`per_turn`).
+	Hours          *int                      `json:"hours,omitempty"`
+	IncrementHours *int                      `json:"increment_hours,omitempty"`
+	InitialHours   *int                      `json:"initial_hours,omitempty"`
+	Kind           TimeControlKind           `json:"kind"`
+	RemindersHours []int                     `json:"reminders_hours"`
+	TimeoutPolicy  *TimeControlTimeoutPolicy `json:"timeout_policy,omitempty"`
+}
+
+// TimeControlKind defines model for TimeControl.Kind.
+type TimeControlKind string
+
+// TimeControlTimeoutPolicy defines model for TimeControl.TimeoutPolicy.
+type TimeControlTimeoutPolicy string
+
+// TimeRequest The game's time control (omit for none). `per_turn`: `days` (the
+// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
+// turn. `bank`: each player's bank of `initial_hours`, plus
+// `increment_hours` after each turn, at most `cap_hours` (defaults to
+// the initial bank), as Little Golem's 240 h + 36 h. Reminders are
+// emailed `reminders_hours` before the deadline (default 24 and 1).
+// When time runs out: two players lose on time (E8); four players
+// `pass` (default: the turn is passed and counts 3; a team's second
+// time-out in a row forfeits) or `forfeit`. Declared vacations move
+// deadlines unless `allow_vacation` is false.
+type TimeRequest struct {
+	AllowVacation  *bool                     `json:"allow_vacation,omitempty"`
+	CapHours       *int                      `json:"cap_hours,omitempty"`
+	Days           *int                      `json:"days,omitempty"`
+	Hours          *int                      `json:"hours,omitempty"`
+	IncrementHours *int                      `json:"increment_hours,omitempty"`
+	InitialHours   *int                      `json:"initial_hours,omitempty"`
+	Kind           TimeRequestKind           `json:"kind"`
+	RemindersHours *[]int                    `json:"reminders_hours,omitempty"`
+	TimeoutPolicy  *TimeRequestTimeoutPolicy `json:"timeout_policy,omitempty"`
+}
+
+// TimeRequestKind defines model for TimeRequest.Kind.
+type TimeRequestKind string
+
+// TimeRequestTimeoutPolicy defines model for TimeRequest.TimeoutPolicy.
+type TimeRequestTimeoutPolicy string
+
 // TokenRequest defines model for TokenRequest.
 type TokenRequest struct {
 	// Token The login token from the email (the code, or the link's `#t=` part).
@@ -1016,7 +1166,11 @@ type UpdateMeRequest struct {
 
 // User An account, known by its email address.
 type User struct {
-	CreatedAt time.Time `json:"created_at"`
+	// CalendarUrl The account's private iCalendar feed of its deadlines: one event
+	// per game where it is the account's turn. Subscribe to it in a
+	// calendar app; keep it private (it carries a token).
+	CalendarUrl string    `json:"calendar_url"`
+	CreatedAt   time.Time `json:"created_at"`
 
 	// Email The address, with its domain in lower case.
 	//
@@ -1029,6 +1183,32 @@ type User struct {
 
 	// Name The display name; empty until set with `updateMe`.
 	Name string `json:"name"`
+
+	// VacationDays Vacation days the account may declare per calendar year.
+	VacationDays int `json:"vacation_days"`
+}
+
+// Vacation defines model for Vacation.
+type Vacation struct {
+	End   time.Time `json:"end"`
+	Id    int64     `json:"id"`
+	Start time.Time `json:"start"`
+}
+
+// VacationList defines model for VacationList.
+type VacationList struct {
+	// DaysLeft Days left this calendar year.
+	DaysLeft    int `json:"days_left"`
+	DaysPerYear int `json:"days_per_year"`
+
+	// Vacations Current and future vacations, earliest first.
+	Vacations []Vacation `json:"vacations"`
+}
+
+// VacationRequest defines model for VacationRequest.
+type VacationRequest struct {
+	End   time.Time `json:"end"`
+	Start time.Time `json:"start"`
 }
 
 // GameId defines model for GameId.
@@ -1110,6 +1290,11 @@ type UnprocessableEntity = Problem
 type GetAssetParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// GetCalendarParams defines parameters for GetCalendar.
+type GetCalendarParams struct {
+	T string `form:"t" json:"t"`
 }
 
 // LoginPageParams defines parameters for LoginPage.
@@ -1212,6 +1397,9 @@ type SubmitTurnJSONRequestBody = SubmitTurnRequest
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = UpdateMeRequest
+
+// DeclareVacationJSONRequestBody defines body for DeclareVacation for application/json ContentType.
+type DeclareVacationJSONRequestBody = VacationRequest
 
 // Getter for additional properties for Problem. Returns the specified
 // element and whether it was found
@@ -1476,6 +1664,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /assets/{file} (the `GetAsset` operationId).
 	GetAsset(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCalendar My deadlines as an iCalendar feed
+	//
+	// The private feed of `User.calendar_url`: one event ending at each
+	// deadline of a game where it is the account's turn, with an alarm an
+	// hour before. The token is in the query because calendar apps cannot
+	// send headers.
+	//
+	// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+	//
+	// Corresponds with GET /calendar.ics (the `GetCalendar` operationId).
+	GetCalendar(ctx context.Context, params *GetCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetHealth Liveness
 	//
@@ -2004,6 +2204,61 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListVacations My vacations
+	//
+	// The account's current and future vacations and the days left this
+	// year. Token: an account token.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Corresponds with GET /v1/me/vacations (the `ListVacations` operationId).
+	ListVacations(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclareVacationWithBody Declare a vacation
+	//
+	// Declares a period away. Time inside it does not count against the
+	// player's deadlines in games that allow vacations; the deadlines of
+	// his games where it is his turn move at once. A vacation costs its
+	// started days of the year's allowance (14 by default), must not
+	// overlap another, and starts now or later (within a year).
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_vacation`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+	DeclareVacationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclareVacation Declare a vacation
+	//
+	// Declares a period away. Time inside it does not count against the
+	// player's deadlines in games that allow vacations; the deadlines of
+	// his games where it is his turn move at once. A vacation costs its
+	// started days of the year's allowance (14 by default), must not
+	// overlap another, and starts now or later (within a year).
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_vacation`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+	DeclareVacation(ctx context.Context, body DeclareVacationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelVacation Cancel a vacation
+	//
+	// Removes a vacation that has not begun, or ends one under way now;
+	// deadlines move back. Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `404 not_found`.
+	//
+	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
+	CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetAsset A file of the pages
@@ -2018,6 +2273,28 @@ type ClientInterface interface {
 // Corresponds with GET /assets/{file} (the `GetAsset` operationId).
 func (c *Client) GetAsset(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAssetRequest(c.Server, file, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCalendar My deadlines as an iCalendar feed
+//
+// The private feed of `User.calendar_url`: one event ending at each
+// deadline of a game where it is the account's turn, with an alarm an
+// hour before. The token is in the query because calendar apps cannot
+// send headers.
+//
+// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+//
+// Corresponds with GET /calendar.ics (the `GetCalendar` operationId).
+func (c *Client) GetCalendar(ctx context.Context, params *GetCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCalendarRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2866,6 +3143,101 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 	return c.Client.Do(req)
 }
 
+// ListVacations My vacations
+//
+// The account's current and future vacations and the days left this
+// year. Token: an account token.
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Corresponds with GET /v1/me/vacations (the `ListVacations` operationId).
+func (c *Client) ListVacations(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListVacationsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclareVacationWithBody Declare a vacation
+//
+// Declares a period away. Time inside it does not count against the
+// player's deadlines in games that allow vacations; the deadlines of
+// his games where it is his turn move at once. A vacation costs its
+// started days of the year's allowance (14 by default), must not
+// overlap another, and starts now or later (within a year).
+// Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_vacation`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+func (c *Client) DeclareVacationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclareVacationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclareVacation Declare a vacation
+//
+// Declares a period away. Time inside it does not count against the
+// player's deadlines in games that allow vacations; the deadlines of
+// his games where it is his turn move at once. A vacation costs its
+// started days of the year's allowance (14 by default), must not
+// overlap another, and starts now or later (within a year).
+// Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_vacation`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+func (c *Client) DeclareVacation(ctx context.Context, body DeclareVacationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclareVacationRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelVacation Cancel a vacation
+//
+// Removes a vacation that has not begun, or ends one under way now;
+// deadlines move back. Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `404 not_found`.
+//
+// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
+func (c *Client) CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelVacationRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // NewGetAssetRequest constructs an http.Request for the GetAsset method
 func NewGetAssetRequest(server string, file string, params *GetAssetParams) (*http.Request, error) {
 	var err error
@@ -2910,6 +3282,56 @@ func NewGetAssetRequest(server string, file string, params *GetAssetParams) (*ht
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewGetCalendarRequest constructs an http.Request for the GetCalendar method
+func NewGetCalendarRequest(server string, params *GetCalendarParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/calendar.ics")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -3943,6 +4365,107 @@ func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Requ
 	return req, nil
 }
 
+// NewListVacationsRequest constructs an http.Request for the ListVacations method
+func NewListVacationsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/vacations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeclareVacationRequest calls the generic DeclareVacation builder with application/json body
+func NewDeclareVacationRequest(server string, body DeclareVacationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDeclareVacationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewDeclareVacationRequestWithBody constructs an http.Request for the DeclareVacation method, with any body, and a specified content type
+func NewDeclareVacationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/vacations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCancelVacationRequest constructs an http.Request for the CancelVacation method
+func NewCancelVacationRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/vacations/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -4000,6 +4523,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /assets/{file} (the `GetAsset` operationId).
 	GetAssetWithResponse(ctx context.Context, file string, params *GetAssetParams, reqEditors ...RequestEditorFn) (*GetAssetResponse, error)
+
+	// GetCalendarWithResponse My deadlines as an iCalendar feed
+	//
+	// The private feed of `User.calendar_url`: one event ending at each
+	// deadline of a game where it is the account's turn, with an alarm an
+	// hour before. The token is in the query because calendar apps cannot
+	// send headers.
+	//
+	// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /calendar.ics (the `GetCalendar` operationId).
+	GetCalendarWithResponse(ctx context.Context, params *GetCalendarParams, reqEditors ...RequestEditorFn) (*GetCalendarResponse, error)
 
 	// GetHealthWithResponse Liveness
 	//
@@ -4558,6 +5095,65 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
+
+	// ListVacationsWithResponse My vacations
+	//
+	// The account's current and future vacations and the days left this
+	// year. Token: an account token.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/vacations (the `ListVacations` operationId).
+	ListVacationsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListVacationsResponse, error)
+
+	// DeclareVacationWithBodyWithResponse Declare a vacation
+	//
+	// Declares a period away. Time inside it does not count against the
+	// player's deadlines in games that allow vacations; the deadlines of
+	// his games where it is his turn move at once. A vacation costs its
+	// started days of the year's allowance (14 by default), must not
+	// overlap another, and starts now or later (within a year).
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_vacation`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+	DeclareVacationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeclareVacationResponse, error)
+
+	// DeclareVacationWithResponse Declare a vacation
+	//
+	// Declares a period away. Time inside it does not count against the
+	// player's deadlines in games that allow vacations; the deadlines of
+	// his games where it is his turn move at once. A vacation costs its
+	// started days of the year's allowance (14 by default), must not
+	// overlap another, and starts now or later (within a year).
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_vacation`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+	DeclareVacationWithResponse(ctx context.Context, body DeclareVacationJSONRequestBody, reqEditors ...RequestEditorFn) (*DeclareVacationResponse, error)
+
+	// CancelVacationWithResponse Cancel a vacation
+	//
+	// Removes a vacation that has not begun, or ends one under way now;
+	// deadlines move back. Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
+	CancelVacationWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelVacationResponse, error)
 }
 
 // GetAssetResponse200Headers the declared response headers of an HTTP 200 response for GetAsset
@@ -4624,6 +5220,61 @@ func (r GetAssetResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetAssetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetCalendarResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetCalendarResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetCalendarResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCalendarResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6415,6 +7066,241 @@ func (r ListMyGamesResponse) ContentType() string {
 	return ""
 }
 
+// ListVacationsResponse401Headers the declared response headers of an HTTP 401 response for ListVacations
+type ListVacationsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListVacationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *VacationList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListVacationsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListVacationsResponse) GetJSON200() *VacationList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListVacationsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListVacationsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListVacationsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListVacationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListVacationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListVacationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListVacationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeclareVacationResponse401Headers the declared response headers of an HTTP 401 response for DeclareVacation
+type DeclareVacationResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeclareVacationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Vacation
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeclareVacationResponse401Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r DeclareVacationResponse) GetJSON201() *Vacation {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeclareVacationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeclareVacationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeclareVacationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeclareVacationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelVacationResponse401Headers the declared response headers of an HTTP 401 response for CancelVacation
+type CancelVacationResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type CancelVacationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CancelVacationResponse401Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelVacationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelVacationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelVacationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelVacationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAssetWithResponse A file of the pages
 //
 // The script modules, style sheet and icon the pages load, embedded in
@@ -6433,6 +7319,26 @@ func (c *ClientWithResponses) GetAssetWithResponse(ctx context.Context, file str
 		return nil, err
 	}
 	return ParseGetAssetResponse(rsp)
+}
+
+// GetCalendarWithResponse My deadlines as an iCalendar feed
+//
+// The private feed of `User.calendar_url`: one event ending at each
+// deadline of a game where it is the account's turn, with an alarm an
+// hour before. The token is in the query because calendar apps cannot
+// send headers.
+//
+// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /calendar.ics (the `GetCalendar` operationId).
+func (c *ClientWithResponses) GetCalendarWithResponse(ctx context.Context, params *GetCalendarParams, reqEditors ...RequestEditorFn) (*GetCalendarResponse, error) {
+	rsp, err := c.GetCalendar(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCalendarResponse(rsp)
 }
 
 // GetHealthWithResponse Liveness
@@ -7179,6 +8085,89 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 	return ParseListMyGamesResponse(rsp)
 }
 
+// ListVacationsWithResponse My vacations
+//
+// The account's current and future vacations and the days left this
+// year. Token: an account token.
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/vacations (the `ListVacations` operationId).
+func (c *ClientWithResponses) ListVacationsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListVacationsResponse, error) {
+	rsp, err := c.ListVacations(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListVacationsResponse(rsp)
+}
+
+// DeclareVacationWithBodyWithResponse Declare a vacation
+//
+// Declares a period away. Time inside it does not count against the
+// player's deadlines in games that allow vacations; the deadlines of
+// his games where it is his turn move at once. A vacation costs its
+// started days of the year's allowance (14 by default), must not
+// overlap another, and starts now or later (within a year).
+// Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_vacation`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+func (c *ClientWithResponses) DeclareVacationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DeclareVacationResponse, error) {
+	rsp, err := c.DeclareVacationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclareVacationResponse(rsp)
+}
+
+// DeclareVacationWithResponse Declare a vacation
+//
+// Declares a period away. Time inside it does not count against the
+// player's deadlines in games that allow vacations; the deadlines of
+// his games where it is his turn move at once. A vacation costs its
+// started days of the year's allowance (14 by default), must not
+// overlap another, and starts now or later (within a year).
+// Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_vacation`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/vacations (the `DeclareVacation` operationId).
+func (c *ClientWithResponses) DeclareVacationWithResponse(ctx context.Context, body DeclareVacationJSONRequestBody, reqEditors ...RequestEditorFn) (*DeclareVacationResponse, error) {
+	rsp, err := c.DeclareVacation(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclareVacationResponse(rsp)
+}
+
+// CancelVacationWithResponse Cancel a vacation
+//
+// Removes a vacation that has not begun, or ends one under way now;
+// deadlines move back. Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
+func (c *ClientWithResponses) CancelVacationWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelVacationResponse, error) {
+	rsp, err := c.CancelVacation(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelVacationResponse(rsp)
+}
+
 // ParseGetAssetResponse parses an HTTP response from a GetAssetWithResponse call
 func ParseGetAssetResponse(rsp *http.Response) (*GetAssetResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7247,6 +8236,46 @@ func ParseGetAssetResponse(rsp *http.Response) (*GetAssetResponse, error) {
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCalendarResponse parses an HTTP response from a GetCalendarWithResponse call
+func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
 	}
 
 	return response, nil
@@ -8838,6 +9867,217 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	switch {
 	case rsp.StatusCode == 401:
 		var headers ListMyGamesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListVacationsResponse parses an HTTP response from a ListVacationsWithResponse call
+func ParseListVacationsResponse(rsp *http.Response) (*ListVacationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListVacationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest VacationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListVacationsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeclareVacationResponse parses an HTTP response from a DeclareVacationWithResponse call
+func ParseDeclareVacationResponse(rsp *http.Response) (*DeclareVacationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeclareVacationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Vacation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeclareVacationResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelVacationResponse parses an HTTP response from a CancelVacationWithResponse call
+func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelVacationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers CancelVacationResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

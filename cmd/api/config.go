@@ -23,6 +23,8 @@ type Config struct {
 	Secret   string
 	SMTP     SMTPConfig
 	LogLevel slog.Level
+	// SchedulerInterval is how often reminders and time-outs are looked for.
+	SchedulerInterval time.Duration
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -65,6 +67,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.SMTP.Password, "smtp-password", "", "SMTP `password`")
 	fs.DurationVar(&cfg.SMTP.RetryDelay, "mail-retry-delay", 30*time.Second, "wait after a failed delivery; doubles with each further failure, up to 1h")
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
+	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.VisitAll(func(f *flag.Flag) {
@@ -138,6 +141,9 @@ func (cfg *Config) validate() error {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if cfg.Secret != "" && len(cfg.Secret) < minSecretLen {
 		errs = append(errs, fmt.Errorf("--secret: shorter than %d bytes", minSecretLen))
+	}
+	if cfg.SchedulerInterval < time.Second {
+		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
 	}
 	errs = append(errs, cfg.SMTP.validate()...)
 	return errors.Join(errs...)

@@ -12,11 +12,13 @@ import (
 
 func TestLoadConfig(t *testing.T) {
 	defaults := Config{
-		Addr:     ":8080",
-		DB:       "lesspost.db",
-		BaseURL:  "http://localhost:8080",
-		SMTP:     SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8},
-		LogLevel: slog.LevelInfo,
+		Addr:    ":8080",
+		DB:      "lesspost.db",
+		BaseURL: "http://localhost:8080",
+		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8},
+
+		SchedulerInterval: 30 * time.Second,
+		LogLevel:          slog.LevelInfo,
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {

@@ -97,7 +97,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	workers := []func(context.Context) error{outbox.Run}
+	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake}
+	workers := []func(context.Context) error{outbox.Run, clock.run}
 
 	err = serve(ctx, log, srv, ln, workers)
 	log.Info("stopped")

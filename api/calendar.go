@@ -1,0 +1,95 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// calendar serves a user's private iCalendar feed (RFC 5545): one event at
+// each deadline of a game where it is his turn, with an alarm an hour
+// before. Calendar apps subscribe to the URL and refresh it themselves.
+func (s *Server) calendar(c echo.Context) error {
+	userID, err := s.tokens.calendarUser(c.QueryParam("t"))
+	if err != nil {
+		return NewProblem(http.StatusBadRequest, "invalid_link", "This calendar link is not valid.")
+	}
+	ctx := c.Request().Context()
+	u, err := s.db.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	games, err := s.db.GamesToMove(ctx, u.Email)
+	if err != nil {
+		return err
+	}
+	host := "lesspost"
+	if parsed, err := url.Parse(s.cfg.BaseURL); err == nil && parsed.Hostname() != "" {
+		host = parsed.Hostname()
+	}
+	var b strings.Builder
+	line := func(format string, args ...any) { b.WriteString(foldICS(fmt.Sprintf(format, args...))) }
+	line("BEGIN:VCALENDAR")
+	line("VERSION:2.0")
+	line("PRODID:-//lesspost//deadlines//EN")
+	line("CALSCALE:GREGORIAN")
+	line("METHOD:PUBLISH")
+	line("X-WR-CALNAME:%s", escapeICS("Less: my deadlines"))
+	line("REFRESH-INTERVAL;VALUE=DURATION:PT1H")
+	stamp := icsTime(s.now())
+	for i := range games {
+		g := &games[i]
+		d := g.Clock.Deadline
+		var names []string
+		for _, seat := range g.Seats {
+			names = append(names, seat.Name)
+		}
+		line("BEGIN:VEVENT")
+		line("UID:%s-%d@%s", g.ID, g.State.Ply, host)
+		line("DTSTAMP:%s", stamp)
+		line("DTSTART:%s", icsTime(d.Add(-30*time.Minute)))
+		line("DTEND:%s", icsTime(d))
+		line("SUMMARY:%s", escapeICS("Less: your turn is due ("+strings.Join(names, " – ")+")"))
+		line("DESCRIPTION:%s", escapeICS(fmt.Sprintf("Your turn in game %s must be played by %s. Use the move link from your latest email.",
+			g.ID, d.UTC().Format("2006-01-02 15:04 UTC"))))
+		line("URL:%s", s.cfg.BaseURL+"/play/"+g.ID)
+		line("BEGIN:VALARM")
+		line("ACTION:DISPLAY")
+		line("TRIGGER:-PT1H")
+		line("DESCRIPTION:%s", escapeICS("Less: your turn is due"))
+		line("END:VALARM")
+		line("END:VEVENT")
+	}
+	line("END:VCALENDAR")
+	c.Response().Header().Set(echo.HeaderCacheControl, "private, max-age=300")
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(b.String()))
+}
+
+func icsTime(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
+
+// escapeICS escapes a TEXT value (RFC 5545 3.3.11).
+func escapeICS(s string) string {
+	return strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\n", `\n`, "\r", "").Replace(s)
+}
+
+// foldICS ends a content line with CRLF, folding it at 75 octets without
+// splitting a UTF-8 character (RFC 5545 3.1).
+func foldICS(s string) string {
+	var b strings.Builder
+	width := 0
+	for _, r := range s {
+		n := len(string(r))
+		if width+n > 75 {
+			b.WriteString("\r\n ")
+			width = 1
+		}
+		b.WriteRune(r)
+		width += n
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
