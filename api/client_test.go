@@ -60,7 +60,7 @@ func TestGeneratedClientPlaysAGame(t *testing.T) {
 		game = res.JSON201.Game
 		h.deliver()
 	}
-	if game.Status != apiclient.Finished || game.Result == nil {
+	if game.Status != apiclient.GameStatusFinished || game.Result == nil {
 		t.Fatalf("game not over: %+v", game)
 	}
 	r := game.Result

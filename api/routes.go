@@ -18,8 +18,8 @@ func (s *Server) routes() {
 	s.echo.GET("/readyz", s.ready)
 	s.echo.GET("/openapi.yaml", s.openAPI)
 
-	s.echo.POST("/v1/auth/login", s.requestLogin)
-	s.echo.POST("/v1/auth/token", s.exchangeToken)
+	s.echo.POST("/v1/auth/login", s.requestLogin, s.limitLogin())
+	s.echo.POST("/v1/auth/token", s.exchangeToken, s.limitToken())
 	s.echo.POST("/v1/auth/logout", s.logout)
 	s.echo.GET("/v1/me", s.me)
 	s.echo.PATCH("/v1/me", s.updateMe)
@@ -29,7 +29,14 @@ func (s *Server) routes() {
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
 	s.echo.GET("/calendar.ics", s.calendar)
 
-	s.echo.POST("/v1/games", s.createGame)
+	s.echo.POST("/v1/tournaments", s.createTournament)
+	s.echo.GET("/v1/tournaments/:id", s.getTournament)
+	s.echo.GET("/v1/tournaments/:id/standings", s.tournamentStandings)
+	s.echo.POST("/v1/tournaments/:id/withdraw", s.withdraw)
+	s.echo.POST("/v1/tournaments/:id/cancel", s.cancelTournament)
+	s.echo.GET("/tournaments/:id", s.standingsHTML)
+
+	s.echo.POST("/v1/games", s.createGame, s.limitCreateGame())
 	s.echo.GET("/v1/games/:id", s.getGame)
 	s.echo.GET("/v1/games/:id/moves", s.legalMoves)
 	s.echo.GET("/v1/games/:id/turns", s.listTurns)

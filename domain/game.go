@@ -34,6 +34,8 @@ type Game struct {
 	Seats     []Seat  // in turn order
 	State     less.State
 	Clock     Clock
+	// Tournament names the tournament and round of a tournament game; nil otherwise.
+	Tournament *TournamentRef
 	// Away holds the vacations of the seats' players, which move deadlines
 	// when the time control allows it. The store loads it with the game.
 	Away Away
@@ -80,6 +82,8 @@ type NewGameSpec struct {
 	Setup *Setup
 	// Time is the time control; the zero value is none.
 	Time TimeControl
+	// Tournament is set for the games a tournament creates.
+	Tournament *TournamentRef
 }
 
 // Setup is a custom start position (any legal placement, any colour to move).
@@ -150,7 +154,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		return Created{}, ErrorOf(err)
 	}
 	g := Game{ID: id, CreatorID: creatorID, Preset: preset, Seed: seed, Seats: seats,
-		State: eg.State(), Away: away, Version: 1, CreatedAt: now, UpdatedAt: now}
+		State: eg.State(), Away: away, Tournament: spec.Tournament, Version: 1, CreatedAt: now, UpdatedAt: now}
 	g.startClock(tc, now)
 	notices := make([]Notice, 0, n)
 	for _, s := range seats {

@@ -12,6 +12,7 @@ const (
 	NoticeGameOver   NoticeKind = "game_over"  // the result
 	NoticeNewLink    NoticeKind = "new_link"   // your move link was renewed
 	NoticeReminder   NoticeKind = "reminder"   // your deadline is near (non-essential: unsubscribable)
+	NoticeBye        NoticeKind = "bye"        // you rest this tournament round (a win)
 )
 
 // Notice is an email to send, decided inside the transaction that causes it
@@ -22,8 +23,10 @@ type Notice struct {
 	GameID string
 	Color  less.Color
 	Ply    int
-	// Email is the address for notices that belong to no seat (login).
+	// Email is the address for notices that belong to no seat (login, bye).
 	Email string
+	// Tournament is the tournament of a bye notice; Ply is then the round.
+	Tournament string
 }
 
 // Essential reports whether a notice is sent even to an address that

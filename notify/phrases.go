@@ -56,6 +56,10 @@ type phrases struct {
 
 	NewLink string
 
+	TournamentRound   string // .Name, .Round: the line an invitation to a tournament game adds
+	SubjectTournament string // .Name, .Round
+	Bye               string // .Name, .Round
+
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
 	WatchLabel    string // the label above the spectator link
@@ -147,6 +151,10 @@ var english = phrases{
 	NeededExplained: "{{.Side}} had not brought every piece home: at least {{.Needed}} more points would have done it, and they count too.",
 
 	NewLink: "your move link for this game was renewed. Earlier links no longer work.",
+
+	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",
+	SubjectTournament: "Less: {{.Name}}, round {{.Round}}",
+	Bye:               "you have a bye in round {{.Round}} of the tournament {{.Name}}: it counts as a win. Your next pairing will come by email.",
 
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",

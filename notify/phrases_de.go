@@ -57,6 +57,10 @@ var german = phrases{
 
 	NewLink: "dein Link zum Spielen in dieser Partie wurde erneuert. Frühere Links funktionieren nicht mehr.",
 
+	TournamentRound:   "Diese Partie ist Runde {{.Round}} des Turniers {{.Name}}.",
+	SubjectTournament: "Less: {{.Name}}, Runde {{.Round}}",
+	Bye:               "in Runde {{.Round}} des Turniers {{.Name}} hast du spielfrei; das zählt als Sieg. Deine nächste Paarung kommt per E-Mail.",
+
 	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
 	MoveButton:    "Spielbrett öffnen",
 	WatchLabel:    "Die Partie für Zuschauer:",

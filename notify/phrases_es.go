@@ -60,6 +60,10 @@ var spanish = phrases{
 
 	NewLink: "Tu enlace para jugar esta partida se ha renovado. Los enlaces anteriores ya no funcionan.",
 
+	TournamentRound:   "Esta partida es la ronda {{.Round}} del torneo {{.Name}}.",
+	SubjectTournament: "Less: {{.Name}}, ronda {{.Round}}",
+	Bye:               "Descansas en la ronda {{.Round}} del torneo {{.Name}}: cuenta como una victoria. Tu próximo emparejamiento llegará por correo.",
+
 	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
 	MoveButton:    "Abrir el tablero",
 	WatchLabel:    "La partida para espectadores:",

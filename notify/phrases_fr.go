@@ -58,6 +58,10 @@ var french = phrases{
 
 	NewLink: "Votre lien pour jouer cette partie a été renouvelé. Les anciens liens ne fonctionnent plus.",
 
+	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",
+	SubjectTournament: "Less\u00a0: {{.Name}}, ronde {{.Round}}",
+	Bye:               "Vous êtes exempt à la ronde {{.Round}} du tournoi {{.Name}}\u00a0: cela compte comme une victoire. Votre prochain appariement arrivera par e-mail.",
+
 	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
 	MoveButton:    "Ouvrir le plateau",
 	WatchLabel:    "La partie pour les spectateurs\u00a0:",

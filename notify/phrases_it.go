@@ -58,6 +58,10 @@ var italian = phrases{
 
 	NewLink: "il tuo link per giocare questa partita è stato rinnovato. I link precedenti non funzionano più.",
 
+	TournamentRound:   "Questa partita è il turno {{.Round}} del torneo {{.Name}}.",
+	SubjectTournament: "Less: {{.Name}}, turno {{.Round}}",
+	Bye:               "nel turno {{.Round}} del torneo {{.Name}} riposi: vale come una vittoria. Il prossimo abbinamento ti arriverà per e-mail.",
+
 	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
 	MoveButton:    "Apri la scacchiera",
 	WatchLabel:    "La partita per gli spettatori:",

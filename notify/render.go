@@ -61,6 +61,9 @@ func ThreadID(gameID string, c less.Color) string { return gameID + "." + c.Stri
 // Render builds the message for an outbox row.
 func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 	msg := Message{To: m.Email, MessageID: m.MessageID + "@" + r.Host}
+	if m.Notice.Kind == domain.NoticeBye {
+		return r.bye(ctx, m, msg)
+	}
 	if m.Notice.Kind == domain.NoticeLogin {
 		p := phrasesFor(m.Locale)
 		msg.Subject = p.SubjectLogin
@@ -226,11 +229,16 @@ func (v *gameView) invitation(p *phrases) doc {
 	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
 		v.greeting(p),
 		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
+	}}
+	if ref := v.game.Tournament; ref != nil {
+		d.blocks = append(d.blocks, block{text: say(p.TournamentRound, map[string]any{"Name": ref.Name, "Round": ref.Round})})
+	}
+	d.blocks = append(d.blocks, []block{
 		{text: p.PlayersHeading, list: players},
 		{text: say(p.Rules, map[string]any{"Preset": string(v.game.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
 		{text: first},
 		v.board(p),
-	}}
+	}...)
 	if v.pos.ToMove() == v.seat.Color {
 		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
 	}
@@ -376,4 +384,26 @@ func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.C
 		}
 	}
 	return pos, counts, since, nil
+}
+
+// bye renders the email of a tournament player who rests this round.
+func (r *Renderer) bye(ctx context.Context, m repo.Mail, msg Message) (Message, error) {
+	t, err := r.Store.Tournament(ctx, m.Notice.Tournament)
+	if err != nil {
+		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+	}
+	p := phrasesFor(m.Locale)
+	name := ""
+	if i, ok := t.EntrantOf(m.Email); ok {
+		name = t.Entrants[i].Name
+	}
+	data := map[string]any{"Name": t.Name, "Round": m.Notice.Ply}
+	msg.ToName = name
+	msg.Subject = say(p.SubjectTournament, data)
+	d := doc{preheader: say(p.Bye, data), blocks: []block{
+		{text: say(p.Greeting, map[string]any{"Name": name})},
+		{text: say(p.Bye, data)},
+	}}
+	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, "")
+	return msg, nil
 }

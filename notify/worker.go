@@ -18,6 +18,7 @@ type Store interface {
 	MarkAttemptFailed(ctx context.Context, id int64, cause error, next, now time.Time) error
 	Game(ctx context.Context, id string) (domain.Game, error)
 	Turns(ctx context.Context, id string) ([]repo.TurnRow, error)
+	Tournament(ctx context.Context, id string) (domain.Tournament, error)
 }
 
 // Sender hands a message to its transport.

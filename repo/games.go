@@ -33,13 +33,8 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		if created, err = domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64(), away); err != nil {
 			return err
 		}
-		for i := range created.Game.Seats {
-			seat := &created.Game.Seats[i]
-			if seat.Locale == "" {
-				if seat.Locale, err = accountLocale(ctx, tx, seat.Email); err != nil {
-					return err
-				}
-			}
+		if err := fillLocales(ctx, tx, &created.Game); err != nil {
+			return err
 		}
 		if err := insertGame(ctx, tx, &created.Game); err != nil {
 			return err
@@ -215,12 +210,23 @@ func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
 	if err != nil {
 		return err
 	}
+	var tournamentID, tournament sql.NullString
+	if ref := g.Tournament; ref != nil {
+		b, err := json.Marshal(ref)
+		if err != nil {
+			return fmt.Errorf("encode tournament: %w", err)
+		}
+		tournamentID = sql.NullString{String: ref.ID, Valid: true}
+		tournament = sql.NullString{String: string(b), Valid: true}
+	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, size, walls, seed, preset, early_stop, max_turns,
-		start, position, to_move, counts, ply, status, result, version, created_at, updated_at, clock, deadline_at, due_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start, position, to_move, counts, ply, status, result, version, created_at, updated_at, clock, deadline_at, due_at,
+		tournament_id, tournament)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.CreatorID, st.Start.Size(), st.Start.Board().Walls(), seed, string(g.Preset), st.Options.EarlyStop,
 		st.Options.MaxTurns, st.Start.String(), st.Position.String(), st.Position.ToMove().String(), counts, st.Ply,
-		status(g), result, g.Version, g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due)
+		status(g), result, g.Version, g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due,
+		tournamentID, tournament)
 	if err != nil {
 		return fmt.Errorf("insert game: %w", err)
 	}
@@ -255,6 +261,13 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *domain.Game, version int) er
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("update game %s: version %d is gone", g.ID, version)
+	}
+	if g.Over() && g.Tournament != nil {
+		// The round may be complete: let the scheduler look at once.
+		if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET due_at = MIN(COALESCE(due_at, ?), ?) WHERE id = ? AND due_at IS NOT NULL`,
+			g.UpdatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), g.Tournament.ID); err != nil {
+			return fmt.Errorf("update tournament of %s: %w", g.ID, err)
+		}
 	}
 	for _, s := range g.Seats {
 		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ? WHERE game_id = ? AND color = ?`,
@@ -295,10 +308,11 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 		created, updated               int64
 	)
 	var clock string
+	var tournament sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
-		position, counts, ply, result, version, created_at, updated_at, clock FROM games WHERE id = ?`, id).Scan(
+		position, counts, ply, result, version, created_at, updated_at, clock, tournament FROM games WHERE id = ?`, id).Scan(
 		&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position, &counts, &ply,
-		&result, &version, &created, &updated, &clock)
+		&result, &version, &created, &updated, &clock, &tournament)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", clip(id))
 	}
@@ -319,6 +333,12 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 	}
 	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
 		return domain.Game{}, fmt.Errorf("read game %s: clock: %w", id, err)
+	}
+	if tournament.Valid {
+		g.Tournament = new(domain.TournamentRef)
+		if err := json.Unmarshal([]byte(tournament.String), g.Tournament); err != nil {
+			return domain.Game{}, fmt.Errorf("read game %s: tournament: %w", id, err)
+		}
 	}
 	rows, err := q.QueryContext(ctx, `SELECT color, name, email, locale, token_version FROM seats
 		WHERE game_id = ? ORDER BY seat_order`, id)
@@ -438,4 +458,18 @@ func encodeClock(c *domain.Clock) (clock string, deadline, due sql.NullInt64, er
 		due = sql.NullInt64{Int64: next.UnixMilli(), Valid: true}
 	}
 	return string(b), deadline, due, nil
+}
+
+// fillLocales gives seats without a chosen locale their account's language.
+func fillLocales(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
+	for i := range g.Seats {
+		seat := &g.Seats[i]
+		if seat.Locale == "" {
+			var err error
+			if seat.Locale, err = accountLocale(ctx, tx, seat.Email); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

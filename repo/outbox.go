@@ -46,19 +46,24 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, n domain.Notice, email, secre
 		// The invitation opens the seat's thread; later mail answers it.
 		messageID = n.GameID + "." + n.Color.String()
 	}
-	var gameID, color, secretCol sql.NullString
+	var gameID, color, secretCol, tournament sql.NullString
 	var ply sql.NullInt64
 	if n.GameID != "" {
 		gameID = sql.NullString{String: n.GameID, Valid: true}
 		color = sql.NullString{String: n.Color.String(), Valid: true}
 		ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
 	}
+	if n.Tournament != "" {
+		tournament = sql.NullString{String: n.Tournament, Valid: true}
+		ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
+	}
 	if secret != "" {
 		secretCol = sql.NullString{String: secret, Valid: true}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at, next_attempt_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
-		now.UnixMilli(), now.UnixMilli())
+	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
+		next_attempt_at, tournament_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
+		now.UnixMilli(), now.UnixMilli(), tournament)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
 	}
@@ -79,7 +84,8 @@ type Mail struct {
 
 // DueMail lists up to limit undelivered mails whose next attempt is due.
 func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at
+	rows, err := db.read.QueryContext(ctx, `SELECT id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
+		COALESCE(tournament_id, '')
 		FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
 		now.UnixMilli(), limit)
 	if err != nil {
@@ -93,10 +99,12 @@ func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, er
 		var gameID, color, secret sql.NullString
 		var ply sql.NullInt64
 		var created int64
-		if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created); err != nil {
+		var tournament string
+		if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created, &tournament); err != nil {
 			return nil, fmt.Errorf("read due mail: %w", err)
 		}
-		m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email}
+		m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email,
+			Tournament: tournament}
 		if color.Valid {
 			if m.Notice.Color, err = less.ParseColor(color.String); err != nil {
 				return nil, fmt.Errorf("read due mail %d: %w", m.ID, err)

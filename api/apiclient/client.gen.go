@@ -59,6 +59,27 @@ func (e Color) Valid() bool {
 	}
 }
 
+// Defines values for CreateTournamentRequestFormat.
+const (
+	CreateTournamentRequestFormatDoubleRoundRobin CreateTournamentRequestFormat = "double_round_robin"
+	CreateTournamentRequestFormatRoundRobin       CreateTournamentRequestFormat = "round_robin"
+	CreateTournamentRequestFormatSwiss            CreateTournamentRequestFormat = "swiss"
+)
+
+// Valid indicates whether the value is a known member of the CreateTournamentRequestFormat enum.
+func (e CreateTournamentRequestFormat) Valid() bool {
+	switch e {
+	case CreateTournamentRequestFormatDoubleRoundRobin:
+		return true
+	case CreateTournamentRequestFormatRoundRobin:
+		return true
+	case CreateTournamentRequestFormatSwiss:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GamePlayers.
 const (
 	N2 GamePlayers = 2
@@ -79,16 +100,16 @@ func (e GamePlayers) Valid() bool {
 
 // Defines values for GameStatus.
 const (
-	Active   GameStatus = "active"
-	Finished GameStatus = "finished"
+	GameStatusActive   GameStatus = "active"
+	GameStatusFinished GameStatus = "finished"
 )
 
 // Valid indicates whether the value is a known member of the GameStatus enum.
 func (e GameStatus) Valid() bool {
 	switch e {
-	case Active:
+	case GameStatusActive:
 		return true
-	case Finished:
+	case GameStatusFinished:
 		return true
 	default:
 		return false
@@ -326,6 +347,24 @@ func (e Side) Valid() bool {
 	}
 }
 
+// Defines values for StandingListTiebreak.
+const (
+	StandingListTiebreakBuchholz        StandingListTiebreak = "buchholz"
+	StandingListTiebreakSonnebornBerger StandingListTiebreak = "sonneborn_berger"
+)
+
+// Valid indicates whether the value is a known member of the StandingListTiebreak enum.
+func (e StandingListTiebreak) Valid() bool {
+	switch e {
+	case StandingListTiebreakBuchholz:
+		return true
+	case StandingListTiebreakSonnebornBerger:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TimeControlKind.
 const (
 	TimeControlKindBank    TimeControlKind = "bank"
@@ -419,18 +458,120 @@ func (e TokenResponseTokenType) Valid() bool {
 	}
 }
 
+// Defines values for TournamentFormat.
+const (
+	TournamentFormatDoubleRoundRobin TournamentFormat = "double_round_robin"
+	TournamentFormatRoundRobin       TournamentFormat = "round_robin"
+	TournamentFormatSwiss            TournamentFormat = "swiss"
+)
+
+// Valid indicates whether the value is a known member of the TournamentFormat enum.
+func (e TournamentFormat) Valid() bool {
+	switch e {
+	case TournamentFormatDoubleRoundRobin:
+		return true
+	case TournamentFormatRoundRobin:
+		return true
+	case TournamentFormatSwiss:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentStatus.
+const (
+	TournamentStatusCancelled TournamentStatus = "cancelled"
+	TournamentStatusFinished  TournamentStatus = "finished"
+	TournamentStatusRunning   TournamentStatus = "running"
+	TournamentStatusScheduled TournamentStatus = "scheduled"
+)
+
+// Valid indicates whether the value is a known member of the TournamentStatus enum.
+func (e TournamentStatus) Valid() bool {
+	switch e {
+	case TournamentStatusCancelled:
+		return true
+	case TournamentStatusFinished:
+		return true
+	case TournamentStatusRunning:
+		return true
+	case TournamentStatusScheduled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentTiebreak.
+const (
+	TournamentTiebreakBuchholz        TournamentTiebreak = "buchholz"
+	TournamentTiebreakSonnebornBerger TournamentTiebreak = "sonneborn_berger"
+)
+
+// Valid indicates whether the value is a known member of the TournamentTiebreak enum.
+func (e TournamentTiebreak) Valid() bool {
+	switch e {
+	case TournamentTiebreakBuchholz:
+		return true
+	case TournamentTiebreakSonnebornBerger:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentRoundStatus.
+const (
+	TournamentRoundStatusClosed  TournamentRoundStatus = "closed"
+	TournamentRoundStatusPending TournamentRoundStatus = "pending"
+	TournamentRoundStatusRunning TournamentRoundStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the TournamentRoundStatus enum.
+func (e TournamentRoundStatus) Valid() bool {
+	switch e {
+	case TournamentRoundStatusClosed:
+		return true
+	case TournamentRoundStatusPending:
+		return true
+	case TournamentRoundStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetRecordParamsFormat.
 const (
-	Json GetRecordParamsFormat = "json"
-	Text GetRecordParamsFormat = "text"
+	GetRecordParamsFormatJson GetRecordParamsFormat = "json"
+	GetRecordParamsFormatText GetRecordParamsFormat = "text"
 )
 
 // Valid indicates whether the value is a known member of the GetRecordParamsFormat enum.
 func (e GetRecordParamsFormat) Valid() bool {
 	switch e {
-	case Json:
+	case GetRecordParamsFormatJson:
 		return true
-	case Text:
+	case GetRecordParamsFormatText:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetStandingsParamsFormat.
+const (
+	GetStandingsParamsFormatCsv  GetStandingsParamsFormat = "csv"
+	GetStandingsParamsFormatJson GetStandingsParamsFormat = "json"
+)
+
+// Valid indicates whether the value is a known member of the GetStandingsParamsFormat enum.
+func (e GetStandingsParamsFormat) Valid() bool {
+	switch e {
+	case GetStandingsParamsFormatCsv:
+		return true
+	case GetStandingsParamsFormatJson:
 		return true
 	default:
 		return false
@@ -518,6 +659,34 @@ type CreateGameRequest struct {
 	// deadlines unless `allow_vacation` is false.
 	Time *TimeRequest `json:"time,omitempty"`
 }
+
+// CreateTournamentRequest defines model for CreateTournamentRequest.
+type CreateTournamentRequest struct {
+	Format  CreateTournamentRequestFormat `json:"format"`
+	Name    string                        `json:"name"`
+	Players []PlayerRequest               `json:"players"`
+
+	// Rounds Swiss only; round robins have their own number.
+	Rounds *int `json:"rounds,omitempty"`
+
+	// Schedule A start per round, or a first start and an interval.
+	Schedule ScheduleRequest `json:"schedule"`
+
+	// Time The game's time control (omit for none). `per_turn`: `days` (the
+	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
+	// turn. `bank`: each player's bank of `initial_hours`, plus
+	// `increment_hours` after each turn, at most `cap_hours` (defaults to
+	// the initial bank), as Little Golem's 240 h + 36 h. Reminders are
+	// emailed `reminders_hours` before the deadline (default 24 and 1).
+	// When time runs out: two players lose on time (E8); four players
+	// `pass` (default: the turn is passed and counts 3; a team's second
+	// time-out in a row forfeits) or `forfeit`. Declared vacations move
+	// deadlines unless `allow_vacation` is false.
+	Time *TimeRequest `json:"time,omitempty"`
+}
+
+// CreateTournamentRequestFormat defines model for CreateTournamentRequest.Format.
+type CreateTournamentRequestFormat string
 
 // Game A game as the caller may see it.
 type Game struct {
@@ -969,6 +1138,16 @@ type Result struct {
 // (E3), `resignation` or `timeout` (E8).
 type ResultReason string
 
+// ScheduleRequest A start per round, or a first start and an interval.
+type ScheduleRequest struct {
+	FirstStart    *time.Time `json:"first_start,omitempty"`
+	IntervalHours *int       `json:"interval_hours,omitempty"`
+
+	// RoundHours How long a round lasts; default until the next start.
+	RoundHours *int         `json:"round_hours,omitempty"`
+	Starts     *[]time.Time `json:"starts,omitempty"`
+}
+
 // Seat defines model for Seat.
 type Seat struct {
 	// Color A player's colour. Two-player games use `white` and `black`;
@@ -1013,6 +1192,31 @@ type Square = string
 
 // SquareList defines model for SquareList.
 type SquareList = []Square
+
+// Standing defines model for Standing.
+type Standing struct {
+	Byes      int     `json:"byes"`
+	Drawn     int     `json:"drawn"`
+	Lost      int     `json:"lost"`
+	Margins   int     `json:"margins"`
+	Name      string  `json:"name"`
+	Played    int     `json:"played"`
+	Player    int     `json:"player"`
+	Points    float32 `json:"points"`
+	Rank      int     `json:"rank"`
+	Tiebreak  float32 `json:"tiebreak"`
+	Withdrawn bool    `json:"withdrawn"`
+	Won       int     `json:"won"`
+}
+
+// StandingList defines model for StandingList.
+type StandingList struct {
+	Standings []Standing           `json:"standings"`
+	Tiebreak  StandingListTiebreak `json:"tiebreak"`
+}
+
+// StandingListTiebreak defines model for StandingList.Tiebreak.
+type StandingListTiebreak string
 
 // SubmitTurnRequest A turn to play.
 type SubmitTurnRequest struct {
@@ -1102,6 +1306,75 @@ type TokenResponse struct {
 
 // TokenResponseTokenType defines model for TokenResponse.TokenType.
 type TokenResponseTokenType string
+
+// Tournament defines model for Tournament.
+type Tournament struct {
+	CreatedAt time.Time        `json:"created_at"`
+	Format    TournamentFormat `json:"format"`
+	Id        string           `json:"id"`
+	Name      string           `json:"name"`
+
+	// PageUrl The public HTML standings page.
+	PageUrl   string             `json:"page_url"`
+	Players   []TournamentPlayer `json:"players"`
+	Rounds    []TournamentRound  `json:"rounds"`
+	Standings []Standing         `json:"standings"`
+	Status    TournamentStatus   `json:"status"`
+	Tiebreak  TournamentTiebreak `json:"tiebreak"`
+}
+
+// TournamentFormat defines model for Tournament.Format.
+type TournamentFormat string
+
+// TournamentStatus defines model for Tournament.Status.
+type TournamentStatus string
+
+// TournamentTiebreak defines model for Tournament.Tiebreak.
+type TournamentTiebreak string
+
+// TournamentPairing defines model for TournamentPairing.
+type TournamentPairing struct {
+	// Black The index of the player with Black; null for a bye.
+	Black *int `json:"black"`
+
+	// GameId The game; null for a bye or a forfeit without play.
+	GameId *string `json:"game_id"`
+	Result *struct {
+		Forfeit bool `json:"forfeit"`
+
+		// Margin White's margin (negative if White lost).
+		Margin int `json:"margin"`
+
+		// WhiteScore White's points (1, 0.5, 0).
+		WhiteScore float32 `json:"white_score"`
+	} `json:"result"`
+
+	// White The index of the player with White.
+	White int `json:"white"`
+}
+
+// TournamentPlayer defines model for TournamentPlayer.
+type TournamentPlayer struct {
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	Withdrawn bool   `json:"withdrawn"`
+}
+
+// TournamentRound defines model for TournamentRound.
+type TournamentRound struct {
+	// BoardSeed Every game of the round is played on the board of this seed.
+	BoardSeed string `json:"board_seed"`
+
+	// Deadline Unfinished games are adjudicated then.
+	Deadline time.Time             `json:"deadline"`
+	Games    []TournamentPairing   `json:"games"`
+	Number   int                   `json:"number"`
+	Start    time.Time             `json:"start"`
+	Status   TournamentRoundStatus `json:"status"`
+}
+
+// TournamentRoundStatus defines model for TournamentRound.Status.
+type TournamentRoundStatus string
 
 // Turn One turn played.
 type Turn struct {
@@ -1211,6 +1484,12 @@ type VacationRequest struct {
 	Start time.Time `json:"start"`
 }
 
+// WithdrawRequest defines model for WithdrawRequest.
+type WithdrawRequest struct {
+	// Player The entrant's index; omit to withdraw yourself.
+	Player *int `json:"player,omitempty"`
+}
+
 // GameId defines model for GameId.
 type GameId = string
 
@@ -1219,6 +1498,9 @@ type IdempotencyKey = string
 
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
+
+// TournamentId defines model for TournamentId.
+type TournamentId = string
 
 // BadRequest RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
@@ -1374,6 +1656,14 @@ type ListMyGamesParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// GetStandingsParams defines parameters for GetStandings.
+type GetStandingsParams struct {
+	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetStandingsParamsFormat defines parameters for GetStandings.
+type GetStandingsParamsFormat string
+
 // UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
 type UnsubscribeFormdataRequestBody UnsubscribeFormdataBody
 
@@ -1400,6 +1690,12 @@ type UpdateMeJSONRequestBody = UpdateMeRequest
 
 // DeclareVacationJSONRequestBody defines body for DeclareVacation for application/json ContentType.
 type DeclareVacationJSONRequestBody = VacationRequest
+
+// CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
+type CreateTournamentJSONRequestBody = CreateTournamentRequest
+
+// WithdrawFromTournamentJSONRequestBody defines body for WithdrawFromTournament for application/json ContentType.
+type WithdrawFromTournamentJSONRequestBody = WithdrawRequest
 
 // Getter for additional properties for Problem. Returns the specified
 // element and whether it was found
@@ -1725,6 +2021,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StandingsPage Public standings page
+	//
+	// The tournament's standings and rounds as an HTML page, for everyone.
+	//
+	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
+	StandingsPage(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UnsubscribePage Unsubscribe page
 	//
@@ -2259,6 +2562,118 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 	CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTournamentWithBody Create a tournament
+	//
+	// An organiser registers players (name and email), a format and a
+	// schedule; the server does the rest. `round_robin`: everyone meets
+	// everyone once (with an odd number of players, one bye a round);
+	// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+	// rounds, paired by standing without rematches (an odd player out gets
+	// a bye worth a win). The schedule is a start per round (`starts`) or
+	// a `first_start` and `interval_hours`; a round lasts `round_hours`
+	// (default: until the next start). At each start the round's games
+	// are created, all on the same seeded board, and every player is
+	// emailed the pairing and the move link. A round closes when all its
+	// games end, or at its deadline, when unfinished games are
+	// adjudicated by the rules (totals as if the turn limit were
+	// reached). Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+	CreateTournamentWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTournament Create a tournament
+	//
+	// An organiser registers players (name and email), a format and a
+	// schedule; the server does the rest. `round_robin`: everyone meets
+	// everyone once (with an odd number of players, one bye a round);
+	// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+	// rounds, paired by standing without rematches (an odd player out gets
+	// a bye worth a win). The schedule is a start per round (`starts`) or
+	// a `first_start` and `interval_hours`; a round lasts `round_hours`
+	// (default: until the next start). At each start the round's games
+	// are created, all on the same seeded board, and every player is
+	// emailed the pairing and the move link. A round closes when all its
+	// games end, or at its deadline, when unfinished games are
+	// adjudicated by the rules (totals as if the turn limit were
+	// reached). Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+	CreateTournament(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTournament A tournament
+	//
+	// The players (names only), the rounds with their pairings, games and
+	// results, and the standings. Public: no token needed.
+	//
+	// Errors: `400 invalid_request`; `404 not_found`.
+	//
+	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
+	GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelTournament Cancel a tournament
+	//
+	// The organiser stops the tournament: no further rounds start; games
+	// under way go on as ordinary games.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+	// `404 not_found`; `409 tournament_over`.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+	CancelTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetStandings Standings, as JSON or CSV
+	//
+	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
+	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
+	// gives a spreadsheet file. Public.
+	//
+	// Errors: `400 invalid_request`; `404 not_found`.
+	//
+	// Corresponds with GET /v1/tournaments/{id}/standings (the `GetStandings` operationId).
+	GetStandings(ctx context.Context, id TournamentId, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WithdrawFromTournamentWithBody Withdraw a player
+	//
+	// The player withdraws (an account token with his address; `player`
+	// may be omitted), or the organiser withdraws one (`player` is his
+	// index). His running game is resigned and his remaining pairings are
+	// forfeited to his opponents.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_withdrawn`/`tournament_over`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+	WithdrawFromTournamentWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WithdrawFromTournament Withdraw a player
+	//
+	// The player withdraws (an account token with his address; `player`
+	// may be omitted), or the organiser withdraws one (`player` is his
+	// index). His running game is resigned and his remaining pairings are
+	// forfeited to his opponents.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_withdrawn`/`tournament_over`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+	WithdrawFromTournament(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetAsset A file of the pages
@@ -2394,6 +2809,23 @@ func (c *Client) PlayPage(ctx context.Context, id GameId, params *PlayPageParams
 // Corresponds with GET /readyz (the `GetReadiness` operationId).
 func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReadinessRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StandingsPage Public standings page
+//
+// The tournament's standings and rounds as an HTML page, for everyone.
+//
+// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
+func (c *Client) StandingsPage(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStandingsPageRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3238,6 +3670,188 @@ func (c *Client) CancelVacation(ctx context.Context, id int64, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
+// CreateTournamentWithBody Create a tournament
+//
+// An organiser registers players (name and email), a format and a
+// schedule; the server does the rest. `round_robin`: everyone meets
+// everyone once (with an odd number of players, one bye a round);
+// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+// rounds, paired by standing without rematches (an odd player out gets
+// a bye worth a win). The schedule is a start per round (`starts`) or
+// a `first_start` and `interval_hours`; a round lasts `round_hours`
+// (default: until the next start). At each start the round's games
+// are created, all on the same seeded board, and every player is
+// emailed the pairing and the move link. A round closes when all its
+// games end, or at its deadline, when unfinished games are
+// adjudicated by the rules (totals as if the turn limit were
+// reached). Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTournamentRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTournament Create a tournament
+//
+// An organiser registers players (name and email), a format and a
+// schedule; the server does the rest. `round_robin`: everyone meets
+// everyone once (with an odd number of players, one bye a round);
+// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+// rounds, paired by standing without rematches (an odd player out gets
+// a bye worth a win). The schedule is a start per round (`starts`) or
+// a `first_start` and `interval_hours`; a round lasts `round_hours`
+// (default: until the next start). At each start the round's games
+// are created, all on the same seeded board, and every player is
+// emailed the pairing and the move link. A round closes when all its
+// games end, or at its deadline, when unfinished games are
+// adjudicated by the rules (totals as if the turn limit were
+// reached). Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTournamentRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTournament A tournament
+//
+// The players (names only), the rounds with their pairings, games and
+// results, and the standings. Public: no token needed.
+//
+// Errors: `400 invalid_request`; `404 not_found`.
+//
+// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
+func (c *Client) GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTournamentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelTournament Cancel a tournament
+//
+// The organiser stops the tournament: no further rounds start; games
+// under way go on as ordinary games.
+//
+// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+// `404 not_found`; `409 tournament_over`.
+//
+// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+func (c *Client) CancelTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTournamentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetStandings Standings, as JSON or CSV
+//
+// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
+// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
+// gives a spreadsheet file. Public.
+//
+// Errors: `400 invalid_request`; `404 not_found`.
+//
+// Corresponds with GET /v1/tournaments/{id}/standings (the `GetStandings` operationId).
+func (c *Client) GetStandings(ctx context.Context, id TournamentId, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetStandingsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// WithdrawFromTournamentWithBody Withdraw a player
+//
+// The player withdraws (an account token with his address; `player`
+// may be omitted), or the organiser withdraws one (`player` is his
+// index). His running game is resigned and his remaining pairings are
+// forfeited to his opponents.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_withdrawn`/`tournament_over`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+func (c *Client) WithdrawFromTournamentWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWithdrawFromTournamentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// WithdrawFromTournament Withdraw a player
+//
+// The player withdraws (an account token with his address; `player`
+// may be omitted), or the organiser withdraws one (`player` is his
+// index). His running game is resigned and his remaining pairings are
+// forfeited to his opponents.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_withdrawn`/`tournament_over`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+func (c *Client) WithdrawFromTournament(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWithdrawFromTournamentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // NewGetAssetRequest constructs an http.Request for the GetAsset method
 func NewGetAssetRequest(server string, file string, params *GetAssetParams) (*http.Request, error) {
 	var err error
@@ -3492,6 +4106,40 @@ func NewGetReadinessRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/readyz")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStandingsPageRequest constructs an http.Request for the StandingsPage method
+func NewStandingsPageRequest(server string, id TournamentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tournaments/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4466,6 +5114,222 @@ func NewCancelVacationRequest(server string, id int64) (*http.Request, error) {
 	return req, nil
 }
 
+// NewCreateTournamentRequest calls the generic CreateTournament builder with application/json body
+func NewCreateTournamentRequest(server string, body CreateTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTournamentRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateTournamentRequestWithBody constructs an http.Request for the CreateTournament method, with any body, and a specified content type
+func NewCreateTournamentRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetTournamentRequest constructs an http.Request for the GetTournament method
+func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelTournamentRequest constructs an http.Request for the CancelTournament method
+func NewCancelTournamentRequest(server string, id TournamentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetStandingsRequest constructs an http.Request for the GetStandings method
+func NewGetStandingsRequest(server string, id TournamentId, params *GetStandingsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/standings", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewWithdrawFromTournamentRequest calls the generic WithdrawFromTournament builder with application/json body
+func NewWithdrawFromTournamentRequest(server string, id TournamentId, body WithdrawFromTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewWithdrawFromTournamentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewWithdrawFromTournamentRequestWithBody constructs an http.Request for the WithdrawFromTournament method, with any body, and a specified content type
+func NewWithdrawFromTournamentRequestWithBody(server string, id TournamentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/withdraw", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -4596,6 +5460,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
+
+	// StandingsPageWithResponse Public standings page
+	//
+	// The tournament's standings and rounds as an HTML page, for everyone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
+	StandingsPageWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*StandingsPageResponse, error)
 
 	// UnsubscribePageWithResponse Unsubscribe page
 	//
@@ -5154,6 +6027,124 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 	CancelVacationWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelVacationResponse, error)
+
+	// CreateTournamentWithBodyWithResponse Create a tournament
+	//
+	// An organiser registers players (name and email), a format and a
+	// schedule; the server does the rest. `round_robin`: everyone meets
+	// everyone once (with an odd number of players, one bye a round);
+	// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+	// rounds, paired by standing without rematches (an odd player out gets
+	// a bye worth a win). The schedule is a start per round (`starts`) or
+	// a `first_start` and `interval_hours`; a round lasts `round_hours`
+	// (default: until the next start). At each start the round's games
+	// are created, all on the same seeded board, and every player is
+	// emailed the pairing and the move link. A round closes when all its
+	// games end, or at its deadline, when unfinished games are
+	// adjudicated by the rules (totals as if the turn limit were
+	// reached). Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+	CreateTournamentWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error)
+
+	// CreateTournamentWithResponse Create a tournament
+	//
+	// An organiser registers players (name and email), a format and a
+	// schedule; the server does the rest. `round_robin`: everyone meets
+	// everyone once (with an odd number of players, one bye a round);
+	// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+	// rounds, paired by standing without rematches (an odd player out gets
+	// a bye worth a win). The schedule is a start per round (`starts`) or
+	// a `first_start` and `interval_hours`; a round lasts `round_hours`
+	// (default: until the next start). At each start the round's games
+	// are created, all on the same seeded board, and every player is
+	// emailed the pairing and the move link. A round closes when all its
+	// games end, or at its deadline, when unfinished games are
+	// adjudicated by the rules (totals as if the turn limit were
+	// reached). Token: an account token.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+	CreateTournamentWithResponse(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error)
+
+	// GetTournamentWithResponse A tournament
+	//
+	// The players (names only), the rounds with their pairings, games and
+	// results, and the standings. Public: no token needed.
+	//
+	// Errors: `400 invalid_request`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
+	GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
+
+	// CancelTournamentWithResponse Cancel a tournament
+	//
+	// The organiser stops the tournament: no further rounds start; games
+	// under way go on as ordinary games.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+	// `404 not_found`; `409 tournament_over`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+	CancelTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
+
+	// GetStandingsWithResponse Standings, as JSON or CSV
+	//
+	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
+	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
+	// gives a spreadsheet file. Public.
+	//
+	// Errors: `400 invalid_request`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/tournaments/{id}/standings (the `GetStandings` operationId).
+	GetStandingsWithResponse(ctx context.Context, id TournamentId, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*GetStandingsResponse, error)
+
+	// WithdrawFromTournamentWithBodyWithResponse Withdraw a player
+	//
+	// The player withdraws (an account token with his address; `player`
+	// may be omitted), or the organiser withdraws one (`player` is his
+	// index). His running game is resigned and his remaining pairings are
+	// forfeited to his opponents.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_withdrawn`/`tournament_over`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+	WithdrawFromTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error)
+
+	// WithdrawFromTournamentWithResponse Withdraw a player
+	//
+	// The player withdraws (an account token with his address; `player`
+	// may be omitted), or the organiser withdraws one (`player` is his
+	// index). His running game is resigned and his remaining pairings are
+	// forfeited to his opponents.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_withdrawn`/`tournament_over`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+	WithdrawFromTournamentWithResponse(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error)
 }
 
 // GetAssetResponse200Headers the declared response headers of an HTTP 200 response for GetAsset
@@ -5543,6 +6534,61 @@ func (r GetReadinessResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReadinessResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type StandingsPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StandingsPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StandingsPageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r StandingsPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r StandingsPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StandingsPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StandingsPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StandingsPageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7301,6 +8347,428 @@ func (r CancelVacationResponse) ContentType() string {
 	return ""
 }
 
+// CreateTournamentResponse201Headers the declared response headers of an HTTP 201 response for CreateTournament
+type CreateTournamentResponse201Headers struct {
+	Location *string
+}
+
+// CreateTournamentResponse401Headers the declared response headers of an HTTP 401 response for CreateTournament
+type CreateTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// CreateTournamentResponse429Headers the declared response headers of an HTTP 429 response for CreateTournament
+type CreateTournamentResponse429Headers struct {
+	RetryAfter int
+}
+
+type CreateTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateTournamentResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateTournamentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateTournamentResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTournamentResponse) GetJSON201() *Tournament {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTournamentResponse) GetJSON200() *Tournament {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelTournamentResponse401Headers the declared response headers of an HTTP 401 response for CancelTournament
+type CancelTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type CancelTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CancelTournamentResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelTournamentResponse) GetJSON200() *Tournament {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetStandingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StandingList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetStandingsResponse) GetJSON200() *StandingList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetStandingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetStandingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetStandingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetStandingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// WithdrawFromTournamentResponse401Headers the declared response headers of an HTTP 401 response for WithdrawFromTournament
+type WithdrawFromTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type WithdrawFromTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *WithdrawFromTournamentResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r WithdrawFromTournamentResponse) GetJSON200() *Tournament {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r WithdrawFromTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r WithdrawFromTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r WithdrawFromTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r WithdrawFromTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAssetWithResponse A file of the pages
 //
 // The script modules, style sheet and icon the pages load, embedded in
@@ -7428,6 +8896,21 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 		return nil, err
 	}
 	return ParseGetReadinessResponse(rsp)
+}
+
+// StandingsPageWithResponse Public standings page
+//
+// The tournament's standings and rounds as an HTML page, for everyone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
+func (c *ClientWithResponses) StandingsPageWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*StandingsPageResponse, error) {
+	rsp, err := c.StandingsPage(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStandingsPageResponse(rsp)
 }
 
 // UnsubscribePageWithResponse Unsubscribe page
@@ -8168,6 +9651,166 @@ func (c *ClientWithResponses) CancelVacationWithResponse(ctx context.Context, id
 	return ParseCancelVacationResponse(rsp)
 }
 
+// CreateTournamentWithBodyWithResponse Create a tournament
+//
+// An organiser registers players (name and email), a format and a
+// schedule; the server does the rest. `round_robin`: everyone meets
+// everyone once (with an odd number of players, one bye a round);
+// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+// rounds, paired by standing without rematches (an odd player out gets
+// a bye worth a win). The schedule is a start per round (`starts`) or
+// a `first_start` and `interval_hours`; a round lasts `round_hours`
+// (default: until the next start). At each start the round's games
+// are created, all on the same seeded board, and every player is
+// emailed the pairing and the move link. A round closes when all its
+// games end, or at its deadline, when unfinished games are
+// adjudicated by the rules (totals as if the turn limit were
+// reached). Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error) {
+	rsp, err := c.CreateTournamentWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTournamentResponse(rsp)
+}
+
+// CreateTournamentWithResponse Create a tournament
+//
+// An organiser registers players (name and email), a format and a
+// schedule; the server does the rest. `round_robin`: everyone meets
+// everyone once (with an odd number of players, one bye a round);
+// `double_round_robin`: twice, with both colours; `swiss`: `rounds`
+// rounds, paired by standing without rematches (an odd player out gets
+// a bye worth a win). The schedule is a start per round (`starts`) or
+// a `first_start` and `interval_hours`; a round lasts `round_hours`
+// (default: until the next start). At each start the round's games
+// are created, all on the same seeded board, and every player is
+// emailed the pairing and the move link. A round closes when all its
+// games end, or at its deadline, when unfinished games are
+// adjudicated by the rules (totals as if the turn limit were
+// reached). Token: an account token.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments (the `CreateTournament` operationId).
+func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error) {
+	rsp, err := c.CreateTournament(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTournamentResponse(rsp)
+}
+
+// GetTournamentWithResponse A tournament
+//
+// The players (names only), the rounds with their pairings, games and
+// results, and the standings. Public: no token needed.
+//
+// Errors: `400 invalid_request`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
+func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
+	rsp, err := c.GetTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTournamentResponse(rsp)
+}
+
+// CancelTournamentWithResponse Cancel a tournament
+//
+// The organiser stops the tournament: no further rounds start; games
+// under way go on as ordinary games.
+//
+// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+// `404 not_found`; `409 tournament_over`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error) {
+	rsp, err := c.CancelTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelTournamentResponse(rsp)
+}
+
+// GetStandingsWithResponse Standings, as JSON or CSV
+//
+// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
+// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
+// gives a spreadsheet file. Public.
+//
+// Errors: `400 invalid_request`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/tournaments/{id}/standings (the `GetStandings` operationId).
+func (c *ClientWithResponses) GetStandingsWithResponse(ctx context.Context, id TournamentId, params *GetStandingsParams, reqEditors ...RequestEditorFn) (*GetStandingsResponse, error) {
+	rsp, err := c.GetStandings(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetStandingsResponse(rsp)
+}
+
+// WithdrawFromTournamentWithBodyWithResponse Withdraw a player
+//
+// The player withdraws (an account token with his address; `player`
+// may be omitted), or the organiser withdraws one (`player` is his
+// index). His running game is resigned and his remaining pairings are
+// forfeited to his opponents.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_withdrawn`/`tournament_over`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+func (c *ClientWithResponses) WithdrawFromTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error) {
+	rsp, err := c.WithdrawFromTournamentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWithdrawFromTournamentResponse(rsp)
+}
+
+// WithdrawFromTournamentWithResponse Withdraw a player
+//
+// The player withdraws (an account token with his address; `player`
+// may be omitted), or the organiser withdraws one (`player` is his
+// index). His running game is resigned and his remaining pairings are
+// forfeited to his opponents.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_withdrawn`/`tournament_over`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
+func (c *ClientWithResponses) WithdrawFromTournamentWithResponse(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error) {
+	rsp, err := c.WithdrawFromTournament(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWithdrawFromTournamentResponse(rsp)
+}
+
 // ParseGetAssetResponse parses an HTTP response from a GetAssetWithResponse call
 func ParseGetAssetResponse(rsp *http.Response) (*GetAssetResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -8492,6 +10135,46 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseStandingsPageResponse parses an HTTP response from a StandingsPageWithResponse call
+func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StandingsPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
 
 	}
 
@@ -10078,6 +11761,380 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 	switch {
 	case rsp.StatusCode == 401:
 		var headers CancelVacationResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTournamentResponse parses an HTTP response from a CreateTournamentWithResponse call
+func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Tournament
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateTournamentResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTournamentResponse parses an HTTP response from a GetTournamentWithResponse call
+func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Tournament
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCancelTournamentResponse parses an HTTP response from a CancelTournamentWithResponse call
+func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Tournament
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers CancelTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetStandingsResponse parses an HTTP response from a GetStandingsWithResponse call
+func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetStandingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StandingList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	return response, nil
+}
+
+// ParseWithdrawFromTournamentResponse parses an HTTP response from a WithdrawFromTournamentWithResponse call
+func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WithdrawFromTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Tournament
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers WithdrawFromTournamentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -8,8 +8,9 @@ import (
 	"github.com/lesspost/lesspost/repo"
 )
 
-// scheduler is the one loop that applies the clock's due work — reminders
-// and time-outs — from the database. Each game is handled in its own
+// scheduler is the one loop that applies the due work of the clock and
+// of tournaments — reminders, time-outs, rounds that close and start —
+// from the database. Each game is handled in its own
 // guarded transaction (repo.Tick), so a restart, a second pass or a second
 // server never acts twice.
 type scheduler struct {
@@ -34,8 +35,38 @@ func (s *scheduler) run(ctx context.Context) error {
 	}
 }
 
-// pass handles every game due now, in batches.
+// pass handles every game and tournament due now.
 func (s *scheduler) pass(ctx context.Context) {
+	s.games(ctx)
+	s.tournaments(ctx)
+}
+
+// tournaments closes and starts the rounds that are due.
+func (s *scheduler) tournaments(ctx context.Context) {
+	now := s.now()
+	ids, err := s.db.DueTournaments(ctx, now, 100)
+	if err != nil {
+		s.log.ErrorContext(ctx, "scheduler: find due tournaments", "error", err)
+		return
+	}
+	acted := 0
+	for _, id := range ids {
+		ok, err := s.db.TickTournament(ctx, id, now)
+		if err != nil {
+			s.log.ErrorContext(ctx, "scheduler: tournament", "tournament", id, "error", err)
+			continue
+		}
+		if ok {
+			acted++
+		}
+	}
+	if acted > 0 {
+		s.queued()
+	}
+}
+
+// games applies reminders and time-outs, in batches.
+func (s *scheduler) games(ctx context.Context) {
 	for ctx.Err() == nil {
 		now := s.now()
 		ids, err := s.db.DueGames(ctx, now, 100)

@@ -67,6 +67,9 @@ const (
 	ReasonTurnLimit   Reason = "turn_limit"  // E3
 	ReasonResignation Reason = "resignation" // E8
 	ReasonTimeout     Reason = "timeout"     // E8
+	// ReasonAdjudicated: a tournament round's deadline passed; scored as if
+	// the turn limit were reached (E3–E7).
+	ReasonAdjudicated Reason = "adjudicated"
 )
 
 // Result is the score of a finished game (E4–E8). Arrays are indexed by Side.
@@ -267,6 +270,16 @@ func (g *Game) passWhileForced(played []Played) []Played {
 		played = g.record(played, Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true}, next)
 	}
 	return played
+}
+
+// Adjudicate ends an unfinished game as if the turn limit were reached
+// (E3–E7): totals are counts plus what each side still needs.
+func (g *Game) Adjudicate() error {
+	if g.result != nil {
+		return ErrGameOver
+	}
+	g.finish(ReasonAdjudicated)
+	return nil
 }
 
 // PassOnTime ends the mover's turn because his time ran out, in games whose

@@ -1,0 +1,324 @@
+package api
+
+import (
+	"bytes"
+	"encoding/csv"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+type scheduleRequest struct {
+	Starts        []time.Time `json:"starts"`
+	FirstStart    *time.Time  `json:"first_start"`
+	IntervalHours *int        `json:"interval_hours"`
+	RoundHours    *int        `json:"round_hours"`
+}
+
+type createTournamentRequest struct {
+	Name     string          `json:"name"`
+	Format   string          `json:"format"`
+	Rounds   *int            `json:"rounds"`
+	Players  []playerRequest `json:"players"`
+	Time     *timeRequest    `json:"time"`
+	Schedule scheduleRequest `json:"schedule"`
+}
+
+func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
+	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format),
+		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours)}
+	if r.Rounds != nil {
+		spec.Rounds = *r.Rounds
+	}
+	for _, p := range r.Players {
+		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
+	}
+	for _, s := range r.Schedule.Starts {
+		spec.Starts = append(spec.Starts, s.UTC())
+	}
+	if r.Schedule.FirstStart != nil {
+		spec.FirstStart = r.Schedule.FirstStart.UTC()
+	}
+	tc, err := r.Time.control()
+	if err != nil {
+		return spec, err
+	}
+	spec.Time = tc
+	return spec, nil
+}
+
+type entrantView struct {
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	Withdrawn bool   `json:"withdrawn"`
+}
+
+type outcomeView struct {
+	WhiteScore float64 `json:"white_score"`
+	Margin     int     `json:"margin"`
+	Forfeit    bool    `json:"forfeit"`
+}
+
+type pairingView struct {
+	White  int          `json:"white"`
+	Black  *int         `json:"black"` // null: a bye
+	GameID *string      `json:"game_id"`
+	Result *outcomeView `json:"result"`
+}
+
+type roundView struct {
+	Number    int           `json:"number"`
+	Start     time.Time     `json:"start"`
+	Deadline  time.Time     `json:"deadline"`
+	Status    string        `json:"status"`
+	BoardSeed string        `json:"board_seed"`
+	Games     []pairingView `json:"games"`
+}
+
+type standingView struct {
+	Rank      int     `json:"rank"`
+	Player    int     `json:"player"`
+	Name      string  `json:"name"`
+	Points    float64 `json:"points"`
+	Margins   int     `json:"margins"`
+	Tiebreak  float64 `json:"tiebreak"`
+	Played    int     `json:"played"`
+	Won       int     `json:"won"`
+	Drawn     int     `json:"drawn"`
+	Lost      int     `json:"lost"`
+	Byes      int     `json:"byes"`
+	Withdrawn bool    `json:"withdrawn"`
+}
+
+type standingsView struct {
+	Tiebreak  string         `json:"tiebreak"`
+	Standings []standingView `json:"standings"`
+}
+
+type tournamentView struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Format    string         `json:"format"`
+	Status    string         `json:"status"`
+	Players   []entrantView  `json:"players"`
+	Rounds    []roundView    `json:"rounds"`
+	Tiebreak  string         `json:"tiebreak"`
+	Standings []standingView `json:"standings"`
+	PageURL   string         `json:"page_url"`
+	CreatedAt time.Time      `json:"created_at"`
+}
+
+// tiebreakName names the third criterion of the standings.
+func tiebreakName(f domain.Format) string {
+	if f == domain.Swiss {
+		return "buchholz"
+	}
+	return "sonneborn_berger"
+}
+
+func viewStandings(t *domain.Tournament) []standingView {
+	out := []standingView{}
+	for _, s := range t.Standings() {
+		out = append(out, standingView{Rank: s.Rank, Player: s.Player, Name: t.Entrants[s.Player].Name, Points: s.Points,
+			Margins: s.Margins, Tiebreak: s.Tiebreak, Played: s.Played, Won: s.Won, Drawn: s.Drawn, Lost: s.Lost,
+			Byes: s.Byes, Withdrawn: s.Withdrawn})
+	}
+	return out
+}
+
+// viewTournament shows a tournament publicly: names, never addresses.
+func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
+	v := tournamentView{ID: t.ID, Name: t.Name, Format: string(t.Format), Status: string(t.Status),
+		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
+		Standings: viewStandings(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
+	for i, e := range t.Entrants {
+		v.Players = append(v.Players, entrantView{Index: i, Name: e.Name, Withdrawn: e.Withdrawn})
+	}
+	for _, r := range t.Rounds {
+		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
+			BoardSeed: strconv.FormatUint(r.Seed, 10), Games: []pairingView{}}
+		for _, g := range r.Games {
+			pv := pairingView{White: g.White}
+			if g.Black != domain.Bye {
+				black := g.Black
+				pv.Black = &black
+			}
+			if g.GameID != "" {
+				id := g.GameID
+				pv.GameID = &id
+			}
+			if o := g.Outcome; o != nil {
+				pv.Result = &outcomeView{WhiteScore: o.Score, Margin: o.Margin, Forfeit: o.Forfeit}
+			}
+			rv.Games = append(rv.Games, pv)
+		}
+		v.Rounds = append(v.Rounds, rv)
+	}
+	return v
+}
+
+func (s *Server) createTournament(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	var req createTournamentRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	spec, err := req.spec()
+	if err != nil {
+		return err
+	}
+	t, err := s.db.CreateTournament(c.Request().Context(), spec, p.session.User.ID, s.now())
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/tournaments/"+t.ID)
+	return c.JSON(http.StatusCreated, s.viewTournament(&t))
+}
+
+// getTournament is public: the pairings, results and standings of a
+// tournament are for everyone who has its address.
+func (s *Server) getTournament(c echo.Context) error {
+	t, err := s.db.Tournament(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.viewTournament(&t))
+}
+
+// tournamentStandings returns the standings as JSON or as CSV (format=csv).
+func (s *Server) tournamentStandings(c echo.Context) error {
+	t, err := s.db.Tournament(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	rows := viewStandings(&t)
+	if c.QueryParam("format") != "csv" {
+		return c.JSON(http.StatusOK, standingsView{Tiebreak: tiebreakName(t.Format), Standings: rows})
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write([]string{"rank", "player", "name", "points", "margins", tiebreakName(t.Format), "played", "won", "drawn", "lost", "byes", "withdrawn"})
+	for _, r := range rows {
+		_ = w.Write([]string{strconv.Itoa(r.Rank), strconv.Itoa(r.Player), csvSafe(r.Name), strconv.FormatFloat(r.Points, 'f', -1, 64),
+			strconv.Itoa(r.Margins), strconv.FormatFloat(r.Tiebreak, 'f', -1, 64), strconv.Itoa(r.Played),
+			strconv.Itoa(r.Won), strconv.Itoa(r.Drawn), strconv.Itoa(r.Lost), strconv.Itoa(r.Byes), strconv.FormatBool(r.Withdrawn)})
+	}
+	w.Flush()
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+t.ID+`-standings.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
+}
+
+// csvSafe keeps a name from being read as a formula by spreadsheets.
+func csvSafe(s string) string {
+	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') {
+		return "'" + s
+	}
+	return s
+}
+
+type withdrawRequest struct {
+	Player *int `json:"player"`
+}
+
+// withdraw takes a player out of a tournament: the player himself (an
+// account with his address) or the organiser. Remaining games are forfeited.
+func (s *Server) withdraw(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	var req withdrawRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	t, err := s.db.Tournament(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	u := p.session.User
+	entrant, self := t.EntrantOf(u.Email)
+	switch {
+	case req.Player != nil && u.ID == t.OrganizerID:
+		entrant = *req.Player
+	case req.Player != nil && (!self || *req.Player != entrant):
+		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may withdraw another player.")
+	case req.Player == nil && !self:
+		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "You do not play in this tournament.")
+	}
+	t, err = s.db.WithdrawFromTournament(ctx, t.ID, entrant, s.now())
+	if err != nil {
+		return err
+	}
+	s.wakeMail()
+	return c.JSON(http.StatusOK, s.viewTournament(&t))
+}
+
+func (s *Server) cancelTournament(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	t, err := s.db.Tournament(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if t.OrganizerID != p.session.User.ID {
+		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may cancel the tournament.")
+	}
+	if t, err = s.db.CancelTournament(ctx, t.ID, s.now()); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.viewTournament(&t))
+}
+
+var standingsPage = template.Must(template.New("standings").Funcs(template.FuncMap{
+	"deref":  func(p *int) int { return *p },
+	"points": func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
+	"date":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+}).Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Name}} — standings</title><link rel="stylesheet" href="/assets/play.css"></head>
+<body><main class="standings">
+<h1>{{.Name}}</h1>
+<p>{{.Format}} · {{.Status}}</p>
+<table>
+<caption>Standings: points (win 1, draw ½), then the sum of margins, then {{.Tiebreak}}</caption>
+<thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Points</th><th scope="col">Margins</th><th scope="col">{{.Tiebreak}}</th><th scope="col">Won</th><th scope="col">Drawn</th><th scope="col">Lost</th></tr></thead>
+<tbody>{{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Name}}{{if .Withdrawn}} (withdrawn){{end}}</td><td>{{points .Points}}</td><td>{{.Margins}}</td><td>{{points .Tiebreak}}</td><td>{{.Won}}</td><td>{{.Drawn}}</td><td>{{.Lost}}</td></tr>
+{{end}}</tbody></table>
+{{range .Rounds}}<h2>Round {{.Number}} · {{.Status}}</h2><p>{{date .Start}} – {{date .Deadline}}</p>
+<ul>{{range .Games}}<li>{{index $.Names .White}} – {{if .Black}}{{index $.Names (deref .Black)}}{{else}}bye{{end}}{{if .Result}}: {{points .Result.WhiteScore}}{{if .Result.Forfeit}} (forfeit){{end}}{{end}}</li>{{end}}</ul>
+{{end}}
+</main></body></html>
+`))
+
+// standingsHTML is the public standings page of a tournament: no script,
+// the play page's style sheet.
+func (s *Server) standingsHTML(c echo.Context) error {
+	t, err := s.db.Tournament(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	v := s.viewTournament(&t)
+	names := make([]string, len(v.Players))
+	for i, p := range v.Players {
+		names[i] = p.Name
+	}
+	c.Response().Header().Set("Content-Security-Policy", CSPPage)
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(http.StatusOK)
+	return standingsPage.Execute(c.Response(), struct {
+		tournamentView
+		Names []string
+	}{v, names})
+}

@@ -1,0 +1,447 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// TournamentStatus is where a tournament stands.
+type TournamentStatus string
+
+const (
+	TournamentScheduled TournamentStatus = "scheduled" // no round has started
+	TournamentRunning   TournamentStatus = "running"
+	TournamentFinished  TournamentStatus = "finished"
+	TournamentCancelled TournamentStatus = "cancelled"
+)
+
+// RoundStatus is where a round stands.
+type RoundStatus string
+
+const (
+	RoundPending RoundStatus = "pending" // waits for its start
+	RoundRunning RoundStatus = "running" // its games are being played
+	RoundClosed  RoundStatus = "closed"  // every game has a result
+)
+
+// Entrant is a player of a tournament; entrants are numbered by their
+// index in Tournament.Entrants.
+type Entrant struct {
+	Player
+	Withdrawn bool
+}
+
+// TournamentGame is one pairing of a round, its game and, once decided, its outcome.
+type TournamentGame struct {
+	Pairing
+	GameID  string   // "" for a bye or a forfeit decided without play
+	Outcome *Outcome // nil while the game runs
+}
+
+// Round is one round of a tournament. Every game of a round is played on
+// the same board, from Seed (B5): the same conditions for everyone.
+type Round struct {
+	Number   int // 1-based
+	Start    time.Time
+	Deadline time.Time // unfinished games are adjudicated then (E3–E7)
+	Status   RoundStatus
+	Seed     uint64
+	Games    []TournamentGame
+}
+
+// Tournament is a scheduled competition of two-player games.
+type Tournament struct {
+	ID          string
+	Name        string
+	OrganizerID int64
+	Format      Format
+	Entrants    []Entrant
+	Rounds      []Round
+	Time        TimeControl // of every game
+	Status      TournamentStatus
+	Version     int
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// TournamentRef is what a game knows of its tournament.
+type TournamentRef struct {
+	ID    string
+	Name  string
+	Round int
+}
+
+// NewTournamentSpec is what an organiser asks for.
+type NewTournamentSpec struct {
+	Name    string
+	Format  Format
+	Rounds  int // Swiss: the number of rounds; round robins have theirs
+	Players []Player
+	Time    TimeControl
+	// The schedule: a start per round, or a first start and an interval.
+	Starts     []time.Time
+	FirstStart time.Time
+	Interval   time.Duration
+	// RoundLength is how long a round lasts before its unfinished games are
+	// adjudicated; default the time to the next start (for the last round,
+	// the interval, or the last gap).
+	RoundLength time.Duration
+}
+
+const (
+	maxTournamentPlayers = 64
+	maxTournamentName    = 100
+	minRoundLength       = time.Hour
+)
+
+// CreateTournament checks the spec and builds the tournament with its
+// schedule; seed gives each round's board.
+func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now time.Time, seed uint64) (Tournament, error) {
+	bad := func(format string, args ...any) (Tournament, error) {
+		return Tournament{}, Errorf(KindInvalid, CodeInvalidInput, format, args...)
+	}
+	name, err := CheckName(spec.Name)
+	if err != nil || len([]rune(name)) > maxTournamentName {
+		return bad("a tournament name has 1 to %d characters and no control characters", maxTournamentName)
+	}
+	n := len(spec.Players)
+	if n < 2 || n > maxTournamentPlayers {
+		return bad("a tournament has 2 to %d players, not %d", maxTournamentPlayers, n)
+	}
+	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Status: TournamentScheduled,
+		Version: 1, CreatedAt: now, UpdatedAt: now}
+	emails := map[string]bool{}
+	for _, p := range spec.Players {
+		p, err := checkPlayer(p)
+		if err != nil {
+			return Tournament{}, err
+		}
+		if emails[p.Email] {
+			return bad("%s is listed twice", p.Email)
+		}
+		emails[p.Email] = true
+		t.Entrants = append(t.Entrants, Entrant{Player: p})
+	}
+	var rounds int
+	switch spec.Format {
+	case RoundRobin, DoubleRoundRobin:
+		rounds = RoundRobinRoundCount(n, spec.Format == DoubleRoundRobin)
+		if spec.Rounds != 0 && spec.Rounds != rounds {
+			return bad("a %s of %d players has %d rounds", spec.Format, n, rounds)
+		}
+	case Swiss:
+		rounds = spec.Rounds
+		if rounds < 1 || rounds > n-1 {
+			return bad("a Swiss tournament of %d players has 1 to %d rounds", n, n-1)
+		}
+	default:
+		return bad("format %q: want round_robin, double_round_robin or swiss", spec.Format)
+	}
+	if t.Time, err = spec.Time.Normalize(2); err != nil {
+		return Tournament{}, err
+	}
+	starts, err := schedule(spec, rounds, now)
+	if err != nil {
+		return Tournament{}, err
+	}
+	for i, start := range starts {
+		length := spec.RoundLength
+		if length == 0 {
+			switch {
+			case i+1 < len(starts):
+				length = starts[i+1].Sub(start)
+			case spec.Interval > 0:
+				length = spec.Interval
+			default:
+				length = start.Sub(starts[i-1])
+			}
+		}
+		if i+1 < len(starts) && start.Add(length).After(starts[i+1]) {
+			return bad("round %d would end after round %d starts", i+1, i+2)
+		}
+		if length < minRoundLength {
+			return bad("a round lasts at least an hour")
+		}
+		t.Rounds = append(t.Rounds, Round{Number: i + 1, Start: start, Deadline: start.Add(length),
+			Status: RoundPending, Seed: seed + uint64(i)})
+	}
+	return t, nil
+}
+
+func schedule(spec NewTournamentSpec, rounds int, now time.Time) ([]time.Time, error) {
+	bad := func(format string, args ...any) ([]time.Time, error) {
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "schedule: "+format, args...)
+	}
+	starts := slices.Clone(spec.Starts)
+	if len(starts) == 0 {
+		if spec.FirstStart.IsZero() || spec.Interval < minRoundLength {
+			return bad("give a start per round, or a first start and an interval of at least an hour")
+		}
+		for i := range rounds {
+			starts = append(starts, spec.FirstStart.Add(time.Duration(i)*spec.Interval))
+		}
+	}
+	if len(starts) != rounds {
+		return bad("%d starts for %d rounds", len(starts), rounds)
+	}
+	if rounds == 1 && spec.RoundLength == 0 && spec.Interval == 0 {
+		return bad("a single round needs a round length")
+	}
+	for i, s := range starts {
+		if s.Before(now.Add(-time.Minute)) {
+			return bad("round %d starts in the past", i+1)
+		}
+		if i > 0 && !s.After(starts[i-1]) {
+			return bad("round %d starts before round %d", i+1, i)
+		}
+	}
+	return starts, nil
+}
+
+// withdrawn lists who has withdrawn, by entrant.
+func (t *Tournament) withdrawn() []bool {
+	out := make([]bool, len(t.Entrants))
+	for i, e := range t.Entrants {
+		out[i] = e.Withdrawn
+	}
+	return out
+}
+
+// Outcomes lists every decided pairing so far.
+func (t *Tournament) Outcomes() []Outcome {
+	var out []Outcome
+	for _, r := range t.Rounds {
+		for _, g := range r.Games {
+			if g.Outcome != nil {
+				out = append(out, *g.Outcome)
+			}
+		}
+	}
+	return out
+}
+
+// Standings ranks the entrants (see Standings).
+func (t *Tournament) Standings() []Standing {
+	return Standings(len(t.Entrants), t.Format, t.Outcomes(), t.withdrawn())
+}
+
+// Current is the round being played, or nil.
+func (t *Tournament) Current() *Round {
+	for i := range t.Rounds {
+		if t.Rounds[i].Status == RoundRunning {
+			return &t.Rounds[i]
+		}
+	}
+	return nil
+}
+
+// next is the first pending round, or nil.
+func (t *Tournament) next() *Round {
+	for i := range t.Rounds {
+		if t.Rounds[i].Status == RoundPending {
+			return &t.Rounds[i]
+		}
+	}
+	return nil
+}
+
+// NextDue is when the scheduler must next look at the tournament: the
+// current round's deadline or the next round's start; zero when done.
+func (t *Tournament) NextDue() time.Time {
+	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
+		return time.Time{}
+	}
+	if r := t.Current(); r != nil {
+		return r.Deadline
+	}
+	if r := t.next(); r != nil {
+		return r.Start
+	}
+	return time.Time{}
+}
+
+// OutcomeOf is a finished game's outcome from White's side (White is the
+// two-player SideWhite).
+func OutcomeOf(round int, p Pairing, r less.Result) Outcome {
+	o := Outcome{Round: round, White: p.White, Black: p.Black, Score: 0.5}
+	switch {
+	case r.Draw:
+	case r.Winner == less.SideWhite:
+		o.Score, o.Margin = 1, r.Margin
+	default:
+		o.Score, o.Margin = 0, -r.Margin
+	}
+	return o
+}
+
+// forfeitMargin is the margin of a game forfeited without play, as a
+// resignation with nothing else to go by (E8).
+const forfeitMargin = 10
+
+// CloseRound records the results of the current round's games (finished
+// by play or adjudicated by the caller) and closes it; after the last
+// round the tournament is finished. results maps game ids to results.
+func (t *Tournament) CloseRound(results map[string]less.Result, now time.Time) error {
+	r := t.Current()
+	if r == nil {
+		return fmt.Errorf("tournament %s: no round is running", t.ID)
+	}
+	for i := range r.Games {
+		g := &r.Games[i]
+		if g.Outcome != nil {
+			continue
+		}
+		res, ok := results[g.GameID]
+		if !ok {
+			return fmt.Errorf("tournament %s round %d: no result for game %s", t.ID, r.Number, g.GameID)
+		}
+		o := OutcomeOf(r.Number, g.Pairing, res)
+		g.Outcome = &o
+	}
+	r.Status = RoundClosed
+	if t.next() == nil {
+		t.Status = TournamentFinished
+	}
+	t.Version++
+	t.UpdatedAt = now
+	return nil
+}
+
+// StartRound pairs the next round: the round robin's table, or Swiss
+// pairings by standing. Byes are decided at once (a win); pairings with a
+// withdrawn player are forfeited to the other. The returned pairings need
+// games: the caller creates them (all on the round's board) and records
+// their ids with SetGame.
+func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
+	r := t.next()
+	if r == nil || t.Current() != nil {
+		return nil, nil, fmt.Errorf("tournament %s: no round to start", t.ID)
+	}
+	var pairings []Pairing
+	switch t.Format {
+	case Swiss:
+		var err error
+		if pairings, err = SwissPairings(len(t.Entrants), r.Number, t.Outcomes(), t.withdrawn()); err != nil {
+			return nil, nil, err
+		}
+	default:
+		pairings = RoundRobinRounds(len(t.Entrants), t.Format == DoubleRoundRobin)[r.Number-1]
+	}
+	var toPlay []int
+	r.Games = nil
+	for _, p := range pairings {
+		g := TournamentGame{Pairing: p}
+		switch {
+		case p.Black == Bye:
+			if !t.Entrants[p.White].Withdrawn {
+				g.Outcome = &Outcome{Round: r.Number, White: p.White, Black: Bye, Score: 1}
+			} else {
+				g.Outcome = &Outcome{Round: r.Number, White: p.White, Black: Bye, Score: 0, Forfeit: true}
+			}
+		case t.Entrants[p.White].Withdrawn || t.Entrants[p.Black].Withdrawn:
+			g.Outcome = forfeit(r.Number, p, t.Entrants[p.White].Withdrawn, t.Entrants[p.Black].Withdrawn)
+		default:
+			toPlay = append(toPlay, len(r.Games))
+		}
+		r.Games = append(r.Games, g)
+	}
+	r.Status = RoundRunning
+	t.Status = TournamentRunning
+	t.Version++
+	t.UpdatedAt = now
+	return r, toPlay, nil
+}
+
+// forfeit decides a pairing with a withdrawn player: the other wins by
+// forfeitMargin; if both withdrew, neither scores.
+func forfeit(round int, p Pairing, whiteOut, blackOut bool) *Outcome {
+	o := &Outcome{Round: round, White: p.White, Black: p.Black, Forfeit: true}
+	switch {
+	case whiteOut && blackOut:
+	case whiteOut:
+		o.Score, o.Margin = 0, -forfeitMargin
+	default:
+		o.Score, o.Margin = 1, forfeitMargin
+	}
+	return o
+}
+
+// GameSpec is the game of pairing i of round r: the entrants in their
+// colours, the round's board, the tournament's time control.
+func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
+	p := r.Games[i].Pairing
+	seed := r.Seed
+	return NewGameSpec{
+		Players: []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player},
+		Seed:    &seed,
+		Time:    t.Time,
+	}
+}
+
+// Withdraw takes an entrant out: he is paired no more, and pairings he
+// would have played are forfeited to his opponents. His game of the
+// current round, if any, is returned so the caller can resign it.
+func (t *Tournament) Withdraw(entrant int, now time.Time) (gameID string, err error) {
+	if entrant < 0 || entrant >= len(t.Entrants) {
+		return "", Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+	}
+	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
+		return "", Errorf(KindConflict, "tournament_over", "the tournament is over")
+	}
+	if t.Entrants[entrant].Withdrawn {
+		return "", Errorf(KindConflict, "already_withdrawn", "%s has already withdrawn", t.Entrants[entrant].Name)
+	}
+	t.Entrants[entrant].Withdrawn = true
+	t.Version++
+	t.UpdatedAt = now
+	if r := t.Current(); r != nil {
+		for _, g := range r.Games {
+			if g.Outcome == nil && (g.White == entrant || g.Black == entrant) {
+				return g.GameID, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// Cancel stops the tournament: no further rounds start. Games under way
+// go on as ordinary games.
+func (t *Tournament) Cancel(now time.Time) error {
+	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
+		return Errorf(KindConflict, "tournament_over", "the tournament is over")
+	}
+	t.Status = TournamentCancelled
+	t.Version++
+	t.UpdatedAt = now
+	return nil
+}
+
+// EntrantOf finds the entrant with an email address.
+func (t *Tournament) EntrantOf(email string) (int, bool) {
+	for i, e := range t.Entrants {
+		if e.Email == email {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Adjudicate ends an unfinished game at its round's deadline, scored as if
+// the turn limit were reached (E3–E7); everyone is told.
+func Adjudicate(g Game, now time.Time) (Submitted, error) {
+	eg, err := g.Engine()
+	if err != nil {
+		return Submitted{}, err
+	}
+	if err := eg.Adjudicate(); err != nil {
+		return Submitted{}, ErrorOf(err)
+	}
+	g.State = eg.State()
+	g.Version++
+	g.UpdatedAt = now
+	g.startTurn(now) // the clock stops
+	return Submitted{Game: g, Notices: afterPly(&g, nil)}, nil
+}
