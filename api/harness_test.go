@@ -25,6 +25,7 @@ import (
 // reads email: links are taken from the message text and followed.
 type harness struct {
 	t      *testing.T
+	path   string
 	db     *repo.DB
 	url    string
 	client *http.Client
@@ -35,12 +36,22 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	db, err := repo.Open(t.Context(), filepath.Join(t.TempDir(), "lesspost.db"))
+	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
+		path: filepath.Join(t.TempDir(), "lesspost.db")}
+	h.start()
+	return h
+}
+
+// start opens the database and serves the API on it.
+func (h *harness) start() {
+	t := h.t
+	t.Helper()
+	db, err := repo.Open(t.Context(), h.path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	h := &harness{t: t, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
+	h.db = db
 	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
 		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -50,7 +61,16 @@ func newHarness(t *testing.T) *harness {
 	h.outbox = notify.NewWorker(db, h.mail, renderer, slog.New(slog.DiscardHandler), h.clock.Now)
 	ts, client := apitest.NewServer(t, srv)
 	h.url, h.client = ts.URL, client
-	return h
+}
+
+// restart stops the server and starts a new one on the same database file,
+// as after a crash or a deploy.
+func (h *harness) restart() {
+	h.t.Helper()
+	if err := h.db.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+	h.start()
 }
 
 // clock is a settable test clock.

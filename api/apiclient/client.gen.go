@@ -190,6 +190,7 @@ func (e LoginAcceptedStatus) Valid() bool {
 
 // Defines values for MailStatusKind.
 const (
+	Bye        MailStatusKind = "bye"
 	GameOver   MailStatusKind = "game_over"
 	Invitation MailStatusKind = "invitation"
 	NewLink    MailStatusKind = "new_link"
@@ -200,6 +201,8 @@ const (
 // Valid indicates whether the value is a known member of the MailStatusKind enum.
 func (e MailStatusKind) Valid() bool {
 	switch e {
+	case Bye:
+		return true
 	case GameOver:
 		return true
 	case Invitation:
@@ -301,6 +304,7 @@ func (e ProblemRule) Valid() bool {
 
 // Defines values for ResultReason.
 const (
+	Adjudicated ResultReason = "adjudicated"
 	Complete    ResultReason = "complete"
 	Resignation ResultReason = "resignation"
 	Timeout     ResultReason = "timeout"
@@ -310,6 +314,8 @@ const (
 // Valid indicates whether the value is a known member of the ResultReason enum.
 func (e ResultReason) Valid() bool {
 	switch e {
+	case Adjudicated:
+		return true
 	case Complete:
 		return true
 	case Resignation:
@@ -1120,7 +1126,8 @@ type Result struct {
 
 	// Reason How the game ended: `complete` (a side, or in the four-player
 	// game both teams, brought all pieces home: E1, E2), `turn_limit`
-	// (E3), `resignation` or `timeout` (E8).
+	// (E3), `resignation` or `timeout` (E8), or `adjudicated` (a
+	// tournament round's deadline passed: scored as at the turn limit).
 	Reason ResultReason `json:"reason"`
 
 	// Text The result in words, e.g. `white wins by 2`.
@@ -1135,7 +1142,8 @@ type Result struct {
 
 // ResultReason How the game ended: `complete` (a side, or in the four-player
 // game both teams, brought all pieces home: E1, E2), `turn_limit`
-// (E3), `resignation` or `timeout` (E8).
+// (E3), `resignation` or `timeout` (E8), or `adjudicated` (a
+// tournament round's deadline passed: scored as at the turn limit).
 type ResultReason string
 
 // ScheduleRequest A start per round, or a first start and an interval.

@@ -1,0 +1,102 @@
+package domain_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+func players(n int) []domain.Player {
+	var out []domain.Player
+	for i := range n {
+		out = append(out, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+	}
+	return out
+}
+
+func TestCreateTournament(t *testing.T) {
+	first := t0.Add(time.Hour)
+	day := 24 * time.Hour
+	tests := []struct {
+		name   string
+		spec   domain.NewTournamentSpec
+		rounds int
+		ok     bool
+	}{
+		{"round robin of 5", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(5), FirstStart: first, Interval: 3 * day}, 5, true},
+		{"double round robin of 4", domain.NewTournamentSpec{Name: "Cup", Format: domain.DoubleRoundRobin, Players: players(4), FirstStart: first, Interval: day}, 6, true},
+		{"swiss", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 3, Players: players(6),
+			Starts: []time.Time{first, first.Add(2 * day), first.Add(4 * day)}, RoundLength: day}, 3, true},
+		{"too many swiss rounds", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 6, Players: players(6), FirstStart: first, Interval: day}, 0, false},
+		{"one player", domain.NewTournamentSpec{Name: "Solo", Format: domain.RoundRobin, Players: players(1), FirstStart: first, Interval: day}, 0, false},
+		{"same email twice", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: append(players(2), players(1)...), FirstStart: first, Interval: day}, 0, false},
+		{"no schedule", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(2)}, 0, false},
+		{"starts in the past", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(2), Starts: []time.Time{t0.Add(-day)}, RoundLength: day}, 0, false},
+		{"round longer than the gap", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2, Players: players(4),
+			Starts: []time.Time{first, first.Add(day)}, RoundLength: 2 * day}, 0, false},
+		{"unknown format", domain.NewTournamentSpec{Name: "Cup", Format: "knockout", Players: players(4), FirstStart: first, Interval: day}, 0, false},
+		{"name with a newline", domain.NewTournamentSpec{Name: "Cup\nBcc: x", Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tour, err := domain.CreateTournament(tt.spec, "t_1", testCreator, t0, 100)
+			if (err == nil) != tt.ok {
+				t.Fatalf("CreateTournament: %v", err)
+			}
+			if err != nil {
+				return
+			}
+			if len(tour.Rounds) != tt.rounds || tour.Status != domain.TournamentScheduled {
+				t.Fatalf("%d rounds, status %s", len(tour.Rounds), tour.Status)
+			}
+			for i, r := range tour.Rounds {
+				if r.Seed != 100+uint64(i) || !r.Deadline.After(r.Start) || (i > 0 && r.Start.Before(tour.Rounds[i-1].Deadline)) {
+					t.Errorf("round %d: %+v", i+1, r)
+				}
+			}
+			if !tour.NextDue().Equal(tour.Rounds[0].Start) {
+				t.Errorf("next due %v", tour.NextDue())
+			}
+		})
+	}
+}
+
+// A round of a round robin: games to create for live pairings, a bye as a
+// win, and a closed round counted in the standings.
+func TestTournamentRounds(t *testing.T) {
+	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		Players: players(3), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, toPlay, err := tour.StartRound(t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Games) != 2 || len(toPlay) != 1 || tour.Status != domain.TournamentRunning {
+		t.Fatalf("round 1: %+v, to play %v", r.Games, toPlay)
+	}
+	spec := tour.GameSpec(r, toPlay[0])
+	if *spec.Seed != 7 || len(spec.Players) != 2 {
+		t.Errorf("game spec %+v", spec)
+	}
+	r.Games[toPlay[0]].GameID = "g_1"
+	win := less.Result{Reason: less.ReasonComplete, Winner: less.SideBlack, Margin: 4}
+	if err := tour.CloseRound(map[string]less.Result{"g_1": win}, t0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	o := tour.Rounds[0].Games[toPlay[0]].Outcome
+	if o.Score != 0 || o.Margin != -4 {
+		t.Errorf("outcome %+v, want Black by 4", o)
+	}
+	st := tour.Standings()
+	if st[0].Points != 1 {
+		t.Errorf("standings %+v", st)
+	}
+	if _, err := tour.Withdraw(9, t0); err == nil {
+		t.Error("withdrew a player who does not exist")
+	}
+}
