@@ -109,13 +109,7 @@ func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now 
 		if err != nil {
 			return err
 		}
-		if err := updateGame(ctx, tx, &c.Game, before.Version); err != nil {
-			return err
-		}
-		if err := insertTurns(ctx, tx, &c.Game, before.State.Ply, c.Played, now); err != nil {
-			return err
-		}
-		if err := enqueue(ctx, tx, &c.Game, c.Notices, now); err != nil {
+		if err := storeChange(ctx, tx, &before, &c, now); err != nil {
 			return err
 		}
 		if idem != nil {
@@ -129,6 +123,18 @@ func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now 
 		return nil
 	})
 	return resp, replayed, err
+}
+
+// storeChange writes what a change did to a game: the new state (if the
+// game is still at before's version), the turns it played and its emails.
+func storeChange(ctx context.Context, tx *sql.Tx, before *domain.Game, c *Change, now time.Time) error {
+	if err := updateGame(ctx, tx, &c.Game, before.Version); err != nil {
+		return err
+	}
+	if err := insertTurns(ctx, tx, &c.Game, before.State.Ply, c.Played, now); err != nil {
+		return err
+	}
+	return enqueue(ctx, tx, &c.Game, c.Notices, now)
 }
 
 func storedResponse(ctx context.Context, tx *sql.Tx, idem *Idempotency) (Response, bool, error) {

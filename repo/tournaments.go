@@ -170,10 +170,7 @@ func closeRoundIfDone(ctx context.Context, tx *sql.Tx, t *domain.Tournament, r *
 			if err != nil {
 				return false, err
 			}
-			if err := updateGame(ctx, tx, &sub.Game, g.Version); err != nil {
-				return false, err
-			}
-			if err := enqueue(ctx, tx, &sub.Game, sub.Notices, now); err != nil {
+			if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices}, now); err != nil {
 				return false, err
 			}
 			g = sub.Game
@@ -256,10 +253,7 @@ func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int
 				if err != nil {
 					return err
 				}
-				if err := updateGame(ctx, tx, &sub.Game, g.Version); err != nil {
-					return err
-				}
-				if err := enqueue(ctx, tx, &sub.Game, sub.Notices, now); err != nil {
+				if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices}, now); err != nil {
 					return err
 				}
 			}
