@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 )
@@ -27,6 +28,11 @@ func decodeJSONBody(c echo.Context, v any) ([]byte, error) {
 			return nil, err
 		}
 		return nil, NewProblem(http.StatusBadRequest, "invalid_json", "The request body could not be read.")
+	}
+	// encoding/json would quietly turn invalid bytes into U+FFFD and store
+	// them in names and addresses: refuse them instead.
+	if !utf8.Valid(body) {
+		return nil, NewProblem(http.StatusBadRequest, "invalid_json", "The request body is not valid UTF-8.")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")

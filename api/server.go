@@ -34,6 +34,15 @@ type Config struct {
 	// MailQueued, if set, is called after a change that queued email has
 	// committed, so the outbox worker can send it at once.
 	MailQueued func()
+	// RateLimits bound logins, login-code exchanges and game creation per
+	// client address and account (429 rate_limited); zero fields mean
+	// DefaultRateLimits.
+	RateLimits RateLimits
+	// TrustedProxies is the number of reverse proxies in front of the server
+	// that append the client's address to X-Forwarded-For. 0 (the default)
+	// ignores the header and limits by the connection's address; behind a
+	// proxy that would make all clients one.
+	TrustedProxies int
 }
 
 // Server is the HTTP API. It is an http.Handler, so tests can mount it on an
@@ -46,6 +55,7 @@ type Server struct {
 	db     *repo.DB
 	tokens *Tokens
 	links  *Links
+	limits *limits
 	now    func() time.Time
 }
 
@@ -76,7 +86,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	log := slog.New(requestIDHandler{cfg.Logger.Handler()})
 	e := echo.New()
 	s := &Server{cfg: cfg, log: log, echo: e, db: cfg.DB, tokens: tokens,
-		links: NewLinks(cfg.BaseURL, tokens),
+		links: NewLinks(cfg.BaseURL, tokens), limits: newLimits(cfg.RateLimits, cfg.Now),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	e.HTTPErrorHandler = s.handleError
@@ -90,6 +100,8 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		limitBody,
 		validateRequests(c.Router),
 	)
+	// Rate limits are route middleware (see routes), so they run after
+	// these: a request the contract refuses counts against no limit.
 	s.routes()
 	s.http = &http.Server{
 		Handler: e,

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/lesspost/lesspost/api"
 )
 
 // Config is the whole configuration of the server.
@@ -25,6 +27,11 @@ type Config struct {
 	LogLevel slog.Level
 	// SchedulerInterval is how often reminders and time-outs are looked for.
 	SchedulerInterval time.Duration
+	// TrustedProxies is the number of reverse proxies in front of the server
+	// whose X-Forwarded-For entries rate limits may believe.
+	TrustedProxies int
+	// RateLimits bound logins, login-code exchanges and game creation.
+	RateLimits api.RateLimits
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -68,6 +75,20 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.DurationVar(&cfg.SMTP.RetryDelay, "mail-retry-delay", 30*time.Second, "wait after a failed delivery; doubles with each further failure, up to 1h")
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
+	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
+	limits := []struct {
+		p          *api.RateLimit
+		def        api.RateLimit
+		name, what string
+	}{
+		{&cfg.RateLimits.Login, api.DefaultRateLimits.Login, "limit-login", "login emails one client address may ask for"},
+		{&cfg.RateLimits.Token, api.DefaultRateLimits.Token, "limit-token", "login codes one client address may try"},
+		{&cfg.RateLimits.CreateGameIP, api.DefaultRateLimits.CreateGameIP, "limit-games-ip", "games one client address may create"},
+		{&cfg.RateLimits.CreateGameAccount, api.DefaultRateLimits.CreateGameAccount, "limit-games-account", "games one account may create"},
+	}
+	for _, l := range limits {
+		fs.TextVar(l.p, l.name, l.def, l.what+", as `N/duration`: N at once, then N per duration")
+	}
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.VisitAll(func(f *flag.Flag) {
@@ -145,6 +166,9 @@ func (cfg *Config) validate() error {
 	if cfg.SchedulerInterval < time.Second {
 		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
 	}
+	if cfg.TrustedProxies < 0 || cfg.TrustedProxies > 10 {
+		errs = append(errs, fmt.Errorf("--trusted-proxies %d: want 0 to 10", cfg.TrustedProxies))
+	}
 	errs = append(errs, cfg.SMTP.validate()...)
 	return errors.Join(errs...)
 }
@@ -193,5 +217,10 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("smtp_user", cfg.SMTP.User),
 		slog.String("smtp_from", cfg.SMTP.From),
 		slog.String("log_level", cfg.LogLevel.String()),
+		slog.Int("trusted_proxies", cfg.TrustedProxies),
+		slog.String("limit_login", cfg.RateLimits.Login.String()),
+		slog.String("limit_token", cfg.RateLimits.Token.String()),
+		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),
+		slog.String("limit_games_account", cfg.RateLimits.CreateGameAccount.String()),
 	)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lesspost/lesspost/api"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -19,6 +21,8 @@ func TestLoadConfig(t *testing.T) {
 
 		SchedulerInterval: 30 * time.Second,
 		LogLevel:          slog.LevelInfo,
+		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,
+			CreateGameIP: api.DefaultRateLimits.CreateGameIP, CreateGameAccount: api.DefaultRateLimits.CreateGameAccount},
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -54,6 +58,21 @@ func TestLoadConfig(t *testing.T) {
 			env:  map[string]string{"LESSPOST_ADDR": ":9000", "LESSPOST_SMTP_PORT": "465", "LESSPOST_DB": "env.db"},
 			want: func(c *Config) { c.Addr, c.SMTP.Port, c.DB, c.LogLevel = ":9100", 2525, "env.db", slog.LevelWarn },
 		},
+		{
+			name: "trusted proxies",
+			env:  map[string]string{"LESSPOST_TRUSTED_PROXIES": "1"},
+			want: func(c *Config) { c.TrustedProxies = 1 },
+		},
+		{
+			name: "rate limits",
+			args: []string{"--limit-games-account", "100/1h", "--limit-token=5/1m"},
+			env:  map[string]string{"LESSPOST_LIMIT_LOGIN": "3/90s", "LESSPOST_LIMIT_TOKEN": "7/1h"},
+			want: func(c *Config) {
+				c.RateLimits.Login = api.RateLimit{Requests: 3, Per: 90 * time.Second}
+				c.RateLimits.Token = api.RateLimit{Requests: 5, Per: time.Minute}
+				c.RateLimits.CreateGameAccount = api.RateLimit{Requests: 100, Per: time.Hour}
+			},
+		},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp},
 		{name: "unknown flag", args: []string{"--port", "1"}},
 		{name: "positional argument", args: []string{"serve"}},
@@ -69,6 +88,9 @@ func TestLoadConfig(t *testing.T) {
 		{name: "smtp host without sender", args: []string{"--smtp-host", "mail.example.org"}},
 		{name: "bad sender", args: []string{"--smtp-from", "not an address"}},
 		{name: "user without password", args: []string{"--smtp-user", "u"}},
+		{name: "negative trusted proxies", args: []string{"--trusted-proxies", "-1"}},
+		{name: "rate limit of no requests", args: []string{"--limit-login", "0/1h"}},
+		{name: "rate limit without duration", env: map[string]string{"LESSPOST_LIMIT_GAMES_IP": "60"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

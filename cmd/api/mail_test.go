@@ -37,7 +37,9 @@ func startServer(t *testing.T, dbPath, smtpAddr string) *server {
 	done := make(chan error, 1)
 	args := []string{"--addr", "127.0.0.1:0", "--db", dbPath, "--base-url", "http://lesspost.test",
 		"--smtp-host", host, "--smtp-port", port, "--smtp-tls", "none", "--smtp-from", "Less <games@lesspost.test>",
-		"--mail-retry-delay", "100ms"}
+		// Retries every 100 ms and never gives up: a loaded CI machine must
+		// not exhaust the attempts before the mail server comes back.
+		"--mail-retry-delay", "100ms", "--mail-attempts", "1000"}
 	go func() {
 		done <- run(ctx, args, func(string) string { return "" }, &logs, func(a net.Addr) { listening <- a })
 	}()

@@ -1,0 +1,354 @@
+package api
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// RateLimit lets one key (a client address, an account) make Requests
+// requests at once, and then one more every Per/Requests: a token bucket of
+// Requests tokens refilled at Requests per Per. Over any stretch of time a
+// key gets at most Requests plus the refill, and after Per of quiet it has
+// its whole allowance again. The zero value means the default.
+type RateLimit struct {
+	Requests int
+	Per      time.Duration
+}
+
+// String writes the limit as N/duration, e.g. "10/10m" or "60/1h".
+func (r RateLimit) String() string {
+	per := r.Per.String()
+	switch {
+	case r.Per > 0 && r.Per%time.Hour == 0:
+		per = strconv.FormatInt(int64(r.Per/time.Hour), 10) + "h"
+	case r.Per > 0 && r.Per%time.Minute == 0:
+		per = strconv.FormatInt(int64(r.Per/time.Minute), 10) + "m"
+	}
+	return strconv.Itoa(r.Requests) + "/" + per
+}
+
+// MarshalText writes the limit as String does.
+func (r RateLimit) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads a limit written N/duration, e.g. "10/10m" or "60/1h",
+// with N at least 1 and a positive duration.
+func (r *RateLimit) UnmarshalText(text []byte) error {
+	n, per, ok := strings.Cut(string(text), "/")
+	requests, err := strconv.Atoi(n)
+	if !ok || err != nil || requests < 1 {
+		return fmt.Errorf("rate limit %q: want N/duration with N at least 1, such as 10/10m", text)
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("rate limit %q: want N/duration with a positive duration, such as 10/10m", text)
+	}
+	r.Requests, r.Per = requests, d
+	return nil
+}
+
+// RateLimits are the limits on what costs others something: an email sent to
+// someone, a guess at a login code, a new game with invitations. The zero
+// value of each field means its default (see DefaultRateLimits).
+type RateLimits struct {
+	// Login bounds login requests per client address. Each sends an email,
+	// so this is what stops one sender from having many addresses mailed;
+	// on top, no address gets more than 5 login emails an hour (repo).
+	Login RateLimit
+	// Token bounds login-code exchanges per client address, which makes
+	// guessing codes slow.
+	Token RateLimit
+	// CreateGameIP and CreateGameAccount bound game creation, which emails
+	// every player, per client address and per account.
+	CreateGameIP      RateLimit
+	CreateGameAccount RateLimit
+	// MaxKeys bounds the keys each limit remembers. A key whose bucket is
+	// full again is forgotten; when there are still too many, the keys
+	// closest to a full bucket go first.
+	MaxKeys int
+}
+
+// DefaultRateLimits suit a correspondence server, where a person signs in a
+// few times a month and starts a few games a week.
+var DefaultRateLimits = RateLimits{
+	Login:             RateLimit{Requests: 10, Per: 10 * time.Minute},
+	Token:             RateLimit{Requests: 30, Per: 10 * time.Minute},
+	CreateGameIP:      RateLimit{Requests: 60, Per: time.Hour},
+	CreateGameAccount: RateLimit{Requests: 30, Per: time.Hour},
+	MaxKeys:           50_000,
+}
+
+// withDefaults fills each zero field from DefaultRateLimits.
+func (r RateLimits) withDefaults() RateLimits {
+	def := DefaultRateLimits
+	for _, l := range []struct{ got, def *RateLimit }{
+		{&r.Login, &def.Login}, {&r.Token, &def.Token},
+		{&r.CreateGameIP, &def.CreateGameIP}, {&r.CreateGameAccount, &def.CreateGameAccount},
+	} {
+		if l.got.Requests <= 0 {
+			l.got.Requests = l.def.Requests
+		}
+		if l.got.Per <= 0 {
+			l.got.Per = l.def.Per
+		}
+	}
+	if r.MaxKeys <= 0 {
+		r.MaxKeys = def.MaxKeys
+	}
+	return r
+}
+
+// limiter is one RateLimit over many keys, with the generic cell rate
+// algorithm: per key it keeps only the time its bucket will be full again
+// (the theoretical arrival time), so memory is one number per active key.
+// It is safe for concurrent use.
+type limiter struct {
+	interval  int64 // ns of refill per request: Per / Requests
+	tolerance int64 // ns the full time may lie ahead: Per - interval
+	maxKeys   int
+	now       func() time.Time
+
+	mu        sync.Mutex
+	full      map[string]int64 // key → Unix ns when its bucket is full again
+	lastSweep int64
+}
+
+func newLimiter(l RateLimit, maxKeys int, now func() time.Time) *limiter {
+	interval := max(int64(l.Per)/int64(l.Requests), 1)
+	return &limiter{interval: interval, tolerance: int64(l.Per) - interval,
+		maxKeys: maxKeys, now: now, full: map[string]int64{}}
+}
+
+// allow takes one request from key's bucket. When the bucket is empty it
+// takes nothing and says how long until there is a request to take.
+func (l *limiter) allow(key string) (ok bool, wait time.Duration) {
+	now := l.now().UnixNano()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now-l.lastSweep >= l.interval+l.tolerance {
+		l.sweep(now)
+	}
+	full, known := l.full[key]
+	if full < now {
+		full = now
+	}
+	if ahead := full - now; ahead > l.tolerance {
+		return false, time.Duration(ahead - l.tolerance)
+	}
+	if !known && len(l.full) >= l.maxKeys {
+		l.evict(now)
+	}
+	l.full[key] = full + l.interval
+	return true, 0
+}
+
+// undo gives back a request allow took, when a later limit refused the
+// request after all.
+func (l *limiter) undo(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if full, ok := l.full[key]; ok {
+		l.full[key] = full - l.interval
+	}
+}
+
+// sweep forgets the keys whose bucket is full again: a forgotten key is a
+// full bucket. allow sweeps once per period of the limit, so idle keys are
+// not kept for long. It holds l.mu.
+func (l *limiter) sweep(now int64) {
+	l.lastSweep = now
+	for key, full := range l.full {
+		if full <= now {
+			delete(l.full, key)
+		}
+	}
+}
+
+// evict makes room when every key is still in use: it forgets the eighth of
+// the keys closest to a full bucket, which lose the least by it, so that
+// the next maxKeys/8 new keys need no such work. It holds l.mu.
+func (l *limiter) evict(now int64) {
+	l.sweep(now)
+	if len(l.full) < l.maxKeys {
+		return
+	}
+	times := make([]int64, 0, len(l.full))
+	for _, full := range l.full {
+		times = append(times, full)
+	}
+	slices.Sort(times)
+	cutoff := times[len(times)/8]
+	for key, full := range l.full {
+		if full <= cutoff {
+			delete(l.full, key)
+		}
+	}
+}
+
+// size is the number of keys remembered.
+func (l *limiter) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.full)
+}
+
+// limits are the server's limiters, one per RateLimit.
+type limits struct {
+	login, token, createGameIP, createGameAccount *limiter
+}
+
+func newLimits(r RateLimits, now func() time.Time) *limits {
+	r = r.withDefaults()
+	return &limits{
+		login:             newLimiter(r.Login, r.MaxKeys, now),
+		token:             newLimiter(r.Token, r.MaxKeys, now),
+		createGameIP:      newLimiter(r.CreateGameIP, r.MaxKeys, now),
+		createGameAccount: newLimiter(r.CreateGameAccount, r.MaxKeys, now),
+	}
+}
+
+// limitRule is one limiter applied to the key a request has for it; a
+// request without a key ("") passes the rule.
+type limitRule struct {
+	limiter *limiter
+	key     func(echo.Context) string
+}
+
+// rateLimit returns middleware for a route that refuses a request with
+// 429 rate_limited and Retry-After when any of its rules is exhausted.
+// A refused request takes nothing from any rule, so that one key that is
+// over its limit does not use up the allowance of another it shares with
+// others (an account's refused requests do not count against its address).
+func (s *Server) rateLimit(rules ...limitRule) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			type taken struct {
+				l   *limiter
+				key string
+			}
+			var took []taken
+			for _, r := range rules {
+				key := r.key(c)
+				if key == "" {
+					continue
+				}
+				if ok, wait := r.limiter.allow(key); !ok {
+					for _, t := range took {
+						t.l.undo(t.key)
+					}
+					return tooManyRequests(c, wait)
+				}
+				took = append(took, taken{r.limiter, key})
+			}
+			return next(c)
+		}
+	}
+}
+
+// tooManyRequests is the 429 answer, with Retry-After in whole seconds,
+// rounded up so that a client that waits that long is let through.
+func tooManyRequests(c echo.Context, wait time.Duration) error {
+	secs := int64((wait + time.Second - 1) / time.Second)
+	secs = max(secs, 1)
+	c.Response().Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	return NewProblem(http.StatusTooManyRequests, "rate_limited",
+		"Too many requests of this kind; try again in "+strconv.FormatInt(secs, 10)+" seconds.")
+}
+
+// ipRule limits per client address.
+func (s *Server) ipRule(l *limiter) limitRule {
+	return limitRule{limiter: l, key: func(c echo.Context) string {
+		return "ip:" + clientKey(c.Request(), s.cfg.TrustedProxies)
+	}}
+}
+
+// limitLogin limits login requests per client address.
+func (s *Server) limitLogin() echo.MiddlewareFunc {
+	return s.rateLimit(s.ipRule(s.limits.login))
+}
+
+// limitToken limits login-code exchanges per client address.
+func (s *Server) limitToken() echo.MiddlewareFunc {
+	return s.rateLimit(s.ipRule(s.limits.token))
+}
+
+// limitCreateGame limits game creation per account, then per client
+// address: an account over its limit uses up nothing of its address's.
+func (s *Server) limitCreateGame() echo.MiddlewareFunc {
+	return s.rateLimit(s.accountRule(s.limits.createGameAccount), s.ipRule(s.limits.createGameIP))
+}
+
+// accountRule limits per signed-in account. A request without a valid
+// account token has no key here: the handler refuses it anyway, and a stolen
+// or ended token cannot use up its account's allowance.
+func (s *Server) accountRule(l *limiter) limitRule {
+	return limitRule{limiter: l, key: func(c echo.Context) string {
+		p, err := s.authenticate(c)
+		if err != nil || p.use != useAccess {
+			return ""
+		}
+		return "user:" + strconv.FormatInt(p.session.User.ID, 10)
+	}}
+}
+
+// clientKey is the key of the client a request comes from: its IPv4 address,
+// or the /64 network of its IPv6 address (one household or server usually
+// has a whole /64, so single addresses would be free to change).
+//
+// The address is the connection's peer, unless trustedProxies reverse
+// proxies stand in front of the server: then it is the one the outermost of
+// them appended to X-Forwarded-For, the trustedProxies-th entry from the
+// right. Entries further left come from the client and may be forged, so
+// they are never used.
+func clientKey(r *http.Request, trustedProxies int) string {
+	addr, ok := forwardedFor(r.Header.Values("X-Forwarded-For"), trustedProxies)
+	if !ok {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		if addr, err = netip.ParseAddr(host); err != nil {
+			return r.RemoteAddr // not an IP (e.g. a Unix socket): one key for all
+		}
+	}
+	addr = addr.Unmap().WithZone("")
+	if addr.Is6() {
+		prefix, _ := addr.Prefix(64)
+		return prefix.String()
+	}
+	return addr.String()
+}
+
+// forwardedFor picks the client address out of X-Forwarded-For headers, as
+// appended to by trusted proxies (0 trusts none). With fewer entries than
+// proxies, every entry was written by one of them, so the leftmost is taken.
+func forwardedFor(headers []string, trusted int) (netip.Addr, bool) {
+	if trusted <= 0 || len(headers) == 0 {
+		return netip.Addr{}, false
+	}
+	var entries []string
+	for _, h := range headers {
+		for e := range strings.SplitSeq(h, ",") {
+			entries = append(entries, strings.TrimSpace(e))
+		}
+	}
+	entry := entries[max(len(entries)-trusted, 0)]
+	if strings.HasPrefix(entry, "[") && strings.HasSuffix(entry, "]") {
+		entry = entry[1 : len(entry)-1] // an IPv6 address in brackets, without a port
+	}
+	if a, err := netip.ParseAddr(entry); err == nil {
+		return a, true
+	}
+	if ap, err := netip.ParseAddrPort(entry); err == nil {
+		return ap.Addr(), true
+	}
+	return netip.Addr{}, false
+}
