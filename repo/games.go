@@ -128,7 +128,7 @@ func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
 func storeChange(ctx context.Context, tx *sql.Tx, before *domain.Game, c *Change, now time.Time) error {
-	if err := updateGame(ctx, tx, &c.Game, before.Version); err != nil {
+	if err := updateGame(ctx, tx, &c.Game, before); err != nil {
 		return err
 	}
 	if err := insertTurns(ctx, tx, &c.Game, before.State.Ply, c.Played, now); err != nil {
@@ -246,9 +246,12 @@ func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
 	return nil
 }
 
-// updateGame stores the new state; the version check makes a lost update
-// impossible even if a caller bypassed the write transaction.
-func updateGame(ctx context.Context, tx *sql.Tx, g *domain.Game, version int) error {
+// updateGame stores the new state of before; the version check makes a
+// lost update impossible even if a caller bypassed the write transaction.
+// Seat rows are written only when a link was renewed: most changes are
+// turns, and every statement holds the one write connection.
+func updateGame(ctx context.Context, tx *sql.Tx, g, before *domain.Game) error {
+	version := before.Version
 	st := &g.State
 	counts, result, err := encodeState(st)
 	if err != nil {
@@ -275,7 +278,10 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *domain.Game, version int) er
 			return fmt.Errorf("update tournament of %s: %w", g.ID, err)
 		}
 	}
-	for _, s := range g.Seats {
+	for i, s := range g.Seats {
+		if i < len(before.Seats) && before.Seats[i].TokenVersion == s.TokenVersion {
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ? WHERE game_id = ? AND color = ?`,
 			s.TokenVersion, g.ID, s.Color.String()); err != nil {
 			return fmt.Errorf("update seat: %w", err)

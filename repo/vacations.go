@@ -176,7 +176,7 @@ func refreshDeadlines(ctx context.Context, tx *sql.Tx, email string) error {
 		if !changed {
 			continue
 		}
-		if err := updateGame(ctx, tx, &moved, g.Version); err != nil {
+		if err := updateGame(ctx, tx, &moved, &g); err != nil {
 			return err
 		}
 	}
