@@ -21,6 +21,24 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
+// queryIDs runs a query whose rows are one id each.
+func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 // CreateGame builds a game from spec (domain.CreateGame) and stores it with
 // its invitations in one transaction.
 func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID int64, now time.Time) (domain.Game, error) {

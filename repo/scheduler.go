@@ -12,21 +12,12 @@ import (
 // DueGames lists up to limit running games whose clock needs attention at
 // now (a reminder or a deadline), most overdue first.
 func (db *DB) DueGames(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id FROM games WHERE due_at <= ? AND status = 'active'
+	ids, err := queryIDs(ctx, db.read, `SELECT id FROM games WHERE due_at <= ? AND status = 'active'
 		ORDER BY due_at LIMIT ?`, now.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("find due games: %w", err)
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("find due games: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // Tick applies what a game's clock asks for at now (domain.Tick), in its

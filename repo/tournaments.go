@@ -86,20 +86,11 @@ func saveTournament(ctx context.Context, tx *sql.Tx, t *domain.Tournament, versi
 
 // DueTournaments lists tournaments whose schedule needs attention at now.
 func (db *DB) DueTournaments(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id FROM tournaments WHERE due_at <= ? ORDER BY due_at LIMIT ?`, now.UnixMilli(), limit)
+	ids, err := queryIDs(ctx, db.read, `SELECT id FROM tournaments WHERE due_at <= ? ORDER BY due_at LIMIT ?`, now.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("find due tournaments: %w", err)
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // TickTournament does what the schedule asks for at now, in one guarded

@@ -148,21 +148,10 @@ func (db *DB) CancelVacation(ctx context.Context, u User, id int64, now time.Tim
 // refreshDeadlines recomputes the deadline of every running game in which
 // the address holds the seat to move.
 func refreshDeadlines(ctx context.Context, tx *sql.Tx, email string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.color = g.to_move
-		WHERE s.email = ? AND g.status = 'active' AND g.deadline_at IS NOT NULL`, email)
+	ids, err := gamesToMove(ctx, tx, email)
 	if err != nil {
-		return fmt.Errorf("find games to move: %w", err)
+		return err
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	for _, id := range ids {
 		g, err := loadGame(ctx, tx, id)
 		if err != nil {
@@ -199,21 +188,10 @@ func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
 // GamesToMove lists the running games with a deadline in which the address
 // holds the seat to move, nearest deadline first.
 func (db *DB) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.color = g.to_move
-		WHERE s.email = ? AND g.status = 'active' AND g.deadline_at IS NOT NULL ORDER BY g.deadline_at LIMIT 500`, email)
+	ids, err := gamesToMove(ctx, db.read, email)
 	if err != nil {
-		return nil, fmt.Errorf("find games to move: %w", err)
+		return nil, err
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	games := make([]domain.Game, 0, len(ids))
 	for _, id := range ids {
 		g, err := loadGame(ctx, db.read, id)
@@ -223,4 +201,15 @@ func (db *DB) GamesToMove(ctx context.Context, email string) ([]domain.Game, err
 		games = append(games, g)
 	}
 	return games, nil
+}
+
+// gamesToMove lists the running games with a deadline in which the address
+// holds the seat to move, nearest deadline first.
+func gamesToMove(ctx context.Context, q queryer, email string) ([]string, error) {
+	ids, err := queryIDs(ctx, q, `SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.color = g.to_move
+		WHERE s.email = ? AND g.status = 'active' AND g.deadline_at IS NOT NULL ORDER BY g.deadline_at`, email)
+	if err != nil {
+		return nil, fmt.Errorf("find games to move: %w", err)
+	}
+	return ids, nil
 }

@@ -37,48 +37,30 @@ func (s *scheduler) run(ctx context.Context) error {
 
 // pass handles every game and tournament due now.
 func (s *scheduler) pass(ctx context.Context) {
-	s.games(ctx)
-	s.tournaments(ctx)
+	s.drain(ctx, "game", s.db.DueGames, s.db.Tick)                       // reminders and time-outs
+	s.drain(ctx, "tournament", s.db.DueTournaments, s.db.TickTournament) // rounds that close and start
 }
 
-// tournaments closes and starts the rounds that are due.
-func (s *scheduler) tournaments(ctx context.Context) {
-	now := s.now()
-	ids, err := s.db.DueTournaments(ctx, now, 100)
-	if err != nil {
-		s.log.ErrorContext(ctx, "scheduler: find due tournaments", "error", err)
-		return
-	}
-	acted := 0
-	for _, id := range ids {
-		ok, err := s.db.TickTournament(ctx, id, now)
-		if err != nil {
-			s.log.ErrorContext(ctx, "scheduler: tournament", "tournament", id, "error", err)
-			continue
-		}
-		if ok {
-			acted++
-		}
-	}
-	if acted > 0 {
-		s.queued()
-	}
-}
+// batch is how many due items one query fetches.
+const batch = 100
 
-// games applies reminders and time-outs, in batches.
-func (s *scheduler) games(ctx context.Context) {
+// drain ticks every item that due lists at now, a batch at a time, while
+// full batches keep making progress, and wakes the outbox if any acted.
+func (s *scheduler) drain(ctx context.Context, kind string,
+	due func(context.Context, time.Time, int) ([]string, error),
+	tick func(context.Context, string, time.Time) (bool, error)) {
 	for ctx.Err() == nil {
 		now := s.now()
-		ids, err := s.db.DueGames(ctx, now, 100)
+		ids, err := due(ctx, now, batch)
 		if err != nil {
-			s.log.ErrorContext(ctx, "scheduler: find due games", "error", err)
+			s.log.ErrorContext(ctx, "scheduler: find due "+kind+"s", "error", err)
 			return
 		}
 		acted := 0
 		for _, id := range ids {
-			ok, err := s.db.Tick(ctx, id, now)
+			ok, err := tick(ctx, id, now)
 			if err != nil {
-				s.log.ErrorContext(ctx, "scheduler: tick", "game", id, "error", err)
+				s.log.ErrorContext(ctx, "scheduler: "+kind, kind, id, "error", err)
 				continue
 			}
 			if ok {
@@ -88,7 +70,7 @@ func (s *scheduler) games(ctx context.Context) {
 		if acted > 0 {
 			s.queued()
 		}
-		if len(ids) < 100 || acted == 0 {
+		if len(ids) < batch || acted == 0 {
 			return
 		}
 	}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// One pass of the scheduler times out a game whose deadline passed and
+// starts a tournament round that is due, wakes the outbox, and a second
+// pass finds nothing to do.
+func TestSchedulerPass(t *testing.T) {
+	ctx := t.Context()
+	db := openTestDB(t)
+	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	if err := db.RequestLogin(ctx, "org@example.org", "", start); err != nil {
+		t.Fatal(err)
+	}
+	mail, _ := db.DueMail(ctx, start, 1)
+	session, err := db.ExchangeLogin(ctx, mail[0].Secret, time.Hour, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
+	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players, Walls: strings.Repeat("0", 60),
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, session.User.ID, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour, err := db.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+		Starts: []time.Time{start.Add(time.Hour)}, RoundLength: 48 * time.Hour}, session.User.ID, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	now := start.Add(25 * time.Hour)
+	woken := 0
+	s := &scheduler{db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+		interval: time.Hour, queued: func() { woken++ }}
+	s.pass(ctx)
+	if woken != 2 {
+		t.Errorf("the outbox was woken %d times, want 2 (game, tournament)", woken)
+	}
+	if got, _ := db.Game(ctx, g.ID); got.State.Result == nil || got.State.Result.Reason != less.ReasonTimeout {
+		t.Errorf("the game was not timed out: %+v", got.State.Result)
+	}
+	if got, _ := db.Tournament(ctx, tour.ID); got.Rounds[0].Status != domain.RoundRunning {
+		t.Errorf("round 1 is %s", got.Rounds[0].Status)
+	}
+	s.pass(ctx)
+	if woken != 2 {
+		t.Errorf("a second pass acted again (%d wake-ups)", woken)
+	}
+}
