@@ -32,6 +32,9 @@ type Config struct {
 	TrustedProxies int
 	// RateLimits bound logins, login-code exchanges and game creation.
 	RateLimits api.RateLimits
+	// PprofAddr, if set, serves Go's profiler there; it must be a loopback
+	// address, because profiles show request data.
+	PprofAddr string
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -91,6 +94,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	}
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
 	})
@@ -169,8 +173,22 @@ func (cfg *Config) validate() error {
 	if cfg.TrustedProxies < 0 || cfg.TrustedProxies > 10 {
 		errs = append(errs, fmt.Errorf("--trusted-proxies %d: want 0 to 10", cfg.TrustedProxies))
 	}
+	if cfg.PprofAddr != "" && !isLoopback(cfg.PprofAddr) {
+		errs = append(errs, fmt.Errorf("--pprof-addr %q: want a loopback host:port, such as 127.0.0.1:6060", cfg.PprofAddr))
+	}
 	errs = append(errs, cfg.SMTP.validate()...)
 	return errors.Join(errs...)
+}
+
+// isLoopback reports whether addr is host:port with a loopback IP or
+// "localhost" as the host.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }
 
 func (s SMTPConfig) validate() []error {
@@ -222,5 +240,6 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("limit_token", cfg.RateLimits.Token.String()),
 		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),
 		slog.String("limit_games_account", cfg.RateLimits.CreateGameAccount.String()),
+		slog.String("pprof_addr", cfg.PprofAddr),
 	)
 }

@@ -89,6 +89,8 @@ func TestLoadConfig(t *testing.T) {
 		{name: "bad sender", args: []string{"--smtp-from", "not an address"}},
 		{name: "user without password", args: []string{"--smtp-user", "u"}},
 		{name: "negative trusted proxies", args: []string{"--trusted-proxies", "-1"}},
+		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
+		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{name: "rate limit of no requests", args: []string{"--limit-login", "0/1h"}},
 		{name: "rate limit without duration", env: map[string]string{"LESSPOST_LIMIT_GAMES_IP": "60"}},
 	}

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
@@ -99,6 +101,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	// email outbox and the scheduler here; each returns when its context ends.
 	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake}
 	workers := []func(context.Context) error{outbox.Run, clock.run}
+	if cfg.PprofAddr != "" {
+		workers = append(workers, func(ctx context.Context) error { return servePprof(ctx, log, cfg.PprofAddr) })
+	}
 
 	err = serve(ctx, log, srv, ln, workers)
 	log.Info("stopped")
@@ -146,6 +151,32 @@ func serve(ctx context.Context, log *slog.Logger, srv *api.Server, ln net.Listen
 	stopWorkers()
 	wg.Wait()
 	return err
+}
+
+// servePprof serves Go's profiler on addr until ctx ends, for measuring the
+// server under load (see README). It has its own mux, so the profiler is
+// never reachable through the public listener.
+func servePprof(ctx context.Context, log *slog.Logger, addr string) error {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("pprof: listen: %w", err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	log.Info("profiler listening", "addr", ln.Addr().String())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("pprof: %w", err)
+	}
+	return nil
 }
 
 // newLogger logs text to a terminal, for people, and JSON otherwise, for
