@@ -26,7 +26,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/sha512"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -92,7 +91,7 @@ func newAttackHarness(t *testing.T) *harness {
 func dbState(t *testing.T, h *harness) map[string]string {
 	t.Helper()
 	state := map[string]string{}
-	err := h.db.WithTx(t.Context(), func(tx *sql.Tx) error {
+	err := h.db.WithTx(t.Context(), func(tx *repo.Tx) error {
 		rows, err := tx.QueryContext(t.Context(), `SELECT name FROM sqlite_master WHERE type = 'table'`)
 		if err != nil {
 			return err

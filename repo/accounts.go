@@ -33,7 +33,7 @@ type User struct {
 // its hash.
 func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.Time) error {
 	token := randomToken(20)
-	return db.WithTx(ctx, func(tx *sql.Tx) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
 		var recent int
 		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM login_tokens WHERE email = ? AND expires_at > ?`,
 			email, now.Add(-time.Hour+LoginTTL).UnixMilli()).Scan(&recent)
@@ -69,7 +69,7 @@ type Session struct {
 // expired. The account is created on first login. It returns a new session.
 func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration, now time.Time) (Session, error) {
 	var s Session
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		var email string
 		err := tx.QueryRowContext(ctx, `UPDATE login_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
 			RETURNING email`, now.UnixMilli(), hashToken(token), now.UnixMilli()).Scan(&email)
@@ -99,13 +99,16 @@ func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration
 	return s, err
 }
 
+// sqlSelectSession runs on every signed-in request, so it is prepared.
+const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.created_at
+	FROM sessions s JOIN users u ON u.id = s.user_id
+	WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`
+
 // ActiveSession returns the session if it exists and is neither revoked nor expired.
 func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Session, error) {
 	s := Session{ID: id}
 	var expires, created int64
-	err := db.read.QueryRowContext(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.created_at
-		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`, id, now.UnixMilli()).Scan(
+	err := db.read.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
 		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
@@ -119,7 +122,7 @@ func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Sess
 
 // RevokeSession ends a session (logout).
 func (db *DB) RevokeSession(ctx context.Context, id string, now time.Time) error {
-	return db.WithTx(ctx, func(tx *sql.Tx) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, now.UnixMilli(), id)
 		if err != nil {
 			return fmt.Errorf("revoke session: %w", err)
@@ -131,7 +134,7 @@ func (db *DB) RevokeSession(ctx context.Context, id string, now time.Time) error
 // UpdateUser changes an account's name and locale.
 func (db *DB) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
 	var u User
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ? WHERE id = ?`, name, locale, id); err != nil {
 			return fmt.Errorf("update user: %w", err)
 		}

@@ -8,9 +8,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -25,9 +28,30 @@ import (
 // not in SQLite's busy-sleep loop, and a read-then-write transaction can never
 // fail with SQLITE_BUSY_SNAPSHOT); and read, with several read-only
 // connections for plain queries.
+//
+// Commits never checkpoint the WAL into the database file themselves: a
+// checkpoint writes and syncs the file, and on the commit path it stalled
+// every writer queued behind it. A background loop checkpoints instead
+// (see checkpoints), and the automatic checkpoint stays as a backstop far
+// above its default.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
+	writeConn  *sql.DB
+	read       readPool
+	checkpoint *sql.DB
+	// writeStmts are the hot statements prepared on the write connection.
+	writeStmts prepared
+
+	stopCheckpoints context.CancelFunc
+	checkpointsDone chan struct{}
+
+	// The group-commit writer (writer.go): jobs hands it transactions;
+	// closing stops it and writerDone says it has.
+	jobs       chan *writeJob
+	closing    chan struct{}
+	writerDone chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens the database at path, creating the file if needed, and applies
@@ -45,6 +69,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			// power loss, and several times faster than FULL.
 			"synchronous(NORMAL)",
 			"foreign_keys(1)",
+			// The backstop if background checkpoints fall behind: 40 MB of WAL.
+			"wal_autocheckpoint(10000)",
 		},
 		"_txlock":      {"immediate"},
 		"_time_format": {"sqlite"}, // without it, time.Time keeps its monotonic-clock suffix
@@ -52,23 +78,65 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Opened after the write pool has switched the file to WAL, which persists,
-	// so readers need not (and, being read-only, could not) set it.
-	read, err := openPool(ctx, path, url.Values{
+	db := &DB{writeConn: write, jobs: make(chan *writeJob), closing: make(chan struct{})}
+	// The other pools are opened after the write pool has switched the file to
+	// WAL, which persists, so they need not (and readers could not) set it.
+	if db.read.DB, err = openPool(ctx, path, url.Values{
 		"_pragma":      {"busy_timeout(5000)", "foreign_keys(1)"},
 		"_time_format": {"sqlite"},
 		"_query_only":  {"1"},
-	}, max(4, runtime.GOMAXPROCS(0)))
-	if err != nil {
-		write.Close()
-		return nil, err
+	}, max(4, runtime.GOMAXPROCS(0))); err != nil {
+		return nil, errors.Join(err, db.Close())
 	}
-	db := &DB{write: write, read: read}
+	if db.checkpoint, err = openPool(ctx, path, url.Values{
+		"_pragma": {"busy_timeout(5000)", "synchronous(NORMAL)"},
+	}, 1); err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
 	if err := migrate(ctx, write, migrations.FS); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("migrate database %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("migrate database %s: %w", path, err), db.Close())
 	}
+	// Prepared after the migrations, which may change the tables they use.
+	if db.writeStmts, err = prepare(ctx, write, writeQueries); err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
+	}
+	if db.read.prepared, err = prepare(ctx, db.read.DB, readQueries); err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
+	}
+	cpCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	db.stopCheckpoints, db.checkpointsDone = stop, make(chan struct{})
+	go db.checkpoints(cpCtx)
+	db.writerDone = make(chan struct{})
+	go db.writeLoop()
 	return db, nil
+}
+
+// checkpointInterval is how often the background loop copies the WAL into
+// the database file: often enough that the WAL stays a few MB at thousands
+// of turns a second.
+const checkpointInterval = 250 * time.Millisecond
+
+// checkpoints runs passive WAL checkpoints until ctx ends. A passive
+// checkpoint never waits for and never blocks readers or the writer; what
+// it cannot copy yet, the next one does.
+func (db *DB) checkpoints(ctx context.Context) {
+	defer close(db.checkpointsDone)
+	t := time.NewTicker(checkpointInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		var busy, logFrames, done int
+		err := db.checkpoint.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logFrames, &done)
+		if err != nil && ctx.Err() == nil {
+			// Not fatal: the writer's automatic checkpoint is the backstop. The
+			// next tick tries again.
+			slog.WarnContext(ctx, "wal checkpoint failed", "error", err)
+		}
+	}
 }
 
 func openPool(ctx context.Context, path string, params url.Values, conns int) (*sql.DB, error) {
@@ -95,7 +163,28 @@ func openPool(ctx context.Context, path string, params url.Values, conns int) (*
 // Close closes the database. Call it after every user is done: in-flight
 // queries and transactions fail once it has been called.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.write.Close())
+	db.closeOnce.Do(func() { db.closeErr = db.close() })
+	return db.closeErr
+}
+
+func (db *DB) close() error {
+	close(db.closing)
+	if db.writerDone != nil {
+		<-db.writerDone
+	}
+	if db.stopCheckpoints != nil {
+		db.stopCheckpoints()
+		<-db.checkpointsDone
+	}
+	var errs []error
+	// Statements first: a pool waits for its statements' connections.
+	errs = append(errs, db.writeStmts.close(), db.read.prepared.close())
+	for _, pool := range []*sql.DB{db.read.DB, db.checkpoint, db.writeConn} {
+		if pool != nil {
+			errs = append(errs, pool.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Ping reports whether the database answers, for readiness checks. It uses a
@@ -111,19 +200,24 @@ func (db *DB) Ping(ctx context.Context) error {
 // WithTx runs fn in a write transaction and commits if fn returns nil; if fn
 // returns an error or panics, the transaction is rolled back and nothing fn
 // did is kept. The error from fn is returned as is, so callers can match it.
+// WithTx returns only after the commit. The SQLite transaction may be shared
+// with other callers' (see writer.go): fn's part of it stands or falls alone.
 //
 // There is one write connection: fn must not call WithTx or any other DB
 // method that writes, or it waits for itself. It may read through DB methods,
 // but those do not see its uncommitted changes; read through tx instead.
-func (db *DB) WithTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	return withTx(ctx, db.write, fn)
+func (db *DB) WithTx(ctx context.Context, fn func(*Tx) error) error {
+	return db.write(ctx, fn)
 }
 
-func withTx(ctx context.Context, pool *sql.DB, fn func(*sql.Tx) error) error {
-	tx, err := pool.BeginTx(ctx, nil)
+// withTx runs fn in a transaction of its own on pool, whose prepared
+// statements are ps: for the migrations, which run before the writer starts.
+func withTx(ctx context.Context, pool *sql.DB, ps prepared, fn func(*Tx) error) error {
+	sqlTx, err := pool.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
+	tx := &Tx{Tx: sqlTx, prepared: ps}
 	// Undoes everything on an error or a panic in fn; after a successful
 	// Commit it does nothing.
 	defer func() { _ = tx.Rollback() }()

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/lesspost/lesspost/migrations"
 )
@@ -189,14 +191,14 @@ func TestWithTx(t *testing.T) {
 	errBoom := errors.New("boom")
 	tests := []struct {
 		name      string
-		fn        func(*sql.Tx) error
+		fn        func(*Tx) error
 		wantErr   error
 		wantPanic bool
 		wantRow   bool
 	}{
-		{name: "commit", fn: func(*sql.Tx) error { return nil }, wantRow: true},
-		{name: "error rolls back", fn: func(*sql.Tx) error { return fmt.Errorf("step: %w", errBoom) }, wantErr: errBoom},
-		{name: "panic rolls back", fn: func(*sql.Tx) error { panic(errBoom) }, wantPanic: true},
+		{name: "commit", fn: func(*Tx) error { return nil }, wantRow: true},
+		{name: "error rolls back", fn: func(*Tx) error { return fmt.Errorf("step: %w", errBoom) }, wantErr: errBoom},
+		{name: "panic rolls back", fn: func(*Tx) error { panic(errBoom) }, wantPanic: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -208,7 +210,7 @@ func TestWithTx(t *testing.T) {
 						t.Errorf("panic = %v, want panic: %v", p, tt.wantPanic)
 					}
 				}()
-				err := db.WithTx(ctx, func(tx *sql.Tx) error {
+				err := db.WithTx(ctx, func(tx *Tx) error {
 					if _, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES ('k', 'v')`); err != nil {
 						t.Fatal(err)
 					}
@@ -253,5 +255,31 @@ func TestReadPoolIsReadOnly(t *testing.T) {
 	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
 	if _, err := db.read.Exec(`INSERT INTO settings (key, value) VALUES ('k', 'v')`); err == nil {
 		t.Error("write through the read pool succeeded")
+	}
+}
+
+// Commits leave the WAL to the background checkpoints: the database file
+// takes in what was written without any writer checkpointing it.
+func TestBackgroundCheckpoint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.db")
+	db := openTest(t, path)
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	u := signUp(t, db, "org@example.org", t0)
+	for range 20 { // far below the automatic checkpoint's 10,000 pages
+		mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for size() <= before {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file is still %d bytes: no checkpoint ran", before)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -43,7 +44,7 @@ func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]stri
 // its invitations in one transaction.
 func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID int64, now time.Time) (domain.Game, error) {
 	var created domain.Created
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		away, err := awayOfPlayers(ctx, tx, spec.Players, now)
 		if err != nil {
 			return err
@@ -92,6 +93,27 @@ type Response struct {
 	Body   []byte
 }
 
+// The statements of the turn path, prepared once per pool (see prepared.go).
+const (
+	sqlSelectGame = `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
+		position, counts, ply, result, version, created_at, updated_at, clock, tournament FROM games WHERE id = ?`
+	sqlSelectSeats       = `SELECT color, name, email, locale, token_version FROM seats WHERE game_id = ? ORDER BY seat_order`
+	sqlSelectIdempotency = `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`
+	sqlUpdateGame        = `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
+		result = ?, version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`
+	sqlInsertTurn = `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, timed_out, played_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertIdempotency = `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+)
+
+// writeQueries and readQueries are prepared on the write and read pools.
+var (
+	writeQueries = []string{sqlSelectGame, sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency,
+		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
+	readQueries = []string{sqlSelectGame, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession}
+)
+
 // Idempotency names a request sent with an Idempotency-Key.
 type Idempotency struct {
 	Scope       string // who sent it
@@ -99,53 +121,118 @@ type Idempotency struct {
 	Fingerprint []byte // what was sent
 }
 
-// UpdateGame applies a change to a game in one write transaction: it loads
-// the game, asks authorize whether the caller may act on it, calls change,
-// and stores the new state, the turns, the outbox rows and (for an
-// idempotent request) the response, or nothing if anything fails. If the
+// UpdateGame applies a change to a game: it reads the game, asks authorize
+// whether the caller may act on it, calls change, and stores the new state,
+// the turns, the outbox rows and (for an idempotent request) the response in
+// one write transaction, or nothing if anything fails. If the
 // Idempotency-Key was used before for the same request, the stored response
 // is returned with replayed true and change is not called; authorize is, so
 // a retry with credentials that no longer hold is refused like any request.
+//
+// The game is read and the change computed outside the write transaction,
+// so that the one write connection does only the writing; the write then
+// checks that the game's version is still the one read. If another change
+// came first, UpdateGame reads again and calls authorize and change again
+// (they must be free of side effects), and after optimisticAttempts such
+// races it computes the change inside the write transaction, where nothing
+// can overtake it.
 func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
 	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
-	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+	for range optimisticAttempts {
+		before, err := loadGame(ctx, db.read, id)
+		if err != nil {
+			return Response{}, false, err
+		}
+		c, stored, err := planChange(ctx, db.read, before, idem, authorize, change)
+		if err != nil {
+			return Response{}, false, err
+		}
+		if stored != nil {
+			return *stored, true, nil
+		}
+		err = db.WithTx(ctx, func(tx *Tx) error { return applyChange(ctx, tx, &before, &c, idem, now) })
+		if err == nil {
+			return c.Response, false, nil
+		}
+		if !errors.Is(err, errStale) {
+			return Response{}, false, err
+		}
+	}
+	err = db.WithTx(ctx, func(tx *Tx) error {
 		before, err := loadGame(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if err := authorize(before); err != nil {
-			return err
-		}
-		if idem != nil {
-			stored, found, err := storedResponse(ctx, tx, idem)
-			if err != nil || found {
-				resp, replayed = stored, found
-				return err
-			}
-		}
-		c, err := change(before)
+		c, stored, err := planChange(ctx, tx, before, idem, authorize, change)
 		if err != nil {
 			return err
 		}
-		if err := storeChange(ctx, tx, &before, &c, now); err != nil {
-			return err
-		}
-		if idem != nil {
-			_, err := tx.ExecContext(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)
-				VALUES (?, ?, ?, ?, ?, ?)`, idem.Scope, idem.Key, idem.Fingerprint, c.Response.Status, c.Response.Body, now.UnixMilli())
-			if err != nil {
-				return fmt.Errorf("store idempotent response: %w", err)
-			}
+		if stored != nil {
+			resp, replayed = *stored, true
+			return nil
 		}
 		resp = c.Response
-		return nil
+		return applyChange(ctx, tx, &before, &c, idem, now)
 	})
-	return resp, replayed, err
+	if err != nil {
+		return Response{}, false, err
+	}
+	return resp, replayed, nil
+}
+
+// optimisticAttempts bounds how often UpdateGame computes a change outside
+// the write transaction. Races are rare: only the seat to move plays, and
+// the scheduler acts on a game only at its deadline.
+const optimisticAttempts = 3
+
+// errStale means that a game, or an Idempotency-Key, changed between
+// reading it and writing: the write is rolled back and tried again.
+var errStale = errors.New("changed since it was read")
+
+// planChange decides what a change does to before, reading through q: the
+// stored response if the Idempotency-Key was used before, else the change.
+func planChange(ctx context.Context, q queryer, before domain.Game, idem *Idempotency,
+	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (Change, *Response, error) {
+	if err := authorize(before); err != nil {
+		return Change{}, nil, err
+	}
+	if idem != nil {
+		stored, found, err := storedResponse(ctx, q, idem)
+		if err != nil {
+			return Change{}, nil, err
+		}
+		if found {
+			return Change{}, &stored, nil
+		}
+	}
+	c, err := change(before)
+	return c, nil, err
+}
+
+// applyChange writes a planned change and, for an idempotent request, its
+// response. A key stored meanwhile by a concurrent retry is errStale: the
+// caller reads it and replays it.
+func applyChange(ctx context.Context, tx *Tx, before *domain.Game, c *Change, idem *Idempotency, now time.Time) error {
+	if err := storeChange(ctx, tx, before, c, now); err != nil {
+		return err
+	}
+	if idem == nil {
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, sqlInsertIdempotency,
+		idem.Scope, idem.Key, idem.Fingerprint, c.Response.Status, c.Response.Body, now.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("store idempotent response: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("store idempotent response: %w", cmp.Or(err, errStale))
+	}
+	return nil
 }
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
-func storeChange(ctx context.Context, tx *sql.Tx, before *domain.Game, c *Change, now time.Time) error {
+func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *Change, now time.Time) error {
 	if err := updateGame(ctx, tx, &c.Game, before); err != nil {
 		return err
 	}
@@ -155,11 +242,10 @@ func storeChange(ctx context.Context, tx *sql.Tx, before *domain.Game, c *Change
 	return enqueue(ctx, tx, &c.Game, c.Notices, now)
 }
 
-func storedResponse(ctx context.Context, tx *sql.Tx, idem *Idempotency) (Response, bool, error) {
+func storedResponse(ctx context.Context, q queryer, idem *Idempotency) (Response, bool, error) {
 	var r Response
 	var fingerprint []byte
-	err := tx.QueryRowContext(ctx, `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`,
-		idem.Scope, idem.Key).Scan(&fingerprint, &r.Status, &r.Body)
+	err := q.QueryRowContext(ctx, sqlSelectIdempotency, idem.Scope, idem.Key).Scan(&fingerprint, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Response{}, false, nil
 	}
@@ -220,7 +306,7 @@ func (t TurnRow) Played() (less.Played, error) {
 		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
 }
 
-func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
+func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 	st := &g.State
 	var seed sql.NullString
 	if g.Seed != nil {
@@ -268,7 +354,7 @@ func insertGame(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
 // lost update impossible even if a caller bypassed the write transaction.
 // Seat rows are written only when a link was renewed: most changes are
 // turns, and every statement holds the one write connection.
-func updateGame(ctx context.Context, tx *sql.Tx, g, before *domain.Game) error {
+func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	version := before.Version
 	st := &g.State
 	counts, result, err := encodeState(st)
@@ -279,15 +365,13 @@ func updateGame(ctx context.Context, tx *sql.Tx, g, before *domain.Game) error {
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
-		result = ?, version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`,
-		st.Position.String(), st.Position.ToMove().String(), counts, st.Ply, status(g), result, g.Version,
+	res, err := tx.ExecContext(ctx, sqlUpdateGame, st.Position.String(), st.Position.ToMove().String(), counts, st.Ply, status(g), result, g.Version,
 		g.UpdatedAt.UnixMilli(), clock, deadline, due, g.ID, version)
 	if err != nil {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("update game %s: version %d is gone", g.ID, version)
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("update game %s at version %d: %w", g.ID, version, cmp.Or(err, errStale))
 	}
 	if g.Over() && g.Tournament != nil {
 		// The round may be complete: let the scheduler look at once.
@@ -308,10 +392,9 @@ func updateGame(ctx context.Context, tx *sql.Tx, g, before *domain.Game) error {
 	return nil
 }
 
-func insertTurns(ctx context.Context, tx *sql.Tx, g *domain.Game, plyBefore int, played []less.Played, now time.Time) error {
+func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, played []less.Played, now time.Time) error {
 	for i, p := range played {
-		_, err := tx.ExecContext(ctx, `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, timed_out, played_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.ID, plyBefore+i+1, p.Color.String(), p.Turn.String(), p.Used, p.Counted,
+		_, err := tx.ExecContext(ctx, sqlInsertTurn, g.ID, plyBefore+i+1, p.Color.String(), p.Turn.String(), p.Used, p.Counted,
 			p.Auto, p.TimedOut, now.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("insert turn: %w", err)
@@ -339,8 +422,7 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 	)
 	var clock string
 	var tournament sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
-		position, counts, ply, result, version, created_at, updated_at, clock, tournament FROM games WHERE id = ?`, id).Scan(
+	err := q.QueryRowContext(ctx, sqlSelectGame, id).Scan(
 		&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position, &counts, &ply,
 		&result, &version, &created, &updated, &clock, &tournament)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -370,8 +452,7 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 			return domain.Game{}, fmt.Errorf("read game %s: tournament: %w", id, err)
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT color, name, email, locale, token_version FROM seats
-		WHERE game_id = ? ORDER BY seat_order`, id)
+	rows, err := q.QueryContext(ctx, sqlSelectSeats, id)
 	if err != nil {
 		return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
 	}
@@ -491,7 +572,7 @@ func encodeClock(c *domain.Clock) (clock string, deadline, due sql.NullInt64, er
 }
 
 // fillLocales gives seats without a chosen locale their account's language.
-func fillLocales(ctx context.Context, tx *sql.Tx, g *domain.Game) error {
+func fillLocales(ctx context.Context, tx *Tx, g *domain.Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.Locale == "" {

@@ -651,6 +651,117 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 	}
 }
 
+// UpdateGame reads and computes outside the write transaction. When another
+// change lands in between, it must notice, read again and compute again;
+// after optimisticAttempts such races it computes inside the transaction.
+func TestUpdateGameRetriesAfterARace(t *testing.T) {
+	tests := []struct {
+		name  string
+		races int // how many of the first calls of change another change overtakes
+		idem  bool
+		// a race that is a retry of the same request with the same key
+		sameRequest bool
+		wantCalls   int
+		wantReplay  bool
+		wantVersion int
+	}{
+		{name: "no race", races: 0, wantCalls: 1, wantVersion: 2},
+		{name: "one race", races: 1, wantCalls: 2, wantVersion: 3},
+		{name: "races until the locked path", races: optimisticAttempts, wantCalls: optimisticAttempts + 1, wantVersion: 2 + optimisticAttempts},
+		{name: "overtaken by its own retry", races: 1, idem: true, sameRequest: true, wantCalls: 1, wantReplay: true, wantVersion: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := t.Context()
+			db := newStore(t)
+			u := signUp(t, db, "org@example.org", t0)
+			g := mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
+			creator := domain.Actor{UserID: u.ID, UserEmail: "org@example.org"}
+			var idem *Idempotency
+			if tt.idem {
+				idem = &Idempotency{Scope: "seat:" + g.ID + ":white", Key: "k", Fingerprint: []byte{1}}
+			}
+			now := t0.Add(time.Minute)
+			play := func(g domain.Game) (Change, error) {
+				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+				return changeOf(sub), err
+			}
+			calls := 0
+			resp, replayed, err := db.UpdateGame(ctx, g.ID, idem, now, allowAll, func(g domain.Game) (Change, error) {
+				calls++
+				if calls <= tt.races {
+					// Another change commits between this read and its write.
+					other := func(g domain.Game) (Change, error) {
+						ng, notice, err := domain.RotateSeat(g, creator, less.Black, now)
+						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
+					}
+					if tt.sameRequest {
+						other = play
+					}
+					if _, _, err := db.UpdateGame(ctx, g.ID, idem, now, allowAll, other); err != nil {
+						t.Fatalf("the overtaking change: %v", err)
+					}
+				}
+				return play(g)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != tt.wantCalls || replayed != tt.wantReplay || resp.Status != 201 {
+				t.Errorf("change called %d times, replayed %v, response %+v; want %d calls, replayed %v",
+					calls, replayed, resp, tt.wantCalls, tt.wantReplay)
+			}
+			got, err := db.Game(ctx, g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Version != tt.wantVersion || got.State.Ply != 1 {
+				t.Errorf("version %d, ply %d; want version %d, ply 1", got.Version, got.State.Ply, tt.wantVersion)
+			}
+			if turns, err := db.Turns(ctx, g.ID); err != nil || len(turns) != 1 {
+				t.Errorf("turns = %+v, %v; want 1", turns, err)
+			}
+		})
+	}
+}
+
+// A user's Idempotency-Key used at the same moment for a request on
+// another game: the write finds the key taken, rolls back, and the retry
+// refuses the request as a reuse of the key.
+func TestUpdateGameKeyTakenMeanwhile(t *testing.T) {
+	ctx := t.Context()
+	db := newStore(t)
+	u := signUp(t, db, "ann@example.org", t0)
+	spec := twoPlayerSpec("ann@example.org", "bob@example.org")
+	g1, g2 := mustCreate(t, db, spec, u.ID, t0), mustCreate(t, db, spec, u.ID, t0)
+	ann := domain.Actor{UserID: u.ID, UserEmail: "ann@example.org"}
+	now := t0.Add(time.Minute)
+	key := func(game string) *Idempotency {
+		return &Idempotency{Scope: "user:1", Key: "k", Fingerprint: []byte("POST /v1/games/" + game + "/turns")}
+	}
+	play := func(g domain.Game) (Change, error) {
+		sub, err := domain.SubmitTurn(g, ann, 0, firstTurn, now)
+		return changeOf(sub), err
+	}
+	raced := false
+	_, _, err := db.UpdateGame(ctx, g1.ID, key(g1.ID), now, allowAll, func(g domain.Game) (Change, error) {
+		if !raced {
+			raced = true
+			if _, _, err := db.UpdateGame(ctx, g2.ID, key(g2.ID), now, allowAll, play); err != nil {
+				t.Fatalf("the request on the other game: %v", err)
+			}
+		}
+		return play(g)
+	})
+	var de *domain.Error
+	if !errors.As(err, &de) || de.Code != domain.CodeIdempotencyReused {
+		t.Fatalf("error = %v, want %s", err, domain.CodeIdempotencyReused)
+	}
+	if got, err := db.Game(ctx, g1.ID); err != nil || got.Version != g1.Version || got.State.Ply != 0 {
+		t.Errorf("game 1 changed: version %d ply %d (%v)", got.Version, got.State.Ply, err)
+	}
+}
+
 func TestTurns(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)

@@ -39,7 +39,7 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
 		if err != nil {
 			return err
 		}
-		err = withTx(ctx, db, func(tx *sql.Tx) error {
+		err = withTx(ctx, db, nil, func(tx *Tx) error {
 			var applied bool
 			if err := tx.QueryRowContext(ctx,
 				`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, version,

@@ -13,7 +13,7 @@ import (
 
 // enqueue writes an outbox row for each notice, inside the caller's
 // transaction: the email exists exactly when the change that causes it does.
-func enqueue(ctx context.Context, tx *sql.Tx, g *domain.Game, notices []domain.Notice, now time.Time) error {
+func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, now time.Time) error {
 	for _, n := range notices {
 		email := n.Email
 		if seat, ok := g.Seat(n.Color); ok && email == "" {
@@ -37,7 +37,7 @@ func enqueue(ctx context.Context, tx *sql.Tx, g *domain.Game, notices []domain.N
 
 // insertOutbox writes one outbox row; locale matters only for mail that
 // belongs to no seat (a seat's mail speaks the seat's locale).
-func insertOutbox(ctx context.Context, tx *sql.Tx, n domain.Notice, email, secret, locale string, now time.Time) error {
+func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, locale string, now time.Time) error {
 	if locale == "" {
 		locale = domain.DefaultLocale
 	}
@@ -119,7 +119,7 @@ func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, er
 
 // MarkSent records a delivered mail and forgets its secret.
 func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
-	return db.WithTx(ctx, func(tx *sql.Tx) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL
 			WHERE id = ? AND sent_at IS NULL`, now.UnixMilli(), id)
 		if err != nil {
@@ -140,7 +140,7 @@ func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, cause error, next
 		}
 		msg = msg[:cut]
 	}
-	return db.WithTx(ctx, func(tx *sql.Tx) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if next.IsZero() {
 			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, failed_at = ?, secret = NULL

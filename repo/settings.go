@@ -30,7 +30,7 @@ func (db *DB) Setting(ctx context.Context, key string) (value string, found bool
 
 // SetSetting stores value under key, replacing any previous value.
 func (db *DB) SetSetting(ctx context.Context, key, value string) error {
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		return setSetting(ctx, tx, key, value)
 	})
 	if err != nil {
@@ -39,7 +39,7 @@ func (db *DB) SetSetting(ctx context.Context, key, value string) error {
 	return nil
 }
 
-func setSetting(ctx context.Context, tx *sql.Tx, key, value string) error {
+func setSetting(ctx context.Context, tx *Tx, key, value string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 	return err
@@ -50,7 +50,7 @@ func setSetting(ctx context.Context, tx *sql.Tx, key, value string) error {
 func (db *DB) EnsureSecret(ctx context.Context) ([]byte, error) {
 	var secret []byte
 	// One transaction: two processes starting on a fresh file agree on one secret.
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		var stored string
 		err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, secretKey).Scan(&stored)
 		switch {

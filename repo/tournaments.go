@@ -18,7 +18,7 @@ func (db *DB) CreateTournament(ctx context.Context, spec domain.NewTournamentSpe
 	if err != nil {
 		return domain.Tournament{}, err
 	}
-	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+	err = db.WithTx(ctx, func(tx *Tx) error {
 		data, due, err := encodeTournament(&t)
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func encodeTournament(t *domain.Tournament) (string, sql.NullInt64, error) {
 }
 
 // saveTournament writes the new state if nobody else changed it since version.
-func saveTournament(ctx context.Context, tx *sql.Tx, t *domain.Tournament, version int) error {
+func saveTournament(ctx context.Context, tx *Tx, t *domain.Tournament, version int) error {
 	data, due, err := encodeTournament(t)
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (db *DB) DueTournaments(ctx context.Context, now time.Time, limit int) ([]s
 // pairing on the round's board, invitations with move links, byes. Run
 // twice, or on two servers, it acts once.
 func (db *DB) TickTournament(ctx context.Context, id string, now time.Time) (acted bool, err error) {
-	err = db.WithTx(ctx, func(tx *sql.Tx) error {
+	err = db.WithTx(ctx, func(tx *Tx) error {
 		t, err := loadTournament(ctx, tx, id)
 		if err != nil {
 			return err
@@ -137,7 +137,7 @@ func (db *DB) TickTournament(ctx context.Context, id string, now time.Time) (act
 	return acted, nil
 }
 
-func closeRoundIfDone(ctx context.Context, tx *sql.Tx, t *domain.Tournament, r *domain.Round, now time.Time) (bool, error) {
+func closeRoundIfDone(ctx context.Context, tx *Tx, t *domain.Tournament, r *domain.Round, now time.Time) (bool, error) {
 	games := map[string]domain.Game{}
 	allOver := true
 	for _, tg := range r.Games {
@@ -171,7 +171,7 @@ func closeRoundIfDone(ctx context.Context, tx *sql.Tx, t *domain.Tournament, r *
 	return true, t.CloseRound(results, now)
 }
 
-func startRoundIfDue(ctx context.Context, tx *sql.Tx, t *domain.Tournament, now time.Time) (bool, error) {
+func startRoundIfDue(ctx context.Context, tx *Tx, t *domain.Tournament, now time.Time) (bool, error) {
 	next := t.NextDue()
 	if next.IsZero() || now.Before(next) {
 		return false, nil
@@ -220,7 +220,7 @@ func startRoundIfDue(ctx context.Context, tx *sql.Tx, t *domain.Tournament, now 
 // round is resigned (E8) in the same transaction.
 func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int, now time.Time) (domain.Tournament, error) {
 	var t domain.Tournament
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if t, err = loadTournament(ctx, tx, id); err != nil {
 			return err
@@ -257,7 +257,7 @@ func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int
 // CancelTournament stops a tournament: no further rounds.
 func (db *DB) CancelTournament(ctx context.Context, id string, now time.Time) (domain.Tournament, error) {
 	var t domain.Tournament
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if t, err = loadTournament(ctx, tx, id); err != nil {
 			return err

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -10,7 +9,7 @@ import (
 // Unsubscribe turns off non-essential mail for an address. Doing it again
 // changes nothing.
 func (db *DB) Unsubscribe(ctx context.Context, email string, now time.Time) error {
-	return db.WithTx(ctx, func(tx *sql.Tx) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO unsubscribes (email, created_at) VALUES (?, ?) ON CONFLICT (email) DO NOTHING`,
 			email, now.UnixMilli())
 		if err != nil {

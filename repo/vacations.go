@@ -102,7 +102,7 @@ func (db *DB) Vacations(ctx context.Context, u User, now time.Time) ([]Vacation,
 // games where he is to move, in one transaction.
 func (db *DB) DeclareVacation(ctx context.Context, u User, p domain.Period, now time.Time) (Vacation, error) {
 	v := Vacation{Period: p}
-	err := db.WithTx(ctx, func(tx *sql.Tx) error {
+	err := db.WithTx(ctx, func(tx *Tx) error {
 		existing, err := vacationsOf(ctx, tx, u.Email, time.Time{})
 		if err != nil {
 			return err
@@ -126,7 +126,7 @@ func (db *DB) DeclareVacation(ctx context.Context, u User, p domain.Period, now 
 // CancelVacation ends a vacation: one that has not begun is removed, one
 // under way ends now. Deadlines move back accordingly.
 func (db *DB) CancelVacation(ctx context.Context, u User, id int64, now time.Time) error {
-	return db.WithTx(ctx, func(tx *sql.Tx) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM vacations WHERE id = ? AND user_id = ? AND starts_at > ?`, id, u.ID, now.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("cancel vacation: %w", err)
@@ -147,7 +147,7 @@ func (db *DB) CancelVacation(ctx context.Context, u User, id int64, now time.Tim
 
 // refreshDeadlines recomputes the deadline of every running game in which
 // the address holds the seat to move.
-func refreshDeadlines(ctx context.Context, tx *sql.Tx, email string) error {
+func refreshDeadlines(ctx context.Context, tx *Tx, email string) error {
 	ids, err := gamesToMove(ctx, tx, email)
 	if err != nil {
 		return err
