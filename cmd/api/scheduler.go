@@ -39,6 +39,22 @@ func (s *scheduler) run(ctx context.Context) error {
 func (s *scheduler) pass(ctx context.Context) {
 	s.drain(ctx, "game", s.db.DueGames, s.db.Tick)                       // reminders and time-outs
 	s.drain(ctx, "tournament", s.db.DueTournaments, s.db.TickTournament) // rounds that close and start
+	s.expireIdempotencyKeys(ctx)
+}
+
+// expireIdempotencyKeys deletes the stored responses of old Idempotency-Keys,
+// a batch at a time.
+func (s *scheduler) expireIdempotencyKeys(ctx context.Context) {
+	for ctx.Err() == nil {
+		n, err := s.db.ExpireIdempotencyKeys(ctx, s.now().Add(-repo.IdempotencyKeyLifetime), batch)
+		if err != nil {
+			s.log.ErrorContext(ctx, "scheduler: expire idempotency keys", "error", err)
+			return
+		}
+		if n < batch {
+			return
+		}
+	}
 }
 
 // batch is how many due items one query fetches.
