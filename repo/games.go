@@ -95,9 +95,13 @@ type Response struct {
 
 // The statements of the turn path, prepared once per pool (see prepared.go).
 const (
-	sqlSelectGame = `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
-		position, counts, ply, result, version, created_at, updated_at, clock, tournament FROM games WHERE id = ?`
-	sqlSelectSeats       = `SELECT color, name, email, locale, token_version FROM seats WHERE game_id = ? ORDER BY seat_order`
+	// The ids are a JSON array, so that one prepared statement serves any
+	// number of them.
+	sqlSelectGames = `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
+		position, counts, ply, result, version, created_at, updated_at, clock, tournament FROM games
+		WHERE id IN (SELECT value FROM json_each(?))`
+	sqlSelectSeats = `SELECT game_id, color, name, email, locale, token_version FROM seats
+		WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat_order`
 	sqlSelectIdempotency = `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`
 	sqlUpdateGame        = `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
 		result = ?, version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`
@@ -109,9 +113,9 @@ const (
 
 // writeQueries and readQueries are prepared on the write and read pools.
 var (
-	writeQueries = []string{sqlSelectGame, sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency,
+	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
-	readQueries = []string{sqlSelectGame, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession}
+	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession}
 )
 
 // Idempotency names a request sent with an Idempotency-Key.
@@ -411,70 +415,116 @@ func status(g *domain.Game) string {
 }
 
 func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
+	games, err := loadGames(ctx, q, []string{id})
+	if err != nil {
+		return domain.Game{}, err
+	}
+	if len(games) == 0 {
+		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", clip(id))
+	}
+	return games[0], nil
+}
+
+// loadGames reads the games with the given ids, in that order, skipping
+// ids that do not exist: a page of "my games" costs two queries, not two
+// per game.
+func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, sqlSelectGames, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read games: %w", err)
+	}
+	defer rows.Close()
+	byID := make(map[string]*domain.Game, len(ids))
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		byID[g.ID] = &g
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read games: %w", err)
+	}
+	rows.Close()
+	if rows, err = q.QueryContext(ctx, sqlSelectSeats, string(list)); err != nil {
+		return nil, fmt.Errorf("read seats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s domain.Seat
+		var gameID, color string
+		if err := rows.Scan(&gameID, &color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
+			return nil, fmt.Errorf("read seats: %w", err)
+		}
+		if s.Color, err = less.ParseColor(color); err != nil {
+			return nil, fmt.Errorf("read seats of %s: %w", gameID, err)
+		}
+		if g := byID[gameID]; g != nil {
+			g.Seats = append(g.Seats, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read seats: %w", err)
+	}
+	rows.Close()
+	games := make([]domain.Game, 0, len(byID))
+	for _, id := range ids {
+		g := byID[id]
+		if g == nil {
+			continue
+		}
+		if g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero() {
+			if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {
+				return nil, err
+			}
+		}
+		games = append(games, *g)
+	}
+	return games, nil
+}
+
+// scanGame reads a row of sqlSelectGames.
+func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
 	var (
 		g                              domain.Game
 		size, maxTurns, version, ply   int
 		earlyStop                      bool
 		walls, preset, start, position string
-		counts                         string
-		seed, result                   sql.NullString
+		counts, clock                  string
+		seed, result, tournament       sql.NullString
 		created, updated               int64
 	)
-	var clock string
-	var tournament sql.NullString
-	err := q.QueryRowContext(ctx, sqlSelectGame, id).Scan(
-		&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position, &counts, &ply,
-		&result, &version, &created, &updated, &clock, &tournament)
-	if errors.Is(err, sql.ErrNoRows) {
-		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", clip(id))
-	}
-	if err != nil {
-		return domain.Game{}, fmt.Errorf("read game %s: %w", id, err)
+	if err := row.Scan(&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position,
+		&counts, &ply, &result, &version, &created, &updated, &clock, &tournament); err != nil {
+		return domain.Game{}, fmt.Errorf("read game: %w", err)
 	}
 	g.Preset, g.Version = less.Preset(preset), version
 	g.CreatedAt, g.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 	if seed.Valid {
 		s, err := strconv.ParseUint(seed.String, 10, 64)
 		if err != nil {
-			return domain.Game{}, fmt.Errorf("read game %s: seed: %w", id, err)
+			return domain.Game{}, fmt.Errorf("read game %s: seed: %w", g.ID, err)
 		}
 		g.Seed = &s
 	}
+	var err error
 	if g.State, err = decodeState(size, walls, earlyStop, maxTurns, start, position, counts, ply, result); err != nil {
-		return domain.Game{}, fmt.Errorf("read game %s: %w", id, err)
+		return domain.Game{}, fmt.Errorf("read game %s: %w", g.ID, err)
 	}
 	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
-		return domain.Game{}, fmt.Errorf("read game %s: clock: %w", id, err)
+		return domain.Game{}, fmt.Errorf("read game %s: clock: %w", g.ID, err)
 	}
 	if tournament.Valid {
 		g.Tournament = new(domain.TournamentRef)
 		if err := json.Unmarshal([]byte(tournament.String), g.Tournament); err != nil {
-			return domain.Game{}, fmt.Errorf("read game %s: tournament: %w", id, err)
-		}
-	}
-	rows, err := q.QueryContext(ctx, sqlSelectSeats, id)
-	if err != nil {
-		return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s domain.Seat
-		var color string
-		if err := rows.Scan(&color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
-			return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
-		}
-		if s.Color, err = less.ParseColor(color); err != nil {
-			return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
-		}
-		g.Seats = append(g.Seats, s)
-	}
-	if err := rows.Err(); err != nil {
-		return domain.Game{}, fmt.Errorf("read seats of %s: %w", id, err)
-	}
-	rows.Close()
-	if g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero() {
-		if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {
-			return domain.Game{}, err
+			return domain.Game{}, fmt.Errorf("read game %s: tournament: %w", g.ID, err)
 		}
 	}
 	return g, nil

@@ -859,3 +859,28 @@ func TestTurnRowPlayed(t *testing.T) {
 		}
 	}
 }
+
+// loadGames reads several games in two queries, in the order asked, with
+// each game's own seats, and skips ids that do not exist.
+func TestLoadGames(t *testing.T) {
+	ctx := t.Context()
+	db := newStore(t)
+	u := signUp(t, db, "org@example.org", t0)
+	var want []domain.Game
+	for _, p := range [][2]string{{"a@example.org", "b@example.org"}, {"c@example.org", "d@example.org"}, {"e@example.org", "f@example.org"}} {
+		want = append(want, mustCreate(t, db, twoPlayerSpec(p[0], p[1]), u.ID, t0))
+	}
+	got, err := loadGames(ctx, db.read, []string{want[2].ID, "g-missing", want[0].ID, want[1].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("got %d games, want 3", len(got))
+	}
+	for i, w := range []domain.Game{want[2], want[0], want[1]} {
+		checkSameGame(t, got[i], w)
+	}
+	if got, err := loadGames(ctx, db.read, nil); err != nil || len(got) != 0 {
+		t.Errorf("loadGames(nil) = %v, %v", got, err)
+	}
+}

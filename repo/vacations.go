@@ -192,15 +192,7 @@ func (db *DB) GamesToMove(ctx context.Context, email string) ([]domain.Game, err
 	if err != nil {
 		return nil, err
 	}
-	games := make([]domain.Game, 0, len(ids))
-	for _, id := range ids {
-		g, err := loadGame(ctx, db.read, id)
-		if err != nil {
-			return nil, err
-		}
-		games = append(games, g)
-	}
-	return games, nil
+	return loadGames(ctx, db.read, ids)
 }
 
 // gamesToMove lists the running games with a deadline in which the address
