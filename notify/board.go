@@ -5,8 +5,9 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/png"
+	"slices"
+	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -87,18 +88,44 @@ var errNoBoard = errors.New("notify: board picture: position has no board")
 // turn just played): a blue line from each move's from-square to its
 // to-square with a dot on each from-square. Moves with a square off the board
 // are left out. The output depends only on the input, byte for byte.
+//
+// Every "your turn" email carries one, so it is drawn for speed: into a
+// paletted image (a few dozen colours, of which most are the blends at the
+// edges of discs and lines), with shapes painted from coverage masks computed
+// once, and encoded at deflate's fastest level, which on flat colour loses
+// little.
 func BoardPNG(p less.Position, last less.Turn) ([]byte, error) {
-	img, err := drawBoard(p, last)
+	c, err := drawBoard(p, last)
 	if err != nil {
 		return nil, err
 	}
+	defer canvases.Put(c)
+	c.img.Palette = c.img.Palette[:0]
+	for _, col := range c.colors {
+		c.img.Palette = append(c.img.Palette, col)
+	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&buf, img); err != nil {
+	buf.Grow(16 << 10) // most pictures are smaller
+	if err := pngEncoder.Encode(&buf, &c.img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
+
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderBuffers{}}
+
+// encoderBuffers lets the PNG encoder reuse its deflate state, which is
+// larger than the picture.
+type encoderBuffers struct{}
+
+var encoderPool sync.Pool
+
+func (encoderBuffers) Get() *png.EncoderBuffer {
+	b, _ := encoderPool.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (encoderBuffers) Put(b *png.EncoderBuffer) { encoderPool.Put(b) }
 
 // boardPixels is the width and height of the picture of an n x n board.
 func boardPixels(n int) (w, h int) {
@@ -118,11 +145,16 @@ func squareCenter(s less.Square) (x, y int) {
 	return (r.Min.X + r.Max.X) * sub / 2, (r.Min.Y + r.Max.Y) * sub / 2
 }
 
+// squareOffset is how many pixels square s lies right of and below a1.
+func squareOffset(s less.Square) (dx, dy int) { return int(s.Col) * cell, int(s.Row) * cell }
+
 // gridX and gridY are the pixel column and row of grid line k.
 func gridX(k int) int { return marginLeft + k*cell }
 func gridY(k int) int { return marginTop + k*cell }
 
-func drawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
+// drawBoard draws the picture; the caller puts the canvas back into canvases
+// when done with it.
+func drawBoard(p less.Position, last less.Turn) (*canvas, error) {
 	b := p.Board()
 	if b == nil {
 		return nil, errNoBoard
@@ -132,7 +164,7 @@ func drawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
 		return nil, errors.New("notify: board picture: unsupported board size")
 	}
 	w, h := boardPixels(n)
-	c := canvas{image.NewRGBA(image.Rect(0, 0, w, h))}
+	c := newCanvas(w, h)
 	c.fill(c.img.Rect, colBackground)
 
 	// Squares: grid colour under the whole board, then each square inside
@@ -185,36 +217,31 @@ func drawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
 		c.label(string(rune('1'+k)), mid, y0/2)
 	}
 
-	// Pieces.
+	// Pieces. Their colours and the path's go into the palette before any
+	// blend, so that they stay exact in a picture with too many blends.
+	c.colorIndex(colOutline)
+	for _, col := range less.Colors(n) {
+		c.colorIndex(pieceColors[col])
+	}
+	d := discs()
 	for _, col := range less.Colors(n) {
 		for _, s := range p.Pieces(col).Squares() {
-			cx, cy := squareCenter(s)
-			c.disc(cx+shadowOffset*sub, cy+shadowOffset*sub, subUnits(pieceRadius), colShadow)
-			c.disc(cx, cy, subUnits(pieceRadius), colOutline)
-			c.disc(cx, cy, subUnits(pieceRadius-pieceOutline), pieceColors[col])
+			dx, dy := squareOffset(s)
+			c.paint(d.piece, dx+shadowOffset, dy+shadowOffset, inkShadow)
+			c.paint(d.piece, dx, dy, inkOutline)
+			c.paint(d.inner, dx, dy, inkPiece+int(col))
 		}
 	}
 
-	// The last turn's path: halo first, then the line, then the dots.
+	// The last turn's path.
 	var moves []less.Move
 	for _, m := range last {
 		if m.From.OnBoard(n) && m.To.OnBoard(n) {
 			moves = append(moves, m)
 		}
 	}
-	for _, m := range moves {
-		ax, ay := squareCenter(m.From)
-		bx, by := squareCenter(m.To)
-		c.capsule(ax, ay, bx, by, subUnits(pathHalo), colPathHalo)
-		c.disc(ax, ay, subUnits(pathDotHalo), colPathHalo)
-	}
-	for _, m := range moves {
-		ax, ay := squareCenter(m.From)
-		bx, by := squareCenter(m.To)
-		c.capsule(ax, ay, bx, by, subUnits(pathRadius), colPath)
-		c.disc(ax, ay, subUnits(pathDotRadius), colPath)
-	}
-	return c.img, nil
+	c.path(moves)
+	return c, nil
 }
 
 // subUnits converts a length in pixels to 1/sub pixels. The lengths are
@@ -222,38 +249,225 @@ func drawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
 // float64 forbids a fused multiply-add, so the result is the same everywhere.
 func subUnits(px float64) int { return int(float64(px*sub) + 0.5) }
 
-// canvas is an RGBA image with the few primitives the board needs. Shapes are
-// anti-aliased by counting which of 4x4 sample points per pixel they cover;
-// all geometry is integer arithmetic, so output never varies.
-type canvas struct{ img *image.RGBA }
-
-func (c canvas) fill(r image.Rectangle, col color.RGBA) {
-	draw.Draw(c.img, r, image.NewUniform(col), image.Point{}, draw.Src)
+// inks are the colours of pieces, by number for canvas.memo.
+var inks = [...]color.RGBA{
+	inkShadow:    colShadow,
+	inkOutline:   colOutline,
+	inkPiece + 0: pieceColors[0],
+	inkPiece + 1: pieceColors[1],
+	inkPiece + 2: pieceColors[2],
+	inkPiece + 3: pieceColors[3],
 }
 
-// blend composes col over pixel (x, y) with the given coverage (0..fullCoverage).
-func (c canvas) blend(x, y int, col color.RGBA, coverage int) {
-	if coverage <= 0 || !(image.Point{x, y}).In(c.img.Rect) {
+const (
+	inkShadow  = 0
+	inkOutline = 1
+	inkPiece   = 2 // + the piece's less.Color
+	numInks    = 6
+)
+
+// canvas is a paletted picture being drawn, with the few primitives the board
+// needs. Shapes are anti-aliased by counting which of 4x4 sample points per
+// pixel they cover; all geometry is integer arithmetic, so output never
+// varies. A colour painted over another is blended in RGBA, then looked up in
+// the palette, which grows as blends appear.
+type canvas struct {
+	img    image.Paletted
+	colors []color.RGBA // the palette, for blending
+	index  map[color.RGBA]uint8
+	// memo[ink][coverage][under] is the palette index + 1 of ink painted
+	// with that coverage over colour under, 0 until needed: a picture has
+	// few distinct blends, each computed once.
+	memo [numInks][fullCoverage + 1][256]uint16
+
+	rgba    []color.RGBA // the path's area, see path
+	painted []bool
+}
+
+// canvases keeps canvases for reuse: a picture is 100-200 kB of pixels.
+var canvases = sync.Pool{New: func() any { return new(canvas) }}
+
+// newCanvas takes a canvas from canvases, sized w x h, with undefined pixels.
+func newCanvas(w, h int) *canvas {
+	c := canvases.Get().(*canvas)
+	c.img.Rect, c.img.Stride = image.Rect(0, 0, w, h), w
+	if cap(c.img.Pix) < w*h {
+		c.img.Pix = make([]uint8, w*h)
+	}
+	c.img.Pix = c.img.Pix[:w*h]
+	c.colors = c.colors[:0]
+	if c.index == nil {
+		c.index = make(map[color.RGBA]uint8, 256)
+	}
+	clear(c.index)
+	c.memo = [numInks][fullCoverage + 1][256]uint16{}
+	return c
+}
+
+// colorIndex is col's index in the palette, added if it is new. A PNG
+// palette holds 256 colours; a busy four-player picture can blend a few more
+// at the edges of its shapes, and those get the nearest colour already there
+// (an edge pixel a shade off).
+func (c *canvas) colorIndex(col color.RGBA) uint8 {
+	if k, ok := c.index[col]; ok {
+		return k
+	}
+	k := len(c.colors)
+	if k < 256 {
+		c.colors = append(c.colors, col)
+	} else {
+		k = nearest(c.colors, col)
+	}
+	c.index[col] = uint8(k)
+	return uint8(k)
+}
+
+// nearest is the index of the colour of palette closest to col, the first
+// of equals.
+func nearest(palette []color.RGBA, col color.RGBA) int {
+	best, bestDist := 0, -1
+	for i, p := range palette {
+		dr, dg, db := int(p.R)-int(col.R), int(p.G)-int(col.G), int(p.B)-int(col.B)
+		if d := dr*dr + dg*dg + db*db; bestDist < 0 || d < bestDist {
+			best, bestDist = i, d
+		}
+	}
+	return best
+}
+
+// fill paints r, clipped to the picture, in col.
+func (c *canvas) fill(r image.Rectangle, col color.RGBA) {
+	r = r.Intersect(c.img.Rect)
+	if r.Empty() {
 		return
 	}
-	a := coverage * int(col.A) // 0 .. fullCoverage*255
-	const full = fullCoverage * 255
-	i := c.img.PixOffset(x, y)
-	px := c.img.Pix[i : i+4 : i+4]
-	src := [3]uint8{col.R, col.G, col.B}
-	for k := range 3 {
-		px[k] = uint8((int(px[k])*(full-a) + int(src[k])*a + full/2) / full)
+	k := c.colorIndex(col)
+	first := c.img.Pix[c.img.PixOffset(r.Min.X, r.Min.Y):][:r.Dx()]
+	for i := range first {
+		first[i] = k
 	}
-	px[3] = 0xff
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		copy(c.img.Pix[c.img.PixOffset(r.Min.X, y):], first)
+	}
 }
 
-// cover paints the pixels in the box [x0,x1)x[y0,y1) (in 1/sub pixels) whose
-// sample points satisfy inside.
-func (c canvas) cover(x0, y0, x1, y1 int, col color.RGBA, inside func(x, y int) bool) {
-	px0, py0 := floorDiv(x0, sub), floorDiv(y0, sub)
-	px1, py1 := floorDiv(x1, sub)+1, floorDiv(y1, sub)+1
-	for py := py0; py < py1; py++ {
-		for px := px0; px < px1; px++ {
+// paint blends colour inks[ink] over the picture where mask m, moved by (dx,
+// dy) pixels, covers it, straight into the palette: a piece is painted as
+// three such discs, and nearly every blend of theirs shows in the finished
+// picture (unlike the path's, see path).
+func (c *canvas) paint(m mask, dx, dy, ink int) {
+	r := m.r.Add(image.Pt(dx, dy)).Intersect(c.img.Rect)
+	if r.Empty() {
+		return
+	}
+	memo := &c.memo[ink]
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := c.img.Pix[c.img.PixOffset(r.Min.X, y):][:r.Dx()]
+		at := (y-dy-m.r.Min.Y)*m.r.Dx() + r.Min.X - dx - m.r.Min.X
+		for i, n := range m.cov[at : at+len(row)] {
+			if n == 0 {
+				continue
+			}
+			under := row[i]
+			k := memo[n][under]
+			if k == 0 {
+				k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(n)))) + 1
+				memo[n][under] = k
+			}
+			row[i] = uint8(k - 1)
+		}
+	}
+}
+
+// path draws the path of moves: halo first, then the line, then the dots.
+// It is composed in RGBA and only then put into the palette: the halo's
+// blends under the line, which no pixel shows in the end, would crowd the
+// palette.
+func (c *canvas) path(moves []less.Move) {
+	if len(moves) == 0 {
+		return
+	}
+	c.colorIndex(colPath)
+	type stroke struct {
+		m      mask
+		dx, dy int
+		col    color.RGBA
+	}
+	var strokes []stroke
+	d := discs()
+	for _, layer := range []struct {
+		radius float64
+		dot    mask
+		col    color.RGBA
+	}{{pathHalo, d.dotHalo, colPathHalo}, {pathRadius, d.dot, colPath}} {
+		for _, m := range moves {
+			dx, dy := squareOffset(m.From)
+			strokes = append(strokes, stroke{capsule(m, subUnits(layer.radius)), dx, dy, layer.col},
+				stroke{layer.dot, dx, dy, layer.col})
+		}
+	}
+	var box image.Rectangle
+	for _, s := range strokes {
+		box = box.Union(s.m.r.Add(image.Pt(s.dx, s.dy)))
+	}
+	box = box.Intersect(c.img.Rect)
+	w, size := box.Dx(), box.Dx()*box.Dy()
+	c.rgba, c.painted = slices.Grow(c.rgba[:0], size)[:size], slices.Grow(c.painted[:0], size)[:size]
+	clear(c.painted)
+	for _, s := range strokes {
+		r := s.m.r.Add(image.Pt(s.dx, s.dy)).Intersect(box)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			pix := c.img.Pix[c.img.PixOffset(r.Min.X, y):]
+			at := (y-s.dy-s.m.r.Min.Y)*s.m.r.Dx() + r.Min.X - s.dx - s.m.r.Min.X
+			i := (y-box.Min.Y)*w + r.Min.X - box.Min.X
+			for x, n := range s.m.cov[at : at+r.Dx()] {
+				if n == 0 {
+					continue
+				}
+				if !c.painted[i+x] {
+					c.rgba[i+x], c.painted[i+x] = c.colors[pix[x]], true
+				}
+				c.rgba[i+x] = blend(c.rgba[i+x], s.col, int(n))
+			}
+		}
+	}
+	// Neighbours often share a colour: look each run up once.
+	var last color.RGBA
+	var lastIndex uint8
+	known := false
+	for i, ok := range c.painted {
+		if !ok {
+			continue
+		}
+		if col := c.rgba[i]; !known || col != last {
+			last, lastIndex, known = col, c.colorIndex(col), true
+		}
+		c.img.Pix[c.img.PixOffset(box.Min.X+i%w, box.Min.Y+i/w)] = lastIndex
+	}
+}
+
+// blend composes col over under with the given coverage (0..fullCoverage).
+func blend(under, col color.RGBA, coverage int) color.RGBA {
+	a := coverage * int(col.A) // 0 .. fullCoverage*255
+	const full = fullCoverage * 255
+	mix := func(u, s uint8) uint8 { return uint8((int(u)*(full-a) + int(s)*a + full/2) / full) }
+	return color.RGBA{mix(under.R, col.R), mix(under.G, col.G), mix(under.B, col.B), 0xff}
+}
+
+// A mask is how much of each pixel of r a shape covers: the number of its
+// sample points inside the shape, 0..fullCoverage, row by row.
+type mask struct {
+	r   image.Rectangle
+	cov []uint8
+}
+
+// coverage is the mask of the shape inside (a test on points in 1/sub
+// pixels) over the pixels of the box [x0,x1)x[y0,y1), also in 1/sub pixels.
+func coverage(x0, y0, x1, y1 int, inside func(x, y int) bool) mask {
+	r := image.Rect(floorDiv(x0, sub), floorDiv(y0, sub), floorDiv(x1, sub)+1, floorDiv(y1, sub)+1)
+	m := mask{r: r, cov: make([]uint8, 0, r.Dx()*r.Dy())}
+	for py := r.Min.Y; py < r.Max.Y; py++ {
+		for px := r.Min.X; px < r.Max.X; px++ {
 			n := 0
 			for sy := range samples {
 				y := py*sub + sy*subPerSample + subHalfSample
@@ -263,9 +477,10 @@ func (c canvas) cover(x0, y0, x1, y1 int, col color.RGBA, inside func(x, y int) 
 					}
 				}
 			}
-			c.blend(px, py, col, n)
+			m.cov = append(m.cov, uint8(n))
 		}
 	}
+	return m
 }
 
 func floorDiv(a, b int) int {
@@ -276,22 +491,22 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-// disc paints a filled circle of radius r around (cx, cy), all in 1/sub pixels.
-func (c canvas) disc(cx, cy, r int, col color.RGBA) {
+// discMask is a filled circle of radius r around (cx, cy), all in 1/sub pixels.
+func discMask(cx, cy, r int) mask {
 	r2 := r * r
-	c.cover(cx-r, cy-r, cx+r, cy+r, col, func(x, y int) bool {
+	return coverage(cx-r, cy-r, cx+r, cy+r, func(x, y int) bool {
 		dx, dy := x-cx, y-cy
 		return dx*dx+dy*dy <= r2
 	})
 }
 
-// capsule paints a thick line with round ends: every point within r of the
+// capsuleMask is a thick line with round ends: every point within r of the
 // segment from (ax, ay) to (bx, by), all in 1/sub pixels.
-func (c canvas) capsule(ax, ay, bx, by, r int, col color.RGBA) {
+func capsuleMask(ax, ay, bx, by, r int) mask {
 	dx, dy := int64(bx-ax), int64(by-ay)
 	l2 := dx*dx + dy*dy
 	r2 := int64(r) * int64(r)
-	c.cover(min(ax, bx)-r, min(ay, by)-r, max(ax, bx)+r, max(ay, by)+r, col, func(x, y int) bool {
+	return coverage(min(ax, bx)-r, min(ay, by)-r, max(ax, bx)+r, max(ay, by)+r, func(x, y int) bool {
 		px, py := int64(x-ax), int64(y-ay)
 		t := px*dx + py*dy
 		switch {
@@ -307,13 +522,49 @@ func (c canvas) capsule(ax, ay, bx, by, r int, col color.RGBA) {
 	})
 }
 
+// squareDiscs are the discs drawn on a square, as masks on a1. Squares are
+// whole pixels apart, so a disc on another square is the same mask moved by
+// squareOffset.
+type squareDiscs struct{ piece, inner, dot, dotHalo mask }
+
+var discs = sync.OnceValue(func() squareDiscs {
+	cx, cy := squareCenter(less.SquareAt(0, 0))
+	return squareDiscs{
+		piece:   discMask(cx, cy, subUnits(pieceRadius)),
+		inner:   discMask(cx, cy, subUnits(pieceRadius-pieceOutline)),
+		dot:     discMask(cx, cy, subUnits(pathDotRadius)),
+		dotHalo: discMask(cx, cy, subUnits(pathDotHalo)),
+	}
+})
+
+// capsuleKey is a move as a vector in squares, with the line's radius.
+type capsuleKey struct{ dRow, dCol, r int }
+
+// capsules caches the masks of the lines of moves, drawn from a1 like the
+// discs: a legal move is a step or a jump, so eight vectors serve every
+// picture (and a board has at most (2·MaxSize-1)² of them).
+var capsules sync.Map // capsuleKey -> mask
+
+// capsule is the mask of the line of move m with radius r, to be moved by
+// squareOffset(m.From).
+func capsule(m less.Move, r int) mask {
+	key := capsuleKey{int(m.To.Row - m.From.Row), int(m.To.Col - m.From.Col), r}
+	if c, ok := capsules.Load(key); ok {
+		return c.(mask)
+	}
+	ax, ay := squareCenter(less.SquareAt(0, 0))
+	c := capsuleMask(ax, ay, ax+key.dCol*cell*sub, ay+key.dRow*cell*sub, r)
+	capsules.Store(key, c)
+	return c
+}
+
 // wall draws the walls of one edge: a vertical edge at grid column x from grid
 // row y down one square, or a horizontal one at grid row y from grid column x
 // across one square. A single wall is a dark bar; a double wall two red bars
 // with a gap between them, so the two are told apart at a glance. Bars run
 // past the edge's ends by half their thickness, so walls meeting at a corner
 // join.
-func (c canvas) wall(x, y int, vertical bool, walls int) {
+func (c *canvas) wall(x, y int, vertical bool, walls int) {
 	// bar fills the pixels lo..lo+thick-1 across the edge, counted from the
 	// grid line's pixel, along the whole edge and thick/2 past each end.
 	bar := func(lo, thick int, col color.RGBA) {
@@ -338,33 +589,46 @@ func (c canvas) wall(x, y int, vertical bool, walls int) {
 }
 
 // label writes text centred on (x, y) in the bitmap font at labelScale.
-func (c canvas) label(text string, x, y int) {
+func (c *canvas) label(text string, x, y int) {
+	g := glyphOf(text)
+	ox := x - (g.ink.Min.X+g.ink.Max.X)*labelScale/2
+	oy := y - (g.ink.Min.Y+g.ink.Max.Y)*labelScale/2
+	for _, p := range g.pixels {
+		c.fill(image.Rect(ox+p.X*labelScale, oy+p.Y*labelScale, ox+(p.X+1)*labelScale, oy+(p.Y+1)*labelScale), colLabel)
+	}
+}
+
+// A glyph is the ink of a text in the bitmap font: the box around it, and
+// its pixels.
+type glyph struct {
+	ink    image.Rectangle
+	pixels []image.Point
+}
+
+var glyphs sync.Map // text -> glyph; only coordinates are labels
+
+// glyphOf is the glyph of text, drawn once.
+func glyphOf(text string) glyph {
+	if g, ok := glyphs.Load(text); ok {
+		return g.(glyph)
+	}
 	face := basicfont.Face7x13
 	w := font.MeasureString(face, text).Ceil()
 	h := face.Ascent + face.Descent
-	mask := image.NewAlpha(image.Rect(0, 0, w, h))
-	d := font.Drawer{Dst: mask, Src: image.Opaque, Face: face, Dot: fixed.P(0, face.Ascent)}
+	alpha := image.NewAlpha(image.Rect(0, 0, w, h))
+	d := font.Drawer{Dst: alpha, Src: image.Opaque, Face: face, Dot: fixed.P(0, face.Ascent)}
 	d.DrawString(text)
 	// Centre on the ink, not the cell: lower-case letters and digits leave
 	// the top rows of the cell empty.
-	ink := image.Rectangle{}
+	var g glyph
 	for py := range h {
 		for px := range w {
-			if mask.AlphaAt(px, py).A != 0 {
-				ink = ink.Union(image.Rect(px, py, px+1, py+1))
+			if alpha.AlphaAt(px, py).A != 0 {
+				g.ink = g.ink.Union(image.Rect(px, py, px+1, py+1))
+				g.pixels = append(g.pixels, image.Pt(px, py))
 			}
 		}
 	}
-	if ink.Empty() {
-		return
-	}
-	ox := x - (ink.Min.X+ink.Max.X)*labelScale/2
-	oy := y - (ink.Min.Y+ink.Max.Y)*labelScale/2
-	for py := ink.Min.Y; py < ink.Max.Y; py++ {
-		for px := ink.Min.X; px < ink.Max.X; px++ {
-			if a := mask.AlphaAt(px, py).A; a != 0 {
-				c.fill(image.Rect(ox+px*labelScale, oy+py*labelScale, ox+(px+1)*labelScale, oy+(py+1)*labelScale), colLabel)
-			}
-		}
-	}
+	glyphs.Store(text, g)
+	return g
 }

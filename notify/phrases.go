@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"text/template"
 
 	"github.com/lesspost/lesspost/domain"
@@ -96,16 +97,24 @@ func (p *phrases) side(s less.Side, size int) string {
 // say fills in one phrase. The phrases are fixed and tested in every
 // locale, so a failure is a bug.
 func say(phrase string, data any) string {
-	t, err := template.New("").Option("missingkey=error").Parse(phrase)
-	if err != nil {
-		panic(fmt.Sprintf("notify: phrase %q: %v", phrase, err))
+	t, ok := parsedPhrases.Load(phrase)
+	if !ok {
+		parsed, err := template.New("").Option("missingkey=error").Parse(phrase)
+		if err != nil {
+			panic(fmt.Sprintf("notify: phrase %q: %v", phrase, err))
+		}
+		t, _ = parsedPhrases.LoadOrStore(phrase, parsed)
 	}
 	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
+	if err := t.(*template.Template).Execute(&b, data); err != nil {
 		panic(fmt.Sprintf("notify: phrase %q: %v", phrase, err))
 	}
 	return b.String()
 }
+
+// parsedPhrases keeps each phrase parsed once: an email says several, and
+// the phrases are a fixed set.
+var parsedPhrases sync.Map // phrase -> *template.Template
 
 var english = phrases{
 	Colors: [4]string{less.White: "White", less.Black: "Black", less.Yellow: "Yellow", less.Red: "Red"},

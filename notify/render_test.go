@@ -110,7 +110,7 @@ type gameVector struct {
 	Turns []string `json:"turns"`
 }
 
-func conformanceGame(t *testing.T) gameVector {
+func conformanceGame(t testing.TB) gameVector {
 	t.Helper()
 	data, err := os.ReadFile(filepath.FromSlash("../../shared/conformance/less-vectors.json"))
 	if err != nil {

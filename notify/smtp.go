@@ -3,10 +3,13 @@ package notify
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 )
 
 // TLS modes for SMTP.
@@ -27,10 +30,16 @@ type SMTPConfig struct {
 	Timeout  time.Duration
 }
 
-// SMTPSender delivers messages to an SMTP server with go-mail.
+// SMTPSender delivers messages to an SMTP server with go-mail. A connection
+// it opened stays open for the next message until CloseIdleConnections:
+// opening one costs more round trips than sending a message over it. It is
+// safe for concurrent use; each Send in progress has a connection of its own.
 type SMTPSender struct {
-	cfg  SMTPConfig
-	opts []mail.Option
+	cfg    SMTPConfig
+	client *mail.Client // the settings; connections are smtp.Clients of their own
+
+	mu   sync.Mutex
+	idle []*smtp.Client
 }
 
 // NewSMTPSender checks the configuration and returns a sender.
@@ -44,7 +53,10 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	opts := []mail.Option{mail.WithPort(cfg.Port), mail.WithTimeout(cfg.Timeout)}
+	// No NOOP before and no RSET after each message: two round trips a
+	// message, which a stale connection does not need (see Send), nor a
+	// finished transaction (RFC 5321 4.1.4: MAIL starts a new one).
+	opts := []mail.Option{mail.WithPort(cfg.Port), mail.WithTimeout(cfg.Timeout), mail.WithoutNoop(), mail.WithoutRset()}
 	switch cfg.TLS {
 	case TLSStartTLS, "":
 		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
@@ -58,24 +70,81 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 	if cfg.User != "" {
 		opts = append(opts, mail.WithSMTPAuth(mail.SMTPAuthAutoDiscover), mail.WithUsername(cfg.User), mail.WithPassword(cfg.Password))
 	}
-	return &SMTPSender{cfg: cfg, opts: opts}, nil
+	client, err := mail.NewClient(cfg.Host, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("smtp: %w", err)
+	}
+	return &SMTPSender{cfg: cfg, client: client}, nil
 }
 
-// Send delivers one message. It opens a connection per message: mail is
-// rare next to turns, and a fresh connection never trips on a stale one.
+// Send delivers one message, over an idle connection if there is one.
 func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	msg, err := s.compose(m)
 	if err != nil {
 		return err
 	}
-	client, err := mail.NewClient(s.cfg.Host, s.opts...)
-	if err != nil {
-		return fmt.Errorf("smtp: %w", err)
+	if conn := s.takeIdle(); conn != nil {
+		err := s.client.SendWithSMTPClient(conn, msg)
+		if err == nil {
+			s.putIdle(conn)
+			return nil
+		}
+		conn.Close()
+		if !beforeMail(err) {
+			return fmt.Errorf("smtp: send to %s: %w", m.To, err)
+		}
+		// The server may have closed the connection while it was idle
+		// (its timeout, or a limit of messages per connection); nothing
+		// was handed over, so a new connection tries again.
 	}
-	if err := client.DialAndSendWithContext(ctx, msg); err != nil {
+	conn, err := s.client.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("smtp: send to %s: dial: %w", m.To, err)
+	}
+	if err := s.client.SendWithSMTPClient(conn, msg); err != nil {
+		conn.Close()
 		return fmt.Errorf("smtp: send to %s: %w", m.To, err)
 	}
+	s.putIdle(conn)
 	return nil
+}
+
+// beforeMail reports whether a send failed before the server had accepted
+// MAIL FROM, so that the message cannot have been delivered.
+func beforeMail(err error) bool {
+	var se *mail.SendError
+	return errors.As(err, &se) && (se.Reason == mail.ErrConnCheck || se.Reason == mail.ErrSMTPMailFrom)
+}
+
+func (s *SMTPSender) takeIdle() *smtp.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.idle) == 0 {
+		return nil
+	}
+	conn := s.idle[len(s.idle)-1]
+	s.idle = s.idle[:len(s.idle)-1]
+	return conn
+}
+
+func (s *SMTPSender) putIdle(conn *smtp.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.idle = append(s.idle, conn)
+}
+
+// CloseIdleConnections says goodbye (QUIT) on the connections no Send is
+// using. The worker calls it when the outbox is empty and when it stops.
+func (s *SMTPSender) CloseIdleConnections() {
+	s.mu.Lock()
+	idle := s.idle
+	s.idle = nil
+	s.mu.Unlock()
+	for _, conn := range idle {
+		if err := s.client.CloseWithSMTPClient(conn); err != nil {
+			conn.Close()
+		}
+	}
 }
 
 // compose builds the MIME message: text and HTML alternatives, the board as

@@ -1,8 +1,10 @@
 package notify_test
 
 import (
+	"fmt"
 	"mime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,5 +95,84 @@ func TestSMTPSenderServerDown(t *testing.T) {
 	s, _ := notify.NewSMTPSender(notify.SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: notify.TLSNone, From: "games@less.example", Timeout: 2 * time.Second})
 	if err := s.Send(t.Context(), notify.Message{To: "a@example.org", Subject: "x", Text: "x", MessageID: "x3@less.example"}); err == nil {
 		t.Error("Send to a closed server succeeded")
+	}
+}
+
+// A connection stays open for the next message until CloseIdleConnections;
+// one the server dropped meanwhile is replaced without losing the message.
+func TestSMTPSenderReusesConnections(t *testing.T) {
+	srv := smtptest.Start(t)
+	s, err := notify.NewSMTPSender(notify.SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: notify.TLSNone, From: "games@less.example", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := 0
+	send := func(t *testing.T) {
+		t.Helper()
+		sent++
+		msg := notify.Message{To: "ann@example.org", Subject: "x", Text: "x", MessageID: fmt.Sprintf("r%d@less.example", sent)}
+		if err := s.Send(t.Context(), msg); err != nil {
+			t.Fatalf("message %d: %v", sent, err)
+		}
+	}
+	steps := []struct {
+		name  string
+		do    func(t *testing.T)
+		conns int // connections the server has seen after the step
+	}{
+		{"three messages", func(t *testing.T) { send(t); send(t); send(t) }, 1},
+		{"closed when idle, then another", func(t *testing.T) { s.CloseIdleConnections(); send(t) }, 2},
+		{"the server restarts", func(t *testing.T) {
+			srv.Close()
+			srv = smtptest.StartAt(t, srv.Addr)
+			send(t)
+			srv.Wait(t, 1, 5*time.Second)
+		}, 1},
+	}
+	for _, step := range steps {
+		step.do(t)
+		if got := srv.Connections(); got != step.conns {
+			t.Errorf("%s: %d connections, want %d", step.name, got, step.conns)
+		}
+	}
+	s.CloseIdleConnections()
+}
+
+// Messages sent at the same time each go over a connection of their own.
+func TestSMTPSenderConcurrent(t *testing.T) {
+	srv := smtptest.Start(t)
+	s, err := notify.NewSMTPSender(notify.SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: notify.TLSNone, From: "games@less.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.CloseIdleConnections()
+	const senders, each = 4, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, senders*each)
+	for g := range senders {
+		wg.Go(func() {
+			for i := range each {
+				id := fmt.Sprintf("c%d.%d@less.example", g, i)
+				errs <- s.Send(t.Context(), notify.Message{To: "ann@example.org", Subject: "x", Text: id, MessageID: id})
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := srv.Wait(t, senders*each, 5*time.Second)
+	ids := map[string]bool{}
+	for _, m := range got {
+		ids[m.Header.Get("Message-Id")] = true
+	}
+	if len(got) != senders*each || len(ids) != senders*each {
+		t.Errorf("%d messages, %d different", len(got), len(ids))
+	}
+	if n := srv.Connections(); n > senders {
+		t.Errorf("%d connections for %d senders", n, senders)
 	}
 }

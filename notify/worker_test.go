@@ -3,12 +3,16 @@ package notify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -167,5 +171,239 @@ func TestWorkerRunAndWake(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not stop")
+	}
+}
+
+// logins queues a login email for each of n addresses.
+func logins(t *testing.T, db *repo.DB, n int, now time.Time) {
+	t.Helper()
+	for i := range n {
+		if err := db.RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en", now); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Mails are sent in parallel, each once. When the worker stops in the
+// middle of a batch, what went out is recorded all the same, and the next
+// pass sends only the rest.
+func TestWorkerStopsMidBatch(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		parallel int
+		stopAt   int // the send during which the worker is told to stop; 0: never
+	}{
+		{"one at a time", 1, 0},
+		{"parallel", 8, 0},
+		{"one at a time, stopped", 1, 30},
+		{"parallel, stopped", 8, 30},
+		{"parallel, stopped in the second batch", 8, batchSize + 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const mails = 2*batchSize + 10
+			sender := &flakySender{}
+			w, db := newTestWorker(t, sender, &now)
+			w.Parallel = tt.parallel
+			logins(t, db, mails, now)
+			ctx, stop := context.WithCancel(t.Context())
+			defer stop()
+			var once sync.Once
+			w.Sender = senderFunc(func(ctx context.Context, m Message) error {
+				err := sender.Send(ctx, m)
+				sender.mu.Lock()
+				hits := sender.hits
+				sender.mu.Unlock()
+				if hits == tt.stopAt {
+					once.Do(stop)
+				}
+				return err
+			})
+			n, err := w.DeliverDue(ctx)
+			if tt.stopAt == 0 && (n != mails || err != nil) {
+				t.Fatalf("sent %d, %v; want %d", n, err, mails)
+			}
+			if tt.stopAt != 0 && (n < tt.stopAt || n >= mails || err == nil) {
+				t.Fatalf("stopped at %d: sent %d, %v", tt.stopAt, n, err)
+			}
+			due, _ := db.DueMail(t.Context(), now, 1000)
+			if len(due) != mails-n {
+				t.Errorf("%d sent, %d still due; want %d in all", n, len(due), mails)
+			}
+			if rest, err := w.DeliverDue(t.Context()); n+rest != mails || err != nil {
+				t.Errorf("second pass sent %d, %v; want %d", rest, err, mails-n)
+			}
+			ids := map[string]bool{}
+			for _, m := range sender.sent {
+				ids[m.MessageID] = true
+			}
+			if len(sender.sent) != mails || len(ids) != mails {
+				t.Errorf("%d messages sent, %d different; want %d", len(sender.sent), len(ids), mails)
+			}
+		})
+	}
+}
+
+// The mails about one game to one address go out in the order they were
+// queued, even when mails go out in parallel.
+func TestWorkerKeepsThreadsInOrder(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	sender := &flakySender{}
+	w, db := newTestWorker(t, sender, &now)
+	w.Parallel = 8
+	queueGames(t, db, 6, 8, now) // per game and player: an invitation, then four "your turn"s
+	due, err := db.DueMail(t.Context(), now, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued := map[string]int{} // Message-ID → position in the outbox
+	for i, m := range due {
+		queued[m.MessageID+"@less.example"] = i
+	}
+	w.Sender = senderFunc(func(ctx context.Context, m Message) error {
+		time.Sleep(time.Duration(rand.N(500)) * time.Microsecond) // shuffle what can be shuffled
+		return sender.Send(ctx, m)
+	})
+	if n, err := w.DeliverDue(t.Context()); n != len(due) || err != nil {
+		t.Fatalf("sent %d, %v; want %d", n, err, len(due))
+	}
+	last := map[string]int{} // thread → position of its last message sent
+	for _, m := range sender.sent {
+		thread := m.To + " " + m.ThreadID
+		if m.ThreadID == "" {
+			thread = m.To + " " + m.MessageID // the invitation starts the thread
+		}
+		pos, ok := queued[m.MessageID]
+		if !ok {
+			t.Fatalf("sent %s, which was not queued", m.MessageID)
+		}
+		if prev, ok := last[thread]; ok && prev > pos {
+			t.Errorf("%s: message %d of the outbox sent after message %d", thread, pos, prev)
+		}
+		last[thread] = pos
+	}
+}
+
+type senderFunc func(context.Context, Message) error
+
+func (f senderFunc) Send(ctx context.Context, m Message) error { return f(ctx, m) }
+
+// unrecorded is a store that cannot record deliveries.
+type unrecorded struct{ *repo.DB }
+
+func (unrecorded) MarkSentBatch(context.Context, []repo.SentMail) error {
+	return errors.New("disk I/O error")
+}
+
+// When deliveries cannot be recorded, the pass ends after the batch instead
+// of sending the same mail again and again.
+func TestWorkerStopsWhenRecordsFail(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	sender := &flakySender{}
+	w, db := newTestWorker(t, sender, &now)
+	w.Store = unrecorded{db}
+	logins(t, db, batchSize+10, now)
+	if _, err := w.DeliverDue(t.Context()); err == nil {
+		t.Error("no error")
+	}
+	if sender.hits != batchSize {
+		t.Errorf("%d sends, want one batch of %d", sender.hits, batchSize)
+	}
+}
+
+// queueGames creates games on the conformance board, each with two
+// invitations, and plays turns in each, each queueing a "your turn".
+func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
+	tb.Helper()
+	ctx := context.Background()
+	vector := conformanceGame(tb)
+	email := fmt.Sprintf("org%d@example.org", now.UnixNano())
+	if err := db.RequestLogin(ctx, email, "en", now); err != nil {
+		tb.Fatal(err)
+	}
+	due, err := db.DueMail(ctx, now, 1000)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var secret string
+	for _, m := range due {
+		if m.Email == email {
+			secret = m.Secret
+		}
+	}
+	session, err := db.ExchangeLogin(ctx, secret, time.Hour, now)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	allow := func(domain.Game) error { return nil }
+	for range games {
+		g, err := db.CreateGame(ctx, domain.NewGameSpec{
+			Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+			Walls:   vector.Walls,
+		}, session.User.ID, now)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, text := range vector.Turns[:turns] {
+			_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
+				c := g.State.Position.ToMove()
+				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.State.Ply, text, now)
+				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			})
+			if err != nil {
+				tb.Fatalf("turn %q: %v", text, err)
+			}
+		}
+	}
+}
+
+// discardSender sends nowhere.
+type discardSender struct{}
+
+func (discardSender) Send(context.Context, Message) error { return nil }
+
+// BenchmarkDeliverDue measures the outbox: each op is a pass over the mail of
+// 20 games with 10 turns each (240 mails, mostly "your turn" with a board
+// picture), sent nowhere or to an SMTP server in this process.
+func BenchmarkDeliverDue(b *testing.B) {
+	senders := []struct {
+		name string
+		new  func(b *testing.B) Sender
+	}{
+		{"discard", func(*testing.B) Sender { return discardSender{} }},
+		{"smtp", func(b *testing.B) Sender {
+			srv := smtptest.Start(b)
+			s, err := NewSMTPSender(SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: TLSNone, From: "games@less.example"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}},
+	}
+	for _, s := range senders {
+		b.Run(s.name, func(b *testing.B) {
+			now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+			db, err := repo.Open(b.Context(), filepath.Join(b.TempDir(), "outbox.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { db.Close() })
+			r := &Renderer{Store: db, Links: fakeLinks{}, Host: "less.example"}
+			w := NewWorker(db, s.new(b), r, slog.New(slog.DiscardHandler), func() time.Time { return now })
+			sent := 0
+			for b.Loop() {
+				b.StopTimer()
+				now = now.Add(time.Minute)
+				queueGames(b, db, 20, 10, now)
+				b.StartTimer()
+				n, err := w.DeliverDue(b.Context())
+				if err != nil {
+					b.Fatal(err)
+				}
+				sent += n
+			}
+			b.ReportMetric(float64(sent)/b.Elapsed().Seconds(), "mails/s")
+		})
 	}
 }

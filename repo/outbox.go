@@ -119,11 +119,35 @@ func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, er
 
 // MarkSent records a delivered mail and forgets its secret.
 func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
+	return db.MarkSentBatch(ctx, []SentMail{{ID: id, At: now}})
+}
+
+// SentMail is a mail handed to the mail server, and when.
+type SentMail struct {
+	ID int64
+	At time.Time
+}
+
+const sqlMarkSent = `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL
+	WHERE id = ? AND sent_at IS NULL`
+
+// MarkSentBatch records delivered mails, as MarkSent does, in one
+// transaction: the outbox worker records what it sent in batches, because a
+// transaction per mail costs more than rendering it.
+func (db *DB) MarkSentBatch(ctx context.Context, sent []SentMail) error {
+	if len(sent) == 0 {
+		return nil
+	}
 	return db.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL
-			WHERE id = ? AND sent_at IS NULL`, now.UnixMilli(), id)
+		stmt, err := tx.Tx.PrepareContext(ctx, sqlMarkSent) // parsed once for the batch
 		if err != nil {
-			return fmt.Errorf("mark mail %d sent: %w", id, err)
+			return fmt.Errorf("mark mail sent: %w", err)
+		}
+		defer stmt.Close()
+		for _, m := range sent {
+			if _, err := stmt.ExecContext(ctx, m.At.UnixMilli(), m.ID); err != nil {
+				return fmt.Errorf("mark mail %d sent: %w", m.ID, err)
+			}
 		}
 		return nil
 	})

@@ -134,6 +134,54 @@ func TestMarkSent(t *testing.T) {
 	}
 }
 
+// MarkSentBatch records each mail with its own time, in one go; a mail
+// already sent keeps its first record.
+func TestMarkSentBatch(t *testing.T) {
+	ctx := t.Context()
+	f := newOutboxFixture(t)
+	now := t0.Add(time.Hour)
+	_, due := dueList(t, f.db, now, 100)
+	login, white, black := due[0], due[1], due[2]
+	if err := f.db.MarkSent(ctx, black.ID, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.MarkSentBatch(ctx, nil); err != nil {
+		t.Fatalf("empty batch: %v", err)
+	}
+	batch := []SentMail{{ID: login.ID, At: now.Add(time.Second)}, {ID: white.ID, At: now.Add(2 * time.Second)},
+		{ID: black.ID, At: now.Add(3 * time.Second)}}
+	if err := f.db.MarkSentBatch(ctx, batch); err != nil {
+		t.Fatalf("MarkSentBatch: %v", err)
+	}
+	got, _ := dueList(t, f.db, now.Add(24*time.Hour), 100)
+	if want := []string{"login bob@example.org"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("due after MarkSentBatch = %q, want %q", got, want)
+	}
+	tests := []struct {
+		id       int64
+		sentAt   time.Time
+		attempts int
+	}{
+		{login.ID, now.Add(time.Second), 1},
+		{white.ID, now.Add(2 * time.Second), 1},
+		{black.ID, now, 1}, // sent before: unchanged
+	}
+	for _, tt := range tests {
+		var sentAt int64
+		var attempts int
+		err := f.db.read.QueryRowContext(ctx, `SELECT sent_at, attempts FROM outbox WHERE id = ?`, tt.id).Scan(&sentAt, &attempts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sentAt != tt.sentAt.UnixMilli() || attempts != tt.attempts {
+			t.Errorf("mail %d: sent_at %d, attempts %d; want %d, %d", tt.id, sentAt, attempts, tt.sentAt.UnixMilli(), tt.attempts)
+		}
+	}
+	if s := secretOf(t, f.db, login.ID); s.Valid {
+		t.Errorf("the login token is still stored after sending: %q", s.String)
+	}
+}
+
 func TestMarkAttemptFailed(t *testing.T) {
 	ctx := t.Context()
 	f := newOutboxFixture(t)

@@ -28,11 +28,12 @@ type Server struct {
 	Host string
 	Port int
 
-	srv  *smtp.Server
-	ln   net.Listener
-	mu   sync.Mutex
-	msgs []*Mail
-	got  chan struct{}
+	srv   *smtp.Server
+	ln    net.Listener
+	mu    sync.Mutex
+	msgs  []*Mail
+	conns int
+	got   chan struct{}
 }
 
 // Mail is a received message.
@@ -60,7 +61,12 @@ func StartAt(t testing.TB, addr string) *Server {
 	s := &Server{Addr: ln.Addr().String(), ln: ln, got: make(chan struct{}, 1)}
 	tcp := ln.Addr().(*net.TCPAddr)
 	s.Host, s.Port = tcp.IP.String(), tcp.Port
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{s: s}, nil }))
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.conns++
+		s.mu.Unlock()
+		return &session{s: s}, nil
+	}))
 	s.srv.Domain = "localhost"
 	s.srv.ReadTimeout, s.srv.WriteTimeout = 10*time.Second, 10*time.Second
 	s.srv.MaxMessageBytes = 10 << 20
@@ -82,6 +88,13 @@ func (s *Server) Messages() []*Mail {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]*Mail(nil), s.msgs...)
+}
+
+// Connections returns how many connections clients have opened so far.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
 }
 
 // Wait waits until at least n messages have arrived, or fails the test
