@@ -113,7 +113,7 @@ const (
 
 // writeQueries and readQueries are prepared on the write and read pools.
 var (
-	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency,
+	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
 	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession}
 )

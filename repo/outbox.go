@@ -35,6 +35,10 @@ func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notic
 	return nil
 }
 
+// sqlInsertOutbox runs for every turn, so it is prepared (see prepared.go).
+const sqlInsertOutbox = `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
+	next_attempt_at, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
 // insertOutbox writes one outbox row; locale matters only for mail that
 // belongs to no seat (a seat's mail speaks the seat's locale).
 func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, locale string, now time.Time) error {
@@ -60,9 +64,7 @@ func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, l
 	if secret != "" {
 		secretCol = sql.NullString{String: secret, Valid: true}
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-		next_attempt_at, tournament_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
+	_, err := tx.ExecContext(ctx, sqlInsertOutbox, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
 		now.UnixMilli(), now.UnixMilli(), tournament)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
