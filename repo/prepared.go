@@ -65,12 +65,18 @@ func (p readPool) QueryContext(ctx context.Context, query string, args ...any) (
 // such for Exec and QueryRow; Query always parses, because a statement
 // prepared on the transaction's connection has one cursor, and a query
 // nested in the loop over its own rows would reset it.
+//
+// A statement is never cut short by its caller's context: the driver would
+// interrupt SQLite, and an interrupted write rolls back the whole
+// transaction, which group commit shares with other callers (writer.go).
+// Callers that gave up before their turn are skipped instead.
 type Tx struct {
 	*sql.Tx
 	prepared prepared
 }
 
 func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = context.WithoutCancel(ctx)
 	if s := tx.prepared[query]; s != nil {
 		return tx.StmtContext(ctx, s).ExecContext(ctx, args...)
 	}
@@ -78,8 +84,13 @@ func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 }
 
 func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
 	if s := tx.prepared[query]; s != nil {
 		return tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
 	return tx.Tx.QueryRowContext(ctx, query, args...)
+}
+
+func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return tx.Tx.QueryContext(context.WithoutCancel(ctx), query, args...)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A batch is one SQLite transaction with a savepoint per job: each job's
@@ -89,6 +90,38 @@ func cmpCtx(ctx, def context.Context) context.Context {
 		return ctx
 	}
 	return def
+}
+
+// A caller that gives up while its statement runs must not take the batch
+// with it: SQLite rolls back the whole transaction when a write is
+// interrupted.
+func TestGivingUpDoesNotInterruptTheBatch(t *testing.T) {
+	ctx := t.Context()
+	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	insert := func(key string) func(*Tx) error {
+		return func(tx *Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, 'v')`, key)
+			return err
+		}
+	}
+	impatient, cancel := context.WithCancel(ctx)
+	defer cancel()
+	slow := func(tx *Tx) error {
+		time.AfterFunc(time.Millisecond, cancel)
+		// Long enough to be running when the caller gives up.
+		_, err := tx.ExecContext(impatient, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+			INSERT INTO settings (key, value) SELECT 'slow' || i, 'v' FROM n`)
+		return err
+	}
+	outcomes := db.commitBatch([]*writeJob{
+		{ctx: ctx, fn: insert("before")}, {ctx: impatient, fn: slow}, {ctx: ctx, fn: insert("after")},
+	})
+	for i, key := range []string{"before", "slow1", "after"} {
+		_, found, err := db.Setting(ctx, key)
+		if err != nil || !found || outcomes[i].failed() {
+			t.Errorf("job %d: row %q kept %v (%v), outcome %+v; want kept and done", i, key, found, err, outcomes[i])
+		}
+	}
 }
 
 // Many writers at once: each one's change is kept or not as its own
