@@ -115,7 +115,7 @@ const (
 var (
 	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
-	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession}
+	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage}
 )
 
 // Idempotency names a request sent with an Idempotency-Key.

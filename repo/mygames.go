@@ -17,14 +17,62 @@ type GamePage struct {
 	Next string
 }
 
+// myGamesPage is one page of an address's games after a cursor (urgency ?2,
+// sort key ?3, game id ?4), at most ?5 of them. The table listings has a row
+// per game and address that sees it — each seat's and the creator's, who is
+// matched by his address, which never changes — saying whether the game is
+// finished and, if it is, its sort key. Triggers keep it in step
+// (migrations/0006_listings.sql) and write nothing on a running game's
+// turns, so what orders running games is read here, from games and seats.
+//
+// The running games: one range of listings_page (email, finished = 0),
+// joined to their games and to the address's seat to move, if any, for the
+// urgency and the sort key; then sorted, which is cheap, since an account
+// plays a handful to a few dozen games at once. Skipped when the cursor is
+// among the finished games.
+//
+// The finished games: one range of listings_page in page order (email,
+// finished = 1, sort_key, game_id), starting after the cursor if it is among
+// them and at their beginning otherwise. The subquery applies the cursor and
+// the limit to the range itself, so a page reads at most ?5 index entries of
+// it however many games the account has finished; only those few are
+// sorted again for the merge with the running games.
+const myGamesPage = `
+	WITH running AS (
+		SELECT g.id, g.updated_at, g.deadline_at, s.game_id IS NOT NULL AS my_turn
+		FROM listings l JOIN games g ON g.id = l.game_id
+		LEFT JOIN seats s ON s.game_id = g.id AND s.color = g.to_move AND s.email = ?1
+		WHERE l.email = ?1 AND l.finished = 0 AND ?2 < 2
+	), keyed AS (
+		SELECT id, IIF(my_turn, 0, 1) AS urgency,
+			-- Your turn: the nearest deadline first; games without one after them, longest waiting first.
+			IIF(my_turn, COALESCE(deadline_at, 8000000000000 + updated_at), -updated_at) AS k
+		FROM running
+	)
+	SELECT id, urgency, k FROM keyed WHERE (urgency, k, id) > (?2, ?3, ?4)
+	UNION ALL
+	SELECT * FROM (
+		SELECT game_id, 2, sort_key FROM listings
+		WHERE email = ?1 AND finished = 1 AND ?2 <= 2
+			AND (sort_key, game_id) > (IIF(?2 = 2, ?3, -9223372036854775808), IIF(?2 = 2, ?4, ''))
+		ORDER BY sort_key, game_id LIMIT ?5 + 0)
+	ORDER BY 2, 3, 1 LIMIT ?5 + 0`
+
+// Parsing myGamesPage takes several times longer than running it, so it is
+// prepared on the read pool (readQueries). Its limits are written ?5 + 0,
+// not ?5: SQLite plans an ORDER BY with a LIMIT that is a bare parameter for
+// the value bound, and so marks the statement to be prepared anew every time
+// the parameter is bound — every page.
+
 // ErrBadCursor is returned for a cursor this server did not write.
 var ErrBadCursor = domain.Errorf(domain.KindInvalid, "invalid_cursor", "the cursor is not one this server gave out")
 
 // MyGames lists the games a user plays in or created, most urgent first:
 // games where it is his turn (nearest deadline first, then those without a
 // deadline, longest waiting first), then other running games, then finished
-// ones (most recent first). Cursor pagination keeps
-// pages stable while games change.
+// ones (most recent first); ties by game id. Cursor pagination keeps pages
+// stable while games change. A page costs the account's running games and
+// the page, not its finished games (see myGamesPage).
 func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (GamePage, error) {
 	limit = max(limit, 1)
 	urgency, key, after := -1, int64(0), ""
@@ -34,23 +82,7 @@ func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (Ga
 			return GamePage{}, ErrBadCursor
 		}
 	}
-	rows, err := db.read.QueryContext(ctx, `
-		WITH mine AS (
-			SELECT g.id,
-				CASE WHEN g.status = 'active' AND EXISTS (
-					SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.email = ?1 AND s.color = g.to_move) THEN 0
-				WHEN g.status = 'active' THEN 1 ELSE 2 END AS urgency,
-				g.updated_at, g.deadline_at
-			FROM games g
-			WHERE g.creator_id = ?2 OR g.id IN (SELECT game_id FROM seats WHERE email = ?1)
-		), keyed AS (
-			SELECT id, urgency, CASE urgency
-				-- Your turn: the nearest deadline first; games without one after them, longest waiting first.
-				WHEN 0 THEN COALESCE(deadline_at, 8000000000000 + updated_at)
-				ELSE -updated_at END AS k FROM mine
-		)
-		SELECT id, urgency, k FROM keyed WHERE (urgency, k, id) > (?3, ?4, ?5)
-		ORDER BY urgency, k, id LIMIT ?6`, u.Email, u.ID, urgency, key, after, limit+1)
+	rows, err := db.read.QueryContext(ctx, myGamesPage, u.Email, urgency, key, after, limit+1)
 	if err != nil {
 		return GamePage{}, fmt.Errorf("list games: %w", err)
 	}
@@ -78,12 +110,12 @@ func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (Ga
 		page.Next = encodeCursor(last.urgency, last.k, last.id)
 		found = found[:limit]
 	}
-	for _, r := range found {
-		g, err := loadGame(ctx, db.read, r.id)
-		if err != nil {
-			return GamePage{}, err
-		}
-		page.Games = append(page.Games, g)
+	ids := make([]string, len(found))
+	for i, r := range found {
+		ids[i] = r.id
+	}
+	if page.Games, err = loadGames(ctx, db.read, ids); err != nil {
+		return GamePage{}, err
 	}
 	return page, nil
 }
