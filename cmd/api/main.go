@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return fmt.Errorf("%w (see --help)", err)
 	}
 	log := newLogger(logOut, cfg.LogLevel)
+	slog.SetDefault(log) // for the few packages without a logger of their own (repo's checkpoints)
 	log.Info("starting", "config", cfg)
 
 	db, err := repo.Open(ctx, cfg.DB) // also applies the migrations
