@@ -105,6 +105,9 @@ const (
 	sqlSelectIdempotency = `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`
 	sqlUpdateGame        = `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
 		result = ?, version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`
+	// Every email replays its game's turns.
+	sqlSelectTurns = `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id = ? ORDER BY ply`
 	sqlInsertTurn = `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, timed_out, played_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlInsertIdempotency = `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)
@@ -115,7 +118,8 @@ const (
 var (
 	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
-	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage}
+	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
+		sqlSelectTurns}
 )
 
 // Idempotency names a request sent with an Idempotency-Key.
@@ -265,8 +269,7 @@ func storedResponse(ctx context.Context, q queryer, idem *Idempotency) (Response
 
 // Turns lists a game's turns in order.
 func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
-		FROM turns WHERE game_id = ? ORDER BY ply`, id)
+	rows, err := db.read.QueryContext(ctx, sqlSelectTurns, id)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}
