@@ -24,10 +24,11 @@ import (
 //
 // SQLite allows one writer at a time, while WAL readers never block and are
 // never blocked. So DB keeps two pools on the same file: write, with a single
-// connection, where every transaction begins IMMEDIATE (writers queue in Go,
-// not in SQLite's busy-sleep loop, and a read-then-write transaction can never
-// fail with SQLITE_BUSY_SNAPSHOT); and read, with several read-only
-// connections for plain queries.
+// connection that one goroutine owns and commits in batches (writer.go),
+// where every transaction begins IMMEDIATE (writers queue in Go, not in
+// SQLite's busy-sleep loop, and a read-then-write transaction can never fail
+// with SQLITE_BUSY_SNAPSHOT); and read, with several read-only connections
+// for plain queries.
 //
 // Commits never checkpoint the WAL into the database file themselves: a
 // checkpoint writes and syncs the file, and on the commit path it stalled
