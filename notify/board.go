@@ -155,17 +155,60 @@ func gridY(k int) int { return marginTop + k*cell }
 // drawBoard draws the picture; the caller puts the canvas back into canvases
 // when done with it.
 func drawBoard(p less.Position, last less.Turn) (*canvas, error) {
-	b := p.Board()
-	if b == nil {
-		return nil, errNoBoard
-	}
-	n := b.Size()
-	if n < 2 || n > less.MaxSize {
-		return nil, errors.New("notify: board picture: unsupported board size")
+	b, n, err := boardOf(p)
+	if err != nil {
+		return nil, err
 	}
 	w, h := boardPixels(n)
 	c := newCanvas(w, h)
-	c.fill(c.img.Rect, colBackground)
+	drawBackground(c, b, n)
+
+	// Pieces. Their colours and the path's go into the palette before any
+	// blend, so that they stay exact in a picture with too many blends.
+	c.colorIndex(colOutline)
+	for _, col := range less.Colors(n) {
+		c.colorIndex(pieceColors[col])
+	}
+	d := discs()
+	for _, col := range less.Colors(n) {
+		for _, s := range p.Pieces(col).Squares() {
+			dx, dy := squareOffset(s)
+			c.paint(d.piece, dx+shadowOffset, dy+shadowOffset, inkShadow)
+			c.paint(d.piece, dx, dy, inkOutline)
+			c.paint(d.inner, dx, dy, inkPiece+int(col))
+		}
+	}
+
+	c.path(pathMoves(last, n)) // the last turn's path
+	return c, nil
+}
+
+// boardOf is p's board and its size, if the picture can show it.
+func boardOf(p less.Position) (*less.Board, int, error) {
+	b := p.Board()
+	if b == nil {
+		return nil, 0, errNoBoard
+	}
+	n := b.Size()
+	if n < 2 || n > less.MaxSize {
+		return nil, 0, errors.New("notify: board picture: unsupported board size")
+	}
+	return b, n, nil
+}
+
+// painter is what the background is drawn with: the paletted canvas, and in
+// the tests the plain RGBA reference drawing, which so shares this layout.
+type painter interface {
+	fill(r image.Rectangle, col color.RGBA)
+	wall(x, y int, vertical bool, walls int)
+	label(text string, x, y int)
+}
+
+// drawBackground paints everything under the pieces: the squares, the
+// walls, the frame and the coordinates.
+func drawBackground(c painter, b *less.Board, n int) {
+	w, h := boardPixels(n)
+	c.fill(image.Rect(0, 0, w, h), colBackground)
 
 	// Squares: grid colour under the whole board, then each square inside
 	// its lines, tinted where it belongs to a target corner.
@@ -216,32 +259,18 @@ func drawBoard(p less.Position, last less.Turn) (*canvas, error) {
 		mid = gridX(k) + cell/2
 		c.label(string(rune('1'+k)), mid, y0/2)
 	}
+}
 
-	// Pieces. Their colours and the path's go into the palette before any
-	// blend, so that they stay exact in a picture with too many blends.
-	c.colorIndex(colOutline)
-	for _, col := range less.Colors(n) {
-		c.colorIndex(pieceColors[col])
-	}
-	d := discs()
-	for _, col := range less.Colors(n) {
-		for _, s := range p.Pieces(col).Squares() {
-			dx, dy := squareOffset(s)
-			c.paint(d.piece, dx+shadowOffset, dy+shadowOffset, inkShadow)
-			c.paint(d.piece, dx, dy, inkOutline)
-			c.paint(d.inner, dx, dy, inkPiece+int(col))
-		}
-	}
-
-	// The last turn's path.
+// pathMoves is the part of the last turn the picture draws: the moves
+// between squares of the board.
+func pathMoves(last less.Turn, n int) []less.Move {
 	var moves []less.Move
 	for _, m := range last {
 		if m.From.OnBoard(n) && m.To.OnBoard(n) {
 			moves = append(moves, m)
 		}
 	}
-	c.path(moves)
-	return c, nil
+	return moves
 }
 
 // subUnits converts a length in pixels to 1/sub pixels. The lengths are

@@ -1,7 +1,6 @@
 package notify
 
 import (
-	"errors"
 	"image"
 	"image/color"
 	"image/draw"
@@ -15,69 +14,16 @@ import (
 
 // refDrawBoard is the board picture as it was drawn before the paletted
 // canvas: straightforwardly, in RGBA, one sample at a time. It is the
-// reference the fast drawing must match (TestBoardPNGMatchesReference).
+// reference the fast drawing must match (TestBoardPNGMatchesReference); the
+// layout under the pieces (drawBackground) is shared, the drawing is not.
 func refDrawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
-	b := p.Board()
-	if b == nil {
-		return nil, errNoBoard
-	}
-	n := b.Size()
-	if n < 2 || n > less.MaxSize {
-		return nil, errors.New("notify: board picture: unsupported board size")
+	b, n, err := boardOf(p)
+	if err != nil {
+		return nil, err
 	}
 	w, h := boardPixels(n)
 	c := refCanvas{image.NewRGBA(image.Rect(0, 0, w, h))}
-	c.fill(c.img.Rect, colBackground)
-
-	// Squares: grid colour under the whole board, then each square inside
-	// its lines, tinted where it belongs to a target corner.
-	c.fill(image.Rect(gridX(0), gridY(0), gridX(n)+1, gridY(n)+1), colGrid)
-	var tint [less.MaxSize][less.MaxSize]*color.RGBA
-	for _, col := range less.Colors(n) {
-		for _, s := range less.TargetCorner(col, n).Squares() {
-			tint[s.Row][s.Col] = &targetTints[col]
-		}
-	}
-	for r := range n {
-		for col := range n {
-			fillCol := colSquare
-			if t := tint[r][col]; t != nil {
-				fillCol = *t
-			}
-			c.fill(squareRect(less.SquareAt(r, col)), fillCol)
-		}
-	}
-
-	// Walls, on the edges between squares.
-	for r := range n {
-		for col := range n {
-			s := less.SquareAt(r, col)
-			if col+1 < n {
-				walls, _ := b.WallsBetween(s, less.SquareAt(r, col+1))
-				c.wall(gridX(col+1), gridY(r), true, walls)
-			}
-			if r+1 < n {
-				walls, _ := b.WallsBetween(s, less.SquareAt(r+1, col))
-				c.wall(gridX(col), gridY(r+1), false, walls)
-			}
-		}
-	}
-
-	// The closed outer border.
-	x0, y0 := gridX(0)-frameThick/2, gridY(0)-frameThick/2
-	x1, y1 := gridX(n)+1+frameThick/2, gridY(n)+1+frameThick/2
-	c.fill(image.Rect(x0, y0, x1, y0+frameThick), colWall)
-	c.fill(image.Rect(x0, y1-frameThick, x1, y1), colWall)
-	c.fill(image.Rect(x0, y0, x0+frameThick, y1), colWall)
-	c.fill(image.Rect(x1-frameThick, y0, x1, y1), colWall)
-
-	// Coordinates: row letters down the left, column numbers along the top.
-	for k := range n {
-		mid := gridY(k) + cell/2
-		c.label(string(rune('a'+k)), x0/2, mid)
-		mid = gridX(k) + cell/2
-		c.label(string(rune('1'+k)), mid, y0/2)
-	}
+	drawBackground(c, b, n)
 
 	// Pieces.
 	for _, col := range less.Colors(n) {
@@ -90,12 +36,7 @@ func refDrawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
 	}
 
 	// The last turn's path: halo first, then the line, then the dots.
-	var moves []less.Move
-	for _, m := range last {
-		if m.From.OnBoard(n) && m.To.OnBoard(n) {
-			moves = append(moves, m)
-		}
-	}
+	moves := pathMoves(last, n)
 	for _, m := range moves {
 		ax, ay := squareCenter(m.From)
 		bx, by := squareCenter(m.To)
