@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/api/apiclient"
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
 // An app built on the generated client can play a whole game: the contract
 // says everything the client needs, with the types it needs.
 func TestGeneratedClientPlaysAGame(t *testing.T) {
 	h := newHarness(t)
-	vector := conformanceGames(t)[1]
+	vector := vectors.Load(t).GameCases[1]
 	client, err := apiclient.NewClientWithResponses(h.url, apiclient.WithHTTPClient(h.client))
 	if err != nil {
 		t.Fatal(err)

@@ -4,42 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/internal/vectors"
 )
-
-// gameCase is one whole game of the shared conformance vectors.
-type gameCase struct {
-	Size   int      `json:"size"`
-	Walls  string   `json:"walls"`
-	Turns  []string `json:"turns"`
-	Result struct {
-		Winner *string        `json:"winner"`
-		Margin int            `json:"margin"`
-		Totals map[string]int `json:"totals"`
-		Counts map[string]int `json:"counts"`
-	} `json:"result"`
-}
-
-func conformanceGames(t *testing.T) []gameCase {
-	t.Helper()
-	data, err := os.ReadFile(filepath.FromSlash("../../shared/conformance/less-vectors.json"))
-	if err != nil {
-		t.Fatalf("read conformance vectors: %v", err)
-	}
-	var v struct {
-		GameCases []gameCase `json:"game_cases"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v.GameCases
-}
 
 func twoPlayers(walls string) map[string]any {
 	return map[string]any{
@@ -53,7 +24,7 @@ func twoPlayers(walls string) map[string]any {
 // played with the link from the latest email, which the turn before caused.
 func TestTwoPlayerGameByEmail(t *testing.T) {
 	h := newHarness(t)
-	vector := conformanceGames(t)[0]
+	vector := vectors.Load(t).GameCases[0]
 	organiser := h.login("org@example.org")
 
 	res := h.do("POST", "/v1/games", organiser, twoPlayers(vector.Walls)).want(t, http.StatusCreated)

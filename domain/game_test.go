@@ -660,7 +660,7 @@ func TestSubmitTurnFourPlayers(t *testing.T) {
 	}
 }
 
-// A whole game from the conformance vectors (shared/conformance/
+// A whole game from the conformance vectors (testdata/conformance/
 // less-vectors.json, game_cases[0]) played through the game service.
 func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 	const walls = "000001000100000000000000000010100100001002000001000100000010"

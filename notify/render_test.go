@@ -2,7 +2,6 @@ package notify
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"image/png"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -44,7 +44,7 @@ func mailbook(t *testing.T, locale string) []Message {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	vector := conformanceGame(t)
+	vector := vectors.Load(t).GameCases[0]
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	// The organiser signs in (the first email: a login link), then creates the game.
 	if err := db.RequestLogin(ctx, "org@example.org", locale, now); err != nil {
@@ -103,26 +103,6 @@ func mailbook(t *testing.T, locale string) []Message {
 		out = append(out, msg)
 	}
 	return out
-}
-
-type gameVector struct {
-	Walls string   `json:"walls"`
-	Turns []string `json:"turns"`
-}
-
-func conformanceGame(t testing.TB) gameVector {
-	t.Helper()
-	data, err := os.ReadFile(filepath.FromSlash("../../shared/conformance/less-vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v struct {
-		GameCases []gameVector `json:"game_cases"`
-	}
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v.GameCases[0]
 }
 
 // One golden file per kind of email and language: subject and text.

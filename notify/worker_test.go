@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -317,7 +318,7 @@ func TestWorkerStopsWhenRecordsFail(t *testing.T) {
 func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
 	tb.Helper()
 	ctx := context.Background()
-	vector := conformanceGame(tb)
+	vector := vectors.Load(tb).GameCases[0]
 	email := fmt.Sprintf("org%d@example.org", now.UnixNano())
 	if err := db.RequestLogin(ctx, email, "en", now); err != nil {
 		tb.Fatal(err)

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
-// Benchmarks of the hot paths of the rules engine. Goals (shared/notes):
+// Benchmarks of the hot paths of the rules engine. Goals:
 // judging a turn ≤ 1 µs and ≤ 2 allocs; needed for one 4-player player from
 // his start corner ≤ 100 ms.
 //
 // Boards are fixed wall strings so that the figures never move with the tile
 // generator: bnBoard6 is tiles.Walls(6, 1) (pinned in tiles' golden test) and
 // bnBoard8 is the 8x8 board of the first perft vector of
-// shared/conformance/less-vectors.json.
+// testdata/conformance/less-vectors.json.
 const (
 	bnBoard6 = "110000000001000100010002000100110100010100100100000000010100"
 	bnBoard8 = "0000022010122000000010202000000002001010002000001010000010001000100002100011000001001200010000000000011201001101"
@@ -90,7 +92,7 @@ func BenchmarkLegalTurnsStart2p(b *testing.B) {
 // vectors file.
 func bnSlowestNeeded2p(b *testing.B) (Position, Side, string) {
 	b.Helper()
-	v := loadVectors(b)
+	v := vectors.Load(b)
 	var (
 		slowest time.Duration
 		pos     Position
@@ -101,7 +103,7 @@ func bnSlowestNeeded2p(b *testing.B) (Position, Side, string) {
 		if tc.Position.Size != 6 {
 			continue
 		}
-		p := tc.Position.position(b)
+		p := vectorPosition(b, tc.Position)
 		for _, s := range []Side{SideWhite, SideBlack} {
 			best := time.Duration(1 << 62)
 			for range 3 {

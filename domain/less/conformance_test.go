@@ -1,81 +1,17 @@
 package less
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
-// The conformance vectors live in shared/conformance (see its README);
-// LESS_VECTORS names another file of the same format.
-const defaultVectors = "../../../shared/conformance/less-vectors.json"
+// The conformance vectors are testdata/conformance at the module root, or the
+// file LESS_VECTORS names (see internal/vectors).
 
-type vectorPosition struct {
-	Size      int                 `json:"size"`
-	Walls     string              `json:"walls"`
-	ToMove    string              `json:"to_move"`
-	Pieces    map[string][]string `json:"pieces"`
-	EarlyStop bool                `json:"early_stop"`
-}
-
-type vectorFile struct {
-	TurnCases []struct {
-		Position vectorPosition `json:"position"`
-		Turn     string         `json:"turn"`
-		Expect   struct {
-			OK      bool                `json:"ok"`
-			Used    int                 `json:"used"`
-			Counted int                 `json:"counted"`
-			Pieces  map[string][]string `json:"pieces"`
-			Code    string              `json:"code"`
-			Index   *int                `json:"index"`
-		} `json:"expect"`
-	} `json:"turn_cases"`
-	PerftCases []struct {
-		Position  vectorPosition `json:"position"`
-		Turns     int            `json:"turns"`
-		Positions int            `json:"positions"`
-	} `json:"perft_cases"`
-	NeededCases []struct {
-		Position vectorPosition `json:"position"`
-		Needed   map[string]int `json:"needed"`
-	} `json:"needed_cases"`
-	GameCases []struct {
-		Size   int      `json:"size"`
-		Walls  string   `json:"walls"`
-		Turns  []string `json:"turns"`
-		Result struct {
-			Winner *string        `json:"winner"`
-			Margin int            `json:"margin"`
-			Totals map[string]int `json:"totals"`
-			Counts map[string]int `json:"counts"`
-		} `json:"result"`
-	} `json:"game_cases"`
-}
-
-func loadVectors(t testing.TB) vectorFile {
-	t.Helper()
-	path := os.Getenv("LESS_VECTORS")
-	if path == "" {
-		path = filepath.FromSlash(defaultVectors)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read conformance vectors (set LESS_VECTORS to use another file): %v", err)
-	}
-	var v vectorFile
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("parse %s: %v", path, err)
-	}
-	if len(v.TurnCases)+len(v.PerftCases)+len(v.NeededCases)+len(v.GameCases) == 0 {
-		t.Fatalf("%s holds no cases", path)
-	}
-	return v
-}
-
-func (vp vectorPosition) position(t testing.TB) Position {
+// vectorPosition builds the position a vector writes.
+func vectorPosition(t testing.TB, vp vectors.Position) Position {
 	t.Helper()
 	b, err := ParseBoard(vp.Size, vp.Walls)
 	if err != nil {
@@ -131,9 +67,9 @@ func sortedNames(m map[string][]string) map[string][]string {
 }
 
 func TestConformanceTurns(t *testing.T) {
-	v := loadVectors(t)
+	v := vectors.Load(t)
 	for i, tc := range v.TurnCases {
-		pos := tc.Position.position(t)
+		pos := vectorPosition(t, tc.Position)
 		turn, err := ParseTurn(tc.Turn)
 		var out Outcome
 		var next Position
@@ -182,9 +118,9 @@ func mapsEqual(a, b map[string][]string) bool {
 }
 
 func TestConformancePerft(t *testing.T) {
-	v := loadVectors(t)
+	v := vectors.Load(t)
 	for i, tc := range v.PerftCases {
-		pos := tc.Position.position(t)
+		pos := vectorPosition(t, tc.Position)
 		turns, positions := pos.Perft()
 		if turns != tc.Turns || positions != tc.Positions {
 			t.Errorf("case %d %s: perft %d turns, %d placements; want %d, %d", i, pos, turns, positions, tc.Turns, tc.Positions)
@@ -193,9 +129,9 @@ func TestConformancePerft(t *testing.T) {
 }
 
 func TestConformanceNeeded(t *testing.T) {
-	v := loadVectors(t)
+	v := vectors.Load(t)
 	for i, tc := range v.NeededCases {
-		pos := tc.Position.position(t)
+		pos := vectorPosition(t, tc.Position)
 		for _, side := range []Side{SideWhite, SideBlack} {
 			name := SideName(side, pos.Size())
 			if got, want := pos.Needed(side), tc.Needed[name]; got != want {
@@ -206,7 +142,7 @@ func TestConformanceNeeded(t *testing.T) {
 }
 
 func TestConformanceGames(t *testing.T) {
-	v := loadVectors(t)
+	v := vectors.Load(t)
 	for i, tc := range v.GameCases {
 		b, err := ParseBoard(tc.Size, tc.Walls)
 		if err != nil {

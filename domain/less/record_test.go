@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
 func TestRecordRoundTripConformanceGames(t *testing.T) {
-	v := loadVectors(t)
+	v := vectors.Load(t)
 	for i, tc := range v.GameCases {
 		b := MustParseBoard(tc.Size, tc.Walls)
 		opts, _ := PresetOptions(PresetClassic, tc.Size)

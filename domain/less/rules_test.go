@@ -10,8 +10,8 @@ import (
 )
 
 // This file holds the unit tests of the rules engine, rule by rule of
-// shared/spec/rules.md. Positions are built by hand on small readable boards;
-// the shared conformance vectors are exercised in conformance_test.go.
+// docs/rules.md. Positions are built by hand on small readable boards; the
+// conformance vectors are exercised in conformance_test.go.
 //
 // Helpers are prefixed rt so that they cannot clash with the helpers of other
 // test files of the package.
