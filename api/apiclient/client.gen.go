@@ -1050,7 +1050,7 @@ type Problem struct {
 	// Example: nothing_to_jump
 	Rule *ProblemRule `json:"rule,omitempty"`
 
-	// RuleRef For `illegal_turn`: the rules.md rule(s) the code cites, e.g. `M3` or `N1, N2`.
+	// RuleRef For `illegal_turn`: the rule(s) of docs/rules.md the code cites, e.g. `M3` or `N1, N2` (anchors `docs/rules.md#m3`).
 	//
 	// Example: M3
 	RuleRef *string `json:"rule_ref,omitempty"`

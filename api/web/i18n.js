@@ -4,7 +4,7 @@
 // FR coup / mur / double mur / pion, IT mossa / muro / doppio muro /
 // pedina, ES movimiento / pared / pared doble / pieza. As on the sheets, the
 // unit a move costs is counted in those words ("zählt als zwei Spielzüge",
-// "compte pour deux coups"); English says points, as rules.md does.
+// "compte pour deux coups"); English says points, as docs/rules.md does.
 //
 // A string may hold {name} placeholders; a plural string is an object keyed
 // by Intl.PluralRules categories and is chosen by the variable n.

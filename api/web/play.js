@@ -543,7 +543,7 @@ function clearAlert() {
 }
 
 // An error about the turn, in plain words; for an illegal turn, the rule it
-// breaks (rules.md number and a short explanation) and the server's detail.
+// breaks (docs/rules.md number and a short explanation) and the server's detail.
 function showTurnError(err) {
   const t = state.t;
   const p = err.problem || {};

@@ -25,7 +25,7 @@ const (
 var Codes = []Code{CodeSyntax, CodeOffBoard, CodeSideComplete, CodeEmptySquare, CodeNotYourPiece,
 	CodeNotAMove, CodeOccupied, CodeNothingToJump, CodeWallInJump, CodeOverBudget, CodeIncomplete}
 
-// Rule is the rules.md rule a code cites.
+// Rule is the rule of docs/rules.md a code cites: the API's rule_ref.
 func (c Code) Rule() string {
 	switch c {
 	case CodeSyntax:

@@ -15,7 +15,7 @@ import (
 
 // Fuzz targets and property tests. The oracle for judging turns is fzJudge,
 // a deliberately naive re-statement of rules M1–M6, T1–T4 and N3 written
-// from rules.md on a plain grid, sharing no code with turn.go: Play must
+// from docs/rules.md on a plain grid, sharing no code with turn.go: Play must
 // agree with it on every turn, legal or not.
 //
 // Helpers are prefixed fz.

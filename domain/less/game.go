@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Preset names a rule set (rules.md §7).
+// Preset names a rule set (docs/rules.md#presets).
 type Preset string
 
 const (

@@ -1,6 +1,6 @@
 package less
 
-// Needed is rules.md E4 for side s: the least number of points that would
+// Needed is docs/rules.md E4 for side s: the least number of points that would
 // bring all its pieces home, ignoring how they fall into turns. Two players:
 // exact, with the other side's pieces standing where they are (they block and
 // can be jumped); if that cannot be done, with them removed. Four players: per

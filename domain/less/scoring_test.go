@@ -2,7 +2,7 @@ package less
 
 import "testing"
 
-// The publisher's scoring examples, as rules.md E6 restates them:
+// The publisher's scoring examples, as docs/rules.md E6 restates them:
 //
 //   - White completes using 1 point in his last turn and Black needs 1 → draw;
 //   - White completes using 2 and Black needs 3 → White by 1;
