@@ -54,7 +54,7 @@ func TestGeneratedClientPlaysAGame(t *testing.T) {
 	for i, turn := range vector.Turns {
 		key := apiclient.IdempotencyKey("client-" + turn)
 		res, err := client.SubmitTurnWithResponse(ctx, game.Id, &apiclient.SubmitTurnParams{IdempotencyKey: &key},
-			apiclient.SubmitTurnJSONRequestBody{Turn: turn, Ply: game.Ply}, links[*game.ToMove])
+			apiclient.SubmitTurnJSONRequestBody{Turn: turn, Ply: game.Ply}, links[apiclient.Color(*game.ToMove)])
 		if err != nil || res.JSON201 == nil {
 			t.Fatalf("turn %d %q: %v %s", i+1, turn, err, res.Body)
 		}

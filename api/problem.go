@@ -8,6 +8,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // ContentTypeProblem is the media type of every error response (RFC 9457).
@@ -37,6 +39,22 @@ type Problem struct {
 	// Extensions are further members defined by the code, such as "rule"
 	// and "index" for an illegal turn. They cannot override the members above.
 	Extensions map[string]any
+}
+
+// problemCodes is every code a problem can carry. openapi.yaml lists the same
+// set as the enum of Problem.code (TestProblemCodesMatchContract), so a client
+// can rely on it, and a test response with any other code fails validation.
+// A new code goes in both places.
+var problemCodes = []string{
+	// The HTTP edge: routing, binding, limits, tokens and links.
+	"bad_request", "invalid_request", "invalid_json", "body_too_large", "unsupported_media_type",
+	domain.CodeUnauthorized, domain.CodeForbidden, "account_required", "wrong_game", "link_replaced",
+	"invalid_link", domain.CodeNotFound, "method_not_allowed", "too_many_requests", "rate_limited",
+	"http_error", "internal", "unavailable", "not_ready",
+	// The domain and the repository.
+	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeNotYourTurn,
+	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, "invalid_vacation",
+	"invalid_cursor", "too_many_logins", "already_withdrawn", "not_due", "tournament_over",
 }
 
 // NewProblem returns a problem with the given status, code and detail.

@@ -116,6 +116,30 @@ func (e GameStatus) Valid() bool {
 	}
 }
 
+// Defines values for GameToMove.
+const (
+	GameToMoveBlack  GameToMove = "black"
+	GameToMoveRed    GameToMove = "red"
+	GameToMoveWhite  GameToMove = "white"
+	GameToMoveYellow GameToMove = "yellow"
+)
+
+// Valid indicates whether the value is a known member of the GameToMove enum.
+func (e GameToMove) Valid() bool {
+	switch e {
+	case GameToMoveBlack:
+		return true
+	case GameToMoveRed:
+		return true
+	case GameToMoveWhite:
+		return true
+	case GameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HealthStatus.
 const (
 	Ok HealthStatus = "ok"
@@ -190,28 +214,28 @@ func (e LoginAcceptedStatus) Valid() bool {
 
 // Defines values for MailStatusKind.
 const (
-	Bye        MailStatusKind = "bye"
-	GameOver   MailStatusKind = "game_over"
-	Invitation MailStatusKind = "invitation"
-	NewLink    MailStatusKind = "new_link"
-	Reminder   MailStatusKind = "reminder"
-	YourTurn   MailStatusKind = "your_turn"
+	MailStatusKindBye        MailStatusKind = "bye"
+	MailStatusKindGameOver   MailStatusKind = "game_over"
+	MailStatusKindInvitation MailStatusKind = "invitation"
+	MailStatusKindNewLink    MailStatusKind = "new_link"
+	MailStatusKindReminder   MailStatusKind = "reminder"
+	MailStatusKindYourTurn   MailStatusKind = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the MailStatusKind enum.
 func (e MailStatusKind) Valid() bool {
 	switch e {
-	case Bye:
+	case MailStatusKindBye:
 		return true
-	case GameOver:
+	case MailStatusKindGameOver:
 		return true
-	case Invitation:
+	case MailStatusKindInvitation:
 		return true
-	case NewLink:
+	case MailStatusKindNewLink:
 		return true
-	case Reminder:
+	case MailStatusKindReminder:
 		return true
-	case YourTurn:
+	case MailStatusKindYourTurn:
 		return true
 	default:
 		return false
@@ -251,6 +275,114 @@ func (e Preset) Valid() bool {
 	case Classic:
 		return true
 	case Codecup:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProblemCode.
+const (
+	ProblemCodeAccountRequired      ProblemCode = "account_required"
+	ProblemCodeAlreadyWithdrawn     ProblemCode = "already_withdrawn"
+	ProblemCodeBadRequest           ProblemCode = "bad_request"
+	ProblemCodeBodyTooLarge         ProblemCode = "body_too_large"
+	ProblemCodeForbidden            ProblemCode = "forbidden"
+	ProblemCodeGameOver             ProblemCode = "game_over"
+	ProblemCodeHttpError            ProblemCode = "http_error"
+	ProblemCodeIdempotencyKeyReused ProblemCode = "idempotency_key_reused"
+	ProblemCodeIllegalTurn          ProblemCode = "illegal_turn"
+	ProblemCodeInternal             ProblemCode = "internal"
+	ProblemCodeInvalidCursor        ProblemCode = "invalid_cursor"
+	ProblemCodeInvalidInput         ProblemCode = "invalid_input"
+	ProblemCodeInvalidJson          ProblemCode = "invalid_json"
+	ProblemCodeInvalidLink          ProblemCode = "invalid_link"
+	ProblemCodeInvalidRequest       ProblemCode = "invalid_request"
+	ProblemCodeInvalidVacation      ProblemCode = "invalid_vacation"
+	ProblemCodeLinkReplaced         ProblemCode = "link_replaced"
+	ProblemCodeLoginInvalid         ProblemCode = "login_invalid"
+	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
+	ProblemCodeNotDue               ProblemCode = "not_due"
+	ProblemCodeNotFound             ProblemCode = "not_found"
+	ProblemCodeNotReady             ProblemCode = "not_ready"
+	ProblemCodeNotYourTurn          ProblemCode = "not_your_turn"
+	ProblemCodeRateLimited          ProblemCode = "rate_limited"
+	ProblemCodeStalePly             ProblemCode = "stale_ply"
+	ProblemCodeTooManyLogins        ProblemCode = "too_many_logins"
+	ProblemCodeTooManyRequests      ProblemCode = "too_many_requests"
+	ProblemCodeTournamentOver       ProblemCode = "tournament_over"
+	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
+	ProblemCodeUnavailable          ProblemCode = "unavailable"
+	ProblemCodeUnsupportedMediaType ProblemCode = "unsupported_media_type"
+	ProblemCodeWrongGame            ProblemCode = "wrong_game"
+)
+
+// Valid indicates whether the value is a known member of the ProblemCode enum.
+func (e ProblemCode) Valid() bool {
+	switch e {
+	case ProblemCodeAccountRequired:
+		return true
+	case ProblemCodeAlreadyWithdrawn:
+		return true
+	case ProblemCodeBadRequest:
+		return true
+	case ProblemCodeBodyTooLarge:
+		return true
+	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeGameOver:
+		return true
+	case ProblemCodeHttpError:
+		return true
+	case ProblemCodeIdempotencyKeyReused:
+		return true
+	case ProblemCodeIllegalTurn:
+		return true
+	case ProblemCodeInternal:
+		return true
+	case ProblemCodeInvalidCursor:
+		return true
+	case ProblemCodeInvalidInput:
+		return true
+	case ProblemCodeInvalidJson:
+		return true
+	case ProblemCodeInvalidLink:
+		return true
+	case ProblemCodeInvalidRequest:
+		return true
+	case ProblemCodeInvalidVacation:
+		return true
+	case ProblemCodeLinkReplaced:
+		return true
+	case ProblemCodeLoginInvalid:
+		return true
+	case ProblemCodeMethodNotAllowed:
+		return true
+	case ProblemCodeNotDue:
+		return true
+	case ProblemCodeNotFound:
+		return true
+	case ProblemCodeNotReady:
+		return true
+	case ProblemCodeNotYourTurn:
+		return true
+	case ProblemCodeRateLimited:
+		return true
+	case ProblemCodeStalePly:
+		return true
+	case ProblemCodeTooManyLogins:
+		return true
+	case ProblemCodeTooManyRequests:
+		return true
+	case ProblemCodeTournamentOver:
+		return true
+	case ProblemCodeUnauthorized:
+		return true
+	case ProblemCodeUnavailable:
+		return true
+	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeWrongGame:
 		return true
 	default:
 		return false
@@ -739,7 +871,10 @@ type Game struct {
 	// or `codecup` (four players only: `early_stop` on, `max_turns` 20).
 	Preset Preset `json:"preset"`
 
-	// Result The result; null while the game runs.
+	// Result The score of a finished game (E4–E8); null while the game runs.
+	// `winner` is the winning side and `loser` the losing one (for a
+	// resignation or a time-out, the side that resigned or ran out of
+	// time); both are null for a draw.
 	Result *Result `json:"result"`
 
 	// Seats The seats in turn order.
@@ -760,9 +895,9 @@ type Game struct {
 	// TimeLeftSeconds Seconds left until `deadline`.
 	TimeLeftSeconds *int `json:"time_left_seconds"`
 
-	// ToMove The colour to move; null once the game is finished.
-	ToMove    *Color    `json:"to_move"`
-	UpdatedAt time.Time `json:"updated_at"`
+	// ToMove The colour to move (a `Color`); null once the game is finished.
+	ToMove    *GameToMove `json:"to_move"`
+	UpdatedAt time.Time   `json:"updated_at"`
 
 	// Version Changes with every change to the game; the `ETag` of `getGame`.
 	Version int `json:"version"`
@@ -778,6 +913,9 @@ type GamePlayers int
 
 // GameStatus defines model for Game.Status.
 type GameStatus string
+
+// GameToMove The colour to move (a `Color`); null once the game is finished.
+type GameToMove string
 
 // GamePage defines model for GamePage.
 type GamePage struct {
@@ -1020,10 +1158,14 @@ type Preview struct {
 // change. Some codes add extension members (listed with the code):
 // `illegal_turn` adds `rule`, `rule_ref` and `index`.
 type Problem struct {
-	// Code Stable machine-readable problem code.
+	// Code Stable machine-readable problem code; the list is complete (a
+	// new code is a new version of this document). Grouped here as
+	// the server's list is: the HTTP edge (routing, bodies, limits,
+	// tokens and links), then the game and account rules.
+	//
 	//
 	// Example: not_found
-	Code string `json:"code"`
+	Code ProblemCode `json:"code"`
 
 	// Detail Human-readable explanation of this occurrence.
 	//
@@ -1072,6 +1214,14 @@ type Problem struct {
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
+// ProblemCode Stable machine-readable problem code; the list is complete (a
+// new code is a new version of this document). Grouped here as
+// the server's list is: the HTTP edge (routing, bodies, limits,
+// tokens and links), then the game and account rules.
+//
+// Example: not_found
+type ProblemCode string
+
 // ProblemRule For `illegal_turn`: the rule the turn breaks, one of the codes
 // of rules N3 (stable; branch on it). `syntax` is judged on the
 // whole text first, then each move in order against `off_board` …
@@ -1096,18 +1246,37 @@ type Record struct {
 	// Record The record text, as `format=text` answers it.
 	Record string `json:"record"`
 
-	// Result The result; null while the game runs.
+	// Result The score of a finished game (E4–E8); null while the game runs.
+	// `winner` is the winning side and `loser` the losing one (for a
+	// resignation or a time-out, the side that resigned or ran out of
+	// time); both are null for a draw.
 	Result *Result `json:"result"`
 
-	// Setup The start position when it is not the start corners; null otherwise.
-	Setup *Setup `json:"setup"`
+	// Setup The start position (a `Setup`) when it is not the start corners; null otherwise.
+	Setup *struct {
+		// Pieces The squares of each colour's pieces, by colour: `white` and `black`
+		// in a two-player game, all four colours in a four-player game. Each
+		// colour in play has exactly 4 pieces.
+		//
+		//
+		// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
+		Pieces Pieces `json:"pieces"`
+
+		// ToMove A player's colour. Two-player games use `white` and `black`;
+		// four-player games all four, in the turn order yellow, black, white,
+		// red.
+		ToMove Color `json:"to_move"`
+	} `json:"setup"`
 	Turns []Turn `json:"turns"`
 }
 
 // ResignRequest Nothing; the empty object.
 type ResignRequest = map[string]interface{}
 
-// Result The score of a finished game (E4–E8).
+// Result The score of a finished game (E4–E8); null while the game runs.
+// `winner` is the winning side and `loser` the losing one (for a
+// resignation or a time-out, the side that resigned or ran out of
+// time); both are null for a draw.
 type Result struct {
 	// BlockedCorner E7 decided the result (the loser left a piece on its own start corner).
 	BlockedCorner bool `json:"blocked_corner"`
@@ -1115,7 +1284,9 @@ type Result struct {
 	// Counts Each side's move count (T4).
 	Counts PerSide `json:"counts"`
 
-	// Loser The losing side (the one that resigned or ran out of time, for those reasons); null for a draw.
+	// Loser A side: the player in a two-player game (`white`, `black`), the team
+	// in a four-player game (`yellow-white`, `black-red`). Null where a
+	// property says so.
 	Loser *Side `json:"loser"`
 
 	// Margin The winner's lead (0 for a draw).
@@ -1136,7 +1307,9 @@ type Result struct {
 	// Totals Each side's total, the move count plus the points still needed (E5); the lower total wins.
 	Totals PerSide `json:"totals"`
 
-	// Winner The winning side; null for a draw.
+	// Winner A side: the player in a two-player game (`white`, `black`), the team
+	// in a four-player game (`yellow-white`, `black-red`). Null where a
+	// property says so.
 	Winner *Side `json:"winner"`
 }
 
@@ -1187,7 +1360,8 @@ type Setup struct {
 }
 
 // Side A side: the player in a two-player game (`white`, `black`), the team
-// in a four-player game (`yellow-white`, `black-red`).
+// in a four-player game (`yellow-white`, `black-red`). Null where a
+// property says so.
 type Side string
 
 // Square A square (B2): the row letter (`a` is the top row) and the column

@@ -123,3 +123,52 @@ func unboundedInput(doc *openapi3.T) []string {
 	}
 	return problems
 }
+
+// OAS 3.0 ignores nullable without a type beside it, so the contract writes
+// out nullable copies of a few schemas instead of allOf: [$ref] (see the
+// comments in openapi.yaml). Each copy must stay equal to its original but
+// for nullable.
+func TestNullableCopiesMatch(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := c.Doc.Components.Schemas
+	property := func(schema, name string) *openapi3.Schema {
+		t.Helper()
+		p := schemas[schema].Value.Properties[name]
+		if p == nil {
+			t.Fatalf("no %s.%s in openapi.yaml", schema, name)
+		}
+		return p.Value
+	}
+	for _, tc := range []struct {
+		copy     *openapi3.Schema
+		where    string
+		original string
+	}{
+		{property("Game", "to_move"), "Game.to_move", "Color"},
+		{property("Record", "setup"), "Record.setup", "Setup"},
+	} {
+		orig := schemas[tc.original].Value
+		if !tc.copy.Nullable || orig.Nullable {
+			t.Errorf("%s must be nullable and %s not", tc.where, tc.original)
+		}
+		if !tc.copy.Type.Permits(orig.Type.Slice()[0]) || !slices.Equal(tc.copy.Enum, orig.Enum) ||
+			!slices.Equal(tc.copy.Required, orig.Required) || !equalFlag(tc.copy.AdditionalProperties.Has, orig.AdditionalProperties.Has) {
+			t.Errorf("%s differs from %s: type, enum, required or additionalProperties", tc.where, tc.original)
+		}
+		if len(tc.copy.Properties) != len(orig.Properties) {
+			t.Errorf("%s has %d properties, %s %d", tc.where, len(tc.copy.Properties), tc.original, len(orig.Properties))
+		}
+		for name, p := range orig.Properties {
+			if q := tc.copy.Properties[name]; q == nil || q.Value != p.Value {
+				t.Errorf("%s.%s is not %s.%s", tc.where, name, tc.original, name)
+			}
+		}
+	}
+}
+
+func equalFlag(a, b *bool) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
