@@ -1,0 +1,149 @@
+package api_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/api/internal/contract"
+)
+
+// The token kinds of openapi.yaml's securitySchemes, as the server knows them.
+var tokenKinds = []string{"accountToken", "seatToken", "spectatorToken"}
+
+// The contract declares which token kinds each operation takes, and an app
+// (or a generated client) relies on it: every kind an operation declares is
+// accepted by the server, and every other kind is refused as the wrong kind
+// (401 unauthorized, 403 account_required or forbidden). Public operations
+// (`security: []`) work without a token. Each operation is tried with each
+// kind on a fresh game, where the account plays the seat: White to move.
+func TestSecurityDeclared(t *testing.T) {
+	c, err := contract.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newAttackHarness(t)
+	organiser := h.login("org@example.org")
+	ann := h.login("ann@example.org") // White in every game
+	zoe := h.login("zoe@example.org")
+	// newGame starts a game of Ann (White, to move) and Bob; its seat and
+	// spectator tokens come by email as in startGame.
+	newGame := func(t *testing.T) (id, white, watch string) {
+		t.Helper()
+		h.deliver() // what earlier requests caused
+		h.do("POST", "/v1/games", organiser, twoPlayers(strings.Repeat("0", 60))).want(t, http.StatusCreated)
+		m := only(t, h.deliver(), "ann@example.org")
+		id, white = moveLink(t, m)
+		return id, white, watchLinkRE.FindStringSubmatch(m.Text)[1]
+	}
+	start := h.clock.Now().Add(time.Hour).Format(time.RFC3339)
+	tournament := map[string]any{"name": "Cup", "format": "round_robin", "players": entrants(2),
+		"schedule": map[string]any{"starts": []string{start}, "round_hours": 24}}
+	vacation := map[string]any{"start": "2026-12-01T00:00:00Z", "end": "2026-12-03T00:00:00Z"}
+	turn := map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
+
+	// A request each operation answers when its token is right. {id} is the
+	// game's id; ids of other things need not exist (a 404 is no refusal).
+	requests := map[string]struct {
+		path string
+		body any
+	}{
+		"getHealth":              {"/healthz", nil},
+		"getReadiness":           {"/readyz", nil},
+		"getOpenAPI":             {"/openapi.yaml", nil},
+		"requestLogin":           {"/v1/auth/login", map[string]any{"email": "zed@example.org"}},
+		"exchangeLoginToken":     {"/v1/auth/token", map[string]any{"token": "abc"}},
+		"logout":                 {"/v1/auth/logout", nil},
+		"getMe":                  {"/v1/me", nil},
+		"updateMe":               {"/v1/me", map[string]any{"name": "Ann"}},
+		"listMyGames":            {"/v1/me/games", nil},
+		"listVacations":          {"/v1/me/vacations", nil},
+		"declareVacation":        {"/v1/me/vacations", vacation},
+		"cancelVacation":         {"/v1/me/vacations/123", nil},
+		"getCalendar":            {"/calendar.ics?t=abc", nil},
+		"createGame":             {"/v1/games", twoPlayers(strings.Repeat("0", 60))},
+		"getGame":                {"/v1/games/{id}", nil},
+		"listLegalMoves":         {"/v1/games/{id}/moves?from=e5", nil},
+		"listTurns":              {"/v1/games/{id}/turns", nil},
+		"submitTurn":             {"/v1/games/{id}/turns", turn},
+		"previewTurn":            {"/v1/games/{id}/preview", map[string]any{"turn": "e5e4"}},
+		"resign":                 {"/v1/games/{id}/resign", map[string]any{}},
+		"getRecord":              {"/v1/games/{id}/record", nil},
+		"rotateSeatLink":         {"/v1/games/{id}/seats/white/link", nil},
+		"listGameMail":           {"/v1/games/{id}/mail", nil},
+		"unsubscribePage":        {"/unsubscribe?t=abc", nil},
+		"unsubscribe":            {"/unsubscribe?t=abc", nil},
+		"playPage":               {"/play/{id}", nil},
+		"loginPage":              {"/login", nil},
+		"getAsset":               {"/assets/play.js", nil},
+		"createTournament":       {"/v1/tournaments", tournament},
+		"getTournament":          {"/v1/tournaments/t_none", nil},
+		"getStandings":           {"/v1/tournaments/t_none/standings", nil},
+		"withdrawFromTournament": {"/v1/tournaments/t_none/withdraw", map[string]any{}},
+		"cancelTournament":       {"/v1/tournaments/t_none/cancel", nil},
+		"standingsPage":          {"/tournaments/t_none", nil},
+	}
+
+	for path, item := range c.Doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			t.Run(op.OperationID, func(t *testing.T) {
+				req, ok := requests[op.OperationID]
+				if !ok {
+					t.Fatalf("%s %s: add a request for %s to this test", method, path, op.OperationID)
+				}
+				if op.Security == nil {
+					t.Fatalf("%s %s declares no security: list the token kinds it takes, or [] for none", method, path)
+				}
+				var declared []string
+				for _, requirement := range *op.Security {
+					for scheme := range requirement {
+						declared = append(declared, scheme)
+					}
+				}
+				if len(declared) == 0 {
+					id, _, _ := newGame(t)
+					res := h.do(method, strings.ReplaceAll(req.path, "{id}", id), "", req.body)
+					if refusedForKind(t, res) {
+						t.Errorf("public, yet refused without a token: %d %s", res.status, res.body)
+					}
+					return
+				}
+				for _, kind := range tokenKinds {
+					id, white, watch := newGame(t)
+					token := map[string]string{"accountToken": ann, "seatToken": white, "spectatorToken": watch}[kind]
+					if op.OperationID == "logout" && kind == "accountToken" {
+						token = zoe // Ann's session must outlive this test
+					}
+					res := h.do(method, strings.ReplaceAll(req.path, "{id}", id), token, req.body)
+					switch refused := refusedForKind(t, res); {
+					case slices.Contains(declared, kind) && refused:
+						t.Errorf("declares %s, but the server refuses it: %d %s", kind, res.status, res.body)
+					case !slices.Contains(declared, kind) && !refused:
+						t.Errorf("does not declare %s, but the server answers it with %d %s", kind, res.status, res.body)
+					}
+				}
+				for _, scheme := range declared {
+					if !slices.Contains(tokenKinds, scheme) {
+						t.Errorf("declares the unknown token kind %s", scheme)
+					}
+				}
+			})
+		}
+	}
+}
+
+// refusedForKind reports whether res refuses the caller's token as the wrong
+// kind (or missing), rather than answering or refusing the request itself.
+func refusedForKind(t *testing.T, res response) bool {
+	t.Helper()
+	switch res.status {
+	case http.StatusUnauthorized:
+		return res.problem(t).Code == "unauthorized"
+	case http.StatusForbidden:
+		code := res.problem(t).Code
+		return code == "account_required" || code == "forbidden"
+	}
+	return false
+}
