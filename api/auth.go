@@ -101,8 +101,8 @@ func unauthorized(detail string) *Problem {
 // domainProblem maps a domain error to its problem: the one place where
 // domain kinds become HTTP statuses.
 func domainProblem(err error) *Problem {
-	de := domain.ErrorOf(err)
-	if de == nil {
+	de, ok := domain.ErrorOf(err)
+	if !ok {
 		return nil
 	}
 	status := map[domain.Kind]int{

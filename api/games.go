@@ -194,7 +194,7 @@ func (s *Server) legalMoves(c echo.Context) error {
 		return err
 	}
 	if g.Over() {
-		return domain.ErrorOf(less.ErrGameOver)
+		return less.ErrGameOver
 	}
 	var from *less.Square
 	if v := c.QueryParam("from"); v != "" {

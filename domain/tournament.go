@@ -437,7 +437,7 @@ func Adjudicate(g Game, now time.Time) (Submitted, error) {
 		return Submitted{}, err
 	}
 	if err := eg.Adjudicate(); err != nil {
-		return Submitted{}, ErrorOf(err)
+		return Submitted{}, classify(err)
 	}
 	g.State = eg.State()
 	g.Version++
