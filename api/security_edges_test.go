@@ -4,9 +4,14 @@ package api_test
 // Authorization scheme, HEAD, cross-origin requests).
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/api/internal/contract"
 )
 
 // The bearer scheme is case-insensitive (RFC 9110 11.1); anything that is
@@ -63,5 +68,97 @@ func TestPrivateResponsesAreNotStored(t *testing.T) {
 		if got := tt.res.header.Values("Cache-Control"); len(got) != 1 || got[0] != "no-store" {
 			t.Errorf("%s: Cache-Control %q, want no-store", tt.name, got)
 		}
+	}
+}
+
+// HEAD answers wherever GET does, with the same status and headers and no
+// body (RFC 9110 9.3.2), and the contract's request validation applies to it
+// as to GET. Every GET operation of openapi.yaml is tried, so a new one
+// cannot be forgotten.
+func TestHeadAnswersLikeGet(t *testing.T) {
+	h := newAttackHarness(t)
+	org := h.login("org@example.org")
+	var g gameJSON
+	h.do("POST", "/v1/games", org, twoPlayers(strings.Repeat("0", 60))).want(t, http.StatusCreated).decode(t, &g)
+	invitation := only(t, h.deliver(), "ann@example.org")
+	_, white := moveLink(t, invitation)
+	var me struct {
+		CalendarURL string `json:"calendar_url"`
+	}
+	h.do("GET", "/v1/me", org, nil).want(t, http.StatusOK).decode(t, &me)
+	var tour tournamentJSON
+	h.do("POST", "/v1/tournaments", org, map[string]any{"name": "Spring", "format": "round_robin", "players": entrants(2),
+		"schedule": map[string]any{"starts": []time.Time{h.clock.Now().Add(time.Hour)}, "round_hours": 24}}).want(t, http.StatusCreated).decode(t, &tour)
+	local := func(u string) string { return strings.TrimPrefix(u, "http://lesspost.test") }
+	if invitation.Unsubscribe == "" {
+		t.Fatal("the invitation has no unsubscribe link")
+	}
+
+	game := "/v1/games/" + g.ID
+	requests := map[string]struct {
+		path, token string
+		status      int // of GET
+	}{ // by the contract's path
+		"/healthz":                          {"/healthz", "", http.StatusOK},
+		"/readyz":                           {"/readyz", "", http.StatusOK},
+		"/openapi.yaml":                     {"/openapi.yaml", "", http.StatusOK},
+		"/v1/me":                            {"/v1/me", org, http.StatusOK},
+		"/v1/me/games":                      {"/v1/me/games?limit=5", org, http.StatusOK},
+		"/v1/me/vacations":                  {"/v1/me/vacations", org, http.StatusOK},
+		"/v1/games/{id}":                    {game, white, http.StatusOK},
+		"/v1/games/{id}/moves":              {game + "/moves?from=e5", white, http.StatusOK},
+		"/v1/games/{id}/turns":              {game + "/turns", white, http.StatusOK},
+		"/v1/games/{id}/record":             {game + "/record", white, http.StatusOK},
+		"/v1/games/{id}/mail":               {game + "/mail", org, http.StatusOK},
+		"/v1/tournaments/{id}":              {"/v1/tournaments/" + tour.ID, "", http.StatusOK},
+		"/v1/tournaments/{id}/standings":    {"/v1/tournaments/" + tour.ID + "/standings", "", http.StatusOK},
+		"/tournaments/{id}":                 {"/tournaments/" + tour.ID, "", http.StatusOK},
+		"/calendar.ics":                     {local(me.CalendarURL), "", http.StatusOK},
+		"/unsubscribe":                      {local(invitation.Unsubscribe), "", http.StatusOK},
+		"/play/{id}":                        {"/play/" + g.ID, "", http.StatusOK},
+		"/login":                            {"/login", "", http.StatusOK},
+		"/assets/{file}":                    {"/assets/play.js", "", http.StatusOK},
+		"bad parameter (validated as GET)":  {"/v1/me/games?cursor=" + strings.Repeat("x", 201), org, http.StatusBadRequest},
+		"no token (refused as GET)":         {"/v1/me", "", http.StatusUnauthorized},
+		"unknown game (not found like GET)": {"/v1/games/g_nothing", org, http.StatusNotFound},
+	}
+	c, err := contract.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range c.Doc.Paths.Map() {
+		if _, ok := requests[path]; item.Get != nil && !ok {
+			t.Errorf("GET %s: no request in this test; add one", path)
+		}
+	}
+	for name, r := range requests {
+		t.Run(name, func(t *testing.T) {
+			get := h.do("GET", r.path, r.token, nil).want(t, r.status)
+			head := h.do("HEAD", r.path, r.token, nil)
+			if head.status != get.status {
+				t.Fatalf("HEAD %s: status %d, GET %d", r.path, head.status, get.status)
+			}
+			if len(head.body) != 0 {
+				t.Errorf("HEAD %s has a body: %.80q", r.path, head.body)
+			}
+			for _, k := range slices.Sorted(maps.Keys(get.header)) {
+				switch k {
+				case "Date", "X-Request-Id":
+					continue
+				case "Content-Length": // net/http announces it for HEAD only when it is known in time
+					if v := head.header.Get(k); v == "" || v == get.header.Get(k) {
+						continue
+					}
+				}
+				if !slices.Equal(head.header[k], get.header[k]) {
+					t.Errorf("HEAD %s: %s %q, GET %q", r.path, k, head.header[k], get.header[k])
+				}
+			}
+			for k := range head.header {
+				if _, ok := get.header[k]; !ok && k != "Content-Length" {
+					t.Errorf("HEAD %s: %s %q, absent from GET", r.path, k, head.header[k])
+				}
+			}
+		})
 	}
 }

@@ -98,7 +98,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		logRequests(log),
 		recoverPanics(log),
 		limitBody,
-		validateRequests(c.Router),
+		validateRequests(c),
 	)
 	// Rate limits are route middleware (see routes), so they run after
 	// these: a request the contract refuses counts against no limit.
