@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/internal/contract"
 )
 
@@ -161,4 +162,93 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// corsHeaders are the response's CORS headers.
+func corsHeaders(r response) map[string]string {
+	out := map[string]string{}
+	for k := range r.header {
+		if strings.HasPrefix(k, "Access-Control-") {
+			out[k] = strings.Join(r.header[k], ", ")
+		}
+	}
+	return out
+}
+
+// CORS is off unless origins are configured: no response carries a CORS
+// header, so no page of another origin can read an answer.
+func TestCORSOffByDefault(t *testing.T) {
+	h := newAttackHarness(t)
+	token := h.login("ann@example.org")
+	for _, r := range []response{
+		h.do("GET", "/v1/me", token, nil, "Origin", "https://app.example.org"),
+		h.do("OPTIONS", "/v1/me", "", nil, "Origin", "https://app.example.org", "Access-Control-Request-Method", "GET",
+			"Access-Control-Request-Headers", "authorization"),
+	} {
+		if got := corsHeaders(r); len(got) != 0 {
+			t.Errorf("CORS headers %v, want none", got)
+		}
+		if slices.Contains(r.header.Values("Vary"), "Origin") {
+			t.Errorf("Vary %q", r.header.Values("Vary"))
+		}
+	}
+}
+
+// With --cors-origins, pages of those origins, and only those, may call the
+// API with a bearer token and read the answers, errors included; cookies
+// (credentials) are never allowed.
+func TestCORS(t *testing.T) {
+	const app = "https://app.example.org"
+	h := newHarnessWith(t, func(c *api.Config) { c.CORSOrigins = []string{app, "http://localhost:5173"} })
+	token := h.login("ann@example.org")
+	expose := "ETag, Location, Retry-After, Idempotent-Replayed, WWW-Authenticate, X-Request-Id, Content-Disposition"
+	allowHeaders := "Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id"
+	preflight := func(origin, path, method string) response {
+		return h.do("OPTIONS", path, "", nil, "Origin", origin, "Access-Control-Request-Method", method,
+			"Access-Control-Request-Headers", "authorization,content-type,idempotency-key")
+	}
+	tests := []struct {
+		name   string
+		res    response
+		status int
+		want   map[string]string
+	}{
+		{"request", h.do("GET", "/v1/me", token, nil, "Origin", app), http.StatusOK,
+			map[string]string{"Access-Control-Allow-Origin": app, "Access-Control-Expose-Headers": expose}},
+		{"the other origin", h.do("GET", "/v1/me", token, nil, "Origin", "http://localhost:5173"), http.StatusOK,
+			map[string]string{"Access-Control-Allow-Origin": "http://localhost:5173", "Access-Control-Expose-Headers": expose}},
+		{"an error is readable", h.do("GET", "/v1/me", "", nil, "Origin", app), http.StatusUnauthorized,
+			map[string]string{"Access-Control-Allow-Origin": app, "Access-Control-Expose-Headers": expose}},
+		{"invalid request is readable", h.do("GET", "/v1/me/games?limit=0", token, nil, "Origin", app), http.StatusBadRequest,
+			map[string]string{"Access-Control-Allow-Origin": app, "Access-Control-Expose-Headers": expose}},
+		{"preflight", preflight(app, "/v1/games/g_x/turns", "POST"), http.StatusNoContent, map[string]string{
+			"Access-Control-Allow-Origin": app, "Access-Control-Allow-Methods": "OPTIONS, GET, HEAD, POST",
+			"Access-Control-Allow-Headers": allowHeaders, "Access-Control-Max-Age": "600"}},
+		{"preflight of an account route", preflight(app, "/v1/me", "PATCH"), http.StatusNoContent, map[string]string{
+			"Access-Control-Allow-Origin": app, "Access-Control-Allow-Methods": "OPTIONS, GET, HEAD, PATCH",
+			"Access-Control-Allow-Headers": allowHeaders, "Access-Control-Max-Age": "600"}},
+		{"request of another origin", h.do("GET", "/v1/me", token, nil, "Origin", "https://evil.example"), http.StatusOK, map[string]string{}},
+		{"a subdomain is another origin", h.do("GET", "/v1/me", token, nil, "Origin", "https://x.app.example.org"), http.StatusOK, map[string]string{}},
+		{"another scheme is another origin", h.do("GET", "/v1/me", token, nil, "Origin", "http://app.example.org"), http.StatusOK, map[string]string{}},
+		{"the null origin", h.do("GET", "/v1/me", token, nil, "Origin", "null"), http.StatusOK, map[string]string{}},
+		{"preflight of another origin", preflight("https://evil.example", "/v1/me", "PATCH"), http.StatusNoContent, map[string]string{}},
+		{"no origin", h.do("GET", "/v1/me", token, nil), http.StatusOK, map[string]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.res.status != tt.status {
+				t.Errorf("status %d, want %d: %s", tt.res.status, tt.status, tt.res.body)
+			}
+			if got := corsHeaders(tt.res); !maps.Equal(got, tt.want) {
+				t.Errorf("CORS headers\n%v\nwant\n%v", got, tt.want)
+			}
+			if !slices.Contains(tt.res.header.Values("Vary"), "Origin") {
+				t.Errorf("Vary %q lacks Origin: caches would mix the answers of origins", tt.res.header.Values("Vary"))
+			}
+		})
+	}
+	// A preflight changes nothing; the request it clears does the work.
+	before := dbState(t, h)
+	preflight(app, "/v1/me", "PATCH").want(t, http.StatusNoContent)
+	unchanged(t, h, before)
 }
