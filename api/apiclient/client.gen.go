@@ -668,9 +668,11 @@ type CreateGameRequest struct {
 
 // CreateTournamentRequest defines model for CreateTournamentRequest.
 type CreateTournamentRequest struct {
-	Format  CreateTournamentRequestFormat `json:"format"`
-	Name    string                        `json:"name"`
-	Players []PlayerRequest               `json:"players"`
+	Format CreateTournamentRequestFormat `json:"format"`
+
+	// Name 1 to 100 characters after trimming; no control characters.
+	Name    string          `json:"name"`
+	Players []PlayerRequest `json:"players"`
 
 	// Rounds Swiss only; round robins have their own number.
 	Rounds *int `json:"rounds,omitempty"`
