@@ -38,7 +38,7 @@ func (s *Server) requestLogin(c echo.Context) error {
 		}
 	}
 	if err := s.db.RequestLogin(c.Request().Context(), email, locale, s.now()); err != nil {
-		if de := domain.ErrorOf(err); de != nil && de.Kind == domain.KindRateLimited {
+		if de, ok := domain.ErrorOf(err); ok && de.Kind == domain.KindRateLimited {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(int(time.Hour/time.Second)))
 		}
 		return err

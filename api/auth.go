@@ -25,12 +25,11 @@ type principal struct {
 // token is missing, malformed, forged, expired, or (for an account) of a
 // session that has ended.
 func (s *Server) authenticate(c echo.Context) (*principal, error) {
-	h := c.Request().Header.Get(echo.HeaderAuthorization)
-	token, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || token == "" {
+	token, ok := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
+	if !ok {
 		return nil, unauthorized("This needs a token: send Authorization: Bearer <token>.")
 	}
-	cl, err := s.tokens.parse(strings.TrimSpace(token))
+	cl, err := s.tokens.parse(token)
 	if err != nil {
 		return nil, unauthorized("The token is invalid or expired.")
 	}
@@ -51,6 +50,14 @@ func (s *Server) authenticate(c echo.Context) (*principal, error) {
 		}
 	}
 	return p, nil
+}
+
+// bearerToken takes the token out of an Authorization header. The scheme is
+// case-insensitive (RFC 9110 11.1): "bearer x" and "BEARER x" work too.
+func bearerToken(header string) (string, bool) {
+	scheme, token, _ := strings.Cut(strings.TrimSpace(header), " ")
+	token = strings.TrimSpace(token)
+	return token, strings.EqualFold(scheme, "Bearer") && token != ""
 }
 
 // account requires an account token.
@@ -101,8 +108,8 @@ func unauthorized(detail string) *Problem {
 // domainProblem maps a domain error to its problem: the one place where
 // domain kinds become HTTP statuses.
 func domainProblem(err error) *Problem {
-	de := domain.ErrorOf(err)
-	if de == nil {
+	de, ok := domain.ErrorOf(err)
+	if !ok {
 		return nil
 	}
 	status := map[domain.Kind]int{

@@ -148,7 +148,6 @@ func (s *Server) getGame(c echo.Context) error {
 		return err
 	}
 	etag := `"v` + strconv.Itoa(g.Version) + `"`
-	c.Response().Header().Set(echo.HeaderCacheControl, "private, no-cache")
 	c.Response().Header().Set("ETag", etag)
 	if match := c.Request().Header.Get("If-None-Match"); match != "" && etagMatches(match, etag) {
 		return c.NoContent(http.StatusNotModified)
@@ -194,7 +193,7 @@ func (s *Server) legalMoves(c echo.Context) error {
 		return err
 	}
 	if g.Over() {
-		return domain.ErrorOf(less.ErrGameOver)
+		return less.ErrGameOver
 	}
 	var from *less.Square
 	if v := c.QueryParam("from"); v != "" {

@@ -31,6 +31,11 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Content-Security-Policy", CSPAPI)
+		// Responses carry tokens (access tokens, calendar and spectator
+		// links) and private data (addresses, my games): no cache may keep
+		// them. The few that may be cached (pages, assets, the calendar
+		// feed) say so themselves.
+		h.Set(echo.HeaderCacheControl, "no-store")
 		return next(c)
 	}
 }

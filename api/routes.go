@@ -12,47 +12,56 @@ import (
 
 // routes registers every endpoint. Each must be in openapi.yaml with the same
 // method and path (echo's /games/:id is the spec's /games/{id}), and the
-// reverse; TestRoutesMatchSpec fails otherwise.
+// reverse; TestRoutesMatchSpec fails otherwise. HEAD is served wherever GET
+// is (see get) and is not repeated in the contract.
 func (s *Server) routes() {
-	s.echo.GET("/healthz", s.health)
-	s.echo.GET("/readyz", s.ready)
-	s.echo.GET("/openapi.yaml", s.openAPI)
+	s.get("/healthz", s.health)
+	s.get("/readyz", s.ready)
+	s.get("/openapi.yaml", s.openAPI)
 
 	s.echo.POST("/v1/auth/login", s.requestLogin, s.limitLogin())
 	s.echo.POST("/v1/auth/token", s.exchangeToken, s.limitToken())
 	s.echo.POST("/v1/auth/logout", s.logout)
-	s.echo.GET("/v1/me", s.me)
+	s.get("/v1/me", s.me)
 	s.echo.PATCH("/v1/me", s.updateMe)
-	s.echo.GET("/v1/me/games", s.myGames)
-	s.echo.GET("/v1/me/vacations", s.listVacations)
+	s.get("/v1/me/games", s.myGames)
+	s.get("/v1/me/vacations", s.listVacations)
 	s.echo.POST("/v1/me/vacations", s.declareVacation)
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
-	s.echo.GET("/calendar.ics", s.calendar)
+	s.get("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/tournaments", s.createTournament)
-	s.echo.GET("/v1/tournaments/:id", s.getTournament)
-	s.echo.GET("/v1/tournaments/:id/standings", s.tournamentStandings)
+	s.get("/v1/tournaments/:id", s.getTournament)
+	s.get("/v1/tournaments/:id/standings", s.tournamentStandings)
 	s.echo.POST("/v1/tournaments/:id/withdraw", s.withdraw)
 	s.echo.POST("/v1/tournaments/:id/cancel", s.cancelTournament)
-	s.echo.GET("/tournaments/:id", s.standingsHTML)
+	s.get("/tournaments/:id", s.standingsHTML)
 
 	s.echo.POST("/v1/games", s.createGame, s.limitCreateGame())
-	s.echo.GET("/v1/games/:id", s.getGame)
-	s.echo.GET("/v1/games/:id/moves", s.legalMoves)
-	s.echo.GET("/v1/games/:id/turns", s.listTurns)
+	s.get("/v1/games/:id", s.getGame)
+	s.get("/v1/games/:id/moves", s.legalMoves)
+	s.get("/v1/games/:id/turns", s.listTurns)
 	s.echo.POST("/v1/games/:id/turns", s.submitTurn)
 	s.echo.POST("/v1/games/:id/preview", s.previewTurn)
 	s.echo.POST("/v1/games/:id/resign", s.resign)
-	s.echo.GET("/v1/games/:id/record", s.record)
+	s.get("/v1/games/:id/record", s.record)
 	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink)
-	s.echo.GET("/v1/games/:id/mail", s.gameMail)
+	s.get("/v1/games/:id/mail", s.gameMail)
 
-	s.echo.GET("/unsubscribe", s.unsubscribeForm)
+	s.get("/unsubscribe", s.unsubscribeForm)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
 
-	s.echo.GET("/play/:id", s.playPage)
-	s.echo.GET("/login", s.loginPage)
-	s.echo.GET("/assets/:file", s.asset)
+	s.get("/play/:id", s.playPage)
+	s.get("/login", s.loginPage)
+	s.get("/assets/:file", s.asset)
+}
+
+// get serves a path for GET and HEAD. HEAD is GET without the body
+// (RFC 9110 9.3.2): the same handler runs, and net/http drops the body it
+// writes, so status and headers are the same by construction.
+func (s *Server) get(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+	s.echo.GET(path, h, m...)
+	s.echo.HEAD(path, h, m...)
 }
 
 type healthResponse struct {

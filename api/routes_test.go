@@ -1,8 +1,10 @@
 package api
 
 import (
+	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
@@ -25,12 +27,28 @@ func TestRoutesMatchSpec(t *testing.T) {
 			inSpec = append(inSpec, method+" "+path)
 		}
 	}
-	var served []string
+	var served, head []string
 	for _, r := range newTestServer(t, testDB(t)).echo.Routes() {
-		served = append(served, r.Method+" "+echoParam.ReplaceAllString(r.Path, "{$1}"))
+		op := r.Method + " " + echoParam.ReplaceAllString(r.Path, "{$1}")
+		if r.Method == http.MethodHead {
+			head = append(head, op)
+			continue
+		}
+		served = append(served, op)
 	}
 	slices.Sort(inSpec)
 	slices.Sort(served)
+	slices.Sort(head)
+	// HEAD is served exactly where GET is, and not in the contract.
+	var wantHead []string
+	for _, op := range served {
+		if path, ok := strings.CutPrefix(op, http.MethodGet+" "); ok {
+			wantHead = append(wantHead, http.MethodHead+" "+path)
+		}
+	}
+	if !slices.Equal(head, wantHead) {
+		t.Errorf("HEAD is served for\n%q\nwant (every GET)\n%q", head, wantHead)
+	}
 	for _, op := range served {
 		if _, found := slices.BinarySearch(inSpec, op); !found {
 			t.Errorf("%s is served but not in openapi.yaml", op)

@@ -38,6 +38,10 @@ type Config struct {
 	// client address and account (429 rate_limited); zero fields mean
 	// DefaultRateLimits.
 	RateLimits RateLimits
+	// CORSOrigins are the origins (scheme://host[:port], or "*" for any)
+	// whose web pages may call the API with bearer tokens. Empty (the
+	// default) allows none: no response carries a CORS header.
+	CORSOrigins []string
 	// TrustedProxies is the number of reverse proxies in front of the server
 	// that append the client's address to X-Forwarded-For. 0 (the default)
 	// ignores the header and limits by the connection's address; behind a
@@ -97,8 +101,15 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		requestID,
 		logRequests(log),
 		recoverPanics(log),
+	)
+	// CORS before anything that can refuse a request, so that a page of an
+	// allowed origin can read the problem.
+	if mw := cors(cfg.CORSOrigins); mw != nil {
+		e.Use(mw)
+	}
+	e.Use(
 		limitBody,
-		validateRequests(c.Router),
+		validateRequests(c),
 	)
 	// Rate limits are route middleware (see routes), so they run after
 	// these: a request the contract refuses counts against no limit.

@@ -71,7 +71,7 @@ func TestEndpoints(t *testing.T) {
 		{name: "unknown path", method: "GET", path: "/nope?token=x", wantStatus: 404, wantType: ContentTypeProblem, wantCode: "not_found"},
 		{
 			name: "unknown method", method: "DELETE", path: "/healthz", wantStatus: 405, wantType: ContentTypeProblem,
-			wantCode: "method_not_allowed", wantHeaders: map[string]string{"Allow": "OPTIONS, GET"},
+			wantCode: "method_not_allowed", wantHeaders: map[string]string{"Allow": "OPTIONS, GET, HEAD"},
 		},
 		{
 			name: "body too large", method: "POST", path: "/healthz", body: strings.Repeat("x", maxBodyBytes+1),

@@ -8,8 +8,9 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
 	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/api/internal/contract"
 )
 
 // validateRequests rejects requests that do not match openapi.yaml (types,
@@ -17,7 +18,7 @@ import (
 // additionalProperties: false, string lengths, ...) before a handler sees
 // them. Paths and methods the contract does not know pass through, so that
 // echo answers them with 404 or 405; TestRoutesMatchSpec keeps the two in step.
-func validateRequests(router routers.Router) echo.MiddlewareFunc {
+func validateRequests(c *contract.Contract) echo.MiddlewareFunc {
 	opts := &openapi3filter.Options{
 		// Tokens are checked by our own auth, which can tell the client why a
 		// token was refused; the contract only documents the scheme.
@@ -25,11 +26,11 @@ func validateRequests(router routers.Router) echo.MiddlewareFunc {
 	}
 	opts.WithCustomSchemaErrorFunc(schemaErrorMessage)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			req := c.Request()
-			route, params, err := router.FindRoute(req)
+		return func(ec echo.Context) error {
+			req := ec.Request()
+			route, params, err := c.FindRoute(req)
 			if err != nil {
-				return next(c)
+				return next(ec)
 			}
 			if err := openapi3filter.ValidateRequest(req.Context(), &openapi3filter.RequestValidationInput{
 				Request:    req,
@@ -39,7 +40,7 @@ func validateRequests(router routers.Router) echo.MiddlewareFunc {
 			}); err != nil {
 				return err // problemFor turns it into invalid_request
 			}
-			return next(c)
+			return next(ec)
 		}
 	}
 }

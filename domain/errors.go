@@ -50,22 +50,44 @@ const (
 	CodeIdempotencyReused = "idempotency_key_reused"
 )
 
-// ErrorOf turns engine and domain errors into an *Error, and anything else
-// into nil (an internal error).
-func ErrorOf(err error) *Error {
-	var de *Error
+// ErrStoredData marks an error in decoding what the store holds: a damaged
+// row or document. However it came about, the client is not to blame, so
+// ErrorOf never classifies it, whatever engine error it wraps, and the HTTP
+// edge answers 500. The store wraps every decoding error with it.
+var ErrStoredData = errors.New("stored data is damaged")
+
+// ErrorOf says which *Error err is or stands for: a domain error, or an
+// engine error that a request can cause. For anything else, including
+// ErrStoredData and nil, ok is false (an internal error).
+//
+// It returns a pointer and a flag, not an error, so that its result cannot
+// become a non-nil error holding a nil *Error; domain code that passes an
+// engine error on uses classify.
+func ErrorOf(err error) (de *Error, ok bool) {
+	if err == nil || errors.Is(err, ErrStoredData) {
+		return nil, false
+	}
 	if errors.As(err, &de) {
-		return de
+		return de, de != nil
 	}
 	var te *less.TurnError
 	if errors.As(err, &te) {
-		return &Error{Kind: KindIllegalTurn, Code: CodeIllegalTurn, Message: te.Message, Turn: te}
+		return &Error{Kind: KindIllegalTurn, Code: CodeIllegalTurn, Message: te.Message, Turn: te}, true
 	}
 	switch {
 	case errors.Is(err, less.ErrGameOver):
-		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
+		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}, true
 	case errors.Is(err, less.ErrBoard), errors.Is(err, less.ErrPosition), errors.Is(err, less.ErrOptions):
-		return &Error{Kind: KindInvalid, Code: CodeInvalidInput, Message: err.Error()}
+		return &Error{Kind: KindInvalid, Code: CodeInvalidInput, Message: err.Error()}, true
 	}
-	return nil
+	return nil, false
+}
+
+// classify returns the *Error that err stands for, or err itself when it
+// stands for none (never a nil *Error inside a non-nil error).
+func classify(err error) error {
+	if de, ok := ErrorOf(err); ok {
+		return de
+	}
+	return err
 }

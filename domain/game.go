@@ -58,11 +58,12 @@ func (g *Game) Seat(c less.Color) (*Seat, bool) {
 // Over reports whether the game has ended.
 func (g *Game) Over() bool { return g.State.Result != nil }
 
-// Engine returns the rules engine's view of the game.
+// Engine returns the rules engine's view of the game. A state the engine
+// refuses was damaged in the store: it is ErrStoredData, not the caller's fault.
 func (g *Game) Engine() (*less.Game, error) {
 	eg, err := less.RestoreGame(g.State)
 	if err != nil {
-		return nil, fmt.Errorf("restore game %s: %w", g.ID, err)
+		return nil, fmt.Errorf("restore game %s: %w: %w", g.ID, ErrStoredData, err)
 	}
 	return eg, nil
 }
@@ -131,7 +132,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	}
 	opts, err := less.PresetOptions(preset, size)
 	if err != nil {
-		return Created{}, ErrorOf(err)
+		return Created{}, classify(err)
 	}
 	if spec.EarlyStop != nil {
 		opts.EarlyStop = *spec.EarlyStop
@@ -142,7 +143,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	start := less.StartPosition(board, opts.EarlyStop)
 	if spec.Setup != nil {
 		if start, err = less.NewPosition(board, spec.Setup.Pieces, spec.Setup.ToMove, opts.EarlyStop); err != nil {
-			return Created{}, ErrorOf(err)
+			return Created{}, classify(err)
 		}
 	}
 	tc, err := spec.Time.Normalize(n)
@@ -151,7 +152,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	}
 	eg, history, err := less.NewGame(start, opts)
 	if err != nil {
-		return Created{}, ErrorOf(err)
+		return Created{}, classify(err)
 	}
 	g := Game{ID: id, CreatorID: creatorID, Preset: preset, Seed: seed, Seats: seats,
 		State: eg.State(), Away: away, Tournament: spec.Tournament, Version: 1, CreatedAt: now, UpdatedAt: now}
@@ -187,7 +188,7 @@ func boardOf(spec NewGameSpec, size int, randomSeed uint64) (*less.Board, *uint6
 	case spec.Walls != "":
 		b, err := less.ParseBoard(size, spec.Walls)
 		if err != nil {
-			return nil, nil, ErrorOf(err)
+			return nil, nil, classify(err)
 		}
 		return b, nil, nil
 	default:
@@ -197,7 +198,7 @@ func boardOf(spec NewGameSpec, size int, randomSeed uint64) (*less.Board, *uint6
 		}
 		b, err := less.GenerateBoard(size, seed)
 		if err != nil {
-			return nil, nil, ErrorOf(err)
+			return nil, nil, classify(err)
 		}
 		return b, &seed, nil
 	}
@@ -269,7 +270,7 @@ func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submi
 	}
 	turn, err := less.ParseTurn(turnText)
 	if err != nil {
-		return Submitted{}, ErrorOf(err)
+		return Submitted{}, classify(err)
 	}
 	eg, err := g.Engine()
 	if err != nil {
@@ -278,7 +279,7 @@ func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submi
 	mover := g.State.Position.ToMove()
 	played, err := eg.Play(turn)
 	if err != nil {
-		return Submitted{}, ErrorOf(err)
+		return Submitted{}, classify(err)
 	}
 	g.charge(mover, now)
 	g.Clock.Streak[less.SideOf(mover)] = 0
@@ -296,7 +297,7 @@ func PreviewTurn(g Game, a Actor, turnText string) (less.Position, less.Outcome,
 	}
 	turn, err := less.ParseTurn(turnText)
 	if err != nil {
-		return less.Position{}, less.Outcome{}, ErrorOf(err)
+		return less.Position{}, less.Outcome{}, classify(err)
 	}
 	eg, err := g.Engine()
 	if err != nil {
@@ -304,7 +305,7 @@ func PreviewTurn(g Game, a Actor, turnText string) (less.Position, less.Outcome,
 	}
 	next, out, err := eg.Preview(turn)
 	if err != nil {
-		return less.Position{}, less.Outcome{}, ErrorOf(err)
+		return less.Position{}, less.Outcome{}, classify(err)
 	}
 	return next, out, nil
 }
@@ -324,7 +325,7 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 		return Submitted{}, err
 	}
 	if err := eg.Resign(less.SideOf(held[0])); err != nil {
-		return Submitted{}, ErrorOf(err)
+		return Submitted{}, classify(err)
 	}
 	g.State = eg.State()
 	g.Version++

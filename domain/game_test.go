@@ -1000,16 +1000,23 @@ func TestErrorOf(t *testing.T) {
 		{"bad position", fmt.Errorf("%w: overlap", less.ErrPosition), domain.KindInvalid, domain.CodeInvalidInput, nil},
 		{"bad options", fmt.Errorf("%w: max", less.ErrOptions), domain.KindInvalid, domain.CodeInvalidInput, nil},
 		{"anything else", errors.New("disk full"), 0, "", nil},
+		// A damaged row is the server's problem, whatever the engine said about it.
+		{"stored data", fmt.Errorf("read game g: %w: %w", domain.ErrStoredData, fmt.Errorf("%w: short", less.ErrBoard)), 0, "", nil},
+		{"a stored turn", fmt.Errorf("%w: %w", domain.ErrStoredData, te), 0, "", nil},
+		{"a nil *Error", fmt.Errorf("x: %w", (*domain.Error)(nil)), 0, "", nil},
 	}
 	for _, tt := range tests {
-		got := domain.ErrorOf(tt.err)
+		got, ok := domain.ErrorOf(tt.err)
+		if ok != (got != nil) {
+			t.Errorf("%s: ErrorOf = %v, %v", tt.name, got, ok)
+		}
 		if tt.kind == 0 {
-			if got != nil {
-				t.Errorf("%s: ErrorOf = %v, want nil", tt.name, got)
+			if ok {
+				t.Errorf("%s: ErrorOf = %v, want none", tt.name, got)
 			}
 			continue
 		}
-		if got == nil || got.Kind != tt.kind || got.Code != tt.code {
+		if !ok || got.Kind != tt.kind || got.Code != tt.code {
 			t.Errorf("%s: ErrorOf = %+v, want kind %d code %s", tt.name, got, tt.kind, tt.code)
 			continue
 		}

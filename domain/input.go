@@ -7,10 +7,12 @@ import (
 	"unicode/utf8"
 )
 
-// Limits on text a user supplies.
+// Limits on text a user supplies, in characters. openapi.yaml gives the
+// same maxLength (TestLimitsMatchContract in api checks).
 const (
-	MaxNameLength  = 64
-	MaxEmailLength = 254
+	MaxNameLength           = 64
+	MaxTournamentNameLength = 100
+	MaxEmailLength          = 254
 )
 
 // Locales are the languages lesspost speaks: English and the languages the
@@ -41,21 +43,33 @@ func NormalizeEmail(s string) (string, error) {
 	return s[:at] + strings.ToLower(s[at:]), nil
 }
 
-// CheckName checks a person's name: 1 to 64 characters, no control or
-// invisible formatting characters (so it can never break a header or a line),
-// not only spaces. It returns the name trimmed.
+// CheckName checks a person's name: 1 to MaxNameLength characters, no
+// control or invisible formatting characters (so it can never break a header
+// or a line), not only spaces. It returns the name trimmed.
 func CheckName(s string) (string, error) {
+	return checkText(s, MaxNameLength, "name")
+}
+
+// CheckTournamentName checks a tournament's name like a person's, with room
+// for MaxTournamentNameLength characters.
+func CheckTournamentName(s string) (string, error) {
+	return checkText(s, MaxTournamentNameLength, "tournament name")
+}
+
+// checkText checks a one-line text of 1 to max characters; what names it in
+// the messages.
+func checkText(s string, max int, what string) (string, error) {
 	if !utf8.ValidString(s) {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "the name is not valid UTF-8")
+		return "", Errorf(KindInvalid, CodeInvalidInput, "the %s is not valid UTF-8", what)
 	}
 	s = strings.TrimSpace(s)
-	if s == "" || utf8.RuneCountInString(s) > MaxNameLength {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "a name has 1 to %d characters", MaxNameLength)
+	if s == "" || utf8.RuneCountInString(s) > max {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "a %s has 1 to %d characters", what, max)
 	}
 	for _, r := range s {
 		// Joiners are part of some scripts and of emoji sequences.
 		if invisible(r) && r != zwj && r != zwnj {
-			return "", Errorf(KindInvalid, CodeInvalidInput, "a name cannot contain control or invisible characters")
+			return "", Errorf(KindInvalid, CodeInvalidInput, "a %s cannot contain control or invisible characters", what)
 		}
 	}
 	return s, nil

@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -188,5 +189,27 @@ func TestCheckLocale(t *testing.T) {
 			continue
 		}
 		wantInvalid(t, l, err)
+	}
+}
+
+// A too long name is refused with a message that gives the limit that refused it.
+func TestNameLimitsInMessages(t *testing.T) {
+	tests := []struct {
+		check func(string) (string, error)
+		max   int
+		what  string
+	}{
+		{domain.CheckName, domain.MaxNameLength, "a name"},
+		{domain.CheckTournamentName, domain.MaxTournamentNameLength, "a tournament name"},
+	}
+	for _, tt := range tests {
+		if got, err := tt.check(strings.Repeat("x", tt.max)); err != nil || len(got) != tt.max {
+			t.Errorf("%s of %d characters: %q, %v", tt.what, tt.max, got, err)
+		}
+		_, err := tt.check(strings.Repeat("x", tt.max+1))
+		want := fmt.Sprintf("%s has 1 to %d characters", tt.what, tt.max)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s of %d characters: error %v, want %q", tt.what, tt.max+1, err, want)
+		}
 	}
 }

@@ -93,7 +93,6 @@ type NewTournamentSpec struct {
 
 const (
 	maxTournamentPlayers = 64
-	maxTournamentName    = 100
 	minRoundLength       = time.Hour
 )
 
@@ -103,9 +102,9 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	bad := func(format string, args ...any) (Tournament, error) {
 		return Tournament{}, Errorf(KindInvalid, CodeInvalidInput, format, args...)
 	}
-	name, err := CheckName(spec.Name)
-	if err != nil || len([]rune(name)) > maxTournamentName {
-		return bad("a tournament name has 1 to %d characters and no control characters", maxTournamentName)
+	name, err := CheckTournamentName(spec.Name)
+	if err != nil {
+		return Tournament{}, err
 	}
 	n := len(spec.Players)
 	if n < 2 || n > maxTournamentPlayers {
@@ -437,7 +436,7 @@ func Adjudicate(g Game, now time.Time) (Submitted, error) {
 		return Submitted{}, err
 	}
 	if err := eg.Adjudicate(); err != nil {
-		return Submitted{}, ErrorOf(err)
+		return Submitted{}, classify(err)
 	}
 	g.State = eg.State()
 	g.Version++

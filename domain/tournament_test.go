@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +40,9 @@ func TestCreateTournament(t *testing.T) {
 			Starts: []time.Time{first, first.Add(day)}, RoundLength: 2 * day}, 0, false},
 		{"unknown format", domain.NewTournamentSpec{Name: "Cup", Format: "knockout", Players: players(4), FirstStart: first, Interval: day}, 0, false},
 		{"name with a newline", domain.NewTournamentSpec{Name: "Cup\nBcc: x", Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
+		// The limit is MaxTournamentNameLength characters, not a person's name's.
+		{"longest name", domain.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength), Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 1, true},
+		{"name too long", domain.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength+1), Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

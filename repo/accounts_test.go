@@ -175,8 +175,9 @@ func TestRequestLoginRateLimit(t *testing.T) {
 }
 
 func asDomain(err error, de **domain.Error) bool {
-	*de = domain.ErrorOf(err)
-	return *de != nil
+	var ok bool
+	*de, ok = domain.ErrorOf(err)
+	return ok
 }
 
 func TestSessions(t *testing.T) {

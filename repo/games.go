@@ -64,7 +64,7 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		return enqueue(ctx, tx, &created.Game, created.Notices, now)
 	})
 	if err != nil {
-		if domain.ErrorOf(err) != nil {
+		if _, ok := domain.ErrorOf(err); ok {
 			return domain.Game{}, err
 		}
 		return domain.Game{}, fmt.Errorf("create game: %w", err)
@@ -283,7 +283,7 @@ func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
 			return nil, fmt.Errorf("read turns of %s: %w", id, err)
 		}
 		if t.Color, err = less.ParseColor(color); err != nil {
-			return nil, fmt.Errorf("read turns of %s: %w", id, err)
+			return nil, damaged("read turns of "+id, err)
 		}
 		t.PlayedAt = time.UnixMilli(played).UTC()
 		out = append(out, t)
@@ -307,7 +307,7 @@ type TurnRow struct {
 func (t TurnRow) Played() (less.Played, error) {
 	turn, err := less.ParseTurn(t.Notation)
 	if err != nil {
-		return less.Played{}, fmt.Errorf("stored turn %d: %w", t.Ply, err)
+		return less.Played{}, damaged(fmt.Sprintf("stored turn %d", t.Ply), err)
 	}
 	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, TimedOut: t.TimedOut,
 		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
@@ -467,7 +467,7 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 			return nil, fmt.Errorf("read seats: %w", err)
 		}
 		if s.Color, err = less.ParseColor(color); err != nil {
-			return nil, fmt.Errorf("read seats of %s: %w", gameID, err)
+			return nil, damaged("read seats of "+gameID, err)
 		}
 		if g := byID[gameID]; g != nil {
 			g.Seats = append(g.Seats, s)
@@ -513,24 +513,30 @@ func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
 	if seed.Valid {
 		s, err := strconv.ParseUint(seed.String, 10, 64)
 		if err != nil {
-			return domain.Game{}, fmt.Errorf("read game %s: seed: %w", g.ID, err)
+			return domain.Game{}, damaged("read game "+g.ID+": seed", err)
 		}
 		g.Seed = &s
 	}
 	var err error
 	if g.State, err = decodeState(size, walls, earlyStop, maxTurns, start, position, counts, ply, result); err != nil {
-		return domain.Game{}, fmt.Errorf("read game %s: %w", g.ID, err)
+		return domain.Game{}, damaged("read game "+g.ID, err)
 	}
 	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
-		return domain.Game{}, fmt.Errorf("read game %s: clock: %w", g.ID, err)
+		return domain.Game{}, damaged("read game "+g.ID+": clock", err)
 	}
 	if tournament.Valid {
 		g.Tournament = new(domain.TournamentRef)
 		if err := json.Unmarshal([]byte(tournament.String), g.Tournament); err != nil {
-			return domain.Game{}, fmt.Errorf("read game %s: tournament: %w", g.ID, err)
+			return domain.Game{}, damaged("read game "+g.ID+": tournament", err)
 		}
 	}
 	return g, nil
+}
+
+// damaged wraps an error in decoding a stored value: domain.ErrStoredData
+// makes it a server error, never one that blames the client.
+func damaged(what string, err error) error {
+	return fmt.Errorf("%s: %w: %w", what, domain.ErrStoredData, err)
 }
 
 // storedResult is less.Result with JSON names (same fields, same order).

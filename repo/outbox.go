@@ -109,7 +109,7 @@ func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, er
 			Tournament: tournament}
 		if color.Valid {
 			if m.Notice.Color, err = less.ParseColor(color.String); err != nil {
-				return nil, fmt.Errorf("read due mail %d: %w", m.ID, err)
+				return nil, damaged(fmt.Sprintf("read due mail %d", m.ID), err)
 			}
 		}
 		m.Secret = secret.String

@@ -50,7 +50,7 @@ func loadTournament(ctx context.Context, q queryer, id string) (domain.Tournamen
 	}
 	var t domain.Tournament
 	if err := json.Unmarshal([]byte(data), &t); err != nil {
-		return domain.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
+		return domain.Tournament{}, damaged("read tournament "+id, err)
 	}
 	return t, nil
 }

@@ -800,9 +800,11 @@ type CreateGameRequest struct {
 
 // CreateTournamentRequest defines model for CreateTournamentRequest.
 type CreateTournamentRequest struct {
-	Format  CreateTournamentRequestFormat `json:"format"`
-	Name    string                        `json:"name"`
-	Players []PlayerRequest               `json:"players"`
+	Format CreateTournamentRequestFormat `json:"format"`
+
+	// Name 1 to 100 characters after trimming; no control characters.
+	Name    string          `json:"name"`
+	Players []PlayerRequest `json:"players"`
 
 	// Rounds Swiss only; round robins have their own number.
 	Rounds *int `json:"rounds,omitempty"`
@@ -7025,6 +7027,11 @@ func (r LogoutResponse) ContentType() string {
 	return ""
 }
 
+// ExchangeLoginTokenResponse200Headers the declared response headers of an HTTP 200 response for ExchangeLoginToken
+type ExchangeLoginTokenResponse200Headers struct {
+	CacheControl string
+}
+
 // ExchangeLoginTokenResponse401Headers the declared response headers of an HTTP 401 response for ExchangeLoginToken
 type ExchangeLoginTokenResponse401Headers struct {
 	WWWAuthenticate *string
@@ -7050,6 +7057,8 @@ type ExchangeLoginTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ExchangeLoginTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ExchangeLoginTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8080,6 +8089,11 @@ func (r SubmitTurnResponse) ContentType() string {
 	return ""
 }
 
+// GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
+type GetMeResponse200Headers struct {
+	CacheControl string
+}
+
 // GetMeResponse401Headers the declared response headers of an HTTP 401 response for GetMe
 type GetMeResponse401Headers struct {
 	WWWAuthenticate *string
@@ -8096,6 +8110,8 @@ type GetMeResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetMeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetMeResponse401Headers
 }
@@ -8149,6 +8165,11 @@ func (r GetMeResponse) ContentType() string {
 	return ""
 }
 
+// UpdateMeResponse200Headers the declared response headers of an HTTP 200 response for UpdateMe
+type UpdateMeResponse200Headers struct {
+	CacheControl string
+}
+
 // UpdateMeResponse401Headers the declared response headers of an HTTP 401 response for UpdateMe
 type UpdateMeResponse401Headers struct {
 	WWWAuthenticate *string
@@ -8171,6 +8192,8 @@ type UpdateMeResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateMeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateMeResponse401Headers
 }
@@ -10653,6 +10676,16 @@ func ParseExchangeLoginTokenResponse(rsp *http.Response) (*ExchangeLoginTokenRes
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ExchangeLoginTokenResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ExchangeLoginTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11637,6 +11670,16 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetMeResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetMeResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11718,6 +11761,16 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateMeResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers UpdateMeResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {

@@ -32,6 +32,9 @@ type Config struct {
 	TrustedProxies int
 	// RateLimits bound logins, login-code exchanges and game creation.
 	RateLimits api.RateLimits
+	// CORSOrigins lists, comma-separated, the origins whose web pages may
+	// call the API (see origins).
+	CORSOrigins string
 	// PprofAddr, if set, serves Go's profiler there; it must be a loopback
 	// address, because profiles show request data.
 	PprofAddr string
@@ -94,6 +97,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	}
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.VisitAll(func(f *flag.Flag) {
 		f.Usage += " (env " + envName(f.Name) + ")"
@@ -176,8 +180,37 @@ func (cfg *Config) validate() error {
 	if cfg.PprofAddr != "" && !isLoopback(cfg.PprofAddr) {
 		errs = append(errs, fmt.Errorf("--pprof-addr %q: want a loopback host:port, such as 127.0.0.1:6060", cfg.PprofAddr))
 	}
+	for _, o := range cfg.origins() {
+		if !isOrigin(o) {
+			errs = append(errs, fmt.Errorf("--cors-origins %q: want * or origins such as https://app.example.org (scheme, host and port only)", o))
+		}
+	}
 	errs = append(errs, cfg.SMTP.validate()...)
 	return errors.Join(errs...)
+}
+
+// origins splits --cors-origins.
+func (cfg *Config) origins() []string {
+	var out []string
+	for o := range strings.SplitSeq(cfg.CORSOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// isOrigin reports whether o is "*" or an origin as browsers send it in the
+// Origin header (RFC 6454): a lower-case http or https scheme and host, an
+// optional port, nothing else.
+func isOrigin(o string) bool {
+	if o == "*" {
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Hostname() != "" &&
+		u.User == nil && u.Path == "" && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" &&
+		o == strings.ToLower(o) && !strings.Contains(u.Host, "*") && u.String() == o
 }
 
 // isLoopback reports whether addr is host:port with a loopback IP or
@@ -240,6 +273,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("limit_token", cfg.RateLimits.Token.String()),
 		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),
 		slog.String("limit_games_account", cfg.RateLimits.CreateGameAccount.String()),
+		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 	)
 }

@@ -73,6 +73,12 @@ func TestLoadConfig(t *testing.T) {
 				c.RateLimits.CreateGameAccount = api.RateLimit{Requests: 100, Per: time.Hour}
 			},
 		},
+		{
+			name: "cors origins",
+			env:  map[string]string{"LESSPOST_CORS_ORIGINS": "https://app.example.org, http://localhost:5173"},
+			want: func(c *Config) { c.CORSOrigins = "https://app.example.org, http://localhost:5173" },
+		},
+		{name: "cors for any origin", args: []string{"--cors-origins", "*"}, want: func(c *Config) { c.CORSOrigins = "*" }},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp},
 		{name: "unknown flag", args: []string{"--port", "1"}},
 		{name: "positional argument", args: []string{"serve"}},
@@ -92,6 +98,12 @@ func TestLoadConfig(t *testing.T) {
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{name: "rate limit of no requests", args: []string{"--limit-login", "0/1h"}},
+		{name: "cors origin with a path", args: []string{"--cors-origins", "https://app.example.org/"}},
+		{name: "cors origin without scheme", args: []string{"--cors-origins", "app.example.org"}},
+		{name: "cors origin of another scheme", args: []string{"--cors-origins", "ftp://app.example.org"}},
+		{name: "cors origin pattern", args: []string{"--cors-origins", "https://*.example.org"}},
+		{name: "cors origin in capitals", env: map[string]string{"LESSPOST_CORS_ORIGINS": "https://App.example.org"}},
+		{name: "one bad cors origin of two", args: []string{"--cors-origins", "https://a.example.org,null"}},
 		{name: "rate limit without duration", env: map[string]string{"LESSPOST_LIMIT_GAMES_IP": "60"}},
 	}
 	for _, tt := range tests {

@@ -78,7 +78,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	// the worker needs the server's links, so it is built second.
 	var outbox *notify.Worker
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: secret, BaseURL: cfg.BaseURL,
-		MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits})
+		MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
+		CORSOrigins: cfg.origins()})
 	if err != nil {
 		return err
 	}

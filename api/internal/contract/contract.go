@@ -5,6 +5,7 @@ package contract
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -45,4 +46,17 @@ func Parse(spec []byte) (*Contract, error) {
 		return nil, fmt.Errorf("route openapi.yaml: %w", err)
 	}
 	return &Contract{Doc: doc, Router: router}, nil
+}
+
+// FindRoute finds the operation a request is for. A HEAD request is for the
+// GET operation of its path: HEAD is GET without the body (RFC 9110 9.3.2),
+// which the server answers wherever it answers GET, so the contract does not
+// repeat every GET operation as a HEAD one.
+func (c *Contract) FindRoute(req *http.Request) (*routers.Route, map[string]string, error) {
+	if req.Method == http.MethodHead {
+		get := *req // a shallow copy is enough: only the method differs
+		get.Method = http.MethodGet
+		req = &get
+	}
+	return c.Router.FindRoute(req)
 }
