@@ -371,11 +371,15 @@ func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.C
 		if err != nil {
 			return less.Position{}, counts, nil, err
 		}
-		next, _, err := pos.Play(p.Turn)
-		if err != nil {
-			return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
+		if p.TimedOut {
+			pos, _ = pos.PassOnTime()
+		} else {
+			next, _, err := pos.Play(p.Turn)
+			if err != nil {
+				return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
+			}
+			pos = next
 		}
-		pos = next
 		counts[p.Color] += p.Counted
 		if p.Color == recipient {
 			since = since[:0]
