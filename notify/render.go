@@ -126,8 +126,8 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 // worker drops it.
 var ErrObsolete = errors.New("obsolete notice")
 
-// boardCID is the Content-ID of the board picture.
-const boardCID = "board"
+// boardCID is the Content-ID of the board picture (an addr-spec, RFC 2392).
+const boardCID = "board@lesspost"
 
 // shortID is the part of a game id that tells a player's games apart in a subject.
 func shortID(id string) string {
