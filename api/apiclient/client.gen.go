@@ -903,6 +903,11 @@ type Moves struct {
 	Used int `json:"used"`
 }
 
+// OneClickUnsubscribe The form of a one-click unsubscribe (RFC 8058).
+type OneClickUnsubscribe struct {
+	ListUnsubscribe *string `json:"List-Unsubscribe,omitempty"`
+}
+
 // Options defines model for Options.
 type Options struct {
 	// EarlyStop A player may end a turn after at least one move (T3).
@@ -1605,11 +1610,6 @@ type UnsubscribePageParams struct {
 	T string `form:"t" json:"t"`
 }
 
-// UnsubscribeFormdataBody defines parameters for Unsubscribe.
-type UnsubscribeFormdataBody struct {
-	ListUnsubscribe *string `form:"List-Unsubscribe,omitempty" json:"List-Unsubscribe,omitempty"`
-}
-
 // UnsubscribeParams defines parameters for Unsubscribe.
 type UnsubscribeParams struct {
 	// T The unsubscribe token from the email's link.
@@ -1673,7 +1673,10 @@ type GetStandingsParams struct {
 type GetStandingsParamsFormat string
 
 // UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
-type UnsubscribeFormdataRequestBody UnsubscribeFormdataBody
+type UnsubscribeFormdataRequestBody = OneClickUnsubscribe
+
+// UnsubscribeMultipartRequestBody defines body for Unsubscribe for multipart/form-data ContentType.
+type UnsubscribeMultipartRequestBody = OneClickUnsubscribe
 
 // RequestLoginJSONRequestBody defines body for RequestLogin for application/json ContentType.
 type RequestLoginJSONRequestBody = LoginRequest
@@ -2053,7 +2056,10 @@ type ClientInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2065,7 +2071,10 @@ type ClientInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -2870,7 +2879,10 @@ func (c *Client) UnsubscribePage(ctx context.Context, params *UnsubscribePagePar
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2892,7 +2904,10 @@ func (c *Client) UnsubscribeWithBody(ctx context.Context, params *UnsubscribePar
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -5496,7 +5511,10 @@ type ClientWithResponsesInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5508,7 +5526,10 @@ type ClientWithResponsesInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8973,7 +8994,10 @@ func (c *ClientWithResponses) UnsubscribePageWithResponse(ctx context.Context, p
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8991,7 +9015,10 @@ func (c *ClientWithResponses) UnsubscribeWithBodyWithResponse(ctx context.Contex
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
