@@ -101,7 +101,7 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	}
 	conn, err := s.client.DialToSMTPClientWithContext(ctx)
 	if err != nil {
-		return fmt.Errorf("smtp: send to %s: dial: %w", m.To, err)
+		return fmt.Errorf("smtp: send to %s: %w: %w", m.To, errDial, err)
 	}
 	if err := s.transact(conn, m.To, raw); err != nil {
 		conn.Close()

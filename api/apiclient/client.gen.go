@@ -188,6 +188,36 @@ func (e LoginAcceptedStatus) Valid() bool {
 	}
 }
 
+// Defines values for MailStatusErrorCode.
+const (
+	Empty            MailStatusErrorCode = ""
+	Rejected         MailStatusErrorCode = "rejected"
+	RenderFailed     MailStatusErrorCode = "render_failed"
+	TemporaryFailure MailStatusErrorCode = "temporary_failure"
+	Unknown          MailStatusErrorCode = "unknown"
+	Unreachable      MailStatusErrorCode = "unreachable"
+)
+
+// Valid indicates whether the value is a known member of the MailStatusErrorCode enum.
+func (e MailStatusErrorCode) Valid() bool {
+	switch e {
+	case Empty:
+		return true
+	case Rejected:
+		return true
+	case RenderFailed:
+		return true
+	case TemporaryFailure:
+		return true
+	case Unknown:
+		return true
+	case Unreachable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MailStatusKind.
 const (
 	Bye        MailStatusKind = "bye"
@@ -840,17 +870,39 @@ type MailStatus struct {
 	Attempts int `json:"attempts"`
 
 	// Color The seat the email went to.
-	Color     Color          `json:"color"`
-	CreatedAt time.Time      `json:"created_at"`
-	Kind      MailStatusKind `json:"kind"`
+	Color     Color     `json:"color"`
+	CreatedAt time.Time `json:"created_at"`
 
-	// LastError Why the last attempt failed; empty if none did.
+	// ErrorCode Why the last attempt failed; empty if none did (or the email was
+	// sent since). `rejected`: the mail server refused the email for
+	// good (SMTP 5xx; usually an address that does not exist).
+	// `temporary_failure`: the mail server asked to try again later
+	// (SMTP 4xx); lesspost does. `unreachable`: no conversation with the
+	// mail server (connection, TLS, login or timeout). `render_failed`:
+	// lesspost could not write the email (a fault to report).
+	// `unknown`: failed before lesspost recorded codes.
+	ErrorCode MailStatusErrorCode `json:"error_code"`
+	Kind      MailStatusKind      `json:"kind"`
+
+	// LastError Why the last attempt failed, in a sentence lesspost writes, with
+	// the SMTP status codes (e.g. `SMTP 550 5.1.1`) but never the mail
+	// server's text; empty if none failed.
 	LastError string `json:"last_error"`
 
 	// Ply The ply of the game the email is about.
 	Ply    int              `json:"ply"`
 	Status MailStatusStatus `json:"status"`
 }
+
+// MailStatusErrorCode Why the last attempt failed; empty if none did (or the email was
+// sent since). `rejected`: the mail server refused the email for
+// good (SMTP 5xx; usually an address that does not exist).
+// `temporary_failure`: the mail server asked to try again later
+// (SMTP 4xx); lesspost does. `unreachable`: no conversation with the
+// mail server (connection, TLS, login or timeout). `render_failed`:
+// lesspost could not write the email (a fault to report).
+// `unknown`: failed before lesspost recorded codes.
+type MailStatusErrorCode string
 
 // MailStatusKind defines model for MailStatus.Kind.
 type MailStatusKind string
@@ -2244,7 +2296,9 @@ type ClientInterface interface {
 	// renewed links), oldest first, with its delivery state: `pending`
 	// (queued, or waiting for a retry after a failure), `sent` (handed to
 	// the mail server) or `failed` (given up after repeated failures;
-	// `last_error` says why). Recipients' addresses are not shown.
+	// `error_code` and `last_error` say why). Recipients' addresses are
+	// not shown, nor what the mail server answered (its replies can quote
+	// addresses; the server log has them).
 	//
 	// Token: an account token of the game's creator or of one of its
 	// players, or a seat token of this game.
@@ -3167,7 +3221,9 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 // renewed links), oldest first, with its delivery state: `pending`
 // (queued, or waiting for a retry after a failure), `sent` (handed to
 // the mail server) or `failed` (given up after repeated failures;
-// `last_error` says why). Recipients' addresses are not shown.
+// `error_code` and `last_error` say why). Recipients' addresses are
+// not shown, nor what the mail server answered (its replies can quote
+// addresses; the server log has them).
 //
 // Token: an account token of the game's creator or of one of its
 // players, or a seat token of this game.
@@ -5703,7 +5759,9 @@ type ClientWithResponsesInterface interface {
 	// renewed links), oldest first, with its delivery state: `pending`
 	// (queued, or waiting for a retry after a failure), `sent` (handed to
 	// the mail server) or `failed` (given up after repeated failures;
-	// `last_error` says why). Recipients' addresses are not shown.
+	// `error_code` and `last_error` say why). Recipients' addresses are
+	// not shown, nor what the mail server answered (its replies can quote
+	// addresses; the server log has them).
 	//
 	// Token: an account token of the game's creator or of one of its
 	// players, or a seat token of this game.
@@ -9246,7 +9304,9 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 // renewed links), oldest first, with its delivery state: `pending`
 // (queued, or waiting for a retry after a failure), `sent` (handed to
 // the mail server) or `failed` (given up after repeated failures;
-// `last_error` says why). Recipients' addresses are not shown.
+// `error_code` and `last_error` say why). Recipients' addresses are
+// not shown, nor what the mail server answered (its replies can quote
+// addresses; the server log has them).
 //
 // Token: an account token of the game's creator or of one of its
 // players, or a seat token of this game.
