@@ -32,8 +32,12 @@ const (
 // PerTurnPresets are the usual days per turn of correspondence play.
 var PerTurnPresets = []int{1, 2, 3, 5, 7, 10, 14}
 
+// LastReminder is how long before his deadline a player gets the last
+// reminder email by default; the calendar feed's alarm rings then too.
+const LastReminder = time.Hour
+
 // DefaultReminders are when a player is reminded before his deadline.
-var DefaultReminders = []time.Duration{24 * time.Hour, time.Hour}
+var DefaultReminders = []time.Duration{24 * time.Hour, LastReminder}
 
 // maxTimeouts is how many time-outs in a row a team may have before it
 // forfeits under TimeoutPass.
