@@ -37,7 +37,7 @@ func (s *SMTPSender) compose(m Message, now time.Time) ([]byte, error) {
 	var b bytes.Buffer
 	h := func(name, value string) { fmt.Fprintf(&b, "%s: %s\r\n", name, value) }
 	h("From", s.from.String())
-	h("To", (&mail.Address{Name: m.ToName, Address: m.To}).String())
+	h("To", fold((&mail.Address{Name: m.ToName, Address: m.To}).String()))
 	h("Subject", encodeHeader(m.Subject))
 	h("Date", now.Format(time.RFC1123Z))
 	h("Message-ID", "<"+m.MessageID+">")
@@ -110,10 +110,13 @@ func (s *SMTPSender) compose(m Message, now time.Time) ([]byte, error) {
 }
 
 // encodeHeader encodes text for a header (RFC 2047) if it is not plain
-// ASCII, folding between encoded words so that no line grows too long.
-func encodeHeader(s string) string {
-	return strings.ReplaceAll(mime.QEncoding.Encode("utf-8", s), "?= =?", "?=\r\n =?")
-}
+// ASCII, folded.
+func encodeHeader(s string) string { return fold(mime.QEncoding.Encode("utf-8", s)) }
+
+// fold breaks a header between encoded words, so that no line grows past
+// the 998 characters of RFC 5322: a name of 64 four-byte characters is
+// 900 characters encoded, and the address comes after it.
+func fold(s string) string { return strings.ReplaceAll(s, "?= =?", "?=\r\n =?") }
 
 func textPart(w *multipart.Writer, mediaType, text string) error {
 	ph := textproto.MIMEHeader{}

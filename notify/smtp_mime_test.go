@@ -36,10 +36,16 @@ func TestSMTPHostileNames(t *testing.T) {
 		`=?UTF-8?B?RXZpbA==?= Smith`,
 		`日本語の名前 "引用"`,
 		strings.Repeat("Ünïcödé ", 12),
+		strings.Repeat("𝄞", 64),
+		strings.Repeat("\"𝄞", 32),
 		`  spaced  out  `,
 	}
 	for i, name := range names {
-		m := Message{To: "ann@example.org", ToName: name, Subject: name + " – Bob", Text: "hello", HTML: "<p>hello</p>",
+		addr := "ann@example.org"
+		if len(name) > 200 {
+			addr = strings.Repeat("a", 64) + "@" + strings.Repeat("long-domain.", 20) + "example" // 64 + 1 + 247
+		}
+		m := Message{To: addr, ToName: name, Subject: strings.Repeat(name+" – ", 4), Text: "hello", HTML: "<p>hello</p>",
 			MessageID: "hostile" + string(rune('a'+i)) + "@less.example"}
 		if err := s.Send(t.Context(), m); err != nil {
 			t.Errorf("%q: %v", name, err)
