@@ -30,7 +30,9 @@ type SMTPConfig struct {
 	Timeout  time.Duration
 }
 
-// SMTPSender delivers messages to an SMTP server with go-mail. A connection
+// SMTPSender delivers messages to an SMTP server over connections go-mail
+// opens (TLS, authentication); the message and the transaction are its own
+// (compose, transact). A connection
 // it opened stays open for the next message until CloseIdleConnections:
 // opening one costs more round trips than sending a message over it. It is
 // safe for concurrent use; each Send in progress has a connection of its own.
@@ -55,9 +57,10 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	// No NOOP before and no RSET after each message: two round trips a
-	// message, which a stale connection does not need (see Send), nor a
-	// finished transaction (RFC 5321 4.1.4: MAIL starts a new one).
+	// transact sends no NOOP before and no RSET after each message: two
+	// round trips a message, which a stale connection does not need (see
+	// Send), nor a finished transaction (RFC 5321 4.1.4: MAIL starts a new
+	// one). The options say so for the connections go-mail closes.
 	opts := []mail.Option{mail.WithPort(cfg.Port), mail.WithTimeout(cfg.Timeout), mail.WithoutNoop(), mail.WithoutRset()}
 	switch cfg.TLS {
 	case TLSStartTLS, "":
@@ -119,6 +122,12 @@ var errMailFrom = errors.New("MAIL FROM")
 // is our own MIME (see compose), so go-mail's message writer is not used,
 // only its connection.
 func (s *SMTPSender) transact(conn *smtp.Client, to string, raw []byte) error {
+	// Each message gets the whole timeout, as go-mail's own send does: the
+	// deadline set when the connection was opened has passed on a
+	// connection kept open long enough.
+	if err := conn.UpdateDeadline(s.cfg.Timeout); err != nil {
+		return fmt.Errorf("%w: %w", errMailFrom, err)
+	}
 	if err := conn.Mail(s.from.Address); err != nil {
 		return fmt.Errorf("%w: %w", errMailFrom, err)
 	}
