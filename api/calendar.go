@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // calendar serves a user's private iCalendar feed (RFC 5545): one event at
-// each deadline of a game where it is his turn, with an alarm an hour
-// before. Calendar apps subscribe to the URL and refresh it themselves.
+// each deadline of a game where it is his turn, with an alarm when the
+// last reminder email goes out (domain.LastReminder before). Calendar apps subscribe to the URL and refresh it themselves.
 func (s *Server) calendar(c echo.Context) error {
 	userID, err := s.tokens.calendarUser(c.QueryParam("t"))
 	if err != nil {
@@ -59,7 +61,9 @@ func (s *Server) calendar(c echo.Context) error {
 		line("URL:%s", s.cfg.BaseURL+"/play/"+g.ID)
 		line("BEGIN:VALARM")
 		line("ACTION:DISPLAY")
-		line("TRIGGER:-PT1H")
+		// Relative to the end, the deadline: relative to the start (the
+		// default) it would ring half an hour earlier than the email.
+		line("TRIGGER;RELATED=END:-PT%dM", int(domain.LastReminder/time.Minute))
 		line("DESCRIPTION:%s", escapeICS("Less: your turn is due"))
 		line("END:VALARM")
 		line("END:VEVENT")

@@ -16,6 +16,7 @@ type mailStatusView struct {
 	Ply       int       `json:"ply"`
 	Status    string    `json:"status"`
 	Attempts  int       `json:"attempts"`
+	ErrorCode string    `json:"error_code"`
 	LastError string    `json:"last_error"`
 	CreatedAt time.Time `json:"created_at"`
 }
@@ -41,7 +42,7 @@ func (s *Server) gameMail(c echo.Context) error {
 	out := mailListView{Mail: make([]mailStatusView, len(mail))}
 	for i, m := range mail {
 		out.Mail[i] = mailStatusView{Kind: string(m.Kind), Color: m.Color, Ply: m.Ply, Status: m.Status,
-			Attempts: m.Attempts, LastError: m.LastError, CreatedAt: m.CreatedAt}
+			Attempts: m.Attempts, ErrorCode: m.ErrorCode, LastError: m.LastError, CreatedAt: m.CreatedAt}
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -32,8 +32,12 @@ const (
 // PerTurnPresets are the usual days per turn of correspondence play.
 var PerTurnPresets = []int{1, 2, 3, 5, 7, 10, 14}
 
+// LastReminder is how long before his deadline a player gets the last
+// reminder email by default; the calendar feed's alarm rings then too.
+const LastReminder = time.Hour
+
 // DefaultReminders are when a player is reminded before his deadline.
-var DefaultReminders = []time.Duration{24 * time.Hour, time.Hour}
+var DefaultReminders = []time.Duration{24 * time.Hour, LastReminder}
 
 // maxTimeouts is how many time-outs in a row a team may have before it
 // forfeits under TimeoutPass.
@@ -126,8 +130,13 @@ type Clock struct {
 	Deadline  time.Time
 	// Banks are each colour's remaining time (TimeBank), as of TurnStart for the mover.
 	Banks [4]time.Duration
-	// Reminded is how many of Control.Reminders were sent (or passed) this turn.
-	Reminded int
+	// Reminded is how many of Control.Reminders were sent (or passed) this
+	// turn, for the deadline RemindedFor. When the deadline moves later
+	// since (the mover declared a vacation), they are sent again before the
+	// new one. Zero RemindedFor (clocks stored before it existed): for the
+	// current deadline.
+	Reminded    int
+	RemindedFor time.Time
 	// Streak counts each side's time-outs in a row (TimeoutPass).
 	Streak [2]int
 }
@@ -162,7 +171,7 @@ func (c *Clock) allowance(mover less.Color) time.Duration {
 // later, not counting the time the mover is away.
 func (g *Game) startTurn(now time.Time) {
 	c := &g.Clock
-	c.Reminded = 0
+	c.Reminded, c.RemindedFor = 0, time.Time{}
 	if c.Control.Kind == TimeNone || c.Control.Kind == "" || g.Over() {
 		c.TurnStart, c.Deadline = time.Time{}, time.Time{}
 		return
@@ -254,12 +263,20 @@ func (c *Clock) NextReminder() time.Time {
 	if c.Deadline.IsZero() {
 		return time.Time{}
 	}
-	for i := c.Reminded; i < len(c.Control.Reminders); i++ {
+	for i := c.reminded(); i < len(c.Control.Reminders); i++ {
 		if at := c.Deadline.Add(-c.Control.Reminders[i]); at.After(c.TurnStart) {
 			return at
 		}
 	}
 	return time.Time{}
+}
+
+// reminded is how many reminders were sent for the current deadline.
+func (c *Clock) reminded() int {
+	if !c.RemindedFor.IsZero() && c.Deadline.After(c.RemindedFor) {
+		return 0
+	}
+	return c.Reminded
 }
 
 // NextDue is when the game next needs the scheduler: a reminder or the
@@ -288,9 +305,11 @@ func Remind(g Game, now time.Time) (Game, Notice, error) {
 	if g.Over() || at.IsZero() || at.After(now) || !c.Deadline.After(now) {
 		return Game{}, Notice{}, Errorf(KindConflict, "not_due", "no reminder is due")
 	}
+	c.Reminded = c.reminded()
 	for c.Reminded < len(c.Control.Reminders) && !c.Deadline.Add(-c.Control.Reminders[c.Reminded]).After(now) {
 		c.Reminded++ // this one, and any older ones it stands for
 	}
+	c.RemindedFor = c.Deadline
 	g.Version++
 	mover := g.State.Position.ToMove()
 	return g, Notice{Kind: NoticeReminder, GameID: g.ID, Color: mover, Ply: g.State.Ply}, nil

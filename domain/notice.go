@@ -12,7 +12,7 @@ const (
 	NoticeGameOver   NoticeKind = "game_over"  // the result
 	NoticeNewLink    NoticeKind = "new_link"   // your move link was renewed
 	NoticeReminder   NoticeKind = "reminder"   // your deadline is near (non-essential: unsubscribable)
-	NoticeBye        NoticeKind = "bye"        // you rest this tournament round (a win)
+	NoticeBye        NoticeKind = "bye"        // you play no game this tournament round: a bye or a withdrawn opponent (a win)
 )
 
 // Notice is an email to send, decided inside the transaction that causes it

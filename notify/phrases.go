@@ -52,14 +52,18 @@ type phrases struct {
 	ByTimeout       string // .Side (who ran out of time)
 	ByTurnLimit     string
 	ByBlockedCorner string // .Side (who left a piece on its start corner)
+	ByAdjudication  string // a tournament game unfinished at the round's end
+	ByWithdrawal    string // .Side (who withdrew from the tournament)
 	Total           string // .Side, .Total, .Count, .Needed
 	NeededExplained string // .Side, .Needed
 
 	NewLink string
 
 	TournamentRound   string // .Name, .Round: the line an invitation to a tournament game adds
+	RoundDeadline     string // .Deadline: when the round ends and unfinished games are adjudicated
 	SubjectTournament string // .Name, .Round
 	Bye               string // .Name, .Round
+	Walkover          string // .Name, .Round, .Opponent (who withdrew): no game this round, a win
 
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
@@ -156,14 +160,18 @@ var english = phrases{
 	ByTimeout:       "{{.Side}} ran out of time",
 	ByTurnLimit:     "the turn limit was reached",
 	ByBlockedCorner: "a piece of {{.Side}} stayed on its start corner",
+	ByAdjudication:  "adjudicated at the end of the round",
+	ByWithdrawal:    "{{.Side}} withdrew from the tournament",
 	Total:           "{{.Side}}: {{.Total}} ({{.Count}} moves counted + {{.Needed}} still needed)",
 	NeededExplained: "{{.Side}} had not brought every piece home: at least {{.Needed}} more points would have done it, and they count too.",
 
 	NewLink: "your move link for this game was renewed. Earlier links no longer work.",
 
 	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",
+	RoundDeadline:     "The round ends on {{.Deadline}}: a game still unfinished then is adjudicated, scored as if the turn limit were reached.",
 	SubjectTournament: "Less: {{.Name}}, round {{.Round}}",
 	Bye:               "you have a bye in round {{.Round}} of the tournament {{.Name}}: it counts as a win. Your next pairing will come by email.",
+	Walkover:          "{{.Opponent}} has withdrawn from the tournament {{.Name}}: your game of round {{.Round}} counts as a win for you, without play. Your next pairing will come by email.",
 
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",

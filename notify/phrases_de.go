@@ -51,6 +51,8 @@ var german = phrases{
 	ByTimeout:       "Zeitüberschreitung bei {{.Side}}",
 	ByTurnLimit:     "die Höchstzahl an Runden ist erreicht",
 	ByBlockedCorner: "ein Spielstein von {{.Side}} stand noch in der Anfangsecke",
+	ByAdjudication:  "Wertung am Ende der Turnierrunde",
+	ByWithdrawal:    "Rückzug von {{.Side}} aus dem Turnier",
 	Total:           "{{.Side}}: {{.Total}} ({{.Count}} gezählt + {{.Needed}} noch nötig)",
 	NeededExplained: "Bei {{.Side}} waren nicht alle Spielsteine im Ziel: Dafür hätte es noch mindestens {{.Needed}} " +
 		"{{if eq .Needed 1}}Spielzug{{else}}Spielzüge{{end}} gebraucht, und dieses Minimum zählt mit.",
@@ -58,8 +60,10 @@ var german = phrases{
 	NewLink: "dein Link zum Spielen in dieser Partie wurde erneuert. Frühere Links funktionieren nicht mehr.",
 
 	TournamentRound:   "Diese Partie ist Runde {{.Round}} des Turniers {{.Name}}.",
+	RoundDeadline:     "Die Turnierrunde endet am {{.Deadline}}. Ist die Partie dann nicht beendet, wird sie gewertet, als wäre die Höchstzahl an Runden erreicht.",
 	SubjectTournament: "Less: {{.Name}}, Runde {{.Round}}",
 	Bye:               "in Runde {{.Round}} des Turniers {{.Name}} hast du spielfrei; das zählt als Sieg. Deine nächste Paarung kommt per E-Mail.",
+	Walkover:          "{{.Opponent}} hat sich aus dem Turnier {{.Name}} zurückgezogen; deine Partie in Runde {{.Round}} zählt für dich als Sieg, ohne dass du spielen musst. Deine nächste Paarung kommt per E-Mail.",
 
 	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
 	MoveButton:    "Spielbrett öffnen",

@@ -54,6 +54,8 @@ var spanish = phrases{
 	ByTimeout:       "se agotó el tiempo de {{.Side}}",
 	ByTurnLimit:     "se alcanzó el límite de turnos",
 	ByBlockedCorner: "una pieza de {{.Side}} quedó en la esquina de salida",
+	ByAdjudication:  "adjudicación al final de la ronda",
+	ByWithdrawal:    "retirada de {{.Side}} del torneo",
 	Total:           "{{.Side}}: {{.Total}} ({{.Count}} movimientos contados + {{.Needed}} para terminar)",
 	NeededExplained: "No todas las piezas de {{.Side}} habían llegado: para terminar hacía falta un mínimo de {{.Needed}} " +
 		"{{if eq .Needed 1}}movimiento{{else}}movimientos{{end}}, que también se suma al total.",
@@ -61,8 +63,10 @@ var spanish = phrases{
 	NewLink: "Tu enlace para jugar esta partida se ha renovado. Los enlaces anteriores ya no funcionan.",
 
 	TournamentRound:   "Esta partida es la ronda {{.Round}} del torneo {{.Name}}.",
+	RoundDeadline:     "La ronda termina el {{.Deadline}}: una partida aún sin terminar en ese momento se adjudica como si se hubiera alcanzado el límite de turnos.",
 	SubjectTournament: "Less: {{.Name}}, ronda {{.Round}}",
 	Bye:               "Descansas en la ronda {{.Round}} del torneo {{.Name}}: cuenta como una victoria. Tu próximo emparejamiento llegará por correo.",
+	Walkover:          "{{.Opponent}} dejó el torneo {{.Name}}: tu partida de la ronda {{.Round}} cuenta como una victoria, sin jugar. Tu próximo emparejamiento llegará por correo.",
 
 	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
 	MoveButton:    "Abrir el tablero",

@@ -52,6 +52,8 @@ var french = phrases{
 	ByTimeout:       "temps écoulé pour {{.Side}}",
 	ByTurnLimit:     "nombre maximal de tours atteint",
 	ByBlockedCorner: "un pion de {{.Side}} est resté dans son camp de départ",
+	ByAdjudication:  "arbitrage à la fin de la ronde",
+	ByWithdrawal:    "retrait de {{.Side}} du tournoi",
 	Total:           "{{.Side}}\u00a0: {{.Total}} ({{.Count}} coups comptés + {{.Needed}} pour finir)",
 	NeededExplained: "Les pions de {{.Side}} n'étaient pas tous arrivés\u00a0: il aurait fallu encore au moins {{.Needed}} " +
 		"{{if eq .Needed 1}}coup{{else}}coups{{end}}, et ce minimum compte aussi.",
@@ -59,8 +61,10 @@ var french = phrases{
 	NewLink: "Votre lien pour jouer cette partie a été renouvelé. Les anciens liens ne fonctionnent plus.",
 
 	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",
+	RoundDeadline:     "La ronde se termine le {{.Deadline}}\u00a0: une partie encore inachevée à ce moment est arbitrée comme si le nombre maximal de tours était atteint.",
 	SubjectTournament: "Less\u00a0: {{.Name}}, ronde {{.Round}}",
 	Bye:               "Vous êtes exempt à la ronde {{.Round}} du tournoi {{.Name}}\u00a0: cela compte comme une victoire. Votre prochain appariement arrivera par e-mail.",
+	Walkover:          "{{.Opponent}} a quitté le tournoi {{.Name}}\u00a0: votre partie de la ronde {{.Round}} compte comme une victoire pour vous, sans jouer. Votre prochain appariement arrivera par e-mail.",
 
 	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
 	MoveButton:    "Ouvrir le plateau",

@@ -52,6 +52,8 @@ var italian = phrases{
 	ByTimeout:       "tempo scaduto per {{.Side}}",
 	ByTurnLimit:     "raggiunto il numero massimo di turni",
 	ByBlockedCorner: "una pedina di {{.Side}} è rimasta nell'angolo di partenza",
+	ByAdjudication:  "aggiudicazione alla fine del turno del torneo",
+	ByWithdrawal:    "ritiro di {{.Side}} dal torneo",
 	Total:           "{{.Side}}: {{.Total}} ({{.Count}} mosse contate + {{.Needed}} per finire)",
 	NeededExplained: "Le pedine di {{.Side}} non erano tutte arrivate: per finire serviva ancora un minimo di {{.Needed}} " +
 		"{{if eq .Needed 1}}mossa{{else}}mosse{{end}}, che si aggiunge al totale.",
@@ -59,8 +61,10 @@ var italian = phrases{
 	NewLink: "il tuo link per giocare questa partita è stato rinnovato. I link precedenti non funzionano più.",
 
 	TournamentRound:   "Questa partita è il turno {{.Round}} del torneo {{.Name}}.",
+	RoundDeadline:     "Il turno del torneo finisce il {{.Deadline}}: una partita non ancora finita a quel momento viene aggiudicata come se fosse stato raggiunto il numero massimo di turni.",
 	SubjectTournament: "Less: {{.Name}}, turno {{.Round}}",
 	Bye:               "nel turno {{.Round}} del torneo {{.Name}} riposi: vale come una vittoria. Il prossimo abbinamento ti arriverà per e-mail.",
+	Walkover:          "{{.Opponent}} ha lasciato il torneo {{.Name}}: la tua partita del turno {{.Round}} vale come una vittoria, senza giocare. Il prossimo abbinamento ti arriverà per e-mail.",
 
 	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
 	MoveButton:    "Apri la scacchiera",

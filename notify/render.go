@@ -126,8 +126,8 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 // worker drops it.
 var ErrObsolete = errors.New("obsolete notice")
 
-// boardCID is the Content-ID of the board picture.
-const boardCID = "board"
+// boardCID is the Content-ID of the board picture (an addr-spec, RFC 2392).
+const boardCID = "board@lesspost"
 
 // shortID is the part of a game id that tells a player's games apart in a subject.
 func shortID(id string) string {
@@ -148,6 +148,8 @@ type gameView struct {
 	moveURL string
 	watch   string
 	notice  domain.Notice
+	// tournament is the game's tournament, for a tournament game.
+	tournament *domain.Tournament
 }
 
 func (r *Renderer) gameView(ctx context.Context, m repo.Mail) (*gameView, error) {
@@ -172,6 +174,13 @@ func (r *Renderer) gameView(ctx context.Context, m repo.Mail) (*gameView, error)
 	}
 	if v.watch, err = r.Links.WatchURL(g.ID); err != nil {
 		return nil, err
+	}
+	if g.Tournament != nil {
+		t, err := r.Store.Tournament(ctx, g.Tournament.ID)
+		if err != nil {
+			return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
+		}
+		v.tournament = &t
 	}
 	return v, nil
 }
@@ -232,6 +241,9 @@ func (v *gameView) invitation(p *phrases) doc {
 	}}
 	if ref := v.game.Tournament; ref != nil {
 		d.blocks = append(d.blocks, block{text: say(p.TournamentRound, map[string]any{"Name": ref.Name, "Round": ref.Round})})
+		if r := v.round(); r != nil {
+			d.blocks = append(d.blocks, block{text: say(p.RoundDeadline, map[string]any{"Deadline": formatDeadline(r.Deadline)})})
+		}
 	}
 	d.blocks = append(d.blocks, []block{
 		{text: p.PlayersHeading, list: players},
@@ -248,6 +260,36 @@ func (v *gameView) invitation(p *phrases) doc {
 		block{link: &link{label: p.WatchLabel, url: v.watch}},
 	)
 	return d
+}
+
+// round is the tournament round of a tournament game, or nil.
+func (v *gameView) round() *domain.Round {
+	if v.tournament == nil {
+		return nil
+	}
+	for i, r := range v.tournament.Rounds {
+		if r.Number == v.game.Tournament.Round {
+			return &v.tournament.Rounds[i]
+		}
+	}
+	return nil
+}
+
+// withdrew reports whether the side that resigned did so by withdrawing
+// from the tournament: the game is resigned for him then (E8).
+func (v *gameView) withdrew(res less.Result) bool {
+	if v.tournament == nil || res.Reason != less.ReasonResignation {
+		return false
+	}
+	for _, s := range v.game.Seats {
+		if less.SideOf(s.Color) != res.Loser {
+			continue
+		}
+		if i, ok := v.tournament.EntrantOf(s.Email); ok && v.tournament.Entrants[i].Withdrawn {
+			return true
+		}
+	}
+	return false
 }
 
 // deadline is the deadline of the turn the notice is about, if the game
@@ -309,7 +351,7 @@ func (v *gameView) yourTurn(p *phrases) doc {
 func (v *gameView) gameOver(p *phrases) doc {
 	res := v.game.State.Result
 	size := v.pos.Size()
-	line := ResultText(p, *res, size)
+	line := resultText(p, *res, size, v.withdrew(*res))
 	blocks := []block{v.greeting(p), {text: say(p.GameOver, map[string]any{"Result": line})}}
 	var totals []string
 	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
@@ -332,13 +374,19 @@ func (v *gameView) newLink(p *phrases) doc {
 
 // ResultText says a result in words in the phrases' language, e.g.
 // "White wins by 2 (Black resigned)".
-func ResultText(p *phrases, r less.Result, size int) string {
+func ResultText(p *phrases, r less.Result, size int) string { return resultText(p, r, size, false) }
+
+// resultText is ResultText, saying "withdrew" for a resignation that was a
+// withdrawal from the tournament.
+func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
 	s := p.Draw
 	if !r.Draw {
 		s = say(p.Win, map[string]any{"Side": p.side(r.Winner, size), "Margin": r.Margin})
 	}
 	var why string
 	switch {
+	case r.Reason == less.ReasonResignation && withdrew:
+		why = say(p.ByWithdrawal, map[string]any{"Side": p.side(r.Loser, size)})
 	case r.Reason == less.ReasonResignation:
 		why = say(p.ByResignation, map[string]any{"Side": p.side(r.Loser, size)})
 	case r.Reason == less.ReasonTimeout:
@@ -347,6 +395,13 @@ func ResultText(p *phrases, r less.Result, size int) string {
 		why = say(p.ByBlockedCorner, map[string]any{"Side": p.side(r.Loser, size)})
 	case r.Reason == less.ReasonTurnLimit:
 		why = p.ByTurnLimit
+	}
+	if r.Reason == less.ReasonAdjudicated {
+		if why != "" {
+			why = p.ByAdjudication + "; " + why // and the blocked corner that decided it
+		} else {
+			why = p.ByAdjudication
+		}
 	}
 	if why != "" {
 		s += " (" + why + ")"
@@ -371,11 +426,15 @@ func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.C
 		if err != nil {
 			return less.Position{}, counts, nil, err
 		}
-		next, _, err := pos.Play(p.Turn)
-		if err != nil {
-			return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
+		if p.TimedOut {
+			pos, _ = pos.PassOnTime()
+		} else {
+			next, _, err := pos.Play(p.Turn)
+			if err != nil {
+				return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
+			}
+			pos = next
 		}
-		pos = next
 		counts[p.Color] += p.Counted
 		if p.Color == recipient {
 			since = since[:0]
@@ -386,7 +445,31 @@ func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.C
 	return pos, counts, since, nil
 }
 
-// bye renders the email of a tournament player who rests this round.
+// withdrawnOpponent is the opponent entrant was paired with in a round,
+// if that opponent had withdrawn (so the pairing was forfeited to entrant).
+func withdrawnOpponent(t *domain.Tournament, round, entrant int) (int, bool) {
+	for _, r := range t.Rounds {
+		if r.Number != round {
+			continue
+		}
+		for _, g := range r.Games {
+			opponent := -1
+			switch {
+			case g.White == entrant:
+				opponent = g.Black
+			case g.Black == entrant:
+				opponent = g.White
+			}
+			if opponent >= 0 && opponent < len(t.Entrants) && t.Entrants[opponent].Withdrawn {
+				return opponent, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// bye renders the email of a tournament player who plays no game this
+// round: he has a bye, or his opponent withdrew.
 func (r *Renderer) bye(ctx context.Context, m repo.Mail, msg Message) (Message, error) {
 	t, err := r.Store.Tournament(ctx, m.Notice.Tournament)
 	if err != nil {
@@ -394,15 +477,19 @@ func (r *Renderer) bye(ctx context.Context, m repo.Mail, msg Message) (Message, 
 	}
 	p := phrasesFor(m.Locale)
 	name := ""
+	data := map[string]any{"Name": t.Name, "Round": m.Notice.Ply}
+	text := p.Bye
 	if i, ok := t.EntrantOf(m.Email); ok {
 		name = t.Entrants[i].Name
+		if opponent, ok := withdrawnOpponent(&t, m.Notice.Ply, i); ok {
+			data["Opponent"], text = t.Entrants[opponent].Name, p.Walkover
+		}
 	}
-	data := map[string]any{"Name": t.Name, "Round": m.Notice.Ply}
 	msg.ToName = name
 	msg.Subject = say(p.SubjectTournament, data)
-	d := doc{preheader: say(p.Bye, data), blocks: []block{
+	d := doc{preheader: say(text, data), blocks: []block{
 		{text: say(p.Greeting, map[string]any{"Name": name})},
-		{text: say(p.Bye, data)},
+		{text: say(text, data)},
 	}}
 	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, "")
 	return msg, nil

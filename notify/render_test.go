@@ -217,6 +217,9 @@ func TestResultText(t *testing.T) {
 		{less.Result{Reason: less.ReasonTimeout, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 12}, 8, "Black and Red won by 12 (Yellow and White ran out of time)"},
 		{less.Result{Reason: less.ReasonTurnLimit, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 10, BlockedCorner: true}, 6, "Black won by 10 (a piece of White stayed on its start corner)"},
 		{less.Result{Reason: less.ReasonTurnLimit, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 3}, 6, "Black won by 3 (the turn limit was reached)"},
+		{less.Result{Reason: less.ReasonAdjudicated, Winner: less.SideWhite, Margin: 4}, 6, "White won by 4 (adjudicated at the end of the round)"},
+		{less.Result{Reason: less.ReasonAdjudicated, Winner: less.SideBlack, Loser: less.SideWhite, Margin: 10, BlockedCorner: true}, 6,
+			"Black won by 10 (adjudicated at the end of the round; a piece of White stayed on its start corner)"},
 	}
 	for _, tt := range tests {
 		if got := ResultLine(tt.r, tt.size); got != tt.want {

@@ -1,10 +1,10 @@
 package notify
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	netmail "net/mail"
 	"sync"
 	"time"
 
@@ -30,12 +30,15 @@ type SMTPConfig struct {
 	Timeout  time.Duration
 }
 
-// SMTPSender delivers messages to an SMTP server with go-mail. A connection
+// SMTPSender delivers messages to an SMTP server over connections go-mail
+// opens (TLS, authentication); the message and the transaction are its own
+// (compose, transact). A connection
 // it opened stays open for the next message until CloseIdleConnections:
 // opening one costs more round trips than sending a message over it. It is
 // safe for concurrent use; each Send in progress has a connection of its own.
 type SMTPSender struct {
 	cfg    SMTPConfig
+	from   *netmail.Address
 	client *mail.Client // the settings; connections are smtp.Clients of their own
 
 	mu   sync.Mutex
@@ -47,15 +50,17 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 	if cfg.Host == "" {
 		return nil, fmt.Errorf("smtp: no host")
 	}
-	if err := mail.NewMsg().From(cfg.From); err != nil {
+	from, err := netmail.ParseAddress(cfg.From)
+	if err != nil {
 		return nil, fmt.Errorf("smtp: sender %q: %w", cfg.From, err)
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	// No NOOP before and no RSET after each message: two round trips a
-	// message, which a stale connection does not need (see Send), nor a
-	// finished transaction (RFC 5321 4.1.4: MAIL starts a new one).
+	// transact sends no NOOP before and no RSET after each message: two
+	// round trips a message, which a stale connection does not need (see
+	// Send), nor a finished transaction (RFC 5321 4.1.4: MAIL starts a new
+	// one). The options say so for the connections go-mail closes.
 	opts := []mail.Option{mail.WithPort(cfg.Port), mail.WithTimeout(cfg.Timeout), mail.WithoutNoop(), mail.WithoutRset()}
 	switch cfg.TLS {
 	case TLSStartTLS, "":
@@ -74,17 +79,17 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smtp: %w", err)
 	}
-	return &SMTPSender{cfg: cfg, client: client}, nil
+	return &SMTPSender{cfg: cfg, from: from, client: client}, nil
 }
 
 // Send delivers one message, over an idle connection if there is one.
 func (s *SMTPSender) Send(ctx context.Context, m Message) error {
-	msg, err := s.compose(m)
+	raw, err := s.compose(m, time.Now())
 	if err != nil {
 		return err
 	}
 	if conn := s.takeIdle(); conn != nil {
-		err := s.client.SendWithSMTPClient(conn, msg)
+		err := s.transact(conn, m.To, raw)
 		if err == nil {
 			s.putIdle(conn)
 			return nil
@@ -99,9 +104,9 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	}
 	conn, err := s.client.DialToSMTPClientWithContext(ctx)
 	if err != nil {
-		return fmt.Errorf("smtp: send to %s: dial: %w", m.To, err)
+		return fmt.Errorf("smtp: send to %s: %w: %w", m.To, errDial, err)
 	}
-	if err := s.client.SendWithSMTPClient(conn, msg); err != nil {
+	if err := s.transact(conn, m.To, raw); err != nil {
 		conn.Close()
 		return fmt.Errorf("smtp: send to %s: %w", m.To, err)
 	}
@@ -109,12 +114,43 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	return nil
 }
 
+// errMailFrom marks a transaction that failed before the server accepted
+// MAIL FROM.
+var errMailFrom = errors.New("MAIL FROM")
+
+// transact hands one message to the server: MAIL, RCPT, DATA. The message
+// is our own MIME (see compose), so go-mail's message writer is not used,
+// only its connection.
+func (s *SMTPSender) transact(conn *smtp.Client, to string, raw []byte) error {
+	// Each message gets the whole timeout, as go-mail's own send does: the
+	// deadline set when the connection was opened has passed on a
+	// connection kept open long enough.
+	if err := conn.UpdateDeadline(s.cfg.Timeout); err != nil {
+		return fmt.Errorf("%w: %w", errMailFrom, err)
+	}
+	if err := conn.Mail(s.from.Address); err != nil {
+		return fmt.Errorf("%w: %w", errMailFrom, err)
+	}
+	if err := conn.Rcpt(to); err != nil {
+		return fmt.Errorf("RCPT TO: %w", err)
+	}
+	w, err := conn.Data()
+	if err != nil {
+		return fmt.Errorf("DATA: %w", err)
+	}
+	if _, err := w.Write(raw); err != nil {
+		w.Close()
+		return fmt.Errorf("DATA: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("end of DATA: %w", err)
+	}
+	return nil
+}
+
 // beforeMail reports whether a send failed before the server had accepted
 // MAIL FROM, so that the message cannot have been delivered.
-func beforeMail(err error) bool {
-	var se *mail.SendError
-	return errors.As(err, &se) && (se.Reason == mail.ErrConnCheck || se.Reason == mail.ErrSMTPMailFrom)
-}
+func beforeMail(err error) bool { return errors.Is(err, errMailFrom) }
 
 func (s *SMTPSender) takeIdle() *smtp.Client {
 	s.mu.Lock()
@@ -145,43 +181,4 @@ func (s *SMTPSender) CloseIdleConnections() {
 			conn.Close()
 		}
 	}
-}
-
-// compose builds the MIME message: text and HTML alternatives, the board as
-// an inline image, and the threading and unsubscribe headers. go-mail
-// encodes names and subjects (RFC 2047), and names were checked for control
-// characters when they were entered, so nothing a player typed can add a
-// header.
-func (s *SMTPSender) compose(m Message) (*mail.Msg, error) {
-	msg := mail.NewMsg()
-	if err := msg.From(s.cfg.From); err != nil {
-		return nil, fmt.Errorf("smtp: from: %w", err)
-	}
-	if err := msg.AddToFormat(m.ToName, m.To); err != nil {
-		return nil, fmt.Errorf("smtp: to %s: %w", m.To, err)
-	}
-	msg.Subject(m.Subject)
-	msg.SetMessageIDWithValue(m.MessageID)
-	msg.SetDate()
-	msg.SetGenHeader("Auto-Submitted", "auto-generated") // RFC 3834: no vacation replies
-	if m.ThreadID != "" {
-		msg.SetGenHeaderPreformatted(mail.HeaderInReplyTo, "<"+m.ThreadID+">")
-		msg.SetGenHeaderPreformatted(mail.HeaderReferences, "<"+m.ThreadID+">")
-	}
-	if m.Unsubscribe != "" {
-		msg.SetGenHeaderPreformatted(mail.HeaderListUnsubscribe, "<"+m.Unsubscribe+">")
-		msg.SetGenHeaderPreformatted(mail.HeaderListUnsubscribePost, "List-Unsubscribe=One-Click")
-	}
-	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	if m.HTML != "" {
-		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
-		for _, img := range m.Images {
-			err := msg.EmbedReader(img.Name, bytes.NewReader(img.PNG),
-				mail.WithFileContentID(img.ContentID), mail.WithFileContentType(mail.ContentType("image/png")))
-			if err != nil {
-				return nil, fmt.Errorf("smtp: embed %s: %w", img.Name, err)
-			}
-		}
-	}
-	return msg, nil
 }

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"runtime"
@@ -18,7 +19,7 @@ import (
 type Store interface {
 	DueMail(ctx context.Context, now time.Time, limit int) ([]repo.Mail, error)
 	MarkSentBatch(ctx context.Context, sent []repo.SentMail) error
-	MarkAttemptFailed(ctx context.Context, id int64, cause error, next, now time.Time) error
+	MarkAttemptFailed(ctx context.Context, id int64, f repo.MailFailure, next, now time.Time) error
 	Game(ctx context.Context, id string) (domain.Game, error)
 	Turns(ctx context.Context, id string) ([]repo.TurnRow, error)
 	Tournament(ctx context.Context, id string) (domain.Tournament, error)
@@ -212,7 +213,9 @@ func (w *Worker) attempt(ctx context.Context, m repo.Mail) outcome {
 		w.Log.InfoContext(ctx, "mail dropped: no longer relevant", "mail", m.ID, "kind", m.Notice.Kind)
 		return outcome{tried: true, err: err, at: w.Now()}
 	}
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("%w: %w", errRender, err)
+	} else {
 		err = w.Sender.Send(ctx, msg)
 	}
 	return outcome{tried: true, err: err, at: w.Now()}
@@ -231,7 +234,9 @@ func (w *Worker) failed(ctx context.Context, m repo.Mail, err error, now time.Ti
 		w.Log.ErrorContext(ctx, "mail delivery failed for good", "mail", m.ID, "kind", m.Notice.Kind,
 			"attempts", attempt, "error", err)
 	}
-	if err := w.Store.MarkAttemptFailed(ctx, m.ID, err, next, now); err != nil {
+	// The log has the whole error; the outbox, which players can read, a
+	// description without what the mail server said.
+	if err := w.Store.MarkAttemptFailed(ctx, m.ID, failure(err), next, now); err != nil {
 		w.Log.ErrorContext(ctx, "record failed delivery", "mail", m.ID, "error", err)
 		return err
 	}

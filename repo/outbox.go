@@ -130,7 +130,7 @@ type SentMail struct {
 	At time.Time
 }
 
-const sqlMarkSent = `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL
+const sqlMarkSent = `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL, error_code = NULL
 	WHERE id = ? AND sent_at IS NULL`
 
 // MarkSentBatch records delivered mails, as MarkSent does, in one
@@ -155,10 +155,18 @@ func (db *DB) MarkSentBatch(ctx context.Context, sent []SentMail) error {
 	})
 }
 
+// MailFailure is why a delivery attempt failed, as the game's players may
+// see it: a stable code and a message lesspost wrote. What the mail server
+// said can name other people's addresses, so it is not stored here.
+type MailFailure struct {
+	Code    string
+	Message string
+}
+
 // MarkAttemptFailed records a failed delivery: the mail is tried again at
 // next, or, when next is zero, given up as failed.
-func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, cause error, next, now time.Time) error {
-	msg := cause.Error()
+func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, f MailFailure, next, now time.Time) error {
+	msg := f.Message
 	if len(msg) > 500 {
 		cut := 500
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {
@@ -169,11 +177,11 @@ func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, cause error, next
 	return db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if next.IsZero() {
-			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, failed_at = ?, secret = NULL
-				WHERE id = ? AND sent_at IS NULL`, msg, now.UnixMilli(), id)
+			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, failed_at = ?,
+				secret = NULL WHERE id = ? AND sent_at IS NULL`, f.Code, msg, now.UnixMilli(), id)
 		} else {
-			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
-				WHERE id = ? AND sent_at IS NULL`, msg, next.UnixMilli(), id)
+			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, next_attempt_at = ?
+				WHERE id = ? AND sent_at IS NULL`, f.Code, msg, next.UnixMilli(), id)
 		}
 		if err != nil {
 			return fmt.Errorf("mark mail %d failed: %w", id, err)
@@ -189,6 +197,7 @@ type MailStatus struct {
 	Ply       int
 	Attempts  int
 	Status    string // pending, sent, failed
+	ErrorCode string // of the last failed attempt (see MailFailure); "" if none failed
 	LastError string
 	CreatedAt time.Time
 }
@@ -196,7 +205,7 @@ type MailStatus struct {
 // GameMail lists the emails a game caused, oldest first.
 func (db *DB) GameMail(ctx context.Context, gameID string) ([]MailStatus, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT kind, color, ply, attempts, sent_at IS NOT NULL, failed_at IS NOT NULL,
-		COALESCE(last_error, ''), created_at FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
+		COALESCE(error_code, ''), COALESCE(last_error, ''), created_at FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
 	}
@@ -209,7 +218,7 @@ func (db *DB) GameMail(ctx context.Context, gameID string) ([]MailStatus, error)
 		var ply sql.NullInt64
 		var sent, failed bool
 		var created int64
-		if err := rows.Scan(&kind, &color, &ply, &m.Attempts, &sent, &failed, &m.LastError, &created); err != nil {
+		if err := rows.Scan(&kind, &color, &ply, &m.Attempts, &sent, &failed, &m.ErrorCode, &m.LastError, &created); err != nil {
 			return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
 		}
 		m.Kind, m.Color, m.Ply = domain.NoticeKind(kind), color.String, int(ply.Int64)

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"database/sql"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +120,7 @@ func TestMarkSent(t *testing.T) {
 	if err := f.db.MarkSent(ctx, white.ID, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, errors.New("late"), time.Time{}, now.Add(time.Minute)); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, white.ID, MailFailure{Code: "rejected", Message: "late"}, time.Time{}, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	mail := gameMail(t, f.db, f.game.ID)
@@ -191,10 +190,10 @@ func TestMarkAttemptFailed(t *testing.T) {
 
 	// A retry later: not due before it, due from then on, behind older mail.
 	retry := now.Add(10 * time.Minute)
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, errors.New("421 try again"), retry, now); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, white.ID, MailFailure{Code: "temporary_failure", Message: "421 try again"}, retry, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.MarkAttemptFailed(ctx, login.ID, errors.New("timeout"), retry.Add(time.Minute), now); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, login.ID, MailFailure{Code: "unreachable", Message: "timeout"}, retry.Add(time.Minute), now); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := dueList(t, f.db, retry.Add(-time.Millisecond), 100)
@@ -211,13 +210,13 @@ func TestMarkAttemptFailed(t *testing.T) {
 		t.Errorf("retried mail = %+v and %+v", due[2], due[3])
 	}
 	mail := gameMail(t, f.db, f.game.ID)
-	if mail[0].Status != "pending" || mail[0].Attempts != 1 || mail[0].LastError != "421 try again" {
+	if mail[0].Status != "pending" || mail[0].Attempts != 1 || mail[0].LastError != "421 try again" || mail[0].ErrorCode != "temporary_failure" {
 		t.Errorf("GameMail after a retry = %+v", mail[0])
 	}
 
 	// Zero next: given up, never due again, and the token is forgotten.
 	for _, id := range []int64{white.ID, login.ID} {
-		if err := f.db.MarkAttemptFailed(ctx, id, errors.New("550 no such user"), time.Time{}, retry.Add(time.Minute)); err != nil {
+		if err := f.db.MarkAttemptFailed(ctx, id, MailFailure{Code: "rejected", Message: "550 no such user"}, time.Time{}, retry.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -231,14 +230,14 @@ func TestMarkAttemptFailed(t *testing.T) {
 	}
 	mail = gameMail(t, f.db, f.game.ID)
 	wantMail := []MailStatus{
-		{Kind: domain.NoticeInvitation, Color: "white", Attempts: 2, Status: "failed", LastError: "550 no such user", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
+		{Kind: domain.NoticeInvitation, Color: "white", Attempts: 2, Status: "failed", ErrorCode: "rejected", LastError: "550 no such user", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
 		{Kind: domain.NoticeInvitation, Color: "black", Attempts: 0, Status: "pending", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
 	}
 	if !equalMail(mail, wantMail) {
 		t.Errorf("GameMail = %+v\nwant %+v", mail, wantMail)
 	}
 	// Another attempt recorded on a mail given up does not make it due again.
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, errors.New("again"), retry, retry); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, white.ID, MailFailure{Code: "rejected", Message: "again"}, retry, retry); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = dueList(t, f.db, retry.Add(24*time.Hour), 100)
@@ -254,7 +253,7 @@ func TestMarkAttemptFailedCutsLongErrors(t *testing.T) {
 	f := newOutboxFixture(t)
 	_, due := dueList(t, f.db, t0.Add(time.Hour), 100)
 	white := due[1]
-	cause := errors.New(strings.Repeat("x", 499) + strings.Repeat("é", 100))
+	cause := MailFailure{Code: "rejected", Message: strings.Repeat("x", 499) + strings.Repeat("é", 100)}
 	if err := f.db.MarkAttemptFailed(ctx, white.ID, cause, time.Time{}, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}

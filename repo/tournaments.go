@@ -205,10 +205,18 @@ func startRoundIfDue(ctx context.Context, tx *Tx, t *domain.Tournament, now time
 		}
 		r.Games[i].GameID = created.Game.ID
 	}
+	// A player without a game this round (a bye, or an opponent who
+	// withdrew) is told so, or he would hear nothing until the next round.
 	for _, g := range r.Games {
-		if g.Black == domain.Bye && !t.Entrants[g.White].Withdrawn {
-			n := domain.Notice{Kind: domain.NoticeBye, Email: t.Entrants[g.White].Email, Tournament: t.ID, Ply: r.Number}
-			if err := insertOutbox(ctx, tx, n, n.Email, "", t.Entrants[g.White].Locale, now); err != nil {
+		if g.GameID != "" {
+			continue
+		}
+		for _, e := range []int{g.White, g.Black} {
+			if e == domain.Bye || t.Entrants[e].Withdrawn {
+				continue
+			}
+			n := domain.Notice{Kind: domain.NoticeBye, Email: t.Entrants[e].Email, Tournament: t.ID, Ply: r.Number}
+			if err := insertOutbox(ctx, tx, n, n.Email, "", t.Entrants[e].Locale, now); err != nil {
 				return false, err
 			}
 		}

@@ -212,6 +212,36 @@ func (e LoginAcceptedStatus) Valid() bool {
 	}
 }
 
+// Defines values for MailStatusErrorCode.
+const (
+	Empty            MailStatusErrorCode = ""
+	Rejected         MailStatusErrorCode = "rejected"
+	RenderFailed     MailStatusErrorCode = "render_failed"
+	TemporaryFailure MailStatusErrorCode = "temporary_failure"
+	Unknown          MailStatusErrorCode = "unknown"
+	Unreachable      MailStatusErrorCode = "unreachable"
+)
+
+// Valid indicates whether the value is a known member of the MailStatusErrorCode enum.
+func (e MailStatusErrorCode) Valid() bool {
+	switch e {
+	case Empty:
+		return true
+	case Rejected:
+		return true
+	case RenderFailed:
+		return true
+	case TemporaryFailure:
+		return true
+	case Unknown:
+		return true
+	case Unreachable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MailStatusKind.
 const (
 	MailStatusKindBye        MailStatusKind = "bye"
@@ -980,17 +1010,39 @@ type MailStatus struct {
 	Attempts int `json:"attempts"`
 
 	// Color The seat the email went to.
-	Color     Color          `json:"color"`
-	CreatedAt time.Time      `json:"created_at"`
-	Kind      MailStatusKind `json:"kind"`
+	Color     Color     `json:"color"`
+	CreatedAt time.Time `json:"created_at"`
 
-	// LastError Why the last attempt failed; empty if none did.
+	// ErrorCode Why the last attempt failed; empty if none did (or the email was
+	// sent since). `rejected`: the mail server refused the email for
+	// good (SMTP 5xx; usually an address that does not exist).
+	// `temporary_failure`: the mail server asked to try again later
+	// (SMTP 4xx); lesspost does. `unreachable`: no conversation with the
+	// mail server (connection, TLS, login or timeout). `render_failed`:
+	// lesspost could not write the email (a fault to report).
+	// `unknown`: failed before lesspost recorded codes.
+	ErrorCode MailStatusErrorCode `json:"error_code"`
+	Kind      MailStatusKind      `json:"kind"`
+
+	// LastError Why the last attempt failed, in a sentence lesspost writes, with
+	// the SMTP status codes (e.g. `SMTP 550 5.1.1`) but never the mail
+	// server's text; empty if none failed.
 	LastError string `json:"last_error"`
 
 	// Ply The ply of the game the email is about.
 	Ply    int              `json:"ply"`
 	Status MailStatusStatus `json:"status"`
 }
+
+// MailStatusErrorCode Why the last attempt failed; empty if none did (or the email was
+// sent since). `rejected`: the mail server refused the email for
+// good (SMTP 5xx; usually an address that does not exist).
+// `temporary_failure`: the mail server asked to try again later
+// (SMTP 4xx); lesspost does. `unreachable`: no conversation with the
+// mail server (connection, TLS, login or timeout). `render_failed`:
+// lesspost could not write the email (a fault to report).
+// `unknown`: failed before lesspost recorded codes.
+type MailStatusErrorCode string
 
 // MailStatusKind defines model for MailStatus.Kind.
 type MailStatusKind string
@@ -1041,6 +1093,11 @@ type Moves struct {
 
 	// Used Points the turn so far costs.
 	Used int `json:"used"`
+}
+
+// OneClickUnsubscribe The form of a one-click unsubscribe (RFC 8058).
+type OneClickUnsubscribe struct {
+	ListUnsubscribe *string `json:"List-Unsubscribe,omitempty"`
 }
 
 // Options defines model for Options.
@@ -1781,11 +1838,6 @@ type UnsubscribePageParams struct {
 	T string `form:"t" json:"t"`
 }
 
-// UnsubscribeFormdataBody defines parameters for Unsubscribe.
-type UnsubscribeFormdataBody struct {
-	ListUnsubscribe *string `form:"List-Unsubscribe,omitempty" json:"List-Unsubscribe,omitempty"`
-}
-
 // UnsubscribeParams defines parameters for Unsubscribe.
 type UnsubscribeParams struct {
 	// T The unsubscribe token from the email's link.
@@ -1849,7 +1901,10 @@ type GetStandingsParams struct {
 type GetStandingsParamsFormat string
 
 // UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
-type UnsubscribeFormdataRequestBody UnsubscribeFormdataBody
+type UnsubscribeFormdataRequestBody = OneClickUnsubscribe
+
+// UnsubscribeMultipartRequestBody defines body for Unsubscribe for multipart/form-data ContentType.
+type UnsubscribeMultipartRequestBody = OneClickUnsubscribe
 
 // RequestLoginJSONRequestBody defines body for RequestLogin for application/json ContentType.
 type RequestLoginJSONRequestBody = LoginRequest
@@ -2229,7 +2284,10 @@ type ClientInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2241,7 +2299,10 @@ type ClientInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type.
 	//
@@ -2411,7 +2472,9 @@ type ClientInterface interface {
 	// renewed links), oldest first, with its delivery state: `pending`
 	// (queued, or waiting for a retry after a failure), `sent` (handed to
 	// the mail server) or `failed` (given up after repeated failures;
-	// `last_error` says why). Recipients' addresses are not shown.
+	// `error_code` and `last_error` say why). Recipients' addresses are
+	// not shown, nor what the mail server answered (its replies can quote
+	// addresses; the server log has them).
 	//
 	// Token: an account token of the game's creator or of one of its
 	// players, or a seat token of this game.
@@ -3046,7 +3109,10 @@ func (c *Client) UnsubscribePage(ctx context.Context, params *UnsubscribePagePar
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3068,7 +3134,10 @@ func (c *Client) UnsubscribeWithBody(ctx context.Context, params *UnsubscribePar
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type.
 //
@@ -3328,7 +3397,9 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 // renewed links), oldest first, with its delivery state: `pending`
 // (queued, or waiting for a retry after a failure), `sent` (handed to
 // the mail server) or `failed` (given up after repeated failures;
-// `last_error` says why). Recipients' addresses are not shown.
+// `error_code` and `last_error` say why). Recipients' addresses are
+// not shown, nor what the mail server answered (its replies can quote
+// addresses; the server log has them).
 //
 // Token: an account token of the game's creator or of one of its
 // players, or a seat token of this game.
@@ -5672,7 +5743,10 @@ type ClientWithResponsesInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5684,7 +5758,10 @@ type ClientWithResponsesInterface interface {
 	// Turns off non-essential mail for the address the token names. Mail
 	// clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 	// the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-	// email); the confirmation page's button calls it too. Idempotent.
+	// email); the confirmation page's button calls it too. The body may be
+	// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+	// mail providers send this) or empty; only the token in the query
+	// matters. Idempotent.
 	//
 	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5858,7 +5935,9 @@ type ClientWithResponsesInterface interface {
 	// renewed links), oldest first, with its delivery state: `pending`
 	// (queued, or waiting for a retry after a failure), `sent` (handed to
 	// the mail server) or `failed` (given up after repeated failures;
-	// `last_error` says why). Recipients' addresses are not shown.
+	// `error_code` and `last_error` say why). Recipients' addresses are
+	// not shown, nor what the mail server answered (its replies can quote
+	// addresses; the server log has them).
 	//
 	// Token: an account token of the game's creator or of one of its
 	// players, or a seat token of this game.
@@ -9170,7 +9249,10 @@ func (c *ClientWithResponses) UnsubscribePageWithResponse(ctx context.Context, p
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9188,7 +9270,10 @@ func (c *ClientWithResponses) UnsubscribeWithBodyWithResponse(ctx context.Contex
 // Turns off non-essential mail for the address the token names. Mail
 // clients call it with `List-Unsubscribe=One-Click` (RFC 8058, from
 // the `List-Unsubscribe` and `List-Unsubscribe-Post` headers of every
-// email); the confirmation page's button calls it too. Idempotent.
+// email); the confirmation page's button calls it too. The body may be
+// a URL-encoded form (browsers), `multipart/form-data` (RFC 8058 says
+// mail providers send this) or empty; only the token in the query
+// matters. Idempotent.
 //
 // Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9416,7 +9501,9 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 // renewed links), oldest first, with its delivery state: `pending`
 // (queued, or waiting for a retry after a failure), `sent` (handed to
 // the mail server) or `failed` (given up after repeated failures;
-// `last_error` says why). Recipients' addresses are not shown.
+// `error_code` and `last_error` say why). Recipients' addresses are
+// not shown, nor what the mail server answered (its replies can quote
+// addresses; the server log has them).
 //
 // Token: an account token of the game's creator or of one of its
 // players, or a seat token of this game.

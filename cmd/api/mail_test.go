@@ -195,10 +195,10 @@ func checkEmail(t *testing.T, m *smtptest.Mail, wantID, wantReplyTo string) {
 		h.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
 		t.Errorf("List-Unsubscribe %q, List-Unsubscribe-Post %q", h.Get("List-Unsubscribe"), h.Get("List-Unsubscribe-Post"))
 	}
-	if m.Text == "" || !strings.Contains(m.HTML, `src="cid:board"`) {
+	if m.Text == "" || !strings.Contains(m.HTML, `src="cid:board@lesspost"`) {
 		t.Errorf("parts: text %d bytes, HTML without the board:\n%s", len(m.Text), m.HTML)
 	}
-	if _, err := png.Decode(bytes.NewReader(m.Inline["board"])); err != nil {
+	if _, err := png.Decode(bytes.NewReader(m.Inline["board@lesspost"])); err != nil {
 		t.Errorf("the board picture does not decode: %v", err)
 	}
 	if strings.Contains(m.HTML, "<script") || strings.Contains(m.HTML, "http://lesspost.test/assets") {

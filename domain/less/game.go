@@ -290,15 +290,24 @@ func (g *Game) PassOnTime() ([]Played, error) {
 	if g.result != nil {
 		return nil, ErrGameOver
 	}
-	s := g.pos.BeginTurn()
+	next, out := g.pos.PassOnTime()
+	played := g.record(nil, Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true, TimedOut: true}, next)
+	return g.passWhileForced(played), nil
+}
+
+// PassOnTime is the position after the mover's turn is passed because his
+// time ran out, and its outcome (see Game.PassOnTime). Unlike Play(Nil),
+// which T2 allows only when no legal move is possible, it never fails:
+// whoever replays a stored game passes its time-out turns with it.
+func (p Position) PassOnTime() (Position, Outcome) {
+	s := p.BeginTurn()
 	next := s.pos
 	next.toMove = next.next(next.toMove)
 	out := Outcome{Counted: Budget, Completed: s.SideComplete()}
 	if out.Completed {
 		out.Counted = 0
 	}
-	played := g.record(nil, Played{Color: g.pos.toMove, Turn: Turn{}, Outcome: out, Auto: true, TimedOut: true}, next)
-	return g.passWhileForced(played), nil
+	return next, out
 }
 
 // Resign ends the game: side s loses by max(10, the margin E6 would give its

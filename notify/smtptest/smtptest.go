@@ -34,6 +34,8 @@ type Server struct {
 	msgs  []*Mail
 	conns int
 	got   chan struct{}
+	// refuse holds the reply to RCPT TO of addresses the server refuses.
+	refuse map[string]*smtp.SMTPError
 }
 
 // Mail is a received message.
@@ -81,6 +83,24 @@ func StartAt(t testing.TB, addr string) *Server {
 func (s *Server) Close() {
 	s.ln.Close() // also when Serve has not picked the listener up yet
 	s.srv.Close()
+}
+
+// Refuse makes the server answer RCPT TO:<addr> with code and message
+// (the enhanced status code is taken from the message if it starts with
+// one, as real servers write it), as a server that does not know the
+// address or is busy does.
+func (s *Server) Refuse(addr string, code int, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refuse == nil {
+		s.refuse = map[string]*smtp.SMTPError{}
+	}
+	e := &smtp.SMTPError{Code: code, EnhancedCode: smtp.NoEnhancedCode, Message: message}
+	var class, subject, detail int
+	if n, _ := fmt.Sscanf(message, "%d.%d.%d ", &class, &subject, &detail); n == 3 {
+		e.EnhancedCode, e.Message = smtp.EnhancedCode{class, subject, detail}, strings.SplitN(message, " ", 2)[1]
+	}
+	s.refuse[strings.ToLower(addr)] = e
 }
 
 // Messages returns what was received so far.
@@ -140,6 +160,12 @@ func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
 	return nil
 }
 func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	ss.s.mu.Lock()
+	refused := ss.s.refuse[strings.ToLower(to)]
+	ss.s.mu.Unlock()
+	if refused != nil {
+		return refused
+	}
 	ss.to = append(ss.to, to)
 	return nil
 }
