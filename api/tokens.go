@@ -1,6 +1,8 @@
 package api
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -39,18 +41,51 @@ type claims struct {
 	Version int    `json:"ver,omitempty"`
 }
 
-// Tokens signs and checks tokens with HS256.
+// Tokens signs and checks tokens with HS256. One key signs; previous keys,
+// kept for a grace period after a key rotation, are accepted for checking
+// only. Every token names its key in the JWT header (kid), so it is checked
+// against that key alone.
 type Tokens struct {
-	secret []byte
-	now    func() time.Time
+	keys []signingKey // the first signs
+	now  func() time.Time
 }
 
-// NewTokens returns a signer for a secret of at least 32 bytes.
-func NewTokens(secret []byte, now func() time.Time) (*Tokens, error) {
-	if len(secret) < 32 {
-		return nil, errors.New("the signing secret must have at least 32 bytes")
+type signingKey struct {
+	id     string
+	secret []byte
+}
+
+// MinSecretLen is the shortest signing key accepted: HS256 wants 256 bits.
+const MinSecretLen = 32
+
+// KeyID is the kid of the tokens a key signs: a short hash that names the key
+// without revealing it.
+func KeyID(secret []byte) string {
+	h := sha256.Sum256(append([]byte("lesspost kid\x00"), secret...))
+	return hex.EncodeToString(h[:6])
+}
+
+// NewTokens returns a signer with secret, and a checker that also accepts
+// tokens signed with the previous keys. Each key has at least MinSecretLen
+// bytes.
+func NewTokens(secret []byte, now func() time.Time, previous ...[]byte) (*Tokens, error) {
+	t := &Tokens{now: now}
+	for i, k := range append([][]byte{secret}, previous...) {
+		if len(k) < MinSecretLen {
+			if i == 0 {
+				return nil, fmt.Errorf("the signing secret must have at least %d bytes", MinSecretLen)
+			}
+			return nil, fmt.Errorf("previous signing secret %d: must have at least %d bytes", i, MinSecretLen)
+		}
+		id := KeyID(k)
+		for _, seen := range t.keys {
+			if seen.id == id {
+				return nil, fmt.Errorf("signing secret %d is listed twice", i)
+			}
+		}
+		t.keys = append(t.keys, signingKey{id: id, secret: k})
 	}
-	return &Tokens{secret: secret, now: now}, nil
+	return t, nil
 }
 
 func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
@@ -58,7 +93,9 @@ func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
 	c.Issuer = issuer
 	c.IssuedAt = jwt.NewNumericDate(now)
 	c.ExpiresAt = jwt.NewNumericDate(now.Add(ttl))
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.secret)
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, c)
+	tok.Header["kid"] = t.keys[0].id
+	s, err := tok.SignedString(t.keys[0].secret)
 	if err != nil {
 		return "", fmt.Errorf("sign %s token: %w", c.Use, err)
 	}
@@ -136,7 +173,7 @@ func (t *Tokens) parse(token string) (*claims, error) {
 // parseAny checks a token of any use.
 func (t *Tokens) parseAny(token string) (*claims, error) {
 	var c claims
-	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return t.secret, nil },
+	_, err := jwt.ParseWithClaims(token, &c, t.key,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(issuer),
 		jwt.WithExpirationRequired(),
@@ -147,4 +184,23 @@ func (t *Tokens) parseAny(token string) (*claims, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// key finds the key a token names. A token without a kid was signed before
+// tokens had one, by the one key there was then: any key may check it.
+func (t *Tokens) key(tok *jwt.Token) (any, error) {
+	kid, named := tok.Header["kid"]
+	if !named {
+		set := jwt.VerificationKeySet{}
+		for _, k := range t.keys {
+			set.Keys = append(set.Keys, k.secret)
+		}
+		return set, nil
+	}
+	for _, k := range t.keys {
+		if kid == k.id {
+			return k.secret, nil
+		}
+	}
+	return nil, errors.New("signed with an unknown or retired key")
 }
