@@ -67,17 +67,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 			log.Error("close database", "error", err)
 		}
 	}()
-	secret := []byte(cfg.Secret)
-	if len(secret) == 0 {
-		if secret, err = db.EnsureSecret(ctx); err != nil {
-			return err
-		}
+	keys, err := signingKeys(ctx, cfg, db, log)
+	if err != nil {
+		return err
 	}
 
 	// The server wakes the outbox worker after each commit that queued mail;
 	// the worker needs the server's links, so it is built second.
 	var outbox *notify.Worker
-	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: secret, BaseURL: cfg.BaseURL,
+	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits})
 	if err != nil {
 		return err
