@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/repo"
 )
 
 // Config is the whole configuration of the server.
@@ -31,6 +32,8 @@ type Config struct {
 	LogLevel   slog.Level
 	// SchedulerInterval is how often reminders and time-outs are looked for.
 	SchedulerInterval time.Duration
+	// MailRetention is how long delivered and given-up mail is kept.
+	MailRetention time.Duration
 	// TrustedProxies is the number of reverse proxies in front of the server
 	// whose X-Forwarded-For entries rate limits may believe.
 	TrustedProxies int
@@ -83,6 +86,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.DurationVar(&cfg.SMTP.RetryDelay, "mail-retry-delay", 30*time.Second, "wait after a failed delivery; doubles with each further failure, up to 1h")
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
+	fs.DurationVar(&cfg.MailRetention, "mail-retention", repo.DefaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
 	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
 	limits := []struct {
 		p          *api.RateLimit
@@ -182,6 +186,9 @@ func (cfg *Config) validate() error {
 			errs = append(errs, fmt.Errorf("%s: %w", secretEnv, err))
 		}
 	}
+	if cfg.MailRetention < time.Hour {
+		errs = append(errs, fmt.Errorf("--mail-retention %v: want at least 1h", cfg.MailRetention))
+	}
 	if cfg.SchedulerInterval < time.Second {
 		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
 	}
@@ -268,6 +275,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("smtp_from", cfg.SMTP.From),
 		slog.String("log_level", cfg.LogLevel.String()),
 		slog.Int("trusted_proxies", cfg.TrustedProxies),
+		slog.String("mail_retention", cfg.MailRetention.String()),
 		slog.String("limit_login", cfg.RateLimits.Login.String()),
 		slog.String("limit_token", cfg.RateLimits.Token.String()),
 		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),

@@ -20,6 +20,7 @@ func TestLoadConfig(t *testing.T) {
 		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8},
 
 		SchedulerInterval: 30 * time.Second,
+		MailRetention:     30 * 24 * time.Hour,
 		LogLevel:          slog.LevelInfo,
 		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,
 			CreateGameIP: api.DefaultRateLimits.CreateGameIP, CreateGameAccount: api.DefaultRateLimits.CreateGameAccount},
@@ -73,6 +74,12 @@ func TestLoadConfig(t *testing.T) {
 				c.RateLimits.CreateGameAccount = api.RateLimit{Requests: 100, Per: time.Hour}
 			},
 		},
+		{
+			name: "mail retention",
+			env:  map[string]string{"LESSPOST_MAIL_RETENTION": "2160h"},
+			want: func(c *Config) { c.MailRetention = 90 * 24 * time.Hour },
+		},
+		{name: "mail retention too short", args: []string{"--mail-retention", "1m"}},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp},
 		{name: "unknown flag", args: []string{"--port", "1"}},
 		{name: "positional argument", args: []string{"serve"}},

@@ -98,7 +98,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake}
+	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
+		mailRetention: cfg.MailRetention}
 	workers := []func(context.Context) error{outbox.Run, clock.run}
 	if cfg.PprofAddr != "" {
 		workers = append(workers, func(ctx context.Context) error { return servePprof(ctx, log, cfg.PprofAddr) })
