@@ -113,9 +113,9 @@ func (t *Tokens) Seat(gameID string, c less.Color, version int) (string, error) 
 	return t.sign(claims{Use: useSeat, Game: gameID, Color: c.String(), Version: version}, LinkTTL)
 }
 
-// Watch returns a spectator token for a game.
-func (t *Tokens) Watch(gameID string) (string, error) {
-	return t.sign(claims{Use: useWatch, Game: gameID}, LinkTTL)
+// Watch returns a spectator token for a game at a link version.
+func (t *Tokens) Watch(gameID string, version int) (string, error) {
+	return t.sign(claims{Use: useWatch, Game: gameID, Version: version}, LinkTTL)
 }
 
 // Unsubscribe returns the token of an address's unsubscribe link.
@@ -123,25 +123,26 @@ func (t *Tokens) Unsubscribe(email string) (string, error) {
 	return t.sign(claims{Use: useUnsub, RegisteredClaims: jwt.RegisteredClaims{Subject: email}}, LinkTTL)
 }
 
-// Calendar returns the token of a user's calendar feed.
-func (t *Tokens) Calendar(userID int64) (string, error) {
-	return t.sign(claims{Use: useICS, RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(userID)}}, LinkTTL)
+// Calendar returns the token of a user's calendar feed at a link version.
+func (t *Tokens) Calendar(userID int64, version int) (string, error) {
+	return t.sign(claims{Use: useICS, Version: version,
+		RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(userID)}}, LinkTTL)
 }
 
-// calendarUser checks a calendar token and returns its user id.
-func (t *Tokens) calendarUser(token string) (int64, error) {
+// calendarUser checks a calendar token and returns its user id and link
+// version.
+func (t *Tokens) calendarUser(token string) (id int64, version int, err error) {
 	c, err := t.parseAny(token)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if c.Use != useICS {
-		return 0, errors.New("not a calendar token")
+		return 0, 0, errors.New("not a calendar token")
 	}
-	var id int64
 	if _, err := fmt.Sscan(c.Subject, &id); err != nil {
-		return 0, errors.New("not a calendar token")
+		return 0, 0, errors.New("not a calendar token")
 	}
-	return id, nil
+	return id, c.Version, nil
 }
 
 // unsubscribeEmail checks an unsubscribe token and returns its address.
