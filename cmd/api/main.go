@@ -71,6 +71,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	if err != nil {
 		return err
 	}
+	// The key ids let an operator see which key signs after a rotation.
+	log.Info("token signing keys", "signing_kid", api.KeyID(keys[0]), "previous_keys", len(keys)-1)
 
 	// The server wakes the outbox worker after each commit that queued mail;
 	// the worker needs the server's links, so it is built second.
