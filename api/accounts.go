@@ -174,3 +174,21 @@ func (s *Server) myGames(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, out)
 }
+
+// rotateCalendarLink replaces the account's calendar link: older links stop
+// working. It answers the account, with the new link.
+func (s *Server) rotateCalendarLink(c echo.Context) error {
+	p, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	u, err := s.db.RotateCalendarLink(c.Request().Context(), p.session.User.ID)
+	if err != nil {
+		return err
+	}
+	out, err := s.viewUser(u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}

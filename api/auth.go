@@ -18,7 +18,7 @@ type principal struct {
 	session repo.Session // useAccess
 	game    string       // useSeat, useWatch
 	color   less.Color   // useSeat
-	version int          // useSeat
+	version int          // useSeat, useWatch: the link's version
 }
 
 // authenticate reads the bearer token. It returns a 401 problem when the
@@ -73,8 +73,8 @@ func (s *Server) account(c echo.Context) (*principal, error) {
 }
 
 // actorFor checks that the principal may act on game g and says as whom.
-// A seat token must name this game and the seat's current token version: a
-// rotated link is refused like an expired one.
+// A seat or spectator token must name this game and its link's current
+// version: a replaced link is refused like an expired one.
 func actorFor(p *principal, g *domain.Game) (domain.Actor, error) {
 	switch p.use {
 	case useAccess:
@@ -96,6 +96,10 @@ func actorFor(p *principal, g *domain.Game) (domain.Actor, error) {
 	default: // useWatch
 		if p.game != g.ID {
 			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
+		}
+		if g.WatchVersion != p.version {
+			return domain.Actor{}, &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
+				Detail: "This spectator link was replaced by a newer one: ask a player for the new one."}
 		}
 		return domain.Actor{Spectator: true}, nil
 	}

@@ -16,7 +16,7 @@ import (
 // each deadline of a game where it is his turn, with an alarm when the
 // last reminder email goes out (domain.LastReminder before). Calendar apps subscribe to the URL and refresh it themselves.
 func (s *Server) calendar(c echo.Context) error {
-	userID, err := s.tokens.calendarUser(c.QueryParam("t"))
+	userID, version, err := s.tokens.calendarUser(c.QueryParam("t"))
 	if err != nil {
 		return NewProblem(http.StatusBadRequest, "invalid_link", "This calendar link is not valid.")
 	}
@@ -24,6 +24,10 @@ func (s *Server) calendar(c echo.Context) error {
 	u, err := s.db.UserByID(ctx, userID)
 	if err != nil {
 		return err
+	}
+	if version != u.CalendarVersion {
+		return &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
+			Detail: "This calendar link was replaced by a newer one: subscribe to the calendar_url of your account."}
 	}
 	games, err := s.db.GamesToMove(ctx, u.Email)
 	if err != nil {

@@ -498,3 +498,36 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 	s.wakeMail()
 	return c.JSON(http.StatusAccepted, linkSentView{Status: "sent"})
 }
+
+// rotateSpectatorLink replaces the game's spectator link: older links stop
+// working. It answers the game, with the new link.
+func (s *Server) rotateSpectatorLink(c echo.Context) error {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return err
+	}
+	// What the change wrote: UpdateGame calls change again if it must retry,
+	// so the last call is the one stored.
+	var rotated domain.Game
+	var actor domain.Actor
+	_, _, err = s.db.UpdateGame(c.Request().Context(), c.Param("id"), nil, s.now(), func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
+		a, err := actorFor(p, &g)
+		if err != nil {
+			return repo.Change{}, err
+		}
+		ng, err := domain.RotateSpectatorLink(g, a, s.now())
+		if err != nil {
+			return repo.Change{}, err
+		}
+		rotated, actor = ng, a
+		return repo.Change{Game: ng}, nil
+	})
+	if err != nil {
+		return err
+	}
+	v, err := s.viewGame(&rotated, actor)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}

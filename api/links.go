@@ -29,9 +29,9 @@ func (l *Links) MoveURL(gameID string, c less.Color, version int) (string, error
 	return l.base + "/play/" + url.PathEscape(gameID) + "#t=" + tok, nil
 }
 
-// WatchURL is a game's read-only spectator link.
-func (l *Links) WatchURL(gameID string) (string, error) {
-	tok, err := l.tokens.Watch(gameID)
+// WatchURL is a game's read-only spectator link at a link version.
+func (l *Links) WatchURL(gameID string, version int) (string, error) {
+	tok, err := l.tokens.Watch(gameID, version)
 	if err != nil {
 		return "", err
 	}
@@ -55,8 +55,8 @@ func (l *Links) UnsubscribeURL(email string) (string, error) {
 // CalendarURL is a user's private iCalendar feed of his deadlines. Calendar
 // apps cannot send headers, so the token is in the query (which the request
 // log never writes).
-func (l *Links) CalendarURL(userID int64) (string, error) {
-	tok, err := l.tokens.Calendar(userID)
+func (l *Links) CalendarURL(userID int64, version int) (string, error) {
+	tok, err := l.tokens.Calendar(userID, version)
 	if err != nil {
 		return "", err
 	}

@@ -28,6 +28,7 @@ func (s *Server) routes() {
 	s.get("/v1/me/vacations", s.listVacations)
 	s.echo.POST("/v1/me/vacations", s.declareVacation)
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
+	s.echo.POST("/v1/me/calendar-link", s.rotateCalendarLink)
 	s.get("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/tournaments", s.createTournament)
@@ -46,6 +47,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/resign", s.resign)
 	s.get("/v1/games/:id/record", s.record)
 	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink)
+	s.echo.POST("/v1/games/:id/spectator-link", s.rotateSpectatorLink)
 	s.get("/v1/games/:id/mail", s.gameMail)
 
 	s.get("/unsubscribe", s.unsubscribeForm)

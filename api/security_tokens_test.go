@@ -72,6 +72,8 @@ func TestSecurityDeclared(t *testing.T) {
 		"resign":                 {"/v1/games/{id}/resign", map[string]any{}},
 		"getRecord":              {"/v1/games/{id}/record", nil},
 		"rotateSeatLink":         {"/v1/games/{id}/seats/white/link", nil},
+		"rotateSpectatorLink":    {"/v1/games/{id}/spectator-link", nil},
+		"rotateCalendarLink":     {"/v1/me/calendar-link", nil},
 		"listGameMail":           {"/v1/games/{id}/mail", nil},
 		"unsubscribePage":        {"/unsubscribe?t=abc", nil},
 		"unsubscribe":            {"/unsubscribe?t=abc", nil},

@@ -25,8 +25,11 @@ type Config struct {
 	Logger *slog.Logger
 	// DB is the store; it also answers readiness checks (/readyz).
 	DB *repo.DB
-	// Secret signs account and seat tokens (HS256), at least 32 bytes. Never log it.
+	// Secret signs every token and link (HS256), at least 32 bytes. Never log it.
 	Secret []byte
+	// PreviousSecrets are keys rotated out, still accepted for checking
+	// tokens they signed until they are removed (the grace period).
+	PreviousSecrets [][]byte
 	// BaseURL is the public address links in emails point to.
 	BaseURL string
 	// Now is the clock; nil means time.Now.
@@ -83,7 +86,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	if cfg.DB == nil {
 		return nil, errors.New("api: no database")
 	}
-	tokens, err := NewTokens(cfg.Secret, cfg.Now)
+	tokens, err := NewTokens(cfg.Secret, cfg.Now, cfg.PreviousSecrets...)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}

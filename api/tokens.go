@@ -1,6 +1,8 @@
 package api
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -39,18 +41,51 @@ type claims struct {
 	Version int    `json:"ver,omitempty"`
 }
 
-// Tokens signs and checks tokens with HS256.
+// Tokens signs and checks tokens with HS256. One key signs; previous keys,
+// kept for a grace period after a key rotation, are accepted for checking
+// only. Every token names its key in the JWT header (kid), so it is checked
+// against that key alone.
 type Tokens struct {
-	secret []byte
-	now    func() time.Time
+	keys []signingKey // the first signs
+	now  func() time.Time
 }
 
-// NewTokens returns a signer for a secret of at least 32 bytes.
-func NewTokens(secret []byte, now func() time.Time) (*Tokens, error) {
-	if len(secret) < 32 {
-		return nil, errors.New("the signing secret must have at least 32 bytes")
+type signingKey struct {
+	id     string
+	secret []byte
+}
+
+// MinSecretLen is the shortest signing key accepted: HS256 wants 256 bits.
+const MinSecretLen = 32
+
+// KeyID is the kid of the tokens a key signs: a short hash that names the key
+// without revealing it.
+func KeyID(secret []byte) string {
+	h := sha256.Sum256(append([]byte("lesspost kid\x00"), secret...))
+	return hex.EncodeToString(h[:6])
+}
+
+// NewTokens returns a signer with secret, and a checker that also accepts
+// tokens signed with the previous keys. Each key has at least MinSecretLen
+// bytes.
+func NewTokens(secret []byte, now func() time.Time, previous ...[]byte) (*Tokens, error) {
+	t := &Tokens{now: now}
+	for i, k := range append([][]byte{secret}, previous...) {
+		if len(k) < MinSecretLen {
+			if i == 0 {
+				return nil, fmt.Errorf("the signing secret must have at least %d bytes", MinSecretLen)
+			}
+			return nil, fmt.Errorf("previous signing secret %d: must have at least %d bytes", i, MinSecretLen)
+		}
+		id := KeyID(k)
+		for _, seen := range t.keys {
+			if seen.id == id {
+				return nil, fmt.Errorf("signing secret %d is listed twice", i)
+			}
+		}
+		t.keys = append(t.keys, signingKey{id: id, secret: k})
 	}
-	return &Tokens{secret: secret, now: now}, nil
+	return t, nil
 }
 
 func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
@@ -58,7 +93,9 @@ func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
 	c.Issuer = issuer
 	c.IssuedAt = jwt.NewNumericDate(now)
 	c.ExpiresAt = jwt.NewNumericDate(now.Add(ttl))
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.secret)
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, c)
+	tok.Header["kid"] = t.keys[0].id
+	s, err := tok.SignedString(t.keys[0].secret)
 	if err != nil {
 		return "", fmt.Errorf("sign %s token: %w", c.Use, err)
 	}
@@ -76,9 +113,9 @@ func (t *Tokens) Seat(gameID string, c less.Color, version int) (string, error) 
 	return t.sign(claims{Use: useSeat, Game: gameID, Color: c.String(), Version: version}, LinkTTL)
 }
 
-// Watch returns a spectator token for a game.
-func (t *Tokens) Watch(gameID string) (string, error) {
-	return t.sign(claims{Use: useWatch, Game: gameID}, LinkTTL)
+// Watch returns a spectator token for a game at a link version.
+func (t *Tokens) Watch(gameID string, version int) (string, error) {
+	return t.sign(claims{Use: useWatch, Game: gameID, Version: version}, LinkTTL)
 }
 
 // Unsubscribe returns the token of an address's unsubscribe link.
@@ -86,25 +123,26 @@ func (t *Tokens) Unsubscribe(email string) (string, error) {
 	return t.sign(claims{Use: useUnsub, RegisteredClaims: jwt.RegisteredClaims{Subject: email}}, LinkTTL)
 }
 
-// Calendar returns the token of a user's calendar feed.
-func (t *Tokens) Calendar(userID int64) (string, error) {
-	return t.sign(claims{Use: useICS, RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(userID)}}, LinkTTL)
+// Calendar returns the token of a user's calendar feed at a link version.
+func (t *Tokens) Calendar(userID int64, version int) (string, error) {
+	return t.sign(claims{Use: useICS, Version: version,
+		RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(userID)}}, LinkTTL)
 }
 
-// calendarUser checks a calendar token and returns its user id.
-func (t *Tokens) calendarUser(token string) (int64, error) {
+// calendarUser checks a calendar token and returns its user id and link
+// version.
+func (t *Tokens) calendarUser(token string) (id int64, version int, err error) {
 	c, err := t.parseAny(token)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if c.Use != useICS {
-		return 0, errors.New("not a calendar token")
+		return 0, 0, errors.New("not a calendar token")
 	}
-	var id int64
 	if _, err := fmt.Sscan(c.Subject, &id); err != nil {
-		return 0, errors.New("not a calendar token")
+		return 0, 0, errors.New("not a calendar token")
 	}
-	return id, nil
+	return id, c.Version, nil
 }
 
 // unsubscribeEmail checks an unsubscribe token and returns its address.
@@ -136,7 +174,7 @@ func (t *Tokens) parse(token string) (*claims, error) {
 // parseAny checks a token of any use.
 func (t *Tokens) parseAny(token string) (*claims, error) {
 	var c claims
-	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return t.secret, nil },
+	_, err := jwt.ParseWithClaims(token, &c, t.key,
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(issuer),
 		jwt.WithExpirationRequired(),
@@ -147,4 +185,23 @@ func (t *Tokens) parseAny(token string) (*claims, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// key finds the key a token names. A token without a kid was signed before
+// tokens had one, by the one key there was then: any key may check it.
+func (t *Tokens) key(tok *jwt.Token) (any, error) {
+	kid, named := tok.Header["kid"]
+	if !named {
+		set := jwt.VerificationKeySet{}
+		for _, k := range t.keys {
+			set.Keys = append(set.Keys, k.secret)
+		}
+		return set, nil
+	}
+	for _, k := range t.keys {
+		if kid == k.id {
+			return k.secret, nil
+		}
+	}
+	return nil, errors.New("signed with an unknown or retired key")
 }

@@ -24,7 +24,7 @@ type userView struct {
 }
 
 func (s *Server) viewUser(u repo.User) (userView, error) {
-	cal, err := s.links.CalendarURL(u.ID)
+	cal, err := s.links.CalendarURL(u.ID, u.CalendarVersion)
 	if err != nil {
 		return userView{}, err
 	}
@@ -126,7 +126,7 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
 		v.Deadline, v.TimeLeft = &d, &left
 	}
 	if !a.Spectator {
-		url, err := s.links.WatchURL(g.ID)
+		url, err := s.links.WatchURL(g.ID, g.WatchVersion)
 		if err != nil {
 			return gameView{}, err
 		}

@@ -39,6 +39,9 @@ type Game struct {
 	// Away holds the vacations of the seats' players, which move deadlines
 	// when the time control allows it. The store loads it with the game.
 	Away Away
+	// WatchVersion is the version of the game's spectator link: replacing
+	// the link bumps it, and spectator tokens of older versions are refused.
+	WatchVersion int
 	// Version changes with every change to the game; it is the ETag.
 	Version   int
 	CreatedAt time.Time
@@ -350,6 +353,19 @@ func RotateSeat(g Game, a Actor, c less.Color, now time.Time) (Game, Notice, err
 	g.Version++
 	g.UpdatedAt = now
 	return g, Notice{Kind: NoticeNewLink, GameID: g.ID, Color: c, Ply: g.State.Ply}, nil
+}
+
+// RotateSpectatorLink replaces the game's spectator link: old links stop
+// working. The players and the game's creator may ask, who are also the
+// ones given the link; a spectator may not.
+func RotateSpectatorLink(g Game, a Actor, now time.Time) (Game, error) {
+	if len(a.Seats(&g)) == 0 && (a.UserID == 0 || a.UserID != g.CreatorID) {
+		return Game{}, Errorf(KindForbidden, CodeForbidden, "only the game's players and its creator may replace its spectator link")
+	}
+	g.WatchVersion++
+	g.Version++
+	g.UpdatedAt = now
+	return g, nil
 }
 
 // afterPly decides whom to email after the game changed: everyone when it is

@@ -40,7 +40,7 @@ type Image struct {
 // tokens in the links are the API's.
 type Links interface {
 	MoveURL(gameID string, c less.Color, version int) (string, error)
-	WatchURL(gameID string) (string, error)
+	WatchURL(gameID string, version int) (string, error)
 	LoginURL(token string) string
 	UnsubscribeURL(email string) (string, error)
 }
@@ -172,7 +172,7 @@ func (r *Renderer) gameView(ctx context.Context, m repo.Mail) (*gameView, error)
 	if v.moveURL, err = r.Links.MoveURL(g.ID, seat.Color, seat.TokenVersion); err != nil {
 		return nil, err
 	}
-	if v.watch, err = r.Links.WatchURL(g.ID); err != nil {
+	if v.watch, err = r.Links.WatchURL(g.ID, g.WatchVersion); err != nil {
 		return nil, err
 	}
 	if g.Tournament != nil {

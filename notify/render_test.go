@@ -25,7 +25,7 @@ type fakeLinks struct{}
 func (fakeLinks) MoveURL(gameID string, c less.Color, version int) (string, error) {
 	return fmt.Sprintf("https://less.example/play/%s#t=seat-%s-%d", gameID, c, version), nil
 }
-func (fakeLinks) WatchURL(gameID string) (string, error) {
+func (fakeLinks) WatchURL(gameID string, _ int) (string, error) {
 	return "https://less.example/play/" + gameID + "#t=watch", nil
 }
 func (fakeLinks) LoginURL(token string) string { return "https://less.example/login#t=" + token }

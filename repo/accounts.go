@@ -24,7 +24,10 @@ type User struct {
 	Name         string
 	Locale       string
 	VacationDays int // per calendar year
-	CreatedAt    time.Time
+	// CalendarVersion is the version of the calendar link: replacing the
+	// link bumps it, and calendar tokens of older versions are refused.
+	CalendarVersion int
+	CreatedAt       time.Time
 }
 
 // RequestLogin creates a single-use login token for the address and queues
@@ -100,7 +103,7 @@ func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration
 }
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.
-const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.created_at
+const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.calendar_version, u.created_at
 	FROM sessions s JOIN users u ON u.id = s.user_id
 	WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`
 
@@ -109,7 +112,7 @@ func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Sess
 	s := Session{ID: id}
 	var expires, created int64
 	err := db.read.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
-		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &created)
+		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &s.User.CalendarVersion, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
@@ -149,11 +152,31 @@ func (db *DB) UpdateUser(ctx context.Context, id int64, name, locale string) (Us
 	return u, err
 }
 
+// RotateCalendarLink replaces an account's calendar link: links of the
+// previous versions stop working. It returns the account.
+func (db *DB) RotateCalendarLink(ctx context.Context, id int64) (User, error) {
+	var u User
+	err := db.WithTx(ctx, func(tx *Tx) error {
+		var email string
+		err := tx.QueryRowContext(ctx, `UPDATE users SET calendar_version = calendar_version + 1 WHERE id = ? RETURNING email`,
+			id).Scan(&email)
+		if errors.Is(err, sql.ErrNoRows) {
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
+		}
+		if err != nil {
+			return fmt.Errorf("replace calendar link: %w", err)
+		}
+		u, err = userByEmail(ctx, tx, email)
+		return err
+	})
+	return u, err
+}
+
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
 	u := User{Email: email}
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, name, locale, vacation_days, created_at FROM users WHERE email = ?`, email).Scan(
-		&u.ID, &u.Name, &u.Locale, &u.VacationDays, &created)
+	err := q.QueryRowContext(ctx, `SELECT id, name, locale, vacation_days, calendar_version, created_at FROM users WHERE email = ?`,
+		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &created)
 	if err != nil {
 		return User{}, fmt.Errorf("read user: %w", err)
 	}

@@ -55,12 +55,15 @@ type DB struct {
 	closeErr  error
 }
 
-// Open opens the database at path, creating the file if needed, and applies
-// any pending migrations, so the store it returns always has the current
-// schema.
+// Open opens the database at path, creating the file (mode 0600) if needed,
+// and applies any pending migrations, so the store it returns always has the
+// current schema.
 func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" || strings.Contains(path, "?") {
 		return nil, fmt.Errorf("open database: invalid path %q", path)
+	}
+	if err := makePrivate(path); err != nil {
+		return nil, err
 	}
 	write, err := openPool(ctx, path, url.Values{
 		"_pragma": {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -139,34 +140,33 @@ func tableExists(t *testing.T, db *sql.DB, name string) bool {
 	return n == 1
 }
 
-func TestEnsureSecretIsStableAcrossReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "test.db")
-	var first []byte
-	for i := range 2 {
-		db := openTest(t, path)
-		secret, err := db.EnsureSecret(t.Context())
-		if err != nil {
-			t.Fatalf("EnsureSecret: %v", err)
-		}
-		if len(secret) != secretSize {
-			t.Fatalf("secret has %d bytes, want %d", len(secret), secretSize)
-		}
-		if i == 0 {
-			first = secret
-		} else if !bytes.Equal(secret, first) {
-			t.Error("secret changed across reopen")
-		}
-		db.Close()
-	}
-}
-
-func TestEnsureSecretRejectsCorruptValue(t *testing.T) {
+func TestLegacySecret(t *testing.T) {
 	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
-	if err := db.SetSetting(t.Context(), secretKey, "not base64!"); err != nil {
+	ctx := t.Context()
+	if _, found, err := db.LegacySecret(ctx); err != nil || found {
+		t.Fatalf("LegacySecret on a fresh database: found %v, %v", found, err)
+	}
+	want := bytes.Repeat([]byte{7}, secretSize)
+	if err := db.SetSetting(ctx, secretKey, base64.StdEncoding.EncodeToString(want)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.EnsureSecret(t.Context()); err == nil {
-		t.Error("EnsureSecret accepted a corrupt stored secret")
+	got, found, err := db.LegacySecret(ctx)
+	if err != nil || !found || !bytes.Equal(got, want) {
+		t.Fatalf("LegacySecret = %x, %v, %v; want %x", got, found, err, want)
+	}
+	if err := db.ForgetLegacySecret(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, err := db.LegacySecret(ctx); err != nil || found {
+		t.Errorf("LegacySecret after ForgetLegacySecret: found %v, %v", found, err)
+	}
+	for _, corrupt := range []string{"not base64!", base64.StdEncoding.EncodeToString([]byte("short"))} {
+		if err := db.SetSetting(ctx, secretKey, corrupt); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := db.LegacySecret(ctx); err == nil {
+			t.Errorf("LegacySecret accepted a corrupt stored secret %q", corrupt)
+		}
 	}
 }
 

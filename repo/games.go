@@ -98,7 +98,7 @@ const (
 	// The ids are a JSON array, so that one prepared statement serves any
 	// number of them.
 	sqlSelectGames = `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
-		position, counts, ply, result, version, created_at, updated_at, clock, tournament FROM games
+		position, counts, ply, result, version, created_at, updated_at, clock, tournament, watch_version FROM games
 		WHERE id IN (SELECT value FROM json_each(?))`
 	sqlSelectSeats = `SELECT game_id, color, name, email, locale, token_version FROM seats
 		WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat_order`
@@ -359,8 +359,9 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 
 // updateGame stores the new state of before; the version check makes a
 // lost update impossible even if a caller bypassed the write transaction.
-// Seat rows are written only when a link was renewed: most changes are
-// turns, and every statement holds the one write connection.
+// Seat rows and the spectator link's version are written only when a link
+// was renewed: most changes are turns, and every statement holds the one
+// write connection.
 func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	version := before.Version
 	st := &g.State
@@ -385,6 +386,11 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET due_at = MIN(COALESCE(due_at, ?), ?) WHERE id = ? AND due_at IS NOT NULL`,
 			g.UpdatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), g.Tournament.ID); err != nil {
 			return fmt.Errorf("update tournament of %s: %w", g.ID, err)
+		}
+	}
+	if g.WatchVersion != before.WatchVersion {
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET watch_version = ? WHERE id = ?`, g.WatchVersion, g.ID); err != nil {
+			return fmt.Errorf("update game %s: spectator link: %w", g.ID, err)
 		}
 	}
 	for i, s := range g.Seats {
@@ -505,7 +511,7 @@ func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
 		created, updated               int64
 	)
 	if err := row.Scan(&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position,
-		&counts, &ply, &result, &version, &created, &updated, &clock, &tournament); err != nil {
+		&counts, &ply, &result, &version, &created, &updated, &clock, &tournament, &g.WatchVersion); err != nil {
 		return domain.Game{}, fmt.Errorf("read game: %w", err)
 	}
 	g.Preset, g.Version = less.Preset(preset), version

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -15,18 +14,6 @@ const IdempotencyKeyLifetime = 7 * 24 * time.Hour
 // and returns how many it deleted; the scheduler calls it until that is
 // fewer than limit, so no single transaction holds the writer for long.
 func (db *DB) ExpireIdempotencyKeys(ctx context.Context, before time.Time, limit int) (int, error) {
-	var n int64
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE id IN
-			(SELECT id FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`, before.UnixMilli(), limit)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("expire idempotency keys: %w", err)
-	}
-	return int(n), nil
+	return db.deleteBatch(ctx, "expire idempotency keys", `DELETE FROM idempotency_keys WHERE id IN
+		(SELECT id FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`, before.UnixMilli(), limit)
 }

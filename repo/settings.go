@@ -2,14 +2,14 @@ package repo
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/base64"
 	"errors"
 	"fmt"
 )
 
-// secretKey names the setting that holds the token signing secret.
+// secretKey names the setting where versions before secret files kept the
+// generated token signing secret.
 const secretKey = "signing_secret"
 
 // secretSize is the length of a generated signing secret: 256 bits, the size
@@ -45,32 +45,32 @@ func setSetting(ctx context.Context, tx *Tx, key, value string) error {
 	return err
 }
 
-// EnsureSecret returns the stored token signing secret, generating and storing
-// a random one on first use. The secret must never be logged.
-func (db *DB) EnsureSecret(ctx context.Context) ([]byte, error) {
-	var secret []byte
-	// One transaction: two processes starting on a fresh file agree on one secret.
+// LegacySecret returns the token signing secret that versions before
+// secret files generated and stored in the database, if it is still there.
+// The secret must never be logged.
+func (db *DB) LegacySecret(ctx context.Context) (secret []byte, found bool, err error) {
+	stored, found, err := db.Setting(ctx, secretKey)
+	if err != nil || !found {
+		return nil, false, err
+	}
+	secret, err = base64.StdEncoding.DecodeString(stored)
+	if err != nil || len(secret) < secretSize {
+		// Do not wrap err: it could quote part of the secret.
+		return nil, false, errors.New("read signing secret: the one stored in the database is corrupt")
+	}
+	return secret, true, nil
+}
+
+// ForgetLegacySecret deletes the signing secret stored in the database, once
+// it lives elsewhere (or is no longer used): a copy of the database must not
+// be enough to sign tokens.
+func (db *DB) ForgetLegacySecret(ctx context.Context) error {
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		var stored string
-		err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, secretKey).Scan(&stored)
-		switch {
-		case err == nil:
-			secret, err = base64.StdEncoding.DecodeString(stored)
-			if err != nil || len(secret) < secretSize {
-				// Do not wrap err: it could quote part of the secret.
-				return errors.New("stored secret is corrupt")
-			}
-			return nil
-		case errors.Is(err, sql.ErrNoRows):
-			secret = make([]byte, secretSize)
-			rand.Read(secret) // never fails, see crypto/rand.Read
-			return setSetting(ctx, tx, secretKey, base64.StdEncoding.EncodeToString(secret))
-		default:
-			return err
-		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, secretKey)
+		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("ensure signing secret: %w", err)
+		return fmt.Errorf("delete stored signing secret: %w", err)
 	}
-	return secret, nil
+	return nil
 }

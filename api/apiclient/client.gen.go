@@ -914,7 +914,8 @@ type Game struct {
 
 	// SpectatorUrl The game's read-only spectator link, carrying a spectator token
 	// in its fragment (`#t=`); share it with anyone who may watch.
-	// Absent when the caller is a spectator.
+	// Absent when the caller is a spectator. Replace it with
+	// `rotateSpectatorLink`.
 	//
 	//
 	// Example: https://less.example/play/g_3k7q2mxa9fz4hw5cuj6t#t=eyJhbGciOi…
@@ -1682,7 +1683,8 @@ type UpdateMeRequest struct {
 type User struct {
 	// CalendarUrl The account's private iCalendar feed of its deadlines: one event
 	// per game where it is the account's turn. Subscribe to it in a
-	// calendar app; keep it private (it carries a token).
+	// calendar app; keep it private (it carries a token). If it leaks,
+	// replace it with `rotateCalendarLink`.
 	CalendarUrl string    `json:"calendar_url"`
 	CreatedAt   time.Time `json:"created_at"`
 
@@ -2207,7 +2209,8 @@ type ClientInterface interface {
 	// hour before. The token is in the query because calendar apps cannot
 	// send headers.
 	//
-	// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+	// Errors: `400 invalid_request`/`invalid_link`; `401 link_replaced`
+	// (the link was replaced with `rotateCalendarLink`); `404 not_found`.
 	//
 	// Corresponds with GET /calendar.ics (the `GetCalendar` operationId).
 	GetCalendar(ctx context.Context, params *GetCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2474,7 +2477,9 @@ type ClientInterface interface {
 	// the mail server) or `failed` (given up after repeated failures;
 	// `error_code` and `last_error` say why). Recipients' addresses are
 	// not shown, nor what the mail server answered (its replies can quote
-	// addresses; the server log has them).
+	// addresses; the server log has them). Delivered and failed emails are
+	// kept for the server's mail retention period (30 days unless its
+	// operator chose otherwise), and are no longer listed after it.
 	//
 	// Token: an account token of the game's creator or of one of its
 	// players, or a seat token of this game.
@@ -2630,6 +2635,23 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{id}/seats/{color}/link (the `RotateSeatLink` operationId).
 	RotateSeatLink(ctx context.Context, id GameId, color Color, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RotateSpectatorLink Replace the game's spectator link
+	//
+	// Gives the game a new spectator link and answers the game with it
+	// (`spectator_url`). Every older spectator link stops working at once
+	// (`401 link_replaced`). Use it when a spectator link reached someone
+	// who should not watch. Takes no body.
+	//
+	// Token: an account token of the game's creator or of one of its
+	// players, or a seat token of this game.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden` (anyone else, e.g. a spectator), `wrong_game`;
+	// `404 not_found`.
+	//
+	// Corresponds with POST /v1/games/{id}/spectator-link (the `RotateSpectatorLink` operationId).
+	RotateSpectatorLink(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListTurns Turns played
 	//
 	// Every turn of the game in order, automatic passes included.
@@ -2735,6 +2757,19 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateCalendarLink Replace the calendar link
+	//
+	// Gives the account a new `calendar_url` and answers the account with
+	// it. The older calendar links stop working at once
+	// (`401 link_replaced`). Use it when the link leaked. Takes no body.
+	//
+	// Token: an account token.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
+	RotateCalendarLink(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMyGames My games
 	//
@@ -2952,7 +2987,8 @@ func (c *Client) GetAsset(ctx context.Context, file string, params *GetAssetPara
 // hour before. The token is in the query because calendar apps cannot
 // send headers.
 //
-// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+// Errors: `400 invalid_request`/`invalid_link`; `401 link_replaced`
+// (the link was replaced with `rotateCalendarLink`); `404 not_found`.
 //
 // Corresponds with GET /calendar.ics (the `GetCalendar` operationId).
 func (c *Client) GetCalendar(ctx context.Context, params *GetCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3399,7 +3435,9 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 // the mail server) or `failed` (given up after repeated failures;
 // `error_code` and `last_error` say why). Recipients' addresses are
 // not shown, nor what the mail server answered (its replies can quote
-// addresses; the server log has them).
+// addresses; the server log has them). Delivered and failed emails are
+// kept for the server's mail retention period (30 days unless its
+// operator chose otherwise), and are no longer listed after it.
 //
 // Token: an account token of the game's creator or of one of its
 // players, or a seat token of this game.
@@ -3635,6 +3673,33 @@ func (c *Client) RotateSeatLink(ctx context.Context, id GameId, color Color, req
 	return c.Client.Do(req)
 }
 
+// RotateSpectatorLink Replace the game's spectator link
+//
+// Gives the game a new spectator link and answers the game with it
+// (`spectator_url`). Every older spectator link stops working at once
+// (`401 link_replaced`). Use it when a spectator link reached someone
+// who should not watch. Takes no body.
+//
+// Token: an account token of the game's creator or of one of its
+// players, or a seat token of this game.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden` (anyone else, e.g. a spectator), `wrong_game`;
+// `404 not_found`.
+//
+// Corresponds with POST /v1/games/{id}/spectator-link (the `RotateSpectatorLink` operationId).
+func (c *Client) RotateSpectatorLink(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateSpectatorLinkRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListTurns Turns played
 //
 // Every turn of the game in order, automatic passes included.
@@ -3791,6 +3856,29 @@ func (c *Client) UpdateMeWithBody(ctx context.Context, contentType string, body 
 // Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 func (c *Client) UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateMeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateCalendarLink Replace the calendar link
+//
+// Gives the account a new `calendar_url` and answers the account with
+// it. The older calendar links stop working at once
+// (`401 link_replaced`). Use it when the link leaked. Takes no body.
+//
+// Token: an account token.
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
+func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateCalendarLinkRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -5039,6 +5127,40 @@ func NewRotateSeatLinkRequest(server string, id GameId, color Color) (*http.Requ
 	return req, nil
 }
 
+// NewRotateSpectatorLinkRequest constructs an http.Request for the RotateSpectatorLink method
+func NewRotateSpectatorLinkRequest(server string, id GameId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/spectator-link", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListTurnsRequest constructs an http.Request for the ListTurns method
 func NewListTurnsRequest(server string, id GameId) (*http.Request, error) {
 	var err error
@@ -5198,6 +5320,33 @@ func NewUpdateMeRequestWithBody(server string, contentType string, body io.Reade
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRotateCalendarLinkRequest constructs an http.Request for the RotateCalendarLink method
+func NewRotateCalendarLinkRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/calendar-link")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -5650,7 +5799,8 @@ type ClientWithResponsesInterface interface {
 	// hour before. The token is in the query because calendar apps cannot
 	// send headers.
 	//
-	// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+	// Errors: `400 invalid_request`/`invalid_link`; `401 link_replaced`
+	// (the link was replaced with `rotateCalendarLink`); `404 not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5937,7 +6087,9 @@ type ClientWithResponsesInterface interface {
 	// the mail server) or `failed` (given up after repeated failures;
 	// `error_code` and `last_error` say why). Recipients' addresses are
 	// not shown, nor what the mail server answered (its replies can quote
-	// addresses; the server log has them).
+	// addresses; the server log has them). Delivered and failed emails are
+	// kept for the server's mail retention period (30 days unless its
+	// operator chose otherwise), and are no longer listed after it.
 	//
 	// Token: an account token of the game's creator or of one of its
 	// players, or a seat token of this game.
@@ -6101,6 +6253,25 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/games/{id}/seats/{color}/link (the `RotateSeatLink` operationId).
 	RotateSeatLinkWithResponse(ctx context.Context, id GameId, color Color, reqEditors ...RequestEditorFn) (*RotateSeatLinkResponse, error)
 
+	// RotateSpectatorLinkWithResponse Replace the game's spectator link
+	//
+	// Gives the game a new spectator link and answers the game with it
+	// (`spectator_url`). Every older spectator link stops working at once
+	// (`401 link_replaced`). Use it when a spectator link reached someone
+	// who should not watch. Takes no body.
+	//
+	// Token: an account token of the game's creator or of one of its
+	// players, or a seat token of this game.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden` (anyone else, e.g. a spectator), `wrong_game`;
+	// `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/spectator-link (the `RotateSpectatorLink` operationId).
+	RotateSpectatorLinkWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*RotateSpectatorLinkResponse, error)
+
 	// ListTurnsWithResponse Turns played
 	//
 	// Every turn of the game in order, automatic passes included.
@@ -6210,6 +6381,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithResponse(ctx context.Context, body UpdateMeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMeResponse, error)
+
+	// RotateCalendarLinkWithResponse Replace the calendar link
+	//
+	// Gives the account a new `calendar_url` and answers the account with
+	// it. The older calendar links stop working at once
+	// (`401 link_replaced`). Use it when the link leaked. Takes no body.
+	//
+	// Token: an account token.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
+	RotateCalendarLinkWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateCalendarLinkResponse, error)
 
 	// ListMyGamesWithResponse My games
 	//
@@ -6480,20 +6666,34 @@ func (r GetAssetResponse) ContentType() string {
 	return ""
 }
 
+// GetCalendarResponse401Headers the declared response headers of an HTTP 401 response for GetCalendar
+type GetCalendarResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
 type GetCalendarResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetCalendarResponse401Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
 func (r GetCalendarResponse) GetApplicationproblemJSON400() *BadRequest {
 	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetCalendarResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -7974,6 +8174,89 @@ func (r RotateSeatLinkResponse) ContentType() string {
 	return ""
 }
 
+// RotateSpectatorLinkResponse401Headers the declared response headers of an HTTP 401 response for RotateSpectatorLink
+type RotateSpectatorLinkResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RotateSpectatorLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateSpectatorLinkResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateSpectatorLinkResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateSpectatorLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateSpectatorLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateSpectatorLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateSpectatorLinkResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListTurnsResponse401Headers the declared response headers of an HTTP 401 response for ListTurns
 type ListTurnsResponse401Headers struct {
 	WWWAuthenticate *string
@@ -8335,6 +8618,75 @@ func (r UpdateMeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateMeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateCalendarLinkResponse401Headers the declared response headers of an HTTP 401 response for RotateCalendarLink
+type RotateCalendarLinkResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RotateCalendarLinkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateCalendarLinkResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateCalendarLinkResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateCalendarLinkResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateCalendarLinkResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RotateCalendarLinkResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateCalendarLinkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateCalendarLinkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateCalendarLinkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateCalendarLinkResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9108,7 +9460,8 @@ func (c *ClientWithResponses) GetAssetWithResponse(ctx context.Context, file str
 // hour before. The token is in the query because calendar apps cannot
 // send headers.
 //
-// Errors: `400 invalid_request`/`invalid_link`; `404 not_found`.
+// Errors: `400 invalid_request`/`invalid_link`; `401 link_replaced`
+// (the link was replaced with `rotateCalendarLink`); `404 not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9503,7 +9856,9 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 // the mail server) or `failed` (given up after repeated failures;
 // `error_code` and `last_error` say why). Recipients' addresses are
 // not shown, nor what the mail server answered (its replies can quote
-// addresses; the server log has them).
+// addresses; the server log has them). Delivered and failed emails are
+// kept for the server's mail retention period (30 days unless its
+// operator chose otherwise), and are no longer listed after it.
 //
 // Token: an account token of the game's creator or of one of its
 // players, or a seat token of this game.
@@ -9715,6 +10070,31 @@ func (c *ClientWithResponses) RotateSeatLinkWithResponse(ctx context.Context, id
 	return ParseRotateSeatLinkResponse(rsp)
 }
 
+// RotateSpectatorLinkWithResponse Replace the game's spectator link
+//
+// Gives the game a new spectator link and answers the game with it
+// (`spectator_url`). Every older spectator link stops working at once
+// (`401 link_replaced`). Use it when a spectator link reached someone
+// who should not watch. Takes no body.
+//
+// Token: an account token of the game's creator or of one of its
+// players, or a seat token of this game.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden` (anyone else, e.g. a spectator), `wrong_game`;
+// `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/spectator-link (the `RotateSpectatorLink` operationId).
+func (c *ClientWithResponses) RotateSpectatorLinkWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*RotateSpectatorLinkResponse, error) {
+	rsp, err := c.RotateSpectatorLink(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateSpectatorLinkResponse(rsp)
+}
+
 // ListTurnsWithResponse Turns played
 //
 // Every turn of the game in order, automatic passes included.
@@ -9859,6 +10239,27 @@ func (c *ClientWithResponses) UpdateMeWithResponse(ctx context.Context, body Upd
 		return nil, err
 	}
 	return ParseUpdateMeResponse(rsp)
+}
+
+// RotateCalendarLinkWithResponse Replace the calendar link
+//
+// Gives the account a new `calendar_url` and answers the account with
+// it. The older calendar links stop working at once
+// (`401 link_replaced`). Use it when the link leaked. Takes no body.
+//
+// Token: an account token.
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
+func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateCalendarLinkResponse, error) {
+	rsp, err := c.RotateCalendarLink(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateCalendarLinkResponse(rsp)
 }
 
 // ListMyGamesWithResponse My games
@@ -10225,6 +10626,13 @@ func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) 
 		}
 		response.ApplicationproblemJSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10239,6 +10647,19 @@ func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetCalendarResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
@@ -11533,6 +11954,80 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 	return response, nil
 }
 
+// ParseRotateSpectatorLinkResponse parses an HTTP response from a RotateSpectatorLinkWithResponse call
+func ParseRotateSpectatorLinkResponse(rsp *http.Response) (*RotateSpectatorLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateSpectatorLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RotateSpectatorLinkResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListTurnsResponse parses an HTTP response from a ListTurnsWithResponse call
 func ParseListTurnsResponse(rsp *http.Response) (*ListTurnsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11860,6 +12355,66 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers UpdateMeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateCalendarLinkResponse parses an HTTP response from a RotateCalendarLinkWithResponse call
+func ParseRotateCalendarLinkResponse(rsp *http.Response) (*RotateCalendarLinkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateCalendarLinkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RotateCalendarLinkResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/repo"
 )
 
 // Config is the whole configuration of the server.
@@ -20,13 +21,19 @@ type Config struct {
 	Addr    string
 	DB      string
 	BaseURL string // without a trailing slash
-	// Secret signs tokens; empty means the one stored in the database
-	// (generated on first start). Never log it.
-	Secret   string
-	SMTP     SMTPConfig
-	LogLevel slog.Level
+	// Secret is LESSPOST_SECRET: the token signing keys, newest first (see
+	// secret.go). It has no flag, because other users can see command lines.
+	// Never log it.
+	Secret string
+	// SecretFile holds the keys when Secret is empty; empty means the file
+	// beside the database, generated on first start.
+	SecretFile string
+	SMTP       SMTPConfig
+	LogLevel   slog.Level
 	// SchedulerInterval is how often reminders and time-outs are looked for.
 	SchedulerInterval time.Duration
+	// MailRetention is how long delivered and given-up mail is kept.
+	MailRetention time.Duration
 	// TrustedProxies is the number of reverse proxies in front of the server
 	// whose X-Forwarded-For entries rate limits may believe.
 	TrustedProxies int
@@ -55,8 +62,9 @@ type SMTPConfig struct {
 	Attempts   int
 }
 
-// minSecretLen is the shortest signing secret accepted: HS256 wants 256 bits.
-const minSecretLen = 32
+// secretEnv holds the token signing keys (newest first, separated by white
+// space) when they come from the environment.
+const secretEnv = "LESSPOST_SECRET"
 
 // envName is the environment variable that backs a flag: --smtp-host is
 // LESSPOST_SMTP_HOST.
@@ -72,7 +80,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.Addr, "addr", ":8080", "`address` to listen on, host:port")
 	fs.StringVar(&cfg.DB, "db", "lesspost.db", "SQLite database `file`, created if missing")
 	fs.StringVar(&cfg.BaseURL, "base-url", "http://localhost:8080", "public base `URL` of the server, for links in emails")
-	fs.StringVar(&cfg.Secret, "secret", "", "token signing `secret`, at least 32 bytes; if empty, one is generated on first start and\nstored in the database. Prefer the environment variable: other users can see flags")
+	fs.StringVar(&cfg.SecretFile, "secret-file", "", "`file` of the token signing keys, newest first, one a line, each at least 32 bytes: the\nfirst signs, the others still verify (a rotation's grace period). If empty, and\n"+secretEnv+" is not set either, it is the database's path plus .secret, generated on first start")
 	fs.StringVar(&cfg.SMTP.Host, "smtp-host", "", "SMTP server `host`; if empty, emails are written to the log instead of sent")
 	fs.IntVar(&cfg.SMTP.Port, "smtp-port", 587, "SMTP server `port`")
 	fs.StringVar(&cfg.SMTP.TLS, "smtp-tls", "starttls", "SMTP transport security: starttls, tls or none")
@@ -81,6 +89,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.DurationVar(&cfg.SMTP.RetryDelay, "mail-retry-delay", 30*time.Second, "wait after a failed delivery; doubles with each further failure, up to 1h")
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
+	fs.DurationVar(&cfg.MailRetention, "mail-retention", repo.DefaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
 	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
 	limits := []struct {
 		p          *api.RateLimit
@@ -107,6 +116,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 
 Serves the lesspost API on one SQLite file. Every flag can also be set with
 the environment variable named after it; a flag wins over the environment.
+The token signing keys come from `+secretEnv+` (newest first, separated by
+spaces) or from --secret-file, never from a flag.
 
 `)
 		fs.PrintDefaults()
@@ -128,6 +139,9 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	var cfg Config
 	fs := newFlagSet(&cfg)
 	fs.SetOutput(io.Discard) // the caller reports errors and prints the help
+	if secretOnCommandLine(args) {
+		return Config{}, fmt.Errorf("--secret: not accepted on the command line, where other users can see it; use %s or --secret-file", secretEnv)
+	}
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
@@ -147,6 +161,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, err
 	}
+	cfg.Secret = getenv(secretEnv)
 	if err := cfg.validate(); err != nil {
 		return Config{}, err
 	}
@@ -168,8 +183,15 @@ func (cfg *Config) validate() error {
 		errs = append(errs, fmt.Errorf("--base-url %q: want an http or https URL, such as https://less.example.org", cfg.BaseURL))
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if cfg.Secret != "" && len(cfg.Secret) < minSecretLen {
-		errs = append(errs, fmt.Errorf("--secret: shorter than %d bytes", minSecretLen))
+	if cfg.Secret != "" {
+		if cfg.SecretFile != "" {
+			errs = append(errs, fmt.Errorf("%s and --secret-file: give one or neither", secretEnv))
+		} else if _, err := parseKeys(cfg.Secret); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", secretEnv, err))
+		}
+	}
+	if cfg.MailRetention < time.Hour {
+		errs = append(errs, fmt.Errorf("--mail-retention %v: want at least 1h", cfg.MailRetention))
 	}
 	if cfg.SchedulerInterval < time.Second {
 		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
@@ -211,6 +233,22 @@ func isOrigin(o string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Hostname() != "" &&
 		u.User == nil && u.Path == "" && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" &&
 		o == strings.ToLower(o) && !strings.Contains(u.Host, "*") && u.String() == o
+}
+
+// secretOnCommandLine reports whether args try to give the signing secret as
+// a flag, as earlier versions allowed (-secret, --secret=...), before any
+// "--" that ends the flags.
+func secretOnCommandLine(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "secret" {
+			return true
+		}
+	}
+	return false
 }
 
 // isLoopback reports whether addr is host:port with a loopback IP or
@@ -263,12 +301,14 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("addr", cfg.Addr),
 		slog.String("db", cfg.DB),
 		slog.String("base_url", cfg.BaseURL),
-		slog.Bool("secret_given", cfg.Secret != ""),
+		slog.Bool("secret_from_env", cfg.Secret != ""),
+		slog.String("secret_file", cfg.SecretFile),
 		slog.String("mail", mail),
 		slog.String("smtp_user", cfg.SMTP.User),
 		slog.String("smtp_from", cfg.SMTP.From),
 		slog.String("log_level", cfg.LogLevel.String()),
 		slog.Int("trusted_proxies", cfg.TrustedProxies),
+		slog.String("mail_retention", cfg.MailRetention.String()),
 		slog.String("limit_login", cfg.RateLimits.Login.String()),
 		slog.String("limit_token", cfg.RateLimits.Token.String()),
 		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),

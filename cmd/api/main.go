@@ -67,17 +67,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 			log.Error("close database", "error", err)
 		}
 	}()
-	secret := []byte(cfg.Secret)
-	if len(secret) == 0 {
-		if secret, err = db.EnsureSecret(ctx); err != nil {
-			return err
-		}
+	keys, err := signingKeys(ctx, cfg, db, log)
+	if err != nil {
+		return err
 	}
+	// The key ids let an operator see which key signs after a rotation.
+	log.Info("token signing keys", "signing_kid", api.KeyID(keys[0]), "previous_keys", len(keys)-1)
 
 	// The server wakes the outbox worker after each commit that queued mail;
 	// the worker needs the server's links, so it is built second.
 	var outbox *notify.Worker
-	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: secret, BaseURL: cfg.BaseURL,
+	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		CORSOrigins: cfg.origins()})
 	if err != nil {
@@ -101,7 +101,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake}
+	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
+		mailRetention: cfg.MailRetention}
 	workers := []func(context.Context) error{outbox.Run, clock.run}
 	if cfg.PprofAddr != "" {
 		workers = append(workers, func(ctx context.Context) error { return servePprof(ctx, log, cfg.PprofAddr) })

@@ -19,6 +19,8 @@ type scheduler struct {
 	now      func() time.Time
 	interval time.Duration
 	queued   func() // mail was queued: wake the outbox
+	// mailRetention is how long delivered and given-up mail is kept.
+	mailRetention time.Duration
 }
 
 // run works until ctx ends.
@@ -35,20 +37,36 @@ func (s *scheduler) run(ctx context.Context) error {
 	}
 }
 
-// pass handles every game and tournament due now.
+// pass handles every game and tournament due now, then deletes what the
+// store no longer needs.
 func (s *scheduler) pass(ctx context.Context) {
 	s.drain(ctx, "game", s.db.DueGames, s.db.Tick)                       // reminders and time-outs
 	s.drain(ctx, "tournament", s.db.DueTournaments, s.db.TickTournament) // rounds that close and start
-	s.expireIdempotencyKeys(ctx)
+	now := s.now()
+	s.prune(ctx, "expire idempotency keys", func(ctx context.Context, limit int) (int, error) {
+		return s.db.ExpireIdempotencyKeys(ctx, now.Add(-repo.IdempotencyKeyLifetime), limit)
+	})
+	s.prune(ctx, "expire login mail", func(ctx context.Context, limit int) (int, error) {
+		return s.db.ExpireLoginMail(ctx, now, limit)
+	})
+	s.prune(ctx, "prune mail", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneMail(ctx, now.Add(-s.mailRetention), limit)
+	})
+	s.prune(ctx, "prune sessions", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneSessions(ctx, now, limit)
+	})
+	s.prune(ctx, "prune login tokens", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneLoginTokens(ctx, now, limit)
+	})
 }
 
-// expireIdempotencyKeys deletes the stored responses of old Idempotency-Keys,
-// a batch at a time.
-func (s *scheduler) expireIdempotencyKeys(ctx context.Context) {
+// prune calls fn, which deletes at most a batch of rows and says how many,
+// until a batch is not full, so that no transaction holds the writer long.
+func (s *scheduler) prune(ctx context.Context, what string, fn func(context.Context, int) (int, error)) {
 	for ctx.Err() == nil {
-		n, err := s.db.ExpireIdempotencyKeys(ctx, s.now().Add(-repo.IdempotencyKeyLifetime), batch)
+		n, err := fn(ctx, batch)
 		if err != nil {
-			s.log.ErrorContext(ctx, "scheduler: expire idempotency keys", "error", err)
+			s.log.ErrorContext(ctx, "scheduler: "+what, "error", err)
 			return
 		}
 		if n < batch {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/repo"
 )
 
 // One pass of the scheduler times out a game whose deadline passed and
@@ -54,5 +55,52 @@ func TestSchedulerPass(t *testing.T) {
 	s.pass(ctx)
 	if woken != 2 {
 		t.Errorf("a second pass acted again (%d wake-ups)", woken)
+	}
+}
+
+// A pass deletes what the store no longer needs: mail older than the
+// retention period, ended sessions, login codes that expired unsent.
+func TestSchedulerPrunes(t *testing.T) {
+	ctx := t.Context()
+	db := openTestDB(t)
+	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	if err := db.RequestLogin(ctx, "org@example.org", "", start); err != nil {
+		t.Fatal(err)
+	}
+	mail, _ := db.DueMail(ctx, start, 1)
+	if _, err := db.ExchangeLogin(ctx, mail[0].Secret, time.Hour, start); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkSent(ctx, mail[0].ID, start); err != nil {
+		t.Fatal(err)
+	}
+	now := start.Add(40 * 24 * time.Hour)
+	if err := db.RequestLogin(ctx, "ann@example.org", "", now.Add(-time.Hour)); err != nil { // never delivered
+		t.Fatal(err)
+	}
+	count := func(query string) int {
+		t.Helper()
+		var n int
+		err := db.WithTx(ctx, func(tx *repo.Tx) error { return tx.QueryRowContext(ctx, query).Scan(&n) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	s := &scheduler{db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+		interval: time.Hour, queued: func() {}, mailRetention: 30 * 24 * time.Hour}
+	s.pass(ctx)
+	for query, want := range map[string]int{
+		`SELECT count(*) FROM outbox`:                                       1, // ann's login mail, given up
+		`SELECT count(*) FROM outbox WHERE secret IS NOT NULL`:              0,
+		`SELECT count(*) FROM outbox WHERE failed_at IS NULL`:               0,
+		`SELECT count(*) FROM sessions`:                                     0,
+		`SELECT count(*) FROM login_tokens`:                                 1, // ann's, kept for the hourly cap
+		`SELECT count(*) FROM login_tokens WHERE email = 'org@example.org'`: 0,
+	} {
+		if got := count(query); got != want {
+			t.Errorf("%s = %d, want %d", query, got, want)
+		}
 	}
 }
