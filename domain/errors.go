@@ -48,6 +48,12 @@ const (
 	CodeStalePly          = "stale_ply"
 	CodeGameOver          = "game_over"
 	CodeIdempotencyReused = "idempotency_key_reused"
+
+	// Mail to strangers (see repo's budget.go and the suppression list).
+	CodeEmailDomainLiteral   = "email_domain_literal"       // ann@[127.0.0.1]
+	CodeDuplicateAddress     = "duplicate_address"          // one address on two seats or entries
+	CodeAddressSuppressed    = "address_suppressed"         // the address asked for no mail from lesspost
+	CodeRecipientBudgetSpent = "recipient_budget_exhausted" // the address had enough mail from others today
 )
 
 // ErrorOf turns engine and domain errors into an *Error, and anything else

@@ -119,6 +119,13 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		if err != nil {
 			return Created{}, err
 		}
+		// One mailbox holds one seat: two seats would double the mail sent
+		// to it, and one person cannot be both sides of a game.
+		for _, s := range seats[:i] {
+			if s.Email == p.Email {
+				return Created{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s has two seats in this game", p.Email)
+			}
+		}
 		seats[i] = Seat{Color: c, Player: p, TokenVersion: 1}
 	}
 	board, seed, err := boardOf(spec, size, randomSeed)
