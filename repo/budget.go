@@ -1,0 +1,102 @@
+package repo
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// RecipientBudget is how much mail that other people caused one address
+// receives in any 24 hours: invitations to games, move links renewed by a
+// game's creator, and tournament rounds (an invitation or a bye). Past it,
+// a request that would mail the address once more is refused with 429
+// recipient_budget_exhausted, and a tournament round that starts anyway
+// sends that entrant no invitation (his game is still created).
+//
+// Mail a person causes himself is not counted: the login mail he asks for
+// (which has its own cap, maxLoginsPerHour), his own seats in games he
+// creates, his own link renewals, his own tournament entries. Nor are the
+// your-turn, result and reminder emails of games he plays: each follows a
+// turn, and in a game he plays, nobody can take turns faster than he
+// answers or his deadlines pass; their number is bounded by the
+// invitations that are counted.
+//
+// The busiest honest recipient is an entrant of a tournament with hourly
+// rounds (the shortest a round may be): 24 round emails a day, plus the
+// invitations of his other games. 50 leaves that room twice over, while an
+// attacker cannot aim more than 50 emails a day at a stranger, however many
+// accounts and addresses he uses, each with a link to stop them all.
+const RecipientBudget = 50
+
+// budgetWindow is the stretch of time the budget is counted over.
+const budgetWindow = 24 * time.Hour
+
+// cause is who makes a change that queues mail: by is his address ("" for
+// nobody in particular), so that mail to him is not counted against his
+// budget. A scheduled change (a tournament round starting, a game
+// adjudicated) happens however its mail fares: mail to a suppressed or
+// over-budget address is left out instead of refusing the change.
+type cause struct {
+	by        string
+	scheduled bool
+}
+
+// byOthers reports the kinds of mail counted against the recipient's
+// budget when someone else causes them.
+func byOthers(k domain.NoticeKind) bool {
+	return k == domain.NoticeInvitation || k == domain.NoticeNewLink || k == domain.NoticeBye
+}
+
+// refusable reports the kinds of mail whose request is refused, not just
+// left unsent, when the address is suppressed or over budget: asking to
+// invite or re-link an address that wants no mail is an error the sender
+// should see.
+func refusable(k domain.NoticeKind) bool {
+	return k == domain.NoticeInvitation || k == domain.NoticeNewLink
+}
+
+const sqlBudgetSpent = `SELECT count(*) FROM outbox WHERE email = ? AND budgeted = 1 AND created_at > ?`
+
+// admit decides, inside the transaction that queues it, whether a notice
+// to email is queued (and whether it counts against the budget), left out,
+// or refuses the whole change.
+func admit(ctx context.Context, tx *Tx, n domain.Notice, email string, c cause, now time.Time) (queue, budgeted bool, err error) {
+	var suppressed, unsubscribed bool
+	if err := tx.QueryRowContext(ctx, sqlMailStops, email, email).Scan(&suppressed, &unsubscribed); err != nil {
+		return false, false, fmt.Errorf("read mail stops: %w", err)
+	}
+	switch {
+	case suppressed && refusable(n.Kind) && !c.scheduled:
+		return false, false, suppressedError(email)
+	case suppressed, unsubscribed && !n.Kind.Essential():
+		return false, false, nil
+	}
+	if !byOthers(n.Kind) || email == c.by {
+		return true, false, nil
+	}
+	var spent int
+	if err := tx.QueryRowContext(ctx, sqlBudgetSpent, email, now.Add(-budgetWindow).UnixMilli()).Scan(&spent); err != nil {
+		return false, false, fmt.Errorf("read mail budget: %w", err)
+	}
+	if spent < RecipientBudget {
+		return true, true, nil
+	}
+	if c.scheduled {
+		slog.WarnContext(ctx, "mail left out: the recipient's daily budget is spent",
+			"kind", string(n.Kind), "game", n.GameID, "tournament", n.Tournament)
+		return false, false, nil
+	}
+	return false, false, domain.Errorf(domain.KindRateLimited, domain.CodeRecipientBudgetSpent,
+		"%s has had %d emails from lesspost caused by other people in the last 24 hours; try again tomorrow", email, RecipientBudget)
+}
+
+// sqlMailStops runs for every email a turn queues, so it is prepared.
+const sqlMailStops = `SELECT EXISTS (SELECT 1 FROM suppressions WHERE email = ?), EXISTS (SELECT 1 FROM unsubscribes WHERE email = ?)`
+
+func suppressedError(email string) error {
+	return domain.Errorf(domain.KindInvalid, domain.CodeAddressSuppressed,
+		"%s asked lesspost never to email it again; invite another address", email)
+}
