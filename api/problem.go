@@ -6,8 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // ContentTypeProblem is the media type of every error response (RFC 9457).
@@ -140,6 +144,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 		body, _ = json.Marshal(p)
 	}
 	res.Header().Set(echo.HeaderContentType, ContentTypeProblem)
+	if p.Status == http.StatusTooManyRequests && res.Header().Get("Retry-After") == "" {
+		// Every 429 says when to come back: the domain's estimate, else an hour.
+		wait := time.Hour
+		if de := domain.ErrorOf(err); de != nil && de.RetryAfter > 0 {
+			wait = de.RetryAfter
+		}
+		res.Header().Set("Retry-After", strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
+	}
 	if p.Status == http.StatusUnauthorized {
 		res.Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
 	}

@@ -29,7 +29,7 @@ func (s *Server) routes() {
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
 	s.echo.GET("/calendar.ics", s.calendar)
 
-	s.echo.POST("/v1/tournaments", s.createTournament)
+	s.echo.POST("/v1/tournaments", s.createTournament, s.limitTournament())
 	s.echo.GET("/v1/tournaments/:id", s.getTournament)
 	s.echo.GET("/v1/tournaments/:id/standings", s.tournamentStandings)
 	s.echo.POST("/v1/tournaments/:id/withdraw", s.withdraw)
@@ -44,11 +44,13 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/preview", s.previewTurn)
 	s.echo.POST("/v1/games/:id/resign", s.resign)
 	s.echo.GET("/v1/games/:id/record", s.record)
-	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink)
+	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink, s.limitSeatLink())
 	s.echo.GET("/v1/games/:id/mail", s.gameMail)
 
 	s.echo.GET("/unsubscribe", s.unsubscribeForm)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
+	s.echo.GET("/never-email", s.neverEmailForm)
+	s.echo.POST("/never-email", s.neverEmail)
 
 	s.echo.GET("/play/:id", s.playPage)
 	s.echo.GET("/login", s.loginPage)

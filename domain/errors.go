@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/lesspost/lesspost/domain/less"
 )
@@ -27,6 +28,9 @@ type Error struct {
 	Message string
 	// Turn is set for KindIllegalTurn: the rule code and the index of the bad move.
 	Turn *less.TurnError
+	// RetryAfter is, for KindRateLimited, how long until the same request
+	// can succeed; 0 if unknown.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

@@ -89,8 +89,17 @@ func admit(ctx context.Context, tx *Tx, n domain.Notice, email string, c cause, 
 			"kind", string(n.Kind), "game", n.GameID, "tournament", n.Tournament)
 		return false, false, nil
 	}
-	return false, false, domain.Errorf(domain.KindRateLimited, domain.CodeRecipientBudgetSpent,
-		"%s has had %d emails from lesspost caused by other people in the last 24 hours; try again tomorrow", email, RecipientBudget)
+	// The budget has room again when the oldest mail counted leaves the window.
+	var oldest int64
+	err = tx.QueryRowContext(ctx, `SELECT min(created_at) FROM outbox WHERE email = ? AND budgeted = 1 AND created_at > ?`,
+		email, now.Add(-budgetWindow).UnixMilli()).Scan(&oldest)
+	if err != nil {
+		return false, false, fmt.Errorf("read mail budget: %w", err)
+	}
+	e := domain.Errorf(domain.KindRateLimited, domain.CodeRecipientBudgetSpent,
+		"%s has had %d emails from lesspost that others caused in the last 24 hours; try again later", email, RecipientBudget)
+	e.RetryAfter = time.UnixMilli(oldest).Add(budgetWindow).Sub(now)
+	return false, false, e
 }
 
 // sqlMailStops runs for every email a turn queues, so it is prepared.
