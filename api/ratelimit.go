@@ -323,9 +323,9 @@ func (s *Server) limitTournament() echo.MiddlewareFunc {
 }
 
 // callerRule limits per signed-in account, or per seat for a request made
-// with a seat's move link (which has no account). The key of a seat
-// includes its link's version, so an old link cannot use up the allowance
-// of the current one.
+// with a seat's move link (which has no account). A seat's links share one
+// key whatever their version: each renewal makes a new version, which must
+// not bring a fresh allowance.
 func (s *Server) callerRule(l *limiter) limitRule {
 	account := s.accountRule(l)
 	return limitRule{limiter: l, key: func(c echo.Context) string {
@@ -336,7 +336,7 @@ func (s *Server) callerRule(l *limiter) limitRule {
 		if err != nil || p.use != useSeat {
 			return ""
 		}
-		return "seat:" + p.game + "/" + p.color.String() + "/" + strconv.Itoa(p.version)
+		return "seat:" + p.game + "/" + p.color.String()
 	}}
 }
 
