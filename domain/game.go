@@ -84,6 +84,9 @@ type NewGameSpec struct {
 	Time TimeControl
 	// Tournament is set for the games a tournament creates.
 	Tournament *TournamentRef
+	// Creator is the address of the account creating the game, which alone
+	// may hold several of its seats (see CreateGame).
+	Creator string
 }
 
 // Setup is a custom start position (any legal placement, any colour to move).
@@ -119,10 +122,12 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		if err != nil {
 			return Created{}, err
 		}
-		// One mailbox holds one seat: two seats would double the mail sent
-		// to it, and one person cannot be both sides of a game.
+		// One mailbox holds one seat: each seat more would be one email
+		// more to it, per invitation and per turn. Only the creator may
+		// play several seats himself (to try something out, or to test the
+		// server): that mail goes to nobody else.
 		for _, s := range seats[:i] {
-			if s.Email == p.Email {
+			if s.Email == p.Email && p.Email != spec.Creator {
 				return Created{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s has two seats in this game", p.Email)
 			}
 		}

@@ -972,11 +972,18 @@ func TestActorCanRead(t *testing.T) {
 			t.Errorf("%s: Seats = %v, want %v", tt.name, got, tt.seats)
 		}
 	}
-	// One address may not hold two seats, however it is written.
-	_, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
+	// One address may not hold two seats, however it is written, unless it
+	// is the creator's own.
+	spec := domain.NewGameSpec{Players: []domain.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Ann too", Email: "ANN@Example.org"},
-	}, Walls: openWalls}, testGameID, testCreator, t0, randomSeed, nil)
+	}, Walls: openWalls, Creator: "org@example.org"}
+	_, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 	wantError(t, err, domain.KindInvalid, domain.CodeDuplicateAddress)
+	spec.Creator = "ann@example.org"
+	both := newGame(t, spec)
+	if got := account(99, "ann@example.org").Seats(&both); !slices.Equal(got, []less.Color{less.White, less.Black}) {
+		t.Errorf("Seats of a creator holding both = %v", got)
+	}
 }
 
 func TestErrorOf(t *testing.T) {

@@ -49,11 +49,12 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		if err != nil {
 			return err
 		}
-		if created, err = domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64(), away); err != nil {
-			return err
-		}
 		creator, err := userEmail(ctx, tx, creatorID)
 		if err != nil {
+			return err
+		}
+		spec.Creator = creator
+		if created, err = domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64(), away); err != nil {
 			return err
 		}
 		if err := fillLocales(ctx, tx, &created.Game); err != nil {

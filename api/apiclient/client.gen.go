@@ -2253,7 +2253,8 @@ type ClientInterface interface {
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
 	// decided, …), `email_domain_literal` (an address at an IP address,
-	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
@@ -2289,7 +2290,8 @@ type ClientInterface interface {
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
 	// decided, …), `email_domain_literal` (an address at an IP address,
-	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
@@ -3268,7 +3270,8 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
 // decided, …), `email_domain_literal` (an address at an IP address,
-// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
@@ -3314,7 +3317,8 @@ func (c *Client) CreateGameWithBody(ctx context.Context, contentType string, bod
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
 // decided, …), `email_domain_literal` (an address at an IP address,
-// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
@@ -6039,7 +6043,8 @@ type ClientWithResponsesInterface interface {
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
 	// decided, …), `email_domain_literal` (an address at an IP address,
-	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
@@ -6075,7 +6080,8 @@ type ClientWithResponsesInterface interface {
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
 	// decided, …), `email_domain_literal` (an address at an IP address,
-	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
@@ -9800,7 +9806,8 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
 // decided, …), `email_domain_literal` (an address at an IP address,
-// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
@@ -9842,7 +9849,8 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
 // decided, …), `email_domain_literal` (an address at an IP address,
-// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats;
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
