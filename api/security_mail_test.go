@@ -323,3 +323,49 @@ func TestAddressesAreNormalized(t *testing.T) {
 		t.Errorf("%d invitations to ann@example.org, want 1", n)
 	}
 }
+
+// An attacker who invites a stranger and then plays on gets no more mail
+// through than his invitations: the turns of a game the stranger has not
+// played in count against his budget, and over it they are left out (the
+// turn itself is played). Once he plays a turn, the game is his, and its
+// mail always comes.
+func TestTurnsOfUnansweredGamesCountAgainstTheBudget(t *testing.T) {
+	h := newMailAttackHarness(t)
+	const victim = "victim@example.org"
+	mallory := h.login("mallory@evil.example")
+	game := map[string]any{"players": []map[string]any{
+		{"name": "Mallory", "email": "mallory@evil.example"}, {"name": "Victim", "email": victim}},
+		"board": map[string]any{"walls": strings.Repeat("0", 60)}}
+	var first, last gameJSON
+	for i := range repo.RecipientBudget {
+		var g gameJSON
+		h.do("POST", "/v1/games", mallory, game).want(t, http.StatusCreated).decode(t, &g)
+		if i == 0 {
+			first = g
+		}
+		last = g
+	}
+	mail := h.deliver()
+	if n := to(mail, victim); n != repo.RecipientBudget {
+		t.Fatalf("the victim got %d invitations, want %d", n, repo.RecipientBudget)
+	}
+	var victimLink string
+	for _, m := range mail {
+		if id, token := moveLink(t, m); m.To == victim && id == first.ID {
+			victimLink = token
+		}
+	}
+	turn := map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
+	h.do("POST", "/v1/games/"+last.ID+"/turns", mallory, turn).want(t, http.StatusCreated)
+	h.do("POST", "/v1/games/"+first.ID+"/turns", mallory, turn).want(t, http.StatusCreated)
+	if mail := h.deliver(); len(mail) != 0 {
+		t.Errorf("turns of unanswered games over budget sent %v", subjects(mail))
+	}
+	// The victim answers the first game: from now on it is his.
+	h.do("POST", "/v1/games/"+first.ID+"/turns", victimLink, map[string]any{"turn": "b2c2:c2d2:d2d3", "ply": 1}).
+		want(t, http.StatusCreated)
+	h.deliver()
+	h.do("POST", "/v1/games/"+first.ID+"/turns", mallory, map[string]any{"turn": "c4c3:c3c2:c2c1", "ply": 2}).
+		want(t, http.StatusCreated)
+	only(t, h.deliver(), victim)
+}

@@ -11,24 +11,29 @@ import (
 
 // RecipientBudget is how much mail that other people caused one address
 // receives in any 24 hours: invitations to games, move links renewed by a
-// game's creator, and tournament rounds (an invitation or a bye). Past it,
-// a request that would mail the address once more is refused with 429
-// recipient_budget_exhausted, and a tournament round that starts anyway
-// sends that entrant no invitation (his game is still created).
+// game's creator, tournament rounds (an invitation or a bye), and the
+// your-turn, result and reminder emails of games the address has not played
+// a turn in yet. Past it, a request that would invite the address or renew
+// its link once more is refused with 429 recipient_budget_exhausted; any
+// other mail over budget (a turn's, a tournament round's) is left out, and
+// the change that causes it goes ahead.
 //
 // Mail a person causes himself is not counted: the login mail he asks for
 // (which has its own cap, maxLoginsPerHour), his own seats in games he
-// creates, his own link renewals, his own tournament entries. Nor are the
-// your-turn, result and reminder emails of games he plays: each follows a
-// turn, and in a game he plays, nobody can take turns faster than he
-// answers or his deadlines pass; their number is bounded by the
-// invitations that are counted.
+// creates, his own link renewals, the mail of a tournament he organises
+// and plays in. Nor is the mail of a game once he has played a turn in it:
+// that is his game, and its opponents cannot take turns faster than he
+// answers or his deadlines pass. Until then, a stranger's game is mail
+// aimed at him: an attacker who invites someone and then plays on, or
+// holds every other seat of a four-player game, gets no more through than
+// his invitations.
 //
 // The busiest honest recipient is an entrant of a tournament with hourly
 // rounds (the shortest a round may be): 24 round emails a day, plus the
-// invitations of his other games. 50 leaves that room twice over, while an
-// attacker cannot aim more than 50 emails a day at a stranger, however many
-// accounts and addresses he uses, each with a link to stop them all.
+// invitations of his other games and the first turns of games he has not
+// answered yet. 50 leaves that room twice over, while an attacker cannot
+// aim more than 50 emails a day at a stranger, however many accounts and
+// addresses he uses, each with a link to stop them all.
 const RecipientBudget = 50
 
 // budgetWindow is the stretch of time the budget is counted over.
@@ -44,11 +49,24 @@ type cause struct {
 	scheduled bool
 }
 
-// byOthers reports the kinds of mail counted against the recipient's
-// budget when someone else causes them.
-func byOthers(k domain.NoticeKind) bool {
-	return k == domain.NoticeInvitation || k == domain.NoticeNewLink || k == domain.NoticeBye
+// countsAgainstBudget reports whether a notice to email counts against its
+// budget of mail caused by others (see RecipientBudget).
+func countsAgainstBudget(ctx context.Context, tx *Tx, n domain.Notice, email string, c cause) (bool, error) {
+	switch n.Kind {
+	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye:
+		return email != c.by, nil
+	case domain.NoticeLogin:
+		return false, nil
+	}
+	var played bool
+	if err := tx.QueryRowContext(ctx, sqlSeatPlayed, n.GameID, n.Color.String()).Scan(&played); err != nil {
+		return false, fmt.Errorf("read the seat's turns: %w", err)
+	}
+	return !played, nil
 }
+
+// sqlSeatPlayed runs for every email a turn queues, so it is prepared.
+const sqlSeatPlayed = `SELECT EXISTS (SELECT 1 FROM turns WHERE game_id = ? AND color = ? AND auto = 0)`
 
 // refusable reports the kinds of mail whose request is refused, not just
 // left unsent, when the address is suppressed or over budget: asking to
@@ -74,7 +92,11 @@ func admit(ctx context.Context, tx *Tx, n domain.Notice, email string, c cause, 
 	case suppressed, unsubscribed && !n.Kind.Essential():
 		return false, false, nil
 	}
-	if !byOthers(n.Kind) || email == c.by {
+	counted, err := countsAgainstBudget(ctx, tx, n, email, c)
+	if err != nil {
+		return false, false, err
+	}
+	if !counted {
 		return true, false, nil
 	}
 	var spent int
@@ -84,7 +106,7 @@ func admit(ctx context.Context, tx *Tx, n domain.Notice, email string, c cause, 
 	if spent < RecipientBudget {
 		return true, true, nil
 	}
-	if c.scheduled {
+	if c.scheduled || !refusable(n.Kind) {
 		slog.WarnContext(ctx, "mail left out: the recipient's daily budget is spent",
 			"kind", string(n.Kind), "game", n.GameID, "tournament", n.Tournament)
 		return false, false, nil

@@ -127,7 +127,7 @@ const (
 
 // writeQueries and readQueries are prepared on the write and read pools.
 var (
-	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlMailStops,
+	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlMailStops, sqlSeatPlayed,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
 	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
 		sqlSelectTurns}
