@@ -41,8 +41,8 @@ func neverEmailLink(t *testing.T, m notify.Message) string {
 	return "/never-email?t=" + match[1]
 }
 
-// to counts the messages to addr.
-func to(msgs []notify.Message, addr string) int {
+// countMailTo counts the messages to addr.
+func countMailTo(msgs []notify.Message, addr string) int {
 	n := 0
 	for _, m := range msgs {
 		if m.To == addr {
@@ -67,7 +67,7 @@ func TestSeatLinkRenewalsAreRateLimited(t *testing.T) {
 		rateLimited(t, h.do("POST", link, s.organiser, nil), 360)
 	}
 	unchanged(t, h, before)
-	if n := to(h.deliver(), "bob@example.org"); n != 10 {
+	if n := countMailTo(h.deliver(), "bob@example.org"); n != 10 {
 		t.Errorf("bob got %d renewed links, want 10", n)
 	}
 	// The seat's own links are another caller (all its versions together),
@@ -137,7 +137,7 @@ func TestRecipientBudget(t *testing.T) {
 		h.do("POST", "/v1/games/"+gameID+"/seats/black/link", attackers[(half-1)%2], nil).want(t, http.StatusAccepted)
 	}
 	mail := h.deliver()
-	if n := to(mail, victim); n != repo.RecipientBudget {
+	if n := countMailTo(mail, victim); n != repo.RecipientBudget {
 		t.Fatalf("the victim got %d emails, want %d", n, repo.RecipientBudget)
 	}
 	_, victimToken := moveLink(t, mail[len(mail)-1])
@@ -192,7 +192,7 @@ func TestTournamentRoundsRespectTheBudget(t *testing.T) {
 	h.clock.Advance(time.Hour)
 	h.tickAll()
 	mail := h.deliver()
-	if len(mail) != 3 || to(mail, "victim@example.org") != 0 {
+	if len(mail) != 3 || countMailTo(mail, "victim@example.org") != 0 {
 		t.Errorf("round 1 sent %v, want an invitation to each entrant but the victim", subjects(mail))
 	}
 	h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
@@ -319,7 +319,7 @@ func TestAddressesAreNormalized(t *testing.T) {
 	if len(g.YourColors) != 1 || g.YourColors[0] != "white" {
 		t.Errorf("ann's colours in a game inviting ANN@EXAMPLE.ORG: %v", g.YourColors)
 	}
-	if n := to(h.deliver(), "ann@example.org"); n != 1 {
+	if n := countMailTo(h.deliver(), "ann@example.org"); n != 1 {
 		t.Errorf("%d invitations to ann@example.org, want 1", n)
 	}
 }
@@ -346,7 +346,7 @@ func TestTurnsOfUnansweredGamesCountAgainstTheBudget(t *testing.T) {
 		last = g
 	}
 	mail := h.deliver()
-	if n := to(mail, victim); n != repo.RecipientBudget {
+	if n := countMailTo(mail, victim); n != repo.RecipientBudget {
 		t.Fatalf("the victim got %d invitations, want %d", n, repo.RecipientBudget)
 	}
 	var victimLink string
@@ -368,4 +368,25 @@ func TestTurnsOfUnansweredGamesCountAgainstTheBudget(t *testing.T) {
 	h.do("POST", "/v1/games/"+first.ID+"/turns", mallory, map[string]any{"turn": "c4c3:c3c2:c2c1", "ply": 2}).
 		want(t, http.StatusCreated)
 	only(t, h.deliver(), victim)
+}
+
+// A tournament's mail carries the never-email link too, byes included.
+func TestTournamentMailCarriesNeverEmailLink(t *testing.T) {
+	h := newHarness(t)
+	org := h.login("org@example.org")
+	h.do("POST", "/v1/tournaments", org, map[string]any{"name": "Cup", "format": "round_robin", "players": entrants(3),
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 24}}).want(t, http.StatusCreated)
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	mail := h.deliver()
+	byes := 0
+	for _, m := range mail {
+		neverEmailLink(t, m)
+		if strings.Contains(m.Text, "you have a bye") {
+			byes++
+		}
+	}
+	if len(mail) != 3 || byes != 1 {
+		t.Errorf("round 1 sent %v, want two invitations and a bye", subjects(mail))
+	}
 }
