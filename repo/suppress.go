@@ -28,15 +28,6 @@ func (db *DB) Suppress(ctx context.Context, email string, now time.Time) error {
 	})
 }
 
-// Suppressed reports whether an address is on the suppression list.
-func (db *DB) Suppressed(ctx context.Context, email string) (bool, error) {
-	var n int
-	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM suppressions WHERE email = ?`, email).Scan(&n); err != nil {
-		return false, fmt.Errorf("read suppressions: %w", err)
-	}
-	return n > 0, nil
-}
-
 // refuseSuppressed refuses a list of addresses of which one is suppressed.
 func refuseSuppressed(ctx context.Context, tx *Tx, emails []string) error {
 	for _, email := range emails {
