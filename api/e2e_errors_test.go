@@ -141,7 +141,7 @@ func TestExpiredTokens(t *testing.T) {
 func TestLoginLinks(t *testing.T) {
 	h := newHarness(t)
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "Ann@Example.ORG"}).want(t, http.StatusAccepted)
-	m := only(t, h.deliver(), "Ann@example.org")
+	m := only(t, h.deliver(), "ann@example.org")
 	code := loginCodeRE.FindStringSubmatch(m.Text)[1]
 	if !strings.Contains(m.Text, "http://lesspost.test/login#t="+code) {
 		t.Errorf("no login link in:\n%s", m.Text)
@@ -153,7 +153,7 @@ func TestLoginLinks(t *testing.T) {
 		} `json:"user"`
 	}
 	h.do("POST", "/v1/auth/token", "", map[string]any{"token": code}).want(t, http.StatusOK).decode(t, &tok)
-	if tok.User.Email != "Ann@example.org" {
+	if tok.User.Email != "ann@example.org" {
 		t.Errorf("user %q", tok.User.Email)
 	}
 	h.do("POST", "/v1/auth/token", "", map[string]any{"token": code}).want(t, http.StatusUnauthorized, "login_invalid")

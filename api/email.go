@@ -92,3 +92,45 @@ func (s *Server) renderUnsubscribe(c echo.Context, do bool) error {
 	c.Response().WriteHeader(http.StatusOK)
 	return unsubscribePage.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": do})
 }
+
+var neverEmailPage = template.Must(template.New("never-email").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>lesspost: never email me again</title></head>
+<body><main>
+{{if .Done}}<h1>No more email</h1>
+<p>lesspost will not email {{.Email}} again. Nobody can invite this address to a game any more.
+Only if you ask to sign in yourself will a sign-in link be sent.</p>
+{{else}}<h1>Never email {{.Email}} again?</h1>
+<p>This stops all email from lesspost to this address: invitations, moves, results and reminders.
+Nobody will be able to invite it to a game. Signing in with it still works.</p>
+<form method="post" action="/never-email?t={{.Token}}"><button type="submit">Never email me again</button></form>
+{{end}}</main></body></html>
+`))
+
+// neverEmailForm asks for confirmation: a GET never changes anything, so
+// link scanners that open every link stop nobody's mail.
+func (s *Server) neverEmailForm(c echo.Context) error {
+	return s.renderNeverEmail(c, false)
+}
+
+// neverEmail puts the token's address on the suppression list.
+func (s *Server) neverEmail(c echo.Context) error {
+	return s.renderNeverEmail(c, true)
+}
+
+func (s *Server) renderNeverEmail(c echo.Context, do bool) error {
+	token := c.QueryParam("t")
+	email, err := s.tokens.neverEmailAddress(token)
+	if err != nil {
+		return NewProblem(http.StatusBadRequest, "invalid_link", "This link is not valid.")
+	}
+	if do {
+		if err := s.db.Suppress(c.Request().Context(), email, s.now()); err != nil {
+			return err
+		}
+	}
+	c.Response().Header().Set("Content-Security-Policy", CSPPage)
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(http.StatusOK)
+	return neverEmailPage.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": do})
+}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -490,7 +491,13 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 		if err != nil {
 			return repo.Change{}, err
 		}
-		return repo.Change{Game: ng, Notices: []domain.Notice{notice}}, nil
+		// The renewal is the player's own doing when he asks for it, with
+		// his link or his account; else the creator's.
+		by := a.UserEmail
+		if seat, ok := g.Seat(color); ok && slices.Contains(a.Seats(&g), color) {
+			by = seat.Email
+		}
+		return repo.Change{Game: ng, Notices: []domain.Notice{notice}, By: by}, nil
 	})
 	if err != nil {
 		return err

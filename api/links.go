@@ -52,6 +52,17 @@ func (l *Links) UnsubscribeURL(email string) (string, error) {
 	return l.base + "/unsubscribe?t=" + tok, nil
 }
 
+// NeverEmailURL is an address's "never email me again" link, which every
+// email carries: following it, the address gets no more mail from lesspost
+// but the login mail it asks for.
+func (l *Links) NeverEmailURL(email string) (string, error) {
+	tok, err := l.tokens.NeverEmail(email)
+	if err != nil {
+		return "", err
+	}
+	return l.base + "/never-email?t=" + tok, nil
+}
+
 // CalendarURL is a user's private iCalendar feed of his deadlines. Calendar
 // apps cannot send headers, so the token is in the query (which the request
 // log never writes).

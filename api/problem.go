@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -55,6 +57,8 @@ var problemCodes = []string{
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeNotYourTurn,
 	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, "invalid_vacation",
 	"invalid_cursor", "too_many_logins", "already_withdrawn", "not_due", "tournament_over",
+	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
+	domain.CodeRecipientBudgetSpent,
 }
 
 // NewProblem returns a problem with the given status, code and detail.
@@ -158,6 +162,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 		body, _ = json.Marshal(p)
 	}
 	res.Header().Set(echo.HeaderContentType, ContentTypeProblem)
+	if p.Status == http.StatusTooManyRequests && res.Header().Get("Retry-After") == "" {
+		// Every 429 says when to come back: the domain's estimate, else an hour.
+		wait := time.Hour
+		if de, ok := domain.ErrorOf(err); ok && de.RetryAfter > 0 {
+			wait = de.RetryAfter
+		}
+		res.Header().Set("Retry-After", strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
+	}
 	if p.Status == http.StatusUnauthorized {
 		res.Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
 	}

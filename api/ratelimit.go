@@ -70,6 +70,16 @@ type RateLimits struct {
 	// every player, per client address and per account.
 	CreateGameIP      RateLimit
 	CreateGameAccount RateLimit
+	// SeatLinkIP and SeatLinkAccount bound move-link renewals, which email
+	// the seat's player, per client address and per caller (an account, or
+	// a seat's own link).
+	SeatLinkIP      RateLimit
+	SeatLinkAccount RateLimit
+	// TournamentIP and TournamentAccount bound tournament creation: a
+	// tournament emails every entrant once a round (at most 64 entrants,
+	// and a round lasts at least an hour).
+	TournamentIP      RateLimit
+	TournamentAccount RateLimit
 	// MaxKeys bounds the keys each limit remembers. A key whose bucket is
 	// full again is forgotten; when there are still too many, the keys
 	// closest to a full bucket go first.
@@ -83,6 +93,12 @@ var DefaultRateLimits = RateLimits{
 	Token:             RateLimit{Requests: 30, Per: 10 * time.Minute},
 	CreateGameIP:      RateLimit{Requests: 60, Per: time.Hour},
 	CreateGameAccount: RateLimit{Requests: 30, Per: time.Hour},
+	// A lost link is renewed now and then, by its player or the creator.
+	SeatLinkIP:      RateLimit{Requests: 20, Per: time.Hour},
+	SeatLinkAccount: RateLimit{Requests: 10, Per: time.Hour},
+	// A club organises a tournament a week, maybe a few at once.
+	TournamentIP:      RateLimit{Requests: 10, Per: 24 * time.Hour},
+	TournamentAccount: RateLimit{Requests: 5, Per: 24 * time.Hour},
 	MaxKeys:           50_000,
 }
 
@@ -92,6 +108,8 @@ func (r RateLimits) withDefaults() RateLimits {
 	for _, l := range []struct{ got, def *RateLimit }{
 		{&r.Login, &def.Login}, {&r.Token, &def.Token},
 		{&r.CreateGameIP, &def.CreateGameIP}, {&r.CreateGameAccount, &def.CreateGameAccount},
+		{&r.SeatLinkIP, &def.SeatLinkIP}, {&r.SeatLinkAccount, &def.SeatLinkAccount},
+		{&r.TournamentIP, &def.TournamentIP}, {&r.TournamentAccount, &def.TournamentAccount},
 	} {
 		if l.got.Requests <= 0 {
 			l.got.Requests = l.def.Requests
@@ -203,6 +221,8 @@ func (l *limiter) size() int {
 // limits are the server's limiters, one per RateLimit.
 type limits struct {
 	login, token, createGameIP, createGameAccount *limiter
+	seatLinkIP, seatLinkAccount                   *limiter
+	tournamentIP, tournamentAccount               *limiter
 }
 
 func newLimits(r RateLimits, now func() time.Time) *limits {
@@ -212,6 +232,10 @@ func newLimits(r RateLimits, now func() time.Time) *limits {
 		token:             newLimiter(r.Token, r.MaxKeys, now),
 		createGameIP:      newLimiter(r.CreateGameIP, r.MaxKeys, now),
 		createGameAccount: newLimiter(r.CreateGameAccount, r.MaxKeys, now),
+		seatLinkIP:        newLimiter(r.SeatLinkIP, r.MaxKeys, now),
+		seatLinkAccount:   newLimiter(r.SeatLinkAccount, r.MaxKeys, now),
+		tournamentIP:      newLimiter(r.TournamentIP, r.MaxKeys, now),
+		tournamentAccount: newLimiter(r.TournamentAccount, r.MaxKeys, now),
 	}
 }
 
@@ -284,6 +308,36 @@ func (s *Server) limitToken() echo.MiddlewareFunc {
 // address: an account over its limit uses up nothing of its address's.
 func (s *Server) limitCreateGame() echo.MiddlewareFunc {
 	return s.rateLimit(s.accountRule(s.limits.createGameAccount), s.ipRule(s.limits.createGameIP))
+}
+
+// limitSeatLink limits move-link renewals per caller, then per client
+// address.
+func (s *Server) limitSeatLink() echo.MiddlewareFunc {
+	return s.rateLimit(s.callerRule(s.limits.seatLinkAccount), s.ipRule(s.limits.seatLinkIP))
+}
+
+// limitTournament limits tournament creation per account, then per client
+// address.
+func (s *Server) limitTournament() echo.MiddlewareFunc {
+	return s.rateLimit(s.accountRule(s.limits.tournamentAccount), s.ipRule(s.limits.tournamentIP))
+}
+
+// callerRule limits per signed-in account, or per seat for a request made
+// with a seat's move link (which has no account). A seat's links share one
+// key whatever their version: each renewal makes a new version, which must
+// not bring a fresh allowance.
+func (s *Server) callerRule(l *limiter) limitRule {
+	account := s.accountRule(l)
+	return limitRule{limiter: l, key: func(c echo.Context) string {
+		if key := account.key(c); key != "" {
+			return key
+		}
+		p, err := s.authenticate(c)
+		if err != nil || p.use != useSeat {
+			return ""
+		}
+		return "seat:" + p.game + "/" + p.color.String()
+	}}
 }
 
 // accountRule limits per signed-in account. A request without a valid

@@ -31,7 +31,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/me/calendar-link", s.rotateCalendarLink)
 	s.get("/calendar.ics", s.calendar)
 
-	s.echo.POST("/v1/tournaments", s.createTournament)
+	s.echo.POST("/v1/tournaments", s.createTournament, s.limitTournament())
 	s.get("/v1/tournaments/:id", s.getTournament)
 	s.get("/v1/tournaments/:id/standings", s.tournamentStandings)
 	s.echo.POST("/v1/tournaments/:id/withdraw", s.withdraw)
@@ -46,12 +46,14 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/preview", s.previewTurn)
 	s.echo.POST("/v1/games/:id/resign", s.resign)
 	s.get("/v1/games/:id/record", s.record)
-	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink)
+	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink, s.limitSeatLink())
 	s.echo.POST("/v1/games/:id/spectator-link", s.rotateSpectatorLink)
 	s.get("/v1/games/:id/mail", s.gameMail)
 
 	s.get("/unsubscribe", s.unsubscribeForm)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
+	s.get("/never-email", s.neverEmailForm)
+	s.echo.POST("/never-email", s.neverEmail)
 
 	s.get("/play/:id", s.playPage)
 	s.get("/login", s.loginPage)

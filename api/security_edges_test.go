@@ -116,6 +116,7 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/tournaments/{id}":                 {"/tournaments/" + tour.ID, "", http.StatusOK},
 		"/calendar.ics":                     {local(me.CalendarURL), "", http.StatusOK},
 		"/unsubscribe":                      {local(invitation.Unsubscribe), "", http.StatusOK},
+		"/never-email":                      {neverEmailLink(t, invitation), "", http.StatusOK},
 		"/play/{id}":                        {"/play/" + g.ID, "", http.StatusOK},
 		"/login":                            {"/login", "", http.StatusOK},
 		"/assets/{file}":                    {"/assets/play.js", "", http.StatusOK},

@@ -77,6 +77,8 @@ func TestSecurityDeclared(t *testing.T) {
 		"listGameMail":           {"/v1/games/{id}/mail", nil},
 		"unsubscribePage":        {"/unsubscribe?t=abc", nil},
 		"unsubscribe":            {"/unsubscribe?t=abc", nil},
+		"neverEmailPage":         {"/never-email?t=abc", nil},
+		"neverEmail":             {"/never-email?t=abc", nil},
 		"playPage":               {"/play/{id}", nil},
 		"loginPage":              {"/login", nil},
 		"getAsset":               {"/assets/play.js", nil},

@@ -20,6 +20,7 @@ const (
 	useWatch  = "watch"  // read-only view of one game, carried by spectator links
 	useUnsub  = "unsub"  // one address's unsubscribe link; never accepted as a bearer token
 	useICS    = "ics"    // one user's calendar feed; never accepted as a bearer token
+	useStop   = "stop"   // one address's "never email me again" link; never accepted as a bearer token
 )
 
 const issuer = "lesspost"
@@ -123,6 +124,11 @@ func (t *Tokens) Unsubscribe(email string) (string, error) {
 	return t.sign(claims{Use: useUnsub, RegisteredClaims: jwt.RegisteredClaims{Subject: email}}, LinkTTL)
 }
 
+// NeverEmail returns the token of an address's "never email me again" link.
+func (t *Tokens) NeverEmail(email string) (string, error) {
+	return t.sign(claims{Use: useStop, RegisteredClaims: jwt.RegisteredClaims{Subject: email}}, LinkTTL)
+}
+
 // Calendar returns the token of a user's calendar feed at a link version.
 func (t *Tokens) Calendar(userID int64, version int) (string, error) {
 	return t.sign(claims{Use: useICS, Version: version,
@@ -153,6 +159,19 @@ func (t *Tokens) unsubscribeEmail(token string) (string, error) {
 	}
 	if c.Use != useUnsub || c.Subject == "" {
 		return "", errors.New("not an unsubscribe token")
+	}
+	return c.Subject, nil
+}
+
+// neverEmailAddress checks a "never email me again" token and returns its
+// address.
+func (t *Tokens) neverEmailAddress(token string) (string, error) {
+	c, err := t.parseAny(token)
+	if err != nil {
+		return "", err
+	}
+	if c.Use != useStop || c.Subject == "" {
+		return "", errors.New("not a never-email token")
 	}
 	return c.Subject, nil
 }

@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/lesspost/lesspost/domain/less"
 )
@@ -27,6 +28,9 @@ type Error struct {
 	Message string
 	// Turn is set for KindIllegalTurn: the rule code and the index of the bad move.
 	Turn *less.TurnError
+	// RetryAfter is, for KindRateLimited, how long until the same request
+	// can succeed; 0 if unknown.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -48,6 +52,12 @@ const (
 	CodeStalePly          = "stale_ply"
 	CodeGameOver          = "game_over"
 	CodeIdempotencyReused = "idempotency_key_reused"
+
+	// Mail to strangers (see repo's budget.go and the suppression list).
+	CodeEmailDomainLiteral   = "email_domain_literal"       // ann@[127.0.0.1]
+	CodeDuplicateAddress     = "duplicate_address"          // one address on two seats or entries
+	CodeAddressSuppressed    = "address_suppressed"         // the address asked for no mail from lesspost
+	CodeRecipientBudgetSpent = "recipient_budget_exhausted" // the address had enough mail from others today
 )
 
 // ErrStoredData marks an error in decoding what the store holds: a damaged

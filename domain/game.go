@@ -88,6 +88,9 @@ type NewGameSpec struct {
 	Time TimeControl
 	// Tournament is set for the games a tournament creates.
 	Tournament *TournamentRef
+	// Creator is the address of the account creating the game, which alone
+	// may hold several of its seats (see CreateGame).
+	Creator string
 }
 
 // Setup is a custom start position (any legal placement, any colour to move).
@@ -122,6 +125,15 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		p, err := checkPlayer(spec.Players[i])
 		if err != nil {
 			return Created{}, err
+		}
+		// One mailbox holds one seat: each seat more would be one email
+		// more to it, per invitation and per turn. Only the creator may
+		// play several seats himself (to try something out, or to test the
+		// server): that mail goes to nobody else.
+		for _, s := range seats[:i] {
+			if s.Email == p.Email && p.Email != spec.Creator {
+				return Created{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s has two seats in this game", p.Email)
+			}
 		}
 		seats[i] = Seat{Color: c, Player: p, TokenVersion: 1}
 	}

@@ -510,7 +510,7 @@ func TestCreateGameNormalizesPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := domain.Player{Name: "Ann", Email: "Ann@example.org", Locale: "fr"}
+	want := domain.Player{Name: "Ann", Email: "ann@example.org", Locale: "fr"}
 	if c.Game.Seats[0].Player != want {
 		t.Errorf("seat = %+v, want %+v", c.Game.Seats[0].Player, want)
 	}
@@ -972,12 +972,17 @@ func TestActorCanRead(t *testing.T) {
 			t.Errorf("%s: Seats = %v, want %v", tt.name, got, tt.seats)
 		}
 	}
-	// One address may hold several seats.
-	both := newGame(t, domain.NewGameSpec{Players: []domain.Player{
-		{Name: "Ann", Email: "ann@example.org"}, {Name: "Ann too", Email: "ann@example.org"},
-	}, Walls: openWalls})
+	// One address may not hold two seats, however it is written, unless it
+	// is the creator's own.
+	spec := domain.NewGameSpec{Players: []domain.Player{
+		{Name: "Ann", Email: "ann@example.org"}, {Name: "Ann too", Email: "ANN@Example.org"},
+	}, Walls: openWalls, Creator: "org@example.org"}
+	_, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
+	wantError(t, err, domain.KindInvalid, domain.CodeDuplicateAddress)
+	spec.Creator = "ann@example.org"
+	both := newGame(t, spec)
 	if got := account(99, "ann@example.org").Seats(&both); !slices.Equal(got, []less.Color{less.White, less.Black}) {
-		t.Errorf("Seats of a player holding both = %v", got)
+		t.Errorf("Seats of a creator holding both = %v", got)
 	}
 }
 

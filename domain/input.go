@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // Limits on text a user supplies, in characters. openapi.yaml gives the
@@ -22,10 +24,25 @@ var Locales = []string{"en", "de", "fr", "it", "es"}
 // DefaultLocale is used when none is chosen.
 const DefaultLocale = "en"
 
-// NormalizeEmail checks an email address and returns it in the form lesspost
-// stores: a bare address, domain in lower case. Display names, comments and
-// anything that could smuggle a header are refused.
+// NormalizeEmail checks an email address and returns the one form lesspost
+// stores, compares and counts it in, so that one mailbox is one identity:
+// sign-in, seats, rate limits, budgets and the suppression list all use it.
+//
+// The whole address is lower-cased. RFC 5321 lets a server tell local parts
+// apart by case, but no common mail provider does, and people type their
+// address in whatever case: Ann@Example.org and ann@example.org must be one
+// account, not two. The domain is IDNA-encoded (UTS #46, as for a DNS
+// lookup), so bücher.example and xn--bcher-kva.example are one domain too.
+// Refused: display names, comments, quoted local parts, anything that could
+// smuggle a header, control and invisible characters, domain literals
+// (ann@[127.0.0.1]: mail to an IP address is a way around DNS-based
+// policies, and no player has such an address), and addresses longer than
+// RFC 5321 allows (a 64-byte local part, 254 bytes in all) once encoded.
 func NormalizeEmail(s string) (string, error) {
+	at := strings.LastIndexByte(s, '@')
+	if at >= 0 && strings.HasPrefix(s[at+1:], "[") && strings.HasSuffix(s, "]") {
+		return "", Errorf(KindInvalid, CodeEmailDomainLiteral, "%q: an address at an IP address ([...]) is not accepted; use one with a domain name", clipText(s))
+	}
 	if len(s) == 0 || len(s) > MaxEmailLength || strings.ContainsAny(s, "\r\n<>\"(),;: \t") {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
 	}
@@ -36,12 +53,27 @@ func NormalizeEmail(s string) (string, error) {
 	if err != nil || addr.Address != s || addr.Name != "" {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
 	}
-	at := strings.LastIndexByte(s, '@')
 	if at < 1 || !strings.Contains(s[at:], ".") {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address with a domain", clipText(s))
 	}
-	return s[:at] + strings.ToLower(s[at:]), nil
+	domain, err := emailDomains.ToASCII(s[at+1:])
+	if err != nil {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q does not have a valid domain name", clipText(s))
+	}
+	local := strings.ToLower(s[:at])
+	out := local + "@" + domain
+	if len(local) > maxLocalPart || len(out) > MaxEmailLength {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is longer than an email address may be", clipText(s))
+	}
+	return out, nil
 }
+
+// emailDomains encodes a domain as for a DNS lookup, and refuses one DNS
+// could not look up (a label over 63 bytes once encoded, say).
+var emailDomains = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.VerifyDNSLength(true))
+
+// maxLocalPart is RFC 5321's limit on the part before the @, in bytes.
+const maxLocalPart = 64
 
 // CheckName checks a person's name: 1 to MaxNameLength characters, no
 // control or invisible formatting characters (so it can never break a header

@@ -29,8 +29,12 @@ func TestNormalizeEmail(t *testing.T) {
 		in, want string
 	}{
 		{"ann@example.org", "ann@example.org"},
-		{"Ann.Lee@Example.ORG", "Ann.Lee@example.org"}, // the local part keeps its case
-		{"ANN@EXAMPLE.ORG", "ANN@example.org"},
+		{"Ann.Lee@Example.ORG", "ann.lee@example.org"}, // one mailbox, however it is typed
+		{"ANN@EXAMPLE.ORG", "ann@example.org"},
+		{"Ann@Example.org", "ann@example.org"},
+		{"ann@Bücher.example", "ann@xn--bcher-kva.example"}, // IDNA
+		{"ann@xn--bcher-kva.example", "ann@xn--bcher-kva.example"},
+		{"Jörg@BÜCHER.de", "jörg@xn--bcher-kva.de"},
 		{"a+tag@sub.example.co.uk", "a+tag@sub.example.co.uk"},
 		{"o'brien@example.ie", "o'brien@example.ie"},
 		{"first.last-x_y@mail.example.com", "first.last-x_y@mail.example.com"},
@@ -74,6 +78,14 @@ func TestNormalizeEmail(t *testing.T) {
 		{"quoted local part", `"ann"@example.org`},
 		{"quoted local part with space", `"ann lee"@example.org`},
 		{"two ats", "a@b@example.org"},
+		{"trailing dot", "ann@example.org."},
+		{"two trailing dots", "ann@example.org.."},
+		{"empty label", "ann@example..org"},
+		{"newline before", "\nann@example.org"},
+		{"local part too long", strings.Repeat("a", 65) + "@example.org"},
+		{"too long once IDNA-encoded", strings.Repeat("a", 64) + "@" + strings.Repeat("ü", 60) + "." + strings.Repeat("b", 63) + "." + strings.Repeat("c", 60) + ".org"},
+		{"label too long for DNS once encoded", "ann@" + strings.Repeat("ü", 70) + ".example"},
+		{"hyphen at label start", "ann@-example.org"},
 	}
 	for _, tt := range invalid {
 		got, err := domain.NormalizeEmail(tt.in)
@@ -110,8 +122,19 @@ func TestNormalizeEmailRefusesInvisibleCharacters(t *testing.T) {
 		wantInvalid(t, tt.name, err)
 	}
 	// Plain international addresses stay accepted.
-	if got, err := domain.NormalizeEmail("jörg@Bücher.DE"); err != nil || got != "jörg@bücher.de" {
+	if got, err := domain.NormalizeEmail("jörg@Bücher.DE"); err != nil || got != "jörg@xn--bcher-kva.de" {
 		t.Errorf("NormalizeEmail(jörg@Bücher.DE) = %q, %v", got, err)
+	}
+}
+
+// A domain literal is refused with its own code, so a client can say why.
+func TestNormalizeEmailRefusesDomainLiterals(t *testing.T) {
+	for _, in := range []string{"ann@[127.0.0.1]", "ann@[IPv6:::1]", "Ann@[10.0.0.1]"} {
+		got, err := domain.NormalizeEmail(in)
+		var de *domain.Error
+		if !errors.As(err, &de) || de.Kind != domain.KindInvalid || de.Code != domain.CodeEmailDomainLiteral {
+			t.Errorf("NormalizeEmail(%q) = %q, %v; want %s", in, got, err, domain.CodeEmailDomainLiteral)
+		}
 	}
 }
 

@@ -119,7 +119,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			return Tournament{}, err
 		}
 		if emails[p.Email] {
-			return bad("%s is listed twice", p.Email)
+			return Tournament{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s is listed twice", p.Email)
 		}
 		emails[p.Email] = true
 		t.Entrants = append(t.Entrants, Entrant{Player: p})

@@ -51,8 +51,8 @@ func (d doc) text() string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		if bl.footer {
-			b.WriteString("-- \n")
+		if bl.footer && (i == 0 || !d.blocks[i-1].footer) {
+			b.WriteString("-- \n") // once, before the first footer block
 		}
 		if bl.text != "" {
 			b.WriteString(bl.text + "\n")
@@ -92,12 +92,14 @@ type htmlBlock struct {
 	Text, LinkLabel, URL, Button string
 	List                         []string
 	Board, Footer                bool
+	FooterRule                   bool // the first footer block is set off by a rule
 }
 
 func (d doc) htmlBlocks() []htmlBlock {
 	out := make([]htmlBlock, len(d.blocks))
 	for i, bl := range d.blocks {
-		h := htmlBlock{Text: bl.text, List: bl.list, Board: bl.board != nil, Footer: bl.footer}
+		h := htmlBlock{Text: bl.text, List: bl.list, Board: bl.board != nil, Footer: bl.footer,
+			FooterRule: bl.footer && (i == 0 || !d.blocks[i-1].footer)}
 		if bl.link != nil {
 			h.LinkLabel, h.URL, h.Button = bl.link.label, bl.link.url, bl.link.button
 		}
@@ -112,8 +114,8 @@ var htmlTemplate = template.Must(template.New("email").Parse(`<!doctype html>
 <body style="margin:0;padding:16px;background:#f6f4ef;font-family:Helvetica,Arial,sans-serif;color:#222;font-size:15px;line-height:1.45">
 <div style="display:none;max-height:0;overflow:hidden">{{.Preheader}}</div>
 <div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:20px">
-{{range .Blocks}}{{if .Footer}}<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 12px">
-<p style="font-size:12px;color:#666">{{.Text}} {{if .URL}}<a href="{{.URL}}" style="color:#666">{{.LinkLabel}}</a>{{end}}</p>
+{{range .Blocks}}{{if .Footer}}{{if .FooterRule}}<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 12px">
+{{end}}<p style="font-size:12px;color:#666">{{if .Text}}{{.Text}} {{end}}{{if .URL}}<a href="{{.URL}}" style="color:#666">{{.LinkLabel}}</a>{{end}}</p>
 {{else}}{{if .Text}}<p style="margin:0 0 12px">{{.Text}}</p>{{end}}
 {{if .List}}<ul style="margin:0 0 12px;padding-left:20px">{{range .List}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Board}}<p style="margin:0 0 12px"><img src="{{$.BoardSrc}}" alt="{{$.BoardAlt}}" width="100%" style="max-width:400px;height:auto;display:block"></p>{{end}}

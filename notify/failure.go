@@ -17,6 +17,8 @@ const (
 	FailTemporary    = "temporary_failure" // the mail server asked to try later (4xx)
 	FailUnreachable  = "unreachable"       // no conversation with the mail server (connection, TLS, login, timeout)
 	FailRenderFailed = "render_failed"     // the email could not be written (a lesspost fault)
+	// repo gives up mail itself as "suppressed" (the address asked never to
+	// be emailed again) and "expired" (a login code that expired unsent).
 )
 
 // errRender marks an email that could not be rendered.

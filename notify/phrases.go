@@ -72,6 +72,7 @@ type phrases struct {
 	Legend        string // the ASCII board's legend
 	Footer        string // why the reader gets this email
 	Unsubscribe   string // the label of the unsubscribe link
+	NeverEmail    string // the label of the "never email me again" link every email carries
 }
 
 // catalog holds the phrases of every locale lesspost speaks.
@@ -180,4 +181,5 @@ var english = phrases{
 	Legend:        "W B Y R pieces, w b y r the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
 	Footer:        "You receive this email because you play in this game of Less on lesspost.",
 	Unsubscribe:   "Turn off reminders and spectator notices",
+	NeverEmail:    "Never email me again (stops all email from lesspost to this address)",
 }

@@ -73,6 +73,7 @@ var german = phrases{
 		"| und --- Mauern, # und === Doppelmauern, * die in der letzten Runde verlassenen Felder.",
 	Footer:      "Du erhältst diese E-Mail, weil du bei lesspost in dieser Partie Less mitspielst.",
 	Unsubscribe: "Erinnerungen und Zuschauer-Benachrichtigungen abbestellen",
+	NeverEmail:  "Nie wieder E-Mails an mich (beendet alle E-Mails von lesspost an diese Adresse)",
 }
 
 func init() { catalog["de"] = &german }

@@ -76,6 +76,7 @@ var spanish = phrases{
 		"| y --- las paredes, # y === las paredes dobles, * las casillas de las que salieron piezas en el último turno.",
 	Footer:      "Recibes este correo porque juegas esta partida de Less en lesspost.",
 	Unsubscribe: "Desactivar recordatorios y avisos para espectadores",
+	NeverEmail:  "No volver a escribirme nunca (detiene todos los correos de lesspost a esta dirección)",
 }
 
 func init() { catalog["es"] = &spanish }

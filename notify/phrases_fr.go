@@ -74,6 +74,7 @@ var french = phrases{
 		"| et --- les murs, # et === les doubles murs, * les cases quittées lors du dernier tour.",
 	Footer:      "Vous recevez cet e-mail parce que vous participez à cette partie de Less sur lesspost.",
 	Unsubscribe: "Désactiver les rappels et les notifications pour spectateurs",
+	NeverEmail:  "Ne plus jamais m’écrire (arrête tous les e-mails de lesspost à cette adresse)",
 }
 
 func init() { catalog["fr"] = &french }

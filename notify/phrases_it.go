@@ -74,6 +74,7 @@ var italian = phrases{
 		"| e --- i muri, # e === i doppi muri, * le caselle lasciate nell'ultimo turno.",
 	Footer:      "Ricevi questa email perché giochi in questa partita di Less su lesspost.",
 	Unsubscribe: "Disattiva promemoria e notifiche per spettatori",
+	NeverEmail:  "Non scrivermi mai più (interrompe tutte le email di lesspost a questo indirizzo)",
 }
 
 func init() { catalog["it"] = &italian }

@@ -43,6 +43,7 @@ type Links interface {
 	WatchURL(gameID string, version int) (string, error)
 	LoginURL(token string) string
 	UnsubscribeURL(email string) (string, error)
+	NeverEmailURL(email string) (string, error)
 }
 
 // Renderer turns an outbox row into a message. Game emails show the game as
@@ -73,6 +74,9 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 			{text: say(p.LoginCode, map[string]any{"Code": m.Secret})},
 			{text: p.LoginIgnore},
 		}}
+		if err := r.neverEmail(&d, p, m.Email); err != nil {
+			return Message{}, err
+		}
 		msg.Text, msg.HTML = d.text(), d.html(p.SubjectLogin, "")
 		return msg, nil
 	}
@@ -117,8 +121,23 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 	}
 	unsubscribe := block{footer: true, text: p.Footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
 	d.blocks = append(d.blocks, unsubscribe)
+	if err := r.neverEmail(&d, p, m.Email); err != nil {
+		return Message{}, err
+	}
 	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, p.BoardAlt)
 	return msg, nil
+}
+
+// neverEmail ends an email with the link that stops all mail to the
+// address: every email carries it, so that whoever gets mail he did not
+// want can stop it at once.
+func (r *Renderer) neverEmail(d *doc, p *phrases, email string) error {
+	url, err := r.Links.NeverEmailURL(email)
+	if err != nil {
+		return err
+	}
+	d.blocks = append(d.blocks, block{footer: true, link: &link{label: p.NeverEmail, url: url}})
+	return nil
 }
 
 // ErrObsolete is returned for a notice that no longer makes sense when its
@@ -491,6 +510,9 @@ func (r *Renderer) bye(ctx context.Context, m repo.Mail, msg Message) (Message, 
 		{text: say(p.Greeting, map[string]any{"Name": name})},
 		{text: say(text, data)},
 	}}
+	if err := r.neverEmail(&d, p, m.Email); err != nil {
+		return Message{}, err
+	}
 	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, "")
 	return msg, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"html"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -29,6 +30,9 @@ func (fakeLinks) WatchURL(gameID string, _ int) (string, error) {
 	return "https://less.example/play/" + gameID + "#t=watch", nil
 }
 func (fakeLinks) LoginURL(token string) string { return "https://less.example/login#t=" + token }
+func (fakeLinks) NeverEmailURL(email string) (string, error) {
+	return "https://less.example/never-email?t=stop-" + email, nil
+}
 func (fakeLinks) UnsubscribeURL(email string) (string, error) {
 	return "https://less.example/unsubscribe?t=unsub-" + email, nil
 }
@@ -224,6 +228,27 @@ func TestResultText(t *testing.T) {
 	for _, tt := range tests {
 		if got := ResultLine(tt.r, tt.size); got != tt.want {
 			t.Errorf("ResultLine(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+// Every email, of every kind and in every language, carries the link that
+// stops all mail to its address, in the text part and in the HTML part.
+func TestEveryEmailCarriesNeverEmailLink(t *testing.T) {
+	for _, locale := range domain.Locales {
+		msgs := mailbook(t, locale)
+		if len(msgs) == 0 {
+			t.Fatalf("%s: no mail", locale)
+		}
+		p := phrasesFor(locale)
+		for _, m := range msgs {
+			url, _ := fakeLinks{}.NeverEmailURL(m.To)
+			if !strings.Contains(m.Text, p.NeverEmail+"\n"+url+"\n") {
+				t.Errorf("%s %s: the text part has no never-email link:\n%s", locale, classify(m), m.Text)
+			}
+			if !strings.Contains(m.HTML, `<a href="`+html.EscapeString(url)+`" style="color:#666">`+html.EscapeString(p.NeverEmail)+`</a>`) {
+				t.Errorf("%s %s: the HTML part has no never-email link:\n%s", locale, classify(m), m.HTML)
+			}
 		}
 	}
 }

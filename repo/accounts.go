@@ -57,7 +57,10 @@ func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.T
 		if err != nil {
 			return fmt.Errorf("store login token: %w", err)
 		}
-		return insertOutbox(ctx, tx, domain.Notice{Kind: domain.NoticeLogin, Email: email}, email, token, locale, now)
+		// Login mail is what the owner of the address asks for himself: it
+		// goes even to a suppressed address and is not counted against its
+		// budget (maxLoginsPerHour caps it).
+		return insertOutbox(ctx, tx, domain.Notice{Kind: domain.NoticeLogin, Email: email}, email, token, locale, false, now)
 	})
 }
 
@@ -196,4 +199,13 @@ func accountLocale(ctx context.Context, q queryer, email string) (string, error)
 		return "", fmt.Errorf("read account locale: %w", err)
 	}
 	return locale, nil
+}
+
+// userEmail is the address of an account.
+func userEmail(ctx context.Context, q queryer, id int64) (string, error) {
+	var email string
+	if err := q.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email); err != nil {
+		return "", fmt.Errorf("read user %d: %w", id, err)
+	}
+	return email, nil
 }

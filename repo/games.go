@@ -49,6 +49,11 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		if err != nil {
 			return err
 		}
+		creator, err := userEmail(ctx, tx, creatorID)
+		if err != nil {
+			return err
+		}
+		spec.Creator = creator
 		if created, err = domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64(), away); err != nil {
 			return err
 		}
@@ -61,7 +66,7 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 		if err := insertTurns(ctx, tx, &created.Game, 0, created.History, now); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, &created.Game, created.Notices, now)
+		return enqueue(ctx, tx, &created.Game, created.Notices, cause{by: creator}, now)
 	})
 	if err != nil {
 		if _, ok := domain.ErrorOf(err); ok {
@@ -85,6 +90,12 @@ type Change struct {
 	Played   []less.Played
 	Notices  []domain.Notice
 	Response Response
+	// By is the address of who asked for the change, if a person did: the
+	// mail it causes to others counts against their budget (see admit).
+	By string
+	// Scheduled marks a change the server makes on schedule, which mail
+	// cannot refuse (see cause).
+	Scheduled bool
 }
 
 // Response is a stored HTTP response, opaque to the store.
@@ -116,7 +127,7 @@ const (
 
 // writeQueries and readQueries are prepared on the write and read pools.
 var (
-	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox,
+	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlMailStops, sqlSeatPlayed,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
 	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
 		sqlSelectTurns}
@@ -247,7 +258,7 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *Change, no
 	if err := insertTurns(ctx, tx, &c.Game, before.State.Ply, c.Played, now); err != nil {
 		return err
 	}
-	return enqueue(ctx, tx, &c.Game, c.Notices, now)
+	return enqueue(ctx, tx, &c.Game, c.Notices, cause{by: c.By, scheduled: c.Scheduled}, now)
 }
 
 func storedResponse(ctx context.Context, q queryer, idem *Idempotency) (Response, bool, error) {

@@ -601,7 +601,7 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 		actor domain.Actor
 	}{
 		{"White's seat link", twoPlayerSpec("ann@example.org", "bob@example.org"), seatOf(less.White)},
-		{"an account holding both seats", twoPlayerSpec("ann@example.org", "ann@example.org"),
+		{"an account holding both seats", twoPlayerSpec("ann@example.org", "bob@example.org"),
 			domain.Actor{UserID: 42, UserEmail: "ann@example.org"}},
 	}
 	for _, tt := range tests {
@@ -610,6 +610,11 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 			db := newStore(t)
 			u := signUp(t, db, "org@example.org", t0)
 			g := mustCreate(t, db, tt.spec, u.ID, t0)
+			if tt.actor.UserID != 0 {
+				if err := giveBothSeats(t, db, g.ID, tt.actor.UserEmail); err != nil {
+					t.Fatal(err)
+				}
+			}
 			const n = 8
 			errs := make([]error, n)
 			var wg sync.WaitGroup
@@ -883,4 +888,14 @@ func TestLoadGames(t *testing.T) {
 	if got, err := loadGames(ctx, db.read, nil); err != nil || len(got) != 0 {
 		t.Errorf("loadGames(nil) = %v, %v", got, err)
 	}
+}
+
+// giveBothSeats gives every seat of a game to one address, as games created
+// before one address could hold only one seat may have it.
+func giveBothSeats(t *testing.T, db *DB, gameID, email string) error {
+	t.Helper()
+	return db.WithTx(t.Context(), func(tx *Tx) error {
+		_, err := tx.ExecContext(t.Context(), `UPDATE seats SET email = ? WHERE game_id = ?`, email, gameID)
+		return err
+	})
 }

@@ -418,7 +418,10 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 		want []string
 	}{
 		{"she holds both seats of a new game: listed once, her turn",
-			func() error { create(H, twoPlayerSpec("ann@example.org", "ann@example.org"), f.vic, 15); return nil },
+			func() error {
+				create(H, twoPlayerSpec("ann@example.org", "bob@example.org"), f.vic, 15)
+				return giveBothSeats(t, db, f.ids[H], "ann@example.org")
+			},
 			[]string{A, B, H, E, D, C, G, F}},
 		{"her move in it leaves it her turn, since hour 16",
 			func() error { return submitTurn(ctx, db, f.ids[H], seatOf(less.White), 0, firstTurn, at(16)) },

@@ -12,23 +12,23 @@ import (
 )
 
 // enqueue writes an outbox row for each notice, inside the caller's
-// transaction: the email exists exactly when the change that causes it does.
-func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, now time.Time) error {
+// transaction: the email exists exactly when the change that causes it
+// does. Mail the recipient turned off is left out, and mail to strangers is
+// counted against their budget or refuses the change (see admit).
+func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, c cause, now time.Time) error {
 	for _, n := range notices {
 		email := n.Email
 		if seat, ok := g.Seat(n.Color); ok && email == "" {
 			email = seat.Email
 		}
-		if !n.Kind.Essential() {
-			var off int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM unsubscribes WHERE email = ?`, email).Scan(&off); err != nil {
-				return fmt.Errorf("read unsubscribes: %w", err)
-			}
-			if off > 0 {
-				continue // the address turned this kind of mail off
-			}
+		queue, budgeted, err := admit(ctx, tx, n, email, c, now)
+		if err != nil {
+			return err
 		}
-		if err := insertOutbox(ctx, tx, n, email, "", "", now); err != nil {
+		if !queue {
+			continue
+		}
+		if err := insertOutbox(ctx, tx, n, email, "", "", budgeted, now); err != nil {
 			return err
 		}
 	}
@@ -37,11 +37,12 @@ func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notic
 
 // sqlInsertOutbox runs for every turn, so it is prepared (see prepared.go).
 const sqlInsertOutbox = `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-	next_attempt_at, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	next_attempt_at, tournament_id, budgeted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // insertOutbox writes one outbox row; locale matters only for mail that
-// belongs to no seat (a seat's mail speaks the seat's locale).
-func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, locale string, now time.Time) error {
+// belongs to no seat (a seat's mail speaks the seat's locale), and budgeted
+// counts it against the recipient's budget of mail caused by others.
+func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, locale string, budgeted bool, now time.Time) error {
 	if locale == "" {
 		locale = domain.DefaultLocale
 	}
@@ -65,7 +66,7 @@ func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, l
 		secretCol = sql.NullString{String: secret, Valid: true}
 	}
 	_, err := tx.ExecContext(ctx, sqlInsertOutbox, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
-		now.UnixMilli(), now.UnixMilli(), tournament)
+		now.UnixMilli(), now.UnixMilli(), tournament, budgeted)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
 	}

@@ -58,7 +58,7 @@ func (db *DB) PruneLoginTokens(ctx context.Context, now time.Time, limit int) (i
 // MarkAttemptFailed.)
 func (db *DB) ExpireLoginMail(ctx context.Context, now time.Time, limit int) (int, error) {
 	return db.deleteBatch(ctx, "expire login mail", `UPDATE outbox
-		SET secret = NULL, failed_at = ?1, last_error = 'the login code expired before the mail could be delivered'
+		SET secret = NULL, failed_at = ?1, error_code = 'expired', last_error = 'the login code expired before the mail could be delivered'
 		WHERE id IN (SELECT id FROM outbox WHERE secret IS NOT NULL AND created_at <= ?2 ORDER BY created_at LIMIT ?3)
 		AND sent_at IS NULL`,
 		now.UnixMilli(), now.Add(-LoginTTL).UnixMilli(), limit)

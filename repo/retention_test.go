@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -47,7 +46,7 @@ func TestPruneMail(t *testing.T) {
 	if err := f.db.MarkSent(ctx, due[0].ID, t0.Add(time.Hour)); err != nil { // ann's login
 		t.Fatal(err)
 	}
-	if err := f.db.MarkAttemptFailed(ctx, due[1].ID, errors.New("550 no such user"), time.Time{}, t0.Add(time.Hour)); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, due[1].ID, MailFailure{Code: "rejected", Message: "SMTP 550"}, time.Time{}, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	// Later mail, delivered: within the retention period at the cut-off.
@@ -130,7 +129,7 @@ func TestPruneLoginTokens(t *testing.T) {
 		t.Errorf("pruned %d login tokens, want 1 (bob's)", n)
 	}
 	err := db.RequestLogin(ctx, "ann@example.org", "en", now)
-	if de := domain.ErrorOf(err); de == nil || de.Kind != domain.KindRateLimited {
+	if de, ok := domain.ErrorOf(err); !ok || de.Kind != domain.KindRateLimited {
 		t.Errorf("after pruning, a sixth login mail within the hour: %v, want rate limited", err)
 	}
 }

@@ -19,6 +19,16 @@ func (db *DB) CreateTournament(ctx context.Context, spec domain.NewTournamentSpe
 		return domain.Tournament{}, err
 	}
 	err = db.WithTx(ctx, func(tx *Tx) error {
+		// Its rounds will mail every entrant: one who asked for no mail
+		// from lesspost cannot be entered (the budget is counted as each
+		// round starts).
+		emails := make([]string, len(t.Entrants))
+		for i, e := range t.Entrants {
+			emails[i] = e.Email
+		}
+		if err := refuseSuppressed(ctx, tx, emails); err != nil {
+			return err
+		}
 		data, due, err := encodeTournament(&t)
 		if err != nil {
 			return err
@@ -161,7 +171,7 @@ func closeRoundIfDone(ctx context.Context, tx *Tx, t *domain.Tournament, r *doma
 			if err != nil {
 				return false, err
 			}
-			if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices}, now); err != nil {
+			if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices, Scheduled: true}, now); err != nil {
 				return false, err
 			}
 			g = sub.Game
@@ -180,6 +190,13 @@ func startRoundIfDue(ctx context.Context, tx *Tx, t *domain.Tournament, now time
 	if err != nil {
 		return false, err
 	}
+	// The round's mail is the organiser's doing: it counts against each
+	// entrant's budget but his own, and what is over budget is left out.
+	organizer, err := userEmail(ctx, tx, t.OrganizerID)
+	if err != nil {
+		return false, err
+	}
+	by := cause{by: organizer, scheduled: true}
 	for _, i := range toPlay {
 		spec := t.GameSpec(r, i)
 		spec.Tournament = &domain.TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
@@ -200,7 +217,7 @@ func startRoundIfDue(ctx context.Context, tx *Tx, t *domain.Tournament, now time
 		if err := insertTurns(ctx, tx, &created.Game, 0, created.History, now); err != nil {
 			return false, err
 		}
-		if err := enqueue(ctx, tx, &created.Game, created.Notices, now); err != nil {
+		if err := enqueue(ctx, tx, &created.Game, created.Notices, by, now); err != nil {
 			return false, err
 		}
 		r.Games[i].GameID = created.Game.ID
@@ -216,7 +233,14 @@ func startRoundIfDue(ctx context.Context, tx *Tx, t *domain.Tournament, now time
 				continue
 			}
 			n := domain.Notice{Kind: domain.NoticeBye, Email: t.Entrants[e].Email, Tournament: t.ID, Ply: r.Number}
-			if err := insertOutbox(ctx, tx, n, n.Email, "", t.Entrants[e].Locale, now); err != nil {
+			queue, budgeted, err := admit(ctx, tx, n, n.Email, by, now)
+			if err != nil {
+				return false, err
+			}
+			if !queue {
+				continue
+			}
+			if err := insertOutbox(ctx, tx, n, n.Email, "", t.Entrants[e].Locale, budgeted, now); err != nil {
 				return false, err
 			}
 		}
@@ -252,7 +276,7 @@ func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int
 				if err != nil {
 					return err
 				}
-				if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices}, now); err != nil {
+				if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices, Scheduled: true}, now); err != nil {
 					return err
 				}
 			}

@@ -217,6 +217,7 @@ const (
 	Empty            MailStatusErrorCode = ""
 	Rejected         MailStatusErrorCode = "rejected"
 	RenderFailed     MailStatusErrorCode = "render_failed"
+	Suppressed       MailStatusErrorCode = "suppressed"
 	TemporaryFailure MailStatusErrorCode = "temporary_failure"
 	Unknown          MailStatusErrorCode = "unknown"
 	Unreachable      MailStatusErrorCode = "unreachable"
@@ -230,6 +231,8 @@ func (e MailStatusErrorCode) Valid() bool {
 	case Rejected:
 		return true
 	case RenderFailed:
+		return true
+	case Suppressed:
 		return true
 	case TemporaryFailure:
 		return true
@@ -313,38 +316,42 @@ func (e Preset) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
-	ProblemCodeAccountRequired      ProblemCode = "account_required"
-	ProblemCodeAlreadyWithdrawn     ProblemCode = "already_withdrawn"
-	ProblemCodeBadRequest           ProblemCode = "bad_request"
-	ProblemCodeBodyTooLarge         ProblemCode = "body_too_large"
-	ProblemCodeForbidden            ProblemCode = "forbidden"
-	ProblemCodeGameOver             ProblemCode = "game_over"
-	ProblemCodeHttpError            ProblemCode = "http_error"
-	ProblemCodeIdempotencyKeyReused ProblemCode = "idempotency_key_reused"
-	ProblemCodeIllegalTurn          ProblemCode = "illegal_turn"
-	ProblemCodeInternal             ProblemCode = "internal"
-	ProblemCodeInvalidCursor        ProblemCode = "invalid_cursor"
-	ProblemCodeInvalidInput         ProblemCode = "invalid_input"
-	ProblemCodeInvalidJson          ProblemCode = "invalid_json"
-	ProblemCodeInvalidLink          ProblemCode = "invalid_link"
-	ProblemCodeInvalidRequest       ProblemCode = "invalid_request"
-	ProblemCodeInvalidVacation      ProblemCode = "invalid_vacation"
-	ProblemCodeLinkReplaced         ProblemCode = "link_replaced"
-	ProblemCodeLoginInvalid         ProblemCode = "login_invalid"
-	ProblemCodeMethodNotAllowed     ProblemCode = "method_not_allowed"
-	ProblemCodeNotDue               ProblemCode = "not_due"
-	ProblemCodeNotFound             ProblemCode = "not_found"
-	ProblemCodeNotReady             ProblemCode = "not_ready"
-	ProblemCodeNotYourTurn          ProblemCode = "not_your_turn"
-	ProblemCodeRateLimited          ProblemCode = "rate_limited"
-	ProblemCodeStalePly             ProblemCode = "stale_ply"
-	ProblemCodeTooManyLogins        ProblemCode = "too_many_logins"
-	ProblemCodeTooManyRequests      ProblemCode = "too_many_requests"
-	ProblemCodeTournamentOver       ProblemCode = "tournament_over"
-	ProblemCodeUnauthorized         ProblemCode = "unauthorized"
-	ProblemCodeUnavailable          ProblemCode = "unavailable"
-	ProblemCodeUnsupportedMediaType ProblemCode = "unsupported_media_type"
-	ProblemCodeWrongGame            ProblemCode = "wrong_game"
+	ProblemCodeAccountRequired          ProblemCode = "account_required"
+	ProblemCodeAddressSuppressed        ProblemCode = "address_suppressed"
+	ProblemCodeAlreadyWithdrawn         ProblemCode = "already_withdrawn"
+	ProblemCodeBadRequest               ProblemCode = "bad_request"
+	ProblemCodeBodyTooLarge             ProblemCode = "body_too_large"
+	ProblemCodeDuplicateAddress         ProblemCode = "duplicate_address"
+	ProblemCodeEmailDomainLiteral       ProblemCode = "email_domain_literal"
+	ProblemCodeForbidden                ProblemCode = "forbidden"
+	ProblemCodeGameOver                 ProblemCode = "game_over"
+	ProblemCodeHttpError                ProblemCode = "http_error"
+	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
+	ProblemCodeIllegalTurn              ProblemCode = "illegal_turn"
+	ProblemCodeInternal                 ProblemCode = "internal"
+	ProblemCodeInvalidCursor            ProblemCode = "invalid_cursor"
+	ProblemCodeInvalidInput             ProblemCode = "invalid_input"
+	ProblemCodeInvalidJson              ProblemCode = "invalid_json"
+	ProblemCodeInvalidLink              ProblemCode = "invalid_link"
+	ProblemCodeInvalidRequest           ProblemCode = "invalid_request"
+	ProblemCodeInvalidVacation          ProblemCode = "invalid_vacation"
+	ProblemCodeLinkReplaced             ProblemCode = "link_replaced"
+	ProblemCodeLoginInvalid             ProblemCode = "login_invalid"
+	ProblemCodeMethodNotAllowed         ProblemCode = "method_not_allowed"
+	ProblemCodeNotDue                   ProblemCode = "not_due"
+	ProblemCodeNotFound                 ProblemCode = "not_found"
+	ProblemCodeNotReady                 ProblemCode = "not_ready"
+	ProblemCodeNotYourTurn              ProblemCode = "not_your_turn"
+	ProblemCodeRateLimited              ProblemCode = "rate_limited"
+	ProblemCodeRecipientBudgetExhausted ProblemCode = "recipient_budget_exhausted"
+	ProblemCodeStalePly                 ProblemCode = "stale_ply"
+	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
+	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
+	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
+	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
+	ProblemCodeUnavailable              ProblemCode = "unavailable"
+	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
+	ProblemCodeWrongGame                ProblemCode = "wrong_game"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -352,11 +359,17 @@ func (e ProblemCode) Valid() bool {
 	switch e {
 	case ProblemCodeAccountRequired:
 		return true
+	case ProblemCodeAddressSuppressed:
+		return true
 	case ProblemCodeAlreadyWithdrawn:
 		return true
 	case ProblemCodeBadRequest:
 		return true
 	case ProblemCodeBodyTooLarge:
+		return true
+	case ProblemCodeDuplicateAddress:
+		return true
+	case ProblemCodeEmailDomainLiteral:
 		return true
 	case ProblemCodeForbidden:
 		return true
@@ -397,6 +410,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeNotYourTurn:
 		return true
 	case ProblemCodeRateLimited:
+		return true
+	case ProblemCodeRecipientBudgetExhausted:
 		return true
 	case ProblemCodeStalePly:
 		return true
@@ -1021,7 +1036,8 @@ type MailStatus struct {
 	// (SMTP 4xx); lesspost does. `unreachable`: no conversation with the
 	// mail server (connection, TLS, login or timeout). `render_failed`:
 	// lesspost could not write the email (a fault to report).
-	// `unknown`: failed before lesspost recorded codes.
+	// `suppressed`: not sent, because the address asked never to be
+	// emailed again. `unknown`: failed before lesspost recorded codes.
 	ErrorCode MailStatusErrorCode `json:"error_code"`
 	Kind      MailStatusKind      `json:"kind"`
 
@@ -1042,7 +1058,8 @@ type MailStatus struct {
 // (SMTP 4xx); lesspost does. `unreachable`: no conversation with the
 // mail server (connection, TLS, login or timeout). `render_failed`:
 // lesspost could not write the email (a fault to report).
-// `unknown`: failed before lesspost recorded codes.
+// `suppressed`: not sent, because the address asked never to be
+// emailed again. `unknown`: failed before lesspost recorded codes.
 type MailStatusErrorCode string
 
 // MailStatusKind defines model for MailStatus.Kind.
@@ -1828,6 +1845,22 @@ type LoginPageParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// NeverEmailPageParams defines parameters for NeverEmailPage.
+type NeverEmailPageParams struct {
+	// T The token of the email's "never email me again" link.
+	T string `form:"t" json:"t"`
+}
+
+// NeverEmailFormdataBody defines parameters for NeverEmail.
+type NeverEmailFormdataBody = struct {
+}
+
+// NeverEmailParams defines parameters for NeverEmail.
+type NeverEmailParams struct {
+	// T The token of the email's "never email me again" link.
+	T string `form:"t" json:"t"`
+}
+
 // PlayPageParams defines parameters for PlayPage.
 type PlayPageParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
@@ -1901,6 +1934,9 @@ type GetStandingsParams struct {
 
 // GetStandingsParamsFormat defines parameters for GetStandings.
 type GetStandingsParamsFormat string
+
+// NeverEmailFormdataRequestBody defines body for NeverEmail for application/x-www-form-urlencoded ContentType.
+type NeverEmailFormdataRequestBody = NeverEmailFormdataBody
 
 // UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
 type UnsubscribeFormdataRequestBody = OneClickUnsubscribe
@@ -2235,6 +2271,47 @@ type ClientInterface interface {
 	// Corresponds with GET /login (the `LoginPage` operationId).
 	LoginPage(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// NeverEmailPage "Never email me again" page
+	//
+	// The page the "never email me again" link of every email opens: it
+	// names the address and asks for confirmation with a button (a POST),
+	// so that link scanners that follow links stop nobody's mail.
+	//
+	// Corresponds with GET /never-email (the `NeverEmailPage` operationId).
+	NeverEmailPage(ctx context.Context, params *NeverEmailPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// NeverEmailWithBody Never email this address again
+	//
+	// Puts the address the token names on the suppression list: lesspost
+	// sends it nothing more (its queued mail is dropped) except the login
+	// mail its owner asks for himself. Invitations to it, renewals of its
+	// move links and tournament entries naming it are refused with
+	// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+	// (`/unsubscribe`) is separate and unchanged.
+	//
+	// Errors: `400 invalid_link` (not a valid link of this kind).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /never-email (the `NeverEmail` operationId).
+	NeverEmailWithBody(ctx context.Context, params *NeverEmailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// NeverEmailWithFormdataBody Never email this address again
+	//
+	// Puts the address the token names on the suppression list: lesspost
+	// sends it nothing more (its queued mail is dropped) except the login
+	// mail its owner asks for himself. Invitations to it, renewals of its
+	// move links and tournament entries naming it are refused with
+	// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+	// (`/unsubscribe`) is separate and unchanged.
+	//
+	// Errors: `400 invalid_link` (not a valid link of this kind).
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /never-email (the `NeverEmail` operationId).
+	NeverEmailWithFormdataBody(ctx context.Context, params *NeverEmailParams, body NeverEmailFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetOpenAPI This document
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
@@ -2323,8 +2400,16 @@ type ClientInterface interface {
 	// it reveals nothing. At most 5 links per address and hour: more get
 	// `429 too_many_logins` with `Retry-After`.
 	//
+	// The address is one account however it is written: it is compared
+	// and stored lower-cased, with its domain IDNA-encoded
+	// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+	// sent even to an address that asked never to be emailed again: its
+	// owner asks for it himself.
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-	// `422 invalid_input` (not an email address); `429 too_many_logins`.
+	// `422 invalid_input` (not an email address), `email_domain_literal`
+	// (an address at an IP address); `429 too_many_logins`,
+	// `rate_limited`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2342,8 +2427,16 @@ type ClientInterface interface {
 	// it reveals nothing. At most 5 links per address and hour: more get
 	// `429 too_many_logins` with `Retry-After`.
 	//
+	// The address is one account however it is written: it is compared
+	// and stored lower-cased, with its domain IDNA-encoded
+	// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+	// sent even to an address that asked never to be emailed again: its
+	// owner asks for it himself.
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-	// `422 invalid_input` (not an email address); `429 too_many_logins`.
+	// `422 invalid_input` (not an email address), `email_domain_literal`
+	// (an address at an IP address); `429 too_many_logins`,
+	// `rate_limited`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2416,7 +2509,14 @@ type ClientInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …).
+	// decided, …), `email_domain_literal` (an address at an IP address,
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
+	// addresses are compared lower-cased, with the domain IDNA-encoded),
+	// `address_suppressed` (a player's address asked never to be emailed
+	// again); `429 rate_limited` (games per account and per client
+	// address), `recipient_budget_exhausted` (a player's address has had
+	// its daily budget of mail caused by others, see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2446,7 +2546,14 @@ type ClientInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …).
+	// decided, …), `email_domain_literal` (an address at an IP address,
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
+	// addresses are compared lower-cased, with the domain IDNA-encoded),
+	// `address_suppressed` (a player's address asked never to be emailed
+	// again); `429 rate_limited` (games per account and per client
+	// address), `recipient_budget_exhausted` (a player's address has had
+	// its daily budget of mail caused by others, see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2630,7 +2737,12 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 	// `403 forbidden` (anyone else, e.g. another seat or a spectator),
 	// `wrong_game`; `404 not_found` (no such game, or no seat of that
-	// colour, e.g. `red` in a two-player game).
+	// colour, e.g. `red` in a two-player game); `422 address_suppressed`
+	// (the seat's address asked never to be emailed again);
+	// `429 rate_limited` (renewals per caller — account or seat — and per
+	// client address), `recipient_budget_exhausted` (the creator renewing
+	// a link the seat's address has had enough mail from others today;
+	// a player renewing his own link is not counted).
 	//
 	// Corresponds with POST /v1/games/{id}/seats/{color}/link (the `RotateSeatLink` operationId).
 	RotateSeatLink(ctx context.Context, id GameId, color Color, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2861,8 +2973,20 @@ type ClientInterface interface {
 	// adjudicated by the rules (totals as if the turn limit were
 	// reached). Token: an account token.
 	//
+	// Mail: a tournament has at most 64 players and a round lasts at least
+	// an hour, so it emails each entrant at most once an hour, one
+	// invitation (or bye) per round. Round mail counts against each
+	// entrant's daily budget of mail caused by others (see
+	// `TooManyRequests`; the organiser's own entry is not counted); an
+	// entrant over budget when a round starts gets no email for that round,
+	// though his game is created.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_input`.
+	// `403 account_required`; `422 invalid_input`,
+	// `email_domain_literal`, `duplicate_address` (one address entered
+	// twice), `address_suppressed` (an entrant's address asked never to be
+	// emailed again); `429 rate_limited` (tournaments per account and per
+	// client address).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2885,8 +3009,20 @@ type ClientInterface interface {
 	// adjudicated by the rules (totals as if the turn limit were
 	// reached). Token: an account token.
 	//
+	// Mail: a tournament has at most 64 players and a round lasts at least
+	// an hour, so it emails each entrant at most once an hour, one
+	// invitation (or bye) per round. Round mail counts against each
+	// entrant's daily budget of mail caused by others (see
+	// `TooManyRequests`; the organiser's own entry is not counted); an
+	// entrant over budget when a round starts gets no email for that round,
+	// though his game is created.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_input`.
+	// `403 account_required`; `422 invalid_input`,
+	// `email_domain_literal`, `duplicate_address` (one address entered
+	// twice), `address_suppressed` (an entrant's address asked never to be
+	// emailed again); `429 rate_limited` (tournaments per account and per
+	// client address).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3033,6 +3169,77 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Corresponds with GET /login (the `LoginPage` operationId).
 func (c *Client) LoginPage(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLoginPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NeverEmailPage "Never email me again" page
+//
+// The page the "never email me again" link of every email opens: it
+// names the address and asks for confirmation with a button (a POST),
+// so that link scanners that follow links stop nobody's mail.
+//
+// Corresponds with GET /never-email (the `NeverEmailPage` operationId).
+func (c *Client) NeverEmailPage(ctx context.Context, params *NeverEmailPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewNeverEmailPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NeverEmailWithBody Never email this address again
+//
+// Puts the address the token names on the suppression list: lesspost
+// sends it nothing more (its queued mail is dropped) except the login
+// mail its owner asks for himself. Invitations to it, renewals of its
+// move links and tournament entries naming it are refused with
+// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+// (`/unsubscribe`) is separate and unchanged.
+//
+// Errors: `400 invalid_link` (not a valid link of this kind).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /never-email (the `NeverEmail` operationId).
+func (c *Client) NeverEmailWithBody(ctx context.Context, params *NeverEmailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewNeverEmailRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NeverEmailWithFormdataBody Never email this address again
+//
+// Puts the address the token names on the suppression list: lesspost
+// sends it nothing more (its queued mail is dropped) except the login
+// mail its owner asks for himself. Invitations to it, renewals of its
+// move links and tournament entries naming it are refused with
+// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+// (`/unsubscribe`) is separate and unchanged.
+//
+// Errors: `400 invalid_link` (not a valid link of this kind).
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /never-email (the `NeverEmail` operationId).
+func (c *Client) NeverEmailWithFormdataBody(ctx context.Context, params *NeverEmailParams, body NeverEmailFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewNeverEmailRequestWithFormdataBody(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3201,8 +3408,16 @@ func (c *Client) UnsubscribeWithFormdataBody(ctx context.Context, params *Unsubs
 // it reveals nothing. At most 5 links per address and hour: more get
 // `429 too_many_logins` with `Retry-After`.
 //
+// The address is one account however it is written: it is compared
+// and stored lower-cased, with its domain IDNA-encoded
+// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+// sent even to an address that asked never to be emailed again: its
+// owner asks for it himself.
+//
 // Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-// `422 invalid_input` (not an email address); `429 too_many_logins`.
+// `422 invalid_input` (not an email address), `email_domain_literal`
+// (an address at an IP address); `429 too_many_logins`,
+// `rate_limited`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3230,8 +3445,16 @@ func (c *Client) RequestLoginWithBody(ctx context.Context, contentType string, b
 // it reveals nothing. At most 5 links per address and hour: more get
 // `429 too_many_logins` with `Retry-After`.
 //
+// The address is one account however it is written: it is compared
+// and stored lower-cased, with its domain IDNA-encoded
+// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+// sent even to an address that asked never to be emailed again: its
+// owner asks for it himself.
+//
 // Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-// `422 invalid_input` (not an email address); `429 too_many_logins`.
+// `422 invalid_input` (not an email address), `email_domain_literal`
+// (an address at an IP address); `429 too_many_logins`,
+// `rate_limited`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3344,7 +3567,14 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …).
+// decided, …), `email_domain_literal` (an address at an IP address,
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
+// addresses are compared lower-cased, with the domain IDNA-encoded),
+// `address_suppressed` (a player's address asked never to be emailed
+// again); `429 rate_limited` (games per account and per client
+// address), `recipient_budget_exhausted` (a player's address has had
+// its daily budget of mail caused by others, see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3384,7 +3614,14 @@ func (c *Client) CreateGameWithBody(ctx context.Context, contentType string, bod
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …).
+// decided, …), `email_domain_literal` (an address at an IP address,
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
+// addresses are compared lower-cased, with the domain IDNA-encoded),
+// `address_suppressed` (a player's address asked never to be emailed
+// again); `429 rate_limited` (games per account and per client
+// address), `recipient_budget_exhausted` (a player's address has had
+// its daily budget of mail caused by others, see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3658,7 +3895,12 @@ func (c *Client) Resign(ctx context.Context, id GameId, params *ResignParams, bo
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 // `403 forbidden` (anyone else, e.g. another seat or a spectator),
 // `wrong_game`; `404 not_found` (no such game, or no seat of that
-// colour, e.g. `red` in a two-player game).
+// colour, e.g. `red` in a two-player game); `422 address_suppressed`
+// (the seat's address asked never to be emailed again);
+// `429 rate_limited` (renewals per caller — account or seat — and per
+// client address), `recipient_budget_exhausted` (the creator renewing
+// a link the seat's address has had enough mail from others today;
+// a player renewing his own link is not counted).
 //
 // Corresponds with POST /v1/games/{id}/seats/{color}/link (the `RotateSeatLink` operationId).
 func (c *Client) RotateSeatLink(ctx context.Context, id GameId, color Color, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4029,8 +4271,20 @@ func (c *Client) CancelVacation(ctx context.Context, id int64, reqEditors ...Req
 // adjudicated by the rules (totals as if the turn limit were
 // reached). Token: an account token.
 //
+// Mail: a tournament has at most 64 players and a round lasts at least
+// an hour, so it emails each entrant at most once an hour, one
+// invitation (or bye) per round. Round mail counts against each
+// entrant's daily budget of mail caused by others (see
+// `TooManyRequests`; the organiser's own entry is not counted); an
+// entrant over budget when a round starts gets no email for that round,
+// though his game is created.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_input`.
+// `403 account_required`; `422 invalid_input`,
+// `email_domain_literal`, `duplicate_address` (one address entered
+// twice), `address_suppressed` (an entrant's address asked never to be
+// emailed again); `429 rate_limited` (tournaments per account and per
+// client address).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4063,8 +4317,20 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 // adjudicated by the rules (totals as if the turn limit were
 // reached). Token: an account token.
 //
+// Mail: a tournament has at most 64 players and a round lasts at least
+// an hour, so it emails each entrant at most once an hour, one
+// invitation (or bye) per round. Round mail counts against each
+// entrant's daily budget of mail caused by others (see
+// `TooManyRequests`; the organiser's own entry is not counted); an
+// entrant over budget when a round starts gets no email for that round,
+// though his game is created.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_input`.
+// `403 account_required`; `422 invalid_input`,
+// `email_domain_literal`, `duplicate_address` (one address entered
+// twice), `address_suppressed` (an entrant's address asked never to be
+// emailed again); `429 rate_limited` (tournaments per account and per
+// client address).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4359,6 +4625,119 @@ func NewLoginPageRequest(server string, params *LoginPageParams) (*http.Request,
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewNeverEmailPageRequest constructs an http.Request for the NeverEmailPage method
+func NewNeverEmailPageRequest(server string, params *NeverEmailPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/never-email")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewNeverEmailRequestWithFormdataBody calls the generic NeverEmail builder with application/x-www-form-urlencoded body
+func NewNeverEmailRequestWithFormdataBody(server string, params *NeverEmailParams, body NeverEmailFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewNeverEmailRequestWithBody(server, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewNeverEmailRequestWithBody constructs an http.Request for the NeverEmail method, with any body, and a specified content type
+func NewNeverEmailRequestWithBody(server string, params *NeverEmailParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/never-email")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -5831,6 +6210,49 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /login (the `LoginPage` operationId).
 	LoginPageWithResponse(ctx context.Context, params *LoginPageParams, reqEditors ...RequestEditorFn) (*LoginPageResponse, error)
 
+	// NeverEmailPageWithResponse "Never email me again" page
+	//
+	// The page the "never email me again" link of every email opens: it
+	// names the address and asks for confirmation with a button (a POST),
+	// so that link scanners that follow links stop nobody's mail.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /never-email (the `NeverEmailPage` operationId).
+	NeverEmailPageWithResponse(ctx context.Context, params *NeverEmailPageParams, reqEditors ...RequestEditorFn) (*NeverEmailPageResponse, error)
+
+	// NeverEmailWithBodyWithResponse Never email this address again
+	//
+	// Puts the address the token names on the suppression list: lesspost
+	// sends it nothing more (its queued mail is dropped) except the login
+	// mail its owner asks for himself. Invitations to it, renewals of its
+	// move links and tournament entries naming it are refused with
+	// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+	// (`/unsubscribe`) is separate and unchanged.
+	//
+	// Errors: `400 invalid_link` (not a valid link of this kind).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /never-email (the `NeverEmail` operationId).
+	NeverEmailWithBodyWithResponse(ctx context.Context, params *NeverEmailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*NeverEmailResponse, error)
+
+	// NeverEmailWithFormdataBodyWithResponse Never email this address again
+	//
+	// Puts the address the token names on the suppression list: lesspost
+	// sends it nothing more (its queued mail is dropped) except the login
+	// mail its owner asks for himself. Invitations to it, renewals of its
+	// move links and tournament entries naming it are refused with
+	// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+	// (`/unsubscribe`) is separate and unchanged.
+	//
+	// Errors: `400 invalid_link` (not a valid link of this kind).
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /never-email (the `NeverEmail` operationId).
+	NeverEmailWithFormdataBodyWithResponse(ctx context.Context, params *NeverEmailParams, body NeverEmailFormdataRequestBody, reqEditors ...RequestEditorFn) (*NeverEmailResponse, error)
+
 	// GetOpenAPIWithResponse This document
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -5929,8 +6351,16 @@ type ClientWithResponsesInterface interface {
 	// it reveals nothing. At most 5 links per address and hour: more get
 	// `429 too_many_logins` with `Retry-After`.
 	//
+	// The address is one account however it is written: it is compared
+	// and stored lower-cased, with its domain IDNA-encoded
+	// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+	// sent even to an address that asked never to be emailed again: its
+	// owner asks for it himself.
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-	// `422 invalid_input` (not an email address); `429 too_many_logins`.
+	// `422 invalid_input` (not an email address), `email_domain_literal`
+	// (an address at an IP address); `429 too_many_logins`,
+	// `rate_limited`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5948,8 +6378,16 @@ type ClientWithResponsesInterface interface {
 	// it reveals nothing. At most 5 links per address and hour: more get
 	// `429 too_many_logins` with `Retry-After`.
 	//
+	// The address is one account however it is written: it is compared
+	// and stored lower-cased, with its domain IDNA-encoded
+	// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+	// sent even to an address that asked never to be emailed again: its
+	// owner asks for it himself.
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-	// `422 invalid_input` (not an email address); `429 too_many_logins`.
+	// `422 invalid_input` (not an email address), `email_domain_literal`
+	// (an address at an IP address); `429 too_many_logins`,
+	// `rate_limited`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6024,7 +6462,14 @@ type ClientWithResponsesInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …).
+	// decided, …), `email_domain_literal` (an address at an IP address,
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
+	// addresses are compared lower-cased, with the domain IDNA-encoded),
+	// `address_suppressed` (a player's address asked never to be emailed
+	// again); `429 rate_limited` (games per account and per client
+	// address), `recipient_budget_exhausted` (a player's address has had
+	// its daily budget of mail caused by others, see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6054,7 +6499,14 @@ type ClientWithResponsesInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …).
+	// decided, …), `email_domain_literal` (an address at an IP address,
+	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+	// unless it is the creator's own: he may play several seats himself;
+	// addresses are compared lower-cased, with the domain IDNA-encoded),
+	// `address_suppressed` (a player's address asked never to be emailed
+	// again); `429 rate_limited` (games per account and per client
+	// address), `recipient_budget_exhausted` (a player's address has had
+	// its daily budget of mail caused by others, see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6246,7 +6698,12 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 	// `403 forbidden` (anyone else, e.g. another seat or a spectator),
 	// `wrong_game`; `404 not_found` (no such game, or no seat of that
-	// colour, e.g. `red` in a two-player game).
+	// colour, e.g. `red` in a two-player game); `422 address_suppressed`
+	// (the seat's address asked never to be emailed again);
+	// `429 rate_limited` (renewals per caller — account or seat — and per
+	// client address), `recipient_budget_exhausted` (the creator renewing
+	// a link the seat's address has had enough mail from others today;
+	// a player renewing his own link is not counted).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6493,8 +6950,20 @@ type ClientWithResponsesInterface interface {
 	// adjudicated by the rules (totals as if the turn limit were
 	// reached). Token: an account token.
 	//
+	// Mail: a tournament has at most 64 players and a round lasts at least
+	// an hour, so it emails each entrant at most once an hour, one
+	// invitation (or bye) per round. Round mail counts against each
+	// entrant's daily budget of mail caused by others (see
+	// `TooManyRequests`; the organiser's own entry is not counted); an
+	// entrant over budget when a round starts gets no email for that round,
+	// though his game is created.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_input`.
+	// `403 account_required`; `422 invalid_input`,
+	// `email_domain_literal`, `duplicate_address` (one address entered
+	// twice), `address_suppressed` (an entrant's address asked never to be
+	// emailed again); `429 rate_limited` (tournaments per account and per
+	// client address).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6517,8 +6986,20 @@ type ClientWithResponsesInterface interface {
 	// adjudicated by the rules (totals as if the turn limit were
 	// reached). Token: an account token.
 	//
+	// Mail: a tournament has at most 64 players and a round lasts at least
+	// an hour, so it emails each entrant at most once an hour, one
+	// invitation (or bye) per round. Round mail counts against each
+	// entrant's daily budget of mail caused by others (see
+	// `TooManyRequests`; the organiser's own entry is not counted); an
+	// entrant over budget when a round starts gets no email for that round,
+	// though his game is created.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_input`.
+	// `403 account_required`; `422 invalid_input`,
+	// `email_domain_literal`, `duplicate_address` (one address entered
+	// twice), `address_suppressed` (an entrant's address asked never to be
+	// emailed again); `429 rate_limited` (tournaments per account and per
+	// client address).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6839,6 +7320,109 @@ func (r LoginPageResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LoginPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type NeverEmailPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r NeverEmailPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r NeverEmailPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r NeverEmailPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r NeverEmailPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r NeverEmailPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r NeverEmailPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type NeverEmailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r NeverEmailResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r NeverEmailResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r NeverEmailResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r NeverEmailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r NeverEmailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r NeverEmailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r NeverEmailResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -8096,6 +8680,11 @@ type RotateSeatLinkResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateSeatLinkResponse429Headers the declared response headers of an HTTP 429 response for RotateSeatLink
+type RotateSeatLinkResponse429Headers struct {
+	RetryAfter int
+}
+
 type RotateSeatLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8109,10 +8698,16 @@ type RotateSeatLinkResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateSeatLinkResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateSeatLinkResponse429Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -8138,6 +8733,16 @@ func (r RotateSeatLinkResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r RotateSeatLinkResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RotateSeatLinkResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RotateSeatLinkResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -9510,6 +10115,67 @@ func (c *ClientWithResponses) LoginPageWithResponse(ctx context.Context, params 
 	return ParseLoginPageResponse(rsp)
 }
 
+// NeverEmailPageWithResponse "Never email me again" page
+//
+// The page the "never email me again" link of every email opens: it
+// names the address and asks for confirmation with a button (a POST),
+// so that link scanners that follow links stop nobody's mail.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /never-email (the `NeverEmailPage` operationId).
+func (c *ClientWithResponses) NeverEmailPageWithResponse(ctx context.Context, params *NeverEmailPageParams, reqEditors ...RequestEditorFn) (*NeverEmailPageResponse, error) {
+	rsp, err := c.NeverEmailPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNeverEmailPageResponse(rsp)
+}
+
+// NeverEmailWithBodyWithResponse Never email this address again
+//
+// Puts the address the token names on the suppression list: lesspost
+// sends it nothing more (its queued mail is dropped) except the login
+// mail its owner asks for himself. Invitations to it, renewals of its
+// move links and tournament entries naming it are refused with
+// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+// (`/unsubscribe`) is separate and unchanged.
+//
+// Errors: `400 invalid_link` (not a valid link of this kind).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /never-email (the `NeverEmail` operationId).
+func (c *ClientWithResponses) NeverEmailWithBodyWithResponse(ctx context.Context, params *NeverEmailParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*NeverEmailResponse, error) {
+	rsp, err := c.NeverEmailWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNeverEmailResponse(rsp)
+}
+
+// NeverEmailWithFormdataBodyWithResponse Never email this address again
+//
+// Puts the address the token names on the suppression list: lesspost
+// sends it nothing more (its queued mail is dropped) except the login
+// mail its owner asks for himself. Invitations to it, renewals of its
+// move links and tournament entries naming it are refused with
+// `422 address_suppressed`. Idempotent. Unsubscribing from reminders
+// (`/unsubscribe`) is separate and unchanged.
+//
+// Errors: `400 invalid_link` (not a valid link of this kind).
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /never-email (the `NeverEmail` operationId).
+func (c *ClientWithResponses) NeverEmailWithFormdataBodyWithResponse(ctx context.Context, params *NeverEmailParams, body NeverEmailFormdataRequestBody, reqEditors ...RequestEditorFn) (*NeverEmailResponse, error) {
+	rsp, err := c.NeverEmailWithFormdataBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseNeverEmailResponse(rsp)
+}
+
 // GetOpenAPIWithResponse This document
 //
 // Returns a wrapper object for the known response body format(s).
@@ -9650,8 +10316,16 @@ func (c *ClientWithResponses) UnsubscribeWithFormdataBodyWithResponse(ctx contex
 // it reveals nothing. At most 5 links per address and hour: more get
 // `429 too_many_logins` with `Retry-After`.
 //
+// The address is one account however it is written: it is compared
+// and stored lower-cased, with its domain IDNA-encoded
+// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+// sent even to an address that asked never to be emailed again: its
+// owner asks for it himself.
+//
 // Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-// `422 invalid_input` (not an email address); `429 too_many_logins`.
+// `422 invalid_input` (not an email address), `email_domain_literal`
+// (an address at an IP address); `429 too_many_logins`,
+// `rate_limited`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9675,8 +10349,16 @@ func (c *ClientWithResponses) RequestLoginWithBodyWithResponse(ctx context.Conte
 // it reveals nothing. At most 5 links per address and hour: more get
 // `429 too_many_logins` with `Retry-After`.
 //
+// The address is one account however it is written: it is compared
+// and stored lower-cased, with its domain IDNA-encoded
+// (`Ann@Bücher.example` is `ann@xn--bcher-kva.example`). Login mail is
+// sent even to an address that asked never to be emailed again: its
+// owner asks for it himself.
+//
 // Errors: `400 invalid_request`/`invalid_json`; `413 body_too_large`;
-// `422 invalid_input` (not an email address); `429 too_many_logins`.
+// `422 invalid_input` (not an email address), `email_domain_literal`
+// (an address at an IP address); `429 too_many_logins`,
+// `rate_limited`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9775,7 +10457,14 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …).
+// decided, …), `email_domain_literal` (an address at an IP address,
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
+// addresses are compared lower-cased, with the domain IDNA-encoded),
+// `address_suppressed` (a player's address asked never to be emailed
+// again); `429 rate_limited` (games per account and per client
+// address), `recipient_budget_exhausted` (a player's address has had
+// its daily budget of mail caused by others, see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9811,7 +10500,14 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …).
+// decided, …), `email_domain_literal` (an address at an IP address,
+// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
+// unless it is the creator's own: he may play several seats himself;
+// addresses are compared lower-cased, with the domain IDNA-encoded),
+// `address_suppressed` (a player's address asked never to be emailed
+// again); `429 rate_limited` (games per account and per client
+// address), `recipient_budget_exhausted` (a player's address has had
+// its daily budget of mail caused by others, see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10057,7 +10753,12 @@ func (c *ClientWithResponses) ResignWithResponse(ctx context.Context, id GameId,
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 // `403 forbidden` (anyone else, e.g. another seat or a spectator),
 // `wrong_game`; `404 not_found` (no such game, or no seat of that
-// colour, e.g. `red` in a two-player game).
+// colour, e.g. `red` in a two-player game); `422 address_suppressed`
+// (the seat's address asked never to be emailed again);
+// `429 rate_limited` (renewals per caller — account or seat — and per
+// client address), `recipient_budget_exhausted` (the creator renewing
+// a link the seat's address has had enough mail from others today;
+// a player renewing his own link is not counted).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10388,8 +11089,20 @@ func (c *ClientWithResponses) CancelVacationWithResponse(ctx context.Context, id
 // adjudicated by the rules (totals as if the turn limit were
 // reached). Token: an account token.
 //
+// Mail: a tournament has at most 64 players and a round lasts at least
+// an hour, so it emails each entrant at most once an hour, one
+// invitation (or bye) per round. Round mail counts against each
+// entrant's daily budget of mail caused by others (see
+// `TooManyRequests`; the organiser's own entry is not counted); an
+// entrant over budget when a round starts gets no email for that round,
+// though his game is created.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_input`.
+// `403 account_required`; `422 invalid_input`,
+// `email_domain_literal`, `duplicate_address` (one address entered
+// twice), `address_suppressed` (an entrant's address asked never to be
+// emailed again); `429 rate_limited` (tournaments per account and per
+// client address).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10418,8 +11131,20 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 // adjudicated by the rules (totals as if the turn limit were
 // reached). Token: an account token.
 //
+// Mail: a tournament has at most 64 players and a round lasts at least
+// an hour, so it emails each entrant at most once an hour, one
+// invitation (or bye) per round. Round mail counts against each
+// entrant's daily budget of mail caused by others (see
+// `TooManyRequests`; the organiser's own entry is not counted); an
+// entrant over budget when a round starts gets no email for that round,
+// though his game is created.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_input`.
+// `403 account_required`; `422 invalid_input`,
+// `email_domain_literal`, `duplicate_address` (one address entered
+// twice), `address_suppressed` (an entrant's address asked never to be
+// emailed again); `429 rate_limited` (tournaments per account and per
+// client address).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10752,6 +11477,79 @@ func ParseLoginPageResponse(rsp *http.Response) (*LoginPageResponse, error) {
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseNeverEmailPageResponse parses an HTTP response from a NeverEmailPageWithResponse call
+func ParseNeverEmailPageResponse(rsp *http.Response) (*NeverEmailPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &NeverEmailPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseNeverEmailResponse parses an HTTP response from a NeverEmailWithResponse call
+func ParseNeverEmailResponse(rsp *http.Response) (*NeverEmailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &NeverEmailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
 	}
 
 	return response, nil
@@ -11929,6 +12727,20 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11949,6 +12761,16 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateSeatLinkResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -37,7 +37,8 @@ type Config struct {
 	// TrustedProxies is the number of reverse proxies in front of the server
 	// whose X-Forwarded-For entries rate limits may believe.
 	TrustedProxies int
-	// RateLimits bound logins, login-code exchanges and game creation.
+	// RateLimits bound logins, login-code exchanges, game and tournament
+	// creation and move-link renewals.
 	RateLimits api.RateLimits
 	// CORSOrigins lists, comma-separated, the origins whose web pages may
 	// call the API (see origins).
@@ -100,6 +101,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		{&cfg.RateLimits.Token, api.DefaultRateLimits.Token, "limit-token", "login codes one client address may try"},
 		{&cfg.RateLimits.CreateGameIP, api.DefaultRateLimits.CreateGameIP, "limit-games-ip", "games one client address may create"},
 		{&cfg.RateLimits.CreateGameAccount, api.DefaultRateLimits.CreateGameAccount, "limit-games-account", "games one account may create"},
+		{&cfg.RateLimits.SeatLinkIP, api.DefaultRateLimits.SeatLinkIP, "limit-links-ip", "move-link renewals one client address may ask for"},
+		{&cfg.RateLimits.SeatLinkAccount, api.DefaultRateLimits.SeatLinkAccount, "limit-links-account", "move-link renewals one account (or seat) may ask for"},
+		{&cfg.RateLimits.TournamentIP, api.DefaultRateLimits.TournamentIP, "limit-tournaments-ip", "tournaments one client address may create"},
+		{&cfg.RateLimits.TournamentAccount, api.DefaultRateLimits.TournamentAccount, "limit-tournaments-account", "tournaments one account may create"},
 	}
 	for _, l := range limits {
 		fs.TextVar(l.p, l.name, l.def, l.what+", as `N/duration`: N at once, then N per duration")
@@ -313,6 +318,10 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("limit_token", cfg.RateLimits.Token.String()),
 		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),
 		slog.String("limit_games_account", cfg.RateLimits.CreateGameAccount.String()),
+		slog.String("limit_links_ip", cfg.RateLimits.SeatLinkIP.String()),
+		slog.String("limit_links_account", cfg.RateLimits.SeatLinkAccount.String()),
+		slog.String("limit_tournaments_ip", cfg.RateLimits.TournamentIP.String()),
+		slog.String("limit_tournaments_account", cfg.RateLimits.TournamentAccount.String()),
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 	)
