@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"html/template"
 	"net/http"
 	"time"
@@ -64,35 +65,6 @@ Invitations, your-turn emails and results still arrive: they are your games.</p>
 {{end}}</main></body></html>
 `))
 
-// unsubscribeForm asks for confirmation: a GET never changes anything, so
-// link scanners that open every link unsubscribe nobody.
-func (s *Server) unsubscribeForm(c echo.Context) error {
-	return s.renderUnsubscribe(c, false)
-}
-
-// unsubscribe turns off non-essential mail for the token's address: the
-// RFC 8058 one-click POST of mail clients, and the page's button.
-func (s *Server) unsubscribe(c echo.Context) error {
-	return s.renderUnsubscribe(c, true)
-}
-
-func (s *Server) renderUnsubscribe(c echo.Context, do bool) error {
-	token := c.QueryParam("t")
-	email, err := s.tokens.unsubscribeEmail(token)
-	if err != nil {
-		return NewProblem(http.StatusBadRequest, "invalid_link", "This unsubscribe link is not valid.")
-	}
-	if do {
-		if err := s.db.Unsubscribe(c.Request().Context(), email, s.now()); err != nil {
-			return err
-		}
-	}
-	c.Response().Header().Set("Content-Security-Policy", CSPPage)
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(http.StatusOK)
-	return unsubscribePage.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": do})
-}
-
 var neverEmailPage = template.Must(template.New("never-email").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>lesspost: never email me again</title></head>
@@ -107,30 +79,38 @@ Nobody will be able to invite it to a game. Signing in with it still works.</p>
 {{end}}</main></body></html>
 `))
 
-// neverEmailForm asks for confirmation: a GET never changes anything, so
-// link scanners that open every link stop nobody's mail.
-func (s *Server) neverEmailForm(c echo.Context) error {
-	return s.renderNeverEmail(c, false)
+// unsubscribe serves the unsubscribe link of every email: it turns off
+// non-essential mail for the token's address. POST is the RFC 8058 one-click
+// request of mail clients, and the page's button.
+func (s *Server) unsubscribe(c echo.Context) error {
+	return s.addressLink(c, useUnsub, unsubscribePage, s.db.Unsubscribe)
 }
 
-// neverEmail puts the token's address on the suppression list.
+// neverEmail serves the "never email me again" link of every email: it puts
+// the token's address on the suppression list.
 func (s *Server) neverEmail(c echo.Context) error {
-	return s.renderNeverEmail(c, true)
+	return s.addressLink(c, useStop, neverEmailPage, s.db.Suppress)
 }
 
-func (s *Server) renderNeverEmail(c echo.Context, do bool) error {
+// addressLink answers a link that an email carries for its recipient's
+// address: GET (and HEAD) only asks for confirmation, so link scanners that
+// open every link change nothing; POST does it. Doing it again changes
+// nothing.
+func (s *Server) addressLink(c echo.Context, use string, page *template.Template,
+	do func(ctx context.Context, email string, now time.Time) error) error {
 	token := c.QueryParam("t")
-	email, err := s.tokens.neverEmailAddress(token)
+	email, err := s.tokens.linkAddress(token, use)
 	if err != nil {
 		return NewProblem(http.StatusBadRequest, "invalid_link", "This link is not valid.")
 	}
-	if do {
-		if err := s.db.Suppress(c.Request().Context(), email, s.now()); err != nil {
+	done := c.Request().Method == http.MethodPost
+	if done {
+		if err := do(c.Request().Context(), email, s.now()); err != nil {
 			return err
 		}
 	}
 	c.Response().Header().Set("Content-Security-Policy", CSPPage)
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(http.StatusOK)
-	return neverEmailPage.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": do})
+	return page.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": done})
 }

@@ -50,9 +50,9 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/spectator-link", s.rotateSpectatorLink)
 	s.get("/v1/games/:id/mail", s.gameMail)
 
-	s.get("/unsubscribe", s.unsubscribeForm)
+	s.get("/unsubscribe", s.unsubscribe)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
-	s.get("/never-email", s.neverEmailForm)
+	s.get("/never-email", s.neverEmail)
 	s.echo.POST("/never-email", s.neverEmail)
 
 	s.get("/play/:id", s.playPage)

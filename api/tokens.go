@@ -151,27 +151,15 @@ func (t *Tokens) calendarUser(token string) (id int64, version int, err error) {
 	return id, c.Version, nil
 }
 
-// unsubscribeEmail checks an unsubscribe token and returns its address.
-func (t *Tokens) unsubscribeEmail(token string) (string, error) {
+// linkAddress checks the token of a link an email carries for its
+// recipient's address (use useUnsub or useStop) and returns the address.
+func (t *Tokens) linkAddress(token, use string) (string, error) {
 	c, err := t.parseAny(token)
 	if err != nil {
 		return "", err
 	}
-	if c.Use != useUnsub || c.Subject == "" {
-		return "", errors.New("not an unsubscribe token")
-	}
-	return c.Subject, nil
-}
-
-// neverEmailAddress checks a "never email me again" token and returns its
-// address.
-func (t *Tokens) neverEmailAddress(token string) (string, error) {
-	c, err := t.parseAny(token)
-	if err != nil {
-		return "", err
-	}
-	if c.Use != useStop || c.Subject == "" {
-		return "", errors.New("not a never-email token")
+	if c.Use != use || c.Subject == "" {
+		return "", fmt.Errorf("not a %s token", use)
 	}
 	return c.Subject, nil
 }
