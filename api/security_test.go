@@ -4,6 +4,10 @@ package api_test
 // right 4xx and a stable code, and no change to any data. "No change" is
 // checked on the database itself: every row of every table is the same
 // before and after (dbState), which also proves that no email was queued.
+// The list goes on by topic in security_*_test.go: edges (HEAD, Bearer,
+// caching, CORS), links (rotation), mail (mail to strangers), mailerrors,
+// names (hostile display names over SMTP), secrets (key rotation) and tokens
+// (the token kinds the contract declares).
 //
 // The behaviours these tests define where the contract leaves room:
 //
