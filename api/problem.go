@@ -55,8 +55,9 @@ var problemCodes = []string{
 	"http_error", "internal", "unavailable", "not_ready",
 	// The domain and the repository.
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeNotYourTurn,
-	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, "invalid_vacation",
-	"invalid_cursor", "too_many_logins", "already_withdrawn", "not_due", "tournament_over",
+	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
+	domain.CodeInvalidCursor, domain.CodeTooManyLogins, domain.CodeAlreadyWithdrawn, domain.CodeNotDue,
+	domain.CodeTournamentOver,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent,
 }

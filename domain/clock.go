@@ -303,7 +303,7 @@ func Remind(g Game, now time.Time) (Game, Notice, error) {
 	c := &g.Clock
 	at := c.NextReminder()
 	if g.Over() || at.IsZero() || at.After(now) || !c.Deadline.After(now) {
-		return Game{}, Notice{}, Errorf(KindConflict, "not_due", "no reminder is due")
+		return Game{}, Notice{}, Errorf(KindConflict, CodeNotDue, "no reminder is due")
 	}
 	c.Reminded = c.reminded()
 	for c.Reminded < len(c.Control.Reminders) && !c.Deadline.Add(-c.Control.Reminders[c.Reminded]).After(now) {
@@ -322,7 +322,7 @@ func Remind(g Game, now time.Time) (Game, Notice, error) {
 func TimeOut(g Game, now time.Time) (Submitted, error) {
 	c := &g.Clock
 	if g.Over() || c.Deadline.IsZero() || c.Deadline.After(now) {
-		return Submitted{}, Errorf(KindConflict, "not_due", "no deadline has passed")
+		return Submitted{}, Errorf(KindConflict, CodeNotDue, "no deadline has passed")
 	}
 	eg, err := g.Engine()
 	if err != nil {

@@ -52,6 +52,14 @@ const (
 	CodeStalePly          = "stale_ply"
 	CodeGameOver          = "game_over"
 	CodeIdempotencyReused = "idempotency_key_reused"
+	CodeInvalidCursor     = "invalid_cursor"
+	CodeInvalidVacation   = "invalid_vacation"
+	CodeTooManyLogins     = "too_many_logins"
+	CodeAlreadyWithdrawn  = "already_withdrawn"
+	CodeTournamentOver    = "tournament_over"
+	// CodeNotDue is the scheduler's "nothing to do": a tick found the game's
+	// reminder or deadline not due (it ran twice, or on two servers).
+	CodeNotDue = "not_due"
 
 	// Mail to strangers (see repo's budget.go and the suppression list).
 	CodeEmailDomainLiteral   = "email_domain_literal"       // ann@[127.0.0.1]

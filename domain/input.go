@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/lesspost/lesspost/domain/internal/text"
 )
 
 // Limits on text a user supplies, in characters. openapi.yaml gives the
@@ -41,29 +43,29 @@ const DefaultLocale = "en"
 func NormalizeEmail(s string) (string, error) {
 	at := strings.LastIndexByte(s, '@')
 	if at >= 0 && strings.HasPrefix(s[at+1:], "[") && strings.HasSuffix(s, "]") {
-		return "", Errorf(KindInvalid, CodeEmailDomainLiteral, "%q: an address at an IP address ([...]) is not accepted; use one with a domain name", clipText(s))
+		return "", Errorf(KindInvalid, CodeEmailDomainLiteral, "%q: an address at an IP address ([...]) is not accepted; use one with a domain name", Clip(s))
 	}
 	if len(s) == 0 || len(s) > MaxEmailLength || strings.ContainsAny(s, "\r\n<>\"(),;: \t") {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", Clip(s))
 	}
 	if strings.IndexFunc(s, invisible) >= 0 {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "an email address cannot contain control or invisible characters")
 	}
 	addr, err := mail.ParseAddress(s)
 	if err != nil || addr.Address != s || addr.Name != "" {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", clipText(s))
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address", Clip(s))
 	}
 	if at < 1 || !strings.Contains(s[at:], ".") {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address with a domain", clipText(s))
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is not an email address with a domain", Clip(s))
 	}
 	domain, err := emailDomains.ToASCII(s[at+1:])
 	if err != nil {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "%q does not have a valid domain name", clipText(s))
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q does not have a valid domain name", Clip(s))
 	}
 	local := strings.ToLower(s[:at])
 	out := local + "@" + domain
 	if len(local) > maxLocalPart || len(out) > MaxEmailLength {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is longer than an email address may be", clipText(s))
+		return "", Errorf(KindInvalid, CodeInvalidInput, "%q is longer than an email address may be", Clip(s))
 	}
 	return out, nil
 }
@@ -129,17 +131,9 @@ func CheckLocale(s string) (string, error) {
 			return s, nil
 		}
 	}
-	return "", Errorf(KindInvalid, CodeInvalidInput, "locale %q: lesspost speaks %s", clipText(s), strings.Join(Locales, ", "))
+	return "", Errorf(KindInvalid, CodeInvalidInput, "locale %q: lesspost speaks %s", Clip(s), strings.Join(Locales, ", "))
 }
 
-func clipText(s string) string {
-	const max = 40
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
+// Clip shortens what a user typed (an id, an address) to 40 characters
+// before a message quotes it.
+func Clip(s string) string { return text.Clip(s, 40) }

@@ -388,10 +388,10 @@ func (t *Tournament) Withdraw(entrant int, now time.Time) (gameID string, err er
 		return "", Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return "", Errorf(KindConflict, "tournament_over", "the tournament is over")
+		return "", Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
 	if t.Entrants[entrant].Withdrawn {
-		return "", Errorf(KindConflict, "already_withdrawn", "%s has already withdrawn", t.Entrants[entrant].Name)
+		return "", Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", t.Entrants[entrant].Name)
 	}
 	t.Entrants[entrant].Withdrawn = true
 	t.Version++
@@ -410,7 +410,7 @@ func (t *Tournament) Withdraw(entrant int, now time.Time) (gameID string, err er
 // go on as ordinary games.
 func (t *Tournament) Cancel(now time.Time) error {
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return Errorf(KindConflict, "tournament_over", "the tournament is over")
+		return Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
 	t.Status = TournamentCancelled
 	t.Version++

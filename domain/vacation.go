@@ -22,7 +22,7 @@ func vacationDays(p Period) int {
 // starts, overlaps none of them, and fits in the days left of its year.
 func CheckVacation(p Period, existing []Period, daysPerYear int, now time.Time) error {
 	bad := func(format string, args ...any) error {
-		return Errorf(KindInvalid, "invalid_vacation", format, args...)
+		return Errorf(KindInvalid, CodeInvalidVacation, format, args...)
 	}
 	switch {
 	case !p.End.After(p.Start):

@@ -44,7 +44,7 @@ func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.T
 			return fmt.Errorf("count login requests: %w", err)
 		}
 		if recent >= maxLoginsPerHour {
-			return domain.Errorf(domain.KindRateLimited, "too_many_logins",
+			return domain.Errorf(domain.KindRateLimited, domain.CodeTooManyLogins,
 				"too many login links for this address in the last hour; use one already sent or try later")
 		}
 		if locale == "" {

@@ -440,7 +440,7 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 		return domain.Game{}, err
 	}
 	if len(games) == 0 {
-		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", clip(id))
+		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
 	}
 	return games[0], nil
 }
@@ -621,14 +621,6 @@ func randomUint64() uint64 {
 	var b [8]byte
 	rand.Read(b[:])
 	return binary.LittleEndian.Uint64(b[:])
-}
-
-// clip shortens an id before it is quoted in a message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return strconv.Quote(s[:40]) + "…"
-	}
-	return s
 }
 
 // encodeClock stores a clock as JSON, with the deadline and the next due

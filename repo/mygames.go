@@ -65,7 +65,7 @@ const myGamesPage = `
 // the parameter is bound — every page.
 
 // ErrBadCursor is returned for a cursor this server did not write.
-var ErrBadCursor = domain.Errorf(domain.KindInvalid, "invalid_cursor", "the cursor is not one this server gave out")
+var ErrBadCursor = domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
 
 // MyGames lists the games a user plays in or created, most urgent first:
 // games where it is his turn (nearest deadline first, then those without a

@@ -34,7 +34,7 @@ func (db *DB) Tick(ctx context.Context, id string, now time.Time) (acted bool, e
 			return Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Scheduled: true}, nil
 		})
 	var de *domain.Error
-	if errors.As(err, &de) && de.Code == "not_due" {
+	if errors.As(err, &de) && de.Code == domain.CodeNotDue {
 		return false, nil
 	}
 	if err != nil {

@@ -53,7 +53,7 @@ func loadTournament(ctx context.Context, q queryer, id string) (domain.Tournamen
 	var data string
 	err := q.QueryRowContext(ctx, `SELECT data FROM tournaments WHERE id = ?`, id).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.Tournament{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", clip(id))
+		return domain.Tournament{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
 	}
 	if err != nil {
 		return domain.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)

@@ -3,6 +3,8 @@ package less
 import (
 	"strings"
 	"unicode"
+
+	"github.com/lesspost/lesspost/domain/internal/text"
 )
 
 // Move takes the piece on From to To: a step to a neighbouring square or a
@@ -99,16 +101,5 @@ func parseMove(tok string) (Move, bool) {
 	return Move{From: from, To: to}, true
 }
 
-// clip shortens absurd input before it is quoted in a message, never
-// cutting a character in two.
-func clip(s string) string {
-	const max = 24
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
+// clip shortens absurd input before it is quoted in a message.
+func clip(s string) string { return text.Clip(s, 24) }
