@@ -854,7 +854,9 @@ type BoardView struct {
 	// Rows Rows of cells, numbered from 0.
 	Rows int `json:"rows"`
 
-	// Walls The edges that carry walls (B3), row by row; edges without walls are left out.
+	// Walls The edges that carry walls (B3), row by row (the edges inside a
+	// row, then those below it, as in the wall string); edges without
+	// walls are left out. Where walls meet, draw the later on top.
 	Walls []ViewWall `json:"walls"`
 }
 

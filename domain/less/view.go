@@ -21,17 +21,23 @@ func View(p Position, last Turn) view.Board {
 	v := view.Board{Layout: view.Squares, Rows: n, Cols: n,
 		Cells: make([]view.Cell, 0, n*n), Labels: make([]view.Label, 0, 2*n),
 		Walls: []view.Wall{}, Pieces: []view.Piece{}, Highlights: []view.Highlight{}, Path: []view.Step{}}
+	// Walls in the wall string's order (B4): the edges inside each row, then
+	// those below it. Pictures draw them in this order, so where walls meet
+	// the same one is on top in the page and the emails.
+	wall := func(s Square, d direction) {
+		if w := b.edge[s.index()][d]; w != noEdge && w > 0 {
+			to := SquareAt(int(s.Row)+dRow[d], int(s.Col)+dCol[d])
+			v.Walls = append(v.Walls, view.Wall{Between: [2]string{s.String(), to.String()}, Count: int(w)})
+		}
+	}
 	for r := range n {
 		for c := range n {
 			s := SquareAt(r, c)
 			v.Cells = append(v.Cells, view.Cell{Name: s.String(), Row: r, Col: c})
-			// The edges to the right and below, each once.
-			for _, d := range []direction{right, down} {
-				if w := b.edge[s.index()][d]; w != noEdge && w > 0 {
-					to := SquareAt(r+dRow[d], c+dCol[d])
-					v.Walls = append(v.Walls, view.Wall{Between: [2]string{s.String(), to.String()}, Count: int(w)})
-				}
-			}
+			wall(s, right)
+		}
+		for c := range n {
+			wall(SquareAt(r, c), down)
 		}
 	}
 	for k := range n {

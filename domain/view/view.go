@@ -28,8 +28,8 @@ type Board struct {
 	// Labels are the coordinates written beside the board, placed like
 	// cells: a row or column of -1 is the margin before the first.
 	Labels []Label `json:"labels"`
-	// Walls are the edges that carry walls, in reading order; edges without
-	// walls are left out.
+	// Walls are the edges that carry walls, row by row; edges without walls
+	// are left out. Where walls meet, the later one is drawn on top.
 	Walls []Wall `json:"walls"`
 	// Pieces are the pieces on the board, by colour in turn order, then in
 	// reading order. Drawing them in this order gives the same picture
