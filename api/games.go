@@ -331,6 +331,7 @@ type turnRequest struct {
 
 type previewView struct {
 	Turn      string              `json:"turn"`
+	Moves     []moveOptionView    `json:"moves"`
 	Used      int                 `json:"used"`
 	Counted   int                 `json:"counted"`
 	Completed bool                `json:"completed"`
@@ -354,8 +355,50 @@ func (s *Server) previewTurn(c echo.Context) error {
 		return err
 	}
 	turn, _ := less.ParseTurn(req.Turn) // already accepted by PreviewTurn
-	return c.JSON(http.StatusOK, previewView{Turn: turn.String(), Used: out.Used, Counted: out.Counted,
-		Completed: out.Completed, Pieces: pieces(next), Diagram: less.Diagram(next, turn)})
+	return c.JSON(http.StatusOK, previewView{Turn: turn.String(), Moves: moveCosts(g.State.Position, turn), Used: out.Used,
+		Counted: out.Counted, Completed: out.Completed, Pieces: pieces(next), Diagram: less.Diagram(next, turn)})
+}
+
+// moveCosts lists the moves of a legal turn from p with what each costs, as
+// the legal-moves answer gives them, so that a page shows costs it did not
+// compute.
+func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
+	out := make([]moveOptionView, 0, len(turn))
+	ts := p.BeginTurn()
+	for _, m := range turn {
+		for _, o := range ts.MovesFrom(m.From) {
+			if o.To == m.To {
+				out = append(out, moveOptionView{From: m.From.String(), To: m.To.String(), Cost: o.Cost, Jump: o.Jump})
+			}
+		}
+		if ts.Play(m) != nil {
+			break // not for a legal turn
+		}
+	}
+	return out
+}
+
+// viewBoard describes the board to draw (less.View): the position now and
+// the path of the latest turn that moved a piece, so that the path stays in
+// sight after automatic passes. The play page draws it.
+func (s *Server) viewBoard(c echo.Context) error {
+	g, _, _, err := s.readableGame(c)
+	if err != nil {
+		return err
+	}
+	rows, err := s.db.Turns(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	var last less.Turn
+	for i := len(rows) - 1; i >= 0 && len(last) == 0; i-- {
+		p, err := rows[i].Played()
+		if err != nil {
+			return err
+		}
+		last = p.Turn
+	}
+	return c.JSON(http.StatusOK, less.View(g.State.Position, last))
 }
 
 type playedView struct {

@@ -41,6 +41,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games", s.createGame, s.limitCreateGame())
 	s.get("/v1/games/:id", s.getGame)
 	s.get("/v1/games/:id/moves", s.legalMoves)
+	s.get("/v1/games/:id/view", s.viewBoard)
 	s.get("/v1/games/:id/turns", s.listTurns)
 	s.echo.POST("/v1/games/:id/turns", s.submitTurn)
 	s.echo.POST("/v1/games/:id/preview", s.previewTurn)

@@ -109,6 +109,7 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/v1/games/{id}":                    {game, white, http.StatusOK},
 		"/v1/games/{id}/moves":              {game + "/moves?from=e5", white, http.StatusOK},
 		"/v1/games/{id}/turns":              {game + "/turns", white, http.StatusOK},
+		"/v1/games/{id}/view":               {game + "/view", white, http.StatusOK},
 		"/v1/games/{id}/record":             {game + "/record", white, http.StatusOK},
 		"/v1/games/{id}/mail":               {game + "/mail", org, http.StatusOK},
 		"/v1/tournaments/{id}":              {"/v1/tournaments/" + tour.ID, "", http.StatusOK},

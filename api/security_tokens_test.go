@@ -74,6 +74,7 @@ func TestSecurityDeclared(t *testing.T) {
 		"getGame":                {"/v1/games/{id}", nil},
 		"listLegalMoves":         {"/v1/games/{id}/moves?from=e5", nil},
 		"listTurns":              {"/v1/games/{id}/turns", nil},
+		"getBoardView":           {"/v1/games/{id}/view", nil},
 		"submitTurn":             {"/v1/games/{id}/turns", turn},
 		"previewTurn":            {"/v1/games/{id}/preview", map[string]any{"turn": "e5e4"}},
 		"resign":                 {"/v1/games/{id}/resign", map[string]any{}},

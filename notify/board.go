@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -13,7 +14,7 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/view"
 )
 
 // The picture's geometry in pixels. A square is cell pixels from grid line to
@@ -61,41 +62,59 @@ var (
 	colPath       = rgb(0x16, 0x6b, 0xe0)
 	colPathHalo   = color.RGBA{0xff, 0xff, 0xff, 0xd0}
 
-	pieceColors = [4]color.RGBA{
-		less.White:  rgb(0xff, 0xff, 0xff),
-		less.Black:  rgb(0x24, 0x24, 0x24),
-		less.Yellow: rgb(0xf4, 0xc4, 0x1a),
-		less.Red:    rgb(0xd6, 0x33, 0x2a),
+	// The players' colours by name as the view gives them; a piece's ink
+	// is inkPiece plus its index here.
+	colorNames  = [numPieceColors]string{"white", "black", "yellow", "red"}
+	pieceColors = [numPieceColors]color.RGBA{
+		rgb(0xff, 0xff, 0xff),
+		rgb(0x24, 0x24, 0x24),
+		rgb(0xf4, 0xc4, 0x1a),
+		rgb(0xd6, 0x33, 0x2a),
 	}
-	targetTints = [4]color.RGBA{
-		less.White:  rgb(0xfd, 0xfc, 0xf9),
-		less.Black:  rgb(0xb9, 0xb3, 0xa8),
-		less.Yellow: rgb(0xf8, 0xe3, 0x8f),
-		less.Red:    rgb(0xf0, 0xb4, 0xac),
+	targetTints = [numPieceColors]color.RGBA{
+		rgb(0xfd, 0xfc, 0xf9),
+		rgb(0xb9, 0xb3, 0xa8),
+		rgb(0xf8, 0xe3, 0x8f),
+		rgb(0xf0, 0xb4, 0xac),
 	}
 )
 
+const numPieceColors = 4
+
+// colorNumber is the index of a colour's name in colorNames.
+func colorNumber(name string) (int, bool) {
+	for i, n := range colorNames {
+		if n == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xff} }
 
-// errNoBoard is returned for a Position without a board (the zero value).
-var errNoBoard = errors.New("notify: board picture: position has no board")
+// errNoBoard is returned for a view without a board (the zero value).
+var errNoBoard = errors.New("notify: board picture: no board")
 
-// BoardPNG draws the position as a PNG for the HTML part of emails: row
-// letters down the left and column numbers along the top as in less.Diagram,
-// target corners tinted with a pale version of the colour that must reach
-// them, single walls as a dark bar, double walls as two parallel red bars,
-// pieces as outlined discs in their colours and, on top, the path of last (the
-// turn just played): a blue line from each move's from-square to its
-// to-square with a dot on each from-square. Moves with a square off the board
-// are left out. The output depends only on the input, byte for byte.
+// maxSide bounds the rows and columns a picture draws, and so its size.
+const maxSide = 26
+
+// BoardPNG draws a board view as a PNG for the HTML part of emails:
+// coordinates in the margins (row letters down the left and column numbers
+// along the top), highlighted target cells tinted with a pale version of
+// their colour, single walls as a dark bar, double walls as two parallel red
+// bars, pieces as outlined discs in their colours and, on top, the path (the
+// turn just played): a blue line for each step with a dot on its
+// from-square. It draws what the view says and knows no rules. The output
+// depends only on the input, byte for byte.
 //
 // Every "your turn" email carries one, so it is drawn for speed: into a
 // paletted image (a few dozen colours, of which most are the blends at the
 // edges of discs and lines), with shapes painted from coverage masks computed
 // once, and encoded at deflate's fastest level, which on flat colour loses
 // little.
-func BoardPNG(p less.Position, last less.Turn) ([]byte, error) {
-	c, err := drawBoard(p, last)
+func BoardPNG(v view.Board) ([]byte, error) {
+	c, err := drawBoard(v)
 	if err != nil {
 		return nil, err
 	}
@@ -132,68 +151,135 @@ func boardPixels(n int) (w, h int) {
 	return marginLeft + n*cell + 1 + marginRight, marginTop + n*cell + 1 + marginBot
 }
 
+// place is a cell's row and column on the picture's grid.
+type place struct{ row, col int }
+
 // squareRect is the area of a square inside its grid lines.
-func squareRect(s less.Square) image.Rectangle {
-	x := marginLeft + int(s.Col)*cell
-	y := marginTop + int(s.Row)*cell
+func squareRect(s place) image.Rectangle {
+	x := marginLeft + s.col*cell
+	y := marginTop + s.row*cell
 	return image.Rect(x+1, y+1, x+cell, y+cell)
 }
 
 // squareCenter is the centre of a square in 1/sub pixels.
-func squareCenter(s less.Square) (x, y int) {
+func squareCenter(s place) (x, y int) {
 	r := squareRect(s)
 	return (r.Min.X + r.Max.X) * sub / 2, (r.Min.Y + r.Max.Y) * sub / 2
 }
 
-// squareOffset is how many pixels square s lies right of and below a1.
-func squareOffset(s less.Square) (dx, dy int) { return int(s.Col) * cell, int(s.Row) * cell }
+// squareOffset is how many pixels square s lies right of and below the
+// top-left one.
+func squareOffset(s place) (dx, dy int) { return s.col * cell, s.row * cell }
 
 // gridX and gridY are the pixel column and row of grid line k.
 func gridX(k int) int { return marginLeft + k*cell }
 func gridY(k int) int { return marginTop + k*cell }
 
+// layout is a view checked for drawing, with its cells' places by name.
+type layout struct {
+	v      *view.Board
+	n      int
+	places map[string]place
+}
+
+// layoutOf checks that the picture can show v: a square grid of a sensible
+// size whose walls, pieces, highlights and path name its cells.
+func layoutOf(v *view.Board) (layout, error) {
+	if len(v.Cells) == 0 {
+		return layout{}, errNoBoard
+	}
+	n := v.Rows
+	if v.Layout != view.Squares || v.Cols != n || n < 2 || n > maxSide {
+		return layout{}, fmt.Errorf("notify: board picture: cannot draw a %q board of %dx%d", v.Layout, v.Rows, v.Cols)
+	}
+	l := layout{v: v, n: n, places: make(map[string]place, len(v.Cells))}
+	for _, c := range v.Cells {
+		if c.Row < 0 || c.Col < 0 || c.Row >= n || c.Col >= n {
+			return layout{}, fmt.Errorf("notify: board picture: cell %s at (%d, %d) is off the grid", c.Name, c.Row, c.Col)
+		}
+		l.places[c.Name] = place{c.Row, c.Col}
+	}
+	for _, w := range v.Walls {
+		a, b, err := l.edge(w)
+		if err != nil {
+			return layout{}, err
+		}
+		if d := abs(a.row-b.row) + abs(a.col-b.col); d != 1 {
+			return layout{}, fmt.Errorf("notify: board picture: wall between %s and %s, which are not neighbours", w.Between[0], w.Between[1])
+		}
+	}
+	for _, p := range v.Pieces {
+		if _, err := l.at(p.Cell); err != nil {
+			return layout{}, err
+		}
+		if _, ok := colorNumber(p.Color); !ok {
+			return layout{}, fmt.Errorf("notify: board picture: no colour for %q", p.Color)
+		}
+	}
+	for _, h := range v.Highlights {
+		for _, name := range h.Cells {
+			if _, err := l.at(name); err != nil {
+				return layout{}, err
+			}
+		}
+	}
+	for _, s := range v.Path {
+		if _, err := l.at(s.From); err != nil {
+			return layout{}, err
+		}
+		if _, err := l.at(s.To); err != nil {
+			return layout{}, err
+		}
+	}
+	return l, nil
+}
+
+// at is the place of the cell named name.
+func (l layout) at(name string) (place, error) {
+	p, ok := l.places[name]
+	if !ok {
+		return place{}, fmt.Errorf("notify: board picture: no cell %q", name)
+	}
+	return p, nil
+}
+
+// edge is the places of the two cells of a wall's edge.
+func (l layout) edge(w view.Wall) (a, b place, err error) {
+	if a, err = l.at(w.Between[0]); err == nil {
+		b, err = l.at(w.Between[1])
+	}
+	return a, b, err
+}
+
 // drawBoard draws the picture; the caller puts the canvas back into canvases
 // when done with it.
-func drawBoard(p less.Position, last less.Turn) (*canvas, error) {
-	b, n, err := boardOf(p)
+func drawBoard(v view.Board) (*canvas, error) {
+	l, err := layoutOf(&v)
 	if err != nil {
 		return nil, err
 	}
-	w, h := boardPixels(n)
+	w, h := boardPixels(l.n)
 	c := newCanvas(w, h)
-	drawBackground(c, b, n)
+	drawBackground(c, l)
 
 	// Pieces. Their colours and the path's go into the palette before any
 	// blend, so that they stay exact in a picture with too many blends.
 	c.colorIndex(colOutline)
-	for _, col := range less.Colors(n) {
-		c.colorIndex(pieceColors[col])
+	for _, p := range v.Pieces {
+		k, _ := colorNumber(p.Color)
+		c.colorIndex(pieceColors[k])
 	}
 	d := discs()
-	for _, col := range less.Colors(n) {
-		for _, s := range p.Pieces(col).Squares() {
-			dx, dy := squareOffset(s)
-			c.paint(d.piece, dx+shadowOffset, dy+shadowOffset, inkShadow)
-			c.paint(d.piece, dx, dy, inkOutline)
-			c.paint(d.inner, dx, dy, inkPiece+int(col))
-		}
+	for _, p := range v.Pieces {
+		k, _ := colorNumber(p.Color)
+		dx, dy := squareOffset(l.places[p.Cell])
+		c.paint(d.piece, dx+shadowOffset, dy+shadowOffset, inkShadow)
+		c.paint(d.piece, dx, dy, inkOutline)
+		c.paint(d.inner, dx, dy, inkPiece+k)
 	}
 
-	c.path(pathMoves(last, n)) // the last turn's path
+	c.path(l.steps()) // the last turn's path
 	return c, nil
-}
-
-// boardOf is p's board and its size, if the picture can show it.
-func boardOf(p less.Position) (*less.Board, int, error) {
-	b := p.Board()
-	if b == nil {
-		return nil, 0, errNoBoard
-	}
-	n := b.Size()
-	if n < 2 || n > less.MaxSize {
-		return nil, 0, errors.New("notify: board picture: unsupported board size")
-	}
-	return b, n, nil
 }
 
 // painter is what the background is drawn with: the paletted canvas, and in
@@ -206,41 +292,40 @@ type painter interface {
 
 // drawBackground paints everything under the pieces: the squares, the
 // walls, the frame and the coordinates.
-func drawBackground(c painter, b *less.Board, n int) {
+func drawBackground(c painter, l layout) {
+	n := l.n
 	w, h := boardPixels(n)
 	c.fill(image.Rect(0, 0, w, h), colBackground)
 
 	// Squares: grid colour under the whole board, then each square inside
-	// its lines, tinted where it belongs to a target corner.
+	// its lines, tinted where it is highlighted as a target.
 	c.fill(image.Rect(gridX(0), gridY(0), gridX(n)+1, gridY(n)+1), colGrid)
-	var tint [less.MaxSize][less.MaxSize]*color.RGBA
-	for _, col := range less.Colors(n) {
-		for _, s := range less.TargetCorner(col, n).Squares() {
-			tint[s.Row][s.Col] = &targetTints[col]
+	tint := make(map[place]color.RGBA, 16)
+	for _, hl := range l.v.Highlights {
+		k, ok := colorNumber(hl.Color)
+		if hl.Kind != view.Target || !ok {
+			continue
+		}
+		for _, name := range hl.Cells {
+			tint[l.places[name]] = targetTints[k]
 		}
 	}
-	for r := range n {
-		for col := range n {
-			fillCol := colSquare
-			if t := tint[r][col]; t != nil {
-				fillCol = *t
-			}
-			c.fill(squareRect(less.SquareAt(r, col)), fillCol)
+	for _, cl := range l.v.Cells {
+		p := place{cl.Row, cl.Col}
+		fillCol, ok := tint[p]
+		if !ok {
+			fillCol = colSquare
 		}
+		c.fill(squareRect(p), fillCol)
 	}
 
 	// Walls, on the edges between squares.
-	for r := range n {
-		for col := range n {
-			s := less.SquareAt(r, col)
-			if col+1 < n {
-				walls, _ := b.WallsBetween(s, less.SquareAt(r, col+1))
-				c.wall(gridX(col+1), gridY(r), true, walls)
-			}
-			if r+1 < n {
-				walls, _ := b.WallsBetween(s, less.SquareAt(r+1, col))
-				c.wall(gridX(col), gridY(r+1), false, walls)
-			}
+	for _, wl := range l.v.Walls {
+		a, b, _ := l.edge(wl) // checked by layoutOf
+		if a.row == b.row {
+			c.wall(gridX(max(a.col, b.col)), gridY(a.row), true, wl.Count)
+		} else {
+			c.wall(gridX(a.col), gridY(max(a.row, b.row)), false, wl.Count)
 		}
 	}
 
@@ -252,25 +337,34 @@ func drawBackground(c painter, b *less.Board, n int) {
 	c.fill(image.Rect(x0, y0, x0+frameThick, y1), colWall)
 	c.fill(image.Rect(x1-frameThick, y0, x1, y1), colWall)
 
-	// Coordinates: row letters down the left, column numbers along the top.
-	for k := range n {
-		mid := gridY(k) + cell/2
-		c.label(string(rune('a'+k)), x0/2, mid)
-		mid = gridX(k) + cell/2
-		c.label(string(rune('1'+k)), mid, y0/2)
+	// Coordinates, in the middle of the margin beside their row or column.
+	for _, lb := range l.v.Labels {
+		switch {
+		case lb.Col < 0 && lb.Row >= 0:
+			c.label(lb.Text, x0/2, gridY(lb.Row)+cell/2)
+		case lb.Row < 0 && lb.Col >= 0:
+			c.label(lb.Text, gridX(lb.Col)+cell/2, y0/2)
+		}
 	}
 }
 
-// pathMoves is the part of the last turn the picture draws: the moves
-// between squares of the board.
-func pathMoves(last less.Turn, n int) []less.Move {
-	var moves []less.Move
-	for _, m := range last {
-		if m.From.OnBoard(n) && m.To.OnBoard(n) {
-			moves = append(moves, m)
-		}
+// step is a step of the path, between two places.
+type step struct{ from, to place }
+
+// steps is the view's path as places.
+func (l layout) steps() []step {
+	var out []step
+	for _, s := range l.v.Path {
+		out = append(out, step{l.places[s.From], l.places[s.To]})
 	}
-	return moves
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // subUnits converts a length in pixels to 1/sub pixels. The lengths are
@@ -291,7 +385,7 @@ var inks = [...]color.RGBA{
 const (
 	inkShadow  = 0
 	inkOutline = 1
-	inkPiece   = 2 // + the piece's less.Color
+	inkPiece   = 2 // + the colour's index in colorNames
 	numInks    = 6
 )
 
@@ -412,7 +506,7 @@ func (c *canvas) paint(m mask, dx, dy, ink int) {
 // It is composed in RGBA and only then put into the palette: the halo's
 // blends under the line, which no pixel shows in the end, would crowd the
 // palette.
-func (c *canvas) path(moves []less.Move) {
+func (c *canvas) path(moves []step) {
 	if len(moves) == 0 {
 		return
 	}
@@ -430,7 +524,7 @@ func (c *canvas) path(moves []less.Move) {
 		col    color.RGBA
 	}{{pathHalo, d.dotHalo, colPathHalo}, {pathRadius, d.dot, colPath}} {
 		for _, m := range moves {
-			dx, dy := squareOffset(m.From)
+			dx, dy := squareOffset(m.from)
 			strokes = append(strokes, stroke{capsule(m, subUnits(layer.radius)), dx, dy, layer.col},
 				stroke{layer.dot, dx, dy, layer.col})
 		}
@@ -551,13 +645,13 @@ func capsuleMask(ax, ay, bx, by, r int) mask {
 	})
 }
 
-// squareDiscs are the discs drawn on a square, as masks on a1. Squares are
+// squareDiscs are the discs drawn on a square, as masks on the top-left one. Squares are
 // whole pixels apart, so a disc on another square is the same mask moved by
 // squareOffset.
 type squareDiscs struct{ piece, inner, dot, dotHalo mask }
 
 var discs = sync.OnceValue(func() squareDiscs {
-	cx, cy := squareCenter(less.SquareAt(0, 0))
+	cx, cy := squareCenter(place{})
 	return squareDiscs{
 		piece:   discMask(cx, cy, subUnits(pieceRadius)),
 		inner:   discMask(cx, cy, subUnits(pieceRadius-pieceOutline)),
@@ -566,22 +660,22 @@ var discs = sync.OnceValue(func() squareDiscs {
 	}
 })
 
-// capsuleKey is a move as a vector in squares, with the line's radius.
+// capsuleKey is a step as a vector in squares, with the line's radius.
 type capsuleKey struct{ dRow, dCol, r int }
 
-// capsules caches the masks of the lines of moves, drawn from a1 like the
-// discs: a legal move is a step or a jump, so eight vectors serve every
-// picture (and a board has at most (2·MaxSize-1)² of them).
+// capsules caches the masks of the lines of steps, drawn from the top-left
+// square like the discs: paths take short steps, so a few vectors serve
+// every picture (and a board of n x n squares has at most (2n-1)² of them).
 var capsules sync.Map // capsuleKey -> mask
 
-// capsule is the mask of the line of move m with radius r, to be moved by
-// squareOffset(m.From).
-func capsule(m less.Move, r int) mask {
-	key := capsuleKey{int(m.To.Row - m.From.Row), int(m.To.Col - m.From.Col), r}
+// capsule is the mask of the line of step m with radius r, to be moved by
+// squareOffset(m.from).
+func capsule(m step, r int) mask {
+	key := capsuleKey{m.to.row - m.from.row, m.to.col - m.from.col, r}
 	if c, ok := capsules.Load(key); ok {
 		return c.(mask)
 	}
-	ax, ay := squareCenter(less.SquareAt(0, 0))
+	ax, ay := squareCenter(place{})
 	c := capsuleMask(ax, ay, ax+key.dCol*cell*sub, ay+key.dRow*cell*sub, r)
 	capsules.Store(key, c)
 	return c

@@ -9,43 +9,42 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/view"
 )
 
 // refDrawBoard is the board picture as it was drawn before the paletted
 // canvas: straightforwardly, in RGBA, one sample at a time. It is the
 // reference the fast drawing must match (TestBoardPNGMatchesReference); the
 // layout under the pieces (drawBackground) is shared, the drawing is not.
-func refDrawBoard(p less.Position, last less.Turn) (*image.RGBA, error) {
-	b, n, err := boardOf(p)
+func refDrawBoard(v view.Board) (*image.RGBA, error) {
+	l, err := layoutOf(&v)
 	if err != nil {
 		return nil, err
 	}
-	w, h := boardPixels(n)
+	w, h := boardPixels(l.n)
 	c := refCanvas{image.NewRGBA(image.Rect(0, 0, w, h))}
-	drawBackground(c, b, n)
+	drawBackground(c, l)
 
 	// Pieces.
-	for _, col := range less.Colors(n) {
-		for _, s := range p.Pieces(col).Squares() {
-			cx, cy := squareCenter(s)
-			c.disc(cx+shadowOffset*sub, cy+shadowOffset*sub, subUnits(pieceRadius), colShadow)
-			c.disc(cx, cy, subUnits(pieceRadius), colOutline)
-			c.disc(cx, cy, subUnits(pieceRadius-pieceOutline), pieceColors[col])
-		}
+	for _, p := range v.Pieces {
+		k, _ := colorNumber(p.Color)
+		cx, cy := squareCenter(l.places[p.Cell])
+		c.disc(cx+shadowOffset*sub, cy+shadowOffset*sub, subUnits(pieceRadius), colShadow)
+		c.disc(cx, cy, subUnits(pieceRadius), colOutline)
+		c.disc(cx, cy, subUnits(pieceRadius-pieceOutline), pieceColors[k])
 	}
 
 	// The last turn's path: halo first, then the line, then the dots.
-	moves := pathMoves(last, n)
-	for _, m := range moves {
-		ax, ay := squareCenter(m.From)
-		bx, by := squareCenter(m.To)
+	steps := l.steps()
+	for _, m := range steps {
+		ax, ay := squareCenter(m.from)
+		bx, by := squareCenter(m.to)
 		c.capsule(ax, ay, bx, by, subUnits(pathHalo), colPathHalo)
 		c.disc(ax, ay, subUnits(pathDotHalo), colPathHalo)
 	}
-	for _, m := range moves {
-		ax, ay := squareCenter(m.From)
-		bx, by := squareCenter(m.To)
+	for _, m := range steps {
+		ax, ay := squareCenter(m.from)
+		bx, by := squareCenter(m.to)
 		c.capsule(ax, ay, bx, by, subUnits(pathRadius), colPath)
 		c.disc(ax, ay, subUnits(pathDotRadius), colPath)
 	}

@@ -9,9 +9,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/view"
 )
 
 // edge names the edge between two orthogonally adjacent squares.
@@ -112,12 +114,18 @@ func decode(t *testing.T, data []byte) image.Image {
 
 func render(t *testing.T, p less.Position, last less.Turn) image.Image {
 	t.Helper()
-	data, err := BoardPNG(p, last)
+	data, err := pngOf(p, last)
 	if err != nil {
 		t.Fatalf("BoardPNG: %v", err)
 	}
 	return decode(t, data)
 }
+
+// pngOf is the picture of position p after turn last, drawn from its view.
+func pngOf(p less.Position, last less.Turn) ([]byte, error) { return BoardPNG(less.View(p, last)) }
+
+// placeOf is where square s is drawn.
+func placeOf(s less.Square) place { return place{int(s.Row), int(s.Col)} }
 
 func at(img image.Image, p image.Point) color.RGBA {
 	return color.RGBAModel.Convert(img.At(p.X, p.Y)).(color.RGBA)
@@ -125,20 +133,13 @@ func at(img image.Image, p image.Point) color.RGBA {
 
 // centre is the pixel at the centre of a square.
 func centre(s less.Square) image.Point {
-	cx, cy := squareCenter(s)
+	cx, cy := squareCenter(placeOf(s))
 	return image.Pt(cx/sub, cy/sub)
 }
 
 func near(a, b color.RGBA, tol int) bool {
 	d := func(x, y uint8) bool { return abs(int(x)-int(y)) <= tol }
 	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 func luma(c color.RGBA) int { return (299*int(c.R) + 587*int(c.G) + 114*int(c.B)) / 1000 }
@@ -313,7 +314,7 @@ func equalInts(a, b []int) bool {
 // squareCorner is a pixel inside a square near its top-left corner, clear of
 // pieces and dots.
 func squareCorner(t *testing.T, s string) image.Point {
-	return squareRect(sq(t, s)).Min.Add(image.Pt(5, 5))
+	return squareRect(placeOf(sq(t, s))).Min.Add(image.Pt(5, 5))
 }
 
 // edgeMid is the pixel in the middle of the edge between two adjacent squares.
@@ -331,8 +332,8 @@ func edgeMid(t *testing.T, a, b string) image.Point {
 
 // mid is the pixel halfway between two squares' centres.
 func mid(t *testing.T, a, b string) image.Point {
-	ax, ay := squareCenter(sq(t, a))
-	bx, by := squareCenter(sq(t, b))
+	ax, ay := squareCenter(placeOf(sq(t, a)))
+	bx, by := squareCenter(placeOf(sq(t, b)))
 	return image.Pt((ax+bx)/2/sub, (ay+by)/2/sub)
 }
 
@@ -346,7 +347,7 @@ func TestBoardPNGZeroPosition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data, err := BoardPNG(less.Position{}, tt.last)
+			data, err := pngOf(less.Position{}, tt.last)
 			if err == nil {
 				t.Fatal("want an error for the zero Position")
 			}
@@ -378,7 +379,7 @@ func TestBoardPNGFourPlayers(t *testing.T) {
 			// Each target corner is at someone's start, so its tint shows
 			// around the pieces there.
 			for _, s := range less.TargetCorner(c, 8).Squares() {
-				r := squareRect(s)
+				r := squareRect(placeOf(s))
 				if got := at(img, r.Min.Add(image.Pt(3, 3))); got != targetTints[c] {
 					t.Errorf("corner of target %v is %v, want %v", s, got, targetTints[c])
 				}
@@ -399,18 +400,18 @@ func TestBoardPNGDeterministic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, err := BoardPNG(tt.p, tt.last)
+			a, err := pngOf(tt.p, tt.last)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := BoardPNG(tt.p, tt.last)
+			b, err := pngOf(tt.p, tt.last)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(a, b) {
 				t.Error("two calls gave different bytes")
 			}
-			none, err := BoardPNG(tt.p, nil)
+			none, err := pngOf(tt.p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -424,11 +425,11 @@ func TestBoardPNGDeterministic(t *testing.T) {
 // TestBoardPNGOffBoardMoves: moves with a square off the board are skipped.
 func TestBoardPNGOffBoardMoves(t *testing.T) {
 	p := samplePosition(t)
-	want, err := BoardPNG(p, less.MustParseTurn("e5e4"))
+	want, err := pngOf(p, less.MustParseTurn("e5e4"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := BoardPNG(p, less.MustParseTurn("e5e4:z9z8:f6f7:a0a1"))
+	got, err := pngOf(p, less.MustParseTurn("e5e4:z9z8:f6f7:a0a1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +455,7 @@ func TestBoardPNGSample(t *testing.T) {
 		dirs = append(dirs, d)
 	}
 	for _, s := range samples {
-		data, err := BoardPNG(s.p, s.last)
+		data, err := pngOf(s.p, s.last)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -484,7 +485,7 @@ func BenchmarkBoardPNG(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := BoardPNG(c.p, c.last); err != nil {
+				if _, err := pngOf(c.p, c.last); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -536,7 +537,7 @@ func TestBoardPNGMatchesReference(t *testing.T) {
 
 func matchReference(t *testing.T, name string, p less.Position, last less.Turn) {
 	t.Helper()
-	want, err := refDrawBoard(p, last)
+	want, err := refDrawBoard(less.View(p, last))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,4 +559,76 @@ func matchReference(t *testing.T, name string, p less.Position, last less.Turn) 
 	if !full && differ > 0 || differ > len(want.Pix)/4/200 || worst > 64 {
 		t.Errorf("%s (palette full: %v): %d pixels differ, by up to %d", name, full, differ, worst)
 	}
+}
+
+// TestBoardPNGDrawsTheView draws views no Less position has (a 3x3 board,
+// a target that is not a corner) to show that the picture follows the view
+// and not rules of its own, and refuses views it cannot draw.
+func TestBoardPNGDrawsTheView(t *testing.T) {
+	cells := func(n int) []view.Cell {
+		var out []view.Cell
+		for r := range n {
+			for c := range n {
+				out = append(out, view.Cell{Name: fmt.Sprintf("r%dc%d", r, c), Row: r, Col: c})
+			}
+		}
+		return out
+	}
+	good := view.Board{Layout: view.Squares, Rows: 3, Cols: 3, Cells: cells(3),
+		Walls:      []view.Wall{{Between: [2]string{"r1c1", "r1c2"}, Count: 2}},
+		Pieces:     []view.Piece{{Cell: "r2c0", Color: "red"}},
+		Highlights: []view.Highlight{{Kind: view.Target, Color: "yellow", Cells: []string{"r1c1"}}},
+	}
+	data, err := BoardPNG(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, data)
+	if got := at(img, squareRect(place{1, 1}).Min.Add(image.Pt(5, 5))); got != targetTints[2] {
+		t.Errorf("highlighted cell is %v, want yellow's tint %v", got, targetTints[2])
+	}
+	if got := at(img, squareRect(place{0, 0}).Min.Add(image.Pt(5, 5))); got != colSquare {
+		t.Errorf("plain cell is %v, want %v", got, colSquare)
+	}
+	if c := pixelCentre(place{2, 0}); at(img, c) != pieceColors[3] {
+		t.Errorf("piece on r2c0 is %v, want red", at(img, c))
+	}
+	if got := at(img, image.Pt(gridX(2)+3, gridY(1)+cell/2)); got != colDoubleWall {
+		t.Errorf("double wall right of r1c1: %v, want %v", got, colDoubleWall)
+	}
+
+	bad := []struct {
+		name   string
+		change func(v *view.Board)
+	}{
+		{"no cells", func(v *view.Board) { v.Cells = nil }},
+		{"unknown layout", func(v *view.Board) { v.Layout = "hex" }},
+		{"not square", func(v *view.Board) { v.Cols = 4 }},
+		{"cell off the grid", func(v *view.Board) { v.Cells[0].Row = 3 }},
+		{"wall between strangers", func(v *view.Board) { v.Walls[0].Between[1] = "r2c2" }},
+		{"wall on no cell", func(v *view.Board) { v.Walls[0].Between[1] = "x9" }},
+		{"piece on no cell", func(v *view.Board) { v.Pieces[0].Cell = "x9" }},
+		{"unknown colour", func(v *view.Board) { v.Pieces[0].Color = "green" }},
+		{"highlight on no cell", func(v *view.Board) { v.Highlights[0].Cells = []string{"x9"} }},
+		{"path off the board", func(v *view.Board) { v.Path = []view.Step{{From: "r0c0", To: "x9"}} }},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			v := good
+			v.Cells = slices.Clone(good.Cells)
+			v.Walls = slices.Clone(good.Walls)
+			v.Pieces = slices.Clone(good.Pieces)
+			v.Highlights = slices.Clone(good.Highlights)
+			tt.change(&v)
+			if data, err := BoardPNG(v); err == nil || data != nil {
+				t.Errorf("got %d bytes and error %v, want only an error", len(data), err)
+			}
+		})
+	}
+}
+
+// pixelCentre is the pixel at the centre of a place.
+func pixelCentre(p place) image.Point {
+	cx, cy := squareCenter(p)
+	return image.Pt(cx/sub, cy/sub)
 }

@@ -113,7 +113,7 @@ func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
 		return Message{}, fmt.Errorf("render mail %d: unknown kind %q", m.ID, m.Notice.Kind)
 	}
 	if d.hasBoard() {
-		png, err := BoardPNG(v.pos, v.lastTurn())
+		png, err := BoardPNG(less.View(v.pos, v.lastTurn()))
 		if err != nil {
 			return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 		}

@@ -35,6 +35,21 @@ func (e BoardSize) Valid() bool {
 	}
 }
 
+// Defines values for BoardViewLayout.
+const (
+	Squares BoardViewLayout = "squares"
+)
+
+// Valid indicates whether the value is a known member of the BoardViewLayout enum.
+func (e BoardViewLayout) Valid() bool {
+	switch e {
+	case Squares:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Color.
 const (
 	ColorBlack  Color = "black"
@@ -725,6 +740,21 @@ func (e TournamentRoundStatus) Valid() bool {
 	}
 }
 
+// Defines values for ViewHighlightKind.
+const (
+	Target ViewHighlightKind = "target"
+)
+
+// Valid indicates whether the value is a known member of the ViewHighlightKind enum.
+func (e ViewHighlightKind) Valid() bool {
+	switch e {
+	case Target:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetRecordParamsFormat.
 const (
 	GetRecordParamsFormatJson GetRecordParamsFormat = "json"
@@ -791,6 +821,49 @@ type BoardRequest struct {
 	// a 6x6 board (two players), 112 for 8x8 (four players).
 	Walls *string `json:"walls,omitempty"`
 }
+
+// BoardView A board as something to draw. Coordinates are whole rows and columns
+// in the board's `layout`; a client places them and draws what is
+// named, and needs no rules of the game.
+type BoardView struct {
+	// Cells The board's cells, row by row.
+	Cells []ViewCell `json:"cells"`
+
+	// Cols Columns of cells, numbered from 0.
+	Cols int `json:"cols"`
+
+	// Highlights Sets of cells to mark, such as each colour's target corner (S1, S2).
+	Highlights []ViewHighlight `json:"highlights"`
+
+	// Labels The coordinates to write beside the board, placed like cells: row
+	// `-1` is the margin above the first row, column `-1` the margin left
+	// of the first column.
+	Labels []ViewLabel `json:"labels"`
+
+	// Layout How the cells lie. `squares`: a grid of squares, row 0 at the top
+	// and column 0 at the left; walls lie on the edges between
+	// orthogonal neighbours. Other games may add layouts.
+	Layout BoardViewLayout `json:"layout"`
+
+	// Path The moves of the turn to show, in order; empty when there is none.
+	Path []ViewStep `json:"path"`
+
+	// Pieces The pieces, by colour in turn order, then row by row.
+	Pieces []ViewPiece `json:"pieces"`
+
+	// Rows Rows of cells, numbered from 0.
+	Rows int `json:"rows"`
+
+	// Walls The edges that carry walls (B3), row by row (the edges inside a
+	// row, then those below it, as in the wall string); edges without
+	// walls are left out. Where walls meet, draw the later on top.
+	Walls []ViewWall `json:"walls"`
+}
+
+// BoardViewLayout How the cells lie. `squares`: a grid of squares, row 0 at the top
+// and column 0 at the left; walls lie on the edges between
+// orthogonal neighbours. Other games may add layouts.
+type BoardViewLayout string
 
 // Color A player's colour. Two-player games use `white` and `black`;
 // four-player games all four, in the turn order yellow, black, white,
@@ -1209,6 +1282,9 @@ type Preview struct {
 
 	// Diagram The resulting position in plain ASCII; squares the turn moved from or jumped over are marked `*`.
 	Diagram string `json:"diagram"`
+
+	// Moves The turn's moves in order, each with what it costs as `listLegalMoves` gives it.
+	Moves []MoveOption `json:"moves"`
 
 	// Pieces The squares of each colour's pieces, by colour: `white` and `black`
 	// in a two-player game, all four colours in a four-player game. Each
@@ -1742,6 +1818,93 @@ type VacationList struct {
 type VacationRequest struct {
 	End   time.Time `json:"end"`
 	Start time.Time `json:"start"`
+}
+
+// ViewCell defines model for ViewCell.
+type ViewCell struct {
+	Col int `json:"col"`
+
+	// Name A square (B2): the row letter (`a` is the top row) and the column
+	// number (`1` is the left column), e.g. `e5`. Responses write it in
+	// lower case; input is case-insensitive. Squares off the board pass
+	// this syntax check and are refused by the server.
+	//
+	//
+	// Example: e5
+	Name Square `json:"name"`
+	Row  int    `json:"row"`
+}
+
+// ViewHighlight defines model for ViewHighlight.
+type ViewHighlight struct {
+	Cells []Square `json:"cells"`
+
+	// Color A player's colour. Two-player games use `white` and `black`;
+	// four-player games all four, in the turn order yellow, black, white,
+	// red.
+	Color Color `json:"color"`
+
+	// Kind `target`: the cells the colour's pieces must reach.
+	Kind ViewHighlightKind `json:"kind"`
+}
+
+// ViewHighlightKind `target`: the cells the colour's pieces must reach.
+type ViewHighlightKind string
+
+// ViewLabel defines model for ViewLabel.
+type ViewLabel struct {
+	Col int `json:"col"`
+	Row int `json:"row"`
+
+	// Text Example: a
+	Text string `json:"text"`
+}
+
+// ViewPiece defines model for ViewPiece.
+type ViewPiece struct {
+	// Cell A square (B2): the row letter (`a` is the top row) and the column
+	// number (`1` is the left column), e.g. `e5`. Responses write it in
+	// lower case; input is case-insensitive. Squares off the board pass
+	// this syntax check and are refused by the server.
+	//
+	//
+	// Example: e5
+	Cell Square `json:"cell"`
+
+	// Color A player's colour. Two-player games use `white` and `black`;
+	// four-player games all four, in the turn order yellow, black, white,
+	// red.
+	Color Color `json:"color"`
+}
+
+// ViewStep defines model for ViewStep.
+type ViewStep struct {
+	// From A square (B2): the row letter (`a` is the top row) and the column
+	// number (`1` is the left column), e.g. `e5`. Responses write it in
+	// lower case; input is case-insensitive. Squares off the board pass
+	// this syntax check and are refused by the server.
+	//
+	//
+	// Example: e5
+	From Square `json:"from"`
+
+	// To A square (B2): the row letter (`a` is the top row) and the column
+	// number (`1` is the left column), e.g. `e5`. Responses write it in
+	// lower case; input is case-insensitive. Squares off the board pass
+	// this syntax check and are refused by the server.
+	//
+	//
+	// Example: e5
+	To Square `json:"to"`
+}
+
+// ViewWall defines model for ViewWall.
+type ViewWall struct {
+	// Between The two neighbouring cells the edge lies between.
+	Between []Square `json:"between"`
+
+	// Count 1 for a single wall, 2 for a double wall.
+	Count int `json:"count"`
 }
 
 // WithdrawRequest defines model for WithdrawRequest.
@@ -2828,6 +2991,25 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games/{id}/turns (the `SubmitTurn` operationId).
 	SubmitTurn(ctx context.Context, id GameId, params *SubmitTurnParams, body SubmitTurnJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBoardView The board to draw
+	//
+	// What a picture of the game's board shows, so that a client draws it
+	// without knowing the rules: the cells with their coordinates, the
+	// coordinates written in the margins, the walls of each edge, the
+	// pieces, the target corners (highlights) and the path of the latest
+	// turn that moved a piece (automatic passes and passes show none, so
+	// the path before them stays). The play page and the email pictures
+	// draw this. What a move costs comes from `listLegalMoves`.
+	//
+	// Token: an account token (of a player or the creator), a seat token
+	// or a spectator token of this game.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	//
+	// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
+	GetBoardView(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMe The signed-in account
 	//
@@ -4027,6 +4209,35 @@ func (c *Client) SubmitTurnWithBody(ctx context.Context, id GameId, params *Subm
 // Corresponds with POST /v1/games/{id}/turns (the `SubmitTurn` operationId).
 func (c *Client) SubmitTurn(ctx context.Context, id GameId, params *SubmitTurnParams, body SubmitTurnJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSubmitTurnRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBoardView The board to draw
+//
+// What a picture of the game's board shows, so that a client draws it
+// without knowing the rules: the cells with their coordinates, the
+// coordinates written in the margins, the walls of each edge, the
+// pieces, the target corners (highlights) and the path of the latest
+// turn that moved a piece (automatic passes and passes show none, so
+// the path before them stays). The play page and the email pictures
+// draw this. What a move costs comes from `listLegalMoves`.
+//
+// Token: an account token (of a player or the creator), a seat token
+// or a spectator token of this game.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden`/`wrong_game`; `404 not_found`.
+//
+// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
+func (c *Client) GetBoardView(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBoardViewRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -5636,6 +5847,40 @@ func NewSubmitTurnRequestWithBody(server string, id GameId, params *SubmitTurnPa
 	return req, nil
 }
 
+// NewGetBoardViewRequest constructs an http.Request for the GetBoardView method
+func NewGetBoardViewRequest(server string, id GameId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/view", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetMeRequest constructs an http.Request for the GetMe method
 func NewGetMeRequest(server string) (*http.Request, error) {
 	var err error
@@ -6795,6 +7040,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{id}/turns (the `SubmitTurn` operationId).
 	SubmitTurnWithResponse(ctx context.Context, id GameId, params *SubmitTurnParams, body SubmitTurnJSONRequestBody, reqEditors ...RequestEditorFn) (*SubmitTurnResponse, error)
+
+	// GetBoardViewWithResponse The board to draw
+	//
+	// What a picture of the game's board shows, so that a client draws it
+	// without knowing the rules: the cells with their coordinates, the
+	// coordinates written in the margins, the walls of each edge, the
+	// pieces, the target corners (highlights) and the path of the latest
+	// turn that moved a piece (automatic passes and passes show none, so
+	// the path before them stays). The play page and the email pictures
+	// draw this. What a move costs comes from `listLegalMoves`.
+	//
+	// Token: an account token (of a player or the creator), a seat token
+	// or a spectator token of this game.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
+	GetBoardViewWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error)
 
 	// GetMeWithResponse The signed-in account
 	//
@@ -9056,6 +9322,89 @@ func (r SubmitTurnResponse) ContentType() string {
 	return ""
 }
 
+// GetBoardViewResponse401Headers the declared response headers of an HTTP 401 response for GetBoardView
+type GetBoardViewResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetBoardViewResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BoardView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetBoardViewResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBoardViewResponse) GetJSON200() *BoardView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBoardViewResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBoardViewResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBoardViewResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBoardViewResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
 type GetMeResponse200Headers struct {
 	CacheControl string
@@ -10879,6 +11228,33 @@ func (c *ClientWithResponses) SubmitTurnWithResponse(ctx context.Context, id Gam
 		return nil, err
 	}
 	return ParseSubmitTurnResponse(rsp)
+}
+
+// GetBoardViewWithResponse The board to draw
+//
+// What a picture of the game's board shows, so that a client draws it
+// without knowing the rules: the cells with their coordinates, the
+// coordinates written in the margins, the walls of each edge, the
+// pieces, the target corners (highlights) and the path of the latest
+// turn that moved a piece (automatic passes and passes show none, so
+// the path before them stays). The play page and the email pictures
+// draw this. What a move costs comes from `listLegalMoves`.
+//
+// Token: an account token (of a player or the creator), a seat token
+// or a spectator token of this game.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden`/`wrong_game`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
+func (c *ClientWithResponses) GetBoardViewWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error) {
+	rsp, err := c.GetBoardView(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBoardViewResponse(rsp)
 }
 
 // GetMeWithResponse The signed-in account
@@ -13016,6 +13392,80 @@ func ParseSubmitTurnResponse(rsp *http.Response) (*SubmitTurnResponse, error) {
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers SubmitTurnResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBoardViewResponse parses an HTTP response from a GetBoardViewWithResponse call
+func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBoardViewResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BoardView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetBoardViewResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

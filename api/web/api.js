@@ -93,6 +93,7 @@ export function gameClient(id, token) {
   return {
     game: (etag) => request('GET', base, { token, headers: etag ? { 'If-None-Match': etag } : {} }),
     turns: () => request('GET', base + '/turns', { token }).then((r) => r.body.turns),
+    view: () => request('GET', base + '/view', { token }).then((r) => r.body),
     moves: (turn) => {
       const q = turn ? '?turn=' + encodeURIComponent(turn) : '';
       return request('GET', base + '/moves' + q, { token }).then((r) => r.body);

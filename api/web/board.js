@@ -1,74 +1,21 @@
-// The board as SVG: squares, walls, coordinates, target corners, pieces, the
-// paths of the last turn and of the turn being made, and the destinations of
-// the selected piece with their costs.
+// The board as SVG, drawn from the server's board view (GET /view): cells,
+// walls, coordinates, highlighted targets, pieces and the last turn's path;
+// over it the path of the turn being made and the destinations of the
+// selected piece with the costs GET /moves gave. It knows no rules: where
+// the walls are, whose target a cell is and what a move costs all come
+// from the server. What is here is drawing: pixels per cell, SVG, focus.
 //
-// The squares form an ARIA grid with one tab stop: arrow keys move between
-// squares, Enter or Space chooses one. Everything else is drawn in layers
-// hidden from assistive technology, because each square's label says it all
+// The cells form an ARIA grid with one tab stop: arrow keys move between
+// cells, Enter or Space chooses one. Everything else is drawn in layers
+// hidden from assistive technology, because each cell's label says it all
 // (piece, walls, target, what choosing it does).
 
 const NS = 'http://www.w3.org/2000/svg';
-const CELL = 100; // one square, in viewBox units
+const CELL = 100; // one cell, in viewBox units
 const MARGIN = 44; // room for the coordinates on the left and at the top
 const PAD = 8; // room for the outer frame on the right and at the bottom
-const ROWS = 'abcdefgh';
-
-/** The square's name (B2): row letter from the top, column number from the left. */
-export function squareName(row, col) {
-  return ROWS[row] + (col + 1);
-}
-
-function parseSquare(name) {
-  return { row: name.charCodeAt(0) - 97, col: Number(name.slice(1)) - 1 };
-}
-
-/**
- * Reads a wall string (B4): for each row, the n-1 edges to the right of its
- * squares, then (except after the last row) the n edges below them.
- */
-export function parseWalls(size, text) {
-  const right = [];
-  const below = [];
-  let i = 0;
-  for (let r = 0; r < size; r++) {
-    right.push([]);
-    for (let c = 0; c < size - 1; c++) right[r].push(Number(text[i++]) || 0);
-    if (r < size - 1) {
-      below.push([]);
-      for (let c = 0; c < size; c++) below[r].push(Number(text[i++]) || 0);
-    }
-  }
-  return { right, below };
-}
-
-/** Walls on the edge between two orthogonally adjacent squares. */
-function edgeWalls(walls, a, b) {
-  if (a.row === b.row) return walls.right[a.row][Math.min(a.col, b.col)];
-  return walls.below[Math.min(a.row, b.row)][a.col];
-}
-
-/** What a move costs (M2, M3): a step 1 plus its walls, a jump 1. */
-export function moveCost(walls, from, to) {
-  const a = parseSquare(from);
-  const b = parseSquare(to);
-  const dist = Math.abs(a.row - b.row) + Math.abs(a.col - b.col);
-  return dist === 1 ? 1 + edgeWalls(walls, a, b) : 1;
-}
-
-/** The corner each colour must reach (S1, S2), as the four squares' names. */
-export function targetCorners(size, colors) {
-  const corner = (r0, c0) => [0, 1].flatMap((dr) => [0, 1].map((dc) => squareName(r0 + dr, c0 + dc)));
-  const far = size - 2;
-  const where =
-    colors.length > 2
-      ? { yellow: [0, far], black: [far, far], white: [0, 0], red: [far, 0] }
-      : { white: [0, 0], black: [far, far] };
-  const out = new Map();
-  for (const color of colors) {
-    if (where[color]) for (const sq of corner(...where[color])) out.set(sq, color);
-  }
-  return out;
-}
+// The sides of a cell in the order its label names its walls.
+const SIDES = ['above', 'below', 'left', 'right'];
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -77,41 +24,50 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
-function centre(name) {
-  const { row, col } = parseSquare(name);
-  return { x: MARGIN + col * CELL + CELL / 2, y: MARGIN + row * CELL + CELL / 2 };
+/** The top-left corner of the cell at row, col (-1 is the margin). */
+function corner(row, col) {
+  return { x: MARGIN + col * CELL, y: MARGIN + row * CELL };
 }
 
 /**
- * Draws a board of the given size and walls in place of the svg element old.
- * onChoose(square) is called when a square is clicked, tapped or chosen with
- * the keyboard, and onChoose(null) on Escape. Returns {update(view)}.
+ * Draws the board view (see BoardView in openapi.yaml) in place of the svg
+ * element old. onChoose(cell) is called when a cell is clicked, tapped or
+ * chosen with the keyboard, and onChoose(null) on Escape. Returns
+ * {update(state)}.
  */
-export function createBoard(old, { size, walls: wallText, colors, t, onChoose }) {
-  const walls = parseWalls(size, wallText);
-  const targets = targetCorners(size, colors);
-  const extent = MARGIN + size * CELL + PAD;
+export function createBoard(old, { view, t, onChoose }) {
+  const cellsByName = new Map(view.cells.map((c) => [c.name, c]));
+  const cellAt = new Map(view.cells.map((c) => [c.row + ',' + c.col, c.name]));
+  const centre = (name) => {
+    const { row, col } = cellsByName.get(name);
+    const { x, y } = corner(row, col);
+    return { x: x + CELL / 2, y: y + CELL / 2 };
+  };
+  const targets = new Map();
+  for (const h of view.highlights) if (h.kind === 'target') for (const c of h.cells) targets.set(c, h.color);
+  const walls = wallsByCell(view, cellsByName);
+
   // A fresh element, so listeners of an earlier board do not stay behind.
   const svg = old.cloneNode(false);
   old.replaceWith(svg);
-  svg.setAttribute('viewBox', `0 0 ${extent} ${extent}`);
+  svg.setAttribute('viewBox', `0 0 ${MARGIN + view.cols * CELL + PAD} ${MARGIN + view.rows * CELL + PAD}`);
   svg.setAttribute('role', 'grid');
-  svg.setAttribute('aria-label', t('board.label', { n: size }));
+  svg.setAttribute('aria-label', t('board.label', { n: view.rows }));
   svg.setAttribute('aria-describedby', 'board-help');
 
   drawDefs(svg);
-  const cells = drawSquares(svg, size, targets, t);
+  const cells = drawCells(svg, view, targets);
   const layers = {
     path: el('g', { class: 'paths', 'aria-hidden': 'true' }, svg),
     walls: el('g', { class: 'walls', 'aria-hidden': 'true' }, svg),
     pieces: el('g', { class: 'pieces', 'aria-hidden': 'true' }, svg),
     marks: el('g', { class: 'marks', 'aria-hidden': 'true' }, svg),
   };
-  drawWalls(layers.walls, size, walls);
-  drawCoordinates(svg, size);
+  drawWalls(layers.walls, view, cellsByName);
+  drawLabels(svg, view);
   const ring = el('rect', { class: 'focus-ring', width: CELL - 6, height: CELL - 6, rx: 10, 'aria-hidden': 'true' }, svg);
 
-  let current = cells.get(squareName(0, 0));
+  let current = cells.get(view.cells[0].name);
   current.setAttribute('tabindex', '0');
 
   function moveFocus(cell, preventScroll = false) {
@@ -124,8 +80,7 @@ export function createBoard(old, { size, walls: wallText, colors, t, onChoose })
   svg.addEventListener('click', (e) => {
     const hit = e.target.closest('[data-sq]');
     if (!hit) return;
-    const cell = cells.get(hit.dataset.sq);
-    moveFocus(cell, true);
+    moveFocus(cells.get(hit.dataset.sq), true);
     onChoose(hit.dataset.sq);
   });
   svg.addEventListener('focusin', (e) => {
@@ -141,14 +96,13 @@ export function createBoard(old, { size, walls: wallText, colors, t, onChoose })
   svg.addEventListener('keydown', onKey);
 
   function onKey(e) {
-    const { row, col } = parseSquare(current.dataset.sq);
+    const { row, col } = cellsByName.get(current.dataset.sq);
     const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    let to = null;
     if (step) {
-      const r = Math.min(size - 1, Math.max(0, row + step[0]));
-      const c = Math.min(size - 1, Math.max(0, col + step[1]));
-      moveFocus(cells.get(squareName(r, c)));
+      to = cellAt.get(row + step[0] + ',' + (col + step[1]));
     } else if (e.key === 'Home' || e.key === 'End') {
-      moveFocus(cells.get(squareName(row, e.key === 'Home' ? 0 : size - 1)));
+      to = cellAt.get(row + ',' + (e.key === 'Home' ? 0 : view.cols - 1));
     } else if (e.key === 'Enter' || e.key === ' ') {
       onChoose(current.dataset.sq);
     } else if (e.key === 'Escape') {
@@ -156,26 +110,45 @@ export function createBoard(old, { size, walls: wallText, colors, t, onChoose })
     } else {
       return;
     }
+    if (to) moveFocus(cells.get(to));
     e.preventDefault();
   }
 
   return {
     /**
-     * view: {pieces: Map square→colour, movable: Set, selected, dests:
-     * Map square→{cost, jump}, lastPath, turnPath: [{from, to}]}.
+     * state: {pieces: Map cell→colour, movable: Set, selected, dests:
+     * Map cell→{cost}, lastPath, turnPath: [{from, to}]}.
      */
-    update(view) {
-      drawPaths(layers.path, view.lastPath, 'path-last');
-      drawPaths(layers.path, view.turnPath, 'path-turn', true);
-      drawPieces(layers.pieces, view.pieces);
-      drawMarks(layers.marks, view, t);
-      for (const [sq, cell] of cells) {
-        cell.setAttribute('aria-label', cellLabel(sq, view, targets, walls, size, t));
-        cell.setAttribute('aria-selected', String(sq === view.selected));
-        cell.classList.toggle('actionable', view.movable.has(sq) || view.dests.has(sq));
+    update(state) {
+      drawPaths(layers.path, state.lastPath, 'path-last', centre);
+      drawPaths(layers.path, state.turnPath, 'path-turn', centre, true);
+      drawPieces(layers.pieces, state.pieces, centre);
+      drawMarks(layers.marks, state, centre, t);
+      for (const [name, cell] of cells) {
+        cell.setAttribute('aria-label', cellLabel(name, state, targets, walls, t));
+        cell.setAttribute('aria-selected', String(name === state.selected));
+        cell.classList.toggle('actionable', state.movable.has(name) || state.dests.has(name));
       }
     },
   };
+}
+
+/** For each cell, the walls on its sides: [{side, count}] in SIDES order. */
+function wallsByCell(view, cellsByName) {
+  const out = new Map();
+  const add = (name, side, count) => {
+    if (!out.has(name)) out.set(name, []);
+    out.get(name).push({ side, count });
+  };
+  for (const w of view.walls) {
+    const [a, b] = w.between.map((n) => cellsByName.get(n));
+    const [sideA, sideB] =
+      a.row === b.row ? (a.col < b.col ? ['right', 'left'] : ['left', 'right']) : a.row < b.row ? ['below', 'above'] : ['above', 'below'];
+    add(a.name, sideA, w.count);
+    add(b.name, sideB, w.count);
+  }
+  for (const list of out.values()) list.sort((x, y) => SIDES.indexOf(x.side) - SIDES.indexOf(y.side));
+  return out;
 }
 
 function drawDefs(svg) {
@@ -190,64 +163,58 @@ function drawDefs(svg) {
   }
 }
 
-function drawSquares(svg, size, targets, t) {
+function drawCells(svg, view, targets) {
   const cells = new Map();
   const grid = el('g', { class: 'squares' }, svg);
-  for (let r = 0; r < size; r++) {
-    const row = el('g', { role: 'row' }, grid);
-    for (let c = 0; c < size; c++) {
-      const sq = squareName(r, c);
-      const x = MARGIN + c * CELL;
-      const y = MARGIN + r * CELL;
-      const cell = el('g', { class: 'sq', role: 'gridcell', tabindex: '-1', 'data-sq': sq }, row);
-      el('rect', { class: 'bg', x, y, width: CELL, height: CELL }, cell);
-      const target = targets.get(sq);
-      if (target) {
-        el('rect', { class: 'target target-' + target, x, y, width: CELL, height: CELL }, cell);
-        el('circle', { class: 'ghost ghost-' + target, cx: x + CELL / 2, cy: y + CELL / 2, r: 30 }, cell);
-      }
-      cells.set(sq, cell);
+  const rows = new Map();
+  for (const c of view.cells) {
+    if (!rows.has(c.row)) rows.set(c.row, el('g', { role: 'row' }, grid));
+    const { x, y } = corner(c.row, c.col);
+    const cell = el('g', { class: 'sq', role: 'gridcell', tabindex: '-1', 'data-sq': c.name }, rows.get(c.row));
+    el('rect', { class: 'bg', x, y, width: CELL, height: CELL }, cell);
+    const target = targets.get(c.name);
+    if (target) {
+      el('rect', { class: 'target target-' + target, x, y, width: CELL, height: CELL }, cell);
+      el('circle', { class: 'ghost ghost-' + target, cx: x + CELL / 2, cy: y + CELL / 2, r: 30 }, cell);
     }
+    cells.set(c.name, cell);
   }
   return cells;
 }
 
 // Single walls are one bar; double walls two bars with a gap, so the two
 // differ in shape and not only in colour.
-function drawWalls(layer, size, walls) {
+function drawWalls(layer, view, cellsByName) {
   const bar = (x, y, w, h, kind) => el('rect', { class: 'wall ' + kind, x, y, width: w, height: h, rx: 3 }, layer);
-  const edge = (count, vertical, x, y) => {
-    if (count === 1) {
+  for (const w of view.walls) {
+    const [a, b] = w.between.map((n) => cellsByName.get(n));
+    const vertical = a.row === b.row;
+    // The edge's top-left end: the later cell's top-left corner.
+    const { x, y } = corner(Math.max(a.row, b.row), Math.max(a.col, b.col));
+    if (w.count === 1) {
       if (vertical) bar(x - 6, y - 2, 12, CELL + 4, 'wall-1');
       else bar(x - 2, y - 6, CELL + 4, 12, 'wall-1');
-    } else if (count === 2) {
+    } else {
       for (const off of [-12, 4]) {
         if (vertical) bar(x + off, y - 2, 8, CELL + 4, 'wall-2');
         else bar(x - 2, y + off, CELL + 4, 8, 'wall-2');
       }
     }
-  };
-  for (let r = 0; r < size; r++) {
-    for (let c = 0; c < size - 1; c++) edge(walls.right[r][c], true, MARGIN + (c + 1) * CELL, MARGIN + r * CELL);
-    if (r < size - 1) {
-      for (let c = 0; c < size; c++) edge(walls.below[r][c], false, MARGIN + c * CELL, MARGIN + (r + 1) * CELL);
-    }
   }
-  el('rect', { class: 'frame', x: MARGIN, y: MARGIN, width: size * CELL, height: size * CELL }, layer);
+  el('rect', { class: 'frame', x: MARGIN, y: MARGIN, width: view.cols * CELL, height: view.rows * CELL }, layer);
 }
 
-function drawCoordinates(svg, size) {
+function drawLabels(svg, view) {
   const g = el('g', { class: 'coords', 'aria-hidden': 'true' }, svg);
-  for (let i = 0; i < size; i++) {
-    const mid = MARGIN + i * CELL + CELL / 2;
-    el('text', { x: MARGIN / 2, y: mid, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent =
-      ROWS[i];
-    el('text', { x: mid, y: MARGIN / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent =
-      String(i + 1);
+  for (const l of view.labels) {
+    // In the middle of the margin beside the row or column.
+    const x = l.col < 0 ? MARGIN / 2 : MARGIN + l.col * CELL + CELL / 2;
+    const y = l.row < 0 ? MARGIN / 2 : MARGIN + l.row * CELL + CELL / 2;
+    el('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = l.text;
   }
 }
 
-function drawPaths(layer, path, kind, append = false) {
+function drawPaths(layer, path, kind, centre, append = false) {
   if (!append) layer.replaceChildren();
   for (const { from, to } of path) {
     const a = centre(from);
@@ -263,58 +230,47 @@ function drawPaths(layer, path, kind, append = false) {
   }
 }
 
-function drawPieces(layer, pieces) {
+function drawPieces(layer, pieces, centre) {
   layer.replaceChildren();
-  for (const [sq, color] of pieces) {
-    const { x, y } = centre(sq);
-    const g = el('g', { class: 'piece piece-' + color, 'data-sq': sq }, layer);
+  for (const [name, color] of pieces) {
+    const { x, y } = centre(name);
+    const g = el('g', { class: 'piece piece-' + color, 'data-sq': name }, layer);
     el('circle', { cx: x, cy: y, r: 33, class: 'body' }, g);
     el('circle', { cx: x, cy: y, r: 22, class: 'rim' }, g);
   }
 }
 
-function drawMarks(layer, view, t) {
+function drawMarks(layer, state, centre, t) {
   layer.replaceChildren();
-  for (const sq of view.movable) {
-    if (sq === view.selected) continue;
-    const { x, y } = centre(sq);
+  for (const name of state.movable) {
+    if (name === state.selected) continue;
+    const { x, y } = centre(name);
     el('circle', { class: 'movable', cx: x, cy: y, r: 41 }, layer);
   }
-  if (view.selected) {
-    const { x, y } = centre(view.selected);
+  if (state.selected) {
+    const { x, y } = centre(state.selected);
     el('circle', { class: 'selected', cx: x, cy: y, r: 42 }, layer);
   }
-  for (const [sq, d] of view.dests) {
-    const { x, y } = centre(sq);
-    const g = el('g', { class: `dest cost-${d.cost}`, 'data-sq': sq }, layer);
+  for (const [name, d] of state.dests) {
+    const { x, y } = centre(name);
+    const g = el('g', { class: `dest cost-${d.cost}`, 'data-sq': name }, layer);
     el('circle', { cx: x, cy: y, r: 27 }, g);
     el('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = String(d.cost);
     el('title', {}, g).textContent = t('sq.dest', { points: t('points', { n: d.cost }) });
   }
 }
 
-function cellLabel(sq, view, targets, walls, size, t) {
-  const parts = [sq];
-  const color = view.pieces.get(sq);
+function cellLabel(name, state, targets, walls, t) {
+  const parts = [name];
+  const color = state.pieces.get(name);
   parts.push(color ? t('sq.piece', { color: t('color.' + color) }) : t('sq.empty'));
-  if (targets.has(sq)) parts.push(t('sq.target', { color: t('color.' + targets.get(sq)) }));
-  parts.push(...wallWords(sq, walls, size, t));
-  if (sq === view.selected) parts.push(t('sq.selected'));
-  else if (view.movable.has(sq)) parts.push(t('sq.movable'));
-  const d = view.dests.get(sq);
+  if (targets.has(name)) parts.push(t('sq.target', { color: t('color.' + targets.get(name)) }));
+  for (const { side, count } of walls.get(name) || []) {
+    parts.push(t('sq.wall', { kind: t(count === 2 ? 'word.doubleWall' : 'word.wall'), side: t('side.' + side) }));
+  }
+  if (name === state.selected) parts.push(t('sq.selected'));
+  else if (state.movable.has(name)) parts.push(t('sq.movable'));
+  const d = state.dests.get(name);
   if (d) parts.push(t('sq.dest', { points: t('points', { n: d.cost }) }));
   return parts.join(', ');
-}
-
-function wallWords(sq, walls, size, t) {
-  const { row, col } = parseSquare(sq);
-  const sides = [
-    ['above', row > 0 ? walls.below[row - 1][col] : 0],
-    ['below', row < size - 1 ? walls.below[row][col] : 0],
-    ['left', col > 0 ? walls.right[row][col - 1] : 0],
-    ['right', col < size - 1 ? walls.right[row][col] : 0],
-  ];
-  return sides
-    .filter(([, n]) => n > 0)
-    .map(([side, n]) => t('sq.wall', { kind: t(n === 2 ? 'word.doubleWall' : 'word.wall'), side: t('side.' + side) }));
 }

@@ -3,12 +3,13 @@
 // make the turn by tapping pieces and squares (or typing it in notation),
 // checks it with the server and submits it.
 //
-// The server is the judge: legal moves and their costs come from
-// GET /moves after the moves made so far; the page only keeps the list of
-// moves and draws the position they lead to.
+// The server is the judge: the board to draw (walls, targets, pieces, the
+// last turn's path) comes from GET /view, legal moves and their costs from
+// GET /moves after the moves made so far, a typed turn's costs from preview;
+// the page only keeps the list of moves and draws the pieces where they lead.
 
 import { ApiError, gameClient, newKey, takeLinkToken, tokens } from './api.js';
-import { createBoard, moveCost, parseWalls } from './board.js';
+import { createBoard } from './board.js';
 import { describeResult, pickLocale, translatePage, translator } from './i18n.js';
 
 const POLL_MS = 20000;
@@ -22,14 +23,14 @@ const state = {
   game: null,
   etag: null,
   turns: [], // history, oldest first
+  view: null, // GET /view: the board to draw
   moves: [], // the turn being made: [{from, to, cost}]
   options: null, // GET /moves for the moves so far: {left, used, can_end, moves}
   selected: null, // the square of the piece whose destinations are shown
   busy: false,
   pending: null, // {turn, ply, key}: a submission whose answer never came
   board: null,
-  boardKey: '', // size, walls and language the board was drawn for
-  walls: null,
+  boardKey: '', // the board's fixed parts and the language it was drawn in
   pollTimer: 0,
   pollDue: false, // a poll fell due while the tab was hidden
   polling: false,
@@ -88,7 +89,7 @@ function setLocale(locale) {
 async function load() {
   try {
     acceptGame(await state.api.game());
-    state.turns = await state.api.turns();
+    await fetchDetails();
   } catch (err) {
     return showLoadError(err);
   }
@@ -103,22 +104,23 @@ function acceptGame(res) {
   state.game = res.body;
   state.etag = res.etag;
   setLocale(state.game.locale);
-  ensureBoard();
 }
 
-function ensureBoard() {
-  const g = state.game;
-  const key = [g.board.size, g.board.walls, state.locale].join('/');
+// What goes with a game that changed: its history and the board to draw.
+async function fetchDetails() {
+  const [turns, view] = await Promise.all([state.api.turns(), state.api.view()]);
+  state.turns = turns;
+  setView(view);
+}
+
+// Draws the board anew when what does not change in play (cells, walls,
+// targets, coordinates) or the language did; else update() redraws pieces.
+function setView(view) {
+  state.view = view;
+  const key = JSON.stringify([view.layout, view.rows, view.cols, view.cells, view.walls, view.highlights, view.labels, state.locale]);
   if (key === state.boardKey) return;
   state.boardKey = key;
-  state.walls = parseWalls(g.board.size, g.board.walls);
-  state.board = createBoard($('board'), {
-    size: g.board.size,
-    walls: g.board.walls,
-    colors: g.seats.map((s) => s.color),
-    t: state.t,
-    onChoose,
-  });
+  state.board = createBoard($('board'), { view, t: state.t, onChoose });
 }
 
 // Polls while someone else is to move; the ETag makes an unchanged game a 304.
@@ -143,7 +145,7 @@ async function poll() {
     const res = await state.api.game(state.etag);
     if (res.status === 200) {
       acceptGame(res);
-      state.turns = await state.api.turns();
+      await fetchDetails();
       startTurn();
       render();
       if (myTurn()) {
@@ -258,7 +260,7 @@ async function checkNotation(e) {
     setBusy(null);
     return showTurnError(err);
   }
-  state.moves = splitTurn(preview.turn).map(([from, to]) => ({ from, to, cost: moveCost(state.walls, from, to) }));
+  state.moves = preview.moves.map(({ from, to, cost }) => ({ from, to, cost }));
   state.selected = null;
   syncNotation();
   setBusy(null);
@@ -281,8 +283,9 @@ async function submit() {
     await state.api.preview(turn);
     const played = await state.api.submit(turn, ply, state.pending.key);
     state.pending = null;
+    const view = await state.api.view().catch(() => null);
     setBusy(null);
-    afterPlayed(played);
+    afterPlayed(played, view);
   } catch (err) {
     if (err.status !== 0) state.pending = null; // an answer came: a new attempt is a new change
     setBusy(null);
@@ -294,11 +297,14 @@ function canSubmit() {
   return myTurn() && !state.busy && !!state.options && state.options.can_end;
 }
 
-function afterPlayed(res) {
+// view is the board after the turn, or null if it could not be fetched:
+// then the next poll fetches everything again.
+function afterPlayed(res, view) {
   const mover = res.played[0];
   state.game = res.game;
-  state.etag = `"v${res.game.version}"`;
+  state.etag = view ? `"v${res.game.version}"` : null;
   state.turns = state.turns.concat(res.played);
+  if (view) setView(view);
   startTurn();
   render();
   const t = state.t;
@@ -319,7 +325,7 @@ async function onSubmitError(err) {
   if (['stale_ply', 'not_your_turn', 'game_over'].includes(err.code)) {
     try {
       acceptGame(await state.api.game());
-      state.turns = await state.api.turns();
+      await fetchDetails();
     } catch {
       return;
     }
@@ -399,29 +405,12 @@ function relative(when) {
 }
 
 function position() {
-  const pieces = new Map();
-  for (const [color, squares] of Object.entries(state.game.pieces)) {
-    for (const sq of squares) pieces.set(sq, color);
-  }
+  const pieces = new Map(state.view.pieces.map((p) => [p.cell, p.color]));
   for (const m of state.moves) {
     pieces.set(m.to, pieces.get(m.from));
     pieces.delete(m.from);
   }
   return pieces;
-}
-
-function splitTurn(text) {
-  if (!text || text === 'Nil') return [];
-  return text.split(':').map((m) => m.match(/^([a-z]\d+)([a-z]\d+)$/).slice(1));
-}
-
-// The path of the latest turn that moved something (passes draw nothing).
-function lastPath() {
-  for (let i = state.turns.length - 1; i >= 0; i--) {
-    const moves = splitTurn(state.turns[i].turn);
-    if (moves.length) return moves.map(([from, to]) => ({ from, to }));
-  }
-  return [];
 }
 
 function renderBoard() {
@@ -431,7 +420,7 @@ function renderBoard() {
     movable: mine ? movable() : new Set(),
     selected: state.selected,
     dests: mine ? destinations(state.selected) : new Map(),
-    lastPath: state.moves.length ? [] : lastPath(),
+    lastPath: state.moves.length ? [] : state.view.path,
     turnPath: state.moves,
   });
   $('board').classList.toggle('interactive', mine);
@@ -444,10 +433,11 @@ function renderPanel() {
   $('spectating').hidden = state.game.your_colors.length > 0 || state.game.status !== 'active';
   if (panel.hidden) return;
   const opts = state.options;
-  const used = state.moves.reduce((sum, m) => sum + m.cost, 0);
-  const left = opts ? opts.left : 3 - used;
-  for (const [i, pip] of Array.from($('meter').children).entries()) pip.classList.toggle('used', i < used);
-  setText($('meter-text'), t('meter', { used, left }));
+  // The points come with the legal moves; while they load, the meter waits.
+  if (opts) {
+    for (const [i, pip] of Array.from($('meter').children).entries()) pip.classList.toggle('used', i < opts.used);
+    setText($('meter-text'), t('meter', { used: opts.used, left: opts.left }));
+  }
 
   const list = $('moves');
   list.replaceChildren(
@@ -457,7 +447,7 @@ function renderPanel() {
       return li;
     }),
   );
-  setText($('hint'), t(hintKey(opts, left)));
+  setText($('hint'), t(hintKey(opts)));
   $('undo').disabled = state.busy || !state.moves.length;
   $('clear').disabled = state.busy || !state.moves.length;
   $('submit').disabled = !canSubmit();
@@ -465,9 +455,9 @@ function renderPanel() {
   $('check').disabled = state.busy;
 }
 
-function hintKey(opts, left) {
+function hintKey(opts) {
   if (!opts) return 'hint.wait';
-  if (opts.can_end && left === 0) return 'hint.complete';
+  if (opts.can_end && opts.left === 0) return 'hint.complete';
   if (opts.can_end && !opts.moves.length) return state.moves.length ? 'hint.canEnd' : 'hint.pass';
   if (opts.can_end) return 'hint.mayStop'; // early_stop (T3)
   if (state.selected) return 'hint.chooseDest';
