@@ -52,7 +52,8 @@ type MailFailure struct {
 //
 // Outcomes are recorded only for mail the claimant still holds: mail
 // claimed by someone else since the lease expired is theirs (a recorded
-// outcome is ignored). Recording an outcome ends the claim.
+// outcome is ignored). Recording an outcome ends the claim; the store may
+// keep who delivered or gave up a mail, for the operator.
 type Outbox interface {
 	// ClaimMail claims up to limit due mails for claimant until now+lease,
 	// oldest first.

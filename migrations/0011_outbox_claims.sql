@@ -1,7 +1,8 @@
 -- Outbox claims, so that several server instances can deliver from one
 -- database: a worker claims due mail until claimed_until (a lease), and only
--- the claimant (claimed_by) records what became of it. A crashed worker's
--- claim lapses when its lease does.
+-- the claimant (claimed_by) records what became of it; claimed_by then stays
+-- on mail delivered or given up, naming the worker that did it. A crashed
+-- worker's claim lapses when its lease does.
 ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
 ALTER TABLE outbox ADD COLUMN claimed_until INTEGER;
 

@@ -179,6 +179,10 @@ func TestClaimMailOutcomeOfLostLease(t *testing.T) {
 			if s := secretOf(t, f.db, a[0].ID); s.Valid {
 				t.Error("b's delivery was not recorded: the login code is still stored")
 			}
+			var by string
+			if err := f.db.read.QueryRowContext(t.Context(), `SELECT claimed_by FROM outbox WHERE id = ?`, a[0].ID).Scan(&by); err != nil || by != "b" {
+				t.Errorf("delivered by %q (%v), want b", by, err)
+			}
 		})
 	}
 }

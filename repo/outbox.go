@@ -194,7 +194,7 @@ func (db *DB) ClaimMail(ctx context.Context, claimant string, now time.Time, lea
 func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
 	return db.WithTx(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL,
-			error_code = NULL, claimed_by = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL`, now.UnixMilli(), id); err != nil {
+			error_code = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL`, now.UnixMilli(), id); err != nil {
 			return fmt.Errorf("mark mail %d sent: %w", id, err)
 		}
 		return nil
@@ -202,9 +202,10 @@ func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
 }
 
 // sqlMarkSent records a delivery by the mail's claimant (claimed_by = ?:
-// mail nobody holds matches no claimant).
+// mail nobody holds matches no claimant). claimed_by stays, to say which
+// worker delivered it.
 const sqlMarkSent = `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL, error_code = NULL,
-	claimed_by = NULL, claimed_until = NULL
+	claimed_until = NULL
 	WHERE id = ? AND sent_at IS NULL AND claimed_by = ?`
 
 // MarkSentBatch records delivered mails that claimant holds, and forgets
@@ -244,12 +245,13 @@ func (db *DB) MarkAttemptFailed(ctx context.Context, claimant string, id int64, 
 	return db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if next.IsZero() {
+			// claimed_by stays, to say which worker gave it up.
 			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, failed_at = ?,
-				secret = NULL, claimed_by = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL AND claimed_by = ?`,
+				secret = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = ?`,
 				f.Code, msg, now.UnixMilli(), id, claimant)
 		} else {
 			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, next_attempt_at = ?,
-				claimed_by = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL AND claimed_by = ?`,
+				claimed_by = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = ?`,
 				f.Code, msg, next.UnixMilli(), id, claimant)
 		}
 		if err != nil {
@@ -268,7 +270,7 @@ func (db *DB) ReleaseMail(ctx context.Context, claimant string, ids []int64) err
 	return db.WithTx(ctx, func(tx *Tx) error {
 		for _, id := range ids {
 			if _, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
-				WHERE id = ? AND claimed_by = ?`, id, claimant); err != nil {
+				WHERE id = ? AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = ?`, id, claimant); err != nil {
 				return fmt.Errorf("release mail %d: %w", id, err)
 			}
 		}
