@@ -56,15 +56,21 @@ type Worker struct {
 	wake chan struct{}
 }
 
+// DefaultLease is how long a worker's claim lasts unless told otherwise.
+// Attempts start in its first half, and an SMTP send takes at most 90 s
+// (30 s each for a message on an idle connection that fails, a new
+// connection, and the message again), so a mail is never sent after its
+// lease ended. It is also how long the mail a crashed process had claimed
+// waits before another process (or its restart) sends it.
+const DefaultLease = 3 * time.Minute
+
 // NewWorker returns a worker with the default retry policy: 8 attempts,
 // 30 s doubling to at most 1 h (about 2 hours in all), polling every second,
-// with 8 mails at a time (or one per CPU, if more), under 10-minute leases
-// (a send takes at most a minute: the SMTP timeout is 30 s for the
-// connection and 30 s for the message).
+// with 8 mails at a time (or one per CPU, if more), under DefaultLease.
 func NewWorker(store domain.Outbox, sender Sender, r *Renderer, log *slog.Logger, now func() time.Time) *Worker {
 	return &Worker{Store: store, Sender: sender, Renderer: r, Log: log, Now: now,
 		MaxAttempts: 8, BaseDelay: 30 * time.Second, MaxDelay: time.Hour, Poll: time.Second,
-		Parallel: max(8, runtime.GOMAXPROCS(0)), Lease: 10 * time.Minute, Claimant: newClaimant(),
+		Parallel: max(8, runtime.GOMAXPROCS(0)), Lease: DefaultLease, Claimant: newClaimant(),
 		wake: make(chan struct{}, 1)}
 }
 
