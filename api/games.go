@@ -246,7 +246,7 @@ func (s *Server) listTurns(c echo.Context) error {
 	}
 	out := turnsView{Turns: make([]turnView, len(rows))}
 	for i, t := range rows {
-		out.Turns[i] = viewTurnRow(t)
+		out.Turns[i] = viewTurnRecord(t)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -319,7 +319,7 @@ func (s *Server) record(c echo.Context) error {
 		out.Setup = &setupView{Pieces: pieces(st), ToMove: st.ToMove().String()}
 	}
 	for i, t := range rows {
-		out.Turns[i] = viewTurnRow(t)
+		out.Turns[i] = viewTurnRecord(t)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -6,7 +6,7 @@ import (
 	"net/textproto"
 	"regexp"
 
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/domain"
 )
 
 // Failure codes say why an email was not delivered (GET
@@ -32,9 +32,9 @@ var enhancedCode = regexp.MustCompile(`^[245]\.[0-9]{1,3}\.[0-9]{1,3}\b`)
 
 // failure describes a failed attempt with a code and a message built from
 // lesspost's own words and the reply's status codes, never its text.
-func failure(err error) repo.MailFailure {
+func failure(err error) domain.MailFailure {
 	if errors.Is(err, errRender) {
-		return repo.MailFailure{Code: FailRenderFailed, Message: "The email could not be written; the server log says why."}
+		return domain.MailFailure{Code: FailRenderFailed, Message: "The email could not be written; the server log says why."}
 	}
 	var reply *textproto.Error
 	if !errors.Is(err, errDial) && errors.As(err, &reply) && reply.Code >= 400 && reply.Code < 600 {
@@ -43,9 +43,9 @@ func failure(err error) repo.MailFailure {
 			status += " " + ec
 		}
 		if reply.Code >= 500 {
-			return repo.MailFailure{Code: FailRejected, Message: "The mail server refused the email (SMTP " + status + ")."}
+			return domain.MailFailure{Code: FailRejected, Message: "The mail server refused the email (SMTP " + status + ")."}
 		}
-		return repo.MailFailure{Code: FailTemporary, Message: "The mail server asked to try again later (SMTP " + status + ")."}
+		return domain.MailFailure{Code: FailTemporary, Message: "The mail server asked to try again later (SMTP " + status + ")."}
 	}
-	return repo.MailFailure{Code: FailUnreachable, Message: "The mail server could not be reached or did not answer."}
+	return domain.MailFailure{Code: FailUnreachable, Message: "The mail server could not be reached or did not answer."}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // Message is one email, ready for a Sender.
@@ -49,7 +48,7 @@ type Links interface {
 // Renderer turns an outbox row into a message. Game emails show the game as
 // it was at the ply the notice is about, even if it has moved on since.
 type Renderer struct {
-	Store Store
+	Store domain.GameRecords
 	Links Links
 	// Host is the domain part of Message-IDs, e.g. less.example.
 	Host string
@@ -60,7 +59,7 @@ type Renderer struct {
 func ThreadID(gameID string, c less.Color) string { return gameID + "." + c.String() }
 
 // Render builds the message for an outbox row.
-func (r *Renderer) Render(ctx context.Context, m repo.Mail) (Message, error) {
+func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, error) {
 	msg := Message{To: m.Email, MessageID: m.MessageID + "@" + r.Host}
 	if m.Notice.Kind == domain.NoticeBye {
 		return r.bye(ctx, m, msg)
@@ -171,7 +170,7 @@ type gameView struct {
 	tournament *domain.Tournament
 }
 
-func (r *Renderer) gameView(ctx context.Context, m repo.Mail) (*gameView, error) {
+func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView, error) {
 	g, err := r.Store.Game(ctx, m.Notice.GameID)
 	if err != nil {
 		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
@@ -433,7 +432,7 @@ func ResultLine(r less.Result, size int) string { return ResultText(&english, r,
 
 // replay rebuilds the position after ply turns, the counts, and the turns
 // played since recipient's last turn (the news for him).
-func replay(start less.Position, turns []repo.TurnRow, ply int, recipient less.Color) (less.Position, [4]int, []less.Played, error) {
+func replay(start less.Position, turns []domain.TurnRecord, ply int, recipient less.Color) (less.Position, [4]int, []less.Played, error) {
 	pos := start
 	var counts [4]int
 	var since []less.Played
@@ -489,7 +488,7 @@ func withdrawnOpponent(t *domain.Tournament, round, entrant int) (int, bool) {
 
 // bye renders the email of a tournament player who plays no game this
 // round: he has a bye, or his opponent withdrew.
-func (r *Renderer) bye(ctx context.Context, m repo.Mail, msg Message) (Message, error) {
+func (r *Renderer) bye(ctx context.Context, m domain.OutboxMail, msg Message) (Message, error) {
 	t, err := r.Store.Tournament(ctx, m.Notice.Tournament)
 	if err != nil {
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)

@@ -2,28 +2,19 @@ package notify
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo"
 )
-
-// Store is what the worker needs from the database.
-type Store interface {
-	DueMail(ctx context.Context, now time.Time, limit int) ([]repo.Mail, error)
-	MarkSentBatch(ctx context.Context, sent []repo.SentMail) error
-	MarkAttemptFailed(ctx context.Context, id int64, f repo.MailFailure, next, now time.Time) error
-	Game(ctx context.Context, id string) (domain.Game, error)
-	Turns(ctx context.Context, id string) ([]repo.TurnRow, error)
-	Tournament(ctx context.Context, id string) (domain.Tournament, error)
-}
 
 // Sender hands a message to its transport.
 type Sender interface {
@@ -33,9 +24,11 @@ type Sender interface {
 // Worker delivers due outbox rows. Every row is tried until it is sent or
 // MaxAttempts is reached, with exponential backoff and jitter between
 // attempts; state lives in the database, so a restart resumes where the
-// last process stopped.
+// last process stopped. Any number of workers, in one process or in
+// several on one database, can deliver from one outbox: each claims the
+// mail it sends (see domain.Outbox).
 type Worker struct {
-	Store    Store
+	Store    domain.Outbox
 	Sender   Sender
 	Renderer *Renderer
 	Log      *slog.Logger
@@ -50,17 +43,42 @@ type Worker struct {
 	// Parallel is how many mails are rendered and sent at the same time,
 	// which is also how many connections the Sender may open.
 	Parallel int
+	// Lease is how long a claim keeps mail from other workers. The worker
+	// starts no attempt after half of it, so that a slow batch does not
+	// send what another worker may have claimed since; the lease must be
+	// long enough to render and send a mail in the other half.
+	Lease time.Duration
+	// Claimant names this worker in its claims: unique per worker, so that
+	// a restarted process does not take its crashed predecessor's claims
+	// for its own.
+	Claimant string
 
 	wake chan struct{}
 }
 
+// DefaultLease is how long a worker's claim lasts unless told otherwise.
+// Attempts start in its first half, and an SMTP send takes at most 90 s
+// (30 s each for a message on an idle connection that fails, a new
+// connection, and the message again), so a mail is never sent after its
+// lease ended. It is also how long the mail a crashed process had claimed
+// waits before another process (or its restart) sends it.
+const DefaultLease = 3 * time.Minute
+
 // NewWorker returns a worker with the default retry policy: 8 attempts,
 // 30 s doubling to at most 1 h (about 2 hours in all), polling every second,
-// with 8 mails at a time (or one per CPU, if more).
-func NewWorker(store Store, sender Sender, r *Renderer, log *slog.Logger, now func() time.Time) *Worker {
+// with 8 mails at a time (or one per CPU, if more), under DefaultLease.
+func NewWorker(store domain.Outbox, sender Sender, r *Renderer, log *slog.Logger, now func() time.Time) *Worker {
 	return &Worker{Store: store, Sender: sender, Renderer: r, Log: log, Now: now,
 		MaxAttempts: 8, BaseDelay: 30 * time.Second, MaxDelay: time.Hour, Poll: time.Second,
-		Parallel: max(8, runtime.GOMAXPROCS(0)), wake: make(chan struct{}, 1)}
+		Parallel: max(8, runtime.GOMAXPROCS(0)), Lease: DefaultLease, Claimant: newClaimant(),
+		wake: make(chan struct{}, 1)}
+}
+
+// newClaimant returns a claimant name an operator can trace to its
+// process (host and pid) and that no other worker uses.
+func newClaimant() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), crand.Text()[:10])
 }
 
 // Wake tells the worker new mail may be due, so it need not wait for the next poll.
@@ -89,7 +107,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
-// batchSize is how many due mails a pass takes from the outbox at a time.
+// batchSize is how many due mails a pass claims from the outbox at a time.
 // The deliveries of a batch are recorded in one transaction when the batch
 // is done, so it also bounds the mail a crash could send twice.
 const batchSize = 50
@@ -98,7 +116,8 @@ const batchSize = 50
 func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 	sent := 0
 	for {
-		due, err := w.Store.DueMail(ctx, w.Now(), batchSize)
+		now := w.Now()
+		due, err := w.Store.ClaimMail(ctx, w.Claimant, now, w.Lease, batchSize)
 		if err != nil {
 			return sent, err
 		}
@@ -106,7 +125,7 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 			w.closeIdle() // nothing to send: no connection to keep open
 			return sent, nil
 		}
-		n, err := w.deliverBatch(ctx, due)
+		n, released, err := w.deliverBatch(ctx, due, now.Add(w.Lease/2))
 		sent += n
 		if err != nil {
 			// Unrecorded mail is due again at once: end the pass rather
@@ -116,7 +135,7 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 		if err := ctx.Err(); err != nil {
 			return sent, err
 		}
-		if len(due) < batchSize {
+		if len(due) < batchSize && released == 0 {
 			return sent, nil
 		}
 	}
@@ -129,11 +148,12 @@ type outcome struct {
 	at    time.Time
 }
 
-// deliverBatch renders and sends a batch of mail, Parallel at a time, and
-// records the outcomes: rendering takes CPU and sending waits on the mail
-// server, so mails in parallel keep both busy. It returns how many were
-// sent, and an error if an outcome could not be recorded.
-func (w *Worker) deliverBatch(ctx context.Context, due []repo.Mail) (int, error) {
+// deliverBatch renders and sends a batch of claimed mail, Parallel at a
+// time, and records the outcomes: rendering takes CPU and sending waits on
+// the mail server, so mails in parallel keep both busy. No attempt starts
+// after last. It returns how many were sent and how many released untried,
+// and an error if an outcome could not be recorded.
+func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last time.Time) (sent, released int, err error) {
 	outcomes := make([]outcome, len(due))
 	threads := threadsOf(due)
 	var next atomic.Int64
@@ -146,50 +166,63 @@ func (w *Worker) deliverBatch(ctx context.Context, due []repo.Mail) (int, error)
 					return
 				}
 				for _, i := range threads[t] {
-					if ctx.Err() != nil {
-						return
+					if ctx.Err() != nil || w.Now().After(last) {
+						break
 					}
 					outcomes[i] = w.attempt(ctx, due[i])
+					if o := outcomes[i]; o.err != nil && !errors.Is(o.err, ErrObsolete) {
+						// The rest of the thread waits for this one's
+						// retry: later mail never overtakes it.
+						break
+					}
 				}
 			}
 		})
 	}
 	wg.Wait()
 
-	sent := 0
-	var done []repo.SentMail
+	var done []domain.SentMail
+	var untried []int64
 	var errs []error
 	for i, o := range outcomes {
 		m := due[i]
 		switch {
 		case !o.tried:
+			untried = append(untried, m.ID)
 		case o.err == nil || errors.Is(o.err, ErrObsolete):
-			done = append(done, repo.SentMail{ID: m.ID, At: o.at})
+			done = append(done, domain.SentMail{ID: m.ID, At: o.at})
 			if o.err == nil {
 				sent++
 			}
 		case ctx.Err() != nil && errors.Is(o.err, ctx.Err()):
 			// shutting down: the attempt does not count
+			untried = append(untried, m.ID)
 		default:
 			errs = append(errs, w.failed(ctx, m, o.err, o.at))
 		}
 	}
 	// Recorded even when shutting down: mail that went out and is not
 	// recorded goes out again after the restart.
-	if err := w.Store.MarkSentBatch(context.WithoutCancel(ctx), done); err != nil {
+	if err := w.Store.MarkSentBatch(context.WithoutCancel(ctx), w.Claimant, done); err != nil {
 		// The Message-IDs let the recipients' clients recognise the
 		// duplicates.
 		w.Log.ErrorContext(ctx, "mail sent but not recorded", "mails", len(done), "error", err)
 		errs = append(errs, err)
 	}
-	return sent, errors.Join(errs...)
+	// Released, so that another worker need not wait for the lease to end.
+	if err := w.Store.ReleaseMail(context.WithoutCancel(ctx), w.Claimant, untried); err != nil {
+		w.Log.ErrorContext(ctx, "release claimed mail", "mails", len(untried), "error", err)
+		errs = append(errs, err)
+	}
+	return sent, len(untried), errors.Join(errs...)
 }
 
 // threadsOf groups a batch by address and game, each group in the order of
-// the outbox. A group's mails go out one after the other, so that a player
-// gets the invitation before the first "your turn" and the last "your turn"
-// before "game over"; groups go out in parallel.
-func threadsOf(due []repo.Mail) [][]int {
+// the outbox (the threads of domain.Outbox). A group's mails go out one
+// after the other, so that a player gets the invitation before the first
+// "your turn" and the last "your turn" before "game over"; groups go out in
+// parallel.
+func threadsOf(due []domain.OutboxMail) [][]int {
 	type thread struct{ email, game string }
 	at := map[thread]int{}
 	var threads [][]int
@@ -207,7 +240,7 @@ func threadsOf(due []repo.Mail) [][]int {
 }
 
 // attempt renders and sends one mail.
-func (w *Worker) attempt(ctx context.Context, m repo.Mail) outcome {
+func (w *Worker) attempt(ctx context.Context, m domain.OutboxMail) outcome {
 	msg, err := w.Renderer.Render(ctx, m)
 	if errors.Is(err, ErrObsolete) {
 		w.Log.InfoContext(ctx, "mail dropped: no longer relevant", "mail", m.ID, "kind", m.Notice.Kind)
@@ -223,7 +256,7 @@ func (w *Worker) attempt(ctx context.Context, m repo.Mail) outcome {
 
 // failed records a failed attempt: the mail is retried after a backoff, or
 // given up after MaxAttempts.
-func (w *Worker) failed(ctx context.Context, m repo.Mail, err error, now time.Time) error {
+func (w *Worker) failed(ctx context.Context, m domain.OutboxMail, err error, now time.Time) error {
 	attempt := m.Attempts + 1
 	var next time.Time
 	if attempt < w.MaxAttempts {
@@ -236,7 +269,7 @@ func (w *Worker) failed(ctx context.Context, m repo.Mail, err error, now time.Ti
 	}
 	// The log has the whole error; the outbox, which players can read, a
 	// description without what the mail server said.
-	if err := w.Store.MarkAttemptFailed(ctx, m.ID, failure(err), next, now); err != nil {
+	if err := w.Store.MarkAttemptFailed(ctx, w.Claimant, m.ID, failure(err), next, now); err != nil {
 		w.Log.ErrorContext(ctx, "record failed delivery", "mail", m.ID, "error", err)
 		return err
 	}

@@ -293,7 +293,7 @@ func (f senderFunc) Send(ctx context.Context, m Message) error { return f(ctx, m
 // unrecorded is a store that cannot record deliveries.
 type unrecorded struct{ *repo.DB }
 
-func (unrecorded) MarkSentBatch(context.Context, []repo.SentMail) error {
+func (unrecorded) MarkSentBatch(context.Context, string, []domain.SentMail) error {
 	return errors.New("disk I/O error")
 }
 

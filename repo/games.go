@@ -279,15 +279,15 @@ func storedResponse(ctx context.Context, q queryer, idem *Idempotency) (Response
 }
 
 // Turns lists a game's turns in order.
-func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
+func (db *DB) Turns(ctx context.Context, id string) ([]domain.TurnRecord, error) {
 	rows, err := db.read.QueryContext(ctx, sqlSelectTurns, id)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}
 	defer rows.Close()
-	var out []TurnRow
+	var out []domain.TurnRecord
 	for rows.Next() {
-		var t TurnRow
+		var t domain.TurnRecord
 		var color string
 		var played int64
 		if err := rows.Scan(&t.Ply, &color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
@@ -300,28 +300,6 @@ func (db *DB) Turns(ctx context.Context, id string) ([]TurnRow, error) {
 		out = append(out, t)
 	}
 	return out, rows.Err()
-}
-
-// TurnRow is one stored turn.
-type TurnRow struct {
-	Ply      int
-	Color    less.Color
-	Notation string
-	Used     int
-	Counted  int
-	Auto     bool
-	TimedOut bool
-	PlayedAt time.Time
-}
-
-// Played converts the row back to the engine's form.
-func (t TurnRow) Played() (less.Played, error) {
-	turn, err := less.ParseTurn(t.Notation)
-	if err != nil {
-		return less.Played{}, damaged(fmt.Sprintf("stored turn %d", t.Ply), err)
-	}
-	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, TimedOut: t.TimedOut,
-		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
 }
 
 func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {

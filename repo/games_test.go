@@ -66,13 +66,13 @@ func requestToken(t *testing.T, db *DB, email string, now time.Time) string {
 	return mail.Secret
 }
 
-func lastLoginMail(t *testing.T, db *DB, email string, now time.Time) Mail {
+func lastLoginMail(t *testing.T, db *DB, email string, now time.Time) domain.OutboxMail {
 	t.Helper()
 	due, err := db.DueMail(t.Context(), now, 1000)
 	if err != nil {
 		t.Fatalf("DueMail: %v", err)
 	}
-	var found *Mail
+	var found *domain.OutboxMail
 	for i := range due {
 		if due[i].Email == email && due[i].Notice.Kind == domain.NoticeLogin && (found == nil || due[i].ID > found.ID) {
 			found = &due[i]
@@ -191,7 +191,7 @@ func TestCreateGameRoundTrip(t *testing.T) {
 	tests := []struct {
 		name      string
 		spec      domain.NewGameSpec
-		wantTurns []TurnRow
+		wantTurns []domain.TurnRecord
 	}{
 		{name: "two players on given walls", spec: twoPlayerSpec("ann@example.org", "bob@example.org")},
 		{name: "seed, early stop and max turns", spec: domain.NewGameSpec{
@@ -208,7 +208,7 @@ func TestCreateGameRoundTrip(t *testing.T) {
 				less.White: {sq("e5"), sq("e6"), sq("f5"), sq("f6")},
 				less.Black: {sq("d5"), sq("d6"), sq("e4"), sq("f4")},
 			}, ToMove: less.White}},
-			wantTurns: []TurnRow{{Ply: 1, Color: less.White, Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
+			wantTurns: []domain.TurnRecord{{Ply: 1, Color: less.White, Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
 		},
 	}
 	ctx := t.Context()
@@ -337,7 +337,7 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTurns := []TurnRow{{Ply: 1, Color: less.White, Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
+	wantTurns := []domain.TurnRecord{{Ply: 1, Color: less.White, Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
 	if !reflect.DeepEqual(turns, wantTurns) {
 		t.Errorf("turns = %+v, want %+v", turns, wantTurns)
 	}
@@ -785,7 +785,7 @@ func TestTurns(t *testing.T) {
 		{less.White, "e6e5 e5d5 d5c5", "e6e5:e5d5:d5c5"},
 	}
 	var played []less.Played
-	var wantRows []TurnRow
+	var wantRows []domain.TurnRecord
 	for i, p := range plays {
 		now := t0.Add(time.Duration(i+1)*time.Hour + 987654*time.Nanosecond)
 		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allowAll, func(g domain.Game) (Change, error) {
@@ -796,7 +796,7 @@ func TestTurns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("turn %d: %v", i+1, err)
 		}
-		wantRows = append(wantRows, TurnRow{Ply: i + 1, Color: p.color, Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
+		wantRows = append(wantRows, domain.TurnRecord{Ply: i + 1, Color: p.color, Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
 	}
 	rows, err := db.Turns(ctx, g.ID)
 	if err != nil {
@@ -831,26 +831,26 @@ func TestTurns(t *testing.T) {
 	}
 }
 
-func TestTurnRowPlayed(t *testing.T) {
+func TestTurnRecordPlayed(t *testing.T) {
 	tests := []struct {
-		row     TurnRow
+		row     domain.TurnRecord
 		want    less.Played
 		wantErr bool
 	}{
 		{
-			row:  TurnRow{Ply: 1, Color: less.White, Notation: "Nil", Counted: 3, Auto: true},
+			row:  domain.TurnRecord{Ply: 1, Color: less.White, Notation: "Nil", Counted: 3, Auto: true},
 			want: less.Played{Color: less.White, Turn: less.Turn{}, Outcome: less.Outcome{Counted: 3}, Auto: true},
 		},
 		{
-			row:  TurnRow{Ply: 2, Color: less.Red, Notation: "a1a2:a2a4", Used: 3, Counted: 3},
+			row:  domain.TurnRecord{Ply: 2, Color: less.Red, Notation: "a1a2:a2a4", Used: 3, Counted: 3},
 			want: less.Played{Color: less.Red, Turn: less.MustParseTurn("a1a2:a2a4"), Outcome: less.Outcome{Used: 3, Counted: 3}},
 		},
 		{
-			row:  TurnRow{Ply: 3, Color: less.Black, Notation: "c3c4", Used: 1, Counted: 1},
+			row:  domain.TurnRecord{Ply: 3, Color: less.Black, Notation: "c3c4", Used: 1, Counted: 1},
 			want: less.Played{Color: less.Black, Turn: less.MustParseTurn("c3c4"), Outcome: less.Outcome{Used: 1, Counted: 1}},
 		},
-		{row: TurnRow{Ply: 4, Notation: "garbage"}, wantErr: true},
-		{row: TurnRow{Ply: 5, Notation: ""}, wantErr: true},
+		{row: domain.TurnRecord{Ply: 4, Notation: "garbage"}, wantErr: true},
+		{row: domain.TurnRecord{Ply: 5, Notation: ""}, wantErr: true},
 	}
 	for _, tt := range tests {
 		got, err := tt.row.Played()

@@ -1,9 +1,11 @@
 package repo
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -73,71 +75,144 @@ func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, l
 	return nil
 }
 
-// Mail is an outbox row to deliver.
-type Mail struct {
-	ID        int64
-	Notice    domain.Notice
-	Email     string
-	Secret    string // the login token of a login email
-	Locale    string // the language of mail that belongs to no seat
-	MessageID string // unique per row, so a rare duplicate delivery is recognisable
-	Attempts  int
-	CreatedAt time.Time
+// mailColumns are the columns scanMail reads, in its order.
+const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
+	COALESCE(tournament_id, '')`
+
+// scanMail reads the mailColumns of one row.
+func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {
+	var m domain.OutboxMail
+	var kind string
+	var gameID, color, secret sql.NullString
+	var ply sql.NullInt64
+	var created int64
+	var tournament string
+	if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created, &tournament); err != nil {
+		return m, err
+	}
+	m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email,
+		Tournament: tournament}
+	if color.Valid {
+		c, err := less.ParseColor(color.String)
+		if err != nil {
+			return m, damaged(fmt.Sprintf("mail %d", m.ID), err)
+		}
+		m.Notice.Color = c
+	}
+	m.Secret = secret.String
+	m.CreatedAt = time.UnixMilli(created).UTC()
+	return m, nil
 }
 
-// DueMail lists up to limit undelivered mails whose next attempt is due.
-func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-		COALESCE(tournament_id, '')
+// DueMail lists up to limit undelivered mails whose next attempt is due,
+// claimed or not. It only reads: workers claim mail with ClaimMail.
+func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]domain.OutboxMail, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+mailColumns+`
 		FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
 		now.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("read due mail: %w", err)
 	}
 	defer rows.Close()
-	var out []Mail
+	var out []domain.OutboxMail
 	for rows.Next() {
-		var m Mail
-		var kind string
-		var gameID, color, secret sql.NullString
-		var ply sql.NullInt64
-		var created int64
-		var tournament string
-		if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created, &tournament); err != nil {
+		m, err := scanMail(rows)
+		if err != nil {
 			return nil, fmt.Errorf("read due mail: %w", err)
 		}
-		m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email,
-			Tournament: tournament}
-		if color.Valid {
-			if m.Notice.Color, err = less.ParseColor(color.String); err != nil {
-				return nil, damaged(fmt.Sprintf("read due mail %d", m.ID), err)
-			}
-		}
-		m.Secret = secret.String
-		m.CreatedAt = time.UnixMilli(created).UTC()
 		out = append(out, m)
 	}
 	return out, rows.Err()
 }
 
-// MarkSent records a delivered mail and forgets its secret.
+// sqlClaimable lists the oldest claimable mails (see domain.Outbox): due,
+// not under a live lease, and with no earlier undelivered mail of its
+// thread that is under a live lease or waiting for a retry. Taking them
+// oldest first means that when a mail is taken, so are the claimable mails
+// before it in its thread. The thread is the address and the game, as
+// notify groups a claim (mail of no game: the address alone).
+//
+// ?3 now, ?4 limit (?1 and ?2 are sqlClaimMail's).
+const sqlClaimable = `SELECT o.id FROM outbox o INDEXED BY outbox_undelivered
+	WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?3
+		AND (o.claimed_until IS NULL OR o.claimed_until <= ?3)
+		AND NOT EXISTS (SELECT 1 FROM outbox e INDEXED BY outbox_thread
+			WHERE e.email = o.email AND e.game_id IS o.game_id AND e.id < o.id
+				AND e.sent_at IS NULL AND e.failed_at IS NULL
+				AND (e.next_attempt_at > ?3 OR e.claimed_until > ?3))
+	ORDER BY o.id LIMIT ?4`
+
+// sqlClaimMail claims the claimable mails for ?1 until ?2.
+const sqlClaimMail = `UPDATE outbox SET claimed_by = ?1, claimed_until = ?2 WHERE id IN (` + sqlClaimable + `)
+	RETURNING ` + mailColumns
+
+// ClaimMail claims up to limit due mails for claimant until now+lease,
+// oldest first (see domain.Outbox), in one write transaction: two claimants,
+// in this process or another on the same file, never claim one mail while
+// its lease lasts.
+func (db *DB) ClaimMail(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.OutboxMail, error) {
+	// A worker looks for mail after every change that queued some, and
+	// every second besides: most looks find nothing, and a read costs no
+	// other writer (nor another process's) its turn at the write lock.
+	var n int
+	err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM (`+sqlClaimable+`)`, nil, nil, now.UnixMilli(), 1).Scan(&n)
+	if err != nil {
+		return nil, fmt.Errorf("look for claimable mail: %w", err)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	var out []domain.OutboxMail
+	err = db.WithTx(ctx, func(tx *Tx) error {
+		rows, err := tx.QueryContext(ctx, sqlClaimMail, claimant, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
+		if err != nil {
+			return fmt.Errorf("claim mail: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			m, err := scanMail(rows)
+			if err != nil {
+				return fmt.Errorf("claim mail: %w", err)
+			}
+			out = append(out, m)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("claim mail: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// RETURNING gives no order; the worker sends each thread in outbox order.
+	slices.SortFunc(out, func(a, b domain.OutboxMail) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// MarkSent records a delivered mail and forgets its secret, whoever holds
+// it: for tests and tools that deliver without claiming.
 func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
-	return db.MarkSentBatch(ctx, []SentMail{{ID: id, At: now}})
+	return db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL,
+			error_code = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL`, now.UnixMilli(), id); err != nil {
+			return fmt.Errorf("mark mail %d sent: %w", id, err)
+		}
+		return nil
+	})
 }
 
-// SentMail is a mail handed to the mail server, and when.
-type SentMail struct {
-	ID int64
-	At time.Time
-}
+// sqlMarkSent records a delivery by the mail's claimant (claimed_by = ?:
+// mail nobody holds matches no claimant). claimed_by stays, to say which
+// worker delivered it.
+const sqlMarkSent = `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL, error_code = NULL,
+	claimed_until = NULL
+	WHERE id = ? AND sent_at IS NULL AND claimed_by = ?`
 
-const sqlMarkSent = `UPDATE outbox SET sent_at = ?, secret = NULL, attempts = attempts + 1, last_error = NULL, error_code = NULL
-	WHERE id = ? AND sent_at IS NULL`
-
-// MarkSentBatch records delivered mails, as MarkSent does, in one
-// transaction: the outbox worker records what it sent in batches, because a
-// transaction per mail costs more than rendering it.
-func (db *DB) MarkSentBatch(ctx context.Context, sent []SentMail) error {
+// MarkSentBatch records delivered mails that claimant holds, and forgets
+// their secrets, in one transaction: the outbox worker records what it sent
+// in batches, because a transaction per mail costs more than rendering it.
+// A mail another claimant took over since is left to them.
+func (db *DB) MarkSentBatch(ctx context.Context, claimant string, sent []domain.SentMail) error {
 	if len(sent) == 0 {
 		return nil
 	}
@@ -148,7 +223,7 @@ func (db *DB) MarkSentBatch(ctx context.Context, sent []SentMail) error {
 		}
 		defer stmt.Close()
 		for _, m := range sent {
-			if _, err := stmt.ExecContext(ctx, m.At.UnixMilli(), m.ID); err != nil {
+			if _, err := stmt.ExecContext(ctx, m.At.UnixMilli(), m.ID, claimant); err != nil {
 				return fmt.Errorf("mark mail %d sent: %w", m.ID, err)
 			}
 		}
@@ -156,17 +231,9 @@ func (db *DB) MarkSentBatch(ctx context.Context, sent []SentMail) error {
 	})
 }
 
-// MailFailure is why a delivery attempt failed, as the game's players may
-// see it: a stable code and a message lesspost wrote. What the mail server
-// said can name other people's addresses, so it is not stored here.
-type MailFailure struct {
-	Code    string
-	Message string
-}
-
-// MarkAttemptFailed records a failed delivery: the mail is tried again at
-// next, or, when next is zero, given up as failed.
-func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, f MailFailure, next, now time.Time) error {
+// MarkAttemptFailed records a failed delivery of a mail claimant holds: the
+// mail is tried again at next, or, when next is zero, given up as failed.
+func (db *DB) MarkAttemptFailed(ctx context.Context, claimant string, id int64, f domain.MailFailure, next, now time.Time) error {
 	msg := f.Message
 	if len(msg) > 500 {
 		cut := 500
@@ -178,11 +245,14 @@ func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, f MailFailure, ne
 	return db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if next.IsZero() {
+			// claimed_by stays, to say which worker gave it up.
 			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, failed_at = ?,
-				secret = NULL WHERE id = ? AND sent_at IS NULL`, f.Code, msg, now.UnixMilli(), id)
+				secret = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = ?`,
+				f.Code, msg, now.UnixMilli(), id, claimant)
 		} else {
-			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, next_attempt_at = ?
-				WHERE id = ? AND sent_at IS NULL`, f.Code, msg, next.UnixMilli(), id)
+			_, err = tx.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, error_code = ?, last_error = ?, next_attempt_at = ?,
+				claimed_by = NULL, claimed_until = NULL WHERE id = ? AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = ?`,
+				f.Code, msg, next.UnixMilli(), id, claimant)
 		}
 		if err != nil {
 			return fmt.Errorf("mark mail %d failed: %w", id, err)
@@ -190,6 +260,25 @@ func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, f MailFailure, ne
 		return nil
 	})
 }
+
+// ReleaseMail ends claimant's claim on mails it did not try, so that they
+// are due again at once rather than when the lease ends.
+func (db *DB) ReleaseMail(ctx context.Context, claimant string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return db.WithTx(ctx, func(tx *Tx) error {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+				WHERE id = ? AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = ?`, id, claimant); err != nil {
+				return fmt.Errorf("release mail %d: %w", id, err)
+			}
+		}
+		return nil
+	})
+}
+
+var _ domain.Outbox = (*DB)(nil)
 
 // MailStatus is the delivery state of one email, for the API.
 type MailStatus struct {

@@ -35,7 +35,7 @@ func newOutboxFixture(t *testing.T) outboxFixture {
 }
 
 // due lists the due mail as "kind email" strings.
-func dueList(t *testing.T, db *DB, now time.Time, limit int) ([]string, []Mail) {
+func dueList(t *testing.T, db *DB, now time.Time, limit int) ([]string, []domain.OutboxMail) {
 	t.Helper()
 	due, err := db.DueMail(t.Context(), now, limit)
 	if err != nil {
@@ -82,7 +82,7 @@ func TestDueMail(t *testing.T) {
 		t.Errorf("login mail = %+v", login)
 	}
 	for _, tt := range []struct {
-		m     Mail
+		m     domain.OutboxMail
 		color less.Color
 		email string
 	}{{white, less.White, "white@example.org"}, {black, less.Black, "black@example.org"}} {
@@ -120,7 +120,7 @@ func TestMarkSent(t *testing.T) {
 	if err := f.db.MarkSent(ctx, white.ID, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, MailFailure{Code: "rejected", Message: "late"}, time.Time{}, now.Add(time.Minute)); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, testClaimant, white.ID, domain.MailFailure{Code: "rejected", Message: "late"}, time.Time{}, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	mail := gameMail(t, f.db, f.game.ID)
@@ -144,12 +144,13 @@ func TestMarkSentBatch(t *testing.T) {
 	if err := f.db.MarkSent(ctx, black.ID, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.MarkSentBatch(ctx, nil); err != nil {
+	claimAll(t, f.db, now)
+	if err := f.db.MarkSentBatch(ctx, testClaimant, nil); err != nil {
 		t.Fatalf("empty batch: %v", err)
 	}
-	batch := []SentMail{{ID: login.ID, At: now.Add(time.Second)}, {ID: white.ID, At: now.Add(2 * time.Second)},
+	batch := []domain.SentMail{{ID: login.ID, At: now.Add(time.Second)}, {ID: white.ID, At: now.Add(2 * time.Second)},
 		{ID: black.ID, At: now.Add(3 * time.Second)}}
-	if err := f.db.MarkSentBatch(ctx, batch); err != nil {
+	if err := f.db.MarkSentBatch(ctx, testClaimant, batch); err != nil {
 		t.Fatalf("MarkSentBatch: %v", err)
 	}
 	got, _ := dueList(t, f.db, now.Add(24*time.Hour), 100)
@@ -187,13 +188,14 @@ func TestMarkAttemptFailed(t *testing.T) {
 	now := t0.Add(time.Hour)
 	_, due := dueList(t, f.db, now, 100)
 	login, white := due[0], due[1]
+	claimAll(t, f.db, now)
 
 	// A retry later: not due before it, due from then on, behind older mail.
 	retry := now.Add(10 * time.Minute)
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, MailFailure{Code: "temporary_failure", Message: "421 try again"}, retry, now); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, testClaimant, white.ID, domain.MailFailure{Code: "temporary_failure", Message: "421 try again"}, retry, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.MarkAttemptFailed(ctx, login.ID, MailFailure{Code: "unreachable", Message: "timeout"}, retry.Add(time.Minute), now); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, testClaimant, login.ID, domain.MailFailure{Code: "unreachable", Message: "timeout"}, retry.Add(time.Minute), now); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := dueList(t, f.db, retry.Add(-time.Millisecond), 100)
@@ -215,8 +217,9 @@ func TestMarkAttemptFailed(t *testing.T) {
 	}
 
 	// Zero next: given up, never due again, and the token is forgotten.
+	claimAll(t, f.db, retry.Add(time.Minute))
 	for _, id := range []int64{white.ID, login.ID} {
-		if err := f.db.MarkAttemptFailed(ctx, id, MailFailure{Code: "rejected", Message: "550 no such user"}, time.Time{}, retry.Add(time.Minute)); err != nil {
+		if err := f.db.MarkAttemptFailed(ctx, testClaimant, id, domain.MailFailure{Code: "rejected", Message: "550 no such user"}, time.Time{}, retry.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -237,7 +240,7 @@ func TestMarkAttemptFailed(t *testing.T) {
 		t.Errorf("GameMail = %+v\nwant %+v", mail, wantMail)
 	}
 	// Another attempt recorded on a mail given up does not make it due again.
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, MailFailure{Code: "rejected", Message: "again"}, retry, retry); err != nil {
+	if err := f.db.MarkAttemptFailed(ctx, testClaimant, white.ID, domain.MailFailure{Code: "rejected", Message: "again"}, retry, retry); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = dueList(t, f.db, retry.Add(24*time.Hour), 100)
@@ -253,8 +256,9 @@ func TestMarkAttemptFailedCutsLongErrors(t *testing.T) {
 	f := newOutboxFixture(t)
 	_, due := dueList(t, f.db, t0.Add(time.Hour), 100)
 	white := due[1]
-	cause := MailFailure{Code: "rejected", Message: strings.Repeat("x", 499) + strings.Repeat("é", 100)}
-	if err := f.db.MarkAttemptFailed(ctx, white.ID, cause, time.Time{}, t0.Add(time.Hour)); err != nil {
+	claimAll(t, f.db, t0.Add(time.Hour))
+	cause := domain.MailFailure{Code: "rejected", Message: strings.Repeat("x", 499) + strings.Repeat("é", 100)}
+	if err := f.db.MarkAttemptFailed(ctx, testClaimant, white.ID, cause, time.Time{}, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	got := gameMail(t, f.db, f.game.ID)[0].LastError

@@ -46,7 +46,8 @@ func TestPruneMail(t *testing.T) {
 	if err := f.db.MarkSent(ctx, due[0].ID, t0.Add(time.Hour)); err != nil { // ann's login
 		t.Fatal(err)
 	}
-	if err := f.db.MarkAttemptFailed(ctx, due[1].ID, MailFailure{Code: "rejected", Message: "SMTP 550"}, time.Time{}, t0.Add(time.Hour)); err != nil {
+	claimAll(t, f.db, t0.Add(time.Hour))
+	if err := f.db.MarkAttemptFailed(ctx, testClaimant, due[1].ID, domain.MailFailure{Code: "rejected", Message: "SMTP 550"}, time.Time{}, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	// Later mail, delivered: within the retention period at the cut-off.

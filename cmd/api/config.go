@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -61,6 +62,9 @@ type SMTPConfig struct {
 	// further failure, up to an hour. Attempts is when a mail is given up.
 	RetryDelay time.Duration
 	Attempts   int
+	// Lease is how long the outbox worker's claim on mail lasts (see
+	// notify.DefaultLease).
+	Lease time.Duration
 }
 
 // secretEnv holds the token signing keys (newest first, separated by white
@@ -89,6 +93,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.SMTP.Password, "smtp-password", "", "SMTP `password`")
 	fs.DurationVar(&cfg.SMTP.RetryDelay, "mail-retry-delay", 30*time.Second, "wait after a failed delivery; doubles with each further failure, up to 1h")
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
+	fs.DurationVar(&cfg.SMTP.Lease, "mail-lease", notify.DefaultLease, "how long a server's claim on the mail it is sending keeps other servers on the same\ndatabase from sending it; mail claimed by a server that crashed waits this long.\nAt least twice the longest SMTP send")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
 	fs.DurationVar(&cfg.MailRetention, "mail-retention", repo.DefaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
 	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
@@ -271,6 +276,9 @@ func (s SMTPConfig) validate() []error {
 	var errs []error
 	if s.RetryDelay <= 0 {
 		errs = append(errs, fmt.Errorf("--mail-retry-delay %v: want a positive duration", s.RetryDelay))
+	}
+	if s.Lease <= 0 {
+		errs = append(errs, fmt.Errorf("--mail-lease %v: want a positive duration", s.Lease))
 	}
 	if s.Attempts < 1 {
 		errs = append(errs, fmt.Errorf("--mail-attempts %d: want at least 1", s.Attempts))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/notify"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -17,7 +18,7 @@ func TestLoadConfig(t *testing.T) {
 		Addr:    ":8080",
 		DB:      "lesspost.db",
 		BaseURL: "http://localhost:8080",
-		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8},
+		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8, Lease: notify.DefaultLease},
 
 		SchedulerInterval: 30 * time.Second,
 		MailRetention:     30 * 24 * time.Hour,
@@ -38,8 +39,8 @@ func TestLoadConfig(t *testing.T) {
 		{name: "defaults", want: func(*Config) {}},
 		{
 			name: "mail retry policy",
-			env:  map[string]string{"LESSPOST_MAIL_RETRY_DELAY": "2s", "LESSPOST_MAIL_ATTEMPTS": "3"},
-			want: func(c *Config) { c.SMTP.RetryDelay, c.SMTP.Attempts = 2*time.Second, 3 },
+			env:  map[string]string{"LESSPOST_MAIL_RETRY_DELAY": "2s", "LESSPOST_MAIL_ATTEMPTS": "3", "LESSPOST_MAIL_LEASE": "1m"},
+			want: func(c *Config) { c.SMTP.RetryDelay, c.SMTP.Attempts, c.SMTP.Lease = 2*time.Second, 3, time.Minute },
 		},
 		{
 			name: "environment",
@@ -51,7 +52,7 @@ func TestLoadConfig(t *testing.T) {
 			},
 			want: func(c *Config) {
 				c.Addr, c.DB, c.BaseURL, c.Secret = "127.0.0.1:9000", "/var/lib/less.db", "https://less.example.org", secret
-				c.SMTP = SMTPConfig{Host: "mail.example.org", Port: 465, TLS: "tls", User: "u", Password: "p", From: "Less <games@example.org>", RetryDelay: 30 * time.Second, Attempts: 8}
+				c.SMTP = SMTPConfig{Host: "mail.example.org", Port: 465, TLS: "tls", User: "u", Password: "p", From: "Less <games@example.org>", RetryDelay: 30 * time.Second, Attempts: 8, Lease: notify.DefaultLease}
 				c.LogLevel = slog.LevelDebug
 			},
 		},
@@ -96,6 +97,7 @@ func TestLoadConfig(t *testing.T) {
 		{name: "positional argument", args: []string{"serve"}},
 		{name: "bad number in environment", env: map[string]string{"LESSPOST_SMTP_PORT": "many"}},
 		{name: "port out of range", args: []string{"--smtp-port", "0"}},
+		{name: "no mail lease", args: []string{"--mail-lease", "0s"}},
 		{name: "bad tls mode", args: []string{"--smtp-tls", "ssl"}},
 		{name: "bad log level", args: []string{"--log-level", "loud"}},
 		{name: "address without port", args: []string{"--addr", "8080"}},

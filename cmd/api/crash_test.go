@@ -80,7 +80,9 @@ func startCrashServer(t *testing.T, dbPath, smtpAddr, logPath string) *crashServ
 	host, port, _ := net.SplitHostPort(smtpAddr)
 	args, _ := json.Marshal([]string{"--addr", "127.0.0.1:0", "--db", dbPath, "--base-url", "http://lesspost.test",
 		"--smtp-host", host, "--smtp-port", port, "--smtp-tls", "none", "--smtp-from", "Less <games@lesspost.test>",
-		"--mail-retry-delay", "100ms", "--log-level", "warn"})
+		// The mail the killed server had claimed waits for its lease to end:
+		// a short one, so the restarted server sends it within the test.
+		"--mail-retry-delay", "100ms", "--mail-lease", "3s", "--log-level", "warn"})
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -471,7 +473,8 @@ func TestCrashRecovery(t *testing.T) {
 		checkReplay(t, c, g.ID)
 	}
 
-	// The outbox resumes: every email of every game is eventually sent.
+	// The outbox resumes: every email of every game is eventually sent,
+	// the killed server's claims once their lease ends.
 	var total int
 	waitDeadline := time.Now().Add(20 * time.Second)
 	for _, g := range games {

@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return err
 	}
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
-	outbox.BaseDelay, outbox.MaxAttempts = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts
+	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
