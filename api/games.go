@@ -497,7 +497,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 		if seat, ok := g.Seat(color); ok && slices.Contains(a.Seats(&g), color) {
 			by = seat.Email
 		}
-		return repo.Change{Game: ng, Notices: []domain.Notice{notice}, By: by}, nil
+		return repo.Change{Game: ng, Notices: []domain.Notice{notice}, Cause: domain.Cause{By: by}}, nil
 	})
 	if err != nil {
 		return err

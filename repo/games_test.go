@@ -658,7 +658,7 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 
 // UpdateGame reads and computes outside the write transaction. When another
 // change lands in between, it must notice, read again and compute again;
-// after optimisticAttempts such races it computes inside the transaction.
+// after domain.OptimisticAttempts such races it computes inside the transaction.
 func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -672,7 +672,7 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	}{
 		{name: "no race", races: 0, wantCalls: 1, wantVersion: 2},
 		{name: "one race", races: 1, wantCalls: 2, wantVersion: 3},
-		{name: "races until the locked path", races: optimisticAttempts, wantCalls: optimisticAttempts + 1, wantVersion: 2 + optimisticAttempts},
+		{name: "races until the locked path", races: domain.OptimisticAttempts, wantCalls: domain.OptimisticAttempts + 1, wantVersion: 2 + domain.OptimisticAttempts},
 		{name: "overtaken by its own retry", races: 1, idem: true, sameRequest: true, wantCalls: 1, wantReplay: true, wantVersion: 2},
 	}
 	for _, tt := range tests {

@@ -31,7 +31,7 @@ func (db *DB) Tick(ctx context.Context, id string, now time.Time) (acted bool, e
 			if err != nil {
 				return Change{}, err
 			}
-			return Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Scheduled: true}, nil
+			return Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, nil
 		})
 	var de *domain.Error
 	if errors.As(err, &de) && de.Code == domain.CodeNotDue {

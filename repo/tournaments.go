@@ -14,7 +14,7 @@ import (
 
 // CreateTournament stores a new tournament; its rounds start on schedule.
 func (db *DB) CreateTournament(ctx context.Context, spec domain.NewTournamentSpec, organizerID int64, now time.Time) (domain.Tournament, error) {
-	t, err := domain.CreateTournament(spec, newID("t"), organizerID, now, randomUint64())
+	t, err := domain.CreateTournament(spec, newID("t"), organizerID, now, domain.RandomUint64())
 	if err != nil {
 		return domain.Tournament{}, err
 	}
@@ -171,7 +171,7 @@ func closeRoundIfDone(ctx context.Context, tx *Tx, t *domain.Tournament, r *doma
 			if err != nil {
 				return false, err
 			}
-			if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices, Scheduled: true}, now); err != nil {
+			if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 				return false, err
 			}
 			g = sub.Game
@@ -208,7 +208,7 @@ func startRoundIfDue(ctx context.Context, tx *Tx, t *domain.Tournament, now time
 		if err != nil {
 			return false, fmt.Errorf("round %d game %d: %w", r.Number, i, err)
 		}
-		if err := fillLocales(ctx, tx, &created.Game); err != nil {
+		if err := domain.FillLocales(ctx, storeTx{tx}, &created.Game); err != nil {
 			return false, err
 		}
 		if err := insertGame(ctx, tx, &created.Game); err != nil {
@@ -276,7 +276,7 @@ func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int
 				if err != nil {
 					return err
 				}
-				if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices, Scheduled: true}, now); err != nil {
+				if err := storeChange(ctx, tx, &g, &Change{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 					return err
 				}
 			}

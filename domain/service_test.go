@@ -1,0 +1,338 @@
+package domain_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/memstore"
+)
+
+// The use cases on the in-memory store: what each does to the store, and
+// what it refuses without changing anything.
+
+const opening = "e5e4:e4d4:d4c4" // legal for White on openWalls
+
+const (
+	creatorID = 1
+	annID     = 2
+)
+
+type fixture struct {
+	store *memstore.Store
+	svc   *domain.Service
+	game  domain.Game
+	now   time.Time
+}
+
+// newFixture creates a two-player game (ann White, bob Black) made by org.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{store: memstore.New(
+		memstore.User{ID: creatorID, Email: "org@example.org"},
+		memstore.User{ID: annID, Email: "ann@example.org", Locale: "de"}), now: t0}
+	ids := 0
+	f.svc = domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
+		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
+		Random: func() uint64 { return 7 }})
+	g, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{
+		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}},
+		Walls: openWalls}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.game = g
+	return f
+}
+
+func seat(g domain.Game, c less.Color) domain.Credentials {
+	s, _ := g.Seat(c)
+	return domain.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
+}
+
+var creator = domain.Credentials{UserID: creatorID, UserEmail: "org@example.org"}
+
+// present renders the change as its new version and ply: enough to tell
+// one stored response from another.
+func present(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+	return domain.Response{Status: 201, Body: fmt.Appendf(nil, "v%d ply %d", done.Game.Version, done.Game.State.Ply)}, nil
+}
+
+func TestServiceCreateGame(t *testing.T) {
+	f := newFixture(t)
+	g, err := f.store.Game(t.Context(), f.game.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ID != "g_1" || g.CreatorID != creatorID || g.Version != 1 || g.State.Ply != 0 {
+		t.Errorf("stored game: id %s creator %d version %d ply %d", g.ID, g.CreatorID, g.Version, g.State.Ply)
+	}
+	// A seat without a locale gets its account's; a chosen one is kept.
+	if got := []string{g.Seats[0].Locale, g.Seats[1].Locale}; got[0] != "de" || got[1] != "fr" {
+		t.Errorf("locales %v, want [de fr]", got)
+	}
+	var kinds []string
+	for _, q := range f.store.Queued() {
+		kinds = append(kinds, string(q.Kind)+" "+q.Email+" by "+q.Cause.By)
+	}
+	want := "invitation ann@example.org by org@example.org,invitation bob@example.org by org@example.org"
+	if strings.Join(kinds, ",") != want {
+		t.Errorf("queued %q, want %q", kinds, want)
+	}
+	// A spec the domain refuses stores nothing.
+	if _, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{{Name: "Solo", Email: "solo@example.org"}}}, creatorID); code(err) != domain.CodeInvalidInput {
+		t.Errorf("one player: %v, want %s", err, domain.CodeInvalidInput)
+	}
+	if n := len(f.store.Queued()); n != 2 {
+		t.Errorf("after the refused spec, %d notices queued, want 2", n)
+	}
+}
+
+func TestServiceSubmitTurn(t *testing.T) {
+	tests := []struct {
+		name     string
+		by       func(g domain.Game) domain.Credentials
+		ply      int
+		turn     string
+		wantCode string // "" for success
+	}{
+		{name: "the seat to move", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, turn: opening},
+		{name: "the mover's account", by: func(domain.Game) domain.Credentials {
+			return domain.Credentials{UserID: annID, UserEmail: "ann@example.org"}
+		}, turn: opening},
+		{name: "stale ply", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, ply: 1, turn: opening,
+			wantCode: domain.CodeStalePly},
+		{name: "wrong seat", by: func(g domain.Game) domain.Credentials { return seat(g, less.Black) }, turn: opening,
+			wantCode: domain.CodeNotYourTurn},
+		{name: "not a player", by: func(domain.Game) domain.Credentials { return creator }, turn: opening,
+			wantCode: domain.CodeForbidden},
+		{name: "illegal turn", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, turn: "e5e1",
+			wantCode: domain.CodeIllegalTurn},
+		{name: "link of another game", by: func(g domain.Game) domain.Credentials {
+			c := seat(g, less.White)
+			c.GameID = "g_other"
+			return c
+		}, turn: opening, wantCode: domain.CodeWrongGame},
+		{name: "replaced link", by: func(g domain.Game) domain.Credentials {
+			c := seat(g, less.White)
+			c.LinkVersion--
+			return c
+		}, turn: opening, wantCode: domain.CodeLinkReplaced},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.now = t0.Add(time.Minute)
+			resp, replayed, err := f.svc.SubmitTurn(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)},
+				tt.ply, tt.turn, present)
+			g, gerr := f.store.Game(t.Context(), f.game.ID)
+			if gerr != nil {
+				t.Fatal(gerr)
+			}
+			turns, _ := f.store.Turns(t.Context(), f.game.ID)
+			if tt.wantCode != "" {
+				if code(err) != tt.wantCode {
+					t.Fatalf("err = %v, want %s", err, tt.wantCode)
+				}
+				if g.Version != 1 || len(turns) != 0 || len(f.store.Queued()) != 2 {
+					t.Errorf("a refused turn changed the store: version %d, %d turns, %d notices", g.Version, len(turns), len(f.store.Queued()))
+				}
+				return
+			}
+			if err != nil || replayed || string(resp.Body) != "v2 ply 1" {
+				t.Fatalf("SubmitTurn = %q, %v, %v; want v2 ply 1", resp.Body, replayed, err)
+			}
+			if g.Version != 2 || g.State.Ply != 1 || len(turns) != 1 || turns[0].Notation != opening || !turns[0].PlayedAt.Equal(f.now) {
+				t.Errorf("stored: version %d ply %d turns %+v", g.Version, g.State.Ply, turns)
+			}
+			q := f.store.Queued()
+			if last := q[len(q)-1]; last.Kind != domain.NoticeYourTurn || last.Email != "bob@example.org" {
+				t.Errorf("last notice %+v, want your_turn to bob", last)
+			}
+		})
+	}
+}
+
+func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	idem := &domain.Idempotency{Scope: "seat", Key: "k1", Fingerprint: []byte("turn 1")}
+	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, less.White), Idem: idem}
+	first, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, present)
+	if err != nil || replayed {
+		t.Fatalf("first: %v, replayed %v", err, replayed)
+	}
+	again, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, present)
+	if err != nil || !replayed || string(again.Body) != string(first.Body) {
+		t.Errorf("retry = %q, replayed %v, %v; want the stored %q", again.Body, replayed, err, first.Body)
+	}
+	// The same key for another request is refused, not answered.
+	r.Idem = &domain.Idempotency{Scope: "seat", Key: "k1", Fingerprint: []byte("something else")}
+	if _, _, err := f.svc.SubmitTurn(ctx, r, 1, opening, present); code(err) != domain.CodeIdempotencyReused {
+		t.Errorf("reused key: %v, want %s", err, domain.CodeIdempotencyReused)
+	}
+	// A retry whose link was replaced meanwhile is refused like any request.
+	if err := f.svc.RotateSeat(ctx, f.game.ID, creator, less.White); err != nil {
+		t.Fatal(err)
+	}
+	r.Idem = idem
+	if _, _, err := f.svc.SubmitTurn(ctx, r, 0, opening, present); code(err) != domain.CodeLinkReplaced {
+		t.Errorf("retry with a replaced link: %v, want %s", err, domain.CodeLinkReplaced)
+	}
+	if turns, _ := f.store.Turns(ctx, f.game.ID); len(turns) != 1 {
+		t.Errorf("%d turns stored, want 1", len(turns))
+	}
+}
+
+func TestServiceResign(t *testing.T) {
+	tests := []struct {
+		name     string
+		by       func(g domain.Game) domain.Credentials
+		wantCode string
+	}{
+		{name: "a player, not on his turn", by: func(g domain.Game) domain.Credentials { return seat(g, less.Black) }},
+		{name: "the creator, not a player", by: func(domain.Game) domain.Credentials { return creator }, wantCode: domain.CodeForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			_, _, err := f.svc.Resign(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present)
+			g, _ := f.store.Game(t.Context(), f.game.ID)
+			if tt.wantCode != "" {
+				if code(err) != tt.wantCode || g.Over() {
+					t.Errorf("err = %v, over %v; want %s and a running game", err, g.Over(), tt.wantCode)
+				}
+				return
+			}
+			if err != nil || !g.Over() || g.State.Result.Winner != less.SideOf(less.White) {
+				t.Errorf("err = %v, result %+v; want White to win", err, g.State.Result)
+			}
+			if _, _, err := f.svc.Resign(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present); code(err) != domain.CodeGameOver {
+				t.Errorf("resigning again: %v, want %s", err, domain.CodeGameOver)
+			}
+		})
+	}
+}
+
+func TestServiceRotateSeat(t *testing.T) {
+	tests := []struct {
+		name     string
+		by       func(g domain.Game) domain.Credentials
+		wantCode string
+		wantBy   string // whose doing the new link's mail is
+	}{
+		{name: "the seat itself", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, wantBy: "ann@example.org"},
+		{name: "the creator", by: func(domain.Game) domain.Credentials { return creator }, wantBy: "org@example.org"},
+		{name: "another seat", by: func(g domain.Game) domain.Credentials { return seat(g, less.Black) }, wantCode: domain.CodeForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			old := seat(f.game, less.White)
+			err := f.svc.RotateSeat(t.Context(), f.game.ID, tt.by(f.game), less.White)
+			_, _, readErr := f.svc.ReadGame(t.Context(), f.game.ID, old)
+			q := f.store.Queued()
+			if tt.wantCode != "" {
+				if code(err) != tt.wantCode || readErr != nil || len(q) != 2 {
+					t.Errorf("err = %v, old link: %v, %d notices; want %s and nothing changed", err, readErr, len(q), tt.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if code(readErr) != domain.CodeLinkReplaced {
+				t.Errorf("the old link reads: %v, want %s", readErr, domain.CodeLinkReplaced)
+			}
+			if last := q[len(q)-1]; last.Kind != domain.NoticeNewLink || last.Email != "ann@example.org" || last.Cause.By != tt.wantBy {
+				t.Errorf("last notice %+v, want new_link to ann by %s", last, tt.wantBy)
+			}
+		})
+	}
+}
+
+func TestServiceRotateSpectatorLink(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	watch := domain.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
+	if _, _, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, watch); code(err) != domain.CodeForbidden {
+		t.Errorf("a spectator rotates: %v, want %s", err, domain.CodeForbidden)
+	}
+	g, a, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, seat(f.game, less.Black))
+	if err != nil || g.WatchVersion != f.game.WatchVersion+1 || a.SeatColor == nil {
+		t.Fatalf("RotateSpectatorLink = version %d, %+v, %v", g.WatchVersion, a, err)
+	}
+	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, watch); code(err) != domain.CodeLinkReplaced {
+		t.Errorf("the old spectator link reads: %v, want %s", err, domain.CodeLinkReplaced)
+	}
+}
+
+func TestServiceReadGame(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	stranger := domain.Credentials{UserID: 99, UserEmail: "eve@example.org"}
+	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, stranger); code(err) != domain.CodeForbidden {
+		t.Errorf("a stranger reads: %v, want %s", err, domain.CodeForbidden)
+	}
+	if _, _, err := f.svc.ReadGame(ctx, "g_nope", creator); code(err) != domain.CodeNotFound {
+		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
+	}
+	if _, _, err := f.svc.PreviewTurn(ctx, f.game.ID, seat(f.game, less.White), "e5e1"); code(err) != domain.CodeIllegalTurn {
+		t.Errorf("preview of an illegal turn: %v, want %s", err, domain.CodeIllegalTurn)
+	}
+}
+
+// A change overtaken between its read and its write is computed again
+// from a fresh read; after OptimisticAttempts races it is computed inside
+// the unit of work.
+func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
+	for races := range domain.OptimisticAttempts + 1 {
+		t.Run(fmt.Sprint(races), func(t *testing.T) {
+			f := newFixture(t)
+			ctx := t.Context()
+			calls := 0
+			_, _, err := domain.UpdateGame(ctx, f.store, domain.GameUpdate{GameID: f.game.ID, Now: t0,
+				Compute: func(g domain.Game) (domain.GameChange, error) {
+					calls++
+					if calls <= races {
+						overtake(ctx, t, f)
+					}
+					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: ptr(less.White)}, 0, opening, t0)
+					return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := f.store.Game(ctx, f.game.ID)
+			if calls != races+1 || g.Version != 2+races || g.State.Ply != 1 {
+				t.Errorf("%d calls, version %d, ply %d; want %d calls, version %d, ply 1", calls, g.Version, g.State.Ply, races+1, 2+races)
+			}
+		})
+	}
+}
+
+// overtake commits another change to the fixture's game.
+func overtake(ctx context.Context, t *testing.T, f *fixture) {
+	t.Helper()
+	if err := f.svc.RotateSeat(ctx, f.game.ID, creator, less.Black); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func code(err error) string {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return de.Code
+	}
+	if de, ok := domain.ErrorOf(err); ok {
+		return de.Code
+	}
+	return ""
+}
