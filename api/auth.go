@@ -72,36 +72,17 @@ func (s *Server) account(c echo.Context) (*principal, error) {
 	return p, nil
 }
 
-// actorFor checks that the principal may act on game g and says as whom.
-// A seat or spectator token must name this game and its link's current
-// version: a replaced link is refused like an expired one.
-func actorFor(p *principal, g *domain.Game) (domain.Actor, error) {
+// credentials are what the principal's token proves, for the use cases
+// (see domain.Credentials.ActorIn).
+func (p *principal) credentials() domain.Credentials {
 	switch p.use {
 	case useAccess:
-		return domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}, nil
+		return domain.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	case useSeat:
-		if p.game != g.ID {
-			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
-		}
-		seat, ok := g.Seat(p.color)
-		if !ok {
-			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
-		}
-		if seat.TokenVersion != p.version {
-			return domain.Actor{}, &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
-				Detail: "This move link was replaced by a newer one: use the link in the latest email."}
-		}
 		color := p.color
-		return domain.Actor{SeatColor: &color}, nil
+		return domain.Credentials{GameID: p.game, Seat: &color, LinkVersion: p.version}
 	default: // useWatch
-		if p.game != g.ID {
-			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
-		}
-		if g.WatchVersion != p.version {
-			return domain.Actor{}, &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
-				Detail: "This spectator link was replaced by a newer one: ask a player for the new one."}
-		}
-		return domain.Actor{Spectator: true}, nil
+		return domain.Credentials{GameID: p.game, Spectator: true, LinkVersion: p.version}
 	}
 }
 

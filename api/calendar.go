@@ -26,7 +26,7 @@ func (s *Server) calendar(c echo.Context) error {
 		return err
 	}
 	if version != u.CalendarVersion {
-		return &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
+		return &Problem{Status: http.StatusUnauthorized, Code: domain.CodeLinkReplaced,
 			Detail: "This calendar link was replaced by a newer one: subscribe to the calendar_url of your account."}
 	}
 	games, err := s.db.GamesToMove(ctx, u.Email)

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -60,6 +61,7 @@ type Server struct {
 	echo   *echo.Echo
 	http   *http.Server
 	db     *repo.DB
+	app    *domain.Service
 	tokens *Tokens
 	links  *Links
 	limits *limits
@@ -96,6 +98,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: NewLinks(cfg.BaseURL, tokens), limits: newLimits(cfg.RateLimits, cfg.Now),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
+	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})
 	e.HTTPErrorHandler = s.handleError
 	// Outermost first. Headers and the request id come before anything that
 	// can fail; the logger sits outside recovery so a panic is logged as 500.

@@ -172,7 +172,7 @@ type turnView struct {
 	PlayedAt time.Time `json:"played_at"`
 }
 
-func viewTurnRow(t repo.TurnRow) turnView {
+func viewTurnRow(t domain.StoredTurn) turnView {
 	return turnView{Ply: t.Ply, Color: t.Color.String(), Turn: t.Notation, Used: t.Used, Counted: t.Counted, Auto: t.Auto, PlayedAt: t.PlayedAt}
 }
 
