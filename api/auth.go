@@ -9,16 +9,15 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // principal is who a request's bearer token says the caller is.
 type principal struct {
 	use     string
-	session repo.Session // useAccess
-	game    string       // useSeat, useWatch
-	color   less.Color   // useSeat
-	version int          // useSeat, useWatch: the link's version
+	session domain.Session // useAccess
+	game    string         // useSeat, useWatch
+	color   less.Color     // useSeat
+	version int            // useSeat, useWatch: the link's version
 }
 
 // authenticate reads the bearer token. It returns a 401 problem when the
@@ -36,7 +35,7 @@ func (s *Server) authenticate(c echo.Context) (*principal, error) {
 	p := &principal{use: cl.Use, game: cl.Game, version: cl.Version}
 	switch cl.Use {
 	case useAccess:
-		sess, err := s.db.ActiveSession(c.Request().Context(), cl.Session, s.now())
+		sess, err := s.app.ActiveSession(c.Request().Context(), cl.Session)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,6 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // The JSON shapes of the API. Each is a schema in openapi.yaml with the
@@ -23,7 +22,7 @@ type userView struct {
 	CreatedAt    time.Time `json:"created_at"`
 }
 
-func (s *Server) viewUser(u repo.User) (userView, error) {
+func (s *Server) viewUser(u domain.User) (userView, error) {
 	cal, err := s.links.CalendarURL(u.ID, u.CalendarVersion)
 	if err != nil {
 		return userView{}, err

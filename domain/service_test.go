@@ -34,8 +34,8 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{store: memstore.New(
-		memstore.User{ID: creatorID, Email: "org@example.org"},
-		memstore.User{ID: annID, Email: "ann@example.org", Locale: "de"}), now: t0}
+		domain.User{ID: creatorID, Email: "org@example.org"},
+		domain.User{ID: annID, Email: "ann@example.org", Locale: "de"}), now: t0}
 	ids := 0
 	f.svc = domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
@@ -335,4 +335,94 @@ func code(err error) string {
 		return de.Code
 	}
 	return ""
+}
+
+func TestServiceLogin(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	for i := range domain.MaxLoginsPerHour {
+		if err := f.svc.RequestLogin(ctx, "cat@example.org", ""); err != nil {
+			t.Fatalf("login %d: %v", i+1, err)
+		}
+	}
+	if err := f.svc.RequestLogin(ctx, "cat@example.org", ""); code(err) != domain.CodeTooManyLogins {
+		t.Errorf("one login too many: %v, want %s", err, domain.CodeTooManyLogins)
+	}
+	q := f.store.Queued()
+	last := q[len(q)-1]
+	if last.Kind != domain.NoticeLogin || last.Email != "cat@example.org" || len(q) != 2+domain.MaxLoginsPerHour {
+		t.Fatalf("queued %d notices, the last %+v; want %d, a login to cat", len(q), last, 2+domain.MaxLoginsPerHour)
+	}
+	sess, err := f.svc.ExchangeLogin(ctx, last.Secret, time.Hour)
+	if err != nil || sess.User.Email != "cat@example.org" || !sess.ExpiresAt.Equal(f.now.Add(time.Hour)) {
+		t.Fatalf("ExchangeLogin = %+v, %v", sess, err)
+	}
+	if _, err := f.svc.ActiveSession(ctx, sess.ID); err != nil {
+		t.Errorf("the new session: %v", err)
+	}
+	for _, token := range []string{last.Secret, "not-a-token"} {
+		if _, err := f.svc.ExchangeLogin(ctx, token, time.Hour); code(err) != domain.CodeLoginInvalid {
+			t.Errorf("exchanging %q: %v, want %s", token, err, domain.CodeLoginInvalid)
+		}
+	}
+	if err := f.svc.Logout(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.ActiveSession(ctx, sess.ID); code(err) != domain.CodeUnauthorized {
+		t.Errorf("the session after logout: %v, want %s", err, domain.CodeUnauthorized)
+	}
+}
+
+func TestServiceSessions(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	if _, err := f.svc.ActiveSession(ctx, "nope"); code(err) != domain.CodeUnauthorized {
+		t.Errorf("an unknown session: %v, want %s", err, domain.CodeUnauthorized)
+	}
+	u, err := f.svc.RotateCalendarLink(ctx, annID)
+	if err != nil || u.CalendarVersion != 1 {
+		t.Errorf("RotateCalendarLink = %+v, %v; want version 1", u, err)
+	}
+	if _, err := f.svc.RotateCalendarLink(ctx, 99); code(err) != domain.CodeNotFound {
+		t.Errorf("rotating a missing account's link: %v, want %s", err, domain.CodeNotFound)
+	}
+	if u, err := f.svc.UpdateUser(ctx, annID, "Ann A.", "fr"); err != nil || u.Name != "Ann A." || u.Locale != "fr" {
+		t.Errorf("UpdateUser = %+v, %v", u, err)
+	}
+}
+
+func TestServiceVacations(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	ann, err := f.svc.UserByID(ctx, annID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann.VacationDays = 20
+	day := 24 * time.Hour
+	tests := []struct {
+		name     string
+		period   domain.Period
+		wantCode string
+	}{
+		{name: "next week", period: domain.Period{Start: t0.Add(7 * day), End: t0.Add(10 * day)}},
+		{name: "overlapping it", period: domain.Period{Start: t0.Add(8 * day), End: t0.Add(9 * day)}, wantCode: domain.CodeInvalidVacation},
+		{name: "ends before it starts", period: domain.Period{Start: t0.Add(20 * day), End: t0.Add(19 * day)}, wantCode: domain.CodeInvalidVacation},
+	}
+	for _, tt := range tests {
+		_, err := f.svc.DeclareVacation(ctx, ann, tt.period)
+		if code(err) != tt.wantCode {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.wantCode)
+		}
+	}
+	list, left, err := f.svc.Vacations(ctx, ann)
+	if err != nil || len(list) != 1 || left != 17 {
+		t.Fatalf("Vacations = %+v, %d left, %v; want one, 17 days left", list, left, err)
+	}
+	if err := f.svc.CancelVacation(ctx, ann, list[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.CancelVacation(ctx, ann, list[0].ID); code(err) != domain.CodeNotFound {
+		t.Errorf("cancelling it again: %v, want %s", err, domain.CodeNotFound)
+	}
 }

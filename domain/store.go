@@ -29,6 +29,7 @@ type GameReader interface {
 // Store is the persistence port of the use cases.
 type Store interface {
 	GameReader
+	AccountReader
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
 	// panics. The error from fn is returned as is. Transact returns only
@@ -43,6 +44,7 @@ type Store interface {
 // queues with it), and the idempotent response.
 type StoreTx interface {
 	GameReader
+	AccountTx
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would
 	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.

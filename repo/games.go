@@ -38,14 +38,6 @@ func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]stri
 	return ids, rows.Err()
 }
 
-// CreateGame is domain.Service.CreateGame at now.
-//
-// Deprecated: call the Service. This stays for the tests that still build
-// their games through the store.
-func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID int64, now time.Time) (domain.Game, error) {
-	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}).CreateGame(ctx, spec, creatorID)
-}
-
 // Game reads a game; a missing game is a domain not-found error.
 func (db *DB) Game(ctx context.Context, id string) (domain.Game, error) {
 	return loadGame(ctx, db.read, id)
@@ -87,16 +79,6 @@ var (
 	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
 		sqlSelectTurns}
 )
-
-// UpdateGame is domain.UpdateGame on this store.
-//
-// Deprecated: call the Service. This stays for the scheduler's tick and the
-// tests not yet moved to it.
-func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
-	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
-	return domain.UpdateGame(ctx, db, domain.GameUpdate{GameID: id, Idem: idem, Now: now,
-		Authorize: func(g *domain.Game) error { return authorize(*g) }, Compute: change})
-}
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.

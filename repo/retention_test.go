@@ -113,7 +113,7 @@ func TestPruneSessions(t *testing.T) {
 func TestPruneLoginTokens(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	for i := range maxLoginsPerHour {
+	for i := range domain.MaxLoginsPerHour {
 		if err := db.RequestLogin(ctx, "ann@example.org", "en", t0.Add(time.Duration(i)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}

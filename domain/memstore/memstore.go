@@ -1,7 +1,8 @@
 // Package memstore is an in-memory domain.Store, for testing the use cases
 // without a database. It keeps what the ports promise (units of work that
 // stand or fall whole, version-guarded writes, idempotent responses) and
-// nothing more: no mail budgets, no vacations.
+// nothing more: no mail budgets, no suppression list, and a new game is
+// created without its players' vacations (PlayersAway has none).
 package memstore
 
 import (
@@ -28,8 +29,26 @@ type data struct {
 	games     map[string]domain.Game
 	turns     map[string][]domain.StoredTurn
 	responses map[[2]string]storedResponse
-	users     map[int64]User
+	users     map[int64]domain.User
+	sessions  map[string]session
+	logins    map[string]login // by token
+	vacations []vacation
 	queued    []Queued
+}
+
+type session struct {
+	domain.Session
+	revoked bool
+}
+
+type login struct {
+	domain.LoginToken
+	used bool
+}
+
+type vacation struct {
+	userID int64
+	domain.Vacation
 }
 
 type storedResponse struct {
@@ -37,18 +56,12 @@ type storedResponse struct {
 	resp        domain.Response
 }
 
-// User is an account the store knows.
-type User struct {
-	ID     int64
-	Email  string
-	Locale string
-}
-
 // Queued is a notice a committed change caused, and why.
 type Queued struct {
 	domain.Notice
-	Email string // the recipient
-	Cause domain.Cause
+	Email  string // the recipient
+	Secret string // what the mail alone carries: a login token
+	Cause  domain.Cause
 }
 
 var (
@@ -57,9 +70,10 @@ var (
 )
 
 // New returns an empty store that knows the given accounts.
-func New(users ...User) *Store {
+func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
-		responses: map[[2]string]storedResponse{}, users: map[int64]User{}}}
+		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
+		sessions: map[string]session{}, logins: map[string]login{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
 	}
@@ -103,7 +117,8 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	work := data{games: maps.Clone(s.data.games), turns: maps.Clone(s.data.turns),
-		responses: maps.Clone(s.data.responses), users: s.data.users, queued: slices.Clone(s.data.queued)}
+		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
+		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations), queued: slices.Clone(s.data.queued)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}
