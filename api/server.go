@@ -16,7 +16,6 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // Config is what the server needs from the outside.
@@ -25,7 +24,7 @@ type Config struct {
 	// Nil means slog.Default().
 	Logger *slog.Logger
 	// DB is the store; it also answers readiness checks (/readyz).
-	DB *repo.DB
+	DB Store
 	// Secret signs every token and link (HS256), at least 32 bytes. Never log it.
 	Secret []byte
 	// PreviousSecrets are keys rotated out, still accepted for checking
@@ -60,7 +59,7 @@ type Server struct {
 	log    *slog.Logger
 	echo   *echo.Echo
 	http   *http.Server
-	db     *repo.DB
+	db     Store
 	app    *domain.Service
 	tokens *Tokens
 	links  *Links

@@ -191,17 +191,9 @@ func (db *DB) MarkAttemptFailed(ctx context.Context, id int64, f MailFailure, ne
 	})
 }
 
-// MailStatus is the delivery state of one email, for the API.
-type MailStatus struct {
-	Kind      domain.NoticeKind
-	Color     string
-	Ply       int
-	Attempts  int
-	Status    string // pending, sent, failed
-	ErrorCode string // of the last failed attempt (see MailFailure); "" if none failed
-	LastError string
-	CreatedAt time.Time
-}
+// MailStatus is the domain's NoticeDelivery, under the name the store's
+// callers knew.
+type MailStatus = domain.NoticeDelivery
 
 // GameMail lists the emails a game caused, oldest first.
 func (db *DB) GameMail(ctx context.Context, gameID string) ([]MailStatus, error) {
