@@ -20,8 +20,4 @@ type Store interface {
 	// mail to it.
 	Unsubscribe(ctx context.Context, email string, now time.Time) error
 	Suppress(ctx context.Context, email string, now time.Time) error
-	CreateTournament(ctx context.Context, spec domain.NewTournamentSpec, organizerID int64, now time.Time) (domain.Tournament, error)
-	Tournament(ctx context.Context, id string) (domain.Tournament, error)
-	WithdrawFromTournament(ctx context.Context, id string, entrant int, now time.Time) (domain.Tournament, error)
-	CancelTournament(ctx context.Context, id string, now time.Time) (domain.Tournament, error)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -424,5 +425,109 @@ func TestServiceVacations(t *testing.T) {
 	}
 	if err := f.svc.CancelVacation(ctx, ann, list[0].ID); code(err) != domain.CodeNotFound {
 		t.Errorf("cancelling it again: %v, want %s", err, domain.CodeNotFound)
+	}
+}
+
+// A game whose deadline passed is timed out once: a second tick, or a
+// second server's, finds nothing due.
+func TestServiceTickGame(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
+		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}, Walls: openWalls,
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		at        time.Time
+		wantDue   bool
+		wantActed bool
+		wantOver  bool
+	}{
+		{name: "before any reminder", at: t0.Add(time.Hour)},
+		{name: "after the deadline", at: t0.Add(25 * time.Hour), wantDue: true, wantActed: true, wantOver: true},
+		{name: "again", at: t0.Add(26 * time.Hour), wantOver: true},
+	}
+	for _, tt := range tests {
+		f.now = tt.at
+		due, err := f.svc.DueGames(ctx, 10)
+		if err != nil || slices.Contains(due, g.ID) != tt.wantDue {
+			t.Errorf("%s: due %v, %v; want due %v", tt.name, due, err, tt.wantDue)
+		}
+		acted, err := f.svc.TickGame(ctx, g.ID)
+		if err != nil || acted != tt.wantActed {
+			t.Errorf("%s: TickGame = %v, %v; want %v", tt.name, acted, err, tt.wantActed)
+		}
+		if got, _ := f.store.Game(ctx, g.ID); got.Over() != tt.wantOver {
+			t.Errorf("%s: over %v, want %v", tt.name, got.Over(), tt.wantOver)
+		}
+	}
+}
+
+// A tournament of three: its first round starts on schedule with one game
+// and a bye, withdrawing resigns the withdrawn player's game, and a
+// cancelled tournament starts no more rounds.
+func TestServiceTournament(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+			{Name: "Cat", Email: "cat@example.org"}},
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acted, err := f.svc.TickTournament(ctx, tour.ID); err != nil || acted {
+		t.Errorf("before the start: TickTournament = %v, %v; want nothing done", acted, err)
+	}
+	f.now = t0.Add(time.Hour)
+	if due, err := f.svc.DueTournaments(ctx, 10); err != nil || !slices.Contains(due, tour.ID) {
+		t.Errorf("at the start: due %v, %v", due, err)
+	}
+	if acted, err := f.svc.TickTournament(ctx, tour.ID); err != nil || !acted {
+		t.Fatalf("at the start: TickTournament = %v, %v", acted, err)
+	}
+	if acted, err := f.svc.TickTournament(ctx, tour.ID); err != nil || acted {
+		t.Errorf("ticking again: %v, %v; want nothing done", acted, err)
+	}
+	tour, err = f.svc.Tournament(ctx, tour.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tour.Current()
+	var gameID string
+	var inGame int
+	for _, g := range r.Games {
+		if g.GameID != "" {
+			gameID, inGame = g.GameID, g.White
+		}
+	}
+	var byes int
+	for _, q := range f.store.Queued() {
+		if q.Kind == domain.NoticeBye {
+			byes++
+		}
+	}
+	if gameID == "" || byes != 1 {
+		t.Fatalf("round 1: games %+v, %d byes; want a game and a bye", r.Games, byes)
+	}
+	if _, err := f.svc.Withdraw(ctx, tour.ID, inGame); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := f.store.Game(ctx, gameID); !g.Over() || g.State.Result.Reason != less.ReasonResignation {
+		t.Errorf("the withdrawn player's game: over %v, result %+v; want resigned", g.Over(), g.State.Result)
+	}
+	if _, err := f.svc.CancelTournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	queued := len(f.store.Queued())
+	f.now = t0.Add(50 * time.Hour)
+	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.store.Queued()); n != queued {
+		t.Errorf("a cancelled tournament's tick queued %d notices", n-queued)
 	}
 }

@@ -30,6 +30,7 @@ type GameReader interface {
 type Store interface {
 	GameReader
 	AccountReader
+	ScheduleReader
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
 	// panics. The error from fn is returned as is. Transact returns only
@@ -45,6 +46,7 @@ type Store interface {
 type StoreTx interface {
 	GameReader
 	AccountTx
+	TournamentTx
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would
 	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.

@@ -26,8 +26,8 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 
 // UpdateGame is domain.UpdateGame on this store.
 //
-// Deprecated: call the Service. This stays for the scheduler's tick and the
-// tests not yet moved to it.
+// Deprecated: call the Service. This stays for the tests that change games
+// with closures of their own.
 func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
 	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
 	return domain.UpdateGame(ctx, db, domain.GameUpdate{GameID: id, Idem: idem, Now: now,
@@ -88,4 +88,39 @@ func (db *DB) DeclareVacation(ctx context.Context, u User, p domain.Period, now 
 // Deprecated: call the Service.
 func (db *DB) CancelVacation(ctx context.Context, u User, id int64, now time.Time) error {
 	return db.serviceAt(now).CancelVacation(ctx, u, id)
+}
+
+// Tick is domain.Service.TickGame at now.
+//
+// Deprecated: call the Service.
+func (db *DB) Tick(ctx context.Context, id string, now time.Time) (bool, error) {
+	return db.serviceAt(now).TickGame(ctx, id)
+}
+
+// CreateTournament is domain.Service.CreateTournament at now.
+//
+// Deprecated: call the Service.
+func (db *DB) CreateTournament(ctx context.Context, spec domain.NewTournamentSpec, organizerID int64, now time.Time) (domain.Tournament, error) {
+	return db.serviceAt(now).CreateTournament(ctx, spec, organizerID)
+}
+
+// TickTournament is domain.Service.TickTournament at now.
+//
+// Deprecated: call the Service.
+func (db *DB) TickTournament(ctx context.Context, id string, now time.Time) (bool, error) {
+	return db.serviceAt(now).TickTournament(ctx, id)
+}
+
+// WithdrawFromTournament is domain.Service.Withdraw at now.
+//
+// Deprecated: call the Service.
+func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int, now time.Time) (domain.Tournament, error) {
+	return db.serviceAt(now).Withdraw(ctx, id, entrant)
+}
+
+// CancelTournament is domain.Service.CancelTournament at now.
+//
+// Deprecated: call the Service.
+func (db *DB) CancelTournament(ctx context.Context, id string, now time.Time) (domain.Tournament, error) {
+	return db.serviceAt(now).CancelTournament(ctx, id)
 }

@@ -26,14 +26,15 @@ type Store struct {
 // data is everything stored; a unit of work changes a copy and keeps it
 // only if it succeeds.
 type data struct {
-	games     map[string]domain.Game
-	turns     map[string][]domain.StoredTurn
-	responses map[[2]string]storedResponse
-	users     map[int64]domain.User
-	sessions  map[string]session
-	logins    map[string]login // by token
-	vacations []vacation
-	queued    []Queued
+	games       map[string]domain.Game
+	turns       map[string][]domain.StoredTurn
+	responses   map[[2]string]storedResponse
+	users       map[int64]domain.User
+	sessions    map[string]session
+	logins      map[string]login // by token
+	vacations   []vacation
+	tournaments map[string]domain.Tournament
+	queued      []Queued
 }
 
 type session struct {
@@ -73,7 +74,7 @@ var (
 func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
-		sessions: map[string]session{}, logins: map[string]login{}}}
+		sessions: map[string]session{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
 	}
@@ -118,7 +119,8 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 	defer s.mu.Unlock()
 	work := data{games: maps.Clone(s.data.games), turns: maps.Clone(s.data.turns),
 		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
-		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations), queued: slices.Clone(s.data.queued)}
+		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
+		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}
