@@ -55,3 +55,13 @@ func TestAPIDoesNotImportRepo(t *testing.T) {
 		}
 	}
 }
+
+// The use cases and the rules depend on no edge: domain imports nothing of
+// the module outside domain/...
+func TestDomainImportsOnlyDomain(t *testing.T) {
+	for pkg := range goListDeps(t, "../../domain/...") {
+		if pkg != module+"domain" && !strings.HasPrefix(pkg, module+"domain/") {
+			t.Errorf("domain depends on %s", pkg)
+		}
+	}
+}
