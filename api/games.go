@@ -332,7 +332,7 @@ type previewView struct {
 // previewTurn judges a turn without playing it: the resulting position, or
 // the rule it breaks.
 func (s *Server) previewTurn(c echo.Context) error {
-	p, err := s.authenticate(c)
+	g, a, _, err := s.readableGame(c)
 	if err != nil {
 		return err
 	}
@@ -340,7 +340,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	next, out, err := s.app.PreviewTurn(c.Request().Context(), c.Param("id"), p.credentials(), req.Turn)
+	next, out, err := domain.PreviewTurn(g, a, req.Turn)
 	if err != nil {
 		return err
 	}

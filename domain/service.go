@@ -85,15 +85,15 @@ type Credentials struct {
 // A link must name this game and be its current version: a replaced link
 // is refused like an expired one.
 func (c Credentials) ActorIn(g *Game) (Actor, error) {
-	wrongGame := Errorf(KindForbidden, CodeWrongGame, "This link is for another game.")
+	wrongGame := func() error { return Errorf(KindForbidden, CodeWrongGame, "This link is for another game.") }
 	switch {
 	case c.Seat != nil:
 		if c.GameID != g.ID {
-			return Actor{}, wrongGame
+			return Actor{}, wrongGame()
 		}
 		seat, ok := g.Seat(*c.Seat)
 		if !ok {
-			return Actor{}, wrongGame
+			return Actor{}, wrongGame()
 		}
 		if seat.TokenVersion != c.LinkVersion {
 			return Actor{}, Errorf(KindUnauthorized, CodeLinkReplaced,
@@ -103,7 +103,7 @@ func (c Credentials) ActorIn(g *Game) (Actor, error) {
 		return Actor{SeatColor: &color}, nil
 	case c.Spectator:
 		if c.GameID != g.ID {
-			return Actor{}, wrongGame
+			return Actor{}, wrongGame()
 		}
 		if g.WatchVersion != c.LinkVersion {
 			return Actor{}, Errorf(KindUnauthorized, CodeLinkReplaced,
@@ -193,16 +193,6 @@ func (s *Service) ReadGame(ctx context.Context, id string, by Credentials) (Game
 // Turns lists the turns of a game, for a caller who may read it (see ReadGame).
 func (s *Service) Turns(ctx context.Context, id string) ([]StoredTurn, error) {
 	return s.store.Turns(ctx, id)
-}
-
-// PreviewTurn judges a turn for the caller without playing it: the
-// position it leads to, or the rule it breaks.
-func (s *Service) PreviewTurn(ctx context.Context, id string, by Credentials, turn string) (less.Position, less.Outcome, error) {
-	g, a, err := s.ReadGame(ctx, id, by)
-	if err != nil {
-		return less.Position{}, less.Outcome{}, err
-	}
-	return PreviewTurn(g, a, turn)
 }
 
 // SubmitTurn plays a turn made at ply: the new state, the turn, the

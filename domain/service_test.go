@@ -283,7 +283,11 @@ func TestServiceReadGame(t *testing.T) {
 	if _, _, err := f.svc.ReadGame(ctx, "g_nope", creator); code(err) != domain.CodeNotFound {
 		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
 	}
-	if _, _, err := f.svc.PreviewTurn(ctx, f.game.ID, seat(f.game, less.White), "e5e1"); code(err) != domain.CodeIllegalTurn {
+	g, a, err := f.svc.ReadGame(ctx, f.game.ID, seat(f.game, less.White))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := domain.PreviewTurn(g, a, "e5e1"); code(err) != domain.CodeIllegalTurn {
 		t.Errorf("preview of an illegal turn: %v, want %s", err, domain.CodeIllegalTurn)
 	}
 }
