@@ -23,7 +23,8 @@ type Config struct {
 	// Logger receives one line per request and every server error.
 	// Nil means slog.Default().
 	Logger *slog.Logger
-	// DB is the store; it also answers readiness checks (/readyz).
+	// DB is the store: the server runs the use cases (a domain.Service
+	// with its clock, Now) on it, and it answers readiness checks (/readyz).
 	DB Store
 	// Secret signs every token and link (HS256), at least 32 bytes. Never log it.
 	Secret []byte

@@ -321,6 +321,32 @@ func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
 	}
 }
 
+// A retry of the same request that commits first is not played twice:
+// the overtaken request finds its response stored and replays it.
+func TestUpdateGameOvertakenByItsOwnRetry(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, less.White),
+		Idem: &domain.Idempotency{Scope: "seat", Key: "k", Fingerprint: []byte("turn")}}
+	calls := 0
+	racing := func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+		calls++
+		if calls == 1 { // the retry arrives while the first is computed
+			if _, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, present); err != nil || replayed {
+				t.Fatalf("the retry: replayed %v, %v", replayed, err)
+			}
+		}
+		return present(a, before, done, now)
+	}
+	resp, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, racing)
+	if err != nil || !replayed || string(resp.Body) != "v2 ply 1" {
+		t.Errorf("the overtaken request = %q, replayed %v, %v; want the retry's response replayed", resp.Body, replayed, err)
+	}
+	if turns, _ := f.store.Turns(ctx, f.game.ID); len(turns) != 1 {
+		t.Errorf("%d turns stored, want 1", len(turns))
+	}
+}
+
 // overtake commits another change to the fixture's game.
 func overtake(ctx context.Context, t *testing.T, f *fixture) {
 	t.Helper()
