@@ -48,48 +48,6 @@ func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration
 	return db.serviceAt(now).ExchangeLogin(ctx, token, ttl)
 }
 
-// RevokeSession is domain.Service.Logout at now.
-//
-// Deprecated: call the Service.
-func (db *DB) RevokeSession(ctx context.Context, id string, now time.Time) error {
-	return db.serviceAt(now).Logout(ctx, id)
-}
-
-// UpdateUser is domain.Service.UpdateUser.
-//
-// Deprecated: call the Service.
-func (db *DB) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
-	return db.serviceAt(time.Now()).UpdateUser(ctx, id, name, locale)
-}
-
-// RotateCalendarLink is domain.Service.RotateCalendarLink.
-//
-// Deprecated: call the Service.
-func (db *DB) RotateCalendarLink(ctx context.Context, id int64) (User, error) {
-	return db.serviceAt(time.Now()).RotateCalendarLink(ctx, id)
-}
-
-// Vacations is domain.Service.Vacations at now.
-//
-// Deprecated: call the Service.
-func (db *DB) Vacations(ctx context.Context, u User, now time.Time) ([]Vacation, int, error) {
-	return db.serviceAt(now).Vacations(ctx, u)
-}
-
-// DeclareVacation is domain.Service.DeclareVacation at now.
-//
-// Deprecated: call the Service.
-func (db *DB) DeclareVacation(ctx context.Context, u User, p domain.Period, now time.Time) (Vacation, error) {
-	return db.serviceAt(now).DeclareVacation(ctx, u, p)
-}
-
-// CancelVacation is domain.Service.CancelVacation at now.
-//
-// Deprecated: call the Service.
-func (db *DB) CancelVacation(ctx context.Context, u User, id int64, now time.Time) error {
-	return db.serviceAt(now).CancelVacation(ctx, u, id)
-}
-
 // Tick is domain.Service.TickGame at now.
 //
 // Deprecated: call the Service.
@@ -109,18 +67,4 @@ func (db *DB) CreateTournament(ctx context.Context, spec domain.NewTournamentSpe
 // Deprecated: call the Service.
 func (db *DB) TickTournament(ctx context.Context, id string, now time.Time) (bool, error) {
 	return db.serviceAt(now).TickTournament(ctx, id)
-}
-
-// WithdrawFromTournament is domain.Service.Withdraw at now.
-//
-// Deprecated: call the Service.
-func (db *DB) WithdrawFromTournament(ctx context.Context, id string, entrant int, now time.Time) (domain.Tournament, error) {
-	return db.serviceAt(now).Withdraw(ctx, id, entrant)
-}
-
-// CancelTournament is domain.Service.CancelTournament at now.
-//
-// Deprecated: call the Service.
-func (db *DB) CancelTournament(ctx context.Context, id string, now time.Time) (domain.Tournament, error) {
-	return db.serviceAt(now).CancelTournament(ctx, id)
 }

@@ -434,7 +434,7 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 			[]string{T, U, A, B, H, E, D, C, G, F}},
 		{"her vacation moves T's deadline, and nothing else of it, after U's",
 			func() error {
-				_, err := db.DeclareVacation(ctx, f.ann, domain.Period{Start: at(20), End: at(68)}, at(19))
+				_, err := db.serviceAt(at(19)).DeclareVacation(ctx, f.ann, domain.Period{Start: at(20), End: at(68)})
 				return err
 			},
 			[]string{U, T, A, B, H, E, D, C, G, F}},
@@ -679,7 +679,7 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 			return err
 		}},
 		{"a vacation that moves a deadline", func() error {
-			_, err := db.DeclareVacation(ctx, f.vic, domain.Period{Start: at(80), End: at(90)}, at(72))
+			_, err := db.serviceAt(at(72)).DeclareVacation(ctx, f.vic, domain.Period{Start: at(80), End: at(90)})
 			return err
 		}},
 		{"a renewed link", func() error {

@@ -87,7 +87,7 @@ func TestPruneSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RevokeSession(ctx, long.ID, t0.Add(time.Minute)); err != nil {
+	if err := db.serviceAt(t0.Add(time.Minute)).Logout(ctx, long.ID); err != nil {
 		t.Fatal(err)
 	}
 	live, err := db.ExchangeLogin(ctx, requestToken(t, db, "f@example.org", t0), 30*24*time.Hour, t0)
