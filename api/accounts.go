@@ -37,7 +37,7 @@ func (s *Server) requestLogin(c echo.Context) error {
 			return err
 		}
 	}
-	if err := s.db.RequestLogin(c.Request().Context(), email, locale, s.now()); err != nil {
+	if err := s.app.RequestLogin(c.Request().Context(), email, locale); err != nil {
 		if de, ok := domain.ErrorOf(err); ok && de.Kind == domain.KindRateLimited {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(int(time.Hour/time.Second)))
 		}
@@ -64,7 +64,7 @@ func (s *Server) exchangeToken(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	sess, err := s.db.ExchangeLogin(c.Request().Context(), req.Token, AccessTTL, s.now())
+	sess, err := s.app.ExchangeLogin(c.Request().Context(), req.Token, AccessTTL)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (s *Server) logout(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.RevokeSession(c.Request().Context(), p.session.ID, s.now()); err != nil {
+	if err := s.app.Logout(c.Request().Context(), p.session.ID); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -128,7 +128,7 @@ func (s *Server) updateMe(c echo.Context) error {
 			return err
 		}
 	}
-	updated, err := s.db.UpdateUser(c.Request().Context(), u.ID, u.Name, u.Locale)
+	updated, err := s.app.UpdateUser(c.Request().Context(), u.ID, u.Name, u.Locale)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (s *Server) myGames(c echo.Context) error {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "limit is a number from 1 to 100.")
 		}
 	}
-	page, err := s.db.MyGames(c.Request().Context(), p.session.User, c.QueryParam("cursor"), limit)
+	page, err := s.app.MyGames(c.Request().Context(), p.session.User, c.QueryParam("cursor"), limit)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (s *Server) rotateCalendarLink(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.db.RotateCalendarLink(c.Request().Context(), p.session.User.ID)
+	u, err := s.app.RotateCalendarLink(c.Request().Context(), p.session.User.ID)
 	if err != nil {
 		return err
 	}

@@ -9,16 +9,15 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // principal is who a request's bearer token says the caller is.
 type principal struct {
 	use     string
-	session repo.Session // useAccess
-	game    string       // useSeat, useWatch
-	color   less.Color   // useSeat
-	version int          // useSeat, useWatch: the link's version
+	session domain.Session // useAccess
+	game    string         // useSeat, useWatch
+	color   less.Color     // useSeat
+	version int            // useSeat, useWatch: the link's version
 }
 
 // authenticate reads the bearer token. It returns a 401 problem when the
@@ -36,7 +35,7 @@ func (s *Server) authenticate(c echo.Context) (*principal, error) {
 	p := &principal{use: cl.Use, game: cl.Game, version: cl.Version}
 	switch cl.Use {
 	case useAccess:
-		sess, err := s.db.ActiveSession(c.Request().Context(), cl.Session, s.now())
+		sess, err := s.app.ActiveSession(c.Request().Context(), cl.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -72,36 +71,17 @@ func (s *Server) account(c echo.Context) (*principal, error) {
 	return p, nil
 }
 
-// actorFor checks that the principal may act on game g and says as whom.
-// A seat or spectator token must name this game and its link's current
-// version: a replaced link is refused like an expired one.
-func actorFor(p *principal, g *domain.Game) (domain.Actor, error) {
+// credentials are what the principal's token proves, for the use cases
+// (see domain.Credentials.ActorIn).
+func (p *principal) credentials() domain.Credentials {
 	switch p.use {
 	case useAccess:
-		return domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}, nil
+		return domain.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	case useSeat:
-		if p.game != g.ID {
-			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
-		}
-		seat, ok := g.Seat(p.color)
-		if !ok {
-			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
-		}
-		if seat.TokenVersion != p.version {
-			return domain.Actor{}, &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
-				Detail: "This move link was replaced by a newer one: use the link in the latest email."}
-		}
 		color := p.color
-		return domain.Actor{SeatColor: &color}, nil
+		return domain.Credentials{GameID: p.game, Seat: &color, LinkVersion: p.version}
 	default: // useWatch
-		if p.game != g.ID {
-			return domain.Actor{}, NewProblem(http.StatusForbidden, "wrong_game", "This link is for another game.")
-		}
-		if g.WatchVersion != p.version {
-			return domain.Actor{}, &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
-				Detail: "This spectator link was replaced by a newer one: ask a player for the new one."}
-		}
-		return domain.Actor{Spectator: true}, nil
+		return domain.Credentials{GameID: p.game, Spectator: true, LinkVersion: p.version}
 	}
 }
 

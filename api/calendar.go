@@ -21,15 +21,15 @@ func (s *Server) calendar(c echo.Context) error {
 		return NewProblem(http.StatusBadRequest, "invalid_link", "This calendar link is not valid.")
 	}
 	ctx := c.Request().Context()
-	u, err := s.db.UserByID(ctx, userID)
+	u, err := s.app.UserByID(ctx, userID)
 	if err != nil {
 		return err
 	}
 	if version != u.CalendarVersion {
-		return &Problem{Status: http.StatusUnauthorized, Code: "link_replaced",
+		return &Problem{Status: http.StatusUnauthorized, Code: domain.CodeLinkReplaced,
 			Detail: "This calendar link was replaced by a newer one: subscribe to the calendar_url of your account."}
 	}
-	games, err := s.db.GamesToMove(ctx, u.Email)
+	games, err := s.app.GamesToMove(ctx, u.Email)
 	if err != nil {
 		return err
 	}

@@ -119,7 +119,7 @@ func (s *Server) listVacations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, left, err := s.db.Vacations(c.Request().Context(), p.session.User, s.now())
+	list, left, err := s.app.Vacations(c.Request().Context(), p.session.User)
 	if err != nil {
 		return err
 	}
@@ -141,8 +141,8 @@ func (s *Server) declareVacation(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	v, err := s.db.DeclareVacation(c.Request().Context(), p.session.User,
-		domain.Period{Start: req.Start.UTC().Truncate(time.Minute), End: req.End.UTC().Truncate(time.Minute)}, s.now())
+	v, err := s.app.DeclareVacation(c.Request().Context(), p.session.User,
+		domain.Period{Start: req.Start.UTC().Truncate(time.Minute), End: req.End.UTC().Truncate(time.Minute)})
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (s *Server) cancelVacation(c echo.Context) error {
 	if err != nil {
 		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "There is no such vacation.")
 	}
-	if err := s.db.CancelVacation(c.Request().Context(), p.session.User, id, s.now()); err != nil {
+	if err := s.app.CancelVacation(c.Request().Context(), p.session.User, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

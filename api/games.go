@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
 )
 
 type playerRequest struct {
@@ -108,7 +106,7 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := s.db.CreateGame(c.Request().Context(), spec, p.session.User.ID, s.now())
+	g, err := s.app.CreateGame(c.Request().Context(), spec, p.session.User.ID)
 	if err != nil {
 		return err
 	}
@@ -127,16 +125,9 @@ func (s *Server) readableGame(c echo.Context) (domain.Game, domain.Actor, *princ
 	if err != nil {
 		return domain.Game{}, domain.Actor{}, nil, err
 	}
-	g, err := s.db.Game(c.Request().Context(), c.Param("id"))
+	g, a, err := s.app.ReadGame(c.Request().Context(), c.Param("id"), p.credentials())
 	if err != nil {
 		return domain.Game{}, domain.Actor{}, nil, err
-	}
-	a, err := actorFor(p, &g)
-	if err != nil {
-		return domain.Game{}, domain.Actor{}, nil, err
-	}
-	if !a.CanRead(&g) {
-		return domain.Game{}, domain.Actor{}, nil, NewProblem(http.StatusForbidden, domain.CodeForbidden, "You neither play in nor created this game.")
 	}
 	return g, a, p, nil
 }
@@ -240,13 +231,13 @@ func (s *Server) listTurns(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.db.Turns(c.Request().Context(), g.ID)
+	rows, err := s.app.Turns(c.Request().Context(), g.ID)
 	if err != nil {
 		return err
 	}
 	out := turnsView{Turns: make([]turnView, len(rows))}
 	for i, t := range rows {
-		out.Turns[i] = viewTurnRecord(t)
+		out.Turns[i] = viewStoredTurn(t)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -280,7 +271,7 @@ func (s *Server) record(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.db.Turns(c.Request().Context(), g.ID)
+	rows, err := s.app.Turns(c.Request().Context(), g.ID)
 	if err != nil {
 		return err
 	}
@@ -319,7 +310,7 @@ func (s *Server) record(c echo.Context) error {
 		out.Setup = &setupView{Pieces: pieces(st), ToMove: st.ToMove().String()}
 	}
 	for i, t := range rows {
-		out.Turns[i] = viewTurnRecord(t)
+		out.Turns[i] = viewStoredTurn(t)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -421,8 +412,8 @@ func (s *Server) submitTurn(c echo.Context) error {
 	if req.Ply == nil {
 		return NewProblem(http.StatusBadRequest, "invalid_request", "ply is required: the number of turns played when you made this turn.")
 	}
-	return s.changeGame(c, body, http.StatusCreated, func(g domain.Game, a domain.Actor, now time.Time) (domain.Submitted, error) {
-		return domain.SubmitTurn(g, a, *req.Ply, req.Turn, now)
+	return s.changeGame(c, body, func(r domain.GameRequest) (domain.Response, bool, error) {
+		return s.app.SubmitTurn(c.Request().Context(), r, *req.Ply, req.Turn, s.presentPlayed(http.StatusCreated))
 	})
 }
 
@@ -432,15 +423,15 @@ func (s *Server) resign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.changeGame(c, body, http.StatusOK, func(g domain.Game, a domain.Actor, now time.Time) (domain.Submitted, error) {
-		return domain.Resign(g, a, now)
+	return s.changeGame(c, body, func(r domain.GameRequest) (domain.Response, bool, error) {
+		return s.app.Resign(c.Request().Context(), r, s.presentPlayed(http.StatusOK))
 	})
 }
 
-// changeGame runs one change to a game in a transaction, with the
-// Idempotency-Key if the request has one, and answers with the game.
-func (s *Server) changeGame(c echo.Context, body []byte, status int,
-	change func(domain.Game, domain.Actor, time.Time) (domain.Submitted, error)) error {
+// changeGame runs a turn or a resignation, with the Idempotency-Key if the
+// request has one, and answers with the game and what was played.
+func (s *Server) changeGame(c echo.Context, body []byte,
+	change func(domain.GameRequest) (domain.Response, bool, error)) error {
 	p, err := s.authenticate(c)
 	if err != nil {
 		return err
@@ -449,30 +440,7 @@ func (s *Server) changeGame(c echo.Context, body []byte, status int,
 	if err != nil {
 		return err
 	}
-	now := s.now()
-	authorize := func(g domain.Game) error {
-		_, err := actorFor(p, &g)
-		return err
-	}
-	resp, replayed, err := s.db.UpdateGame(c.Request().Context(), c.Param("id"), idem, now, authorize, func(g domain.Game) (repo.Change, error) {
-		a, err := actorFor(p, &g)
-		if err != nil {
-			return repo.Change{}, err
-		}
-		sub, err := change(g, a, now)
-		if err != nil {
-			return repo.Change{}, err
-		}
-		v, err := s.viewGame(&sub.Game, a)
-		if err != nil {
-			return repo.Change{}, err
-		}
-		out, err := json.Marshal(playedView{Game: v, Played: viewPlayed(g.State.Ply+1, sub.Played, now)})
-		if err != nil {
-			return repo.Change{}, err
-		}
-		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Response: repo.Response{Status: status, Body: out}}, nil
-	})
+	resp, replayed, err := change(domain.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem})
 	if err != nil {
 		return err
 	}
@@ -484,10 +452,26 @@ func (s *Server) changeGame(c echo.Context, body []byte, status int,
 	return c.JSONBlob(resp.Status, resp.Body)
 }
 
+// presentPlayed renders a turn or a resignation as the game after it and
+// the turns it played, with the given status.
+func (s *Server) presentPlayed(status int) domain.Presenter {
+	return func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+		v, err := s.viewGame(&done.Game, a)
+		if err != nil {
+			return domain.Response{}, err
+		}
+		out, err := json.Marshal(playedView{Game: v, Played: viewPlayed(before.State.Ply+1, done.Played, now)})
+		if err != nil {
+			return domain.Response{}, err
+		}
+		return domain.Response{Status: status, Body: out}, nil
+	}
+}
+
 // idempotency reads the Idempotency-Key header. A key is scoped to whoever
 // sends it, and bound to what was sent: the same key with another request
 // is refused rather than answered with the wrong stored response.
-func idempotency(c echo.Context, p *principal, body []byte) (*repo.Idempotency, error) {
+func idempotency(c echo.Context, p *principal, body []byte) (*domain.Idempotency, error) {
 	key := c.Request().Header.Get("Idempotency-Key")
 	if key == "" {
 		return nil, nil
@@ -507,7 +491,7 @@ func idempotency(c echo.Context, p *principal, body []byte) (*repo.Idempotency, 
 	h := sha256.New()
 	h.Write([]byte(c.Request().Method + " " + c.Request().URL.Path + "\n"))
 	h.Write(body)
-	return &repo.Idempotency{Scope: scope, Key: key, Fingerprint: h.Sum(nil)}, nil
+	return &domain.Idempotency{Scope: scope, Key: key, Fingerprint: h.Sum(nil)}, nil
 }
 
 type linkSentView struct {
@@ -525,24 +509,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 	if err != nil {
 		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "There is no such seat.")
 	}
-	_, _, err = s.db.UpdateGame(c.Request().Context(), c.Param("id"), nil, s.now(), func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		a, err := actorFor(p, &g)
-		if err != nil {
-			return repo.Change{}, err
-		}
-		ng, notice, err := domain.RotateSeat(g, a, color, s.now())
-		if err != nil {
-			return repo.Change{}, err
-		}
-		// The renewal is the player's own doing when he asks for it, with
-		// his link or his account; else the creator's.
-		by := a.UserEmail
-		if seat, ok := g.Seat(color); ok && slices.Contains(a.Seats(&g), color) {
-			by = seat.Email
-		}
-		return repo.Change{Game: ng, Notices: []domain.Notice{notice}, By: by}, nil
-	})
-	if err != nil {
+	if err := s.app.RotateSeat(c.Request().Context(), c.Param("id"), p.credentials(), color); err != nil {
 		return err
 	}
 	s.wakeMail()
@@ -556,26 +523,11 @@ func (s *Server) rotateSpectatorLink(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// What the change wrote: UpdateGame calls change again if it must retry,
-	// so the last call is the one stored.
-	var rotated domain.Game
-	var actor domain.Actor
-	_, _, err = s.db.UpdateGame(c.Request().Context(), c.Param("id"), nil, s.now(), func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		a, err := actorFor(p, &g)
-		if err != nil {
-			return repo.Change{}, err
-		}
-		ng, err := domain.RotateSpectatorLink(g, a, s.now())
-		if err != nil {
-			return repo.Change{}, err
-		}
-		rotated, actor = ng, a
-		return repo.Change{Game: ng}, nil
-	})
+	g, a, err := s.app.RotateSpectatorLink(c.Request().Context(), c.Param("id"), p.credentials())
 	if err != nil {
 		return err
 	}
-	v, err := s.viewGame(&rotated, actor)
+	v, err := s.viewGame(&g, a)
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ type Problem struct {
 var problemCodes = []string{
 	// The HTTP edge: routing, binding, limits, tokens and links.
 	"bad_request", "invalid_request", "invalid_json", "body_too_large", "unsupported_media_type",
-	domain.CodeUnauthorized, domain.CodeForbidden, "account_required", "wrong_game", "link_replaced",
+	domain.CodeUnauthorized, domain.CodeForbidden, "account_required", domain.CodeWrongGame, domain.CodeLinkReplaced,
 	"invalid_link", domain.CodeNotFound, "method_not_allowed", "too_many_requests", "rate_limited",
 	"http_error", "internal", "unavailable", "not_ready",
 	// The domain and the repository.

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/domain"
 )
 
 // Config is what the server needs from the outside.
@@ -23,8 +23,9 @@ type Config struct {
 	// Logger receives one line per request and every server error.
 	// Nil means slog.Default().
 	Logger *slog.Logger
-	// DB is the store; it also answers readiness checks (/readyz).
-	DB *repo.DB
+	// DB is the store: the server runs the use cases (a domain.Service
+	// with its clock, Now) on it, and it answers readiness checks (/readyz).
+	DB Store
 	// Secret signs every token and link (HS256), at least 32 bytes. Never log it.
 	Secret []byte
 	// PreviousSecrets are keys rotated out, still accepted for checking
@@ -59,7 +60,8 @@ type Server struct {
 	log    *slog.Logger
 	echo   *echo.Echo
 	http   *http.Server
-	db     *repo.DB
+	db     Store
+	app    *domain.Service
 	tokens *Tokens
 	links  *Links
 	limits *limits
@@ -96,6 +98,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: NewLinks(cfg.BaseURL, tokens), limits: newLimits(cfg.RateLimits, cfg.Now),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
+	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})
 	e.HTTPErrorHandler = s.handleError
 	// Outermost first. Headers and the request id come before anything that
 	// can fail; the logger sits outside recovery so a panic is logged as 500.

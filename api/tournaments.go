@@ -175,7 +175,7 @@ func (s *Server) createTournament(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.db.CreateTournament(c.Request().Context(), spec, p.session.User.ID, s.now())
+	t, err := s.app.CreateTournament(c.Request().Context(), spec, p.session.User.ID)
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func (s *Server) createTournament(c echo.Context) error {
 // getTournament is public: the pairings, results and standings of a
 // tournament are for everyone who has its address.
 func (s *Server) getTournament(c echo.Context) error {
-	t, err := s.db.Tournament(c.Request().Context(), c.Param("id"))
+	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (s *Server) getTournament(c echo.Context) error {
 
 // tournamentStandings returns the standings as JSON or as CSV (format=csv).
 func (s *Server) tournamentStandings(c echo.Context) error {
-	t, err := s.db.Tournament(c.Request().Context(), c.Param("id"))
+	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func (s *Server) withdraw(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := s.db.Tournament(ctx, c.Param("id"))
+	t, err := s.app.Tournament(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func (s *Server) withdraw(c echo.Context) error {
 	case req.Player == nil && !self:
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "You do not play in this tournament.")
 	}
-	t, err = s.db.WithdrawFromTournament(ctx, t.ID, entrant, s.now())
+	t, err = s.app.Withdraw(ctx, t.ID, entrant)
 	if err != nil {
 		return err
 	}
@@ -268,14 +268,14 @@ func (s *Server) cancelTournament(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := s.db.Tournament(ctx, c.Param("id"))
+	t, err := s.app.Tournament(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
 	if t.OrganizerID != p.session.User.ID {
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may cancel the tournament.")
 	}
-	if t, err = s.db.CancelTournament(ctx, t.ID, s.now()); err != nil {
+	if t, err = s.app.CancelTournament(ctx, t.ID); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.viewTournament(&t))
@@ -305,7 +305,7 @@ var standingsPage = template.Must(template.New("standings").Funcs(template.FuncM
 // standingsHTML is the public standings page of a tournament: no script,
 // the play page's style sheet.
 func (s *Server) standingsHTML(c echo.Context) error {
-	t, err := s.db.Tournament(c.Request().Context(), c.Param("id"))
+	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

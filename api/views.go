@@ -7,7 +7,6 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // The JSON shapes of the API. Each is a schema in openapi.yaml with the
@@ -23,7 +22,7 @@ type userView struct {
 	CreatedAt    time.Time `json:"created_at"`
 }
 
-func (s *Server) viewUser(u repo.User) (userView, error) {
+func (s *Server) viewUser(u domain.User) (userView, error) {
 	cal, err := s.links.CalendarURL(u.ID, u.CalendarVersion)
 	if err != nil {
 		return userView{}, err
@@ -172,7 +171,7 @@ type turnView struct {
 	PlayedAt time.Time `json:"played_at"`
 }
 
-func viewTurnRecord(t domain.TurnRecord) turnView {
+func viewStoredTurn(t domain.StoredTurn) turnView {
 	return turnView{Ply: t.Ply, Color: t.Color.String(), Turn: t.Notation, Used: t.Used, Counted: t.Counted, Auto: t.Auto, PlayedAt: t.PlayedAt}
 }
 

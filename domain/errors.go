@@ -57,6 +57,10 @@ const (
 	CodeTooManyLogins     = "too_many_logins"
 	CodeAlreadyWithdrawn  = "already_withdrawn"
 	CodeTournamentOver    = "tournament_over"
+	// A link (a seat's or the spectator's) of another game, or one replaced
+	// by a newer one (see Credentials.ActorIn).
+	CodeWrongGame    = "wrong_game"
+	CodeLinkReplaced = "link_replaced"
 	// CodeNotDue is the scheduler's "nothing to do": a tick found the game's
 	// reminder or deadline not due (it ran twice, or on two servers).
 	CodeNotDue = "not_due"

@@ -1,6 +1,10 @@
 package domain
 
-import "github.com/lesspost/lesspost/domain/less"
+import (
+	"time"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
 
 // NoticeKind is the kind of an email lesspost sends.
 type NoticeKind string
@@ -32,3 +36,16 @@ type Notice struct {
 // Essential reports whether a notice is sent even to an address that
 // unsubscribed: moves and results are the game itself; reminders are not.
 func (k NoticeKind) Essential() bool { return k != NoticeReminder }
+
+// NoticeDelivery is how the email of one notice fared, for the players who
+// ask why they got nothing.
+type NoticeDelivery struct {
+	Kind      NoticeKind
+	Color     string
+	Ply       int
+	Attempts  int
+	Status    string // pending, sent, failed
+	ErrorCode string // of the last failed attempt; "" if none failed
+	LastError string
+	CreatedAt time.Time
+}

@@ -2,10 +2,7 @@ package domain
 
 import (
 	"context"
-	"fmt"
 	"time"
-
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // The ports of mail delivery: what a mail worker (package notify) needs from
@@ -73,28 +70,6 @@ type Outbox interface {
 // tournament.
 type GameRecords interface {
 	Game(ctx context.Context, id string) (Game, error)
-	Turns(ctx context.Context, id string) ([]TurnRecord, error)
+	Turns(ctx context.Context, id string) ([]StoredTurn, error)
 	Tournament(ctx context.Context, id string) (Tournament, error)
-}
-
-// TurnRecord is one stored turn of a game.
-type TurnRecord struct {
-	Ply      int
-	Color    less.Color
-	Notation string
-	Used     int
-	Counted  int
-	Auto     bool
-	TimedOut bool
-	PlayedAt time.Time
-}
-
-// Played converts the record back to the engine's form.
-func (t TurnRecord) Played() (less.Played, error) {
-	turn, err := less.ParseTurn(t.Notation)
-	if err != nil {
-		return less.Played{}, fmt.Errorf("stored turn %d: %w: %w", t.Ply, ErrStoredData, err)
-	}
-	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, TimedOut: t.TimedOut,
-		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
 }

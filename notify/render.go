@@ -432,7 +432,7 @@ func ResultLine(r less.Result, size int) string { return ResultText(&english, r,
 
 // replay rebuilds the position after ply turns, the counts, and the turns
 // played since recipient's last turn (the news for him).
-func replay(start less.Position, turns []domain.TurnRecord, ply int, recipient less.Color) (less.Position, [4]int, []less.Played, error) {
+func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient less.Color) (less.Position, [4]int, []less.Played, error) {
 	pos := start
 	var counts [4]int
 	var since []less.Played

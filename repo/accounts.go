@@ -10,100 +10,16 @@ import (
 	"github.com/lesspost/lesspost/domain"
 )
 
-// Login links are valid this long and only once.
-const LoginTTL = 15 * time.Minute
+// LoginTTL is domain.LoginTTL.
+const LoginTTL = domain.LoginTTL
 
-// maxLoginsPerHour bounds the login emails one address receives, so the
-// server cannot be used to flood anyone's inbox.
-const maxLoginsPerHour = 5
-
-// User is an account, known by its email address.
-type User struct {
-	ID           int64
-	Email        string
-	Name         string
-	Locale       string
-	VacationDays int // per calendar year
-	// CalendarVersion is the version of the calendar link: replacing the
-	// link bumps it, and calendar tokens of older versions are refused.
-	CalendarVersion int
-	CreatedAt       time.Time
-}
-
-// RequestLogin creates a single-use login token for the address and queues
-// the email that carries it, in one transaction. The token itself is stored
-// only in the outbox row until the email is sent; the table of tokens keeps
-// its hash.
-func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.Time) error {
-	token := randomToken(20)
-	return db.WithTx(ctx, func(tx *Tx) error {
-		var recent int
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM login_tokens WHERE email = ? AND expires_at > ?`,
-			email, now.Add(-time.Hour+LoginTTL).UnixMilli()).Scan(&recent)
-		if err != nil {
-			return fmt.Errorf("count login requests: %w", err)
-		}
-		if recent >= maxLoginsPerHour {
-			return domain.Errorf(domain.KindRateLimited, domain.CodeTooManyLogins,
-				"too many login links for this address in the last hour; use one already sent or try later")
-		}
-		if locale == "" {
-			if locale, err = accountLocale(ctx, tx, email); err != nil {
-				return err
-			}
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at) VALUES (?, ?, ?)`,
-			hashToken(token), email, now.Add(LoginTTL).UnixMilli())
-		if err != nil {
-			return fmt.Errorf("store login token: %w", err)
-		}
-		// Login mail is what the owner of the address asks for himself: it
-		// goes even to a suppressed address and is not counted against its
-		// budget (maxLoginsPerHour caps it).
-		return insertOutbox(ctx, tx, domain.Notice{Kind: domain.NoticeLogin, Email: email}, email, token, locale, false, now)
-	})
-}
-
-// Session is a signed-in user's session.
-type Session struct {
-	ID        string
-	User      User
-	ExpiresAt time.Time
-}
-
-// ExchangeLogin spends a login token: it must exist, be unused and not
-// expired. The account is created on first login. It returns a new session.
-func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration, now time.Time) (Session, error) {
-	var s Session
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		var email string
-		err := tx.QueryRowContext(ctx, `UPDATE login_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
-			RETURNING email`, now.UnixMilli(), hashToken(token), now.UnixMilli()).Scan(&email)
-		if errors.Is(err, sql.ErrNoRows) {
-			return domain.Errorf(domain.KindUnauthorized, domain.CodeLoginInvalid,
-				"this login link is unknown, used or expired: ask for a new one")
-		}
-		if err != nil {
-			return fmt.Errorf("spend login token: %w", err)
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO users (email, created_at) VALUES (?, ?) ON CONFLICT (email) DO NOTHING`,
-			email, now.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("create user: %w", err)
-		}
-		if s.User, err = userByEmail(ctx, tx, email); err != nil {
-			return err
-		}
-		s.ID, s.ExpiresAt = randomToken(16), now.Add(ttl)
-		_, err = tx.ExecContext(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
-			s.ID, s.User.ID, now.UnixMilli(), s.ExpiresAt.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("create session: %w", err)
-		}
-		return nil
-	})
-	return s, err
-}
+// The account types are the domain's, under the names the store's callers knew.
+type (
+	User     = domain.User
+	Session  = domain.Session
+	Vacation = domain.Vacation
+	GamePage = domain.GamePage
+)
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.
 const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.calendar_version, u.created_at
@@ -126,53 +42,102 @@ func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Sess
 	return s, nil
 }
 
-// RevokeSession ends a session (logout).
-func (db *DB) RevokeSession(ctx context.Context, id string, now time.Time) error {
-	return db.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, now.UnixMilli(), id)
-		if err != nil {
-			return fmt.Errorf("revoke session: %w", err)
-		}
-		return nil
-	})
+// UserByID reads an account.
+func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
+	var email string
+	err := db.read.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email)
+	if err == sql.ErrNoRows {
+		return User{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("read user: %w", err)
+	}
+	return userByEmail(ctx, db.read, email)
 }
 
-// UpdateUser changes an account's name and locale.
-func (db *DB) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
-	var u User
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ? WHERE id = ?`, name, locale, id); err != nil {
-			return fmt.Errorf("update user: %w", err)
-		}
-		var email string
-		if err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email); err != nil {
-			return fmt.Errorf("update user: %w", err)
-		}
-		var err error
-		u, err = userByEmail(ctx, tx, email)
-		return err
-	})
-	return u, err
+func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t time.Time) (int, error) {
+	var n int
+	err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM login_tokens WHERE email = ? AND expires_at > ?`,
+		email, t.UnixMilli()).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count login requests: %w", err)
+	}
+	return n, nil
 }
 
-// RotateCalendarLink replaces an account's calendar link: links of the
-// previous versions stop working. It returns the account.
-func (db *DB) RotateCalendarLink(ctx context.Context, id int64) (User, error) {
-	var u User
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		var email string
-		err := tx.QueryRowContext(ctx, `UPDATE users SET calendar_version = calendar_version + 1 WHERE id = ? RETURNING email`,
-			id).Scan(&email)
-		if errors.Is(err, sql.ErrNoRows) {
-			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
-		}
-		if err != nil {
-			return fmt.Errorf("replace calendar link: %w", err)
-		}
-		u, err = userByEmail(ctx, tx, email)
-		return err
-	})
-	return u, err
+// AddLoginToken stores the token's hash; the token itself is stored only in
+// the outbox row until the email is sent.
+func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
+	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at) VALUES (?, ?, ?)`,
+		hashToken(t.Token), t.Email, t.ExpiresAt.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("store login token: %w", err)
+	}
+	return insertOutbox(ctx, s.tx, domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false, now)
+}
+
+func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {
+	var email string
+	err := s.tx.QueryRowContext(ctx, `UPDATE login_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
+		RETURNING email`, now.UnixMilli(), hashToken(token), now.UnixMilli()).Scan(&email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("spend login token: %w", err)
+	}
+	return email, true, nil
+}
+
+func (s storeTx) EnsureUser(ctx context.Context, email string, now time.Time) (User, error) {
+	_, err := s.tx.ExecContext(ctx, `INSERT INTO users (email, created_at) VALUES (?, ?) ON CONFLICT (email) DO NOTHING`,
+		email, now.UnixMilli())
+	if err != nil {
+		return User{}, fmt.Errorf("create user: %w", err)
+	}
+	return userByEmail(ctx, s.tx, email)
+}
+
+func (s storeTx) AddSession(ctx context.Context, sess Session, now time.Time) error {
+	_, err := s.tx.ExecContext(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+		sess.ID, sess.User.ID, now.UnixMilli(), sess.ExpiresAt.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) error {
+	_, err := s.tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, now.UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("revoke session: %w", err)
+	}
+	return nil
+}
+
+func (s storeTx) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
+	if _, err := s.tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ? WHERE id = ?`, name, locale, id); err != nil {
+		return User{}, fmt.Errorf("update user: %w", err)
+	}
+	var email string
+	if err := s.tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email); err != nil {
+		return User{}, fmt.Errorf("update user: %w", err)
+	}
+	return userByEmail(ctx, s.tx, email)
+}
+
+func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (User, bool, error) {
+	var email string
+	err := s.tx.QueryRowContext(ctx, `UPDATE users SET calendar_version = calendar_version + 1 WHERE id = ? RETURNING email`,
+		id).Scan(&email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, false, nil
+	}
+	if err != nil {
+		return User{}, false, fmt.Errorf("replace calendar link: %w", err)
+	}
+	u, err := userByEmail(ctx, s.tx, email)
+	return u, err == nil, err
 }
 
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {

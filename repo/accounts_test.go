@@ -231,7 +231,7 @@ func TestSessions(t *testing.T) {
 
 	// Revoking one session ends it and only it; revoking twice is harmless.
 	for range 2 {
-		if err := db.RevokeSession(ctx, s1.ID, t0.Add(2*time.Hour)); err != nil {
+		if err := db.serviceAt(t0.Add(2*time.Hour)).Logout(ctx, s1.ID); err != nil {
 			t.Fatalf("RevokeSession: %v", err)
 		}
 	}
@@ -240,7 +240,7 @@ func TestSessions(t *testing.T) {
 	if _, err := db.ActiveSession(ctx, s2.ID, t0.Add(3*time.Hour)); err != nil {
 		t.Errorf("the other session: %v", err)
 	}
-	if err := db.RevokeSession(ctx, "nope", t0); err != nil {
+	if err := db.serviceAt(t0).Logout(ctx, "nope"); err != nil {
 		t.Errorf("revoking an unknown session: %v", err)
 	}
 }
@@ -256,7 +256,7 @@ func TestUpdateUser(t *testing.T) {
 		{"", "en"},
 	}
 	for _, tt := range tests {
-		got, err := db.UpdateUser(ctx, u.ID, tt.name, tt.locale)
+		got, err := db.serviceAt(t0).UpdateUser(ctx, u.ID, tt.name, tt.locale)
 		if err != nil {
 			t.Fatalf("UpdateUser: %v", err)
 		}
@@ -266,7 +266,7 @@ func TestUpdateUser(t *testing.T) {
 		}
 	}
 	// The change is seen by sessions, and by nobody else.
-	_, _ = db.UpdateUser(ctx, u.ID, "Ann", "it")
+	_, _ = db.serviceAt(t0).UpdateUser(ctx, u.ID, "Ann", "it")
 	s, err := db.ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", t0.Add(time.Hour)), time.Hour, t0.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestUpdateUser(t *testing.T) {
 	if err != nil || s2.User != other {
 		t.Errorf("other user = %+v, %v; want %+v", s2.User, err, other)
 	}
-	if _, err := db.UpdateUser(ctx, 999999, "Ghost", "en"); err == nil {
+	if _, err := db.serviceAt(t0).UpdateUser(ctx, 999999, "Ghost", "en"); err == nil {
 		t.Error("UpdateUser of a missing user succeeded")
 	}
 }

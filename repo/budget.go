@@ -19,7 +19,7 @@ import (
 // the change that causes it goes ahead.
 //
 // Mail a person causes himself is not counted: the login mail he asks for
-// (which has its own cap, maxLoginsPerHour), his own seats in games he
+// (which has its own cap, domain.MaxLoginsPerHour), his own seats in games he
 // creates, his own link renewals, the mail of a tournament he organises
 // and plays in. Nor is the mail of a game once he has played a turn in it:
 // that is his game, and its opponents cannot take turns faster than he

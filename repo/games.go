@@ -3,9 +3,7 @@ package repo
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,69 +38,18 @@ func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]stri
 	return ids, rows.Err()
 }
 
-// CreateGame builds a game from spec (domain.CreateGame) and stores it with
-// its invitations in one transaction.
-func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID int64, now time.Time) (domain.Game, error) {
-	var created domain.Created
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		away, err := awayOfPlayers(ctx, tx, spec.Players, now)
-		if err != nil {
-			return err
-		}
-		creator, err := userEmail(ctx, tx, creatorID)
-		if err != nil {
-			return err
-		}
-		spec.Creator = creator
-		if created, err = domain.CreateGame(spec, newID("g"), creatorID, now, randomUint64(), away); err != nil {
-			return err
-		}
-		if err := fillLocales(ctx, tx, &created.Game); err != nil {
-			return err
-		}
-		if err := insertGame(ctx, tx, &created.Game); err != nil {
-			return err
-		}
-		if err := insertTurns(ctx, tx, &created.Game, 0, created.History, now); err != nil {
-			return err
-		}
-		return enqueue(ctx, tx, &created.Game, created.Notices, cause{by: creator}, now)
-	})
-	if err != nil {
-		if _, ok := domain.ErrorOf(err); ok {
-			return domain.Game{}, err
-		}
-		return domain.Game{}, fmt.Errorf("create game: %w", err)
-	}
-	return created.Game, nil
-}
-
 // Game reads a game; a missing game is a domain not-found error.
 func (db *DB) Game(ctx context.Context, id string) (domain.Game, error) {
 	return loadGame(ctx, db.read, id)
 }
 
-// Change is what a change to a game produced: the game as it now is, the
-// turns it played, the emails it causes, and the response to store for an
-// idempotent request.
-type Change struct {
-	Game     domain.Game
-	Played   []less.Played
-	Notices  []domain.Notice
-	Response Response
-	// By is the address of who asked for the change, if a person did: the
-	// mail it causes to others counts against their budget (see admit).
-	By string
-	// Scheduled marks a change the server makes on schedule, which mail
-	// cannot refuse (see cause).
-	Scheduled bool
-}
-
-// Response is a stored HTTP response, opaque to the store.
-type Response struct {
-	Status int
-	Body   []byte
-}
+// Change, Response and Idempotency are the domain's, under the names the
+// store's callers knew.
+type (
+	Change      = domain.GameChange
+	Response    = domain.Response
+	Idempotency = domain.Idempotency
+)
 
 // The statements of the turn path, prepared once per pool (see prepared.go).
 const (
@@ -133,125 +80,9 @@ var (
 		sqlSelectTurns}
 )
 
-// Idempotency names a request sent with an Idempotency-Key.
-type Idempotency struct {
-	Scope       string // who sent it
-	Key         string
-	Fingerprint []byte // what was sent
-}
-
-// UpdateGame applies a change to a game: it reads the game, asks authorize
-// whether the caller may act on it, calls change, and stores the new state,
-// the turns, the outbox rows and (for an idempotent request) the response in
-// one write transaction, or nothing if anything fails. If the
-// Idempotency-Key was used before for the same request, the stored response
-// is returned with replayed true and change is not called; authorize is, so
-// a retry with credentials that no longer hold is refused like any request.
-//
-// The game is read and the change computed outside the write transaction,
-// so that the one write connection does only the writing; the write then
-// checks that the game's version is still the one read. If another change
-// came first, UpdateGame reads again and calls authorize and change again
-// (they must be free of side effects), and after optimisticAttempts such
-// races it computes the change inside the write transaction, where nothing
-// can overtake it.
-func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
-	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
-	for range optimisticAttempts {
-		before, err := loadGame(ctx, db.read, id)
-		if err != nil {
-			return Response{}, false, err
-		}
-		c, stored, err := planChange(ctx, db.read, before, idem, authorize, change)
-		if err != nil {
-			return Response{}, false, err
-		}
-		if stored != nil {
-			return *stored, true, nil
-		}
-		err = db.WithTx(ctx, func(tx *Tx) error { return applyChange(ctx, tx, &before, &c, idem, now) })
-		if err == nil {
-			return c.Response, false, nil
-		}
-		if !errors.Is(err, errStale) {
-			return Response{}, false, err
-		}
-	}
-	err = db.WithTx(ctx, func(tx *Tx) error {
-		before, err := loadGame(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		c, stored, err := planChange(ctx, tx, before, idem, authorize, change)
-		if err != nil {
-			return err
-		}
-		if stored != nil {
-			resp, replayed = *stored, true
-			return nil
-		}
-		resp = c.Response
-		return applyChange(ctx, tx, &before, &c, idem, now)
-	})
-	if err != nil {
-		return Response{}, false, err
-	}
-	return resp, replayed, nil
-}
-
-// optimisticAttempts bounds how often UpdateGame computes a change outside
-// the write transaction. Races are rare: only the seat to move plays, and
-// the scheduler acts on a game only at its deadline.
-const optimisticAttempts = 3
-
-// errStale means that a game, or an Idempotency-Key, changed between
-// reading it and writing: the write is rolled back and tried again.
-var errStale = errors.New("changed since it was read")
-
-// planChange decides what a change does to before, reading through q: the
-// stored response if the Idempotency-Key was used before, else the change.
-func planChange(ctx context.Context, q queryer, before domain.Game, idem *Idempotency,
-	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (Change, *Response, error) {
-	if err := authorize(before); err != nil {
-		return Change{}, nil, err
-	}
-	if idem != nil {
-		stored, found, err := storedResponse(ctx, q, idem)
-		if err != nil {
-			return Change{}, nil, err
-		}
-		if found {
-			return Change{}, &stored, nil
-		}
-	}
-	c, err := change(before)
-	return c, nil, err
-}
-
-// applyChange writes a planned change and, for an idempotent request, its
-// response. A key stored meanwhile by a concurrent retry is errStale: the
-// caller reads it and replays it.
-func applyChange(ctx context.Context, tx *Tx, before *domain.Game, c *Change, idem *Idempotency, now time.Time) error {
-	if err := storeChange(ctx, tx, before, c, now); err != nil {
-		return err
-	}
-	if idem == nil {
-		return nil
-	}
-	res, err := tx.ExecContext(ctx, sqlInsertIdempotency,
-		idem.Scope, idem.Key, idem.Fingerprint, c.Response.Status, c.Response.Body, now.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("store idempotent response: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("store idempotent response: %w", cmp.Or(err, errStale))
-	}
-	return nil
-}
-
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
-func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *Change, now time.Time) error {
+func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.GameChange, now time.Time) error {
 	if err := updateGame(ctx, tx, &c.Game, before); err != nil {
 		return err
 	}
@@ -261,33 +92,37 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *Change, no
 	return enqueue(ctx, tx, &c.Game, c.Notices, cause{by: c.By, scheduled: c.Scheduled}, now)
 }
 
-func storedResponse(ctx context.Context, q queryer, idem *Idempotency) (Response, bool, error) {
-	var r Response
+func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (domain.Response, bool, error) {
+	var r domain.Response
 	var fingerprint []byte
 	err := q.QueryRowContext(ctx, sqlSelectIdempotency, idem.Scope, idem.Key).Scan(&fingerprint, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Response{}, false, nil
+		return domain.Response{}, false, nil
 	}
 	if err != nil {
-		return Response{}, false, fmt.Errorf("read idempotency key: %w", err)
+		return domain.Response{}, false, fmt.Errorf("read idempotency key: %w", err)
 	}
 	if string(fingerprint) != string(idem.Fingerprint) {
-		return Response{}, false, domain.Errorf(domain.KindConflict, domain.CodeIdempotencyReused,
+		return domain.Response{}, false, domain.Errorf(domain.KindConflict, domain.CodeIdempotencyReused,
 			"this Idempotency-Key was already used for a different request")
 	}
 	return r, true, nil
 }
 
 // Turns lists a game's turns in order.
-func (db *DB) Turns(ctx context.Context, id string) ([]domain.TurnRecord, error) {
-	rows, err := db.read.QueryContext(ctx, sqlSelectTurns, id)
+func (db *DB) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+	return loadTurns(ctx, db.read, id)
+}
+
+func loadTurns(ctx context.Context, q queryer, id string) ([]domain.StoredTurn, error) {
+	rows, err := q.QueryContext(ctx, sqlSelectTurns, id)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}
 	defer rows.Close()
-	var out []domain.TurnRecord
+	var out []domain.StoredTurn
 	for rows.Next() {
-		var t domain.TurnRecord
+		var t domain.StoredTurn
 		var color string
 		var played int64
 		if err := rows.Scan(&t.Ply, &color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
@@ -368,7 +203,7 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("update game %s at version %d: %w", g.ID, version, cmp.Or(err, errStale))
+		return fmt.Errorf("update game %s at version %d: %w", g.ID, version, cmp.Or(err, domain.ErrStale))
 	}
 	if g.Over() && g.Tournament != nil {
 		// The round may be complete: let the scheduler look at once.
@@ -589,17 +424,7 @@ func decodeState(size int, walls string, earlyStop bool, maxTurns int, start, po
 	return st, nil
 }
 
-// newID returns a random identifier with a prefix. Ids are public (they
-// appear in links); access is granted by tokens, never by knowing an id.
-func newID(prefix string) string {
-	return prefix + "_" + randomToken(12)
-}
-
-func randomUint64() uint64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
-}
+func newID(prefix string) string { return domain.NewID(prefix) }
 
 // encodeClock stores a clock as JSON, with the deadline and the next due
 // time as columns the scheduler can query.
@@ -615,18 +440,4 @@ func encodeClock(c *domain.Clock) (clock string, deadline, due sql.NullInt64, er
 		due = sql.NullInt64{Int64: next.UnixMilli(), Valid: true}
 	}
 	return string(b), deadline, due, nil
-}
-
-// fillLocales gives seats without a chosen locale their account's language.
-func fillLocales(ctx context.Context, tx *Tx, g *domain.Game) error {
-	for i := range g.Seats {
-		seat := &g.Seats[i]
-		if seat.Locale == "" {
-			var err error
-			if seat.Locale, err = accountLocale(ctx, tx, seat.Email); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

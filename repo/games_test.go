@@ -191,7 +191,7 @@ func TestCreateGameRoundTrip(t *testing.T) {
 	tests := []struct {
 		name      string
 		spec      domain.NewGameSpec
-		wantTurns []domain.TurnRecord
+		wantTurns []domain.StoredTurn
 	}{
 		{name: "two players on given walls", spec: twoPlayerSpec("ann@example.org", "bob@example.org")},
 		{name: "seed, early stop and max turns", spec: domain.NewGameSpec{
@@ -208,7 +208,7 @@ func TestCreateGameRoundTrip(t *testing.T) {
 				less.White: {sq("e5"), sq("e6"), sq("f5"), sq("f6")},
 				less.Black: {sq("d5"), sq("d6"), sq("e4"), sq("f4")},
 			}, ToMove: less.White}},
-			wantTurns: []domain.TurnRecord{{Ply: 1, Color: less.White, Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
+			wantTurns: []domain.StoredTurn{{Ply: 1, Color: less.White, Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
 		},
 	}
 	ctx := t.Context()
@@ -337,7 +337,7 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTurns := []domain.TurnRecord{{Ply: 1, Color: less.White, Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
+	wantTurns := []domain.StoredTurn{{Ply: 1, Color: less.White, Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
 	if !reflect.DeepEqual(turns, wantTurns) {
 		t.Errorf("turns = %+v, want %+v", turns, wantTurns)
 	}
@@ -345,7 +345,7 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantMail := []MailStatus{
+	wantMail := []domain.NoticeDelivery{
 		{Kind: domain.NoticeInvitation, Color: "white", Status: "pending", CreatedAt: msUTC(t0)},
 		{Kind: domain.NoticeInvitation, Color: "black", Status: "pending", CreatedAt: msUTC(t0)},
 		{Kind: domain.NoticeYourTurn, Color: "black", Ply: 1, Status: "pending", CreatedAt: msUTC(now)},
@@ -658,7 +658,7 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 
 // UpdateGame reads and computes outside the write transaction. When another
 // change lands in between, it must notice, read again and compute again;
-// after optimisticAttempts such races it computes inside the transaction.
+// after domain.OptimisticAttempts such races it computes inside the transaction.
 func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -672,7 +672,7 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	}{
 		{name: "no race", races: 0, wantCalls: 1, wantVersion: 2},
 		{name: "one race", races: 1, wantCalls: 2, wantVersion: 3},
-		{name: "races until the locked path", races: optimisticAttempts, wantCalls: optimisticAttempts + 1, wantVersion: 2 + optimisticAttempts},
+		{name: "races until the locked path", races: domain.OptimisticAttempts, wantCalls: domain.OptimisticAttempts + 1, wantVersion: 2 + domain.OptimisticAttempts},
 		{name: "overtaken by its own retry", races: 1, idem: true, sameRequest: true, wantCalls: 1, wantReplay: true, wantVersion: 2},
 	}
 	for _, tt := range tests {
@@ -785,7 +785,7 @@ func TestTurns(t *testing.T) {
 		{less.White, "e6e5 e5d5 d5c5", "e6e5:e5d5:d5c5"},
 	}
 	var played []less.Played
-	var wantRows []domain.TurnRecord
+	var wantRows []domain.StoredTurn
 	for i, p := range plays {
 		now := t0.Add(time.Duration(i+1)*time.Hour + 987654*time.Nanosecond)
 		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allowAll, func(g domain.Game) (Change, error) {
@@ -796,7 +796,7 @@ func TestTurns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("turn %d: %v", i+1, err)
 		}
-		wantRows = append(wantRows, domain.TurnRecord{Ply: i + 1, Color: p.color, Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
+		wantRows = append(wantRows, domain.StoredTurn{Ply: i + 1, Color: p.color, Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
 	}
 	rows, err := db.Turns(ctx, g.ID)
 	if err != nil {
@@ -833,24 +833,24 @@ func TestTurns(t *testing.T) {
 
 func TestTurnRecordPlayed(t *testing.T) {
 	tests := []struct {
-		row     domain.TurnRecord
+		row     domain.StoredTurn
 		want    less.Played
 		wantErr bool
 	}{
 		{
-			row:  domain.TurnRecord{Ply: 1, Color: less.White, Notation: "Nil", Counted: 3, Auto: true},
+			row:  domain.StoredTurn{Ply: 1, Color: less.White, Notation: "Nil", Counted: 3, Auto: true},
 			want: less.Played{Color: less.White, Turn: less.Turn{}, Outcome: less.Outcome{Counted: 3}, Auto: true},
 		},
 		{
-			row:  domain.TurnRecord{Ply: 2, Color: less.Red, Notation: "a1a2:a2a4", Used: 3, Counted: 3},
+			row:  domain.StoredTurn{Ply: 2, Color: less.Red, Notation: "a1a2:a2a4", Used: 3, Counted: 3},
 			want: less.Played{Color: less.Red, Turn: less.MustParseTurn("a1a2:a2a4"), Outcome: less.Outcome{Used: 3, Counted: 3}},
 		},
 		{
-			row:  domain.TurnRecord{Ply: 3, Color: less.Black, Notation: "c3c4", Used: 1, Counted: 1},
+			row:  domain.StoredTurn{Ply: 3, Color: less.Black, Notation: "c3c4", Used: 1, Counted: 1},
 			want: less.Played{Color: less.Black, Turn: less.MustParseTurn("c3c4"), Outcome: less.Outcome{Used: 1, Counted: 1}},
 		},
-		{row: domain.TurnRecord{Ply: 4, Notation: "garbage"}, wantErr: true},
-		{row: domain.TurnRecord{Ply: 5, Notation: ""}, wantErr: true},
+		{row: domain.StoredTurn{Ply: 4, Notation: "garbage"}, wantErr: true},
+		{row: domain.StoredTurn{Ply: 5, Notation: ""}, wantErr: true},
 	}
 	for _, tt := range tests {
 		got, err := tt.row.Played()

@@ -44,7 +44,7 @@ func TestIdempotencyKeysSurviveTheirMigration(t *testing.T) {
 	old.Close()
 
 	db := openTest(t, path)
-	got, found, err := storedResponse(ctx, db.read, &Idempotency{Scope: "seat:g1:white", Key: "k", Fingerprint: []byte{1}})
+	got, found, err := storedResponse(ctx, db.read, Idempotency{Scope: "seat:g1:white", Key: "k", Fingerprint: []byte{1}})
 	if err != nil || !found || got.Status != 201 || string(got.Body) != `{"ok":true}` {
 		t.Errorf("stored response after the migration: %+v found %v err %v", got, found, err)
 	}

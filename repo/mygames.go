@@ -10,13 +10,6 @@ import (
 	"github.com/lesspost/lesspost/domain"
 )
 
-// GamePage is one page of a user's games.
-type GamePage struct {
-	Games []domain.Game
-	// Next is the cursor of the following page, "" on the last page.
-	Next string
-}
-
 // myGamesPage is one page of an address's games after a cursor (urgency ?2,
 // sort key ?3, game id ?4), at most ?5 of them. The table listings has a row
 // per game and address that sees it — each seat's and the creator's, who is
@@ -67,13 +60,13 @@ const myGamesPage = `
 // ErrBadCursor is returned for a cursor this server did not write.
 var ErrBadCursor = domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
 
-// MyGames lists the games a user plays in or created, most urgent first:
+// MyGames lists the games an address plays in or created, most urgent first:
 // games where it is his turn (nearest deadline first, then those without a
 // deadline, longest waiting first), then other running games, then finished
 // ones (most recent first); ties by game id. Cursor pagination keeps pages
 // stable while games change. A page costs the account's running games and
 // the page, not its finished games (see myGamesPage).
-func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (GamePage, error) {
+func (db *DB) MyGames(ctx context.Context, email, cursor string, limit int) (GamePage, error) {
 	limit = max(limit, 1)
 	urgency, key, after := -1, int64(0), ""
 	if cursor != "" {
@@ -82,7 +75,7 @@ func (db *DB) MyGames(ctx context.Context, u User, cursor string, limit int) (Ga
 			return GamePage{}, ErrBadCursor
 		}
 	}
-	rows, err := db.read.QueryContext(ctx, myGamesPage, u.Email, urgency, key, after, limit+1)
+	rows, err := db.read.QueryContext(ctx, myGamesPage, email, urgency, key, after, limit+1)
 	if err != nil {
 		return GamePage{}, fmt.Errorf("list games: %w", err)
 	}

@@ -92,7 +92,7 @@ func (f myGamesFixture) walk(t *testing.T, u User, limit int) (names []string, p
 	t.Helper()
 	cursor := ""
 	for {
-		page, err := f.db.MyGames(t.Context(), u, cursor, limit)
+		page, err := f.db.MyGames(t.Context(), u.Email, cursor, limit)
 		if err != nil {
 			t.Fatalf("MyGames(cursor %q, limit %d): %v", cursor, limit, err)
 		}
@@ -143,7 +143,7 @@ func TestMyGamesPagesOfTwo(t *testing.T) {
 	ctx := t.Context()
 	cursor := ""
 	for i, want := range [][]string{f.want[0:2], f.want[2:4], f.want[4:6], f.want[6:7]} {
-		page, err := f.db.MyGames(ctx, f.ann, cursor, 2)
+		page, err := f.db.MyGames(ctx, f.ann.Email, cursor, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestMyGamesPagesOfTwo(t *testing.T) {
 
 func TestMyGamesReturnsWholeGames(t *testing.T) {
 	f := newMyGamesFixture(t)
-	page, err := f.db.MyGames(t.Context(), f.ann, "", 100)
+	page, err := f.db.MyGames(t.Context(), f.ann.Email, "", 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestMyGamesOfOthers(t *testing.T) {
 		t.Errorf("wes's games = %q, want %q", names, f.wesWant)
 	}
 	nobody := signUp(t, f.db, "nobody@example.org", t0)
-	page, err := f.db.MyGames(t.Context(), nobody, "", 10)
+	page, err := f.db.MyGames(t.Context(), nobody.Email, "", 10)
 	if err != nil || len(page.Games) != 0 || page.Next != "" {
 		t.Errorf("games of a user without any = %+v, %v", page, err)
 	}
@@ -204,7 +204,7 @@ func TestMyGamesBadCursor(t *testing.T) {
 		enc("0:y:g_a"),
 		base64.StdEncoding.EncodeToString([]byte("0:1:g_a")) + "==",
 	} {
-		page, err := f.db.MyGames(t.Context(), f.ann, c, 2)
+		page, err := f.db.MyGames(t.Context(), f.ann.Email, c, 2)
 		if !errors.Is(err, ErrBadCursor) {
 			t.Errorf("cursor %q: page %+v, error %v; want ErrBadCursor", c, page, err)
 			continue
@@ -215,11 +215,11 @@ func TestMyGamesBadCursor(t *testing.T) {
 		}
 	}
 	// A cursor of this server is accepted, whoever's it was.
-	page, err := f.db.MyGames(t.Context(), f.ann, "", 2)
+	page, err := f.db.MyGames(t.Context(), f.ann.Email, "", 2)
 	if err != nil || page.Next == "" || strings.Contains(page.Next, "=") {
 		t.Fatalf("first page: %+v, %v", page, err)
 	}
-	if _, err := f.db.MyGames(t.Context(), f.wes, page.Next, 2); err != nil {
+	if _, err := f.db.MyGames(t.Context(), f.wes.Email, page.Next, 2); err != nil {
 		t.Errorf("another user's cursor: %v", err)
 	}
 }
@@ -434,7 +434,7 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 			[]string{T, U, A, B, H, E, D, C, G, F}},
 		{"her vacation moves T's deadline, and nothing else of it, after U's",
 			func() error {
-				_, err := db.DeclareVacation(ctx, f.ann, domain.Period{Start: at(20), End: at(68)}, at(19))
+				_, err := db.serviceAt(at(19)).DeclareVacation(ctx, f.ann, domain.Period{Start: at(20), End: at(68)})
 				return err
 			},
 			[]string{U, T, A, B, H, E, D, C, G, F}},
@@ -679,7 +679,7 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 			return err
 		}},
 		{"a vacation that moves a deadline", func() error {
-			_, err := db.DeclareVacation(ctx, f.vic, domain.Period{Start: at(80), End: at(90)}, at(72))
+			_, err := db.serviceAt(at(72)).DeclareVacation(ctx, f.vic, domain.Period{Start: at(80), End: at(90)})
 			return err
 		}},
 		{"a renewed link", func() error {

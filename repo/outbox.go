@@ -280,29 +280,17 @@ func (db *DB) ReleaseMail(ctx context.Context, claimant string, ids []int64) err
 
 var _ domain.Outbox = (*DB)(nil)
 
-// MailStatus is the delivery state of one email, for the API.
-type MailStatus struct {
-	Kind      domain.NoticeKind
-	Color     string
-	Ply       int
-	Attempts  int
-	Status    string // pending, sent, failed
-	ErrorCode string // of the last failed attempt (see MailFailure); "" if none failed
-	LastError string
-	CreatedAt time.Time
-}
-
 // GameMail lists the emails a game caused, oldest first.
-func (db *DB) GameMail(ctx context.Context, gameID string) ([]MailStatus, error) {
+func (db *DB) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT kind, color, ply, attempts, sent_at IS NOT NULL, failed_at IS NOT NULL,
 		COALESCE(error_code, ''), COALESCE(last_error, ''), created_at FROM outbox WHERE game_id = ? ORDER BY id`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
 	}
 	defer rows.Close()
-	var out []MailStatus
+	var out []domain.NoticeDelivery
 	for rows.Next() {
-		var m MailStatus
+		var m domain.NoticeDelivery
 		var kind string
 		var color sql.NullString
 		var ply sql.NullInt64

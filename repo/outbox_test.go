@@ -124,7 +124,7 @@ func TestMarkSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	mail := gameMail(t, f.db, f.game.ID)
-	wantMail := []MailStatus{
+	wantMail := []domain.NoticeDelivery{
 		{Kind: domain.NoticeInvitation, Color: "white", Attempts: 1, Status: "sent", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
 		{Kind: domain.NoticeInvitation, Color: "black", Attempts: 0, Status: "pending", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
 	}
@@ -232,7 +232,7 @@ func TestMarkAttemptFailed(t *testing.T) {
 		t.Errorf("the login token is still stored after giving up: %q", s.String)
 	}
 	mail = gameMail(t, f.db, f.game.ID)
-	wantMail := []MailStatus{
+	wantMail := []domain.NoticeDelivery{
 		{Kind: domain.NoticeInvitation, Color: "white", Attempts: 2, Status: "failed", ErrorCode: "rejected", LastError: "550 no such user", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
 		{Kind: domain.NoticeInvitation, Color: "black", Attempts: 0, Status: "pending", CreatedAt: msUTC(t0.Add(2 * time.Minute))},
 	}
@@ -332,7 +332,7 @@ func secretOf(t *testing.T, db *DB, id int64) sql.NullString {
 	return s
 }
 
-func gameMail(t *testing.T, db *DB, id string) []MailStatus {
+func gameMail(t *testing.T, db *DB, id string) []domain.NoticeDelivery {
 	t.Helper()
 	mail, err := db.GameMail(t.Context(), id)
 	if err != nil {
@@ -341,7 +341,7 @@ func gameMail(t *testing.T, db *DB, id string) []MailStatus {
 	return mail
 }
 
-func equalMail(got, want []MailStatus) bool {
+func equalMail(got, want []domain.NoticeDelivery) bool {
 	if len(got) != len(want) {
 		return false
 	}

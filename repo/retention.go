@@ -16,7 +16,7 @@ import (
 const DefaultMailRetention = 30 * 24 * time.Hour
 
 // loginTokenRetention is how long a login token is kept once expired: an
-// hour, the window of maxLoginsPerHour, which counts the tokens of the last
+// hour, the window of domain.MaxLoginsPerHour, which counts the tokens of the last
 // hour. The token is only a hash; nothing else needs it.
 const loginTokenRetention = time.Hour
 

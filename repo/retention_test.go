@@ -88,7 +88,7 @@ func TestPruneSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RevokeSession(ctx, long.ID, t0.Add(time.Minute)); err != nil {
+	if err := db.serviceAt(t0.Add(time.Minute)).Logout(ctx, long.ID); err != nil {
 		t.Fatal(err)
 	}
 	live, err := db.ExchangeLogin(ctx, requestToken(t, db, "f@example.org", t0), 30*24*time.Hour, t0)
@@ -114,7 +114,7 @@ func TestPruneSessions(t *testing.T) {
 func TestPruneLoginTokens(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	for i := range maxLoginsPerHour {
+	for i := range domain.MaxLoginsPerHour {
 		if err := db.RequestLogin(ctx, "ann@example.org", "en", t0.Add(time.Duration(i)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}

@@ -133,7 +133,7 @@ func TestVacationMovesRunningDeadlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := 24 * time.Hour
-	v, err := db.DeclareVacation(ctx, ann, domain.Period{Start: t0.Add(day), End: t0.Add(3 * day)}, t0.Add(time.Hour))
+	v, err := db.serviceAt(t0.Add(time.Hour)).DeclareVacation(ctx, ann, domain.Period{Start: t0.Add(day), End: t0.Add(3 * day)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,14 +141,14 @@ func TestVacationMovesRunningDeadlines(t *testing.T) {
 	if want := t0.Add(5 * day); !got.Clock.Deadline.Equal(want) {
 		t.Errorf("deadline %v, want %v", got.Clock.Deadline, want)
 	}
-	current, left, err := db.Vacations(ctx, ann, t0.Add(time.Hour))
+	current, left, err := db.serviceAt(t0.Add(time.Hour)).Vacations(ctx, ann)
 	if err != nil || len(current) != 1 || left != 12 {
 		t.Errorf("vacations %+v, %d days left, %v", current, left, err)
 	}
-	if _, err := db.DeclareVacation(ctx, ann, domain.Period{Start: t0.Add(2 * day), End: t0.Add(4 * day)}, t0.Add(time.Hour)); err == nil {
+	if _, err := db.serviceAt(t0.Add(time.Hour)).DeclareVacation(ctx, ann, domain.Period{Start: t0.Add(2 * day), End: t0.Add(4 * day)}); err == nil {
 		t.Error("an overlapping vacation was accepted")
 	}
-	if err := db.CancelVacation(ctx, ann, v.ID, t0.Add(2*time.Hour)); err != nil {
+	if err := db.serviceAt(t0.Add(2*time.Hour)).CancelVacation(ctx, ann, v.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = db.Game(ctx, g.ID)

@@ -1,20 +1,14 @@
 package repo
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base32"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
-// randomToken returns n random bytes as lower-case base32 without padding:
-// URL-safe, and easy to read out of an email.
-func randomToken(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return base32Lower.EncodeToString(b)
-}
-
-var base32Lower = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+// randomToken is domain.RandomToken: n random bytes, URL-safe and easy to
+// read out of an email.
+func randomToken(n int) string { return domain.RandomToken(n) }
 
 func hashToken(token string) []byte {
 	h := sha256.Sum256([]byte(token))

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -64,125 +63,69 @@ func vacationsOf(ctx context.Context, q queryer, email string, since time.Time) 
 	return out, rows.Err()
 }
 
-// Vacation is a declared period away.
-type Vacation struct {
-	ID int64
-	domain.Period
-}
-
-// Vacations lists a user's vacations that have not ended, and the days left
-// this year.
-func (db *DB) Vacations(ctx context.Context, u User, now time.Time) ([]Vacation, int, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at`, u.ID)
+// UserVacations lists all of an account's vacations, by start.
+func (db *DB) UserVacations(ctx context.Context, userID int64) ([]Vacation, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at`, userID)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read vacations: %w", err)
+		return nil, fmt.Errorf("read vacations: %w", err)
 	}
 	defer rows.Close()
-	var all []domain.Period
-	var current []Vacation
+	var out []Vacation
 	for rows.Next() {
 		var v Vacation
 		var start, end int64
 		if err := rows.Scan(&v.ID, &start, &end); err != nil {
-			return nil, 0, fmt.Errorf("read vacations: %w", err)
+			return nil, fmt.Errorf("read vacations: %w", err)
 		}
 		v.Start, v.End = time.UnixMilli(start).UTC(), time.UnixMilli(end).UTC()
-		all = append(all, v.Period)
-		if v.End.After(now) {
-			current = append(current, v)
-		}
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("read vacations: %w", err)
+		return nil, fmt.Errorf("read vacations: %w", err)
 	}
-	return current, domain.VacationDaysLeft(all, u.VacationDays, now), nil
+	return out, nil
 }
 
-// DeclareVacation records a vacation and moves the deadlines of the user's
-// games where he is to move, in one transaction.
-func (db *DB) DeclareVacation(ctx context.Context, u User, p domain.Period, now time.Time) (Vacation, error) {
-	v := Vacation{Period: p}
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		existing, err := vacationsOf(ctx, tx, u.Email, time.Time{})
-		if err != nil {
-			return err
-		}
-		if err := domain.CheckVacation(p, existing, u.VacationDays, now); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?)`,
-			u.ID, p.Start.UnixMilli(), p.End.UnixMilli(), now.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("store vacation: %w", err)
-		}
-		if v.ID, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		return refreshDeadlines(ctx, tx, u.Email)
-	})
-	return v, err
+func (s storeTx) Vacations(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
+	return vacationsOf(ctx, s.tx, email, since)
 }
 
-// CancelVacation ends a vacation: one that has not begun is removed, one
-// under way ends now. Deadlines move back accordingly.
-func (db *DB) CancelVacation(ctx context.Context, u User, id int64, now time.Time) error {
-	return db.WithTx(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM vacations WHERE id = ? AND user_id = ? AND starts_at > ?`, id, u.ID, now.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("cancel vacation: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			res, err = tx.ExecContext(ctx, `UPDATE vacations SET ends_at = ? WHERE id = ? AND user_id = ? AND ends_at > ?`,
-				now.UnixMilli(), id, u.ID, now.UnixMilli())
-			if err != nil {
-				return fmt.Errorf("end vacation: %w", err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no current vacation %d", id)
-			}
-		}
-		return refreshDeadlines(ctx, tx, u.Email)
-	})
+func (s storeTx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time) (domain.Away, error) {
+	return awayOfSeats(ctx, s.tx, seats, since)
 }
 
-// refreshDeadlines recomputes the deadline of every running game in which
-// the address holds the seat to move.
-func refreshDeadlines(ctx context.Context, tx *Tx, email string) error {
-	ids, err := gamesToMove(ctx, tx, email)
+func (s storeTx) AddVacation(ctx context.Context, userID int64, p domain.Period, now time.Time) (int64, error) {
+	res, err := s.tx.ExecContext(ctx, `INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?)`,
+		userID, p.Start.UnixMilli(), p.End.UnixMilli(), now.UnixMilli())
 	if err != nil {
-		return err
+		return 0, fmt.Errorf("store vacation: %w", err)
 	}
-	for _, id := range ids {
-		g, err := loadGame(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		away, err := awayOfSeats(ctx, tx, g.Seats, g.Clock.TurnStart)
-		if err != nil {
-			return err
-		}
-		moved, changed := domain.RefreshDeadline(g, away)
-		if !changed {
-			continue
-		}
-		if err := updateGame(ctx, tx, &moved, &g); err != nil {
-			return err
-		}
-	}
-	return nil
+	return res.LastInsertId()
 }
 
-// UserByID reads an account.
-func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
-	var email string
-	err := db.read.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email)
-	if err == sql.ErrNoRows {
-		return User{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
-	}
+func (s storeTx) EndVacation(ctx context.Context, userID, id int64, now time.Time) (bool, error) {
+	res, err := s.tx.ExecContext(ctx, `DELETE FROM vacations WHERE id = ? AND user_id = ? AND starts_at > ?`, id, userID, now.UnixMilli())
 	if err != nil {
-		return User{}, fmt.Errorf("read user: %w", err)
+		return false, fmt.Errorf("cancel vacation: %w", err)
 	}
-	return userByEmail(ctx, db.read, email)
+	if n, _ := res.RowsAffected(); n > 0 {
+		return true, nil
+	}
+	res, err = s.tx.ExecContext(ctx, `UPDATE vacations SET ends_at = ? WHERE id = ? AND user_id = ? AND ends_at > ?`,
+		now.UnixMilli(), id, userID, now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("end vacation: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+func (s storeTx) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
+	ids, err := gamesToMove(ctx, s.tx, email)
+	if err != nil {
+		return nil, err
+	}
+	return loadGames(ctx, s.tx, ids)
 }
 
 // GamesToMove lists the running games with a deadline in which the address

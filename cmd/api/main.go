@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -101,7 +102,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	clock := &scheduler{db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
+	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
+	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
 		mailRetention: cfg.MailRetention}
 	workers := []func(context.Context) error{outbox.Run, clock.run}
 	if cfg.PprofAddr != "" {

@@ -5,16 +5,18 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/repo"
 )
 
 // scheduler is the one loop that applies the due work of the clock and
 // of tournaments — reminders, time-outs, rounds that close and start —
-// from the database. Each game is handled in its own
-// guarded transaction (repo.Tick), so a restart, a second pass or a second
+// through the use cases. Each game is handled in its own guarded unit of
+// work (domain.Service.TickGame), so a restart, a second pass or a second
 // server never acts twice.
 type scheduler struct {
-	db       *repo.DB
+	app      *domain.Service
+	db       *repo.DB // for the housekeeping prunes
 	log      *slog.Logger
 	now      func() time.Time
 	interval time.Duration
@@ -40,8 +42,8 @@ func (s *scheduler) run(ctx context.Context) error {
 // pass handles every game and tournament due now, then deletes what the
 // store no longer needs.
 func (s *scheduler) pass(ctx context.Context) {
-	s.drain(ctx, "game", s.db.DueGames, s.db.Tick)                       // reminders and time-outs
-	s.drain(ctx, "tournament", s.db.DueTournaments, s.db.TickTournament) // rounds that close and start
+	s.drain(ctx, "game", s.app.DueGames, s.app.TickGame)                   // reminders and time-outs
+	s.drain(ctx, "tournament", s.app.DueTournaments, s.app.TickTournament) // rounds that close and start
 	now := s.now()
 	s.prune(ctx, "expire idempotency keys", func(ctx context.Context, limit int) (int, error) {
 		return s.db.ExpireIdempotencyKeys(ctx, now.Add(-repo.IdempotencyKeyLifetime), limit)
@@ -78,21 +80,20 @@ func (s *scheduler) prune(ctx context.Context, what string, fn func(context.Cont
 // batch is how many due items one query fetches.
 const batch = 100
 
-// drain ticks every item that due lists at now, a batch at a time, while
-// full batches keep making progress, and wakes the outbox if any acted.
+// drain ticks every item that due lists, a batch at a time, while full
+// batches keep making progress, and wakes the outbox if any acted.
 func (s *scheduler) drain(ctx context.Context, kind string,
-	due func(context.Context, time.Time, int) ([]string, error),
-	tick func(context.Context, string, time.Time) (bool, error)) {
+	due func(context.Context, int) ([]string, error),
+	tick func(context.Context, string) (bool, error)) {
 	for ctx.Err() == nil {
-		now := s.now()
-		ids, err := due(ctx, now, batch)
+		ids, err := due(ctx, batch)
 		if err != nil {
 			s.log.ErrorContext(ctx, "scheduler: find due "+kind+"s", "error", err)
 			return
 		}
 		acted := 0
 		for _, id := range ids {
-			ok, err := tick(ctx, id, now)
+			ok, err := tick(ctx, id)
 			if err != nil {
 				s.log.ErrorContext(ctx, "scheduler: "+kind, kind, id, "error", err)
 				continue

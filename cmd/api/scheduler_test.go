@@ -40,7 +40,8 @@ func TestSchedulerPass(t *testing.T) {
 
 	now := start.Add(25 * time.Hour)
 	woken := 0
-	s := &scheduler{db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
+		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() { woken++ }}
 	s.pass(ctx)
 	if woken != 2 {
@@ -88,7 +89,8 @@ func TestSchedulerPrunes(t *testing.T) {
 		return n
 	}
 
-	s := &scheduler{db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
+		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() {}, mailRetention: 30 * 24 * time.Hour}
 	s.pass(ctx)
 	for query, want := range map[string]int{

@@ -28,8 +28,8 @@ type seedConfig struct {
 }
 
 // The seeded games are copies of a few hundred template games that the
-// store itself created and finished (repo.CreateGame, then repo.UpdateGame
-// with domain.SubmitTurn for a random number of legal turns and
+// store itself created and finished (domain.Service.CreateGame, then
+// domain.UpdateGame with domain.SubmitTurn for a random number of legal turns and
 // domain.Resign), so every stored value is in the store's own encoding.
 // Copying them in bulk (INSERT ... SELECT, 10,000 games a transaction) is
 // what makes a million games take minutes instead of hours: through the
@@ -167,6 +167,7 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 		return nil, err
 	}
 	defer store.Close()
+	app := domain.NewService(domain.ServiceConfig{Store: store, Now: time.Now})
 	rng := rand.New(rand.NewPCG(1, 2))
 	actor := domain.Actor{UserID: creatorID, UserEmail: templateEmail}
 	ids := make([]string, 0, cfg.Templates)
@@ -181,7 +182,7 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 		}
 		boardSeed := rng.Uint64()
 		spec.Seed = &boardSeed
-		g, err := store.CreateGame(ctx, spec, creatorID, time.Now())
+		g, err := app.CreateGame(ctx, spec, creatorID)
 		if err != nil {
 			return nil, fmt.Errorf("create template game: %w", err)
 		}
@@ -212,17 +213,18 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 	return ids, nil
 }
 
-// change applies one change to a game through the store, as the API does.
+// change applies one change to a game through the store, as the use cases do.
 func change(ctx context.Context, store *repo.DB, id string, fn func(domain.Game) (domain.Submitted, error)) (domain.Game, error) {
 	var after domain.Game
-	_, _, err := store.UpdateGame(ctx, id, nil, time.Now(), func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		sub, err := fn(g)
-		if err != nil {
-			return repo.Change{}, err
-		}
-		after = sub.Game
-		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, nil
-	})
+	_, _, err := domain.UpdateGame(ctx, store, domain.GameUpdate{GameID: id, Now: time.Now(),
+		Compute: func(g domain.Game) (domain.GameChange, error) {
+			sub, err := fn(g)
+			if err != nil {
+				return domain.GameChange{}, err
+			}
+			after = sub.Game
+			return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, nil
+		}})
 	return after, err
 }
 

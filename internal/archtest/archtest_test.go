@@ -1,12 +1,12 @@
-// Package archtest checks the direction of the imports between lesspost's
-// packages (see issue 12): the edges depend on domain, never domain on them.
+// Package archtest checks the one-way rule of the layers (see issue 12):
+// imports flow toward domain; domain depends on no edge, and only cmd wires
+// the edges to the store.
 package archtest
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,64 +14,73 @@ import (
 
 const module = "github.com/lesspost/lesspost"
 
-// projectDeps lists the project's packages that the packages matching
-// pattern are built from (themselves included, their tests not), as
-// `go list -deps` reports them.
+// projectDeps lists the module's packages that the packages matching pattern
+// are built from (themselves included, their tests not), relative to the
+// module, as `go list -deps` reports them.
 func projectDeps(t *testing.T, pattern string) []string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", "-json", module+"/"+pattern).Output()
+	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}} {{.Dir}} {{join .GoFiles ","}}`,
+		module+"/"+pattern).Output()
 	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			t.Fatalf("go list %s: %v\n%s", pattern, err, exit.Stderr)
+		var stderr []byte
+		if exit, ok := err.(*exec.ExitError); ok {
+			stderr = exit.Stderr
 		}
-		t.Fatalf("go list %s: %v", pattern, err)
+		t.Fatalf("go list %s: %v\n%s", pattern, err, stderr)
 	}
 	var deps []string
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for {
-		var p struct{ ImportPath string }
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("go list %s: %v", pattern, err)
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || (fields[0] != module && !strings.HasPrefix(fields[0], module+"/")) {
+			continue
 		}
-		if p.ImportPath == module || strings.HasPrefix(p.ImportPath, module+"/") {
-			deps = append(deps, strings.TrimPrefix(p.ImportPath, module+"/"))
+		deps = append(deps, strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/"))
+		// Read what go list read, so that go test's cache, which cannot see
+		// into a subprocess, runs this test again when the sources change.
+		if len(fields) == 3 {
+			for _, f := range strings.Split(fields[2], ",") {
+				if _, err := os.ReadFile(filepath.Join(fields[1], f)); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 	if len(deps) == 0 {
-		t.Fatalf("go list %s found no package of the project", pattern)
+		t.Fatalf("go list %s found no package of the module", pattern)
 	}
 	return deps
 }
 
 // within reports whether pkg is one of the trees (a package and those
-// below it).
+// below it); "" is the module's root package (the embedded contract).
 func within(pkg string, trees []string) bool {
-	return slices.ContainsFunc(trees, func(tree string) bool { return pkg == tree || strings.HasPrefix(pkg, tree+"/") })
+	return slices.ContainsFunc(trees, func(tree string) bool {
+		return pkg == tree || (tree != "" && strings.HasPrefix(pkg, tree+"/"))
+	})
 }
 
-// Each layer is built only from the project packages it may import. Not
-// yet checked: api still imports repo (the next step of issue 12 takes it
-// to domain's ports).
+// Each layer is built only from the module's packages it may import.
 func TestImportDirection(t *testing.T) {
 	tests := []struct {
 		pattern string
 		allowed []string
 	}{
-		// domain knows nothing of the edges.
+		// domain (the use cases, their ports and the rules) knows no edge.
 		{"domain/...", []string{"domain"}},
-		// notify delivers and renders mail through domain's ports.
+		// notify renders and delivers mail through domain's ports.
 		{"notify/...", []string{"notify", "domain"}},
 		// repo implements domain's ports; migrations is its schema (the
 		// embedded SQL files), which is repo's to apply.
 		{"repo/...", []string{"repo", "domain", "migrations"}},
+		// api decodes, authenticates and calls the use cases: never the
+		// store. It serves the contract (the root package) and renders
+		// result lines with notify's phrases.
+		{"api/...", []string{"", "api", "domain", "notify"}},
 	}
 	for _, tt := range tests {
 		for _, dep := range projectDeps(t, tt.pattern) {
 			if !within(dep, tt.allowed) {
-				t.Errorf("%s is built from %s; it may import only %s", tt.pattern, dep, strings.Join(tt.allowed, ", "))
+				t.Errorf("%s is built from %s; it may import only %q", tt.pattern, dep, tt.allowed)
 			}
 		}
 	}

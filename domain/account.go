@@ -1,0 +1,296 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// LoginTTL is how long a login link is valid; it is valid only once.
+const LoginTTL = 15 * time.Minute
+
+// MaxLoginsPerHour bounds the login emails one address receives, so the
+// server cannot be used to flood anyone's inbox.
+const MaxLoginsPerHour = 5
+
+// User is an account, known by its email address.
+type User struct {
+	ID           int64
+	Email        string
+	Name         string
+	Locale       string
+	VacationDays int // per calendar year
+	// CalendarVersion is the version of the calendar link: replacing the
+	// link bumps it, and calendar tokens of older versions are refused.
+	CalendarVersion int
+	CreatedAt       time.Time
+}
+
+// Session is a signed-in user's session.
+type Session struct {
+	ID        string
+	User      User
+	ExpiresAt time.Time
+}
+
+// Vacation is a declared period away.
+type Vacation struct {
+	ID int64
+	Period
+}
+
+// GamePage is one page of a user's games.
+type GamePage struct {
+	Games []Game
+	// Next is the cursor of the following page, "" on the last page.
+	Next string
+}
+
+// LoginToken is a single-use login token for an address, and the language
+// of the email that carries it.
+type LoginToken struct {
+	Email     string
+	Token     string
+	Locale    string
+	ExpiresAt time.Time
+}
+
+// AccountReader reads accounts, sessions and the games of an account.
+type AccountReader interface {
+	// ActiveSession returns the session if it exists and is neither
+	// revoked nor expired at now; else an unauthorized *Error.
+	ActiveSession(ctx context.Context, id string, now time.Time) (Session, error)
+	// UserByID reads an account; a missing one is a not-found *Error.
+	UserByID(ctx context.Context, id int64) (User, error)
+	// UserVacations lists all of an account's vacations, by start.
+	UserVacations(ctx context.Context, userID int64) ([]Vacation, error)
+	// MyGames lists a page of the games an address plays in or created,
+	// most urgent first: games where it is his turn (nearest deadline
+	// first, then those without one, longest waiting first), then other
+	// running games, then finished ones (most recent first); ties by game
+	// id. The cursor is the store's; one it did not write is an invalid
+	// *Error (CodeInvalidCursor).
+	MyGames(ctx context.Context, email, cursor string, limit int) (GamePage, error)
+	// GamesToMove lists the running games with a deadline in which the
+	// address holds the seat to move, nearest deadline first.
+	GamesToMove(ctx context.Context, email string) ([]Game, error)
+}
+
+// AccountTx is what a unit of work may do to accounts.
+type AccountTx interface {
+	// LoginTokensExpiringAfter counts an address's login tokens that
+	// expire after t.
+	LoginTokensExpiringAfter(ctx context.Context, email string, t time.Time) (int, error)
+	// AddLoginToken stores a login token (its hash only) and queues the
+	// email that carries it: the address asked for it himself, so it goes
+	// even to a suppressed address and counts against no budget.
+	AddLoginToken(ctx context.Context, t LoginToken, now time.Time) error
+	// SpendLoginToken marks a token used, if it exists, is unused and has
+	// not expired at now, and says whose it was.
+	SpendLoginToken(ctx context.Context, token string, now time.Time) (email string, ok bool, err error)
+	// EnsureUser returns the account of an address, created if it has none.
+	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
+	AddSession(ctx context.Context, s Session, now time.Time) error
+	// RevokeSession ends a session; an ended one stays ended.
+	RevokeSession(ctx context.Context, id string, now time.Time) error
+	// UpdateUser changes an account's name and locale, and returns it.
+	UpdateUser(ctx context.Context, id int64, name, locale string) (User, error)
+	// NextCalendarVersion bumps an account's calendar link version and
+	// returns the account; ok is false if there is no such account.
+	NextCalendarVersion(ctx context.Context, id int64) (u User, ok bool, err error)
+	// Vacations lists an address's vacations that end after since.
+	Vacations(ctx context.Context, email string, since time.Time) ([]Period, error)
+	// SeatsAway gives the vacations of the seats' players, from since on.
+	SeatsAway(ctx context.Context, seats []Seat, since time.Time) (Away, error)
+	// AddVacation stores a vacation of an account and returns its id.
+	AddVacation(ctx context.Context, userID int64, p Period, now time.Time) (int64, error)
+	// EndVacation removes an account's vacation that has not begun at now,
+	// or ends one under way at now; ok is false if it has no such vacation
+	// that has not ended.
+	EndVacation(ctx context.Context, userID, id int64, now time.Time) (ok bool, err error)
+	// GamesToMove is AccountReader.GamesToMove inside the unit of work.
+	GamesToMove(ctx context.Context, email string) ([]Game, error)
+}
+
+// RequestLogin creates a single-use login token for the address and queues
+// the email that carries it. locale "" means the account's language, or the
+// default. An address gets at most MaxLoginsPerHour links an hour.
+func (s *Service) RequestLogin(ctx context.Context, email, locale string) error {
+	now := s.now()
+	token := RandomToken(20)
+	return s.store.Transact(ctx, func(tx StoreTx) error {
+		// A token issued in the last hour expires after now - 1h + LoginTTL.
+		recent, err := tx.LoginTokensExpiringAfter(ctx, email, now.Add(-time.Hour+LoginTTL))
+		if err != nil {
+			return err
+		}
+		if recent >= MaxLoginsPerHour {
+			return Errorf(KindRateLimited, CodeTooManyLogins,
+				"too many login links for this address in the last hour; use one already sent or try later")
+		}
+		if locale == "" {
+			if locale, err = tx.AccountLocale(ctx, email); err != nil {
+				return err
+			}
+		}
+		return tx.AddLoginToken(ctx, LoginToken{Email: email, Token: token, Locale: locale, ExpiresAt: now.Add(LoginTTL)}, now)
+	})
+}
+
+// ExchangeLogin spends a login token: it must exist, be unused and not
+// expired. The account is created on first login. It returns a new session
+// that lasts ttl.
+func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Duration) (Session, error) {
+	now := s.now()
+	var sess Session
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		email, ok, err := tx.SpendLoginToken(ctx, token, now)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(KindUnauthorized, CodeLoginInvalid, "this login link is unknown, used or expired: ask for a new one")
+		}
+		u, err := tx.EnsureUser(ctx, email, now)
+		if err != nil {
+			return err
+		}
+		sess = Session{ID: RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
+		return tx.AddSession(ctx, sess, now)
+	})
+	return sess, err
+}
+
+// ActiveSession returns a session that is neither revoked nor expired.
+func (s *Service) ActiveSession(ctx context.Context, id string) (Session, error) {
+	return s.store.ActiveSession(ctx, id, s.now())
+}
+
+// Logout ends a session: its tokens stop working at once.
+func (s *Service) Logout(ctx context.Context, sessionID string) error {
+	now := s.now()
+	return s.store.Transact(ctx, func(tx StoreTx) error { return tx.RevokeSession(ctx, sessionID, now) })
+}
+
+// UserByID reads an account.
+func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
+	return s.store.UserByID(ctx, id)
+}
+
+// UpdateUser changes an account's name and locale (checked by the caller).
+func (s *Service) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
+	var u User
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		var err error
+		u, err = tx.UpdateUser(ctx, id, name, locale)
+		return err
+	})
+	return u, err
+}
+
+// RotateCalendarLink replaces an account's calendar link: links of the
+// previous versions stop working. It returns the account.
+func (s *Service) RotateCalendarLink(ctx context.Context, id int64) (User, error) {
+	var u User
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		var ok bool
+		var err error
+		if u, ok, err = tx.NextCalendarVersion(ctx, id); err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(KindNotFound, CodeNotFound, "no such account")
+		}
+		return nil
+	})
+	return u, err
+}
+
+// MyGames lists a page of the games u plays in or created, most urgent first.
+func (s *Service) MyGames(ctx context.Context, u User, cursor string, limit int) (GamePage, error) {
+	return s.store.MyGames(ctx, u.Email, cursor, limit)
+}
+
+// GamesToMove lists the running games with a deadline in which the address
+// holds the seat to move, nearest deadline first.
+func (s *Service) GamesToMove(ctx context.Context, email string) ([]Game, error) {
+	return s.store.GamesToMove(ctx, email)
+}
+
+// Vacations lists u's vacations that have not ended, and his days left
+// this year.
+func (s *Service) Vacations(ctx context.Context, u User) ([]Vacation, int, error) {
+	now := s.now()
+	all, err := s.store.UserVacations(ctx, u.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	var periods []Period
+	var current []Vacation
+	for _, v := range all {
+		periods = append(periods, v.Period)
+		if v.End.After(now) {
+			current = append(current, v)
+		}
+	}
+	return current, VacationDaysLeft(periods, u.VacationDays, now), nil
+}
+
+// DeclareVacation records a vacation and moves the deadlines of u's games
+// where he is to move, in one unit of work.
+func (s *Service) DeclareVacation(ctx context.Context, u User, p Period) (Vacation, error) {
+	now := s.now()
+	v := Vacation{Period: p}
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		existing, err := tx.Vacations(ctx, u.Email, time.Time{})
+		if err != nil {
+			return err
+		}
+		if err := CheckVacation(p, existing, u.VacationDays, now); err != nil {
+			return err
+		}
+		if v.ID, err = tx.AddVacation(ctx, u.ID, p, now); err != nil {
+			return err
+		}
+		return refreshDeadlines(ctx, tx, u.Email, now)
+	})
+	return v, err
+}
+
+// CancelVacation ends a vacation: one that has not begun is removed, one
+// under way ends now. Deadlines move back accordingly.
+func (s *Service) CancelVacation(ctx context.Context, u User, id int64) error {
+	now := s.now()
+	return s.store.Transact(ctx, func(tx StoreTx) error {
+		ok, err := tx.EndVacation(ctx, u.ID, id, now)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(KindNotFound, CodeNotFound, "no current vacation %d", id)
+		}
+		return refreshDeadlines(ctx, tx, u.Email, now)
+	})
+}
+
+// refreshDeadlines recomputes the deadline of every running game in which
+// the address holds the seat to move.
+func refreshDeadlines(ctx context.Context, tx StoreTx, email string, now time.Time) error {
+	games, err := tx.GamesToMove(ctx, email)
+	if err != nil {
+		return err
+	}
+	for _, g := range games {
+		away, err := tx.SeatsAway(ctx, g.Seats, g.Clock.TurnStart)
+		if err != nil {
+			return err
+		}
+		moved, changed := RefreshDeadline(g, away)
+		if !changed {
+			continue
+		}
+		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: moved}, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+// Package memstore is an in-memory domain.Store, for testing the use cases
+// without a database. It keeps what the ports promise (units of work that
+// stand or fall whole, version-guarded writes, idempotent responses) and
+// nothing more: no mail budgets, no suppression list, and a new game is
+// created without its players' vacations (PlayersAway has none).
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// Store is the store. The zero value is not usable: call New.
+type Store struct {
+	mu   sync.RWMutex
+	data data
+}
+
+// data is everything stored; a unit of work changes a copy and keeps it
+// only if it succeeds.
+type data struct {
+	games       map[string]domain.Game
+	turns       map[string][]domain.StoredTurn
+	responses   map[[2]string]storedResponse
+	users       map[int64]domain.User
+	sessions    map[string]session
+	logins      map[string]login // by token
+	vacations   []vacation
+	tournaments map[string]domain.Tournament
+	queued      []Queued
+}
+
+type session struct {
+	domain.Session
+	revoked bool
+}
+
+type login struct {
+	domain.LoginToken
+	used bool
+}
+
+type vacation struct {
+	userID int64
+	domain.Vacation
+}
+
+type storedResponse struct {
+	fingerprint []byte
+	resp        domain.Response
+}
+
+// Queued is a notice a committed change caused, and why.
+type Queued struct {
+	domain.Notice
+	Email  string // the recipient
+	Secret string // what the mail alone carries: a login token
+	Cause  domain.Cause
+}
+
+var (
+	_ domain.Store   = (*Store)(nil)
+	_ domain.StoreTx = (*tx)(nil)
+)
+
+// New returns an empty store that knows the given accounts.
+func New(users ...domain.User) *Store {
+	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
+		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
+		sessions: map[string]session{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{}}}
+	for _, u := range users {
+		s.data.users[u.ID] = u
+	}
+	return s
+}
+
+// Queued lists the notices committed changes caused, in order.
+func (s *Store) Queued() []Queued {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.data.queued)
+}
+
+// Game reads a committed game.
+func (s *Store) Game(ctx context.Context, id string) (domain.Game, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.game(id)
+}
+
+// Turns lists a game's committed turns.
+func (s *Store) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.data.turns[id]), nil
+}
+
+// StoredResponse is the committed response of an idempotent request.
+func (s *Store) StoredResponse(ctx context.Context, idem domain.Idempotency) (domain.Response, bool, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.storedResponse(idem)
+}
+
+// Transact runs fn on a copy of the data and keeps the copy if fn succeeds.
+// Units of work run one at a time.
+func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	work := data{games: maps.Clone(s.data.games), turns: maps.Clone(s.data.turns),
+		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
+		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
+		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued)}
+	if err := fn(&tx{data: &work}); err != nil {
+		return err
+	}
+	s.data = work
+	return nil
+}
+
+func (d *data) game(id string) (domain.Game, error) {
+	g, ok := d.games[id]
+	if !ok {
+		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
+	}
+	g.Seats = slices.Clone(g.Seats) // the caller may change his copy
+	return g, nil
+}
+
+func (d *data) storedResponse(idem domain.Idempotency) (domain.Response, bool, error) {
+	r, ok := d.responses[[2]string{idem.Scope, idem.Key}]
+	if !ok {
+		return domain.Response{}, false, nil
+	}
+	if string(r.fingerprint) != string(idem.Fingerprint) {
+		return domain.Response{}, false, domain.Errorf(domain.KindConflict, domain.CodeIdempotencyReused,
+			"this Idempotency-Key was already used for a different request")
+	}
+	return r.resp, true, nil
+}
+
+// tx is a unit of work on a copy of the data.
+type tx struct{ data *data }
+
+func (t *tx) Game(ctx context.Context, id string) (domain.Game, error) { return t.data.game(id) }
+
+func (t *tx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+	return slices.Clone(t.data.turns[id]), nil
+}
+
+func (t *tx) StoredResponse(ctx context.Context, idem domain.Idempotency) (domain.Response, bool, error) {
+	return t.data.storedResponse(idem)
+}
+
+func (t *tx) PlayersAway(ctx context.Context, players []domain.Player, since time.Time) (domain.Away, error) {
+	return nil, nil
+}
+
+func (t *tx) UserEmail(ctx context.Context, userID int64) (string, error) {
+	u, ok := t.data.users[userID]
+	if !ok {
+		return "", fmt.Errorf("no user %d", userID)
+	}
+	return u.Email, nil
+}
+
+func (t *tx) AccountLocale(ctx context.Context, email string) (string, error) {
+	for _, u := range t.data.users {
+		if u.Email == email && u.Locale != "" {
+			return u.Locale, nil
+		}
+	}
+	return domain.DefaultLocale, nil
+}
+
+func (t *tx) InsertGame(ctx context.Context, c *domain.Created, cause domain.Cause, now time.Time) error {
+	if _, ok := t.data.games[c.Game.ID]; ok {
+		return fmt.Errorf("insert game %s: it exists", c.Game.ID)
+	}
+	t.data.games[c.Game.ID] = c.Game
+	t.addTurns(c.Game.ID, 0, c.History, now)
+	t.queue(&c.Game, c.Notices, cause)
+	return nil
+}
+
+func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {
+	stored, ok := t.data.games[before.ID]
+	if !ok || stored.Version != before.Version {
+		return fmt.Errorf("update game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
+	}
+	g := c.Game
+	g.Seats = slices.Clone(g.Seats)
+	t.data.games[g.ID] = g
+	t.addTurns(g.ID, before.State.Ply, c.Played, now)
+	t.queue(&g, c.Notices, c.Cause)
+	return nil
+}
+
+// addTurns appends the turns a change played.
+func (t *tx) addTurns(gameID string, plyBefore int, played []less.Played, now time.Time) {
+	turns := slices.Clone(t.data.turns[gameID])
+	for i, p := range played {
+		turns = append(turns, domain.StoredTurn{Ply: plyBefore + i + 1, Color: p.Color, Notation: p.Turn.String(),
+			Used: p.Used, Counted: p.Counted, Auto: p.Auto, TimedOut: p.TimedOut, PlayedAt: now})
+	}
+	t.data.turns[gameID] = turns
+}
+
+func (t *tx) queue(g *domain.Game, notices []domain.Notice, cause domain.Cause) {
+	for _, n := range notices {
+		email := n.Email
+		if seat, ok := g.Seat(n.Color); ok && email == "" {
+			email = seat.Email
+		}
+		t.data.queued = append(t.data.queued, Queued{Notice: n, Email: email, Cause: cause})
+	}
+}
+
+func (t *tx) StoreResponse(ctx context.Context, idem domain.Idempotency, r domain.Response, now time.Time) error {
+	key := [2]string{idem.Scope, idem.Key}
+	if _, ok := t.data.responses[key]; ok {
+		return fmt.Errorf("store idempotent response: %w", domain.ErrStale)
+	}
+	t.data.responses[key] = storedResponse{fingerprint: slices.Clone(idem.Fingerprint), resp: r}
+	return nil
+}

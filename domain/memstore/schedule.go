@@ -1,0 +1,110 @@
+package memstore
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// DueGames lists running games whose clock needs attention at now, most
+// overdue first.
+func (s *Store) DueGames(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	type due struct {
+		id string
+		at time.Time
+	}
+	var found []due
+	for id, g := range s.data.games {
+		if at := g.Clock.NextDue(); !g.Over() && !at.IsZero() && !at.After(now) {
+			found = append(found, due{id, at})
+		}
+	}
+	slices.SortFunc(found, func(a, b due) int { return cmp.Or(a.at.Compare(b.at), strings.Compare(a.id, b.id)) })
+	var ids []string
+	for _, d := range found[:min(limit, len(found))] {
+		ids = append(ids, d.id)
+	}
+	return ids, nil
+}
+
+// DueTournaments lists tournaments whose schedule needs attention at now:
+// by their NextDue alone (the SQLite store also looks at once when a game
+// of the running round ends).
+func (s *Store) DueTournaments(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var ids []string
+	for id, t := range s.data.tournaments {
+		if at := t.NextDue(); !at.IsZero() && !at.After(now) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids[:min(limit, len(ids))], nil
+}
+
+// Tournament reads a committed tournament.
+func (s *Store) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.tournament(id)
+}
+
+// tournament returns a deep copy, as a store that encodes it would: the
+// caller may change his.
+func (d *data) tournament(id string) (domain.Tournament, error) {
+	t, ok := d.tournaments[id]
+	if !ok {
+		return domain.Tournament{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
+	}
+	return deepCopy(t)
+}
+
+func deepCopy(t domain.Tournament) (domain.Tournament, error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return domain.Tournament{}, err
+	}
+	var out domain.Tournament
+	return out, json.Unmarshal(b, &out)
+}
+
+func (t *tx) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+	return t.data.tournament(id)
+}
+
+func (t *tx) InsertTournament(ctx context.Context, tm *domain.Tournament) error {
+	if _, ok := t.data.tournaments[tm.ID]; ok {
+		return fmt.Errorf("insert tournament %s: it exists", tm.ID)
+	}
+	c, err := deepCopy(*tm)
+	t.data.tournaments[tm.ID] = c
+	return err
+}
+
+func (t *tx) SaveTournament(ctx context.Context, tm *domain.Tournament, version int) error {
+	stored, ok := t.data.tournaments[tm.ID]
+	if !ok || stored.Version != version {
+		return fmt.Errorf("update tournament %s: version %d is gone: %w", tm.ID, version, domain.ErrStale)
+	}
+	c, err := deepCopy(*tm)
+	t.data.tournaments[tm.ID] = c
+	return err
+}
+
+// RescheduleTournament has nothing to do: the due time is computed from the
+// stored tournament.
+func (t *tx) RescheduleTournament(ctx context.Context, tm *domain.Tournament) error { return nil }
+
+func (t *tx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
+	t.data.queued = append(t.data.queued, Queued{Notice: n, Email: n.Email, Cause: c})
+	return nil
+}

@@ -1,0 +1,276 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// The use cases of time and of tournaments: the scheduler's ticks, and
+// what organisers and entrants do.
+
+// ScheduleReader finds the work that is due, and reads tournaments.
+type ScheduleReader interface {
+	// DueGames lists up to limit running games whose clock needs attention
+	// at now (a reminder or a deadline), most overdue first.
+	DueGames(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// DueTournaments lists up to limit tournaments whose schedule needs
+	// attention at now.
+	DueTournaments(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// Tournament reads a tournament; a missing one is a not-found *Error.
+	Tournament(ctx context.Context, id string) (Tournament, error)
+}
+
+// TournamentTx is what a unit of work may do to tournaments.
+type TournamentTx interface {
+	Tournament(ctx context.Context, id string) (Tournament, error)
+	// InsertTournament stores a new tournament. Its rounds will mail every
+	// entrant, so an entrant whose address asked for no mail refuses it
+	// (a conflict *Error, CodeAddressSuppressed).
+	InsertTournament(ctx context.Context, t *Tournament) error
+	// SaveTournament stores t if the stored one is still at version; else
+	// it returns ErrStale.
+	SaveTournament(ctx context.Context, t *Tournament, version int) error
+	// RescheduleTournament brings the stored tournament's due time in line
+	// with t (a game ended early, say), if it is still at t's version.
+	RescheduleTournament(ctx context.Context, t *Tournament) error
+	// AddNotice queues a notice that belongs to no game (a bye) to its
+	// Email, in locale. What c may not send there is left out.
+	AddNotice(ctx context.Context, n Notice, locale string, c Cause, now time.Time) error
+}
+
+// DueGames lists up to limit games whose clock needs attention now.
+func (s *Service) DueGames(ctx context.Context, limit int) ([]string, error) {
+	return s.store.DueGames(ctx, s.now(), limit)
+}
+
+// DueTournaments lists up to limit tournaments whose schedule needs
+// attention now.
+func (s *Service) DueTournaments(ctx context.Context, limit int) ([]string, error) {
+	return s.store.DueTournaments(ctx, s.now(), limit)
+}
+
+// TickGame applies what a game's clock asks for now (Tick), in its own
+// unit of work. The update is conditional on the game's version, so running
+// it twice, or on two servers at once, acts once: the second finds nothing
+// due and reports false.
+func (s *Service) TickGame(ctx context.Context, id string) (acted bool, err error) {
+	now := s.now()
+	_, _, err = UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
+		sub, err := Tick(g, now)
+		if err != nil {
+			return GameChange{}, err
+		}
+		return GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, nil
+	}})
+	var de *Error
+	if errors.As(err, &de) && de.Code == CodeNotDue {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("tick game %s: %w", id, err)
+	}
+	return true, nil
+}
+
+// CreateTournament stores a new tournament; its rounds start on schedule.
+func (s *Service) CreateTournament(ctx context.Context, spec NewTournamentSpec, organizerID int64) (Tournament, error) {
+	t, err := CreateTournament(spec, s.newID("t"), organizerID, s.now(), s.random())
+	if err != nil {
+		return Tournament{}, err
+	}
+	err = s.store.Transact(ctx, func(tx StoreTx) error { return tx.InsertTournament(ctx, &t) })
+	return t, err
+}
+
+// Tournament reads a tournament.
+func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error) {
+	return s.store.Tournament(ctx, id)
+}
+
+// Withdraw takes an entrant out; his game of the running round is resigned
+// (E8) in the same unit of work.
+func (s *Service) Withdraw(ctx context.Context, id string, entrant int) (Tournament, error) {
+	now := s.now()
+	var t Tournament
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		var err error
+		if t, err = tx.Tournament(ctx, id); err != nil {
+			return err
+		}
+		version := t.Version
+		gameID, err := t.Withdraw(entrant, now)
+		if err != nil {
+			return err
+		}
+		if gameID != "" {
+			g, err := tx.Game(ctx, gameID)
+			if err != nil {
+				return err
+			}
+			if !g.Over() {
+				seat := g.Seats[0].Color
+				if g.Seats[1].Email == t.Entrants[entrant].Email {
+					seat = g.Seats[1].Color
+				}
+				sub, err := Resign(g, Actor{SeatColor: &seat}, now)
+				if err != nil {
+					return err
+				}
+				if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.SaveTournament(ctx, &t, version)
+	})
+	return t, err
+}
+
+// CancelTournament stops a tournament: no further rounds.
+func (s *Service) CancelTournament(ctx context.Context, id string) (Tournament, error) {
+	now := s.now()
+	var t Tournament
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		var err error
+		if t, err = tx.Tournament(ctx, id); err != nil {
+			return err
+		}
+		version := t.Version
+		if err := t.Cancel(now); err != nil {
+			return err
+		}
+		return tx.SaveTournament(ctx, &t, version)
+	})
+	return t, err
+}
+
+// TickTournament does what the schedule asks for now, in one unit of work:
+// it closes the running round when all its games are over or its deadline
+// has passed (adjudicating unfinished games, E3–E7), then starts the next
+// round if its time has come — pairings, one game per pairing on the
+// round's board, invitations with move links, byes. Run twice, or on two
+// servers, it acts once.
+func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, err error) {
+	now := s.now()
+	err = s.store.Transact(ctx, func(tx StoreTx) error {
+		t, err := tx.Tournament(ctx, id)
+		if err != nil {
+			return err
+		}
+		version := t.Version
+		if r := t.Current(); r != nil {
+			closed, err := closeRoundIfDone(ctx, tx, &t, r, now)
+			if err != nil {
+				return err
+			}
+			acted = acted || closed
+		}
+		if t.Current() == nil && t.Status != TournamentFinished && t.Status != TournamentCancelled {
+			started, err := s.startRoundIfDue(ctx, tx, &t, now)
+			if err != nil {
+				return err
+			}
+			acted = acted || started
+		}
+		if t.Version == version {
+			return tx.RescheduleTournament(ctx, &t)
+		}
+		return tx.SaveTournament(ctx, &t, version)
+	})
+	if err != nil {
+		return false, fmt.Errorf("tick tournament %s: %w", id, err)
+	}
+	return acted, nil
+}
+
+func closeRoundIfDone(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+	games := map[string]Game{}
+	allOver := true
+	for _, tg := range r.Games {
+		if tg.Outcome != nil {
+			continue
+		}
+		g, err := tx.Game(ctx, tg.GameID)
+		if err != nil {
+			return false, err
+		}
+		games[g.ID] = g
+		allOver = allOver && g.Over()
+	}
+	if !allOver && now.Before(r.Deadline) {
+		return false, nil
+	}
+	results := map[string]less.Result{}
+	for id, g := range games {
+		if !g.Over() {
+			sub, err := Adjudicate(g, now)
+			if err != nil {
+				return false, err
+			}
+			if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
+				return false, err
+			}
+			g = sub.Game
+		}
+		results[id] = *g.State.Result
+	}
+	return true, t.CloseRound(results, now)
+}
+
+func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) (bool, error) {
+	next := t.NextDue()
+	if next.IsZero() || now.Before(next) {
+		return false, nil
+	}
+	r, toPlay, err := t.StartRound(now)
+	if err != nil {
+		return false, err
+	}
+	// The round's mail is the organiser's doing: it counts against each
+	// entrant's budget but his own, and what is over budget is left out.
+	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
+	if err != nil {
+		return false, err
+	}
+	by := Cause{By: organizer, Scheduled: true}
+	for _, i := range toPlay {
+		spec := t.GameSpec(r, i)
+		spec.Tournament = &TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
+		away, err := tx.PlayersAway(ctx, spec.Players, now)
+		if err != nil {
+			return false, err
+		}
+		created, err := CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
+		if err != nil {
+			return false, fmt.Errorf("round %d game %d: %w", r.Number, i, err)
+		}
+		if err := FillLocales(ctx, tx, &created.Game); err != nil {
+			return false, err
+		}
+		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
+			return false, err
+		}
+		r.Games[i].GameID = created.Game.ID
+	}
+	// A player without a game this round (a bye, or an opponent who
+	// withdrew) is told so, or he would hear nothing until the next round.
+	for _, g := range r.Games {
+		if g.GameID != "" {
+			continue
+		}
+		for _, e := range []int{g.White, g.Black} {
+			if e == Bye || t.Entrants[e].Withdrawn {
+				continue
+			}
+			n := Notice{Kind: NoticeBye, Email: t.Entrants[e].Email, Tournament: t.ID, Ply: r.Number}
+			if err := tx.AddNotice(ctx, n, t.Entrants[e].Locale, by, now); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}

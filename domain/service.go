@@ -1,0 +1,288 @@
+package domain
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// Service holds the use cases: each reads through the store, asks the
+// rules, and writes what a change does in one unit of work. The edges (the
+// HTTP API, the scheduler) authenticate, decode, and call it.
+type Service struct {
+	store  Store
+	now    func() time.Time
+	newID  func(prefix string) string
+	random func() uint64
+}
+
+// ServiceConfig is what a Service needs from outside.
+type ServiceConfig struct {
+	Store Store
+	// Now is the clock. The times it gives are what is stored and answered,
+	// so it should have the store's precision (see repo: milliseconds).
+	Now func() time.Time
+	// NewID and Random make identifiers and board seeds; nil means NewID
+	// and a draw from crypto/rand. Tests may fix them.
+	NewID  func(prefix string) string
+	Random func() uint64
+}
+
+// NewService builds the use cases on a store.
+func NewService(cfg ServiceConfig) *Service {
+	s := &Service{store: cfg.Store, now: cfg.Now, newID: cfg.NewID, random: cfg.Random}
+	if s.newID == nil {
+		s.newID = NewID
+	}
+	if s.random == nil {
+		s.random = RandomUint64
+	}
+	return s
+}
+
+// NewID returns a random identifier with a prefix. Ids are public (they
+// appear in links); access is granted by tokens, never by knowing an id.
+func NewID(prefix string) string {
+	return prefix + "_" + RandomToken(12)
+}
+
+// RandomToken is n random bytes from crypto/rand, in lower-case base32
+// without padding: URL-safe, and easy to read out of an email.
+func RandomToken(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base32Lower.EncodeToString(b)
+}
+
+var base32Lower = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// RandomUint64 draws a number from crypto/rand.
+func RandomUint64() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Credentials are what a caller's token proves: an account (UserID and
+// UserEmail), or a link to one game (GameID): a seat's move link (Seat) or
+// its spectator link (Spectator), at the link's version.
+type Credentials struct {
+	UserID      int64
+	UserEmail   string
+	GameID      string
+	Seat        *less.Color
+	Spectator   bool
+	LinkVersion int
+}
+
+// ActorIn checks that the credentials may act on game g and says as whom.
+// A link must name this game and be its current version: a replaced link
+// is refused like an expired one.
+func (c Credentials) ActorIn(g *Game) (Actor, error) {
+	wrongGame := func() error { return Errorf(KindForbidden, CodeWrongGame, "This link is for another game.") }
+	switch {
+	case c.Seat != nil:
+		if c.GameID != g.ID {
+			return Actor{}, wrongGame()
+		}
+		seat, ok := g.Seat(*c.Seat)
+		if !ok {
+			return Actor{}, wrongGame()
+		}
+		if seat.TokenVersion != c.LinkVersion {
+			return Actor{}, Errorf(KindUnauthorized, CodeLinkReplaced,
+				"This move link was replaced by a newer one: use the link in the latest email.")
+		}
+		color := *c.Seat
+		return Actor{SeatColor: &color}, nil
+	case c.Spectator:
+		if c.GameID != g.ID {
+			return Actor{}, wrongGame()
+		}
+		if g.WatchVersion != c.LinkVersion {
+			return Actor{}, Errorf(KindUnauthorized, CodeLinkReplaced,
+				"This spectator link was replaced by a newer one: ask a player for the new one.")
+		}
+		return Actor{Spectator: true}, nil
+	default:
+		return Actor{UserID: c.UserID, UserEmail: c.UserEmail}, nil
+	}
+}
+
+// Presenter renders the response to a change to a game, which is stored
+// with it for an idempotent request: before is the game as read, done
+// what the change did, now its time. It must be free of side effects.
+type Presenter func(a Actor, before *Game, done *Submitted, now time.Time) (Response, error)
+
+// GameRequest is who asks for a change to which game, and the request's
+// Idempotency-Key if it has one.
+type GameRequest struct {
+	GameID string
+	By     Credentials
+	Idem   *Idempotency
+}
+
+// CreateGame builds a game from spec for the account creatorID and stores
+// it with its invitations.
+func (s *Service) CreateGame(ctx context.Context, spec NewGameSpec, creatorID int64) (Game, error) {
+	now := s.now()
+	var created Created
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		away, err := tx.PlayersAway(ctx, spec.Players, now)
+		if err != nil {
+			return err
+		}
+		creator, err := tx.UserEmail(ctx, creatorID)
+		if err != nil {
+			return err
+		}
+		spec.Creator = creator
+		if created, err = CreateGame(spec, s.newID("g"), creatorID, now, s.random(), away); err != nil {
+			return err
+		}
+		if err := FillLocales(ctx, tx, &created.Game); err != nil {
+			return err
+		}
+		return tx.InsertGame(ctx, &created, Cause{By: creator}, now)
+	})
+	if err != nil {
+		if _, ok := ErrorOf(err); ok {
+			return Game{}, err
+		}
+		return Game{}, fmt.Errorf("create game: %w", err)
+	}
+	return created.Game, nil
+}
+
+// FillLocales gives seats without a chosen locale their account's language.
+func FillLocales(ctx context.Context, tx StoreTx, g *Game) error {
+	for i := range g.Seats {
+		seat := &g.Seats[i]
+		if seat.Locale == "" {
+			var err error
+			if seat.Locale, err = tx.AccountLocale(ctx, seat.Email); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ReadGame reads a game the credentials may see, and as whom they see it.
+func (s *Service) ReadGame(ctx context.Context, id string, by Credentials) (Game, Actor, error) {
+	g, err := s.store.Game(ctx, id)
+	if err != nil {
+		return Game{}, Actor{}, err
+	}
+	a, err := by.ActorIn(&g)
+	if err != nil {
+		return Game{}, Actor{}, err
+	}
+	if !a.CanRead(&g) {
+		return Game{}, Actor{}, Errorf(KindForbidden, CodeForbidden, "You neither play in nor created this game.")
+	}
+	return g, a, nil
+}
+
+// Turns lists the turns of a game, for a caller who may read it (see ReadGame).
+func (s *Service) Turns(ctx context.Context, id string) ([]StoredTurn, error) {
+	return s.store.Turns(ctx, id)
+}
+
+// SubmitTurn plays a turn made at ply: the new state, the turn, the
+// notices it causes and the response present renders commit together.
+// replayed says the Idempotency-Key was used before and resp is the stored
+// response.
+func (s *Service) SubmitTurn(ctx context.Context, r GameRequest, ply int, turn string, present Presenter) (resp Response, replayed bool, err error) {
+	return s.playOrResign(ctx, r, present, func(g Game, a Actor, now time.Time) (Submitted, error) {
+		return SubmitTurn(g, a, ply, turn, now)
+	})
+}
+
+// Resign ends the game: the caller's side loses.
+func (s *Service) Resign(ctx context.Context, r GameRequest, present Presenter) (resp Response, replayed bool, err error) {
+	return s.playOrResign(ctx, r, present, func(g Game, a Actor, now time.Time) (Submitted, error) {
+		return Resign(g, a, now)
+	})
+}
+
+func (s *Service) playOrResign(ctx context.Context, r GameRequest, present Presenter,
+	change func(Game, Actor, time.Time) (Submitted, error)) (Response, bool, error) {
+	now := s.now()
+	return UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: r.Idem, Now: now,
+		Authorize: func(g *Game) error {
+			_, err := r.By.ActorIn(g)
+			return err
+		},
+		Compute: func(g Game) (GameChange, error) {
+			a, err := r.By.ActorIn(&g)
+			if err != nil {
+				return GameChange{}, err
+			}
+			sub, err := change(g, a, now)
+			if err != nil {
+				return GameChange{}, err
+			}
+			resp, err := present(a, &g, &sub, now)
+			if err != nil {
+				return GameChange{}, err
+			}
+			return GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Response: resp}, nil
+		}})
+}
+
+// RotateSeat renews a seat's move link: old links stop working and the new
+// one is sent to the seat's player, never to the caller.
+func (s *Service) RotateSeat(ctx context.Context, id string, by Credentials, color less.Color) error {
+	now := s.now()
+	_, _, err := UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
+		a, err := by.ActorIn(&g)
+		if err != nil {
+			return GameChange{}, err
+		}
+		ng, notice, err := RotateSeat(g, a, color, now)
+		if err != nil {
+			return GameChange{}, err
+		}
+		// The renewal is the player's own doing when he asks for it, with
+		// his link or his account; else the creator's.
+		cause := Cause{By: a.UserEmail}
+		if seat, ok := g.Seat(color); ok && slices.Contains(a.Seats(&g), color) {
+			cause.By = seat.Email
+		}
+		return GameChange{Game: ng, Notices: []Notice{notice}, Cause: cause}, nil
+	}})
+	return err
+}
+
+// RotateSpectatorLink replaces a game's spectator link: older links stop
+// working. It returns the game as stored and the caller's actor in it.
+func (s *Service) RotateSpectatorLink(ctx context.Context, id string, by Credentials) (Game, Actor, error) {
+	now := s.now()
+	// What the change wrote: UpdateGame computes again if it must retry, so
+	// the last computation is the one stored.
+	var rotated Game
+	var actor Actor
+	_, _, err := UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
+		a, err := by.ActorIn(&g)
+		if err != nil {
+			return GameChange{}, err
+		}
+		ng, err := RotateSpectatorLink(g, a, now)
+		if err != nil {
+			return GameChange{}, err
+		}
+		rotated, actor = ng, a
+		return GameChange{Game: ng}, nil
+	}})
+	if err != nil {
+		return Game{}, Actor{}, err
+	}
+	return rotated, actor, nil
+}

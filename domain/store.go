@@ -1,0 +1,239 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// The store's ports: what the use cases need from persistence, in domain
+// types. repo implements them on SQLite; domain/memstore in memory, for the
+// use cases' tests; repo/storetest is the contract both pass.
+
+// GameReader reads games. Reads through a Store see committed data; reads
+// through a StoreTx also see what the transaction wrote.
+type GameReader interface {
+	// Game reads a game; a missing game is a not-found *Error.
+	Game(ctx context.Context, id string) (Game, error)
+	// Turns lists a game's turns in order.
+	Turns(ctx context.Context, id string) ([]StoredTurn, error)
+	// StoredResponse is the response stored for an idempotent request, if
+	// its key was used before. A key used for a different request (another
+	// fingerprint) is a conflict *Error (CodeIdempotencyReused).
+	StoredResponse(ctx context.Context, idem Idempotency) (Response, bool, error)
+}
+
+// Store is the persistence port of the use cases.
+type Store interface {
+	GameReader
+	AccountReader
+	ScheduleReader
+	// Transact runs fn as one unit of work: everything fn writes through tx
+	// is kept if fn returns nil, and nothing if it returns an error or
+	// panics. The error from fn is returned as is. Transact returns only
+	// when the outcome is durable. fn must not keep tx, nor call Transact.
+	// A store may commit several units of work together (group commit);
+	// each stands or falls alone.
+	Transact(ctx context.Context, fn func(tx StoreTx) error) error
+}
+
+// StoreTx is what a unit of work may do. Its writes are the whole of a
+// change: the game, its turns, the notices it causes (the mail the store
+// queues with it), and the idempotent response.
+type StoreTx interface {
+	GameReader
+	AccountTx
+	TournamentTx
+	// PlayersAway gives the vacations of the players of a game being
+	// created, by colour in turn order, from since on. Players a spec would
+	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.
+	PlayersAway(ctx context.Context, players []Player, since time.Time) (Away, error)
+	// UserEmail is the address of an account.
+	UserEmail(ctx context.Context, userID int64) (string, error)
+	// AccountLocale is the language an address chose for its account, or
+	// DefaultLocale when it has none.
+	AccountLocale(ctx context.Context, email string) (string, error)
+	// InsertGame stores a new game, the turns it starts with and the
+	// notices its creation causes.
+	InsertGame(ctx context.Context, c *Created, cause Cause, now time.Time) error
+	// UpdateGame stores a change to before, if the stored game is still at
+	// before's version; else it returns ErrStale.
+	UpdateGame(ctx context.Context, before *Game, c *GameChange, now time.Time) error
+	// StoreResponse keeps the response to an idempotent request; a key
+	// stored meanwhile (a concurrent retry) is ErrStale.
+	StoreResponse(ctx context.Context, idem Idempotency, r Response, now time.Time) error
+}
+
+// ErrStale means that what a change was computed from changed before it
+// was written (a game's version, an Idempotency-Key): the unit of work is
+// rolled back, and the change is computed again from a fresh read.
+var ErrStale = errors.New("changed since it was read")
+
+// Cause is who makes a change that causes notices. By is the address of
+// the person who asked ("" for nobody in particular): mail to others counts
+// against their budget, mail to himself does not. A Scheduled change (a
+// deadline, a tournament round) happens however its mail fares: mail the
+// store may not send is left out instead of refusing the change.
+type Cause struct {
+	By        string
+	Scheduled bool
+}
+
+// GameChange is what a change to a game produced: the game as it now is,
+// the turns it played, the notices it causes, who caused it and, for an
+// idempotent request, the response to store.
+type GameChange struct {
+	Game     Game
+	Played   []less.Played
+	Notices  []Notice
+	Response Response
+	Cause
+}
+
+// Idempotency names a request sent with an Idempotency-Key.
+type Idempotency struct {
+	Scope       string // who sent it
+	Key         string
+	Fingerprint []byte // what was sent
+}
+
+// Response is the stored answer to an idempotent request, opaque to the
+// domain: the edge renders it (see Presenter) and replays it as it was.
+type Response struct {
+	Status int
+	Body   []byte
+}
+
+// StoredTurn is one turn as the store keeps it.
+type StoredTurn struct {
+	Ply      int
+	Color    less.Color
+	Notation string
+	Used     int
+	Counted  int
+	Auto     bool
+	TimedOut bool
+	PlayedAt time.Time
+}
+
+// Played converts the stored turn back to the engine's form.
+func (t StoredTurn) Played() (less.Played, error) {
+	turn, err := less.ParseTurn(t.Notation)
+	if err != nil {
+		return less.Played{}, fmt.Errorf("stored turn %d: %w: %w", t.Ply, ErrStoredData, err)
+	}
+	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, TimedOut: t.TimedOut,
+		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
+}
+
+// GameUpdate is one change to one game, for UpdateGame.
+type GameUpdate struct {
+	GameID string
+	// Idem, if set, makes the change idempotent: its response is stored
+	// with it, and a retry gets the stored response instead.
+	Idem *Idempotency
+	Now  time.Time
+	// Authorize checks that the caller may act on the game; it runs before
+	// a stored response is replayed, so that a retry with credentials that
+	// no longer hold is refused like any request. Nil allows anyone.
+	Authorize func(*Game) error
+	// Compute is the change, from the game as read. It must be free of
+	// side effects: it runs again when the game changed meanwhile.
+	Compute func(Game) (GameChange, error)
+}
+
+// OptimisticAttempts bounds how often UpdateGame computes a change outside
+// the unit of work. Races are rare: only the seat to move plays, and the
+// scheduler acts on a game only at its deadline.
+const OptimisticAttempts = 3
+
+// UpdateGame applies a change to a game in one unit of work: the new state,
+// the turns, the notices and (for an idempotent request) the response, or
+// nothing if anything fails. If the Idempotency-Key was used before for the
+// same request, the stored response is returned with replayed true and the
+// change is not computed.
+//
+// The game is read and the change computed outside the unit of work, so
+// that a store with one writer spends it only on writing; the write checks
+// that the game's version is still the one read. If another change came
+// first, UpdateGame reads and computes again, and after OptimisticAttempts
+// such races it computes the change inside the unit of work, where nothing
+// can overtake it.
+func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, replayed bool, err error) {
+	for range OptimisticAttempts {
+		before, err := s.Game(ctx, u.GameID)
+		if err != nil {
+			return Response{}, false, err
+		}
+		c, stored, err := planChange(ctx, s, &before, &u)
+		if err != nil {
+			return Response{}, false, err
+		}
+		if stored != nil {
+			return *stored, true, nil
+		}
+		err = s.Transact(ctx, func(tx StoreTx) error { return applyChange(ctx, tx, &before, &c, &u) })
+		if err == nil {
+			return c.Response, false, nil
+		}
+		if !errors.Is(err, ErrStale) {
+			return Response{}, false, err
+		}
+	}
+	err = s.Transact(ctx, func(tx StoreTx) error {
+		before, err := tx.Game(ctx, u.GameID)
+		if err != nil {
+			return err
+		}
+		c, stored, err := planChange(ctx, tx, &before, &u)
+		if err != nil {
+			return err
+		}
+		if stored != nil {
+			resp, replayed = *stored, true
+			return nil
+		}
+		resp = c.Response
+		return applyChange(ctx, tx, &before, &c, &u)
+	})
+	if err != nil {
+		return Response{}, false, err
+	}
+	return resp, replayed, nil
+}
+
+// planChange decides what u does to before, reading through r: the stored
+// response if the Idempotency-Key was used before, else the change.
+func planChange(ctx context.Context, r GameReader, before *Game, u *GameUpdate) (GameChange, *Response, error) {
+	if u.Authorize != nil {
+		if err := u.Authorize(before); err != nil {
+			return GameChange{}, nil, err
+		}
+	}
+	if u.Idem != nil {
+		stored, found, err := r.StoredResponse(ctx, *u.Idem)
+		if err != nil {
+			return GameChange{}, nil, err
+		}
+		if found {
+			return GameChange{}, &stored, nil
+		}
+	}
+	c, err := u.Compute(*before)
+	return c, nil, err
+}
+
+// applyChange writes a planned change and, for an idempotent request, its
+// response.
+func applyChange(ctx context.Context, tx StoreTx, before *Game, c *GameChange, u *GameUpdate) error {
+	if err := tx.UpdateGame(ctx, before, c, u.Now); err != nil {
+		return err
+	}
+	if u.Idem == nil {
+		return nil
+	}
+	return tx.StoreResponse(ctx, *u.Idem, c.Response, u.Now)
+}

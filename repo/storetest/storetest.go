@@ -1,0 +1,347 @@
+// Package storetest is the contract of domain.Store: what every store (SQLite
+// now, PostgreSQL next, the in-memory one of the use-case tests) must do.
+// A store's tests call Run with a constructor of empty stores.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// Run runs the contract against stores made by newStore, each empty.
+func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s domain.Store)
+	}{
+		{"GameRoundTrip", testGameRoundTrip},
+		{"MissingGame", testMissingGame},
+		{"UnitOfWorkAllOrNothing", testAllOrNothing},
+		{"VersionGuard", testVersionGuard},
+		{"IdempotentResponses", testIdempotentResponses},
+		{"Sessions", testSessions},
+		{"LoginTokens", testLoginTokens},
+		{"Accounts", testAccounts},
+		{"Vacations", testVacations},
+		{"GamesOfAnAddress", testGamesOfAnAddress},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
+	}
+}
+
+// T0 is the time the contract's changes happen at: milliseconds, UTC, which
+// is what stores keep.
+var T0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+const (
+	openWalls = "000000000000000000000000000000000000000000000000000000000000" // 6x6 without walls
+	opening   = "e5e4:e4d4:d4c4"                                               // legal for White on openWalls
+)
+
+// transact runs fn in a unit of work and fails the test if it fails.
+func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx domain.StoreTx) error) {
+	t.Helper()
+	ctx := t.Context()
+	if err := s.Transact(ctx, func(tx domain.StoreTx) error { return fn(ctx, tx) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
+	t.Helper()
+	var u domain.User
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+		u, err = tx.EnsureUser(ctx, email, T0)
+		return err
+	})
+	return u
+}
+
+// newGame builds a game of ann (White) and bob (Black) made by org, without
+// storing it.
+func newGame(t *testing.T, s domain.Store, id string) domain.Created {
+	t.Helper()
+	org := ensureUser(t, s, "org@example.org")
+	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
+		{Name: "Ann", Email: "ann@example.org", Locale: "en"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}},
+		Walls: openWalls, Creator: org.Email}, id, org.ID, T0, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
+	t.Helper()
+	c := newGame(t, s, id)
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		return tx.InsertGame(ctx, &c, domain.Cause{By: "org@example.org"}, T0)
+	})
+	return c.Game
+}
+
+// play plays the opening on g and stores it.
+func play(t *testing.T, s domain.Store, g domain.Game, at time.Time) domain.Game {
+	t.Helper()
+	white := less.White
+	sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.State.Ply, opening, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
+	})
+	return sub.Game
+}
+
+func code(err error) string {
+	if de, ok := domain.ErrorOf(err); ok {
+		return de.Code
+	}
+	return ""
+}
+
+func testGameRoundTrip(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	g := insertGame(t, s, "g_round")
+	got, err := s.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != g.ID || got.CreatorID != g.CreatorID || got.Version != g.Version || len(got.Seats) != 2 ||
+		got.Seats[1] != g.Seats[1] || !got.State.Position.Equal(g.State.Position) || !got.CreatedAt.Equal(T0) {
+		t.Errorf("read back %+v\nstored    %+v", got, g)
+	}
+	at := T0.Add(time.Minute)
+	played := play(t, s, got, at)
+	if got, err = s.Game(ctx, g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != played.Version || got.State.Ply != 1 || !got.State.Position.Equal(played.State.Position) {
+		t.Errorf("after a turn: version %d ply %d; want %d, 1", got.Version, got.State.Ply, played.Version)
+	}
+	turns, err := s.Turns(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 1 || turns[0].Ply != 1 || turns[0].Color != less.White || turns[0].Notation != opening ||
+		!turns[0].PlayedAt.Equal(at) || turns[0].Counted != 3 {
+		t.Errorf("turns %+v", turns)
+	}
+}
+
+func testMissingGame(t *testing.T, s domain.Store) {
+	if _, err := s.Game(t.Context(), "g_missing"); code(err) != domain.CodeNotFound {
+		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
+	}
+}
+
+func testAllOrNothing(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	c := newGame(t, s, "g_undone")
+	failed := errors.New("the change fails after its writes")
+	err := s.Transact(ctx, func(tx domain.StoreTx) error {
+		if err := tx.InsertGame(ctx, &c, domain.Cause{}, T0); err != nil {
+			return err
+		}
+		if _, err := tx.Game(ctx, c.Game.ID); err != nil {
+			t.Errorf("the unit of work does not see its own write: %v", err)
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Errorf("Transact = %v, want the error of fn as is", err)
+	}
+	if _, err := s.Game(ctx, c.Game.ID); code(err) != domain.CodeNotFound {
+		t.Errorf("the game of a failed unit of work: %v, want %s", err, domain.CodeNotFound)
+	}
+}
+
+func testVersionGuard(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	g := insertGame(t, s, "g_guard")
+	play(t, s, g, T0.Add(time.Minute)) // g is now stale
+	white := less.White
+	sub, err := domain.Resign(g, domain.Actor{SeatColor: &white}, T0.Add(2*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Transact(ctx, func(tx domain.StoreTx) error {
+		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
+	})
+	if !errors.Is(err, domain.ErrStale) {
+		t.Errorf("a change to a stale game: %v, want ErrStale", err)
+	}
+	if got, _ := s.Game(ctx, g.ID); got.Over() || got.State.Ply != 1 {
+		t.Errorf("the stale change was written: over %v, ply %d", got.Over(), got.State.Ply)
+	}
+}
+
+func testIdempotentResponses(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	idem := domain.Idempotency{Scope: "seat:g:white", Key: "k", Fingerprint: []byte{1, 2}}
+	if _, found, err := s.StoredResponse(ctx, idem); err != nil || found {
+		t.Fatalf("before: found %v, %v", found, err)
+	}
+	resp := domain.Response{Status: 201, Body: []byte(`{"ok":true}`)}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
+	got, found, err := s.StoredResponse(ctx, idem)
+	if err != nil || !found || got.Status != 201 || string(got.Body) != string(resp.Body) {
+		t.Errorf("StoredResponse = %+v, %v, %v", got, found, err)
+	}
+	err = s.Transact(ctx, func(tx domain.StoreTx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
+	if !errors.Is(err, domain.ErrStale) {
+		t.Errorf("storing a key twice: %v, want ErrStale", err)
+	}
+	other := idem
+	other.Fingerprint = []byte{3}
+	if _, _, err := s.StoredResponse(ctx, other); code(err) != domain.CodeIdempotencyReused {
+		t.Errorf("the key with another request: %v, want %s", err, domain.CodeIdempotencyReused)
+	}
+}
+
+func testSessions(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	u := ensureUser(t, s, "ann@example.org")
+	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddSession(ctx, sess, T0) })
+	got, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute))
+	if err != nil || got.User.ID != u.ID || got.User.Email != u.Email || !got.ExpiresAt.Equal(sess.ExpiresAt) {
+		t.Errorf("ActiveSession = %+v, %v", got, err)
+	}
+	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Hour)); code(err) != domain.CodeUnauthorized {
+		t.Errorf("an expired session: %v, want %s", err, domain.CodeUnauthorized)
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.RevokeSession(ctx, "s1", T0) })
+	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); code(err) != domain.CodeUnauthorized {
+		t.Errorf("a revoked session: %v, want %s", err, domain.CodeUnauthorized)
+	}
+}
+
+func testLoginTokens(t *testing.T, s domain.Store) {
+	token := domain.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(domain.LoginTTL)}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddLoginToken(ctx, token, T0) })
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		for _, c := range []struct {
+			after time.Time
+			want  int
+		}{{T0, 1}, {T0.Add(domain.LoginTTL), 0}} {
+			if n, err := tx.LoginTokensExpiringAfter(ctx, token.Email, c.after); err != nil || n != c.want {
+				t.Errorf("tokens expiring after %v: %d, %v; want %d", c.after, n, err, c.want)
+			}
+		}
+		if _, ok, err := tx.SpendLoginToken(ctx, "secret", T0.Add(domain.LoginTTL)); err != nil || ok {
+			t.Errorf("spending an expired token: ok %v, %v", ok, err)
+		}
+		if email, ok, err := tx.SpendLoginToken(ctx, "secret", T0); err != nil || !ok || email != token.Email {
+			t.Errorf("SpendLoginToken = %q, %v, %v", email, ok, err)
+		}
+		if _, ok, err := tx.SpendLoginToken(ctx, "secret", T0); err != nil || ok {
+			t.Errorf("spending it again: ok %v, %v", ok, err)
+		}
+		return nil
+	})
+}
+
+func testAccounts(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	u := ensureUser(t, s, "ann@example.org")
+	if again := ensureUser(t, s, "ann@example.org"); again.ID != u.ID {
+		t.Errorf("EnsureUser made a second account: %d and %d", u.ID, again.ID)
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		got, err := tx.UpdateUser(ctx, u.ID, "Ann", "de")
+		if err != nil || got.Name != "Ann" || got.Locale != "de" {
+			t.Errorf("UpdateUser = %+v, %v", got, err)
+		}
+		if l, err := tx.AccountLocale(ctx, "ann@example.org"); err != nil || l != "de" {
+			t.Errorf("AccountLocale = %q, %v; want de", l, err)
+		}
+		if l, err := tx.AccountLocale(ctx, "nobody@example.org"); err != nil || l != domain.DefaultLocale {
+			t.Errorf("AccountLocale of no account = %q, %v; want the default", l, err)
+		}
+		if e, err := tx.UserEmail(ctx, u.ID); err != nil || e != u.Email {
+			t.Errorf("UserEmail = %q, %v", e, err)
+		}
+		got, ok, err := tx.NextCalendarVersion(ctx, u.ID)
+		if err != nil || !ok || got.CalendarVersion != u.CalendarVersion+1 {
+			t.Errorf("NextCalendarVersion = %+v, %v, %v", got, ok, err)
+		}
+		if _, ok, err := tx.NextCalendarVersion(ctx, u.ID+1000); err != nil || ok {
+			t.Errorf("NextCalendarVersion of no account: ok %v, %v", ok, err)
+		}
+		return nil
+	})
+	got, err := s.UserByID(ctx, u.ID)
+	if err != nil || got.Name != "Ann" || got.CalendarVersion != u.CalendarVersion+1 {
+		t.Errorf("UserByID = %+v, %v", got, err)
+	}
+	if _, err := s.UserByID(ctx, u.ID+1000); code(err) != domain.CodeNotFound {
+		t.Errorf("UserByID of no account: %v, want %s", err, domain.CodeNotFound)
+	}
+}
+
+func testVacations(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	u := ensureUser(t, s, "ann@example.org")
+	day := 24 * time.Hour
+	later := domain.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
+	now := domain.Period{Start: T0.Add(-day), End: T0.Add(day)}
+	var ids [2]int64
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+		if ids[0], err = tx.AddVacation(ctx, u.ID, later, T0); err != nil {
+			return err
+		}
+		ids[1], err = tx.AddVacation(ctx, u.ID, now, T0)
+		return err
+	})
+	list, err := s.UserVacations(ctx, u.ID)
+	if err != nil || len(list) != 2 || list[0].ID != ids[1] || !list[0].End.Equal(now.End) || list[1].ID != ids[0] {
+		t.Fatalf("UserVacations = %+v, %v; want both, by start", list, err)
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		if p, err := tx.Vacations(ctx, u.Email, T0.Add(5*day)); err != nil || len(p) != 1 || !p[0].Start.Equal(later.Start) {
+			t.Errorf("Vacations after 5 days = %+v, %v; want the later one", p, err)
+		}
+		for _, id := range ids {
+			if ok, err := tx.EndVacation(ctx, u.ID, id, T0); err != nil || !ok {
+				t.Errorf("EndVacation(%d) = %v, %v", id, ok, err)
+			}
+		}
+		if ok, err := tx.EndVacation(ctx, u.ID, ids[0], T0); err != nil || ok {
+			t.Errorf("ending a removed vacation: ok %v, %v", ok, err)
+		}
+		return nil
+	})
+	list, err = s.UserVacations(ctx, u.ID)
+	if err != nil || len(list) != 1 || !list[0].End.Equal(T0) {
+		t.Errorf("after ending them: %+v, %v; want the one under way, ended now", list, err)
+	}
+}
+
+func testGamesOfAnAddress(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	g := insertGame(t, s, "g_mine")
+	for _, c := range []struct {
+		email string
+		want  int
+	}{{"ann@example.org", 1}, {"bob@example.org", 1}, {"org@example.org", 1}, {"eve@example.org", 0}} {
+		page, err := s.MyGames(ctx, c.email, "", 10)
+		if err != nil || len(page.Games) != c.want || page.Next != "" {
+			t.Errorf("MyGames(%s) = %d games, next %q, %v; want %d", c.email, len(page.Games), page.Next, err, c.want)
+		}
+	}
+	if _, err := s.MyGames(ctx, "ann@example.org", "not a cursor", 10); code(err) != domain.CodeInvalidCursor {
+		t.Errorf("a cursor the store did not write: %v, want %s", err, domain.CodeInvalidCursor)
+	}
+	// Without a time control, no game has a deadline to move by.
+	if games, err := s.GamesToMove(ctx, "ann@example.org"); err != nil || len(games) != 0 {
+		t.Errorf("GamesToMove = %d games, %v; want none: %s has no deadline", len(games), err, g.ID)
+	}
+}
