@@ -134,8 +134,8 @@ func TestTwoWorkersShareTheOutbox(t *testing.T) {
 	stop()
 	wg.Wait()
 
-	// 4×3 games of two invitations and six "your turn"s, and 4 logins.
-	const want = 4*3*(2+6) + 4
+	// 4×3 games of two invitations and six "your turn"s.
+	const want = 4 * 3 * (2 + 6)
 	got := smtp.Messages()
 	seen := map[string]bool{}
 	for _, m := range got {
@@ -173,8 +173,8 @@ func TestWorkerTakesOverACrashedClaim(t *testing.T) {
 		}
 	}
 	now = now.Add(time.Millisecond)
-	// 2 games of two invitations and four "your turn"s, and the login.
-	if n, err := w.DeliverDue(t.Context()); n != 2*(2+4)+1 || err != nil {
+	// 2 games of two invitations and four "your turn"s.
+	if n, err := w.DeliverDue(t.Context()); n != 2*(2+4) || err != nil {
 		t.Fatalf("after the lease: sent %d, %v", n, err)
 	}
 	checkThreadOrder(t, sender.sent, ids)
@@ -199,7 +199,7 @@ func TestWorkerRetryKeepsThreadOrder(t *testing.T) {
 		}
 		return sender.Send(ctx, m)
 	})
-	if n, err := w.DeliverDue(t.Context()); n != 1+3 || err != nil { // the login and ann@'s thread
+	if n, err := w.DeliverDue(t.Context()); n != 3 || err != nil { // ann@'s thread
 		t.Fatalf("first pass: sent %d, %v", n, err)
 	}
 	for _, m := range sender.sent {
