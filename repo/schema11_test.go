@@ -1,0 +1,210 @@
+package repo
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// The fixture is a database written by the code of schema 0011 (before
+// games kept their ruleset's state opaquely): a 2-player game under way, a
+// 4-player game on a generated board, a finished game, a game with a clock
+// and a tournament's game. Its golden file holds what each game looked like
+// then. Regenerate both only with the code of that schema:
+//
+//	LESSPOST_WRITE_FIXTURE=1 go test -run TestSchema11Fixture ./repo/
+const (
+	schema11DB     = "testdata/schema11.db"
+	schema11Golden = "testdata/schema11.json"
+)
+
+// fixtureGame is what must survive a migration of a game.
+type fixtureGame struct {
+	ID       string
+	Preset   less.Preset
+	Seed     *uint64
+	Seats    []domain.Seat
+	Size     int
+	Walls    string
+	Start    string
+	Position string
+	ToMove   string
+	Ply      int
+	Counts   [4]int
+	Result   *less.Result
+	Clock    domain.Clock
+	Turns    []domain.StoredTurn
+	Tourney  *domain.TournamentRef
+	Version  int
+}
+
+func summarize(t *testing.T, db *DB, id string) fixtureGame {
+	t.Helper()
+	g, err := db.Game(t.Context(), id)
+	if err != nil {
+		t.Fatalf("Game %s: %v", id, err)
+	}
+	turns, err := db.Turns(t.Context(), id)
+	if err != nil {
+		t.Fatalf("Turns %s: %v", id, err)
+	}
+	st := g.State
+	return fixtureGame{ID: g.ID, Preset: g.Preset, Seed: g.Seed, Seats: g.Seats, Size: st.Start.Size(),
+		Walls: st.Start.Board().Walls(), Start: st.Start.String(), Position: st.Position.String(),
+		ToMove: st.Position.ToMove().String(), Ply: st.Ply, Counts: st.Counts, Result: st.Result, Clock: g.Clock,
+		Turns: turns, Tourney: g.Tournament, Version: g.Version}
+}
+
+// playAny plays the first legal turn of the game's mover.
+func playAny(t *testing.T, db *DB, id string, now time.Time) {
+	t.Helper()
+	g, err := db.Game(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := g.State.Position.LegalTurns()[0]
+	c := g.State.Position.ToMove()
+	if err := submitTurn(t.Context(), db, id, seatOf(c), g.State.Ply, turn.String(), now); err != nil {
+		t.Fatalf("play %s in %s: %v", turn, id, err)
+	}
+}
+
+func TestSchema11FixtureWrite(t *testing.T) {
+	if os.Getenv("LESSPOST_WRITE_FIXTURE") == "" {
+		t.Skip("LESSPOST_WRITE_FIXTURE is not set")
+	}
+	path := filepath.Join(t.TempDir(), "x.db")
+	db, err := Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	creator := signUp(t, db, "ada@example.org", now)
+	var ids []string
+	create := func(spec domain.NewGameSpec) string {
+		g := mustCreate(t, db, spec, creator.ID, now)
+		ids = append(ids, g.ID)
+		return g.ID
+	}
+	// A 2-player game under way.
+	two := create(twoPlayerSpec("ada@example.org", "bob@example.org"))
+	playAny(t, db, two, now)
+	playAny(t, db, two, now)
+	// A 4-player game on a generated board.
+	seed := uint64(42)
+	four := create(domain.NewGameSpec{Players: []domain.Player{
+		{Name: "Yellow", Email: "y@example.org"}, {Name: "Black", Email: "b@example.org"},
+		{Name: "White", Email: "w@example.org"}, {Name: "Red", Email: "r@example.org", Locale: "de"},
+	}, Seed: &seed})
+	playAny(t, db, four, now)
+	// A finished game.
+	done := create(twoPlayerSpec("ada@example.org", "cy@example.org"))
+	playAny(t, db, done, now)
+	if err := resignGame(t.Context(), db, done, seatOf(less.Black), now); err != nil {
+		t.Fatal(err)
+	}
+	// A game with a clock.
+	spec := twoPlayerSpec("ada@example.org", "dee@example.org")
+	spec.Time = domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour,
+		Reminders: []time.Duration{24 * time.Hour}, Timeout: domain.TimeoutForfeit}
+	clocked := create(spec)
+	playAny(t, db, clocked, now.Add(time.Hour))
+	// A tournament's game.
+	tour, err := db.CreateTournament(t.Context(), domain.NewTournamentSpec{Name: "Autumn", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Eve", Email: "eve@example.org"}, {Name: "Fay", Email: "fay@example.org"}},
+		FirstStart: now.Add(time.Hour), Interval: 7 * 24 * time.Hour}, creator.ID, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.TickTournament(t.Context(), tour.ID, now.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	tid, err := queryIDs(t.Context(), db.read, `SELECT id FROM games WHERE tournament_id = ?`, tour.ID)
+	if err != nil || len(tid) != 1 {
+		t.Fatalf("tournament games %v: %v", tid, err)
+	}
+	ids = append(ids, tid[0])
+
+	var golden []fixtureGame
+	for _, id := range ids {
+		golden = append(golden, summarize(t, db, id))
+	}
+	if _, err := db.writeConn.ExecContext(t.Context(), `VACUUM INTO ?`, schema11DB+".new"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if err := os.Rename(schema11DB+".new", schema11DB); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(golden, "", "\t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(schema11Golden, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSchema11FixturePlaysOn opens a database written by the schema-0011
+// code with today's code (its migrations run), reads every game as it was,
+// and plays on.
+func TestSchema11FixturePlaysOn(t *testing.T) {
+	b, err := os.ReadFile(schema11Golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden []fixtureGame
+	if err := json.Unmarshal(b, &golden); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "x.db")
+	copyFile(t, schema11DB, path)
+	db := openTest(t, path)
+	for _, want := range golden {
+		if got := summarize(t, db, want.ID); !reflect.DeepEqual(got, want) {
+			t.Errorf("game %s after migration:\n got %+v\nwant %+v", want.ID, got, want)
+		}
+	}
+	now := time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)
+	for _, want := range golden {
+		if want.Result != nil {
+			if err := resignGame(t.Context(), db, want.ID, seatOf(less.White), now); err == nil {
+				t.Errorf("game %s: resigned a finished game", want.ID)
+			}
+			continue
+		}
+		playAny(t, db, want.ID, now)
+		got := summarize(t, db, want.ID)
+		if got.Ply != want.Ply+1 || len(got.Turns) != len(want.Turns)+1 ||
+			(len(want.Turns) > 0 && !reflect.DeepEqual(got.Turns[:len(want.Turns)], want.Turns)) || got.Version <= want.Version {
+			t.Errorf("game %s: after a turn ply %d, %d turns, version %d; was ply %d, %d turns, version %d",
+				want.ID, got.Ply, len(got.Turns), got.Version, want.Ply, len(want.Turns), want.Version)
+		}
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
