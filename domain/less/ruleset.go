@@ -1,0 +1,366 @@
+package less
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/view"
+)
+
+// RulesetName is the name Less is stored and registered under.
+const RulesetName = "less"
+
+// Rules is Less behind the ruleset interface.
+type Rules struct{}
+
+var _ ruleset.Ruleset = Rules{}
+
+// Name implements ruleset.Ruleset.
+func (Rules) Name() string { return RulesetName }
+
+// The names of Less's own options (ruleset.Options.Params).
+const (
+	ParamWalls     = "walls"      // a wall string (B4); with "seed" it is refused
+	ParamSeed      = "seed"       // a board generator seed (B5), decimal
+	ParamPreset    = "preset"     // a preset name; default classic
+	ParamEarlyStop = "early_stop" // "true" or "false", overriding the preset
+	ParamMaxTurns  = "max_turns"  // a number, overriding the preset
+	ParamSetup     = "setup"      // a start position as Position.String writes it
+)
+
+// Start implements ruleset.Ruleset: 2 players play on 6x6, 4 on 8x8.
+func (Rules) Start(o ruleset.Options) (ruleset.Game, []ruleset.Played, error) {
+	bad := func(err error) error {
+		return &ruleset.Error{Code: "invalid_input", Index: ruleset.NoIndex, Message: err.Error(), Err: err}
+	}
+	var size int
+	switch o.Players {
+	case 2:
+		size = 6
+	case 4:
+		size = 8
+	default:
+		return nil, nil, bad(fmt.Errorf("%w: a game has 2 or 4 players, not %d", ErrOptions, o.Players))
+	}
+	p := o.Params
+	for name := range p {
+		switch name {
+		case ParamWalls, ParamSeed, ParamPreset, ParamEarlyStop, ParamMaxTurns, ParamSetup:
+		default:
+			return nil, nil, bad(fmt.Errorf("%w: no option %q", ErrOptions, clip(name)))
+		}
+	}
+	var board *Board
+	var seed *uint64
+	var err error
+	_, haveSeed := p[ParamSeed]
+	switch {
+	case haveSeed && p[ParamWalls] != "":
+		return nil, nil, bad(fmt.Errorf("%w: give a board seed or a wall string, not both", ErrOptions))
+	case p[ParamWalls] != "":
+		if board, err = ParseBoard(size, p[ParamWalls]); err != nil {
+			return nil, nil, bad(err)
+		}
+	default:
+		s := o.Seed
+		if haveSeed {
+			if s, err = strconv.ParseUint(p[ParamSeed], 10, 64); err != nil {
+				return nil, nil, bad(fmt.Errorf("%w: seed %q", ErrOptions, clip(p[ParamSeed])))
+			}
+		}
+		if board, err = GenerateBoard(size, s); err != nil {
+			return nil, nil, bad(err)
+		}
+		seed = &s
+	}
+	preset := Preset(p[ParamPreset])
+	if preset == "" {
+		preset = PresetClassic
+	}
+	opts, err := PresetOptions(preset, size)
+	if err != nil {
+		return nil, nil, bad(err)
+	}
+	if v, ok := p[ParamEarlyStop]; ok {
+		if opts.EarlyStop, err = strconv.ParseBool(v); err != nil {
+			return nil, nil, bad(fmt.Errorf("%w: early_stop %q", ErrOptions, clip(v)))
+		}
+	}
+	if v, ok := p[ParamMaxTurns]; ok {
+		if opts.MaxTurns, err = strconv.Atoi(v); err != nil {
+			return nil, nil, bad(fmt.Errorf("%w: max_turns %q", ErrOptions, clip(v)))
+		}
+	}
+	start := StartPosition(board, opts.EarlyStop)
+	if v, ok := p[ParamSetup]; ok {
+		if start, err = ParsePosition(board, v, opts.EarlyStop); err != nil {
+			return nil, nil, bad(err)
+		}
+	}
+	g, history, err := NewGame(start, opts)
+	if err != nil {
+		return nil, nil, bad(err)
+	}
+	return &RulesGame{Game: g, Preset: preset, Seed: seed}, RulesPlayed(history), nil
+}
+
+// storedState is a game's state as Less stores it (RulesGame.Encode).
+type storedState struct {
+	Size      int     `json:"size"`
+	Walls     string  `json:"walls"`
+	Seed      *string `json:"seed"` // decimal: a uint64 does not fit every JSON reader's numbers
+	Preset    Preset  `json:"preset"`
+	EarlyStop bool    `json:"early_stop"`
+	MaxTurns  int     `json:"max_turns"`
+	Start     string  `json:"start"`
+	Position  string  `json:"position"`
+	Counts    [4]int  `json:"counts"`
+	Ply       int     `json:"ply"`
+	Result    *stored `json:"result"`
+}
+
+// stored is Result with JSON names (same fields, same order).
+type stored struct {
+	Reason        Reason `json:"reason"`
+	Draw          bool   `json:"draw"`
+	Winner        Side   `json:"winner"`
+	Margin        int    `json:"margin"`
+	Counts        [2]int `json:"counts"`
+	Needed        [2]int `json:"needed"`
+	Totals        [2]int `json:"totals"`
+	BlockedCorner bool   `json:"blocked_corner"`
+	Loser         Side   `json:"loser"`
+}
+
+// Decode implements ruleset.Ruleset.
+func (Rules) Decode(state []byte) (ruleset.Game, error) {
+	var s storedState
+	if err := json.Unmarshal(state, &s); err != nil {
+		return nil, fmt.Errorf("less state: %w", err)
+	}
+	board, err := ParseBoard(s.Size, s.Walls)
+	if err != nil {
+		return nil, fmt.Errorf("less state: %w", err)
+	}
+	st := State{Options: Options{EarlyStop: s.EarlyStop, MaxTurns: s.MaxTurns}, Counts: s.Counts, Ply: s.Ply}
+	if st.Start, err = ParsePosition(board, s.Start, s.EarlyStop); err != nil {
+		return nil, fmt.Errorf("less state: start: %w", err)
+	}
+	if st.Position, err = ParsePosition(board, s.Position, s.EarlyStop); err != nil {
+		return nil, fmt.Errorf("less state: position: %w", err)
+	}
+	if s.Result != nil {
+		r := Result(*s.Result)
+		st.Result = &r
+	}
+	g, err := RestoreGame(st)
+	if err != nil {
+		return nil, fmt.Errorf("less state: %w", err)
+	}
+	rg := &RulesGame{Game: g, Preset: s.Preset}
+	if s.Seed != nil {
+		seed, err := strconv.ParseUint(*s.Seed, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("less state: seed: %w", err)
+		}
+		rg.Seed = &seed
+	}
+	return rg, nil
+}
+
+// ImportRecord implements ruleset.Ruleset.
+func (Rules) ImportRecord(text string) (ruleset.Game, []ruleset.Played, error) {
+	r, err := ParseRecord(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &RulesGame{Game: r.Game, Preset: r.Preset, Seed: r.Seed}, RulesPlayed(r.History), nil
+}
+
+// RulesGame is a Less game behind the ruleset interface, with what its
+// record keeps besides the engine's state: the preset and the board's seed.
+// Code that needs Less's own detail (the API's Less views) reads the fields.
+type RulesGame struct {
+	Game   *Game
+	Preset Preset
+	Seed   *uint64 // nil for a board given by its wall string
+}
+
+var _ ruleset.Game = (*RulesGame)(nil)
+
+// Ruleset implements ruleset.Game.
+func (g *RulesGame) Ruleset() string { return RulesetName }
+
+// Colors implements ruleset.Game.
+func (g *RulesGame) Colors() []string {
+	cs := Colors(g.Game.start.Size())
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
+// Ply implements ruleset.Game.
+func (g *RulesGame) Ply() int { return g.Game.ply }
+
+// ToMove implements ruleset.Game.
+func (g *RulesGame) ToMove() string { return g.Game.pos.toMove.String() }
+
+// Result implements ruleset.Game.
+func (g *RulesGame) Result() (ruleset.Result, bool) {
+	res, over := g.Game.Result()
+	if !over {
+		return ruleset.Result{}, false
+	}
+	out := ruleset.Result{Reason: string(res.Reason), Draw: res.Draw, Text: ResultText(g.Game)}
+	if !res.Draw {
+		for _, c := range SideColors(res.Winner, g.Game.start.Size()) {
+			out.Winners = append(out.Winners, c.String())
+		}
+	}
+	return out, true
+}
+
+// turnError gives a Less turn error the interface's form, keeping it
+// reachable with errors.As.
+func turnError(err error) error {
+	var te *TurnError
+	if errors.As(err, &te) {
+		return &ruleset.Error{Code: string(te.Code), Rule: te.Code.Rule(), Index: te.Index, Message: te.Message, Err: te}
+	}
+	return err
+}
+
+// Check implements ruleset.Game.
+func (g *RulesGame) Check(ply string) error {
+	t, err := ParseTurn(ply)
+	if err != nil {
+		return turnError(err)
+	}
+	_, _, err = g.Game.Preview(t)
+	return turnError(err)
+}
+
+// Play implements ruleset.Game.
+func (g *RulesGame) Play(ply string) ([]ruleset.Played, error) {
+	t, err := ParseTurn(ply)
+	if err != nil {
+		return nil, turnError(err)
+	}
+	played, err := g.Game.Play(t)
+	if err != nil {
+		return nil, turnError(err)
+	}
+	return RulesPlayed(played), nil
+}
+
+// Resign implements ruleset.Game.
+func (g *RulesGame) Resign(color string) error {
+	c, err := ParseColor(color)
+	if err != nil {
+		return err
+	}
+	return g.Game.Resign(SideOf(c))
+}
+
+// Legal implements ruleset.Game: the moves of every piece of the mover
+// after the moves of the turn so far, with their costs.
+func (g *RulesGame) Legal(partial string) (ruleset.Legal, error) {
+	if g.Game.Over() {
+		return ruleset.Legal{}, ErrGameOver
+	}
+	var soFar Turn
+	if text := strings.TrimSpace(partial); text != "" {
+		var err error
+		if soFar, err = ParseTurn(text); err != nil {
+			return ruleset.Legal{}, turnError(err)
+		}
+	}
+	ts := g.Game.pos.BeginTurn()
+	for _, m := range soFar {
+		if err := ts.Play(m); err != nil {
+			return ruleset.Legal{}, turnError(err)
+		}
+	}
+	out := ruleset.Legal{Used: ts.Used(), Left: ts.Left(), CanEnd: ts.CanEnd(), Choices: []ruleset.Choice{}}
+	if len(soFar) > 0 {
+		out.Partial = soFar.String()
+	}
+	for _, sq := range ts.Position().Pieces(ts.Mover()).Squares() {
+		for _, o := range ts.MovesFrom(sq) {
+			kind := "step"
+			if o.Jump {
+				kind = "jump"
+			}
+			out.Choices = append(out.Choices, ruleset.Choice{From: sq.String(), To: o.To.String(), Cost: o.Cost, Kind: kind})
+		}
+	}
+	return out, nil
+}
+
+// Record implements ruleset.Game.
+func (g *RulesGame) Record(history []ruleset.Played, players map[string]string) (string, error) {
+	r := Record{Game: g.Game, Players: map[Color]string{}, Preset: g.Preset, Seed: g.Seed}
+	for c, name := range players {
+		col, err := ParseColor(c)
+		if err != nil {
+			return "", err
+		}
+		r.Players[col] = name
+	}
+	for _, p := range history {
+		col, err := ParseColor(p.Color)
+		if err != nil {
+			return "", err
+		}
+		t, err := ParseTurn(p.Ply)
+		if err != nil {
+			return "", err
+		}
+		r.History = append(r.History, Played{Color: col, Turn: t, Auto: p.Auto, TimedOut: p.TimedOut})
+	}
+	return r.String(), nil
+}
+
+// Board implements ruleset.Game.
+func (g *RulesGame) Board(last string) (view.Board, error) {
+	var t Turn
+	if last != "" {
+		var err error
+		if t, err = ParseTurn(last); err != nil {
+			return view.Board{}, err
+		}
+	}
+	return View(g.Game.pos, t), nil
+}
+
+// Encode implements ruleset.Game.
+func (g *RulesGame) Encode() ([]byte, error) {
+	st := g.Game.State()
+	s := storedState{Size: st.Start.Size(), Walls: st.Start.Board().Walls(), Preset: g.Preset,
+		EarlyStop: st.Options.EarlyStop, MaxTurns: st.Options.MaxTurns, Start: st.Start.String(),
+		Position: st.Position.String(), Counts: st.Counts, Ply: st.Ply}
+	if g.Seed != nil {
+		seed := strconv.FormatUint(*g.Seed, 10)
+		s.Seed = &seed
+	}
+	if st.Result != nil {
+		r := stored(*st.Result)
+		s.Result = &r
+	}
+	return json.Marshal(s)
+}
+
+// RulesPlayed gives Less's history the interface's form.
+func RulesPlayed(ps []Played) []ruleset.Played {
+	out := make([]ruleset.Played, len(ps))
+	for i, p := range ps {
+		out[i] = ruleset.Played{Color: p.Color.String(), Ply: p.Turn.String(), Auto: p.Auto, TimedOut: p.TimedOut}
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+// Package ruleset is the one interface every game's rules implement (Less
+// now, Les next), in types that both the rulesets and the application layer
+// reach: a ruleset's package imports this one and never domain; domain asks a
+// game's rules through it and keeps a registry of them by name.
+//
+// Plies, colours, options and states cross this interface as strings and
+// bytes in the ruleset's own notation: the rest of the server stores, sends
+// and shows them without knowing what they mean.
+package ruleset
+
+import (
+	"fmt"
+
+	"github.com/lesspost/lesspost/domain/view"
+)
+
+// Ruleset is one game's rules.
+type Ruleset interface {
+	// Name is the ruleset's stable name ("less"), stored with every game.
+	Name() string
+	// Start begins a game from options. Options it refuses give an *Error
+	// with a stable code. The plies the rules make by themselves at the
+	// start (a forced pass) are returned with the game.
+	Start(o Options) (Game, []Played, error)
+	// Decode rebuilds a game from what its Encode wrote. An error means the
+	// stored state is damaged.
+	Decode(state []byte) (Game, error)
+	// ImportRecord reads a whole game in the ruleset's record format and
+	// returns it with its history.
+	ImportRecord(text string) (Game, []Played, error)
+}
+
+// Options are what a new game is started from.
+type Options struct {
+	// Players is the number of seats.
+	Players int
+	// Seed generates the board when Params names none.
+	Seed uint64
+	// Params are the ruleset's own options by name, in its own notation
+	// (Less: "walls", "seed", "preset", "early_stop", "max_turns", "setup").
+	// Names a ruleset does not know are refused.
+	Params map[string]string
+}
+
+// Game is a game under its rules. It is a value the caller owns: it is not
+// safe for concurrent use, and Play changes it.
+type Game interface {
+	// Ruleset is the name of the game's rules.
+	Ruleset() string
+	// Colors are the seats' colours in turn order.
+	Colors() []string
+	// Ply is the number of plies played so far.
+	Ply() int
+	// ToMove is the colour whose turn it is (the last mover's successor once
+	// the game is over).
+	ToMove() string
+	// Result is the result once the game is over.
+	Result() (Result, bool)
+	// Check parses a ply and checks it against the rules without playing it.
+	// An illegal ply gives an *Error with a stable code and the bad index.
+	Check(ply string) error
+	// Play plays the mover's ply and returns what was played: the ply and any
+	// plies the rules then make by themselves.
+	Play(ply string) ([]Played, error)
+	// Resign ends the game: the colour's side loses.
+	Resign(color string) error
+	// Legal says what the mover may do now, after the part of a ply given
+	// (in the ply's notation, "" for none): what the page highlights and what
+	// each choice costs.
+	Legal(partial string) (Legal, error)
+	// Record writes the game and its history in the ruleset's record format.
+	Record(history []Played, players map[string]string) (string, error)
+	// Board is the board to draw, with the last ply marked ("" for none).
+	Board(last string) (view.Board, error)
+	// Encode writes the game's whole state for storage: Decode reads it back.
+	Encode() ([]byte, error)
+}
+
+// Played is one ply of a game's history.
+type Played struct {
+	Color string
+	Ply   string // in the ruleset's canonical notation
+	// Auto marks a ply the rules made for a player who had no choice, and
+	// TimedOut one made because the player's time ran out.
+	Auto, TimedOut bool
+}
+
+// Result is how a game ended.
+type Result struct {
+	// Reason is the ruleset's stable name for how it ended ("complete",
+	// "resignation", "timeout", …).
+	Reason string
+	Draw   bool
+	// Winners are the colours of the winning side; empty for a draw.
+	Winners []string
+	// Text is the result as the record writes it ("white+2", "draw").
+	Text string
+}
+
+// Legal is what the mover may do next.
+type Legal struct {
+	// Partial is the part of the ply made so far, canonical.
+	Partial string
+	// Used and Left are the budget spent and left in this ply, for rules
+	// that have one (0 otherwise).
+	Used, Left int
+	// CanEnd says the ply may end here.
+	CanEnd bool
+	// Choices are what may be done next.
+	Choices []Choice
+}
+
+// Choice is one thing the mover may do next: move a piece From one cell To
+// another (From is "" for placing on To), at a cost, of a kind ("step",
+// "jump", "place").
+type Choice struct {
+	From, To string
+	Cost     int
+	Kind     string
+}
+
+// NoIndex is Error.Index for an error about the whole ply or the options.
+const NoIndex = -1
+
+// Error is a ply or options a ruleset refuses: a stable code, the rule it
+// breaks, the 0-based index of the first bad part (NoIndex for the whole),
+// and a message for people.
+type Error struct {
+	Code    string
+	Rule    string
+	Index   int
+	Message string
+	// Err is the ruleset's own error, for callers that know the ruleset.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Index == NoIndex {
+		return fmt.Sprintf("%s: %s", e.Code, e.Message)
+	}
+	return fmt.Sprintf("%s at %d: %s", e.Code, e.Index+1, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Registry holds rulesets by name.
+type Registry struct {
+	byName map[string]Ruleset
+	names  []string
+}
+
+// NewRegistry makes a registry of rulesets; the first is the default. Two
+// with one name are a programming error.
+func NewRegistry(rs ...Ruleset) *Registry {
+	r := &Registry{byName: make(map[string]Ruleset, len(rs))}
+	for _, x := range rs {
+		if _, dup := r.byName[x.Name()]; dup {
+			panic("ruleset: two rulesets named " + x.Name())
+		}
+		r.byName[x.Name()] = x
+		r.names = append(r.names, x.Name())
+	}
+	return r
+}
+
+// Get returns the ruleset of a name.
+func (r *Registry) Get(name string) (Ruleset, bool) {
+	x, ok := r.byName[name]
+	return x, ok
+}
+
+// Default is the ruleset of a game that names none.
+func (r *Registry) Default() Ruleset { return r.byName[r.names[0]] }
+
+// Names lists the rulesets' names, the default first.
+func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
