@@ -57,12 +57,14 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 		method, path, token string
 		body                any
 	}{
-		{"walls", `UPDATE games SET walls = 'not a board' WHERE id = ?`, "GET", g, s.white, nil},
-		{"position", `UPDATE games SET position = 'e5e5e5' WHERE id = ?`, "GET", g, s.white, nil},
-		{"counts", `UPDATE games SET counts = '{' WHERE id = ?`, "GET", g, s.white, nil},
+		{"walls", `UPDATE games SET state = json_set(state, '$.walls', 'not a board') WHERE id = ?`, "GET", g, s.white, nil},
+		{"position", `UPDATE games SET state = json_set(state, '$.position', 'e5e5e5') WHERE id = ?`, "GET", g, s.white, nil},
+		{"counts", `UPDATE games SET state = json_set(state, '$.counts', '{') WHERE id = ?`, "GET", g, s.white, nil},
+		{"state", `UPDATE games SET state = '{' WHERE id = ?`, "GET", g, s.white, nil},
+		{"ruleset", `UPDATE games SET ruleset = 'chess' WHERE id = ?`, "GET", g, s.white, nil},
 		{"clock", `UPDATE games SET clock = 'null,' WHERE id = ?`, "GET", g, s.white, nil},
 		{"seat colour", `UPDATE seats SET color = 'purple' WHERE game_id = ? AND color = 'black'`, "GET", g, s.white, nil},
-		{"ply the engine refuses", `UPDATE games SET ply = -1 WHERE id = ?`, "POST", g + "/resign", s.black, map[string]any{}},
+		{"ply the engine refuses", `UPDATE games SET state = json_set(state, '$.ply', -1) WHERE id = ?`, "POST", g + "/resign", s.black, map[string]any{}},
 		{"stored turn", `UPDATE turns SET notation = 'zz' WHERE game_id = ?`, "GET", g + "/record", s.white, nil},
 	}
 	for _, tt := range tests {
@@ -70,18 +72,17 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 			var saved map[string]any
 			err := h.db.WithTx(t.Context(), func(tx *repo.Tx) error {
 				// Keep the rows to put back: each case damages one thing.
-				rows, err := tx.QueryContext(t.Context(), `SELECT walls, position, counts, clock, ply FROM games WHERE id = ?`, s.id)
+				rows, err := tx.QueryContext(t.Context(), `SELECT ruleset, state, clock FROM games WHERE id = ?`, s.id)
 				if err != nil {
 					return err
 				}
 				defer rows.Close()
 				rows.Next()
-				var walls, position, counts, clock string
-				var ply int
-				if err := rows.Scan(&walls, &position, &counts, &clock, &ply); err != nil {
+				var ruleset, state, clock string
+				if err := rows.Scan(&ruleset, &state, &clock); err != nil {
 					return err
 				}
-				saved = map[string]any{"walls": walls, "position": position, "counts": counts, "clock": clock, "ply": ply}
+				saved = map[string]any{"ruleset": ruleset, "state": state, "clock": clock}
 				rows.Close()
 				_, err = tx.ExecContext(t.Context(), tt.damage, s.id)
 				return err
@@ -91,8 +92,8 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 			}
 			defer func() {
 				err := h.db.WithTx(t.Context(), func(tx *repo.Tx) error {
-					if _, err := tx.ExecContext(t.Context(), `UPDATE games SET walls = ?, position = ?, counts = ?, clock = ?, ply = ? WHERE id = ?`,
-						saved["walls"], saved["position"], saved["counts"], saved["clock"], saved["ply"], s.id); err != nil {
+					if _, err := tx.ExecContext(t.Context(), `UPDATE games SET ruleset = ?, state = ?, clock = ? WHERE id = ?`,
+						saved["ruleset"], saved["state"], saved["clock"], s.id); err != nil {
 						return err
 					}
 					if _, err := tx.ExecContext(t.Context(), `UPDATE seats SET color = 'black' WHERE game_id = ? AND color = 'purple'`, s.id); err != nil {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -55,14 +54,14 @@ type (
 const (
 	// The ids are a JSON array, so that one prepared statement serves any
 	// number of them.
-	sqlSelectGames = `SELECT id, creator_id, size, walls, seed, preset, early_stop, max_turns, start,
-		position, counts, ply, result, version, created_at, updated_at, clock, tournament, watch_version FROM games
+	sqlSelectGames = `SELECT id, creator_id, ruleset, state, version, created_at, updated_at, clock, tournament,
+		watch_version FROM games
 		WHERE id IN (SELECT value FROM json_each(?))`
 	sqlSelectSeats = `SELECT game_id, color, name, email, locale, token_version FROM seats
 		WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat_order`
 	sqlSelectIdempotency = `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`
-	sqlUpdateGame        = `UPDATE games SET position = ?, to_move = ?, counts = ?, ply = ?, status = ?,
-		result = ?, version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`
+	sqlUpdateGame        = `UPDATE games SET state = ?, to_move = ?, ply = ?, status = ?,
+		version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`
 	// Every email replays its game's turns.
 	sqlSelectTurns = `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
 		FROM turns WHERE game_id = ? ORDER BY ply`
@@ -138,12 +137,7 @@ func loadTurns(ctx context.Context, q queryer, id string) ([]domain.StoredTurn, 
 }
 
 func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
-	st := &g.State
-	var seed sql.NullString
-	if g.Seed != nil {
-		seed = sql.NullString{String: strconv.FormatUint(*g.Seed, 10), Valid: true}
-	}
-	counts, result, err := encodeState(st)
+	ruleset, state, err := domain.EncodeState(g)
 	if err != nil {
 		return err
 	}
@@ -160,14 +154,11 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 		tournamentID = sql.NullString{String: ref.ID, Valid: true}
 		tournament = sql.NullString{String: string(b), Valid: true}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, size, walls, seed, preset, early_stop, max_turns,
-		start, position, to_move, counts, ply, status, result, version, created_at, updated_at, clock, deadline_at, due_at,
-		tournament_id, tournament)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.CreatorID, st.Start.Size(), st.Start.Board().Walls(), seed, string(g.Preset), st.Options.EarlyStop,
-		st.Options.MaxTurns, st.Start.String(), st.Position.String(), st.Position.ToMove().String(), counts, st.Ply,
-		status(g), result, g.Version, g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due,
-		tournamentID, tournament)
+	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, ruleset, state, to_move, ply, status, version,
+		created_at, updated_at, clock, deadline_at, due_at, tournament_id, tournament)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.CreatorID, ruleset, string(state), toMove(g), g.State.Ply, status(g), g.Version,
+		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due, tournamentID, tournament)
 	if err != nil {
 		return fmt.Errorf("insert game: %w", err)
 	}
@@ -188,8 +179,7 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 // write connection.
 func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	version := before.Version
-	st := &g.State
-	counts, result, err := encodeState(st)
+	_, state, err := domain.EncodeState(g)
 	if err != nil {
 		return err
 	}
@@ -197,7 +187,7 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, sqlUpdateGame, st.Position.String(), st.Position.ToMove().String(), counts, st.Ply, status(g), result, g.Version,
+	res, err := tx.ExecContext(ctx, sqlUpdateGame, string(state), toMove(g), g.State.Ply, status(g), g.Version,
 		g.UpdatedAt.UnixMilli(), clock, deadline, due, g.ID, version)
 	if err != nil {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
@@ -239,6 +229,9 @@ func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, pla
 	}
 	return nil
 }
+
+// toMove is the colour whose turn it is, kept as a column for "my games".
+func toMove(g *domain.Game) string { return g.State.Position.ToMove().String() }
 
 func status(g *domain.Game) string {
 	if g.Over() {
@@ -326,30 +319,19 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 // scanGame reads a row of sqlSelectGames.
 func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
 	var (
-		g                              domain.Game
-		size, maxTurns, version, ply   int
-		earlyStop                      bool
-		walls, preset, start, position string
-		counts, clock                  string
-		seed, result, tournament       sql.NullString
-		created, updated               int64
+		g                domain.Game
+		ruleset, state   string
+		clock            string
+		tournament       sql.NullString
+		created, updated int64
 	)
-	if err := row.Scan(&g.ID, &g.CreatorID, &size, &walls, &seed, &preset, &earlyStop, &maxTurns, &start, &position,
-		&counts, &ply, &result, &version, &created, &updated, &clock, &tournament, &g.WatchVersion); err != nil {
+	if err := row.Scan(&g.ID, &g.CreatorID, &ruleset, &state, &g.Version, &created, &updated, &clock, &tournament,
+		&g.WatchVersion); err != nil {
 		return domain.Game{}, fmt.Errorf("read game: %w", err)
 	}
-	g.Preset, g.Version = less.Preset(preset), version
 	g.CreatedAt, g.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
-	if seed.Valid {
-		s, err := strconv.ParseUint(seed.String, 10, 64)
-		if err != nil {
-			return domain.Game{}, damaged("read game "+g.ID+": seed", err)
-		}
-		g.Seed = &s
-	}
-	var err error
-	if g.State, err = decodeState(size, walls, earlyStop, maxTurns, start, position, counts, ply, result); err != nil {
-		return domain.Game{}, damaged("read game "+g.ID, err)
+	if err := domain.DecodeState(&g, ruleset, []byte(state)); err != nil {
+		return domain.Game{}, fmt.Errorf("read game: %w", err)
 	}
 	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
 		return domain.Game{}, damaged("read game "+g.ID+": clock", err)
@@ -367,61 +349,6 @@ func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
 // makes it a server error, never one that blames the client.
 func damaged(what string, err error) error {
 	return fmt.Errorf("%s: %w: %w", what, domain.ErrStoredData, err)
-}
-
-// storedResult is less.Result with JSON names (same fields, same order).
-type storedResult struct {
-	Reason        less.Reason `json:"reason"`
-	Draw          bool        `json:"draw"`
-	Winner        less.Side   `json:"winner"`
-	Margin        int         `json:"margin"`
-	Counts        [2]int      `json:"counts"`
-	Needed        [2]int      `json:"needed"`
-	Totals        [2]int      `json:"totals"`
-	BlockedCorner bool        `json:"blocked_corner"`
-	Loser         less.Side   `json:"loser"`
-}
-
-func encodeState(st *less.State) (counts string, result sql.NullString, err error) {
-	c, err := json.Marshal(st.Counts)
-	if err != nil {
-		return "", result, err
-	}
-	if st.Result != nil {
-		r := storedResult(*st.Result)
-		b, err := json.Marshal(r)
-		if err != nil {
-			return "", result, err
-		}
-		result = sql.NullString{String: string(b), Valid: true}
-	}
-	return string(c), result, nil
-}
-
-func decodeState(size int, walls string, earlyStop bool, maxTurns int, start, position, counts string, ply int, result sql.NullString) (less.State, error) {
-	board, err := less.ParseBoard(size, walls)
-	if err != nil {
-		return less.State{}, err
-	}
-	st := less.State{Options: less.Options{EarlyStop: earlyStop, MaxTurns: maxTurns}, Ply: ply}
-	if st.Start, err = less.ParsePosition(board, start, earlyStop); err != nil {
-		return less.State{}, fmt.Errorf("start: %w", err)
-	}
-	if st.Position, err = less.ParsePosition(board, position, earlyStop); err != nil {
-		return less.State{}, fmt.Errorf("position: %w", err)
-	}
-	if err := json.Unmarshal([]byte(counts), &st.Counts); err != nil {
-		return less.State{}, fmt.Errorf("counts: %w", err)
-	}
-	if result.Valid {
-		var r storedResult
-		if err := json.Unmarshal([]byte(result.String), &r); err != nil {
-			return less.State{}, fmt.Errorf("result: %w", err)
-		}
-		lr := less.Result(r)
-		st.Result = &lr
-	}
-	return st, nil
 }
 
 func newID(prefix string) string { return domain.NewID(prefix) }

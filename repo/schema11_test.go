@@ -167,6 +167,16 @@ func TestSchema11FixturePlaysOn(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.db")
 	copyFile(t, schema11DB, path)
 	db := openTest(t, path)
+	// The rows keep the ruleset's state opaquely: no column of Less's own is left.
+	cols, err := queryIDs(t.Context(), db.read, `SELECT name FROM pragma_table_info('games') ORDER BY cid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols := []string{"id", "creator_id", "to_move", "ply", "status", "version", "created_at", "updated_at", "clock",
+		"deadline_at", "due_at", "tournament_id", "tournament", "watch_version", "ruleset", "state"}
+	if !reflect.DeepEqual(cols, wantCols) {
+		t.Errorf("columns of games = %v, want %v", cols, wantCols)
+	}
 	for _, want := range golden {
 		if got := summarize(t, db, want.ID); !reflect.DeepEqual(got, want) {
 			t.Errorf("game %s after migration:\n got %+v\nwant %+v", want.ID, got, want)
