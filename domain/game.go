@@ -2,10 +2,14 @@ package domain
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // Player is a person invited to a seat.
@@ -137,38 +141,20 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		}
 		seats[i] = Seat{Color: c, Player: p, TokenVersion: 1}
 	}
-	board, seed, err := boardOf(spec, size, randomSeed)
-	if err != nil {
-		return Created{}, err
-	}
-	preset := spec.Preset
-	if preset == "" {
-		preset = less.PresetClassic
-	}
-	opts, err := less.PresetOptions(preset, size)
+	// The rules start the game: they check the board, the preset, the
+	// options and the set-up position.
+	rules, played, err := Rulesets.Default().Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.params()})
 	if err != nil {
 		return Created{}, classify(err)
-	}
-	if spec.EarlyStop != nil {
-		opts.EarlyStop = *spec.EarlyStop
-	}
-	if spec.MaxTurns != nil {
-		opts.MaxTurns = *spec.MaxTurns
-	}
-	start := less.StartPosition(board, opts.EarlyStop)
-	if spec.Setup != nil {
-		if start, err = less.NewPosition(board, spec.Setup.Pieces, spec.Setup.ToMove, opts.EarlyStop); err != nil {
-			return Created{}, classify(err)
-		}
 	}
 	tc, err := spec.Time.Normalize(n)
 	if err != nil {
 		return Created{}, err
 	}
-	eg, history, err := less.NewGame(start, opts)
-	if err != nil {
-		return Created{}, classify(err)
-	}
+	// Game still holds Less's own state: see DecodeState.
+	lg := rules.(*less.RulesGame)
+	eg, preset, seed := lg.Game, lg.Preset, lg.Seed
+	history := lessHistory(played)
 	g := Game{ID: id, CreatorID: creatorID, Preset: preset, Seed: seed, Seats: seats,
 		State: eg.State(), Away: away, Tournament: spec.Tournament, Version: 1, CreatedAt: now, UpdatedAt: now}
 	g.startClock(tc, now)
@@ -196,27 +182,58 @@ func checkPlayer(p Player) (Player, error) {
 	return p, nil
 }
 
-func boardOf(spec NewGameSpec, size int, randomSeed uint64) (*less.Board, *uint64, error) {
-	switch {
-	case spec.Seed != nil && spec.Walls != "":
-		return nil, nil, Errorf(KindInvalid, CodeInvalidInput, "give a board seed or a wall string, not both")
-	case spec.Walls != "":
-		b, err := less.ParseBoard(size, spec.Walls)
-		if err != nil {
-			return nil, nil, classify(err)
-		}
-		return b, nil, nil
-	default:
-		seed := randomSeed
-		if spec.Seed != nil {
-			seed = *spec.Seed
-		}
-		b, err := less.GenerateBoard(size, seed)
-		if err != nil {
-			return nil, nil, classify(err)
-		}
-		return b, &seed, nil
+// params are the spec's options as Less's ruleset takes them.
+func (spec NewGameSpec) params() map[string]string {
+	p := map[string]string{}
+	if spec.Walls != "" {
+		p[less.ParamWalls] = spec.Walls
 	}
+	if spec.Seed != nil {
+		p[less.ParamSeed] = strconv.FormatUint(*spec.Seed, 10)
+	}
+	if spec.Preset != "" {
+		p[less.ParamPreset] = string(spec.Preset)
+	}
+	if spec.EarlyStop != nil {
+		p[less.ParamEarlyStop] = strconv.FormatBool(*spec.EarlyStop)
+	}
+	if spec.MaxTurns != nil {
+		p[less.ParamMaxTurns] = strconv.Itoa(*spec.MaxTurns)
+	}
+	if spec.Setup != nil {
+		p[less.ParamSetup] = spec.Setup.position()
+	}
+	return p
+}
+
+// position writes the set-up as less.ParsePosition reads it.
+func (s *Setup) position() string {
+	var sb strings.Builder
+	colors := slices.Sorted(maps.Keys(s.Pieces))
+	for _, c := range colors {
+		if len(s.Pieces[c]) == 0 {
+			continue
+		}
+		sb.WriteString(c.String() + ":")
+		for i, sq := range s.Pieces[c] {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(sq.String())
+		}
+		sb.WriteByte(' ')
+	}
+	sb.WriteString("to-move:" + s.ToMove.String())
+	return sb.String()
+}
+
+// lessHistory is the engine's account of plies the ruleset played.
+func lessHistory(played []ruleset.Played) []less.Played {
+	out := make([]less.Played, len(played))
+	for i, p := range played {
+		out[i] = p.Detail.(less.Played)
+	}
+	return out
 }
 
 // Actor is who makes a request about a game: a seat (through its move

@@ -360,7 +360,7 @@ func (g *RulesGame) Encode() ([]byte, error) {
 func RulesPlayed(ps []Played) []ruleset.Played {
 	out := make([]ruleset.Played, len(ps))
 	for i, p := range ps {
-		out[i] = ruleset.Played{Color: p.Color.String(), Ply: p.Turn.String(), Auto: p.Auto, TimedOut: p.TimedOut}
+		out[i] = ruleset.Played{Color: p.Color.String(), Ply: p.Turn.String(), Auto: p.Auto, TimedOut: p.TimedOut, Detail: p}
 	}
 	return out
 }

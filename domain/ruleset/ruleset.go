@@ -83,6 +83,9 @@ type Played struct {
 	// Auto marks a ply the rules made for a player who had no choice, and
 	// TimedOut one made because the player's time ran out.
 	Auto, TimedOut bool
+	// Detail is the ruleset's own account of the ply (Less: less.Played),
+	// for the code that still needs more than this interface says.
+	Detail any
 }
 
 // Result is how a game ended.
@@ -136,7 +139,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Index == NoIndex {
-		return fmt.Sprintf("%s: %s", e.Code, e.Message)
+		return e.Message
 	}
 	return fmt.Sprintf("%s at %d: %s", e.Code, e.Index+1, e.Message)
 }
