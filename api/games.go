@@ -187,36 +187,26 @@ func (s *Server) legalMoves(c echo.Context) error {
 	if g.Over() {
 		return less.ErrGameOver
 	}
-	var from *less.Square
+	var from string
 	if v := c.QueryParam("from"); v != "" {
 		sq, err := less.ParseSquare(v)
 		if err != nil {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "from: "+err.Error())
 		}
-		from = &sq
+		from = sq.String()
 	}
-	var soFar less.Turn
-	if text := strings.TrimSpace(c.QueryParam("turn")); text != "" {
-		if soFar, err = less.ParseTurn(text); err != nil {
-			return err
-		}
+	rules, err := g.Rules()
+	if err != nil {
+		return err
 	}
-	ts := g.State.Position.BeginTurn()
-	for _, m := range soFar {
-		if err := ts.Play(m); err != nil {
-			return err
-		}
+	legal, err := rules.Legal(c.QueryParam("turn"))
+	if err != nil {
+		return err
 	}
-	out := movesView{Turn: soFar.String(), Used: ts.Used(), Left: ts.Left(), CanEnd: ts.CanEnd(), Moves: []moveOptionView{}}
-	if len(soFar) == 0 {
-		out.Turn = ""
-	}
-	for _, sq := range ts.Position().Pieces(ts.Mover()).Squares() {
-		if from != nil && *from != sq {
-			continue
-		}
-		for _, o := range ts.MovesFrom(sq) {
-			out.Moves = append(out.Moves, moveOptionView{From: sq.String(), To: o.To.String(), Cost: o.Cost, Jump: o.Jump})
+	out := movesView{Turn: legal.Partial, Used: legal.Used, Left: legal.Left, CanEnd: legal.CanEnd, Moves: []moveOptionView{}}
+	for _, m := range legal.Choices {
+		if from == "" || m.From == from {
+			out.Moves = append(out.Moves, moveOptionView{From: m.From, To: m.To, Cost: m.Cost, Jump: m.Kind == "jump"})
 		}
 	}
 	return c.JSON(http.StatusOK, out)
