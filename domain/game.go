@@ -67,7 +67,7 @@ func (g *Game) Over() bool { return g.State.Result != nil }
 
 // Engine returns the rules engine's view of the game. A state the engine
 // refuses was damaged in the store: it is ErrStoredData, not the caller's fault.
-func (g *Game) Engine() (*less.Game, error) {
+func (g *Game) Engine() (*less.Engine, error) {
 	eg, err := less.RestoreGame(g.State)
 	if err != nil {
 		return nil, fmt.Errorf("restore game %s: %w: %w", g.ID, ErrStoredData, err)

@@ -21,8 +21,8 @@ const Bye = -1
 // Pairing is one game of a round: entrant indexes 0..n-1 (Black may be Bye).
 type Pairing struct{ White, Black int }
 
-// Outcome is a played (or forfeited, or bye) pairing's result, from White's side.
-type Outcome struct {
+// PairingResult is a played (or forfeited, or bye) pairing's result, from White's side.
+type PairingResult struct {
 	Round        int
 	White, Black int     // Black == Bye for a bye
 	Score        float64 // White's points: 1, 0.5 or 0 (a bye: 1)
@@ -125,7 +125,7 @@ func (r *record) colourDiff() int { return r.whites - r.blacks }
 
 // records tallies the outcomes of rounds before `before` (all when before <= 0)
 // for n players, skipping entries that name no player in range.
-func records(n int, outcomes []Outcome, before int) []record {
+func records(n int, outcomes []PairingResult, before int) []record {
 	recs := make([]record, n)
 	for _, o := range outcomes {
 		if before > 0 && o.Round >= before || !validOutcome(n, o) {
@@ -181,11 +181,11 @@ func (r *record) count(score float64) {
 // doubleForfeit is a game both players forfeited (both withdrew): a
 // forfeit where White scores nothing by a margin of 0. Neither scores; both
 // lose. (A forfeit lost by White alone has a nonzero margin.)
-func doubleForfeit(o Outcome) bool {
+func doubleForfeit(o PairingResult) bool {
 	return o.Forfeit && o.Black != Bye && o.Score == 0 && o.Margin == 0
 }
 
-func validOutcome(n int, o Outcome) bool {
+func validOutcome(n int, o PairingResult) bool {
 	return o.White >= 0 && o.White < n && (o.Black == Bye || o.Black >= 0 && o.Black < n && o.Black != o.White)
 }
 
@@ -237,7 +237,7 @@ const swissSearchBudget = 200_000
 // equal, the higher-ranked player of the board has White on odd boards and
 // Black on even ones. Pairings are listed by board, the bye last. Outcomes
 // of round `round` or later are ignored.
-func SwissPairings(n, round int, outcomes []Outcome, withdrawn []bool) ([]Pairing, error) {
+func SwissPairings(n, round int, outcomes []PairingResult, withdrawn []bool) ([]Pairing, error) {
 	if round < 1 {
 		return nil, Errorf(KindInvalid, CodeInvalidInput, "rounds count from 1, not %d", round)
 	}
@@ -496,7 +496,7 @@ type Standing struct {
 // beaten twice counts twice) and use the opponents' final points, byes
 // included. Any other format has no tie-break (0). Outcomes naming players
 // out of range are ignored.
-func Standings(n int, format Format, outcomes []Outcome, withdrawn []bool) []Standing {
+func Standings(n int, format Format, outcomes []PairingResult, withdrawn []bool) []Standing {
 	if n <= 0 {
 		return nil
 	}

@@ -133,18 +133,18 @@ type swissResult struct {
 }
 
 // played turns a round's pairings and results into outcomes (byes score 1).
-func played(t *testing.T, round int, pairings []domain.Pairing, results []swissResult) []domain.Outcome {
+func played(t *testing.T, round int, pairings []domain.Pairing, results []swissResult) []domain.PairingResult {
 	t.Helper()
-	var out []domain.Outcome
+	var out []domain.PairingResult
 	for i, p := range pairings {
 		if p.Black == domain.Bye {
-			out = append(out, domain.Outcome{Round: round, White: p.White, Black: domain.Bye, Score: 1})
+			out = append(out, domain.PairingResult{Round: round, White: p.White, Black: domain.Bye, Score: 1})
 			continue
 		}
 		if i >= len(results) {
 			t.Fatalf("round %d: no result for board %d", round, i+1)
 		}
-		out = append(out, domain.Outcome{Round: round, White: p.White, Black: p.Black, Score: results[i].score, Margin: results[i].margin})
+		out = append(out, domain.PairingResult{Round: round, White: p.White, Black: p.Black, Score: results[i].score, Margin: results[i].margin})
 	}
 	return out
 }
@@ -152,7 +152,7 @@ func played(t *testing.T, round int, pairings []domain.Pairing, results []swissR
 // checkSwissRound checks what holds for any round: every active player
 // paired exactly once, nobody withdrawn, one bye iff the number is odd and
 // to somebody with the fewest byes; it returns the rematches.
-func checkSwissRound(t *testing.T, n int, outcomes []domain.Outcome, withdrawn []bool, got []domain.Pairing) int {
+func checkSwissRound(t *testing.T, n int, outcomes []domain.PairingResult, withdrawn []bool, got []domain.Pairing) int {
 	t.Helper()
 	met := map[[2]int]bool{}
 	byes := make([]int, n)
@@ -210,7 +210,7 @@ func checkSwissRound(t *testing.T, n int, outcomes []domain.Outcome, withdrawn [
 }
 
 // colourDiffs is each player's Whites minus Blacks so far.
-func colourDiffs(n int, outcomes []domain.Outcome) []int {
+func colourDiffs(n int, outcomes []domain.PairingResult) []int {
 	d := make([]int, n)
 	for _, o := range outcomes {
 		if o.Black != domain.Bye && !o.Forfeit {
@@ -238,7 +238,7 @@ func TestSwissPairingsSixPlayers(t *testing.T) {
 		{[]domain.Pairing{{1, 0}, {3, 2}, {5, 4}}, []swissResult{{0.5, 0}, {1, 2}, {0, -4}}},
 		{[]domain.Pairing{{0, 4}, {2, 1}, {3, 5}}, []swissResult{{1, 1}, {0.5, 0}, {0, -1}}},
 	}
-	var outcomes []domain.Outcome
+	var outcomes []domain.PairingResult
 	for i, r := range rounds {
 		round := i + 1
 		got, err := domain.SwissPairings(6, round, outcomes, nil)
@@ -262,7 +262,7 @@ func TestSwissPairingsSixPlayers(t *testing.T) {
 
 func TestSwissPairingsFivePlayersByes(t *testing.T) {
 	const n = 5
-	var outcomes []domain.Outcome
+	var outcomes []domain.PairingResult
 	hadBye := make([]bool, n)
 	for round := 1; round <= n; round++ {
 		got, err := domain.SwissPairings(n, round, outcomes, nil)
@@ -316,14 +316,14 @@ func TestSwissPairingsWithdrawn(t *testing.T) {
 	tests := []struct {
 		name      string
 		n, round  int
-		outcomes  []domain.Outcome
+		outcomes  []domain.PairingResult
 		withdrawn []bool
 		want      []domain.Pairing
 	}{
 		{"before round 1", 5, 1, nil, []bool{false, true, false, false}, []domain.Pairing{{0, 3}, {4, 2}}},
 		{"odd left: a bye", 4, 1, nil, []bool{false, false, false, true}, []domain.Pairing{{0, 1}, {2, domain.Bye}}},
 		// 0 1 +2, 2 1 +1, 5 0 -1, 3 0 -2, 4 0 -2: 4 has the bye.
-		{"after round 1", 6, 2, []domain.Outcome{
+		{"after round 1", 6, 2, []domain.PairingResult{
 			{Round: 1, White: 0, Black: 3, Score: 1, Margin: 2},
 			{Round: 1, White: 4, Black: 1, Score: 0, Margin: -2},
 			{Round: 1, White: 2, Black: 5, Score: 1, Margin: 1},
@@ -349,7 +349,7 @@ func TestSwissPairingsBacktracks(t *testing.T) {
 	// 0-1 and 1-3 have met. Top-down, 0 would take 2 (the Dutch partner in
 	// his group), which leaves 3-1, a rematch: the search must give 0 the
 	// 3 instead, and 2 the 1.
-	outcomes := []domain.Outcome{
+	outcomes := []domain.PairingResult{
 		{Round: 1, White: 0, Black: 1, Score: 1, Margin: 3},
 		{Round: 1, White: 2, Black: 4, Score: 1, Margin: 4},
 		{Round: 1, White: 3, Black: domain.Bye, Score: 1},
@@ -372,7 +372,7 @@ func TestSwissPairingsBacktracks(t *testing.T) {
 
 func TestSwissPairingsRematchesUnavoidable(t *testing.T) {
 	// After a full round robin of four, round 4 can only repeat games.
-	var outcomes []domain.Outcome
+	var outcomes []domain.PairingResult
 	for r, round := range domain.RoundRobinRounds(4, false) {
 		outcomes = append(outcomes, played(t, r+1, round, []swissResult{{1, 1}, {0.5, 0}})...)
 	}
@@ -399,15 +399,15 @@ func TestSwissPairingsErrors(t *testing.T) {
 	tests := []struct {
 		name      string
 		n, round  int
-		outcomes  []domain.Outcome
+		outcomes  []domain.PairingResult
 		withdrawn []bool
 	}{
 		{"no players", 0, 1, nil, nil},
 		{"one player", 1, 1, nil, nil},
 		{"one active", 3, 2, nil, []bool{true, false, true}},
 		{"round 0", 4, 0, nil, nil},
-		{"outcome out of range", 4, 2, []domain.Outcome{{Round: 1, White: 0, Black: 4, Score: 1}}, nil},
-		{"against himself", 4, 2, []domain.Outcome{{Round: 1, White: 2, Black: 2, Score: 1}}, nil},
+		{"outcome out of range", 4, 2, []domain.PairingResult{{Round: 1, White: 0, Black: 4, Score: 1}}, nil},
+		{"against himself", 4, 2, []domain.PairingResult{{Round: 1, White: 2, Black: 2, Score: 1}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -422,7 +422,7 @@ func TestSwissPairingsErrors(t *testing.T) {
 
 // minRematches is, by brute force, the fewest rematches of any pairing of
 // the active players with the bye to one of those with the fewest byes.
-func minRematches(n int, outcomes []domain.Outcome, withdrawn []bool) int {
+func minRematches(n int, outcomes []domain.PairingResult, withdrawn []bool) int {
 	met := map[[2]int]bool{}
 	byes := make([]int, n)
 	var active []int
@@ -480,7 +480,7 @@ func TestSwissPairingsRandomTournaments(t *testing.T) {
 		for trial := range 20 {
 			withdrawn := make([]bool, n)
 			active := n
-			var outcomes []domain.Outcome
+			var outcomes []domain.PairingResult
 			for round := 1; round <= n+2; round++ {
 				if active > 2 && rng.IntN(8) == 0 {
 					e := rng.IntN(n)
@@ -515,7 +515,7 @@ func TestSwissPairingsRandomTournaments(t *testing.T) {
 }
 
 func TestSwissPairingsIgnoresLaterRounds(t *testing.T) {
-	later := []domain.Outcome{{Round: 1, White: 0, Black: 2, Score: 1, Margin: 1}}
+	later := []domain.PairingResult{{Round: 1, White: 0, Black: 2, Score: 1, Margin: 1}}
 	got, err := domain.SwissPairings(4, 1, later, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -530,7 +530,7 @@ func TestStandingsRoundRobin(t *testing.T) {
 	// Sonneborn-Berger: 0 beat 3 (½) and 2 (1½), drew 1 (1½/2): 2.75;
 	// 1 drew everyone: (1½+½+2½)/2 = 2.25; 2 drew 1 and beat 3: 0.75+0.5;
 	// 3 drew 1: 0.75.
-	outcomes := []domain.Outcome{
+	outcomes := []domain.PairingResult{
 		{Round: 1, White: 0, Black: 3, Score: 1, Margin: 4},
 		{Round: 1, White: 1, Black: 2, Score: 0.5},
 		{Round: 2, White: 2, Black: 0, Score: 0, Margin: -2},
@@ -557,7 +557,7 @@ func TestStandingsSwiss(t *testing.T) {
 	// 4 1(bye)+1+½ = 2½. Margins: 0 +3, 1 -1-2 = -3, 2 -3, 3 +1, 4 +2.
 	// Buchholz: 0 met 2, 3, 1: 1½+2½+0 = 4; 1 met 3, 4, 0: 7½; 2 met 0, 4:
 	// 5; 3 met 1, 0: 2½; 4 met 1, 2: 1½.
-	outcomes := []domain.Outcome{
+	outcomes := []domain.PairingResult{
 		{Round: 1, White: 0, Black: 2, Score: 1, Margin: 3},
 		{Round: 1, White: 1, Black: 3, Score: 0, Margin: -1},
 		{Round: 1, White: 4, Black: domain.Bye, Score: 1},
@@ -584,29 +584,29 @@ func TestStandingsSharedRanks(t *testing.T) {
 	tests := []struct {
 		name     string
 		format   domain.Format
-		outcomes []domain.Outcome
+		outcomes []domain.PairingResult
 		ranks    [][2]int // player, rank, in order
 	}{
 		{"all equal", domain.RoundRobin, nil, [][2]int{{0, 1}, {1, 1}, {2, 1}}},
-		{"two pairs", domain.RoundRobin, []domain.Outcome{
+		{"two pairs", domain.RoundRobin, []domain.PairingResult{
 			{Round: 1, White: 2, Black: 3, Score: 1, Margin: 2},
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 		}, [][2]int{{0, 1}, {2, 1}, {1, 3}, {3, 3}}},
-		{"equal Buchholz", domain.Swiss, []domain.Outcome{
+		{"equal Buchholz", domain.Swiss, []domain.PairingResult{
 			// 0 and 2: 1½, +2, Buchholz 0+1; 3 1; 1 0.
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 			{Round: 1, White: 2, Black: 3, Score: 0.5},
 			{Round: 2, White: 3, Black: 0, Score: 0.5},
 			{Round: 2, White: 1, Black: 2, Score: 0, Margin: -2},
 		}, [][2]int{{0, 1}, {2, 1}, {3, 3}, {1, 4}}},
-		{"split by Buchholz", domain.Swiss, []domain.Outcome{
+		{"split by Buchholz", domain.Swiss, []domain.PairingResult{
 			// 0 and 2: 1½, +2; Buchholz 0: 1+1½, 2: 0+1½.
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 			{Round: 1, White: 2, Black: 3, Score: 1, Margin: 2},
 			{Round: 2, White: 0, Black: 2, Score: 0.5},
 			{Round: 2, White: 1, Black: 3, Score: 1, Margin: 1},
 		}, [][2]int{{0, 1}, {2, 2}, {1, 3}, {3, 4}}},
-		{"split by Sonneborn-Berger", domain.RoundRobin, []domain.Outcome{
+		{"split by Sonneborn-Berger", domain.RoundRobin, []domain.PairingResult{
 			// 0 and 2: 1½, +2; Sonneborn-Berger 0: 1+¾, 2: 0+¾.
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 			{Round: 1, White: 2, Black: 3, Score: 1, Margin: 2},
@@ -632,7 +632,7 @@ func TestStandingsSharedRanks(t *testing.T) {
 func TestStandingsForfeits(t *testing.T) {
 	// A withdrawn player's bye scores nothing; a double forfeit (both
 	// withdrawn, White 0 by a margin of 0) gives nobody a point.
-	outcomes := []domain.Outcome{
+	outcomes := []domain.PairingResult{
 		{Round: 1, White: 0, Black: 1, Score: 0, Forfeit: true},
 		{Round: 1, White: 2, Black: domain.Bye, Score: 0, Forfeit: true},
 		{Round: 2, White: 1, Black: 2, Score: 0, Margin: -10, Forfeit: true},
@@ -653,7 +653,7 @@ func TestSwissPairingsLargeField(t *testing.T) {
 	// half the field), and quick.
 	const n = 40
 	rng := rand.New(rand.NewPCG(5, 6))
-	var outcomes []domain.Outcome
+	var outcomes []domain.PairingResult
 	withdrawn := make([]bool, n)
 	for round := 1; round <= 12; round++ {
 		if round%4 == 0 {

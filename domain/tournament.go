@@ -37,8 +37,8 @@ type Entrant struct {
 // TournamentGame is one pairing of a round, its game and, once decided, its outcome.
 type TournamentGame struct {
 	Pairing
-	GameID  string   // "" for a bye or a forfeit decided without play
-	Outcome *Outcome // nil while the game runs
+	GameID  string         // "" for a bye or a forfeit decided without play
+	Outcome *PairingResult // nil while the game runs
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -210,8 +210,8 @@ func (t *Tournament) withdrawn() []bool {
 }
 
 // Outcomes lists every decided pairing so far.
-func (t *Tournament) Outcomes() []Outcome {
-	var out []Outcome
+func (t *Tournament) Outcomes() []PairingResult {
+	var out []PairingResult
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
 			if g.Outcome != nil {
@@ -264,8 +264,8 @@ func (t *Tournament) NextDue() time.Time {
 
 // OutcomeOf is a finished game's outcome from White's side (White is the
 // two-player SideWhite).
-func OutcomeOf(round int, p Pairing, r less.Result) Outcome {
-	o := Outcome{Round: round, White: p.White, Black: p.Black, Score: 0.5}
+func OutcomeOf(round int, p Pairing, r less.Result) PairingResult {
+	o := PairingResult{Round: round, White: p.White, Black: p.Black, Score: 0.5}
 	switch {
 	case r.Draw:
 	case r.Winner == less.SideWhite:
@@ -336,9 +336,9 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 		switch {
 		case p.Black == Bye:
 			if !t.Entrants[p.White].Withdrawn {
-				g.Outcome = &Outcome{Round: r.Number, White: p.White, Black: Bye, Score: 1}
+				g.Outcome = &PairingResult{Round: r.Number, White: p.White, Black: Bye, Score: 1}
 			} else {
-				g.Outcome = &Outcome{Round: r.Number, White: p.White, Black: Bye, Score: 0, Forfeit: true}
+				g.Outcome = &PairingResult{Round: r.Number, White: p.White, Black: Bye, Score: 0, Forfeit: true}
 			}
 		case t.Entrants[p.White].Withdrawn || t.Entrants[p.Black].Withdrawn:
 			g.Outcome = forfeit(r.Number, p, t.Entrants[p.White].Withdrawn, t.Entrants[p.Black].Withdrawn)
@@ -356,8 +356,8 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 
 // forfeit decides a pairing with a withdrawn player: the other wins by
 // forfeitMargin; if both withdrew, neither scores.
-func forfeit(round int, p Pairing, whiteOut, blackOut bool) *Outcome {
-	o := &Outcome{Round: round, White: p.White, Black: p.Black, Forfeit: true}
+func forfeit(round int, p Pairing, whiteOut, blackOut bool) *PairingResult {
+	o := &PairingResult{Round: round, White: p.White, Black: p.Black, Forfeit: true}
 	switch {
 	case whiteOut && blackOut:
 	case whiteOut:

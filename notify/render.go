@@ -35,9 +35,9 @@ type Image struct {
 	PNG       []byte
 }
 
-// Links builds the links an email carries; api implements it, because the
+// MailLinks builds the links an email carries; api implements it, because the
 // tokens in the links are the API's.
-type Links interface {
+type MailLinks interface {
 	MoveURL(gameID string, c less.Color, version int) (string, error)
 	WatchURL(gameID string, version int) (string, error)
 	LoginURL(token string) string
@@ -49,7 +49,7 @@ type Links interface {
 // it was at the ply the notice is about, even if it has moved on since.
 type Renderer struct {
 	Store domain.GameRecords
-	Links Links
+	Links MailLinks
 	// Host is the domain part of Message-IDs, e.g. less.example.
 	Host string
 }

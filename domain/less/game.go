@@ -102,11 +102,11 @@ type Played struct {
 	TimedOut bool
 }
 
-// Game is a game of Less being played: the start, the options, the current
+// Engine is a game of Less being played: the start, the options, the current
 // position, the counts and, once over, the result. It keeps no history: Play
 // returns what was played, for the caller to store. It is not safe for
 // concurrent use.
-type Game struct {
+type Engine struct {
 	start  Position
 	opts   Options
 	pos    Position
@@ -121,7 +121,7 @@ var ErrGameOver = errors.New("the game is over")
 // NewGame starts a game from a position (the start position or any set-up
 // one) with options. A position in which the game is already decided is
 // refused. Any automatic passes at the start (T2) are returned.
-func NewGame(start Position, opts Options) (*Game, []Played, error) {
+func NewGame(start Position, opts Options) (*Engine, []Played, error) {
 	if start.board == nil {
 		return nil, nil, fmt.Errorf("%w: no board", ErrPosition)
 	}
@@ -129,7 +129,7 @@ func NewGame(start Position, opts Options) (*Game, []Played, error) {
 		return nil, nil, err
 	}
 	start.earlyStop = opts.EarlyStop
-	g := &Game{start: start, opts: opts, pos: start}
+	g := &Engine{start: start, opts: opts, pos: start}
 	if g.decided() {
 		return nil, nil, fmt.Errorf("%w: the game would be over before it starts", ErrPosition)
 	}
@@ -147,7 +147,7 @@ type State struct {
 }
 
 // State returns the game as plain data; RestoreGame turns it back into a Game.
-func (g *Game) State() State {
+func (g *Engine) State() State {
 	st := State{Start: g.start, Options: g.opts, Position: g.pos, Counts: g.counts, Ply: g.ply}
 	if g.result != nil {
 		r := *g.result
@@ -157,7 +157,7 @@ func (g *Game) State() State {
 }
 
 // RestoreGame rebuilds a game from stored State.
-func RestoreGame(st State) (*Game, error) {
+func RestoreGame(st State) (*Engine, error) {
 	if st.Start.board == nil || st.Position.board == nil || st.Start.board.walls != st.Position.board.walls {
 		return nil, fmt.Errorf("%w: start and current position must share a board", ErrPosition)
 	}
@@ -167,7 +167,7 @@ func RestoreGame(st State) (*Game, error) {
 	if st.Ply < 0 {
 		return nil, fmt.Errorf("%w: ply %d", ErrPosition, st.Ply)
 	}
-	g := &Game{start: st.Start, opts: st.Options, pos: st.Position, counts: st.Counts, ply: st.Ply}
+	g := &Engine{start: st.Start, opts: st.Options, pos: st.Position, counts: st.Counts, ply: st.Ply}
 	g.start.earlyStop, g.pos.earlyStop = st.Options.EarlyStop, st.Options.EarlyStop
 	if st.Result != nil {
 		r := *st.Result
@@ -177,22 +177,22 @@ func RestoreGame(st State) (*Game, error) {
 }
 
 // Start is the position the game started from.
-func (g *Game) Start() Position { return g.start }
+func (g *Engine) Start() Position { return g.start }
 
 // Options are the game's options.
-func (g *Game) Options() Options { return g.opts }
+func (g *Engine) Options() Options { return g.opts }
 
 // Position is the current position.
-func (g *Game) Position() Position { return g.pos }
+func (g *Engine) Position() Position { return g.pos }
 
 // Ply is the number of turns played, automatic passes included.
-func (g *Game) Ply() int { return g.ply }
+func (g *Engine) Ply() int { return g.ply }
 
 // Count is colour c's move count (T4).
-func (g *Game) Count(c Color) int { return g.counts[c] }
+func (g *Engine) Count(c Color) int { return g.counts[c] }
 
 // SideCount is the side's move count: the sum over its colours.
-func (g *Game) SideCount(s Side) int {
+func (g *Engine) SideCount(s Side) int {
 	n := 0
 	for _, c := range SideColors(s, g.pos.Size()) {
 		n += g.counts[c]
@@ -201,10 +201,10 @@ func (g *Game) SideCount(s Side) int {
 }
 
 // Over reports whether the game has ended.
-func (g *Game) Over() bool { return g.result != nil }
+func (g *Engine) Over() bool { return g.result != nil }
 
 // Result is the result once the game is over.
-func (g *Game) Result() (Result, bool) {
+func (g *Engine) Result() (Result, bool) {
 	if g.result == nil {
 		return Result{}, false
 	}
@@ -213,7 +213,7 @@ func (g *Game) Result() (Result, bool) {
 
 // Play judges and plays the mover's turn. It returns what was played: the
 // turn and any automatic passes that followed it. On error nothing changes.
-func (g *Game) Play(t Turn) ([]Played, error) {
+func (g *Engine) Play(t Turn) ([]Played, error) {
 	if g.result != nil {
 		return nil, ErrGameOver
 	}
@@ -227,14 +227,14 @@ func (g *Game) Play(t Turn) ([]Played, error) {
 
 // Preview judges the mover's turn and returns the position it leads to,
 // without playing it.
-func (g *Game) Preview(t Turn) (Position, Outcome, error) {
+func (g *Engine) Preview(t Turn) (Position, Outcome, error) {
 	if g.result != nil {
 		return Position{}, Outcome{}, ErrGameOver
 	}
 	return g.pos.Play(t)
 }
 
-func (g *Game) record(played []Played, p Played, next Position) []Played {
+func (g *Engine) record(played []Played, p Played, next Position) []Played {
 	g.ply++
 	g.counts[p.Color] += p.Counted
 	g.pos = next
@@ -247,7 +247,7 @@ func (g *Game) record(played []Played, p Played, next Position) []Played {
 }
 
 // decided reports whether the placement ends the game (E1, E2).
-func (g *Game) decided() bool {
+func (g *Engine) decided() bool {
 	white, black := g.pos.Complete(SideWhite), g.pos.Complete(SideBlack)
 	if g.pos.Size() == 8 {
 		return white && black
@@ -257,7 +257,7 @@ func (g *Game) decided() bool {
 
 // passWhileForced plays Nil for every player in turn who has no choice:
 // a complete team's player (E2) or one with no legal move (T2).
-func (g *Game) passWhileForced(played []Played) []Played {
+func (g *Engine) passWhileForced(played []Played) []Played {
 	for g.result == nil {
 		s := g.pos.BeginTurn()
 		if _, ok := s.anyMove(); ok {
@@ -274,7 +274,7 @@ func (g *Game) passWhileForced(played []Played) []Played {
 
 // Adjudicate ends an unfinished game as if the turn limit were reached
 // (E3–E7): totals are counts plus what each side still needs.
-func (g *Game) Adjudicate() error {
+func (g *Engine) Adjudicate() error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -286,7 +286,7 @@ func (g *Game) Adjudicate() error {
 // time-out policy passes rather than forfeits: no moves, and the turn counts
 // 3 as every turn that ends with points left does (T4). The automatic passes
 // that follow are returned with it.
-func (g *Game) PassOnTime() ([]Played, error) {
+func (g *Engine) PassOnTime() ([]Played, error) {
 	if g.result != nil {
 		return nil, ErrGameOver
 	}
@@ -312,12 +312,12 @@ func (p Position) PassOnTime() (Position, Outcome) {
 
 // Resign ends the game: side s loses by max(10, the margin E6 would give its
 // opponent) (E8).
-func (g *Game) Resign(s Side) error { return g.concede(s, ReasonResignation) }
+func (g *Engine) Resign(s Side) error { return g.concede(s, ReasonResignation) }
 
 // TimeOut ends the game: side s lost on time (E8).
-func (g *Game) TimeOut(s Side) error { return g.concede(s, ReasonTimeout) }
+func (g *Engine) TimeOut(s Side) error { return g.concede(s, ReasonTimeout) }
 
-func (g *Game) concede(s Side, why Reason) error {
+func (g *Engine) concede(s Side, why Reason) error {
 	if g.result != nil {
 		return ErrGameOver
 	}
@@ -330,13 +330,13 @@ func (g *Game) concede(s Side, why Reason) error {
 	return nil
 }
 
-func (g *Game) finish(why Reason) {
+func (g *Engine) finish(why Reason) {
 	r := g.score(why)
 	g.result = &r
 }
 
 // score computes counts, needed and totals, and the result by E7 then E6.
-func (g *Game) score(why Reason) Result {
+func (g *Engine) score(why Reason) Result {
 	r := Result{Reason: why}
 	var blocked [2]bool
 	for _, s := range []Side{SideWhite, SideBlack} {

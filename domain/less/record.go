@@ -34,7 +34,7 @@ import (
 
 // Record is a game together with what its record carries besides the turns.
 type Record struct {
-	Game *Game
+	Game *Engine
 	// History is every turn of the game in order, automatic passes included.
 	History []Played
 	// Players names the player of each colour; a name may be empty.
@@ -118,7 +118,7 @@ func (r Record) String() string {
 
 // ResultText writes a game's result as a record does: "white+2",
 // "black-red+10", "draw", or "*" while the game goes on.
-func ResultText(g *Game) string {
+func ResultText(g *Engine) string {
 	res, over := g.Result()
 	switch {
 	case !over:
@@ -387,14 +387,14 @@ func (r *Record) checkResult(tags map[string]string) error {
 	return nil
 }
 
-func endedHow(g *Game) string {
+func endedHow(g *Engine) string {
 	if res, over := g.Result(); over {
 		return "ended by " + string(res.Reason)
 	}
 	return "is not over"
 }
 
-func totalsText(g *Game) string {
+func totalsText(g *Engine) string {
 	if res, over := g.Result(); over {
 		return fmt.Sprintf("%d-%d", res.Totals[SideWhite], res.Totals[SideBlack])
 	}

@@ -1371,7 +1371,7 @@ func TestLegalTurnsOnlyNil(t *testing.T) {
 // ---------------------------------------------------------------------------
 // E1–E8: games
 
-func rtGame(t testing.TB, p Position, maxTurns int) *Game {
+func rtGame(t testing.TB, p Position, maxTurns int) *Engine {
 	t.Helper()
 	g, passes := rtNewGame(t, p, maxTurns)
 	if len(passes) != 0 {
@@ -1381,7 +1381,7 @@ func rtGame(t testing.TB, p Position, maxTurns int) *Game {
 }
 
 // rtNewGame starts a game and returns the automatic passes made at its start.
-func rtNewGame(t testing.TB, p Position, maxTurns int) (*Game, []Played) {
+func rtNewGame(t testing.TB, p Position, maxTurns int) (*Engine, []Played) {
 	t.Helper()
 	g, passes, err := NewGame(p, Options{EarlyStop: p.EarlyStop(), MaxTurns: maxTurns})
 	if err != nil {
@@ -1393,7 +1393,7 @@ func rtNewGame(t testing.TB, p Position, maxTurns int) (*Game, []Played) {
 	return g, passes
 }
 
-func rtGamePlay(t testing.TB, g *Game, text string) []Played {
+func rtGamePlay(t testing.TB, g *Engine, text string) []Played {
 	t.Helper()
 	played, err := g.Play(MustParseTurn(text))
 	if err != nil {
@@ -1402,7 +1402,7 @@ func rtGamePlay(t testing.TB, g *Game, text string) []Played {
 	return played
 }
 
-func rtResult(t testing.TB, g *Game) Result {
+func rtResult(t testing.TB, g *Engine) Result {
 	t.Helper()
 	r, over := g.Result()
 	if !over || !g.Over() {

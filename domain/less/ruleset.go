@@ -185,7 +185,7 @@ func (Rules) ImportRecord(text string) (ruleset.Game, []ruleset.Played, error) {
 // record keeps besides the engine's state: the preset and the board's seed.
 // Code that needs Less's own detail (the API's Less views) reads the fields.
 type RulesGame struct {
-	Game   *Game
+	Game   *Engine
 	Preset Preset
 	Seed   *uint64 // nil for a board given by its wall string
 }

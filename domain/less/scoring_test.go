@@ -18,7 +18,7 @@ import "testing"
 // be counted by hand.
 
 // scSetUp starts a 2-player game on an empty 6x6 board with White to move.
-func scSetUp(t *testing.T, white, black string) *Game {
+func scSetUp(t *testing.T, white, black string) *Engine {
 	t.Helper()
 	b, err := EmptyBoard(6)
 	if err != nil {
@@ -33,7 +33,7 @@ func scSetUp(t *testing.T, white, black string) *Game {
 
 // scRounds plays full 3-point turns that complete nothing and checks the
 // counts grow by 3 a turn (T4).
-func scRounds(t *testing.T, g *Game, turns ...string) {
+func scRounds(t *testing.T, g *Engine, turns ...string) {
 	t.Helper()
 	for _, text := range turns {
 		mover := g.Position().ToMove()
@@ -50,7 +50,7 @@ func scRounds(t *testing.T, g *Game, turns ...string) {
 
 // scFinal plays the turn that completes a side and checks it counts only the
 // points used (T4) and ends the game at once (E1).
-func scFinal(t *testing.T, g *Game, text string, used int) Result {
+func scFinal(t *testing.T, g *Engine, text string, used int) Result {
 	t.Helper()
 	played := rtGamePlay(t, g, text)
 	if len(played) != 1 || played[0].Used != used || played[0].Counted != used || !played[0].Completed {
