@@ -6,7 +6,6 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/notify"
 )
 
 // The JSON shapes of the API. Each is a schema in openapi.yaml with the
@@ -137,7 +136,7 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
 func viewResult(r less.Result, size int) *resultView {
 	v := &resultView{Reason: string(r.Reason), Margin: r.Margin, BlockedCorner: r.BlockedCorner,
 		Totals: map[string]int{}, Counts: map[string]int{}, Needed: map[string]int{},
-		Text: notify.ResultLine(r, size)}
+		Text: r.Line(size)}
 	if !r.Draw {
 		w, l := less.SideName(r.Winner, size), less.SideName(r.Loser, size)
 		v.Winner, v.Loser = &w, &l

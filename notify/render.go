@@ -427,9 +427,6 @@ func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
 	return s
 }
 
-// ResultLine says a result in English, e.g. "White wins by 2", for the API.
-func ResultLine(r less.Result, size int) string { return ResultText(&english, r, size) }
-
 // replay rebuilds the position after ply turns, the counts, and the turns
 // played since recipient's last turn (the news for him).
 func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient less.Color) (less.Position, [4]int, []less.Played, error) {

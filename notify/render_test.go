@@ -226,8 +226,13 @@ func TestResultText(t *testing.T) {
 			"Black won by 10 (adjudicated at the end of the round; a piece of White stayed on its start corner)"},
 	}
 	for _, tt := range tests {
-		if got := ResultLine(tt.r, tt.size); got != tt.want {
-			t.Errorf("ResultLine(%+v) = %q, want %q", tt.r, got, tt.want)
+		if got := ResultText(&english, tt.r, tt.size); got != tt.want {
+			t.Errorf("ResultText(english, %+v) = %q, want %q", tt.r, got, tt.want)
+		}
+		// The API says the result with the rules' own English line: the
+		// emails' English must say the same.
+		if got := tt.r.Line(tt.size); got != tt.want {
+			t.Errorf("%+v.Line = %q, want %q", tt.r, got, tt.want)
 		}
 	}
 }

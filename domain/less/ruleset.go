@@ -217,7 +217,8 @@ func (g *RulesGame) Result() (ruleset.Result, bool) {
 	if !over {
 		return ruleset.Result{}, false
 	}
-	out := ruleset.Result{Reason: string(res.Reason), Draw: res.Draw, Text: ResultText(g.Game)}
+	out := ruleset.Result{Reason: string(res.Reason), Draw: res.Draw, Text: ResultText(g.Game),
+		Line: res.Line(g.Game.start.Size())}
 	if !res.Draw {
 		for _, c := range SideColors(res.Winner, g.Game.start.Size()) {
 			out.Winners = append(out.Winners, c.String())

@@ -98,6 +98,8 @@ type Result struct {
 	Winners []string
 	// Text is the result as the record writes it ("white+2", "draw").
 	Text string
+	// Line says it in English, for people ("White won by 2 (Black resigned)").
+	Line string
 }
 
 // Legal is what the mover may do next.
