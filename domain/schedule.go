@@ -94,44 +94,37 @@ func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error)
 // Withdraw takes an entrant out; his game of the running round is resigned
 // (E8) in the same unit of work.
 func (s *Service) Withdraw(ctx context.Context, id string, entrant int) (Tournament, error) {
-	now := s.now()
-	var t Tournament
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
-		var err error
-		if t, err = tx.Tournament(ctx, id); err != nil {
+	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+		gameID, err := t.Withdraw(entrant, now)
+		if err != nil || gameID == "" {
 			return err
 		}
-		version := t.Version
-		gameID, err := t.Withdraw(entrant, now)
+		g, err := tx.Game(ctx, gameID)
+		if err != nil || g.Over() {
+			return err
+		}
+		seat := g.Seats[0].Color
+		if g.Seats[1].Email == t.Entrants[entrant].Email {
+			seat = g.Seats[1].Color
+		}
+		sub, err := Resign(g, Actor{SeatColor: &seat}, now)
 		if err != nil {
 			return err
 		}
-		if gameID != "" {
-			g, err := tx.Game(ctx, gameID)
-			if err != nil {
-				return err
-			}
-			if !g.Over() {
-				seat := g.Seats[0].Color
-				if g.Seats[1].Email == t.Entrants[entrant].Email {
-					seat = g.Seats[1].Color
-				}
-				sub, err := Resign(g, Actor{SeatColor: &seat}, now)
-				if err != nil {
-					return err
-				}
-				if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
-					return err
-				}
-			}
-		}
-		return tx.SaveTournament(ctx, &t, version)
+		return tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now)
 	})
-	return t, err
 }
 
 // CancelTournament stops a tournament: no further rounds.
 func (s *Service) CancelTournament(ctx context.Context, id string) (Tournament, error) {
+	return s.changeTournament(ctx, id, func(_ StoreTx, t *Tournament, now time.Time) error {
+		return t.Cancel(now)
+	})
+}
+
+// changeTournament reads a tournament, lets change act on it, and saves it
+// guarded by the version it was read at, all in one unit of work.
+func (s *Service) changeTournament(ctx context.Context, id string, change func(tx StoreTx, t *Tournament, now time.Time) error) (Tournament, error) {
 	now := s.now()
 	var t Tournament
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
@@ -140,7 +133,7 @@ func (s *Service) CancelTournament(ctx context.Context, id string) (Tournament, 
 			return err
 		}
 		version := t.Version
-		if err := t.Cancel(now); err != nil {
+		if err := change(tx, &t, now); err != nil {
 			return err
 		}
 		return tx.SaveTournament(ctx, &t, version)
