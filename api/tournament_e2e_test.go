@@ -309,9 +309,11 @@ func bestOpening(t *testing.T, h *harness, gameID, token string) string {
 	return turn
 }
 
-// Withdrawing forfeits the player's game; cancelling stops further rounds.
-func TestWithdrawAndCancel(t *testing.T) {
-	h := newHarness(t)
+// startSpring creates a round robin of four players (p1..p4), a round every
+// 48 hours from an hour on, and starts its first round; the round's mail
+// waits to be delivered. It returns the organiser's token too.
+func startSpring(t *testing.T, h *harness) (tournamentJSON, string) {
+	t.Helper()
 	organiser := h.login("org@example.org")
 	start := h.clock.Now().Add(time.Hour)
 	var tour tournamentJSON
@@ -319,6 +321,13 @@ func TestWithdrawAndCancel(t *testing.T) {
 		"schedule": map[string]any{"first_start": start, "interval_hours": 48}}).want(t, http.StatusCreated).decode(t, &tour)
 	h.clock.Advance(time.Hour)
 	h.tickAll()
+	return tour, organiser
+}
+
+// Withdrawing forfeits the player's game; cancelling stops further rounds.
+func TestWithdrawAndCancel(t *testing.T) {
+	h := newHarness(t)
+	tour, organiser := startSpring(t, h)
 	h.deliver()
 
 	p1 := h.login("p1@example.org")

@@ -16,13 +16,7 @@ import (
 // an email too.
 func TestTournamentMailAfterWithdrawal(t *testing.T) {
 	h := newHarness(t)
-	organiser := h.login("org@example.org")
-	start := h.clock.Now().Add(time.Hour)
-	var tour tournamentJSON
-	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Spring", "format": "round_robin", "players": entrants(4),
-		"schedule": map[string]any{"first_start": start, "interval_hours": 48}}).want(t, http.StatusCreated).decode(t, &tour)
-	h.clock.Advance(time.Hour)
-	h.tickAll()
+	tour, _ := startSpring(t, h)
 	deadline := tour.Rounds[0].Deadline.UTC().Format("2006-01-02 15:04 UTC")
 	for _, m := range h.deliver() {
 		if !strings.Contains(m.Text, deadline) || !strings.Contains(m.Text, "adjudicated") {
