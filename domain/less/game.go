@@ -3,6 +3,8 @@ package less
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // Preset names a rule set (docs/rules.md#presets).
@@ -116,7 +118,9 @@ type Engine struct {
 }
 
 // ErrGameOver is returned for a move or resignation after the end.
-var ErrGameOver = errors.New("the game is over")
+// It is the ruleset interface's, so that callers who know no game's rules
+// recognise it.
+var ErrGameOver = ruleset.ErrGameOver
 
 // NewGame starts a game from a position (the start position or any set-up
 // one) with options. A position in which the game is already decided is
@@ -174,6 +178,17 @@ func RestoreGame(st State) (*Engine, error) {
 		g.result = &r
 	}
 	return g, nil
+}
+
+// clone is a copy of the game that plays on without changing g. Positions
+// are values and share only their board, which nothing changes.
+func (g *Engine) clone() *Engine {
+	c := *g
+	if g.result != nil {
+		r := *g.result
+		c.result = &r
+	}
+	return &c
 }
 
 // Start is the position the game started from.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,7 @@ const (
 // Start implements ruleset.Ruleset: 2 players play on 6x6, 4 on 8x8.
 func (Rules) Start(o ruleset.Options) (ruleset.Game, []ruleset.Played, error) {
 	bad := func(err error) error {
-		return &ruleset.Error{Code: "invalid_input", Index: ruleset.NoIndex, Message: err.Error(), Err: err}
+		return &ruleset.Error{Code: ruleset.CodeInvalidOptions, Index: ruleset.NoIndex, Message: err.Error(), Err: err}
 	}
 	var size int
 	switch o.Players {
@@ -205,6 +206,15 @@ func (g *RulesGame) Colors() []string {
 	return out
 }
 
+// Side implements ruleset.Game: Yellow plays with White, Red with Black.
+func (g *RulesGame) Side(color string) int {
+	c, err := ParseColor(color)
+	if err != nil || !slices.Contains(Colors(g.Game.start.Size()), c) {
+		return -1
+	}
+	return int(SideOf(c))
+}
+
 // Ply implements ruleset.Game.
 func (g *RulesGame) Ply() int { return g.Game.ply }
 
@@ -217,7 +227,8 @@ func (g *RulesGame) Result() (ruleset.Result, bool) {
 	if !over {
 		return ruleset.Result{}, false
 	}
-	out := ruleset.Result{Reason: string(res.Reason), Draw: res.Draw, Text: ResultText(g.Game),
+	out := ruleset.Result{Reason: string(res.Reason), Draw: res.Draw, Winner: int(res.Winner), Margin: res.Margin,
+		Text: ResultText(g.Game),
 		Line: res.Line(g.Game.start.Size())}
 	if !res.Draw {
 		for _, c := range SideColors(res.Winner, g.Game.start.Size()) {
@@ -269,6 +280,25 @@ func (g *RulesGame) Resign(color string) error {
 	return g.Game.Resign(SideOf(c))
 }
 
+// TimeOut implements ruleset.Game.
+func (g *RulesGame) TimeOut(pass bool) ([]ruleset.Played, error) {
+	if pass {
+		played, err := g.Game.PassOnTime()
+		return RulesPlayed(played), err
+	}
+	return nil, g.Game.TimeOut(SideOf(g.Game.pos.toMove))
+}
+
+// Adjudicate implements ruleset.Game: scored as at the turn limit (E3–E7).
+func (g *RulesGame) Adjudicate() error { return g.Game.Adjudicate() }
+
+// Clone implements ruleset.Game.
+func (g *RulesGame) Clone() ruleset.Game {
+	c := *g
+	c.Game = g.Game.clone()
+	return &c
+}
+
 // Legal implements ruleset.Game: the moves of every piece of the mover
 // after the moves of the turn so far, with their costs.
 func (g *RulesGame) Legal(partial string) (ruleset.Legal, error) {
@@ -315,15 +345,11 @@ func (g *RulesGame) Record(history []ruleset.Played, players map[string]string) 
 		r.Players[col] = name
 	}
 	for _, p := range history {
-		col, err := ParseColor(p.Color)
+		lp, err := PlayedFrom(p)
 		if err != nil {
 			return "", err
 		}
-		t, err := ParseTurn(p.Ply)
-		if err != nil {
-			return "", err
-		}
-		r.History = append(r.History, Played{Color: col, Turn: t, Auto: p.Auto, TimedOut: p.TimedOut})
+		r.History = append(r.History, lp)
 	}
 	return r.String(), nil
 }
@@ -357,11 +383,30 @@ func (g *RulesGame) Encode() ([]byte, error) {
 	return json.Marshal(s)
 }
 
+// PlayedFrom reads a ply in the interface's form (a stored one: without
+// Detail) back in Less's own.
+func PlayedFrom(p ruleset.Played) (Played, error) {
+	if lp, ok := p.Detail.(Played); ok {
+		return lp, nil
+	}
+	c, err := ParseColor(p.Color)
+	if err != nil {
+		return Played{}, err
+	}
+	t, err := ParseTurn(p.Ply)
+	if err != nil {
+		return Played{}, err
+	}
+	return Played{Color: c, Turn: t, Auto: p.Auto, TimedOut: p.TimedOut,
+		Outcome: Outcome{Used: p.Used, Counted: p.Counted}}, nil
+}
+
 // RulesPlayed gives Less's history the interface's form.
 func RulesPlayed(ps []Played) []ruleset.Played {
 	out := make([]ruleset.Played, len(ps))
 	for i, p := range ps {
-		out[i] = ruleset.Played{Color: p.Color.String(), Ply: p.Turn.String(), Auto: p.Auto, TimedOut: p.TimedOut, Detail: p}
+		out[i] = ruleset.Played{Color: p.Color.String(), Ply: p.Turn.String(), Auto: p.Auto, TimedOut: p.TimedOut,
+			Used: p.Used, Counted: p.Counted, Detail: p}
 	}
 	return out
 }

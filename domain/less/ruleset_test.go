@@ -110,7 +110,7 @@ func TestRulesGamePlaysLegalsAndRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []ruleset.Played{{Color: "white", Ply: "e5e4:e4d4:d4c4"}}; !reflect.DeepEqual(plain(played), want) {
+	if want := []ruleset.Played{{Color: "white", Ply: "e5e4:e4d4:d4c4", Used: 3, Counted: 3}}; !reflect.DeepEqual(plain(played), want) {
 		t.Errorf("Play = %+v, want %+v", played, want)
 	}
 	if d, ok := played[0].Detail.(Played); !ok || d.Counted != 3 {
@@ -144,6 +144,82 @@ func TestRulesGamePlaysLegalsAndRecords(t *testing.T) {
 	}
 	if _, err := g.Legal(""); !errors.Is(err, ErrGameOver) {
 		t.Errorf("Legal after the end = %v", err)
+	}
+}
+
+// Side, Clone, TimeOut and Adjudicate: what the clock and the tournaments
+// ask of any ruleset.
+func TestRulesSidesCloneTimeOutAdjudicate(t *testing.T) {
+	four := startRules(t, 4, nil)
+	for color, want := range map[string]int{"yellow": 0, "white": 0, "black": 1, "red": 1, "blue": -1} {
+		if got := four.Side(color); got != want {
+			t.Errorf("Side(%s) = %d, want %d", color, got, want)
+		}
+	}
+	if got := startRules(t, 2, nil).Side("yellow"); got != -1 {
+		t.Errorf("two players: Side(yellow) = %d, want -1", got)
+	}
+
+	g := startRules(t, 2, map[string]string{ParamWalls: openWalls6})
+	c := g.Clone()
+	if _, err := c.Play("e5e4:e4d4:d4c4"); err != nil {
+		t.Fatal(err)
+	}
+	if g.Ply() != 0 || c.Ply() != 1 {
+		t.Errorf("after playing the clone: game at ply %d, clone at %d", g.Ply(), c.Ply())
+	}
+
+	passed, err := g.Clone().TimeOut(true)
+	if err != nil || len(passed) == 0 || !passed[0].TimedOut || passed[0].Color != "white" || passed[0].Counted != Budget {
+		t.Errorf("TimeOut(pass) = %+v, %v", passed, err)
+	}
+	lost := g.Clone()
+	if played, err := lost.TimeOut(false); err != nil || len(played) != 0 {
+		t.Fatalf("TimeOut(forfeit) = %+v, %v", played, err)
+	}
+	if r, over := lost.Result(); !over || r.Reason != string(ReasonTimeout) || r.Winner != int(SideBlack) || r.Winners[0] != "black" || r.Margin < 10 {
+		t.Errorf("after a forfeit on time: %+v, over %v", r, over)
+	}
+	if _, err := lost.TimeOut(true); !errors.Is(err, ruleset.ErrGameOver) {
+		t.Errorf("TimeOut after the end = %v, want ErrGameOver", err)
+	}
+
+	adj := g.Clone()
+	if err := adj.Adjudicate(); err != nil {
+		t.Fatal(err)
+	}
+	if r, over := adj.Result(); !over || r.Reason != string(ReasonAdjudicated) {
+		t.Errorf("after Adjudicate: %+v, over %v", r, over)
+	}
+	if _, over := g.Result(); over {
+		t.Error("the original game ended with its clones")
+	}
+}
+
+// PlayedFrom reads a stored ply (no Detail) back as the engine's.
+func TestPlayedFrom(t *testing.T) {
+	tests := []struct {
+		in      ruleset.Played
+		want    Played
+		wantErr bool
+	}{
+		{in: ruleset.Played{Color: "white", Ply: "Nil", Counted: 3, Auto: true},
+			want: Played{Color: White, Turn: Turn{}, Outcome: Outcome{Counted: 3}, Auto: true}},
+		{in: ruleset.Played{Color: "red", Ply: "a1a2:a2a4", Used: 3, Counted: 3, TimedOut: false},
+			want: Played{Color: Red, Turn: MustParseTurn("a1a2:a2a4"), Outcome: Outcome{Used: 3, Counted: 3}}},
+		{in: ruleset.Played{Color: "green", Ply: "a1a2"}, wantErr: true},
+		{in: ruleset.Played{Color: "white", Ply: "garbage"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := PlayedFrom(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("PlayedFrom(%+v) error = %v, want error %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if !tt.wantErr && (got.Color != tt.want.Color || got.Turn.String() != tt.want.Turn.String() ||
+			got.Outcome != tt.want.Outcome || got.Auto != tt.want.Auto) {
+			t.Errorf("PlayedFrom(%+v) = %+v, want %+v", tt.in, got, tt.want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@
 package ruleset
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/lesspost/lesspost/domain/view"
@@ -49,6 +50,9 @@ type Game interface {
 	Ruleset() string
 	// Colors are the seats' colours in turn order.
 	Colors() []string
+	// Side is the side the colour plays for, 0 or 1: partners in a team
+	// game share one. -1 for a colour the game does not have.
+	Side(color string) int
 	// Ply is the number of plies played so far.
 	Ply() int
 	// ToMove is the colour whose turn it is (the last mover's successor once
@@ -64,6 +68,14 @@ type Game interface {
 	Play(ply string) ([]Played, error)
 	// Resign ends the game: the colour's side loses.
 	Resign(color string) error
+	// TimeOut is the mover's time running out. With pass the rules pass his
+	// ply (and return what was played); without, his side loses on time.
+	TimeOut(pass bool) ([]Played, error)
+	// Adjudicate ends the game where it stands, scored as the rules score a
+	// game stopped before its end (a tournament round's deadline).
+	Adjudicate() error
+	// Clone returns a copy that plays on without changing g.
+	Clone() Game
 	// Legal says what the mover may do now, after the part of a ply given
 	// (in the ply's notation, "" for none): what the page highlights and what
 	// each choice costs.
@@ -83,6 +95,10 @@ type Played struct {
 	// Auto marks a ply the rules made for a player who had no choice, and
 	// TimedOut one made because the player's time ran out.
 	Auto, TimedOut bool
+	// Used and Counted are the points of rules that count them (Less: what
+	// the ply's moves cost, and what it adds to the mover's count); 0 in
+	// rules without.
+	Used, Counted int
 	// Detail is the ruleset's own account of the ply (Less: less.Played),
 	// for the code that still needs more than this interface says.
 	Detail any
@@ -96,6 +112,9 @@ type Result struct {
 	Draw   bool
 	// Winners are the colours of the winning side; empty for a draw.
 	Winners []string
+	// Winner is the winning side (see Game.Side) unless Draw, and Margin
+	// what it won by in the rules' own points (0 for rules without).
+	Winner, Margin int
 	// Text is the result as the record writes it ("white+2", "draw").
 	Text string
 	// Line says it in English, for people ("White won by 2 (Black resigned)").
@@ -123,6 +142,13 @@ type Choice struct {
 	Cost     int
 	Kind     string
 }
+
+// ErrGameOver is a ply, resignation or time-out after the end.
+var ErrGameOver = errors.New("the game is over")
+
+// CodeInvalidOptions is Error.Code for options Start refuses; every other
+// code is a rule a ply breaks.
+const CodeInvalidOptions = "invalid_input"
 
 // NoIndex is Error.Index for an error about the whole ply or the options.
 const NoIndex = -1
