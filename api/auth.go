@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // principal is who a request's bearer token says the caller is.
@@ -16,7 +16,7 @@ type principal struct {
 	use     string
 	session domain.Session // useAccess
 	game    string         // useSeat, useWatch
-	color   less.Color     // useSeat
+	color   string         // useSeat
 	version int            // useSeat, useWatch: the link's version
 }
 
@@ -44,7 +44,9 @@ func (s *Server) authenticate(c echo.Context) (*principal, error) {
 		}
 		p.session = sess
 	case useSeat:
-		if p.color, err = less.ParseColor(cl.Color); err != nil {
+		// Signed by us, so a colour of the game's rules; an empty one is
+		// a token that was never a seat's.
+		if p.color = cl.Color; p.color == "" {
 			return nil, unauthorized("The token is invalid or expired.")
 		}
 	}
@@ -111,8 +113,8 @@ func domainProblem(err error) *Problem {
 	p := NewProblem(status, de.Code, de.Message)
 	if te := de.Turn; te != nil {
 		p.Title = "Illegal turn"
-		p.Extensions = map[string]any{"rule": string(te.Code), "rule_ref": te.Code.Rule(), "index": nil}
-		if te.Index != less.NoIndex {
+		p.Extensions = map[string]any{"rule": te.Code, "rule_ref": te.Rule, "index": nil}
+		if te.Index != ruleset.NoIndex {
 			p.Extensions["index"] = te.Index
 		}
 	}

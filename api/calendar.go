@@ -55,7 +55,7 @@ func (s *Server) calendar(c echo.Context) error {
 			names = append(names, seat.Name)
 		}
 		line("BEGIN:VEVENT")
-		line("UID:%s-%d@%s", g.ID, g.State.Ply, host)
+		line("UID:%s-%d@%s", g.ID, g.Ply(), host)
 		line("DTSTAMP:%s", stamp)
 		line("DTSTART:%s", icsTime(d.Add(-30*time.Minute)))
 		line("DTEND:%s", icsTime(d))

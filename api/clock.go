@@ -90,8 +90,8 @@ func viewTime(g *domain.Game) timeView {
 	case domain.TimeBank:
 		v.InitialHours, v.IncrementHours, v.CapHours = intp(int(tc.Initial/time.Hour)), intp(int(tc.Increment/time.Hour)), intp(int(tc.Cap/time.Hour))
 		v.BankSeconds = map[string]int{}
-		for _, s := range g.Seats {
-			v.BankSeconds[s.Color.String()] = int(g.Clock.Banks[s.Color] / time.Second)
+		for i, s := range g.Seats {
+			v.BankSeconds[s.Color] = int(g.Clock.Banks[i] / time.Second)
 		}
 	}
 	return v

@@ -36,7 +36,7 @@ func (s *Server) gameMail(c echo.Context) error {
 	if a.Spectator {
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Spectators cannot see the game's email.")
 	}
-	mail, err := s.db.GameMail(c.Request().Context(), g.ID)
+	mail, err := s.app.GameMail(c.Request().Context(), g.ID)
 	if err != nil {
 		return err
 	}
@@ -83,13 +83,13 @@ Nobody will be able to invite it to a game. Signing in with it still works.</p>
 // non-essential mail for the token's address. POST is the RFC 8058 one-click
 // request of mail clients, and the page's button.
 func (s *Server) unsubscribe(c echo.Context) error {
-	return s.addressLink(c, useUnsub, unsubscribePage, s.db.Unsubscribe)
+	return s.addressLink(c, useUnsub, unsubscribePage, s.app.Unsubscribe)
 }
 
 // neverEmail serves the "never email me again" link of every email: it puts
 // the token's address on the suppression list.
 func (s *Server) neverEmail(c echo.Context) error {
-	return s.addressLink(c, useStop, neverEmailPage, s.db.Suppress)
+	return s.addressLink(c, useStop, neverEmailPage, s.app.Suppress)
 }
 
 // addressLink answers a link that an email carries for its recipient's
@@ -97,7 +97,7 @@ func (s *Server) neverEmail(c echo.Context) error {
 // open every link change nothing; POST does it. Doing it again changes
 // nothing.
 func (s *Server) addressLink(c echo.Context, use string, page *template.Template,
-	do func(ctx context.Context, email string, now time.Time) error) error {
+	do func(ctx context.Context, email string) error) error {
 	token := c.QueryParam("t")
 	email, err := s.tokens.linkAddress(token, use)
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Server) addressLink(c echo.Context, use string, page *template.Template
 	}
 	done := c.Request().Method == http.MethodPost
 	if done {
-		if err := do(c.Request().Context(), email, s.now()); err != nil {
+		if err := do(c.Request().Context(), email); err != nil {
 			return err
 		}
 	}

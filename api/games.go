@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 type playerRequest struct {
@@ -185,7 +187,7 @@ func (s *Server) legalMoves(c echo.Context) error {
 		return err
 	}
 	if g.Over() {
-		return less.ErrGameOver
+		return ruleset.ErrGameOver
 	}
 	var from string
 	if v := c.QueryParam("from"); v != "" {
@@ -195,11 +197,7 @@ func (s *Server) legalMoves(c echo.Context) error {
 		}
 		from = sq.String()
 	}
-	rules, err := g.Rules()
-	if err != nil {
-		return err
-	}
-	legal, err := rules.Legal(c.QueryParam("turn"))
+	legal, err := g.Rules.Legal(c.QueryParam("turn"))
 	if err != nil {
 		return err
 	}
@@ -265,20 +263,24 @@ func (s *Server) record(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	eg, err := g.Engine()
+	lg, err := lessGame(&g)
 	if err != nil {
 		return err
 	}
-	rec := less.Record{Game: eg, Players: map[less.Color]string{}, Preset: g.Preset, Seed: g.Seed,
+	rec := less.Record{Game: lg.Game, Players: map[less.Color]string{}, Preset: lg.Preset, Seed: lg.Seed,
 		Extra: []less.Tag{{Name: "Site", Value: "lesspost"}, {Name: "GameId", Value: g.ID},
 			{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")}}}
 	for _, seat := range g.Seats {
-		rec.Players[seat.Color] = seat.Name
+		c, err := less.ParseColor(seat.Color)
+		if err != nil {
+			return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
+		}
+		rec.Players[c] = seat.Name
 	}
 	for _, t := range rows {
-		p, err := t.Played()
+		p, err := less.PlayedFrom(t.Played())
 		if err != nil {
-			return err
+			return fmt.Errorf("game %s turn %d: %w: %w", g.ID, t.Ply, domain.ErrStoredData, err)
 		}
 		rec.History = append(rec.History, p)
 	}
@@ -294,9 +296,9 @@ func (s *Server) record(c echo.Context) error {
 	out := recordView{ID: g.ID, Board: v.Board, Preset: v.Preset, Options: v.Options, Result: v.Result, Record: text,
 		Turns: make([]turnView, len(rows))}
 	for _, seat := range g.Seats {
-		out.Players = append(out.Players, playerView{Color: seat.Color.String(), Name: seat.Name})
+		out.Players = append(out.Players, playerView{Color: seat.Color, Name: seat.Name})
 	}
-	if st := g.State.Start; !st.Equal(less.StartPosition(st.Board(), st.EarlyStop())) {
+	if st := lg.Game.Start(); !st.Equal(less.StartPosition(st.Board(), st.EarlyStop())) {
 		out.Setup = &setupView{Pieces: pieces(st), ToMove: st.ToMove().String()}
 	}
 	for i, t := range rows {
@@ -331,13 +333,26 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	next, out, err := domain.PreviewTurn(g, a, req.Turn)
+	after, played, err := domain.PreviewTurn(g, a, req.Turn)
 	if err != nil {
 		return err
 	}
-	turn, _ := less.ParseTurn(req.Turn) // already accepted by PreviewTurn
-	return c.JSON(http.StatusOK, previewView{Turn: turn.String(), Moves: moveCosts(g.State.Position, turn), Used: out.Used,
-		Counted: out.Counted, Completed: out.Completed, Pieces: pieces(next), Diagram: less.Diagram(next, turn)})
+	before, err := lessGame(&g)
+	if err != nil {
+		return err
+	}
+	next, ok := after.(*less.RulesGame)
+	if !ok || len(played) == 0 {
+		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
+	}
+	turn, ok := played[0].Detail.(less.Played)
+	if !ok {
+		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
+	}
+	// The pieces stand as the turn left them: passes after it move none.
+	pos := next.Game.Position()
+	return c.JSON(http.StatusOK, previewView{Turn: turn.Turn.String(), Moves: moveCosts(before.Game.Position(), turn.Turn),
+		Used: turn.Used, Counted: turn.Counted, Completed: turn.Completed, Pieces: pieces(pos), Diagram: less.Diagram(pos, turn.Turn)})
 }
 
 // moveCosts lists the moves of a legal turn from p with what each costs, as
@@ -367,19 +382,23 @@ func (s *Server) viewBoard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, err := s.db.Turns(c.Request().Context(), g.ID)
+	rows, err := s.app.Turns(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	lg, err := lessGame(&g)
 	if err != nil {
 		return err
 	}
 	var last less.Turn
 	for i := len(rows) - 1; i >= 0 && len(last) == 0; i-- {
-		p, err := rows[i].Played()
+		p, err := less.PlayedFrom(rows[i].Played())
 		if err != nil {
-			return err
+			return fmt.Errorf("game %s turn %d: %w: %w", g.ID, rows[i].Ply, domain.ErrStoredData, err)
 		}
 		last = p.Turn
 	}
-	return c.JSON(http.StatusOK, less.View(g.State.Position, last))
+	return c.JSON(http.StatusOK, less.View(lg.Game.Position(), last))
 }
 
 type playedView struct {
@@ -450,7 +469,7 @@ func (s *Server) presentPlayed(status int) domain.Presenter {
 		if err != nil {
 			return domain.Response{}, err
 		}
-		out, err := json.Marshal(playedView{Game: v, Played: viewPlayed(before.State.Ply+1, done.Played, now)})
+		out, err := json.Marshal(playedView{Game: v, Played: viewPlayed(before.Ply()+1, done.Played, now)})
 		if err != nil {
 			return domain.Response{}, err
 		}
@@ -472,7 +491,7 @@ func idempotency(c echo.Context, p *principal, body []byte) (*domain.Idempotency
 	var scope string
 	switch p.use {
 	case useSeat:
-		scope = "seat:" + p.game + ":" + p.color.String()
+		scope = "seat:" + p.game + ":" + p.color
 	case useWatch:
 		scope = "watch:" + p.game
 	default:
@@ -495,11 +514,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	color, err := less.ParseColor(c.Param("color"))
-	if err != nil {
-		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "There is no such seat.")
-	}
-	if err := s.app.RotateSeat(c.Request().Context(), c.Param("id"), p.credentials(), color); err != nil {
+	if err := s.app.RotateSeat(c.Request().Context(), c.Param("id"), p.credentials(), c.Param("color")); err != nil {
 		return err
 	}
 	s.wakeMail()

@@ -3,8 +3,6 @@ package api
 import (
 	"net/url"
 	"strings"
-
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // Links builds the links emails carry. The token goes in the URL fragment:
@@ -21,8 +19,8 @@ func NewLinks(baseURL string, tokens *Tokens) *Links {
 }
 
 // MoveURL is a seat's personal move link.
-func (l *Links) MoveURL(gameID string, c less.Color, version int) (string, error) {
-	tok, err := l.tokens.Seat(gameID, c, version)
+func (l *Links) MoveURL(gameID, color string, version int) (string, error) {
+	tok, err := l.tokens.Seat(gameID, color, version)
 	if err != nil {
 		return "", err
 	}

@@ -336,7 +336,7 @@ func (s *Server) callerRule(l *limiter) limitRule {
 		if err != nil || p.use != useSeat {
 			return ""
 		}
-		return "seat:" + p.game + "/" + p.color.String()
+		return "seat:" + p.game + "/" + p.color
 	}}
 }
 

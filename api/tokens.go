@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // The kinds of token lesspost signs. A token of one kind is never accepted
@@ -110,8 +108,8 @@ func (t *Tokens) Access(sessionID string, userID int64, expires time.Time) (stri
 }
 
 // Seat returns a move-link token for one seat at a token version.
-func (t *Tokens) Seat(gameID string, c less.Color, version int) (string, error) {
-	return t.sign(claims{Use: useSeat, Game: gameID, Color: c.String(), Version: version}, LinkTTL)
+func (t *Tokens) Seat(gameID, color string, version int) (string, error) {
+	return t.sign(claims{Use: useSeat, Game: gameID, Color: color, Version: version}, LinkTTL)
 }
 
 // Watch returns a spectator token for a game at a link version.

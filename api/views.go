@@ -1,11 +1,13 @@
 package api
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The JSON shapes of the API. Each is a schema in openapi.yaml with the
@@ -84,29 +86,46 @@ type gameView struct {
 	UpdatedAt    time.Time           `json:"updated_at"`
 }
 
+// lessGame is the Less game behind g: the API's game views are Less's.
+func lessGame(g *domain.Game) (*less.RulesGame, error) {
+	lg, ok := g.Rules.(*less.RulesGame)
+	if !ok {
+		return nil, fmt.Errorf("game %s: no views of %s games", g.ID, g.Rules.Ruleset())
+	}
+	return lg, nil
+}
+
 func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
-	st := &g.State
+	lg, err := lessGame(g)
+	if err != nil {
+		return gameView{}, err
+	}
+	st := lg.Game.State()
 	size := st.Start.Size()
 	v := gameView{
-		ID: g.ID, Status: "active", Players: less.Players(size), Preset: string(g.Preset),
+		ID: g.ID, Status: "active", Players: less.Players(size), Preset: string(lg.Preset),
 		Board:   boardView{Size: size, Walls: st.Start.Board().Walls()},
 		Options: optionsView{EarlyStop: st.Options.EarlyStop, MaxTurns: st.Options.MaxTurns},
 		Pieces:  pieces(st.Position), Counts: map[string]int{}, Ply: st.Ply,
 		YourColors: []string{}, Diagram: less.Diagram(st.Position, nil),
 		Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
 	}
-	if g.Seed != nil {
-		seed := strconv.FormatUint(*g.Seed, 10)
+	if lg.Seed != nil {
+		seed := strconv.FormatUint(*lg.Seed, 10)
 		v.Board.Seed = &seed
 	}
-	toMove := st.Position.ToMove()
+	toMove := g.ToMove()
 	for _, seat := range g.Seats {
-		v.Seats = append(v.Seats, seatView{Color: seat.Color.String(), Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
-		v.Counts[seat.Color.String()] = st.Counts[seat.Color]
+		v.Seats = append(v.Seats, seatView{Color: seat.Color, Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
+		c, err := less.ParseColor(seat.Color)
+		if err != nil {
+			return gameView{}, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		v.Counts[seat.Color] = st.Counts[c]
 	}
 	v.Locale = domain.DefaultLocale
 	for i, c := range a.Seats(g) {
-		v.YourColors = append(v.YourColors, c.String())
+		v.YourColors = append(v.YourColors, c)
 		if seat, _ := g.Seat(c); i == 0 {
 			v.Locale = seat.Locale
 		}
@@ -115,8 +134,7 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
 		v.Status = "finished"
 		v.Result = viewResult(*st.Result, size)
 	} else {
-		name := toMove.String()
-		v.ToMove = &name
+		v.ToMove = &toMove
 	}
 	v.Time = viewTime(g)
 	if d := g.Clock.Deadline; !d.IsZero() && !g.Over() {
@@ -171,13 +189,13 @@ type turnView struct {
 }
 
 func viewStoredTurn(t domain.StoredTurn) turnView {
-	return turnView{Ply: t.Ply, Color: t.Color.String(), Turn: t.Notation, Used: t.Used, Counted: t.Counted, Auto: t.Auto, PlayedAt: t.PlayedAt}
+	return turnView{Ply: t.Ply, Color: t.Color, Turn: t.Notation, Used: t.Used, Counted: t.Counted, Auto: t.Auto, PlayedAt: t.PlayedAt}
 }
 
-func viewPlayed(firstPly int, played []less.Played, at time.Time) []turnView {
+func viewPlayed(firstPly int, played []ruleset.Played, at time.Time) []turnView {
 	out := make([]turnView, len(played))
 	for i, p := range played {
-		out[i] = turnView{Ply: firstPly + i, Color: p.Color.String(), Turn: p.Turn.String(), Used: p.Used,
+		out[i] = turnView{Ply: firstPly + i, Color: p.Color, Turn: p.Ply, Used: p.Used,
 			Counted: p.Counted, Auto: p.Auto, PlayedAt: at}
 	}
 	return out

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // TimeKind is how a game keeps time.
@@ -128,7 +126,8 @@ type Clock struct {
 	// Both are zero when the game has no time control or is over.
 	TurnStart time.Time
 	Deadline  time.Time
-	// Banks are each colour's remaining time (TimeBank), as of TurnStart for the mover.
+	// Banks are each seat's remaining time (TimeBank), by seat in turn
+	// order, as of TurnStart for the mover.
 	Banks [4]time.Duration
 	// Reminded is how many of Control.Reminders were sent (or passed) this
 	// turn, for the deadline RemindedFor. When the deadline moves later
@@ -146,9 +145,9 @@ type Period struct {
 	Start, End time.Time
 }
 
-// Away gives the vacations of each seat's player, by colour; it is only
-// consulted when the game allows vacations.
-type Away map[less.Color][]Period
+// Away gives the vacations of each seat's player, by seat in turn order;
+// it is only consulted when the game allows vacations.
+type Away map[int][]Period
 
 // startClock starts the clock of a new game at now.
 func (g *Game) startClock(tc TimeControl, now time.Time) {
@@ -160,8 +159,11 @@ func (g *Game) startClock(tc TimeControl, now time.Time) {
 }
 
 // allowance is the time the mover has for his turn.
-func (c *Clock) allowance(mover less.Color) time.Duration {
+func (c *Clock) allowance(mover int) time.Duration {
 	if c.Control.Kind == TimeBank {
+		if mover < 0 || mover >= len(c.Banks) {
+			return 0 // no seat holds the mover: the store refuses such a game
+		}
 		return c.Banks[mover]
 	}
 	return c.Control.PerTurn
@@ -187,23 +189,23 @@ func (g *Game) refreshDeadline() {
 	if c.TurnStart.IsZero() {
 		return
 	}
-	mover := g.State.Position.ToMove()
+	mover := g.SeatIndex(g.ToMove())
 	c.Deadline = extend(c.TurnStart, c.allowance(mover), g.away(mover))
 }
 
-// away is the vacations of colour c's player, if the game counts them.
-func (g *Game) away(c less.Color) []Period {
+// away is the vacations of seat i's player, if the game counts them.
+func (g *Game) away(i int) []Period {
 	if !g.Clock.Control.AllowVacation {
 		return nil
 	}
-	return g.Away[c]
+	return g.Away[i]
 }
 
 // charge takes the time the mover used from his bank and adds the
 // increment (TimeBank), at the end of his turn.
-func (g *Game) charge(mover less.Color, now time.Time) {
+func (g *Game) charge(mover int, now time.Time) {
 	c := &g.Clock
-	if c.Control.Kind != TimeBank || c.TurnStart.IsZero() {
+	if c.Control.Kind != TimeBank || c.TurnStart.IsZero() || mover < 0 || mover >= len(c.Banks) {
 		return
 	}
 	used := now.Sub(c.TurnStart) - overlap(c.TurnStart, now, g.away(mover))
@@ -311,8 +313,7 @@ func Remind(g Game, now time.Time) (Game, Notice, error) {
 	}
 	c.RemindedFor = c.Deadline
 	g.Version++
-	mover := g.State.Position.ToMove()
-	return g, Notice{Kind: NoticeReminder, GameID: g.ID, Color: mover, Ply: g.State.Ply}, nil
+	return g, Notice{Kind: NoticeReminder, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}, nil
 }
 
 // TimeOut applies the time-out of the player to move, once his deadline has
@@ -324,23 +325,20 @@ func TimeOut(g Game, now time.Time) (Submitted, error) {
 	if g.Over() || c.Deadline.IsZero() || c.Deadline.After(now) {
 		return Submitted{}, Errorf(KindConflict, CodeNotDue, "no deadline has passed")
 	}
-	eg, err := g.Engine()
-	if err != nil {
-		return Submitted{}, err
+	rules := g.Rules.Clone()
+	mover := g.SeatIndex(g.ToMove())
+	side := rules.Side(g.ToMove())
+	if mover < 0 || side < 0 || side >= len(c.Streak) {
+		return Submitted{}, fmt.Errorf("game %s: %w: no seat for the mover %s", g.ID, ErrStoredData, g.ToMove())
 	}
-	mover := g.State.Position.ToMove()
-	side := less.SideOf(mover)
-	var played []less.Played
 	c.Streak[side]++
-	if c.Control.Timeout == TimeoutPass && c.Streak[side] < maxTimeouts {
-		if played, err = eg.PassOnTime(); err != nil {
-			return Submitted{}, fmt.Errorf("pass on time: %w", err)
-		}
-	} else if err := eg.TimeOut(side); err != nil {
-		return Submitted{}, fmt.Errorf("time out: %w", err)
+	pass := c.Control.Timeout == TimeoutPass && c.Streak[side] < maxTimeouts
+	played, err := rules.TimeOut(pass)
+	if err != nil {
+		return Submitted{}, fmt.Errorf("time out (pass %t): %w", pass, err)
 	}
 	g.charge(mover, now)
-	g.State = eg.State()
+	g.Rules = rules
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now)

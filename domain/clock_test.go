@@ -80,7 +80,7 @@ func TestReminderOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sub.Notices) != 1 || sub.Notices[0].Kind != domain.NoticeReminder || sub.Notices[0].Color != less.White {
+	if len(sub.Notices) != 1 || sub.Notices[0].Kind != domain.NoticeReminder || sub.Notices[0].Color != white {
 		t.Fatalf("notices %+v", sub.Notices)
 	}
 	if _, err := domain.Tick(sub.Game, deadline.Add(-23*time.Hour)); !notDue(err) {
@@ -107,7 +107,7 @@ func TestTimeOutTwoPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := sub.Game.State.Result
+	r := stateOf(t, sub.Game).Result
 	if r == nil || r.Reason != less.ReasonTimeout || r.Loser != less.SideWhite || r.Winner != less.SideBlack || r.Margin < 10 {
 		t.Fatalf("result %+v", r)
 	}
@@ -129,17 +129,18 @@ func TestTimeOutFourPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	g = sub.Game
-	if g.Over() || g.State.Position.ToMove() != less.Black || g.State.Counts[less.Yellow] != 3 {
-		t.Fatalf("after Yellow's time-out: over %v, to move %s, counts %v", g.Over(), g.State.Position.ToMove(), g.State.Counts)
+	st := stateOf(t, g)
+	if g.Over() || st.Position.ToMove() != less.Black || st.Counts[less.Yellow] != 3 {
+		t.Fatalf("after Yellow's time-out: over %v, to move %s, counts %v", g.Over(), st.Position.ToMove(), st.Counts)
 	}
-	if len(sub.Played) != 1 || !sub.Played[0].TimedOut || sub.Notices[0].Kind != domain.NoticeYourTurn || sub.Notices[0].Color != less.Black {
+	if len(sub.Played) != 1 || !sub.Played[0].TimedOut || sub.Notices[0].Kind != domain.NoticeYourTurn || sub.Notices[0].Color != black {
 		t.Fatalf("played %+v, notices %+v", sub.Played, sub.Notices)
 	}
 	if !g.Clock.Deadline.Equal(now.Add(day)) {
 		t.Errorf("Black's deadline %v", g.Clock.Deadline)
 	}
 	// Black plays; White (Yellow's partner) times out: the team's second in a row.
-	sub, err = domain.SubmitTurn(g, seatActor(less.Black), g.State.Ply, "a1a3:a3a4:a2a3", now.Add(time.Hour))
+	sub, err = domain.SubmitTurn(g, seatActor(black), st.Ply, "a1a3:a3a4:a2a3", now.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestTimeOutFourPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := sub.Game.State.Result
+	r := stateOf(t, sub.Game).Result
 	if r == nil || r.Reason != less.ReasonTimeout || r.Loser != less.SideWhite {
 		t.Fatalf("after the team's second time-out: %+v", r)
 	}
@@ -157,9 +158,13 @@ func TestTimeOutFourPlayers(t *testing.T) {
 // A vacation moves the deadline of the player on vacation by the time it
 // covers; a game that disallows vacations ignores it.
 func TestVacationMovesDeadlines(t *testing.T) {
-	away := domain.Away{less.White: {{Start: t0.Add(day), End: t0.Add(3 * day)}}}
+	const whiteSeat = 0 // White's seat in turn order: White, Black
+	away := domain.Away{whiteSeat: {{Start: t0.Add(day), End: t0.Add(3 * day)}}}
 	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
 	g := timedGame(t, twoPlayers(), tc, away)
+	if i := g.SeatIndex(white); i != whiteSeat {
+		t.Fatalf("White's seat is %d, want %d", i, whiteSeat)
+	}
 	if want := t0.Add(5 * day); !g.Clock.Deadline.Equal(want) {
 		t.Errorf("deadline %v, want %v (two days of vacation added)", g.Clock.Deadline, want)
 	}
@@ -184,22 +189,22 @@ func TestTimeBank(t *testing.T) {
 	if !g.Clock.Deadline.Equal(t0.Add(10 * day)) {
 		t.Fatalf("first deadline %v", g.Clock.Deadline)
 	}
-	sub, err := domain.SubmitTurn(g, seatActor(less.White), 0, firstTurn, t0.Add(4*day))
+	sub, err := domain.SubmitTurn(g, seatActor(white), 0, firstTurn, t0.Add(4*day))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sub.Game.Clock.Banks[less.White]; got != 10*day-4*day+36*time.Hour {
+	if got := sub.Game.Clock.Banks[sub.Game.SeatIndex(white)]; got != 10*day-4*day+36*time.Hour {
 		t.Errorf("White's bank %v", got)
 	}
 	if !sub.Game.Clock.Deadline.Equal(t0.Add(4*day + 10*day)) {
 		t.Errorf("Black's deadline %v", sub.Game.Clock.Deadline)
 	}
 	// A quick turn cannot raise the bank above the cap.
-	sub, err = domain.SubmitTurn(sub.Game, seatActor(less.Black), 1, "a1a3:a3a4:a2a3", t0.Add(4*day+time.Hour))
+	sub, err = domain.SubmitTurn(sub.Game, seatActor(black), 1, "a1a3:a3a4:a2a3", t0.Add(4*day+time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := sub.Game.Clock.Banks[less.Black]; got != 10*day {
+	if got := sub.Game.Clock.Banks[sub.Game.SeatIndex(black)]; got != 10*day {
 		t.Errorf("Black's bank %v, want the cap", got)
 	}
 }

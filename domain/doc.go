@@ -1,7 +1,14 @@
-// Package domain owns lesspost's game logic above the rules engine: accounts,
-// games with their seats, turn submission, and the notices (emails) each
-// change causes, plus the error type with stable codes that the HTTP edge maps
-// to problems in one place. The rules engine is in domain/less.
+// Package domain owns lesspost's game logic above the rules: accounts,
+// games with their seats and clocks, turn submission, tournaments, and the
+// notices (emails) each change causes, plus the error type with stable codes
+// that the HTTP edge maps to problems in one place.
+//
+// A game's rules are a ruleset (domain/ruleset): Game.Rules holds the game
+// under them, and the use cases ask it whose turn it is, play and check
+// plies, time out, resign and adjudicate, without knowing which game it is.
+// Rulesets lists the games the server knows (Less, in domain/less). Colours
+// are the rules' names for the seats ("white"); a seat's place in turn
+// order indexes its clock.
 //
 // Its use cases are the methods of Service: each reads through the store's
 // ports (Store, and StoreTx inside one unit of work, see store.go), asks the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // Kind is the class of a domain error; the HTTP edge maps each kind to one status.
@@ -26,8 +26,9 @@ type Error struct {
 	Kind    Kind
 	Code    string
 	Message string
-	// Turn is set for KindIllegalTurn: the rule code and the index of the bad move.
-	Turn *less.TurnError
+	// Turn is set for KindIllegalTurn: the rule code and the index of the
+	// bad part of the ply.
+	Turn *ruleset.Error
 	// RetryAfter is, for KindRateLimited, how long until the same request
 	// can succeed; 0 if unknown.
 	RetryAfter time.Duration
@@ -92,15 +93,14 @@ func ErrorOf(err error) (de *Error, ok bool) {
 	if errors.As(err, &de) {
 		return de, de != nil
 	}
-	var te *less.TurnError
-	if errors.As(err, &te) {
-		return &Error{Kind: KindIllegalTurn, Code: CodeIllegalTurn, Message: te.Message, Turn: te}, true
-	}
+	var re *ruleset.Error
 	switch {
-	case errors.Is(err, less.ErrGameOver):
+	case errors.As(err, &re) && re.Code == ruleset.CodeInvalidOptions:
+		return &Error{Kind: KindInvalid, Code: CodeInvalidInput, Message: re.Message}, true
+	case errors.As(err, &re):
+		return &Error{Kind: KindIllegalTurn, Code: CodeIllegalTurn, Message: re.Message, Turn: re}, true
+	case errors.Is(err, ruleset.ErrGameOver):
 		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}, true
-	case errors.Is(err, less.ErrBoard), errors.Is(err, less.ErrPosition), errors.Is(err, less.ErrOptions):
-		return &Error{Kind: KindInvalid, Code: CodeInvalidInput, Message: err.Error()}, true
 	}
 	return nil, false
 }

@@ -1,13 +1,13 @@
 package domain
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/lesspost/lesspost/domain/internal/text"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
@@ -21,23 +21,26 @@ type Player struct {
 	Locale string
 }
 
-// Seat is one colour of a game and the player who holds it. Its move links
-// carry TokenVersion: rotating the seat bumps it and old links stop working.
+// Seat is one colour of a game (in its rules' names: "white") and the
+// player who holds it. Its move links carry TokenVersion: rotating the seat
+// bumps it and old links stop working.
 type Seat struct {
-	Color less.Color
+	Color string
 	Player
 	TokenVersion int
 }
 
-// Game is a stored game: who plays it and the engine's state.
+// Game is a stored game: who plays it, its clock, and where it stands under
+// its rules.
 type Game struct {
 	ID        string
 	CreatorID int64
-	Preset    less.Preset
-	Seed      *uint64 // the board's generator seed, if it was generated
-	Seats     []Seat  // in turn order
-	State     less.State
-	Clock     Clock
+	Seats     []Seat // in turn order
+	// Rules is the game under its ruleset. Games are passed and changed as
+	// values, so Rules is never played in place: a change plays a Clone and
+	// puts it in the changed game.
+	Rules Rules
+	Clock Clock
 	// Tournament names the tournament and round of a tournament game; nil otherwise.
 	Tournament *TournamentRef
 	// Away holds the vacations of the seats' players, which move deadlines
@@ -52,28 +55,43 @@ type Game struct {
 	UpdatedAt time.Time
 }
 
+// Rules is a game under its ruleset (see package ruleset).
+type Rules = ruleset.Game
+
 // Seat returns the seat of colour c.
-func (g *Game) Seat(c less.Color) (*Seat, bool) {
+func (g *Game) Seat(c string) (*Seat, bool) {
+	i := g.SeatIndex(c)
+	if i < 0 {
+		return nil, false
+	}
+	return &g.Seats[i], true
+}
+
+// SeatIndex is the place in turn order of colour c's seat; -1 if the game
+// has none.
+func (g *Game) SeatIndex(c string) int {
 	for i := range g.Seats {
 		if g.Seats[i].Color == c {
-			return &g.Seats[i], true
+			return i
 		}
 	}
-	return nil, false
+	return -1
 }
+
+// Ply is the number of plies played.
+func (g *Game) Ply() int { return g.Rules.Ply() }
+
+// ToMove is the colour whose turn it is.
+func (g *Game) ToMove() string { return g.Rules.ToMove() }
 
 // Over reports whether the game has ended.
-func (g *Game) Over() bool { return g.State.Result != nil }
-
-// Engine returns the rules engine's view of the game. A state the engine
-// refuses was damaged in the store: it is ErrStoredData, not the caller's fault.
-func (g *Game) Engine() (*less.Engine, error) {
-	eg, err := less.RestoreGame(g.State)
-	if err != nil {
-		return nil, fmt.Errorf("restore game %s: %w: %w", g.ID, ErrStoredData, err)
-	}
-	return eg, nil
+func (g *Game) Over() bool {
+	_, over := g.Rules.Result()
+	return over
 }
+
+// Result is how the game ended, once it is over.
+func (g *Game) Result() (ruleset.Result, bool) { return g.Rules.Result() }
 
 // NewGameSpec is what a user asks for when creating a game.
 type NewGameSpec struct {
@@ -106,26 +124,22 @@ type Setup struct {
 // Created is a new game and what its creation causes.
 type Created struct {
 	Game    Game
-	History []less.Played // automatic passes at the start, if any
+	History []ruleset.Played // automatic passes at the start, if any
 	Notices []Notice
 }
 
 // CreateGame validates the spec and builds the game. randomSeed is used when
 // the spec names no board.
 //
-// away gives the vacations of the players (by colour, in turn order of the
-// spec's players), which move deadlines when the game allows vacations.
+// away gives the vacations of the players (by seat: the spec's players in
+// turn order), which move deadlines when the game allows vacations.
 func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64, away Away) (Created, error) {
 	n := len(spec.Players)
 	if n != 2 && n != 4 {
 		return Created{}, Errorf(KindInvalid, CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
 	}
-	size := 6
-	if n == 4 {
-		size = 8
-	}
-	seats := make([]Seat, n)
-	for i, c := range less.Colors(size) {
+	players := make([]Player, n)
+	for i := range spec.Players {
 		p, err := checkPlayer(spec.Players[i])
 		if err != nil {
 			return Created{}, err
@@ -134,16 +148,16 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		// more to it, per invitation and per turn. Only the creator may
 		// play several seats himself (to try something out, or to test the
 		// server): that mail goes to nobody else.
-		for _, s := range seats[:i] {
-			if s.Email == p.Email && p.Email != spec.Creator {
+		for _, q := range players[:i] {
+			if q.Email == p.Email && p.Email != spec.Creator {
 				return Created{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s has two seats in this game", p.Email)
 			}
 		}
-		seats[i] = Seat{Color: c, Player: p, TokenVersion: 1}
+		players[i] = p
 	}
 	// The rules start the game: they check the board, the preset, the
-	// options and the set-up position.
-	rules, played, err := Rulesets.Default().Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.params()})
+	// options and the set-up position, and name the seats' colours.
+	rules, history, err := Rulesets.Default().Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.params()})
 	if err != nil {
 		return Created{}, classify(err)
 	}
@@ -151,16 +165,16 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	if err != nil {
 		return Created{}, err
 	}
-	// Game still holds Less's own state: see DecodeState.
-	lg := rules.(*less.RulesGame)
-	eg, preset, seed := lg.Game, lg.Preset, lg.Seed
-	history := lessHistory(played)
-	g := Game{ID: id, CreatorID: creatorID, Preset: preset, Seed: seed, Seats: seats,
-		State: eg.State(), Away: away, Tournament: spec.Tournament, Version: 1, CreatedAt: now, UpdatedAt: now}
+	seats := make([]Seat, n)
+	for i, c := range rules.Colors() {
+		seats[i] = Seat{Color: c, Player: players[i], TokenVersion: 1}
+	}
+	g := Game{ID: id, CreatorID: creatorID, Seats: seats, Rules: rules, Away: away, Tournament: spec.Tournament,
+		Version: 1, CreatedAt: now, UpdatedAt: now}
 	g.startClock(tc, now)
 	notices := make([]Notice, 0, n)
 	for _, s := range seats {
-		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: g.State.Ply})
+		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: g.Ply()})
 	}
 	notices = append(notices, afterPly(&g, history)...)
 	return Created{Game: g, History: history, Notices: notices}, nil
@@ -227,22 +241,13 @@ func (s *Setup) position() string {
 	return sb.String()
 }
 
-// lessHistory is the engine's account of plies the ruleset played.
-func lessHistory(played []ruleset.Played) []less.Played {
-	out := make([]less.Played, len(played))
-	for i, p := range played {
-		out[i] = p.Detail.(less.Played)
-	}
-	return out
-}
-
 // Actor is who makes a request about a game: a seat (through its move
 // link), a user (through an account token), or a spectator.
 type Actor struct {
 	UserID    int64  // 0 unless signed in with an account
 	UserEmail string // the account's address, to find its seats
 	// SeatColor is set when the request carries a seat token of this game.
-	SeatColor *less.Color
+	SeatColor *string
 	Spectator bool
 }
 
@@ -252,11 +257,11 @@ func (a Actor) CanRead(g *Game) bool {
 }
 
 // Seats lists the colours the actor holds in the game.
-func (a Actor) Seats(g *Game) []less.Color {
+func (a Actor) Seats(g *Game) []string {
 	if a.SeatColor != nil {
-		return []less.Color{*a.SeatColor}
+		return []string{*a.SeatColor}
 	}
-	var out []less.Color
+	var out []string
 	for _, s := range g.Seats {
 		if a.UserEmail != "" && s.Email == a.UserEmail {
 			out = append(out, s.Color)
@@ -270,7 +275,7 @@ func (a Actor) mover(g *Game) error {
 	if g.Over() {
 		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
 	}
-	toMove := g.State.Position.ToMove()
+	toMove := g.ToMove()
 	held := a.Seats(g)
 	if slices.Contains(held, toMove) {
 		return nil
@@ -284,7 +289,7 @@ func (a Actor) mover(g *Game) error {
 // Submitted is the result of an accepted turn.
 type Submitted struct {
 	Game    Game
-	Played  []less.Played // the turn and any automatic passes after it
+	Played  []ruleset.Played // the turn and any automatic passes after it
 	Notices []Notice
 }
 
@@ -294,52 +299,41 @@ type Submitted struct {
 // A player whose turn was overtaken (a race, or a retry after the game moved
 // on) learns that first: stale_ply, not "not your turn".
 func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submitted, error) {
-	if len(a.Seats(&g)) > 0 && !g.Over() && ply != g.State.Ply {
-		return Submitted{}, Errorf(KindConflict, CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.State.Ply)
+	if len(a.Seats(&g)) > 0 && !g.Over() && ply != g.Ply() {
+		return Submitted{}, Errorf(KindConflict, CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.Ply())
 	}
 	if err := a.mover(&g); err != nil {
 		return Submitted{}, err
 	}
-	turn, err := less.ParseTurn(turnText)
+	rules := g.Rules.Clone()
+	mover := g.ToMove()
+	played, err := rules.Play(turnText)
 	if err != nil {
 		return Submitted{}, classify(err)
 	}
-	eg, err := g.Engine()
-	if err != nil {
-		return Submitted{}, err
+	g.charge(g.SeatIndex(mover), now)
+	if side := rules.Side(mover); side >= 0 && side < len(g.Clock.Streak) {
+		g.Clock.Streak[side] = 0
 	}
-	mover := g.State.Position.ToMove()
-	played, err := eg.Play(turn)
-	if err != nil {
-		return Submitted{}, classify(err)
-	}
-	g.charge(mover, now)
-	g.Clock.Streak[less.SideOf(mover)] = 0
-	g.State = eg.State()
+	g.Rules = rules
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now)
 	return Submitted{Game: g, Played: played, Notices: afterPly(&g, played)}, nil
 }
 
-// PreviewTurn judges a turn for the actor without playing it.
-func PreviewTurn(g Game, a Actor, turnText string) (less.Position, less.Outcome, error) {
+// PreviewTurn judges a turn for the actor without playing it: the game as it
+// would be after it, and what would be played.
+func PreviewTurn(g Game, a Actor, turnText string) (Rules, []ruleset.Played, error) {
 	if err := a.mover(&g); err != nil {
-		return less.Position{}, less.Outcome{}, err
+		return nil, nil, err
 	}
-	turn, err := less.ParseTurn(turnText)
+	rules := g.Rules.Clone()
+	played, err := rules.Play(turnText)
 	if err != nil {
-		return less.Position{}, less.Outcome{}, classify(err)
+		return nil, nil, classify(err)
 	}
-	eg, err := g.Engine()
-	if err != nil {
-		return less.Position{}, less.Outcome{}, err
-	}
-	next, out, err := eg.Preview(turn)
-	if err != nil {
-		return less.Position{}, less.Outcome{}, classify(err)
-	}
-	return next, out, nil
+	return rules, played, nil
 }
 
 // Resign ends the game: the actor's side loses (E8). A player may resign at
@@ -352,14 +346,11 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 	if len(held) == 0 {
 		return Submitted{}, Errorf(KindForbidden, CodeForbidden, "you do not play in this game")
 	}
-	eg, err := g.Engine()
-	if err != nil {
-		return Submitted{}, err
-	}
-	if err := eg.Resign(less.SideOf(held[0])); err != nil {
+	rules := g.Rules.Clone()
+	if err := rules.Resign(held[0]); err != nil {
 		return Submitted{}, classify(err)
 	}
-	g.State = eg.State()
+	g.Rules = rules
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now) // the game is over: the clock stops
@@ -369,11 +360,11 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 // RotateSeat gives a seat a new move link: old links stop working and the
 // new one is emailed to the seat's player. The seat itself or the game's
 // creator may ask; nobody else ever sees the link.
-func RotateSeat(g Game, a Actor, c less.Color, now time.Time) (Game, Notice, error) {
+func RotateSeat(g Game, a Actor, c string, now time.Time) (Game, Notice, error) {
 	g.Seats = slices.Clone(g.Seats) // the caller's game keeps its seats
 	seat, ok := g.Seat(c)
 	if !ok {
-		return Game{}, Notice{}, Errorf(KindNotFound, CodeNotFound, "the game has no %s seat", c)
+		return Game{}, Notice{}, Errorf(KindNotFound, CodeNotFound, "the game has no %s seat", text.Clip(c, 20))
 	}
 	if !slices.Contains(a.Seats(&g), c) && (a.UserID == 0 || a.UserID != g.CreatorID) {
 		return Game{}, Notice{}, Errorf(KindForbidden, CodeForbidden, "only the player of the seat or the game's creator may renew its link")
@@ -381,7 +372,7 @@ func RotateSeat(g Game, a Actor, c less.Color, now time.Time) (Game, Notice, err
 	seat.TokenVersion++
 	g.Version++
 	g.UpdatedAt = now
-	return g, Notice{Kind: NoticeNewLink, GameID: g.ID, Color: c, Ply: g.State.Ply}, nil
+	return g, Notice{Kind: NoticeNewLink, GameID: g.ID, Color: c, Ply: g.Ply()}, nil
 }
 
 // RotateSpectatorLink replaces the game's spectator link: old links stop
@@ -399,16 +390,16 @@ func RotateSpectatorLink(g Game, a Actor, now time.Time) (Game, error) {
 
 // afterPly decides whom to email after the game changed: everyone when it is
 // over, else the player to move (4p: only him).
-func afterPly(g *Game, played []less.Played) []Notice {
+func afterPly(g *Game, played []ruleset.Played) []Notice {
 	if g.Over() {
 		out := make([]Notice, 0, len(g.Seats))
 		for _, s := range g.Seats {
-			out = append(out, Notice{Kind: NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.State.Ply})
+			out = append(out, Notice{Kind: NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.Ply()})
 		}
 		return out
 	}
 	if len(played) == 0 {
 		return nil
 	}
-	return []Notice{{Kind: NoticeYourTurn, GameID: g.ID, Color: g.State.Position.ToMove(), Ply: g.State.Ply}}
+	return []Notice{{Kind: NoticeYourTurn, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}}
 }

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 const (
@@ -41,7 +43,59 @@ func fourPlayers() []domain.Player {
 	}
 }
 
-func seatActor(c less.Color) domain.Actor { return domain.Actor{SeatColor: &c} }
+// The seats' colours as domain names them: Less's colours' names.
+var (
+	white  = less.White.String()
+	black  = less.Black.String()
+	yellow = less.Yellow.String()
+	red    = less.Red.String()
+)
+
+func seatActor(c string) domain.Actor { return domain.Actor{SeatColor: &c} }
+
+// lessOf is the game's Less rules, for checks of Less's own state.
+func lessOf(t *testing.T, g domain.Game) *less.RulesGame {
+	t.Helper()
+	return lessRules(t, g.Rules)
+}
+
+func lessRules(t *testing.T, r domain.Rules) *less.RulesGame {
+	t.Helper()
+	rg, ok := r.(*less.RulesGame)
+	if !ok || rg.Game == nil {
+		t.Fatalf("rules %T, want a *less.RulesGame with its engine", r)
+	}
+	return rg
+}
+
+// stateOf is the Less engine's state of the game.
+func stateOf(t *testing.T, g domain.Game) less.State {
+	t.Helper()
+	return lessOf(t, g).Game.State()
+}
+
+// gameSnapshot is a game as it was, its rules' state included: copies of a
+// game share its Rules, so comparing a game with an earlier copy of it
+// would not see them changed.
+type gameSnapshot struct {
+	game  domain.Game
+	rules []byte // g.Rules.Encode()
+}
+
+func snapshotOf(t *testing.T, g domain.Game) gameSnapshot {
+	t.Helper()
+	enc, err := g.Rules.Encode()
+	if err != nil {
+		t.Fatalf("encode the rules: %v", err)
+	}
+	return gameSnapshot{game: g, rules: enc}
+}
+
+// changed reports whether g differs from the game of the snapshot.
+func (s gameSnapshot) changed(t *testing.T, g domain.Game) bool {
+	t.Helper()
+	return !reflect.DeepEqual(g, s.game) || !bytes.Equal(snapshotOf(t, g).rules, s.rules)
+}
 
 func account(id int64, email string) domain.Actor {
 	return domain.Actor{UserID: id, UserEmail: email}
@@ -80,7 +134,7 @@ func openGame(t *testing.T) domain.Game {
 // afterFirstTurn is a 2-player game in which White has played firstTurn.
 func afterFirstTurn(t *testing.T) domain.Game {
 	t.Helper()
-	sub, err := domain.SubmitTurn(openGame(t), seatActor(less.White), 0, firstTurn, t0.Add(time.Minute))
+	sub, err := domain.SubmitTurn(openGame(t), seatActor(white), 0, firstTurn, t0.Add(time.Minute))
 	if err != nil {
 		t.Fatalf("first turn: %v", err)
 	}
@@ -89,7 +143,7 @@ func afterFirstTurn(t *testing.T) domain.Game {
 
 func resigned(t *testing.T) domain.Game {
 	t.Helper()
-	sub, err := domain.Resign(openGame(t), seatActor(less.Black), t0.Add(time.Minute))
+	sub, err := domain.Resign(openGame(t), seatActor(black), t0.Add(time.Minute))
 	if err != nil {
 		t.Fatalf("Resign: %v", err)
 	}
@@ -109,13 +163,13 @@ func wantError(t *testing.T, err error, kind domain.Kind, code string) *domain.E
 	return de
 }
 
-func invitations(colors ...less.Color) []domain.Notice {
+func invitations(colors ...string) []domain.Notice {
 	return invitationsAt(0, colors...)
 }
 
 // invitationsAt are the invitations of a game that starts at ply (after
 // automatic passes).
-func invitationsAt(ply int, colors ...less.Color) []domain.Notice {
+func invitationsAt(ply int, colors ...string) []domain.Notice {
 	var out []domain.Notice
 	for _, c := range colors {
 		out = append(out, domain.Notice{Kind: domain.NoticeInvitation, GameID: testGameID, Color: c, Ply: ply})
@@ -126,13 +180,13 @@ func invitationsAt(ply int, colors ...less.Color) []domain.Notice {
 func gameOverNotices(g *domain.Game) []domain.Notice {
 	var out []domain.Notice
 	for _, s := range g.Seats {
-		out = append(out, domain.Notice{Kind: domain.NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.State.Ply})
+		out = append(out, domain.Notice{Kind: domain.NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.Ply()})
 	}
 	return out
 }
 
-func seatColors(g *domain.Game) []less.Color {
-	var out []less.Color
+func seatColors(g *domain.Game) []string {
+	var out []string
 	for _, s := range g.Seats {
 		out = append(out, s.Color)
 	}
@@ -146,7 +200,7 @@ func TestCreateGame(t *testing.T) {
 		name      string
 		spec      func(t *testing.T) domain.NewGameSpec
 		size      int
-		colors    []less.Color
+		colors    []string
 		preset    less.Preset
 		opts      less.Options
 		seed      *uint64 // nil: no seed recorded
@@ -162,12 +216,12 @@ func TestCreateGame(t *testing.T) {
 				return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls}
 			},
 			size:    6,
-			colors:  []less.Color{less.White, less.Black},
+			colors:  []string{white, black},
 			preset:  less.PresetClassic,
 			opts:    less.Options{MaxTurns: 40},
 			walls:   openWalls,
 			toMove:  less.White,
-			notices: invitations(less.White, less.Black),
+			notices: invitations(white, black),
 		},
 		{
 			name: "wall string with surrounding white space",
@@ -175,45 +229,45 @@ func TestCreateGame(t *testing.T) {
 				return domain.NewGameSpec{Players: twoPlayers(), Walls: " " + openWalls + "\n"}
 			},
 			size:    6,
-			colors:  []less.Color{less.White, less.Black},
+			colors:  []string{white, black},
 			preset:  less.PresetClassic,
 			opts:    less.Options{MaxTurns: 40},
 			walls:   openWalls,
 			toMove:  less.White,
-			notices: invitations(less.White, less.Black),
+			notices: invitations(white, black),
 		},
 		{
 			name:    "four players",
 			spec:    func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed} },
 			size:    8,
-			colors:  []less.Color{less.Yellow, less.Black, less.White, less.Red},
+			colors:  []string{yellow, black, white, red},
 			preset:  less.PresetClassic,
 			opts:    less.Options{MaxTurns: 20},
 			seed:    &seed,
 			toMove:  less.Yellow,
-			notices: invitations(less.Yellow, less.Black, less.White, less.Red),
+			notices: invitations(yellow, black, white, red),
 		},
 		{
 			name:    "a given seed generates the board and is recorded",
 			spec:    func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: twoPlayers(), Seed: &seed} },
 			size:    6,
-			colors:  []less.Color{less.White, less.Black},
+			colors:  []string{white, black},
 			preset:  less.PresetClassic,
 			opts:    less.Options{MaxTurns: 40},
 			seed:    &seed,
 			toMove:  less.White,
-			notices: invitations(less.White, less.Black),
+			notices: invitations(white, black),
 		},
 		{
 			name:    "no board: the random seed is used and recorded",
 			spec:    func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: twoPlayers()} },
 			size:    6,
-			colors:  []less.Color{less.White, less.Black},
+			colors:  []string{white, black},
 			preset:  less.PresetClassic,
 			opts:    less.Options{MaxTurns: 40},
 			seed:    func() *uint64 { s := randomSeed; return &s }(),
 			toMove:  less.White,
-			notices: invitations(less.White, less.Black),
+			notices: invitations(white, black),
 		},
 		{
 			name: "codecup preset",
@@ -221,12 +275,12 @@ func TestCreateGame(t *testing.T) {
 				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Preset: less.PresetCodeCup}
 			},
 			size:    8,
-			colors:  []less.Color{less.Yellow, less.Black, less.White, less.Red},
+			colors:  []string{yellow, black, white, red},
 			preset:  less.PresetCodeCup,
 			opts:    less.Options{EarlyStop: true, MaxTurns: 20},
 			seed:    &seed,
 			toMove:  less.Yellow,
-			notices: invitations(less.Yellow, less.Black, less.White, less.Red),
+			notices: invitations(yellow, black, white, red),
 		},
 		{
 			name: "options override the preset",
@@ -234,12 +288,12 @@ func TestCreateGame(t *testing.T) {
 				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Preset: less.PresetCodeCup, EarlyStop: &no, MaxTurns: &thirty}
 			},
 			size:    8,
-			colors:  []less.Color{less.Yellow, less.Black, less.White, less.Red},
+			colors:  []string{yellow, black, white, red},
 			preset:  less.PresetCodeCup,
 			opts:    less.Options{EarlyStop: false, MaxTurns: 30},
 			seed:    &seed,
 			toMove:  less.Yellow,
-			notices: invitations(less.Yellow, less.Black, less.White, less.Red),
+			notices: invitations(yellow, black, white, red),
 		},
 		{
 			name: "early stop on a classic game",
@@ -247,12 +301,12 @@ func TestCreateGame(t *testing.T) {
 				return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, EarlyStop: &yes}
 			},
 			size:    6,
-			colors:  []less.Color{less.White, less.Black},
+			colors:  []string{white, black},
 			preset:  less.PresetClassic,
 			opts:    less.Options{EarlyStop: true, MaxTurns: 40},
 			walls:   openWalls,
 			toMove:  less.White,
-			notices: invitations(less.White, less.Black),
+			notices: invitations(white, black),
 		},
 		{
 			name: "custom setup with its colour to move",
@@ -266,15 +320,15 @@ func TestCreateGame(t *testing.T) {
 				}}
 			},
 			size:    6,
-			colors:  []less.Color{less.White, less.Black},
+			colors:  []string{white, black},
 			preset:  less.PresetClassic,
 			opts:    less.Options{MaxTurns: 40},
 			walls:   openWalls,
 			toMove:  less.Black,
-			notices: invitations(less.White, less.Black),
+			notices: invitations(white, black),
 			checkGame: func(t *testing.T, c domain.Created) {
 				want := "white:c3,c4,d3,d4 black:a1,a2,b1,b2 to-move:black"
-				if got := c.Game.State.Start.String(); got != want {
+				if got := stateOf(t, c.Game).Start.String(); got != want {
 					t.Errorf("start = %s, want %s", got, want)
 				}
 			},
@@ -287,20 +341,22 @@ func TestCreateGame(t *testing.T) {
 				return domain.NewGameSpec{Players: twoPlayers(), Walls: hemmedWalls(), Setup: hemmedSetup(t)}
 			},
 			size:   6,
-			colors: []less.Color{less.White, less.Black},
+			colors: []string{white, black},
 			preset: less.PresetClassic,
 			opts:   less.Options{MaxTurns: 40},
 			walls:  hemmedWalls(),
 			toMove: less.Black,
 			ply:    1,
-			notices: append(invitationsAt(1, less.White, less.Black),
-				domain.Notice{Kind: domain.NoticeYourTurn, GameID: testGameID, Color: less.Black, Ply: 1}),
+			notices: append(invitationsAt(1, white, black),
+				domain.Notice{Kind: domain.NoticeYourTurn, GameID: testGameID, Color: black, Ply: 1}),
 			checkGame: func(t *testing.T, c domain.Created) {
-				if len(c.History) != 1 || !c.History[0].Auto || c.History[0].Color != less.White || len(c.History[0].Turn) != 0 {
+				if len(c.History) != 1 || !c.History[0].Auto || c.History[0].Color != white || c.History[0].Ply != less.Turn(nil).String() {
 					t.Errorf("history = %+v, want one automatic pass by White", c.History)
+				} else if lp, ok := c.History[0].Detail.(less.Played); !ok || lp.Color != less.White || len(lp.Turn) != 0 || !lp.Auto {
+					t.Errorf("history detail = %+v, want Less's automatic pass by White", c.History[0].Detail)
 				}
-				if c.Game.State.Start.ToMove() != less.White {
-					t.Errorf("start has %s to move, want white", c.Game.State.Start.ToMove())
+				if start := stateOf(t, c.Game).Start; start.ToMove() != less.White {
+					t.Errorf("start has %s to move, want white", start.ToMove())
 				}
 			},
 		},
@@ -326,10 +382,11 @@ func TestCreateGame(t *testing.T) {
 					t.Errorf("seat %d = %+v, want player %+v, locale %s, token version 1", i, s, p, locale)
 				}
 			}
-			if g.Preset != tt.preset {
-				t.Errorf("preset = %q, want %q", g.Preset, tt.preset)
+			lg := lessOf(t, g)
+			if lg.Preset != tt.preset {
+				t.Errorf("preset = %q, want %q", lg.Preset, tt.preset)
 			}
-			st := g.State
+			st := lg.Game.State()
 			if st.Options != tt.opts || st.Start.EarlyStop() != tt.opts.EarlyStop || st.Position.EarlyStop() != tt.opts.EarlyStop {
 				t.Errorf("options = %+v (early stop in positions %v, %v), want %+v", st.Options, st.Start.EarlyStop(), st.Position.EarlyStop(), tt.opts)
 			}
@@ -337,10 +394,10 @@ func TestCreateGame(t *testing.T) {
 				t.Errorf("size = %d, want %d", st.Start.Size(), tt.size)
 			}
 			switch {
-			case tt.seed == nil && g.Seed != nil:
-				t.Errorf("seed = %d, want none", *g.Seed)
-			case tt.seed != nil && (g.Seed == nil || *g.Seed != *tt.seed):
-				t.Errorf("seed = %v, want %d", g.Seed, *tt.seed)
+			case tt.seed == nil && lg.Seed != nil:
+				t.Errorf("seed = %d, want none", *lg.Seed)
+			case tt.seed != nil && (lg.Seed == nil || *lg.Seed != *tt.seed):
+				t.Errorf("seed = %v, want %d", lg.Seed, *tt.seed)
 			}
 			walls := tt.walls
 			if walls == "" {
@@ -355,6 +412,9 @@ func TestCreateGame(t *testing.T) {
 			}
 			if st.Position.ToMove() != tt.toMove || st.Ply != tt.ply || st.Result != nil {
 				t.Errorf("state: %s to move at ply %d, result %v; want %s at ply %d", st.Position.ToMove(), st.Ply, st.Result, tt.toMove, tt.ply)
+			}
+			if g.ToMove() != tt.toMove.String() || g.Ply() != tt.ply || g.Over() {
+				t.Errorf("game: %s to move at ply %d, over %v; want %s at ply %d", g.ToMove(), g.Ply(), g.Over(), tt.toMove, tt.ply)
 			}
 			if tt.ply == 0 && (!st.Position.Equal(st.Start) || st.Counts != [4]int{}) {
 				t.Errorf("position %s counts %v, want the start %s and no counts", st.Position, st.Counts, st.Start)
@@ -536,16 +596,16 @@ func TestSubmitTurn(t *testing.T) {
 		turnCode  less.Code
 		turnIndex int
 	}{
-		{name: "the seat to move plays", game: openGame, actor: seatActor(less.White), turn: firstTurn,
+		{name: "the seat to move plays", game: openGame, actor: seatActor(white), turn: firstTurn,
 			mover: less.White, played: firstTurn},
-		{name: "any accepted input style", game: openGame, actor: seatActor(less.White), turn: " e5-e4, e4-d4  d4-c4 :",
+		{name: "any accepted input style", game: openGame, actor: seatActor(white), turn: " e5-e4, e4-d4  d4-c4 :",
 			mover: less.White, played: firstTurn},
 		{name: "an account whose email holds the seat", game: openGame, actor: account(99, "ann@example.org"), turn: firstTurn,
 			mover: less.White, played: firstTurn},
-		{name: "Black after White", game: afterFirstTurn, actor: seatActor(less.Black), ply: 1, turn: "a2a3:a3a4:b2b3",
+		{name: "Black after White", game: afterFirstTurn, actor: seatActor(black), ply: 1, turn: "a2a3:a3a4:b2b3",
 			mover: less.Black, played: "a2a3:a3a4:b2b3"},
 
-		{name: "another seat", game: openGame, actor: seatActor(less.Black), turn: firstTurn,
+		{name: "another seat", game: openGame, actor: seatActor(black), turn: firstTurn,
 			kind: domain.KindForbidden, code: domain.CodeNotYourTurn},
 		{name: "an account holding another seat", game: openGame, actor: account(99, "bob@example.org"), turn: firstTurn,
 			kind: domain.KindForbidden, code: domain.CodeNotYourTurn},
@@ -557,37 +617,37 @@ func TestSubmitTurn(t *testing.T) {
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
 		{name: "nobody", game: openGame, actor: domain.Actor{}, turn: firstTurn,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "a ply from the future", game: openGame, actor: seatActor(less.White), ply: 1, turn: firstTurn,
+		{name: "a ply from the future", game: openGame, actor: seatActor(white), ply: 1, turn: firstTurn,
 			kind: domain.KindConflict, code: domain.CodeStalePly},
-		{name: "a stale ply of the player to move", game: afterFirstTurn, actor: seatActor(less.Black), ply: 0, turn: "a2a3:a3a4:b2b3",
+		{name: "a stale ply of the player to move", game: afterFirstTurn, actor: seatActor(black), ply: 0, turn: "a2a3:a3a4:b2b3",
 			kind: domain.KindConflict, code: domain.CodeStalePly},
 		{
 			// The same turn sent twice (a retry without Idempotency-Key, or
 			// two tabs): the second was made against a position that is gone.
-			name: "a stale ply of a turn already played", game: afterFirstTurn, actor: seatActor(less.White), ply: 0, turn: firstTurn,
+			name: "a stale ply of a turn already played", game: afterFirstTurn, actor: seatActor(white), ply: 0, turn: firstTurn,
 			kind: domain.KindConflict, code: domain.CodeStalePly,
 		},
-		{name: "illegal move", game: openGame, actor: seatActor(less.White), turn: "e5e4:a1a2",
+		{name: "illegal move", game: openGame, actor: seatActor(white), turn: "e5e4:a1a2",
 			kind: domain.KindIllegalTurn, code: domain.CodeIllegalTurn, turnCode: less.CodeNotYourPiece, turnIndex: 1},
-		{name: "occupied square", game: openGame, actor: seatActor(less.White), turn: "e5e6",
+		{name: "occupied square", game: openGame, actor: seatActor(white), turn: "e5e6",
 			kind: domain.KindIllegalTurn, code: domain.CodeIllegalTurn, turnCode: less.CodeOccupied, turnIndex: 0},
-		{name: "incomplete turn", game: openGame, actor: seatActor(less.White), turn: "e5e4",
+		{name: "incomplete turn", game: openGame, actor: seatActor(white), turn: "e5e4",
 			kind: domain.KindIllegalTurn, code: domain.CodeIllegalTurn, turnCode: less.CodeIncomplete, turnIndex: less.NoIndex},
-		{name: "pass with moves available", game: openGame, actor: seatActor(less.White), turn: "Nil",
+		{name: "pass with moves available", game: openGame, actor: seatActor(white), turn: "Nil",
 			kind: domain.KindIllegalTurn, code: domain.CodeIllegalTurn, turnCode: less.CodeIncomplete, turnIndex: less.NoIndex},
-		{name: "syntax error", game: openGame, actor: seatActor(less.White), turn: "move my piece",
+		{name: "syntax error", game: openGame, actor: seatActor(white), turn: "move my piece",
 			kind: domain.KindIllegalTurn, code: domain.CodeIllegalTurn, turnCode: less.CodeSyntax, turnIndex: less.NoIndex},
-		{name: "empty text", game: openGame, actor: seatActor(less.White), turn: "",
+		{name: "empty text", game: openGame, actor: seatActor(white), turn: "",
 			kind: domain.KindIllegalTurn, code: domain.CodeIllegalTurn, turnCode: less.CodeSyntax, turnIndex: less.NoIndex},
-		{name: "after the game ended", game: resigned, actor: seatActor(less.White), ply: 0, turn: firstTurn,
+		{name: "after the game ended", game: resigned, actor: seatActor(white), ply: 0, turn: firstTurn,
 			kind: domain.KindConflict, code: domain.CodeGameOver},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := tt.game(t)
-			before := g
+			before := snapshotOf(t, g)
 			sub, err := domain.SubmitTurn(g, tt.actor, tt.ply, tt.turn, now)
-			if !reflect.DeepEqual(g, before) {
+			if before.changed(t, g) {
 				t.Errorf("SubmitTurn changed its input game")
 			}
 			if tt.code != "" {
@@ -596,7 +656,7 @@ func TestSubmitTurn(t *testing.T) {
 				}
 				de := wantError(t, err, tt.kind, tt.code)
 				if tt.kind == domain.KindIllegalTurn {
-					if de.Turn == nil || de.Turn.Code != tt.turnCode || de.Turn.Index != tt.turnIndex {
+					if de.Turn == nil || de.Turn.Code != string(tt.turnCode) || de.Turn.Index != tt.turnIndex {
 						t.Errorf("Turn = %+v, want code %s index %d", de.Turn, tt.turnCode, tt.turnIndex)
 					}
 				} else if de.Turn != nil {
@@ -611,25 +671,28 @@ func TestSubmitTurn(t *testing.T) {
 			if ng.Version != g.Version+1 || !ng.UpdatedAt.Equal(now) || !ng.CreatedAt.Equal(g.CreatedAt) {
 				t.Errorf("version %d updated %v created %v; want %d, %v, %v", ng.Version, ng.UpdatedAt, ng.CreatedAt, g.Version+1, now, g.CreatedAt)
 			}
-			if ng.State.Ply != g.State.Ply+1 || ng.State.Counts[tt.mover] != g.State.Counts[tt.mover]+3 {
-				t.Errorf("ply %d counts %v after the turn", ng.State.Ply, ng.State.Counts)
+			ns, gs := stateOf(t, ng), stateOf(t, g)
+			if ns.Ply != gs.Ply+1 || ns.Counts[tt.mover] != gs.Counts[tt.mover]+3 {
+				t.Errorf("ply %d counts %v after the turn", ns.Ply, ns.Counts)
 			}
 			next := less.Black
 			if tt.mover == less.Black {
 				next = less.White
 			}
-			if ng.State.Position.ToMove() != next {
-				t.Errorf("%s to move, want %s", ng.State.Position.ToMove(), next)
+			if ns.Position.ToMove() != next || ng.ToMove() != next.String() {
+				t.Errorf("%s (%s) to move, want %s", ns.Position.ToMove(), ng.ToMove(), next)
 			}
-			wantPlayed := []less.Played{{Color: tt.mover, Turn: less.MustParseTurn(tt.played), Outcome: less.Outcome{Used: 3, Counted: 3}}}
+			out := less.Outcome{Used: 3, Counted: 3}
+			wantPlayed := []ruleset.Played{{Color: tt.mover.String(), Ply: tt.played, Used: out.Used, Counted: out.Counted,
+				Detail: less.Played{Color: tt.mover, Turn: less.MustParseTurn(tt.played), Outcome: out}}}
 			if !reflect.DeepEqual(sub.Played, wantPlayed) {
 				t.Errorf("played = %+v, want %+v", sub.Played, wantPlayed)
 			}
-			wantNotices := []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: next, Ply: ng.State.Ply}}
+			wantNotices := []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: next.String(), Ply: ns.Ply}}
 			if !reflect.DeepEqual(sub.Notices, wantNotices) {
 				t.Errorf("notices = %+v, want %+v", sub.Notices, wantNotices)
 			}
-			if !reflect.DeepEqual(ng.Seats, g.Seats) || ng.ID != g.ID || ng.CreatorID != g.CreatorID || !ng.State.Start.Equal(g.State.Start) {
+			if !reflect.DeepEqual(ng.Seats, g.Seats) || ng.ID != g.ID || ng.CreatorID != g.CreatorID || !ns.Start.Equal(gs.Start) {
 				t.Errorf("the turn changed more than the state: %+v", ng)
 			}
 		})
@@ -641,21 +704,23 @@ func TestSubmitTurnFourPlayers(t *testing.T) {
 	seed := uint64(3)
 	g := newGame(t, domain.NewGameSpec{Players: fourPlayers(), Seed: &seed})
 	for i, want := range []less.Color{less.Black, less.White, less.Red, less.Yellow} {
-		mover := g.State.Position.ToMove()
-		turns := g.State.Position.LegalTurns()
+		st := stateOf(t, g)
+		mover := st.Position.ToMove()
+		turns := st.Position.LegalTurns()
 		if len(turns) == 0 {
 			t.Fatalf("no legal turn for %s", mover)
 		}
 		// An account playing the seat by its email works for every colour.
-		actor := account(int64(100+i), g.Seats[slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return s.Color == mover })].Email)
-		sub, err := domain.SubmitTurn(g, actor, g.State.Ply, turns[0].String(), t0.Add(time.Duration(i+1)*time.Minute))
+		actor := account(int64(100+i), g.Seats[slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return s.Color == mover.String() })].Email)
+		sub, err := domain.SubmitTurn(g, actor, st.Ply, turns[0].String(), t0.Add(time.Duration(i+1)*time.Minute))
 		if err != nil {
 			t.Fatalf("turn %d by %s: %v", i+1, mover, err)
 		}
 		g = sub.Game
-		wantNotices := []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: want, Ply: g.State.Ply}}
-		if g.State.Position.ToMove() != want || !reflect.DeepEqual(sub.Notices, wantNotices) {
-			t.Errorf("after %s: %s to move, notices %+v; want %+v", mover, g.State.Position.ToMove(), sub.Notices, wantNotices)
+		st = stateOf(t, g)
+		wantNotices := []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: want.String(), Ply: st.Ply}}
+		if st.Position.ToMove() != want || !reflect.DeepEqual(sub.Notices, wantNotices) {
+			t.Errorf("after %s: %s to move, notices %+v; want %+v", mover, st.Position.ToMove(), sub.Notices, wantNotices)
 		}
 	}
 }
@@ -670,12 +735,13 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 	g := newGame(t, domain.NewGameSpec{Players: twoPlayers(), Walls: walls})
 	for i, text := range turns {
 		now := t0.Add(time.Duration(i+1) * time.Hour)
-		mover := g.State.Position.ToMove()
-		sub, err := domain.SubmitTurn(g, seatActor(mover), g.State.Ply, text, now)
+		st := stateOf(t, g)
+		mover := st.Position.ToMove().String()
+		sub, err := domain.SubmitTurn(g, seatActor(mover), st.Ply, text, now)
 		if err != nil {
 			t.Fatalf("turn %d %q by %s: %v", i+1, text, mover, err)
 		}
-		if len(sub.Played) == 0 || sub.Played[0].Color != mover || sub.Played[0].Turn.String() != text || sub.Played[0].Auto {
+		if len(sub.Played) == 0 || sub.Played[0].Color != mover || sub.Played[0].Ply != text || sub.Played[0].Auto {
 			t.Errorf("turn %d: played %+v", i+1, sub.Played)
 		}
 		if sub.Game.Version != g.Version+1 || !sub.Game.UpdatedAt.Equal(now) {
@@ -686,7 +752,8 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 		if g.Over() != last {
 			t.Fatalf("turn %d: over = %v", i+1, g.Over())
 		}
-		want := []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: g.State.Position.ToMove(), Ply: g.State.Ply}}
+		st = stateOf(t, g)
+		want := []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: st.Position.ToMove().String(), Ply: st.Ply}}
 		if last {
 			want = gameOverNotices(&g)
 			if len(want) != 2 {
@@ -697,18 +764,23 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 			t.Errorf("turn %d: notices %+v, want %+v", i+1, sub.Notices, want)
 		}
 	}
-	r := g.State.Result
+	st := stateOf(t, g)
+	r := st.Result
 	want := less.Result{Reason: less.ReasonComplete, Winner: less.SideWhite, Margin: 2,
 		Counts: [2]int{21, 18}, Totals: [2]int{21, 23}}
 	if r.Reason != want.Reason || r.Draw || r.Winner != want.Winner || r.Margin != want.Margin || r.Counts != want.Counts || r.Totals != want.Totals {
 		t.Errorf("result = %+v, want white by 2 with %+v", *r, want)
 	}
-	if g.Version != 1+len(turns) || g.State.Ply != len(turns) {
-		t.Errorf("version %d ply %d, want %d and %d", g.Version, g.State.Ply, 1+len(turns), len(turns))
+	if res, over := g.Result(); !over || res.Reason != string(want.Reason) || res.Draw || res.Winner != int(want.Winner) ||
+		res.Margin != want.Margin || !slices.Equal(res.Winners, []string{white}) {
+		t.Errorf("g.Result() = %+v, %v; want white by 2", res, over)
+	}
+	if g.Version != 1+len(turns) || st.Ply != len(turns) {
+		t.Errorf("version %d ply %d, want %d and %d", g.Version, st.Ply, 1+len(turns), len(turns))
 	}
 	// Nothing more can be done with a finished game.
-	for _, c := range []less.Color{less.White, less.Black} {
-		_, err := domain.SubmitTurn(g, seatActor(c), g.State.Ply, "Nil", t0.Add(48*time.Hour))
+	for _, c := range []string{white, black} {
+		_, err := domain.SubmitTurn(g, seatActor(c), st.Ply, "Nil", t0.Add(48*time.Hour))
 		wantError(t, err, domain.KindConflict, domain.CodeGameOver)
 		_, _, err = domain.PreviewTurn(g, seatActor(c), "Nil")
 		wantError(t, err, domain.KindConflict, domain.CodeGameOver)
@@ -719,19 +791,20 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 
 func TestPreviewTurn(t *testing.T) {
 	g := openGame(t)
-	before := g
-	next, out, err := domain.PreviewTurn(g, seatActor(less.White), "e5-e4 e4-d4 d4-c4")
+	before := snapshotOf(t, g)
+	next, out, err := domain.PreviewTurn(g, seatActor(white), "e5-e4 e4-d4 d4-c4")
 	if err != nil {
 		t.Fatalf("PreviewTurn: %v", err)
 	}
-	sub, err := domain.SubmitTurn(g, seatActor(less.White), 0, firstTurn, t0)
+	sub, err := domain.SubmitTurn(g, seatActor(white), 0, firstTurn, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !next.Equal(sub.Game.State.Position) || out != (less.Outcome{Used: 3, Counted: 3}) {
-		t.Errorf("preview = %s %+v, want %s", next, out, sub.Game.State.Position)
+	pos, want := lessRules(t, next).Game.Position(), stateOf(t, sub.Game).Position
+	if !pos.Equal(want) || len(out) != 1 || out[0].Used != 3 || out[0].Counted != 3 || !reflect.DeepEqual(out, sub.Played) {
+		t.Errorf("preview = %s %+v, want %s %+v", pos, out, want, sub.Played)
 	}
-	if !reflect.DeepEqual(g, before) {
+	if before.changed(t, g) {
 		t.Error("PreviewTurn changed the game")
 	}
 	tests := []struct {
@@ -742,11 +815,11 @@ func TestPreviewTurn(t *testing.T) {
 		kind  domain.Kind
 		code  string
 	}{
-		{"another seat", g, seatActor(less.Black), firstTurn, domain.KindForbidden, domain.CodeNotYourTurn},
+		{"another seat", g, seatActor(black), firstTurn, domain.KindForbidden, domain.CodeNotYourTurn},
 		{"a spectator", g, domain.Actor{Spectator: true}, firstTurn, domain.KindForbidden, domain.CodeForbidden},
-		{"illegal", g, seatActor(less.White), "e5e4", domain.KindIllegalTurn, domain.CodeIllegalTurn},
-		{"syntax", g, seatActor(less.White), "?", domain.KindIllegalTurn, domain.CodeIllegalTurn},
-		{"game over", resigned(t), seatActor(less.White), firstTurn, domain.KindConflict, domain.CodeGameOver},
+		{"illegal", g, seatActor(white), "e5e4", domain.KindIllegalTurn, domain.CodeIllegalTurn},
+		{"syntax", g, seatActor(white), "?", domain.KindIllegalTurn, domain.CodeIllegalTurn},
+		{"game over", resigned(t), seatActor(white), firstTurn, domain.KindConflict, domain.CodeGameOver},
 	}
 	for _, tt := range tests {
 		_, _, err := domain.PreviewTurn(tt.game, tt.actor, tt.turn)
@@ -774,16 +847,16 @@ func TestResign(t *testing.T) {
 	}{
 		// On a board without walls the start is symmetric: E6 would give
 		// nobody a margin, so E8's minimum applies.
-		{name: "White on his turn", game: openGame, actor: seatActor(less.White), loser: less.SideWhite, margin: 10},
-		{name: "Black on White's turn", game: openGame, actor: seatActor(less.Black), loser: less.SideBlack, margin: 10},
+		{name: "White on his turn", game: openGame, actor: seatActor(white), loser: less.SideWhite, margin: 10},
+		{name: "Black on White's turn", game: openGame, actor: seatActor(black), loser: less.SideBlack, margin: 10},
 		{name: "an account holding a seat", game: openGame, actor: account(99, "bob@example.org"), loser: less.SideBlack, margin: 10},
-		{name: "White on Black's turn", game: afterFirstTurn, actor: seatActor(less.White), loser: less.SideWhite},
-		{name: "4 players: Red, not on his turn, for his team", game: fourGame, actor: seatActor(less.Red), loser: less.SideBlack},
-		{name: "4 players: White for his team", game: fourGame, actor: seatActor(less.White), loser: less.SideWhite},
+		{name: "White on Black's turn", game: afterFirstTurn, actor: seatActor(white), loser: less.SideWhite},
+		{name: "4 players: Red, not on his turn, for his team", game: fourGame, actor: seatActor(red), loser: less.SideBlack},
+		{name: "4 players: White for his team", game: fourGame, actor: seatActor(white), loser: less.SideWhite},
 		{name: "4 players: Yellow on his turn", game: fourGame, actor: account(99, "yves@example.org"), loser: less.SideWhite},
 		// Black is far behind: E6 would give White 13.
-		{name: "far behind", game: farBehind, actor: seatActor(less.Black), loser: less.SideBlack, margin: 13},
-		{name: "far ahead", game: farBehind, actor: seatActor(less.White), loser: less.SideWhite, margin: 10},
+		{name: "far behind", game: farBehind, actor: seatActor(black), loser: less.SideBlack, margin: 13},
+		{name: "far ahead", game: farBehind, actor: seatActor(white), loser: less.SideWhite, margin: 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -793,7 +866,7 @@ func TestResign(t *testing.T) {
 				t.Fatalf("Resign: %v", err)
 			}
 			ng := sub.Game
-			r := ng.State.Result
+			r := stateOf(t, ng).Result
 			if !ng.Over() || r == nil {
 				t.Fatal("the game is not over")
 			}
@@ -805,18 +878,19 @@ func TestResign(t *testing.T) {
 			}
 			// E8: max(10, the margin E6 would give the opponent), E6 being
 			// the difference of totals (E5: count plus needed).
+			gs := stateOf(t, g)
 			total := func(s less.Side) int {
-				n := g.State.Position.Needed(s)
-				for _, c := range less.SideColors(s, g.State.Position.Size()) {
-					n += g.State.Counts[c]
+				n := gs.Position.Needed(s)
+				for _, c := range less.SideColors(s, gs.Position.Size()) {
+					n += gs.Counts[c]
 				}
 				return n
 			}
 			if want := max(10, total(tt.loser)-total(tt.loser.Other())); r.Margin != want {
 				t.Errorf("margin = %d, want max(10, %d - %d) = %d", r.Margin, total(tt.loser), total(tt.loser.Other()), want)
 			}
-			if ng.Version != g.Version+1 || !ng.UpdatedAt.Equal(now) || ng.State.Ply != g.State.Ply {
-				t.Errorf("version %d updated %v ply %d", ng.Version, ng.UpdatedAt, ng.State.Ply)
+			if ply := stateOf(t, ng).Ply; ng.Version != g.Version+1 || !ng.UpdatedAt.Equal(now) || ply != gs.Ply {
+				t.Errorf("version %d updated %v ply %d", ng.Version, ng.UpdatedAt, ply)
 			}
 			if len(sub.Played) != 0 {
 				t.Errorf("played = %+v, want nothing", sub.Played)
@@ -871,26 +945,26 @@ func TestRotateSeat(t *testing.T) {
 		name  string
 		game  func(t *testing.T) domain.Game
 		actor domain.Actor
-		color less.Color
+		color string
 		kind  domain.Kind // 0: allowed
 		code  string
 	}{
-		{name: "the seat itself", game: openGame, actor: seatActor(less.White), color: less.White},
-		{name: "the seat, not on its turn", game: openGame, actor: seatActor(less.Black), color: less.Black},
-		{name: "an account holding the seat", game: openGame, actor: account(99, "bob@example.org"), color: less.Black},
-		{name: "the creator", game: openGame, actor: account(testCreator, "org@example.org"), color: less.Black},
-		{name: "after the game", game: resigned, actor: seatActor(less.White), color: less.White},
-		{name: "another seat", game: openGame, actor: seatActor(less.White), color: less.Black,
+		{name: "the seat itself", game: openGame, actor: seatActor(white), color: white},
+		{name: "the seat, not on its turn", game: openGame, actor: seatActor(black), color: black},
+		{name: "an account holding the seat", game: openGame, actor: account(99, "bob@example.org"), color: black},
+		{name: "the creator", game: openGame, actor: account(testCreator, "org@example.org"), color: black},
+		{name: "after the game", game: resigned, actor: seatActor(white), color: white},
+		{name: "another seat", game: openGame, actor: seatActor(white), color: black,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "an account holding another seat", game: openGame, actor: account(99, "ann@example.org"), color: less.Black,
+		{name: "an account holding another seat", game: openGame, actor: account(99, "ann@example.org"), color: black,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "a stranger", game: openGame, actor: account(99, "eve@example.org"), color: less.White,
+		{name: "a stranger", game: openGame, actor: account(99, "eve@example.org"), color: white,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "a spectator", game: openGame, actor: domain.Actor{Spectator: true}, color: less.White,
+		{name: "a spectator", game: openGame, actor: domain.Actor{Spectator: true}, color: white,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "nobody", game: openGame, actor: domain.Actor{}, color: less.White,
+		{name: "nobody", game: openGame, actor: domain.Actor{}, color: white,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "a seat the game does not have", game: openGame, actor: account(testCreator, "org@example.org"), color: less.Red,
+		{name: "a seat the game does not have", game: openGame, actor: account(testCreator, "org@example.org"), color: red,
 			kind: domain.KindNotFound, code: domain.CodeNotFound},
 	}
 	for _, tt := range tests {
@@ -916,10 +990,10 @@ func TestRotateSeat(t *testing.T) {
 					t.Errorf("%s token version = %d, want %d", s.Color, s.TokenVersion, want)
 				}
 			}
-			if ng.Version != g.Version+1 || !ng.UpdatedAt.Equal(now) || ng.State.Ply != g.State.Ply {
+			if ng.Version != g.Version+1 || !ng.UpdatedAt.Equal(now) || stateOf(t, ng).Ply != stateOf(t, g).Ply {
 				t.Errorf("version %d updated %v", ng.Version, ng.UpdatedAt)
 			}
-			want := domain.Notice{Kind: domain.NoticeNewLink, GameID: g.ID, Color: tt.color, Ply: g.State.Ply}
+			want := domain.Notice{Kind: domain.NoticeNewLink, GameID: g.ID, Color: tt.color, Ply: stateOf(t, g).Ply}
 			if notice != want {
 				t.Errorf("notice = %+v, want %+v", notice, want)
 			}
@@ -939,29 +1013,28 @@ func TestRotateSeat(t *testing.T) {
 // caller's copy must keep its old token version.
 func TestRotateSeatLeavesItsInputAlone(t *testing.T) {
 	g := openGame(t)
-	if _, _, err := domain.RotateSeat(g, seatActor(less.White), less.White, t0); err != nil {
+	if _, _, err := domain.RotateSeat(g, seatActor(white), white, t0); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := g.Seat(less.White); s.TokenVersion != 1 {
+	if s, _ := g.Seat(white); s.TokenVersion != 1 {
 		t.Errorf("the caller's game now has token version %d for White, want 1", s.TokenVersion)
 	}
 }
 
 func TestActorCanRead(t *testing.T) {
 	g := openGame(t)
-	white := less.White
 	tests := []struct {
 		name  string
 		actor domain.Actor
 		read  bool
-		seats []less.Color
+		seats []string
 	}{
-		{"seat link", domain.Actor{SeatColor: &white}, true, []less.Color{less.White}},
+		{"seat link", domain.Actor{SeatColor: ptr(white)}, true, []string{white}},
 		{"spectator", domain.Actor{Spectator: true}, true, nil},
 		{"creator", account(testCreator, "org@example.org"), true, nil},
-		{"account holding a seat", account(99, "bob@example.org"), true, []less.Color{less.Black}},
+		{"account holding a seat", account(99, "bob@example.org"), true, []string{black}},
 		{"stranger", account(99, "eve@example.org"), false, nil},
-		{"seat email without an account", domain.Actor{UserEmail: "ann@example.org"}, false, []less.Color{less.White}},
+		{"seat email without an account", domain.Actor{UserEmail: "ann@example.org"}, false, []string{white}},
 		{"nobody", domain.Actor{}, false, nil},
 	}
 	for _, tt := range tests {
@@ -981,14 +1054,20 @@ func TestActorCanRead(t *testing.T) {
 	wantError(t, err, domain.KindInvalid, domain.CodeDuplicateAddress)
 	spec.Creator = "ann@example.org"
 	both := newGame(t, spec)
-	if got := account(99, "ann@example.org").Seats(&both); !slices.Equal(got, []less.Color{less.White, less.Black}) {
+	if got := account(99, "ann@example.org").Seats(&both); !slices.Equal(got, []string{white, black}) {
 		t.Errorf("Seats of a creator holding both = %v", got)
 	}
 }
 
 func TestErrorOf(t *testing.T) {
 	own := domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "no")
+	// The rules give a Less turn error in the ruleset interface's form, and
+	// options they refuse as an invalid-options error (less.Rules.Start).
 	te := &less.TurnError{Code: less.CodeOccupied, Index: 2, Message: "taken"}
+	re := &ruleset.Error{Code: string(te.Code), Rule: te.Code.Rule(), Index: te.Index, Message: te.Message, Err: te}
+	refused := func(err error) error {
+		return &ruleset.Error{Code: ruleset.CodeInvalidOptions, Index: ruleset.NoIndex, Message: err.Error(), Err: err}
+	}
 	tests := []struct {
 		name string
 		err  error
@@ -999,15 +1078,16 @@ func TestErrorOf(t *testing.T) {
 		{"nil", nil, 0, "", nil},
 		{"a domain error", own, domain.KindForbidden, domain.CodeForbidden, own},
 		{"a wrapped domain error", fmt.Errorf("ctx: %w", own), domain.KindForbidden, domain.CodeForbidden, own},
-		{"a turn error", fmt.Errorf("play: %w", te), domain.KindIllegalTurn, domain.CodeIllegalTurn, nil},
+		{"a turn error", fmt.Errorf("play: %w", re), domain.KindIllegalTurn, domain.CodeIllegalTurn, nil},
 		{"game over", fmt.Errorf("x: %w", less.ErrGameOver), domain.KindConflict, domain.CodeGameOver, nil},
-		{"bad board", fmt.Errorf("%w: short", less.ErrBoard), domain.KindInvalid, domain.CodeInvalidInput, nil},
-		{"bad position", fmt.Errorf("%w: overlap", less.ErrPosition), domain.KindInvalid, domain.CodeInvalidInput, nil},
-		{"bad options", fmt.Errorf("%w: max", less.ErrOptions), domain.KindInvalid, domain.CodeInvalidInput, nil},
+		{"game over in any rules", fmt.Errorf("x: %w", ruleset.ErrGameOver), domain.KindConflict, domain.CodeGameOver, nil},
+		{"bad board", refused(fmt.Errorf("%w: short", less.ErrBoard)), domain.KindInvalid, domain.CodeInvalidInput, nil},
+		{"bad position", refused(fmt.Errorf("%w: overlap", less.ErrPosition)), domain.KindInvalid, domain.CodeInvalidInput, nil},
+		{"bad options", fmt.Errorf("start: %w", refused(fmt.Errorf("%w: max", less.ErrOptions))), domain.KindInvalid, domain.CodeInvalidInput, nil},
 		{"anything else", errors.New("disk full"), 0, "", nil},
 		// A damaged row is the server's problem, whatever the engine said about it.
-		{"stored data", fmt.Errorf("read game g: %w: %w", domain.ErrStoredData, fmt.Errorf("%w: short", less.ErrBoard)), 0, "", nil},
-		{"a stored turn", fmt.Errorf("%w: %w", domain.ErrStoredData, te), 0, "", nil},
+		{"stored data", fmt.Errorf("read game g: %w: %w", domain.ErrStoredData, refused(fmt.Errorf("%w: short", less.ErrBoard))), 0, "", nil},
+		{"a stored turn", fmt.Errorf("%w: %w", domain.ErrStoredData, re), 0, "", nil},
 		{"a nil *Error", fmt.Errorf("x: %w", (*domain.Error)(nil)), 0, "", nil},
 	}
 	for _, tt := range tests {
@@ -1028,7 +1108,7 @@ func TestErrorOf(t *testing.T) {
 		if tt.same != nil && got != tt.same {
 			t.Errorf("%s: ErrorOf built a new error instead of returning the domain error", tt.name)
 		}
-		if tt.kind == domain.KindIllegalTurn && (got.Turn != te || got.Message != "taken") {
+		if tt.kind == domain.KindIllegalTurn && (got.Turn != re || got.Message != "taken") {
 			t.Errorf("%s: Turn = %+v, message %q", tt.name, got.Turn, got.Message)
 		}
 	}

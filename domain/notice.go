@@ -2,8 +2,6 @@ package domain
 
 import (
 	"time"
-
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // NoticeKind is the kind of an email lesspost sends.
@@ -25,7 +23,7 @@ const (
 type Notice struct {
 	Kind   NoticeKind
 	GameID string
-	Color  less.Color
+	Color  string // the seat's colour
 	Ply    int
 	// Email is the address for notices that belong to no seat (login, bye).
 	Email string

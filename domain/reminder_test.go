@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // A reminder belongs to the deadline it was sent for: when a vacation
@@ -24,7 +23,7 @@ func TestRemindersFollowTheDeadline(t *testing.T) {
 	reminded := sub.Game
 
 	// White declares two days away, starting after the reminder.
-	away := domain.Away{less.White: {{Start: deadline.Add(-22 * time.Hour), End: deadline.Add(26 * time.Hour)}}}
+	away := domain.Away{reminded.SeatIndex(white): {{Start: deadline.Add(-22 * time.Hour), End: deadline.Add(26 * time.Hour)}}}
 	moved, changed := domain.RefreshDeadline(reminded, away)
 	newDeadline := deadline.Add(48 * time.Hour)
 	if !changed || !moved.Clock.Deadline.Equal(newDeadline) {

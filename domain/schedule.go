@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The use cases of time and of tournaments: the scheduler's ticks, and
@@ -197,7 +197,7 @@ func closeRoundIfDone(ctx context.Context, tx StoreTx, t *Tournament, r *Round, 
 	if !allOver && now.Before(r.Deadline) {
 		return false, nil
 	}
-	results := map[string]less.Result{}
+	results := map[string]ruleset.Result{}
 	for id, g := range games {
 		if !g.Over() {
 			sub, err := Adjudicate(g, now)
@@ -209,7 +209,7 @@ func closeRoundIfDone(ctx context.Context, tx StoreTx, t *Tournament, r *Round, 
 			}
 			g = sub.Game
 		}
-		results[id] = *g.State.Result
+		results[id], _ = g.Result()
 	}
 	return true, t.CloseRound(results, now)
 }

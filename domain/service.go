@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // Service holds the use cases: each reads through the store, asks the
@@ -76,7 +74,7 @@ type Credentials struct {
 	UserID      int64
 	UserEmail   string
 	GameID      string
-	Seat        *less.Color
+	Seat        *string // the seat's colour
 	Spectator   bool
 	LinkVersion int
 }
@@ -195,6 +193,24 @@ func (s *Service) Turns(ctx context.Context, id string) ([]StoredTurn, error) {
 	return s.store.Turns(ctx, id)
 }
 
+// GameMail lists how the emails of a game fared, for its players and its
+// creator (the caller checks who asks).
+func (s *Service) GameMail(ctx context.Context, id string) ([]NoticeDelivery, error) {
+	return s.store.GameMail(ctx, id)
+}
+
+// Unsubscribe turns off an address's non-essential mail, as its owner asked
+// with the link of an email.
+func (s *Service) Unsubscribe(ctx context.Context, email string) error {
+	return s.store.Unsubscribe(ctx, email, s.now())
+}
+
+// Suppress stops all mail to an address, as its owner asked with the
+// "never email me again" link of an email.
+func (s *Service) Suppress(ctx context.Context, email string) error {
+	return s.store.Suppress(ctx, email, s.now())
+}
+
 // SubmitTurn plays a turn made at ply: the new state, the turn, the
 // notices it causes and the response present renders commit together.
 // replayed says the Idempotency-Key was used before and resp is the stored
@@ -239,7 +255,7 @@ func (s *Service) playOrResign(ctx context.Context, r GameRequest, present Prese
 
 // RotateSeat renews a seat's move link: old links stop working and the new
 // one is sent to the seat's player, never to the caller.
-func (s *Service) RotateSeat(ctx context.Context, id string, by Credentials, color less.Color) error {
+func (s *Service) RotateSeat(ctx context.Context, id string, by Credentials, color string) error {
 	now := s.now()
 	_, _, err := UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
 		a, err := by.ActorIn(&g)

@@ -51,7 +51,7 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func seat(g domain.Game, c less.Color) domain.Credentials {
+func seat(g domain.Game, c string) domain.Credentials {
 	s, _ := g.Seat(c)
 	return domain.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
 }
@@ -61,7 +61,7 @@ var creator = domain.Credentials{UserID: creatorID, UserEmail: "org@example.org"
 // present renders the change as its new version and ply: enough to tell
 // one stored response from another.
 func present(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
-	return domain.Response{Status: 201, Body: fmt.Appendf(nil, "v%d ply %d", done.Game.Version, done.Game.State.Ply)}, nil
+	return domain.Response{Status: 201, Body: fmt.Appendf(nil, "v%d ply %d", done.Game.Version, done.Game.Ply())}, nil
 }
 
 func TestServiceCreateGame(t *testing.T) {
@@ -70,8 +70,8 @@ func TestServiceCreateGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.ID != "g_1" || g.CreatorID != creatorID || g.Version != 1 || g.State.Ply != 0 {
-		t.Errorf("stored game: id %s creator %d version %d ply %d", g.ID, g.CreatorID, g.Version, g.State.Ply)
+	if ply := stateOf(t, g).Ply; g.ID != "g_1" || g.CreatorID != creatorID || g.Version != 1 || ply != 0 {
+		t.Errorf("stored game: id %s creator %d version %d ply %d", g.ID, g.CreatorID, g.Version, ply)
 	}
 	// A seat without a locale gets its account's; a chosen one is kept.
 	if got := []string{g.Seats[0].Locale, g.Seats[1].Locale}; got[0] != "de" || got[1] != "fr" {
@@ -102,25 +102,25 @@ func TestServiceSubmitTurn(t *testing.T) {
 		turn     string
 		wantCode string // "" for success
 	}{
-		{name: "the seat to move", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, turn: opening},
+		{name: "the seat to move", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, turn: opening},
 		{name: "the mover's account", by: func(domain.Game) domain.Credentials {
 			return domain.Credentials{UserID: annID, UserEmail: "ann@example.org"}
 		}, turn: opening},
-		{name: "stale ply", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, ply: 1, turn: opening,
+		{name: "stale ply", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, ply: 1, turn: opening,
 			wantCode: domain.CodeStalePly},
-		{name: "wrong seat", by: func(g domain.Game) domain.Credentials { return seat(g, less.Black) }, turn: opening,
+		{name: "wrong seat", by: func(g domain.Game) domain.Credentials { return seat(g, black) }, turn: opening,
 			wantCode: domain.CodeNotYourTurn},
 		{name: "not a player", by: func(domain.Game) domain.Credentials { return creator }, turn: opening,
 			wantCode: domain.CodeForbidden},
-		{name: "illegal turn", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, turn: "e5e1",
+		{name: "illegal turn", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, turn: "e5e1",
 			wantCode: domain.CodeIllegalTurn},
 		{name: "link of another game", by: func(g domain.Game) domain.Credentials {
-			c := seat(g, less.White)
+			c := seat(g, white)
 			c.GameID = "g_other"
 			return c
 		}, turn: opening, wantCode: domain.CodeWrongGame},
 		{name: "replaced link", by: func(g domain.Game) domain.Credentials {
-			c := seat(g, less.White)
+			c := seat(g, white)
 			c.LinkVersion--
 			return c
 		}, turn: opening, wantCode: domain.CodeLinkReplaced},
@@ -148,8 +148,8 @@ func TestServiceSubmitTurn(t *testing.T) {
 			if err != nil || replayed || string(resp.Body) != "v2 ply 1" {
 				t.Fatalf("SubmitTurn = %q, %v, %v; want v2 ply 1", resp.Body, replayed, err)
 			}
-			if g.Version != 2 || g.State.Ply != 1 || len(turns) != 1 || turns[0].Notation != opening || !turns[0].PlayedAt.Equal(f.now) {
-				t.Errorf("stored: version %d ply %d turns %+v", g.Version, g.State.Ply, turns)
+			if ply := stateOf(t, g).Ply; g.Version != 2 || ply != 1 || len(turns) != 1 || turns[0].Notation != opening || !turns[0].PlayedAt.Equal(f.now) {
+				t.Errorf("stored: version %d ply %d turns %+v", g.Version, ply, turns)
 			}
 			q := f.store.Queued()
 			if last := q[len(q)-1]; last.Kind != domain.NoticeYourTurn || last.Email != "bob@example.org" {
@@ -163,7 +163,7 @@ func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	idem := &domain.Idempotency{Scope: "seat", Key: "k1", Fingerprint: []byte("turn 1")}
-	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, less.White), Idem: idem}
+	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, white), Idem: idem}
 	first, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, present)
 	if err != nil || replayed {
 		t.Fatalf("first: %v, replayed %v", err, replayed)
@@ -178,7 +178,7 @@ func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
 		t.Errorf("reused key: %v, want %s", err, domain.CodeIdempotencyReused)
 	}
 	// A retry whose link was replaced meanwhile is refused like any request.
-	if err := f.svc.RotateSeat(ctx, f.game.ID, creator, less.White); err != nil {
+	if err := f.svc.RotateSeat(ctx, f.game.ID, creator, white); err != nil {
 		t.Fatal(err)
 	}
 	r.Idem = idem
@@ -196,7 +196,7 @@ func TestServiceResign(t *testing.T) {
 		by       func(g domain.Game) domain.Credentials
 		wantCode string
 	}{
-		{name: "a player, not on his turn", by: func(g domain.Game) domain.Credentials { return seat(g, less.Black) }},
+		{name: "a player, not on his turn", by: func(g domain.Game) domain.Credentials { return seat(g, black) }},
 		{name: "the creator, not a player", by: func(domain.Game) domain.Credentials { return creator }, wantCode: domain.CodeForbidden},
 	}
 	for _, tt := range tests {
@@ -210,8 +210,8 @@ func TestServiceResign(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !g.Over() || g.State.Result.Winner != less.SideOf(less.White) {
-				t.Errorf("err = %v, result %+v; want White to win", err, g.State.Result)
+			if err != nil || !g.Over() || stateOf(t, g).Result.Winner != less.SideOf(less.White) {
+				t.Errorf("err = %v, result %+v; want White to win", err, stateOf(t, g).Result)
 			}
 			if _, _, err := f.svc.Resign(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present); code(err) != domain.CodeGameOver {
 				t.Errorf("resigning again: %v, want %s", err, domain.CodeGameOver)
@@ -227,15 +227,15 @@ func TestServiceRotateSeat(t *testing.T) {
 		wantCode string
 		wantBy   string // whose doing the new link's mail is
 	}{
-		{name: "the seat itself", by: func(g domain.Game) domain.Credentials { return seat(g, less.White) }, wantBy: "ann@example.org"},
+		{name: "the seat itself", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, wantBy: "ann@example.org"},
 		{name: "the creator", by: func(domain.Game) domain.Credentials { return creator }, wantBy: "org@example.org"},
-		{name: "another seat", by: func(g domain.Game) domain.Credentials { return seat(g, less.Black) }, wantCode: domain.CodeForbidden},
+		{name: "another seat", by: func(g domain.Game) domain.Credentials { return seat(g, black) }, wantCode: domain.CodeForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			old := seat(f.game, less.White)
-			err := f.svc.RotateSeat(t.Context(), f.game.ID, tt.by(f.game), less.White)
+			old := seat(f.game, white)
+			err := f.svc.RotateSeat(t.Context(), f.game.ID, tt.by(f.game), white)
 			_, _, readErr := f.svc.ReadGame(t.Context(), f.game.ID, old)
 			q := f.store.Queued()
 			if tt.wantCode != "" {
@@ -264,7 +264,7 @@ func TestServiceRotateSpectatorLink(t *testing.T) {
 	if _, _, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, watch); code(err) != domain.CodeForbidden {
 		t.Errorf("a spectator rotates: %v, want %s", err, domain.CodeForbidden)
 	}
-	g, a, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, seat(f.game, less.Black))
+	g, a, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, seat(f.game, black))
 	if err != nil || g.WatchVersion != f.game.WatchVersion+1 || a.SeatColor == nil {
 		t.Fatalf("RotateSpectatorLink = version %d, %+v, %v", g.WatchVersion, a, err)
 	}
@@ -283,7 +283,7 @@ func TestServiceReadGame(t *testing.T) {
 	if _, _, err := f.svc.ReadGame(ctx, "g_nope", creator); code(err) != domain.CodeNotFound {
 		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
 	}
-	g, a, err := f.svc.ReadGame(ctx, f.game.ID, seat(f.game, less.White))
+	g, a, err := f.svc.ReadGame(ctx, f.game.ID, seat(f.game, white))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,15 +307,15 @@ func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
 					if calls <= races {
 						overtake(ctx, t, f)
 					}
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: ptr(less.White)}, 0, opening, t0)
+					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: ptr(white)}, 0, opening, t0)
 					return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 				}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			g, _ := f.store.Game(ctx, f.game.ID)
-			if calls != races+1 || g.Version != 2+races || g.State.Ply != 1 {
-				t.Errorf("%d calls, version %d, ply %d; want %d calls, version %d, ply 1", calls, g.Version, g.State.Ply, races+1, 2+races)
+			if ply := stateOf(t, g).Ply; calls != races+1 || g.Version != 2+races || ply != 1 {
+				t.Errorf("%d calls, version %d, ply %d; want %d calls, version %d, ply 1", calls, g.Version, ply, races+1, 2+races)
 			}
 		})
 	}
@@ -326,7 +326,7 @@ func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
 func TestUpdateGameOvertakenByItsOwnRetry(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, less.White),
+	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, white),
 		Idem: &domain.Idempotency{Scope: "seat", Key: "k", Fingerprint: []byte("turn")}}
 	calls := 0
 	racing := func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
@@ -350,7 +350,7 @@ func TestUpdateGameOvertakenByItsOwnRetry(t *testing.T) {
 // overtake commits another change to the fixture's game.
 func overtake(ctx context.Context, t *testing.T, f *fixture) {
 	t.Helper()
-	if err := f.svc.RotateSeat(ctx, f.game.ID, creator, less.Black); err != nil {
+	if err := f.svc.RotateSeat(ctx, f.game.ID, creator, black); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -546,8 +546,8 @@ func TestServiceTournament(t *testing.T) {
 	if _, err := f.svc.Withdraw(ctx, tour.ID, inGame); err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := f.store.Game(ctx, gameID); !g.Over() || g.State.Result.Reason != less.ReasonResignation {
-		t.Errorf("the withdrawn player's game: over %v, result %+v; want resigned", g.Over(), g.State.Result)
+	if g, _ := f.store.Game(ctx, gameID); !g.Over() || stateOf(t, g).Result.Reason != less.ReasonResignation {
+		t.Errorf("the withdrawn player's game: over %v, result %+v; want resigned", g.Over(), stateOf(t, g).Result)
 	}
 	if _, err := f.svc.CancelTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)

@@ -3,10 +3,9 @@ package domain
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The store's ports: what the use cases need from persistence, in domain
@@ -31,6 +30,7 @@ type Store interface {
 	GameReader
 	AccountReader
 	ScheduleReader
+	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
 	// panics. The error from fn is returned as is. Transact returns only
@@ -87,7 +87,7 @@ type Cause struct {
 // idempotent request, the response to store.
 type GameChange struct {
 	Game     Game
-	Played   []less.Played
+	Played   []ruleset.Played
 	Notices  []Notice
 	Response Response
 	Cause
@@ -110,23 +110,18 @@ type Response struct {
 // StoredTurn is one turn as the store keeps it.
 type StoredTurn struct {
 	Ply      int
-	Color    less.Color
-	Notation string
-	Used     int
+	Color    string
+	Notation string // in the ruleset's canonical notation
+	Used     int    // see ruleset.Played
 	Counted  int
 	Auto     bool
 	TimedOut bool
 	PlayedAt time.Time
 }
 
-// Played converts the stored turn back to the engine's form.
-func (t StoredTurn) Played() (less.Played, error) {
-	turn, err := less.ParseTurn(t.Notation)
-	if err != nil {
-		return less.Played{}, fmt.Errorf("stored turn %d: %w: %w", t.Ply, ErrStoredData, err)
-	}
-	return less.Played{Color: t.Color, Turn: turn, Auto: t.Auto, TimedOut: t.TimedOut,
-		Outcome: less.Outcome{Used: t.Used, Counted: t.Counted}}, nil
+// Played is the stored turn in the ruleset interface's form (without Detail).
+func (t StoredTurn) Played() ruleset.Played {
+	return ruleset.Played{Color: t.Color, Ply: t.Notation, Auto: t.Auto, TimedOut: t.TimedOut, Used: t.Used, Counted: t.Counted}
 }
 
 // GameUpdate is one change to one game, for UpdateGame.

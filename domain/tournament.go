@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // TournamentStatus is where a tournament stands.
@@ -262,13 +262,13 @@ func (t *Tournament) NextDue() time.Time {
 	return time.Time{}
 }
 
-// OutcomeOf is a finished game's outcome from White's side (White is the
-// two-player SideWhite).
-func OutcomeOf(round int, p Pairing, r less.Result) PairingResult {
+// OutcomeOf is a finished game's outcome from White's side. White holds a
+// tournament game's first seat, which plays for side 0.
+func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 	o := PairingResult{Round: round, White: p.White, Black: p.Black, Score: 0.5}
 	switch {
 	case r.Draw:
-	case r.Winner == less.SideWhite:
+	case r.Winner == 0:
 		o.Score, o.Margin = 1, r.Margin
 	default:
 		o.Score, o.Margin = 0, -r.Margin
@@ -283,7 +283,7 @@ const forfeitMargin = 10
 // CloseRound records the results of the current round's games (finished
 // by play or adjudicated by the caller) and closes it; after the last
 // round the tournament is finished. results maps game ids to results.
-func (t *Tournament) CloseRound(results map[string]less.Result, now time.Time) error {
+func (t *Tournament) CloseRound(results map[string]ruleset.Result, now time.Time) error {
 	r := t.Current()
 	if r == nil {
 		return fmt.Errorf("tournament %s: no round is running", t.ID)
@@ -431,14 +431,11 @@ func (t *Tournament) EntrantOf(email string) (int, bool) {
 // Adjudicate ends an unfinished game at its round's deadline, scored as if
 // the turn limit were reached (E3–E7); everyone is told.
 func Adjudicate(g Game, now time.Time) (Submitted, error) {
-	eg, err := g.Engine()
-	if err != nil {
-		return Submitted{}, err
-	}
-	if err := eg.Adjudicate(); err != nil {
+	rules := g.Rules.Clone()
+	if err := rules.Adjudicate(); err != nil {
 		return Submitted{}, classify(err)
 	}
-	g.State = eg.State()
+	g.Rules = rules
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now) // the clock stops

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 func players(n int) []domain.Player {
@@ -88,8 +89,8 @@ func TestTournamentRounds(t *testing.T) {
 		t.Errorf("game spec %+v", spec)
 	}
 	r.Games[toPlay[0]].GameID = "g_1"
-	win := less.Result{Reason: less.ReasonComplete, Winner: less.SideBlack, Margin: 4}
-	if err := tour.CloseRound(map[string]less.Result{"g_1": win}, t0.Add(2*time.Hour)); err != nil {
+	win := ruleset.Result{Reason: string(less.ReasonComplete), Winners: []string{black}, Winner: int(less.SideBlack), Margin: 4}
+	if err := tour.CloseRound(map[string]ruleset.Result{"g_1": win}, t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	o := tour.Rounds[0].Games[toPlay[0]].Outcome

@@ -41,7 +41,7 @@ func timedMail(t *testing.T, locale string) (db *repo.DB, gameID string, msgs ma
 	}
 	now = now.Add(time.Hour)
 	_, _, err = db.UpdateGame(ctx, g.ID, nil, now, func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		c := g.State.Position.ToMove()
+		c := g.ToMove()
 		sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 0, "e5e4:e4d4:d4c4", now)
 		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 	})
@@ -107,7 +107,7 @@ func TestObsoleteReminderIsDropped(t *testing.T) {
 	db, gameID, _ := timedMail(t, "en")
 	now := time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC)
 	_, _, err := db.UpdateGame(ctx, gameID, nil, now, func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		c := g.State.Position.ToMove()
+		c := g.ToMove()
 		sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 1, "a1a3:a3a4:a2a3", now)
 		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 	})

@@ -88,8 +88,14 @@ func phrasesFor(locale string) *phrases {
 	return catalog[domain.DefaultLocale]
 }
 
-// color names a colour in the locale.
-func (p *phrases) color(c less.Color) string { return p.Colors[c] }
+// color names a colour (in the rules' names: "white") in the locale.
+func (p *phrases) color(name string) string {
+	c, err := less.ParseColor(name)
+	if err != nil {
+		return name
+	}
+	return p.Colors[c]
+}
 
 // side names a side: a colour for two players, a team for four.
 func (p *phrases) side(s less.Side, size int) string {

@@ -38,7 +38,7 @@ type Image struct {
 // MailLinks builds the links an email carries; api implements it, because the
 // tokens in the links are the API's.
 type MailLinks interface {
-	MoveURL(gameID string, c less.Color, version int) (string, error)
+	MoveURL(gameID, color string, version int) (string, error)
 	WatchURL(gameID string, version int) (string, error)
 	LoginURL(token string) string
 	UnsubscribeURL(email string) (string, error)
@@ -56,7 +56,7 @@ type Renderer struct {
 
 // ThreadID is the Message-ID of the first email (the invitation) to a seat
 // of a game; later emails to that seat answer it.
-func ThreadID(gameID string, c less.Color) string { return gameID + "." + c.String() }
+func ThreadID(gameID, color string) string { return gameID + "." + color }
 
 // Render builds the message for an outbox row.
 func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, error) {
@@ -159,6 +159,7 @@ func shortID(id string) string {
 // gameView is a game as an email shows it.
 type gameView struct {
 	game    domain.Game
+	less    *less.RulesGame // the game's rules: emails are written for Less
 	seat    domain.Seat
 	pos     less.Position
 	counts  [4]int
@@ -183,8 +184,12 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	if !ok {
 		return nil, fmt.Errorf("render mail %d: game %s has no %s seat", m.ID, g.ID, m.Notice.Color)
 	}
-	v := &gameView{game: g, seat: *seat, notice: m.Notice}
-	if v.pos, v.counts, v.since, err = replay(g.State.Start, turns, m.Notice.Ply, seat.Color); err != nil {
+	lg, ok := g.Rules.(*less.RulesGame)
+	if !ok {
+		return nil, fmt.Errorf("render mail %d: game %s: no emails for %s games", m.ID, g.ID, g.Rules.Ruleset())
+	}
+	v := &gameView{game: g, less: lg, seat: *seat, notice: m.Notice}
+	if v.pos, v.counts, v.since, err = replay(lg.Game.Start(), turns, m.Notice.Ply, seat.Color); err != nil {
 		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	if v.moveURL, err = r.Links.MoveURL(g.ID, seat.Color, seat.TokenVersion); err != nil {
@@ -230,7 +235,7 @@ func (v *gameView) board(p *phrases) block {
 func (v *gameView) counted(p *phrases) string {
 	parts := make([]string, 0, 4)
 	for _, c := range less.Colors(v.pos.Size()) {
-		parts = append(parts, fmt.Sprintf("%s %d", p.color(c), v.counts[c]))
+		parts = append(parts, fmt.Sprintf("%s %d", p.color(c.String()), v.counts[c]))
 	}
 	return say(p.Counts, map[string]any{"Counts": strings.Join(parts, ", ")})
 }
@@ -244,13 +249,13 @@ func (v *gameView) moveLink(p *phrases) block {
 }
 
 func (v *gameView) invitation(p *phrases) doc {
-	opts := v.game.State.Options
+	opts := v.less.Game.Options()
 	var players []string
 	for _, s := range v.game.Seats {
 		players = append(players, p.color(s.Color)+": "+s.Name)
 	}
 	first := p.YouMoveFirst
-	if toMove := v.pos.ToMove(); toMove != v.seat.Color {
+	if toMove := v.pos.ToMove().String(); toMove != v.seat.Color {
 		first = say(p.OtherMovesFirst, map[string]any{"ToMove": p.color(toMove)})
 	}
 	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
@@ -265,11 +270,11 @@ func (v *gameView) invitation(p *phrases) doc {
 	}
 	d.blocks = append(d.blocks, []block{
 		{text: p.PlayersHeading, list: players},
-		{text: say(p.Rules, map[string]any{"Preset": string(v.game.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
+		{text: say(p.Rules, map[string]any{"Preset": string(v.less.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
 		{text: first},
 		v.board(p),
 	}...)
-	if v.pos.ToMove() == v.seat.Color {
+	if v.pos.ToMove().String() == v.seat.Color {
 		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
 	}
 	d.blocks = append(d.blocks,
@@ -300,7 +305,7 @@ func (v *gameView) withdrew(res less.Result) bool {
 		return false
 	}
 	for _, s := range v.game.Seats {
-		if less.SideOf(s.Color) != res.Loser {
+		if c, err := less.ParseColor(s.Color); err != nil || less.SideOf(c) != res.Loser {
 			continue
 		}
 		if i, ok := v.tournament.EntrantOf(s.Email); ok && v.tournament.Entrants[i].Withdrawn {
@@ -314,7 +319,7 @@ func (v *gameView) withdrew(res less.Result) bool {
 // keeps time and has not moved on since.
 func (v *gameView) deadline() (time.Time, bool) {
 	c := v.game.Clock
-	if c.Deadline.IsZero() || v.game.State.Ply != v.notice.Ply {
+	if c.Deadline.IsZero() || v.game.Ply() != v.notice.Ply {
 		return time.Time{}, false
 	}
 	return c.Deadline, true
@@ -351,10 +356,10 @@ func (v *gameView) yourTurn(p *phrases) doc {
 	var played []string
 	for _, t := range v.since {
 		if t.TimedOut {
-			played = append(played, say(p.TimedOutPass, map[string]any{"Color": p.color(t.Color)}))
+			played = append(played, say(p.TimedOutPass, map[string]any{"Color": p.color(t.Color.String())}))
 			continue
 		}
-		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color), "Turn": t.Turn.String()}))
+		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color.String()), "Turn": t.Turn.String()}))
 	}
 	intro := say(p.YourTurn, map[string]any{"Color": p.color(v.seat.Color), "Ply": v.notice.Ply})
 	pre := intro
@@ -367,9 +372,9 @@ func (v *gameView) yourTurn(p *phrases) doc {
 }
 
 func (v *gameView) gameOver(p *phrases) doc {
-	res := v.game.State.Result
+	res, _ := v.less.Game.Result()
 	size := v.pos.Size()
-	line := resultText(p, *res, size, v.withdrew(*res))
+	line := resultText(p, res, size, v.withdrew(res))
 	blocks := []block{v.greeting(p), {text: say(p.GameOver, map[string]any{"Result": line})}}
 	var totals []string
 	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
@@ -429,7 +434,7 @@ func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
 
 // replay rebuilds the position after ply turns, the counts, and the turns
 // played since recipient's last turn (the news for him).
-func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient less.Color) (less.Position, [4]int, []less.Played, error) {
+func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient string) (less.Position, [4]int, []less.Played, error) {
 	pos := start
 	var counts [4]int
 	var since []less.Played
@@ -437,9 +442,9 @@ func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient l
 		if t.Ply > ply {
 			break
 		}
-		p, err := t.Played()
+		p, err := less.PlayedFrom(t.Played())
 		if err != nil {
-			return less.Position{}, counts, nil, err
+			return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w: %w", t.Ply, domain.ErrStoredData, err)
 		}
 		if p.TimedOut {
 			pos, _ = pos.PassOnTime()
@@ -451,7 +456,7 @@ func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient l
 			pos = next
 		}
 		counts[p.Color] += p.Counted
-		if p.Color == recipient {
+		if p.Color.String() == recipient {
 			since = since[:0]
 		} else if !p.Auto || p.TimedOut {
 			since = append(since, p)

@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // fakeLinks makes stable links so that golden files do not change.
 type fakeLinks struct{}
 
-func (fakeLinks) MoveURL(gameID string, c less.Color, version int) (string, error) {
+func (fakeLinks) MoveURL(gameID, c string, version int) (string, error) {
 	return fmt.Sprintf("https://less.example/play/%s#t=seat-%s-%d", gameID, c, version), nil
 }
 func (fakeLinks) WatchURL(gameID string, _ int) (string, error) {
@@ -72,8 +72,8 @@ func mailbook(t *testing.T, locale string) []Message {
 	allow := func(domain.Game) error { return nil }
 	for _, text := range vector.Turns {
 		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
-			c := g.State.Position.ToMove()
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.State.Ply, text, now)
+			c := g.ToMove()
+			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
 			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		})
 		if err != nil {
@@ -81,7 +81,7 @@ func mailbook(t *testing.T, locale string) []Message {
 		}
 	}
 	_, _, err = db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
-		ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: session.User.ID}, less.Black, now)
+		ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: session.User.ID}, "black", now)
 		return repo.Change{Game: ng, Notices: []domain.Notice{n}}, err
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -61,9 +62,9 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	play := func() {
 		t.Helper()
 		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-			c := g.State.Position.ToMove()
-			turn := g.State.Position.LegalTurns()[0].String()
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.State.Ply, turn, now)
+			c := g.ToMove()
+			turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
+			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, now)
 			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		})
 		if err != nil {
@@ -76,8 +77,8 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	if ok, err := db.Tick(ctx, g.ID, now); !ok || err != nil {
 		t.Fatalf("tick at the deadline: %v %v", ok, err)
 	}
-	if g, err = db.Game(ctx, g.ID); err != nil || g.State.Ply != 1 || g.Over() {
-		t.Fatalf("after the time-out: ply %d, over %v, %v", g.State.Ply, g.Over(), err)
+	if g, err = db.Game(ctx, g.ID); err != nil || g.Ply() != 1 || g.Over() {
+		t.Fatalf("after the time-out: ply %d, over %v, %v", g.Ply(), g.Over(), err)
 	}
 	deliver()
 	for range 3 {

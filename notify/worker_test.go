@@ -341,8 +341,8 @@ func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
 		}
 		for _, text := range vector.Turns[:turns] {
 			_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
-				c := g.State.Position.ToMove()
-				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.State.Ply, text, now)
+				c := g.ToMove()
+				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
 				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			})
 			if err != nil {

@@ -59,7 +59,7 @@ func countsAgainstBudget(ctx context.Context, tx *Tx, n domain.Notice, email str
 		return false, nil
 	}
 	var played bool
-	if err := tx.QueryRowContext(ctx, sqlSeatPlayed, n.GameID, n.Color.String()).Scan(&played); err != nil {
+	if err := tx.QueryRowContext(ctx, sqlSeatPlayed, n.GameID, n.Color).Scan(&played); err != nil {
 		return false, fmt.Errorf("read the seat's turns: %w", err)
 	}
 	return !played, nil

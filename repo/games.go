@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // queryer is what reads need: a pool or a transaction.
@@ -85,7 +86,7 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.Gam
 	if err := updateGame(ctx, tx, &c.Game, before); err != nil {
 		return err
 	}
-	if err := insertTurns(ctx, tx, &c.Game, before.State.Ply, c.Played, now); err != nil {
+	if err := insertTurns(ctx, tx, &c.Game, before.Ply(), c.Played, now); err != nil {
 		return err
 	}
 	return enqueue(ctx, tx, &c.Game, c.Notices, cause{by: c.By, scheduled: c.Scheduled}, now)
@@ -122,13 +123,9 @@ func loadTurns(ctx context.Context, q queryer, id string) ([]domain.StoredTurn, 
 	var out []domain.StoredTurn
 	for rows.Next() {
 		var t domain.StoredTurn
-		var color string
 		var played int64
-		if err := rows.Scan(&t.Ply, &color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
+		if err := rows.Scan(&t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
 			return nil, fmt.Errorf("read turns of %s: %w", id, err)
-		}
-		if t.Color, err = less.ParseColor(color); err != nil {
-			return nil, damaged("read turns of "+id, err)
 		}
 		t.PlayedAt = time.UnixMilli(played).UTC()
 		out = append(out, t)
@@ -157,14 +154,14 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, ruleset, state, to_move, ply, status, version,
 		created_at, updated_at, clock, deadline_at, due_at, tournament_id, tournament)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.CreatorID, ruleset, string(state), toMove(g), g.State.Ply, status(g), g.Version,
+		g.ID, g.CreatorID, ruleset, string(state), toMove(g), g.Ply(), status(g), g.Version,
 		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due, tournamentID, tournament)
 	if err != nil {
 		return fmt.Errorf("insert game: %w", err)
 	}
 	for i, s := range g.Seats {
 		_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, color, seat_order, name, email, locale, token_version)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, s.Color.String(), i, s.Name, s.Email, s.Locale, s.TokenVersion)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, s.Color, i, s.Name, s.Email, s.Locale, s.TokenVersion)
 		if err != nil {
 			return fmt.Errorf("insert seat: %w", err)
 		}
@@ -187,7 +184,7 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, sqlUpdateGame, string(state), toMove(g), g.State.Ply, status(g), g.Version,
+	res, err := tx.ExecContext(ctx, sqlUpdateGame, string(state), toMove(g), g.Ply(), status(g), g.Version,
 		g.UpdatedAt.UnixMilli(), clock, deadline, due, g.ID, version)
 	if err != nil {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
@@ -212,16 +209,16 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ? WHERE game_id = ? AND color = ?`,
-			s.TokenVersion, g.ID, s.Color.String()); err != nil {
+			s.TokenVersion, g.ID, s.Color); err != nil {
 			return fmt.Errorf("update seat: %w", err)
 		}
 	}
 	return nil
 }
 
-func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, played []less.Played, now time.Time) error {
+func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
 	for i, p := range played {
-		_, err := tx.ExecContext(ctx, sqlInsertTurn, g.ID, plyBefore+i+1, p.Color.String(), p.Turn.String(), p.Used, p.Counted,
+		_, err := tx.ExecContext(ctx, sqlInsertTurn, g.ID, plyBefore+i+1, p.Color, p.Ply, p.Used, p.Counted,
 			p.Auto, p.TimedOut, now.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("insert turn: %w", err)
@@ -231,7 +228,7 @@ func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, pla
 }
 
 // toMove is the colour whose turn it is, kept as a column for "my games".
-func toMove(g *domain.Game) string { return g.State.Position.ToMove().String() }
+func toMove(g *domain.Game) string { return g.ToMove() }
 
 func status(g *domain.Game) string {
 	if g.Over() {
@@ -285,12 +282,9 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 	defer rows.Close()
 	for rows.Next() {
 		var s domain.Seat
-		var gameID, color string
-		if err := rows.Scan(&gameID, &color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
+		var gameID string
+		if err := rows.Scan(&gameID, &s.Color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
 			return nil, fmt.Errorf("read seats: %w", err)
-		}
-		if s.Color, err = less.ParseColor(color); err != nil {
-			return nil, damaged("read seats of "+gameID, err)
 		}
 		if g := byID[gameID]; g != nil {
 			g.Seats = append(g.Seats, s)
@@ -305,6 +299,14 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 		g := byID[id]
 		if g == nil {
 			continue
+		}
+		// The seats hold the rules' colours, in turn order.
+		seats := make([]string, len(g.Seats))
+		for i, s := range g.Seats {
+			seats[i] = s.Color
+		}
+		if colors := g.Rules.Colors(); !slices.Equal(seats, colors) {
+			return nil, damaged("read seats of "+id, fmt.Errorf("seats %v for the colours %v", seats, colors))
 		}
 		if g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero() {
 			if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {

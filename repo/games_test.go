@@ -13,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 var (
@@ -100,7 +101,20 @@ func mustCreate(t *testing.T, db *DB, spec domain.NewGameSpec, creator int64, no
 	return g
 }
 
-func seatOf(c less.Color) domain.Actor { return domain.Actor{SeatColor: &c} }
+func seatOf(c less.Color) domain.Actor {
+	s := c.String()
+	return domain.Actor{SeatColor: &s}
+}
+
+// lessOf is the Less game behind a stored game.
+func lessOf(t testing.TB, g domain.Game) *less.RulesGame {
+	t.Helper()
+	lg, ok := g.Rules.(*less.RulesGame)
+	if !ok {
+		t.Fatalf("game %s is not Less: %T", g.ID, g.Rules)
+	}
+	return lg
+}
 
 // allowAll is an UpdateGame authorize that lets every caller act.
 func allowAll(domain.Game) error { return nil }
@@ -143,12 +157,13 @@ func wantDomainError(t *testing.T, err error, kind domain.Kind, code string) {
 // checkSameGame compares a game read back from the store with the one stored.
 func checkSameGame(t *testing.T, got, want domain.Game) {
 	t.Helper()
-	if got.ID != want.ID || got.CreatorID != want.CreatorID || got.Preset != want.Preset || got.Version != want.Version {
+	gl, wl := lessOf(t, got), lessOf(t, want)
+	if got.ID != want.ID || got.CreatorID != want.CreatorID || gl.Preset != wl.Preset || got.Version != want.Version {
 		t.Errorf("game = id %s creator %d preset %s version %d; want %s %d %s %d",
-			got.ID, got.CreatorID, got.Preset, got.Version, want.ID, want.CreatorID, want.Preset, want.Version)
+			got.ID, got.CreatorID, gl.Preset, got.Version, want.ID, want.CreatorID, wl.Preset, want.Version)
 	}
-	if (got.Seed == nil) != (want.Seed == nil) || got.Seed != nil && *got.Seed != *want.Seed {
-		t.Errorf("seed = %v, want %v", got.Seed, want.Seed)
+	if (gl.Seed == nil) != (wl.Seed == nil) || gl.Seed != nil && *gl.Seed != *wl.Seed {
+		t.Errorf("seed = %v, want %v", gl.Seed, wl.Seed)
 	}
 	if !reflect.DeepEqual(got.Seats, want.Seats) {
 		t.Errorf("seats = %+v\nwant %+v", got.Seats, want.Seats)
@@ -156,7 +171,7 @@ func checkSameGame(t *testing.T, got, want domain.Game) {
 	if !sameTime(got.CreatedAt, want.CreatedAt) || !sameTime(got.UpdatedAt, want.UpdatedAt) {
 		t.Errorf("times = %v, %v; want %v, %v", got.CreatedAt, got.UpdatedAt, msUTC(want.CreatedAt), msUTC(want.UpdatedAt))
 	}
-	gs, ws := got.State, want.State
+	gs, ws := gl.Game.State(), wl.Game.State()
 	if !gs.Start.Equal(ws.Start) || !gs.Position.Equal(ws.Position) {
 		t.Errorf("start %s position %s; want %s and %s", gs.Start, gs.Position, ws.Start, ws.Position)
 	}
@@ -208,7 +223,7 @@ func TestCreateGameRoundTrip(t *testing.T) {
 				less.White: {sq("e5"), sq("e6"), sq("f5"), sq("f6")},
 				less.Black: {sq("d5"), sq("d6"), sq("e4"), sq("f4")},
 			}, ToMove: less.White}},
-			wantTurns: []domain.StoredTurn{{Ply: 1, Color: less.White, Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
+			wantTurns: []domain.StoredTurn{{Ply: 1, Color: "white", Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
 		},
 	}
 	ctx := t.Context()
@@ -244,7 +259,7 @@ func TestCreateGameRoundTrip(t *testing.T) {
 			}
 			var seats []string
 			for _, s := range created.Seats {
-				seats = append(seats, s.Color.String())
+				seats = append(seats, s.Color)
 			}
 			if !slices.Equal(invited, seats) {
 				t.Errorf("invitations to %v, want %v", invited, seats)
@@ -274,8 +289,8 @@ func TestGameRoundTripsAFinishedGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.State.Result == nil || got.State.Result.Reason != less.ReasonResignation {
-		t.Fatalf("result = %+v", got.State.Result)
+	if r, over := got.Result(); !over || r.Reason != string(less.ReasonResignation) {
+		t.Fatalf("result = %+v (over %v)", r, over)
 	}
 	checkSameGame(t, got, want)
 	if !got.Over() || got.Version != 3 {
@@ -330,14 +345,14 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSameGame(t, got, want)
-	if got.Version != 2 || got.State.Ply != 1 || got.State.Position.ToMove() != less.Black {
-		t.Errorf("version %d ply %d to move %s", got.Version, got.State.Ply, got.State.Position.ToMove())
+	if got.Version != 2 || got.Ply() != 1 || got.ToMove() != "black" {
+		t.Errorf("version %d ply %d to move %s", got.Version, got.Ply(), got.ToMove())
 	}
 	turns, err := db.Turns(ctx, g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTurns := []domain.StoredTurn{{Ply: 1, Color: less.White, Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
+	wantTurns := []domain.StoredTurn{{Ply: 1, Color: "white", Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
 	if !reflect.DeepEqual(turns, wantTurns) {
 		t.Errorf("turns = %+v, want %+v", turns, wantTurns)
 	}
@@ -497,7 +512,7 @@ func TestUpdateGameIdempotency(t *testing.T) {
 				return Change{}, err
 			}
 			c := changeOf(sub)
-			c.Response = Response{Status: 201, Body: []byte(sub.Game.State.Position.String())}
+			c.Response = Response{Status: 201, Body: []byte(lessOf(t, sub.Game).Game.Position().String())}
 			return c, nil
 		}
 	}
@@ -642,8 +657,8 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Version != 2 || got.State.Ply != 1 || got.State.Counts[less.White] != 3 {
-				t.Errorf("after the race: version %d ply %d counts %v", got.Version, got.State.Ply, got.State.Counts)
+			if got.Version != 2 || got.Ply() != 1 || lessOf(t, got).Game.Count(less.White) != 3 {
+				t.Errorf("after the race: version %d ply %d counts %v", got.Version, got.Ply(), lessOf(t, got).Game.State().Counts)
 			}
 			if turns, err := db.Turns(ctx, g.ID); err != nil || len(turns) != 1 {
 				t.Errorf("turns = %+v, %v; want 1", turns, err)
@@ -697,7 +712,7 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 				if calls <= tt.races {
 					// Another change commits between this read and its write.
 					other := func(g domain.Game) (Change, error) {
-						ng, notice, err := domain.RotateSeat(g, creator, less.Black, now)
+						ng, notice, err := domain.RotateSeat(g, creator, "black", now)
 						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 					}
 					if tt.sameRequest {
@@ -720,8 +735,8 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Version != tt.wantVersion || got.State.Ply != 1 {
-				t.Errorf("version %d, ply %d; want version %d, ply 1", got.Version, got.State.Ply, tt.wantVersion)
+			if got.Version != tt.wantVersion || got.Ply() != 1 {
+				t.Errorf("version %d, ply %d; want version %d, ply 1", got.Version, got.Ply(), tt.wantVersion)
 			}
 			if turns, err := db.Turns(ctx, g.ID); err != nil || len(turns) != 1 {
 				t.Errorf("turns = %+v, %v; want 1", turns, err)
@@ -762,8 +777,8 @@ func TestUpdateGameKeyTakenMeanwhile(t *testing.T) {
 	if !errors.As(err, &de) || de.Code != domain.CodeIdempotencyReused {
 		t.Fatalf("error = %v, want %s", err, domain.CodeIdempotencyReused)
 	}
-	if got, err := db.Game(ctx, g1.ID); err != nil || got.Version != g1.Version || got.State.Ply != 0 {
-		t.Errorf("game 1 changed: version %d ply %d (%v)", got.Version, got.State.Ply, err)
+	if got, err := db.Game(ctx, g1.ID); err != nil || got.Version != g1.Version || got.Ply() != 0 {
+		t.Errorf("game 1 changed: version %d ply %d (%v)", got.Version, got.Ply(), err)
 	}
 }
 
@@ -784,7 +799,7 @@ func TestTurns(t *testing.T) {
 		{less.Black, "A2A3:a3a4:b2b3:", "a2a3:a3a4:b2b3"},
 		{less.White, "e6e5 e5d5 d5c5", "e6e5:e5d5:d5c5"},
 	}
-	var played []less.Played
+	var played []ruleset.Played
 	var wantRows []domain.StoredTurn
 	for i, p := range plays {
 		now := t0.Add(time.Duration(i+1)*time.Hour + 987654*time.Nanosecond)
@@ -796,7 +811,7 @@ func TestTurns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("turn %d: %v", i+1, err)
 		}
-		wantRows = append(wantRows, domain.StoredTurn{Ply: i + 1, Color: p.color, Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
+		wantRows = append(wantRows, domain.StoredTurn{Ply: i + 1, Color: p.color.String(), Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
 	}
 	rows, err := db.Turns(ctx, g.ID)
 	if err != nil {
@@ -806,9 +821,10 @@ func TestTurns(t *testing.T) {
 		t.Fatalf("turns = %+v\nwant %+v", rows, wantRows)
 	}
 	for i, r := range rows {
-		p, err := r.Played()
-		if err != nil || !reflect.DeepEqual(p, played[i]) {
-			t.Errorf("row %d Played = %+v, %v; want %+v", i, p, err, played[i])
+		want := played[i]
+		want.Detail = nil // the ruleset's own account is not stored
+		if p := r.Played(); !reflect.DeepEqual(p, want) {
+			t.Errorf("row %d Played = %+v; want %+v", i, p, want)
 		}
 	}
 	// The stored turns replay to the stored position.
@@ -816,15 +832,15 @@ func TestTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos := got.State.Start
+	pos := lessOf(t, got).Game.Start()
 	for _, r := range rows {
-		p, _ := r.Played()
+		p, _ := less.PlayedFrom(r.Played())
 		if pos, _, err = pos.Play(p.Turn); err != nil {
 			t.Fatalf("replay ply %d: %v", r.Ply, err)
 		}
 	}
-	if !pos.Equal(got.State.Position) {
-		t.Errorf("replayed %s, stored %s", pos, got.State.Position)
+	if stored := lessOf(t, got).Game.Position(); !pos.Equal(stored) {
+		t.Errorf("replayed %s, stored %s", pos, stored)
 	}
 	if other, err := db.Turns(ctx, "g_missing"); err != nil || len(other) != 0 {
 		t.Errorf("turns of a missing game = %+v, %v", other, err)
@@ -838,22 +854,22 @@ func TestTurnRecordPlayed(t *testing.T) {
 		wantErr bool
 	}{
 		{
-			row:  domain.StoredTurn{Ply: 1, Color: less.White, Notation: "Nil", Counted: 3, Auto: true},
+			row:  domain.StoredTurn{Ply: 1, Color: "white", Notation: "Nil", Counted: 3, Auto: true},
 			want: less.Played{Color: less.White, Turn: less.Turn{}, Outcome: less.Outcome{Counted: 3}, Auto: true},
 		},
 		{
-			row:  domain.StoredTurn{Ply: 2, Color: less.Red, Notation: "a1a2:a2a4", Used: 3, Counted: 3},
+			row:  domain.StoredTurn{Ply: 2, Color: "red", Notation: "a1a2:a2a4", Used: 3, Counted: 3},
 			want: less.Played{Color: less.Red, Turn: less.MustParseTurn("a1a2:a2a4"), Outcome: less.Outcome{Used: 3, Counted: 3}},
 		},
 		{
-			row:  domain.StoredTurn{Ply: 3, Color: less.Black, Notation: "c3c4", Used: 1, Counted: 1},
+			row:  domain.StoredTurn{Ply: 3, Color: "black", Notation: "c3c4", Used: 1, Counted: 1},
 			want: less.Played{Color: less.Black, Turn: less.MustParseTurn("c3c4"), Outcome: less.Outcome{Used: 1, Counted: 1}},
 		},
 		{row: domain.StoredTurn{Ply: 4, Notation: "garbage"}, wantErr: true},
 		{row: domain.StoredTurn{Ply: 5, Notation: ""}, wantErr: true},
 	}
 	for _, tt := range tests {
-		got, err := tt.row.Played()
+		got, err := less.PlayedFrom(tt.row.Played())
 		if (err != nil) != tt.wantErr {
 			t.Errorf("%+v: Played error = %v, want error %v", tt.row, err, tt.wantErr)
 			continue

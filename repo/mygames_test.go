@@ -456,7 +456,7 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 		{"a renewed move link is a change: C moves up among the others' games",
 			func() error {
 				_, _, err := db.UpdateGame(ctx, f.ids[C], nil, at(91), allowAll, func(g domain.Game) (Change, error) {
-					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.ann.ID}, less.Black, at(91))
+					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.ann.ID}, "black", at(91))
 					return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 				})
 				return err
@@ -465,7 +465,7 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 		{"a renewed link in a finished game makes it her latest finished game",
 			func() error {
 				_, _, err := db.UpdateGame(ctx, f.ids[F], nil, at(92), allowAll, func(g domain.Game) (Change, error) {
-					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, less.White, at(92))
+					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "white", at(92))
 					return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 				})
 				return err
@@ -657,8 +657,8 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			p := g.State.Position
-			if err := submitTurn(ctx, db, id, seatOf(p.ToMove()), g.State.Ply, p.LegalTurns()[0].String(), now); err != nil {
+			p := g.Rules.(*less.RulesGame).Game.Position()
+			if err := submitTurn(ctx, db, id, seatOf(p.ToMove()), g.Ply(), p.LegalTurns()[0].String(), now); err != nil {
 				return err
 			}
 		}
@@ -684,7 +684,7 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 		}},
 		{"a renewed link", func() error {
 			_, _, err := db.UpdateGame(ctx, a, nil, at(73), allowAll, func(g domain.Game) (Change, error) {
-				ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, less.Black, at(73))
+				ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "black", at(73))
 				return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 			})
 			return err

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // enqueue writes an outbox row for each notice, inside the caller's
@@ -51,13 +50,13 @@ func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, l
 	messageID := randomToken(16)
 	if n.Kind == domain.NoticeInvitation {
 		// The invitation opens the seat's thread; later mail answers it.
-		messageID = n.GameID + "." + n.Color.String()
+		messageID = n.GameID + "." + n.Color
 	}
 	var gameID, color, secretCol, tournament sql.NullString
 	var ply sql.NullInt64
 	if n.GameID != "" {
 		gameID = sql.NullString{String: n.GameID, Valid: true}
-		color = sql.NullString{String: n.Color.String(), Valid: true}
+		color = sql.NullString{String: n.Color, Valid: true}
 		ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
 	}
 	if n.Tournament != "" {
@@ -93,11 +92,7 @@ func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {
 	m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email,
 		Tournament: tournament}
 	if color.Valid {
-		c, err := less.ParseColor(color.String)
-		if err != nil {
-			return m, damaged(fmt.Sprintf("mail %d", m.ID), err)
-		}
-		m.Notice.Color = c
+		m.Notice.Color = color.String
 	}
 	m.Secret = secret.String
 	m.CreatedAt = time.UnixMilli(created).UTC()

@@ -86,7 +86,7 @@ func TestDueMail(t *testing.T) {
 		color less.Color
 		email string
 	}{{white, less.White, "white@example.org"}, {black, less.Black, "black@example.org"}} {
-		want := domain.Notice{Kind: domain.NoticeInvitation, GameID: f.game.ID, Color: tt.color, Ply: 0, Email: tt.email}
+		want := domain.Notice{Kind: domain.NoticeInvitation, GameID: f.game.ID, Color: tt.color.String(), Ply: 0, Email: tt.email}
 		if tt.m.Notice != want || tt.m.Email != tt.email || tt.m.Secret != "" || tt.m.Attempts != 0 ||
 			!sameTime(tt.m.CreatedAt, t0.Add(2*time.Minute)) || tt.m.ID == 0 || tt.m.MessageID == "" {
 			t.Errorf("invitation = %+v, want notice %+v", tt.m, want)

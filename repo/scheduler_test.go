@@ -107,8 +107,8 @@ func TestSchedulerActsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := got.State.Result
-	if r == nil || r.Reason != less.ReasonTimeout || r.Loser != less.SideWhite {
+	r, _ := lessOf(t, got).Game.Result()
+	if !got.Over() || r.Reason != less.ReasonTimeout || r.Loser != less.SideWhite {
 		t.Fatalf("result %+v", r)
 	}
 	if k := outboxKinds(t, db, g.ID); k[domain.NoticeGameOver] != 2 {

@@ -25,12 +25,13 @@ const (
 	schema11Golden = "testdata/schema11.json"
 )
 
-// fixtureGame is what must survive a migration of a game.
+// fixtureGame is what must survive a migration of a game, in the types the
+// golden file was written with (colours were less.Color numbers then).
 type fixtureGame struct {
 	ID       string
 	Preset   less.Preset
 	Seed     *uint64
-	Seats    []domain.Seat
+	Seats    []fixtureSeat
 	Size     int
 	Walls    string
 	Start    string
@@ -40,9 +41,35 @@ type fixtureGame struct {
 	Counts   [4]int
 	Result   *less.Result
 	Clock    domain.Clock
-	Turns    []domain.StoredTurn
+	Turns    []fixtureTurn
 	Tourney  *domain.TournamentRef
 	Version  int
+}
+
+type fixtureSeat struct {
+	Color less.Color
+	domain.Player
+	TokenVersion int
+}
+
+type fixtureTurn struct {
+	Ply      int
+	Color    less.Color
+	Notation string
+	Used     int
+	Counted  int
+	Auto     bool
+	TimedOut bool
+	PlayedAt time.Time
+}
+
+func fixtureColor(t *testing.T, name string) less.Color {
+	t.Helper()
+	c, err := less.ParseColor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func summarize(t *testing.T, db *DB, id string) fixtureGame {
@@ -55,11 +82,20 @@ func summarize(t *testing.T, db *DB, id string) fixtureGame {
 	if err != nil {
 		t.Fatalf("Turns %s: %v", id, err)
 	}
-	st := g.State
-	return fixtureGame{ID: g.ID, Preset: g.Preset, Seed: g.Seed, Seats: g.Seats, Size: st.Start.Size(),
+	lg := lessOf(t, g)
+	st := lg.Game.State()
+	f := fixtureGame{ID: g.ID, Preset: lg.Preset, Seed: lg.Seed, Size: st.Start.Size(),
 		Walls: st.Start.Board().Walls(), Start: st.Start.String(), Position: st.Position.String(),
 		ToMove: st.Position.ToMove().String(), Ply: st.Ply, Counts: st.Counts, Result: st.Result, Clock: g.Clock,
-		Turns: turns, Tourney: g.Tournament, Version: g.Version}
+		Tourney: g.Tournament, Version: g.Version}
+	for _, s := range g.Seats {
+		f.Seats = append(f.Seats, fixtureSeat{Color: fixtureColor(t, s.Color), Player: s.Player, TokenVersion: s.TokenVersion})
+	}
+	for _, x := range turns {
+		f.Turns = append(f.Turns, fixtureTurn{Ply: x.Ply, Color: fixtureColor(t, x.Color), Notation: x.Notation,
+			Used: x.Used, Counted: x.Counted, Auto: x.Auto, TimedOut: x.TimedOut, PlayedAt: x.PlayedAt})
+	}
+	return f
 }
 
 // playAny plays the first legal turn of the game's mover.
@@ -69,9 +105,10 @@ func playAny(t *testing.T, db *DB, id string, now time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	turn := g.State.Position.LegalTurns()[0]
-	c := g.State.Position.ToMove()
-	if err := submitTurn(t.Context(), db, id, seatOf(c), g.State.Ply, turn.String(), now); err != nil {
+	pos := lessOf(t, g).Game.Position()
+	turn := pos.LegalTurns()[0]
+	c := pos.ToMove()
+	if err := submitTurn(t.Context(), db, id, seatOf(c), g.Ply(), turn.String(), now); err != nil {
 		t.Fatalf("play %s in %s: %v", turn, id, err)
 	}
 }

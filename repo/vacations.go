@@ -6,19 +6,18 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // awayOfSeats loads the vacations of the seats' players that end after since.
 func awayOfSeats(ctx context.Context, q queryer, seats []domain.Seat, since time.Time) (domain.Away, error) {
 	away := domain.Away{}
-	for _, s := range seats {
+	for i, s := range seats {
 		periods, err := vacationsOf(ctx, q, s.Email, since)
 		if err != nil {
 			return nil, err
 		}
 		if len(periods) > 0 {
-			away[s.Color] = periods
+			away[i] = periods
 		}
 	}
 	return away, nil
@@ -27,20 +26,13 @@ func awayOfSeats(ctx context.Context, q queryer, seats []domain.Seat, since time
 // awayOfPlayers is awayOfSeats for the players of a game being created, in
 // turn order.
 func awayOfPlayers(ctx context.Context, q queryer, players []domain.Player, since time.Time) (domain.Away, error) {
-	size := 6
-	if len(players) == 4 {
-		size = 8
-	}
-	if len(players) != 2 && len(players) != 4 {
-		return nil, nil // CreateGame refuses the spec
-	}
 	var seats []domain.Seat
-	for i, c := range less.Colors(size) {
-		email, err := domain.NormalizeEmail(players[i].Email)
+	for _, p := range players {
+		email, err := domain.NormalizeEmail(p.Email)
 		if err != nil {
 			return nil, nil // CreateGame refuses the spec
 		}
-		seats = append(seats, domain.Seat{Color: c, Player: domain.Player{Email: email}})
+		seats = append(seats, domain.Seat{Player: domain.Player{Email: email}})
 	}
 	return awayOfSeats(ctx, q, seats, since)
 }

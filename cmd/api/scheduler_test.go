@@ -47,8 +47,10 @@ func TestSchedulerPass(t *testing.T) {
 	if woken != 2 {
 		t.Errorf("the outbox was woken %d times, want 2 (game, tournament)", woken)
 	}
-	if got, _ := db.Game(ctx, g.ID); got.State.Result == nil || got.State.Result.Reason != less.ReasonTimeout {
-		t.Errorf("the game was not timed out: %+v", got.State.Result)
+	if got, _ := db.Game(ctx, g.ID); !got.Over() {
+		t.Errorf("the game was not timed out: it is not over")
+	} else if r, _ := got.Result(); r.Reason != string(less.ReasonTimeout) {
+		t.Errorf("the game was not timed out: %+v", r)
 	}
 	if got, _ := db.Tournament(ctx, tour.ID); got.Rounds[0].Status != domain.RoundRunning {
 		t.Errorf("round 1 is %s", got.Rounds[0].Status)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -191,12 +192,16 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 			if g.Over() {
 				break
 			}
-			turn, err := pickTurn(g.State.Position, rng)
+			lg, ok := g.Rules.(*less.RulesGame)
+			if !ok {
+				return nil, fmt.Errorf("template game %s is not Less", g.ID)
+			}
+			turn, err := pickTurn(lg.Game.Position(), rng)
 			if err != nil {
 				return nil, err
 			}
 			if g, err = change(ctx, store, g.ID, func(g domain.Game) (domain.Submitted, error) {
-				return domain.SubmitTurn(g, actor, g.State.Ply, turn.String(), time.Now())
+				return domain.SubmitTurn(g, actor, g.Ply(), turn.String(), time.Now())
 			}); err != nil {
 				return nil, fmt.Errorf("play template game %s: %w", g.ID, err)
 			}

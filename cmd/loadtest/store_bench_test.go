@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -70,14 +71,14 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 		if g.Over() {
 			*g = newGame()
 		}
-		turn, err := pickTurn(g.State.Position, rng)
+		turn, err := pickTurn(g.Rules.(*less.RulesGame).Game.Position(), rng)
 		if err != nil {
 			b.Fatal(err)
 		}
 		idem := &repo.Idempotency{Scope: "user:bench", Key: fmt.Sprint(seq.Add(1)), Fingerprint: []byte("0123456789abcdef0123456789abcdef")}
 		_, _, err = store.UpdateGame(ctx, g.ID, idem, time.Now(), func(domain.Game) error { return nil },
 			func(cur domain.Game) (repo.Change, error) {
-				sub, err := domain.SubmitTurn(cur, actor, cur.State.Ply, turn.String(), time.Now())
+				sub, err := domain.SubmitTurn(cur, actor, cur.Ply(), turn.String(), time.Now())
 				if err != nil {
 					return repo.Change{}, err
 				}

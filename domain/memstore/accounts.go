@@ -86,7 +86,7 @@ func sortKey(g *domain.Game, email string) string {
 	urgency, k := 1, far-g.UpdatedAt.UnixMilli()
 	if g.Over() {
 		urgency = 2
-	} else if seat, ok := g.Seat(g.State.Position.ToMove()); ok && seat.Email == email {
+	} else if seat, ok := g.Seat(g.ToMove()); ok && seat.Email == email {
 		urgency, k = 0, far+g.UpdatedAt.UnixMilli()
 		if !g.Clock.Deadline.IsZero() {
 			k = g.Clock.Deadline.UnixMilli()
@@ -106,7 +106,7 @@ func (s *Store) GamesToMove(ctx context.Context, email string) ([]domain.Game, e
 func (d *data) gamesToMove(email string) []domain.Game {
 	var out []domain.Game
 	for id, g := range d.games {
-		if seat, ok := g.Seat(g.State.Position.ToMove()); ok && !g.Over() && seat.Email == email && !g.Clock.Deadline.IsZero() {
+		if seat, ok := g.Seat(g.ToMove()); ok && !g.Over() && seat.Email == email && !g.Clock.Deadline.IsZero() {
 			g, _ := d.game(id)
 			out = append(out, g)
 		}
@@ -202,13 +202,13 @@ func (t *tx) Vacations(ctx context.Context, email string, since time.Time) ([]do
 
 func (t *tx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time) (domain.Away, error) {
 	away := domain.Away{}
-	for _, s := range seats {
+	for i, s := range seats {
 		periods, err := t.Vacations(ctx, s.Email, since)
 		if err != nil {
 			return nil, err
 		}
 		if len(periods) > 0 {
-			away[s.Color] = periods
+			away[i] = periods
 		}
 	}
 	return away, nil

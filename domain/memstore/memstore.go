@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // Store is the store. The zero value is not usable: call New.
@@ -35,6 +35,8 @@ type data struct {
 	vacations   []vacation
 	tournaments map[string]domain.Tournament
 	queued      []Queued
+	// unsubscribed and suppressed are the addresses that chose so.
+	unsubscribed, suppressed map[string]bool
 }
 
 type session struct {
@@ -74,7 +76,8 @@ var (
 func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
-		sessions: map[string]session{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{}}}
+		sessions: map[string]session{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
+		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
 	}
@@ -120,7 +123,8 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 	work := data{games: maps.Clone(s.data.games), turns: maps.Clone(s.data.turns),
 		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
 		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
-		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued)}
+		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued),
+		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}
@@ -134,6 +138,7 @@ func (d *data) game(id string) (domain.Game, error) {
 		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
 	}
 	g.Seats = slices.Clone(g.Seats) // the caller may change his copy
+	g.Rules = g.Rules.Clone()
 	return g, nil
 }
 
@@ -187,7 +192,9 @@ func (t *tx) InsertGame(ctx context.Context, c *domain.Created, cause domain.Cau
 	if _, ok := t.data.games[c.Game.ID]; ok {
 		return fmt.Errorf("insert game %s: it exists", c.Game.ID)
 	}
-	t.data.games[c.Game.ID] = c.Game
+	g := c.Game
+	g.Seats, g.Rules = slices.Clone(g.Seats), g.Rules.Clone() // as a store keeps a copy
+	t.data.games[g.ID] = g
 	t.addTurns(c.Game.ID, 0, c.History, now)
 	t.queue(&c.Game, c.Notices, cause)
 	return nil
@@ -199,18 +206,18 @@ func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.Game
 		return fmt.Errorf("update game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
 	}
 	g := c.Game
-	g.Seats = slices.Clone(g.Seats)
+	g.Seats, g.Rules = slices.Clone(g.Seats), g.Rules.Clone()
 	t.data.games[g.ID] = g
-	t.addTurns(g.ID, before.State.Ply, c.Played, now)
+	t.addTurns(g.ID, before.Ply(), c.Played, now)
 	t.queue(&g, c.Notices, c.Cause)
 	return nil
 }
 
 // addTurns appends the turns a change played.
-func (t *tx) addTurns(gameID string, plyBefore int, played []less.Played, now time.Time) {
+func (t *tx) addTurns(gameID string, plyBefore int, played []ruleset.Played, now time.Time) {
 	turns := slices.Clone(t.data.turns[gameID])
 	for i, p := range played {
-		turns = append(turns, domain.StoredTurn{Ply: plyBefore + i + 1, Color: p.Color, Notation: p.Turn.String(),
+		turns = append(turns, domain.StoredTurn{Ply: plyBefore + i + 1, Color: p.Color, Notation: p.Ply,
 			Used: p.Used, Counted: p.Counted, Auto: p.Auto, TimedOut: p.TimedOut, PlayedAt: now})
 	}
 	t.data.turns[gameID] = turns
@@ -233,4 +240,52 @@ func (t *tx) StoreResponse(ctx context.Context, idem domain.Idempotency, r domai
 	}
 	t.data.responses[key] = storedResponse{fingerprint: slices.Clone(idem.Fingerprint), resp: r}
 	return nil
+}
+
+// Unsubscribe implements domain.MailChoices.
+func (s *Store) Unsubscribe(ctx context.Context, email string, now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.data.unsubscribed[email] = true
+	return nil
+}
+
+// Suppress implements domain.MailChoices.
+func (s *Store) Suppress(ctx context.Context, email string, now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.data.suppressed[email] = true
+	return nil
+}
+
+// Unsubscribed and Suppressed report an address's choices.
+func (s *Store) Unsubscribed(email string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.unsubscribed[email]
+}
+
+func (s *Store) Suppressed(email string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.suppressed[email]
+}
+
+// GameMail implements domain.MailChoices: this store sends nothing, so a
+// game's mail is pending, or failed for an address that asked for none.
+func (s *Store) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []domain.NoticeDelivery
+	for _, q := range s.data.queued {
+		if q.GameID != gameID {
+			continue
+		}
+		d := domain.NoticeDelivery{Kind: q.Kind, Color: q.Color, Ply: q.Ply, Status: "pending"}
+		if s.data.suppressed[q.Email] {
+			d.Status, d.ErrorCode = "failed", "suppressed"
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }

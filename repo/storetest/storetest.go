@@ -4,13 +4,13 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // Run runs the contract against stores made by newStore, each empty.
@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"Accounts", testAccounts},
 		{"Vacations", testVacations},
 		{"GamesOfAnAddress", testGamesOfAnAddress},
+		{"MailChoices", testMailChoices},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
@@ -89,8 +90,8 @@ func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
 // play plays the opening on g and stores it.
 func play(t *testing.T, s domain.Store, g domain.Game, at time.Time) domain.Game {
 	t.Helper()
-	white := less.White
-	sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.State.Ply, opening, at)
+	white := "white"
+	sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func testGameRoundTrip(t *testing.T, s domain.Store) {
 		t.Fatal(err)
 	}
 	if got.ID != g.ID || got.CreatorID != g.CreatorID || got.Version != g.Version || len(got.Seats) != 2 ||
-		got.Seats[1] != g.Seats[1] || !got.State.Position.Equal(g.State.Position) || !got.CreatedAt.Equal(T0) {
+		got.Seats[1] != g.Seats[1] || !sameState(got, g) || !got.CreatedAt.Equal(T0) {
 		t.Errorf("read back %+v\nstored    %+v", got, g)
 	}
 	at := T0.Add(time.Minute)
@@ -123,14 +124,14 @@ func testGameRoundTrip(t *testing.T, s domain.Store) {
 	if got, err = s.Game(ctx, g.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got.Version != played.Version || got.State.Ply != 1 || !got.State.Position.Equal(played.State.Position) {
-		t.Errorf("after a turn: version %d ply %d; want %d, 1", got.Version, got.State.Ply, played.Version)
+	if got.Version != played.Version || got.Ply() != 1 || !sameState(got, played) {
+		t.Errorf("after a turn: version %d ply %d; want %d, 1", got.Version, got.Ply(), played.Version)
 	}
 	turns, err := s.Turns(ctx, g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(turns) != 1 || turns[0].Ply != 1 || turns[0].Color != less.White || turns[0].Notation != opening ||
+	if len(turns) != 1 || turns[0].Ply != 1 || turns[0].Color != "white" || turns[0].Notation != opening ||
 		!turns[0].PlayedAt.Equal(at) || turns[0].Counted != 3 {
 		t.Errorf("turns %+v", turns)
 	}
@@ -167,7 +168,7 @@ func testVersionGuard(t *testing.T, s domain.Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_guard")
 	play(t, s, g, T0.Add(time.Minute)) // g is now stale
-	white := less.White
+	white := "white"
 	sub, err := domain.Resign(g, domain.Actor{SeatColor: &white}, T0.Add(2*time.Minute))
 	if err != nil {
 		t.Fatal(err)
@@ -178,8 +179,8 @@ func testVersionGuard(t *testing.T, s domain.Store) {
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("a change to a stale game: %v, want ErrStale", err)
 	}
-	if got, _ := s.Game(ctx, g.ID); got.Over() || got.State.Ply != 1 {
-		t.Errorf("the stale change was written: over %v, ply %d", got.Over(), got.State.Ply)
+	if got, _ := s.Game(ctx, g.ID); got.Over() || got.Ply() != 1 {
+		t.Errorf("the stale change was written: over %v, ply %d", got.Over(), got.Ply())
 	}
 }
 
@@ -344,4 +345,61 @@ func testGamesOfAnAddress(t *testing.T, s domain.Store) {
 	if games, err := s.GamesToMove(ctx, "ann@example.org"); err != nil || len(games) != 0 {
 		t.Errorf("GamesToMove = %d games, %v; want none: %s has no deadline", len(games), err, g.ID)
 	}
+}
+
+// A game's mail is listed in order with its status; an address that asks
+// for no more mail has its waiting mail marked failed, and asking twice
+// changes nothing; unsubscribing is kept.
+func testMailChoices(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	g := insertGame(t, s, "g_mail")
+	g = play(t, s, g, T0.Add(time.Minute))
+	mail, err := s.GameMail(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []domain.NoticeDelivery{
+		{Kind: domain.NoticeInvitation, Color: "white", Status: "pending"},
+		{Kind: domain.NoticeInvitation, Color: "black", Status: "pending"},
+		{Kind: domain.NoticeYourTurn, Color: "black", Ply: 1, Status: "pending"},
+	}
+	if len(mail) != len(want) {
+		t.Fatalf("GameMail = %+v, want %+v", mail, want)
+	}
+	for i, m := range mail {
+		if m.Kind != want[i].Kind || m.Color != want[i].Color || m.Ply != want[i].Ply || m.Status != want[i].Status {
+			t.Errorf("mail %d = %+v, want %+v", i, m, want[i])
+		}
+	}
+	if err := s.Unsubscribe(ctx, "ann@example.org", T0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := s.Suppress(ctx, "bob@example.org", T0.Add(3*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mail, err = s.GameMail(ctx, g.ID); err != nil || len(mail) != 3 {
+		t.Fatalf("GameMail after suppressing = %+v, %v", mail, err)
+	}
+	for i, m := range mail {
+		status, code := "pending", ""
+		if m.Color == "black" {
+			status, code = "failed", "suppressed"
+		}
+		if m.Status != status || m.ErrorCode != code {
+			t.Errorf("mail %d after bob asked for no more mail = %+v, want %s %q", i, m, status, code)
+		}
+	}
+	if got, err := s.GameMail(ctx, "g_none"); err != nil || len(got) != 0 {
+		t.Errorf("GameMail of a missing game = %+v, %v", got, err)
+	}
+}
+
+// sameState reports whether two games are in the same state under their
+// rules: what the store keeps of them.
+func sameState(a, b domain.Game) bool {
+	an, as, aerr := domain.EncodeState(&a)
+	bn, bs, berr := domain.EncodeState(&b)
+	return aerr == nil && berr == nil && an == bn && bytes.Equal(as, bs)
 }
