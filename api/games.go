@@ -47,22 +47,23 @@ type createGameRequest struct {
 }
 
 func (r createGameRequest) spec() (domain.NewGameSpec, error) {
-	spec := domain.NewGameSpec{Preset: less.Preset(r.Preset)}
+	var spec domain.NewGameSpec
+	params := less.Params{Preset: less.Preset(r.Preset)}
 	for _, p := range r.Players {
 		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
 	}
 	if b := r.Board; b != nil {
-		spec.Walls = b.Walls
+		params.Walls = b.Walls
 		if b.Seed != nil {
 			seed, err := strconv.ParseUint(*b.Seed, 10, 64)
 			if err != nil {
 				return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "board.seed is a whole number from 0 to 18446744073709551615, written as a string")
 			}
-			spec.Seed = &seed
+			params.Seed = &seed
 		}
 	}
 	if o := r.Options; o != nil {
-		spec.EarlyStop, spec.MaxTurns = o.EarlyStop, o.MaxTurns
+		params.EarlyStop, params.MaxTurns = o.EarlyStop, o.MaxTurns
 	}
 	tc, err := r.Time.control()
 	if err != nil {
@@ -70,7 +71,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 	}
 	spec.Time = tc
 	if st := r.Setup; st != nil {
-		setup := domain.Setup{Pieces: map[less.Color][]less.Square{}}
+		setup := less.Setup{Pieces: map[less.Color][]less.Square{}}
 		var err error
 		if setup.ToMove, err = less.ParseColor(st.ToMove); err != nil {
 			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "setup.to_move: %v", err)
@@ -88,8 +89,9 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 				setup.Pieces[c] = append(setup.Pieces[c], sq)
 			}
 		}
-		spec.Setup = &setup
+		params.Setup = &setup
 	}
+	spec.Params = params.Map()
 	return spec, nil
 }
 

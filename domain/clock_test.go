@@ -18,7 +18,7 @@ func timedGame(t *testing.T, players []domain.Player, tc domain.TimeControl, awa
 	if len(players) == 4 {
 		walls = strings.Repeat("0", 112)
 	}
-	created, err := domain.CreateGame(domain.NewGameSpec{Players: players, Walls: walls, Time: tc},
+	created, err := domain.CreateGame(domain.NewGameSpec{Players: players, Time: tc, Params: less.Params{Walls: walls}.Map()},
 		testGameID, testCreator, t0, randomSeed, away)
 	if err != nil {
 		t.Fatal(err)

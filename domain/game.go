@@ -1,14 +1,11 @@
 package domain
 
 import (
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/internal/text"
-	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -95,17 +92,17 @@ func (g *Game) Result() (ruleset.Result, bool) { return g.Rules.Result() }
 
 // NewGameSpec is what a user asks for when creating a game.
 type NewGameSpec struct {
-	// Players in turn order: White, Black for two; Yellow, Black, White, Red for four.
+	// Players in turn order (Less: White, Black for two; Yellow, Black,
+	// White, Red for four).
 	Players []Player
-	// Board: a seed, a wall string, or neither (a seed is drawn).
-	Seed  *uint64
-	Walls string
-	// Preset and options; options override the preset.
-	Preset    less.Preset
-	EarlyStop *bool
-	MaxTurns  *int
-	// Setup is an optional custom start position.
-	Setup *Setup
+	// Ruleset names the game's rules; "" is the default (Less).
+	Ruleset string
+	// Params are the rules' own options (ruleset.Options.Params; for Less,
+	// less.Params builds them).
+	Params map[string]string
+	// Seed, if set, is what the rules draw a board from when Params name
+	// none (a tournament round's games share one); else one is drawn.
+	Seed *uint64
 	// Time is the time control; the zero value is none.
 	Time TimeControl
 	// Tournament is set for the games a tournament creates.
@@ -115,12 +112,6 @@ type NewGameSpec struct {
 	Creator string
 }
 
-// Setup is a custom start position (any legal placement, any colour to move).
-type Setup struct {
-	Pieces map[less.Color][]less.Square
-	ToMove less.Color
-}
-
 // Created is a new game and what its creation causes.
 type Created struct {
 	Game    Game
@@ -128,15 +119,27 @@ type Created struct {
 	Notices []Notice
 }
 
-// CreateGame validates the spec and builds the game. randomSeed is used when
-// the spec names no board.
+// CreateGame validates the spec and builds the game: the rules check their
+// options and the number of players. randomSeed is what the rules draw from
+// when the spec gives no Seed.
 //
 // away gives the vacations of the players (by seat: the spec's players in
 // turn order), which move deadlines when the game allows vacations.
 func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64, away Away) (Created, error) {
+	rs := Rulesets.Default()
+	if spec.Ruleset != "" {
+		var ok bool
+		if rs, ok = Rulesets.Get(spec.Ruleset); !ok {
+			return Created{}, Errorf(KindInvalid, CodeInvalidInput, "no game %q: the games are %s", text.Clip(spec.Ruleset, 20),
+				strings.Join(Rulesets.Names(), ", "))
+		}
+	}
 	n := len(spec.Players)
-	if n != 2 && n != 4 {
+	if n < 1 || n > len(Clock{}.Banks) {
 		return Created{}, Errorf(KindInvalid, CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
+	}
+	if spec.Seed != nil {
+		randomSeed = *spec.Seed
 	}
 	players := make([]Player, n)
 	for i := range spec.Players {
@@ -157,7 +160,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	}
 	// The rules start the game: they check the board, the preset, the
 	// options and the set-up position, and name the seats' colours.
-	rules, history, err := Rulesets.Default().Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.params()})
+	rules, history, err := rs.Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.Params})
 	if err != nil {
 		return Created{}, classify(err)
 	}
@@ -194,51 +197,6 @@ func checkPlayer(p Player) (Player, error) {
 		}
 	}
 	return p, nil
-}
-
-// params are the spec's options as Less's ruleset takes them.
-func (spec NewGameSpec) params() map[string]string {
-	p := map[string]string{}
-	if spec.Walls != "" {
-		p[less.ParamWalls] = spec.Walls
-	}
-	if spec.Seed != nil {
-		p[less.ParamSeed] = strconv.FormatUint(*spec.Seed, 10)
-	}
-	if spec.Preset != "" {
-		p[less.ParamPreset] = string(spec.Preset)
-	}
-	if spec.EarlyStop != nil {
-		p[less.ParamEarlyStop] = strconv.FormatBool(*spec.EarlyStop)
-	}
-	if spec.MaxTurns != nil {
-		p[less.ParamMaxTurns] = strconv.Itoa(*spec.MaxTurns)
-	}
-	if spec.Setup != nil {
-		p[less.ParamSetup] = spec.Setup.position()
-	}
-	return p
-}
-
-// position writes the set-up as less.ParsePosition reads it.
-func (s *Setup) position() string {
-	var sb strings.Builder
-	colors := slices.Sorted(maps.Keys(s.Pieces))
-	for _, c := range colors {
-		if len(s.Pieces[c]) == 0 {
-			continue
-		}
-		sb.WriteString(c.String() + ":")
-		for i, sq := range s.Pieces[c] {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(sq.String())
-		}
-		sb.WriteByte(' ')
-	}
-	sb.WriteString("to-move:" + s.ToMove.String())
-	return sb.String()
 }
 
 // Actor is who makes a request about a game: a seat (through its move

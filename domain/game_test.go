@@ -128,7 +128,7 @@ func newGame(t *testing.T, spec domain.NewGameSpec) domain.Game {
 }
 
 func openGame(t *testing.T) domain.Game {
-	return newGame(t, domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls})
+	return newGame(t, domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls}.Map()})
 }
 
 // afterFirstTurn is a 2-player game in which White has played firstTurn.
@@ -213,7 +213,7 @@ func TestCreateGame(t *testing.T) {
 		{
 			name: "two players on the given walls",
 			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls}
+				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -226,7 +226,7 @@ func TestCreateGame(t *testing.T) {
 		{
 			name: "wall string with surrounding white space",
 			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Walls: " " + openWalls + "\n"}
+				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: " " + openWalls + "\n"}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -272,7 +272,7 @@ func TestCreateGame(t *testing.T) {
 		{
 			name: "codecup preset",
 			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Preset: less.PresetCodeCup}
+				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Params: less.Params{Preset: less.PresetCodeCup}.Map()}
 			},
 			size:    8,
 			colors:  []string{yellow, black, white, red},
@@ -285,7 +285,7 @@ func TestCreateGame(t *testing.T) {
 		{
 			name: "options override the preset",
 			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Preset: less.PresetCodeCup, EarlyStop: &no, MaxTurns: &thirty}
+				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Params: less.Params{Preset: less.PresetCodeCup, EarlyStop: &no, MaxTurns: &thirty}.Map()}
 			},
 			size:    8,
 			colors:  []string{yellow, black, white, red},
@@ -298,7 +298,7 @@ func TestCreateGame(t *testing.T) {
 		{
 			name: "early stop on a classic game",
 			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, EarlyStop: &yes}
+				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, EarlyStop: &yes}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -311,13 +311,13 @@ func TestCreateGame(t *testing.T) {
 		{
 			name: "custom setup with its colour to move",
 			spec: func(t *testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 					Pieces: map[less.Color][]less.Square{
 						less.White: squares(t, "c3", "c4", "d3", "d4"),
 						less.Black: squares(t, "a1", "a2", "b1", "b2"),
 					},
 					ToMove: less.Black,
-				}}
+				}}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -338,7 +338,7 @@ func TestCreateGame(t *testing.T) {
 			// Black, to move, is told so besides being invited.
 			name: "setup with an automatic pass at the start",
 			spec: func(t *testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Walls: hemmedWalls(), Setup: hemmedSetup(t)}
+				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: hemmedWalls(), Setup: hemmedSetup(t)}.Map()}
 			},
 			size:   6,
 			colors: []string{white, black},
@@ -419,7 +419,7 @@ func TestCreateGame(t *testing.T) {
 			if tt.ply == 0 && (!st.Position.Equal(st.Start) || st.Counts != [4]int{}) {
 				t.Errorf("position %s counts %v, want the start %s and no counts", st.Position, st.Counts, st.Start)
 			}
-			if spec.Setup == nil && !st.Start.Equal(less.StartPosition(st.Start.Board(), tt.opts.EarlyStop)) {
+			if spec.Params[less.ParamSetup] == "" && !st.Start.Equal(less.StartPosition(st.Start.Board(), tt.opts.EarlyStop)) {
 				t.Errorf("start = %s, want the start position", st.Start)
 			}
 			if !reflect.DeepEqual(c.Notices, tt.notices) {
@@ -448,8 +448,8 @@ func hemmedWalls() string {
 
 // hemmedSetup has White on its start corner, walled in by Black's pieces:
 // every step is blocked and every jump crosses a wall.
-func hemmedSetup(t *testing.T) *domain.Setup {
-	return &domain.Setup{
+func hemmedSetup(t *testing.T) *less.Setup {
+	return &less.Setup{
 		Pieces: map[less.Color][]less.Square{
 			less.White: squares(t, "e5", "e6", "f5", "f6"),
 			less.Black: squares(t, "d5", "d6", "e4", "f4"),
@@ -470,85 +470,93 @@ func TestCreateGameRefuses(t *testing.T) {
 		name string
 		spec func(t *testing.T) domain.NewGameSpec
 	}{
-		{"no players", func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Walls: openWalls} }},
+		{"no players", func(*testing.T) domain.NewGameSpec {
+			return domain.NewGameSpec{Params: less.Params{Walls: openWalls}.Map()}
+		}},
 		{"one player", func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: twoPlayers()[:1]} }},
 		{"three players", func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: fourPlayers()[:3]} }},
 		{"five players", func(*testing.T) domain.NewGameSpec {
 			return domain.NewGameSpec{Players: append(fourPlayers(), domain.Player{Name: "Eve", Email: "eve@example.org"})}
 		}},
+		{"a game the server does not know", func(*testing.T) domain.NewGameSpec {
+			return domain.NewGameSpec{Players: twoPlayers(), Ruleset: "chess"}
+		}},
+		{"an option the rules do not know", func(*testing.T) domain.NewGameSpec {
+			return domain.NewGameSpec{Players: twoPlayers(), Params: map[string]string{"colour": "red"}}
+		}},
 		{"seed and walls together", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Seed: &seed, Walls: openWalls}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Seed: &seed, Walls: openWalls}.Map()}
 		}},
 		{"walls too short", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls[1:]}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls[1:]}.Map()}
 		}},
 		{"walls with a bad digit", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: "3" + openWalls[1:]}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: "3" + openWalls[1:]}.Map()}
 		}},
 		{"walls of an 8x8 board for two players", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: strings.Repeat("0", 112)}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: strings.Repeat("0", 112)}.Map()}
 		}},
 		{"codecup preset with two players", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Preset: less.PresetCodeCup}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Preset: less.PresetCodeCup}.Map()}
 		}},
 		{"unknown preset", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Preset: "blitz"}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Preset: "blitz"}.Map()}
 		}},
 		{"max turns 0", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, MaxTurns: &zero}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, MaxTurns: &zero}.Map()}
 		}},
 		{"max turns over the limit", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, MaxTurns: &tooMany}
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, MaxTurns: &tooMany}.Map()}
 		}},
 		{"setup with three pieces", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
-				}, ToMove: less.White}}
+				}, ToMove: less.White}}.Map()}
 		}},
 		{"setup with two pieces on one square", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3", "a1"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
-				}, ToMove: less.White}}
+				}, ToMove: less.White}}.Map()}
 		}},
 		{"setup with a piece off the board", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3", "g7"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
-				}, ToMove: less.White}}
+				}, ToMove: less.White}}.Map()}
 		}},
 		{"setup with a colour not in play to move", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3", "d4"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
-				}, ToMove: less.Yellow}}
+				}, ToMove: less.Yellow}}.Map()}
 		}},
 		{"setup in which the game is already decided", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "a1", "a2", "b1", "b2"), // White's target corner
 					less.Black: squares(t, "c3", "c4", "d3", "d4"),
-				}, ToMove: less.Black}}
+				}, ToMove: less.Black}}.Map()}
 		}},
 		{"blank name", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "  ", Email: "bob@example.org"}), Walls: openWalls}
+			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "  ", Email: "bob@example.org"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
 		{"name with a line break", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(0, domain.Player{Name: "Ann\r\nBcc: x", Email: "ann@example.org"}), Walls: openWalls}
+			return domain.NewGameSpec{Players: withPlayer(0, domain.Player{Name: "Ann\r\nBcc: x", Email: "ann@example.org"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
 		{"email with a display name", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob", Email: "Bob <bob@example.org>"}), Walls: openWalls}
+			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob", Email: "Bob <bob@example.org>"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
 		{"missing email", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob"}), Walls: openWalls}
+			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
 		{"unknown locale", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob", Email: "bob@example.org", Locale: "pt"}), Walls: openWalls}
+			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob", Email: "bob@example.org", Locale: "pt"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
 	}
 	for _, tt := range tests {
@@ -566,7 +574,7 @@ func TestCreateGameNormalizesPlayers(t *testing.T) {
 	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
 		{Name: "  Ann  ", Email: "Ann@Example.ORG", Locale: "fr"},
 		{Name: "Bob", Email: "bob@example.org"},
-	}, Walls: openWalls}, testGameID, testCreator, t0, randomSeed, nil)
+	}, Params: less.Params{Walls: openWalls}.Map()}, testGameID, testCreator, t0, randomSeed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -732,7 +740,7 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 	turns := []string{"f5d5:e5c5:c5b5", "a2c2:b1c1:c1c3", "f6d6:e6c6:b5b4", "c2c4:c3c5:b2c2", "d5b5:b5b3:d6b6",
 		"c2c3:c5d5:d5e5", "b4b2:c6a6:b3b1", "c4c5:a1a2:a2c2", "a6a5:a5a4:b6a6", "c2c4:c5d5:c4c5", "a6a5:a5a3:a4a2",
 		"e5e6:c5e5:d5f5", "b1c1:c1b1:a3a1"}
-	g := newGame(t, domain.NewGameSpec{Players: twoPlayers(), Walls: walls})
+	g := newGame(t, domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: walls}.Map()})
 	for i, text := range turns {
 		now := t0.Add(time.Duration(i+1) * time.Hour)
 		st := stateOf(t, g)
@@ -910,13 +918,13 @@ func TestResign(t *testing.T) {
 // farBehind is a 2-player game in which White is nearly home and Black, to
 // move, has hardly started.
 func farBehind(t *testing.T) domain.Game {
-	return newGame(t, domain.NewGameSpec{Players: twoPlayers(), Walls: openWalls, Setup: &domain.Setup{
+	return newGame(t, domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 		Pieces: map[less.Color][]less.Square{
 			less.White: squares(t, "a1", "a2", "b1", "c2"), // needs 1
 			less.Black: squares(t, "a3", "b3", "c1", "c3"), // needs 14
 		},
 		ToMove: less.Black,
-	}})
+	}}.Map()})
 }
 
 func TestResignRefuses(t *testing.T) {
@@ -1049,7 +1057,7 @@ func TestActorCanRead(t *testing.T) {
 	// is the creator's own.
 	spec := domain.NewGameSpec{Players: []domain.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Ann too", Email: "ANN@Example.org"},
-	}, Walls: openWalls, Creator: "org@example.org"}
+	}, Creator: "org@example.org", Params: less.Params{Walls: openWalls}.Map()}
 	_, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 	wantError(t, err, domain.KindInvalid, domain.CodeDuplicateAddress)
 	spec.Creator = "ann@example.org"

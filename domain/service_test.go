@@ -42,8 +42,7 @@ func newFixture(t *testing.T) *fixture {
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
 	g, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{
-		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}},
-		Walls: openWalls}, creatorID)
+		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,8 +463,8 @@ func TestServiceTickGame(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
-		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}, Walls: openWalls,
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, creatorID)
+		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}

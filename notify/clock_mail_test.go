@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -33,8 +34,7 @@ func timedMail(t *testing.T, locale string) (db *repo.DB, gameID string, msgs ma
 	}
 	g, err := db.CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}},
-		Walls:   strings.Repeat("0", 60),
-		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour},
+		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map(),
 	}, session.User.ID, now)
 	if err != nil {
 		t.Fatal(err)

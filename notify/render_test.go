@@ -63,8 +63,7 @@ func mailbook(t *testing.T, locale string) []Message {
 		t.Fatal(err)
 	}
 	g, err := db.CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}},
-		Walls:   vector.Walls,
+		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}}, Params: less.Params{Walls: vector.Walls}.Map(),
 	}, session.User.ID, now)
 	if err != nil {
 		t.Fatal(err)

@@ -36,8 +36,7 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	g, err := db.CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Yves", Email: "yves@example.org"}, {Name: "Bea", Email: "bea@example.org"},
 			{Name: "Wim", Email: "wim@example.org"}, {Name: "Rut", Email: "rut@example.org"}},
-		Walls: strings.Repeat("0", 112),
-		Time:  domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour},
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 112)}.Map(),
 	}, session.User.ID, now)
 	if err != nil {
 		t.Fatal(err)

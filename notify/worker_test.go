@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
@@ -333,8 +334,7 @@ func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
 	allow := func(domain.Game) error { return nil }
 	for range games {
 		g, err := db.CreateGame(ctx, domain.NewGameSpec{
-			Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-			Walls:   vector.Walls,
+			Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}, Params: less.Params{Walls: vector.Walls}.Map(),
 		}, creator.ID, now)
 		if err != nil {
 			tb.Fatal(err)

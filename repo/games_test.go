@@ -89,7 +89,7 @@ func twoPlayerSpec(white, black string) domain.NewGameSpec {
 	return domain.NewGameSpec{Players: []domain.Player{
 		{Name: "White " + white, Email: white},
 		{Name: "Black " + black, Email: black, Locale: "fr"},
-	}, Walls: openWalls}
+	}, Params: less.Params{Walls: openWalls}.Map()}
 }
 
 func mustCreate(t *testing.T, db *DB, spec domain.NewGameSpec, creator int64, now time.Time) domain.Game {
@@ -210,19 +210,18 @@ func TestCreateGameRoundTrip(t *testing.T) {
 	}{
 		{name: "two players on given walls", spec: twoPlayerSpec("ann@example.org", "bob@example.org")},
 		{name: "seed, early stop and max turns", spec: domain.NewGameSpec{
-			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Seed: &seed, EarlyStop: &yes, MaxTurns: &thirty}},
+			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Seed: &seed, Params: less.Params{EarlyStop: &yes, MaxTurns: &thirty}.Map()}},
 		{name: "the largest seed", spec: domain.NewGameSpec{
 			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Seed: &bigSeed}},
 		{name: "four players, codecup", spec: domain.NewGameSpec{Players: []domain.Player{
 			{Name: "Yves", Email: "yves@example.org", Locale: "de"}, {Name: "Bea", Email: "bea@example.org", Locale: "es"},
 			{Name: "Wim", Email: "wim@example.org", Locale: "it"}, {Name: "Zoë 🎲", Email: "Rut@Example.org"},
-		}, Preset: less.PresetCodeCup}},
+		}, Params: less.Params{Preset: less.PresetCodeCup}.Map()}},
 		{name: "setup with an automatic pass at the start", spec: domain.NewGameSpec{
-			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Walls: string(hemmed),
-			Setup: &domain.Setup{Pieces: map[less.Color][]less.Square{
+			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Params: less.Params{Walls: string(hemmed), Setup: &less.Setup{Pieces: map[less.Color][]less.Square{
 				less.White: {sq("e5"), sq("e6"), sq("f5"), sq("f6")},
 				less.Black: {sq("d5"), sq("d6"), sq("e4"), sq("f4")},
-			}, ToMove: less.White}},
+			}, ToMove: less.White}}.Map()},
 			wantTurns: []domain.StoredTurn{{Ply: 1, Color: "white", Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
 		},
 	}

@@ -27,8 +27,8 @@ func TestSchedulerPass(t *testing.T) {
 		t.Fatal(err)
 	}
 	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players, Walls: strings.Repeat("0", 60),
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, session.User.ID, start)
+	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players,
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, session.User.ID, start)
 	if err != nil {
 		t.Fatal(err)
 	}

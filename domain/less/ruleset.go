@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,72 @@ const (
 	ParamMaxTurns  = "max_turns"  // a number, overriding the preset
 	ParamSetup     = "setup"      // a start position as Position.String writes it
 )
+
+// Params are Less's options in typed form; Map gives them as Start takes
+// them. The zero value is a classic game on a generated board.
+type Params struct {
+	// A board: a seed or a wall string (not both), or neither (the seed
+	// Start is given).
+	Seed  *uint64
+	Walls string
+	// A preset, and options that override it.
+	Preset    Preset
+	EarlyStop *bool
+	MaxTurns  *int
+	// Setup is a custom start position: any legal placement, any colour
+	// to move.
+	Setup *Setup
+}
+
+// Setup is a custom start position.
+type Setup struct {
+	Pieces map[Color][]Square
+	ToMove Color
+}
+
+// Map gives the params by name, as ruleset.Options.Params.
+func (p Params) Map() map[string]string {
+	m := map[string]string{}
+	if p.Walls != "" {
+		m[ParamWalls] = p.Walls
+	}
+	if p.Seed != nil {
+		m[ParamSeed] = strconv.FormatUint(*p.Seed, 10)
+	}
+	if p.Preset != "" {
+		m[ParamPreset] = string(p.Preset)
+	}
+	if p.EarlyStop != nil {
+		m[ParamEarlyStop] = strconv.FormatBool(*p.EarlyStop)
+	}
+	if p.MaxTurns != nil {
+		m[ParamMaxTurns] = strconv.Itoa(*p.MaxTurns)
+	}
+	if p.Setup != nil {
+		m[ParamSetup] = p.Setup.String()
+	}
+	return m
+}
+
+// String writes the set-up as ParsePosition reads it.
+func (s *Setup) String() string {
+	var sb strings.Builder
+	for _, c := range slices.Sorted(maps.Keys(s.Pieces)) {
+		if len(s.Pieces[c]) == 0 {
+			continue
+		}
+		sb.WriteString(c.String() + ":")
+		for i, sq := range s.Pieces[c] {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(sq.String())
+		}
+		sb.WriteByte(' ')
+	}
+	sb.WriteString("to-move:" + s.ToMove.String())
+	return sb.String()
+}
 
 // Start implements ruleset.Ruleset: 2 players play on 6x6, 4 on 8x8.
 func (Rules) Start(o ruleset.Options) (ruleset.Game, []ruleset.Played, error) {

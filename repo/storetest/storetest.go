@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
 )
 
 // Run runs the contract against stores made by newStore, each empty.
@@ -71,7 +72,7 @@ func newGame(t *testing.T, s domain.Store, id string) domain.Created {
 	org := ensureUser(t, s, "org@example.org")
 	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
 		{Name: "Ann", Email: "ann@example.org", Locale: "en"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}},
-		Walls: openWalls, Creator: org.Email}, id, org.ID, T0, 1, nil)
+		Params: less.Params{Walls: openWalls}.Map(), Creator: org.Email}, id, org.ID, T0, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
