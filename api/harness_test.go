@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // harness runs the whole server over real HTTP on a real SQLite file, with
@@ -37,7 +37,7 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
-		path: filepath.Join(t.TempDir(), "lesspost.db")}
+		path: repotest.Path(t)}
 	h.start()
 	return h
 }

@@ -40,7 +40,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -53,6 +52,7 @@ import (
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // harnessSecret is the signing secret of newHarness and newHarnessWith.
@@ -61,7 +61,7 @@ const harnessSecret = "0123456789abcdef0123456789abcdef-test"
 // newHarnessWith is newHarness with a say in the server's configuration.
 func newHarnessWith(t *testing.T, configure func(*api.Config)) *harness {
 	t.Helper()
-	db, err := repo.Open(t.Context(), filepath.Join(t.TempDir(), "lesspost.db"))
+	db, err := repo.Open(t.Context(), repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lesspost/lesspost"
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // testSecret signs tokens in tests.
@@ -21,7 +21,7 @@ var testSecret = []byte("0123456789abcdef0123456789abcdef")
 // testDB opens a fresh database file in a temporary directory.
 func testDB(t testing.TB) *repo.DB {
 	t.Helper()
-	db, err := repo.Open(t.Context(), filepath.Join(t.TempDir(), "test.db"))
+	db, err := repo.Open(t.Context(), repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

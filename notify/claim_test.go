@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // claimLog is an outbox that notes the outbox id of every mail claimed
@@ -83,7 +83,7 @@ func checkThreadOrder(t *testing.T, sent []Message, ids map[string]int64) {
 // played: every mail arrives once, and each thread in order.
 func TestTwoWorkersShareTheOutbox(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	path := filepath.Join(t.TempDir(), "outbox.db")
+	path := repotest.Path(t)
 	smtp := smtptest.Start(t)
 	var mu sync.Mutex
 	ids := map[string]int64{}

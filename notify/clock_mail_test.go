@@ -11,6 +11,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // timedMail plays the first turn of a 3-days-per-turn game, runs the
@@ -18,7 +19,7 @@ import (
 func timedMail(t *testing.T, locale string) (db *repo.DB, gameID string, msgs map[domain.NoticeKind]Message) {
 	t.Helper()
 	ctx := t.Context()
-	db, err := repo.Open(ctx, filepath.Join(t.TempDir(), "clock.db"))
+	db, err := repo.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

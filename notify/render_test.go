@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -43,7 +44,7 @@ func (fakeLinks) UnsubscribeURL(email string) (string, error) {
 func mailbook(t *testing.T, locale string) []Message {
 	t.Helper()
 	ctx := t.Context()
-	db, err := repo.Open(ctx, filepath.Join(t.TempDir(), "mail.db"))
+	db, err := repo.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

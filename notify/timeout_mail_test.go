@@ -2,7 +2,6 @@ package notify
 
 import (
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // A four-player timed game in which a turn is passed on time goes on, and
@@ -19,7 +19,7 @@ import (
 // is legal only without a legal move).
 func TestMailAfterTimeOutPass(t *testing.T) {
 	ctx := t.Context()
-	db, err := repo.Open(ctx, filepath.Join(t.TempDir(), "timeout.db"))
+	db, err := repo.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // flakySender fails while down is true and records what it sends.
@@ -45,7 +46,7 @@ func (f *flakySender) setDown(down bool) {
 
 func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *repo.DB) {
 	t.Helper()
-	db, err := repo.Open(t.Context(), filepath.Join(t.TempDir(), "outbox.db"))
+	db, err := repo.Open(t.Context(), repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func tableExists(t *testing.T, db *sql.DB, name string) bool {
 }
 
 func TestLegacySecret(t *testing.T) {
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	ctx := t.Context()
 	if _, found, err := db.LegacySecret(ctx); err != nil || found {
 		t.Fatalf("LegacySecret on a fresh database: found %v, %v", found, err)
@@ -172,7 +172,7 @@ func TestLegacySecret(t *testing.T) {
 
 func TestSettings(t *testing.T) {
 	ctx := t.Context()
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	if _, found, err := db.Setting(ctx, "k"); err != nil || found {
 		t.Fatalf("Setting of a missing key = found %v, err %v", found, err)
 	}
@@ -203,7 +203,7 @@ func TestWithTx(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
-			db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+			db := openTest(t, freshPath(t))
 			func() {
 				defer func() {
 					if p := recover(); (p != nil) != tt.wantPanic {
@@ -235,7 +235,7 @@ func TestWithTx(t *testing.T) {
 // with SQLITE_BUSY, and readers run alongside them.
 func TestConcurrentWritesAndReads(t *testing.T) {
 	ctx := context.Background()
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
 	for i := range 50 {
@@ -252,7 +252,7 @@ func TestConcurrentWritesAndReads(t *testing.T) {
 }
 
 func TestReadPoolIsReadOnly(t *testing.T) {
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	if _, err := db.read.Exec(`INSERT INTO settings (key, value) VALUES ('k', 'v')`); err == nil {
 		t.Error("write through the read pool succeeded")
 	}
@@ -261,7 +261,7 @@ func TestReadPoolIsReadOnly(t *testing.T) {
 // Commits leave the WAL to the background checkpoints: the database file
 // takes in what was written without any writer checkpointing it.
 func TestBackgroundCheckpoint(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.db")
+	path := freshPath(t)
 	db := openTest(t, path)
 	size := func() int64 {
 		fi, err := os.Stat(path)

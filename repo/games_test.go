@@ -3,7 +3,6 @@ package repo
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -27,7 +26,7 @@ const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 
 func newStore(t *testing.T) *DB {
 	t.Helper()
-	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "x.db"))
+	db, err := Open(t.Context(), freshPath(t))
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 // account, the default. Login mail without a locale speaks the account's.
 func TestLocaleFallsBackToAccount(t *testing.T) {
 	ctx := t.Context()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "x.db"))
+	db, err := Open(ctx, freshPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ func outboxKinds(t *testing.T, db *DB, gameID string) map[domain.NoticeKind]int 
 // often; a restart in between changes nothing.
 func TestSchedulerActsOnce(t *testing.T) {
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "sched.db")
+	path := freshPath(t)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -41,7 +40,7 @@ func TestCommitBatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
-			db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+			db := openTest(t, freshPath(t))
 			var jobs []*writeJob
 			for i, j := range tt.jobs {
 				key := fmt.Sprint("k", i)
@@ -97,7 +96,7 @@ func cmpCtx(ctx, def context.Context) context.Context {
 // interrupted.
 func TestGivingUpDoesNotInterruptTheBatch(t *testing.T) {
 	ctx := t.Context()
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	insert := func(key string) func(*Tx) error {
 		return func(tx *Tx) error {
 			_, err := tx.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, 'v')`, key)
@@ -128,7 +127,7 @@ func TestGivingUpDoesNotInterruptTheBatch(t *testing.T) {
 // outcome says, whichever batches they fall into.
 func TestConcurrentWriters(t *testing.T) {
 	ctx := t.Context()
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	const n = 200
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -159,7 +158,7 @@ func TestConcurrentWriters(t *testing.T) {
 
 // Writes after Close fail instead of waiting forever.
 func TestWriteAfterClose(t *testing.T) {
-	db := openTest(t, filepath.Join(t.TempDir(), "test.db"))
+	db := openTest(t, freshPath(t))
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

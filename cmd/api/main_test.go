@@ -15,6 +15,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // syncBuffer is a log destination that the server and the test can share.
@@ -184,7 +185,7 @@ func TestServe(t *testing.T) {
 
 func openTestDB(t *testing.T) *repo.DB {
 	t.Helper()
-	db, err := repo.Open(t.Context(), filepath.Join(t.TempDir(), "test.db"))
+	db, err := repo.Open(t.Context(), repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

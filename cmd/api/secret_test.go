@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 const (
@@ -50,7 +51,7 @@ func TestSigningKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg := Config{DB: filepath.Join(dir, "lesspost.db"), Secret: tt.env}
+			cfg := Config{DB: repotest.Path(t), Secret: tt.env}
 			db, err := repo.Open(t.Context(), cfg.DB)
 			if err != nil {
 				t.Fatal(err)
