@@ -1,0 +1,5 @@
+package les
+
+import "strconv"
+
+func quote(s string) string { return strconv.Quote(s) }
