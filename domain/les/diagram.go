@@ -12,11 +12,11 @@ const DiagramLegend = "B W stones   (B) a stone of the last ply   . an empty poi
 // parentheses, and, when holes is set, the empty points of owned holes in
 // the owner's lower-case letter. On the board of side 3:
 //
-//	a     B W .     a
-//	b    . . . .    b
-//	c   . . (B). .  c
-//	d    . . . .    d
-//	e     . . .     e
+//	a    B W .    a
+//	b   . . . .   b
+//	c  . .(B). .  c
+//	d   . . . .   d
+//	e    . . .    e
 func Diagram(p Position, last []Point, holes bool) string {
 	b := p.board
 	n := b.Points()
