@@ -200,12 +200,6 @@ func (g *Engine) judge(text string) (Played, Position, error) {
 	return p, next, nil
 }
 
-// CheckPly judges the text of the current ply (LN4) without playing it.
-func (g *Engine) CheckPly(text string) error {
-	_, _, err := g.judge(text)
-	return err
-}
-
 // PlayPly judges and plays the current ply and returns it. A refused ply
 // is a *PlyError and changes nothing.
 func (g *Engine) PlayPly(text string) (Played, error) {
@@ -234,8 +228,8 @@ func (g *Engine) ResignSeat(s Seat) error {
 	return g.concede(s, ReasonResignation)
 }
 
-// TimeOutMover ends the game: the mover lost on time (LE1, LE4).
-func (g *Engine) TimeOutMover() error { return g.concede(g.Mover(), ReasonTimeout) }
+// timeOut ends the game: the mover lost on time (LE1, LE4).
+func (g *Engine) timeOut() error { return g.concede(g.Mover(), ReasonTimeout) }
 
 // concede ends the game for the loser's opponent, with margin max(1,
 // |difference of owned holes|) on the position as it stands (LE4).
@@ -248,9 +242,10 @@ func (g *Engine) concede(loser Seat, why Reason) error {
 	return nil
 }
 
-// AdjudicateNow ends the game where it stands, scored by LE3 and LE4.
-// Before the choice no seat has a colour, so the game is a draw.
-func (g *Engine) AdjudicateNow() error {
+// Adjudicate implements ruleset.Game: it ends the game where it stands,
+// scored by LE3 and LE4 (a tournament round's deadline). Before the choice
+// no seat has a colour, so the game is a draw.
+func (g *Engine) Adjudicate() error {
 	if g.result != nil {
 		return ruleset.ErrGameOver
 	}

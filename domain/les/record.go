@@ -273,7 +273,7 @@ func (r *Record) checkResult(tags map[string]string) error {
 		case ReasonResignation, ReasonTimeout:
 			err = r.concedeFrom(result, why)
 		case ReasonAdjudicated:
-			err = g.AdjudicateNow()
+			err = g.Adjudicate()
 		}
 		if err != nil {
 			return err
@@ -322,7 +322,7 @@ func (r *Record) concedeFrom(result string, why Reason) error {
 		if loser != g.Mover() {
 			return fmt.Errorf("the Result %q has the player lose on time who was not to move", clip(result))
 		}
-		return g.TimeOutMover()
+		return g.timeOut()
 	}
 	return g.ResignSeat(loser)
 }

@@ -112,8 +112,11 @@ func plyError(err error) error {
 	return err
 }
 
-// Check implements ruleset.Game.
-func (g *Engine) Check(ply string) error { return plyError(g.CheckPly(ply)) }
+// Check implements ruleset.Game: the ply is judged (LN4), not played.
+func (g *Engine) Check(ply string) error {
+	_, _, err := g.judge(ply)
+	return plyError(err)
+}
 
 // Play implements ruleset.Game.
 func (g *Engine) Play(ply string) ([]ruleset.Played, error) {
@@ -142,12 +145,8 @@ func (g *Engine) TimeOut(pass bool) ([]ruleset.Played, error) {
 	if pass {
 		return nil, ErrNoPass
 	}
-	return nil, g.TimeOutMover()
+	return nil, g.timeOut()
 }
-
-// Adjudicate implements ruleset.Game: the position is scored as it stands
-// (LE3, LE4); before the choice the game is a draw.
-func (g *Engine) Adjudicate() error { return g.AdjudicateNow() }
 
 // Clone implements ruleset.Game.
 func (g *Engine) Clone() ruleset.Game { return g.clone() }
