@@ -13,6 +13,17 @@ const (
 	// Squares: cells are squares of a grid, Row 0 at the top and Col 0 at
 	// the left; walls lie on the edges between orthogonal neighbours.
 	Squares = "squares"
+	// Points: cells are the points of a triangular grid (Les's hexagonal
+	// board), where each inner point touches six others. Row 0 is the top
+	// row; Col counts half-steps from the left, so that rows stagger: with
+	// spacing the distance between two touching points, a renderer puts a
+	// point at x = Col/2 × spacing, y = Row × spacing × √3/2. Two points
+	// touch when they are in one row and 2 apart in Col, or in neighbouring
+	// rows and 1 apart. Labels sit on the same grid (a row's label one
+	// whole step, Col − 2, before its first point, which may make Col
+	// negative). Boards of points have no walls; pieces are stones placed
+	// on points, so a Path step of a placement has an empty From.
+	Points = "points"
 )
 
 // Board is a board to draw.
@@ -72,6 +83,10 @@ type Piece struct {
 const (
 	// Target marks the cells a colour's pieces must reach.
 	Target = "target"
+	// Hole marks one hole a colour owns at the end of a game of Les: empty
+	// points bordered only by that colour's stones. Each hole is its own
+	// Highlight, so that a picture can tell them apart.
+	Hole = "hole"
 )
 
 // Highlight is a set of cells to mark, of a kind and for a colour.

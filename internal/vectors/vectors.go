@@ -1,13 +1,14 @@
-// Package vectors loads the Less conformance vectors for tests: by default
-// testdata/conformance/less-vectors.json at the module root, or the file that
-// LESS_VECTORS names (a relative name is taken from the module root, since
-// every package's tests run in their own directory). testdata/README.md
-// describes the format.
+// Package vectors loads the conformance vectors for tests. Less's are by
+// default testdata/conformance/less-vectors.json at the module root, or the
+// file that LESS_VECTORS names; Les's (les.go) are
+// testdata/conformance/les-vectors.json, or the file LES_VECTORS names. A
+// relative name is taken from the module root, since every package's tests
+// run in their own directory. testdata/README.md describes the formats.
 //
 // Only tests import this package. It imports nothing of the project, so the
-// rules engine's own tests (package less) can use it without an import cycle;
-// positions stay as the file writes them, and each test converts them to its
-// own types.
+// rules engines' own tests (packages less and les) can use it without an
+// import cycle; positions stay as the files write them, and each test
+// converts them to its own types.
 package vectors
 
 import (
@@ -115,10 +116,14 @@ var load = sync.OnceValues(func() (*File, error) {
 })
 
 // Path is the vectors file the tests read: LESS_VECTORS, or DefaultPath.
-func Path() (string, error) {
-	path := os.Getenv(Env)
+func Path() (string, error) { return resolve(Env, DefaultPath) }
+
+// resolve is the file the environment variable env names, or def: a
+// relative name is taken from the module root.
+func resolve(env, def string) (string, error) {
+	path := os.Getenv(env)
 	if path == "" {
-		path = DefaultPath
+		path = def
 	}
 	if filepath.IsAbs(path) {
 		return path, nil
