@@ -3,13 +3,14 @@ package domain
 import (
 	"fmt"
 
+	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // Rulesets are the games the server knows, by name; the first (Less) is the
 // default.
-var Rulesets = ruleset.NewRegistry(less.Rules{})
+var Rulesets = ruleset.NewRegistry(less.Rules{}, les.Rules{})
 
 // EncodeState writes the game's ruleset and its state as the ruleset
 // encodes it, for a store to keep opaquely beside the common columns.
