@@ -140,8 +140,8 @@ func (s *Server) updateMe(c echo.Context) error {
 }
 
 type gamePageView struct {
-	Games      []gameView `json:"games"`
-	NextCursor *string    `json:"next_cursor"`
+	Games      []any   `json:"games"` // gameView or lesGameView
+	NextCursor *string `json:"next_cursor"`
 }
 
 // myGames lists the caller's games, most urgent first.
@@ -160,7 +160,7 @@ func (s *Server) myGames(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := gamePageView{Games: []gameView{}}
+	out := gamePageView{Games: []any{}}
 	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	for i := range page.Games {
 		v, err := s.viewGame(&page.Games[i], actor)

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
@@ -23,7 +24,8 @@ type playerRequest struct {
 }
 
 type boardRequest struct {
-	Seed  *string `json:"seed"`
+	Side  *int    `json:"side"` // Les
+	Seed  *string `json:"seed"` // Less
 	Walls string  `json:"walls"`
 }
 
@@ -38,6 +40,7 @@ type setupRequest struct {
 }
 
 type createGameRequest struct {
+	Game    string          `json:"game"`
 	Players []playerRequest `json:"players"`
 	Board   *boardRequest   `json:"board"`
 	Preset  string          `json:"preset"`
@@ -47,12 +50,18 @@ type createGameRequest struct {
 }
 
 func (r createGameRequest) spec() (domain.NewGameSpec, error) {
+	if r.Game == les.RulesetName {
+		return r.lesSpec()
+	}
 	var spec domain.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
 	for _, p := range r.Players {
 		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
 	}
 	if b := r.Board; b != nil {
+		if b.Side != nil {
+			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "board.side is for Les games; a Less board has a seed or walls")
+		}
 		params.Walls = b.Walls
 		if b.Seed != nil {
 			seed, err := strconv.ParseUint(*b.Seed, 10, 64)
@@ -170,6 +179,7 @@ type moveOptionView struct {
 	To   string `json:"to"`
 	Cost int    `json:"cost"`
 	Jump bool   `json:"jump"`
+	Kind string `json:"kind"` // step, jump (Less); place, color (Les)
 }
 
 type movesView struct {
@@ -192,7 +202,9 @@ func (s *Server) legalMoves(c echo.Context) error {
 		return ruleset.ErrGameOver
 	}
 	var from string
-	if v := c.QueryParam("from"); v != "" {
+	if v := c.QueryParam("from"); v != "" && g.Rules.Ruleset() != less.RulesetName {
+		from = strings.ToLower(v) // Les places stones: no move starts anywhere
+	} else if v != "" {
 		sq, err := less.ParseSquare(v)
 		if err != nil {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "from: "+err.Error())
@@ -206,7 +218,7 @@ func (s *Server) legalMoves(c echo.Context) error {
 	out := movesView{Turn: legal.Partial, Used: legal.Used, Left: legal.Left, CanEnd: legal.CanEnd, Moves: []moveOptionView{}}
 	for _, m := range legal.Choices {
 		if from == "" || m.From == from {
-			out.Moves = append(out.Moves, moveOptionView{From: m.From, To: m.To, Cost: m.Cost, Jump: m.Kind == "jump"})
+			out.Moves = append(out.Moves, moveOptionView{From: m.From, To: m.To, Cost: m.Cost, Jump: m.Kind == "jump", Kind: m.Kind})
 		}
 	}
 	return c.JSON(http.StatusOK, out)
@@ -244,6 +256,7 @@ type setupView struct {
 
 type recordView struct {
 	ID      string       `json:"id"`
+	Game    string       `json:"game"`
 	Board   boardView    `json:"board"`
 	Preset  string       `json:"preset"`
 	Options optionsView  `json:"options"`
@@ -264,6 +277,9 @@ func (s *Server) record(c echo.Context) error {
 	rows, err := s.app.Turns(c.Request().Context(), g.ID)
 	if err != nil {
 		return err
+	}
+	if e, ok := g.Rules.(*les.Engine); ok {
+		return s.lesRecord(c, &g, e, rows)
 	}
 	lg, err := lessGame(&g)
 	if err != nil {
@@ -291,11 +307,11 @@ func (s *Server) record(c echo.Context) error {
 		c.Response().Header().Set("Content-Disposition", `inline; filename="`+g.ID+`.less"`)
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(text))
 	}
-	v, err := s.viewGame(&g, a)
+	v, err := s.viewLessGame(&g, lg, a)
 	if err != nil {
 		return err
 	}
-	out := recordView{ID: g.ID, Board: v.Board, Preset: v.Preset, Options: v.Options, Result: v.Result, Record: text,
+	out := recordView{ID: g.ID, Game: less.RulesetName, Board: v.Board, Preset: v.Preset, Options: v.Options, Result: v.Result, Record: text,
 		Turns: make([]turnView, len(rows))}
 	for _, seat := range g.Seats {
 		out.Players = append(out.Players, playerView{Color: seat.Color, Name: seat.Name})
@@ -315,6 +331,7 @@ type turnRequest struct {
 }
 
 type previewView struct {
+	Game      string              `json:"game"`
 	Turn      string              `json:"turn"`
 	Moves     []moveOptionView    `json:"moves"`
 	Used      int                 `json:"used"`
@@ -339,6 +356,14 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if e, ok := after.(*les.Engine); ok && len(played) == 1 {
+		diagram, err := e.Diagram(played[0].Ply)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, lesPreviewView{Game: les.RulesetName, Turn: played[0].Ply, Stones: stones(e.Position()),
+			Diagram: diagram, GameOver: e.Over()})
+	}
 	before, err := lessGame(&g)
 	if err != nil {
 		return err
@@ -353,7 +378,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	}
 	// The pieces stand as the turn left them: passes after it move none.
 	pos := next.Game.Position()
-	return c.JSON(http.StatusOK, previewView{Turn: turn.Turn.String(), Moves: moveCosts(before.Game.Position(), turn.Turn),
+	return c.JSON(http.StatusOK, previewView{Game: less.RulesetName, Turn: turn.Turn.String(), Moves: moveCosts(before.Game.Position(), turn.Turn),
 		Used: turn.Used, Counted: turn.Counted, Completed: turn.Completed, Pieces: pieces(pos), Diagram: less.Diagram(pos, turn.Turn)})
 }
 
@@ -366,7 +391,11 @@ func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
 	for _, m := range turn {
 		for _, o := range ts.MovesFrom(m.From) {
 			if o.To == m.To {
-				out = append(out, moveOptionView{From: m.From.String(), To: m.To.String(), Cost: o.Cost, Jump: o.Jump})
+				kind := "step"
+				if o.Jump {
+					kind = "jump"
+				}
+				out = append(out, moveOptionView{From: m.From.String(), To: m.To.String(), Cost: o.Cost, Jump: o.Jump, Kind: kind})
 			}
 		}
 		if ts.Play(m) != nil {
@@ -388,6 +417,17 @@ func (s *Server) viewBoard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, ok := g.Rules.(*les.Engine); ok {
+		last := ""
+		if len(rows) > 0 {
+			last = rows[len(rows)-1].Notation
+		}
+		b, err := g.Rules.Board(last)
+		if err != nil {
+			return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
+		}
+		return c.JSON(http.StatusOK, b)
+	}
 	lg, err := lessGame(&g)
 	if err != nil {
 		return err
@@ -404,7 +444,7 @@ func (s *Server) viewBoard(c echo.Context) error {
 }
 
 type playedView struct {
-	Game   gameView   `json:"game"`
+	Game   any        `json:"game"` // gameView or lesGameView
 	Played []turnView `json:"played"`
 }
 

@@ -32,6 +32,7 @@ type harness struct {
 	outbox *notify.Worker
 	mail   *mailbox
 	clock  *clock
+	links  *api.Links // to mint a seat's link where a test is not about the email
 }
 
 func newHarness(t *testing.T) *harness {
@@ -57,6 +58,7 @@ func (h *harness) start() {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.links = srv.Links()
 	renderer := &notify.Renderer{Store: db, Links: srv.Links(), Host: "lesspost.test"}
 	h.outbox = notify.NewWorker(db, h.mail, renderer, slog.New(slog.DiscardHandler), h.clock.Now)
 	ts, client := apitest.NewServer(t, srv)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
@@ -61,8 +62,10 @@ type resultView struct {
 	Text          string         `json:"text"`
 }
 
+// gameView is a game of Less (LessGame); lesGameView one of Les.
 type gameView struct {
 	ID           string              `json:"id"`
+	Game         string              `json:"game"`
 	Status       string              `json:"status"`
 	Players      int                 `json:"players"`
 	Board        boardView           `json:"board"`
@@ -86,28 +89,81 @@ type gameView struct {
 	UpdatedAt    time.Time           `json:"updated_at"`
 }
 
-// lessGame is the Less game behind g: the API's game views are Less's.
+// lessGame is the Less game behind g, for the views of Less's own detail.
 func lessGame(g *domain.Game) (*less.RulesGame, error) {
 	lg, ok := g.Rules.(*less.RulesGame)
 	if !ok {
-		return nil, fmt.Errorf("game %s: no views of %s games", g.ID, g.Rules.Ruleset())
+		return nil, fmt.Errorf("game %s: not a game of Less but of %s", g.ID, g.Rules.Ruleset())
 	}
 	return lg, nil
 }
 
-func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
-	lg, err := lessGame(g)
+// viewGame is the game as the caller may see it: a gameView for Less, a
+// lesGameView for Les.
+func (s *Server) viewGame(g *domain.Game, a domain.Actor) (any, error) {
+	switch rules := g.Rules.(type) {
+	case *less.RulesGame:
+		return s.viewLessGame(g, rules, a)
+	case *les.Engine:
+		return s.viewLesGame(g, rules, a)
+	}
+	return nil, fmt.Errorf("game %s: no view of %s games", g.ID, g.Rules.Ruleset())
+}
+
+// gameCommon is what the views of every game show alike.
+type gameCommon struct {
+	status       string
+	toMove       *string
+	yourColors   []string
+	locale       string
+	time         timeView
+	deadline     *time.Time
+	timeLeft     *int
+	spectatorURL string
+}
+
+func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) {
+	c := gameCommon{status: "active", yourColors: []string{}, locale: domain.DefaultLocale, time: viewTime(g)}
+	for i, color := range a.Seats(g) {
+		c.yourColors = append(c.yourColors, color)
+		if seat, _ := g.Seat(color); i == 0 {
+			c.locale = seat.Locale
+		}
+	}
+	if g.Over() {
+		c.status = "finished"
+	} else {
+		toMove := g.ToMove()
+		c.toMove = &toMove
+	}
+	if d := g.Clock.Deadline; !d.IsZero() && !g.Over() {
+		left := int(g.Clock.TimeLeft(s.now()) / time.Second)
+		c.deadline, c.timeLeft = &d, &left
+	}
+	if !a.Spectator {
+		url, err := s.links.WatchURL(g.ID, g.WatchVersion)
+		if err != nil {
+			return gameCommon{}, err
+		}
+		c.spectatorURL = url
+	}
+	return c, nil
+}
+
+func (s *Server) viewLessGame(g *domain.Game, lg *less.RulesGame, a domain.Actor) (gameView, error) {
+	c, err := s.gameCommon(g, a)
 	if err != nil {
 		return gameView{}, err
 	}
 	st := lg.Game.State()
 	size := st.Start.Size()
 	v := gameView{
-		ID: g.ID, Status: "active", Players: less.Players(size), Preset: string(lg.Preset),
+		ID: g.ID, Game: less.RulesetName, Status: c.status, Players: less.Players(size), Preset: string(lg.Preset),
 		Board:   boardView{Size: size, Walls: st.Start.Board().Walls()},
 		Options: optionsView{EarlyStop: st.Options.EarlyStop, MaxTurns: st.Options.MaxTurns},
-		Pieces:  pieces(st.Position), Counts: map[string]int{}, Ply: st.Ply,
-		YourColors: []string{}, Diagram: less.Diagram(st.Position, nil),
+		Pieces:  pieces(st.Position), Counts: map[string]int{}, Ply: st.Ply, ToMove: c.toMove,
+		YourColors: c.yourColors, Locale: c.locale, Diagram: less.Diagram(st.Position, nil),
+		Time: c.time, Deadline: c.deadline, TimeLeft: c.timeLeft, SpectatorURL: c.spectatorURL,
 		Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
 	}
 	if lg.Seed != nil {
@@ -117,36 +173,14 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (gameView, error) {
 	toMove := g.ToMove()
 	for _, seat := range g.Seats {
 		v.Seats = append(v.Seats, seatView{Color: seat.Color, Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
-		c, err := less.ParseColor(seat.Color)
+		color, err := less.ParseColor(seat.Color)
 		if err != nil {
 			return gameView{}, fmt.Errorf("game %s: %w", g.ID, err)
 		}
-		v.Counts[seat.Color] = st.Counts[c]
+		v.Counts[seat.Color] = st.Counts[color]
 	}
-	v.Locale = domain.DefaultLocale
-	for i, c := range a.Seats(g) {
-		v.YourColors = append(v.YourColors, c)
-		if seat, _ := g.Seat(c); i == 0 {
-			v.Locale = seat.Locale
-		}
-	}
-	if g.Over() {
-		v.Status = "finished"
+	if st.Result != nil {
 		v.Result = viewResult(*st.Result, size)
-	} else {
-		v.ToMove = &toMove
-	}
-	v.Time = viewTime(g)
-	if d := g.Clock.Deadline; !d.IsZero() && !g.Over() {
-		left := int(g.Clock.TimeLeft(s.now()) / time.Second)
-		v.Deadline, v.TimeLeft = &d, &left
-	}
-	if !a.Spectator {
-		url, err := s.links.WatchURL(g.ID, g.WatchVersion)
-		if err != nil {
-			return gameView{}, err
-		}
-		v.SpectatorURL = url
 	}
 	return v, nil
 }

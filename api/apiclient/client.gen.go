@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -37,12 +38,15 @@ func (e BoardSize) Valid() bool {
 
 // Defines values for BoardViewLayout.
 const (
+	Points  BoardViewLayout = "points"
 	Squares BoardViewLayout = "squares"
 )
 
 // Valid indicates whether the value is a known member of the BoardViewLayout enum.
 func (e BoardViewLayout) Valid() bool {
 	switch e {
+	case Points:
+		return true
 	case Squares:
 		return true
 	default:
@@ -52,10 +56,12 @@ func (e BoardViewLayout) Valid() bool {
 
 // Defines values for Color.
 const (
-	ColorBlack  Color = "black"
-	ColorRed    Color = "red"
-	ColorWhite  Color = "white"
-	ColorYellow Color = "yellow"
+	ColorBlack   Color = "black"
+	ColorChooser Color = "chooser"
+	ColorRed     Color = "red"
+	ColorSetter  Color = "setter"
+	ColorWhite   Color = "white"
+	ColorYellow  Color = "yellow"
 )
 
 // Valid indicates whether the value is a known member of the Color enum.
@@ -63,7 +69,11 @@ func (e Color) Valid() bool {
 	switch e {
 	case ColorBlack:
 		return true
+	case ColorChooser:
+		return true
 	case ColorRed:
+		return true
+	case ColorSetter:
 		return true
 	case ColorWhite:
 		return true
@@ -95,60 +105,18 @@ func (e CreateTournamentRequestFormat) Valid() bool {
 	}
 }
 
-// Defines values for GamePlayers.
+// Defines values for GameKind.
 const (
-	N2 GamePlayers = 2
-	N4 GamePlayers = 4
+	GameKindLes  GameKind = "les"
+	GameKindLess GameKind = "less"
 )
 
-// Valid indicates whether the value is a known member of the GamePlayers enum.
-func (e GamePlayers) Valid() bool {
+// Valid indicates whether the value is a known member of the GameKind enum.
+func (e GameKind) Valid() bool {
 	switch e {
-	case N2:
+	case GameKindLes:
 		return true
-	case N4:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GameStatus.
-const (
-	GameStatusActive   GameStatus = "active"
-	GameStatusFinished GameStatus = "finished"
-)
-
-// Valid indicates whether the value is a known member of the GameStatus enum.
-func (e GameStatus) Valid() bool {
-	switch e {
-	case GameStatusActive:
-		return true
-	case GameStatusFinished:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for GameToMove.
-const (
-	GameToMoveBlack  GameToMove = "black"
-	GameToMoveRed    GameToMove = "red"
-	GameToMoveWhite  GameToMove = "white"
-	GameToMoveYellow GameToMove = "yellow"
-)
-
-// Valid indicates whether the value is a known member of the GameToMove enum.
-func (e GameToMove) Valid() bool {
-	switch e {
-	case GameToMoveBlack:
-		return true
-	case GameToMoveRed:
-		return true
-	case GameToMoveWhite:
-		return true
-	case GameToMoveYellow:
+	case GameKindLess:
 		return true
 	default:
 		return false
@@ -164,6 +132,369 @@ const (
 func (e HealthStatus) Valid() bool {
 	switch e {
 	case Ok:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGameGame.
+const (
+	LesGameGameLes LesGameGame = "les"
+)
+
+// Valid indicates whether the value is a known member of the LesGameGame enum.
+func (e LesGameGame) Valid() bool {
+	switch e {
+	case LesGameGameLes:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGamePlayers.
+const (
+	LesGamePlayersN2 LesGamePlayers = 2
+)
+
+// Valid indicates whether the value is a known member of the LesGamePlayers enum.
+func (e LesGamePlayers) Valid() bool {
+	switch e {
+	case LesGamePlayersN2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGameStage.
+const (
+	LesGameStageChoice LesGameStage = "choice"
+	LesGameStageSetup  LesGameStage = "setup"
+	LesGameStageTurns  LesGameStage = "turns"
+)
+
+// Valid indicates whether the value is a known member of the LesGameStage enum.
+func (e LesGameStage) Valid() bool {
+	switch e {
+	case LesGameStageChoice:
+		return true
+	case LesGameStageSetup:
+		return true
+	case LesGameStageTurns:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGameStatus.
+const (
+	LesGameStatusActive   LesGameStatus = "active"
+	LesGameStatusFinished LesGameStatus = "finished"
+)
+
+// Valid indicates whether the value is a known member of the LesGameStatus enum.
+func (e LesGameStatus) Valid() bool {
+	switch e {
+	case LesGameStatusActive:
+		return true
+	case LesGameStatusFinished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGameToMove.
+const (
+	LesGameToMoveBlack   LesGameToMove = "black"
+	LesGameToMoveChooser LesGameToMove = "chooser"
+	LesGameToMoveRed     LesGameToMove = "red"
+	LesGameToMoveSetter  LesGameToMove = "setter"
+	LesGameToMoveWhite   LesGameToMove = "white"
+	LesGameToMoveYellow  LesGameToMove = "yellow"
+)
+
+// Valid indicates whether the value is a known member of the LesGameToMove enum.
+func (e LesGameToMove) Valid() bool {
+	switch e {
+	case LesGameToMoveBlack:
+		return true
+	case LesGameToMoveChooser:
+		return true
+	case LesGameToMoveRed:
+		return true
+	case LesGameToMoveSetter:
+		return true
+	case LesGameToMoveWhite:
+		return true
+	case LesGameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesPreviewGame.
+const (
+	LesPreviewGameLes LesPreviewGame = "les"
+)
+
+// Valid indicates whether the value is a known member of the LesPreviewGame enum.
+func (e LesPreviewGame) Valid() bool {
+	switch e {
+	case LesPreviewGameLes:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesRecordGame.
+const (
+	LesRecordGameLes LesRecordGame = "les"
+)
+
+// Valid indicates whether the value is a known member of the LesRecordGame enum.
+func (e LesRecordGame) Valid() bool {
+	switch e {
+	case LesRecordGameLes:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesResultDecidedBy.
+const (
+	LesResultDecidedByEqual        LesResultDecidedBy = "equal"
+	LesResultDecidedByHoles        LesResultDecidedBy = "holes"
+	LesResultDecidedByNone         LesResultDecidedBy = "none"
+	LesResultDecidedBySizes        LesResultDecidedBy = "sizes"
+	LesResultDecidedByStonesAround LesResultDecidedBy = "stones_around"
+)
+
+// Valid indicates whether the value is a known member of the LesResultDecidedBy enum.
+func (e LesResultDecidedBy) Valid() bool {
+	switch e {
+	case LesResultDecidedByEqual:
+		return true
+	case LesResultDecidedByHoles:
+		return true
+	case LesResultDecidedByNone:
+		return true
+	case LesResultDecidedBySizes:
+		return true
+	case LesResultDecidedByStonesAround:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesResultLoser.
+const (
+	LesResultLoserChooser LesResultLoser = "chooser"
+	LesResultLoserSetter  LesResultLoser = "setter"
+)
+
+// Valid indicates whether the value is a known member of the LesResultLoser enum.
+func (e LesResultLoser) Valid() bool {
+	switch e {
+	case LesResultLoserChooser:
+		return true
+	case LesResultLoserSetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesResultReason.
+const (
+	LesResultReasonAdjudicated LesResultReason = "adjudicated"
+	LesResultReasonNoMove      LesResultReason = "no_move"
+	LesResultReasonResignation LesResultReason = "resignation"
+	LesResultReasonTimeout     LesResultReason = "timeout"
+)
+
+// Valid indicates whether the value is a known member of the LesResultReason enum.
+func (e LesResultReason) Valid() bool {
+	switch e {
+	case LesResultReasonAdjudicated:
+		return true
+	case LesResultReasonNoMove:
+		return true
+	case LesResultReasonResignation:
+		return true
+	case LesResultReasonTimeout:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesResultWinner.
+const (
+	LesResultWinnerChooser LesResultWinner = "chooser"
+	LesResultWinnerSetter  LesResultWinner = "setter"
+)
+
+// Valid indicates whether the value is a known member of the LesResultWinner enum.
+func (e LesResultWinner) Valid() bool {
+	switch e {
+	case LesResultWinnerChooser:
+		return true
+	case LesResultWinnerSetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesResultWinnerStone.
+const (
+	LesResultWinnerStoneBlack LesResultWinnerStone = "black"
+	LesResultWinnerStoneWhite LesResultWinnerStone = "white"
+)
+
+// Valid indicates whether the value is a known member of the LesResultWinnerStone enum.
+func (e LesResultWinnerStone) Valid() bool {
+	switch e {
+	case LesResultWinnerStoneBlack:
+		return true
+	case LesResultWinnerStoneWhite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesSeatStone.
+const (
+	LesSeatStoneBlack LesSeatStone = "black"
+	LesSeatStoneWhite LesSeatStone = "white"
+)
+
+// Valid indicates whether the value is a known member of the LesSeatStone enum.
+func (e LesSeatStone) Valid() bool {
+	switch e {
+	case LesSeatStoneBlack:
+		return true
+	case LesSeatStoneWhite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessGameGame.
+const (
+	LessGameGameLess LessGameGame = "less"
+)
+
+// Valid indicates whether the value is a known member of the LessGameGame enum.
+func (e LessGameGame) Valid() bool {
+	switch e {
+	case LessGameGameLess:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessGamePlayers.
+const (
+	LessGamePlayersN2 LessGamePlayers = 2
+	LessGamePlayersN4 LessGamePlayers = 4
+)
+
+// Valid indicates whether the value is a known member of the LessGamePlayers enum.
+func (e LessGamePlayers) Valid() bool {
+	switch e {
+	case LessGamePlayersN2:
+		return true
+	case LessGamePlayersN4:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessGameStatus.
+const (
+	LessGameStatusActive   LessGameStatus = "active"
+	LessGameStatusFinished LessGameStatus = "finished"
+)
+
+// Valid indicates whether the value is a known member of the LessGameStatus enum.
+func (e LessGameStatus) Valid() bool {
+	switch e {
+	case LessGameStatusActive:
+		return true
+	case LessGameStatusFinished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessGameToMove.
+const (
+	LessGameToMoveBlack   LessGameToMove = "black"
+	LessGameToMoveChooser LessGameToMove = "chooser"
+	LessGameToMoveRed     LessGameToMove = "red"
+	LessGameToMoveSetter  LessGameToMove = "setter"
+	LessGameToMoveWhite   LessGameToMove = "white"
+	LessGameToMoveYellow  LessGameToMove = "yellow"
+)
+
+// Valid indicates whether the value is a known member of the LessGameToMove enum.
+func (e LessGameToMove) Valid() bool {
+	switch e {
+	case LessGameToMoveBlack:
+		return true
+	case LessGameToMoveChooser:
+		return true
+	case LessGameToMoveRed:
+		return true
+	case LessGameToMoveSetter:
+		return true
+	case LessGameToMoveWhite:
+		return true
+	case LessGameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessPreviewGame.
+const (
+	LessPreviewGameLess LessPreviewGame = "less"
+)
+
+// Valid indicates whether the value is a known member of the LessPreviewGame enum.
+func (e LessPreviewGame) Valid() bool {
+	switch e {
+	case LessPreviewGameLess:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessRecordGame.
+const (
+	LessRecordGameLess LessRecordGame = "less"
+)
+
+// Valid indicates whether the value is a known member of the LessRecordGame enum.
+func (e LessRecordGame) Valid() bool {
+	switch e {
+	case LessRecordGameLess:
 		return true
 	default:
 		return false
@@ -311,6 +642,30 @@ func (e MailStatusStatus) Valid() bool {
 	}
 }
 
+// Defines values for MoveOptionKind.
+const (
+	MoveColor MoveOptionKind = "color"
+	MoveJump  MoveOptionKind = "jump"
+	MovePlace MoveOptionKind = "place"
+	MoveStep  MoveOptionKind = "step"
+)
+
+// Valid indicates whether the value is a known member of the MoveOptionKind enum.
+func (e MoveOptionKind) Valid() bool {
+	switch e {
+	case MoveColor:
+		return true
+	case MoveJump:
+		return true
+	case MovePlace:
+		return true
+	case MoveStep:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Preset.
 const (
 	Classic Preset = "classic"
@@ -451,17 +806,21 @@ func (e ProblemCode) Valid() bool {
 
 // Defines values for ProblemRule.
 const (
-	EmptySquare   ProblemRule = "empty_square"
-	Incomplete    ProblemRule = "incomplete"
-	NotAMove      ProblemRule = "not_a_move"
-	NotYourPiece  ProblemRule = "not_your_piece"
-	NothingToJump ProblemRule = "nothing_to_jump"
-	Occupied      ProblemRule = "occupied"
-	OffBoard      ProblemRule = "off_board"
-	OverBudget    ProblemRule = "over_budget"
-	SideComplete  ProblemRule = "side_complete"
-	Syntax        ProblemRule = "syntax"
-	WallInJump    ProblemRule = "wall_in_jump"
+	EmptySquare      ProblemRule = "empty_square"
+	Incomplete       ProblemRule = "incomplete"
+	NotAMove         ProblemRule = "not_a_move"
+	NotIsolated      ProblemRule = "not_isolated"
+	NotTouchingBoth  ProblemRule = "not_touching_both"
+	NotYourPiece     ProblemRule = "not_your_piece"
+	NothingToJump    ProblemRule = "nothing_to_jump"
+	Occupied         ProblemRule = "occupied"
+	OffBoard         ProblemRule = "off_board"
+	OverBudget       ProblemRule = "over_budget"
+	SetupNotInLine   ProblemRule = "setup_not_in_line"
+	SetupNotTouching ProblemRule = "setup_not_touching"
+	SideComplete     ProblemRule = "side_complete"
+	Syntax           ProblemRule = "syntax"
+	WallInJump       ProblemRule = "wall_in_jump"
 )
 
 // Valid indicates whether the value is a known member of the ProblemRule enum.
@@ -473,6 +832,10 @@ func (e ProblemRule) Valid() bool {
 		return true
 	case NotAMove:
 		return true
+	case NotIsolated:
+		return true
+	case NotTouchingBoth:
+		return true
 	case NotYourPiece:
 		return true
 	case NothingToJump:
@@ -482,6 +845,10 @@ func (e ProblemRule) Valid() bool {
 	case OffBoard:
 		return true
 	case OverBudget:
+		return true
+	case SetupNotInLine:
+		return true
+	case SetupNotTouching:
 		return true
 	case SideComplete:
 		return true
@@ -496,25 +863,25 @@ func (e ProblemRule) Valid() bool {
 
 // Defines values for ResultReason.
 const (
-	Adjudicated ResultReason = "adjudicated"
-	Complete    ResultReason = "complete"
-	Resignation ResultReason = "resignation"
-	Timeout     ResultReason = "timeout"
-	TurnLimit   ResultReason = "turn_limit"
+	ResultReasonAdjudicated ResultReason = "adjudicated"
+	ResultReasonComplete    ResultReason = "complete"
+	ResultReasonResignation ResultReason = "resignation"
+	ResultReasonTimeout     ResultReason = "timeout"
+	ResultReasonTurnLimit   ResultReason = "turn_limit"
 )
 
 // Valid indicates whether the value is a known member of the ResultReason enum.
 func (e ResultReason) Valid() bool {
 	switch e {
-	case Adjudicated:
+	case ResultReasonAdjudicated:
 		return true
-	case Complete:
+	case ResultReasonComplete:
 		return true
-	case Resignation:
+	case ResultReasonResignation:
 		return true
-	case Timeout:
+	case ResultReasonTimeout:
 		return true
-	case TurnLimit:
+	case ResultReasonTurnLimit:
 		return true
 	default:
 		return false
@@ -742,12 +1109,15 @@ func (e TournamentRoundStatus) Valid() bool {
 
 // Defines values for ViewHighlightKind.
 const (
+	Hole   ViewHighlightKind = "hole"
 	Target ViewHighlightKind = "target"
 )
 
 // Valid indicates whether the value is a known member of the ViewHighlightKind enum.
 func (e ViewHighlightKind) Valid() bool {
 	switch e {
+	case Hole:
+		return true
 	case Target:
 		return true
 	default:
@@ -806,8 +1176,8 @@ type Board struct {
 // BoardSize Squares per row and column (B1).
 type BoardSize int
 
-// BoardRequest The board: a `seed` for the generator, or a `walls` string, not both.
-// With neither, a random seed is drawn.
+// BoardRequest Less: a `seed` for the generator, or a `walls` string, not both;
+// with neither, a random seed is drawn. Les: the `side` only.
 type BoardRequest struct {
 	// Seed A generator seed from 0 to 18446744073709551615, written as a
 	// decimal string (it does not fit a JSON number safely). The same
@@ -816,6 +1186,11 @@ type BoardRequest struct {
 	//
 	// Example: 11
 	Seed *string `json:"seed,omitempty"`
+
+	// Side Les only (LB1); 9 (217 points) if omitted.
+	//
+	// Example: 9
+	Side *int `json:"side,omitempty"`
 
 	// Walls A wall string (B4): one digit 0, 1 or 2 per edge; 60 digits for
 	// a 6x6 board (two players), 112 for 8x8 (four players).
@@ -840,9 +1215,12 @@ type BoardView struct {
 	// of the first column.
 	Labels []ViewLabel `json:"labels"`
 
-	// Layout How the cells lie. `squares`: a grid of squares, row 0 at the top
-	// and column 0 at the left; walls lie on the edges between
-	// orthogonal neighbours. Other games may add layouts.
+	// Layout How the cells lie. `squares` (Less): a grid of squares, row 0 at
+	// the top and column 0 at the left; walls lie on the edges between
+	// orthogonal neighbours. `points` (Les): the points of a
+	// triangular grid; a point's `col` counts half-steps, so it lies at
+	// x = col/2 and y = row·√3/2 in units of the distance between
+	// neighbours, and neighbours are joined by lines.
 	Layout BoardViewLayout `json:"layout"`
 
 	// Path The moves of the turn to show, in order; empty when there is none.
@@ -860,14 +1238,19 @@ type BoardView struct {
 	Walls []ViewWall `json:"walls"`
 }
 
-// BoardViewLayout How the cells lie. `squares`: a grid of squares, row 0 at the top
-// and column 0 at the left; walls lie on the edges between
-// orthogonal neighbours. Other games may add layouts.
+// BoardViewLayout How the cells lie. `squares` (Less): a grid of squares, row 0 at
+// the top and column 0 at the left; walls lie on the edges between
+// orthogonal neighbours. `points` (Les): the points of a
+// triangular grid; a point's `col` counts half-steps, so it lies at
+// x = col/2 and y = row·√3/2 in units of the distance between
+// neighbours, and neighbours are joined by lines.
 type BoardViewLayout string
 
-// Color A player's colour. Two-player games use `white` and `black`;
-// four-player games all four, in the turn order yellow, black, white,
-// red.
+// Color A seat, by the name its game gives it. Less names seats by colour:
+// two-player games use `white` and `black`; four-player games all
+// four, in the turn order yellow, black, white, red. Les names them
+// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 type Color string
 
 // Counts Each colour's move count (T4): the points its turns counted so far,
@@ -883,16 +1266,23 @@ type Counts struct {
 
 // CreateGameRequest defines model for CreateGameRequest.
 type CreateGameRequest struct {
-	// Board The board: a `seed` for the generator, or a `walls` string, not both.
-	// With neither, a random seed is drawn.
+	// Board Less: a `seed` for the generator, or a `walls` string, not both;
+	// with neither, a random seed is drawn. Les: the `side` only.
 	Board *BoardRequest `json:"board,omitempty"`
+
+	// Game The game: `less` if omitted. A `les` game takes `board.side`
+	// and `time` only; `preset`, `options`, `setup`, `board.seed` and
+	// `board.walls` are Less's and are refused for it with
+	// `422 invalid_input`.
+	Game *GameKind `json:"game,omitempty"`
 
 	// Options Variants; each overrides the preset.
 	Options *OptionsRequest `json:"options,omitempty"`
 
-	// Players 2 or 4 players, in turn order: `white`, `black` for two;
-	// `yellow`, `black`, `white`, `red` for four. 3 players are
-	// refused with `422 invalid_input`.
+	// Players Less: 2 or 4 players, in turn order: `white`, `black` for two;
+	// `yellow`, `black`, `white`, `red` for four (3 are refused with
+	// `422 invalid_input`). Les: 2 players, the `setter` then the
+	// `chooser`.
 	Players []PlayerRequest `json:"players"`
 
 	// Preset The rule set; `classic` if omitted.
@@ -946,8 +1336,253 @@ type CreateTournamentRequest struct {
 // CreateTournamentRequestFormat defines model for CreateTournamentRequest.Format.
 type CreateTournamentRequestFormat string
 
-// Game A game as the caller may see it.
+// Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
+// apart by `game`.
 type Game struct {
+	union json.RawMessage
+}
+
+// GameKind The game's rules: `less` (the default; docs/rules.md) or `les`
+// (docs/les-rules.md).
+type GameKind string
+
+// GamePage defines model for GamePage.
+type GamePage struct {
+	Games []Game `json:"games"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+}
+
+// Health defines model for Health.
+type Health struct {
+	Status HealthStatus `json:"status"`
+}
+
+// HealthStatus defines model for Health.Status.
+type HealthStatus string
+
+// LesBoard defines model for LesBoard.
+type LesBoard struct {
+	// Points The board's points, 3s(s-1)+1 (217 for side 9).
+	Points int `json:"points"`
+
+	// Side Points along each edge of the hexagon (LB1).
+	Side int `json:"side"`
+}
+
+// LesGame A game of Les as the caller may see it.
+type LesGame struct {
+	Board     LesBoard  `json:"board"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Deadline When the current ply must be played; null without a time control or once over.
+	Deadline *time.Time `json:"deadline"`
+
+	// Diagram The position drawn in plain ASCII (monospace); owned holes are marked once the game is over.
+	Diagram string      `json:"diagram"`
+	Game    LesGameGame `json:"game"`
+
+	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
+	Id string `json:"id"`
+
+	// Locale The language of the caller's seat; `en` for spectators and callers without a seat.
+	Locale  Locale         `json:"locale"`
+	Players LesGamePlayers `json:"players"`
+
+	// Ply The number of plies played (the setup and the choice included).
+	// Send it with a ply (`submitTurn`); a ply made on an older
+	// position gets `409 stale_ply`.
+	Ply int `json:"ply"`
+
+	// Result How a game of Les ended (LE1–LE4); null while it runs. `winner` and
+	// `loser` are seats, null for a draw.
+	Result *LesResult `json:"result"`
+
+	// Seats The seats in turn order, setter then chooser.
+	Seats []LesSeat `json:"seats"`
+
+	// SpectatorUrl The game's read-only spectator link; absent when the caller is a spectator.
+	SpectatorUrl *string `json:"spectator_url,omitempty"`
+
+	// Stage What the current ply is: the setter's `setup` (ply 0, LS2: four
+	// stones `B1:W1:B2:W2`), the chooser's `choice` (ply 1, LS3:
+	// `black` or `white`), or `turns` (from ply 2, Black first).
+	Stage  LesGameStage  `json:"stage"`
+	Status LesGameStatus `json:"status"`
+
+	// Stones Each colour's stones on the board, in board order.
+	Stones Stones `json:"stones"`
+
+	// Time A game's time control, and each bank (for `bank`).
+	Time TimeControl `json:"time"`
+
+	// TimeLeftSeconds Seconds left until `deadline`.
+	TimeLeftSeconds *int `json:"time_left_seconds"`
+
+	// ToMove The seat to move (a `Color`, here `setter` or `chooser`); null once the game is finished.
+	ToMove    *LesGameToMove `json:"to_move"`
+	UpdatedAt time.Time      `json:"updated_at"`
+
+	// Version Changes with every change to the game; the `ETag` of `getGame`.
+	Version int `json:"version"`
+
+	// YourColors The seats the caller holds: the seat of a seat token, the seats
+	// with an account's email address; empty for a spectator or a
+	// creator who does not play.
+	YourColors []Color `json:"your_colors"`
+}
+
+// LesGameGame defines model for LesGame.Game.
+type LesGameGame string
+
+// LesGamePlayers defines model for LesGame.Players.
+type LesGamePlayers int
+
+// LesGameStage What the current ply is: the setter's `setup` (ply 0, LS2: four
+// stones `B1:W1:B2:W2`), the chooser's `choice` (ply 1, LS3:
+// `black` or `white`), or `turns` (from ply 2, Black first).
+type LesGameStage string
+
+// LesGameStatus defines model for LesGame.Status.
+type LesGameStatus string
+
+// LesGameToMove The seat to move (a `Color`, here `setter` or `chooser`); null once the game is finished.
+type LesGameToMove string
+
+// LesHole defines model for LesHole.
+type LesHole = []int
+
+// LesHoles Each stone colour's owned holes as `[size, stones around]`, sorted as LE3 compares them.
+type LesHoles struct {
+	Black []LesHole `json:"black"`
+	White []LesHole `json:"white"`
+}
+
+// LesPreview Where a legal ply of Les leads.
+type LesPreview struct {
+	// Diagram The resulting position in plain ASCII; the ply's stones are in brackets.
+	Diagram string         `json:"diagram"`
+	Game    LesPreviewGame `json:"game"`
+
+	// GameOver The ply would end the game (LE1).
+	GameOver bool `json:"game_over"`
+
+	// Stones Each colour's stones on the board, in board order.
+	Stones Stones `json:"stones"`
+
+	// Turn A ply in its game's notation. Less (N1–N2): moves `<from><to>`
+	// joined by `:`, e.g. `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for
+	// the empty turn. Les (LN1–LN3): the setup's four points
+	// `e5:e6:g3:g5`, the choice `black` or `white`, a turn's one or two
+	// points `d4:k12`. Responses use this canonical form.
+	//
+	//
+	// Example: e5e4:e4d4:d4c4
+	Turn TurnText `json:"turn"`
+}
+
+// LesPreviewGame defines model for LesPreview.Game.
+type LesPreviewGame string
+
+// LesRecord A game of Les's record as JSON.
+type LesRecord struct {
+	Board LesBoard      `json:"board"`
+	Game  LesRecordGame `json:"game"`
+	Id    string        `json:"id"`
+
+	// Players The players in turn order (setter, chooser).
+	Players []Player `json:"players"`
+
+	// Record The record text, as `format=text` answers it.
+	Record string `json:"record"`
+
+	// Result How a game of Les ended (LE1–LE4); null while it runs. `winner` and
+	// `loser` are seats, null for a draw.
+	Result *LesResult `json:"result"`
+
+	// Turns The plies, from the setup (ply 1 here, as `Turn.ply` counts).
+	Turns []Turn `json:"turns"`
+}
+
+// LesRecordGame defines model for LesRecord.Game.
+type LesRecordGame string
+
+// LesResult How a game of Les ended (LE1–LE4); null while it runs. `winner` and
+// `loser` are seats, null for a draw.
+type LesResult struct {
+	// DecidedBy Which step of LE3 decided: more `holes`, the first differing
+	// `sizes`, the first differing `stones_around`, or `equal` (a
+	// draw); `none` for a resignation, a time-out, or an adjudication
+	// before the choice.
+	DecidedBy LesResultDecidedBy `json:"decided_by"`
+
+	// Holes Each stone colour's owned holes as `[size, stones around]`, sorted as LE3 compares them.
+	Holes LesHoles        `json:"holes"`
+	Loser *LesResultLoser `json:"loser"`
+
+	// Margin The winner's owned holes minus the loser's (LE4); 0 for a draw or when sizes or stones around decided.
+	Margin int `json:"margin"`
+
+	// Reason `no_move`: the mover had no legal first placement (LE1);
+	// `resignation` or `timeout`: the other seat wins (LE4);
+	// `adjudicated`: a tournament round's deadline passed and the board
+	// was scored as it stood.
+	Reason LesResultReason `json:"reason"`
+
+	// Text The result in words, e.g. `Black (the chooser) won by 2 holes (4 to 2)`.
+	Text   string           `json:"text"`
+	Winner *LesResultWinner `json:"winner"`
+
+	// WinnerStone The winner's stone colour; null for a draw or before the choice.
+	WinnerStone *LesResultWinnerStone `json:"winner_stone"`
+}
+
+// LesResultDecidedBy Which step of LE3 decided: more `holes`, the first differing
+// `sizes`, the first differing `stones_around`, or `equal` (a
+// draw); `none` for a resignation, a time-out, or an adjudication
+// before the choice.
+type LesResultDecidedBy string
+
+// LesResultLoser defines model for LesResult.Loser.
+type LesResultLoser string
+
+// LesResultReason `no_move`: the mover had no legal first placement (LE1);
+// `resignation` or `timeout`: the other seat wins (LE4);
+// `adjudicated`: a tournament round's deadline passed and the board
+// was scored as it stood.
+type LesResultReason string
+
+// LesResultWinner defines model for LesResult.Winner.
+type LesResultWinner string
+
+// LesResultWinnerStone The winner's stone colour; null for a draw or before the choice.
+type LesResultWinnerStone string
+
+// LesSeat defines model for LesSeat.
+type LesSeat struct {
+	// Color A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
+	Color Color `json:"color"`
+
+	// Name The player's name.
+	Name string `json:"name"`
+
+	// Stone The stone colour the seat plays; null until the chooser has chosen (LS3).
+	Stone *LesSeatStone `json:"stone"`
+
+	// ToMove This seat is to move (never true once the game is finished).
+	ToMove bool `json:"to_move"`
+}
+
+// LesSeatStone The stone colour the seat plays; null until the chooser has chosen (LS3).
+type LesSeatStone string
+
+// LessGame A game of Less as the caller may see it.
+type LessGame struct {
 	Board Board `json:"board"`
 
 	// Counts Each colour's move count (T4): the points its turns counted so far,
@@ -962,7 +1597,8 @@ type Game struct {
 	Deadline *time.Time `json:"deadline"`
 
 	// Diagram The position drawn in plain ASCII (monospace), with walls and target corners.
-	Diagram string `json:"diagram"`
+	Diagram string       `json:"diagram"`
+	Game    LessGameGame `json:"game"`
 
 	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
 	Id string `json:"id"`
@@ -979,8 +1615,8 @@ type Game struct {
 	//
 	//
 	// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
-	Pieces  Pieces      `json:"pieces"`
-	Players GamePlayers `json:"players"`
+	Pieces  Pieces          `json:"pieces"`
+	Players LessGamePlayers `json:"players"`
 
 	// Ply The number of turns played so far (automatic passes included).
 	// Send it with a turn (`submitTurn`); a turn made on an older
@@ -1007,8 +1643,8 @@ type Game struct {
 	//
 	//
 	// Example: https://less.example/play/g_3k7q2mxa9fz4hw5cuj6t#t=eyJhbGciOi…
-	SpectatorUrl *string    `json:"spectator_url,omitempty"`
-	Status       GameStatus `json:"status"`
+	SpectatorUrl *string        `json:"spectator_url,omitempty"`
+	Status       LessGameStatus `json:"status"`
 
 	// Time A game's time control, and each bank (for `bank`).
 	Time TimeControl `json:"time"`
@@ -1017,8 +1653,8 @@ type Game struct {
 	TimeLeftSeconds *int `json:"time_left_seconds"`
 
 	// ToMove The colour to move (a `Color`); null once the game is finished.
-	ToMove    *GameToMove `json:"to_move"`
-	UpdatedAt time.Time   `json:"updated_at"`
+	ToMove    *LessGameToMove `json:"to_move"`
+	UpdatedAt time.Time       `json:"updated_at"`
 
 	// Version Changes with every change to the game; the `ETag` of `getGame`.
 	Version int `json:"version"`
@@ -1029,30 +1665,103 @@ type Game struct {
 	YourColors []Color `json:"your_colors"`
 }
 
-// GamePlayers defines model for Game.Players.
-type GamePlayers int
+// LessGameGame defines model for LessGame.Game.
+type LessGameGame string
 
-// GameStatus defines model for Game.Status.
-type GameStatus string
+// LessGamePlayers defines model for LessGame.Players.
+type LessGamePlayers int
 
-// GameToMove The colour to move (a `Color`); null once the game is finished.
-type GameToMove string
+// LessGameStatus defines model for LessGame.Status.
+type LessGameStatus string
 
-// GamePage defines model for GamePage.
-type GamePage struct {
-	Games []Game `json:"games"`
+// LessGameToMove The colour to move (a `Color`); null once the game is finished.
+type LessGameToMove string
 
-	// NextCursor Pass as `cursor` for the next page; null on the last page.
-	NextCursor *string `json:"next_cursor"`
+// LessPreview Where a legal turn of Less leads.
+type LessPreview struct {
+	// Completed The mover's side would be complete after the turn.
+	Completed bool `json:"completed"`
+
+	// Counted The points the turn would add to the mover's count (T4).
+	Counted int `json:"counted"`
+
+	// Diagram The resulting position in plain ASCII; squares the turn moved from or jumped over are marked `*`.
+	Diagram string          `json:"diagram"`
+	Game    LessPreviewGame `json:"game"`
+
+	// Moves The turn's moves in order, each with what it costs as `listLegalMoves` gives it.
+	Moves []MoveOption `json:"moves"`
+
+	// Pieces The squares of each colour's pieces, by colour: `white` and `black`
+	// in a two-player game, all four colours in a four-player game. Each
+	// colour in play has exactly 4 pieces.
+	//
+	//
+	// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
+	Pieces Pieces `json:"pieces"`
+
+	// Turn A ply in its game's notation. Less (N1–N2): moves `<from><to>`
+	// joined by `:`, e.g. `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for
+	// the empty turn. Les (LN1–LN3): the setup's four points
+	// `e5:e6:g3:g5`, the choice `black` or `white`, a turn's one or two
+	// points `d4:k12`. Responses use this canonical form.
+	//
+	//
+	// Example: e5e4:e4d4:d4c4
+	Turn TurnText `json:"turn"`
+
+	// Used The points the moves cost.
+	Used int `json:"used"`
 }
 
-// Health defines model for Health.
-type Health struct {
-	Status HealthStatus `json:"status"`
+// LessPreviewGame defines model for LessPreview.Game.
+type LessPreviewGame string
+
+// LessRecord A game of Less's record as JSON.
+type LessRecord struct {
+	Board   Board          `json:"board"`
+	Game    LessRecordGame `json:"game"`
+	Id      string         `json:"id"`
+	Options Options        `json:"options"`
+
+	// Players The players in turn order.
+	Players []Player `json:"players"`
+
+	// Preset A rule set (rules §7): `classic` (the rules as written; the default)
+	// or `codecup` (four players only: `early_stop` on, `max_turns` 20).
+	Preset Preset `json:"preset"`
+
+	// Record The record text, as `format=text` answers it.
+	Record string `json:"record"`
+
+	// Result The score of a finished game (E4–E8); null while the game runs.
+	// `winner` is the winning side and `loser` the losing one (for a
+	// resignation or a time-out, the side that resigned or ran out of
+	// time); both are null for a draw.
+	Result *Result `json:"result"`
+
+	// Setup The start position (a `Setup`) when it is not the start corners; null otherwise.
+	Setup *struct {
+		// Pieces The squares of each colour's pieces, by colour: `white` and `black`
+		// in a two-player game, all four colours in a four-player game. Each
+		// colour in play has exactly 4 pieces.
+		//
+		//
+		// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
+		Pieces Pieces `json:"pieces"`
+
+		// ToMove A seat, by the name its game gives it. Less names seats by colour:
+		// two-player games use `white` and `black`; four-player games all
+		// four, in the turn order yellow, black, white, red. Les names them
+		// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+		// colour, LS3); the stone colour each plays is `LesSeat.stone`.
+		ToMove Color `json:"to_move"`
+	} `json:"setup"`
+	Turns []Turn `json:"turns"`
 }
 
-// HealthStatus defines model for Health.Status.
-type HealthStatus string
+// LessRecordGame defines model for LessRecord.Game.
+type LessRecordGame string
 
 // LinkSent defines model for LinkSent.
 type LinkSent struct {
@@ -1141,32 +1850,28 @@ type MailStatusKind string
 // MailStatusStatus defines model for MailStatus.Status.
 type MailStatusStatus string
 
-// MoveOption One legal move.
+// MoveOption One legal move. Less: a piece's step or jump, with its cost. Les: a
+// stone placed on `to` (`from` is empty, `cost` 0), or at the choice
+// (LS3) a colour: `to` is `black` or `white`.
 type MoveOption struct {
-	// Cost Points the move costs (M2, M3).
+	// Cost Points the move costs (Less M2, M3); 0 in Les.
 	Cost int `json:"cost"`
 
-	// From A square (B2): the row letter (`a` is the top row) and the column
-	// number (`1` is the left column), e.g. `e5`. Responses write it in
-	// lower case; input is case-insensitive. Squares off the board pass
-	// this syntax check and are refused by the server.
-	//
-	//
-	// Example: e5
-	From Square `json:"from"`
+	// From The square the piece leaves (a `Square`); empty for a placement or a choice.
+	From string `json:"from"`
 
 	// Jump The move jumps over a piece (M3).
 	Jump bool `json:"jump"`
 
-	// To A square (B2): the row letter (`a` is the top row) and the column
-	// number (`1` is the left column), e.g. `e5`. Responses write it in
-	// lower case; input is case-insensitive. Squares off the board pass
-	// this syntax check and are refused by the server.
-	//
-	//
-	// Example: e5
-	To Square `json:"to"`
+	// Kind What the move is.
+	Kind MoveOptionKind `json:"kind"`
+
+	// To The square or point reached or placed on (a `Square`), or the colour chosen.
+	To string `json:"to"`
 }
+
+// MoveOptionKind What the move is.
+type MoveOptionKind string
 
 // Moves defines model for Moves.
 type Moves struct {
@@ -1232,7 +1937,8 @@ type Pieces struct {
 
 // Played defines model for Played.
 type Played struct {
-	// Game A game as the caller may see it.
+	// Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
+	// apart by `game`.
 	Game Game `json:"game"`
 
 	// Played The turns this request played: for `submitTurn`, the turn and any
@@ -1242,9 +1948,11 @@ type Played struct {
 
 // Player defines model for Player.
 type Player struct {
-	// Color A player's colour. Two-player games use `white` and `black`;
-	// four-player games all four, in the turn order yellow, black, white,
-	// red.
+	// Color A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 	Color Color  `json:"color"`
 	Name  string `json:"name"`
 }
@@ -1272,38 +1980,9 @@ type PlayerRequest struct {
 // or `codecup` (four players only: `early_stop` on, `max_turns` 20).
 type Preset string
 
-// Preview Where a legal turn leads.
+// Preview Where a legal ply leads: a `LessPreview` or a `LesPreview`, told apart by `game`.
 type Preview struct {
-	// Completed The mover's side would be complete after the turn.
-	Completed bool `json:"completed"`
-
-	// Counted The points the turn would add to the mover's count (T4).
-	Counted int `json:"counted"`
-
-	// Diagram The resulting position in plain ASCII; squares the turn moved from or jumped over are marked `*`.
-	Diagram string `json:"diagram"`
-
-	// Moves The turn's moves in order, each with what it costs as `listLegalMoves` gives it.
-	Moves []MoveOption `json:"moves"`
-
-	// Pieces The squares of each colour's pieces, by colour: `white` and `black`
-	// in a two-player game, all four colours in a four-player game. Each
-	// colour in play has exactly 4 pieces.
-	//
-	//
-	// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
-	Pieces Pieces `json:"pieces"`
-
-	// Turn A turn in notation (N1–N2): moves `<from><to>` joined by `:`, e.g.
-	// `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for the empty turn.
-	// Responses use this canonical form.
-	//
-	//
-	// Example: e5e4:e4d4:d4c4
-	Turn TurnText `json:"turn"`
-
-	// Used The points the moves cost.
-	Used int `json:"used"`
+	union json.RawMessage
 }
 
 // Problem RFC 9457 problem details. `code` is the stable machine-readable
@@ -1336,16 +2015,19 @@ type Problem struct {
 	// Instance URI reference identifying this occurrence.
 	Instance *string `json:"instance,omitempty"`
 
-	// Rule For `illegal_turn`: the rule the turn breaks, one of the codes
-	// of rules N3 (stable; branch on it). `syntax` is judged on the
-	// whole text first, then each move in order against `off_board` …
-	// `over_budget`; `incomplete` on the whole turn last.
+	// Rule For `illegal_turn`: the rule the ply breaks (stable; branch on
+	// it). Less, rules N3: `syntax` is judged on the whole text first,
+	// then each move in order against `off_board` … `over_budget`;
+	// `incomplete` on the whole turn last. Les, LN4: `syntax`, then
+	// each point in order (`off_board`, `occupied`, then
+	// `not_touching_both`, `not_isolated`, `setup_not_touching` or
+	// `setup_not_in_line`), `incomplete` last.
 	//
 	//
 	// Example: nothing_to_jump
 	Rule *ProblemRule `json:"rule,omitempty"`
 
-	// RuleRef For `illegal_turn`: the rule(s) of docs/rules.md the code cites, e.g. `M3` or `N1, N2` (anchors `docs/rules.md#m3`).
+	// RuleRef For `illegal_turn`: the rule(s) the code cites, e.g. `M3` or `N1, N2` for Less (anchors `docs/rules.md#m3`), `LT1` for Les (`docs/les-rules.md#lt1`).
 	//
 	// Example: M3
 	RuleRef *string `json:"rule_ref,omitempty"`
@@ -1375,52 +2057,20 @@ type Problem struct {
 // Example: not_found
 type ProblemCode string
 
-// ProblemRule For `illegal_turn`: the rule the turn breaks, one of the codes
-// of rules N3 (stable; branch on it). `syntax` is judged on the
-// whole text first, then each move in order against `off_board` …
-// `over_budget`; `incomplete` on the whole turn last.
+// ProblemRule For `illegal_turn`: the rule the ply breaks (stable; branch on
+// it). Less, rules N3: `syntax` is judged on the whole text first,
+// then each move in order against `off_board` … `over_budget`;
+// `incomplete` on the whole turn last. Les, LN4: `syntax`, then
+// each point in order (`off_board`, `occupied`, then
+// `not_touching_both`, `not_isolated`, `setup_not_touching` or
+// `setup_not_in_line`), `incomplete` last.
 //
 // Example: nothing_to_jump
 type ProblemRule string
 
-// Record The game record as JSON.
+// Record The game record as JSON: a `LessRecord` or a `LesRecord`, told apart by `game`.
 type Record struct {
-	Board   Board   `json:"board"`
-	Id      string  `json:"id"`
-	Options Options `json:"options"`
-
-	// Players The players in turn order.
-	Players []Player `json:"players"`
-
-	// Preset A rule set (rules §7): `classic` (the rules as written; the default)
-	// or `codecup` (four players only: `early_stop` on, `max_turns` 20).
-	Preset Preset `json:"preset"`
-
-	// Record The record text, as `format=text` answers it.
-	Record string `json:"record"`
-
-	// Result The score of a finished game (E4–E8); null while the game runs.
-	// `winner` is the winning side and `loser` the losing one (for a
-	// resignation or a time-out, the side that resigned or ran out of
-	// time); both are null for a draw.
-	Result *Result `json:"result"`
-
-	// Setup The start position (a `Setup`) when it is not the start corners; null otherwise.
-	Setup *struct {
-		// Pieces The squares of each colour's pieces, by colour: `white` and `black`
-		// in a two-player game, all four colours in a four-player game. Each
-		// colour in play has exactly 4 pieces.
-		//
-		//
-		// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
-		Pieces Pieces `json:"pieces"`
-
-		// ToMove A player's colour. Two-player games use `white` and `black`;
-		// four-player games all four, in the turn order yellow, black, white,
-		// red.
-		ToMove Color `json:"to_move"`
-	} `json:"setup"`
-	Turns []Turn `json:"turns"`
+	union json.RawMessage
 }
 
 // ResignRequest Nothing; the empty object.
@@ -1484,9 +2134,11 @@ type ScheduleRequest struct {
 
 // Seat defines model for Seat.
 type Seat struct {
-	// Color A player's colour. Two-player games use `white` and `black`;
-	// four-player games all four, in the turn order yellow, black, white,
-	// red.
+	// Color A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 	Color Color `json:"color"`
 
 	// Name The player's name.
@@ -1506,9 +2158,11 @@ type Setup struct {
 	// Example: {"black":["a1","a2","b1","b2"],"white":["e5","e6","f5","f6"]}
 	Pieces Pieces `json:"pieces"`
 
-	// ToMove A player's colour. Two-player games use `white` and `black`;
-	// four-player games all four, in the turn order yellow, black, white,
-	// red.
+	// ToMove A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 	ToMove Color `json:"to_move"`
 }
 
@@ -1553,6 +2207,12 @@ type StandingList struct {
 // StandingListTiebreak defines model for StandingList.Tiebreak.
 type StandingListTiebreak string
 
+// Stones Each colour's stones on the board, in board order.
+type Stones struct {
+	Black []Square `json:"black"`
+	White []Square `json:"white"`
+}
+
 // SubmitTurnRequest A turn to play.
 type SubmitTurnRequest struct {
 	// Ply The `ply` of the game as the player saw it when making the turn
@@ -1563,7 +2223,7 @@ type SubmitTurnRequest struct {
 	// Example: 0
 	Ply int `json:"ply"`
 
-	// Turn The turn in notation (N1–N2), e.g. `e5e4:e4d4:d4c4` or `Nil`.
+	// Turn The ply in its game's notation (a `TurnText`), e.g. `e5e4:e4d4:d4c4` or `Nil` (Less), `e5:e6:g3:g5`, `black`, `d4:k12` (Les).
 	//
 	// Example: e5e4:e4d4:d4c4
 	Turn string `json:"turn"`
@@ -1716,9 +2376,11 @@ type Turn struct {
 	// Auto A pass the server made for a player who had no choice (E2, T2).
 	Auto bool `json:"auto"`
 
-	// Color A player's colour. Two-player games use `white` and `black`;
-	// four-player games all four, in the turn order yellow, black, white,
-	// red.
+	// Color A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 	Color Color `json:"color"`
 
 	// Counted The points added to the colour's count (T4).
@@ -1728,9 +2390,11 @@ type Turn struct {
 	// Ply The turn's number in the game (1 for the first turn); `Game.ply` after it.
 	Ply int `json:"ply"`
 
-	// Turn A turn in notation (N1–N2): moves `<from><to>` joined by `:`, e.g.
-	// `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for the empty turn.
-	// Responses use this canonical form.
+	// Turn A ply in its game's notation. Less (N1–N2): moves `<from><to>`
+	// joined by `:`, e.g. `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for
+	// the empty turn. Les (LN1–LN3): the setup's four points
+	// `e5:e6:g3:g5`, the choice `black` or `white`, a turn's one or two
+	// points `d4:k12`. Responses use this canonical form.
 	//
 	//
 	// Example: e5e4:e4d4:d4c4
@@ -1750,15 +2414,17 @@ type TurnRequest struct {
 	// Ply Accepted and ignored by `previewTurn`.
 	Ply *int `json:"ply,omitempty"`
 
-	// Turn The turn in notation (N1–N2), e.g. `e5e4:e4d4:d4c4` or `Nil`.
+	// Turn The ply in its game's notation (a `TurnText`), e.g. `e5e4:e4d4:d4c4` or `Nil` (Less), `e5:e6:g3:g5`, `black`, `d4:k12` (Les).
 	//
 	// Example: e5e4:e4d4:d4c4
 	Turn string `json:"turn"`
 }
 
-// TurnText A turn in notation (N1–N2): moves `<from><to>` joined by `:`, e.g.
-// `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for the empty turn.
-// Responses use this canonical form.
+// TurnText A ply in its game's notation. Less (N1–N2): moves `<from><to>`
+// joined by `:`, e.g. `e5e4:f5f3:e6e5` (`f5f3` is a jump); `Nil` for
+// the empty turn. Les (LN1–LN3): the setup's four points
+// `e5:e6:g3:g5`, the choice `black` or `white`, a turn's one or two
+// points `d4:k12`. Responses use this canonical form.
 //
 // Example: e5e4:e4d4:d4c4
 type TurnText = string
@@ -1839,20 +2505,23 @@ type ViewCell struct {
 type ViewHighlight struct {
 	Cells []Square `json:"cells"`
 
-	// Color A player's colour. Two-player games use `white` and `black`;
-	// four-player games all four, in the turn order yellow, black, white,
-	// red.
+	// Color A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 	Color Color `json:"color"`
 
-	// Kind `target`: the cells the colour's pieces must reach.
+	// Kind `target`: the cells the colour's pieces must reach (Less). `hole`: the empty points of a hole the colour owns, at the end (Les, LE2).
 	Kind ViewHighlightKind `json:"kind"`
 }
 
-// ViewHighlightKind `target`: the cells the colour's pieces must reach.
+// ViewHighlightKind `target`: the cells the colour's pieces must reach (Less). `hole`: the empty points of a hole the colour owns, at the end (Les, LE2).
 type ViewHighlightKind string
 
 // ViewLabel defines model for ViewLabel.
 type ViewLabel struct {
+	// Col -1 (squares) or -2 (points, which count half-steps): the margin left of the board.
 	Col int `json:"col"`
 	Row int `json:"row"`
 
@@ -1871,22 +2540,18 @@ type ViewPiece struct {
 	// Example: e5
 	Cell Square `json:"cell"`
 
-	// Color A player's colour. Two-player games use `white` and `black`;
-	// four-player games all four, in the turn order yellow, black, white,
-	// red.
+	// Color A seat, by the name its game gives it. Less names seats by colour:
+	// two-player games use `white` and `black`; four-player games all
+	// four, in the turn order yellow, black, white, red. Les names them
+	// `setter` (who sets up, LS1) and `chooser` (who then chooses a stone
+	// colour, LS3); the stone colour each plays is `LesSeat.stone`.
 	Color Color `json:"color"`
 }
 
-// ViewStep defines model for ViewStep.
+// ViewStep A move of the last turn, or (with an empty `from`) a stone placed.
 type ViewStep struct {
-	// From A square (B2): the row letter (`a` is the top row) and the column
-	// number (`1` is the left column), e.g. `e5`. Responses write it in
-	// lower case; input is case-insensitive. Squares off the board pass
-	// this syntax check and are refused by the server.
-	//
-	//
-	// Example: e5
-	From Square `json:"from"`
+	// From The cell left (a `Square`); empty for a placement.
+	From string `json:"from"`
 
 	// To A square (B2): the row letter (`a` is the top row) and the column
 	// number (`1` is the left column), e.g. `e5`. Responses write it in
@@ -2313,6 +2978,309 @@ func (a Problem) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsLessGame returns the union data inside the Game as a LessGame
+func (t Game) AsLessGame() (LessGame, error) {
+	var body LessGame
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLessGame overwrites any union data inside the Game as the provided LessGame
+func (t *Game) FromLessGame(v LessGame) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"less"}`))
+	t.union = b
+	return err
+}
+
+// MergeLessGame performs a merge with any union data inside the Game, using the provided LessGame
+func (t *Game) MergeLessGame(v LessGame) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"less"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLesGame returns the union data inside the Game as a LesGame
+func (t Game) AsLesGame() (LesGame, error) {
+	var body LesGame
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLesGame overwrites any union data inside the Game as the provided LesGame
+func (t *Game) FromLesGame(v LesGame) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"les"}`))
+	t.union = b
+	return err
+}
+
+// MergeLesGame performs a merge with any union data inside the Game, using the provided LesGame
+func (t *Game) MergeLesGame(v LesGame) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"les"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Game) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Game) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "les":
+		return t.AsLesGame()
+	case "less":
+		return t.AsLessGame()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Game) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Game) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsLessPreview returns the union data inside the Preview as a LessPreview
+func (t Preview) AsLessPreview() (LessPreview, error) {
+	var body LessPreview
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLessPreview overwrites any union data inside the Preview as the provided LessPreview
+func (t *Preview) FromLessPreview(v LessPreview) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"less"}`))
+	t.union = b
+	return err
+}
+
+// MergeLessPreview performs a merge with any union data inside the Preview, using the provided LessPreview
+func (t *Preview) MergeLessPreview(v LessPreview) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"less"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLesPreview returns the union data inside the Preview as a LesPreview
+func (t Preview) AsLesPreview() (LesPreview, error) {
+	var body LesPreview
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLesPreview overwrites any union data inside the Preview as the provided LesPreview
+func (t *Preview) FromLesPreview(v LesPreview) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"les"}`))
+	t.union = b
+	return err
+}
+
+// MergeLesPreview performs a merge with any union data inside the Preview, using the provided LesPreview
+func (t *Preview) MergeLesPreview(v LesPreview) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"les"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Preview) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Preview) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "les":
+		return t.AsLesPreview()
+	case "less":
+		return t.AsLessPreview()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Preview) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Preview) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsLessRecord returns the union data inside the Record as a LessRecord
+func (t Record) AsLessRecord() (LessRecord, error) {
+	var body LessRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLessRecord overwrites any union data inside the Record as the provided LessRecord
+func (t *Record) FromLessRecord(v LessRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"less"}`))
+	t.union = b
+	return err
+}
+
+// MergeLessRecord performs a merge with any union data inside the Record, using the provided LessRecord
+func (t *Record) MergeLessRecord(v LessRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"less"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLesRecord returns the union data inside the Record as a LesRecord
+func (t Record) AsLesRecord() (LesRecord, error) {
+	var body LesRecord
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLesRecord overwrites any union data inside the Record as the provided LesRecord
+func (t *Record) FromLesRecord(v LesRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"les"}`))
+	t.union = b
+	return err
+}
+
+// MergeLesRecord performs a merge with any union data inside the Record, using the provided LesRecord
+func (t *Record) MergeLesRecord(v LesRecord) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"les"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Record) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Record) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "les":
+		return t.AsLesRecord()
+	case "less":
+		return t.AsLessRecord()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Record) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // RequestEditorFn is the function signature for the RequestEditor callback function

@@ -147,8 +147,9 @@ func TestNullableCopiesMatch(t *testing.T) {
 		where    string
 		original string
 	}{
-		{property("Game", "to_move"), "Game.to_move", "Color"},
-		{property("Record", "setup"), "Record.setup", "Setup"},
+		{property("LessGame", "to_move"), "LessGame.to_move", "Color"},
+		{property("LesGame", "to_move"), "LesGame.to_move", "Color"},
+		{property("LessRecord", "setup"), "LessRecord.setup", "Setup"},
 	} {
 		orig := schemas[tc.original].Value
 		if !tc.copy.Nullable || orig.Nullable {
