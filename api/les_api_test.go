@@ -2,10 +2,12 @@ package api_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/internal/vectors"
@@ -181,4 +183,37 @@ func TestLesGameOverTheAPI(t *testing.T) {
 	}
 	h.do("POST", "/v1/games/"+g.ID+"/turns", links["setter"], map[string]any{"turn": "a1", "ply": g.Ply}).
 		want(t, http.StatusConflict, "game_over")
+}
+
+// A tournament of Les names its game and board side; a side is refused for
+// a tournament of Less, and a side Les does not have for one of Les.
+func TestLesTournamentOverTheAPI(t *testing.T) {
+	h := newHarness(t)
+	org := h.login("org@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	body := func(extra map[string]any) map[string]any {
+		b := map[string]any{"name": "Hex Cup", "format": "round_robin", "players": entrants(2),
+			"schedule": map[string]any{"starts": []time.Time{start}, "round_hours": 24}}
+		maps.Copy(b, extra)
+		return b
+	}
+	h.do("POST", "/v1/tournaments", org, body(map[string]any{"side": 5})).want(t, http.StatusUnprocessableEntity, "invalid_input")
+	h.do("POST", "/v1/tournaments", org, body(map[string]any{"game": "les", "side": 2})).want(t, http.StatusBadRequest, "invalid_request")
+	var tour struct {
+		ID   string `json:"id"`
+		Game string `json:"game"`
+		Side *int   `json:"side"`
+	}
+	h.do("POST", "/v1/tournaments", org, body(map[string]any{"game": "les", "side": 5})).want(t, http.StatusCreated).decode(t, &tour)
+	if tour.Game != "les" || tour.Side == nil || *tour.Side != 5 {
+		t.Errorf("Les tournament: %+v", tour)
+	}
+	var less struct {
+		Game string `json:"game"`
+		Side *int   `json:"side"`
+	}
+	h.do("POST", "/v1/tournaments", org, body(map[string]any{"name": "Square Cup"})).want(t, http.StatusCreated).decode(t, &less)
+	if less.Game != "less" || less.Side != nil {
+		t.Errorf("Less tournament: %+v", less)
+	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"html/template"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/les"
+	"github.com/lesspost/lesspost/domain/less"
 )
 
 type scheduleRequest struct {
@@ -22,6 +25,8 @@ type scheduleRequest struct {
 
 type createTournamentRequest struct {
 	Name     string          `json:"name"`
+	Game     string          `json:"game"`
+	Side     *int            `json:"side"` // Les
 	Format   string          `json:"format"`
 	Rounds   *int            `json:"rounds"`
 	Players  []playerRequest `json:"players"`
@@ -30,8 +35,14 @@ type createTournamentRequest struct {
 }
 
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
-	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format),
+	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Ruleset: r.Game,
 		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours)}
+	if r.Side != nil {
+		if r.Game != les.RulesetName {
+			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "side is for Les tournaments")
+		}
+		spec.Params = map[string]string{les.ParamSize: strconv.Itoa(*r.Side)}
+	}
 	if r.Rounds != nil {
 		spec.Rounds = *r.Rounds
 	}
@@ -103,6 +114,8 @@ type standingsView struct {
 type tournamentView struct {
 	ID        string         `json:"id"`
 	Name      string         `json:"name"`
+	Game      string         `json:"game"`
+	Side      *int           `json:"side"`
 	Format    string         `json:"format"`
 	Status    string         `json:"status"`
 	Players   []entrantView  `json:"players"`
@@ -133,9 +146,16 @@ func viewStandings(t *domain.Tournament) []standingView {
 
 // viewTournament shows a tournament publicly: names, never addresses.
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
-	v := tournamentView{ID: t.ID, Name: t.Name, Format: string(t.Format), Status: string(t.Status),
+	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
 		Standings: viewStandings(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
+	if v.Game == les.RulesetName {
+		side := les.DefaultSide
+		if n, err := strconv.Atoi(t.Params[les.ParamSize]); err == nil {
+			side = n
+		}
+		v.Side = &side
+	}
 	for i, e := range t.Entrants {
 		v.Players = append(v.Players, entrantView{Index: i, Name: e.Name, Withdrawn: e.Withdrawn})
 	}

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/internal/text"
@@ -126,13 +125,9 @@ type Created struct {
 // away gives the vacations of the players (by seat: the spec's players in
 // turn order), which move deadlines when the game allows vacations.
 func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64, away Away) (Created, error) {
-	rs := Rulesets.Default()
-	if spec.Ruleset != "" {
-		var ok bool
-		if rs, ok = Rulesets.Get(spec.Ruleset); !ok {
-			return Created{}, Errorf(KindInvalid, CodeInvalidInput, "no game %q: the games are %s", text.Clip(spec.Ruleset, 20),
-				strings.Join(Rulesets.Names(), ", "))
-		}
+	rs, err := rulesetNamed(spec.Ruleset)
+	if err != nil {
+		return Created{}, err
 	}
 	n := len(spec.Players)
 	if n < 1 || n > len(Clock{}.Banks) {

@@ -111,3 +111,77 @@ func TestServiceLesTimeOut(t *testing.T) {
 		t.Errorf("after the setter's time ran out: over %v, %+v", over, r)
 	}
 }
+
+// A tournament of Les: every game of a round is Les on the tournament's
+// board side; a result counts with Les's margin (LE4), and a pairing
+// forfeited by a withdrawal counts Les's forfeit margin, not Less's.
+func TestServiceLesTournament(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		{Name: "Cat", Email: "cat@example.org"}, {Name: "Dan", Email: "dan@example.org"}}
+	if _, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Hex", Format: domain.RoundRobin,
+		Ruleset: "les", Params: map[string]string{"size": "2"}, Players: players,
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID); code(err) != domain.CodeInvalidInput {
+		t.Errorf("a Les tournament on a board of side 2: %v, want invalid_input", err)
+	}
+	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Hex", Format: domain.RoundRobin,
+		Ruleset: "les", Params: map[string]string{"size": "5"}, Players: players,
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.now = t0.Add(time.Hour)
+	if acted, err := f.svc.TickTournament(ctx, tour.ID); err != nil || !acted {
+		t.Fatalf("at the start: TickTournament = %v, %v", acted, err)
+	}
+	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	r := tour.Current()
+	if len(r.Games) != 2 {
+		t.Fatalf("round 1 of 4 players: %+v", r.Games)
+	}
+	for _, pg := range r.Games {
+		g, err := f.store.Game(ctx, pg.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := g.Rules.(*les.Engine)
+		if !ok || e.Position().Board().Side() != 5 || g.Seats[0].Email != tour.Entrants[pg.White].Email {
+			t.Fatalf("game %s: %T, seats %+v", g.ID, g.Rules, g.Seats)
+		}
+	}
+	// The first pairing's setter resigns: his opponent wins by 1 (LE4).
+	first := r.Games[0]
+	g, _ := f.store.Game(ctx, first.GameID)
+	if _, _, err := f.svc.Resign(ctx, domain.GameRequest{GameID: g.ID, By: seat(g, "setter")}, present); err != nil {
+		t.Fatal(err)
+	}
+	// Black of the second pairing withdraws before playing: a forfeit.
+	second := r.Games[1]
+	if _, err := f.svc.Withdraw(ctx, tour.ID, second.Black); err != nil {
+		t.Fatal(err)
+	}
+	f.now = t0.Add(25 * time.Hour) // the round's deadline has passed
+	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	margins := map[int]int{}
+	for _, o := range tour.Outcomes() {
+		if o.Round == 1 {
+			margins[o.White] = o.Margin
+		}
+	}
+	if margins[first.White] != -1 || margins[second.White] != 1 {
+		t.Errorf("round 1 margins by White %v; want -1 for the resigned setter, +1 for the forfeit", margins)
+	}
+	for _, o := range tour.Outcomes() {
+		if o.Forfeit && (o.Margin > 1 || o.Margin < -1) {
+			t.Errorf("a forfeit counts %d, more than Les's margin of 1", o.Margin)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package domain
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/lesspost/lesspost/domain/internal/text"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -11,6 +13,20 @@ import (
 // Rulesets are the games the server knows, by name; the first (Less) is the
 // default.
 var Rulesets = ruleset.NewRegistry(less.Rules{}, les.Rules{})
+
+// rulesetNamed is the ruleset of a name, "" for the default; an unknown
+// name is invalid input.
+func rulesetNamed(name string) (ruleset.Ruleset, error) {
+	if name == "" {
+		return Rulesets.Default(), nil
+	}
+	rs, ok := Rulesets.Get(name)
+	if !ok {
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "no game %q: the games are %s", text.Clip(name, 20),
+			strings.Join(Rulesets.Names(), ", "))
+	}
+	return rs, nil
+}
 
 // EncodeState writes the game's ruleset and its state as the ruleset
 // encodes it, for a store to keep opaquely beside the common columns.

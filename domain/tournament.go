@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -61,10 +62,14 @@ type Tournament struct {
 	Entrants    []Entrant
 	Rounds      []Round
 	Time        TimeControl // of every game
-	Status      TournamentStatus
-	Version     int
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// Ruleset and Params are every game's rules and their options; a
+	// tournament stored before games had rulesets has none: Less.
+	Ruleset   string
+	Params    map[string]string
+	Status    TournamentStatus
+	Version   int
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // TournamentRef is what a game knows of its tournament.
@@ -81,6 +86,11 @@ type NewTournamentSpec struct {
 	Rounds  int // Swiss: the number of rounds; round robins have theirs
 	Players []Player
 	Time    TimeControl
+	// Ruleset and Params are every game's rules ("" for the default) and
+	// their options (ruleset.Options.Params), e.g. Les's board size: every
+	// game of a round is on the same board.
+	Ruleset string
+	Params  map[string]string
 	// The schedule: a start per round, or a first start and an interval.
 	Starts     []time.Time
 	FirstStart time.Time
@@ -142,6 +152,15 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if t.Time, err = spec.Time.Normalize(2); err != nil {
 		return Tournament{}, err
 	}
+	// The rules refuse options they do not know now, not at the first round.
+	rs, err := rulesetNamed(spec.Ruleset)
+	if err != nil {
+		return Tournament{}, err
+	}
+	if _, _, err := rs.Start(ruleset.Options{Players: 2, Seed: seed, Params: spec.Params}); err != nil {
+		return Tournament{}, classify(err)
+	}
+	t.Ruleset, t.Params = rs.Name(), maps.Clone(spec.Params)
 	starts, err := schedule(spec, rounds, now)
 	if err != nil {
 		return Tournament{}, err
@@ -276,10 +295,6 @@ func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 	return o
 }
 
-// forfeitMargin is the margin of a game forfeited without play, as a
-// resignation with nothing else to go by (E8).
-const forfeitMargin = 10
-
 // CloseRound records the results of the current round's games (finished
 // by play or adjudicated by the caller) and closes it; after the last
 // round the tournament is finished. results maps game ids to results.
@@ -341,7 +356,7 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 				g.Outcome = &PairingResult{Round: r.Number, White: p.White, Black: Bye, Score: 0, Forfeit: true}
 			}
 		case t.Entrants[p.White].Withdrawn || t.Entrants[p.Black].Withdrawn:
-			g.Outcome = forfeit(r.Number, p, t.Entrants[p.White].Withdrawn, t.Entrants[p.Black].Withdrawn)
+			g.Outcome = forfeit(r.Number, p, t.Entrants[p.White].Withdrawn, t.Entrants[p.Black].Withdrawn, t.forfeitMargin())
 		default:
 			toPlay = append(toPlay, len(r.Games))
 		}
@@ -354,9 +369,18 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 	return r, toPlay, nil
 }
 
+// forfeitMargin is the margin of a game forfeited without play, by the
+// tournament's rules.
+func (t *Tournament) forfeitMargin() int {
+	if rs, err := rulesetNamed(t.Ruleset); err == nil {
+		return rs.ForfeitMargin()
+	}
+	return Rulesets.Default().ForfeitMargin()
+}
+
 // forfeit decides a pairing with a withdrawn player: the other wins by
 // forfeitMargin; if both withdrew, neither scores.
-func forfeit(round int, p Pairing, whiteOut, blackOut bool) *PairingResult {
+func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *PairingResult {
 	o := &PairingResult{Round: round, White: p.White, Black: p.Black, Forfeit: true}
 	switch {
 	case whiteOut && blackOut:
@@ -375,6 +399,8 @@ func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 	seed := r.Seed
 	return NewGameSpec{
 		Players: []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player},
+		Ruleset: t.Ruleset,
+		Params:  t.Params,
 		Seed:    &seed,
 		Time:    t.Time,
 	}

@@ -1310,6 +1310,9 @@ type CreateGameRequest struct {
 type CreateTournamentRequest struct {
 	Format CreateTournamentRequestFormat `json:"format"`
 
+	// Game Every game's rules; `less` if omitted.
+	Game *GameKind `json:"game,omitempty"`
+
 	// Name 1 to 100 characters after trimming; no control characters.
 	Name    string          `json:"name"`
 	Players []PlayerRequest `json:"players"`
@@ -1319,6 +1322,9 @@ type CreateTournamentRequest struct {
 
 	// Schedule A start per round, or a first start and an interval.
 	Schedule ScheduleRequest `json:"schedule"`
+
+	// Side Les only (LB1): every game's board side; 9 if omitted.
+	Side *int `json:"side,omitempty"`
 
 	// Time The game's time control (omit for none). `per_turn`: `days` (the
 	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
@@ -2306,13 +2312,20 @@ type TokenResponseTokenType string
 type Tournament struct {
 	CreatedAt time.Time        `json:"created_at"`
 	Format    TournamentFormat `json:"format"`
-	Id        string           `json:"id"`
-	Name      string           `json:"name"`
+
+	// Game The game's rules: `less` (the default; docs/rules.md) or `les`
+	// (docs/les-rules.md).
+	Game GameKind `json:"game"`
+	Id   string   `json:"id"`
+	Name string   `json:"name"`
 
 	// PageUrl The public HTML standings page.
-	PageUrl   string             `json:"page_url"`
-	Players   []TournamentPlayer `json:"players"`
-	Rounds    []TournamentRound  `json:"rounds"`
+	PageUrl string             `json:"page_url"`
+	Players []TournamentPlayer `json:"players"`
+	Rounds  []TournamentRound  `json:"rounds"`
+
+	// Side The board side of every game (Les); null for Less, whose rounds each have a board of their own.
+	Side      *int               `json:"side"`
 	Standings []Standing         `json:"standings"`
 	Status    TournamentStatus   `json:"status"`
 	Tiebreak  TournamentTiebreak `json:"tiebreak"`

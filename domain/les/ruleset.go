@@ -54,6 +54,10 @@ func (Rules) Start(o ruleset.Options) (ruleset.Game, []ruleset.Played, error) {
 	return g, nil, nil
 }
 
+// ForfeitMargin implements ruleset.Ruleset: as a resignation, at least one
+// hole (LE4).
+func (Rules) ForfeitMargin() int { return 1 }
+
 // ImportRecord implements ruleset.Ruleset. A refused record is a
 // *RecordError; an illegal ply in it wraps a *PlyError.
 func (Rules) ImportRecord(text string) (ruleset.Game, []ruleset.Played, error) {

@@ -100,6 +100,10 @@ func (s *Setup) String() string {
 	return sb.String()
 }
 
+// ForfeitMargin implements ruleset.Ruleset: as a resignation with nothing
+// else to go by (E8).
+func (Rules) ForfeitMargin() int { return 10 }
+
 // Start implements ruleset.Ruleset: 2 players play on 6x6, 4 on 8x8.
 func (Rules) Start(o ruleset.Options) (ruleset.Game, []ruleset.Played, error) {
 	bad := func(err error) error {

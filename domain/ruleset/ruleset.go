@@ -29,6 +29,9 @@ type Ruleset interface {
 	// ImportRecord reads a whole game in the ruleset's record format and
 	// returns it with its history.
 	ImportRecord(text string) (Game, []Played, error)
+	// ForfeitMargin is what a game forfeited without play (a tournament
+	// pairing with a withdrawn player) counts as the winner's margin.
+	ForfeitMargin() int
 }
 
 // Options are what a new game is started from.
