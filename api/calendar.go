@@ -59,7 +59,8 @@ func (s *Server) calendar(c echo.Context) error {
 		line("DTSTAMP:%s", stamp)
 		line("DTSTART:%s", icsTime(d.Add(-30*time.Minute)))
 		line("DTEND:%s", icsTime(d))
-		line("SUMMARY:%s", escapeICS("Less: your turn is due ("+strings.Join(names, " – ")+")"))
+		title := gameTitle(g)
+		line("SUMMARY:%s", escapeICS(title+": your turn is due ("+strings.Join(names, " – ")+")"))
 		line("DESCRIPTION:%s", escapeICS(fmt.Sprintf("Your turn in game %s must be played by %s. Use the move link from your latest email.",
 			g.ID, d.UTC().Format("2006-01-02 15:04 UTC"))))
 		line("URL:%s", s.cfg.BaseURL+"/play/"+g.ID)
@@ -68,7 +69,7 @@ func (s *Server) calendar(c echo.Context) error {
 		// Relative to the end, the deadline: relative to the start (the
 		// default) it would ring half an hour earlier than the email.
 		line("TRIGGER;RELATED=END:-PT%dM", int(domain.LastReminder/time.Minute))
-		line("DESCRIPTION:%s", escapeICS("Less: your turn is due"))
+		line("DESCRIPTION:%s", escapeICS(title+": your turn is due"))
 		line("END:VALARM")
 		line("END:VEVENT")
 	}
@@ -100,4 +101,10 @@ func foldICS(s string) string {
 	}
 	b.WriteString("\r\n")
 	return b.String()
+}
+
+// gameTitle is the name of a game's rules for people: "Less", "Les".
+func gameTitle(g *domain.Game) string {
+	name := g.Rules.Ruleset()
+	return strings.ToUpper(name[:1]) + name[1:]
 }
