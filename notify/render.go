@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -189,6 +190,7 @@ type gameMail interface {
 // the game's view and its stored turns, as of the notice's ply.
 var mailBuilders = map[string]func(v *gameView, turns []domain.StoredTurn) (gameMail, error){
 	less.RulesetName: newLessMail,
+	les.RulesetName:  newLesMail,
 }
 
 func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView, gameMail, error) {
