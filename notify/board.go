@@ -528,66 +528,6 @@ func (c *canvas) paint(m mask, dx, dy, ink int) {
 	}
 }
 
-// startLayers readies the canvas for addLayer: a cleared layer the size
-// of the picture.
-func (c *canvas) startLayers() {
-	n := len(c.img.Pix)
-	c.layer = slices.Grow(c.layer[:0], n)[:n]
-	clear(c.layer)
-	c.layerBox = image.Rectangle{}
-}
-
-// addLayer adds mask m, moved by (dx, dy) pixels, to the layer: with union
-// a pixel keeps the larger coverage (for shapes that overlap, such as lines
-// meeting at a point), else the coverages add up to full (for shapes that
-// only share edges, such as the triangles of a grid). Painting a layer once
-// (paintLayer), rather than each shape in turn, blends each edge pixel once:
-// shapes of one colour meeting at an edge leave no seam, and no blend of a
-// blend crowds the palette.
-func (c *canvas) addLayer(m mask, dx, dy int, union bool) {
-	r := m.r.Add(image.Pt(dx, dy)).Intersect(c.img.Rect)
-	if r.Empty() {
-		return
-	}
-	c.layerBox = c.layerBox.Union(r)
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := c.layer[c.img.PixOffset(r.Min.X, y):][:r.Dx()]
-		at := (y-dy-m.r.Min.Y)*m.r.Dx() + r.Min.X - dx - m.r.Min.X
-		for i, n := range m.cov[at : at+len(row)] {
-			switch {
-			case union:
-				row[i] = max(row[i], n)
-			default:
-				row[i] = min(row[i]+n, fullCoverage)
-			}
-		}
-	}
-}
-
-// paintLayer paints the layer in inks[ink] and clears it.
-func (c *canvas) paintLayer(ink int) {
-	r := c.layerBox
-	memo := &c.memo[ink]
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		off := c.img.PixOffset(r.Min.X, y)
-		row, cov := c.img.Pix[off:][:r.Dx()], c.layer[off:][:r.Dx()]
-		for i, n := range cov {
-			if n == 0 {
-				continue
-			}
-			under := row[i]
-			k := memo[n][under]
-			if k == 0 {
-				k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(n)))) + 1
-				memo[n][under] = k
-			}
-			row[i] = uint8(k - 1)
-		}
-		clear(cov)
-	}
-	c.layerBox = image.Rectangle{}
-}
-
 // path draws the path of moves: halo first, then the line, then the dots.
 // It is composed in RGBA and only then put into the palette: the halo's
 // blends under the line, which no pixel shows in the end, would crowd the
