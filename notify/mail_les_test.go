@@ -116,3 +116,56 @@ func TestLesResultText(t *testing.T) {
 		})
 	}
 }
+
+// storedTurns are the first plies of conformance game i as the store keeps
+// them: numbered from 1, by seat, in notation.
+func storedTurns(t *testing.T, i, plies int) []domain.StoredTurn {
+	t.Helper()
+	gc := vectors.LoadLes(t).GameCases[i]
+	all := append([]string{gc.Setup, gc.Choice}, gc.Turns...)[:plies]
+	g := lesEngine(t, i, 0)
+	out := make([]domain.StoredTurn, len(all))
+	for k, text := range all {
+		out[k] = domain.StoredTurn{Ply: k + 1, Color: g.ToMove(), Notation: text}
+		if _, err := g.PlayPly(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// The your-turn email says what the opponent played since the recipient's
+// last ply, replayed from the stored plies as of the notice: game 0's
+// chooser takes Black and moves at once (his own choice is the news), then
+// the setter hears of the choice and the turn.
+func TestLesYourTurnNews(t *testing.T) {
+	tests := []struct {
+		seat  string
+		ply   int // the notice's; the game has gone on to ply 6
+		want  string
+		board string // a row of the diagram, the last ply in brackets
+	}{
+		{"chooser", 1, "it is your turn to choose your colour.\n  - Ann set up Black g12, White g11, Black l13, White j13\n", "g    . . . . . . . . . .(W(B). . .    g"},
+		{"chooser", 2, "it is your turn as Black.\n  - You chose Black, so you play first\n", "g    . . . . . . . . . . W B . . .    g"},
+		{"setter", 3, "it is your turn as White.\n  - Bob chose Black\n  - Black played f11:q7\n", "q          . . . . . .(B). .          q"},
+	}
+	for _, tt := range tests {
+		turns := storedTurns(t, 0, 6)
+		stored := lesEngine(t, 0, 6)
+		v := lesMailOf(stored, "en").gameView
+		v.game.Rules = stored
+		v.seat = v.game.Seats[0]
+		if tt.seat == "chooser" {
+			v.seat = v.game.Seats[1]
+		}
+		v.notice = domain.Notice{Kind: domain.NoticeYourTurn, Color: tt.seat, Ply: tt.ply}
+		m, err := newLesMail(v, turns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := m.yourTurn(phrasesFor("en")).text()
+		if !strings.Contains(text, tt.want) || !strings.Contains(text, tt.board) {
+			t.Errorf("%s at ply %d: want %q and %q in\n%s", tt.seat, tt.ply, tt.want, tt.board, text)
+		}
+	}
+}
