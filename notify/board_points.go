@@ -135,7 +135,9 @@ func pointsLayoutOf(v *view.Board) (pointsLayout, error) {
 		minCol, maxCol = min(minCol, c.Col), max(maxCol, c.Col)
 	}
 	for _, lb := range v.Labels {
-		minCol, maxCol = min(minCol, lb.Col), max(maxCol, lb.Col)
+		if l.labelShown(lb) {
+			minCol, maxCol = min(minCol, lb.Col), max(maxCol, lb.Col)
+		}
 	}
 	margin := s/2 + s/4
 	g := pointsGeom{s: s, h: rowHeight(s)}
@@ -145,6 +147,12 @@ func pointsLayoutOf(v *view.Board) (pointsLayout, error) {
 	g.ht = 2*margin + (v.Rows-1)*g.h + 1
 	l.geom = g
 	return l, nil
+}
+
+// labelShown reports whether the picture shows a label: one beside a row,
+// at most two steps outside the grid.
+func (l pointsLayout) labelShown(lb view.Label) bool {
+	return lb.Row >= 0 && lb.Row < l.v.Rows && lb.Col >= -4 && lb.Col < l.v.Cols+4
 }
 
 // fillFace paints the face inside the rim: each band between two rows,
@@ -426,8 +434,10 @@ func drawPoints(v view.Board) (*canvas, error) {
 
 	// Row letters, where the view puts them.
 	for _, lb := range v.Labels {
-		x, y := g.at(lb.Row, lb.Col)
-		c.label(lb.Text, x, y)
+		if l.labelShown(lb) {
+			x, y := g.at(lb.Row, lb.Col)
+			c.label(lb.Text, x, y)
+		}
 	}
 	return c, nil
 }

@@ -207,6 +207,13 @@ func TestPointsPNGRefusesBadViews(t *testing.T) {
 		{"unknown colour", func(v *view.Board) { v.Pieces[0].Color = "green" }},
 		{"hole on no point", func(v *view.Board) { v.Highlights[0].Cells = []string{"z9"} }},
 		{"mark on no point", func(v *view.Board) { v.Path = []view.Step{{To: "z9"}} }},
+		{"mark from no point", func(v *view.Board) { v.Path = []view.Step{{From: "z9", To: "b2"}} }},
+	}
+	// A label far off the grid is left out; it does not widen the picture.
+	wide := good
+	wide.Labels = append(slices.Clone(good.Labels), view.Label{Text: "x", Row: 0, Col: -1000000})
+	if a, b := mustPNG(t, good), mustPNG(t, wide); !bytes.Equal(a, b) {
+		t.Error("a label far off the grid changed the picture")
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -221,4 +228,13 @@ func TestPointsPNGRefusesBadViews(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustPNG(t *testing.T, v view.Board) []byte {
+	t.Helper()
+	data, err := BoardPNG(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -106,7 +106,8 @@ func (v *lesMail) seatOf() les.Seat {
 	return s
 }
 
-// intro says whose turn it is to do what, and how, for the recipient to move.
+// intro says what the recipient is to do now (set up, choose, or place),
+// and how.
 func (v *lesMail) intro() (intro, how string) {
 	setter := map[string]any{"Setter": v.playerName(les.Setter)}
 	switch v.eng.Stage() {
