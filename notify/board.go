@@ -105,8 +105,9 @@ const maxSide = 26
 // their colour, single walls as a dark bar, double walls as two parallel red
 // bars, pieces as outlined discs in their colours and, on top, the path (the
 // turn just played): a blue line for each step with a dot on its
-// from-square. It draws what the view says and knows no rules. The output
-// depends only on the input, byte for byte.
+// from-square. A view.Points board (Les) is drawn as points on a triangular
+// grid instead (see drawPoints). It draws what the view says and knows no
+// rules. The output depends only on the input, byte for byte.
 //
 // Every "your turn" email carries one, so it is drawn for speed: into a
 // paletted image (a few dozen colours, of which most are the blends at the
@@ -114,7 +115,11 @@ const maxSide = 26
 // once, and encoded at deflate's fastest level, which on flat colour loses
 // little.
 func BoardPNG(v view.Board) ([]byte, error) {
-	c, err := drawBoard(v)
+	draw := drawBoard
+	if v.Layout == view.Points {
+		draw = drawPoints // Les's board (board_points.go)
+	}
+	c, err := draw(v)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +377,8 @@ func abs(x int) int {
 // float64 forbids a fused multiply-add, so the result is the same everywhere.
 func subUnits(px float64) int { return int(float64(px*sub) + 0.5) }
 
-// inks are the colours of pieces, by number for canvas.memo.
+// inks are the colours shapes are painted in, by number for canvas.memo:
+// pieces, and the board of points (board_points.go).
 var inks = [...]color.RGBA{
 	inkShadow:    colShadow,
 	inkOutline:   colOutline,
@@ -380,13 +386,28 @@ var inks = [...]color.RGBA{
 	inkPiece + 1: pieceColors[1],
 	inkPiece + 2: pieceColors[2],
 	inkPiece + 3: pieceColors[3],
+	inkBoard:     colSquare,
+	inkGrid:      colGrid,
+	inkPoint:     colPoint,
+	inkPath:      colPath,
+	inkPathHalo:  colPathHalo,
+	inkHole + 0:  holeTints[0],
+	inkHole + 1:  holeTints[1],
+	inkHole + 2:  holeTints[2],
+	inkHole + 3:  holeTints[3],
 }
 
 const (
-	inkShadow  = 0
-	inkOutline = 1
-	inkPiece   = 2 // + the colour's index in colorNames
-	numInks    = 6
+	inkShadow   = 0
+	inkOutline  = 1
+	inkPiece    = 2 // + the colour's index in colorNames
+	inkBoard    = 6
+	inkGrid     = 7
+	inkPoint    = 8
+	inkPath     = 9
+	inkPathHalo = 10
+	inkHole     = 11 // + the colour's index in colorNames
+	numInks     = 15
 )
 
 // canvas is a paletted picture being drawn, with the few primitives the board
@@ -405,6 +426,11 @@ type canvas struct {
 
 	rgba    []color.RGBA // the path's area, see path
 	painted []bool
+
+	// layer is the coverage of the shapes of one colour gathered before
+	// they are painted together (see addLayer), over layerBox.
+	layer    []uint8
+	layerBox image.Rectangle
 }
 
 // canvases keeps canvases for reuse: a picture is 100-200 kB of pixels.

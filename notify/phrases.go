@@ -18,7 +18,7 @@ type phrases struct {
 	Colors [4]string // by less.Color: white, black, yellow, red
 	Teams  [2]string // the four-player sides: yellow-white, black-red
 
-	SubjectGame  string // .Players (names joined), .Short (short game id)
+	SubjectGame  string // .Game (its name: "Less", "Les"), .Players (names joined), .Short (short game id)
 	SubjectLogin string
 
 	LoginIntro  string // (the link follows)
@@ -70,7 +70,7 @@ type phrases struct {
 	WatchLabel    string // the label above the spectator link
 	BoardAlt      string // alt text of the board picture
 	Legend        string // the ASCII board's legend
-	Footer        string // why the reader gets this email
+	Footer        string // .Game: why the reader gets this email
 	Unsubscribe   string // the label of the unsubscribe link
 	NeverEmail    string // the label of the "never email me again" link every email carries
 }
@@ -131,7 +131,7 @@ var english = phrases{
 	Colors: [4]string{less.White: "White", less.Black: "Black", less.Yellow: "Yellow", less.Red: "Red"},
 	Teams:  [2]string{"Yellow and White", "Black and Red"},
 
-	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Your lesspost sign-in link",
 
 	LoginIntro:  "Sign in to lesspost with this link. It works once, within 15 minutes:",
@@ -185,7 +185,7 @@ var english = phrases{
 	WatchLabel:    "The game for spectators:",
 	BoardAlt:      "The board",
 	Legend:        "W B Y R pieces, w b y r the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
-	Footer:        "You receive this email because you play in this game of Less on lesspost.",
+	Footer:        "You receive this email because you play in this game of {{.Game}} on lesspost.",
 	Unsubscribe:   "Turn off reminders and spectator notices",
 	NeverEmail:    "Never email me again (stops all email from lesspost to this address)",
 }

@@ -15,7 +15,7 @@ var german = phrases{
 	Colors: [4]string{less.White: "Weiß", less.Black: "Schwarz", less.Yellow: "Gelb", less.Red: "Rot"},
 	Teams:  [2]string{"Gelb und Weiß", "Schwarz und Rot"},
 
-	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Dein Anmeldelink für lesspost",
 
 	LoginIntro:  "Melde dich mit diesem Link bei lesspost an. Er gilt nur einmal und 15 Minuten lang:",
@@ -71,7 +71,7 @@ var german = phrases{
 	BoardAlt:      "Das Spielbrett",
 	Legend: "W B Y R die Spielsteine (Weiß, Schwarz, Gelb, Rot), w b y r die freien Felder ihrer Zielecken, " +
 		"| und --- Mauern, # und === Doppelmauern, * die in der letzten Runde verlassenen Felder.",
-	Footer:      "Du erhältst diese E-Mail, weil du bei lesspost in dieser Partie Less mitspielst.",
+	Footer:      "Du erhältst diese E-Mail, weil du bei lesspost in dieser Partie {{.Game}} mitspielst.",
 	Unsubscribe: "Erinnerungen und Zuschauer-Benachrichtigungen abbestellen",
 	NeverEmail:  "Nie wieder E-Mails an mich (beendet alle E-Mails von lesspost an diese Adresse)",
 }

@@ -18,7 +18,7 @@ var spanish = phrases{
 	Colors: [4]string{less.White: "Blanco", less.Black: "Negro", less.Yellow: "Amarillo", less.Red: "Rojo"},
 	Teams:  [2]string{"Amarillo y Blanco", "Negro y Rojo"},
 
-	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Tu enlace para iniciar sesión en lesspost",
 
 	LoginIntro:  "Inicia sesión en lesspost con este enlace. Solo funciona una vez y durante 15 minutos:",
@@ -74,7 +74,7 @@ var spanish = phrases{
 	BoardAlt:      "El tablero",
 	Legend: "W B Y R las piezas (Blanco, Negro, Amarillo, Rojo), w b y r las casillas libres de sus esquinas de destino, " +
 		"| y --- las paredes, # y === las paredes dobles, * las casillas de las que salieron piezas en el último turno.",
-	Footer:      "Recibes este correo porque juegas esta partida de Less en lesspost.",
+	Footer:      "Recibes este correo porque juegas esta partida de {{.Game}} en lesspost.",
 	Unsubscribe: "Desactivar recordatorios y avisos para espectadores",
 	NeverEmail:  "No volver a escribirme nunca (detiene todos los correos de lesspost a esta dirección)",
 }

@@ -16,7 +16,7 @@ var french = phrases{
 	Colors: [4]string{less.White: "Blanc", less.Black: "Noir", less.Yellow: "Jaune", less.Red: "Rouge"},
 	Teams:  [2]string{"Jaune et Blanc", "Noir et Rouge"},
 
-	SubjectGame:  "Less\u00a0: {{.Players}} [{{.Short}}]",
+	SubjectGame:  "{{.Game}}\u00a0: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Votre lien de connexion à lesspost",
 
 	LoginIntro:  "Connectez-vous à lesspost avec ce lien. Il n'est valable qu'une fois, pendant 15 minutes\u00a0:",
@@ -72,7 +72,7 @@ var french = phrases{
 	BoardAlt:      "Le plateau",
 	Legend: "W B Y R les pions (Blanc, Noir, Jaune, Rouge), w b y r les cases libres de leurs coins d'arrivée, " +
 		"| et --- les murs, # et === les doubles murs, * les cases quittées lors du dernier tour.",
-	Footer:      "Vous recevez cet e-mail parce que vous participez à cette partie de Less sur lesspost.",
+	Footer:      "Vous recevez cet e-mail parce que vous participez à cette partie de {{.Game}} sur lesspost.",
 	Unsubscribe: "Désactiver les rappels et les notifications pour spectateurs",
 	NeverEmail:  "Ne plus jamais m’écrire (arrête tous les e-mails de lesspost à cette adresse)",
 }

@@ -16,7 +16,7 @@ var italian = phrases{
 	Colors: [4]string{less.White: "Bianco", less.Black: "Nero", less.Yellow: "Giallo", less.Red: "Rosso"},
 	Teams:  [2]string{"Giallo e Bianco", "Nero e Rosso"},
 
-	SubjectGame:  "Less: {{.Players}} [{{.Short}}]",
+	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Il tuo link di accesso a lesspost",
 
 	LoginIntro:  "Accedi a lesspost con questo link. Funziona una sola volta, entro 15 minuti:",
@@ -72,7 +72,7 @@ var italian = phrases{
 	BoardAlt:      "La scacchiera",
 	Legend: "W B Y R le pedine (Bianco, Nero, Giallo, Rosso), w b y r le caselle libere dei loro angoli di arrivo, " +
 		"| e --- i muri, # e === i doppi muri, * le caselle lasciate nell'ultimo turno.",
-	Footer:      "Ricevi questa email perché giochi in questa partita di Less su lesspost.",
+	Footer:      "Ricevi questa email perché giochi in questa partita di {{.Game}} su lesspost.",
 	Unsubscribe: "Disattiva promemoria e notifiche per spettatori",
 	NeverEmail:  "Non scrivermi mai più (interrompe tutte le email di lesspost a questo indirizzo)",
 }

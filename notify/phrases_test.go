@@ -17,7 +17,7 @@ import (
 // come as 1 and 2, so that singular and plural branches both run.
 func phraseData(p *phrases, n int, earlyStop bool) map[string]any {
 	return map[string]any{
-		"Name": "Anna", "Color": p.Colors[0], "Players": "Anna – Bob", "Short": "abc123", "Code": "123456",
+		"Game": "Less", "Name": "Anna", "Color": p.Colors[0], "Players": "Anna – Bob", "Short": "abc123", "Code": "123456",
 		"Preset": "classic", "MaxTurns": 40, "EarlyStop": earlyStop, "ToMove": p.Colors[1], "Ply": n,
 		"Turn": "e5e4:f5f3:e6e5", "Counts": p.Colors[0] + " 9, " + p.Colors[1] + " 9", "Deadline": "2025-03-01 18:00 UTC", "Timeout": p.TimeoutLoses, "Round": 2,
 		"Result": p.Draw, "Side": p.Teams[0], "Opponent": "Bob", "Margin": n, "Total": 31, "Count": 28, "Needed": n,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -79,7 +80,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		msg.Text, msg.HTML = d.text(), d.html(p.SubjectLogin, "")
 		return msg, nil
 	}
-	v, err := r.gameView(ctx, m)
+	v, mail, err := r.gameView(ctx, m)
 	if err != nil {
 		return Message{}, err
 	}
@@ -88,7 +89,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 	}
 	p := phrasesFor(v.seat.Locale)
 	msg.ToName = v.seat.Name
-	msg.Subject = say(p.SubjectGame, map[string]any{"Players": v.playerNames(), "Short": shortID(v.game.ID)})
+	msg.Subject = say(p.SubjectGame, map[string]any{"Game": mail.name(), "Players": v.playerNames(), "Short": shortID(v.game.ID)})
 	msg.ThreadID = ThreadID(v.game.ID, v.seat.Color) + "@" + r.Host
 	if m.Notice.Kind == domain.NoticeInvitation {
 		msg.ThreadID = "" // the invitation starts the thread
@@ -99,26 +100,27 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 	var d doc
 	switch m.Notice.Kind {
 	case domain.NoticeInvitation:
-		d = v.invitation(p)
+		d = mail.invitation(p)
 	case domain.NoticeYourTurn:
-		d = v.yourTurn(p)
+		d = mail.yourTurn(p)
 	case domain.NoticeGameOver:
-		d = v.gameOver(p)
+		d = mail.gameOver(p)
 	case domain.NoticeNewLink:
 		d = v.newLink(p)
 	case domain.NoticeReminder:
-		d = v.reminder(p)
+		d = mail.reminder(p)
 	default:
 		return Message{}, fmt.Errorf("render mail %d: unknown kind %q", m.ID, m.Notice.Kind)
 	}
 	if d.hasBoard() {
-		png, err := BoardPNG(less.View(v.pos, v.lastTurn()))
+		png, err := mail.boardPNG()
 		if err != nil {
 			return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 		}
 		msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: png}}
 	}
-	unsubscribe := block{footer: true, text: p.Footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
+	footer := say(p.Footer, map[string]any{"Game": mail.name()})
+	unsubscribe := block{footer: true, text: footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
 	d.blocks = append(d.blocks, unsubscribe)
 	if err := r.neverEmail(&d, p, m.Email); err != nil {
 		return Message{}, err
@@ -156,14 +158,11 @@ func shortID(id string) string {
 	return id
 }
 
-// gameView is a game as an email shows it.
+// gameView is a game as an email shows it: what every game's emails say
+// alike. What depends on the rules is its gameMail.
 type gameView struct {
 	game    domain.Game
-	less    *less.RulesGame // the game's rules: emails are written for Less
 	seat    domain.Seat
-	pos     less.Position
-	counts  [4]int
-	since   []less.Played // the turns since the recipient last moved
 	moveURL string
 	watch   string
 	notice  domain.Notice
@@ -171,41 +170,65 @@ type gameView struct {
 	tournament *domain.Tournament
 }
 
-func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView, error) {
+// gameMail is what a game's emails say that depends on its rules: one
+// implementation per ruleset (lessMail, lesMail), chosen by mailBuilders.
+// Subjects, threads, links and footers stay the Renderer's, alike for every
+// game.
+type gameMail interface {
+	// name is the game's name in subjects and footers ("Less", "Les"):
+	// a name, the same in every language.
+	name() string
+	invitation(p *phrases) doc
+	yourTurn(p *phrases) doc
+	reminder(p *phrases) doc
+	gameOver(p *phrases) doc
+	// boardPNG is the picture of the board the emails' text draws in ASCII.
+	boardPNG() ([]byte, error)
+}
+
+// mailBuilders build a game's gameMail by the name of its ruleset, from
+// the game's view and its stored turns, as of the notice's ply.
+var mailBuilders = map[string]func(v *gameView, turns []domain.StoredTurn) (gameMail, error){
+	less.RulesetName: newLessMail,
+	les.RulesetName:  newLesMail,
+}
+
+func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView, gameMail, error) {
 	g, err := r.Store.Game(ctx, m.Notice.GameID)
 	if err != nil {
-		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
+		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	turns, err := r.Store.Turns(ctx, g.ID)
 	if err != nil {
-		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
+		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	seat, ok := g.Seat(m.Notice.Color)
 	if !ok {
-		return nil, fmt.Errorf("render mail %d: game %s has no %s seat", m.ID, g.ID, m.Notice.Color)
+		return nil, nil, fmt.Errorf("render mail %d: game %s has no %s seat", m.ID, g.ID, m.Notice.Color)
 	}
-	lg, ok := g.Rules.(*less.RulesGame)
+	build, ok := mailBuilders[g.Rules.Ruleset()]
 	if !ok {
-		return nil, fmt.Errorf("render mail %d: game %s: no emails for %s games", m.ID, g.ID, g.Rules.Ruleset())
+		return nil, nil, fmt.Errorf("render mail %d: game %s: no emails for %s games", m.ID, g.ID, g.Rules.Ruleset())
 	}
-	v := &gameView{game: g, less: lg, seat: *seat, notice: m.Notice}
-	if v.pos, v.counts, v.since, err = replay(lg.Game.Start(), turns, m.Notice.Ply, seat.Color); err != nil {
-		return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
+	v := &gameView{game: g, seat: *seat, notice: m.Notice}
+	mail, err := build(v, turns)
+	if err != nil {
+		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	if v.moveURL, err = r.Links.MoveURL(g.ID, seat.Color, seat.TokenVersion); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if v.watch, err = r.Links.WatchURL(g.ID, g.WatchVersion); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if g.Tournament != nil {
 		t, err := r.Store.Tournament(ctx, g.Tournament.ID)
 		if err != nil {
-			return nil, fmt.Errorf("render mail %d: %w", m.ID, err)
+			return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 		}
 		v.tournament = &t
 	}
-	return v, nil
+	return v, mail, nil
 }
 
 func (v *gameView) playerNames() string {
@@ -219,70 +242,12 @@ func (v *gameView) playerNames() string {
 	return strings.Join(names, ", ")
 }
 
-// lastTurn is the last turn played before the notice, drawn on the board.
-func (v *gameView) lastTurn() less.Turn {
-	if len(v.since) == 0 {
-		return nil
-	}
-	return v.since[len(v.since)-1].Turn
-}
-
-func (v *gameView) board(p *phrases) block {
-	ascii := less.Diagram(v.pos, v.lastTurn())
-	return block{board: &boardBlock{ascii: ascii, legend: p.Legend}}
-}
-
-func (v *gameView) counted(p *phrases) string {
-	parts := make([]string, 0, 4)
-	for _, c := range less.Colors(v.pos.Size()) {
-		parts = append(parts, fmt.Sprintf("%s %d", p.color(c.String()), v.counts[c]))
-	}
-	return say(p.Counts, map[string]any{"Counts": strings.Join(parts, ", ")})
-}
-
 func (v *gameView) greeting(p *phrases) block {
 	return block{text: say(p.Greeting, map[string]any{"Name": v.seat.Name})}
 }
 
 func (v *gameView) moveLink(p *phrases) block {
 	return block{link: &link{label: p.MoveLinkLabel, url: v.moveURL, button: p.MoveButton}}
-}
-
-func (v *gameView) invitation(p *phrases) doc {
-	opts := v.less.Game.Options()
-	var players []string
-	for _, s := range v.game.Seats {
-		players = append(players, p.color(s.Color)+": "+s.Name)
-	}
-	first := p.YouMoveFirst
-	if toMove := v.pos.ToMove().String(); toMove != v.seat.Color {
-		first = say(p.OtherMovesFirst, map[string]any{"ToMove": p.color(toMove)})
-	}
-	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
-		v.greeting(p),
-		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
-	}}
-	if ref := v.game.Tournament; ref != nil {
-		d.blocks = append(d.blocks, block{text: say(p.TournamentRound, map[string]any{"Name": ref.Name, "Round": ref.Round})})
-		if r := v.round(); r != nil {
-			d.blocks = append(d.blocks, block{text: say(p.RoundDeadline, map[string]any{"Deadline": formatDeadline(r.Deadline)})})
-		}
-	}
-	d.blocks = append(d.blocks, []block{
-		{text: p.PlayersHeading, list: players},
-		{text: say(p.Rules, map[string]any{"Preset": string(v.less.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
-		{text: first},
-		v.board(p),
-	}...)
-	if v.pos.ToMove().String() == v.seat.Color {
-		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
-	}
-	d.blocks = append(d.blocks,
-		v.moveLink(p),
-		block{text: p.HowToPlay},
-		block{link: &link{label: p.WatchLabel, url: v.watch}},
-	)
-	return d
 }
 
 // round is the tournament round of a tournament game, or nil.
@@ -298,21 +263,33 @@ func (v *gameView) round() *domain.Round {
 	return nil
 }
 
-// withdrew reports whether the side that resigned did so by withdrawing
-// from the tournament: the game is resigned for him then (E8).
-func (v *gameView) withdrew(res less.Result) bool {
-	if v.tournament == nil || res.Reason != less.ReasonResignation {
+// tournamentBlocks are the lines an invitation to a tournament game adds:
+// the round, and when it ends (roundDeadline says what happens then, in the
+// game's words). None for a game outside a tournament.
+func (v *gameView) tournamentBlocks(p *phrases, roundDeadline string) []block {
+	ref := v.game.Tournament
+	if ref == nil {
+		return nil
+	}
+	out := []block{{text: say(p.TournamentRound, map[string]any{"Name": ref.Name, "Round": ref.Round})}}
+	if r := v.round(); r != nil {
+		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": formatDeadline(r.Deadline)})})
+	}
+	return out
+}
+
+// withdrawn reports whether the player of a seat withdrew from the game's
+// tournament: a resignation of his is his withdrawal (E8).
+func (v *gameView) withdrawn(seatColor string) bool {
+	if v.tournament == nil {
 		return false
 	}
-	for _, s := range v.game.Seats {
-		if c, err := less.ParseColor(s.Color); err != nil || less.SideOf(c) != res.Loser {
-			continue
-		}
-		if i, ok := v.tournament.EntrantOf(s.Email); ok && v.tournament.Entrants[i].Withdrawn {
-			return true
-		}
+	s, ok := v.game.Seat(seatColor)
+	if !ok {
+		return false
 	}
-	return false
+	i, ok := v.tournament.EntrantOf(s.Email)
+	return ok && v.tournament.Entrants[i].Withdrawn
 }
 
 // deadline is the deadline of the turn the notice is about, if the game
@@ -336,133 +313,18 @@ func (v *gameView) deadlineBlock(p *phrases) []block {
 	return nil
 }
 
-func (v *gameView) reminder(p *phrases) doc {
+// reminderText says by when the turn is due and what happens then.
+func (v *gameView) reminderText(p *phrases) string {
 	d, _ := v.deadline()
 	timeout := p.TimeoutLoses
 	if v.game.Clock.Control.Timeout == domain.TimeoutPass {
 		timeout = p.TimeoutPasses
 	}
-	text := say(p.Reminder, map[string]any{"Deadline": formatDeadline(d), "Timeout": timeout})
-	return doc{preheader: text, blocks: []block{
-		v.greeting(p),
-		{text: text},
-		v.board(p),
-		{text: v.counted(p)},
-		v.moveLink(p),
-	}}
-}
-
-func (v *gameView) yourTurn(p *phrases) doc {
-	var played []string
-	for _, t := range v.since {
-		if t.TimedOut {
-			played = append(played, say(p.TimedOutPass, map[string]any{"Color": p.color(t.Color.String())}))
-			continue
-		}
-		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color.String()), "Turn": t.Turn.String()}))
-	}
-	intro := say(p.YourTurn, map[string]any{"Color": p.color(v.seat.Color), "Ply": v.notice.Ply})
-	pre := intro
-	if len(played) > 0 {
-		pre = played[len(played)-1] + " · " + intro
-	}
-	blocks := []block{v.greeting(p), {text: intro, list: played}, v.board(p), {text: v.counted(p)}}
-	blocks = append(blocks, v.deadlineBlock(p)...)
-	return doc{preheader: pre, blocks: append(blocks, v.moveLink(p))}
-}
-
-func (v *gameView) gameOver(p *phrases) doc {
-	res, _ := v.less.Game.Result()
-	size := v.pos.Size()
-	line := resultText(p, res, size, v.withdrew(res))
-	blocks := []block{v.greeting(p), {text: say(p.GameOver, map[string]any{"Result": line})}}
-	var totals []string
-	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
-		totals = append(totals, say(p.Total, map[string]any{"Side": p.side(s, size), "Total": res.Totals[s],
-			"Count": res.Counts[s], "Needed": res.Needed[s]}))
-	}
-	blocks = append(blocks, block{list: totals})
-	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
-		if res.Needed[s] > 0 {
-			blocks = append(blocks, block{text: say(p.NeededExplained, map[string]any{"Side": p.side(s, size), "Needed": res.Needed[s]})})
-		}
-	}
-	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, block{link: &link{label: p.WatchLabel, url: v.watch}})
-	return doc{preheader: say(p.GameOver, map[string]any{"Result": line}), blocks: blocks}
+	return say(p.Reminder, map[string]any{"Deadline": formatDeadline(d), "Timeout": timeout})
 }
 
 func (v *gameView) newLink(p *phrases) doc {
 	return doc{preheader: p.NewLink, blocks: []block{v.greeting(p), {text: p.NewLink}, v.moveLink(p)}}
-}
-
-// ResultText says a result in words in the phrases' language, e.g.
-// "White wins by 2 (Black resigned)".
-func ResultText(p *phrases, r less.Result, size int) string { return resultText(p, r, size, false) }
-
-// resultText is ResultText, saying "withdrew" for a resignation that was a
-// withdrawal from the tournament.
-func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
-	s := p.Draw
-	if !r.Draw {
-		s = say(p.Win, map[string]any{"Side": p.side(r.Winner, size), "Margin": r.Margin})
-	}
-	var why string
-	switch {
-	case r.Reason == less.ReasonResignation && withdrew:
-		why = say(p.ByWithdrawal, map[string]any{"Side": p.side(r.Loser, size)})
-	case r.Reason == less.ReasonResignation:
-		why = say(p.ByResignation, map[string]any{"Side": p.side(r.Loser, size)})
-	case r.Reason == less.ReasonTimeout:
-		why = say(p.ByTimeout, map[string]any{"Side": p.side(r.Loser, size)})
-	case r.BlockedCorner:
-		why = say(p.ByBlockedCorner, map[string]any{"Side": p.side(r.Loser, size)})
-	case r.Reason == less.ReasonTurnLimit:
-		why = p.ByTurnLimit
-	}
-	if r.Reason == less.ReasonAdjudicated {
-		if why != "" {
-			why = p.ByAdjudication + "; " + why // and the blocked corner that decided it
-		} else {
-			why = p.ByAdjudication
-		}
-	}
-	if why != "" {
-		s += " (" + why + ")"
-	}
-	return s
-}
-
-// replay rebuilds the position after ply turns, the counts, and the turns
-// played since recipient's last turn (the news for him).
-func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient string) (less.Position, [4]int, []less.Played, error) {
-	pos := start
-	var counts [4]int
-	var since []less.Played
-	for _, t := range turns {
-		if t.Ply > ply {
-			break
-		}
-		p, err := less.PlayedFrom(t.Played())
-		if err != nil {
-			return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w: %w", t.Ply, domain.ErrStoredData, err)
-		}
-		if p.TimedOut {
-			pos, _ = pos.PassOnTime()
-		} else {
-			next, _, err := pos.Play(p.Turn)
-			if err != nil {
-				return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
-			}
-			pos = next
-		}
-		counts[p.Color] += p.Counted
-		if p.Color.String() == recipient {
-			since = since[:0]
-		} else if !p.Auto || p.TimedOut {
-			since = append(since, p)
-		}
-	}
-	return pos, counts, since, nil
 }
 
 // withdrawnOpponent is the opponent entrant was paired with in a round,

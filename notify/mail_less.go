@@ -1,0 +1,224 @@
+package notify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+)
+
+// lessMail is what the emails of a game of Less say: the position replayed
+// to the notice's ply, the moves counted, the turns the recipient has not
+// seen.
+type lessMail struct {
+	*gameView
+	less   *less.RulesGame
+	pos    less.Position
+	counts [4]int
+	since  []less.Played // the turns since the recipient last moved
+}
+
+func newLessMail(v *gameView, turns []domain.StoredTurn) (gameMail, error) {
+	lg, ok := v.game.Rules.(*less.RulesGame)
+	if !ok {
+		return nil, fmt.Errorf("game %s: %T is not a game of Less", v.game.ID, v.game.Rules)
+	}
+	m := &lessMail{gameView: v, less: lg}
+	var err error
+	if m.pos, m.counts, m.since, err = replay(lg.Game.Start(), turns, v.notice.Ply, v.seat.Color); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (v *lessMail) name() string { return "Less" }
+
+func (v *lessMail) boardPNG() ([]byte, error) { return BoardPNG(less.View(v.pos, v.lastTurn())) }
+
+// lastTurn is the last turn played before the notice, drawn on the board.
+func (v *lessMail) lastTurn() less.Turn {
+	if len(v.since) == 0 {
+		return nil
+	}
+	return v.since[len(v.since)-1].Turn
+}
+
+func (v *lessMail) board(p *phrases) block {
+	ascii := less.Diagram(v.pos, v.lastTurn())
+	return block{board: &boardBlock{ascii: ascii, legend: p.Legend}}
+}
+
+func (v *lessMail) counted(p *phrases) string {
+	parts := make([]string, 0, 4)
+	for _, c := range less.Colors(v.pos.Size()) {
+		parts = append(parts, fmt.Sprintf("%s %d", p.color(c.String()), v.counts[c]))
+	}
+	return say(p.Counts, map[string]any{"Counts": strings.Join(parts, ", ")})
+}
+
+func (v *lessMail) invitation(p *phrases) doc {
+	opts := v.less.Game.Options()
+	var players []string
+	for _, s := range v.game.Seats {
+		players = append(players, p.color(s.Color)+": "+s.Name)
+	}
+	first := p.YouMoveFirst
+	if toMove := v.pos.ToMove().String(); toMove != v.seat.Color {
+		first = say(p.OtherMovesFirst, map[string]any{"ToMove": p.color(toMove)})
+	}
+	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
+		v.greeting(p),
+		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
+	}}
+	d.blocks = append(d.blocks, v.tournamentBlocks(p, p.RoundDeadline)...)
+	d.blocks = append(d.blocks, []block{
+		{text: p.PlayersHeading, list: players},
+		{text: say(p.Rules, map[string]any{"Preset": string(v.less.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
+		{text: first},
+		v.board(p),
+	}...)
+	if v.pos.ToMove().String() == v.seat.Color {
+		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
+	}
+	d.blocks = append(d.blocks,
+		v.moveLink(p),
+		block{text: p.HowToPlay},
+		block{link: &link{label: p.WatchLabel, url: v.watch}},
+	)
+	return d
+}
+
+// withdrew reports whether the side that resigned did so by withdrawing
+// from the tournament: the game is resigned for him then (E8).
+func (v *lessMail) withdrew(res less.Result) bool {
+	if res.Reason != less.ReasonResignation {
+		return false
+	}
+	for _, s := range v.game.Seats {
+		if c, err := less.ParseColor(s.Color); err == nil && less.SideOf(c) == res.Loser && v.withdrawn(s.Color) {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *lessMail) reminder(p *phrases) doc {
+	text := v.reminderText(p)
+	return doc{preheader: text, blocks: []block{
+		v.greeting(p),
+		{text: text},
+		v.board(p),
+		{text: v.counted(p)},
+		v.moveLink(p),
+	}}
+}
+
+func (v *lessMail) yourTurn(p *phrases) doc {
+	var played []string
+	for _, t := range v.since {
+		if t.TimedOut {
+			played = append(played, say(p.TimedOutPass, map[string]any{"Color": p.color(t.Color.String())}))
+			continue
+		}
+		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color.String()), "Turn": t.Turn.String()}))
+	}
+	intro := say(p.YourTurn, map[string]any{"Color": p.color(v.seat.Color), "Ply": v.notice.Ply})
+	pre := intro
+	if len(played) > 0 {
+		pre = played[len(played)-1] + " · " + intro
+	}
+	blocks := []block{v.greeting(p), {text: intro, list: played}, v.board(p), {text: v.counted(p)}}
+	blocks = append(blocks, v.deadlineBlock(p)...)
+	return doc{preheader: pre, blocks: append(blocks, v.moveLink(p))}
+}
+
+func (v *lessMail) gameOver(p *phrases) doc {
+	res, _ := v.less.Game.Result()
+	size := v.pos.Size()
+	line := resultText(p, res, size, v.withdrew(res))
+	blocks := []block{v.greeting(p), {text: say(p.GameOver, map[string]any{"Result": line})}}
+	var totals []string
+	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
+		totals = append(totals, say(p.Total, map[string]any{"Side": p.side(s, size), "Total": res.Totals[s],
+			"Count": res.Counts[s], "Needed": res.Needed[s]}))
+	}
+	blocks = append(blocks, block{list: totals})
+	for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
+		if res.Needed[s] > 0 {
+			blocks = append(blocks, block{text: say(p.NeededExplained, map[string]any{"Side": p.side(s, size), "Needed": res.Needed[s]})})
+		}
+	}
+	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, block{link: &link{label: p.WatchLabel, url: v.watch}})
+	return doc{preheader: say(p.GameOver, map[string]any{"Result": line}), blocks: blocks}
+}
+
+// ResultText says a result in words in the phrases' language, e.g.
+// "White wins by 2 (Black resigned)".
+func ResultText(p *phrases, r less.Result, size int) string { return resultText(p, r, size, false) }
+
+// resultText is ResultText, saying "withdrew" for a resignation that was a
+// withdrawal from the tournament.
+func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
+	s := p.Draw
+	if !r.Draw {
+		s = say(p.Win, map[string]any{"Side": p.side(r.Winner, size), "Margin": r.Margin})
+	}
+	var why string
+	switch {
+	case r.Reason == less.ReasonResignation && withdrew:
+		why = say(p.ByWithdrawal, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.Reason == less.ReasonResignation:
+		why = say(p.ByResignation, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.Reason == less.ReasonTimeout:
+		why = say(p.ByTimeout, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.BlockedCorner:
+		why = say(p.ByBlockedCorner, map[string]any{"Side": p.side(r.Loser, size)})
+	case r.Reason == less.ReasonTurnLimit:
+		why = p.ByTurnLimit
+	}
+	if r.Reason == less.ReasonAdjudicated {
+		if why != "" {
+			why = p.ByAdjudication + "; " + why // and the blocked corner that decided it
+		} else {
+			why = p.ByAdjudication
+		}
+	}
+	if why != "" {
+		s += " (" + why + ")"
+	}
+	return s
+}
+
+// replay rebuilds the position after ply turns, the counts, and the turns
+// played since recipient's last turn (the news for him).
+func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient string) (less.Position, [4]int, []less.Played, error) {
+	pos := start
+	var counts [4]int
+	var since []less.Played
+	for _, t := range turns {
+		if t.Ply > ply {
+			break
+		}
+		p, err := less.PlayedFrom(t.Played())
+		if err != nil {
+			return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w: %w", t.Ply, domain.ErrStoredData, err)
+		}
+		if p.TimedOut {
+			pos, _ = pos.PassOnTime()
+		} else {
+			next, _, err := pos.Play(p.Turn)
+			if err != nil {
+				return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
+			}
+			pos = next
+		}
+		counts[p.Color] += p.Counted
+		if p.Color.String() == recipient {
+			since = since[:0]
+		} else if !p.Auto || p.TimedOut {
+			since = append(since, p)
+		}
+	}
+	return pos, counts, since, nil
+}
