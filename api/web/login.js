@@ -6,7 +6,7 @@
 // or takes the code from the email.
 
 import { request, takeLinkToken, tokens } from './api.js';
-import { describeResult, pickLocale, translatePage, translator } from './i18n.js';
+import { describeLesResult, describeResult, lesSide, pickLocale, translatePage, translator } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -106,11 +106,18 @@ function gameItem(g) {
   li.className = mine ? 'mine' : '';
   const a = document.createElement('a');
   a.href = '/play/' + encodeURIComponent(g.id);
-  a.textContent = g.seats.map((s) => `${s.name} (${t('color.' + s.color)})`).join(' – ');
+  // A game of Les names its seats by the stone each plays, once chosen.
+  const les = g.game === 'les';
+  const color = les ? (s) => s.stone : (s) => s.color;
+  const player = (s) => (color(s) ? `${s.name} (${t('color.' + color(s))})` : s.name);
+  a.textContent = g.seats.map(player).join(' – ');
   const what = document.createElement('span');
   what.className = 'state';
-  if (g.status === 'finished') what.textContent = t('login.over', { result: describeResult(t, g.result) });
-  else if (mine) what.textContent = t('login.yourTurn');
+  if (g.status === 'finished') {
+    const result = les ? describeLesResult(t, g.result, g.seats) : describeResult(t, g.result);
+    what.textContent = t('login.over', { result });
+  } else if (mine) what.textContent = t('login.yourTurn');
+  else if (les) what.textContent = t('login.toMove', { name: lesSide(t, g.seats, g.to_move) });
   else what.textContent = t('login.waiting', { color: t('color.' + g.to_move) });
   li.append(a, what);
   return li;

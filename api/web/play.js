@@ -7,10 +7,17 @@
 // last turn's path) comes from GET /view, legal moves and their costs from
 // GET /moves after the moves made so far, a typed turn's costs from preview;
 // the page only keeps the list of moves and draws the pieces where they lead.
+//
+// A game of Les (game "les") goes through the same calls. Its plies are a
+// setup (four stones), a choice of colour, then turns of one or two stones:
+// the page keeps the points tapped so far and asks GET /moves after them,
+// which answers where the next stone may go, or why that point may not
+// take it (422, shown like an illegal turn). The choice's two buttons are
+// the colours /moves offers.
 
 import { ApiError, gameClient, newKey, takeLinkToken, tokens } from './api.js';
 import { createBoard } from './board.js';
-import { describeResult, pickLocale, translatePage, translator } from './i18n.js';
+import { describeLesResult, describeResult, lesSide, pickLocale, translatePage, translator } from './i18n.js';
 
 const POLL_MS = 20000;
 const $ = (id) => document.getElementById(id);
@@ -25,6 +32,9 @@ const state = {
   turns: [], // history, oldest first
   view: null, // GET /view: the board to draw
   moves: [], // the turn being made: [{from, to, cost}]
+  placed: [], // Les: the stones of the ply being made, [{to, color}], in the order placed
+  typed: null, // Les: a whole ply typed in notation and judged by preview (canonical text)
+  choice: null, // Les: the colour picked at the choice, until it is sent
   options: null, // GET /moves for the moves so far: {left, used, can_end, moves}
   selected: null, // the square of the piece whose destinations are shown
   busy: false,
@@ -171,13 +181,29 @@ function myTurn() {
 
 function startTurn() {
   state.moves = [];
+  state.placed = [];
+  state.typed = null;
+  state.choice = null;
   state.selected = null;
   state.options = null;
   syncNotation();
 }
 
+function isLes() {
+  return !!state.game && state.game.game === 'les';
+}
+
 function turnText() {
+  if (isLes()) {
+    if (state.game.stage === 'choice') return state.choice || '';
+    return state.typed ?? state.placed.map((p) => p.to).join(':');
+  }
   return state.moves.map((m) => m.from + m.to).join(':');
+}
+
+// Whether the ply being made has anything to undo.
+function hasPly() {
+  return isLes() ? state.placed.length > 0 || state.typed !== null || state.choice !== null : state.moves.length > 0;
 }
 
 function syncNotation() {
@@ -188,7 +214,9 @@ async function refreshOptions() {
   state.options = null;
   render();
   try {
-    state.options = await state.api.moves(turnText());
+    // At Les's choice the colours on offer stay shown while one is picked.
+    const lesChoice = isLes() && state.game.stage === 'choice';
+    state.options = await state.api.moves(lesChoice ? '' : turnText());
   } catch (err) {
     showTurnError(err);
   }
@@ -207,6 +235,7 @@ function destinations(from) {
 }
 
 function onChoose(sq) {
+  if (isLes()) return placeStone(sq);
   if (!myTurn() || state.busy || !state.options) return;
   clearAlert();
   const dest = destinations(state.selected).get(sq);
@@ -228,8 +257,9 @@ async function addMove(m) {
 }
 
 function undo() {
-  if (!state.moves.length || state.busy) return;
+  if (!hasPly() || state.busy) return;
   clearAlert();
+  if (isLes()) return undoLes(false);
   state.moves.pop();
   state.selected = null;
   syncNotation();
@@ -237,8 +267,9 @@ function undo() {
 }
 
 function clearMoves() {
-  if (!state.moves.length || state.busy) return;
+  if (!hasPly() || state.busy) return;
   clearAlert();
+  if (isLes()) return undoLes(true);
   state.moves = [];
   state.selected = null;
   syncNotation();
@@ -260,6 +291,7 @@ async function checkNotation(e) {
     setBusy(null);
     return showTurnError(err);
   }
+  if (isLes()) return acceptTypedLes(preview);
   state.moves = preview.moves.map(({ from, to, cost }) => ({ from, to, cost }));
   state.selected = null;
   syncNotation();
@@ -294,7 +326,11 @@ async function submit() {
 }
 
 function canSubmit() {
-  return myTurn() && !state.busy && !!state.options && state.options.can_end;
+  if (!myTurn() || state.busy || !state.options) return false;
+  if (isLes() && state.game.stage === 'choice') {
+    return state.options.moves.some((m) => m.kind === 'color' && m.to === state.choice);
+  }
+  return state.options.can_end;
 }
 
 // view is the board after the turn, or null if it could not be fetched:
@@ -307,6 +343,11 @@ function afterPlayed(res, view) {
   if (view) setView(view);
   startTurn();
   render();
+  if (isLes()) {
+    showNotice(lesPlayedNotice(mover, res.game), true);
+    if (myTurn()) refreshOptions();
+    return schedulePoll();
+  }
   const t = state.t;
   const who = { color: t('color.' + mover.color), turn: mover.turn };
   if (res.game.status === 'finished') {
@@ -353,6 +394,7 @@ function setTurnStatus(text) {
 
 function render() {
   if (!state.game) return;
+  renderKind();
   renderStatus();
   renderBoard();
   renderPanel();
@@ -376,6 +418,8 @@ function renderStatus() {
   let text;
   if (g.status === 'finished') {
     text = t('status.over', { result: resultLine(g.result) });
+  } else if (isLes()) {
+    text = lesStatus();
   } else {
     const s = seat(g.to_move);
     const vars = { color: t('color.' + s.color), name: s.name };
@@ -384,7 +428,7 @@ function renderStatus() {
     else text = t('status.waiting', vars);
   }
   setText($('status'), text);
-  document.title = text + ' · Less';
+  document.title = text + (isLes() ? ' · Les' : ' · Less');
   $('game-id').textContent = t('game.id', { id: g.id });
   renderDeadline();
 }
@@ -414,6 +458,7 @@ function position() {
 }
 
 function renderBoard() {
+  if (isLes()) return renderLesBoard();
   const mine = myTurn();
   state.board.update({
     pieces: position(),
@@ -432,6 +477,7 @@ function renderPanel() {
   panel.hidden = !myTurn();
   $('spectating').hidden = state.game.your_colors.length > 0 || state.game.status !== 'active';
   if (panel.hidden) return;
+  if (isLes()) return renderLesPanel();
   const opts = state.options;
   // The points come with the legal moves; while they load, the meter waits.
   if (opts) {
@@ -467,7 +513,7 @@ function hintKey(opts) {
 function renderSeats() {
   const t = state.t;
   const g = state.game;
-  $('seats').replaceChildren(...g.seats.map((s) => seatItem(t, g, s)));
+  $('seats').replaceChildren(...g.seats.map((s) => (isLes() ? lesSeatItem(t, g, s) : seatItem(t, g, s))));
 }
 
 function seatItem(t, g, s) {
@@ -493,7 +539,7 @@ function seatItem(t, g, s) {
 }
 
 function resultLine(r) {
-  return describeResult(state.t, r);
+  return isLes() ? describeLesResult(state.t, r, state.game.seats) : describeResult(state.t, r);
 }
 
 function renderResult() {
@@ -507,12 +553,262 @@ function renderHistory() {
   const items = state.turns.map((turn) => {
     const li = document.createElement('li');
     li.value = turn.ply;
+    if (isLes()) {
+      li.textContent = lesHistoryItem(turn);
+      return li;
+    }
     const text = turn.auto ? t('history.auto') : turn.turn;
     li.textContent = t('history.item', { color: t('color.' + turn.color), turn: text, n: turn.counted });
     return li;
   });
   $('history').replaceChildren(...items);
   $('history-empty').hidden = items.length > 0;
+}
+
+// ---- Les -------------------------------------------------------------------
+
+// The setup's four stones in the order they are placed (LS2: B1, W1, B2,
+// W2), to draw each and to name the step the setter is at. Where each may
+// go is the server's answer.
+const SETUP_STONES = [
+  { name: 'B1', color: 'black' },
+  { name: 'W1', color: 'white' },
+  { name: 'B2', color: 'black' },
+  { name: 'W2', color: 'white' },
+];
+
+// What differs on the page between the games: the legend, the help under
+// the board, the notation's example. Less's are the page's own words.
+function renderKind() {
+  const les = isLes();
+  $('legend-less').hidden = les;
+  $('legend-les').hidden = !les;
+  if (!les) return;
+  const t = state.t;
+  setText(document.querySelector('.brand span'), t('brand.les'));
+  setText($('board-help'), t('les.board.help'));
+  setText($('notation-help'), t('les.notation.help'));
+  $('notation').placeholder = 'd4:k12';
+  $('moves').setAttribute('aria-label', t('les.turn.stones'));
+}
+
+function lesWho(seatColor, g = state.game) {
+  return lesSide(state.t, g.seats, seatColor);
+}
+
+// The colour of the next stone the mover places.
+function stoneToPlace() {
+  const g = state.game;
+  if (g.stage === 'setup') return SETUP_STONES[state.placed.length].color;
+  return seat(g.to_move).stone;
+}
+
+// A tap on a point: the server is asked where the ply goes with a stone
+// there. It answers the next placements, and the stone stays; or the rule
+// the stone would break, which is shown and leaves the ply as it was.
+async function placeStone(sq) {
+  const g = state.game;
+  if (!sq || !myTurn() || state.busy || !state.options || g.stage === 'choice' || state.typed !== null) return;
+  if (state.options.can_end && !state.options.moves.length) return; // complete: Submit or Undo
+  clearAlert();
+  const next = state.placed
+    .map((p) => p.to)
+    .concat(sq)
+    .join(':');
+  state.busy = true;
+  render();
+  try {
+    const options = await state.api.moves(next);
+    state.placed.push({ to: sq, color: stoneToPlace() });
+    state.options = options;
+    syncNotation();
+  } catch (err) {
+    showTurnError(err);
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+// Undo takes back the last stone (all of a typed ply, which came whole);
+// Start over takes back all. At the choice both forget the colour picked.
+function undoLes(all) {
+  state.choice = null;
+  if (state.game.stage === 'choice') return render();
+  if (all || state.typed !== null) state.placed = [];
+  else state.placed.pop();
+  state.typed = null;
+  syncNotation();
+  refreshOptions();
+}
+
+function pickColor(color) {
+  if (!myTurn() || state.busy) return;
+  clearAlert();
+  state.choice = color;
+  render();
+}
+
+// A ply typed in notation, legal by the server's preview: its stones are
+// the ones the preview has that the board has not. It is sent as the
+// server wrote it back.
+async function acceptTypedLes(preview) {
+  const before = new Set(state.view.pieces.map((p) => p.cell));
+  state.placed = [];
+  for (const color of ['black', 'white']) {
+    for (const to of preview.stones[color]) if (!before.has(to)) state.placed.push({ to, color });
+  }
+  state.typed = preview.turn;
+  syncNotation();
+  setBusy(null);
+  await refreshOptions();
+  setTurnStatus(state.t('les.notice.legal', { turn: preview.turn }));
+  $('submit').focus();
+}
+
+// The notice after a ply played from this page. A game of Les opens with
+// the setup and the choice: its turns numbered 1 and 2 (Turn.ply).
+function lesPlayedNotice(mover, g) {
+  const t = state.t;
+  if (g.status === 'finished') {
+    return t('les.notice.playedOver', { who: lesWho(mover.color, g), turn: mover.turn, result: resultLine(g.result) });
+  }
+  const next = lesWho(g.to_move, g);
+  if (mover.ply === 2) {
+    const name = (g.seats.find((s) => s.color === mover.color) || { name: '' }).name;
+    return t('les.notice.chose', { name, color: t('color.' + mover.turn), next });
+  }
+  return t('les.notice.played', { who: lesWho(mover.color, g), turn: mover.turn, next });
+}
+
+function lesStatus() {
+  const t = state.t;
+  const g = state.game;
+  const s = seat(g.to_move);
+  if (g.stage === 'setup') return t(myTurn() ? 'les.status.yourSetup' : 'les.status.setup', { name: s.name });
+  if (g.stage === 'choice') return t(myTurn() ? 'les.status.yourChoice' : 'les.status.choice', { name: s.name });
+  const vars = { color: t('color.' + s.stone), name: s.name };
+  return t(myTurn() ? 'status.yourTurn' : 'status.waiting', vars);
+}
+
+function renderLesBoard() {
+  const mine = myTurn();
+  const stones = new Map(state.view.pieces.map((p) => [p.cell, p.color]));
+  for (const p of state.placed) stones.set(p.to, p.color);
+  const holes = new Map();
+  for (const h of state.view.highlights) if (h.kind === 'hole') for (const c of h.cells) holes.set(c, h.color);
+  const opts = mine && state.typed === null ? state.options : null;
+  state.board.update({
+    stones,
+    placed: new Set(state.placed.map((p) => p.to)),
+    last: new Set(state.view.path.map((step) => step.to)),
+    legal: new Set(opts ? opts.moves.filter((m) => m.kind === 'place').map((m) => m.to) : []),
+    holes,
+  });
+  $('board').classList.toggle('interactive', mine);
+}
+
+function renderLesPanel() {
+  const t = state.t;
+  const g = state.game;
+  const choosing = g.stage === 'choice';
+  const other = g.seats.find((s) => s.color !== g.to_move) || { name: '' };
+  $('meter-row').hidden = true;
+  $('notation-form').hidden = choosing;
+  $('choices').hidden = !choosing;
+  const setup = g.stage === 'setup' && state.typed === null;
+  $('moves').replaceChildren(
+    ...state.placed.map((p, i) => {
+      const li = document.createElement('li');
+      li.className = 'chip-' + p.color;
+      li.textContent = setup ? SETUP_STONES[i].name + ' ' + p.to : p.to;
+      return li;
+    }),
+  );
+  setText($('hint'), lesHint());
+  const intro = g.stage === 'setup' ? 'les.setup.intro' : choosing ? 'les.choice.intro' : '';
+  $('les-intro').hidden = !intro;
+  setText($('les-intro'), intro ? t(intro, { name: other.name }) : '');
+  if (choosing) renderChoices();
+  $('undo').disabled = state.busy || !hasPly();
+  $('clear').disabled = state.busy || !hasPly();
+  $('submit').disabled = !canSubmit();
+  let label = t('button.submit');
+  if (g.stage === 'setup') label = t('les.button.submitSetup');
+  if (choosing) label = state.choice ? t('les.button.submitChoice', { color: t('color.' + state.choice) }) : t('les.button.confirmChoice');
+  setText($('submit'), label);
+  $('check').disabled = state.busy;
+}
+
+function lesHint() {
+  const t = state.t;
+  const g = state.game;
+  const opts = state.options;
+  if (!opts) return t('les.hint.wait');
+  if (g.stage === 'choice') return state.choice ? t('les.choice.picked', { color: t('color.' + state.choice) }) : t('les.choice.pick');
+  if (state.typed !== null) return t('les.hint.typed');
+  if (g.stage === 'setup') return opts.can_end ? t('les.setup.done') : t('les.setup.' + (state.placed.length + 1));
+  if (opts.can_end) return state.placed.length === 1 ? t('les.hint.single') : t('les.hint.done');
+  return t(state.placed.length ? 'les.hint.second' : 'les.hint.first');
+}
+
+// The choice's buttons: one per colour GET /moves offers, pressed when picked.
+function renderChoices() {
+  const box = $('choices');
+  const colors = state.options ? state.options.moves.filter((m) => m.kind === 'color').map((m) => m.to) : [];
+  const key = colors.join(' ') + ' ' + state.locale;
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(
+      ...colors.map((color) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'choice';
+        b.dataset.color = color;
+        const swatch = spanOf('swatch swatch-' + color);
+        swatch.setAttribute('aria-hidden', 'true');
+        b.append(swatch, spanOf('', state.t('les.choice.' + color)));
+        b.addEventListener('click', () => pickColor(color));
+        return b;
+      }),
+    );
+  }
+  for (const b of box.children) {
+    b.setAttribute('aria-pressed', String(b.dataset.color === state.choice));
+    b.disabled = state.busy;
+  }
+}
+
+function spanOf(className, text = '') {
+  const node = document.createElement('span');
+  if (className) node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+function lesSeatItem(t, g, s) {
+  const li = document.createElement('li');
+  li.className = 'seat';
+  const swatch = spanOf('swatch swatch-' + (s.stone || 'none'));
+  swatch.setAttribute('aria-hidden', 'true');
+  const you = g.your_colors.includes(s.color) ? ' ' + t('seat.you') : '';
+  const meta = [t('les.seat.' + s.color)];
+  if (s.stone) meta.push(t('color.' + s.stone), t('les.stones', { n: g.stones[s.stone].length }));
+  const who = spanOf('who');
+  who.append(spanOf('name', s.name + you), spanOf('meta', meta.join(' · ')));
+  li.append(swatch, who);
+  if (s.to_move) li.append(spanOf('badge', t('seat.toMove')));
+  return li;
+}
+
+// A line of the history. A game of Les opens with the setup and the
+// choice: its turns numbered 1 and 2 (Turn.ply).
+function lesHistoryItem(turn) {
+  const t = state.t;
+  const s = seat(turn.color);
+  if (turn.ply === 1) return t('les.history.setup', { name: s.name, turn: turn.turn });
+  if (turn.ply === 2) return t('les.history.choice', { name: s.name, color: t('color.' + turn.turn) });
+  return t('les.history.turn', { color: t('color.' + s.stone), turn: turn.turn });
 }
 
 // ---- messages ----------------------------------------------------------------
@@ -543,9 +839,11 @@ function showTurnError(err) {
   const detail = document.createElement('span');
   detail.className = 'detail';
   if (err.code === 'illegal_turn' && p.rule) {
-    const where = p.index == null ? '' : ' ' + t('error.atMove', { n: p.index + 1 });
+    // Les names the point of the ply, Less the move of the turn.
+    const at = isLes() ? 'les.error.atStone' : 'error.atMove';
+    const where = p.index == null ? '' : ' ' + t(at, { n: p.index + 1 });
     head.textContent = t('error.illegal', { ref: p.rule_ref }) + where + ': ';
-    text.textContent = t('rule.' + p.rule);
+    text.textContent = t((isLes() ? 'les.rule.' : 'rule.') + p.rule);
     detail.textContent = p.detail || '';
     const code = document.createElement('code');
     code.textContent = p.rule;
