@@ -217,3 +217,65 @@ func TestLesTournamentOverTheAPI(t *testing.T) {
 		t.Errorf("Less tournament: %+v", less)
 	}
 }
+
+// A whole game of Les played the way its players meet it: invitations by
+// email, each ply through the move link of the latest email, the next
+// player emailed at once, both told the result.
+func TestLesGameByEmail(t *testing.T) {
+	h := newHarness(t)
+	vector := vectors.LoadLes(t).GameCases[0]
+	organiser := h.login("org@example.org")
+	var g lesGameJSON
+	h.do("POST", "/v1/games", organiser, map[string]any{"game": "les", "board": map[string]any{"side": vector.Size},
+		"players": []map[string]any{{"name": "Sue", "email": "sue@example.org"}, {"name": "Cho", "email": "cho@example.org"}}}).
+		want(t, http.StatusCreated).decode(t, &g)
+
+	mail := h.deliver()
+	if len(mail) != 2 {
+		t.Fatalf("%d emails after creation, want 2 invitations: %v", len(mail), subjects(mail))
+	}
+	email := map[string]string{"setter": "sue@example.org", "chooser": "cho@example.org"}
+	links := map[string]string{}
+	for seat, addr := range email {
+		m := only(t, mail, addr)
+		id, token := moveLink(t, m)
+		if id != g.ID || !strings.HasPrefix(m.Subject, "Les: Sue – Cho") {
+			t.Fatalf("invitation to %s: %q, link to %s", addr, m.Subject, id)
+		}
+		links[seat] = token
+	}
+	if !strings.Contains(only(t, mail, "sue@example.org").Text, "You set up") {
+		t.Errorf("the setter's invitation does not say he sets up:\n%s", only(t, mail, "sue@example.org").Text)
+	}
+
+	plies := append([]string{vector.Setup, vector.Choice}, vector.Turns...)
+	for ply, text := range plies {
+		mover := *g.ToMove
+		var played struct {
+			Game lesGameJSON `json:"game"`
+		}
+		h.do("POST", "/v1/games/"+g.ID+"/turns", links[mover], map[string]any{"turn": text, "ply": ply},
+			"Idempotency-Key", fmt.Sprintf("ply-%d", ply)).want(t, http.StatusCreated).decode(t, &played)
+		g = played.Game
+		mail := h.deliver()
+		if g.Status == "finished" {
+			for _, addr := range email {
+				if m := only(t, mail, addr); !strings.Contains(m.Text, "the game is over") || len(m.Images) != 1 {
+					t.Errorf("game over email to %s: %q\n%s", addr, m.Subject, m.Text)
+				}
+			}
+			break
+		}
+		m := only(t, mail, email[*g.ToMove])
+		if len(mail) != 1 || !strings.Contains(m.Text, "it is your turn") || len(m.Images) != 1 {
+			t.Fatalf("after ply %d: %v\n%s", ply, subjects(mail), m.Text)
+		}
+		if ply >= 2 && !strings.Contains(m.Text, text) {
+			t.Errorf("the email after ply %d does not say what was played (%s):\n%s", ply, text, m.Text)
+		}
+		_, links[*g.ToMove] = moveLink(t, m)
+	}
+	if g.Status != "finished" || g.Result == nil || g.Result.Margin != vector.Result.Margin {
+		t.Fatalf("after every ply: %+v", g)
+	}
+}
