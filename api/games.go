@@ -369,10 +369,10 @@ func (s *Server) previewTurn(c echo.Context) error {
 		return err
 	}
 	next, ok := after.(*less.RulesGame)
-	if !ok || len(played) == 0 {
-		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
+	var turn less.Played
+	if ok && len(played) > 0 {
+		turn, ok = played[0].Detail.(less.Played)
 	}
-	turn, ok := played[0].Detail.(less.Played)
 	if !ok {
 		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
 	}

@@ -2,14 +2,10 @@ package repo
 
 import (
 	"database/sql"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
-
-	"github.com/lesspost/lesspost/migrations"
 )
 
 // Keys stored before migration 0007 rebuilt their table still answer.
@@ -20,21 +16,7 @@ func TestIdempotencyKeysSurviveTheirMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := fstest.MapFS{}
-	names, err := fs.Glob(migrations.FS, "*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
-		if name < "0007" {
-			data, err := fs.ReadFile(migrations.FS, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			before[name] = &fstest.MapFile{Data: data}
-		}
-	}
-	if err := migrate(ctx, old, before); err != nil {
+	if err := migrate(ctx, old, migrationsBefore(t, "0007")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := old.ExecContext(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)

@@ -2,13 +2,11 @@ package repo
 
 import (
 	"database/sql"
-	"io/fs"
 	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/lesspost/lesspost/migrations"
 )
@@ -23,15 +21,7 @@ func TestMigration0008NormalizesAddresses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	before := fstest.MapFS{}
-	names, _ := fs.Glob(migrations.FS, "*.sql")
-	for _, name := range names {
-		if name < "0008" {
-			data, _ := fs.ReadFile(migrations.FS, name)
-			before[name] = &fstest.MapFile{Data: data}
-		}
-	}
-	if err := migrate(t.Context(), db, before); err != nil {
+	if err := migrate(t.Context(), db, migrationsBefore(t, "0008")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(q string, args ...any) {

@@ -2,11 +2,9 @@ package repo
 
 import (
 	"encoding/json"
-	"io/fs"
 	"net/url"
 	"path/filepath"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -22,15 +20,7 @@ func TestMigration0013BanksBySeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	before := fstest.MapFS{}
-	names, _ := fs.Glob(migrations.FS, "*.sql")
-	for _, name := range names {
-		if name < "0013" {
-			data, _ := fs.ReadFile(migrations.FS, name)
-			before[name] = &fstest.MapFile{Data: data}
-		}
-	}
-	if err := migrate(t.Context(), db, before); err != nil {
+	if err := migrate(t.Context(), db, migrationsBefore(t, "0013")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(q string, args ...any) {

@@ -258,19 +258,6 @@ func (s *Store) Suppress(ctx context.Context, email string, now time.Time) error
 	return nil
 }
 
-// Unsubscribed and Suppressed report an address's choices.
-func (s *Store) Unsubscribed(email string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.data.unsubscribed[email]
-}
-
-func (s *Store) Suppressed(email string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.data.suppressed[email]
-}
-
 // GameMail implements domain.MailChoices: this store sends nothing, so a
 // game's mail is pending, or failed for an address that asked for none.
 func (s *Store) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error) {
