@@ -83,9 +83,9 @@ func envName(flagName string) string {
 func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("api", flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", ":8080", "`address` to listen on, host:port")
-	fs.StringVar(&cfg.DB, "db", "lesspost.db", "SQLite database `file`, created if missing")
+	fs.StringVar(&cfg.DB, "db", "lesspost.db", "the `database`: a SQLite file, created if missing, or a PostgreSQL URL\n(postgres://user:password@host/dbname), which several servers may share")
 	fs.StringVar(&cfg.BaseURL, "base-url", "http://localhost:8080", "public base `URL` of the server, for links in emails")
-	fs.StringVar(&cfg.SecretFile, "secret-file", "", "`file` of the token signing keys, newest first, one a line, each at least 32 bytes: the\nfirst signs, the others still verify (a rotation's grace period). If empty, and\n"+secretEnv+" is not set either, it is the database's path plus .secret, generated on first start")
+	fs.StringVar(&cfg.SecretFile, "secret-file", "", "`file` of the token signing keys, newest first, one a line, each at least 32 bytes: the\nfirst signs, the others still verify (a rotation's grace period). If empty, and\n"+secretEnv+" is not set either, it is the SQLite database's path plus .secret, generated on\nfirst start; with PostgreSQL the keys must be given (the same to every server)")
 	fs.StringVar(&cfg.SMTP.Host, "smtp-host", "", "SMTP server `host`; if empty, emails are written to the log instead of sent")
 	fs.IntVar(&cfg.SMTP.Port, "smtp-port", 587, "SMTP server `port`")
 	fs.StringVar(&cfg.SMTP.TLS, "smtp-tls", "starttls", "SMTP transport security: starttls, tls or none")
@@ -187,6 +187,11 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.DB == "" {
 		errs = append(errs, errors.New("--db: empty"))
+	}
+	if repo.IsPostgres(cfg.DB) && cfg.Secret == "" && cfg.SecretFile == "" {
+		// Every server on the database must sign with the same keys, and a
+		// server cannot write a file the others read.
+		errs = append(errs, fmt.Errorf("--db is PostgreSQL: give the token signing keys with %s or --secret-file, the same to every server", secretEnv))
 	}
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
@@ -312,7 +317,7 @@ func (cfg Config) LogValue() slog.Value {
 	}
 	return slog.GroupValue(
 		slog.String("addr", cfg.Addr),
-		slog.String("db", cfg.DB),
+		slog.String("db", redactDSN(cfg.DB)),
 		slog.String("base_url", cfg.BaseURL),
 		slog.Bool("secret_from_env", cfg.Secret != ""),
 		slog.String("secret_file", cfg.SecretFile),
@@ -333,4 +338,21 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 	)
+}
+
+// redactDSN hides the password of a PostgreSQL URL, for the log.
+func redactDSN(dsn string) string {
+	if !repo.IsPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://(unreadable URL)"
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }

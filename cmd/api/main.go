@@ -1,5 +1,6 @@
 // Command api is the lesspost server: the HTTP API and its background
-// workers on one SQLite file. Run it with --help for its configuration.
+// workers on one SQLite file, or, for several servers, one PostgreSQL
+// database. Run it with --help for its configuration.
 package main
 
 import (
@@ -58,7 +59,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	slog.SetDefault(log) // for the few packages without a logger of their own (repo's checkpoints)
 	log.Info("starting", "config", cfg)
 
-	db, err := repo.Open(ctx, cfg.DB) // also applies the migrations
+	db, err := repo.OpenStore(ctx, cfg.DB) // also applies the migrations
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // server never acts twice.
 type scheduler struct {
 	app      *domain.Service
-	db       *repo.DB // for the housekeeping prunes
+	db       repo.Housekeeping
 	log      *slog.Logger
 	now      func() time.Time
 	interval time.Duration

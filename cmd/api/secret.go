@@ -66,7 +66,13 @@ func defaultSecretFile(dbPath string) string { return dbPath + ".secret" }
 // so that links already sent keep working. Whatever the source, a key left
 // in the database is then deleted. The log says what happened but never
 // shows a key.
-func signingKeys(ctx context.Context, cfg Config, db *repo.DB, log *slog.Logger) ([][]byte, error) {
+func signingKeys(ctx context.Context, cfg Config, store repo.Store, log *slog.Logger) ([][]byte, error) {
+	db, sqlite := store.(*repo.DB)
+	if !sqlite {
+		// A PostgreSQL store never held a key; the configuration gives them
+		// (see Config.validate).
+		return configuredKeys(ctx, cfg, nil, log)
+	}
 	keys, err := configuredKeys(ctx, cfg, db, log)
 	if err != nil {
 		return nil, err

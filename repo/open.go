@@ -1,0 +1,61 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// Store is everything the server asks of its store, whichever it is: the
+// use cases' ports, the outbox, what an operator monitors and the
+// housekeeping the scheduler does. *DB (SQLite, one machine) and
+// *postgres.DB (several instances on one database) are Stores; both pass
+// the contract suite in repo/storetest.
+type Store interface {
+	domain.Store
+	domain.Outbox
+	domain.Monitor
+	Housekeeping
+	// Ping says whether the store can serve (for /readyz).
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// Housekeeping deletes what the store no longer needs. Each method deletes
+// (or clears) at most limit rows and says how many; the scheduler calls it
+// until that is fewer than limit, so no transaction runs long.
+type Housekeeping interface {
+	// ExpireIdempotencyKeys deletes the responses stored before before.
+	ExpireIdempotencyKeys(ctx context.Context, before time.Time, limit int) (int, error)
+	// ExpireLoginMail forgets the login codes of login mail that can no
+	// longer be delivered in time.
+	ExpireLoginMail(ctx context.Context, now time.Time, limit int) (int, error)
+	// PruneMail deletes mail created before before that was delivered or
+	// given up.
+	PruneMail(ctx context.Context, before time.Time, limit int) (int, error)
+	// PruneSessions deletes sessions that ended by now.
+	PruneSessions(ctx context.Context, now time.Time, limit int) (int, error)
+	// PruneLoginTokens deletes login tokens no longer needed at now.
+	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
+}
+
+var _ Store = (*DB)(nil)
+
+// IsPostgres says whether dsn names a PostgreSQL database rather than a
+// SQLite file.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// OpenStore opens the store dsn names: a PostgreSQL database for a
+// postgres:// URL, else the SQLite file at that path. Either way the schema
+// is migrated to the current version first.
+func OpenStore(ctx context.Context, dsn string) (Store, error) {
+	if IsPostgres(dsn) {
+		return nil, errors.New("open database: PostgreSQL is not supported yet")
+	}
+	return Open(ctx, dsn)
+}
