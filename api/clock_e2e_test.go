@@ -20,7 +20,7 @@ func (h *harness) tick() {
 	}
 	for range 2 {
 		for _, id := range ids {
-			if _, err := h.db.Tick(h.t.Context(), id, now); err != nil {
+			if _, err := h.service(now).TickGame(h.t.Context(), id); err != nil {
 				h.t.Fatal(err)
 			}
 		}

@@ -49,6 +49,7 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 	h := newHarnessWith(t, func(c *api.Config) {
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	})
+	db := h.sqlite(t, "damages rows with SQLite's JSON functions")
 	s := startGame(t, h)
 	h.do("POST", "/v1/games/"+s.id+"/turns", s.white, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
 	g := "/v1/games/" + s.id
@@ -70,7 +71,7 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var saved map[string]any
-			err := h.db.WithTx(t.Context(), func(tx *repo.Tx) error {
+			err := db.WithTx(t.Context(), func(tx *repo.Tx) error {
 				// Keep the rows to put back: each case damages one thing.
 				rows, err := tx.QueryContext(t.Context(), `SELECT ruleset, state, clock FROM games WHERE id = ?`, s.id)
 				if err != nil {
@@ -91,7 +92,7 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer func() {
-				err := h.db.WithTx(t.Context(), func(tx *repo.Tx) error {
+				err := db.WithTx(t.Context(), func(tx *repo.Tx) error {
 					if _, err := tx.ExecContext(t.Context(), `UPDATE games SET ruleset = ?, state = ?, clock = ? WHERE id = ?`,
 						saved["ruleset"], saved["state"], saved["clock"], s.id); err != nil {
 						return err

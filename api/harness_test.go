@@ -15,18 +15,20 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
-// harness runs the whole server over real HTTP on a real SQLite file, with
+// harness runs the whole server over real HTTP on a real database (SQLite,
+// or PostgreSQL with LESSPOST_TEST_STORE=postgres), with
 // the outbox worker delivering into a mailbox the test reads like a person
 // reads email: links are taken from the message text and followed.
 type harness struct {
 	t      *testing.T
-	path   string
-	db     *repo.DB
+	dsn    string // the database, see repotest.DSN
+	db     repo.Store
 	url    string
 	client *http.Client
 	outbox *notify.Worker
@@ -38,7 +40,7 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
-		path: repotest.Path(t)}
+		dsn: repotest.DSN(t)}
 	h.start()
 	return h
 }
@@ -47,11 +49,7 @@ func newHarness(t *testing.T) *harness {
 func (h *harness) start() {
 	t := h.t
 	t.Helper()
-	db, err := repo.Open(t.Context(), h.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
 	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
 		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
@@ -63,6 +61,20 @@ func (h *harness) start() {
 	h.outbox = notify.NewWorker(db, h.mail, renderer, slog.New(slog.DiscardHandler), h.clock.Now)
 	ts, client := apitest.NewServer(t, srv)
 	h.url, h.client = ts.URL, client
+}
+
+// service is the application layer on the harness's store at now, as the
+// scheduler runs it.
+func (h *harness) service(now time.Time) *domain.Service {
+	return domain.NewService(domain.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
+}
+
+// sqlite is the store as SQLite, for a test that reaches into SQLite itself;
+// on PostgreSQL the test skips.
+func (h *harness) sqlite(t *testing.T, why string) *repo.DB {
+	t.Helper()
+	repotest.SQLiteOnly(t, why)
+	return h.db.(*repo.DB)
 }
 
 // restart stops the server and starts a new one on the same database file,

@@ -61,12 +61,9 @@ const harnessSecret = "0123456789abcdef0123456789abcdef-test"
 // newHarnessWith is newHarness with a say in the server's configuration.
 func newHarnessWith(t *testing.T, configure func(*api.Config)) *harness {
 	t.Helper()
-	db, err := repo.Open(t.Context(), repotest.Path(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	h := &harness{t: t, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
+	dsn := repotest.DSN(t)
+	db := repotest.OpenDSN(t, dsn)
+	h := &harness{t: t, dsn: dsn, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
 	cfg := api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
 		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}
 	configure(&cfg)
@@ -94,57 +91,7 @@ func newAttackHarness(t *testing.T) *harness {
 // prove that a request changed nothing at all.
 func dbState(t *testing.T, h *harness) map[string]string {
 	t.Helper()
-	state := map[string]string{}
-	err := h.db.WithTx(t.Context(), func(tx *repo.Tx) error {
-		rows, err := tx.QueryContext(t.Context(), `SELECT name FROM sqlite_master WHERE type = 'table'`)
-		if err != nil {
-			return err
-		}
-		var tables []string
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				return err
-			}
-			tables = append(tables, name)
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
-		for _, table := range tables {
-			rows, err := tx.QueryContext(t.Context(), `SELECT * FROM "`+table+`"`)
-			if err != nil {
-				return err
-			}
-			cols, err := rows.Columns()
-			if err != nil {
-				return err
-			}
-			var lines []string
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					return err
-				}
-				lines = append(lines, fmt.Sprintf("%q", vals))
-			}
-			if err := rows.Close(); err != nil {
-				return err
-			}
-			slices.Sort(lines)
-			sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-			state[table] = fmt.Sprintf("%d rows %x", len(lines), sum[:6])
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("read database state: %v", err)
-	}
-	return state
+	return repotest.Digest(t, h.dsn)
 }
 
 // unchanged fails the test if the database differs from before.

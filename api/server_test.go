@@ -18,25 +18,20 @@ import (
 // testSecret signs tokens in tests.
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
-// testDB opens a fresh database file in a temporary directory.
-func testDB(t testing.TB) *repo.DB {
+// testDB opens a fresh database (see repotest.DSN).
+func testDB(t testing.TB) repo.Store {
 	t.Helper()
-	db, err := repo.Open(t.Context(), repotest.Path(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return repotest.Open(t)
 }
 
 // closedDB is a database that no longer answers.
-func closedDB(t testing.TB) *repo.DB {
+func closedDB(t testing.TB) repo.Store {
 	db := testDB(t)
 	db.Close()
 	return db
 }
 
-func newTestServer(t *testing.T, db *repo.DB) *Server {
+func newTestServer(t *testing.T, db repo.Store) *Server {
 	t.Helper()
 	s, err := New(Config{DB: db, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -50,7 +45,7 @@ func newTestServer(t *testing.T, db *repo.DB) *Server {
 func TestEndpoints(t *testing.T) {
 	tests := []struct {
 		name        string
-		db          *repo.DB
+		db          repo.Store
 		method      string
 		path        string
 		header      http.Header

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // Mail providers POST the one-click unsubscribe (RFC 8058) as
@@ -39,7 +41,10 @@ func TestOneClickUnsubscribeEncodings(t *testing.T) {
 				body, headers = tt.body, []string{"Content-Type", tt.contentType}
 			}
 			h.do("POST", "/unsubscribe?"+u.RawQuery, "", body, headers...).want(t, http.StatusOK)
-			if off, err := h.db.Unsubscribed(t.Context(), "ann@example.org"); err != nil || !off {
+			var off int
+			err = repotest.SQL(t, h.dsn).QueryRowContext(t.Context(),
+				`SELECT count(*) FROM unsubscribes WHERE email = 'ann@example.org'`).Scan(&off)
+			if err != nil || off != 1 {
 				t.Errorf("ann@example.org unsubscribed: %v, %v", off, err)
 			}
 		})
