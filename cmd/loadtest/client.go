@@ -13,15 +13,47 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// client talks to one lesspost server with one account token.
+// client talks to lesspost with one account token: to one server, or, like
+// a load balancer, to each of several servers on one database in turn.
 type client struct {
 	base  string // e.g. http://127.0.0.1:8080, without a trailing slash
 	token string
 	http  *http.Client
+	// bases, if set, are all the servers, base among them: each request
+	// goes to the next.
+	bases []string
+	next  atomic.Uint64
+}
+
+// newClient is a client of the servers urls lists, comma-separated.
+func newClient(urls string, h *http.Client) *client {
+	var bases []string
+	for u := range strings.SplitSeq(urls, ",") {
+		if u = strings.TrimRight(strings.TrimSpace(u), "/"); u != "" {
+			bases = append(bases, u)
+		}
+	}
+	c := &client{http: h}
+	if len(bases) > 0 {
+		c.base = bases[0]
+	}
+	if len(bases) > 1 {
+		c.bases = bases
+	}
+	return c
+}
+
+// server is the base URL of the next request.
+func (c *client) server() string {
+	if len(c.bases) == 0 {
+		return c.base
+	}
+	return c.bases[(c.next.Add(1)-1)%uint64(len(c.bases))]
 }
 
 // newHTTPClient is tuned for many concurrent requests to one host: every
@@ -112,7 +144,7 @@ func (c *client) do(ctx context.Context, method, path string, body []byte, heade
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.server()+path, rd)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -291,5 +292,21 @@ func TestHelp(t *testing.T) {
 	}
 	if err := run(t.Context(), []string{"nonsense"}, io.Discard, io.Discard); err == nil {
 		t.Error("an unknown subcommand was accepted")
+	}
+}
+
+// Several servers are used in turn, as through a load balancer.
+func TestClientTakesServersInTurn(t *testing.T) {
+	c := newClient(" http://a:1/, http://b:2 ,", nil)
+	var got []string
+	for range 5 {
+		got = append(got, c.server())
+	}
+	want := []string{"http://a:1", "http://b:2", "http://a:1", "http://b:2", "http://a:1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("servers %q, want %q", got, want)
+	}
+	if one := newClient("http://a:1/", nil); one.server() != "http://a:1" || one.server() != "http://a:1" {
+		t.Errorf("one server: %q", one.server())
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -56,7 +55,7 @@ after the turn committed), latency percentiles and errors by kind.`, out)
 
 // commonFlags are the flags every HTTP mode shares.
 func commonFlags(fs *flag.FlagSet, url, token, logFile, email *string, clients *int, duration, warmup, timeout *time.Duration, pid *int, asJSON *bool, defClients int) {
-	fs.StringVar(url, "url", "http://127.0.0.1:8080", "the server's base `URL`")
+	fs.StringVar(url, "url", "http://127.0.0.1:8080", "the server's base `URL`; several, comma-separated, for servers sharing one\ndatabase: requests go to each in turn, as through a load balancer")
 	fs.StringVar(token, "token", "", "an account access `token` of --email, from POST /v1/auth/token or \"loadtest login\"; if empty, the environment variable LOADTEST_TOKEN")
 	fs.StringVar(logFile, "login-from-log", "", "sign in by reading the login code from the server's log `file` (a server without --smtp-host prints emails to its log): asks for a login email for --email, waits for it in the file and exchanges the code")
 	fs.StringVar(email, "email", "loadtest@example.org", "the load account's email `address`: every seat of every game gets it")
@@ -99,7 +98,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // play runs the whole measurement and returns its summary.
 func play(ctx context.Context, cfg playConfig, log io.Writer) (*Summary, error) {
-	c := &client{base: strings.TrimRight(cfg.URL, "/"), http: newHTTPClient(cfg.Clients, cfg.Timeout)}
+	c := newClient(cfg.URL, newHTTPClient(cfg.Clients, cfg.Timeout))
 	if cfg.transport != nil {
 		c.http.Transport = cfg.transport(c.http.Transport)
 	}
@@ -169,7 +168,7 @@ func play(ctx context.Context, cfg playConfig, log io.Writer) (*Summary, error) 
 	for _, r := range recs {
 		all.merge(r)
 	}
-	sum := &Summary{Mode: "play", URL: c.base, Clients: cfg.Clients, Games: cfg.Games, Players: cfg.Players, Rate: cfg.Rate,
+	sum := &Summary{Mode: "play", URL: cfg.URL, Clients: cfg.Clients, Games: cfg.Games, Players: cfg.Players, Rate: cfg.Rate,
 		Warmup: Duration(cfg.Warmup), Measured: Duration(cfg.Duration), Started: w.start,
 		Ops: all.summary([]string{"turn", "get game", "create game"}), Errors: all.errors, WarmupErrors: all.warmupErrors,
 		Server: server(), Client: ClientStats{CPUSeconds: clientCPU()}}

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -77,7 +76,7 @@ type gamePage struct {
 }
 
 func read(ctx context.Context, cfg readConfig, log io.Writer) (*Summary, error) {
-	c := &client{base: strings.TrimRight(cfg.URL, "/"), http: newHTTPClient(cfg.Clients, cfg.Timeout)}
+	c := newClient(cfg.URL, newHTTPClient(cfg.Clients, cfg.Timeout))
 	if cfg.transport != nil {
 		c.http.Transport = cfg.transport(c.http.Transport)
 	}
@@ -170,7 +169,7 @@ func read(ctx context.Context, cfg readConfig, log io.Writer) (*Summary, error) 
 	for _, r := range recs {
 		all.merge(r)
 	}
-	sum := &Summary{Mode: "read", URL: c.base, Clients: cfg.Clients, Games: len(ids), Rate: cfg.Rate,
+	sum := &Summary{Mode: "read", URL: cfg.URL, Clients: cfg.Clients, Games: len(ids), Rate: cfg.Rate,
 		Warmup: Duration(cfg.Warmup), Measured: Duration(cfg.Duration), Started: w.start,
 		Ops: all.summary([]string{"my games", "get game"}), Errors: all.errors, WarmupErrors: all.warmupErrors,
 		Server: server(), Client: ClientStats{CPUSeconds: clientCPU()}}
