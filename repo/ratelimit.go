@@ -21,31 +21,43 @@ const sqlTakeRequest = `INSERT INTO rate_limits (key, full_at) VALUES (?1, ?2 + 
 	WHERE max(full_at, ?2) - ?2 <= ?4
 	RETURNING full_at`
 
+// sqlSelectRateLimit reads a bucket's full time, to say how long a refused
+// take must wait.
+const sqlSelectRateLimit = `SELECT full_at FROM rate_limits WHERE key = ?`
+
 // TakeRequest takes one request from key's bucket (see domain.RateLimiter).
+//
+// An empty bucket refuses on the read pool first, so that a client
+// hammering its limit keeps the one writer no busier. The read is committed
+// state, so its refusal holds as of that moment; a take it lets by is
+// decided again by the writer.
 func (db *DB) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
 	at := now.UnixNano()
-	var (
-		ok   bool
-		wait time.Duration
-	)
+	refusal := func(full int64) time.Duration { return time.Duration(max(full, at) - at - int64(tolerance)) }
+	var full int64
+	switch err := db.read.QueryRowContext(ctx, sqlSelectRateLimit, key).Scan(&full); {
+	case err == nil && refusal(full) > 0:
+		return false, refusal(full), nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return false, 0, fmt.Errorf("take request %s: %w", key, err)
+	}
+	var ok bool
 	err := db.WithTx(ctx, func(tx *Tx) error {
-		var full int64
 		err := tx.QueryRowContext(ctx, sqlTakeRequest, key, at, int64(interval), int64(tolerance)).Scan(&full)
 		if !errors.Is(err, sql.ErrNoRows) {
 			ok = err == nil
 			return err
 		}
-		// Refused: how long until the bucket is back within tolerance.
-		if err := tx.QueryRowContext(ctx, `SELECT full_at FROM rate_limits WHERE key = ?`, key).Scan(&full); err != nil {
-			return err
-		}
-		wait = time.Duration(max(full, at) - at - int64(tolerance))
-		return nil
+		// Refused since the read: say how long to wait.
+		return tx.QueryRowContext(ctx, sqlSelectRateLimit, key).Scan(&full)
 	})
 	if err != nil {
 		return false, 0, fmt.Errorf("take request %s: %w", key, err)
 	}
-	return ok, wait, nil
+	if ok {
+		return true, 0, nil
+	}
+	return false, refusal(full), nil
 }
 
 // ReturnRequest gives back a request TakeRequest took.

@@ -1,6 +1,8 @@
 package repo
 
 import (
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,5 +46,32 @@ func TestRefusedTakeWritesNothing(t *testing.T) {
 	}
 	if n := changes() - taken; n != 0 {
 		t.Fatalf("refused takes changed %d rows", n)
+	}
+}
+
+// BenchmarkTakeRequest takes requests through the one writer, from as many
+// goroutines as there are procs: allowed takes of many keys, and refused
+// takes of one key whose bucket is empty.
+func BenchmarkTakeRequest(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		key  func(i int64) string
+	}{
+		{"allowed", func(i int64) string { return "login:ip:" + strconv.FormatInt(i, 10) }},
+		{"refused", func(int64) string { return "login:ip:hammer" }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			db, ctx := newStore(b), b.Context()
+			b.SetParallelism(8) // requests wait on the writer, as in a server
+			var n atomic.Int64
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, _, err := db.TakeRequest(ctx, bc.key(n.Add(1)), time.Minute, 0, storetest.T0); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
 	}
 }
