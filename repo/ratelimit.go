@@ -27,10 +27,10 @@ const sqlSelectRateLimit = `SELECT full_at FROM rate_limits WHERE key = ?`
 
 // TakeRequest takes one request from key's bucket (see domain.RateLimiter).
 //
-// An empty bucket refuses on the read pool first, so that a client
-// hammering its limit keeps the one writer no busier. The read is committed
-// state, so its refusal holds as of that moment; a take it lets by is
-// decided again by the writer.
+// An empty bucket refuses on the read pool, so that a client hammering its
+// limit costs the one writer nothing. The read sees committed state, so its
+// refusal holds as of that moment; a take it lets by is decided again, in
+// one statement, by the writer.
 func (db *DB) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
 	at := now.UnixNano()
 	refusal := func(full int64) time.Duration { return time.Duration(max(full, at) - at - int64(tolerance)) }
