@@ -1,14 +1,13 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -80,10 +79,6 @@ type RateLimits struct {
 	// and a round lasts at least an hour).
 	TournamentIP      RateLimit
 	TournamentAccount RateLimit
-	// MaxKeys bounds the keys each limit remembers. A key whose bucket is
-	// full again is forgotten; when there are still too many, the keys
-	// closest to a full bucket go first.
-	MaxKeys int
 }
 
 // DefaultRateLimits suit a correspondence server, where a person signs in a
@@ -99,7 +94,6 @@ var DefaultRateLimits = RateLimits{
 	// A club organises a tournament a week, maybe a few at once.
 	TournamentIP:      RateLimit{Requests: 10, Per: 24 * time.Hour},
 	TournamentAccount: RateLimit{Requests: 5, Per: 24 * time.Hour},
-	MaxKeys:           50_000,
 }
 
 // withDefaults fills each zero field from DefaultRateLimits.
@@ -118,131 +112,50 @@ func (r RateLimits) withDefaults() RateLimits {
 			l.got.Per = l.def.Per
 		}
 	}
-	if r.MaxKeys <= 0 {
-		r.MaxKeys = def.MaxKeys
-	}
 	return r
 }
 
-// limiter is one RateLimit over many keys, with the generic cell rate
-// algorithm: per key it keeps only the time its bucket will be full again
-// (the theoretical arrival time), so memory is one number per active key.
-// It is safe for concurrent use.
+// limiter is one RateLimit over many keys. The buckets are in the store
+// (domain.RateLimiter), so that every server instance on it shares them;
+// name keeps this limit's keys apart from other limits'.
 type limiter struct {
-	interval  int64 // ns of refill per request: Per / Requests
-	tolerance int64 // ns the full time may lie ahead: Per - interval
-	maxKeys   int
-	now       func() time.Time
-
-	mu        sync.Mutex
-	full      map[string]int64 // key → Unix ns when its bucket is full again
-	lastSweep int64
+	name      string
+	interval  time.Duration // refill per request: Per / Requests
+	tolerance time.Duration // how far ahead the full time may lie: Per - interval
 }
 
-func newLimiter(l RateLimit, maxKeys int, now func() time.Time) *limiter {
-	interval := max(int64(l.Per)/int64(l.Requests), 1)
-	return &limiter{interval: interval, tolerance: int64(l.Per) - interval,
-		maxKeys: maxKeys, now: now, full: map[string]int64{}}
-}
-
-// allow takes one request from key's bucket. When the bucket is empty it
-// takes nothing and says how long until there is a request to take.
-func (l *limiter) allow(key string) (ok bool, wait time.Duration) {
-	now := l.now().UnixNano()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now-l.lastSweep >= l.interval+l.tolerance {
-		l.sweep(now)
-	}
-	full, known := l.full[key]
-	if full < now {
-		full = now
-	}
-	if ahead := full - now; ahead > l.tolerance {
-		return false, time.Duration(ahead - l.tolerance)
-	}
-	if !known && len(l.full) >= l.maxKeys {
-		l.evict(now)
-	}
-	l.full[key] = full + l.interval
-	return true, 0
-}
-
-// undo gives back a request allow took, when a later limit refused the
-// request after all.
-func (l *limiter) undo(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if full, ok := l.full[key]; ok {
-		l.full[key] = full - l.interval
-	}
-}
-
-// sweep forgets the keys whose bucket is full again: a forgotten key is a
-// full bucket. allow sweeps once per period of the limit, so idle keys are
-// not kept for long. It holds l.mu.
-func (l *limiter) sweep(now int64) {
-	l.lastSweep = now
-	for key, full := range l.full {
-		if full <= now {
-			delete(l.full, key)
-		}
-	}
-}
-
-// evict makes room when every key is still in use: it forgets the eighth of
-// the keys closest to a full bucket, which lose the least by it, so that
-// the next maxKeys/8 new keys need no such work. It holds l.mu.
-func (l *limiter) evict(now int64) {
-	l.sweep(now)
-	if len(l.full) < l.maxKeys {
-		return
-	}
-	times := make([]int64, 0, len(l.full))
-	for _, full := range l.full {
-		times = append(times, full)
-	}
-	slices.Sort(times)
-	cutoff := times[len(times)/8]
-	for key, full := range l.full {
-		if full <= cutoff {
-			delete(l.full, key)
-		}
-	}
-}
-
-// size is the number of keys remembered.
-func (l *limiter) size() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.full)
+func newLimiter(name string, l RateLimit) limiter {
+	interval := max(l.Per/time.Duration(l.Requests), 1)
+	return limiter{name: name, interval: interval, tolerance: l.Per - interval}
 }
 
 // limits are the server's limiters, one per RateLimit.
 type limits struct {
-	login, token, createGameIP, createGameAccount *limiter
-	seatLinkIP, seatLinkAccount                   *limiter
-	tournamentIP, tournamentAccount               *limiter
+	login, token, createGameIP, createGameAccount limiter
+	seatLinkIP, seatLinkAccount                   limiter
+	tournamentIP, tournamentAccount               limiter
 }
 
-func newLimits(r RateLimits, now func() time.Time) *limits {
+// newLimits names each limit after what it bounds; an account's and an
+// address's limit of one kind differ in their keys (user:, seat: or ip:).
+func newLimits(r RateLimits) limits {
 	r = r.withDefaults()
-	return &limits{
-		login:             newLimiter(r.Login, r.MaxKeys, now),
-		token:             newLimiter(r.Token, r.MaxKeys, now),
-		createGameIP:      newLimiter(r.CreateGameIP, r.MaxKeys, now),
-		createGameAccount: newLimiter(r.CreateGameAccount, r.MaxKeys, now),
-		seatLinkIP:        newLimiter(r.SeatLinkIP, r.MaxKeys, now),
-		seatLinkAccount:   newLimiter(r.SeatLinkAccount, r.MaxKeys, now),
-		tournamentIP:      newLimiter(r.TournamentIP, r.MaxKeys, now),
-		tournamentAccount: newLimiter(r.TournamentAccount, r.MaxKeys, now),
+	return limits{
+		login:             newLimiter("login", r.Login),
+		token:             newLimiter("token", r.Token),
+		createGameIP:      newLimiter("games", r.CreateGameIP),
+		createGameAccount: newLimiter("games", r.CreateGameAccount),
+		seatLinkIP:        newLimiter("links", r.SeatLinkIP),
+		seatLinkAccount:   newLimiter("links", r.SeatLinkAccount),
+		tournamentIP:      newLimiter("tournaments", r.TournamentIP),
+		tournamentAccount: newLimiter("tournaments", r.TournamentAccount),
 	}
 }
 
 // limitRule is one limiter applied to the key a request has for it; a
 // request without a key ("") passes the rule.
 type limitRule struct {
-	limiter *limiter
+	limiter limiter
 	key     func(echo.Context) string
 }
 
@@ -251,12 +164,14 @@ type limitRule struct {
 // A refused request takes nothing from any rule, so that one key that is
 // over its limit does not use up the allowance of another it shares with
 // others (an account's refused requests do not count against its address).
+// A store that cannot say is a server error: no request passes unchecked.
 func (s *Server) rateLimit(rules ...limitRule) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
+			ctx := c.Request().Context()
 			type taken struct {
-				l   *limiter
-				key string
+				key      string
+				interval time.Duration
 			}
 			var took []taken
 			for _, r := range rules {
@@ -264,13 +179,23 @@ func (s *Server) rateLimit(rules ...limitRule) echo.MiddlewareFunc {
 				if key == "" {
 					continue
 				}
-				if ok, wait := r.limiter.allow(key); !ok {
+				key = r.limiter.name + ":" + key
+				ok, wait, err := s.db.TakeRequest(ctx, key, r.limiter.interval, r.limiter.tolerance, s.cfg.Now())
+				if err != nil {
+					return fmt.Errorf("rate limit: %w", err)
+				}
+				if !ok {
+					// Given back even if the client has gone, or its
+					// earlier limits would keep what it never used.
+					ctx := context.WithoutCancel(ctx)
 					for _, t := range took {
-						t.l.undo(t.key)
+						if err := s.db.ReturnRequest(ctx, t.key, t.interval); err != nil {
+							s.log.ErrorContext(ctx, "rate limit: give back a request", "error", err)
+						}
 					}
 					return tooManyRequests(c, wait)
 				}
-				took = append(took, taken{r.limiter, key})
+				took = append(took, taken{key, r.limiter.interval})
 			}
 			return next(c)
 		}
@@ -288,7 +213,7 @@ func tooManyRequests(c echo.Context, wait time.Duration) error {
 }
 
 // ipRule limits per client address.
-func (s *Server) ipRule(l *limiter) limitRule {
+func (s *Server) ipRule(l limiter) limitRule {
 	return limitRule{limiter: l, key: func(c echo.Context) string {
 		return "ip:" + clientKey(c.Request(), s.cfg.TrustedProxies)
 	}}
@@ -326,7 +251,7 @@ func (s *Server) limitTournament() echo.MiddlewareFunc {
 // with a seat's move link (which has no account). A seat's links share one
 // key whatever their version: each renewal makes a new version, which must
 // not bring a fresh allowance.
-func (s *Server) callerRule(l *limiter) limitRule {
+func (s *Server) callerRule(l limiter) limitRule {
 	account := s.accountRule(l)
 	return limitRule{limiter: l, key: func(c echo.Context) string {
 		if key := account.key(c); key != "" {
@@ -343,7 +268,7 @@ func (s *Server) callerRule(l *limiter) limitRule {
 // accountRule limits per signed-in account. A request without a valid
 // account token has no key here: the handler refuses it anyway, and a stolen
 // or ended token cannot use up its account's allowance.
-func (s *Server) accountRule(l *limiter) limitRule {
+func (s *Server) accountRule(l limiter) limitRule {
 	return limitRule{limiter: l, key: func(c echo.Context) string {
 		p, err := s.authenticate(c)
 		if err != nil || p.use != useAccess {

@@ -1,146 +1,74 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync"
-	"sync/atomic"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/repo"
 )
 
-// fakeNow is a settable clock for limiter tests.
-type fakeNow struct {
-	mu sync.Mutex
-	t  time.Time
+// login asks srv for a login email, and says the status.
+func login(t *testing.T, srv *Server, email string) int {
+	t.Helper()
+	ts, client := apitest.NewServer(t, srv)
+	res, err := client.Post(ts.URL+"/v1/auth/login", "application/json", strings.NewReader(`{"email":"`+email+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }
 
-func newFakeNow() *fakeNow { return &fakeNow{t: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)} }
-
-func (f *fakeNow) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeNow) Advance(d time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.t = f.t.Add(d)
-}
-
-// The allowance: Requests at once, then one per Per/Requests; after Per of
-// quiet, the whole allowance again.
-func TestLimiterAllowance(t *testing.T) {
-	clock := newFakeNow()
-	l := newLimiter(RateLimit{Requests: 10, Per: 10 * time.Minute}, 100, clock.Now)
-	for i := range 10 {
-		if ok, _ := l.allow("a"); !ok {
-			t.Fatalf("request %d refused", i+1)
+// Two servers on one store share each limit: once one has let a client's
+// burst through, the other refuses it too.
+func TestLimitsSharedByServers(t *testing.T) {
+	db := testDB(t)
+	var servers []*Server
+	for range 2 {
+		s, err := New(Config{DB: db, Secret: testSecret, Logger: slog.New(slog.DiscardHandler),
+			RateLimits: RateLimits{Login: RateLimit{Requests: 3, Per: time.Hour}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, s)
+	}
+	for i := range 3 {
+		if got := login(t, servers[0], fmt.Sprintf("p%d@example.org", i)); got != http.StatusAccepted {
+			t.Fatalf("login %d on the first server: %d", i+1, got)
 		}
 	}
-	ok, wait := l.allow("a")
-	if ok || wait != time.Minute {
-		t.Fatalf("11th request: ok %v, wait %v; want refused, 1m", ok, wait)
-	}
-	if ok, _ := l.allow("b"); !ok {
-		t.Fatal("another key was refused")
-	}
-	clock.Advance(59 * time.Second)
-	if ok, wait := l.allow("a"); ok || wait != time.Second {
-		t.Fatalf("after 59s: ok %v, wait %v; want refused, 1s", ok, wait)
-	}
-	clock.Advance(time.Second)
-	if ok, _ := l.allow("a"); !ok {
-		t.Fatal("refused after waiting as told")
-	}
-	if ok, _ := l.allow("a"); ok {
-		t.Fatal("a second request allowed after one minute's refill")
-	}
-	clock.Advance(10 * time.Minute)
-	for i := range 10 {
-		if ok, _ := l.allow("a"); !ok {
-			t.Fatalf("after the period, request %d refused", i+1)
-		}
-	}
-	if ok, _ := l.allow("a"); ok {
-		t.Fatal("the allowance grew beyond Requests")
+	if got := login(t, servers[1], "late@example.org"); got != http.StatusTooManyRequests {
+		t.Fatalf("the second server answered %d once the first had used the burst, want 429", got)
 	}
 }
 
-// Refused requests take nothing: hammering does not push the wait further.
-func TestLimiterRefusalsAreFree(t *testing.T) {
-	clock := newFakeNow()
-	l := newLimiter(RateLimit{Requests: 2, Per: time.Hour}, 100, clock.Now)
-	l.allow("a")
-	l.allow("a")
-	for range 1000 {
-		l.allow("a")
-	}
-	if _, wait := l.allow("a"); wait != 30*time.Minute {
-		t.Fatalf("wait %v after hammering, want 30m", wait)
-	}
-	l.undo("a")
-	if ok, _ := l.allow("a"); !ok {
-		t.Fatal("undo did not give the request back")
-	}
+// failingLimits is a store whose rate limits cannot be read.
+type failingLimits struct{ repo.Store }
+
+func (failingLimits) TakeRequest(context.Context, string, time.Duration, time.Duration, time.Time) (bool, time.Duration, error) {
+	return false, 0, errors.New("disk on fire")
 }
 
-func TestLimiterForgetsIdleKeys(t *testing.T) {
-	clock := newFakeNow()
-	l := newLimiter(RateLimit{Requests: 5, Per: time.Minute}, 1000, clock.Now)
-	for i := range 500 {
-		l.allow(fmt.Sprint("k", i))
+// A limit the store cannot check lets nothing through: a 500, and no mail.
+func TestLimitStoreError(t *testing.T) {
+	db := testDB(t)
+	s, err := New(Config{DB: failingLimits{db}, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := l.size(); n != 500 {
-		t.Fatalf("%d keys, want 500", n)
+	if got := login(t, s, "ann@example.org"); got != http.StatusInternalServerError {
+		t.Fatalf("login with a failing limit: %d, want 500", got)
 	}
-	clock.Advance(time.Minute)
-	l.allow("fresh")
-	if n := l.size(); n != 1 {
-		t.Fatalf("%d keys after every bucket refilled, want 1", n)
-	}
-}
-
-// Memory is bounded even when every key is busy; the keys that go are the
-// ones closest to a full bucket, so a hammering key keeps its record.
-func TestLimiterMaxKeys(t *testing.T) {
-	clock := newFakeNow()
-	const maxKeys = 64
-	l := newLimiter(RateLimit{Requests: 3, Per: time.Hour}, maxKeys, clock.Now)
-	for range 3 {
-		l.allow("hammer")
-	}
-	for i := range 10 * maxKeys {
-		l.allow(fmt.Sprint("k", i))
-		if n := l.size(); n > maxKeys {
-			t.Fatalf("%d keys, bound %d", n, maxKeys)
-		}
-	}
-	if ok, _ := l.allow("hammer"); ok {
-		t.Fatal("eviction reset the key that had used its whole allowance")
-	}
-}
-
-func TestLimiterConcurrent(t *testing.T) {
-	clock := newFakeNow()
-	l := newLimiter(RateLimit{Requests: 100, Per: time.Hour}, 10, clock.Now)
-	var allowed atomic.Int64
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range 200 {
-				if ok, _ := l.allow("shared"); ok {
-					allowed.Add(1)
-				}
-				l.allow(fmt.Sprint("own", g, i)) // churn the key table
-			}
-		})
-	}
-	wg.Wait()
-	if n := allowed.Load(); n != 100 {
-		t.Fatalf("%d requests allowed for one key, want exactly 100", n)
+	if b, err := db.Backlog(t.Context(), time.Now()); err != nil || b.MailPending != 0 {
+		t.Fatalf("backlog %+v, %v: mail was queued", b, err)
 	}
 }
 

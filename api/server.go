@@ -64,7 +64,7 @@ type Server struct {
 	app    *domain.Service
 	tokens *Tokens
 	links  *Links
-	limits *limits
+	limits limits
 	now    func() time.Time
 }
 
@@ -95,7 +95,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	log := slog.New(requestIDHandler{cfg.Logger.Handler()})
 	e := echo.New()
 	s := &Server{cfg: cfg, log: log, echo: e, db: cfg.DB, tokens: tokens,
-		links: NewLinks(cfg.BaseURL, tokens), limits: newLimits(cfg.RateLimits, cfg.Now),
+		links: NewLinks(cfg.BaseURL, tokens), limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})

@@ -7,9 +7,11 @@ import (
 )
 
 // Store is what the server needs of the store: the ports of the use cases
-// (domain.Store), and whether it can serve. repo.DB is one.
+// (domain.Store), the buckets of the rate limits, and whether it can serve.
+// repo.DB is one.
 type Store interface {
 	domain.Store
+	domain.RateLimiter
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
 }

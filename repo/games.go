@@ -75,9 +75,9 @@ const (
 // writeQueries and readQueries are prepared on the write and read pools.
 var (
 	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlMailStops, sqlSeatPlayed,
-		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint}
+		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit}
 	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
-		sqlSelectTurns}
+		sqlSelectTurns, sqlSelectRateLimit}
 )
 
 // storeChange writes what a change did to a game: the new state (if the

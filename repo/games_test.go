@@ -24,7 +24,7 @@ var (
 
 const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 
-func newStore(t *testing.T) *DB {
+func newStore(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(t.Context(), freshPath(t))
 	if err != nil {

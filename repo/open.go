@@ -18,6 +18,7 @@ type Store interface {
 	domain.Store
 	domain.Outbox
 	domain.Monitor
+	domain.RateLimiter
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
@@ -40,6 +41,8 @@ type Housekeeping interface {
 	PruneSessions(ctx context.Context, now time.Time, limit int) (int, error)
 	// PruneLoginTokens deletes login tokens no longer needed at now.
 	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
+	// PruneRateLimits deletes rate-limit keys whose bucket is full at now.
+	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)
 }
 
 var _ Store = (*DB)(nil)

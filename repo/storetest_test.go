@@ -11,3 +11,8 @@ import (
 func TestStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) domain.Store { return newStore(t) })
 }
+
+// The SQLite store keeps the contract of domain.RateLimiter.
+func TestRateLimiterContract(t *testing.T) {
+	storetest.RunRateLimiter(t, func(t *testing.T) storetest.RateLimitStore { return newStore(t) })
+}

@@ -60,6 +60,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune login tokens", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneLoginTokens(ctx, now, limit)
 	})
+	s.prune(ctx, "prune rate limits", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneRateLimits(ctx, now, limit)
+	})
 }
 
 // prune calls fn, which deletes at most a batch of rows and says how many,

@@ -62,7 +62,8 @@ func TestSchedulerPass(t *testing.T) {
 }
 
 // A pass deletes what the store no longer needs: mail older than the
-// retention period, ended sessions, login codes that expired unsent.
+// retention period, ended sessions, login codes that expired unsent, rate
+// limit buckets that are full again.
 func TestSchedulerPrunes(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
@@ -80,6 +81,11 @@ func TestSchedulerPrunes(t *testing.T) {
 	now := start.Add(40 * 24 * time.Hour)
 	if err := db.RequestLogin(ctx, "ann@example.org", "", now.Add(-time.Hour)); err != nil { // never delivered
 		t.Fatal(err)
+	}
+	for _, at := range []time.Time{start, now} { // refilled by now, and not yet
+		if _, _, err := db.TakeRequest(ctx, at.String(), time.Hour, 0, at); err != nil {
+			t.Fatal(err)
+		}
 	}
 	count := func(query string) int {
 		t.Helper()
@@ -102,6 +108,7 @@ func TestSchedulerPrunes(t *testing.T) {
 		`SELECT count(*) FROM sessions`:                                     0,
 		`SELECT count(*) FROM login_tokens`:                                 1, // ann's, kept for the hourly cap
 		`SELECT count(*) FROM login_tokens WHERE email = 'org@example.org'`: 0,
+		`SELECT count(*) FROM rate_limits`:                                  1,
 	} {
 		if got := count(query); got != want {
 			t.Errorf("%s = %d, want %d", query, got, want)
