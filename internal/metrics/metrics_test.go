@@ -2,9 +2,9 @@ package metrics
 
 import (
 	"context"
-	"maps"
 	"errors"
 	"log/slog"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -120,9 +120,9 @@ func TestObserveRequest(t *testing.T) {
 		m.ObserveRequest(r.route, r.method, r.status, 3*time.Millisecond)
 	}
 	want := map[[3]string]float64{
-		{"/v1/games/:id", "GET", "2xx"}:       1,
-		{"/v1/games/:id", "GET", "3xx"}:       1,
-		{"/v1/games/:id", "GET", "4xx"}:       1,
+		{"/v1/games/:id", "GET", "2xx"}:        1,
+		{"/v1/games/:id", "GET", "3xx"}:        1,
+		{"/v1/games/:id", "GET", "4xx"}:        1,
 		{"/v1/games/:id/turns", "POST", "2xx"}: 2,
 		{Unmatched, "GET", "4xx"}:              1,
 		{Unmatched, "other", "4xx"}:            1,
