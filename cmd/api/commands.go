@@ -22,10 +22,7 @@ import (
 // schema version the database is at.
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	var dsn string
-	flags := commandFlags("migrate", "[--db DATABASE]",
-		"Applies the pending schema migrations of the database, reports each and the schema\nversion, and exits. Run it before starting a new version of the servers.")
-	dbFlag(flags, &dsn)
-	backByEnv(flags.Lookup("db"))
+	flags := migrateFlags(&dsn)
 	if done, err := parseCommand(flags, args, getenv, logOut); done || err != nil {
 		return err
 	}
@@ -47,40 +44,59 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 
 // runBackup copies a SQLite database into a file (see repo.Backup).
 func runBackup(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
-	var dsn, to string
-	var force bool
-	flags := commandFlags("backup", "--to FILE [--force] [--db DATABASE]",
-		"Copies the SQLite database into FILE, consistently, while servers go on using it;\nchecks the copy (integrity, schema version) before it takes FILE's name. The copy\nis private to the user (0600).")
-	dbFlag(flags, &dsn)
-	flags.Lookup("db").Usage = "the SQLite `database` file to copy"
-	backByEnv(flags.Lookup("db"))
-	flags.StringVar(&to, "to", "", "the `file` to write the backup to (required)")
-	flags.BoolVar(&force, "force", false, "overwrite the file if it exists")
+	var o backupOptions
+	flags := backupFlags(&o)
 	if done, err := parseCommand(flags, args, getenv, logOut); done || err != nil {
 		return err
 	}
-	if to == "" {
+	if o.to == "" {
 		return errors.New("backup: --to: required (see --help)")
 	}
-	if repo.IsPostgres(dsn) {
+	if repo.IsPostgres(o.db) {
 		return errors.New("backup: --db is a PostgreSQL database: back it up with pg_dump -Fc (see README.md, Running in production)")
 	}
 	log := newLogger(logOut, slog.LevelInfo)
 	start := time.Now()
-	err := repo.Backup(ctx, dsn, to, force)
+	err := repo.Backup(ctx, o.db, o.to, o.force)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%w (--force overwrites it)", err)
 	}
 	if err != nil {
 		return err
 	}
-	fi, err := os.Stat(to)
+	fi, err := os.Stat(o.to)
 	if err != nil {
 		return err
 	}
-	log.Info("backup written", "db", dsn, "to", to, "bytes", fi.Size(), "schema_version", repo.SchemaVersion(),
+	log.Info("backup written", "db", o.db, "to", o.to, "bytes", fi.Size(), "schema_version", repo.SchemaVersion(),
 		"duration", time.Since(start).Round(time.Millisecond).String())
 	return nil
+}
+
+// migrateFlags defines migrate's flags.
+func migrateFlags(dsn *string) *flag.FlagSet {
+	flags := commandFlags("migrate", "[--db DATABASE]",
+		"Applies the pending schema migrations of the database, reports each and the schema\nversion, and exits. Run it before starting a new version of the servers.")
+	dbFlag(flags, dsn)
+	backByEnv(flags.Lookup("db"))
+	return flags
+}
+
+// backupOptions are backup's flags.
+type backupOptions struct {
+	db, to string
+	force  bool
+}
+
+func backupFlags(o *backupOptions) *flag.FlagSet {
+	flags := commandFlags("backup", "--to FILE [--force] [--db DATABASE]",
+		"Copies the SQLite database into FILE, consistently, while servers go on using it;\nchecks the copy (integrity, schema version) before it takes FILE's name. The copy\nis private to the user (0600).")
+	dbFlag(flags, &o.db)
+	flags.Lookup("db").Usage = "the SQLite `database` file to copy"
+	backByEnv(flags.Lookup("db"))
+	flags.StringVar(&o.to, "to", "", "the `file` to write the backup to (required)")
+	flags.BoolVar(&o.force, "force", false, "overwrite the file if it exists")
+	return flags
 }
 
 // commandFlags is the flag set of a command, with its help text.
