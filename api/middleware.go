@@ -80,9 +80,10 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// logRequests writes one line per request. It logs the path without the
-// query string and no headers, because both can carry tokens.
-func logRequests(log *slog.Logger) echo.MiddlewareFunc {
+// logRequests writes one line per request, and tells observe of it. It logs
+// the path without the query string and no headers, because both can carry
+// tokens.
+func logRequests(log *slog.Logger, observe func(c echo.Context, elapsed time.Duration)) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
@@ -93,12 +94,14 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 				c.Error(err)
 			}
 			req, res := c.Request(), c.Response()
+			elapsed := time.Since(start)
+			observe(c, elapsed)
 			attrs := []slog.Attr{
 				slog.String("method", req.Method),
 				slog.String("path", req.URL.Path),
 				slog.String("route", c.Path()),
 				slog.Int("status", res.Status),
-				slog.Duration("duration", time.Since(start)),
+				slog.Duration("duration", elapsed),
 				slog.Int64("bytes", res.Size),
 			}
 			level := slog.LevelInfo
@@ -113,6 +116,21 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 			return nil
 		}
 	}
+}
+
+// observe hands an answered request to Config.ObserveRequest, if set. The
+// route is echo's only when the request matched it: for an unknown path
+// echo names the nearest route, and an unknown method would name a
+// registered path.
+func (s *Server) observe(c echo.Context, elapsed time.Duration) {
+	if s.cfg.ObserveRequest == nil {
+		return
+	}
+	method, route := c.Request().Method, c.Path()
+	if !s.routed[method+" "+route] {
+		route = ""
+	}
+	s.cfg.ObserveRequest(route, method, c.Response().Status, elapsed)
 }
 
 // recoverPanics turns a panic in a handler into an error (hence a 500

@@ -51,6 +51,12 @@ type Config struct {
 	// ignores the header and limits by the connection's address; behind a
 	// proxy that would make all clients one.
 	TrustedProxies int
+	// ObserveRequest, if set, learns of every request once it is answered:
+	// the route template it matched (echo's, such as /v1/games/:id, never
+	// the path itself, whose ids are unbounded), or "" if it matched none
+	// (unknown paths and methods, CORS preflights); its method; the status;
+	// and how long the answer took. The server's metrics count with it.
+	ObserveRequest func(route, method string, status int, elapsed time.Duration)
 }
 
 // Server is the HTTP API. It is an http.Handler, so tests can mount it on an
@@ -66,6 +72,8 @@ type Server struct {
 	links  *Links
 	limits limits
 	now    func() time.Time
+	// routed holds "METHOD path" of every route, for ObserveRequest.
+	routed map[string]bool
 }
 
 // New builds the server and its routes.
@@ -105,7 +113,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	e.Use(
 		securityHeaders,
 		requestID,
-		logRequests(log),
+		logRequests(log, s.observe),
 		recoverPanics(log),
 	)
 	// CORS before anything that can refuse a request, so that a page of an
@@ -120,6 +128,10 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	// Rate limits are route middleware (see routes), so they run after
 	// these: a request the contract refuses counts against no limit.
 	s.routes()
+	s.routed = map[string]bool{}
+	for _, r := range e.Routes() {
+		s.routed[r.Method+" "+r.Path] = true
+	}
 	s.http = &http.Server{
 		Handler: e,
 		// Bound how long a slow or idle client can hold a connection.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lesspost/lesspost"
 	"github.com/lesspost/lesspost/api/apitest"
@@ -182,5 +183,46 @@ func TestRequestLog(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "sekrit") {
 		t.Errorf("log leaks a token: %s", logs.String())
+	}
+}
+
+// ObserveRequest learns each request's route template, never its path,
+// and no route for a request that matched none.
+func TestObserveRequest(t *testing.T) {
+	type seen struct {
+		route, method string
+		status        int
+	}
+	var got []seen
+	s, err := New(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.DiscardHandler), CORSOrigins: []string{"https://app.example.org"},
+		ObserveRequest: func(route, method string, status int, elapsed time.Duration) {
+			if elapsed <= 0 {
+				t.Errorf("%s %s took %v", method, route, elapsed)
+			}
+			got = append(got, seen{route, method, status})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		method, target string
+		header         http.Header
+		want           seen
+	}{
+		{"GET", "/healthz", nil, seen{"/healthz", "GET", 200}},
+		{"HEAD", "/healthz", nil, seen{"/healthz", "HEAD", 200}},
+		{"GET", "/v1/games/g123", nil, seen{"/v1/games/:id", "GET", 401}},
+		{"GET", "/v1/games/g123/nothing", nil, seen{"", "GET", 404}},
+		{"GET", "/nothing", nil, seen{"", "GET", 404}},
+		{"DELETE", "/v1/games/g123", nil, seen{"", "DELETE", 405}},
+		{"OPTIONS", "/v1/games/g123", http.Header{"Origin": {"https://app.example.org"}, "Access-Control-Request-Method": {"GET"}},
+			seen{"", "OPTIONS", 204}},
+	}
+	for _, tt := range tests {
+		got = nil
+		serve(t, s, tt.method, tt.target, tt.header, "")
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s %s: observed %+v, want %+v", tt.method, tt.target, got, tt.want)
+		}
 	}
 }

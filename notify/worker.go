@@ -52,8 +52,20 @@ type Worker struct {
 	// a restarted process does not take its crashed predecessor's claims
 	// for its own.
 	Claimant string
+	// Observer, if set, learns what became of each attempt (the server's
+	// metrics count them).
+	Observer Observer
 
 	wake chan struct{}
+}
+
+// Observer counts delivery attempts. Its methods are called from the
+// worker's goroutines and must be quick and safe for concurrent use.
+type Observer interface {
+	// MailSent: a mail was handed to the mail server.
+	MailSent()
+	// MailFailed: an attempt failed; givenUp if it was the last one.
+	MailFailed(givenUp bool)
 }
 
 // DefaultLease is how long a worker's claim lasts unless told otherwise.
@@ -193,6 +205,9 @@ func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last
 			done = append(done, domain.SentMail{ID: m.ID, At: o.at})
 			if o.err == nil {
 				sent++
+				if w.Observer != nil {
+					w.Observer.MailSent()
+				}
 			}
 		case ctx.Err() != nil && errors.Is(o.err, ctx.Err()):
 			// shutting down: the attempt does not count
@@ -258,6 +273,9 @@ func (w *Worker) attempt(ctx context.Context, m domain.OutboxMail) outcome {
 // given up after MaxAttempts.
 func (w *Worker) failed(ctx context.Context, m domain.OutboxMail, err error, now time.Time) error {
 	attempt := m.Attempts + 1
+	if w.Observer != nil {
+		w.Observer.MailFailed(attempt >= w.MaxAttempts)
+	}
 	var next time.Time
 	if attempt < w.MaxAttempts {
 		next = now.Add(w.backoff(attempt))

@@ -44,6 +44,37 @@ func (f *flakySender) setDown(down bool) {
 	f.down = down
 }
 
+// counts is an Observer that counts.
+type counts struct {
+	mu                    sync.Mutex
+	sent, failed, givenUp int
+}
+
+func (c *counts) MailSent() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sent++
+}
+
+func (c *counts) MailFailed(givenUp bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failed++
+	if givenUp {
+		c.givenUp++
+	}
+}
+
+func (c *counts) check(t *testing.T, sent, failed, givenUp int) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sent != sent || c.failed != failed || c.givenUp != givenUp {
+		t.Errorf("observed %d sent, %d failed attempts, %d given up; want %d, %d, %d",
+			c.sent, c.failed, c.givenUp, sent, failed, givenUp)
+	}
+}
+
 func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *repo.DB) {
 	t.Helper()
 	db, err := repo.Open(t.Context(), repotest.Path(t))
@@ -63,6 +94,8 @@ func TestWorkerRetriesThenGivesUp(t *testing.T) {
 	sender := &flakySender{down: true}
 	w, db := newTestWorker(t, sender, &now)
 	w.MaxAttempts, w.BaseDelay, w.MaxDelay = 4, time.Minute, 10*time.Minute
+	var observed counts
+	w.Observer = &observed
 	ctx := t.Context()
 	if err := db.RequestLogin(ctx, "ann@example.org", "en", now); err != nil {
 		t.Fatal(err)
@@ -101,6 +134,7 @@ func TestWorkerRetriesThenGivesUp(t *testing.T) {
 	if sender.hits != 4 {
 		t.Errorf("%d attempts, want 4", sender.hits)
 	}
+	observed.check(t, 0, 4, 1)
 }
 
 // nextAttempt finds when the one pending mail is due next.
@@ -120,6 +154,8 @@ func TestWorkerRecovers(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	sender := &flakySender{down: true}
 	w, db := newTestWorker(t, sender, &now)
+	var observed counts
+	w.Observer = &observed
 	ctx := t.Context()
 	for _, email := range []string{"ann@example.org", "bob@example.org"} {
 		if err := db.RequestLogin(ctx, email, "en", now); err != nil {
@@ -138,6 +174,7 @@ func TestWorkerRecovers(t *testing.T) {
 	if sender.sent[0].MessageID == sender.sent[1].MessageID {
 		t.Error("two mails with one Message-ID")
 	}
+	observed.check(t, 2, 2, 0)
 }
 
 // Run stops when its context ends, and Wake delivers without waiting for a poll.

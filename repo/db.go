@@ -65,20 +65,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := makePrivate(path); err != nil {
 		return nil, err
 	}
-	write, err := openPool(ctx, path, url.Values{
-		"_pragma": {
-			"busy_timeout(5000)",
-			"journal_mode(WAL)",
-			// NORMAL is durable in WAL mode except for the last commits before a
-			// power loss, and several times faster than FULL.
-			"synchronous(NORMAL)",
-			"foreign_keys(1)",
-			// The backstop if background checkpoints fall behind: 40 MB of WAL.
-			"wal_autocheckpoint(10000)",
-		},
-		"_txlock":      {"immediate"},
-		"_time_format": {"sqlite"}, // without it, time.Time keeps its monotonic-clock suffix
-	}, 1)
+	write, err := openWritePool(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +84,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}, 1); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
-	if err := migrate(ctx, write, migrations.FS); err != nil {
+	if _, err := migrate(ctx, write, migrations.FS); err != nil {
 		return nil, errors.Join(fmt.Errorf("migrate database %s: %w", path, err), db.Close())
 	}
 	// Prepared after the migrations, which may change the tables they use.
@@ -141,6 +128,25 @@ func (db *DB) checkpoints(ctx context.Context) {
 			slog.WarnContext(ctx, "wal checkpoint failed", "error", err)
 		}
 	}
+}
+
+// openWritePool opens the one connection that writes to the file at path,
+// switching it to WAL.
+func openWritePool(ctx context.Context, path string) (*sql.DB, error) {
+	return openPool(ctx, path, url.Values{
+		"_pragma": {
+			"busy_timeout(5000)",
+			"journal_mode(WAL)",
+			// NORMAL is durable in WAL mode except for the last commits before a
+			// power loss, and several times faster than FULL.
+			"synchronous(NORMAL)",
+			"foreign_keys(1)",
+			// The backstop if background checkpoints fall behind: 40 MB of WAL.
+			"wal_autocheckpoint(10000)",
+		},
+		"_txlock":      {"immediate"},
+		"_time_format": {"sqlite"}, // without it, time.Time keeps its monotonic-clock suffix
+	}, 1)
 }
 
 func openPool(ctx context.Context, path string, params url.Values, conns int) (*sql.DB, error) {

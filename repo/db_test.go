@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -69,6 +70,7 @@ func TestMigrate(t *testing.T) {
 		wantErr bool
 		tables  []string // must exist afterwards
 		absent  []string // must not exist afterwards
+		applied []string // reported by the first run; the second applies none
 	}{
 		{
 			name: "several statements and files in name order",
@@ -76,7 +78,8 @@ func TestMigrate(t *testing.T) {
 				"0002_b.sql": {Data: []byte(`CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a(id));`)},
 				"0001_a.sql": {Data: []byte(`CREATE TABLE a (id INTEGER PRIMARY KEY); CREATE TABLE a2 (id INTEGER PRIMARY KEY);`)},
 			},
-			tables: []string{"a", "a2", "b"},
+			tables:  []string{"a", "a2", "b"},
+			applied: []string{"0001_a.sql", "0002_b.sql"},
 		},
 		{
 			name: "a failing file is rolled back whole, earlier ones are kept",
@@ -87,6 +90,7 @@ func TestMigrate(t *testing.T) {
 			wantErr: true,
 			tables:  []string{"ok"},
 			absent:  []string{"half"},
+			applied: []string{"0001_ok.sql"},
 		},
 		{
 			name:    "name without a version",
@@ -100,6 +104,7 @@ func TestMigrate(t *testing.T) {
 				"01_also.sql": {Data: []byte(`CREATE TABLE b (id INTEGER);`)},
 			},
 			wantErr: true,
+			applied: []string{"0001_a.sql"},
 		},
 	}
 	for _, tt := range tests {
@@ -111,9 +116,16 @@ func TestMigrate(t *testing.T) {
 			}
 			defer db.Close()
 			for run := range 2 {
-				err := migrate(t.Context(), db, tt.files)
+				applied, err := migrate(t.Context(), db, tt.files)
 				if (err != nil) != tt.wantErr {
 					t.Fatalf("run %d: migrate error = %v, want error: %v", run, err, tt.wantErr)
+				}
+				want := tt.applied
+				if run > 0 {
+					want = nil
+				}
+				if !slices.Equal(applied, want) {
+					t.Errorf("run %d applied %v, want %v", run, applied, want)
 				}
 			}
 			for _, table := range tt.tables {

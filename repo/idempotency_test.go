@@ -16,7 +16,7 @@ func TestIdempotencyKeysSurviveTheirMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrate(ctx, old, migrationsBefore(t, "0007")); err != nil {
+	if _, err := migrate(ctx, old, migrationsBefore(t, "0007")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := old.ExecContext(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)

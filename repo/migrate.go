@@ -7,40 +7,103 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+
+	"github.com/lesspost/lesspost/migrations"
 )
+
+// Migrated is what a migration run did.
+type Migrated struct {
+	// Applied names the migrations applied, in order; empty if the schema
+	// was current.
+	Applied []string
+	// Version is the schema version the database is at afterwards: its
+	// newest migration's. More than SchemaVersion() means a newer binary
+	// migrated it.
+	Version int
+}
+
+// Migrate brings the SQLite database at path (created if missing) to the
+// current schema, as Open does, and reports what it applied. On an error,
+// Applied still names the migrations that were applied before it.
+func Migrate(ctx context.Context, path string) (Migrated, error) {
+	if path == "" || strings.Contains(path, "?") {
+		return Migrated{}, fmt.Errorf("migrate database: invalid path %q", path)
+	}
+	if err := makePrivate(path); err != nil {
+		return Migrated{}, err
+	}
+	pool, err := openWritePool(ctx, path)
+	if err != nil {
+		return Migrated{}, err
+	}
+	defer pool.Close()
+	var m Migrated
+	if m.Applied, err = migrate(ctx, pool, migrations.FS); err != nil {
+		return m, fmt.Errorf("migrate database %s: %w", path, err)
+	}
+	if m.Version, err = schemaVersion(ctx, pool); err != nil {
+		return m, fmt.Errorf("migrate database %s: %w", path, err)
+	}
+	return m, pool.Close()
+}
+
+// SchemaVersion is the version of this binary's newest migration: the
+// schema it reads and writes.
+func SchemaVersion() int {
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil || len(names) == 0 {
+		panic(fmt.Sprintf("migrations: none embedded (%v)", err)) // a broken build
+	}
+	v, err := migrationVersion(names[len(names)-1])
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// schemaVersion reads the version of the newest migration applied to db.
+func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
+	var v sql.NullInt64
+	if err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return int(v.Int64), nil
+}
 
 // migrate applies the *.sql files of fsys that the database has not seen yet,
 // in name order, each in its own transaction together with its row in
 // schema_migrations, so a failed migration leaves no trace and a restart
 // resumes where it stopped. The check runs inside the (IMMEDIATE) transaction,
-// so two processes starting at once cannot both apply a file.
-func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
+// so two processes starting at once cannot both apply a file. It returns the
+// names of the files it applied.
+func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version    INTEGER PRIMARY KEY,
 		applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
 	)`); err != nil {
-		return fmt.Errorf("create schema_migrations: %w", err)
+		return nil, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	names, err := fs.Glob(fsys, "*.sql") // sorted by name
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var done []string
 	seen := make(map[int]string, len(names))
 	for _, name := range names {
 		version, err := migrationVersion(name)
 		if err != nil {
-			return err
+			return done, err
 		}
 		if other, dup := seen[version]; dup {
-			return fmt.Errorf("migrations %s and %s share version %d", other, name, version)
+			return done, fmt.Errorf("migrations %s and %s share version %d", other, name, version)
 		}
 		seen[version] = name
 		script, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			return err
+			return done, err
 		}
+		var applied bool
 		err = withTx(ctx, db, nil, func(tx *Tx) error {
-			var applied bool
 			if err := tx.QueryRowContext(ctx,
 				`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, version,
 			).Scan(&applied); err != nil || applied {
@@ -53,10 +116,13 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("apply %s: %w", name, err)
+			return done, fmt.Errorf("apply %s: %w", name, err)
+		}
+		if !applied {
+			done = append(done, name)
 		}
 	}
-	return nil
+	return done, nil
 }
 
 // migrationVersion reads the version from a name like "0002_games.sql".

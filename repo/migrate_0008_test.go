@@ -21,7 +21,7 @@ func TestMigration0008NormalizesAddresses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := migrate(t.Context(), db, migrationsBefore(t, "0008")); err != nil {
+	if _, err := migrate(t.Context(), db, migrationsBefore(t, "0008")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(q string, args ...any) {
@@ -48,7 +48,7 @@ func TestMigration0008NormalizesAddresses(t *testing.T) {
 	exec(`INSERT INTO login_tokens (hash, email, expires_at) VALUES (x'01', 'Ann@Example.org', 1)`)
 	exec(`INSERT INTO outbox (kind, email, message_id, created_at, next_attempt_at) VALUES ('login', 'Ann@Example.org', 'm1', 1, 1)`)
 
-	if err := migrate(t.Context(), db, migrations.FS); err != nil {
+	if _, err := migrate(t.Context(), db, migrations.FS); err != nil {
 		t.Fatal(err)
 	}
 	query := func(q string) []string {

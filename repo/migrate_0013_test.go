@@ -20,7 +20,7 @@ func TestMigration0013BanksBySeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := migrate(t.Context(), db, migrationsBefore(t, "0013")); err != nil {
+	if _, err := migrate(t.Context(), db, migrationsBefore(t, "0013")); err != nil {
 		t.Fatal(err)
 	}
 	exec := func(q string, args ...any) {
@@ -38,7 +38,7 @@ func TestMigration0013BanksBySeat(t *testing.T) {
 	exec(game, "four", `{"size":8}`, byColor)
 	exec(game, "two", `{"size":6}`, `{"Control":{"Kind":"bank"},"Banks":[`+jsonInts(h, 2*h, 0, 0)+`],"Streak":[0,0]}`)
 	exec(game, "none", `{"size":8}`, `{}`)
-	if err := migrate(t.Context(), db, migrations.FS); err != nil {
+	if _, err := migrate(t.Context(), db, migrations.FS); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {

@@ -62,3 +62,12 @@ func OpenStore(ctx context.Context, dsn string) (Store, error) {
 	}
 	return Open(ctx, dsn)
 }
+
+// MigrateStore applies the pending migrations of the store dsn names, as
+// OpenStore does before it serves, and reports them (see Migrate).
+func MigrateStore(ctx context.Context, dsn string) (Migrated, error) {
+	if IsPostgres(dsn) {
+		return Migrated{}, errors.New("migrate database: PostgreSQL is not supported yet")
+	}
+	return Migrate(ctx, dsn)
+}

@@ -47,6 +47,10 @@ type Config struct {
 	// PprofAddr, if set, serves Go's profiler there; it must be a loopback
 	// address, because profiles show request data.
 	PprofAddr string
+	// MetricsAddr, if set, serves /metrics there for Prometheus: any
+	// address, since Prometheus scrapes from another host, but never the
+	// public listener's.
+	MetricsAddr string
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -81,9 +85,9 @@ func envName(flagName string) string {
 // real defaults; the environment is applied after parsing, so that --help
 // never prints a value taken from the environment (such as a secret).
 func newFlagSet(cfg *Config) *flag.FlagSet {
-	fs := flag.NewFlagSet("api", flag.ContinueOnError)
+	fs := flag.NewFlagSet("lesspost", flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", ":8080", "`address` to listen on, host:port")
-	fs.StringVar(&cfg.DB, "db", "lesspost.db", "the `database`: a SQLite file, created if missing, or a PostgreSQL URL\n(postgres://user:password@host/dbname), which several servers may share")
+	dbFlag(fs, &cfg.DB)
 	fs.StringVar(&cfg.BaseURL, "base-url", "http://localhost:8080", "public base `URL` of the server, for links in emails")
 	fs.StringVar(&cfg.SecretFile, "secret-file", "", "`file` of the token signing keys, newest first, one a line, each at least 32 bytes: the\nfirst signs, the others still verify (a rotation's grace period). If empty, and\n"+secretEnv+" is not set either, it is the SQLite database's path plus .secret, generated on\nfirst start; with PostgreSQL the keys must be given (the same to every server)")
 	fs.StringVar(&cfg.SMTP.Host, "smtp-host", "", "SMTP server `host`; if empty, emails are written to the log instead of sent")
@@ -118,21 +122,75 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
-	fs.VisitAll(func(f *flag.Flag) {
-		f.Usage += " (env " + envName(f.Name) + ")"
-	})
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "`address` to serve Prometheus metrics (/metrics) on, e.g. :9090, apart from the API;\nempty turns it off")
+	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: api [flags]
+		fmt.Fprint(fs.Output(), `Usage: lesspost [serve] [flags]
+       lesspost migrate [--db DATABASE]
+       lesspost backup --to FILE [--force] [--db DATABASE]
 
-Serves the lesspost API on one SQLite file. Every flag can also be set with
-the environment variable named after it; a flag wins over the environment.
-The token signing keys come from `+secretEnv+` (newest first, separated by
-spaces) or from --secret-file, never from a flag.
+lesspost serves play-by-email Less and Les on a SQLite file or a PostgreSQL
+database.
 
+Commands:
+  serve    serve the API and its workers until SIGTERM or SIGINT (the default)
+  migrate  apply the pending schema migrations, report them and the schema
+           version, and exit (serve applies them too, at start)
+  backup   copy a SQLite database into FILE while servers use it, and check
+           the copy (for PostgreSQL, use pg_dump)
+"lesspost migrate --help" and "lesspost backup --help" list their flags.
+
+Every flag can also be set with the environment variable named after it; a
+flag wins over the environment. The token signing keys come from `+secretEnv+`
+(newest first, separated by spaces) or from --secret-file, never from a flag.
+
+Flags of serve:
 `)
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// dbFlag defines --db, which every command takes.
+func dbFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "db", "lesspost.db", "the `database`: a SQLite file, created if missing, or a PostgreSQL URL\n(postgres://user:password@host/dbname), which several servers may share")
+}
+
+// backByEnv lets the environment variable named after f set it, and says
+// so in its usage; parseFlags reads exactly the variables the usage names.
+func backByEnv(f *flag.Flag) {
+	f.Usage += envNote(f.Name)
+}
+
+func envNote(flagName string) string {
+	return " (env " + envName(flagName) + ")"
+}
+
+// parseFlags parses args, which must all be flags, into fs, then sets each
+// flag backed by the environment (see backByEnv) that is not on the
+// command line from its variable.
+func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	fs.SetOutput(io.Discard) // the caller reports errors and prints the help
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	onCommandLine := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { onCommandLine[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if !strings.HasSuffix(f.Usage, envNote(f.Name)) || onCommandLine[f.Name] {
+			return
+		}
+		if v := getenv(envName(f.Name)); v != "" {
+			if err := f.Value.Set(v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", envName(f.Name), err))
+			}
+		}
+	})
+	return errors.Join(errs...)
 }
 
 // printUsage writes the --help text.
@@ -147,28 +205,10 @@ func printUsage(w io.Writer) {
 // variable, which wins over the default. It returns flag.ErrHelp for --help.
 func loadConfig(args []string, getenv func(string) string) (Config, error) {
 	var cfg Config
-	fs := newFlagSet(&cfg)
-	fs.SetOutput(io.Discard) // the caller reports errors and prints the help
 	if secretOnCommandLine(args) {
 		return Config{}, fmt.Errorf("--secret: not accepted on the command line, where other users can see it; use %s or --secret-file", secretEnv)
 	}
-	if err := fs.Parse(args); err != nil {
-		return Config{}, err
-	}
-	if fs.NArg() > 0 {
-		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	onCommandLine := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { onCommandLine[f.Name] = true })
-	var errs []error
-	fs.VisitAll(func(f *flag.Flag) {
-		if v := getenv(envName(f.Name)); v != "" && !onCommandLine[f.Name] {
-			if err := f.Value.Set(v); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", envName(f.Name), err))
-			}
-		}
-	})
-	if err := errors.Join(errs...); err != nil {
+	if err := parseFlags(newFlagSet(&cfg), args, getenv); err != nil {
 		return Config{}, err
 	}
 	cfg.Secret = getenv(secretEnv)
@@ -216,6 +256,13 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.PprofAddr != "" && !isLoopback(cfg.PprofAddr) {
 		errs = append(errs, fmt.Errorf("--pprof-addr %q: want a loopback host:port, such as 127.0.0.1:6060", cfg.PprofAddr))
+	}
+	if cfg.MetricsAddr != "" {
+		if _, port, err := net.SplitHostPort(cfg.MetricsAddr); err != nil {
+			errs = append(errs, fmt.Errorf("--metrics-addr %q: want host:port, such as :9090", cfg.MetricsAddr))
+		} else if cfg.MetricsAddr == cfg.Addr && port != "0" { // port 0: a free port each
+			errs = append(errs, fmt.Errorf("--metrics-addr %q: the API's address; metrics are never served to the public", cfg.MetricsAddr))
+		}
 	}
 	for _, o := range cfg.origins() {
 		if !isOrigin(o) {
@@ -337,6 +384,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("limit_tournaments_account", cfg.RateLimits.TournamentAccount.String()),
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
+		slog.String("metrics_addr", cfg.MetricsAddr),
 	)
 }
 

@@ -125,6 +125,13 @@ func TestLoadConfig(t *testing.T) {
 		{name: "negative trusted proxies", args: []string{"--trusted-proxies", "-1"}},
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
+		{
+			name: "metrics on any address",
+			env:  map[string]string{"LESSPOST_METRICS_ADDR": ":9090"},
+			want: func(c *Config) { c.MetricsAddr = ":9090" },
+		},
+		{name: "metrics without a port", args: []string{"--metrics-addr", "9090"}},
+		{name: "metrics on the API's address", args: []string{"--metrics-addr", ":8080"}},
 		{name: "rate limit of no requests", args: []string{"--limit-login", "0/1h"}},
 		{name: "cors origin with a path", args: []string{"--cors-origins", "https://app.example.org/"}},
 		{name: "cors origin without scheme", args: []string{"--cors-origins", "app.example.org"}},

@@ -24,11 +24,13 @@ type server struct {
 	base   string
 	client *http.Client
 	stop   func()
+	logs   *syncBuffer
 }
 
-// startServer runs the program with SMTP pointed at smtpAddr and waits
-// until it listens. stop shuts it down as a signal would.
-func startServer(t *testing.T, dbPath, smtpAddr string) *server {
+// startServer runs the program with SMTP pointed at smtpAddr, and any
+// further flags, and waits until it listens. stop shuts it down as a
+// signal would.
+func startServer(t *testing.T, dbPath, smtpAddr string, flags ...string) *server {
 	t.Helper()
 	host, port, _ := net.SplitHostPort(smtpAddr)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -40,10 +42,11 @@ func startServer(t *testing.T, dbPath, smtpAddr string) *server {
 		// Retries every 100 ms and never gives up: a loaded CI machine must
 		// not exhaust the attempts before the mail server comes back.
 		"--mail-retry-delay", "100ms", "--mail-attempts", "1000"}
+	args = append(args, flags...)
 	go func() {
 		done <- run(ctx, args, func(string) string { return "" }, &logs, func(a net.Addr) { listening <- a })
 	}()
-	s := &server{t: t, client: &http.Client{Transport: apitest.Transport(t, nil)}}
+	s := &server{t: t, client: &http.Client{Transport: apitest.Transport(t, nil)}, logs: &logs}
 	select {
 	case addr := <-listening:
 		s.base = "http://" + addr.String()

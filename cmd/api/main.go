@@ -1,6 +1,7 @@
-// Command api is the lesspost server: the HTTP API and its background
-// workers on one SQLite file, or, for several servers, one PostgreSQL
-// database. Run it with --help for its configuration.
+// Command api is the lesspost server, built as lesspost: the HTTP API and
+// its background workers on one SQLite file, or, for several servers, one
+// PostgreSQL database, and the operator's commands beside it (migrate,
+// backup). Run it with --help for its configuration.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/internal/metrics"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -38,15 +40,31 @@ func main() {
 		stop() // a second signal kills at once
 	}()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil); err != nil {
-		fmt.Fprintln(os.Stderr, "api:", err)
+		fmt.Fprintln(os.Stderr, "lesspost:", err)
 		os.Exit(1)
 	}
 }
 
 // run is the whole program minus the process: arguments, environment and log
 // output come in, and cancelling ctx shuts the server down. onListen, if not
-// nil, learns the address once connections are accepted.
+// nil, learns the address once connections are accepted. The first argument
+// may name a command (see printUsage); serve is the default.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer, onListen func(net.Addr)) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve":
+			args = args[1:]
+		case "migrate":
+			return runMigrate(ctx, args[1:], getenv, logOut)
+		case "backup":
+			return runBackup(ctx, args[1:], getenv, logOut)
+		}
+	}
+	return runServe(ctx, args, getenv, logOut, onListen)
+}
+
+// runServe serves until ctx ends.
+func runServe(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer, onListen func(net.Addr)) error {
 	cfg, err := loadConfig(args, getenv)
 	if errors.Is(err, flag.ErrHelp) {
 		printUsage(logOut)
@@ -76,12 +94,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	// The key ids let an operator see which key signs after a rotation.
 	log.Info("token signing keys", "signing_kid", api.KeyID(keys[0]), "previous_keys", len(keys)-1)
 
+	// Counted whether or not they are served: counting costs next to nothing.
+	counts := metrics.New(db, time.Now, log)
 	// The server wakes the outbox worker after each commit that queued mail;
 	// the worker needs the server's links, so it is built second.
 	var outbox *notify.Worker
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
-		CORSOrigins: cfg.origins()})
+		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest})
 	if err != nil {
 		return err
 	}
@@ -92,6 +112,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
+	outbox.Observer = counts
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -105,10 +126,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	// email outbox and the scheduler here; each returns when its context ends.
 	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
 	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
-		mailRetention: cfg.MailRetention}
+		mailRetention: cfg.MailRetention, observe: counts}
 	workers := []func(context.Context) error{outbox.Run, clock.run}
 	if cfg.PprofAddr != "" {
-		workers = append(workers, func(ctx context.Context) error { return servePprof(ctx, log, cfg.PprofAddr) })
+		workers = append(workers, func(ctx context.Context) error { return serveAside(ctx, log, "profiler", cfg.PprofAddr, pprofMux()) })
+	}
+	if cfg.MetricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", counts.Handler())
+		workers = append(workers, func(ctx context.Context) error { return serveAside(ctx, log, "metrics", cfg.MetricsAddr, mux) })
 	}
 
 	err = serve(ctx, log, srv, ln, workers)
@@ -159,28 +185,34 @@ func serve(ctx context.Context, log *slog.Logger, srv *api.Server, ln net.Listen
 	return err
 }
 
-// servePprof serves Go's profiler on addr until ctx ends, for measuring the
-// server under load (see README). It has its own mux, so the profiler is
-// never reachable through the public listener.
-func servePprof(ctx context.Context, log *slog.Logger, addr string) error {
+// pprofMux serves Go's profiler, for measuring the server under load (see
+// README).
+func pprofMux() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
+}
+
+// serveAside serves h on addr until ctx ends: the profiler and the metrics,
+// each on a listener of its own, so that neither is ever reachable through
+// the public one.
+func serveAside(ctx context.Context, log *slog.Logger, name, addr string, h http.Handler) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("pprof: listen: %w", err)
+		return fmt.Errorf("%s: listen: %w", name, err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
-	log.Info("profiler listening", "addr", ln.Addr().String())
+	log.Info(name+" listening", "addr", ln.Addr().String())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("pprof: %w", err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

@@ -106,8 +106,10 @@ func TestRunHelp(t *testing.T) {
 	if err := run(t.Context(), []string{"--help"}, func(string) string { return "" }, &out, nil); err != nil {
 		t.Fatalf("run --help: %v", err)
 	}
-	if !strings.Contains(out.String(), "LESSPOST_DB") {
-		t.Errorf("help:\n%s", out.String())
+	for _, want := range []string{"LESSPOST_DB", "lesspost migrate", "lesspost backup --to FILE"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help lacks %q:\n%s", want, out.String())
+		}
 	}
 }
 

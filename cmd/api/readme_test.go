@@ -6,9 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lesspost/lesspost/internal/metrics"
 )
 
 // readmeSection returns the section of README.md under the heading, up to
@@ -329,4 +334,71 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Every lesspost command line in "Running in production" names a command
+// and flags this binary has, and every metric it lists is one the server
+// exports.
+func TestReadmeProductionCommands(t *testing.T) {
+	section := readmeSection(t, "Running in production")
+	commands := map[string]*flag.FlagSet{
+		"serve":   newFlagSet(&Config{}),
+		"migrate": migrateFlags(new(string)),
+		"backup":  backupFlags(&backupOptions{}),
+	}
+	flagRE := regexp.MustCompile(`(?:^|\s)--?([a-z][a-z-]*)`)
+	found := 0
+	for line := range strings.Lines(section) {
+		line = strings.Trim(line, " \n`-")
+		if !strings.HasPrefix(line, "lesspost ") {
+			continue
+		}
+		found++
+		args := strings.Fields(line)[1:]
+		name := "serve"
+		if _, ok := commands[args[0]]; ok {
+			name = args[0]
+		}
+		for _, m := range flagRE.FindAllStringSubmatch(strings.Join(args, " "), -1) {
+			if commands[name].Lookup(m[1]) == nil {
+				t.Errorf("README: lesspost %s has no flag --%s: %s", name, m[1], line)
+			}
+		}
+	}
+	if found < 2 {
+		t.Errorf("found %d lesspost command lines in the section, want the migrate and backup examples", found)
+	}
+	// Flags named in the text, such as `--trusted-proxies 1`, exist too.
+	for _, m := range regexp.MustCompile("`--([a-z-]+)").FindAllStringSubmatch(section, -1) {
+		if commands["serve"].Lookup(m[1]) == nil && commands["backup"].Lookup(m[1]) == nil {
+			t.Errorf("README names --%s, which no command has", m[1])
+		}
+	}
+	exported := exportedMetrics(t)
+	for _, m := range regexp.MustCompile("`(lesspost_[a-z_]+)").FindAllStringSubmatch(section, -1) {
+		if !exported[m[1]] {
+			t.Errorf("README names the metric %s, which the server does not export", m[1])
+		}
+	}
+}
+
+// exportedMetrics names the metric families the server exports once each
+// of its hooks has been called.
+func exportedMetrics(t *testing.T) map[string]bool {
+	t.Helper()
+	m := metrics.New(openTestDB(t), time.Now, slog.New(slog.DiscardHandler))
+	m.ObserveRequest("/healthz", "GET", http.StatusOK, time.Millisecond)
+	m.MailSent()
+	m.MailFailed(true)
+	m.SchedulerPass()
+	m.SchedulerActed("game", 1)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	names := map[string]bool{}
+	for line := range strings.Lines(rec.Body.String()) {
+		if name, ok := strings.CutPrefix(line, "# TYPE "); ok {
+			names[strings.Fields(name)[0]] = true
+		}
+	}
+	return names
 }

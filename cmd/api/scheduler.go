@@ -23,6 +23,11 @@ type scheduler struct {
 	queued   func() // mail was queued: wake the outbox
 	// mailRetention is how long delivered and given-up mail is kept.
 	mailRetention time.Duration
+	// observe, if set, counts the passes and what they acted on (metrics).
+	observe interface {
+		SchedulerPass()
+		SchedulerActed(kind string, n int)
+	}
 }
 
 // run works until ctx ends.
@@ -42,6 +47,9 @@ func (s *scheduler) run(ctx context.Context) error {
 // pass handles every game and tournament due now, then deletes what the
 // store no longer needs.
 func (s *scheduler) pass(ctx context.Context) {
+	if s.observe != nil {
+		s.observe.SchedulerPass()
+	}
 	s.drain(ctx, "game", s.app.DueGames, s.app.TickGame)                   // reminders and time-outs
 	s.drain(ctx, "tournament", s.app.DueTournaments, s.app.TickTournament) // rounds that close and start
 	now := s.now()
@@ -107,6 +115,9 @@ func (s *scheduler) drain(ctx context.Context, kind string,
 		}
 		if acted > 0 {
 			s.queued()
+			if s.observe != nil {
+				s.observe.SchedulerActed(kind, acted)
+			}
 		}
 		if len(ids) < batch || acted == 0 {
 			return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -40,9 +41,10 @@ func TestSchedulerPass(t *testing.T) {
 
 	now := start.Add(25 * time.Hour)
 	woken := 0
+	var observed schedulerCounts
 	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
 		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
-		interval: time.Hour, queued: func() { woken++ }}
+		interval: time.Hour, queued: func() { woken++ }, observe: &observed}
 	s.pass(ctx)
 	if woken != 2 {
 		t.Errorf("the outbox was woken %d times, want 2 (game, tournament)", woken)
@@ -59,6 +61,24 @@ func TestSchedulerPass(t *testing.T) {
 	if woken != 2 {
 		t.Errorf("a second pass acted again (%d wake-ups)", woken)
 	}
+	if want := (schedulerCounts{passes: 2, acted: map[string]int{"game": 1, "tournament": 1}}); !reflect.DeepEqual(observed, want) {
+		t.Errorf("observed %+v, want %+v", observed, want)
+	}
+}
+
+// schedulerCounts counts what the scheduler reports for metrics.
+type schedulerCounts struct {
+	passes int
+	acted  map[string]int
+}
+
+func (c *schedulerCounts) SchedulerPass() { c.passes++ }
+
+func (c *schedulerCounts) SchedulerActed(kind string, n int) {
+	if c.acted == nil {
+		c.acted = map[string]int{}
+	}
+	c.acted[kind] += n
 }
 
 // A pass deletes what the store no longer needs: mail older than the
