@@ -1,0 +1,186 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// myGames is a store in which ann has seven games in every state, and wes
+// one more that is none of ann's business.
+type myGames struct {
+	s             domain.Store
+	ann, vic, wes domain.User
+	// want is ann's games in MyGames order, named for the messages.
+	want    []string
+	wesWant []string
+	names   map[string]string // game id -> name
+	games   map[string]domain.Game
+}
+
+func at(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
+
+func newMyGames(t *testing.T, s domain.Store) myGames {
+	t.Helper()
+	f := myGames{s: s, ann: ensureUser(t, s, "ann@example.org"), vic: ensureUser(t, s, "vic@example.org"),
+		wes: ensureUser(t, s, "wes@example.org"), names: map[string]string{}, games: map[string]domain.Game{}}
+	create := func(name string, creator domain.User, white, black string, h int) domain.Game {
+		id := fmt.Sprintf("g_%c", name[0])
+		g := createGame(t, s, id, creator, white, black, at(h))
+		f.names[id], f.games[name] = name, g
+		return g
+	}
+	// Ann's turn since hour 1: she is White and has not moved.
+	create("A: her turn since 1", f.vic, "ann@example.org", "vic@example.org", 1)
+	// Ann's turn since hour 5, when Vic moved.
+	play(t, s, create("B: her turn since 5", f.ann, "vic@example.org", "ann@example.org", 2), at(5))
+	// Vic's turn since hour 4, when Ann moved.
+	play(t, s, create("C: his turn since 4", f.ann, "ann@example.org", "vic@example.org", 3), at(4))
+	// Vic's turn since the game was created at hour 6.
+	create("D: his turn since 6", f.vic, "vic@example.org", "ann@example.org", 6)
+	// Created by Ann for others at hour 7: she does not play in it.
+	create("E: created by her at 7", f.ann, "vic@example.org", "wes@example.org", 7)
+	// Finished at hour 9: Ann resigned.
+	resign(t, s, create("F: finished at 9", f.vic, "ann@example.org", "vic@example.org", 8), "white", at(9))
+	// Finished at hour 11: Vic resigned.
+	resign(t, s, create("G: finished at 11", f.ann, "vic@example.org", "ann@example.org", 10), "white", at(11))
+	// Wes's game, without Ann: his turn.
+	create("X: wes's", f.wes, "wes@example.org", "vic@example.org", 12)
+	// A game changed after all others, between other people.
+	play(t, s, create("Y: others'", f.vic, "vic@example.org", "zed@example.org", 13), at(14))
+	f.want = []string{
+		"A: her turn since 1", "B: her turn since 5", // her turn, longest waiting first
+		"E: created by her at 7", "D: his turn since 6", "C: his turn since 4", // others, latest first
+		"G: finished at 11", "F: finished at 9", // finished, latest first
+	}
+	f.wesWant = []string{"X: wes's", "E: created by her at 7"}
+	return f
+}
+
+// walk lists u's games page by page, and counts the pages.
+func (f myGames) walk(t *testing.T, u domain.User, limit int) (names []string, pages int) {
+	t.Helper()
+	cursor := ""
+	for {
+		page, err := f.s.MyGames(t.Context(), u.Email, cursor, limit)
+		if err != nil {
+			t.Fatalf("MyGames(cursor %q, limit %d): %v", cursor, limit, err)
+		}
+		pages++
+		if len(page.Games) > limit || len(page.Games) == 0 && page.Next != "" {
+			t.Fatalf("page %d has %d games for limit %d, next %q", pages, len(page.Games), limit, page.Next)
+		}
+		for _, g := range page.Games {
+			names = append(names, f.names[g.ID])
+		}
+		if page.Next == "" {
+			return names, pages
+		}
+		if len(page.Games) != limit {
+			t.Errorf("page %d has %d games and a next cursor", pages, len(page.Games))
+		}
+		if pages > 20 {
+			t.Fatal("pagination does not end")
+		}
+		cursor = page.Next
+	}
+}
+
+// MyGames gives an address's games, the urgent first, in pages of any size
+// that the cursors join without a gap or a repeat; whole games, only the
+// address's.
+func testMyGamesOrder(t *testing.T, s domain.Store) {
+	f := newMyGames(t, s)
+	for _, tt := range []struct{ limit, pages int }{{100, 1}, {7, 1}, {6, 2}, {2, 4}, {1, 7}} {
+		names, pages := f.walk(t, f.ann, tt.limit)
+		if !slices.Equal(names, f.want) || pages != tt.pages {
+			t.Errorf("limit %d: %d pages of\n%q\nwant %d of\n%q", tt.limit, pages, names, tt.pages, f.want)
+		}
+	}
+	if names, _ := f.walk(t, f.wes, 1); !slices.Equal(names, f.wesWant) {
+		t.Errorf("wes's games = %q, want %q", names, f.wesWant)
+	}
+	page, err := s.MyGames(t.Context(), f.ann.Email, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range page.Games {
+		stored, err := s.Game(t.Context(), g.ID)
+		if err != nil || g.Version != stored.Version || !sameState(g, stored) || len(g.Seats) != 2 {
+			t.Errorf("MyGames gave %s as %+v; stored %+v, %v", f.names[g.ID], g, stored, err)
+		}
+	}
+	if page, err := s.MyGames(t.Context(), "nobody@example.org", "", 10); err != nil || len(page.Games) != 0 || page.Next != "" {
+		t.Errorf("games of an address without any = %+v, %v", page, err)
+	}
+}
+
+// A cursor stays valid while games change: the pages after it follow the
+// order as it now is.
+func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
+	f := newMyGames(t, s)
+	ctx := t.Context()
+	first, err := s.MyGames(ctx, f.ann.Email, "", 2)
+	if err != nil || len(first.Games) != 2 || first.Next == "" {
+		t.Fatalf("first page = %+v, %v", first, err)
+	}
+	// Ann plays in A (now Vic's turn, changed at hour 20) and D finishes.
+	play(t, s, f.games["A: her turn since 1"], at(20))
+	d := f.games["D: his turn since 6"]
+	resign(t, s, d, "white", at(21))
+	var names []string
+	for cursor := first.Next; cursor != ""; {
+		page, err := s.MyGames(ctx, f.ann.Email, cursor, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range page.Games {
+			names = append(names, f.names[g.ID])
+		}
+		cursor = page.Next
+	}
+	want := []string{"A: her turn since 1", "E: created by her at 7", "C: his turn since 4",
+		"D: his turn since 6", "G: finished at 11", "F: finished at 9"}
+	if !slices.Equal(names, want) {
+		t.Errorf("after the changes, the next pages = %q, want %q", names, want)
+	}
+}
+
+// DueGames lists running games whose clock needs attention, most overdue
+// first; a finished game is not due.
+func testDueGames(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	org := ensureUser(t, s, "org@example.org")
+	perTurn := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
+	var games []domain.Game
+	for i, id := range []string{"g_late", "g_early"} {
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", perTurn, T0.Add(-time.Duration(i)*time.Hour))
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
+		})
+		games = append(games, c.Game)
+	}
+	reminder := T0.Add(2 * 24 * time.Hour) // the reminder of g_late, a day before its deadline
+	for _, c := range []struct {
+		now   time.Time
+		limit int
+		want  []string
+	}{
+		{reminder.Add(-time.Hour - time.Millisecond), 10, nil},
+		{reminder.Add(-time.Hour), 10, []string{"g_early"}},
+		{reminder, 10, []string{"g_early", "g_late"}},
+		{reminder, 1, []string{"g_early"}},
+	} {
+		if ids, err := s.DueGames(ctx, c.now, c.limit); err != nil || !slices.Equal(ids, c.want) {
+			t.Errorf("DueGames(%v, %d) = %v, %v; want %v", c.now, c.limit, ids, err, c.want)
+		}
+	}
+	resign(t, s, games[1], "white", T0.Add(time.Hour))
+	if ids, err := s.DueGames(ctx, reminder, 10); err != nil || !slices.Equal(ids, []string{"g_late"}) {
+		t.Errorf("DueGames after g_early ended = %v, %v; want g_late", ids, err)
+	}
+}
