@@ -119,8 +119,28 @@ func testMyGamesOrder(t *testing.T, s domain.Store) {
 	}
 }
 
-// A cursor stays valid while games change: the pages after it follow the
-// order as it now is.
+// checkOrder checks u's games, in one page and in pages of two.
+func (f myGames) checkOrder(t *testing.T, u domain.User, want []string) {
+	t.Helper()
+	for _, limit := range []int{100, 2} {
+		if names, _ := f.walk(t, u, limit); !slices.Equal(names, want) {
+			t.Errorf("%s's games (pages of %d):\n%q\nwant\n%q", u.Email, limit, names, want)
+		}
+	}
+}
+
+// update stores the change compute makes to game name at now, as the use
+// cases do.
+func (f myGames) update(t *testing.T, name string, now time.Time, compute func(domain.Game) (domain.GameChange, error)) error {
+	t.Helper()
+	_, _, err := domain.UpdateGame(t.Context(), f.s, domain.GameUpdate{GameID: f.games[name].ID, Now: now, Compute: compute})
+	return err
+}
+
+// The order follows every kind of change: turns, deadlines and the
+// vacations that move them, resignations, time-outs, renewed links; and a
+// cursor stays valid meanwhile, the pages after it following the order as it
+// now is.
 func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 	f := newMyGames(t, s)
 	ctx := t.Context()
@@ -128,10 +148,85 @@ func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 	if err != nil || len(first.Games) != 2 || first.Next == "" {
 		t.Fatalf("first page = %+v, %v", first, err)
 	}
-	// Ann plays in A (now Vic's turn, changed at hour 20) and D finishes.
-	play(t, s, f.games["A: her turn since 1"], at(20))
-	d := f.games["D: his turn since 6"]
-	resign(t, s, d, "white", at(21))
+	// T lets vacations move its deadline, U does not.
+	timed := func(name string, vacation bool, h int) {
+		id := fmt.Sprintf("g_%c", name[0])
+		c := newGameOf(t, id, f.vic, "ann@example.org", "vic@example.org",
+			domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: vacation}, at(h))
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			return tx.InsertGame(ctx, &c, domain.Cause{By: f.vic.Email}, at(h))
+		})
+		f.names[id], f.games[name] = name, c.Game
+	}
+	rotate := func(name, color string, by domain.User, h int) func() error {
+		return func() error {
+			return f.update(t, name, at(h), func(g domain.Game) (domain.GameChange, error) {
+				ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: by.ID}, color, at(h))
+				return domain.GameChange{Game: ng, Notices: []domain.Notice{notice}}, err
+			})
+		}
+	}
+	play := func(name, color string, h int) func() error {
+		return func() error {
+			return f.update(t, name, at(h), func(g domain.Game) (domain.GameChange, error) {
+				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &color}, g.Ply(), opening, at(h))
+				return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			})
+		}
+	}
+	const (
+		A, B, C, D, E = "A: her turn since 1", "B: her turn since 5", "C: his turn since 4", "D: his turn since 6", "E: created by her at 7"
+		F, G, T, U    = "F: finished at 9", "G: finished at 11", "T: hers, deadline 89", "U: hers, deadline 90"
+	)
+	steps := []struct {
+		name string
+		do   func() error
+		want []string
+	}{
+		{"a deadline comes before every game without one",
+			func() error { timed(T, true, 17); return nil },
+			[]string{T, A, B, E, D, C, G, F}},
+		{"the nearest deadline first",
+			func() error { timed(U, false, 18); return nil },
+			[]string{T, U, A, B, E, D, C, G, F}},
+		{"her vacation moves T's deadline, and nothing else of it, after U's",
+			func() error {
+				// The allowance is the use case's to check, not the store's.
+				ann := f.ann
+				ann.VacationDays = domain.DefaultVacationDays
+				_, err := serviceAt(s, at(19)).DeclareVacation(ctx, ann, domain.Period{Start: at(20), End: at(68)})
+				return err
+			},
+			[]string{U, T, A, B, E, D, C, G, F}},
+		{"her move in A makes it the latest of the others' running games",
+			play(A, "white", 21),
+			[]string{U, T, B, A, E, D, C, G, F}},
+		{"a resignation makes D her latest finished game",
+			func() error { resign(t, s, f.games[D], "white", at(22)); return nil },
+			[]string{U, T, B, A, E, C, D, G, F}},
+		{"the scheduler's time-out finishes U at its deadline",
+			func() error {
+				acted, err := serviceAt(s, at(18+72)).TickGame(ctx, f.games[U].ID)
+				if err == nil && !acted {
+					t.Error("the time-out did not happen")
+				}
+				return err
+			},
+			[]string{T, B, A, E, C, U, D, G, F}},
+		{"a renewed move link is a change: C moves up among the others' games",
+			rotate(C, "black", f.ann, 91),
+			[]string{T, B, C, A, E, U, D, G, F}},
+		{"a renewed link in a finished game makes it her latest finished game",
+			rotate(F, "white", f.vic, 92),
+			[]string{T, B, C, A, E, F, U, D, G}},
+	}
+	for _, step := range steps {
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		t.Run(step.name, func(t *testing.T) { f.checkOrder(t, f.ann, step.want) })
+	}
+	// The first page's cursor still leads on: past A and B, as now ordered.
 	var names []string
 	for cursor := first.Next; cursor != ""; {
 		page, err := s.MyGames(ctx, f.ann.Email, cursor, 2)
@@ -143,11 +238,24 @@ func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 		}
 		cursor = page.Next
 	}
-	want := []string{"A: her turn since 1", "E: created by her at 7", "C: his turn since 4",
-		"D: his turn since 6", "G: finished at 11", "F: finished at 9"}
-	if !slices.Equal(names, want) {
-		t.Errorf("after the changes, the next pages = %q, want %q", names, want)
+	if want := []string{C, A, E, F, U, D, G}; !slices.Equal(names, want) {
+		t.Errorf("the pages after the first's cursor = %q, want %q", names, want)
 	}
+	f.checkOrder(t, f.wes, f.wesWant)
+	// An address invited before it had an account sees its game.
+	f.checkOrder(t, domain.User{Email: "zed@example.org"}, []string{"Y: others'"})
+
+	// Games changed at the same time go by id, running or finished.
+	const I, J = "I: created by her at 93", "J: created by her at 93 too"
+	for _, name := range []string{I, J} {
+		id := fmt.Sprintf("g_%c", name[0])
+		f.names[id], f.games[name] = name, createGame(t, s, id, f.ann, "vic@example.org", "wes@example.org", at(93))
+	}
+	f.checkOrder(t, f.ann, []string{T, B, I, J, C, A, E, F, U, D, G})
+	for _, name := range []string{I, J} {
+		resign(t, s, f.games[name], "white", at(94))
+	}
+	f.checkOrder(t, f.ann, []string{T, B, C, A, E, I, J, F, U, D, G})
 }
 
 // DueGames lists running games whose clock needs attention, most overdue
