@@ -144,6 +144,22 @@ func (db *DB) ClaimMail(ctx context.Context, claimant string, now time.Time, lea
 	return out, nil
 }
 
+// DueMail lists up to limit undelivered mails whose next attempt is due,
+// claimed or not. It only reads: workers claim mail with ClaimMail.
+func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]domain.OutboxMail, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+mailColumns+` FROM outbox
+		WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`,
+		ms(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("read due mail: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanMail)
+	if err != nil {
+		return nil, fmt.Errorf("read due mail: %w", err)
+	}
+	return out, nil
+}
+
 // MarkSent records a delivered mail and forgets its secret, whoever holds
 // it: for tests and tools that deliver without claiming.
 func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
