@@ -180,7 +180,8 @@ func TestRateLimitConcurrentTakers(t *testing.T) {
 	}
 }
 
-// createGame stores a new game of ann and bob through db.
+// createGame stores a new game through db, of players of its own: many
+// games do not spend one address's mail budget.
 func createGame(t testing.TB, db *postgres.DB, id string, tc domain.TimeControl) domain.Game {
 	t.Helper()
 	var g domain.Game
@@ -190,7 +191,7 @@ func createGame(t testing.TB, db *postgres.DB, id string, tc domain.TimeControl)
 			return err
 		}
 		c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
-			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+			{Name: "Ann", Email: "ann-" + id + "@example.org"}, {Name: "Bob", Email: "bob-" + id + "@example.org"}},
 			Params: less.Params{Walls: openWalls}.Map(), Creator: org.Email, Time: tc}, id, org.ID, t0, 1, nil)
 		if err != nil {
 			return err
