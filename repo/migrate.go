@@ -17,9 +17,11 @@ type Migrated struct {
 	// was current.
 	Applied []string
 	// Version is the schema version the database is at afterwards: its
-	// newest migration's. More than SchemaVersion() means a newer binary
-	// migrated it.
+	// newest migration's. More than Known means a newer binary migrated
+	// it.
 	Version int
+	// Known is the version of this binary's newest migration for the store.
+	Known int
 }
 
 // Migrate brings the SQLite database at path (created if missing) to the
@@ -44,6 +46,7 @@ func Migrate(ctx context.Context, path string) (Migrated, error) {
 	if m.Version, err = schemaVersion(ctx, pool); err != nil {
 		return m, fmt.Errorf("migrate database %s: %w", path, err)
 	}
+	m.Known = SchemaVersion()
 	return m, pool.Close()
 }
 

@@ -2,11 +2,11 @@ package repo
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/postgres"
 )
 
 // Store is everything the server asks of its store, whichever it is: the
@@ -45,7 +45,10 @@ type Housekeeping interface {
 	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)
 }
 
-var _ Store = (*DB)(nil)
+var (
+	_ Store = (*DB)(nil)
+	_ Store = (*postgres.DB)(nil)
+)
 
 // IsPostgres says whether dsn names a PostgreSQL database rather than a
 // SQLite file.
@@ -58,7 +61,7 @@ func IsPostgres(dsn string) bool {
 // is migrated to the current version first.
 func OpenStore(ctx context.Context, dsn string) (Store, error) {
 	if IsPostgres(dsn) {
-		return nil, errors.New("open database: PostgreSQL is not supported yet")
+		return postgres.Open(ctx, dsn)
 	}
 	return Open(ctx, dsn)
 }
@@ -66,8 +69,19 @@ func OpenStore(ctx context.Context, dsn string) (Store, error) {
 // MigrateStore applies the pending migrations of the store dsn names, as
 // OpenStore does before it serves, and reports them (see Migrate).
 func MigrateStore(ctx context.Context, dsn string) (Migrated, error) {
-	if IsPostgres(dsn) {
-		return Migrated{}, errors.New("migrate database: PostgreSQL is not supported yet")
+	if !IsPostgres(dsn) {
+		return Migrate(ctx, dsn)
 	}
-	return Migrate(ctx, dsn)
+	all, err := postgres.Migrations()
+	if err != nil {
+		return Migrated{}, err
+	}
+	// PostgreSQL refuses a schema newer than the binary's: once migrated,
+	// the database is at the newest version the binary knows.
+	known := all[len(all)-1].Version
+	applied, err := postgres.Migrate(ctx, dsn)
+	if err != nil {
+		return Migrated{Applied: applied}, err
+	}
+	return Migrated{Applied: applied, Version: known, Known: known}, nil
 }

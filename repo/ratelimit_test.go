@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/lesspost/lesspost/repo/storetest"
 )
 
 // A refused take writes nothing, so hammering a bucket that is empty does
@@ -25,7 +23,7 @@ func TestRefusedTakeWritesNothing(t *testing.T) {
 	}
 	take := func() bool {
 		t.Helper()
-		ok, _, err := db.TakeRequest(ctx, "login:ip:203.0.113.7", time.Hour, 0, storetest.T0)
+		ok, _, err := db.TakeRequest(ctx, "login:ip:203.0.113.7", time.Hour, 0, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +64,7 @@ func BenchmarkTakeRequest(b *testing.B) {
 			var n atomic.Int64
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					if _, _, err := db.TakeRequest(ctx, bc.key(n.Add(1)), time.Minute, 0, storetest.T0); err != nil {
+					if _, _, err := db.TakeRequest(ctx, bc.key(n.Add(1)), time.Minute, 0, t0); err != nil {
 						b.Error(err)
 						return
 					}

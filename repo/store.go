@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // The store ports of domain (see domain/store.go) on SQLite: DB is the
@@ -43,7 +44,7 @@ func (s storeTx) StoredResponse(ctx context.Context, idem domain.Idempotency) (d
 }
 
 func (s storeTx) PlayersAway(ctx context.Context, players []domain.Player, since time.Time) (domain.Away, error) {
-	return awayOfPlayers(ctx, s.tx, players, since)
+	return gamerow.PlayersAway(ctx, vacationsIn(s.tx), players, since)
 }
 
 func (s storeTx) UserEmail(ctx context.Context, userID int64) (string, error) {
@@ -61,7 +62,7 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 	if err := insertTurns(ctx, s.tx, &c.Game, 0, c.History, now); err != nil {
 		return err
 	}
-	return enqueue(ctx, s.tx, &c.Game, c.Notices, cause{by: by.By, scheduled: by.Scheduled}, now)
+	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
 }
 
 func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {

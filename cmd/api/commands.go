@@ -35,9 +35,9 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	log.Info("schema is current", "db", redactDSN(dsn), "version", m.Version, "applied", len(m.Applied))
-	if m.Version > repo.SchemaVersion() {
+	if m.Version > m.Known {
 		log.Warn("the database was migrated by a newer lesspost: serve it with that version or a later one",
-			"version", m.Version, "this_binary", repo.SchemaVersion())
+			"version", m.Version, "this_binary", m.Known)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/postgres/pgtest"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
@@ -153,15 +155,25 @@ func TestMigrateCommand(t *testing.T) {
 		args    []string
 		env     map[string]string
 		applied int
+		version int // of the schema; 0 for SQLite's newest
 		wantErr string
 	}{
 		{name: "a new database", args: []string{"migrate", "--db", path}, applied: repo.SchemaVersion()},
 		{name: "again, from the environment", args: []string{"migrate"}, env: map[string]string{"LESSPOST_DB": path}},
-		{name: "PostgreSQL", args: []string{"migrate", "--db", "postgres://lesspost@db.example/lesspost"}, wantErr: "not supported yet"},
+		// pgtest's databases are migrated already (repo/postgres tests a new one).
+		{name: "PostgreSQL", args: []string{"migrate", "--db", postgresDB}, version: 1},
+		{name: "PostgreSQL unreachable", args: []string{"migrate", "--db", "postgres://lesspost@db.invalid/lesspost"},
+			wantErr: "migrate database"},
 		{name: "an argument", args: []string{"migrate", "now"}, wantErr: `unexpected argument "now"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if i := slices.Index(tt.args, postgresDB); i >= 0 {
+				tt.args[i] = pgtest.DSN(t)
+			}
+			if tt.version == 0 {
+				tt.version = repo.SchemaVersion()
+			}
 			var logs syncBuffer
 			err := run(t.Context(), tt.args, func(k string) string { return tt.env[k] }, &logs, nil)
 			if tt.wantErr != "" {
@@ -177,12 +189,15 @@ func TestMigrateCommand(t *testing.T) {
 				t.Errorf("%d migrations reported, want %d:\n%s", n, tt.applied, logs.String())
 			}
 			done := logged(t, &logs, "schema is current")
-			if done["version"] != float64(repo.SchemaVersion()) || done["applied"] != float64(tt.applied) {
+			if done["version"] != float64(tt.version) || done["applied"] != float64(tt.applied) {
 				t.Errorf("reported %v", done)
 			}
 		})
 	}
 }
+
+// postgresDB in a test's arguments stands for a new PostgreSQL database.
+const postgresDB = "<a new PostgreSQL database>"
 
 // A backup taken while a server plays games opens as a store and holds
 // every game as far as it was played when the backup started.

@@ -1,10 +1,15 @@
 package repotest
 
-import "testing"
+import (
+	"testing"
 
-// postgresDSN is a new PostgreSQL database for the test.
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver of SQL
+
+	"github.com/lesspost/lesspost/repo/postgres/pgtest"
+)
+
+// postgresDSN is a new PostgreSQL database for the test (see pgtest.DSN).
 func postgresDSN(t testing.TB) string {
 	t.Helper()
-	t.Fatalf("%s=postgres: the PostgreSQL store is not built yet", StoreEnv)
-	return ""
+	return pgtest.DSN(t)
 }
