@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +28,12 @@ type DB struct {
 	pool *pgxpool.Pool
 }
 
+// DefaultMaxConns is the size of an instance's connection pool unless the
+// URL sets pool_max_conns. Several instances share the database's
+// max_connections (100 by default): four instances at 20 leave room for
+// maintenance and psql.
+const DefaultMaxConns = 20
+
 // Open connects to the database dsn names (a postgres:// URL) and applies
 // any pending migrations (see Migrate), so the store it returns always has
 // the current schema.
@@ -34,6 +41,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		// pgx's default, the number of CPUs (at least 4), keeps a server's
+		// requests queueing for a connection while the ones it has wait
+		// on the network and the commit's flush, not on the CPU.
+		cfg.MaxConns = DefaultMaxConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
