@@ -24,7 +24,7 @@ func findText(root *message.Entity, entErr error, lim Limits) (string, error) {
 	case err != nil:
 		return "", err
 	case w.html != nil:
-		return htmlText(w.html, lim.MaxText), nil
+		return htmlText(w.html, lim.MaxText)
 	}
 	return "", fmt.Errorf("%w: no text/plain or text/html part", ErrNoText)
 }
@@ -72,7 +72,7 @@ func (w *walker) walk(e *message.Entity, entErr error, depth int) error {
 	declared := params["charset"] != "" && !message.IsUnknownCharset(entErr)
 	switch {
 	case t == "text/plain":
-		b, err := io.ReadAll(io.LimitReader(e.Body, int64(w.lim.MaxText)))
+		b, err := readPart(e.Body, w.lim.MaxText)
 		if err != nil {
 			return fmt.Errorf("%w: text part: %v", ErrMalformed, err)
 		}
@@ -81,7 +81,7 @@ func (w *walker) walk(e *message.Entity, entErr error, depth int) error {
 	case t == "text/html" && w.html == nil:
 		// The markup can be many times its text; the whole message is
 		// bounded by MaxBytes already.
-		b, err := io.ReadAll(io.LimitReader(e.Body, int64(w.lim.MaxBytes)))
+		b, err := readPart(e.Body, w.lim.MaxBytes)
 		if err != nil {
 			return fmt.Errorf("%w: HTML part: %v", ErrMalformed, err)
 		}
@@ -92,6 +92,17 @@ func (w *walker) walk(e *message.Entity, entErr error, depth int) error {
 		}
 	}
 	return nil
+}
+
+// readPart reads at most n bytes of a part's decoded body.
+func readPart(r io.Reader, n int) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if errors.Is(err, io.ErrUnexpectedEOF) && len(b) > 0 {
+		// A missing closing boundary cuts the part short, not the text
+		// before it.
+		return b, nil
+	}
+	return b, err
 }
 
 // toUTF8 decodes text whose charset was not declared, or was declared wrong

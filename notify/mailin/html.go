@@ -2,8 +2,10 @@ package mailin
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -16,14 +18,15 @@ import (
 // so is everything from Outlook's reply header (#divRplyFwdMsg, or the
 // #appendonsend marker before it) on, since Outlook does not put the
 // original in a blockquote.
-func htmlText(b []byte, max int) string {
+func htmlText(b []byte, max int) (string, error) {
 	doc, err := html.Parse(bytes.NewReader(b))
 	if err != nil {
-		return "" // html.Parse fails only when its reader does
+		// Its reader cannot fail, so this is its limit on nesting.
+		return "", fmt.Errorf("%w: HTML: %v", ErrTooComplex, err)
 	}
 	t := htmlTexter{max: max}
 	t.walk(doc)
-	return clip(t.out.String(), max)
+	return clip(t.out.String(), max), nil
 }
 
 type htmlTexter struct {
@@ -31,29 +34,18 @@ type htmlTexter struct {
 	max  int
 	pre  int // <pre> elements open: whitespace is kept there
 	stop bool
+	last byte // the last byte written, to write no blank line nor double space
 }
 
-// walk visits the tree in document order without recursion: a message can
-// nest elements as deep as it is long.
-func (t *htmlTexter) walk(root *html.Node) {
-	n := root
-	for !t.stop {
-		if t.enter(n) && n.FirstChild != nil {
-			n = n.FirstChild
-			continue
-		}
-		for {
-			if n == root {
-				return
-			}
-			t.leave(n)
-			if n.NextSibling != nil {
-				n = n.NextSibling
-				break
-			}
-			n = n.Parent
+// walk writes n and what it holds. html.Parse refuses documents nested
+// over 512 deep, so the recursion is bounded.
+func (t *htmlTexter) walk(n *html.Node) {
+	if t.enter(n) {
+		for c := n.FirstChild; c != nil && !t.stop; c = c.NextSibling {
+			t.walk(c)
 		}
 	}
+	t.leave(n)
 }
 
 // enter writes what starts at n and says whether to visit its children.
@@ -80,11 +72,11 @@ func (t *htmlTexter) enter(n *html.Node) bool {
 	case atom.Head, atom.Style, atom.Script, atom.Template, atom.Title, atom.Blockquote:
 		return false
 	case atom.Br:
-		t.out.WriteByte('\n')
+		t.newline()
 	case atom.Pre:
 		t.pre++
 	case atom.Td, atom.Th:
-		t.out.WriteByte(' ')
+		t.space()
 	}
 	for _, c := range strings.Fields(attr(n, "class")) {
 		switch c {
@@ -93,7 +85,7 @@ func (t *htmlTexter) enter(n *html.Node) bool {
 		}
 	}
 	if isBlock(n.DataAtom) {
-		t.out.WriteByte('\n')
+		t.newline()
 	}
 	return true
 }
@@ -106,7 +98,7 @@ func (t *htmlTexter) leave(n *html.Node) {
 		t.pre--
 	}
 	if isBlock(n.DataAtom) {
-		t.out.WriteByte('\n')
+		t.newline()
 	}
 }
 
@@ -114,23 +106,47 @@ func (t *htmlTexter) leave(n *html.Node) {
 // (outside <pre>).
 func (t *htmlTexter) text(s string) {
 	if t.pre > 0 {
-		t.out.WriteString(s)
+		t.writeString(s)
 		return
 	}
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space {
-			t.out.WriteByte(' ')
-			space = false
-		}
-		t.out.WriteRune(r)
+	if first, _ := utf8.DecodeRuneInString(s); unicode.IsSpace(first) {
+		t.space()
 	}
-	if space {
-		t.out.WriteByte(' ')
+	for i, word := range strings.FieldsFunc(s, unicode.IsSpace) {
+		if i > 0 {
+			t.space()
+		}
+		t.writeString(word)
+	}
+	if last, _ := utf8.DecodeLastRuneInString(s); unicode.IsSpace(last) {
+		t.space()
+	}
+}
+
+// newline ends the line, unless it is ended already: a thousand nested
+// <div>s make one line break, not a thousand bytes of them.
+func (t *htmlTexter) newline() {
+	if t.last != '\n' && t.last != 0 {
+		t.writeByte('\n')
+	}
+}
+
+// space separates words, once.
+func (t *htmlTexter) space() {
+	if t.last != ' ' && t.last != '\n' && t.last != 0 {
+		t.writeByte(' ')
+	}
+}
+
+func (t *htmlTexter) writeByte(c byte) {
+	t.out.WriteByte(c)
+	t.last = c
+}
+
+func (t *htmlTexter) writeString(s string) {
+	if s != "" {
+		t.out.WriteString(s)
+		t.last = s[len(s)-1]
 	}
 }
 
