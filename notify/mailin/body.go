@@ -21,10 +21,12 @@ func findText(root *message.Entity, entErr error, lim Limits) (string, error) {
 	switch {
 	case w.plain != nil:
 		return *w.plain, nil
+	case w.html != nil:
+		// Past the HTML part, the walk was only looking for a plain one:
+		// a fault there does not spoil the text found.
+		return htmlText(w.html, lim.MaxText)
 	case err != nil:
 		return "", err
-	case w.html != nil:
-		return htmlText(w.html, lim.MaxText)
 	}
 	return "", fmt.Errorf("%w: no text/plain or text/html part", ErrNoText)
 }
@@ -85,11 +87,7 @@ func (w *walker) walk(e *message.Entity, entErr error, depth int) error {
 		if err != nil {
 			return fmt.Errorf("%w: HTML part: %v", ErrMalformed, err)
 		}
-		if declared {
-			w.html = []byte(toUTF8(b, false))
-		} else {
-			w.html = []byte(toUTF8(b, true))
-		}
+		w.html = []byte(toUTF8(b, !declared))
 	}
 	return nil
 }
@@ -107,15 +105,15 @@ func readPart(r io.Reader, n int) ([]byte, error) {
 
 // toUTF8 decodes text whose charset was not declared, or was declared wrong
 // (go-message passes "utf-8" and "us-ascii" bodies through unchecked): valid
-// UTF-8 is taken as such, short of a rune cut by a limit; HTML is then
-// decoded as its BOM or <meta> says; the rest as windows-1252, which is
-// what a byte sequence that is not UTF-8 most often is in mail from Western
-// clients, and which decodes every byte.
-func toUTF8(b []byte, isHTML bool) string {
+// UTF-8 is taken as such, short of a rune cut by a limit; then, with
+// sniffHTML, as the HTML's BOM or <meta> says; the rest as windows-1252,
+// which is what bytes that are not UTF-8 most often are in mail from
+// Western clients, and which decodes every byte.
+func toUTF8(b []byte, sniffHTML bool) string {
 	if utf8.Valid(trimCutRune(b)) {
 		return string(trimCutRune(b))
 	}
-	if isHTML {
+	if sniffHTML {
 		enc, _, _ := htmlcharset.DetermineEncoding(b, "text/html")
 		if s, err := enc.NewDecoder().Bytes(b); err == nil && utf8.Valid(s) {
 			return string(s)

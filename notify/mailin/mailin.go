@@ -43,7 +43,9 @@ var (
 	// before any text was found, or there is no single usable From address.
 	ErrMalformed = errors.New("malformed message")
 	// ErrTooComplex: the MIME tree is deeper than Limits.MaxDepth or has more
-	// than Limits.MaxParts parts before its text (a MIME bomb, or close).
+	// than Limits.MaxParts parts before its text (a MIME bomb, or close), or
+	// the HTML body nests elements deeper than golang.org/x/net/html parses
+	// (512).
 	ErrTooComplex = errors.New("message too complex")
 	// ErrNoText: no text part, or no new text once quotes, attributions and
 	// the signature are dropped.
@@ -67,8 +69,11 @@ type Message struct {
 	// for a person's reply, else one of the Auto* reasons.
 	Auto string
 	// AuthFailed names the check the receiving server failed, per its
-	// Authentication-Results header: "dkim", "spf", "dmarc", or "" when none
-	// failed or none was made. See authFailed for what counts as failing.
+	// Authentication-Results header (see Limits.AuthServID): "dmarc",
+	// "dkim", "spf", or "" when none failed or none was made. Only the
+	// result "fail" counts (SPF's softfail does not); a DKIM fail counts
+	// only when no DKIM signature passed; a DMARC pass outweighs any fail.
+	// Of several failures the first named here is given.
 	AuthFailed string
 	// Lines are the new text of the reply, in order: the first text/plain
 	// part (or the HTML-only body turned into text), decoded, with quoted
