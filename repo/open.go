@@ -10,13 +10,14 @@ import (
 )
 
 // Store is everything the server asks of its store, whichever it is: the
-// use cases' ports, the outbox, what an operator monitors and the
+// use cases' ports, the outbox, the inbox of received mail, what an operator monitors and the
 // housekeeping the scheduler does. *DB (SQLite, one machine) and
 // *postgres.DB (several instances on one database) are Stores; both pass
 // the contract suite in repo/storetest.
 type Store interface {
 	domain.Store
 	domain.Outbox
+	domain.Inbox
 	domain.Monitor
 	domain.RateLimiter
 	Housekeeping
@@ -43,6 +44,8 @@ type Housekeeping interface {
 	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
 	// PruneRateLimits deletes rate-limit keys whose bucket is full at now.
 	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)
+	// PruneInbound deletes received mail processed before before.
+	PruneInbound(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 var (

@@ -161,7 +161,7 @@ func TestMigrateCommand(t *testing.T) {
 		{name: "a new database", args: []string{"migrate", "--db", path}, applied: repo.SchemaVersion()},
 		{name: "again, from the environment", args: []string{"migrate"}, env: map[string]string{"LESSPOST_DB": path}},
 		// pgtest's databases are migrated already (repo/postgres tests a new one).
-		{name: "PostgreSQL", args: []string{"migrate", "--db", postgresDB}, version: 1},
+		{name: "PostgreSQL", args: []string{"migrate", "--db", postgresDB}, version: 2},
 		{name: "PostgreSQL unreachable", args: []string{"migrate", "--db", "postgres://lesspost@db.invalid/lesspost"},
 			wantErr: "migrate database"},
 		{name: "an argument", args: []string{"migrate", "now"}, wantErr: `unexpected argument "now"`},

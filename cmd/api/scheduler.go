@@ -71,6 +71,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune rate limits", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneRateLimits(ctx, now, limit)
 	})
+	s.prune(ctx, "prune inbound mail", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneInbound(ctx, now.Add(-repo.InboundRetention), limit)
+	})
 }
 
 // prune calls fn, which deletes at most a batch of rows and says how many,

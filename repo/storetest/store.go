@@ -11,7 +11,7 @@ import (
 )
 
 // RunStore runs the contract of a whole repo.Store — Run's, and the
-// outbox, mail to strangers, the backlog and housekeeping — against stores
+// outbox, the inbox, mail to strangers, the backlog and housekeeping — against stores
 // made by newStore, each empty.
 func RunStore(t *testing.T, newStore func(t *testing.T) repo.Store) {
 	t.Run("Store", func(t *testing.T) {
@@ -34,6 +34,8 @@ func RunStore(t *testing.T, newStore func(t *testing.T) repo.Store) {
 		{"PruneLoginTokens", testPruneLoginTokens},
 		{"ExpireLoginMail", testExpireLoginMail},
 		{"ExpireIdempotencyKeys", testExpireIdempotencyKeys},
+		{"Inbox", testInbox},
+		{"PruneInbound", testPruneInbound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
