@@ -1,0 +1,197 @@
+package inbound
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// Listener is an SMTP server for the mail domain's MX (or a relay's
+// transport): it takes mail for the reply addresses the server signed and
+// nothing else, never relays, and answers 250 to a message only once the
+// Inbox keeps it durably. A message it answered otherwise (a 4xx, a dropped
+// connection) the sending server delivers again; one kept already is
+// answered 250 and not kept twice.
+type Listener struct {
+	Inbox domain.Inbox
+	// Accept says whether mail to an address is taken (a reply address
+	// this server signed, see Seat).
+	Accept func(addr string) bool
+	// Limiter and Rate bound the messages one client address may send:
+	// Rate.N at once, then N per Rate.Per. A zero Rate does not limit.
+	Limiter domain.RateLimiter
+	Rate    Rate
+	// Domain is the name the server greets with (the MX's host name).
+	Domain string
+	// MaxBytes bounds a message (DefaultMaxBytes if 0); MaxRecipients the
+	// recipients of one (10 if 0).
+	MaxBytes      int64
+	MaxRecipients int
+	// TLS, if set, offers STARTTLS. Mail servers deliver in the clear when
+	// it is not offered.
+	TLS *tls.Config
+	// Timeout bounds each read and write on a connection (5 min if 0, as
+	// RFC 5321 asks of the DATA phase).
+	Timeout time.Duration
+	Log     *slog.Logger
+	Now     func() time.Time
+	// Stored, if set, is called after a message was kept (the processor's
+	// Wake).
+	Stored func()
+}
+
+// Rate is a rate limit: N at once, then N per Per.
+type Rate struct {
+	N   int
+	Per time.Duration
+}
+
+// The SMTP answers of the listener.
+var (
+	errUnknownRcpt = &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1},
+		Message: "No such mailbox here"}
+	errRateLimited = &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1},
+		Message: "Too many messages from your address; try again later"}
+	errTryLater = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+		Message: "The message could not be kept; try again later"}
+	errNoDATA = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0},
+		Message: "The message was not received whole"}
+)
+
+// Serve serves SMTP on ln until ctx ends; connections under way are
+// closed then, and their messages not yet kept are delivered again by
+// their senders.
+func (l *Listener) Serve(ctx context.Context, ln net.Listener) error {
+	s := l.server()
+	go func() {
+		<-ctx.Done()
+		_ = s.Close()
+	}()
+	l.Log.Info("smtp listening", "addr", ln.Addr().String(), "starttls", l.TLS != nil)
+	if err := s.Serve(ln); err != nil && !errors.Is(err, smtp.ErrServerClosed) && ctx.Err() == nil {
+		return fmt.Errorf("smtp: %w", err)
+	}
+	return nil
+}
+
+// server is the go-smtp server of the listener.
+func (l *Listener) server() *smtp.Server {
+	s := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &session{l: l, client: clientIP(c.Conn().RemoteAddr())}, nil
+	}))
+	s.Domain = l.Domain
+	s.MaxMessageBytes = l.MaxBytes
+	if s.MaxMessageBytes <= 0 {
+		s.MaxMessageBytes = DefaultMaxBytes
+	}
+	s.MaxRecipients = l.MaxRecipients
+	if s.MaxRecipients <= 0 {
+		s.MaxRecipients = 10
+	}
+	s.ReadTimeout, s.WriteTimeout = l.Timeout, l.Timeout
+	if l.Timeout <= 0 {
+		s.ReadTimeout, s.WriteTimeout = 5*time.Minute, 5*time.Minute
+	}
+	s.TLSConfig = l.TLS
+	s.ErrorLog = slogLogger{l.Log}
+	return s
+}
+
+// session is one SMTP connection's transaction. go-smtp offers no AUTH
+// without a SessionAuth, so none is offered: the listener is an MX.
+type session struct {
+	l      *Listener
+	client string
+	from   string
+	rcpts  []string
+}
+
+func (s *session) Reset() { s.from, s.rcpts = "", nil }
+
+func (s *session) Logout() error { return nil }
+
+// Mail starts a message and counts it against its client's rate. The null
+// sender of bounces is taken, and kept as "", for the processor to drop.
+func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	if r := s.l.Rate; r.N > 0 && s.l.Limiter != nil {
+		ok, _, err := s.l.Limiter.TakeRequest(context.Background(), "smtp:"+s.client, r.Per/time.Duration(r.N),
+			r.Per-r.Per/time.Duration(r.N), s.l.Now())
+		if err != nil {
+			s.l.Log.Error("smtp: rate limit", "client", s.client, "error", err)
+			return errTryLater
+		}
+		if !ok {
+			s.l.Log.Warn("smtp: rate limited", "client", s.client)
+			return errRateLimited
+		}
+	}
+	s.from = strings.ToLower(from)
+	return nil
+}
+
+// Rcpt takes a reply address this server signed; anything else is unknown
+// here, so the listener relays nothing.
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if !s.l.Accept(to) {
+		s.l.Log.Info("smtp: unknown recipient", "client", s.client, "rcpt", to)
+		return errUnknownRcpt
+	}
+	s.rcpts = append(s.rcpts, to)
+	return nil
+}
+
+// Data keeps the message, once per recipient, and answers 250 only once it
+// is kept: go-smtp answers what Data returns. A message over MaxBytes ends
+// the read (go-smtp answers 552 and discards the rest unread into memory).
+func (s *session) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		var smtpErr *smtp.SMTPError
+		if errors.As(err, &smtpErr) {
+			s.l.Log.Info("smtp: message refused", "client", s.client, "code", smtpErr.Code)
+			return smtpErr
+		}
+		return errNoDATA
+	}
+	now := s.l.Now()
+	ctx := context.Background() // a client that hangs up must not undo a commit under way
+	for _, rcpt := range s.rcpts {
+		m := domain.InboundMail{DedupeKey: DedupeKey(raw, rcpt), Source: SourceSMTP, Recipient: rcpt,
+			EnvelopeFrom: s.from, Raw: raw, ReceivedAt: now}
+		stored, err := s.l.Inbox.StoreInbound(ctx, m)
+		if err != nil {
+			s.l.Log.Error("smtp: keep message", "client", s.client, "error", err)
+			return errTryLater
+		}
+		s.l.Log.Info("smtp: message received", "client", s.client, "rcpt", rcpt, "bytes", len(raw), "duplicate", !stored)
+	}
+	if s.l.Stored != nil {
+		s.l.Stored()
+	}
+	return nil
+}
+
+// clientIP is the host of a connection's remote address.
+func clientIP(a net.Addr) string {
+	if host, _, err := net.SplitHostPort(a.String()); err == nil {
+		return host
+	}
+	return a.String()
+}
+
+// slogLogger logs go-smtp's errors (connections that failed) through slog.
+type slogLogger struct{ log *slog.Logger }
+
+func (l slogLogger) Printf(format string, v ...any) { l.log.Warn("smtp: " + fmt.Sprintf(format, v...)) }
+
+func (l slogLogger) Println(v ...any) { l.log.Warn("smtp: " + strings.TrimSpace(fmt.Sprintln(v...))) }
