@@ -55,15 +55,15 @@ func TestPlayByReply(t *testing.T) {
 				`game_over bob@example.org black@0 by "ann@example.org"`},
 		},
 		{
-			name:  "from another address: the seat's owner is told",
-			reply: domain.Reply{Color: white, From: "eve@example.org", Lines: []string{opening}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
+			name:   "from another address: the seat's owner is told",
+			reply:  domain.Reply{Color: white, From: "eve@example.org", Lines: []string{opening}},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
 			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org}`},
 		},
 		{
-			name:  "from no address at all",
-			reply: domain.Reply{Color: white, From: "not an address", Lines: []string{opening}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
+			name:   "from no address at all",
+			reply:  domain.Reply{Color: white, From: "not an address", Lines: []string{opening}},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
 			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address}`},
 		},
 		{
@@ -79,15 +79,15 @@ func TestPlayByReply(t *testing.T) {
 			queued: []string{`reply_refused ann@example.org white@2 by "ann@example.org" {Reason:earlier_turn Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
 		},
 		{
-			name:  "no turn in it",
-			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"", "Hello Bob,", "I move e5 to e4.", "Cheers", "Ann"}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn},
+			name:   "no turn in it",
+			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"", "Hello Bob,", "I move e5 to e4.", "Cheers", "Ann"}},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn},
 			queued: []string{`reply_refused ann@example.org white@0 by "ann@example.org" {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[Hello Bob, I move e5 to e4. Cheers] From:}`},
 		},
 		{
-			name:  "an illegal turn",
-			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"e5e4:a1a2"}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2"},
+			name:   "an illegal turn",
+			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"e5e4:a1a2"}},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2"},
 			queued: []string{`reply_refused ann@example.org white@0 by "ann@example.org" {Reason:illegal_turn Turn:e5e4:a1a2 Rule:not_your_piece RuleRef:M6 Part:2 Lines:[] From:}`},
 		},
 		{
@@ -97,8 +97,8 @@ func TestPlayByReply(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeGameOver},
+			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeGameOver},
 			queued: []string{`reply_refused ann@example.org white@0 by "ann@example.org" {Reason:game_over Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
 		},
 		{
@@ -252,5 +252,3 @@ func exampleOf(r domain.Rules) (string, bool) {
 	}
 	return e.Example()
 }
-
-

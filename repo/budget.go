@@ -53,7 +53,10 @@ type cause struct {
 // budget of mail caused by others (see RecipientBudget).
 func countsAgainstBudget(ctx context.Context, tx *Tx, n domain.Notice, email string, c cause) (bool, error) {
 	switch n.Kind {
-	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye:
+	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye,
+		// The answer to a reply: the player's own doing, unless it came
+		// from another address.
+		domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
 		return email != c.by, nil
 	case domain.NoticeLogin:
 		return false, nil

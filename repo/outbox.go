@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -38,7 +39,7 @@ func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notic
 
 // sqlInsertOutbox runs for every turn, so it is prepared (see prepared.go).
 const sqlInsertOutbox = `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-	next_attempt_at, tournament_id, budgeted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	next_attempt_at, tournament_id, budgeted, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // insertOutbox writes one outbox row; locale matters only for mail that
 // belongs to no seat (a seat's mail speaks the seat's locale), and budgeted
@@ -66,8 +67,16 @@ func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, l
 	if secret != "" {
 		secretCol = sql.NullString{String: secret, Valid: true}
 	}
+	var detail sql.NullString
+	if n.Reply != nil {
+		b, err := json.Marshal(n.Reply)
+		if err != nil {
+			return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
+		}
+		detail = sql.NullString{String: string(b), Valid: true}
+	}
 	_, err := tx.ExecContext(ctx, sqlInsertOutbox, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
-		now.UnixMilli(), now.UnixMilli(), tournament, budgeted)
+		now.UnixMilli(), now.UnixMilli(), tournament, budgeted, detail)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
 	}
@@ -76,23 +85,30 @@ func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, l
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	COALESCE(tournament_id, '')`
+	COALESCE(tournament_id, ''), detail`
 
 // scanMail reads the mailColumns of one row.
 func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {
 	var m domain.OutboxMail
 	var kind string
-	var gameID, color, secret sql.NullString
+	var gameID, color, secret, detail sql.NullString
 	var ply sql.NullInt64
 	var created int64
 	var tournament string
-	if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created, &tournament); err != nil {
+	if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created, &tournament,
+		&detail); err != nil {
 		return m, err
 	}
 	m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email,
 		Tournament: tournament}
 	if color.Valid {
 		m.Notice.Color = color.String
+	}
+	if detail.Valid {
+		m.Notice.Reply = new(domain.ReplyDetail)
+		if err := json.Unmarshal([]byte(detail.String), m.Notice.Reply); err != nil {
+			return m, damaged(fmt.Sprintf("read mail %d: detail", m.ID), err)
+		}
 	}
 	m.Secret = secret.String
 	m.CreatedAt = time.UnixMilli(created).UTC()
