@@ -2449,6 +2449,9 @@ type UpdateMeRequest struct {
 
 	// Name 1 to 64 characters after trimming; no control characters.
 	Name *string `json:"name,omitempty"`
+
+	// ReplyConfirmations Whether an email confirms each turn played by replying to a game's email.
+	ReplyConfirmations *bool `json:"reply_confirmations,omitempty"`
 }
 
 // User An account, known by its email address.
@@ -2471,6 +2474,10 @@ type User struct {
 
 	// Name The display name; empty until set with `updateMe`.
 	Name string `json:"name"`
+
+	// ReplyConfirmations Whether an email confirms each turn the account plays by
+	// replying to a game's email (true for a new account).
+	ReplyConfirmations bool `json:"reply_confirmations"`
 
 	// VacationDays Vacation days the account may declare per calendar year.
 	VacationDays int `json:"vacation_days"`
@@ -4001,7 +4008,7 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateMeWithBody Change name or language
+	// UpdateMeWithBody Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -4017,7 +4024,7 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateMe Change name or language
+	// UpdateMe Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -5248,7 +5255,7 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 	return c.Client.Do(req)
 }
 
-// UpdateMeWithBody Change name or language
+// UpdateMeWithBody Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
@@ -5274,7 +5281,7 @@ func (c *Client) UpdateMeWithBody(ctx context.Context, contentType string, body 
 	return c.Client.Do(req)
 }
 
-// UpdateMe Change name or language
+// UpdateMe Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
@@ -8054,7 +8061,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
 
-	// UpdateMeWithBodyWithResponse Change name or language
+	// UpdateMeWithBodyWithResponse Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -8070,7 +8077,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMeResponse, error)
 
-	// UpdateMeWithResponse Change name or language
+	// UpdateMeWithResponse Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -12255,7 +12262,7 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 	return ParseGetMeResponse(rsp)
 }
 
-// UpdateMeWithBodyWithResponse Change name or language
+// UpdateMeWithBodyWithResponse Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
@@ -12277,7 +12284,7 @@ func (c *ClientWithResponses) UpdateMeWithBodyWithResponse(ctx context.Context, 
 	return ParseUpdateMeResponse(rsp)
 }
 
-// UpdateMeWithResponse Change name or language
+// UpdateMeWithResponse Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
