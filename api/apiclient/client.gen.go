@@ -593,12 +593,14 @@ func (e MailStatusErrorCode) Valid() bool {
 
 // Defines values for MailStatusKind.
 const (
-	MailStatusKindBye        MailStatusKind = "bye"
-	MailStatusKindGameOver   MailStatusKind = "game_over"
-	MailStatusKindInvitation MailStatusKind = "invitation"
-	MailStatusKindNewLink    MailStatusKind = "new_link"
-	MailStatusKindReminder   MailStatusKind = "reminder"
-	MailStatusKindYourTurn   MailStatusKind = "your_turn"
+	MailStatusKindBye           MailStatusKind = "bye"
+	MailStatusKindGameOver      MailStatusKind = "game_over"
+	MailStatusKindInvitation    MailStatusKind = "invitation"
+	MailStatusKindNewLink       MailStatusKind = "new_link"
+	MailStatusKindReminder      MailStatusKind = "reminder"
+	MailStatusKindReplyAccepted MailStatusKind = "reply_accepted"
+	MailStatusKindReplyRefused  MailStatusKind = "reply_refused"
+	MailStatusKindYourTurn      MailStatusKind = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the MailStatusKind enum.
@@ -613,6 +615,10 @@ func (e MailStatusKind) Valid() bool {
 	case MailStatusKindNewLink:
 		return true
 	case MailStatusKindReminder:
+		return true
+	case MailStatusKindReplyAccepted:
+		return true
+	case MailStatusKindReplyRefused:
 		return true
 	case MailStatusKindYourTurn:
 		return true
