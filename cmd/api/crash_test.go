@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,15 +73,15 @@ type crashServer struct {
 }
 
 // startCrashServer starts the program in a child process on a free port and
-// waits until it listens.
-func startCrashServer(t *testing.T, dbPath, smtpAddr, logPath string) *crashServer {
+// waits until it listens. extra are further arguments.
+func startCrashServer(t *testing.T, dbPath, smtpAddr, logPath string, extra ...string) *crashServer {
 	t.Helper()
 	host, port, _ := net.SplitHostPort(smtpAddr)
-	args, _ := json.Marshal([]string{"--addr", "127.0.0.1:0", "--db", dbPath, "--base-url", "http://lesspost.test",
+	args, _ := json.Marshal(append([]string{"--addr", "127.0.0.1:0", "--db", dbPath, "--base-url", "http://lesspost.test",
 		"--smtp-host", host, "--smtp-port", port, "--smtp-tls", "none", "--smtp-from", "Less <games@lesspost.test>",
 		// The mail the killed server had claimed waits for its lease to end:
 		// a short one, so the restarted server sends it within the test.
-		"--mail-retry-delay", "100ms", "--mail-lease", "3s", "--log-level", "warn"})
+		"--mail-retry-delay", "100ms", "--mail-lease", "3s", "--log-level", "warn"}, extra...))
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +208,24 @@ func (c *crashClient) must(t *testing.T, method, path string, body any, want int
 	return data
 }
 
+// login signs in through the emailed code and returns the access token.
+func (c *crashClient) login(t *testing.T, smtp *smtptest.Server, email string) string {
+	t.Helper()
+	before := len(smtp.To(email))
+	c.must(t, "POST", "/v1/auth/login", map[string]any{"email": email}, http.StatusAccepted, nil)
+	waitFor(t, func() bool { return len(smtp.To(email)) > before })
+	m := smtp.To(email)[before]
+	code := codeRE.FindStringSubmatch(m.Text)
+	if code == nil {
+		t.Fatalf("no code in the login email:\n%s", m.Text)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	c.must(t, "POST", "/v1/auth/token", map[string]any{"token": code[1]}, http.StatusOK, &tok)
+	return tok.AccessToken
+}
+
 // crashGame is the part of the API's Game the test plays from.
 type crashGame struct {
 	ID     string  `json:"id"`
@@ -297,8 +314,6 @@ type crashMail struct {
 	Status string `json:"status"`
 }
 
-var crashCodeRE = regexp.MustCompile(`code in the app: (\S+)`)
-
 // TestCrashRecovery kills the server with SIGKILL while clients play turns,
 // restarts it on the same database, and checks what a crash must not break:
 // every acknowledged turn is stored (and its Idempotency-Key still answers
@@ -316,18 +331,7 @@ func TestCrashRecovery(t *testing.T) {
 	c := &crashClient{base: srv.base, http: &http.Client{Timeout: 10 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 16, Proxy: nil}}}
 
-	// Sign in with the emailed code.
-	c.must(t, "POST", "/v1/auth/login", map[string]any{"email": crashEmail}, http.StatusAccepted, nil)
-	login := smtp.Wait(t, 1, 15*time.Second)[0]
-	code := crashCodeRE.FindStringSubmatch(login.Text)
-	if code == nil {
-		t.Fatalf("no code in the login email:\n%s", login.Text)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	c.must(t, "POST", "/v1/auth/token", map[string]any{"token": code[1]}, http.StatusOK, &tok)
-	c.token = tok.AccessToken
+	c.token = c.login(t, smtp, crashEmail)
 
 	// Games whose every seat is the account's: five of two players (one
 	// short, so that it ends and sends its result) and one of four.
