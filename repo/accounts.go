@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 // LoginTTL is domain.LoginTTL.
@@ -73,7 +74,7 @@ func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now tim
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
-	return insertOutbox(ctx, s.tx, domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false, now)
+	return insertOutbox(ctx, s.tx, mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false), now)
 }
 
 func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {

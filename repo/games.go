@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // queryer is what reads need: a pool or a transaction.
@@ -89,7 +89,7 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.Gam
 	if err := insertTurns(ctx, tx, &c.Game, before.Ply(), c.Played, now); err != nil {
 		return err
 	}
-	return enqueue(ctx, tx, &c.Game, c.Notices, cause{by: c.By, scheduled: c.Scheduled}, now)
+	return enqueue(ctx, tx, &c.Game, c.Notices, c.Cause, now)
 }
 
 func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (domain.Response, bool, error) {
@@ -134,28 +134,16 @@ func loadTurns(ctx context.Context, q queryer, id string) ([]domain.StoredTurn, 
 }
 
 func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
-	ruleset, state, err := domain.EncodeState(g)
+	c, err := gamerow.Encode(g)
 	if err != nil {
 		return err
-	}
-	clock, deadline, due, err := encodeClock(&g.Clock)
-	if err != nil {
-		return err
-	}
-	var tournamentID, tournament sql.NullString
-	if ref := g.Tournament; ref != nil {
-		b, err := json.Marshal(ref)
-		if err != nil {
-			return fmt.Errorf("encode tournament: %w", err)
-		}
-		tournamentID = sql.NullString{String: ref.ID, Valid: true}
-		tournament = sql.NullString{String: string(b), Valid: true}
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, ruleset, state, to_move, ply, status, version,
 		created_at, updated_at, clock, deadline_at, due_at, tournament_id, tournament)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		g.ID, g.CreatorID, ruleset, string(state), toMove(g), g.Ply(), status(g), g.Version,
-		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), clock, deadline, due, tournamentID, tournament)
+		g.ID, g.CreatorID, c.Ruleset, c.State, c.ToMove, c.Ply, c.Status, g.Version,
+		g.CreatedAt.UnixMilli(), g.UpdatedAt.UnixMilli(), c.Clock, millis(c.Deadline), millis(c.Due),
+		nullString(c.TournamentID), nullString(c.Tournament))
 	if err != nil {
 		return fmt.Errorf("insert game: %w", err)
 	}
@@ -176,16 +164,12 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 // write connection.
 func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	version := before.Version
-	_, state, err := domain.EncodeState(g)
+	c, err := gamerow.Encode(g)
 	if err != nil {
 		return err
 	}
-	clock, deadline, due, err := encodeClock(&g.Clock)
-	if err != nil {
-		return err
-	}
-	res, err := tx.ExecContext(ctx, sqlUpdateGame, string(state), toMove(g), g.Ply(), status(g), g.Version,
-		g.UpdatedAt.UnixMilli(), clock, deadline, due, g.ID, version)
+	res, err := tx.ExecContext(ctx, sqlUpdateGame, c.State, c.ToMove, c.Ply, c.Status, g.Version,
+		g.UpdatedAt.UnixMilli(), c.Clock, millis(c.Deadline), millis(c.Due), g.ID, version)
 	if err != nil {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
 	}
@@ -227,23 +211,13 @@ func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, pla
 	return nil
 }
 
-// toMove is the colour whose turn it is, kept as a column for "my games".
-func toMove(g *domain.Game) string { return g.ToMove() }
-
-func status(g *domain.Game) string {
-	if g.Over() {
-		return "finished"
-	}
-	return "active"
-}
-
 func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 	games, err := loadGames(ctx, q, []string{id})
 	if err != nil {
 		return domain.Game{}, err
 	}
 	if len(games) == 0 {
-		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
+		return domain.Game{}, gamerow.GameNotFound(id)
 	}
 	return games[0], nil
 }
@@ -300,15 +274,10 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 		if g == nil {
 			continue
 		}
-		// The seats hold the rules' colours, in turn order.
-		seats := make([]string, len(g.Seats))
-		for i, s := range g.Seats {
-			seats[i] = s.Color
+		if err := gamerow.CheckSeats(g); err != nil {
+			return nil, err
 		}
-		if colors := g.Rules.Colors(); !slices.Equal(seats, colors) {
-			return nil, damaged("read seats of "+id, fmt.Errorf("seats %v for the colours %v", seats, colors))
-		}
-		if g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero() {
+		if gamerow.NeedsAway(g) {
 			if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {
 				return nil, err
 			}
@@ -321,52 +290,32 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 // scanGame reads a row of sqlSelectGames.
 func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
 	var (
-		g                domain.Game
-		ruleset, state   string
-		clock            string
-		tournament       sql.NullString
-		created, updated int64
+		g                     domain.Game
+		ruleset, state, clock string
+		tournament            sql.NullString
+		created, updated      int64
 	)
 	if err := row.Scan(&g.ID, &g.CreatorID, &ruleset, &state, &g.Version, &created, &updated, &clock, &tournament,
 		&g.WatchVersion); err != nil {
 		return domain.Game{}, fmt.Errorf("read game: %w", err)
 	}
 	g.CreatedAt, g.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
-	if err := domain.DecodeState(&g, ruleset, []byte(state)); err != nil {
-		return domain.Game{}, fmt.Errorf("read game: %w", err)
-	}
-	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
-		return domain.Game{}, damaged("read game "+g.ID+": clock", err)
-	}
-	if tournament.Valid {
-		g.Tournament = new(domain.TournamentRef)
-		if err := json.Unmarshal([]byte(tournament.String), g.Tournament); err != nil {
-			return domain.Game{}, damaged("read game "+g.ID+": tournament", err)
-		}
+	if err := gamerow.Decode(&g, ruleset, state, clock, tournament.String); err != nil {
+		return domain.Game{}, err
 	}
 	return g, nil
 }
 
-// damaged wraps an error in decoding a stored value: domain.ErrStoredData
-// makes it a server error, never one that blames the client.
-func damaged(what string, err error) error {
-	return fmt.Errorf("%s: %w: %w", what, domain.ErrStoredData, err)
-}
-
 func newID(prefix string) string { return domain.NewID(prefix) }
 
-// encodeClock stores a clock as JSON, with the deadline and the next due
-// time as columns the scheduler can query.
-func encodeClock(c *domain.Clock) (clock string, deadline, due sql.NullInt64, err error) {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return "", deadline, due, fmt.Errorf("encode clock: %w", err)
+// millis is a time as a nullable Unix-milliseconds column: the zero time
+// is NULL.
+func millis(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
 	}
-	if !c.Deadline.IsZero() {
-		deadline = sql.NullInt64{Int64: c.Deadline.UnixMilli(), Valid: true}
-	}
-	if next := c.NextDue(); !next.IsZero() {
-		due = sql.NullInt64{Int64: next.UnixMilli(), Valid: true}
-	}
-	return string(b), deadline, due, nil
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
 }
+
+// nullString is a nullable text column: "" is NULL.
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }

@@ -2,12 +2,9 @@ package repo
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"strconv"
-	"strings"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mygames"
 )
 
 // myGamesPage is one page of an address's games after a cursor (urgency ?2,
@@ -58,7 +55,7 @@ const myGamesPage = `
 // the parameter is bound — every page.
 
 // ErrBadCursor is returned for a cursor this server did not write.
-var ErrBadCursor = domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
+var ErrBadCursor = mygames.ErrBadCursor
 
 // MyGames lists the games an address plays in or created, most urgent first:
 // games where it is his turn (nearest deadline first, then those without a
@@ -68,26 +65,18 @@ var ErrBadCursor = domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "
 // the page, not its finished games (see myGamesPage).
 func (db *DB) MyGames(ctx context.Context, email, cursor string, limit int) (GamePage, error) {
 	limit = max(limit, 1)
-	urgency, key, after := -1, int64(0), ""
-	if cursor != "" {
-		var err error
-		if urgency, key, after, err = decodeCursor(cursor); err != nil {
-			return GamePage{}, ErrBadCursor
-		}
+	after, err := mygames.Start(cursor)
+	if err != nil {
+		return GamePage{}, err
 	}
-	rows, err := db.read.QueryContext(ctx, myGamesPage, email, urgency, key, after, limit+1)
+	rows, err := db.read.QueryContext(ctx, myGamesPage, email, after.Urgency, after.Key, after.ID, limit+1)
 	if err != nil {
 		return GamePage{}, fmt.Errorf("list games: %w", err)
 	}
-	type row struct {
-		id      string
-		urgency int
-		k       int64
-	}
-	var found []row
+	var found []mygames.Row
 	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.id, &r.urgency, &r.k); err != nil {
+		var r mygames.Row
+		if err := rows.Scan(&r.ID, &r.Urgency, &r.Key); err != nil {
 			rows.Close()
 			return GamePage{}, fmt.Errorf("list games: %w", err)
 		}
@@ -98,39 +87,10 @@ func (db *DB) MyGames(ctx context.Context, email, cursor string, limit int) (Gam
 		return GamePage{}, fmt.Errorf("list games: %w", err)
 	}
 	var page GamePage
-	if len(found) > limit {
-		last := found[limit-1]
-		page.Next = encodeCursor(last.urgency, last.k, last.id)
-		found = found[:limit]
-	}
-	ids := make([]string, len(found))
-	for i, r := range found {
-		ids[i] = r.id
-	}
+	ids, next := mygames.Page(found, limit)
+	page.Next = next
 	if page.Games, err = loadGames(ctx, db.read, ids); err != nil {
 		return GamePage{}, err
 	}
 	return page, nil
-}
-
-func encodeCursor(urgency int, key int64, id string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("%d:%d:%s", urgency, key, id)))
-}
-
-func decodeCursor(c string) (urgency int, key int64, id string, err error) {
-	raw, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return 0, 0, "", err
-	}
-	parts := strings.SplitN(string(raw), ":", 3)
-	if len(parts) != 3 {
-		return 0, 0, "", fmt.Errorf("cursor has %d parts", len(parts))
-	}
-	if urgency, err = strconv.Atoi(parts[0]); err != nil {
-		return 0, 0, "", err
-	}
-	if key, err = strconv.ParseInt(parts[1], 10, 64); err != nil {
-		return 0, 0, "", err
-	}
-	return urgency, key, parts[2], nil
 }

@@ -2,11 +2,11 @@ package repo
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/postgres"
 )
 
 // Store is everything the server asks of its store, whichever it is: the
@@ -42,7 +42,10 @@ type Housekeeping interface {
 	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
 }
 
-var _ Store = (*DB)(nil)
+var (
+	_ Store = (*DB)(nil)
+	_ Store = (*postgres.DB)(nil)
+)
 
 // IsPostgres says whether dsn names a PostgreSQL database rather than a
 // SQLite file.
@@ -55,7 +58,7 @@ func IsPostgres(dsn string) bool {
 // is migrated to the current version first.
 func OpenStore(ctx context.Context, dsn string) (Store, error) {
 	if IsPostgres(dsn) {
-		return nil, errors.New("open database: PostgreSQL is not supported yet")
+		return postgres.Open(ctx, dsn)
 	}
 	return Open(ctx, dsn)
 }

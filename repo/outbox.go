@@ -7,29 +7,27 @@ import (
 	"fmt"
 	"slices"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 // enqueue writes an outbox row for each notice, inside the caller's
 // transaction: the email exists exactly when the change that causes it
 // does. Mail the recipient turned off is left out, and mail to strangers is
-// counted against their budget or refuses the change (see admit).
-func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, c cause, now time.Time) error {
+// counted against their budget or refuses the change (see mailpolicy).
+func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time) error {
 	for _, n := range notices {
-		email := n.Email
-		if seat, ok := g.Seat(n.Color); ok && email == "" {
-			email = seat.Email
-		}
-		queue, budgeted, err := admit(ctx, tx, n, email, c, now)
+		email := mailrow.Recipient(g, n)
+		queue, budgeted, err := mailpolicy.Admit(ctx, mailFacts{tx}, n, email, c, now)
 		if err != nil {
 			return err
 		}
 		if !queue {
 			continue
 		}
-		if err := insertOutbox(ctx, tx, n, email, "", "", budgeted, now); err != nil {
+		if err := insertOutbox(ctx, tx, mailrow.New(n, email, "", "", budgeted), now); err != nil {
 			return err
 		}
 	}
@@ -40,36 +38,12 @@ func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notic
 const sqlInsertOutbox = `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
 	next_attempt_at, tournament_id, budgeted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-// insertOutbox writes one outbox row; locale matters only for mail that
-// belongs to no seat (a seat's mail speaks the seat's locale), and budgeted
-// counts it against the recipient's budget of mail caused by others.
-func insertOutbox(ctx context.Context, tx *Tx, n domain.Notice, email, secret, locale string, budgeted bool, now time.Time) error {
-	if locale == "" {
-		locale = domain.DefaultLocale
-	}
-	messageID := randomToken(16)
-	if n.Kind == domain.NoticeInvitation {
-		// The invitation opens the seat's thread; later mail answers it.
-		messageID = n.GameID + "." + n.Color
-	}
-	var gameID, color, secretCol, tournament sql.NullString
-	var ply sql.NullInt64
-	if n.GameID != "" {
-		gameID = sql.NullString{String: n.GameID, Valid: true}
-		color = sql.NullString{String: n.Color, Valid: true}
-		ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
-	}
-	if n.Tournament != "" {
-		tournament = sql.NullString{String: n.Tournament, Valid: true}
-		ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
-	}
-	if secret != "" {
-		secretCol = sql.NullString{String: secret, Valid: true}
-	}
-	_, err := tx.ExecContext(ctx, sqlInsertOutbox, string(n.Kind), email, gameID, color, ply, secretCol, locale, messageID,
-		now.UnixMilli(), now.UnixMilli(), tournament, budgeted)
+// insertOutbox writes one outbox row, due at once.
+func insertOutbox(ctx context.Context, tx *Tx, r mailrow.Row, now time.Time) error {
+	_, err := tx.ExecContext(ctx, sqlInsertOutbox, r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID,
+		now.UnixMilli(), now.UnixMilli(), r.Tournament, r.Budgeted)
 	if err != nil {
-		return fmt.Errorf("enqueue %s email: %w", n.Kind, err)
+		return fmt.Errorf("enqueue %s email: %w", r.Kind, err)
 	}
 	return nil
 }
@@ -80,23 +54,14 @@ const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, messa
 
 // scanMail reads the mailColumns of one row.
 func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {
-	var m domain.OutboxMail
-	var kind string
-	var gameID, color, secret sql.NullString
-	var ply sql.NullInt64
+	var r mailrow.Read
 	var created int64
-	var tournament string
-	if err := rows.Scan(&m.ID, &kind, &m.Email, &gameID, &color, &ply, &secret, &m.Locale, &m.MessageID, &m.Attempts, &created, &tournament); err != nil {
-		return m, err
+	if err := rows.Scan(&r.ID, &r.Kind, &r.Email, &r.GameID, &r.Color, &r.Ply, &r.Secret, &r.Locale, &r.MessageID,
+		&r.Attempts, &created, &r.Tournament); err != nil {
+		return domain.OutboxMail{}, err
 	}
-	m.Notice = domain.Notice{Kind: domain.NoticeKind(kind), GameID: gameID.String, Ply: int(ply.Int64), Email: m.Email,
-		Tournament: tournament}
-	if color.Valid {
-		m.Notice.Color = color.String
-	}
-	m.Secret = secret.String
-	m.CreatedAt = time.UnixMilli(created).UTC()
-	return m, nil
+	r.CreatedAt = time.UnixMilli(created)
+	return r.Mail(), nil
 }
 
 // DueMail lists up to limit undelivered mails whose next attempt is due,
@@ -229,14 +194,7 @@ func (db *DB) MarkSentBatch(ctx context.Context, claimant string, sent []domain.
 // MarkAttemptFailed records a failed delivery of a mail claimant holds: the
 // mail is tried again at next, or, when next is zero, given up as failed.
 func (db *DB) MarkAttemptFailed(ctx context.Context, claimant string, id int64, f domain.MailFailure, next, now time.Time) error {
-	msg := f.Message
-	if len(msg) > 500 {
-		cut := 500
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut-- // never store half a character
-		}
-		msg = msg[:cut]
-	}
+	msg := mailrow.ErrorMessage(f)
 	return db.WithTx(ctx, func(tx *Tx) error {
 		var err error
 		if next.IsZero() {
@@ -295,12 +253,7 @@ func (db *DB) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDeliv
 			return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
 		}
 		m.Kind, m.Color, m.Ply = domain.NoticeKind(kind), color.String, int(ply.Int64)
-		m.Status = "pending"
-		if sent {
-			m.Status = "sent"
-		} else if failed {
-			m.Status = "failed"
-		}
+		m.Status = mailrow.Status(sent, failed)
 		m.CreatedAt = time.UnixMilli(created).UTC()
 		out = append(out, m)
 	}

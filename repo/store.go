@@ -61,7 +61,7 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 	if err := insertTurns(ctx, s.tx, &c.Game, 0, c.History, now); err != nil {
 		return err
 	}
-	return enqueue(ctx, s.tx, &c.Game, c.Notices, cause{by: by.By, scheduled: by.Scheduled}, now)
+	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
 }
 
 func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
 )
 
 // Suppress puts an address on the suppression list, as its owner asked with
@@ -36,7 +38,7 @@ func refuseSuppressed(ctx context.Context, tx *Tx, emails []string) error {
 			return fmt.Errorf("read suppressions: %w", err)
 		}
 		if n > 0 {
-			return suppressedError(email)
+			return mailpolicy.SuppressedError(email)
 		}
 	}
 	return nil

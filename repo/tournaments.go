@@ -3,12 +3,14 @@ package repo
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
+	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 // InsertTournament stores a new tournament, unless an entrant asked for no
@@ -21,12 +23,12 @@ func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) err
 	if err := refuseSuppressed(ctx, s.tx, emails); err != nil {
 		return err
 	}
-	data, due, err := encodeTournament(t)
+	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
 	}
 	_, err = s.tx.ExecContext(ctx, `INSERT INTO tournaments (id, organizer_id, name, status, data, version, due_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.OrganizerID, t.Name, string(t.Status), data, t.Version, due,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.OrganizerID, t.Name, string(t.Status), data, t.Version, millis(due),
 		t.CreatedAt.UnixMilli(), t.UpdatedAt.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("insert tournament: %w", err)
@@ -47,38 +49,22 @@ func loadTournament(ctx context.Context, q queryer, id string) (domain.Tournamen
 	var data string
 	err := q.QueryRowContext(ctx, `SELECT data FROM tournaments WHERE id = ?`, id).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.Tournament{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
+		return domain.Tournament{}, gamerow.TournamentNotFound(id)
 	}
 	if err != nil {
 		return domain.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
 	}
-	var t domain.Tournament
-	if err := json.Unmarshal([]byte(data), &t); err != nil {
-		return domain.Tournament{}, damaged("read tournament "+id, err)
-	}
-	return t, nil
-}
-
-func encodeTournament(t *domain.Tournament) (string, sql.NullInt64, error) {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return "", sql.NullInt64{}, fmt.Errorf("encode tournament: %w", err)
-	}
-	var due sql.NullInt64
-	if next := t.NextDue(); !next.IsZero() {
-		due = sql.NullInt64{Int64: next.UnixMilli(), Valid: true}
-	}
-	return string(b), due, nil
+	return gamerow.DecodeTournament(id, data)
 }
 
 // SaveTournament writes the new state if nobody else changed it since version.
 func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, version int) error {
-	data, due, err := encodeTournament(t)
+	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
 	}
 	res, err := s.tx.ExecContext(ctx, `UPDATE tournaments SET status = ?, data = ?, version = ?, due_at = ?, updated_at = ?
-		WHERE id = ? AND version = ?`, string(t.Status), data, t.Version, due, t.UpdatedAt.UnixMilli(), t.ID, version)
+		WHERE id = ? AND version = ?`, string(t.Status), data, t.Version, millis(due), t.UpdatedAt.UnixMilli(), t.ID, version)
 	if err != nil {
 		return fmt.Errorf("update tournament %s: %w", t.ID, err)
 	}
@@ -89,11 +75,11 @@ func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, versi
 }
 
 func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament) error {
-	_, due, err := encodeTournament(t)
+	_, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
 	}
-	_, err = s.tx.ExecContext(ctx, `UPDATE tournaments SET due_at = ? WHERE id = ? AND version = ?`, due, t.ID, t.Version)
+	_, err = s.tx.ExecContext(ctx, `UPDATE tournaments SET due_at = ? WHERE id = ? AND version = ?`, millis(due), t.ID, t.Version)
 	if err != nil {
 		return fmt.Errorf("reschedule tournament %s: %w", t.ID, err)
 	}
@@ -102,11 +88,11 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament)
 
 // AddNotice queues a notice of no game (a bye): what admit refuses is left out.
 func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
-	queue, budgeted, err := admit(ctx, s.tx, n, n.Email, cause{by: c.By, scheduled: c.Scheduled}, now)
+	queue, budgeted, err := mailpolicy.Admit(ctx, mailFacts{s.tx}, n, n.Email, c, now)
 	if err != nil || !queue {
 		return err
 	}
-	return insertOutbox(ctx, s.tx, n, n.Email, "", locale, budgeted, now)
+	return insertOutbox(ctx, s.tx, mailrow.New(n, n.Email, "", locale, budgeted), now)
 }
 
 // DueTournaments lists tournaments whose schedule needs attention at now.

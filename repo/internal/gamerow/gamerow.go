@@ -1,0 +1,132 @@
+// Package gamerow owns how a game and a tournament become the columns a store
+// keeps, and back: the dialect-neutral half of reading and writing them, so
+// that every SQL store encodes them alike.
+package gamerow
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// Columns are what a store keeps of a game beside its seats: the opaque
+// ruleset state and clock as written here, and the columns queries use.
+// A zero time is NULL.
+type Columns struct {
+	Ruleset string
+	State   string // the ruleset's own encoding: its bytes round-trip exactly
+	ToMove  string // the colour whose turn it is, for "my games"
+	Ply     int
+	Status  string // "active" or "finished"
+	Clock   string // JSON of domain.Clock
+	// Deadline and Due are the clock's deadline and when the scheduler must
+	// next look at the game.
+	Deadline, Due time.Time
+	// TournamentID and Tournament (JSON of domain.TournamentRef) are empty
+	// for a game of no tournament.
+	TournamentID, Tournament string
+}
+
+// Encode gives the columns of g.
+func Encode(g *domain.Game) (Columns, error) {
+	ruleset, state, err := domain.EncodeState(g)
+	if err != nil {
+		return Columns{}, err
+	}
+	clock, err := json.Marshal(&g.Clock)
+	if err != nil {
+		return Columns{}, fmt.Errorf("encode clock: %w", err)
+	}
+	c := Columns{Ruleset: ruleset, State: string(state), ToMove: g.ToMove(), Ply: g.Ply(), Status: Status(g),
+		Clock: string(clock), Deadline: g.Clock.Deadline, Due: g.Clock.NextDue()}
+	if ref := g.Tournament; ref != nil {
+		b, err := json.Marshal(ref)
+		if err != nil {
+			return Columns{}, fmt.Errorf("encode tournament: %w", err)
+		}
+		c.TournamentID, c.Tournament = ref.ID, string(b)
+	}
+	return c, nil
+}
+
+// Status is the status column of g.
+func Status(g *domain.Game) string {
+	if g.Over() {
+		return "finished"
+	}
+	return "active"
+}
+
+// Decode fills g, whose ID is set, from its stored ruleset, state, clock and
+// tournament ("" for none).
+func Decode(g *domain.Game, ruleset, state, clock, tournament string) error {
+	if err := domain.DecodeState(g, ruleset, []byte(state)); err != nil {
+		return fmt.Errorf("read game: %w", err)
+	}
+	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
+		return Damaged("read game "+g.ID+": clock", err)
+	}
+	if tournament != "" {
+		g.Tournament = new(domain.TournamentRef)
+		if err := json.Unmarshal([]byte(tournament), g.Tournament); err != nil {
+			return Damaged("read game "+g.ID+": tournament", err)
+		}
+	}
+	return nil
+}
+
+// CheckSeats checks that the seats read for g hold its rules' colours, in
+// turn order.
+func CheckSeats(g *domain.Game) error {
+	seats := make([]string, len(g.Seats))
+	for i, s := range g.Seats {
+		seats[i] = s.Color
+	}
+	if colors := g.Rules.Colors(); !slices.Equal(seats, colors) {
+		return Damaged("read seats of "+g.ID, fmt.Errorf("seats %v for the colours %v", seats, colors))
+	}
+	return nil
+}
+
+// NeedsAway reports whether reading g needs its players' vacations.
+func NeedsAway(g *domain.Game) bool {
+	return g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero()
+}
+
+// GameNotFound is the error for a game that does not exist.
+func GameNotFound(id string) error {
+	return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
+}
+
+// Damaged wraps an error in decoding a stored value: domain.ErrStoredData
+// makes it a server error, never one that blames the client.
+func Damaged(what string, err error) error {
+	return fmt.Errorf("%s: %w: %w", what, domain.ErrStoredData, err)
+}
+
+// EncodeTournament gives a tournament's document (JSON of domain.Tournament)
+// and when the scheduler must next look at it (zero: never).
+func EncodeTournament(t *domain.Tournament) (data string, due time.Time, err error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("encode tournament: %w", err)
+	}
+	return string(b), t.NextDue(), nil
+}
+
+// DecodeTournament reads the document of tournament id.
+func DecodeTournament(id, data string) (domain.Tournament, error) {
+	var t domain.Tournament
+	if err := json.Unmarshal([]byte(data), &t); err != nil {
+		return domain.Tournament{}, Damaged("read tournament "+id, err)
+	}
+	return t, nil
+}
+
+// TournamentNotFound is the error for a tournament that does not exist.
+func TournamentNotFound(id string) error {
+	return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
+}

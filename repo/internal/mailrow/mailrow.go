@@ -1,0 +1,119 @@
+// Package mailrow owns what an outbox row holds, dialect-neutrally: the
+// columns of a notice queued for delivery, the domain's view of a row read
+// back, and how a game's mail list reads its status. Both SQL stores write
+// and read the outbox through it.
+package mailrow
+
+import (
+	"database/sql"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// Row is an outbox row to insert, beside its times (created and first due
+// at the moment it is queued) and the columns a store fills itself.
+type Row struct {
+	Kind       string
+	Email      string
+	GameID     sql.NullString
+	Color      sql.NullString
+	Ply        sql.NullInt64
+	Secret     sql.NullString
+	Locale     string
+	MessageID  string
+	Tournament sql.NullString
+	Budgeted   bool
+}
+
+// New is the row of notice n to email. locale matters only for mail that
+// belongs to no seat (a seat's mail speaks the seat's locale); secret is a
+// login token, kept until the mail is sent; budgeted counts the mail
+// against the recipient's budget of mail caused by others.
+func New(n domain.Notice, email, secret, locale string, budgeted bool) Row {
+	r := Row{Kind: string(n.Kind), Email: email, Locale: locale, MessageID: domain.RandomToken(16), Budgeted: budgeted}
+	if r.Locale == "" {
+		r.Locale = domain.DefaultLocale
+	}
+	if n.Kind == domain.NoticeInvitation {
+		// The invitation opens the seat's thread; later mail answers it.
+		r.MessageID = n.GameID + "." + n.Color
+	}
+	if n.GameID != "" {
+		r.GameID = sql.NullString{String: n.GameID, Valid: true}
+		r.Color = sql.NullString{String: n.Color, Valid: true}
+		r.Ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
+	}
+	if n.Tournament != "" {
+		r.Tournament = sql.NullString{String: n.Tournament, Valid: true}
+		r.Ply = sql.NullInt64{Int64: int64(n.Ply), Valid: true}
+	}
+	if secret != "" {
+		r.Secret = sql.NullString{String: secret, Valid: true}
+	}
+	return r
+}
+
+// Recipient is where notice n of game g goes: its own address, or else
+// its seat's.
+func Recipient(g *domain.Game, n domain.Notice) string {
+	if seat, ok := g.Seat(n.Color); ok && n.Email == "" {
+		return seat.Email
+	}
+	return n.Email
+}
+
+// Read is a row read back for delivery (tournament "" for none).
+type Read struct {
+	ID         int64
+	Kind       string
+	Email      string
+	GameID     sql.NullString
+	Color      sql.NullString
+	Ply        sql.NullInt64
+	Secret     sql.NullString
+	Locale     string
+	MessageID  string
+	Attempts   int
+	CreatedAt  time.Time
+	Tournament string
+}
+
+// Mail is the domain's view of a row read back.
+func (r *Read) Mail() domain.OutboxMail {
+	return domain.OutboxMail{
+		ID: r.ID, Email: r.Email, Secret: r.Secret.String, Locale: r.Locale, MessageID: r.MessageID,
+		Attempts: r.Attempts, CreatedAt: r.CreatedAt.UTC(),
+		Notice: domain.Notice{Kind: domain.NoticeKind(r.Kind), GameID: r.GameID.String, Color: r.Color.String,
+			Ply: int(r.Ply.Int64), Email: r.Email, Tournament: r.Tournament},
+	}
+}
+
+// Status is what a game's mail list says of a mail.
+func Status(sent, failed bool) string {
+	switch {
+	case sent:
+		return "sent"
+	case failed:
+		return "failed"
+	}
+	return "pending"
+}
+
+// MaxErrorLen bounds the failure message a store keeps, in bytes.
+const MaxErrorLen = 500
+
+// ErrorMessage is the part of a failure's message a store keeps: at most
+// MaxErrorLen bytes, never half a character.
+func ErrorMessage(f domain.MailFailure) string {
+	msg := f.Message
+	if len(msg) > MaxErrorLen {
+		cut := MaxErrorLen
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut]
+	}
+	return msg
+}

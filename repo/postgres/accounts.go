@@ -1,0 +1,169 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
+)
+
+// ActiveSession returns the session if it exists and is neither revoked nor expired.
+func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+	s := domain.Session{ID: id}
+	err := db.pool.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days,
+		u.calendar_version, u.created_at
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`, id, ms(now)).Scan(
+		&s.ExpiresAt, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays,
+		&s.User.CalendarVersion, &s.User.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
+	}
+	if err != nil {
+		return domain.Session{}, fmt.Errorf("read session: %w", err)
+	}
+	s.ExpiresAt, s.User.CreatedAt = s.ExpiresAt.UTC(), s.User.CreatedAt.UTC()
+	return s, nil
+}
+
+// UserByID reads an account.
+func (db *DB) UserByID(ctx context.Context, id int64) (domain.User, error) {
+	var email string
+	err := db.pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, id).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.User{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
+	}
+	if err != nil {
+		return domain.User{}, fmt.Errorf("read user: %w", err)
+	}
+	return userByEmail(ctx, db.pool, email)
+}
+
+func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t time.Time) (int, error) {
+	var n int
+	err := s.tx.QueryRow(ctx, `SELECT count(*) FROM login_tokens WHERE email = $1 AND expires_at > $2`,
+		email, ms(t)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count login requests: %w", err)
+	}
+	return n, nil
+}
+
+// AddLoginToken stores the token's hash; the token itself is stored only in
+// the outbox row until the email is sent.
+func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
+	_, err := s.tx.Exec(ctx, `INSERT INTO login_tokens (hash, email, expires_at) VALUES ($1, $2, $3)`,
+		hashToken(t.Token), t.Email, ms(t.ExpiresAt))
+	if err != nil {
+		return fmt.Errorf("store login token: %w", err)
+	}
+	return insertOutbox(ctx, s.tx, mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false), now)
+}
+
+func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {
+	var email string
+	err := s.tx.QueryRow(ctx, `UPDATE login_tokens SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $1
+		RETURNING email`, ms(now), hashToken(token)).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("spend login token: %w", err)
+	}
+	return email, true, nil
+}
+
+func (s storeTx) EnsureUser(ctx context.Context, email string, now time.Time) (domain.User, error) {
+	_, err := s.tx.Exec(ctx, `INSERT INTO users (email, created_at) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`,
+		email, ms(now))
+	if err != nil {
+		return domain.User{}, fmt.Errorf("create user: %w", err)
+	}
+	return userByEmail(ctx, s.tx, email)
+}
+
+func (s storeTx) AddSession(ctx context.Context, sess domain.Session, now time.Time) error {
+	_, err := s.tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
+		sess.ID, sess.User.ID, ms(now), ms(sess.ExpiresAt))
+	if err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) error {
+	_, err := s.tx.Exec(ctx, `UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, ms(now), id)
+	if err != nil {
+		return fmt.Errorf("revoke session: %w", err)
+	}
+	return nil
+}
+
+func (s storeTx) UpdateUser(ctx context.Context, id int64, name, locale string) (domain.User, error) {
+	var email string
+	err := s.tx.QueryRow(ctx, `UPDATE users SET name = $1, locale = $2 WHERE id = $3 RETURNING email`, name, locale, id).Scan(&email)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("update user: %w", err)
+	}
+	return userByEmail(ctx, s.tx, email)
+}
+
+func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (domain.User, bool, error) {
+	var email string
+	err := s.tx.QueryRow(ctx, `UPDATE users SET calendar_version = calendar_version + 1 WHERE id = $1 RETURNING email`,
+		id).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.User{}, false, nil
+	}
+	if err != nil {
+		return domain.User{}, false, fmt.Errorf("replace calendar link: %w", err)
+	}
+	u, err := userByEmail(ctx, s.tx, email)
+	return u, err == nil, err
+}
+
+func userByEmail(ctx context.Context, q querier, email string) (domain.User, error) {
+	u := domain.User{Email: email}
+	err := q.QueryRow(ctx, `SELECT id, name, locale, vacation_days, calendar_version, created_at FROM users WHERE email = $1`,
+		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &u.CreatedAt)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("read user: %w", err)
+	}
+	u.CreatedAt = u.CreatedAt.UTC()
+	return u, nil
+}
+
+// accountLocale is the language an address chose for its account, or the
+// default when it has no account.
+func accountLocale(ctx context.Context, q querier, email string) (string, error) {
+	var locale string
+	err := q.QueryRow(ctx, `SELECT locale FROM users WHERE email = $1`, email).Scan(&locale)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.DefaultLocale, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read account locale: %w", err)
+	}
+	return locale, nil
+}
+
+// userEmail is the address of an account.
+func userEmail(ctx context.Context, q querier, id int64) (string, error) {
+	var email string
+	if err := q.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, id).Scan(&email); err != nil {
+		return "", fmt.Errorf("read user %d: %w", id, err)
+	}
+	return email, nil
+}
+
+// hashToken is what the store keeps of a login token.
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}

@@ -1,0 +1,277 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
+)
+
+var _ domain.Outbox = (*DB)(nil)
+
+// enqueue writes an outbox row for each notice, inside the caller's
+// transaction: the email exists exactly when the change that causes it
+// does. Mail the recipient turned off is left out, and mail to strangers is
+// counted against their budget or refuses the change (see mailpolicy).
+func enqueue(ctx context.Context, tx pgx.Tx, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time) error {
+	for _, n := range notices {
+		email := mailrow.Recipient(g, n)
+		queue, budgeted, err := mailpolicy.Admit(ctx, mailFacts{tx}, n, email, c, now)
+		if err != nil {
+			return err
+		}
+		if !queue {
+			continue
+		}
+		if err := insertOutbox(ctx, tx, mailrow.New(n, email, "", "", budgeted), now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertOutbox writes one outbox row, due at once.
+func insertOutbox(ctx context.Context, tx pgx.Tx, r mailrow.Row, now time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
+		next_attempt_at, tournament_id, budgeted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)`,
+		r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID, ms(now), r.Tournament, r.Budgeted)
+	if err != nil {
+		return fmt.Errorf("enqueue %s email: %w", r.Kind, err)
+	}
+	return nil
+}
+
+// mailFacts are the facts of mailpolicy, read inside a transaction.
+type mailFacts struct{ tx pgx.Tx }
+
+func (f mailFacts) Stops(ctx context.Context, email string) (suppressed, unsubscribed bool, err error) {
+	err = f.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suppressions WHERE email = $1),
+		EXISTS (SELECT 1 FROM unsubscribes WHERE email = $1)`, email).Scan(&suppressed, &unsubscribed)
+	if err != nil {
+		return false, false, fmt.Errorf("read mail stops: %w", err)
+	}
+	return suppressed, unsubscribed, nil
+}
+
+func (f mailFacts) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
+	var played bool
+	err := f.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM turns WHERE game_id = $1 AND color = $2 AND NOT auto)`,
+		gameID, color).Scan(&played)
+	if err != nil {
+		return false, fmt.Errorf("read the seat's turns: %w", err)
+	}
+	return played, nil
+}
+
+func (f mailFacts) BudgetSpent(ctx context.Context, email string, since time.Time) (int, error) {
+	var spent int
+	err := f.tx.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE email = $1 AND budgeted AND created_at > $2`,
+		email, ms(since)).Scan(&spent)
+	if err != nil {
+		return 0, fmt.Errorf("read mail budget: %w", err)
+	}
+	return spent, nil
+}
+
+func (f mailFacts) OldestBudgeted(ctx context.Context, email string, since time.Time) (time.Time, error) {
+	var oldest *time.Time
+	err := f.tx.QueryRow(ctx, `SELECT min(created_at) FROM outbox WHERE email = $1 AND budgeted AND created_at > $2`,
+		email, ms(since)).Scan(&oldest)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read mail budget: %w", err)
+	}
+	return utc(oldest), nil
+}
+
+// mailColumns are the columns scanMail reads, in its order.
+const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
+	COALESCE(tournament_id, '')`
+
+func scanMail(row pgx.CollectableRow) (domain.OutboxMail, error) {
+	var r mailrow.Read
+	if err := row.Scan(&r.ID, &r.Kind, &r.Email, &r.GameID, &r.Color, &r.Ply, &r.Secret, &r.Locale, &r.MessageID,
+		&r.Attempts, &r.CreatedAt, &r.Tournament); err != nil {
+		return domain.OutboxMail{}, err
+	}
+	return r.Mail(), nil
+}
+
+// sqlClaimMail claims for $1 until $2 the oldest claimable mails at $3, at
+// most $4 (see domain.Outbox): due, not under a live lease, and with no
+// earlier undelivered mail of its thread (address and game) that is under
+// a live lease or waiting for a retry.
+//
+// Claimants run at once: each locks its candidates FOR UPDATE SKIP LOCKED,
+// so none waits for another's. But a claimant that skips a mail another is
+// claiming could take a later mail of the same thread, which must wait for
+// it. So of its candidates a claimant takes only those whose thread has no
+// earlier undelivered mail outside its candidates: whatever it skipped
+// blocks the rest of its thread, as it would once the other's claim is
+// committed. (A mail another claimant committed after this statement began
+// is re-checked by the row lock, which reads its latest version.)
+const sqlClaimMail = `
+	WITH candidates AS (
+		SELECT o.id, o.email, COALESCE(o.game_id, '') AS thread FROM outbox o
+		WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= $3
+			AND (o.claimed_until IS NULL OR o.claimed_until <= $3)
+			AND NOT EXISTS (SELECT 1 FROM outbox e
+				WHERE e.email = o.email AND COALESCE(e.game_id, '') = COALESCE(o.game_id, '') AND e.id < o.id
+					AND e.sent_at IS NULL AND e.failed_at IS NULL
+					AND (e.next_attempt_at > $3 OR e.claimed_until > $3))
+		ORDER BY o.id LIMIT $4
+		FOR UPDATE OF o SKIP LOCKED
+	), claimable AS (
+		SELECT c.id FROM candidates c
+		WHERE NOT EXISTS (SELECT 1 FROM outbox e
+			WHERE e.email = c.email AND COALESCE(e.game_id, '') = c.thread AND e.id < c.id
+				AND e.sent_at IS NULL AND e.failed_at IS NULL
+				AND e.id NOT IN (SELECT id FROM candidates))
+	)
+	UPDATE outbox SET claimed_by = $1, claimed_until = $2 WHERE id IN (SELECT id FROM claimable)
+	RETURNING ` + mailColumns
+
+// ClaimMail claims up to limit due mails for claimant until now+lease,
+// oldest first (see domain.Outbox and sqlClaimMail).
+func (db *DB) ClaimMail(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.OutboxMail, error) {
+	var out []domain.OutboxMail
+	err := db.withTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, sqlClaimMail, claimant, ms(now.Add(lease)), ms(now), limit)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, scanMail)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim mail: %w", err)
+	}
+	// RETURNING gives no order; the worker sends each thread in outbox order.
+	slices.SortFunc(out, func(a, b domain.OutboxMail) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// MarkSent records a delivered mail and forgets its secret, whoever holds
+// it: for tests and tools that deliver without claiming.
+func (db *DB) MarkSent(ctx context.Context, id int64, now time.Time) error {
+	_, err := db.exec(ctx, fmt.Sprintf("mark mail %d sent", id), `UPDATE outbox SET sent_at = $1, secret = NULL,
+		attempts = attempts + 1, last_error = NULL, error_code = NULL, claimed_until = NULL
+		WHERE id = $2 AND sent_at IS NULL`, ms(now), id)
+	return err
+}
+
+// MarkSentBatch records delivered mails that claimant holds, and forgets
+// their secrets, in one statement. A mail another claimant took over since
+// is left to them; claimed_by stays, to say which worker delivered it.
+func (db *DB) MarkSentBatch(ctx context.Context, claimant string, sent []domain.SentMail) error {
+	if len(sent) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(sent))
+	at := make([]time.Time, len(sent))
+	for i, m := range sent {
+		ids[i], at[i] = m.ID, ms(m.At)
+	}
+	_, err := db.exec(ctx, "mark mail sent", `UPDATE outbox o SET sent_at = s.at, secret = NULL, attempts = attempts + 1,
+		last_error = NULL, error_code = NULL, claimed_until = NULL
+		FROM unnest($1::bigint[], $2::timestamptz[]) AS s (id, at)
+		WHERE o.id = s.id AND o.sent_at IS NULL AND o.claimed_by = $3`, ids, at, claimant)
+	return err
+}
+
+// MarkAttemptFailed records a failed delivery of a mail claimant holds: the
+// mail is tried again at next, or, when next is zero, given up as failed.
+func (db *DB) MarkAttemptFailed(ctx context.Context, claimant string, id int64, f domain.MailFailure, next, now time.Time) error {
+	what := fmt.Sprintf("mark mail %d failed", id)
+	msg := mailrow.ErrorMessage(f)
+	var err error
+	if next.IsZero() {
+		// claimed_by stays, to say which worker gave it up.
+		_, err = db.exec(ctx, what, `UPDATE outbox SET attempts = attempts + 1, error_code = $1, last_error = $2,
+			failed_at = $3, secret = NULL, claimed_until = NULL
+			WHERE id = $4 AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = $5`, f.Code, msg, ms(now), id, claimant)
+	} else {
+		_, err = db.exec(ctx, what, `UPDATE outbox SET attempts = attempts + 1, error_code = $1, last_error = $2,
+			next_attempt_at = $3, claimed_by = NULL, claimed_until = NULL
+			WHERE id = $4 AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = $5`, f.Code, msg, ms(next), id, claimant)
+	}
+	return err
+}
+
+// ReleaseMail ends claimant's claim on mails it did not try, so that they
+// are due again at once rather than when the lease ends.
+func (db *DB) ReleaseMail(ctx context.Context, claimant string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := db.exec(ctx, "release mail", `UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+		WHERE id = ANY($1) AND sent_at IS NULL AND failed_at IS NULL AND claimed_by = $2`, ids, claimant)
+	return err
+}
+
+// GameMail lists the emails a game caused, oldest first.
+func (db *DB) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error) {
+	rows, err := db.pool.Query(ctx, `SELECT kind, COALESCE(color, ''), COALESCE(ply, 0), attempts, sent_at IS NOT NULL,
+		failed_at IS NOT NULL, COALESCE(error_code, ''), COALESCE(last_error, ''), created_at
+		FROM outbox WHERE game_id = $1 ORDER BY id`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.NoticeDelivery, error) {
+		var m domain.NoticeDelivery
+		var sent, failed bool
+		if err := row.Scan(&m.Kind, &m.Color, &m.Ply, &m.Attempts, &sent, &failed, &m.ErrorCode, &m.LastError,
+			&m.CreatedAt); err != nil {
+			return m, err
+		}
+		m.Status, m.CreatedAt = mailrow.Status(sent, failed), m.CreatedAt.UTC()
+		return m, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read mail of %s: %w", gameID, err)
+	}
+	return out, nil
+}
+
+// Suppress puts an address on the suppression list: from now on it gets
+// only the login mail it asks for itself, and its mail still waiting in the
+// outbox is marked failed. Doing it again changes nothing.
+func (db *DB) Suppress(ctx context.Context, email string, now time.Time) error {
+	return db.withTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO suppressions (email, created_at) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`,
+			email, ms(now))
+		if err != nil {
+			return fmt.Errorf("suppress: %w", err)
+		}
+		_, err = tx.Exec(ctx, `UPDATE outbox SET failed_at = $1, error_code = 'suppressed', last_error = $2
+			WHERE email = $3 AND kind <> 'login' AND sent_at IS NULL AND failed_at IS NULL`,
+			ms(now), "not sent: the address asked for no more email", email)
+		if err != nil {
+			return fmt.Errorf("suppress: drop queued mail: %w", err)
+		}
+		return nil
+	})
+}
+
+// Unsubscribe turns off non-essential mail for an address. Doing it again
+// changes nothing.
+func (db *DB) Unsubscribe(ctx context.Context, email string, now time.Time) error {
+	_, err := db.exec(ctx, "unsubscribe", `INSERT INTO unsubscribes (email, created_at) VALUES ($1, $2)
+		ON CONFLICT (email) DO NOTHING`, email, ms(now))
+	return err
+}
+
+// Unsubscribed reports whether an address turned off non-essential mail.
+func (db *DB) Unsubscribed(ctx context.Context, email string) (bool, error) {
+	var found bool
+	if err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM unsubscribes WHERE email = $1)`, email).Scan(&found); err != nil {
+		return false, fmt.Errorf("read unsubscribes: %w", err)
+	}
+	return found, nil
+}

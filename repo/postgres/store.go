@@ -1,0 +1,88 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+var (
+	_ domain.Store   = (*DB)(nil)
+	_ domain.StoreTx = storeTx{}
+)
+
+// Transact runs fn in one READ COMMITTED transaction (see withTx); a unit
+// of work that meets a deadlock or a serialization failure runs again.
+func (db *DB) Transact(ctx context.Context, fn func(domain.StoreTx) error) error {
+	return db.withTx(ctx, func(tx pgx.Tx) error { return fn(storeTx{tx}) })
+}
+
+// storeTx is the domain.StoreTx of one transaction.
+type storeTx struct{ tx pgx.Tx }
+
+func (s storeTx) Game(ctx context.Context, id string) (domain.Game, error) {
+	return loadGame(ctx, s.tx, id, true)
+}
+
+func (s storeTx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+	return loadTurns(ctx, s.tx, id)
+}
+
+func (s storeTx) StoredResponse(ctx context.Context, idem domain.Idempotency) (domain.Response, bool, error) {
+	return storedResponse(ctx, s.tx, idem)
+}
+
+func (s storeTx) PlayersAway(ctx context.Context, players []domain.Player, since time.Time) (domain.Away, error) {
+	return awayOfPlayers(ctx, s.tx, players, since)
+}
+
+func (s storeTx) UserEmail(ctx context.Context, userID int64) (string, error) {
+	return userEmail(ctx, s.tx, userID)
+}
+
+func (s storeTx) AccountLocale(ctx context.Context, email string) (string, error) {
+	return accountLocale(ctx, s.tx, email)
+}
+
+func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Cause, now time.Time) error {
+	if err := insertGame(ctx, s.tx, &c.Game); err != nil {
+		return err
+	}
+	if err := insertTurns(ctx, s.tx, &c.Game, 0, c.History, now); err != nil {
+		return err
+	}
+	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
+}
+
+// UpdateGame writes what a change did to before: the new state (if the
+// game is still at before's version, else domain.ErrStale), the turns it
+// played and its emails.
+func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {
+	if err := updateGame(ctx, s.tx, &c.Game, before); err != nil {
+		return err
+	}
+	if err := insertTurns(ctx, s.tx, &c.Game, before.Ply(), c.Played, now); err != nil {
+		return err
+	}
+	return enqueue(ctx, s.tx, &c.Game, c.Notices, c.Cause, now)
+}
+
+// StoreResponse keeps the response to an idempotent request. A key stored
+// meanwhile by a concurrent retry is domain.ErrStale: the caller reads it
+// and replays it.
+func (s storeTx) StoreResponse(ctx context.Context, idem domain.Idempotency, r domain.Response, now time.Time) error {
+	tag, err := s.tx.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+		idem.Scope, idem.Key, idem.Fingerprint, r.Status, r.Body, ms(now))
+	if err != nil {
+		return fmt.Errorf("store idempotent response: %w", err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("store idempotent response: %w", domain.ErrStale)
+	}
+	return nil
+}

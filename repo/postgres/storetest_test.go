@@ -1,0 +1,26 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/postgres"
+	"github.com/lesspost/lesspost/repo/postgres/pgtest"
+	"github.com/lesspost/lesspost/repo/storetest"
+)
+
+// open opens a store on a fresh database, closed when t ends.
+func open(t testing.TB) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(t.Context(), pgtest.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// The PostgreSQL store keeps the contract of domain.Store.
+func TestStoreContract(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) domain.Store { return open(t) })
+}
