@@ -23,15 +23,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/notify/smtptest"
-)
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql's "pgx", to read what the servers stored
 
-// Three processes of the real program on one database, as an operator runs
-// them behind a load balancer: games whose turns go to each instance in
-// turn, the same turn sent to all three at once, one instance killed with
-// SIGKILL while clients play, and afterwards everything the three promised
-// checked — every acknowledged turn stored, every game's record legal,
-// every email at the mail server once, every reminder and round start once.
+	"github.com/lesspost/lesspost/notify/smtptest"
+	"github.com/lesspost/lesspost/repo/postgres/pgtest"
+)
 
 const (
 	multiEmail   = "multi@example.org"     // holds every seat of the played games and organises the tournament
@@ -42,7 +38,8 @@ const (
 	multiAfter   = 60                      // acknowledged turns after it
 	multiLoadMax = 20 * time.Second        // the most the load may take
 	multiEntrant = "entrant%d@example.org" // the tournament's entrants
-	multiEntries = 6
+	multiEntries = 6                       // entrants: three games in the round
+	multiVictim  = 2                       // the instance killed
 )
 
 // sharedDB is a database the three instances share: dsn is their --db,
@@ -65,6 +62,14 @@ func sqliteShared(t *testing.T) sharedDB {
 	return sharedDB{dsn: path, read: db}
 }
 
+// TestThreeInstancesOneDatabase runs three processes of the real program
+// on one database, as an operator runs them behind a load balancer: games
+// whose turns go to each instance in turn, the same turn sent to all three
+// at once, one instance killed with SIGKILL while clients play, and
+// afterwards everything the three promised checked: every acknowledged turn
+// stored, every game's record legal, every email at the mail server once,
+// every reminder and round start once. On SQLite always (several servers on
+// one file, one machine), and on PostgreSQL where pgtest finds a server.
 func TestThreeInstancesOneDatabase(t *testing.T) {
 	if os.Getenv(crashChildEnv) != "" {
 		t.Skip("inside the child")
@@ -73,6 +78,19 @@ func TestThreeInstancesOneDatabase(t *testing.T) {
 		t.Skip("starts three server processes and plays for several seconds")
 	}
 	t.Run("sqlite", func(t *testing.T) { testThreeInstances(t, sqliteShared(t)) })
+	t.Run("postgres", func(t *testing.T) { testThreeInstances(t, postgresShared(t)) })
+}
+
+// postgresShared is a new PostgreSQL database (see pgtest: the test skips
+// where no server answers, and fails under CI=true).
+func postgresShared(t *testing.T) sharedDB {
+	dsn := pgtest.DSN(t)
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return sharedDB{dsn: dsn, read: db}
 }
 
 // cluster is the server processes on one database and one mail server.
@@ -105,6 +123,10 @@ func newCluster(t *testing.T, db sharedDB, n int) *cluster {
 			// The schedulers look every second, so that all three race for
 			// what falls due.
 			"--scheduler-interval", "1s",
+			// Longer than startCrashServer's, so that killBusy may hold the
+			// mail for 2s: an attempt starts in the first half of its lease,
+			// and must end within it.
+			"--mail-lease", "5s",
 			// Every request comes from 127.0.0.1 and one account.
 			"--limit-login", "1000/1m", "--limit-token", "1000/1m", "--limit-games-ip", "1000/1m",
 			"--limit-games-account", "1000/1m", "--limit-tournaments-ip", "1000/1m", "--limit-tournaments-account", "1000/1m"}}
@@ -361,45 +383,89 @@ type tournamentJSON struct {
 	} `json:"rounds"`
 }
 
+// scenario is one run of the test: the cluster, who signs in, what is
+// created and what the servers acknowledged.
+type scenario struct {
+	t       *testing.T
+	c       *cluster
+	token   string            // multiEmail's
+	tokens  map[string]string // of the reminded addresses
+	tour    string            // the tournament
+	remind  map[string]string // reminded game → its address
+	games   []crashGame       // the played games, the race game last
+	mu      sync.Mutex
+	acks    []acked
+	claimed map[string]bool // Message-IDs the killed instance held claims on at its death
+}
+
 func testThreeInstances(t *testing.T, db sharedDB) {
 	began := time.Now()
-	c := newCluster(t, db, 3)
-	smtp := c.smtp
+	s := &scenario{t: t, c: newCluster(t, db, 3), tokens: map[string]string{}, remind: map[string]string{}}
 	t.Logf("three instances up in %v", time.Since(began).Round(time.Millisecond))
+	s.setUp()
+	race := &s.games[len(s.games)-1]
+	for round := range 4 {
+		s.raceWithKey(race, fmt.Sprintf("race-%d", round))
+	}
+	for range 4 {
+		s.raceWithoutKey(race)
+	}
+	// The early reminders fall due now, while all three instances run.
+	dueReminders(t, s.c.client(0, s.tokens[multiEarly]))
+	s.playAndKill(s.games[:len(s.games)-1])
+	// The killed instance comes back on the same database.
+	s.c.restart(multiVictim)
 
-	// Sign in on different instances: a token from one is good at all.
-	token := c.client(0, "").login(t, smtp, multiEmail)
-	early := c.client(1, "").login(t, smtp, multiEarly)
-	atKill := c.client(2, "").login(t, smtp, multiAtKill)
+	s.checkTurns()
+	s.checkTournament()
+	s.checkMail()
+	t.Logf("%v in all", time.Since(began).Round(time.Millisecond))
+	var wg sync.WaitGroup
+	for _, i := range s.c.live() {
+		wg.Go(s.c.servers[i].stop)
+	}
+	wg.Wait()
+	s.c.checkLogs()
+}
 
-	// A tournament whose only round starts in a few seconds: the three
+// at is a client of instance i (modulo the instances) with the player's token.
+func (s *scenario) at(i int) *crashClient { return s.c.client(i%len(s.c.servers), s.token) }
+
+// setUp signs in, creates the tournament and the games, each on another
+// instance: a token or a game from one instance is good at all.
+func (s *scenario) setUp() {
+	t, c := s.t, s.c
+	s.token = c.client(0, "").login(t, c.smtp, multiEmail)
+	for i, email := range []string{multiEarly, multiAtKill} {
+		s.tokens[email] = c.client(i+1, "").login(t, c.smtp, email)
+	}
+
+	// A tournament whose only round starts in a second: the three
 	// schedulers race to start it.
 	var entrants []map[string]any
 	for i := range multiEntries {
 		entrants = append(entrants, map[string]any{"name": fmt.Sprintf("E%d", i), "email": fmt.Sprintf(multiEntrant, i)})
 	}
 	var tour tournamentJSON
-	c.client(1, token).must(t, "POST", "/v1/tournaments", map[string]any{"name": "Cluster Cup", "format": "swiss", "rounds": 1,
-		"players": entrants, "schedule": map[string]any{"starts": []time.Time{time.Now().Add(3 * time.Second)}, "round_hours": 1}},
+	s.at(1).must(t, "POST", "/v1/tournaments", map[string]any{"name": "Cluster Cup", "format": "swiss", "rounds": 1,
+		"players": entrants, "schedule": map[string]any{"starts": []time.Time{time.Now().Add(time.Second)}, "round_hours": 1}},
 		http.StatusCreated, &tour)
+	s.tour = tour.ID
 
 	// Games with a time control whose reminder falls due in the test (see
-	// dueReminders), created on each instance.
-	reminded := map[string]string{} // game → the address reminded
+	// dueReminders).
 	for i, email := range []string{multiEarly, multiEarly, multiAtKill, multiAtKill} {
-		tok := map[string]string{multiEarly: early, multiAtKill: atKill}[email]
 		var g crashGame
-		c.client(i%3, tok).must(t, "POST", "/v1/games", map[string]any{
+		c.client(i%3, s.tokens[email]).must(t, "POST", "/v1/games", map[string]any{
 			"players": []map[string]any{{"name": "R1", "email": email}, {"name": "R2", "email": email}},
 			"time":    map[string]any{"kind": "per_turn", "hours": 1, "reminders_hours": []int{1}},
 		}, http.StatusCreated, &g)
-		reminded[g.ID] = email
+		s.remind[g.ID] = email
 	}
 
 	// The played games: two-player ones on boards of their own (one short,
 	// so that it ends and sends its result), one of four players, and one
-	// for the races; each created on another instance.
-	var games []crashGame
+	// for the races.
 	for i := range multiPlayers + 2 {
 		players := []map[string]any{{"name": "P1", "email": multiEmail}, {"name": "P2", "email": multiEmail}}
 		if i == multiPlayers {
@@ -410,133 +476,140 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 			req["options"] = map[string]any{"max_turns": 3}
 		}
 		var g crashGame
-		c.client(i%3, token).must(t, "POST", "/v1/games", req, http.StatusCreated, &g)
-		games = append(games, g)
+		s.at(i).must(t, "POST", "/v1/games", req, http.StatusCreated, &g)
+		s.games = append(s.games, g)
 	}
-	raceGame := &games[len(games)-1]
+}
 
-	var acks []acked
-	record := func(key string, body any, res crashPlayed, g crashGame) {
-		for j, p := range res.Played {
-			a := acked{game: g.ID, ply: p.Ply, turn: p.Turn}
-			if j == 0 {
-				a.key, a.body = key, body
-			}
-			acks = append(acks, a)
+// record keeps the turns an answer acknowledged; the first is the one
+// sent, with its key and body.
+func (s *scenario) record(g *crashGame, key string, body any, data []byte) error {
+	var res crashPlayed
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Played) == 0 {
+		return fmt.Errorf("bad answer %s", data)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for j, p := range res.Played {
+		a := acked{game: g.ID, ply: p.Ply, turn: p.Turn}
+		if j == 0 {
+			a.key, a.body = key, body
+		}
+		s.acks = append(s.acks, a)
+	}
+	*g = res.Game
+	return nil
+}
+
+// nextTurn is a random legal turn of g, as a request body.
+func nextTurn(g *crashGame, rng *rand.Rand) (map[string]any, error) {
+	pos, err := g.position()
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	return map[string]any{"turn": randomTurn(pos, rng).String(), "ply": g.Ply}, nil
+}
+
+// raceWithKey sends the same turn with one Idempotency-Key to all three at
+// once: one instance applies it, the others answer with its stored
+// response.
+func (s *scenario) raceWithKey(g *crashGame, key string) {
+	t := s.t
+	body, err := nextTurn(g, rand.New(rand.NewPCG(uint64(g.Ply), 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := s.c.race(s.token, "/v1/games/"+g.ID+"/turns", body, map[string]string{"Idempotency-Key": key})
+	applied := 0
+	for _, a := range answers {
+		if a.err != nil || a.status != http.StatusCreated || !bytes.Equal(a.body, answers[0].body) {
+			t.Fatalf("the same turn with key %s at three instances: %d %v %s\nfirst answer: %s", key, a.status, a.err, a.body, answers[0].body)
+		}
+		if a.header.Get("Idempotent-Replayed") != "true" {
+			applied++
 		}
 	}
-
-	// The same turn at all three at once, with one Idempotency-Key: one
-	// instance applies it, the others answer with its stored response.
-	rng := rand.New(rand.NewPCG(14, 3))
-	for round := range 4 {
-		pos, err := raceGame.position()
-		if err != nil {
-			t.Fatal(err)
-		}
-		key := fmt.Sprintf("race-%d", round)
-		body := map[string]any{"turn": randomTurn(pos, rng).String(), "ply": raceGame.Ply}
-		answers := c.race(token, "/v1/games/"+raceGame.ID+"/turns", body, map[string]string{"Idempotency-Key": key})
-		applied := 0
-		for _, a := range answers {
-			if a.err != nil || a.status != http.StatusCreated || !bytes.Equal(a.body, answers[0].body) {
-				t.Fatalf("the same turn with key %s at three instances: %d %v %s\nfirst answer: %s", key, a.status, a.err, a.body, answers[0].body)
-			}
-			if a.header.Get("Idempotent-Replayed") != "true" {
-				applied++
-			}
-		}
-		if applied != 1 {
-			t.Fatalf("the same turn with key %s at three instances: applied %d times, want once", key, applied)
-		}
-		var res crashPlayed
-		if err := json.Unmarshal(answers[0].body, &res); err != nil {
-			t.Fatal(err)
-		}
-		record(key, body, res, *raceGame)
-		*raceGame = res.Game
+	if applied != 1 {
+		t.Fatalf("the same turn with key %s at three instances: applied %d times, want once", key, applied)
 	}
-	// Without a key: one instance plays it, the others find the ply taken.
-	for range 4 {
-		pos, err := raceGame.position()
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := map[string]any{"turn": randomTurn(pos, rng).String(), "ply": raceGame.Ply}
-		answers := c.race(token, "/v1/games/"+raceGame.ID+"/turns", body, nil)
-		var won []answer
-		for _, a := range answers {
-			switch {
-			case a.err == nil && a.status == http.StatusCreated:
-				won = append(won, a)
-			case a.err == nil && a.status == http.StatusConflict && a.problemCode() == "stale_ply":
-			default:
-				t.Fatalf("the same turn without a key at three instances: %d %v %s", a.status, a.err, a.body)
-			}
-		}
-		if len(won) != 1 {
-			t.Fatalf("the same turn without a key at three instances: %d played it, want 1", len(won))
-		}
-		var res crashPlayed
-		if err := json.Unmarshal(won[0].body, &res); err != nil {
-			t.Fatal(err)
-		}
-		record("", nil, res, *raceGame)
-		*raceGame = res.Game
+	if err := s.record(g, key, body, answers[0].body); err != nil {
+		t.Fatal(err)
 	}
+}
 
-	// The early reminders fall due now, while all three instances run.
-	dueReminders(t, c.client(0, early))
+// raceWithoutKey sends the same turn without a key to all three at once:
+// one instance plays it, the others find its ply taken.
+func (s *scenario) raceWithoutKey(g *crashGame) {
+	t := s.t
+	body, err := nextTurn(g, rand.New(rand.NewPCG(uint64(g.Ply), 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var won []answer
+	for _, a := range s.c.race(s.token, "/v1/games/"+g.ID+"/turns", body, nil) {
+		switch {
+		case a.err == nil && a.status == http.StatusCreated:
+			won = append(won, a)
+		case a.err == nil && a.status == http.StatusConflict && a.problemCode() == "stale_ply":
+		default:
+			t.Fatalf("the same turn without a key at three instances: %d %v %s", a.status, a.err, a.body)
+		}
+	}
+	if len(won) != 1 {
+		t.Fatalf("the same turn without a key at three instances: %d played it, want 1", len(won))
+	}
+	if err := s.record(g, "", nil, won[0].body); err != nil {
+		t.Fatal(err)
+	}
+}
 
-	// Clients play every game, each turn at the next instance, until the
-	// kill and on after it.
+// playAndKill plays the games from one client each, every turn at the
+// next instance, kills an instance in the middle and plays on on the
+// survivors: a turn whose answer died with its instance goes again, with
+// its key, to the next one.
+func (s *scenario) playAndKill(games []crashGame) {
+	t, c := s.t, s.c
 	var (
 		mu       sync.Mutex
 		failures []string
 		nAcked   atomic.Int64
-		lostAns  atomic.Int64 // answers lost with the killed instance
+		lost     atomic.Int64 // answers lost with the killed instance
 		stop     atomic.Bool
 		wg       sync.WaitGroup
 	)
-	fail := func(format string, args ...any) {
+	fail := func(err error) {
 		mu.Lock()
-		failures = append(failures, fmt.Sprintf(format, args...))
+		failures = append(failures, err.Error())
 		mu.Unlock()
 		stop.Store(true)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), multiLoadMax)
 	defer cancel()
-	for i := range multiPlayers + 1 {
+	for i := range games {
 		g := games[i]
 		rng := rand.New(rand.NewPCG(uint64(i), 14))
 		wg.Go(func() {
 			for seq := 0; !stop.Load() && g.Status == "active"; seq++ {
-				pos, err := g.position()
+				body, err := nextTurn(&g, rng)
 				if err != nil {
-					fail("game %s: %v", g.ID, err)
+					fail(err)
 					return
 				}
 				key := fmt.Sprintf("load-%d-%d", i, seq)
-				body := map[string]any{"turn": randomTurn(pos, rng).String(), "ply": g.Ply}
-				a, lost := c.submit(ctx, token, i+seq, "/v1/games/"+g.ID+"/turns", body, key)
-				lostAns.Add(int64(lost))
-				if a.err != nil && ctx.Err() != nil {
+				a, n := c.submit(ctx, s.token, i+seq, "/v1/games/"+g.ID+"/turns", body, key)
+				lost.Add(int64(n))
+				switch {
+				case a.err != nil && ctx.Err() != nil:
+					return
+				case a.err != nil || a.status != http.StatusCreated:
+					fail(fmt.Errorf("turn %v of %s: %d %v %s", body, g.ID, a.status, a.err, a.body))
 					return
 				}
-				if a.err != nil || a.status != http.StatusCreated {
-					fail("turn %v of %s: %d %v %s", body, g.ID, a.status, a.err, a.body)
+				if err := s.record(&g, key, body, a.body); err != nil {
+					fail(fmt.Errorf("turn %v of %s: %w", body, g.ID, err))
 					return
 				}
-				var res crashPlayed
-				if err := json.Unmarshal(a.body, &res); err != nil || len(res.Played) == 0 || res.Played[0].Turn != body["turn"] {
-					fail("turn %v of %s: bad answer %s", body, g.ID, a.body)
-					return
-				}
-				mu.Lock()
-				record(key, body, res, g)
-				mu.Unlock()
 				nAcked.Add(1)
-				g = res.Game
 			}
 		})
 	}
@@ -546,39 +619,16 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 		}
 	}
 	waitAcked(multiKillAt)
-	// The round has started by now (or will, on the survivors); the other
-	// reminders fall due just as an instance dies.
-	dueReminders(t, c.client(0, atKill))
-	// Killed in the middle of its work: with turns in flight, and holding
-	// claims on mail it is sending (the mail server does not hear from any
-	// instance meanwhile, for at most a second: well within the lease).
-	const victim = 2
-	pid := c.servers[victim].cmd.Process.Pid
-	c.gate.hold()
-	busy := func() bool {
-		return c.flying[victim].Load() > 0 && slices.ContainsFunc(c.outboxRows(), func(r outboxRow) bool {
-			return r.status == "pending" && claimedBy(r, pid)
-		})
-	}
-	for wait := time.Now().Add(time.Second); !busy() && time.Now().Before(wait) && !stop.Load(); {
-		time.Sleep(2 * time.Millisecond)
-	}
-	inFlight := c.flying[victim].Load()
-	c.kill(victim)
-	// The killed instance's claims at its death: mail it may have handed
-	// to the mail server without recording it.
-	var claimed []string
-	for _, r := range c.outboxRows() {
-		if r.status == "pending" && claimedBy(r, pid) {
-			claimed = append(claimed, r.messageID)
-		}
-	}
-	c.gate.release()
+	// The round has started (the three schedulers raced for it); the
+	// other reminders fall due just as an instance dies.
+	waitFor(t, func() bool { return stop.Load() || s.roundRunning(0) })
+	dueReminders(t, c.client(0, s.tokens[multiAtKill]))
+	inFlight, claimed := c.killBusy(multiVictim)
+	s.claimed = claimed
 	killedAt := nAcked.Load()
 	waitAcked(killedAt + multiAfter)
 	stop.Store(true)
 	wg.Wait()
-	cancel()
 	if len(failures) > 0 {
 		t.Fatalf("while playing:\n%s", strings.Join(failures, "\n"))
 	}
@@ -586,30 +636,59 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 		t.Fatalf("only %d turns acknowledged in %v, %d of them before the kill", nAcked.Load(), multiLoadMax, killedAt)
 	}
 	t.Logf("killed instance %d after %d acknowledged turns, with %d turns in flight and %d mails claimed; %d answers lost with it; %d turns in all",
-		victim, killedAt, inFlight, len(claimed), lostAns.Load(), len(acks))
+		multiVictim, killedAt, inFlight, len(claimed), lost.Load(), len(s.acks))
+}
 
-	// The killed instance comes back on the same database.
-	c.restart(victim)
-	at := func(i int) *crashClient { return c.client(i%3, token) }
+// killBusy kills instance i in the middle of its work: with turns in
+// flight, and holding claims on mail it is sending (the mail server hears
+// no message from any instance meanwhile, for at most 2s: an attempt
+// started in the first half of a 5s lease still ends within it). It returns the turns in flight and the Message-IDs
+// the instance held claims on at its death: mail it may have handed to the
+// mail server without recording it.
+func (c *cluster) killBusy(i int) (inFlight int64, claimed map[string]bool) {
+	pid := c.servers[i].cmd.Process.Pid
+	claims := func() map[string]bool {
+		out := map[string]bool{}
+		for _, r := range c.outboxRows() {
+			if r.status == "pending" && claimedBy(r, pid) {
+				out[r.messageID] = true
+			}
+		}
+		return out
+	}
+	c.gate.hold()
+	defer c.gate.release()
+	for wait := time.Now().Add(2 * time.Second); time.Now().Before(wait); time.Sleep(5 * time.Millisecond) {
+		if c.flying[i].Load() > 0 && len(claims()) > 0 {
+			break
+		}
+	}
+	inFlight = c.flying[i].Load()
+	c.kill(i)
+	return inFlight, claims()
+}
 
-	// Every acknowledged turn is stored, at its ply, as acknowledged, and
-	// reads the same at every instance.
+// checkTurns checks that every acknowledged turn is stored, at its ply, as
+// acknowledged; that the last keyed turn of each game is still answered by
+// its key; and that every game replays legally to the stored state.
+func (s *scenario) checkTurns() {
+	t := s.t
 	stored := map[string]map[int]string{}
-	for n, g := range games {
+	for n, g := range s.games {
 		var list struct {
 			Turns []struct {
 				Ply  int    `json:"ply"`
 				Turn string `json:"turn"`
 			} `json:"turns"`
 		}
-		at(n).must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
+		s.at(n).must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
 		stored[g.ID] = map[int]string{}
 		for _, tr := range list.Turns {
 			stored[g.ID][tr.Ply] = tr.Turn
 		}
 	}
 	last := map[string]acked{}
-	for _, a := range acks {
+	for _, a := range s.acks {
 		if got, ok := stored[a.game][a.ply]; !ok || got != a.turn {
 			t.Errorf("acknowledged turn %d of %s (%s) is stored as %q (present: %v)", a.ply, a.game, a.turn, got, ok)
 		}
@@ -617,27 +696,33 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 			last[a.game] = a
 		}
 	}
-	// Each game's last keyed turn is still answered by its key, at
-	// another instance than most likely played it.
 	n := 0
 	for _, a := range last {
 		n++
-		status, data, h, err := at(n).do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
+		status, data, h, err := s.at(n).do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
 		if err != nil || status != http.StatusCreated || h.Get("Idempotent-Replayed") != "true" {
 			t.Errorf("retry of turn %d of %s with its key: %d %v, replayed %q: %s", a.ply, a.game, status, err, h.Get("Idempotent-Replayed"), data)
 		}
 	}
-	// Every game replays legally, from its record, to the stored state.
-	for n, g := range games {
-		checkReplay(t, at(n), g.ID)
+	for n, g := range s.games {
+		checkReplay(t, s.at(n), g.ID)
 	}
+}
 
-	// The round started once: one game per pairing, each entrant in one.
+// roundRunning says whether the tournament's round has started, as
+// instance i tells.
+func (s *scenario) roundRunning(i int) bool {
 	var got tournamentJSON
-	waitFor(t, func() bool {
-		at(0).must(t, "GET", "/v1/tournaments/"+tour.ID, nil, http.StatusOK, &got)
-		return got.Rounds[0].Status == "running"
-	})
+	s.at(i).must(s.t, "GET", "/v1/tournaments/"+s.tour, nil, http.StatusOK, &got)
+	return got.Rounds[0].Status == "running"
+}
+
+// checkTournament checks that the round started once: one game per
+// pairing, each entrant in one, and no other tournament game stored.
+func (s *scenario) checkTournament() {
+	t := s.t
+	var got tournamentJSON
+	s.at(1).must(t, "GET", "/v1/tournaments/"+s.tour, nil, http.StatusOK, &got)
 	seated := map[int]int{}
 	for _, p := range got.Rounds[0].Games {
 		if p.GameID == nil || p.Black == nil {
@@ -650,41 +735,34 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 	if len(got.Rounds[0].Games) != multiEntries/2 || len(seated) != multiEntries {
 		t.Errorf("round 1: %d games seating %v, want %d games, each entrant once", len(got.Rounds[0].Games), seated, multiEntries/2)
 	}
-	var tourGames []string
-	rows, err := db.read.QueryContext(t.Context(), `SELECT id FROM games WHERE tournament_id IS NOT NULL`)
-	if err != nil {
+	var stored int
+	if err := s.c.db.read.QueryRowContext(t.Context(), `SELECT count(*) FROM games WHERE tournament_id IS NOT NULL`).Scan(&stored); err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		tourGames = append(tourGames, id)
+	if stored != multiEntries/2 {
+		t.Errorf("the database holds %d tournament games, want %d", stored, multiEntries/2)
 	}
-	rows.Close()
-	if len(tourGames) != multiEntries/2 {
-		t.Errorf("the database holds %d tournament games, want %d: %v", len(tourGames), multiEntries/2, tourGames)
-	}
+}
 
-	// The outbox empties: the killed instance's claims once their lease
-	// ends.
+// checkMail waits for the outbox to empty (the killed instance's claims
+// once their lease ends) and checks that every email reached the mail
+// server once, each entrant got the round's invitation and each reminded
+// game one reminder, to its mover.
+//
+// The one exception the design allows: mail the killed instance had
+// handed to the mail server but not yet recorded (a worker records a
+// batch when it is done) goes again: at-least-once across a crash, and the
+// Message-ID lets mail clients drop the copy.
+func (s *scenario) checkMail() {
+	t := s.t
 	var outbox []outboxRow
 	waitFor(t, func() bool {
-		outbox = c.outboxRows()
+		outbox = s.c.outboxRows()
 		return !slices.ContainsFunc(outbox, func(r outboxRow) bool { return r.status == "pending" })
 	})
-	// Every email reached the mail server once. The one exception the
-	// design allows: a mail the killed instance had handed over but not
-	// yet recorded goes again (at-least-once across a crash; the
-	// Message-ID lets mail clients drop the copy).
 	arrived := map[string]int{}
-	for _, m := range smtp.Messages() {
+	for _, m := range s.c.smtp.Messages() {
 		arrived[strings.Trim(m.Header.Get("Message-Id"), "<>")]++
-	}
-	atRisk := map[string]bool{}
-	for _, id := range claimed {
-		atRisk[id] = true
 	}
 	kinds := map[string]int{}
 	again := 0
@@ -695,7 +773,7 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 		case r.status != "sent":
 			t.Errorf("%s %s to %s is %s", r.kind, r.messageID, r.email, r.status)
 		case n == 1:
-		case n == 2 && atRisk[r.messageID]:
+		case n == 2 && s.claimed[r.messageID]:
 			again++
 		default:
 			t.Errorf("%s %s to %s arrived %d times", r.kind, r.messageID, r.email, n)
@@ -704,38 +782,30 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 	if len(arrived) != len(outbox) {
 		t.Errorf("%d distinct emails arrived, the outbox has %d", len(arrived), len(outbox))
 	}
-	// Each entrant got the round's invitation once; each reminded game one
-	// reminder, to its mover.
 	for i := range multiEntries {
 		email := fmt.Sprintf(multiEntrant, i)
-		var mine []string
+		var got []string
 		for _, r := range outbox {
 			if r.email == email {
-				mine = append(mine, r.kind)
+				got = append(got, r.kind)
 			}
 		}
-		if !slices.Equal(mine, []string{"invitation"}) {
-			t.Errorf("%s was sent %v, want one invitation", email, mine)
+		if !slices.Equal(got, []string{"invitation"}) {
+			t.Errorf("%s was sent %v, want one invitation", email, got)
 		}
 	}
-	for id, email := range reminded {
-		var sent []string
+	for id, email := range s.remind {
+		var to []string
 		for _, r := range outbox {
 			if r.game == id && r.kind == "reminder" {
-				sent = append(sent, r.email)
+				to = append(to, r.email)
 			}
 		}
-		if !slices.Equal(sent, []string{email}) {
-			t.Errorf("game %s: reminders to %v, want one to %s", id, sent, email)
+		if !slices.Equal(to, []string{email}) {
+			t.Errorf("game %s: reminders to %v, want one to %s", id, to, email)
 		}
 	}
-	t.Logf("%d emails (%v) each delivered once, %d of the killed instance's again; %v in all",
-		len(outbox), kinds, again, time.Since(began).Round(time.Millisecond))
-
-	for _, i := range c.live() {
-		c.servers[i].stop()
-	}
-	c.checkLogs()
+	t.Logf("%d emails (%v) each delivered once, %d of the killed instance's claims again", len(outbox), kinds, again)
 }
 
 // claimedBy says whether the process pid holds (or held, when it sent) the
