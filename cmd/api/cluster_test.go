@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,11 +52,7 @@ type sharedDB struct {
 // the program supports on one machine; the test runs there always.
 func sqliteShared(t *testing.T) sharedDB {
 	path := filepath.Join(t.TempDir(), "lesspost.db")
-	// Opened lazily: the first server creates the file.
-	db, err := sql.Open("sqlite", "file:"+path+"?"+url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(5000)"}}.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openReadOnly(t, path) // the first server creates the file
 	t.Cleanup(func() { db.Close() })
 	return sharedDB{dsn: path, read: db}
 }
@@ -416,7 +411,7 @@ func testThreeInstances(t *testing.T, db sharedDB) {
 	// The killed instance comes back on the same database.
 	s.c.restart(multiVictim)
 
-	s.checkTurns()
+	checkAcked(t, s.at, s.games, s.acks)
 	s.checkTournament()
 	s.checkMail()
 	t.Logf("%v in all", time.Since(began).Round(time.Millisecond))
@@ -467,16 +462,8 @@ func (s *scenario) setUp() {
 	// so that it ends and sends its result), one of four players, and one
 	// for the races.
 	for i := range multiPlayers + 2 {
-		players := []map[string]any{{"name": "P1", "email": multiEmail}, {"name": "P2", "email": multiEmail}}
-		if i == multiPlayers {
-			players = append(players, map[string]any{"name": "P3", "email": multiEmail}, map[string]any{"name": "P4", "email": multiEmail})
-		}
-		req := map[string]any{"players": players, "board": map[string]any{"seed": strconv.Itoa(300 + i)}}
-		if i == 0 {
-			req["options"] = map[string]any{"max_turns": 3}
-		}
 		var g crashGame
-		s.at(i).must(t, "POST", "/v1/games", req, http.StatusCreated, &g)
+		s.at(i).must(t, "POST", "/v1/games", gameRequest(multiEmail, i, multiPlayers, 300+i), http.StatusCreated, &g)
 		s.games = append(s.games, g)
 	}
 }
@@ -666,47 +653,6 @@ func (c *cluster) killBusy(i int) (inFlight int64, claimed map[string]bool) {
 	inFlight = c.flying[i].Load()
 	c.kill(i)
 	return inFlight, claims()
-}
-
-// checkTurns checks that every acknowledged turn is stored, at its ply, as
-// acknowledged; that the last keyed turn of each game is still answered by
-// its key; and that every game replays legally to the stored state.
-func (s *scenario) checkTurns() {
-	t := s.t
-	stored := map[string]map[int]string{}
-	for n, g := range s.games {
-		var list struct {
-			Turns []struct {
-				Ply  int    `json:"ply"`
-				Turn string `json:"turn"`
-			} `json:"turns"`
-		}
-		s.at(n).must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
-		stored[g.ID] = map[int]string{}
-		for _, tr := range list.Turns {
-			stored[g.ID][tr.Ply] = tr.Turn
-		}
-	}
-	last := map[string]acked{}
-	for _, a := range s.acks {
-		if got, ok := stored[a.game][a.ply]; !ok || got != a.turn {
-			t.Errorf("acknowledged turn %d of %s (%s) is stored as %q (present: %v)", a.ply, a.game, a.turn, got, ok)
-		}
-		if a.key != "" && a.ply > last[a.game].ply {
-			last[a.game] = a
-		}
-	}
-	n := 0
-	for _, a := range last {
-		n++
-		status, data, h, err := s.at(n).do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
-		if err != nil || status != http.StatusCreated || h.Get("Idempotent-Replayed") != "true" {
-			t.Errorf("retry of turn %d of %s with its key: %d %v, replayed %q: %s", a.ply, a.game, status, err, h.Get("Idempotent-Replayed"), data)
-		}
-	}
-	for n, g := range s.games {
-		checkReplay(t, s.at(n), g.ID)
-	}
 }
 
 // roundRunning says whether the tournament's round has started, as

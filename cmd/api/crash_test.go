@@ -337,16 +337,8 @@ func TestCrashRecovery(t *testing.T) {
 	// short, so that it ends and sends its result) and one of four.
 	var games []crashGame
 	for i := range 6 {
-		players := []map[string]any{{"name": "P1", "email": crashEmail}, {"name": "P2", "email": crashEmail}}
-		if i == 5 {
-			players = append(players, map[string]any{"name": "P3", "email": crashEmail}, map[string]any{"name": "P4", "email": crashEmail})
-		}
-		req := map[string]any{"players": players, "board": map[string]any{"seed": strconv.Itoa(100 + i)}}
-		if i == 0 {
-			req["options"] = map[string]any{"max_turns": 3}
-		}
 		var g crashGame
-		c.must(t, "POST", "/v1/games", req, http.StatusCreated, &g)
+		c.must(t, "POST", "/v1/games", gameRequest(crashEmail, i, 5, 100+i), http.StatusCreated, &g)
 		games = append(games, g)
 	}
 
@@ -439,43 +431,7 @@ func TestCrashRecovery(t *testing.T) {
 	srv = startCrashServer(t, dbPath, smtp.Addr, filepath.Join(dir, "server2.log"))
 	c.base = srv.base
 
-	// Every acknowledged turn is stored, at its ply, as it was acknowledged.
-	stored := map[string]map[int]string{}
-	for _, g := range games {
-		var list struct {
-			Turns []struct {
-				Ply  int    `json:"ply"`
-				Turn string `json:"turn"`
-			} `json:"turns"`
-		}
-		c.must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
-		stored[g.ID] = map[int]string{}
-		for _, tr := range list.Turns {
-			stored[g.ID][tr.Ply] = tr.Turn
-		}
-	}
-	last := map[string]acked{}
-	for _, a := range acks {
-		if got, ok := stored[a.game][a.ply]; !ok || got != a.turn {
-			t.Errorf("acknowledged turn %d of %s (%s) is stored as %q (present: %v)", a.ply, a.game, a.turn, got, ok)
-		}
-		if a.key != "" && a.ply > last[a.game].ply {
-			last[a.game] = a
-		}
-	}
-	// The Idempotency-Key of an acknowledged turn still answers it: the
-	// stored response committed with the turn.
-	for _, a := range last {
-		status, data, h, err := c.do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
-		if err != nil || status != http.StatusCreated || h.Get("Idempotent-Replayed") != "true" {
-			t.Errorf("retry of turn %d of %s with its key: %d %v, replayed %q: %s", a.ply, a.game, status, err, h.Get("Idempotent-Replayed"), data)
-		}
-	}
-
-	// Every game replays legally, from its exported record, to the stored state.
-	for _, g := range games {
-		checkReplay(t, c, g.ID)
-	}
+	checkAcked(t, func(int) *crashClient { return c }, games, acks)
 
 	// The outbox resumes: every email of every game is eventually sent,
 	// the killed server's claims once their lease ends.
@@ -513,6 +469,65 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 	t.Logf("%d acknowledged turns and %d emails survived a SIGKILL; %v in all", len(acks), total, time.Since(began).Round(time.Millisecond))
+}
+
+// gameRequest asks for game i of a set whose every seat is email's, on a
+// board of its own (seed): the first is short, so that it ends and sends
+// its result; the one at four has four players, the others two.
+func gameRequest(email string, i, four, seed int) map[string]any {
+	players := []map[string]any{{"name": "P1", "email": email}, {"name": "P2", "email": email}}
+	if i == four {
+		players = append(players, map[string]any{"name": "P3", "email": email}, map[string]any{"name": "P4", "email": email})
+	}
+	req := map[string]any{"players": players, "board": map[string]any{"seed": strconv.Itoa(seed)}}
+	if i == 0 {
+		req["options"] = map[string]any{"max_turns": 3}
+	}
+	return req
+}
+
+// checkAcked checks what a crash must not break: every acknowledged turn is
+// stored, at its ply, as it was acknowledged; the Idempotency-Key of each
+// game's last keyed turn still answers it (the stored response committed
+// with the turn); every game replays legally, from its exported record, to
+// the stored state. client(n) sends the n-th request, so that several
+// instances can share them.
+func checkAcked(t *testing.T, client func(n int) *crashClient, games []crashGame, acks []acked) {
+	t.Helper()
+	stored := map[string]map[int]string{}
+	for n, g := range games {
+		var list struct {
+			Turns []struct {
+				Ply  int    `json:"ply"`
+				Turn string `json:"turn"`
+			} `json:"turns"`
+		}
+		client(n).must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
+		stored[g.ID] = map[int]string{}
+		for _, tr := range list.Turns {
+			stored[g.ID][tr.Ply] = tr.Turn
+		}
+	}
+	last := map[string]acked{}
+	for _, a := range acks {
+		if got, ok := stored[a.game][a.ply]; !ok || got != a.turn {
+			t.Errorf("acknowledged turn %d of %s (%s) is stored as %q (present: %v)", a.ply, a.game, a.turn, got, ok)
+		}
+		if a.key != "" && a.ply > last[a.game].ply {
+			last[a.game] = a
+		}
+	}
+	n := 0
+	for _, a := range last {
+		n++
+		status, data, h, err := client(n).do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
+		if err != nil || status != http.StatusCreated || h.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("retry of turn %d of %s with its key: %d %v, replayed %q: %s", a.ply, a.game, status, err, h.Get("Idempotent-Replayed"), data)
+		}
+	}
+	for n, g := range games {
+		checkReplay(t, client(n), g.ID)
+	}
 }
 
 // checkIntegrity opens the file as a new process would (recovering the WAL

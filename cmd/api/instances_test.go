@@ -22,12 +22,20 @@ type outboxRow struct {
 // beside the servers.
 func readOutbox(t *testing.T, path string) []outboxRow {
 	t.Helper()
+	db := openReadOnly(t, path)
+	defer db.Close()
+	return queryOutbox(t, db)
+}
+
+// openReadOnly opens a SQLite file read-only, beside the servers that
+// write it. Connections open lazily: the file may not exist yet.
+func openReadOnly(t *testing.T, path string) *sql.DB {
+	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?"+url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(5000)"}}.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	return queryOutbox(t, db)
+	return db
 }
 
 // queryOutbox lists the outbox in its order, in SQL that SQLite and
