@@ -1,6 +1,8 @@
 // Package repo owns persistence: it keeps lesspost's state in one SQLite file
 // (modernc.org/sqlite, no cgo), applies the embedded schema migrations and
-// runs every write in a transaction. Nothing outside this package writes SQL.
+// runs every write in a transaction; OpenStore opens it or, for a
+// postgres:// URL, the PostgreSQL store of repo/postgres. Nothing outside
+// these packages writes SQL; what both stores share lives in repo/internal.
 package repo
 
 import (

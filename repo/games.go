@@ -12,6 +12,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
+	"github.com/lesspost/lesspost/repo/internal/idempotency"
 )
 
 // queryer is what reads need: a pool or a transaction.
@@ -102,11 +103,7 @@ func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (do
 	if err != nil {
 		return domain.Response{}, false, fmt.Errorf("read idempotency key: %w", err)
 	}
-	if string(fingerprint) != string(idem.Fingerprint) {
-		return domain.Response{}, false, domain.Errorf(domain.KindConflict, domain.CodeIdempotencyReused,
-			"this Idempotency-Key was already used for a different request")
-	}
-	return r, true, nil
+	return idempotency.Replay(idem, fingerprint, r)
 }
 
 // Turns lists a game's turns in order.
@@ -268,23 +265,7 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 		return nil, fmt.Errorf("read seats: %w", err)
 	}
 	rows.Close()
-	games := make([]domain.Game, 0, len(byID))
-	for _, id := range ids {
-		g := byID[id]
-		if g == nil {
-			continue
-		}
-		if err := gamerow.CheckSeats(g); err != nil {
-			return nil, err
-		}
-		if gamerow.NeedsAway(g) {
-			if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {
-				return nil, err
-			}
-		}
-		games = append(games, *g)
-	}
-	return games, nil
+	return gamerow.Complete(ctx, vacationsIn(q), ids, byID)
 }
 
 // scanGame reads a row of sqlSelectGames.

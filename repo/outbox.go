@@ -13,25 +13,12 @@ import (
 	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
-// enqueue writes an outbox row for each notice, inside the caller's
-// transaction: the email exists exactly when the change that causes it
-// does. Mail the recipient turned off is left out, and mail to strangers is
-// counted against their budget or refuses the change (see mailpolicy).
+// enqueue queues the mail of a change in its transaction (see
+// mailpolicy.QueueAll).
 func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time) error {
-	for _, n := range notices {
-		email := mailrow.Recipient(g, n)
-		queue, budgeted, err := mailpolicy.Admit(ctx, mailFacts{tx}, n, email, c, now)
-		if err != nil {
-			return err
-		}
-		if !queue {
-			continue
-		}
-		if err := insertOutbox(ctx, tx, mailrow.New(n, email, "", "", budgeted), now); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mailpolicy.QueueAll(ctx, mailFacts{tx}, g, notices, c, now, func(r mailrow.Row) error {
+		return insertOutbox(ctx, tx, r, now)
+	})
 }
 
 // sqlInsertOutbox runs for every turn, so it is prepared (see prepared.go).
@@ -50,7 +37,7 @@ func insertOutbox(ctx context.Context, tx *Tx, r mailrow.Row, now time.Time) err
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	COALESCE(tournament_id, '')`
+	tournament_id`
 
 // scanMail reads the mailColumns of one row.
 func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {

@@ -1,13 +1,21 @@
-package repo
+package repo_test
 
 import (
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/repotest"
 	"github.com/lesspost/lesspost/repo/storetest"
 )
 
-// The SQLite store keeps the contract of domain.Store.
+// The SQLite store keeps the contract of repo.Store.
 func TestStoreContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) domain.Store { return newStore(t) })
+	storetest.RunStore(t, func(t *testing.T) repo.Store {
+		db, err := repo.Open(t.Context(), repotest.Path(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
 }

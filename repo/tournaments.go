@@ -88,11 +88,9 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament)
 
 // AddNotice queues a notice of no game (a bye): what admit refuses is left out.
 func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
-	queue, budgeted, err := mailpolicy.Admit(ctx, mailFacts{s.tx}, n, n.Email, c, now)
-	if err != nil || !queue {
-		return err
-	}
-	return insertOutbox(ctx, s.tx, mailrow.New(n, n.Email, "", locale, budgeted), now)
+	return mailpolicy.Queue(ctx, mailFacts{s.tx}, n, n.Email, locale, c, now, func(r mailrow.Row) error {
+		return insertOutbox(ctx, s.tx, r, now)
+	})
 }
 
 // DueTournaments lists tournaments whose schedule needs attention at now.

@@ -6,35 +6,14 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
-// awayOfSeats loads the vacations of the seats' players that end after since.
-func awayOfSeats(ctx context.Context, q queryer, seats []domain.Seat, since time.Time) (domain.Away, error) {
-	away := domain.Away{}
-	for i, s := range seats {
-		periods, err := vacationsOf(ctx, q, s.Email, since)
-		if err != nil {
-			return nil, err
-		}
-		if len(periods) > 0 {
-			away[i] = periods
-		}
+// vacationsIn reads vacations through q.
+func vacationsIn(q queryer) gamerow.Vacations {
+	return func(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
+		return vacationsOf(ctx, q, email, since)
 	}
-	return away, nil
-}
-
-// awayOfPlayers is awayOfSeats for the players of a game being created, in
-// turn order.
-func awayOfPlayers(ctx context.Context, q queryer, players []domain.Player, since time.Time) (domain.Away, error) {
-	var seats []domain.Seat
-	for _, p := range players {
-		email, err := domain.NormalizeEmail(p.Email)
-		if err != nil {
-			return nil, nil // CreateGame refuses the spec
-		}
-		seats = append(seats, domain.Seat{Player: domain.Player{Email: email}})
-	}
-	return awayOfSeats(ctx, q, seats, since)
 }
 
 func vacationsOf(ctx context.Context, q queryer, email string, since time.Time) ([]domain.Period, error) {
@@ -83,7 +62,7 @@ func (s storeTx) Vacations(ctx context.Context, email string, since time.Time) (
 }
 
 func (s storeTx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time) (domain.Away, error) {
-	return awayOfSeats(ctx, s.tx, seats, since)
+	return gamerow.Away(ctx, vacationsIn(s.tx), seats, since)
 }
 
 func (s storeTx) AddVacation(ctx context.Context, userID int64, p domain.Period, now time.Time) (int64, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
+	"github.com/lesspost/lesspost/repo/internal/idempotency"
 )
 
 // Game reads a game; a missing game is a domain not-found error.
@@ -128,23 +129,7 @@ func loadGames(ctx context.Context, q querier, ids []string, lock bool) ([]domai
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read seats: %w", err)
 	}
-	games := make([]domain.Game, 0, len(byID))
-	for _, id := range ids {
-		g := byID[id]
-		if g == nil {
-			continue
-		}
-		if err := gamerow.CheckSeats(g); err != nil {
-			return nil, err
-		}
-		if gamerow.NeedsAway(g) {
-			if g.Away, err = awayOfSeats(ctx, q, g.Seats, g.Clock.TurnStart); err != nil {
-				return nil, err
-			}
-		}
-		games = append(games, *g)
-	}
-	return games, nil
+	return gamerow.Complete(ctx, vacationsIn(q), ids, byID)
 }
 
 func insertGame(ctx context.Context, tx pgx.Tx, g *domain.Game) error {
@@ -238,11 +223,7 @@ func storedResponse(ctx context.Context, q querier, idem domain.Idempotency) (do
 	if err != nil {
 		return domain.Response{}, false, fmt.Errorf("read idempotency key: %w", err)
 	}
-	if string(fingerprint) != string(idem.Fingerprint) {
-		return domain.Response{}, false, domain.Errorf(domain.KindConflict, domain.CodeIdempotencyReused,
-			"this Idempotency-Key was already used for a different request")
-	}
-	return r, true, nil
+	return idempotency.Replay(idem, fingerprint, r)
 }
 
 // DueGames lists up to limit running games whose clock needs attention at

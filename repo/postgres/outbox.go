@@ -16,25 +16,12 @@ import (
 
 var _ domain.Outbox = (*DB)(nil)
 
-// enqueue writes an outbox row for each notice, inside the caller's
-// transaction: the email exists exactly when the change that causes it
-// does. Mail the recipient turned off is left out, and mail to strangers is
-// counted against their budget or refuses the change (see mailpolicy).
+// enqueue queues the mail of a change in its transaction (see
+// mailpolicy.QueueAll).
 func enqueue(ctx context.Context, tx pgx.Tx, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time) error {
-	for _, n := range notices {
-		email := mailrow.Recipient(g, n)
-		queue, budgeted, err := mailpolicy.Admit(ctx, mailFacts{tx}, n, email, c, now)
-		if err != nil {
-			return err
-		}
-		if !queue {
-			continue
-		}
-		if err := insertOutbox(ctx, tx, mailrow.New(n, email, "", "", budgeted), now); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mailpolicy.QueueAll(ctx, mailFacts{tx}, g, notices, c, now, func(r mailrow.Row) error {
+		return insertOutbox(ctx, tx, r, now)
+	})
 }
 
 // insertOutbox writes one outbox row, due at once.
@@ -92,7 +79,7 @@ func (f mailFacts) OldestBudgeted(ctx context.Context, email string, since time.
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	COALESCE(tournament_id, '')`
+	tournament_id`
 
 func scanMail(row pgx.CollectableRow) (domain.OutboxMail, error) {
 	var r mailrow.Read
@@ -154,6 +141,22 @@ func (db *DB) ClaimMail(ctx context.Context, claimant string, now time.Time, lea
 	}
 	// RETURNING gives no order; the worker sends each thread in outbox order.
 	slices.SortFunc(out, func(a, b domain.OutboxMail) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// DueMail lists up to limit undelivered mails whose next attempt is due,
+// claimed or not. It only reads: workers claim mail with ClaimMail.
+func (db *DB) DueMail(ctx context.Context, now time.Time, limit int) ([]domain.OutboxMail, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+mailColumns+` FROM outbox
+		WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`,
+		ms(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("read due mail: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, scanMail)
+	if err != nil {
+		return nil, fmt.Errorf("read due mail: %w", err)
+	}
 	return out, nil
 }
 

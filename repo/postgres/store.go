@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 var (
@@ -37,7 +38,7 @@ func (s storeTx) StoredResponse(ctx context.Context, idem domain.Idempotency) (d
 }
 
 func (s storeTx) PlayersAway(ctx context.Context, players []domain.Player, since time.Time) (domain.Away, error) {
-	return awayOfPlayers(ctx, s.tx, players, since)
+	return gamerow.PlayersAway(ctx, vacationsIn(s.tx), players, since)
 }
 
 func (s storeTx) UserEmail(ctx context.Context, userID int64) (string, error) {

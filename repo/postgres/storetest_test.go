@@ -3,7 +3,7 @@ package postgres_test
 import (
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/postgres"
 	"github.com/lesspost/lesspost/repo/postgres/pgtest"
 	"github.com/lesspost/lesspost/repo/storetest"
@@ -20,7 +20,7 @@ func open(t testing.TB) *postgres.DB {
 	return db
 }
 
-// The PostgreSQL store keeps the contract of domain.Store.
+// The PostgreSQL store keeps the contract of repo.Store.
 func TestStoreContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) domain.Store { return open(t) })
+	storetest.RunStore(t, func(t *testing.T) repo.Store { return open(t) })
 }

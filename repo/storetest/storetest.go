@@ -31,6 +31,10 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"Vacations", testVacations},
 		{"GamesOfAnAddress", testGamesOfAnAddress},
 		{"MailChoices", testMailChoices},
+		{"MyGamesOrderAndCursor", testMyGamesOrder},
+		{"MyGamesFollowsChanges", testMyGamesFollowsChanges},
+		{"DueGames", testDueGames},
+		{"Tournaments", testTournaments},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
@@ -70,9 +74,16 @@ func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
 func newGame(t *testing.T, s domain.Store, id string) domain.Created {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
+	return newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+}
+
+// newGameOf builds a game of white and black made by creator at now,
+// without storing it.
+func newGameOf(t *testing.T, id string, creator domain.User, white, black string, tc domain.TimeControl, now time.Time) domain.Created {
+	t.Helper()
 	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
-		{Name: "Ann", Email: "ann@example.org", Locale: "en"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}},
-		Params: less.Params{Walls: openWalls}.Map(), Creator: org.Email}, id, org.ID, T0, 1, nil)
+		{Name: "Ann", Email: white, Locale: "en"}, {Name: "Bob", Email: black, Locale: "fr"}},
+		Params: less.Params{Walls: openWalls}.Map(), Creator: creator.Email, Time: tc}, id, creator.ID, now, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +99,37 @@ func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
 	return c.Game
 }
 
+// createGame stores a game of white and black made by creator at now.
+func createGame(t *testing.T, s domain.Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
+	t.Helper()
+	c := newGameOf(t, id, creator, white, black, domain.TimeControl{}, now)
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		return tx.InsertGame(ctx, &c, domain.Cause{By: creator.Email}, now)
+	})
+	return c.Game
+}
+
 // play plays the opening on g and stores it.
 func play(t *testing.T, s domain.Store, g domain.Game, at time.Time) domain.Game {
 	t.Helper()
-	white := "white"
-	sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, at)
+	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
+		white := "white"
+		return domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, at)
+	})
+}
+
+// resign has the seat of color resign g and stores it.
+func resign(t *testing.T, s domain.Store, g domain.Game, color string, at time.Time) domain.Game {
+	t.Helper()
+	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
+		return domain.Resign(g, domain.Actor{SeatColor: &color}, at)
+	})
+}
+
+// change stores what submit does to g, at g's version.
+func change(t *testing.T, s domain.Store, g domain.Game, at time.Time, submit func(domain.Game) (domain.Submitted, error)) domain.Game {
+	t.Helper()
+	sub, err := submit(g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,8 @@ func CheckSeats(g *domain.Game) error {
 	return nil
 }
 
-// NeedsAway reports whether reading g needs its players' vacations.
+// NeedsAway reports whether reading g needs its players' vacations: they
+// move its deadlines.
 func NeedsAway(g *domain.Game) bool {
 	return g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero()
 }

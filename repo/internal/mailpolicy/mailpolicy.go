@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 // RecipientBudget is how much mail that other people caused one address
@@ -98,6 +99,31 @@ func Admit(ctx context.Context, f Facts, n domain.Notice, email string, c domain
 		"%s has had %d emails from lesspost that others caused in the last 24 hours; try again later", email, RecipientBudget)
 	e.RetryAfter = oldest.Add(Window).Sub(now)
 	return false, false, e
+}
+
+// Queue queues notice n to email in locale ("" for the default; see
+// mailrow.New) unless Admit leaves it out, through insert, which writes the
+// row in the caller's transaction.
+func Queue(ctx context.Context, f Facts, n domain.Notice, email, locale string, c domain.Cause, now time.Time,
+	insert func(mailrow.Row) error) error {
+	queue, budgeted, err := Admit(ctx, f, n, email, c, now)
+	if err != nil || !queue {
+		return err
+	}
+	return insert(mailrow.New(n, email, "", locale, budgeted))
+}
+
+// QueueAll queues the notices a change to g causes, each to its recipient
+// (see Queue): the email exists exactly when the change that causes it
+// does.
+func QueueAll(ctx context.Context, f Facts, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time,
+	insert func(mailrow.Row) error) error {
+	for _, n := range notices {
+		if err := Queue(ctx, f, n, mailrow.Recipient(g, n), "", c, now, insert); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // countsAgainstBudget reports whether a notice to email counts against its

@@ -64,20 +64,12 @@ func Recipient(g *domain.Game, n domain.Notice) string {
 	return n.Email
 }
 
-// Read is a row read back for delivery (tournament "" for none).
+// Read is a row read back for delivery.
 type Read struct {
-	ID         int64
-	Kind       string
-	Email      string
-	GameID     sql.NullString
-	Color      sql.NullString
-	Ply        sql.NullInt64
-	Secret     sql.NullString
-	Locale     string
-	MessageID  string
-	Attempts   int
-	CreatedAt  time.Time
-	Tournament string
+	ID int64
+	Row
+	Attempts  int
+	CreatedAt time.Time
 }
 
 // Mail is the domain's view of a row read back.
@@ -86,7 +78,7 @@ func (r *Read) Mail() domain.OutboxMail {
 		ID: r.ID, Email: r.Email, Secret: r.Secret.String, Locale: r.Locale, MessageID: r.MessageID,
 		Attempts: r.Attempts, CreatedAt: r.CreatedAt.UTC(),
 		Notice: domain.Notice{Kind: domain.NoticeKind(r.Kind), GameID: r.GameID.String, Color: r.Color.String,
-			Ply: int(r.Ply.Int64), Email: r.Email, Tournament: r.Tournament},
+			Ply: int(r.Ply.Int64), Email: r.Email, Tournament: r.Tournament.String},
 	}
 }
 
