@@ -118,10 +118,12 @@ func newCluster(t *testing.T, db sharedDB, n int) *cluster {
 			// The schedulers look every second, so that all three race for
 			// what falls due.
 			"--scheduler-interval", "1s",
-			// Longer than startCrashServer's, so that killBusy may hold the
-			// mail for 2s: an attempt starts in the first half of its lease,
-			// and must end within it.
-			"--mail-lease", "5s",
+			// Longer than startCrashServer's: an attempt starts in the first
+			// half of its lease and must end within it, or another instance
+			// sends the mail again. On a starved machine (three servers
+			// built with -race on two busy cores) rendering and sending one
+			// mail has taken more than 2.5s; killBusy holds mail up to 2s.
+			"--mail-lease", "10s",
 			// Every request comes from 127.0.0.1 and one account.
 			"--limit-login", "1000/1m", "--limit-token", "1000/1m", "--limit-games-ip", "1000/1m",
 			"--limit-games-account", "1000/1m", "--limit-tournaments-ip", "1000/1m", "--limit-tournaments-account", "1000/1m"}}
@@ -629,7 +631,7 @@ func (s *scenario) playAndKill(games []crashGame) {
 // killBusy kills instance i in the middle of its work: with turns in
 // flight, and holding claims on mail it is sending (the mail server hears
 // no message from any instance meanwhile, for at most 2s: an attempt
-// started in the first half of a 5s lease still ends within it). It
+// started in the first half of a 10s lease still ends within it). It
 // returns the turns in flight and the Message-IDs the instance held claims
 // on at its death.
 func (c *cluster) killBusy(i int) (inFlight int64, claimed map[string]bool) {
