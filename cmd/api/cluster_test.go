@@ -479,13 +479,7 @@ func (s *scenario) record(g *crashGame, key string, body any, data []byte) error
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for j, p := range res.Played {
-		a := acked{game: g.ID, ply: p.Ply, turn: p.Turn}
-		if j == 0 {
-			a.key, a.body = key, body
-		}
-		s.acks = append(s.acks, a)
-	}
+	s.acks = append(s.acks, ackedTurns(g.ID, key, body, res)...)
 	*g = res.Game
 	return nil
 }

@@ -389,13 +389,7 @@ func TestCrashRecovery(t *testing.T) {
 					return
 				}
 				mu.Lock()
-				for j, p := range res.Played {
-					a := acked{game: g.ID, ply: p.Ply, turn: p.Turn}
-					if j == 0 {
-						a.key, a.body = key, body
-					}
-					acks = append(acks, a)
-				}
+				acks = append(acks, ackedTurns(g.ID, key, body, res)...)
 				mu.Unlock()
 				nAcked.Add(1)
 				g = res.Game
@@ -469,6 +463,20 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 	t.Logf("%d acknowledged turns and %d emails survived a SIGKILL; %v in all", len(acks), total, time.Since(began).Round(time.Millisecond))
+}
+
+// ackedTurns lists the turns an answer acknowledged: the first is the one
+// sent, with its key and body; any others were played automatically after it.
+func ackedTurns(game, key string, body any, res crashPlayed) []acked {
+	var out []acked
+	for j, p := range res.Played {
+		a := acked{game: game, ply: p.Ply, turn: p.Turn}
+		if j == 0 {
+			a.key, a.body = key, body
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // gameRequest asks for game i of a set whose every seat is email's, on a
