@@ -104,8 +104,9 @@ func (s *Server) me(c echo.Context) error {
 }
 
 type updateMeRequest struct {
-	Name   *string `json:"name"`
-	Locale *string `json:"locale"`
+	Name               *string `json:"name"`
+	Locale             *string `json:"locale"`
+	ReplyConfirmations *bool   `json:"reply_confirmations"`
 }
 
 func (s *Server) updateMe(c echo.Context) error {
@@ -128,7 +129,11 @@ func (s *Server) updateMe(c echo.Context) error {
 			return err
 		}
 	}
-	updated, err := s.app.UpdateUser(c.Request().Context(), u.ID, u.Name, u.Locale)
+	if req.ReplyConfirmations != nil {
+		u.ReplyConfirmations = *req.ReplyConfirmations
+	}
+	updated, err := s.app.UpdateUser(c.Request().Context(), u.ID,
+		domain.AccountSettings{Name: u.Name, Locale: u.Locale, ReplyConfirmations: u.ReplyConfirmations})
 	if err != nil {
 		return err
 	}

@@ -164,13 +164,20 @@ func TestLoginLinks(t *testing.T) {
 	h.clock.Advance(16 * time.Minute)
 	h.do("POST", "/v1/auth/token", "", map[string]any{"token": late}).want(t, http.StatusUnauthorized, "login_invalid")
 
-	// Who am I, rename, log out.
-	h.do("PATCH", "/v1/me", tok.AccessToken, map[string]any{"name": "Ann Lee", "locale": "de"}).want(t, http.StatusOK)
+	// Who am I, rename, turn off reply confirmations (on for a new
+	// account), log out.
 	var me struct {
-		Name, Locale string
+		Name, Locale       string
+		ReplyConfirmations bool `json:"reply_confirmations"`
 	}
 	h.do("GET", "/v1/me", tok.AccessToken, nil).want(t, http.StatusOK).decode(t, &me)
-	if me.Name != "Ann Lee" || me.Locale != "de" {
+	if !me.ReplyConfirmations {
+		t.Errorf("a new account: me %+v, want reply confirmations on", me)
+	}
+	h.do("PATCH", "/v1/me", tok.AccessToken, map[string]any{"name": "Ann Lee", "locale": "de"}).want(t, http.StatusOK)
+	h.do("PATCH", "/v1/me", tok.AccessToken, map[string]any{"reply_confirmations": false}).want(t, http.StatusOK)
+	h.do("GET", "/v1/me", tok.AccessToken, nil).want(t, http.StatusOK).decode(t, &me)
+	if me.Name != "Ann Lee" || me.Locale != "de" || me.ReplyConfirmations {
 		t.Errorf("me %+v", me)
 	}
 	h.do("POST", "/v1/auth/logout", tok.AccessToken, nil).want(t, http.StatusNoContent)

@@ -33,6 +33,9 @@ type Config struct {
 	PreviousSecrets [][]byte
 	// BaseURL is the public address links in emails point to.
 	BaseURL string
+	// ReplyAddress is the base of the reply addresses of game emails (see
+	// Links.WithReplyAddress); "" for none.
+	ReplyAddress string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// MailQueued, if set, is called after a change that queued email has
@@ -100,10 +103,14 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
+	links, err := NewLinks(cfg.BaseURL, tokens).WithReplyAddress(cfg.ReplyAddress)
+	if err != nil {
+		return nil, fmt.Errorf("api: %w", err)
+	}
 	log := slog.New(requestIDHandler{cfg.Logger.Handler()})
 	e := echo.New()
 	s := &Server{cfg: cfg, log: log, echo: e, db: cfg.DB, tokens: tokens,
-		links: NewLinks(cfg.BaseURL, tokens), limits: newLimits(cfg.RateLimits),
+		links: links, limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})

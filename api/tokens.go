@@ -1,7 +1,9 @@
 package api
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -209,4 +211,39 @@ func (t *Tokens) key(tok *jwt.Token) (any, error) {
 		}
 	}
 	return nil, errors.New("signed with an unknown or retired key")
+}
+
+// replyMACLen is how much of a reply token's HMAC-SHA256 it keeps: 10 bytes
+// (80 bits), 16 characters of base32. A forger must guess it outright: the
+// server answers a wrong one as it answers any unknown address.
+const replyMACLen = 10
+
+// replyEncoding writes a reply token's MAC in lower-case base32 without
+// padding: mail servers may change the case of an address, never its
+// letters.
+var replyEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// replyMAC is the MAC of one seat's reply address at one ply under a key.
+// It is no JWT (that would not fit the 64 octets of an address's local
+// part), so a prefix keeps it apart from every other use of the key.
+func replyMAC(secret []byte, gameID, color string, ply int) string {
+	h := hmac.New(sha256.New, secret)
+	fmt.Fprintf(h, "lesspost reply\x00%s\x00%s\x00%d", gameID, color, ply)
+	return replyEncoding.EncodeToString(h.Sum(nil)[:replyMACLen])
+}
+
+// ReplyMAC signs a seat's reply address at a ply with the current key.
+func (t *Tokens) ReplyMAC(gameID, color string, ply int) string {
+	return replyMAC(t.keys[0].secret, gameID, color, ply)
+}
+
+// checkReplyMAC reports whether mac signs the seat and ply under any key,
+// the previous ones too: an address names no key, and emails outlive a
+// key rotation.
+func (t *Tokens) checkReplyMAC(mac, gameID, color string, ply int) bool {
+	ok := false
+	for _, k := range t.keys {
+		ok = hmac.Equal([]byte(mac), []byte(replyMAC(k.secret, gameID, color, ply))) || ok
+	}
+	return ok
 }

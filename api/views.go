@@ -15,13 +15,15 @@ import (
 // same name; field names are snake_case.
 
 type userView struct {
-	ID           int64     `json:"id"`
-	Email        string    `json:"email"`
-	Name         string    `json:"name"`
-	Locale       string    `json:"locale"`
-	VacationDays int       `json:"vacation_days"`
-	CalendarURL  string    `json:"calendar_url"`
-	CreatedAt    time.Time `json:"created_at"`
+	ID           int64  `json:"id"`
+	Email        string `json:"email"`
+	Name         string `json:"name"`
+	Locale       string `json:"locale"`
+	VacationDays int    `json:"vacation_days"`
+	CalendarURL  string `json:"calendar_url"`
+	// ReplyConfirmations: an email confirms each turn played by replying.
+	ReplyConfirmations bool      `json:"reply_confirmations"`
+	CreatedAt          time.Time `json:"created_at"`
 }
 
 func (s *Server) viewUser(u domain.User) (userView, error) {
@@ -30,7 +32,7 @@ func (s *Server) viewUser(u domain.User) (userView, error) {
 		return userView{}, err
 	}
 	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, VacationDays: u.VacationDays,
-		CalendarURL: cal, CreatedAt: u.CreatedAt}, nil
+		CalendarURL: cal, ReplyConfirmations: u.ReplyConfirmations, CreatedAt: u.CreatedAt}, nil
 }
 
 type boardView struct {

@@ -22,7 +22,17 @@ type User struct {
 	// CalendarVersion is the version of the calendar link: replacing the
 	// link bumps it, and calendar tokens of older versions are refused.
 	CalendarVersion int
-	CreatedAt       time.Time
+	// ReplyConfirmations says the owner wants an email confirming each
+	// turn he plays by replying to an email (on unless he turns it off).
+	ReplyConfirmations bool
+	CreatedAt          time.Time
+}
+
+// AccountSettings are what an account's owner chooses.
+type AccountSettings struct {
+	Name               string
+	Locale             string
+	ReplyConfirmations bool
 }
 
 // Session is a signed-in user's session.
@@ -73,6 +83,10 @@ type AccountReader interface {
 	// GamesToMove lists the running games with a deadline in which the
 	// address holds the seat to move, nearest deadline first.
 	GamesToMove(ctx context.Context, email string) ([]Game, error)
+	// ReplyConfirmations says whether the address wants a confirmation of
+	// each turn it plays by replying to an email: its account's choice, or
+	// true when it has no account.
+	ReplyConfirmations(ctx context.Context, email string) (bool, error)
 }
 
 // AccountTx is what a unit of work may do to accounts.
@@ -87,13 +101,14 @@ type AccountTx interface {
 	// SpendLoginToken marks a token used, if it exists, is unused and has
 	// not expired at now, and says whose it was.
 	SpendLoginToken(ctx context.Context, token string, now time.Time) (email string, ok bool, err error)
-	// EnsureUser returns the account of an address, created if it has none.
+	// EnsureUser returns the account of an address, created if it has none
+	// (with ReplyConfirmations on).
 	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
 	AddSession(ctx context.Context, s Session, now time.Time) error
 	// RevokeSession ends a session; an ended one stays ended.
 	RevokeSession(ctx context.Context, id string, now time.Time) error
-	// UpdateUser changes an account's name and locale, and returns it.
-	UpdateUser(ctx context.Context, id int64, name, locale string) (User, error)
+	// UpdateUser changes an account's settings, and returns it.
+	UpdateUser(ctx context.Context, id int64, s AccountSettings) (User, error)
 	// NextCalendarVersion bumps an account's calendar link version and
 	// returns the account; ok is false if there is no such account.
 	NextCalendarVersion(ctx context.Context, id int64) (u User, ok bool, err error)
@@ -176,12 +191,13 @@ func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
 	return s.store.UserByID(ctx, id)
 }
 
-// UpdateUser changes an account's name and locale (checked by the caller).
-func (s *Service) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
+// UpdateUser changes an account's settings (name and locale checked by
+// the caller).
+func (s *Service) UpdateUser(ctx context.Context, id int64, settings AccountSettings) (User, error) {
 	var u User
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
 		var err error
-		u, err = tx.UpdateUser(ctx, id, name, locale)
+		u, err = tx.UpdateUser(ctx, id, settings)
 		return err
 	})
 	return u, err

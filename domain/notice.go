@@ -15,6 +15,9 @@ const (
 	NoticeNewLink    NoticeKind = "new_link"   // your move link was renewed
 	NoticeReminder   NoticeKind = "reminder"   // your deadline is near (non-essential: unsubscribable)
 	NoticeBye        NoticeKind = "bye"        // you play no game this tournament round: a bye or a withdrawn opponent (a win)
+	// The answers to a turn sent by replying to an email (see PlayByReply).
+	NoticeReplyAccepted NoticeKind = "reply_accepted" // your turn was played
+	NoticeReplyRefused  NoticeKind = "reply_refused"  // your reply played nothing, and why
 )
 
 // Notice is an email to send, decided inside the transaction that causes it
@@ -29,6 +32,29 @@ type Notice struct {
 	Email string
 	// Tournament is the tournament of a bye notice; Ply is then the round.
 	Tournament string
+	// Reply is what a reply notice says about the reply it answers; nil
+	// for other kinds.
+	Reply *ReplyDetail
+}
+
+// ReplyDetail is what the answer to a reply by email says about it. The
+// store keeps it with the notice as JSON, in these names.
+type ReplyDetail struct {
+	// Reason is why a reply was refused (ReplyNoTurn, …); "" when played.
+	Reason string `json:"reason,omitempty"`
+	// Turn is the turn as the player wrote it when it was refused, or as
+	// played (canonical) when it was accepted.
+	Turn string `json:"turn,omitempty"`
+	// Rule and RuleRef are the rule an illegal turn breaks: its stable code
+	// ("blocked") and where the rules state it ("M2"). Part is the 1-based
+	// place of the bad move or point in the turn, 0 for the whole turn.
+	Rule    string `json:"rule,omitempty"`
+	RuleRef string `json:"rule_ref,omitempty"`
+	Part    int    `json:"part,omitempty"`
+	// Lines are the first lines read, when none was a turn.
+	Lines []string `json:"lines,omitempty"`
+	// From is the address a reply came from that is not the seat's.
+	From string `json:"from,omitempty"`
 }
 
 // Essential reports whether a notice is sent even to an address that

@@ -14,10 +14,11 @@ import (
 // rules, and writes what a change does in one unit of work. The edges (the
 // HTTP API, the scheduler) authenticate, decode, and call it.
 type Service struct {
-	store  Store
-	now    func() time.Time
-	newID  func(prefix string) string
-	random func() uint64
+	store   Store
+	limiter RateLimiter
+	now     func() time.Time
+	newID   func(prefix string) string
+	random  func() uint64
 }
 
 // ServiceConfig is what a Service needs from outside.
@@ -30,11 +31,17 @@ type ServiceConfig struct {
 	// and a draw from crypto/rand. Tests may fix them.
 	NewID  func(prefix string) string
 	Random func() uint64
+	// Limiter keeps the rate limits of the use cases that need one (turns
+	// by email, see PlayByReply); nil means the Store, if it is one.
+	Limiter RateLimiter
 }
 
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Service{store: cfg.Store, now: cfg.Now, newID: cfg.NewID, random: cfg.Random}
+	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random}
+	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
+		s.limiter = l
+	}
 	if s.newID == nil {
 		s.newID = NewID
 	}

@@ -416,7 +416,7 @@ func TestServiceSessions(t *testing.T) {
 	if _, err := f.svc.RotateCalendarLink(ctx, 99); code(err) != domain.CodeNotFound {
 		t.Errorf("rotating a missing account's link: %v, want %s", err, domain.CodeNotFound)
 	}
-	if u, err := f.svc.UpdateUser(ctx, annID, "Ann A.", "fr"); err != nil || u.Name != "Ann A." || u.Locale != "fr" {
+	if u, err := f.svc.UpdateUser(ctx, annID, domain.AccountSettings{Name: "Ann A.", Locale: "fr"}); err != nil || u.Name != "Ann A." || u.Locale != "fr" {
 		t.Errorf("UpdateUser = %+v, %v", u, err)
 	}
 }

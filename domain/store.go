@@ -60,7 +60,9 @@ type StoreTx interface {
 	// notices its creation causes.
 	InsertGame(ctx context.Context, c *Created, cause Cause, now time.Time) error
 	// UpdateGame stores a change to before, if the stored game is still at
-	// before's version; else it returns ErrStale.
+	// before's version; else it returns ErrStale. A change whose game is
+	// before itself (its Version unchanged: a reply refused, which only
+	// answers) leaves the stored game alone and queues its notices.
 	UpdateGame(ctx context.Context, before *Game, c *GameChange, now time.Time) error
 	// StoreResponse keeps the response to an idempotent request; a key
 	// stored meanwhile (a concurrent retry) is ErrStale.

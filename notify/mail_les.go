@@ -67,9 +67,11 @@ func (v *lesMail) boardPNG() ([]byte, error) {
 	return BoardPNG(b)
 }
 
-func (v *lesMail) board() block {
+func (v *lesMail) board(*phrases) block {
 	return block{board: &boardBlock{ascii: v.ascii, legend: v.lp.Legend}}
 }
+
+func (v *lesMail) example() (string, bool) { return v.eng.Example() }
 
 // playerName is the name of the player of a seat.
 func (v *lesMail) playerName(s les.Seat) string {
@@ -172,7 +174,7 @@ func (v *lesMail) invitation(p *phrases) doc {
 	} else {
 		d.blocks = append(d.blocks, block{text: say(lp.SetterFirst, names)})
 	}
-	d.blocks = append(d.blocks, v.board())
+	d.blocks = append(d.blocks, v.board(p))
 	if toMove {
 		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
 	}
@@ -187,7 +189,7 @@ func (v *lesMail) yourTurn(p *phrases) doc {
 	if len(news) > 0 {
 		pre = news[len(news)-1] + " · " + intro
 	}
-	blocks := []block{v.greeting(p), {text: intro, list: news}, {text: how}, v.board()}
+	blocks := []block{v.greeting(p), {text: intro, list: news}, {text: how}, v.board(p)}
 	blocks = append(blocks, v.deadlineBlock(p)...)
 	return doc{preheader: pre, blocks: append(blocks, v.moveLink(p))}
 }
@@ -195,7 +197,7 @@ func (v *lesMail) yourTurn(p *phrases) doc {
 func (v *lesMail) reminder(p *phrases) doc {
 	text := v.reminderText(p)
 	_, how := v.intro()
-	return doc{preheader: text, blocks: []block{v.greeting(p), {text: text}, {text: how}, v.board(), v.moveLink(p)}}
+	return doc{preheader: text, blocks: []block{v.greeting(p), {text: text}, {text: how}, v.board(p), v.moveLink(p)}}
 }
 
 func (v *lesMail) gameOver(p *phrases) doc {
@@ -215,7 +217,7 @@ func (v *lesMail) gameOver(p *phrases) doc {
 		}
 		blocks = append(blocks, block{text: v.lp.HolesHeading, list: list})
 	}
-	blocks = append(blocks, v.board(), block{link: &link{label: p.WatchLabel, url: v.watch}})
+	blocks = append(blocks, v.board(p), block{link: &link{label: p.WatchLabel, url: v.watch}})
 	return doc{preheader: over, blocks: blocks}
 }
 

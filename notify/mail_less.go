@@ -49,6 +49,11 @@ func (v *lessMail) board(p *phrases) block {
 	return block{board: &boardBlock{ascii: ascii, legend: p.Legend}}
 }
 
+func (v *lessMail) example() (string, bool) {
+	t, ok := v.pos.ExampleTurn()
+	return t.String(), ok
+}
+
 func (v *lessMail) counted(p *phrases) string {
 	parts := make([]string, 0, 4)
 	for _, c := range less.Colors(v.pos.Size()) {

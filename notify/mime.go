@@ -41,6 +41,12 @@ func (s *SMTPSender) compose(m Message, now time.Time) ([]byte, error) {
 	h("Subject", encodeHeader(m.Subject))
 	h("Date", now.Format(time.RFC1123Z))
 	h("Message-ID", "<"+m.MessageID+">")
+	if m.ReplyTo != "" {
+		if strings.ContainsAny(m.ReplyTo, "\r\n<>") {
+			return nil, fmt.Errorf("smtp: reply-to %q", m.ReplyTo)
+		}
+		h("Reply-To", "<"+m.ReplyTo+">")
+	}
 	if m.ThreadID != "" {
 		h("In-Reply-To", "<"+m.ThreadID+">")
 		h("References", "<"+m.ThreadID+">")

@@ -59,6 +59,19 @@ type phrases struct {
 
 	NewLink string
 
+	// Playing by replying to an email (see domain.PlayByReply). "resign"
+	// stays English in every language: it is the word the server reads.
+	ReplyHow         string // .Example (a legal turn): how to answer by email
+	ReplyAccepted    string // .Turn: the turn a reply played
+	ReplyStranger    string // .From: a reply came from another address
+	ReplyEarlier     string // the reply answered an email of an earlier turn
+	ReplyNoTurn      string // no line was a turn (the lines read follow)
+	ReplyIllegal     string // .Turn, .Rule (its code), .RuleRef, .Part (1-based; 0 for the whole turn)
+	ReplyNotYourTurn string
+	ReplyGameOver    string
+	ReplyOther       string // .Reason (a code): any other refusal
+	ReplyAgain       string // the reader may answer again
+
 	TournamentRound   string // .Name, .Round: the line an invitation to a tournament game adds
 	RoundDeadline     string // .Deadline: when the round ends and unfinished games are adjudicated
 	SubjectTournament string // .Name, .Round
@@ -173,6 +186,17 @@ var english = phrases{
 	NeededExplained: "{{.Side}} had not brought every piece home: at least {{.Needed}} more points would have done it, and they count too.",
 
 	NewLink: "your move link for this game was renewed. Earlier links no longer work.",
+
+	ReplyHow:         "Reply to this email with your turn, e.g. {{.Example}}, or resign.",
+	ReplyAccepted:    "your turn {{.Turn}} was played. We will email you when it is your turn again.",
+	ReplyStranger:    "a reply to an email of this game came from {{.From}}, not from your address, so it played nothing. To play by email, reply from the address our emails reach.",
+	ReplyEarlier:     "your reply answered an email about an earlier turn; the game has moved on since, so it played nothing. Here is the board now.",
+	ReplyNoTurn:      "we found no turn in your reply, so it played nothing. Write your turn on a line of its own. We read:",
+	ReplyIllegal:     "your turn {{.Turn}} cannot be played: it breaks rule {{.RuleRef}} ({{.Rule}}){{if .Part}} at its part {{.Part}}{{end}}. Nothing was played.",
+	ReplyNotYourTurn: "your reply came when it was not your turn, so it played nothing.",
+	ReplyGameOver:    "this game is over, so your reply played nothing.",
+	ReplyOther:       "your reply played nothing ({{.Reason}}).",
+	ReplyAgain:       "To answer again, reply to this email.",
 
 	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",
 	RoundDeadline:     "The round ends on {{.Deadline}}: a game still unfinished then is adjudicated, scored as if the turn limit were reached.",

@@ -59,6 +59,17 @@ var german = phrases{
 
 	NewLink: "dein Link zum Spielen in dieser Partie wurde erneuert. Frühere Links funktionieren nicht mehr.",
 
+	ReplyHow:         "Antworte auf diese E-Mail mit deiner Runde, z. B. {{.Example}}, oder mit resign, um aufzugeben.",
+	ReplyAccepted:    "deine Runde {{.Turn}} wurde gespielt. Wir schreiben dir, sobald du wieder an der Reihe bist.",
+	ReplyStranger:    "eine Antwort auf eine E-Mail dieser Partie kam von {{.From}}, nicht von deiner Adresse; deshalb wurde nichts gespielt. Antworte von der Adresse, an die unsere E-Mails gehen.",
+	ReplyEarlier:     "deine Antwort bezog sich auf eine E-Mail zu einer früheren Runde; die Partie ist seitdem weitergegangen, deshalb wurde nichts gespielt. So steht die Partie jetzt.",
+	ReplyNoTurn:      "in deiner Antwort haben wir keine Runde gefunden, deshalb wurde nichts gespielt. Schreib deine Runde in eine eigene Zeile. Gelesen haben wir:",
+	ReplyIllegal:     "deine Runde {{.Turn}} ist nicht erlaubt: sie verstößt gegen Regel {{.RuleRef}} ({{.Rule}}){{if .Part}}, bei Teil {{.Part}}{{end}}. Es wurde nichts gespielt.",
+	ReplyNotYourTurn: "deine Antwort kam, als du nicht an der Reihe warst; deshalb wurde nichts gespielt.",
+	ReplyGameOver:    "diese Partie ist vorbei; deine Antwort hat nichts gespielt.",
+	ReplyOther:       "deine Antwort hat nichts gespielt ({{.Reason}}).",
+	ReplyAgain:       "Um erneut zu antworten, antworte auf diese E-Mail.",
+
 	TournamentRound:   "Diese Partie ist Runde {{.Round}} des Turniers {{.Name}}.",
 	RoundDeadline:     "Die Turnierrunde endet am {{.Deadline}}. Ist die Partie dann nicht beendet, wird sie gewertet, als wäre die Höchstzahl an Runden erreicht.",
 	SubjectTournament: "Less: {{.Name}}, Runde {{.Round}}",

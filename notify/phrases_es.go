@@ -62,6 +62,17 @@ var spanish = phrases{
 
 	NewLink: "Tu enlace para jugar esta partida se ha renovado. Los enlaces anteriores ya no funcionan.",
 
+	ReplyHow:         "Responde a este correo con tu turno, por ejemplo {{.Example}}, o resign para abandonar.",
+	ReplyAccepted:    "Tu turno {{.Turn}} se ha jugado. Te escribiremos cuando vuelva a ser tu turno.",
+	ReplyStranger:    "Una respuesta a un correo de esta partida llegó desde {{.From}}, no desde tu dirección, así que no jugó nada. Para jugar por correo, responde desde la dirección a la que llegan nuestros correos.",
+	ReplyEarlier:     "Tu respuesta era a un correo de un turno anterior; la partida ha avanzado desde entonces, así que no jugó nada. Así está el tablero ahora.",
+	ReplyNoTurn:      "No encontramos ningún turno en tu respuesta, así que no jugó nada. Escribe tu turno en una línea aparte. Leímos:",
+	ReplyIllegal:     "Tu turno {{.Turn}} no se puede jugar: incumple la regla {{.RuleRef}} ({{.Rule}}){{if .Part}} en su parte {{.Part}}{{end}}. No se jugó nada.",
+	ReplyNotYourTurn: "Tu respuesta llegó cuando no era tu turno, así que no jugó nada.",
+	ReplyGameOver:    "Esta partida ha terminado, así que tu respuesta no jugó nada.",
+	ReplyOther:       "Tu respuesta no jugó nada ({{.Reason}}).",
+	ReplyAgain:       "Para responder de nuevo, responde a este correo.",
+
 	TournamentRound:   "Esta partida es la ronda {{.Round}} del torneo {{.Name}}.",
 	RoundDeadline:     "La ronda termina el {{.Deadline}}: una partida aún sin terminar en ese momento se adjudica como si se hubiera alcanzado el límite de turnos.",
 	SubjectTournament: "Less: {{.Name}}, ronda {{.Round}}",

@@ -60,6 +60,17 @@ var french = phrases{
 
 	NewLink: "Votre lien pour jouer cette partie a été renouvelé. Les anciens liens ne fonctionnent plus.",
 
+	ReplyHow:         "Répondez à cet e-mail avec votre tour, par exemple {{.Example}}, ou resign pour abandonner.",
+	ReplyAccepted:    "Votre tour {{.Turn}} a été joué. Nous vous écrirons quand ce sera de nouveau à vous de jouer.",
+	ReplyStranger:    "Une réponse à un e-mail de cette partie est venue de {{.From}}, et non de votre adresse : elle n'a rien joué. Pour jouer par e-mail, répondez depuis l'adresse où arrivent nos e-mails.",
+	ReplyEarlier:     "Votre réponse portait sur un e-mail d'un tour précédent ; la partie a avancé depuis, elle n'a donc rien joué. Voici le plateau maintenant.",
+	ReplyNoTurn:      "Nous n'avons trouvé aucun tour dans votre réponse : elle n'a rien joué. Écrivez votre tour sur une ligne à part. Nous avons lu :",
+	ReplyIllegal:     "Votre tour {{.Turn}} ne peut pas être joué : il enfreint la règle {{.RuleRef}} ({{.Rule}}){{if .Part}}, à sa partie {{.Part}}{{end}}. Rien n'a été joué.",
+	ReplyNotYourTurn: "Votre réponse est arrivée alors que ce n'était pas à vous de jouer : elle n'a rien joué.",
+	ReplyGameOver:    "Cette partie est terminée : votre réponse n'a rien joué.",
+	ReplyOther:       "Votre réponse n'a rien joué ({{.Reason}}).",
+	ReplyAgain:       "Pour répondre de nouveau, répondez à cet e-mail.",
+
 	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",
 	RoundDeadline:     "La ronde se termine le {{.Deadline}}\u00a0: une partie encore inachevée à ce moment est arbitrée comme si le nombre maximal de tours était atteint.",
 	SubjectTournament: "Less\u00a0: {{.Name}}, ronde {{.Round}}",

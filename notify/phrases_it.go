@@ -60,6 +60,17 @@ var italian = phrases{
 
 	NewLink: "il tuo link per giocare questa partita è stato rinnovato. I link precedenti non funzionano più.",
 
+	ReplyHow:         "Rispondi a questa e-mail con il tuo turno, per esempio {{.Example}}, oppure resign per abbandonare.",
+	ReplyAccepted:    "il tuo turno {{.Turn}} è stato giocato. Ti scriveremo quando toccherà di nuovo a te.",
+	ReplyStranger:    "una risposta a un'e-mail di questa partita è arrivata da {{.From}}, non dal tuo indirizzo, quindi non ha giocato nulla. Per giocare via e-mail, rispondi dall'indirizzo a cui arrivano le nostre e-mail.",
+	ReplyEarlier:     "la tua risposta riguardava un'e-mail di un turno precedente; la partita è andata avanti, quindi non ha giocato nulla. Ecco la scacchiera ora.",
+	ReplyNoTurn:      "non abbiamo trovato nessun turno nella tua risposta, quindi non ha giocato nulla. Scrivi il tuo turno su una riga a sé. Abbiamo letto:",
+	ReplyIllegal:     "il tuo turno {{.Turn}} non si può giocare: viola la regola {{.RuleRef}} ({{.Rule}}){{if .Part}} nella sua parte {{.Part}}{{end}}. Non è stato giocato nulla.",
+	ReplyNotYourTurn: "la tua risposta è arrivata quando non toccava a te, quindi non ha giocato nulla.",
+	ReplyGameOver:    "questa partita è finita, quindi la tua risposta non ha giocato nulla.",
+	ReplyOther:       "la tua risposta non ha giocato nulla ({{.Reason}}).",
+	ReplyAgain:       "Per rispondere di nuovo, rispondi a questa e-mail.",
+
 	TournamentRound:   "Questa partita è il turno {{.Round}} del torneo {{.Name}}.",
 	RoundDeadline:     "Il turno del torneo finisce il {{.Deadline}}: una partita non ancora finita a quel momento viene aggiudicata come se fosse stato raggiunto il numero massimo di turni.",
 	SubjectTournament: "Less: {{.Name}}, turno {{.Round}}",

@@ -27,6 +27,9 @@ type Message struct {
 	ThreadID string
 	// Unsubscribe is the one-click unsubscribe URL (RFC 8058), "" for none.
 	Unsubscribe string
+	// ReplyTo is where a reply goes instead of From: the seat's signed
+	// reply address, to move by replying; "" for none.
+	ReplyTo string
 }
 
 // Image is an inline image of the HTML part.
@@ -44,6 +47,9 @@ type MailLinks interface {
 	LoginURL(token string) string
 	UnsubscribeURL(email string) (string, error)
 	NeverEmailURL(email string) (string, error)
+	// ReplyAddress is the address a seat moves at by replying to the email
+	// of a ply; "" when playing by reply is off.
+	ReplyAddress(gameID, color string, ply int) (string, error)
 }
 
 // Renderer turns an outbox row into a message. Game emails show the game as
@@ -109,8 +115,13 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		d = v.newLink(p)
 	case domain.NoticeReminder:
 		d = mail.reminder(p)
+	case domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
+		d = v.replyAnswer(p, mail)
 	default:
 		return Message{}, fmt.Errorf("render mail %d: unknown kind %q", m.ID, m.Notice.Kind)
+	}
+	if err := r.replyTo(&msg, &d, v, mail, p); err != nil {
+		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	if d.hasBoard() {
 		png, err := mail.boardPNG()
@@ -182,8 +193,12 @@ type gameMail interface {
 	yourTurn(p *phrases) doc
 	reminder(p *phrases) doc
 	gameOver(p *phrases) doc
+	// board is the board the emails' text draws in ASCII, with its legend.
+	board(p *phrases) block
 	// boardPNG is the picture of the board the emails' text draws in ASCII.
 	boardPNG() ([]byte, error)
+	// example is a legal ply of the position, to show how one is written.
+	example() (string, bool)
 }
 
 // mailBuilders build a game's gameMail by the name of its ruleset, from

@@ -38,6 +38,9 @@ func (fakeLinks) UnsubscribeURL(email string) (string, error) {
 	return "https://less.example/unsubscribe?t=unsub-" + email, nil
 }
 
+// ReplyAddress is off: the golden files show the emails without it.
+func (fakeLinks) ReplyAddress(gameID, color string, ply int) (string, error) { return "", nil }
+
 // mailbook plays one whole game (conformance game 0) with players of one
 // locale, renews a link and asks for a login, and returns every email the
 // outbox holds, rendered, with the game id replaced by a fixed one.

@@ -25,11 +25,15 @@ func TestSMTPSenderDeliversEverything(t *testing.T) {
 		Images:    []notify.Image{{ContentID: "board", Name: "board.png", PNG: png}},
 		MessageID: "x1@less.example", ThreadID: "g_1.white@less.example",
 		Unsubscribe: "https://less.example/unsubscribe?t=abc",
+		ReplyTo:     "play+g_1.white.0.abcdefghijklmnop@less.example",
 	}
 	if err := s.Send(t.Context(), msg); err != nil {
 		t.Fatal(err)
 	}
 	got := srv.Wait(t, 1, 5*time.Second)[0]
+	if rt, err := got.Header.AddressList("Reply-To"); err != nil || len(rt) != 1 || rt[0].Address != msg.ReplyTo {
+		t.Errorf("Reply-To %q → %v, %v; want %s", got.Header.Get("Reply-To"), rt, err, msg.ReplyTo)
+	}
 	h := got.Header
 	for name, want := range map[string]string{
 		"Message-Id":            "<x1@less.example>",

@@ -23,7 +23,8 @@ type (
 )
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.
-const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.calendar_version, u.created_at
+const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.calendar_version,
+	u.reply_confirmations, u.created_at
 	FROM sessions s JOIN users u ON u.id = s.user_id
 	WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`
 
@@ -32,7 +33,8 @@ func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Sess
 	s := Session{ID: id}
 	var expires, created int64
 	err := db.read.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
-		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &s.User.CalendarVersion, &created)
+		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &s.User.CalendarVersion,
+		&s.User.ReplyConfirmations, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
@@ -74,7 +76,11 @@ func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now tim
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
-	return insertOutbox(ctx, s.tx, mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false), now)
+	r, err := mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false)
+	if err != nil {
+		return err
+	}
+	return insertOutbox(ctx, s.tx, r, now)
 }
 
 func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {
@@ -116,8 +122,9 @@ func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) er
 	return nil
 }
 
-func (s storeTx) UpdateUser(ctx context.Context, id int64, name, locale string) (User, error) {
-	if _, err := s.tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ? WHERE id = ?`, name, locale, id); err != nil {
+func (s storeTx) UpdateUser(ctx context.Context, id int64, set domain.AccountSettings) (User, error) {
+	if _, err := s.tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ?, reply_confirmations = ? WHERE id = ?`,
+		set.Name, set.Locale, set.ReplyConfirmations, id); err != nil {
 		return User{}, fmt.Errorf("update user: %w", err)
 	}
 	var email string
@@ -144,8 +151,9 @@ func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (User, bool,
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
 	u := User{Email: email}
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, name, locale, vacation_days, calendar_version, created_at FROM users WHERE email = ?`,
-		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &created)
+	err := q.QueryRowContext(ctx, `SELECT id, name, locale, vacation_days, calendar_version, reply_confirmations, created_at
+		FROM users WHERE email = ?`,
+		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &created)
 	if err != nil {
 		return User{}, fmt.Errorf("read user: %w", err)
 	}
@@ -165,6 +173,20 @@ func accountLocale(ctx context.Context, q queryer, email string) (string, error)
 		return "", fmt.Errorf("read account locale: %w", err)
 	}
 	return locale, nil
+}
+
+// ReplyConfirmations is the account's choice of confirmations of turns
+// played by email, or true for an address without an account.
+func (db *DB) ReplyConfirmations(ctx context.Context, email string) (bool, error) {
+	var on bool
+	err := db.read.QueryRowContext(ctx, `SELECT reply_confirmations FROM users WHERE email = ?`, email).Scan(&on)
+	if errors.Is(err, sql.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read reply confirmations: %w", err)
+	}
+	return on, nil
 }
 
 // userEmail is the address of an account.

@@ -250,28 +250,35 @@ func TestUpdateUser(t *testing.T) {
 	db := newStore(t)
 	u := signUp(t, db, "ann@example.org", t0)
 	other := signUp(t, db, "bob@example.org", t0)
-	tests := []struct{ name, locale string }{
-		{"Ann Lee", "fr"},
-		{"Zoë 🎲", "de"},
-		{"", "en"},
+	if !u.ReplyConfirmations {
+		t.Error("a new account has reply confirmations off, want on")
+	}
+	tests := []struct {
+		name, locale string
+		confirm      bool
+	}{
+		{"Ann Lee", "fr", true},
+		{"Zoë 🎲", "de", false},
+		{"", "en", true},
 	}
 	for _, tt := range tests {
-		got, err := db.serviceAt(t0).UpdateUser(ctx, u.ID, tt.name, tt.locale)
+		got, err := db.serviceAt(t0).UpdateUser(ctx, u.ID, domain.AccountSettings{Name: tt.name, Locale: tt.locale, ReplyConfirmations: tt.confirm})
 		if err != nil {
 			t.Fatalf("UpdateUser: %v", err)
 		}
-		want := User{ID: u.ID, Email: u.Email, Name: tt.name, Locale: tt.locale, VacationDays: 14, CreatedAt: u.CreatedAt}
+		want := User{ID: u.ID, Email: u.Email, Name: tt.name, Locale: tt.locale, VacationDays: 14, ReplyConfirmations: tt.confirm,
+			CreatedAt: u.CreatedAt}
 		if got != want {
 			t.Errorf("UpdateUser = %+v, want %+v", got, want)
 		}
 	}
 	// The change is seen by sessions, and by nobody else.
-	_, _ = db.serviceAt(t0).UpdateUser(ctx, u.ID, "Ann", "it")
+	_, _ = db.serviceAt(t0).UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "it"})
 	s, err := db.ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", t0.Add(time.Hour)), time.Hour, t0.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.User.Name != "Ann" || s.User.Locale != "it" {
+	if s.User.Name != "Ann" || s.User.Locale != "it" || s.User.ReplyConfirmations {
 		t.Errorf("session user = %+v", s.User)
 	}
 	active, err := db.ActiveSession(ctx, s.ID, t0.Add(time.Hour))
@@ -282,7 +289,7 @@ func TestUpdateUser(t *testing.T) {
 	if err != nil || s2.User != other {
 		t.Errorf("other user = %+v, %v; want %+v", s2.User, err, other)
 	}
-	if _, err := db.serviceAt(t0).UpdateUser(ctx, 999999, "Ghost", "en"); err == nil {
+	if _, err := db.serviceAt(t0).UpdateUser(ctx, 999999, domain.AccountSettings{Name: "Ghost", Locale: "en"}); err == nil {
 		t.Error("UpdateUser of a missing user succeeded")
 	}
 }

@@ -84,7 +84,11 @@ var (
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
 func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.GameChange, now time.Time) error {
-	if err := updateGame(ctx, tx, &c.Game, before); err != nil {
+	write := updateGame
+	if c.Game.Version == before.Version {
+		write = checkVersion // a change that only answers: the game stays as it is
+	}
+	if err := write(ctx, tx, &c.Game, before); err != nil {
 		return err
 	}
 	if err := insertTurns(ctx, tx, &c.Game, before.Ply(), c.Played, now); err != nil {
@@ -196,6 +200,21 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	}
 	return nil
 }
+
+// checkVersion checks that the stored game is still at before's version,
+// for a change that leaves it alone.
+func checkVersion(ctx context.Context, tx *Tx, g, before *domain.Game) error {
+	var current bool
+	if err := tx.QueryRowContext(ctx, sqlGameAtVersion, before.ID, before.Version).Scan(&current); err != nil {
+		return fmt.Errorf("read game %s version: %w", before.ID, err)
+	}
+	if !current {
+		return fmt.Errorf("game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
+	}
+	return nil
+}
+
+const sqlGameAtVersion = `SELECT EXISTS (SELECT 1 FROM games WHERE id = ? AND version = ?)`
 
 func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
 	for i, p := range played {

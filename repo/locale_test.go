@@ -28,7 +28,7 @@ func TestLocaleFallsBackToAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.serviceAt(t0).UpdateUser(ctx, s.User.ID, "Bob", "it"); err != nil {
+	if _, err := db.serviceAt(t0).UpdateUser(ctx, s.User.ID, domain.AccountSettings{Name: "Bob", Locale: "it"}); err != nil {
 		t.Fatal(err)
 	}
 	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
 	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
 	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
@@ -23,12 +24,12 @@ func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notic
 
 // sqlInsertOutbox runs for every turn, so it is prepared (see prepared.go).
 const sqlInsertOutbox = `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-	next_attempt_at, tournament_id, budgeted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	next_attempt_at, tournament_id, budgeted, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // insertOutbox writes one outbox row, due at once.
 func insertOutbox(ctx context.Context, tx *Tx, r mailrow.Row, now time.Time) error {
 	_, err := tx.ExecContext(ctx, sqlInsertOutbox, r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID,
-		now.UnixMilli(), now.UnixMilli(), r.Tournament, r.Budgeted)
+		now.UnixMilli(), now.UnixMilli(), r.Tournament, r.Budgeted, r.Detail)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", r.Kind, err)
 	}
@@ -37,18 +38,22 @@ func insertOutbox(ctx context.Context, tx *Tx, r mailrow.Row, now time.Time) err
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	tournament_id`
+	tournament_id, detail`
 
 // scanMail reads the mailColumns of one row.
 func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {
 	var r mailrow.Read
 	var created int64
 	if err := rows.Scan(&r.ID, &r.Kind, &r.Email, &r.GameID, &r.Color, &r.Ply, &r.Secret, &r.Locale, &r.MessageID,
-		&r.Attempts, &created, &r.Tournament); err != nil {
+		&r.Attempts, &created, &r.Tournament, &r.Detail); err != nil {
 		return domain.OutboxMail{}, err
 	}
 	r.CreatedAt = time.UnixMilli(created)
-	return r.Mail(), nil
+	m, err := r.Mail()
+	if err != nil {
+		return m, gamerow.Damaged("read mail", err)
+	}
+	return m, nil
 }
 
 // DueMail lists up to limit undelivered mails whose next attempt is due,

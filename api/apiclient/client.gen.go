@@ -593,12 +593,14 @@ func (e MailStatusErrorCode) Valid() bool {
 
 // Defines values for MailStatusKind.
 const (
-	MailStatusKindBye        MailStatusKind = "bye"
-	MailStatusKindGameOver   MailStatusKind = "game_over"
-	MailStatusKindInvitation MailStatusKind = "invitation"
-	MailStatusKindNewLink    MailStatusKind = "new_link"
-	MailStatusKindReminder   MailStatusKind = "reminder"
-	MailStatusKindYourTurn   MailStatusKind = "your_turn"
+	MailStatusKindBye           MailStatusKind = "bye"
+	MailStatusKindGameOver      MailStatusKind = "game_over"
+	MailStatusKindInvitation    MailStatusKind = "invitation"
+	MailStatusKindNewLink       MailStatusKind = "new_link"
+	MailStatusKindReminder      MailStatusKind = "reminder"
+	MailStatusKindReplyAccepted MailStatusKind = "reply_accepted"
+	MailStatusKindReplyRefused  MailStatusKind = "reply_refused"
+	MailStatusKindYourTurn      MailStatusKind = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the MailStatusKind enum.
@@ -613,6 +615,10 @@ func (e MailStatusKind) Valid() bool {
 	case MailStatusKindNewLink:
 		return true
 	case MailStatusKindReminder:
+		return true
+	case MailStatusKindReplyAccepted:
+		return true
+	case MailStatusKindReplyRefused:
 		return true
 	case MailStatusKindYourTurn:
 		return true
@@ -2449,6 +2455,9 @@ type UpdateMeRequest struct {
 
 	// Name 1 to 64 characters after trimming; no control characters.
 	Name *string `json:"name,omitempty"`
+
+	// ReplyConfirmations Whether an email confirms each turn played by replying to a game's email.
+	ReplyConfirmations *bool `json:"reply_confirmations,omitempty"`
 }
 
 // User An account, known by its email address.
@@ -2471,6 +2480,10 @@ type User struct {
 
 	// Name The display name; empty until set with `updateMe`.
 	Name string `json:"name"`
+
+	// ReplyConfirmations Whether an email confirms each turn the account plays by
+	// replying to a game's email (true for a new account).
+	ReplyConfirmations bool `json:"reply_confirmations"`
 
 	// VacationDays Vacation days the account may declare per calendar year.
 	VacationDays int `json:"vacation_days"`
@@ -4001,7 +4014,7 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateMeWithBody Change name or language
+	// UpdateMeWithBody Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -4017,7 +4030,7 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// UpdateMe Change name or language
+	// UpdateMe Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -5248,7 +5261,7 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 	return c.Client.Do(req)
 }
 
-// UpdateMeWithBody Change name or language
+// UpdateMeWithBody Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
@@ -5274,7 +5287,7 @@ func (c *Client) UpdateMeWithBody(ctx context.Context, contentType string, body 
 	return c.Client.Do(req)
 }
 
-// UpdateMe Change name or language
+// UpdateMe Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
@@ -8054,7 +8067,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
 
-	// UpdateMeWithBodyWithResponse Change name or language
+	// UpdateMeWithBodyWithResponse Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -8070,7 +8083,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /v1/me (the `UpdateMe` operationId).
 	UpdateMeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMeResponse, error)
 
-	// UpdateMeWithResponse Change name or language
+	// UpdateMeWithResponse Change name, language or reply confirmations
 	//
 	// Changes the members that are present; omitted members keep their
 	// value. The name is trimmed of surrounding white space.
@@ -12255,7 +12268,7 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 	return ParseGetMeResponse(rsp)
 }
 
-// UpdateMeWithBodyWithResponse Change name or language
+// UpdateMeWithBodyWithResponse Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.
@@ -12277,7 +12290,7 @@ func (c *ClientWithResponses) UpdateMeWithBodyWithResponse(ctx context.Context, 
 	return ParseUpdateMeResponse(rsp)
 }
 
-// UpdateMeWithResponse Change name or language
+// UpdateMeWithResponse Change name, language or reply confirmations
 //
 // Changes the members that are present; omitted members keep their
 // value. The name is trimmed of surrounding white space.

@@ -22,6 +22,9 @@ type Config struct {
 	Addr    string
 	DB      string
 	BaseURL string // without a trailing slash
+	// ReplyAddress is the base of the addresses players move at by
+	// replying to an email; "" turns that off (see api.Config).
+	ReplyAddress string
 	// Secret is LESSPOST_SECRET: the token signing keys, newest first (see
 	// secret.go). It has no flag, because other users can see command lines.
 	// Never log it.
@@ -89,6 +92,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.Addr, "addr", ":8080", "`address` to listen on, host:port")
 	dbFlag(fs, &cfg.DB)
 	fs.StringVar(&cfg.BaseURL, "base-url", "http://localhost:8080", "public base `URL` of the server, for links in emails")
+	fs.StringVar(&cfg.ReplyAddress, "reply-address", "", "base `address` players move at by replying to a your-turn email, e.g. play@less.example.org:\nemails carry Reply-To: play+<signed token>@less.example.org, whose mail must reach lesspost.\nIts local part has at most 10 octets and no '+'; empty: no Reply-To, play by link only")
 	fs.StringVar(&cfg.SecretFile, "secret-file", "", "`file` of the token signing keys, newest first, one a line, each at least 32 bytes: the\nfirst signs, the others still verify (a rotation's grace period). If empty, and\n"+secretEnv+" is not set either, it is the SQLite database's path plus .secret, generated on\nfirst start; with PostgreSQL the keys must be given (the same to every server)")
 	fs.StringVar(&cfg.SMTP.Host, "smtp-host", "", "SMTP server `host`; if empty, emails are written to the log instead of sent")
 	fs.IntVar(&cfg.SMTP.Port, "smtp-port", 587, "SMTP server `port`")

@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,15 +73,15 @@ type crashServer struct {
 }
 
 // startCrashServer starts the program in a child process on a free port and
-// waits until it listens.
-func startCrashServer(t *testing.T, dbPath, smtpAddr, logPath string) *crashServer {
+// waits until it listens. extra are further arguments.
+func startCrashServer(t *testing.T, dbPath, smtpAddr, logPath string, extra ...string) *crashServer {
 	t.Helper()
 	host, port, _ := net.SplitHostPort(smtpAddr)
-	args, _ := json.Marshal([]string{"--addr", "127.0.0.1:0", "--db", dbPath, "--base-url", "http://lesspost.test",
+	args, _ := json.Marshal(append([]string{"--addr", "127.0.0.1:0", "--db", dbPath, "--base-url", "http://lesspost.test",
 		"--smtp-host", host, "--smtp-port", port, "--smtp-tls", "none", "--smtp-from", "Less <games@lesspost.test>",
 		// The mail the killed server had claimed waits for its lease to end:
 		// a short one, so the restarted server sends it within the test.
-		"--mail-retry-delay", "100ms", "--mail-lease", "3s", "--log-level", "warn"})
+		"--mail-retry-delay", "100ms", "--mail-lease", "3s", "--log-level", "warn"}, extra...))
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +208,24 @@ func (c *crashClient) must(t *testing.T, method, path string, body any, want int
 	return data
 }
 
+// login signs in through the emailed code and returns the access token.
+func (c *crashClient) login(t *testing.T, smtp *smtptest.Server, email string) string {
+	t.Helper()
+	before := len(smtp.To(email))
+	c.must(t, "POST", "/v1/auth/login", map[string]any{"email": email}, http.StatusAccepted, nil)
+	waitFor(t, func() bool { return len(smtp.To(email)) > before })
+	m := smtp.To(email)[before]
+	code := codeRE.FindStringSubmatch(m.Text)
+	if code == nil {
+		t.Fatalf("no code in the login email:\n%s", m.Text)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	c.must(t, "POST", "/v1/auth/token", map[string]any{"token": code[1]}, http.StatusOK, &tok)
+	return tok.AccessToken
+}
+
 // crashGame is the part of the API's Game the test plays from.
 type crashGame struct {
 	ID     string  `json:"id"`
@@ -297,8 +314,6 @@ type crashMail struct {
 	Status string `json:"status"`
 }
 
-var crashCodeRE = regexp.MustCompile(`code in the app: (\S+)`)
-
 // TestCrashRecovery kills the server with SIGKILL while clients play turns,
 // restarts it on the same database, and checks what a crash must not break:
 // every acknowledged turn is stored (and its Idempotency-Key still answers
@@ -316,33 +331,14 @@ func TestCrashRecovery(t *testing.T) {
 	c := &crashClient{base: srv.base, http: &http.Client{Timeout: 10 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 16, Proxy: nil}}}
 
-	// Sign in with the emailed code.
-	c.must(t, "POST", "/v1/auth/login", map[string]any{"email": crashEmail}, http.StatusAccepted, nil)
-	login := smtp.Wait(t, 1, 15*time.Second)[0]
-	code := crashCodeRE.FindStringSubmatch(login.Text)
-	if code == nil {
-		t.Fatalf("no code in the login email:\n%s", login.Text)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	c.must(t, "POST", "/v1/auth/token", map[string]any{"token": code[1]}, http.StatusOK, &tok)
-	c.token = tok.AccessToken
+	c.token = c.login(t, smtp, crashEmail)
 
 	// Games whose every seat is the account's: five of two players (one
 	// short, so that it ends and sends its result) and one of four.
 	var games []crashGame
 	for i := range 6 {
-		players := []map[string]any{{"name": "P1", "email": crashEmail}, {"name": "P2", "email": crashEmail}}
-		if i == 5 {
-			players = append(players, map[string]any{"name": "P3", "email": crashEmail}, map[string]any{"name": "P4", "email": crashEmail})
-		}
-		req := map[string]any{"players": players, "board": map[string]any{"seed": strconv.Itoa(100 + i)}}
-		if i == 0 {
-			req["options"] = map[string]any{"max_turns": 3}
-		}
 		var g crashGame
-		c.must(t, "POST", "/v1/games", req, http.StatusCreated, &g)
+		c.must(t, "POST", "/v1/games", gameRequest(crashEmail, i, 5, 100+i), http.StatusCreated, &g)
 		games = append(games, g)
 	}
 
@@ -393,13 +389,7 @@ func TestCrashRecovery(t *testing.T) {
 					return
 				}
 				mu.Lock()
-				for j, p := range res.Played {
-					a := acked{game: g.ID, ply: p.Ply, turn: p.Turn}
-					if j == 0 {
-						a.key, a.body = key, body
-					}
-					acks = append(acks, a)
-				}
+				acks = append(acks, ackedTurns(g.ID, key, body, res)...)
 				mu.Unlock()
 				nAcked.Add(1)
 				g = res.Game
@@ -435,43 +425,7 @@ func TestCrashRecovery(t *testing.T) {
 	srv = startCrashServer(t, dbPath, smtp.Addr, filepath.Join(dir, "server2.log"))
 	c.base = srv.base
 
-	// Every acknowledged turn is stored, at its ply, as it was acknowledged.
-	stored := map[string]map[int]string{}
-	for _, g := range games {
-		var list struct {
-			Turns []struct {
-				Ply  int    `json:"ply"`
-				Turn string `json:"turn"`
-			} `json:"turns"`
-		}
-		c.must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
-		stored[g.ID] = map[int]string{}
-		for _, tr := range list.Turns {
-			stored[g.ID][tr.Ply] = tr.Turn
-		}
-	}
-	last := map[string]acked{}
-	for _, a := range acks {
-		if got, ok := stored[a.game][a.ply]; !ok || got != a.turn {
-			t.Errorf("acknowledged turn %d of %s (%s) is stored as %q (present: %v)", a.ply, a.game, a.turn, got, ok)
-		}
-		if a.key != "" && a.ply > last[a.game].ply {
-			last[a.game] = a
-		}
-	}
-	// The Idempotency-Key of an acknowledged turn still answers it: the
-	// stored response committed with the turn.
-	for _, a := range last {
-		status, data, h, err := c.do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
-		if err != nil || status != http.StatusCreated || h.Get("Idempotent-Replayed") != "true" {
-			t.Errorf("retry of turn %d of %s with its key: %d %v, replayed %q: %s", a.ply, a.game, status, err, h.Get("Idempotent-Replayed"), data)
-		}
-	}
-
-	// Every game replays legally, from its exported record, to the stored state.
-	for _, g := range games {
-		checkReplay(t, c, g.ID)
-	}
+	checkAcked(t, func(int) *crashClient { return c }, games, acks)
 
 	// The outbox resumes: every email of every game is eventually sent,
 	// the killed server's claims once their lease ends.
@@ -509,6 +463,79 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 	t.Logf("%d acknowledged turns and %d emails survived a SIGKILL; %v in all", len(acks), total, time.Since(began).Round(time.Millisecond))
+}
+
+// ackedTurns lists the turns an answer acknowledged: the first is the one
+// sent, with its key and body; any others were played automatically after it.
+func ackedTurns(game, key string, body any, res crashPlayed) []acked {
+	var out []acked
+	for j, p := range res.Played {
+		a := acked{game: game, ply: p.Ply, turn: p.Turn}
+		if j == 0 {
+			a.key, a.body = key, body
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// gameRequest asks for game i of a set whose every seat is email's, on a
+// board of its own (seed): the first is short, so that it ends and sends
+// its result; the one at four has four players, the others two.
+func gameRequest(email string, i, four, seed int) map[string]any {
+	players := []map[string]any{{"name": "P1", "email": email}, {"name": "P2", "email": email}}
+	if i == four {
+		players = append(players, map[string]any{"name": "P3", "email": email}, map[string]any{"name": "P4", "email": email})
+	}
+	req := map[string]any{"players": players, "board": map[string]any{"seed": strconv.Itoa(seed)}}
+	if i == 0 {
+		req["options"] = map[string]any{"max_turns": 3}
+	}
+	return req
+}
+
+// checkAcked checks what a crash must not break: every acknowledged turn is
+// stored, at its ply, as it was acknowledged; the Idempotency-Key of each
+// game's last keyed turn still answers it (the stored response committed
+// with the turn); every game replays legally, from its exported record, to
+// the stored state. client(n) sends the n-th request, so that several
+// instances can share them.
+func checkAcked(t *testing.T, client func(n int) *crashClient, games []crashGame, acks []acked) {
+	t.Helper()
+	stored := map[string]map[int]string{}
+	for n, g := range games {
+		var list struct {
+			Turns []struct {
+				Ply  int    `json:"ply"`
+				Turn string `json:"turn"`
+			} `json:"turns"`
+		}
+		client(n).must(t, "GET", "/v1/games/"+g.ID+"/turns", nil, http.StatusOK, &list)
+		stored[g.ID] = map[int]string{}
+		for _, tr := range list.Turns {
+			stored[g.ID][tr.Ply] = tr.Turn
+		}
+	}
+	last := map[string]acked{}
+	for _, a := range acks {
+		if got, ok := stored[a.game][a.ply]; !ok || got != a.turn {
+			t.Errorf("acknowledged turn %d of %s (%s) is stored as %q (present: %v)", a.ply, a.game, a.turn, got, ok)
+		}
+		if a.key != "" && a.ply > last[a.game].ply {
+			last[a.game] = a
+		}
+	}
+	n := 0
+	for _, a := range last {
+		n++
+		status, data, h, err := client(n).do(t.Context(), "POST", "/v1/games/"+a.game+"/turns", a.body, map[string]string{"Idempotency-Key": a.key})
+		if err != nil || status != http.StatusCreated || h.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("retry of turn %d of %s with its key: %d %v, replayed %q: %s", a.ply, a.game, status, err, h.Get("Idempotent-Replayed"), data)
+		}
+	}
+	for n, g := range games {
+		checkReplay(t, client(n), g.ID)
+	}
 }
 
 // checkIntegrity opens the file as a new process would (recovering the WAL

@@ -15,19 +15,36 @@ import (
 // outboxRow is what the test reads back from the outbox.
 type outboxRow struct {
 	messageID, thread, status, deliveredBy string
+	kind, email, game                      string
 }
 
-// readOutbox lists the outbox in its order, read-only beside the servers.
+// readOutbox lists the outbox of a SQLite file in its order, read-only
+// beside the servers.
 func readOutbox(t *testing.T, path string) []outboxRow {
+	t.Helper()
+	db := openReadOnly(t, path)
+	defer db.Close()
+	return queryOutbox(t, db)
+}
+
+// openReadOnly opens a SQLite file read-only, beside the servers that
+// write it. Connections open lazily: the file may not exist yet.
+func openReadOnly(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?"+url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(5000)"}}.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	return db
+}
+
+// queryOutbox lists the outbox in its order, in SQL that SQLite and
+// PostgreSQL read alike.
+func queryOutbox(t *testing.T, db *sql.DB) []outboxRow {
+	t.Helper()
 	rows, err := db.QueryContext(t.Context(), `SELECT message_id, email || ' ' || COALESCE(game_id, ''),
 		CASE WHEN sent_at IS NOT NULL THEN 'sent' WHEN failed_at IS NOT NULL THEN 'failed' ELSE 'pending' END,
-		COALESCE(claimed_by, '') FROM outbox ORDER BY id`)
+		COALESCE(claimed_by, ''), kind, email, COALESCE(game_id, '') FROM outbox ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +52,7 @@ func readOutbox(t *testing.T, path string) []outboxRow {
 	var out []outboxRow
 	for rows.Next() {
 		var r outboxRow
-		if err := rows.Scan(&r.messageID, &r.thread, &r.status, &r.deliveredBy); err != nil {
+		if err := rows.Scan(&r.messageID, &r.thread, &r.status, &r.deliveredBy, &r.kind, &r.email, &r.game); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, r)

@@ -124,10 +124,16 @@ func (s *server) login(smtp *smtptest.Server, email string) string {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	waitWithin(t, 15*time.Second, cond)
+}
+
+// waitWithin polls cond until it holds, failing the test after d.
+func waitWithin(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met after 15s")
+			t.Fatalf("condition not met after %v", d)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -100,7 +100,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	// the worker needs the server's links, so it is built second.
 	var outbox *notify.Worker
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
-		MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
+		ReplyAddress: cfg.ReplyAddress, MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest})
 	if err != nil {
 		return err

@@ -116,6 +116,22 @@ func plyError(err error) error {
 	return err
 }
 
+// Syntax implements ruleset.Game: the text is written as the current
+// stage's ply, a setup (LN1), the choice (LN2) or a turn (LN3), its points
+// not yet judged against the board.
+func (g *Engine) Syntax(text string) error {
+	var err error
+	switch g.Stage() {
+	case StageSetup:
+		_, err = ParseSetup(text)
+	case StageChoice:
+		_, err = ParseChoice(text)
+	default:
+		_, err = ParseTurn(text)
+	}
+	return plyError(err)
+}
+
 // Check implements ruleset.Game: the ply is judged (LN4), not played.
 func (g *Engine) Check(ply string) error {
 	_, _, err := g.judge(ply)
@@ -420,4 +436,46 @@ func decode(state []byte) (*Engine, error) {
 		g.result = &r
 	}
 	return g, nil
+}
+
+// Example is a legal ply of the current stage, to show people how one is
+// written: a setup, the choice, or a turn of two placements where one is
+// legal. ok is false once the game is over.
+func (g *Engine) Example() (ply string, ok bool) {
+	if g.Over() {
+		return "", false
+	}
+	switch g.Stage() {
+	case StageSetup:
+		return exampleSetup(BeginSetup(g.board), nil)
+	case StageChoice:
+		return Black.String(), true
+	}
+	var best Turn
+	g.pos.EachTurn(func(t Turn) bool {
+		if len(t) > len(best) {
+			best = append(Turn(nil), t...)
+		}
+		return len(best) < 2
+	})
+	return best.String(), len(best) > 0
+}
+
+// exampleSetup completes a setup from s, which placed the points so far:
+// the first legal one in board order, trying the next where a stone leaves
+// the last one nowhere to go.
+func exampleSetup(s SetupState, placed []Point) (string, bool) {
+	if s.Placed() == 4 {
+		return joinPoints(placed), true
+	}
+	for _, pt := range s.Next() {
+		next := s
+		if next.Add(pt) != nil {
+			continue
+		}
+		if out, ok := exampleSetup(next, append(placed, pt)); ok {
+			return out, true
+		}
+	}
+	return "", false
 }

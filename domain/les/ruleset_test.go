@@ -377,3 +377,62 @@ func TestRulesEncodeDecodeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesSyntaxReadsTheStagesPly(t *testing.T) {
+	g := startRules(t, nil)
+	setup, ok := g.Example()
+	if !ok {
+		t.Fatal("no example setup")
+	}
+	afterSetup := g.Clone()
+	playAll(t, afterSetup, setup)
+	afterChoice := afterSetup.Clone()
+	playAll(t, afterChoice, "black")
+	tests := []struct {
+		name string
+		g    ruleset.Game
+		text string
+		ok   bool
+	}{
+		{"setup", g, "e5:e6:g3:g5", true},
+		{"setup of three", g, "e5:e6:g3", false},
+		{"choice at the setup", g, "black", false},
+		{"choice", afterSetup, " White ", true},
+		{"points at the choice", afterSetup, "e5", false},
+		{"turn", afterChoice, "d4:k12", true},
+		{"one placement", afterChoice, "d4", true},
+		{"three placements", afterChoice, "d4 e4 f4", false},
+		{"prose", afterChoice, "Thanks, my move:", false},
+		{"resign", afterChoice, "resign", false},
+	}
+	for _, tt := range tests {
+		err := tt.g.Syntax(tt.text)
+		var re *ruleset.Error
+		if (err == nil) != tt.ok || (err != nil && !errors.As(err, &re)) {
+			t.Errorf("%s: Syntax(%q) = %v, want ok %v (else a *ruleset.Error)", tt.name, tt.text, err, tt.ok)
+		}
+	}
+}
+
+func TestExampleIsLegalAtEveryStage(t *testing.T) {
+	g := startRules(t, nil)
+	for stage := range 4 {
+		ply, ok := g.Example()
+		if !ok {
+			t.Fatalf("stage %d: no example", stage)
+		}
+		if err := g.Check(ply); err != nil {
+			t.Fatalf("stage %d: the example %q is illegal: %v", stage, ply, err)
+		}
+		if stage >= 2 && !strings.Contains(ply, ":") {
+			t.Errorf("stage %d: example %q, want a turn of two placements", stage, ply)
+		}
+		playAll(t, g, ply)
+	}
+	if err := g.Resign("setter"); err != nil {
+		t.Fatal(err)
+	}
+	if ply, ok := g.Example(); ok {
+		t.Errorf("Example after the end = %q, want none", ply)
+	}
+}

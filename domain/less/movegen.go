@@ -80,3 +80,16 @@ func (p Position) Perft() (turns, placements int) {
 	})
 	return turns, len(seen)
 }
+
+// ExampleTurn is a legal turn from p to show people how a turn is written:
+// the first of the longest (a pass only when nothing else is legal). ok is
+// false when p has no legal turn.
+func (p Position) ExampleTurn() (t Turn, ok bool) {
+	p.EachTurn(func(turn Turn, _ Position) bool {
+		if !ok || len(turn) > len(t) {
+			t, ok = slices.Clone(turn), true
+		}
+		return len(t) < maxMovesPerTurn
+	})
+	return t, ok
+}

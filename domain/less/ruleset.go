@@ -319,6 +319,13 @@ func turnError(err error) error {
 	return err
 }
 
+// Syntax implements ruleset.Game: the text is a turn (N1, N2), its squares
+// not yet judged against the board.
+func (g *RulesGame) Syntax(text string) error {
+	_, err := ParseTurn(text)
+	return turnError(err)
+}
+
 // Check implements ruleset.Game.
 func (g *RulesGame) Check(ply string) error {
 	t, err := ParseTurn(ply)

@@ -266,3 +266,40 @@ func plain(ps []ruleset.Played) []ruleset.Played {
 	}
 	return out
 }
+
+func TestRulesSyntaxReadsTurnsOnly(t *testing.T) {
+	g := startRules(t, 2, map[string]string{ParamWalls: openWalls6})
+	tests := []struct {
+		text string
+		ok   bool
+	}{
+		{"e5e4:e4d4", true},
+		{"  E5-E4, e4d4 ", true},
+		{"nil", true},
+		{"a1h8", true}, // off the board: judged by Check, not by Syntax
+		{"resign", false},
+		{"Thanks for the game!", false},
+		{"", false},
+		{"> e5e4", false},
+	}
+	for _, tt := range tests {
+		err := g.Syntax(tt.text)
+		var re *ruleset.Error
+		if (err == nil) != tt.ok || (err != nil && (!errors.As(err, &re) || re.Code != "syntax")) {
+			t.Errorf("Syntax(%q) = %v, want ok %v (else a syntax *ruleset.Error)", tt.text, err, tt.ok)
+		}
+	}
+}
+
+func TestExampleTurnIsLegalAndLongest(t *testing.T) {
+	for _, players := range []int{2, 4} {
+		g := startRules(t, players, nil)
+		turn, ok := g.Game.Position().ExampleTurn()
+		if !ok || len(turn) != Budget {
+			t.Fatalf("%d players: ExampleTurn = %v, %v, want a turn of %d moves", players, turn, ok, Budget)
+		}
+		if err := g.Check(turn.String()); err != nil {
+			t.Errorf("%d players: the example %s is illegal: %v", players, turn, err)
+		}
+	}
+}

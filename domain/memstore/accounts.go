@@ -95,6 +95,18 @@ func sortKey(g *domain.Game, email string) string {
 	return fmt.Sprintf("%d:%016d:%s", urgency, k, g.ID)
 }
 
+// ReplyConfirmations is the account's choice, or true without an account.
+func (s *Store) ReplyConfirmations(ctx context.Context, email string) (bool, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, u := range s.data.users {
+		if u.Email == email {
+			return u.ReplyConfirmations, nil
+		}
+	}
+	return true, nil
+}
+
 // GamesToMove lists the running games with a deadline in which the address
 // holds the seat to move, nearest deadline first.
 func (s *Store) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
@@ -151,7 +163,7 @@ func (t *tx) EnsureUser(ctx context.Context, email string, now time.Time) (domai
 		}
 		last = max(last, id)
 	}
-	u := domain.User{ID: last + 1, Email: email, Locale: domain.DefaultLocale, CreatedAt: now}
+	u := domain.User{ID: last + 1, Email: email, Locale: domain.DefaultLocale, ReplyConfirmations: true, CreatedAt: now}
 	t.data.users[u.ID] = u
 	return u, nil
 }
@@ -169,12 +181,12 @@ func (t *tx) RevokeSession(ctx context.Context, id string, now time.Time) error 
 	return nil
 }
 
-func (t *tx) UpdateUser(ctx context.Context, id int64, name, locale string) (domain.User, error) {
+func (t *tx) UpdateUser(ctx context.Context, id int64, s domain.AccountSettings) (domain.User, error) {
 	u, ok := t.data.users[id]
 	if !ok {
 		return domain.User{}, fmt.Errorf("update user: no user %d", id)
 	}
-	u.Name, u.Locale = name, locale
+	u.Name, u.Locale, u.ReplyConfirmations = s.Name, s.Locale, s.ReplyConfirmations
 	t.data.users[id] = u
 	return u, nil
 }

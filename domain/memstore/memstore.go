@@ -2,7 +2,8 @@
 // without a database. It keeps what the ports promise (units of work that
 // stand or fall whole, version-guarded writes, idempotent responses) and
 // nothing more: no mail budgets, no suppression list, and a new game is
-// created without its players' vacations (PlayersAway has none).
+// created without its players' vacations (PlayersAway has none). It keeps
+// rate limits too (domain.RateLimiter), for the use cases that take them.
 package memstore
 
 import (
@@ -21,6 +22,11 @@ import (
 type Store struct {
 	mu   sync.RWMutex
 	data data
+	// The rate limits' buckets: when each key's is full again. They are
+	// no unit of work's (TakeRequest commits at once), so they have a lock
+	// of their own.
+	limitsMu sync.Mutex
+	full     map[string]time.Time
 }
 
 // data is everything stored; a unit of work changes a copy and keeps it

@@ -63,6 +63,11 @@ type Game interface {
 	ToMove() string
 	// Result is the result once the game is over.
 	Result() (Result, bool)
+	// Syntax says whether text is written as a ply of this game at its
+	// current stage, without judging it against the position (an illegal
+	// ply passes): what tells a ply apart from other text, such as the
+	// lines of a reply by email. Text that is not a ply gives an *Error.
+	Syntax(text string) error
 	// Check parses a ply and checks it against the rules without playing it.
 	// An illegal ply gives an *Error with a stable code and the bad index.
 	Check(ply string) error

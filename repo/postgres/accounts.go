@@ -17,11 +17,11 @@ import (
 func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
 	s := domain.Session{ID: id}
 	err := db.pool.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days,
-		u.calendar_version, u.created_at
+		u.calendar_version, u.reply_confirmations, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`, id, ms(now)).Scan(
 		&s.ExpiresAt, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays,
-		&s.User.CalendarVersion, &s.User.CreatedAt)
+		&s.User.CalendarVersion, &s.User.ReplyConfirmations, &s.User.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
@@ -63,7 +63,11 @@ func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now tim
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
-	return insertOutbox(ctx, s.tx, mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false), now)
+	r, err := mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false)
+	if err != nil {
+		return err
+	}
+	return insertOutbox(ctx, s.tx, r, now)
 }
 
 func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {
@@ -105,9 +109,10 @@ func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) er
 	return nil
 }
 
-func (s storeTx) UpdateUser(ctx context.Context, id int64, name, locale string) (domain.User, error) {
+func (s storeTx) UpdateUser(ctx context.Context, id int64, set domain.AccountSettings) (domain.User, error) {
 	var email string
-	err := s.tx.QueryRow(ctx, `UPDATE users SET name = $1, locale = $2 WHERE id = $3 RETURNING email`, name, locale, id).Scan(&email)
+	err := s.tx.QueryRow(ctx, `UPDATE users SET name = $1, locale = $2, reply_confirmations = $3 WHERE id = $4 RETURNING email`,
+		set.Name, set.Locale, set.ReplyConfirmations, id).Scan(&email)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("update user: %w", err)
 	}
@@ -130,13 +135,25 @@ func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (domain.User
 
 func userByEmail(ctx context.Context, q querier, email string) (domain.User, error) {
 	u := domain.User{Email: email}
-	err := q.QueryRow(ctx, `SELECT id, name, locale, vacation_days, calendar_version, created_at FROM users WHERE email = $1`,
-		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &u.CreatedAt)
+	err := q.QueryRow(ctx, `SELECT id, name, locale, vacation_days, calendar_version, reply_confirmations, created_at
+		FROM users WHERE email = $1`,
+		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &u.CreatedAt)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("read user: %w", err)
 	}
 	u.CreatedAt = u.CreatedAt.UTC()
 	return u, nil
+}
+
+// ReplyConfirmations is the account's choice of confirmations of turns
+// played by email, or true for an address without an account.
+func (db *DB) ReplyConfirmations(ctx context.Context, email string) (bool, error) {
+	on := true
+	err := db.pool.QueryRow(ctx, `SELECT reply_confirmations FROM users WHERE email = $1`, email).Scan(&on)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return false, fmt.Errorf("read reply confirmations: %w", err)
+	}
+	return on, nil
 }
 
 // accountLocale is the language an address chose for its account, or the

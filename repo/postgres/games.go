@@ -159,6 +159,21 @@ func insertGame(ctx context.Context, tx pgx.Tx, g *domain.Game) error {
 const sqlUpdateGame = `UPDATE games SET state = $1, to_move = $2, ply = $3, status = $4, version = $5, updated_at = $6,
 	clock = $7::text::jsonb, deadline_at = $8, due_at = $9 WHERE id = $10 AND version = $11`
 
+// checkVersion checks that the stored game is still at before's version,
+// for a change that leaves it alone, and keeps it there until the
+// transaction ends (FOR SHARE): what the change answers stays true.
+func checkVersion(ctx context.Context, tx pgx.Tx, _, before *domain.Game) error {
+	var version int
+	err := tx.QueryRow(ctx, `SELECT version FROM games WHERE id = $1 FOR SHARE`, before.ID).Scan(&version)
+	if err != nil {
+		return fmt.Errorf("read game %s version: %w", before.ID, err)
+	}
+	if version != before.Version {
+		return fmt.Errorf("game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
+	}
+	return nil
+}
+
 // updateGame stores the new state of before, if the stored game is still
 // at before's version. Seat rows and the spectator link's version are
 // written only when a link was renewed.

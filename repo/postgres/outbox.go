@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/gamerow"
 	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
 	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
@@ -27,8 +28,8 @@ func enqueue(ctx context.Context, tx pgx.Tx, g *domain.Game, notices []domain.No
 // insertOutbox writes one outbox row, due at once.
 func insertOutbox(ctx context.Context, tx pgx.Tx, r mailrow.Row, now time.Time) error {
 	_, err := tx.Exec(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-		next_attempt_at, tournament_id, budgeted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)`,
-		r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID, ms(now), r.Tournament, r.Budgeted)
+		next_attempt_at, tournament_id, budgeted, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12)`,
+		r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID, ms(now), r.Tournament, r.Budgeted, r.Detail)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", r.Kind, err)
 	}
@@ -79,15 +80,19 @@ func (f mailFacts) OldestBudgeted(ctx context.Context, email string, since time.
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	tournament_id`
+	tournament_id, detail`
 
 func scanMail(row pgx.CollectableRow) (domain.OutboxMail, error) {
 	var r mailrow.Read
 	if err := row.Scan(&r.ID, &r.Kind, &r.Email, &r.GameID, &r.Color, &r.Ply, &r.Secret, &r.Locale, &r.MessageID,
-		&r.Attempts, &r.CreatedAt, &r.Tournament); err != nil {
+		&r.Attempts, &r.CreatedAt, &r.Tournament, &r.Detail); err != nil {
 		return domain.OutboxMail{}, err
 	}
-	return r.Mail(), nil
+	m, err := r.Mail()
+	if err != nil {
+		return m, gamerow.Damaged("read mail", err)
+	}
+	return m, nil
 }
 
 // sqlClaimMail claims for $1 until $2 the oldest claimable mails at $3, at

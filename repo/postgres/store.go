@@ -63,7 +63,11 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 // game is still at before's version, else domain.ErrStale), the turns it
 // played and its emails.
 func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {
-	if err := updateGame(ctx, s.tx, &c.Game, before); err != nil {
+	write := updateGame
+	if c.Game.Version == before.Version {
+		write = checkVersion // a change that only answers: the game stays as it is
+	}
+	if err := write(ctx, s.tx, &c.Game, before); err != nil {
 		return err
 	}
 	if err := insertTurns(ctx, s.tx, &c.Game, before.Ply(), c.Played, now); err != nil {

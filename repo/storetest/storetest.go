@@ -24,6 +24,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"MissingGame", testMissingGame},
 		{"UnitOfWorkAllOrNothing", testAllOrNothing},
 		{"VersionGuard", testVersionGuard},
+		{"ChangeWithoutGameChange", testChangeWithoutGameChange},
 		{"IdempotentResponses", testIdempotentResponses},
 		{"Sessions", testSessions},
 		{"LoginTokens", testLoginTokens},
@@ -294,9 +295,12 @@ func testAccounts(t *testing.T, s domain.Store) {
 	if again := ensureUser(t, s, "ann@example.org"); again.ID != u.ID {
 		t.Errorf("EnsureUser made a second account: %d and %d", u.ID, again.ID)
 	}
+	if !u.ReplyConfirmations {
+		t.Error("a new account has ReplyConfirmations off, want on")
+	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
-		got, err := tx.UpdateUser(ctx, u.ID, "Ann", "de")
-		if err != nil || got.Name != "Ann" || got.Locale != "de" {
+		got, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de"})
+		if err != nil || got.Name != "Ann" || got.Locale != "de" || got.ReplyConfirmations {
 			t.Errorf("UpdateUser = %+v, %v", got, err)
 		}
 		if l, err := tx.AccountLocale(ctx, "ann@example.org"); err != nil || l != "de" {
@@ -323,6 +327,48 @@ func testAccounts(t *testing.T, s domain.Store) {
 	}
 	if _, err := s.UserByID(ctx, u.ID+1000); code(err) != domain.CodeNotFound {
 		t.Errorf("UserByID of no account: %v, want %s", err, domain.CodeNotFound)
+	}
+	for email, want := range map[string]bool{"ann@example.org": false, "nobody@example.org": true} {
+		if on, err := s.ReplyConfirmations(ctx, email); err != nil || on != want {
+			t.Errorf("ReplyConfirmations(%s) = %v, %v; want %v", email, on, err, want)
+		}
+	}
+}
+
+// testChangeWithoutGameChange: a change that leaves the game as read (an
+// answer to a reply that played nothing) queues its notices and stores its
+// response, and is still guarded by the game's version.
+func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	g := insertGame(t, s, "g_same")
+	idem := domain.Idempotency{Scope: "reply:g_same/white", Key: "m1", Fingerprint: []byte("reply")}
+	refusal := domain.Notice{Kind: domain.NoticeReplyRefused, GameID: g.ID, Color: "white", Ply: 0,
+		Reply: &domain.ReplyDetail{Reason: domain.ReplyNoTurn, Lines: []string{"hello"}}}
+	resp := domain.Response{Status: 200, Body: []byte(`{"status":"refused"}`)}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		c := domain.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
+		if err := tx.UpdateGame(ctx, &g, &c, T0.Add(time.Minute)); err != nil {
+			return err
+		}
+		return tx.StoreResponse(ctx, idem, resp, T0.Add(time.Minute))
+	})
+	got, err := s.Game(ctx, g.ID)
+	if err != nil || got.Version != g.Version || !got.UpdatedAt.Equal(g.UpdatedAt) || !sameState(got, g) {
+		t.Errorf("the game after a change that left it alone: version %d (want %d), %v", got.Version, g.Version, err)
+	}
+	if r, found, err := s.StoredResponse(ctx, idem); err != nil || !found || string(r.Body) != string(resp.Body) {
+		t.Errorf("StoredResponse = %+v, %v, %v", r, found, err)
+	}
+	mail, err := s.GameMail(ctx, g.ID)
+	if err != nil || len(mail) != 3 || mail[2].Kind != domain.NoticeReplyRefused || mail[2].Color != "white" {
+		t.Errorf("GameMail = %+v, %v; want the invitations and the refusal", mail, err)
+	}
+	play(t, s, g, T0.Add(2*time.Minute)) // g is now stale
+	err = s.Transact(ctx, func(tx domain.StoreTx) error {
+		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
+	})
+	if !errors.Is(err, domain.ErrStale) {
+		t.Errorf("a change without game change to a stale game: %v, want ErrStale", err)
 	}
 }
 

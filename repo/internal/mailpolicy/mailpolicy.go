@@ -110,7 +110,11 @@ func Queue(ctx context.Context, f Facts, n domain.Notice, email, locale string, 
 	if err != nil || !queue {
 		return err
 	}
-	return insert(mailrow.New(n, email, "", locale, budgeted))
+	r, err := mailrow.New(n, email, "", locale, budgeted)
+	if err != nil {
+		return err
+	}
+	return insert(r)
 }
 
 // QueueAll queues the notices a change to g causes, each to its recipient
@@ -130,7 +134,10 @@ func QueueAll(ctx context.Context, f Facts, g *domain.Game, notices []domain.Not
 // budget of mail caused by others (see RecipientBudget).
 func countsAgainstBudget(ctx context.Context, f Facts, n domain.Notice, email string, c domain.Cause) (bool, error) {
 	switch n.Kind {
-	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye:
+	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye,
+		// The answer to a reply: the player's own doing, unless it came
+		// from another address.
+		domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
 		return email != c.By, nil
 	case domain.NoticeLogin:
 		return false, nil

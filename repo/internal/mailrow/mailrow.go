@@ -6,6 +6,8 @@ package mailrow
 
 import (
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"time"
 	"unicode/utf8"
 
@@ -25,13 +27,16 @@ type Row struct {
 	MessageID  string
 	Tournament sql.NullString
 	Budgeted   bool
+	// Detail is what the answer to a reply says (domain.ReplyDetail as
+	// JSON); NULL for other mail.
+	Detail sql.NullString
 }
 
 // New is the row of notice n to email. locale matters only for mail that
 // belongs to no seat (a seat's mail speaks the seat's locale); secret is a
 // login token, kept until the mail is sent; budgeted counts the mail
 // against the recipient's budget of mail caused by others.
-func New(n domain.Notice, email, secret, locale string, budgeted bool) Row {
+func New(n domain.Notice, email, secret, locale string, budgeted bool) (Row, error) {
 	r := Row{Kind: string(n.Kind), Email: email, Locale: locale, MessageID: domain.RandomToken(16), Budgeted: budgeted}
 	if r.Locale == "" {
 		r.Locale = domain.DefaultLocale
@@ -52,7 +57,14 @@ func New(n domain.Notice, email, secret, locale string, budgeted bool) Row {
 	if secret != "" {
 		r.Secret = sql.NullString{String: secret, Valid: true}
 	}
-	return r
+	if n.Reply != nil {
+		b, err := json.Marshal(n.Reply)
+		if err != nil {
+			return Row{}, fmt.Errorf("%s email: %w", n.Kind, err)
+		}
+		r.Detail = sql.NullString{String: string(b), Valid: true}
+	}
+	return r, nil
 }
 
 // Recipient is where notice n of game g goes: its own address, or else
@@ -72,14 +84,22 @@ type Read struct {
 	CreatedAt time.Time
 }
 
-// Mail is the domain's view of a row read back.
-func (r *Read) Mail() domain.OutboxMail {
-	return domain.OutboxMail{
+// Mail is the domain's view of a row read back; a detail that does not
+// decode is damage.
+func (r *Read) Mail() (domain.OutboxMail, error) {
+	m := domain.OutboxMail{
 		ID: r.ID, Email: r.Email, Secret: r.Secret.String, Locale: r.Locale, MessageID: r.MessageID,
 		Attempts: r.Attempts, CreatedAt: r.CreatedAt.UTC(),
 		Notice: domain.Notice{Kind: domain.NoticeKind(r.Kind), GameID: r.GameID.String, Color: r.Color.String,
 			Ply: int(r.Ply.Int64), Email: r.Email, Tournament: r.Tournament.String},
 	}
+	if r.Detail.Valid {
+		m.Notice.Reply = new(domain.ReplyDetail)
+		if err := json.Unmarshal([]byte(r.Detail.String), m.Notice.Reply); err != nil {
+			return domain.OutboxMail{}, fmt.Errorf("mail %d: its detail: %w", r.ID, err)
+		}
+	}
+	return m, nil
 }
 
 // Status is what a game's mail list says of a mail.

@@ -1,0 +1,253 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/internal/text"
+)
+
+// Reply is a player's answer by email to a game's email: the edge has
+// checked the token of the address it was sent to, which names the game,
+// the seat and the ply the email was about, and taken the lines of the new
+// text out of the message.
+type Reply struct {
+	GameID string
+	Color  string
+	Ply    int
+	// From is the sender's address as the message gives it.
+	From string
+	// MessageID identifies the delivery: the same message delivered twice
+	// is answered once. "" means the message had none.
+	MessageID string
+	Lines     []string
+}
+
+// ReplyStatus is what became of a reply.
+type ReplyStatus string
+
+const (
+	ReplyPlayed  ReplyStatus = "played"  // the turn was played, or the game resigned
+	ReplyRefused ReplyStatus = "refused" // nothing was played; the seat was told why
+	ReplyIgnored ReplyStatus = "ignored" // nothing was played, and nobody told (Reason says why)
+)
+
+// The reasons a reply is refused or ignored (ReplyOutcome.Reason,
+// ReplyDetail.Reason). A refused turn the rules forbid has CodeIllegalTurn,
+// one out of turn CodeNotYourTurn, one after the end CodeGameOver.
+const (
+	ReplyNotSeatAddress = "not_seat_address" // refused: From is not the seat's address
+	ReplyEarlierTurn    = "earlier_turn"     // refused: the email answered was about an earlier ply
+	ReplyNoTurn         = "no_turn"          // refused: no line is a turn, nor "resign"
+	ReplyRateLimited    = "rate_limited"     // ignored: too many replies for the seat
+	ReplyUnknownSeat    = "unknown_seat"     // ignored: no such game, seat or ply
+)
+
+// ReplyOutcome is what PlayByReply did, for the edge to log: a reply that
+// was refused was answered by email already.
+type ReplyOutcome struct {
+	Status ReplyStatus `json:"status"`
+	// Reason is why it was refused or ignored; "" when played.
+	Reason string `json:"reason,omitempty"`
+	// Turn is the line read as the turn ("resign" for a resignation), as
+	// the player wrote it; "" when none was read.
+	Turn string `json:"turn,omitempty"`
+	// Replayed says the message was handled before (a duplicate delivery):
+	// this is what was done then, and nothing was done again.
+	Replayed bool `json:"-"`
+}
+
+// The rate limit of replies per seat: ReplyLimit in ReplyPeriod. Over it a
+// reply is ignored, not answered, so that a mail loop (an autoresponder
+// answering the answers) dies out.
+const (
+	ReplyLimit  = 10
+	ReplyPeriod = time.Hour
+)
+
+// replyLinesShown bounds the lines a "no turn found" answer quotes, and
+// replyLineWidth their length in characters.
+const (
+	replyLinesShown = 3
+	replyLineWidth  = 60
+)
+
+// resignWord is the line that resigns, in any case.
+const resignWord = "resign"
+
+// replyFingerprint binds a reply's Message-ID to nothing more: a duplicate
+// delivery is the same message however relays changed it on the way, and is
+// never answered twice.
+var replyFingerprint = []byte("reply")
+
+// errReplyUnknown aborts the unit of work of a reply that names a seat
+// the game does not have.
+var errReplyUnknown = errors.New("reply to an unknown seat")
+
+// PlayByReply plays a turn sent by replying to a game's email: the first
+// line that is "resign" or is written as a ply of the game (its syntax
+// only) is the turn, played like SubmitTurn or Resign. Every outcome but
+// ignored is one unit of work with the answer it causes (the usual emails
+// of a turn, and the mover's confirmation if he wants one; or a refusal to
+// the seat) and the record of the message, so that a duplicate delivery
+// changes and answers nothing.
+//
+// An error is a failure to be tried again (the store); every answer to the
+// reply itself is an outcome.
+func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error) {
+	if s.limiter == nil {
+		return ReplyOutcome{}, errors.New("play by reply: no rate limiter")
+	}
+	now := s.now()
+	scope := "reply:" + r.GameID + "/" + r.Color
+	ok, _, err := s.limiter.TakeRequest(ctx, scope, ReplyPeriod/ReplyLimit, ReplyPeriod-ReplyPeriod/ReplyLimit, now)
+	if err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+	}
+	if !ok {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyRateLimited}, nil
+	}
+	from, fromErr := NormalizeEmail(r.From)
+	confirm := false
+	if fromErr == nil {
+		if confirm, err = s.store.ReplyConfirmations(ctx, from); err != nil {
+			return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+		}
+	}
+	if fromErr != nil {
+		from = Clip(r.From)
+	}
+	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
+	resp, replayed, err := UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: idem, Now: now,
+		Compute: func(g Game) (GameChange, error) {
+			c, out, err := judgeReply(g, r, from, confirm, now)
+			if err != nil {
+				return GameChange{}, err
+			}
+			if c.Response.Body, err = json.Marshal(out); err != nil {
+				return GameChange{}, fmt.Errorf("encode reply outcome: %w", err)
+			}
+			return c, nil
+		}})
+	if de, ok := ErrorOf(err); errors.Is(err, errReplyUnknown) || ok && de.Kind == KindNotFound {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
+	}
+	if err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+	}
+	var out ReplyOutcome
+	if err := json.Unmarshal(resp.Body, &out); err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: stored outcome: %w: %w", r.GameID, ErrStoredData, err)
+	}
+	out.Replayed = replayed
+	return out, nil
+}
+
+// replyKey is the Idempotency key of a reply: its Message-ID, or for a
+// message without one, what it says.
+func replyKey(r Reply) string {
+	if r.MessageID != "" {
+		return r.MessageID
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00", r.From, r.Ply)
+	for _, l := range r.Lines {
+		fmt.Fprintf(h, "%s\x00", l)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// judgeReply decides what a reply from the address from (normalised, or
+// clipped when it is no address) does to g: a turn, a resignation, or a
+// refusal that changes nothing but queues its answer. confirm says the
+// sender wants a confirmation of a turn played.
+func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (GameChange, ReplyOutcome, error) {
+	seat, ok := g.Seat(r.Color)
+	if !ok || r.Ply > g.Ply() {
+		return GameChange{}, ReplyOutcome{}, errReplyUnknown
+	}
+	refuse := func(d ReplyDetail, cause Cause) (GameChange, ReplyOutcome, error) {
+		n := Notice{Kind: NoticeReplyRefused, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Reply: &d}
+		return GameChange{Game: g, Notices: []Notice{n}, Cause: cause},
+			ReplyOutcome{Status: ReplyRefused, Reason: d.Reason, Turn: d.Turn}, nil
+	}
+	// The seat's owner hears of a reply from another address (he may have
+	// sent it from another of his own); its sender, who may be anyone, is
+	// never answered. The mail counts against the owner's budget of mail
+	// others cause.
+	if from != seat.Email {
+		return refuse(ReplyDetail{Reason: ReplyNotSeatAddress, From: from}, Cause{})
+	}
+	mine := Cause{By: seat.Email}
+	switch {
+	case g.Over():
+		return refuse(ReplyDetail{Reason: CodeGameOver}, mine)
+	case r.Ply < g.Ply():
+		return refuse(ReplyDetail{Reason: ReplyEarlierTurn}, mine)
+	}
+	turn, found := findTurn(g.Rules, r.Lines)
+	if !found {
+		return refuse(ReplyDetail{Reason: ReplyNoTurn, Lines: firstLines(r.Lines)}, mine)
+	}
+	color := seat.Color
+	a := Actor{SeatColor: &color}
+	var sub Submitted
+	var err error
+	if strings.EqualFold(turn, resignWord) {
+		sub, err = Resign(g, a, now)
+	} else {
+		sub, err = SubmitTurn(g, a, r.Ply, turn, now)
+	}
+	if de, ok := ErrorOf(err); ok {
+		d := ReplyDetail{Reason: de.Code, Turn: turn}
+		if de.Turn != nil {
+			d.Rule, d.RuleRef = de.Turn.Code, de.Turn.Rule
+			d.Part = de.Turn.Index + 1 // ruleset.NoIndex (-1) is 0, the whole turn
+		}
+		return refuse(d, mine)
+	}
+	if err != nil {
+		return GameChange{}, ReplyOutcome{}, err
+	}
+	notices := sub.Notices
+	// A game that ended tells everyone so; the result is the confirmation.
+	if confirm && !sub.Game.Over() && len(sub.Played) > 0 {
+		notices = append(notices, Notice{Kind: NoticeReplyAccepted, GameID: g.ID, Color: seat.Color,
+			Ply: sub.Game.Ply(), Reply: &ReplyDetail{Turn: sub.Played[0].Ply}})
+	}
+	return GameChange{Game: sub.Game, Played: sub.Played, Notices: notices, Cause: mine},
+		ReplyOutcome{Status: ReplyPlayed, Turn: turn}, nil
+}
+
+// findTurn is the first line that resigns or is written as a ply of the
+// game, trimmed.
+func findTurn(rules Rules, lines []string) (string, bool) {
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if strings.EqualFold(l, resignWord) || rules.Syntax(l) == nil {
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// firstLines are the first non-empty lines of a reply, clipped, for the
+// answer that found no turn in them.
+func firstLines(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && len(out) < replyLinesShown {
+			out = append(out, text.Clip(l, replyLineWidth))
+		}
+	}
+	return out
+}

@@ -1,0 +1,9 @@
+-- Turns played by replying to an email (domain.PlayByReply).
+--
+-- The answer to a reply says what it made of it (the turn as written, the
+-- rule it breaks, the lines read): domain.ReplyDetail as JSON, NULL for
+-- every other kind of mail.
+ALTER TABLE outbox ADD COLUMN detail TEXT;
+
+-- Whether an account wants a confirmation of each turn it plays by email.
+ALTER TABLE users ADD COLUMN reply_confirmations INTEGER NOT NULL DEFAULT 1;
