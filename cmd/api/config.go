@@ -54,6 +54,8 @@ type Config struct {
 	// address, since Prometheus scrapes from another host, but never the
 	// public listener's.
 	MetricsAddr string
+	// Inbound says how replies to game emails are received (inbound.go).
+	Inbound InboundConfig
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -127,6 +129,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "`address` to serve Prometheus metrics (/metrics) on, e.g. :9090, apart from the API;\nempty turns it off")
+	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: lesspost [serve] [flags]
@@ -216,6 +219,7 @@ func loadConfig(args []string, getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	cfg.Secret = getenv(secretEnv)
+	cfg.Inbound.IMAPPassword = getenv(imapPasswordEnv)
 	if err := cfg.validate(); err != nil {
 		return Config{}, err
 	}
@@ -274,6 +278,7 @@ func (cfg *Config) validate() error {
 		}
 	}
 	errs = append(errs, cfg.SMTP.validate()...)
+	errs = append(errs, cfg.Inbound.validate(cfg.ReplyAddress)...)
 	return errors.Join(errs...)
 }
 
@@ -366,7 +371,7 @@ func (cfg Config) LogValue() slog.Value {
 	if cfg.SMTP.Host != "" {
 		mail = fmt.Sprintf("smtp://%s:%d (%s)", cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.TLS)
 	}
-	return slog.GroupValue(
+	return slog.GroupValue(append([]slog.Attr{
 		slog.String("addr", cfg.Addr),
 		slog.String("db", redactDSN(cfg.DB)),
 		slog.String("base_url", cfg.BaseURL),
@@ -389,7 +394,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),
-	)
+	}, cfg.Inbound.logAttrs()...)...)
 }
 
 // redactDSN hides the password of a PostgreSQL URL, for the log.

@@ -27,6 +27,7 @@ func TestLoadConfig(t *testing.T) {
 			CreateGameIP: api.DefaultRateLimits.CreateGameIP, CreateGameAccount: api.DefaultRateLimits.CreateGameAccount,
 			SeatLinkIP: api.DefaultRateLimits.SeatLinkIP, SeatLinkAccount: api.DefaultRateLimits.SeatLinkAccount,
 			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount},
+		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -140,6 +141,37 @@ func TestLoadConfig(t *testing.T) {
 		{name: "cors origin in capitals", env: map[string]string{"LESSPOST_CORS_ORIGINS": "https://App.example.org"}},
 		{name: "one bad cors origin of two", args: []string{"--cors-origins", "https://a.example.org,null"}},
 		{name: "rate limit without duration", env: map[string]string{"LESSPOST_LIMIT_GAMES_IP": "60"}},
+		{
+			name: "replies by SMTP",
+			args: []string{"--reply-address", "play@less.example.org", "--smtp-listen-addr", ":25", "--limit-smtp-ip", "10/1m",
+				"--smtp-listen-tls-cert", "cert.pem", "--smtp-listen-tls-key", "key.pem", "--mail-authserv-id", "mx.less.example.org"},
+			want: func(c *Config) {
+				c.ReplyAddress = "play@less.example.org"
+				c.Inbound.ListenAddr, c.Inbound.TLSCert, c.Inbound.TLSKey = ":25", "cert.pem", "key.pem"
+				c.Inbound.LimitIP, c.Inbound.AuthServID = api.RateLimit{Requests: 10, Per: time.Minute}, "mx.less.example.org"
+			},
+		},
+		{
+			name: "replies by IMAP",
+			args: []string{"--reply-address", "play@less.example.org", "--imap-processed-mailbox", "Done"},
+			env: map[string]string{"LESSPOST_IMAP_URL": "imaps://play@imap.example.org/INBOX", "LESSPOST_IMAP_PASSWORD": "pw",
+				"LESSPOST_IMAP_POLL_INTERVAL": "30s"},
+			want: func(c *Config) {
+				c.ReplyAddress = "play@less.example.org"
+				c.Inbound.IMAPURL, c.Inbound.IMAPPassword, c.Inbound.IMAPProcessed = "imaps://play@imap.example.org/INBOX", "pw", "Done"
+				c.Inbound.IMAPInterval = 30 * time.Second
+			},
+		},
+		{name: "smtp listener without reply addresses", args: []string{"--smtp-listen-addr", ":25"}},
+		{name: "smtp listener without port", args: []string{"--reply-address", "play@x.org", "--smtp-listen-addr", "25"}},
+		{name: "smtp listener certificate without key", args: []string{"--reply-address", "play@x.org", "--smtp-listen-tls-cert", "c.pem"}},
+		{name: "imap without password", args: []string{"--reply-address", "play@x.org", "--imap-url", "imaps://u@h/INBOX"}},
+		{name: "imap password in the URL", args: []string{"--reply-address", "play@x.org", "--imap-url", "imaps://u:pw@h/INBOX"},
+			env: map[string]string{"LESSPOST_IMAP_PASSWORD": "pw"}},
+		{name: "imap of another scheme", args: []string{"--reply-address", "play@x.org", "--imap-url", "pop3://u@h/"},
+			env: map[string]string{"LESSPOST_IMAP_PASSWORD": "pw"}},
+		{name: "imap in the clear to another host", args: []string{"--reply-address", "play@x.org", "--imap-url", "imap+insecure://u@h/"},
+			env: map[string]string{"LESSPOST_IMAP_PASSWORD": "pw"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,9 +218,10 @@ func TestHelpNamesEveryFlagAndVariable(t *testing.T) {
 
 func TestConfigLogValueHidesSecrets(t *testing.T) {
 	var out bytes.Buffer
-	cfg := Config{Secret: "the-signing-secret", SMTP: SMTPConfig{Host: "h", Password: "the-smtp-password"}}
+	cfg := Config{Secret: "the-signing-secret", SMTP: SMTPConfig{Host: "h", Password: "the-smtp-password"},
+		Inbound: InboundConfig{IMAPURL: "imaps://u@h/INBOX", IMAPPassword: "the-imap-password"}}
 	slog.New(slog.NewJSONHandler(&out, nil)).Info("starting", "config", cfg)
-	for _, secret := range []string{cfg.Secret, cfg.SMTP.Password} {
+	for _, secret := range []string{cfg.Secret, cfg.SMTP.Password, cfg.Inbound.IMAPPassword} {
 		if strings.Contains(out.String(), secret) {
 			t.Errorf("log leaks %q: %s", secret, out.String())
 		}

@@ -113,6 +113,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
+	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
+	receivers, err := inboundWorkers(cfg, db, app, srv.Links(), outbox.Claimant, log, outbox.Wake)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -124,10 +129,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
 	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
 		mailRetention: cfg.MailRetention, observe: counts}
-	workers := []func(context.Context) error{outbox.Run, clock.run}
+	workers := append([]func(context.Context) error{outbox.Run, clock.run}, receivers...)
 	if cfg.PprofAddr != "" {
 		workers = append(workers, func(ctx context.Context) error { return serveAside(ctx, log, "profiler", cfg.PprofAddr, pprofMux()) })
 	}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/inbound"
+	"github.com/lesspost/lesspost/notify/mailin"
+	"github.com/lesspost/lesspost/repo"
+)
+
+// InboundConfig says how replies to game emails reach the server: an SMTP
+// listener, an IMAP mailbox, or neither (another instance receives them;
+// every instance with --reply-address processes what any received).
+type InboundConfig struct {
+	// ListenAddr, if set, serves SMTP there (the MX of the reply
+	// addresses' domain, or a relay's next hop).
+	ListenAddr string
+	// TLSCert and TLSKey, if set, offer STARTTLS on it.
+	TLSCert, TLSKey string
+	// LimitIP bounds the messages one client address may send.
+	LimitIP api.RateLimit
+	// IMAPURL, if set, is the mailbox to fetch replies from; its password
+	// is IMAPPassword, from the environment only. Never log it.
+	IMAPURL      string
+	IMAPPassword string
+	// IMAPProcessed, if set, is the mailbox kept messages move to.
+	IMAPProcessed string
+	// IMAPInterval is how often the mailbox is looked at without IDLE.
+	IMAPInterval time.Duration
+	// AuthServID is the authserv-id of the receiving server's
+	// Authentication-Results headers (see mailin.Limits).
+	AuthServID string
+}
+
+// imapPasswordEnv holds the IMAP password: a flag would show it to other
+// users of the machine.
+const imapPasswordEnv = "LESSPOST_IMAP_PASSWORD"
+
+// inboundFlags defines the flags of InboundConfig.
+func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
+	fs.StringVar(&c.ListenAddr, "smtp-listen-addr", "", "`address` to receive replies by SMTP on, e.g. :25, as the MX of --reply-address's domain\n(or behind a relay); it takes mail for reply addresses only, at most 1 MiB. Empty turns it off")
+	fs.StringVar(&c.TLSCert, "smtp-listen-tls-cert", "", "certificate `file` (PEM) to offer STARTTLS with on --smtp-listen-addr; with --smtp-listen-tls-key")
+	fs.StringVar(&c.TLSKey, "smtp-listen-tls-key", "", "private key `file` (PEM) of --smtp-listen-tls-cert")
+	fs.TextVar(&c.LimitIP, "limit-smtp-ip", api.RateLimit{Requests: 60, Per: time.Hour}, "messages one client address may send to --smtp-listen-addr, as `N/duration`")
+	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
+	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
+	fs.DurationVar(&c.IMAPInterval, "imap-poll-interval", time.Minute, "how often the mailbox is looked at when the server has no IDLE (and now and then when it has)")
+	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. Empty: the topmost such header counts")
+}
+
+// validate checks the inbound flags; replies need reply addresses.
+func (c *InboundConfig) validate(replyAddress string) []error {
+	var errs []error
+	if (c.ListenAddr != "" || c.IMAPURL != "") && replyAddress == "" {
+		errs = append(errs, errors.New("--smtp-listen-addr and --imap-url receive replies: they need --reply-address"))
+	}
+	if c.ListenAddr != "" {
+		if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
+			errs = append(errs, fmt.Errorf("--smtp-listen-addr %q: want host:port, such as :25", c.ListenAddr))
+		}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		errs = append(errs, errors.New("--smtp-listen-tls-cert and --smtp-listen-tls-key: give both or neither"))
+	}
+	if c.IMAPURL != "" {
+		if _, err := inbound.ParseIMAPURL(c.IMAPURL); err != nil {
+			errs = append(errs, fmt.Errorf("--imap-url: %w", err))
+		}
+		if c.IMAPPassword == "" {
+			errs = append(errs, fmt.Errorf("--imap-url: give the password in %s", imapPasswordEnv))
+		}
+	}
+	if c.IMAPInterval < time.Second {
+		errs = append(errs, fmt.Errorf("--imap-poll-interval %v: want at least 1s", c.IMAPInterval))
+	}
+	return errs
+}
+
+// logAttrs are what the log shows of the inbound configuration.
+func (c InboundConfig) logAttrs() []slog.Attr {
+	return []slog.Attr{
+		slog.String("smtp_listen_addr", c.ListenAddr),
+		slog.Bool("smtp_listen_tls", c.TLSCert != ""),
+		slog.String("limit_smtp_ip", c.LimitIP.String()),
+		slog.String("imap_url", c.IMAPURL),
+		slog.String("imap_processed_mailbox", c.IMAPProcessed),
+		slog.String("mail_authserv_id", c.AuthServID),
+	}
+}
+
+// inboundWorkers are the receivers the configuration asks for and the
+// processor of what they (or other instances) receive; none without reply
+// addresses. queued wakes the outbox.
+func inboundWorkers(cfg Config, db repo.Store, app *domain.Service, links *api.Links, claimant string,
+	log *slog.Logger, queued func()) ([]func(context.Context) error, error) {
+	if cfg.ReplyAddress == "" {
+		return nil, nil
+	}
+	seat := func(addr string) (domain.Reply, error) {
+		t, err := links.ParseReplyAddress(addr)
+		return domain.Reply{GameID: t.GameID, Color: t.Color, Ply: t.Ply}, err
+	}
+	accept := func(addr string) bool {
+		_, err := links.ParseReplyAddress(addr)
+		return err == nil
+	}
+	c := cfg.Inbound
+	proc := inbound.NewProcessor(db, app, seat, claimant+"/inbound", log, time.Now)
+	proc.Limits = mailin.Limits{MaxBytes: inbound.DefaultMaxBytes, AuthServID: c.AuthServID}
+	proc.Queued = queued
+	workers := []func(context.Context) error{proc.Run}
+	if c.ListenAddr != "" {
+		l := &inbound.Listener{Inbox: db, Accept: accept, Limiter: db, Rate: inbound.Rate{N: c.LimitIP.Requests, Per: c.LimitIP.Per},
+			Domain: mailHost(cfg.BaseURL), Log: log, Now: time.Now, Stored: proc.Wake}
+		if c.TLSCert != "" {
+			cert, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
+			if err != nil {
+				return nil, fmt.Errorf("--smtp-listen-tls-cert: %w", err)
+			}
+			l.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		}
+		ln, err := net.Listen("tcp", c.ListenAddr)
+		if err != nil {
+			return nil, fmt.Errorf("smtp listen: %w", err)
+		}
+		workers = append(workers, func(ctx context.Context) error { return l.Serve(ctx, ln) })
+	}
+	if c.IMAPURL != "" {
+		account, err := inbound.ParseIMAPURL(c.IMAPURL)
+		if err != nil {
+			return nil, err
+		}
+		account.Password = c.IMAPPassword
+		p := &inbound.Poller{Account: account, ProcessedMailbox: c.IMAPProcessed, Interval: c.IMAPInterval,
+			Inbox: db, Accept: accept, Log: log, Now: time.Now, Stored: proc.Wake}
+		workers = append(workers, p.Run)
+	}
+	return workers, nil
+}
