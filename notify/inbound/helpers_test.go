@@ -98,8 +98,10 @@ func message(from, to, id, text string, header ...string) []byte {
 	if !strings.Contains(strings.Join(header, "\n"), "Content-Type") {
 		b.WriteString("Content-Type: text/plain; charset=utf-8\r\n")
 	}
-	b.WriteString("\r\n" + strings.ReplaceAll(text, "\n", "\r\n") + "\r\n\r\n" +
-		"On Sun, 1 Mar 2026 at 12:00, Less <games@less.test> wrote:\r\n> It is your turn. Reply with your turn, e.g. e5e4:e4d4:d4c4\r\n")
+	b.WriteString("\r\n" + strings.ReplaceAll(text, "\n", "\r\n") + "\r\n\r\n")
+	if !strings.Contains(b.String(), "text/html") { // an HTML reply quotes in a <blockquote>
+		b.WriteString("On Sun, 1 Mar 2026 at 12:00, Less <games@less.test> wrote:\r\n> It is your turn. Reply with your turn, e.g. e5e4:e4d4:d4c4\r\n")
+	}
 	return b.Bytes()
 }
 

@@ -201,4 +201,3 @@ func serveUntil(t *testing.T, ctx context.Context, l *inbound.Listener) string {
 	}()
 	return addr
 }
-
