@@ -114,7 +114,7 @@ func processor(t *testing.T, store domain.Inbox, p *player) *inbound.Processor {
 
 // openStore is a new store for the test (SQLite, or PostgreSQL under
 // LESSPOST_TEST_STORE=postgres).
-func openStore(t *testing.T) (repo.Store, string) {
+func openStore(t testing.TB) (repo.Store, string) {
 	dsn := repotest.DSN(t)
 	return repotest.OpenDSN(t, dsn), dsn
 }
@@ -140,7 +140,7 @@ func outcomes(t *testing.T, dsn string) []string {
 
 // listen starts l on a loopback port until the test ends and returns its
 // address and a function that kills it at once.
-func listen(t *testing.T, l *inbound.Listener) (string, func()) {
+func listen(t testing.TB, l *inbound.Listener) (string, func()) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
