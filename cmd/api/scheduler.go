@@ -71,6 +71,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune rate limits", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneRateLimits(ctx, now, limit)
 	})
+	if err := s.db.Maintain(ctx); err != nil {
+		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)
+	}
 }
 
 // prune calls fn, which deletes at most a batch of rows and says how many,
