@@ -168,6 +168,11 @@ type outcome struct {
 func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last time.Time) (sent, released int, err error) {
 	outcomes := make([]outcome, len(due))
 	threads := threadsOf(due)
+	// Sent mail is recorded as it goes, not once the batch is done: a crash
+	// sends again only what went out since the last record.
+	sentMail := make(chan domain.SentMail, len(due))
+	recorded := make(chan error, 1)
+	go func() { recorded <- w.recordSent(ctx, sentMail) }()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(max(w.Parallel, 1), len(threads)) {
@@ -182,7 +187,9 @@ func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last
 						break
 					}
 					outcomes[i] = w.attempt(ctx, due[i])
-					if o := outcomes[i]; o.err != nil && !errors.Is(o.err, ErrObsolete) {
+					if o := outcomes[i]; o.err == nil || errors.Is(o.err, ErrObsolete) {
+						sentMail <- domain.SentMail{ID: due[i].ID, At: o.at}
+					} else {
 						// The rest of the thread waits for this one's
 						// retry: later mail never overtakes it.
 						break
@@ -192,17 +199,16 @@ func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last
 		})
 	}
 	wg.Wait()
+	close(sentMail)
 
-	var done []domain.SentMail
 	var untried []int64
-	var errs []error
+	errs := []error{<-recorded}
 	for i, o := range outcomes {
 		m := due[i]
 		switch {
 		case !o.tried:
 			untried = append(untried, m.ID)
 		case o.err == nil || errors.Is(o.err, ErrObsolete):
-			done = append(done, domain.SentMail{ID: m.ID, At: o.at})
 			if o.err == nil {
 				sent++
 				if w.Observer != nil {
@@ -216,20 +222,43 @@ func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last
 			errs = append(errs, w.failed(ctx, m, o.err, o.at))
 		}
 	}
-	// Recorded even when shutting down: mail that went out and is not
-	// recorded goes out again after the restart.
-	if err := w.Store.MarkSentBatch(context.WithoutCancel(ctx), w.Claimant, done); err != nil {
-		// The Message-IDs let the recipients' clients recognise the
-		// duplicates.
-		w.Log.ErrorContext(ctx, "mail sent but not recorded", "mails", len(done), "error", err)
-		errs = append(errs, err)
-	}
 	// Released, so that another worker need not wait for the lease to end.
 	if err := w.Store.ReleaseMail(context.WithoutCancel(ctx), w.Claimant, untried); err != nil {
 		w.Log.ErrorContext(ctx, "release claimed mail", "mails", len(untried), "error", err)
 		errs = append(errs, err)
 	}
 	return sent, len(untried), errors.Join(errs...)
+}
+
+// recordSent records the mail sent, as it arrives, until in is closed:
+// each record takes all that was sent while the one before was written, so
+// there are few records under load and little unrecorded at any moment.
+// Recorded even when shutting down: mail that went out and is not recorded
+// goes out again after the restart.
+func (w *Worker) recordSent(ctx context.Context, in <-chan domain.SentMail) error {
+	var errs []error
+	for m := range in {
+		batch := []domain.SentMail{m}
+	drain:
+		for {
+			select {
+			case m, ok := <-in:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, m)
+			default:
+				break drain
+			}
+		}
+		if err := w.Store.MarkSentBatch(context.WithoutCancel(ctx), w.Claimant, batch); err != nil {
+			// The Message-IDs let the recipients' clients recognise the
+			// duplicates.
+			w.Log.ErrorContext(ctx, "mail sent but not recorded", "mails", len(batch), "error", err)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // threadsOf groups a batch by address and game, each group in the order of

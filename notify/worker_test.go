@@ -285,6 +285,55 @@ func TestWorkerStopsMidBatch(t *testing.T) {
 	}
 }
 
+// Sent mail is recorded while the batch goes on, not once it is done: a
+// worker that dies in the middle of a batch leaves little sent and
+// unrecorded, to go out twice.
+func TestWorkerRecordsAsItSends(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	const mails, stall = 10, 5
+	w, db := newTestWorker(t, &flakySender{}, &now)
+	w.Parallel = 1
+	logins(t, db, mails, now)
+	stalled, release := make(chan struct{}), make(chan struct{}, 1)
+	var sends int
+	w.Sender = senderFunc(func(ctx context.Context, m Message) error {
+		if sends++; sends == stall {
+			close(stalled)
+			<-release // the worker hangs here, as if the machine died
+		}
+		return nil
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.DeliverDue(t.Context())
+		done <- err
+	}()
+	<-stalled
+	// What went out before the stall is recorded, though the batch is not
+	// done: within a few records of the store, which the test waits for.
+	defer close(release)
+	for give := time.Now().Add(10 * time.Second); ; {
+		due, err := db.DueMail(t.Context(), now, mails)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) == mails-(stall-1) {
+			break
+		}
+		if time.Now().After(give) {
+			t.Fatalf("%d mails sent, %d recorded while the batch goes on; want %d", stall-1, mails-len(due), stall-1)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	release <- struct{}{}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := db.DueMail(t.Context(), now, mails); len(due) != 0 {
+		t.Errorf("%d mails still due after the batch", len(due))
+	}
+}
+
 // The mails about one game to one address go out in the order they were
 // queued, even when mails go out in parallel.
 func TestWorkerKeepsThreadsInOrder(t *testing.T) {

@@ -40,6 +40,11 @@ type Housekeeping interface {
 	PruneMail(ctx context.Context, before time.Time, limit int) (int, error)
 	// PruneSessions deletes sessions that ended by now.
 	PruneSessions(ctx context.Context, now time.Time, limit int) (int, error)
+	// Maintain keeps the store's query planner informed: it gathers table
+	// statistics where they have gone stale, which the claim of due mail
+	// and the scheduler's queries need to find their rows through partial
+	// indexes. Cheap when there is nothing to do.
+	Maintain(ctx context.Context) error
 	// PruneLoginTokens deletes login tokens no longer needed at now.
 	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
 	// PruneRateLimits deletes rate-limit keys whose bucket is full at now.

@@ -566,6 +566,10 @@ func (s *scenario) playAndKill(games []crashGame) {
 		mu.Unlock()
 		stop.Store(true)
 	}
+	// The round has started (the three schedulers raced for it) before
+	// the load does: on a slow machine, waiting for it under load would
+	// let the games run out of turns before the kill.
+	waitFor(t, func() bool { return s.roundRunning(0) })
 	ctx, cancel := context.WithTimeout(t.Context(), multiLoadMax)
 	defer cancel()
 	for i := range games {
@@ -602,9 +606,7 @@ func (s *scenario) playAndKill(games []crashGame) {
 		}
 	}
 	waitAcked(multiKillAt)
-	// The round has started (the three schedulers raced for it); the
-	// other reminders fall due just as an instance dies.
-	waitFor(t, func() bool { return stop.Load() || s.roundRunning(0) })
+	// The other reminders fall due just as an instance dies.
 	dueReminders(t, c.client(0, s.tokens[multiAtKill]))
 	inFlight, claimed := c.killBusy(multiVictim)
 	s.claimed = claimed

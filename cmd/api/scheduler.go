@@ -74,6 +74,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune inbound mail", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneInbound(ctx, now.Add(-repo.InboundRetention), limit)
 	})
+	if err := s.db.Maintain(ctx); err != nil {
+		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)
+	}
 }
 
 // prune calls fn, which deletes at most a batch of rows and says how many,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/lesspost/lesspost/domain"
 )
 
@@ -84,4 +86,35 @@ func (db *DB) Backlog(ctx context.Context, now time.Time) (domain.Backlog, error
 		b.OldestDue = t
 	}
 	return b, nil
+}
+
+// analysed are the tables whose statistics Maintain keeps fresh: those that
+// grow or turn over fast and are queried through partial indexes.
+var analysed = []string{"outbox", "games", "turns", "idempotency_keys", "rate_limits"}
+
+// Maintain analyses the tables of analysed that changed by more than a
+// tenth (at least 1,000 rows) since they were last analysed. Autovacuum
+// does that on a server that runs it, and then Maintain finds nothing to
+// do; on one that does not, or in the minute before autovacuum's first
+// round on a new database, the claim of due mail would otherwise plan with
+// the statistics of an empty outbox and scan all of it for every mail
+// (0.7–1.8 s instead of 8 ms for 50 mails).
+func (db *DB) Maintain(ctx context.Context) error {
+	rows, err := db.pool.Query(ctx, `SELECT relname FROM pg_stat_user_tables
+		WHERE schemaname = current_schema() AND relname = ANY($1)
+			AND n_mod_since_analyze > greatest(1000, n_live_tup / 10)`, analysed)
+	if err != nil {
+		return fmt.Errorf("find stale statistics: %w", err)
+	}
+	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("find stale statistics: %w", err)
+	}
+	for _, table := range stale {
+		// table is one of analysed, not outside input.
+		if _, err := db.pool.Exec(ctx, "ANALYZE "+pgx.Identifier{table}.Sanitize()); err != nil {
+			return fmt.Errorf("analyse %s: %w", table, err)
+		}
+	}
+	return nil
 }
