@@ -2,11 +2,13 @@ package repo
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
@@ -20,12 +22,17 @@ func TestBackupWhileWriting(t *testing.T) {
 	path := freshPath(t)
 	db := openTest(t, path)
 	organiser := signUp(t, db, "org@example.org", t0)
-	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
 	var (
 		mu      sync.Mutex
 		created []string
+		n       atomic.Int64
 	)
 	create := func() error {
+		// New addresses for every game: the same two would spend their
+		// daily budget of invitations after 50 games.
+		i := n.Add(1)
+		players := []domain.Player{{Name: "Ann", Email: fmt.Sprintf("ann%d@example.org", i)},
+			{Name: "Bob", Email: fmt.Sprintf("bob%d@example.org", i)}}
 		g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players}, organiser.ID, t0)
 		if err != nil {
 			return err
