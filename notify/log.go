@@ -24,6 +24,11 @@ func (s *LogSender) Send(ctx context.Context, m Message) error {
 	s.Log.InfoContext(ctx, "email printed (SMTP is not configured)", "to", m.To, "subject", m.Subject, "message_id", m.MessageID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err := fmt.Fprintf(s.Out, "----- email to %s\nSubject: %s\n\n%s----- end of email\n", m.To, m.Subject, m.Text)
+	// Reply-To is shown: a reply to it is a turn (see --reply-address).
+	replyTo := ""
+	if m.ReplyTo != "" {
+		replyTo = "Reply-To: " + m.ReplyTo + "\n"
+	}
+	_, err := fmt.Fprintf(s.Out, "----- email to %s\nSubject: %s\n%s\n%s----- end of email\n", m.To, m.Subject, replyTo, m.Text)
 	return err
 }

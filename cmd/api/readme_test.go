@@ -163,7 +163,7 @@ func jsonValues(t *testing.T, out string) []map[string]any {
 	}
 }
 
-var emailRE = regexp.MustCompile(`(?s)----- email to (\S+)\nSubject: ([^\n]*)\n\n(.*?)----- end of email\n`)
+var emailRE = regexp.MustCompile(`(?s)----- email to (\S+)\nSubject: ([^\n]*)\n(?:Reply-To: [^\n]*\n)?\n(.*?)----- end of email\n`)
 
 // printedEmails returns the text of the emails the server printed to addr.
 func printedEmails(logs *syncBuffer, addr string) []string {
