@@ -378,6 +378,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.Bool("secret_from_env", cfg.Secret != ""),
 		slog.String("secret_file", cfg.SecretFile),
 		slog.String("mail", mail),
+		slog.String("reply_address", cfg.ReplyAddress),
 		slog.String("smtp_user", cfg.SMTP.User),
 		slog.String("smtp_from", cfg.SMTP.From),
 		slog.String("log_level", cfg.LogLevel.String()),
