@@ -19,6 +19,7 @@ type Store interface {
 	domain.Outbox
 	domain.Monitor
 	domain.RateLimiter
+	domain.EventReader
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
@@ -48,6 +49,8 @@ type Housekeeping interface {
 	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
 	// PruneRateLimits deletes rate-limit keys whose bucket is full at now.
 	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)
+	// PruneEvents deletes events created before before.
+	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 var (
