@@ -249,6 +249,7 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 		after = from
 	}
 	// What the client missed, up to where the hub takes over.
+backlog:
 	for after.Less(from) {
 		evs, err := s.db.Events(ctx, f, after, eventBatch)
 		if err != nil {
@@ -257,7 +258,7 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 		}
 		for _, e := range evs {
 			if from.Less(e.Pos) {
-				break
+				break backlog // the hub sends it
 			}
 			if err := w.event(&e); err != nil {
 				return nil

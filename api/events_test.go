@@ -27,7 +27,9 @@ type sseEvent struct {
 	}
 }
 
-func (e sseEvent) String() string { return fmt.Sprintf("%s %s ply %d", e.kind, e.data.Color, e.data.Ply) }
+func (e sseEvent) String() string {
+	return fmt.Sprintf("%s %s ply %d", e.kind, e.data.Color, e.data.Ply)
+}
 
 // stream is an open event stream, read by a goroutine of its own.
 type stream struct {

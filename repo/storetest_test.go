@@ -27,7 +27,7 @@ func TestRateLimiterContract(t *testing.T) {
 
 // The SQLite store keeps the contract of stored events.
 func TestEventsContract(t *testing.T) {
-	storetest.RunEvents(t, func(t *testing.T) repo.Store {
+	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore {
 		db, err := repo.Open(t.Context(), repotest.Path(t))
 		if err != nil {
 			t.Fatal(err)

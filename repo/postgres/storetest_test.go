@@ -32,5 +32,5 @@ func TestRateLimiterContract(t *testing.T) {
 
 // The PostgreSQL store keeps the contract of stored events.
 func TestEventsContract(t *testing.T) {
-	storetest.RunEvents(t, func(t *testing.T) repo.Store { return open(t) })
+	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return open(t) })
 }

@@ -11,13 +11,22 @@ import (
 	"github.com/lesspost/lesspost/repo"
 )
 
-// RunEvents runs the contract of the stored events (domain.EventReader and
-// repo.Housekeeping's PruneEvents) against stores made by newStore, each
-// empty.
-func RunEvents(t *testing.T, newStore func(t *testing.T) repo.Store) {
+// EventStore is a store of events: domain.EventReader, and
+// repo.Housekeeping's PruneEvents.
+type EventStore interface {
+	domain.Store
+	domain.EventReader
+	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
+}
+
+var _ EventStore = repo.Store(nil)
+
+// RunEvents runs the contract of the stored events against stores made by
+// newStore, each empty.
+func RunEvents(t *testing.T, newStore func(t *testing.T) EventStore) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s repo.Store)
+		run  func(t *testing.T, s EventStore)
 	}{
 		{"WrittenWithTheChange", testEventsWrittenWithChange},
 		{"ResumeAfterAPosition", testEventsResume},
@@ -49,7 +58,7 @@ func describe(evs []domain.Event) []string {
 
 // A game's creation and its turns write their events in their unit of
 // work, each stream seeing its own; a unit of work that fails writes none.
-func testEventsWrittenWithChange(t *testing.T, s repo.Store) {
+func testEventsWrittenWithChange(t *testing.T, s EventStore) {
 	g := insertGame(t, s, "g1")
 	g = play(t, s, g, T0.Add(time.Minute))
 	// A change that fails leaves no event behind.
@@ -100,7 +109,7 @@ func testEventsWrittenWithChange(t *testing.T, s repo.Store) {
 
 // Events come in one order whatever the filter; a reader resumes after any
 // position, and LastEvent is where a new reader starts.
-func testEventsResume(t *testing.T, s repo.Store) {
+func testEventsResume(t *testing.T, s EventStore) {
 	ctx := t.Context()
 	if last, err := s.LastEvent(ctx); err != nil || last != (domain.EventPos{}) {
 		t.Errorf("LastEvent of an empty store = %v, %v; want the zero position", last, err)
@@ -135,7 +144,7 @@ func testEventsResume(t *testing.T, s repo.Store) {
 }
 
 // Events older than the cut-off go, in batches; newer ones stay.
-func testPruneEvents(t *testing.T, s repo.Store) {
+func testPruneEvents(t *testing.T, s EventStore) {
 	g := insertGame(t, s, "g1") // 2 invitations at T0
 	play(t, s, g, T0.Add(time.Hour))
 	before := len(readEvents(t, s, domain.EventFilter{}, domain.EventPos{}))
