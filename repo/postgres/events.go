@@ -22,8 +22,10 @@ var _ domain.EventReader = (*DB)(nil)
 // below it has committed or aborted, and every one still to commit has a
 // tx at or above it, so nothing can appear later before a listed event.
 // (The transactional-outbox technique; serialising commits with a lock
-// would cost every change a wait.) A transaction that runs long holds
-// events back until it ends, never loses them.
+// would cost every change a wait.) Transaction ids are the server's, not
+// the database's: a writing transaction that runs long, on any database of
+// the server, holds events back until it ends (read-only ones have no id
+// and hold nothing), but never loses them.
 //
 // A position is (tx, id); xid8 is 64 bits and, in practice, far below 2^63.
 

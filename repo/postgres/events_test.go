@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -32,6 +33,20 @@ type reader struct {
 	db    *postgres.DB
 	after domain.EventPos
 	seen  []string
+}
+
+// pollUntil polls until the reader read n events. Events wait for every
+// transaction that began before theirs, also those of the other databases
+// the tests run on the server at once: they come soon, not at once.
+func (r *reader) pollUntil(t *testing.T, n int) {
+	t.Helper()
+	for r.poll(t); len(r.seen) < n; r.poll(t) {
+		select {
+		case <-t.Context().Done():
+			t.Fatal(t.Context().Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 func (r *reader) poll(t *testing.T) {
@@ -76,7 +91,7 @@ func TestEventCommittedLateIsRead(t *testing.T) {
 	if err := txA.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	r.poll(t)
+	r.pollUntil(t, 2)
 	if fmt.Sprint(r.seen) != "[a b]" {
 		t.Errorf("read %q, want [a b]", r.seen)
 	}
@@ -120,7 +135,7 @@ func TestEventsConcurrentWriters(t *testing.T) {
 		}
 		r.poll(t)
 	}
-	r.poll(t) // after the last commit
+	r.pollUntil(t, writers*each*2) // after the last commit; more would be read twice
 	seen := map[string]int{}
 	for _, id := range r.seen {
 		seen[id]++

@@ -37,14 +37,26 @@ func RunEvents(t *testing.T, newStore func(t *testing.T) EventStore) {
 	}
 }
 
-// readEvents lists the events f chooses after after, failing t on an error.
-func readEvents(t *testing.T, s domain.EventReader, f domain.EventFilter, after domain.EventPos) []domain.Event {
+// readEvents lists the events f chooses after after, which the test knows
+// to be n, failing t on an error. A store may hold committed events back
+// while an earlier transaction, even of another database on its server,
+// is still running (see postgres.DB.Events): readEvents waits for that.
+func readEvents(t *testing.T, s domain.EventReader, f domain.EventFilter, after domain.EventPos, n int) []domain.Event {
 	t.Helper()
-	evs, err := s.Events(t.Context(), f, after, 100)
-	if err != nil {
-		t.Fatal(err)
+	for {
+		evs, err := s.Events(t.Context(), f, after, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) >= n {
+			return evs
+		}
+		select {
+		case <-t.Context().Done():
+			t.Fatal(t.Context().Err())
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
-	return evs
 }
 
 // describe names events for comparison: kind, address and ply.
@@ -82,26 +94,26 @@ func testEventsWrittenWithChange(t *testing.T, s EventStore) {
 		"turn_played g1 " + bob + " white ply 1",
 		"your_turn g1 " + bob + " black ply 1",
 	}
-	if got := describe(readEvents(t, s, domain.EventFilter{Email: bob}, domain.EventPos{})); !slices.Equal(got, wantBob) {
+	if got := describe(readEvents(t, s, domain.EventFilter{Email: bob}, domain.EventPos{}, len(wantBob))); !slices.Equal(got, wantBob) {
 		t.Errorf("bob's events = %q, want %q", got, wantBob)
 	}
 	wantAnn := []string{"invitation g1 " + ann + " white ply 0", "turn_played g1 " + ann + " white ply 1"}
-	if got := describe(readEvents(t, s, domain.EventFilter{Email: ann}, domain.EventPos{})); !slices.Equal(got, wantAnn) {
+	if got := describe(readEvents(t, s, domain.EventFilter{Email: ann}, domain.EventPos{}, len(wantAnn))); !slices.Equal(got, wantAnn) {
 		t.Errorf("ann's events = %q, want %q", got, wantAnn)
 	}
-	game := readEvents(t, s, domain.EventFilter{GameID: "g1"}, domain.EventPos{})
+	game := readEvents(t, s, domain.EventFilter{GameID: "g1"}, domain.EventPos{}, 1)
 	if got, want := describe(game), []string{"turn_played g1  white ply 1"}; !slices.Equal(got, want) {
 		t.Fatalf("the game's events = %q, want %q", got, want)
 	}
 	if game[0].Data.Turn != opening || !game[0].At.Equal(T0.Add(time.Minute)) {
 		t.Errorf("the turn's event = %+v, want the turn %s at %v", game[0], opening, T0.Add(time.Minute))
 	}
-	if other := readEvents(t, s, domain.EventFilter{GameID: "g2"}, domain.EventPos{}); len(other) != 0 {
+	if other := readEvents(t, s, domain.EventFilter{GameID: "g2"}, domain.EventPos{}, 0); len(other) != 0 {
 		t.Errorf("another game's events = %q, want none", describe(other))
 	}
 
 	resign(t, s, g, "black", T0.Add(3*time.Minute))
-	over := readEvents(t, s, domain.EventFilter{GameID: "g1"}, game[0].Pos)
+	over := readEvents(t, s, domain.EventFilter{GameID: "g1"}, game[0].Pos, 1)
 	if len(over) != 1 || over[0].Kind != domain.EventGameOver || over[0].Data.Result == "" {
 		t.Errorf("the game's events after the turn = %+v, want game_over with the result", over)
 	}
@@ -115,9 +127,10 @@ func testEventsResume(t *testing.T, s EventStore) {
 		t.Errorf("LastEvent of an empty store = %v, %v; want the zero position", last, err)
 	}
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
-	all := readEvents(t, s, domain.EventFilter{}, domain.EventPos{})
-	if len(all) < 6 {
-		t.Fatalf("%d events in all, want at least 6", len(all))
+	// 2 invitations; the turn, the game's own and each seat's; the your-turn.
+	all := readEvents(t, s, domain.EventFilter{}, domain.EventPos{}, 6)
+	if len(all) != 6 {
+		t.Fatalf("%d events in all, want 6: %q", len(all), describe(all))
 	}
 	for i := 1; i < len(all); i++ {
 		if !all[i-1].Pos.Less(all[i].Pos) {
@@ -128,7 +141,7 @@ func testEventsResume(t *testing.T, s EventStore) {
 		t.Errorf("LastEvent = %v, %v; want %v", last, err, all[len(all)-1].Pos)
 	}
 	for i := range all {
-		rest := readEvents(t, s, domain.EventFilter{}, all[i].Pos)
+		rest := readEvents(t, s, domain.EventFilter{}, all[i].Pos, len(all)-i-1)
 		if !slices.Equal(describe(rest), describe(all[i+1:])) {
 			t.Errorf("after event %d: %q, want %q", i, describe(rest), describe(all[i+1:]))
 		}
@@ -147,14 +160,14 @@ func testEventsResume(t *testing.T, s EventStore) {
 func testPruneEvents(t *testing.T, s EventStore) {
 	g := insertGame(t, s, "g1") // 2 invitations at T0
 	play(t, s, g, T0.Add(time.Hour))
-	before := len(readEvents(t, s, domain.EventFilter{}, domain.EventPos{}))
+	before := len(readEvents(t, s, domain.EventFilter{}, domain.EventPos{}, 6))
 	n := drain(t, func(ctx context.Context, limit int) (int, error) {
 		return s.PruneEvents(ctx, T0.Add(time.Minute), limit)
 	}, 1)
 	if n != 2 {
 		t.Errorf("pruned %d events, want the 2 invitations", n)
 	}
-	if after := readEvents(t, s, domain.EventFilter{}, domain.EventPos{}); len(after) != before-2 || after[0].Kind != domain.EventTurnPlayed {
+	if after := readEvents(t, s, domain.EventFilter{}, domain.EventPos{}, before-2); len(after) != before-2 || after[0].Kind != domain.EventTurnPlayed {
 		t.Errorf("after pruning: %q", describe(after))
 	}
 }
