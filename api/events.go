@@ -247,30 +247,8 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 	}
 	if resume == "" {
 		after = from
-	}
-	// What the client missed, up to where the hub takes over.
-backlog:
-	for after.Less(from) {
-		evs, err := s.db.Events(ctx, f, after, eventBatch)
-		if err != nil {
-			s.log.ErrorContext(ctx, "read events", "error", err)
-			return nil // the status is sent: the client reconnects
-		}
-		for _, e := range evs {
-			if from.Less(e.Pos) {
-				break backlog // the hub sends it
-			}
-			if err := w.event(&e); err != nil {
-				return nil
-			}
-			after = e.Pos
-		}
-		if len(evs) < eventBatch {
-			break
-		}
-	}
-	if after.Less(from) {
-		after = from
+	} else if after, err = s.backlog(ctx, w, f, after, from); err != nil {
+		return nil // the status is sent: the client reconnects
 	}
 	alive := time.NewTicker(keepAlive)
 	defer alive.Stop()
@@ -296,6 +274,31 @@ backlog:
 			after = e.Pos
 		}
 	}
+}
+
+// backlog sends the events f chooses after after, up to from, where the
+// hub takes over, and says the last it sent (or after).
+func (s *Server) backlog(ctx context.Context, w *eventWriter, f domain.EventFilter, after, from domain.EventPos) (domain.EventPos, error) {
+	for after.Less(from) {
+		evs, err := s.db.Events(ctx, f, after, eventBatch)
+		if err != nil {
+			s.log.ErrorContext(ctx, "read events", "error", err)
+			return after, err
+		}
+		for _, e := range evs {
+			if from.Less(e.Pos) {
+				return after, nil // the hub sends it
+			}
+			if err := w.event(&e); err != nil {
+				return after, err
+			}
+			after = e.Pos
+		}
+		if len(evs) < eventBatch {
+			break
+		}
+	}
+	return after, nil
 }
 
 // eventWriter writes Server-Sent Events, each flushed at once.
