@@ -159,6 +159,9 @@ func (h *eventHub) poll() bool {
 		}
 		h.mu.Lock()
 		for _, e := range evs {
+			if !h.last.Less(e.Pos) {
+				continue // fanned out already (one poller runs at a time; this keeps it so)
+			}
 			for sub := range h.subs {
 				if !sub.filter.Match(&e) {
 					continue
