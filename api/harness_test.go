@@ -236,6 +236,9 @@ func (h *harness) do(method, path, token string, body any, headers ...string) re
 		h.t.Fatal(err)
 	}
 	defer res.Body.Close()
+	if res.Header.Get("Content-Type") == "text/event-stream" {
+		return response{status: res.StatusCode, header: res.Header} // a stream does not end: see openStream
+	}
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		h.t.Fatal(err)

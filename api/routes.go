@@ -25,6 +25,7 @@ func (s *Server) routes() {
 	s.get("/v1/me", s.me)
 	s.echo.PATCH("/v1/me", s.updateMe)
 	s.get("/v1/me/games", s.myGames)
+	s.get("/v1/me/events", s.myEvents)
 	s.get("/v1/me/vacations", s.listVacations)
 	s.echo.POST("/v1/me/vacations", s.declareVacation)
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
@@ -50,6 +51,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink, s.limitSeatLink())
 	s.echo.POST("/v1/games/:id/spectator-link", s.rotateSpectatorLink)
 	s.get("/v1/games/:id/mail", s.gameMail)
+	s.get("/v1/games/:id/events", s.gameEvents)
 
 	s.get("/unsubscribe", s.unsubscribe)
 	s.echo.POST("/unsubscribe", s.unsubscribe)

@@ -112,6 +112,8 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/v1/games/{id}/view":               {game + "/view", white, http.StatusOK},
 		"/v1/games/{id}/record":             {game + "/record", white, http.StatusOK},
 		"/v1/games/{id}/mail":               {game + "/mail", org, http.StatusOK},
+		"/v1/games/{id}/events":             {game + "/events", white, http.StatusOK},
+		"/v1/me/events":                     {"/v1/me/events", org, http.StatusOK},
 		"/v1/tournaments/{id}":              {"/v1/tournaments/" + tour.ID, "", http.StatusOK},
 		"/v1/tournaments/{id}/standings":    {"/v1/tournaments/" + tour.ID + "/standings", "", http.StatusOK},
 		"/tournaments/{id}":                 {"/tournaments/" + tour.ID, "", http.StatusOK},

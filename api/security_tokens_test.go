@@ -66,6 +66,8 @@ func TestSecurityDeclared(t *testing.T) {
 		"getMe":                  {"/v1/me", nil},
 		"updateMe":               {"/v1/me", map[string]any{"name": "Ann"}},
 		"listMyGames":            {"/v1/me/games", nil},
+		"streamMyEvents":         {"/v1/me/events", nil},
+		"streamGameEvents":       {"/v1/games/{id}/events", nil},
 		"listVacations":          {"/v1/me/vacations", nil},
 		"declareVacation":        {"/v1/me/vacations", vacation},
 		"cancelVacation":         {"/v1/me/vacations/123", nil},

@@ -77,6 +77,11 @@ type Server struct {
 	now    func() time.Time
 	// routed holds "METHOD path" of every route, for ObserveRequest.
 	routed map[string]bool
+	events *eventHub
+	// shutdown ends with Shutdown, and the event streams with it: they
+	// would hold it until its deadline.
+	shutdown context.Context
+	stop     context.CancelFunc
 }
 
 // New builds the server and its routes.
@@ -114,6 +119,8 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})
+	s.events = newEventHub(cfg.DB, log)
+	s.shutdown, s.stop = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = s.handleError
 	// Outermost first. Headers and the request id come before anything that
 	// can fail; the logger sits outside recovery so a panic is logged as 500.
@@ -155,7 +162,9 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 // Links builds the links emails carry (move, spectator and login links).
 func (s *Server) Links() *Links { return s.links }
 
+// wakeMail follows a commit that queued mail, which caused events too.
 func (s *Server) wakeMail() {
+	s.events.Wake()
 	if s.cfg.MailQueued != nil {
 		s.cfg.MailQueued()
 	}
@@ -177,5 +186,6 @@ func (s *Server) Serve(ln net.Listener) error {
 // Shutdown stops accepting connections and waits, until ctx ends, for the
 // requests in flight to finish.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stop()
 	return s.http.Shutdown(ctx)
 }

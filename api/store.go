@@ -12,6 +12,8 @@ import (
 type Store interface {
 	domain.Store
 	domain.RateLimiter
+	// EventReader serves the event streams.
+	domain.EventReader
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
 }

@@ -75,7 +75,7 @@ const (
 
 // writeQueries and readQueries are prepared on the write and read pools.
 var (
-	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlMailStops, sqlSeatPlayed,
+	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed,
 		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit}
 	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
 		sqlSelectTurns, sqlSelectRateLimit}
@@ -92,6 +92,9 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.Gam
 		return err
 	}
 	if err := insertTurns(ctx, tx, &c.Game, before.Ply(), c.Played, now); err != nil {
+		return err
+	}
+	if err := writeEvents(ctx, tx, domain.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
 	return enqueue(ctx, tx, &c.Game, c.Notices, c.Cause, now)

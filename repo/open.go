@@ -20,6 +20,7 @@ type Store interface {
 	domain.Inbox
 	domain.Monitor
 	domain.RateLimiter
+	domain.EventReader
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
@@ -51,6 +52,8 @@ type Housekeeping interface {
 	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)
 	// PruneInbound deletes received mail processed before before.
 	PruneInbound(ctx context.Context, before time.Time, limit int) (int, error)
+	// PruneEvents deletes events created before before.
+	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 var (

@@ -62,6 +62,9 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 	if err := insertTurns(ctx, s.tx, &c.Game, 0, c.History, now); err != nil {
 		return err
 	}
+	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now); err != nil {
+		return err
+	}
 	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
 }
 

@@ -8,19 +8,20 @@ import (
 	"github.com/lesspost/lesspost/repo/storetest"
 )
 
+// openStore opens a store on a fresh file, closed when t ends.
+func openStore(t *testing.T) repo.Store { return repotest.OpenDSN(t, repotest.Path(t)) }
+
 // The SQLite store keeps the contract of repo.Store.
 func TestStoreContract(t *testing.T) {
-	storetest.RunStore(t, func(t *testing.T) repo.Store {
-		db, err := repo.Open(t.Context(), repotest.Path(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	})
+	storetest.RunStore(t, func(t *testing.T) repo.Store { return openStore(t) })
 }
 
 // The SQLite store keeps the contract of domain.RateLimiter.
 func TestRateLimiterContract(t *testing.T) {
-	storetest.RunRateLimiter(t, func(t *testing.T) storetest.RateLimitStore { return repotest.OpenDSN(t, repotest.Path(t)) })
+	storetest.RunRateLimiter(t, func(t *testing.T) storetest.RateLimitStore { return openStore(t) })
+}
+
+// The SQLite store keeps the contract of stored events.
+func TestEventsContract(t *testing.T) {
+	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return openStore(t) })
 }

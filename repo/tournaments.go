@@ -88,6 +88,11 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament)
 
 // AddNotice queues a notice of no game (a bye): what admit refuses is left out.
 func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
+	if e, ok := domain.NoticeEvent(n); ok {
+		if err := writeEvents(ctx, s.tx, []domain.Event{e}, now); err != nil {
+			return err
+		}
+	}
 	return mailpolicy.Queue(ctx, mailFacts{s.tx}, n, n.Email, locale, c, now, func(r mailrow.Row) error {
 		return insertOutbox(ctx, s.tx, r, now)
 	})

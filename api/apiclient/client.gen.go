@@ -2613,6 +2613,12 @@ type IdempotencyKey = string
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
+// LastEventId defines model for LastEventId.
+type LastEventId = string
+
+// LastEventIdQuery defines model for LastEventIdQuery.
+type LastEventIdQuery = string
+
 // TournamentId defines model for TournamentId.
 type TournamentId = string
 
@@ -2739,6 +2745,16 @@ type GetGameParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// StreamGameEventsParams defines parameters for StreamGameEvents.
+type StreamGameEventsParams struct {
+	// LastEventId As `Last-Event-ID`, for clients that cannot set headers; the header
+	// wins when both are sent.
+	LastEventId *LastEventIdQuery `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
+	// LastEventID The `id:` of the last event received; the stream resumes just after it.
+	LastEventID *LastEventId `json:"Last-Event-ID,omitempty"`
+}
+
 // ListLegalMovesParams defines parameters for ListLegalMoves.
 type ListLegalMovesParams struct {
 	// Turn The moves of the turn so far, in turn notation (N1–N2), e.g.
@@ -2770,6 +2786,16 @@ type SubmitTurnParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
 	// change, so that it can be retried safely: see the API description.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// StreamMyEventsParams defines parameters for StreamMyEvents.
+type StreamMyEventsParams struct {
+	// LastEventId As `Last-Event-ID`, for clients that cannot set headers; the header
+	// wins when both are sent.
+	LastEventId *LastEventIdQuery `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
+	// LastEventID The `id:` of the last event received; the stream resumes just after it.
+	LastEventID *LastEventId `json:"Last-Event-ID,omitempty"`
 }
 
 // ListMyGamesParams defines parameters for ListMyGames.
@@ -3733,6 +3759,25 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 	GetGame(ctx context.Context, id GameId, params *GetGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// StreamGameEvents Live events of a game (Server-Sent Events)
+	//
+	// A `text/event-stream` of the game's own events: each turn played
+	// (`turn_played`, with the turn) and the end (`game_over`, with the
+	// result). The stream works as `streamMyEvents` does: `id:`,
+	// `event:`, `data:` (an `Event`), keep-alive comments, and
+	// `Last-Event-ID` to resume exactly after the last event received.
+	//
+	// Token: any token that may read the game: an account token of a
+	// player or its creator, a seat token or a spectator token of this
+	// game. Account tokens count against the account's 8 open streams.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
+	// `429 rate_limited`.
+	//
+	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
+	StreamGameEvents(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListGameMail The game's emails and their delivery
 	//
 	// Every email the game caused (invitations, your-turn emails, results,
@@ -4058,6 +4103,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
 	RotateCalendarLink(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StreamMyEvents Live events of my games (Server-Sent Events)
+	//
+	// A `text/event-stream` of the events concerning the account's
+	// address: an invitation, a tournament round that starts (its game or
+	// a bye), a turn played in one of its games, its turn, a game that
+	// ended, its deadline near. Each event has `id:` (opaque), `event:`
+	// (its kind) and `data:` (an `Event` as JSON, one line); a comment
+	// line keeps the stream alive every 20 seconds.
+	//
+	// Events are stored with the change that causes them and kept for
+	// 7 days. A client that reconnects with the last `id:` it received in
+	// `Last-Event-ID` (browsers' EventSource does so itself), or in
+	// `last_event_id`, gets exactly the events it missed, then the new
+	// ones, whichever server instance it reaches. Without it the stream
+	// starts with the next event.
+	//
+	// Token: an account token. An account holds at most 8 streams open at
+	// once per server instance (`429 rate_limited`).
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_cursor` (an event id this server
+	// did not give out); `429 rate_limited`.
+	//
+	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+	StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMyGames My games
 	//
@@ -4840,6 +4911,35 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 	return c.Client.Do(req)
 }
 
+// StreamGameEvents Live events of a game (Server-Sent Events)
+//
+// A `text/event-stream` of the game's own events: each turn played
+// (`turn_played`, with the turn) and the end (`game_over`, with the
+// result). The stream works as `streamMyEvents` does: `id:`,
+// `event:`, `data:` (an `Event`), keep-alive comments, and
+// `Last-Event-ID` to resume exactly after the last event received.
+//
+// Token: any token that may read the game: an account token of a
+// player or its creator, a seat token or a spectator token of this
+// game. Account tokens count against the account's 8 open streams.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
+// `429 rate_limited`.
+//
+// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
+func (c *Client) StreamGameEvents(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamGameEventsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListGameMail The game's emails and their delivery
 //
 // Every email the game caused (invitations, your-turn emails, results,
@@ -5326,6 +5426,42 @@ func (c *Client) UpdateMe(ctx context.Context, body UpdateMeJSONRequestBody, req
 // Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
 func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateCalendarLinkRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StreamMyEvents Live events of my games (Server-Sent Events)
+//
+// A `text/event-stream` of the events concerning the account's
+// address: an invitation, a tournament round that starts (its game or
+// a bye), a turn played in one of its games, its turn, a game that
+// ended, its deadline near. Each event has `id:` (opaque), `event:`
+// (its kind) and `data:` (an `Event` as JSON, one line); a comment
+// line keeps the stream alive every 20 seconds.
+//
+// Events are stored with the change that causes them and kept for
+// 7 days. A client that reconnects with the last `id:` it received in
+// `Last-Event-ID` (browsers' EventSource does so itself), or in
+// `last_event_id`, gets exactly the events it missed, then the new
+// ones, whichever server instance it reaches. Without it the stream
+// starts with the next event.
+//
+// Token: an account token. An account holds at most 8 streams open at
+// once per server instance (`429 rate_limited`).
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_cursor` (an event id this server
+// did not give out); `429 rate_limited`.
+//
+// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamMyEventsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6393,6 +6529,82 @@ func NewGetGameRequest(server string, id GameId, params *GetGameParams) (*http.R
 	return req, nil
 }
 
+// NewStreamGameEventsRequest constructs an http.Request for the StreamGameEvents method
+func NewStreamGameEventsRequest(server string, id GameId, params *StreamGameEventsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/events", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListGameMailRequest constructs an http.Request for the ListGameMail method
 func NewListGameMailRequest(server string, id GameId) (*http.Request, error) {
 	var err error
@@ -6964,6 +7176,75 @@ func NewRotateCalendarLinkRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStreamMyEventsRequest constructs an http.Request for the StreamMyEvents method
+func NewStreamMyEventsRequest(server string, params *StreamMyEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -7770,6 +8051,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 	GetGameWithResponse(ctx context.Context, id GameId, params *GetGameParams, reqEditors ...RequestEditorFn) (*GetGameResponse, error)
 
+	// StreamGameEventsWithResponse Live events of a game (Server-Sent Events)
+	//
+	// A `text/event-stream` of the game's own events: each turn played
+	// (`turn_played`, with the turn) and the end (`game_over`, with the
+	// result). The stream works as `streamMyEvents` does: `id:`,
+	// `event:`, `data:` (an `Event`), keep-alive comments, and
+	// `Last-Event-ID` to resume exactly after the last event received.
+	//
+	// Token: any token that may read the game: an account token of a
+	// player or its creator, a seat token or a spectator token of this
+	// game. Account tokens count against the account's 8 open streams.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
+	// `429 rate_limited`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
+	StreamGameEventsWithResponse(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*StreamGameEventsResponse, error)
+
 	// ListGameMailWithResponse The game's emails and their delivery
 	//
 	// Every email the game caused (invitations, your-turn emails, results,
@@ -8113,6 +8415,34 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/me/calendar-link (the `RotateCalendarLink` operationId).
 	RotateCalendarLinkWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateCalendarLinkResponse, error)
+
+	// StreamMyEventsWithResponse Live events of my games (Server-Sent Events)
+	//
+	// A `text/event-stream` of the events concerning the account's
+	// address: an invitation, a tournament round that starts (its game or
+	// a bye), a turn played in one of its games, its turn, a game that
+	// ended, its deadline near. Each event has `id:` (opaque), `event:`
+	// (its kind) and `data:` (an `Event` as JSON, one line); a comment
+	// line keeps the stream alive every 20 seconds.
+	//
+	// Events are stored with the change that causes them and kept for
+	// 7 days. A client that reconnects with the last `id:` it received in
+	// `Last-Event-ID` (browsers' EventSource does so itself), or in
+	// `last_event_id`, gets exactly the events it missed, then the new
+	// ones, whichever server instance it reaches. Without it the stream
+	// starts with the next event.
+	//
+	// Token: an account token. An account holds at most 8 streams open at
+	// once per server instance (`429 rate_limited`).
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `422 invalid_cursor` (an event id this server
+	// did not give out); `429 rate_limited`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+	StreamMyEventsWithResponse(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*StreamMyEventsResponse, error)
 
 	// ListMyGamesWithResponse My games
 	//
@@ -9457,6 +9787,103 @@ func (r GetGameResponse) ContentType() string {
 	return ""
 }
 
+// StreamGameEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamGameEvents
+type StreamGameEventsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// StreamGameEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamGameEvents
+type StreamGameEventsResponse429Headers struct {
+	RetryAfter int
+}
+
+type StreamGameEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StreamGameEventsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamGameEventsResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamGameEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamGameEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamGameEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamGameEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListGameMailResponse401Headers the declared response headers of an HTTP 401 response for ListGameMail
 type ListGameMailResponse401Headers struct {
 	WWWAuthenticate *string
@@ -10635,6 +11062,96 @@ func (r RotateCalendarLinkResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateCalendarLinkResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StreamMyEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamMyEvents
+type StreamMyEventsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// StreamMyEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamMyEvents
+type StreamMyEventsResponse429Headers struct {
+	RetryAfter int
+}
+
+type StreamMyEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StreamMyEventsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamMyEventsResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamMyEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamMyEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamMyEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamMyEventsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -11887,6 +12404,33 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 	return ParseGetGameResponse(rsp)
 }
 
+// StreamGameEventsWithResponse Live events of a game (Server-Sent Events)
+//
+// A `text/event-stream` of the game's own events: each turn played
+// (`turn_played`, with the turn) and the end (`game_over`, with the
+// result). The stream works as `streamMyEvents` does: `id:`,
+// `event:`, `data:` (an `Event`), keep-alive comments, and
+// `Last-Event-ID` to resume exactly after the last event received.
+//
+// Token: any token that may read the game: an account token of a
+// player or its creator, a seat token or a spectator token of this
+// game. Account tokens count against the account's 8 open streams.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
+// `429 rate_limited`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
+func (c *ClientWithResponses) StreamGameEventsWithResponse(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*StreamGameEventsResponse, error) {
+	rsp, err := c.StreamGameEvents(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamGameEventsResponse(rsp)
+}
+
 // ListGameMailWithResponse The game's emails and their delivery
 //
 // Every email the game caused (invitations, your-turn emails, results,
@@ -12331,6 +12875,40 @@ func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseRotateCalendarLinkResponse(rsp)
+}
+
+// StreamMyEventsWithResponse Live events of my games (Server-Sent Events)
+//
+// A `text/event-stream` of the events concerning the account's
+// address: an invitation, a tournament round that starts (its game or
+// a bye), a turn played in one of its games, its turn, a game that
+// ended, its deadline near. Each event has `id:` (opaque), `event:`
+// (its kind) and `data:` (an `Event` as JSON, one line); a comment
+// line keeps the stream alive every 20 seconds.
+//
+// Events are stored with the change that causes them and kept for
+// 7 days. A client that reconnects with the last `id:` it received in
+// `Last-Event-ID` (browsers' EventSource does so itself), or in
+// `last_event_id`, gets exactly the events it missed, then the new
+// ones, whichever server instance it reaches. Without it the stream
+// starts with the next event.
+//
+// Token: an account token. An account holds at most 8 streams open at
+// once per server instance (`429 rate_limited`).
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `422 invalid_cursor` (an event id this server
+// did not give out); `429 rate_limited`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+func (c *ClientWithResponses) StreamMyEventsWithResponse(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*StreamMyEventsResponse, error) {
+	rsp, err := c.StreamMyEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamMyEventsResponse(rsp)
 }
 
 // ListMyGamesWithResponse My games
@@ -13606,6 +14184,97 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 	return response, nil
 }
 
+// ParseStreamGameEventsResponse parses an HTTP response from a StreamGameEventsWithResponse call
+func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamGameEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers StreamGameEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers StreamGameEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListGameMailResponse parses an HTTP response from a ListGameMailWithResponse call
 func ParseListGameMailResponse(rsp *http.Response) (*ListGameMailResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -14689,6 +15358,90 @@ func ParseRotateCalendarLinkResponse(rsp *http.Response) (*RotateCalendarLinkRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStreamMyEventsResponse parses an HTTP response from a StreamMyEventsWithResponse call
+func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamMyEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers StreamMyEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers StreamMyEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

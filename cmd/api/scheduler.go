@@ -74,6 +74,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune inbound mail", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneInbound(ctx, now.Add(-repo.InboundRetention), limit)
 	})
+	s.prune(ctx, "prune events", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneEvents(ctx, now.Add(-domain.EventRetention), limit)
+	})
 	if err := s.db.Maintain(ctx); err != nil {
 		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)
 	}

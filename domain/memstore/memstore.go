@@ -41,6 +41,8 @@ type data struct {
 	vacations   []vacation
 	tournaments map[string]domain.Tournament
 	queued      []Queued
+	events      []domain.Event
+	lastEvent   int64 // the Seq of the last event written, pruned or not
 	// unsubscribed and suppressed are the addresses that chose so.
 	unsubscribed, suppressed map[string]bool
 }
@@ -130,7 +132,7 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
 		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
 		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued),
-		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
+		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent, unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}
@@ -202,6 +204,7 @@ func (t *tx) InsertGame(ctx context.Context, c *domain.Created, cause domain.Cau
 	g.Seats, g.Rules = slices.Clone(g.Seats), g.Rules.Clone() // as a store keeps a copy
 	t.data.games[g.ID] = g
 	t.addTurns(c.Game.ID, 0, c.History, now)
+	t.addEvents(domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now)
 	t.queue(&c.Game, c.Notices, cause)
 	return nil
 }
@@ -215,6 +218,7 @@ func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.Game
 	g.Seats, g.Rules = slices.Clone(g.Seats), g.Rules.Clone()
 	t.data.games[g.ID] = g
 	t.addTurns(g.ID, before.Ply(), c.Played, now)
+	t.addEvents(domain.ChangeEvents(&g, before.Ply(), c.Played, c.Notices), now)
 	t.queue(&g, c.Notices, c.Cause)
 	return nil
 }
@@ -231,11 +235,7 @@ func (t *tx) addTurns(gameID string, plyBefore int, played []ruleset.Played, now
 
 func (t *tx) queue(g *domain.Game, notices []domain.Notice, cause domain.Cause) {
 	for _, n := range notices {
-		email := n.Email
-		if seat, ok := g.Seat(n.Color); ok && email == "" {
-			email = seat.Email
-		}
-		t.data.queued = append(t.data.queued, Queued{Notice: n, Email: email, Cause: cause})
+		t.data.queued = append(t.data.queued, Queued{Notice: n, Email: g.Recipient(n), Cause: cause})
 	}
 }
 

@@ -12,3 +12,8 @@ import (
 func TestStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) domain.Store { return memstore.New() })
 }
+
+// The in-memory store keeps the events as the SQL stores do.
+func TestEventsContract(t *testing.T) {
+	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return memstore.New() })
+}

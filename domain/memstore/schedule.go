@@ -105,6 +105,9 @@ func (t *tx) SaveTournament(ctx context.Context, tm *domain.Tournament, version 
 func (t *tx) RescheduleTournament(ctx context.Context, tm *domain.Tournament) error { return nil }
 
 func (t *tx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
+	if e, ok := domain.NoticeEvent(n); ok {
+		t.addEvents([]domain.Event{e}, now)
+	}
 	t.data.queued = append(t.data.queued, Queued{Notice: n, Email: n.Email, Cause: c})
 	return nil
 }

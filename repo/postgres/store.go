@@ -56,6 +56,9 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 	if err := insertTurns(ctx, s.tx, &c.Game, 0, c.History, now); err != nil {
 		return err
 	}
+	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now); err != nil {
+		return err
+	}
 	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
 }
 
@@ -71,6 +74,9 @@ func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.
 		return err
 	}
 	if err := insertTurns(ctx, s.tx, &c.Game, before.Ply(), c.Played, now); err != nil {
+		return err
+	}
+	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
 	return enqueue(ctx, s.tx, &c.Game, c.Notices, c.Cause, now)

@@ -29,3 +29,8 @@ func TestStoreContract(t *testing.T) {
 func TestRateLimiterContract(t *testing.T) {
 	storetest.RunRateLimiter(t, func(t *testing.T) storetest.RateLimitStore { return open(t) })
 }
+
+// The PostgreSQL store keeps the contract of stored events.
+func TestEventsContract(t *testing.T) {
+	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return open(t) })
+}

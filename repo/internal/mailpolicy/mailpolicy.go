@@ -123,7 +123,7 @@ func Queue(ctx context.Context, f Facts, n domain.Notice, email, locale string, 
 func QueueAll(ctx context.Context, f Facts, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time,
 	insert func(mailrow.Row) error) error {
 	for _, n := range notices {
-		if err := Queue(ctx, f, n, mailrow.Recipient(g, n), "", c, now, insert); err != nil {
+		if err := Queue(ctx, f, n, g.Recipient(n), "", c, now, insert); err != nil {
 			return err
 		}
 	}

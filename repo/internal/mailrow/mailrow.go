@@ -67,15 +67,6 @@ func New(n domain.Notice, email, secret, locale string, budgeted bool) (Row, err
 	return r, nil
 }
 
-// Recipient is where notice n of game g goes: its own address, or else
-// its seat's.
-func Recipient(g *domain.Game, n domain.Notice) string {
-	if seat, ok := g.Seat(n.Color); ok && n.Email == "" {
-		return seat.Email
-	}
-	return n.Email
-}
-
 // Read is a row read back for delivery.
 type Read struct {
 	ID int64

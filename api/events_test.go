@@ -1,0 +1,193 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/internal/vectors"
+)
+
+// sseEvent is one event of a stream, as a client reads it.
+type sseEvent struct {
+	id, kind string
+	data     struct {
+		GameID string `json:"game_id"`
+		Color  string `json:"color"`
+		Ply    int    `json:"ply"`
+		Turn   string `json:"turn"`
+		Result string `json:"result"`
+	}
+}
+
+func (e sseEvent) String() string {
+	return fmt.Sprintf("%s %s ply %d", e.kind, e.data.Color, e.data.Ply)
+}
+
+// stream is an open event stream, read by a goroutine of its own.
+type stream struct {
+	events chan sseEvent
+	close  context.CancelFunc
+}
+
+// openStream opens an event stream of base+path with token, resuming after
+// lastID unless it is "", and reads its events until close.
+func openStream(t *testing.T, client *http.Client, base, path, token, lastID string) *stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	req, err := http.NewRequestWithContext(ctx, "GET", base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET %s: %d %s", path, res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	s := &stream{events: make(chan sseEvent), close: cancel}
+	t.Cleanup(cancel)
+	go func() {
+		defer res.Body.Close()
+		defer close(s.events)
+		var e sseEvent
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			field, value, _ := strings.Cut(sc.Text(), ": ")
+			switch field {
+			case "id":
+				e.id = value
+			case "event":
+				e.kind = value
+			case "data":
+				if err := json.Unmarshal([]byte(value), &e.data); err != nil {
+					t.Errorf("event data %q: %v", value, err)
+				}
+			case "": // the end of an event, or a comment
+				if e.kind != "" {
+					select {
+					case s.events <- e:
+					case <-ctx.Done():
+						return
+					}
+				}
+				e = sseEvent{}
+			}
+		}
+	}()
+	return s
+}
+
+// next waits for the stream's next event.
+func (s *stream) next(t *testing.T) sseEvent {
+	t.Helper()
+	select {
+	case e, ok := <-s.events:
+		if !ok {
+			t.Fatal("the stream ended")
+		}
+		return e
+	case <-t.Context().Done():
+		t.Fatal("no event before the test's deadline")
+	}
+	return sseEvent{}
+}
+
+// expect reads as many events as want names and checks them.
+func (s *stream) expect(t *testing.T, want ...string) []sseEvent {
+	t.Helper()
+	var got []sseEvent
+	for range want {
+		got = append(got, s.next(t))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("events %v, want %v", got, want)
+	}
+	return got
+}
+
+// A player follows his events while a game is played over HTTP, goes
+// away, and on his return gets exactly what he missed, then the new ones;
+// a spectator reads the game's own events from the start.
+func TestEventStreamFollowsAGame(t *testing.T) {
+	h := newHarness(t)
+	vector := vectors.Load(t).GameCases[0]
+	org, bob := h.login("org@example.org"), h.login("bob@example.org")
+
+	live := openStream(t, h.client, h.url, "/v1/me/events", bob, "")
+	var g gameJSON
+	h.do("POST", "/v1/games", org, twoPlayers(vector.Walls)).want(t, http.StatusCreated).decode(t, &g)
+	seats := map[string]string{"white": h.seatToken(g.ID, "white"), "black": h.seatToken(g.ID, "black")}
+	play := func(i int) {
+		t.Helper()
+		h.do("POST", "/v1/games/"+g.ID+"/turns", seats[[]string{"white", "black"}[i%2]],
+			map[string]any{"turn": vector.Turns[i], "ply": i}).want(t, http.StatusCreated)
+	}
+
+	first := live.expect(t, "invitation black ply 0")
+	if first[0].data.GameID != g.ID {
+		t.Errorf("the invitation is to %s, want %s", first[0].data.GameID, g.ID)
+	}
+	play(0)
+	seen := live.expect(t, "turn_played white ply 1", "your_turn black ply 1")
+	if seen[0].data.Turn == "" {
+		t.Error("turn_played without its turn")
+	}
+	live.close()
+
+	play(1)
+	play(2)
+	back := openStream(t, h.client, h.url, "/v1/me/events", bob, seen[1].id)
+	back.expect(t, "turn_played black ply 2", "turn_played white ply 3", "your_turn black ply 3")
+	play(3)
+	back.expect(t, "turn_played black ply 4")
+
+	watch := openStream(t, h.client, h.url, "/v1/games/"+g.ID+"/events", seats["white"], "0-0")
+	watch.expect(t, "turn_played white ply 1", "turn_played black ply 2", "turn_played white ply 3", "turn_played black ply 4")
+	h.do("POST", "/v1/games/"+g.ID+"/resign", seats["white"], map[string]any{}).want(t, http.StatusOK)
+	if over := watch.next(t); over.kind != "game_over" || over.data.Result == "" {
+		t.Errorf("after the resignation: %v %+v", over, over.data)
+	}
+	back.expect(t, "game_over black ply 4")
+}
+
+// An event committed through one server reaches a stream held on another
+// server on the same store.
+func TestEventStreamAcrossInstances(t *testing.T) {
+	h := newHarness(t)
+	other, err := api.New(api.Config{DB: h.db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, client := apitest.NewServer(t, other)
+	s := startGame(t, h)
+	events := openStream(t, client, ts.URL, "/v1/games/"+s.id+"/events", s.watch, "")
+	h.do("POST", "/v1/games/"+s.id+"/turns", s.white, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	events.expect(t, "turn_played white ply 1")
+}
+
+// Ids that this server did not give out are refused before the stream
+// starts, and an account's open streams are capped.
+func TestEventStreamRefusals(t *testing.T) {
+	h := newHarness(t)
+	ann := h.login("ann@example.org")
+	h.do("GET", "/v1/me/events", ann, nil, "Last-Event-ID", "yesterday").want(t, http.StatusUnprocessableEntity, "invalid_cursor")
+	h.do("GET", "/v1/me/events?last_event_id=12", ann, nil).want(t, http.StatusUnprocessableEntity, "invalid_cursor")
+	for range api.MaxStreamsPerAccount {
+		openStream(t, h.client, h.url, "/v1/me/events", ann, "")
+	}
+	h.do("GET", "/v1/me/events", ann, nil).want(t, http.StatusTooManyRequests, "rate_limited")
+}

@@ -1,0 +1,203 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/ruleset"
+)
+
+// EventKind is the kind of a live event (see Event).
+type EventKind string
+
+const (
+	EventTurnPlayed   EventKind = "turn_played"   // a turn was played in a game
+	EventYourTurn     EventKind = "your_turn"     // it is the address's turn
+	EventGameOver     EventKind = "game_over"     // a game ended
+	EventInvitation   EventKind = "invitation"    // the address was invited to a game
+	EventRoundStart   EventKind = "round_start"   // a tournament round started: the address's game of it, or a bye
+	EventDeadlineNear EventKind = "deadline_near" // the address's deadline is near
+)
+
+// EventRetention is how long the store keeps events: a client that was away
+// longer reads the games themselves.
+const EventRetention = 7 * 24 * time.Hour
+
+// Event is what a live stream tells a client. Events are decided with the
+// notices of a change and written in its unit of work, so a client that
+// resumes after the last event it saw gets exactly what it missed. Unlike
+// mail, they know no budgets, suppressions or unsubscriptions.
+//
+// An event either concerns one address (Email: that address's own stream)
+// or is the game's own (Email "": the stream of whoever may read the game).
+type Event struct {
+	Pos    EventPos // set by the store
+	Kind   EventKind
+	GameID string // "" for a bye
+	Email  string
+	Color  string // the seat concerned
+	Ply    int    // the game's ply it is about (a bye: the round)
+	Data   EventData
+	At     time.Time // set by the store
+}
+
+// EventData is the small payload of an event. The store keeps it as JSON,
+// in these names.
+type EventData struct {
+	Turn       string `json:"turn,omitempty"`       // turn_played: the turn, canonical
+	Result     string `json:"result,omitempty"`     // game_over: as the record writes it ("white+2")
+	Line       string `json:"line,omitempty"`       // game_over: in English
+	Tournament string `json:"tournament,omitempty"` // round_start
+}
+
+// EventPos is where an event stands in the order of all events: the store's
+// commit order. Tx orders the units of work (0 where the store's row order
+// is its commit order), Seq the events within and across them.
+type EventPos struct {
+	Tx, Seq int64
+}
+
+// Less reports whether p comes before q.
+func (p EventPos) Less(q EventPos) bool {
+	return p.Tx < q.Tx || p.Tx == q.Tx && p.Seq < q.Seq
+}
+
+// String is the position as clients see it (the SSE event id): opaque to them.
+func (p EventPos) String() string {
+	return strconv.FormatInt(p.Tx, 10) + "-" + strconv.FormatInt(p.Seq, 10)
+}
+
+// ParseEventPos reads a position String wrote.
+func ParseEventPos(s string) (EventPos, error) {
+	tx, seq, ok := strings.Cut(s, "-")
+	if ok {
+		p := EventPos{}
+		var err1, err2 error
+		p.Tx, err1 = strconv.ParseInt(tx, 10, 64)
+		p.Seq, err2 = strconv.ParseInt(seq, 10, 64)
+		if err1 == nil && err2 == nil && p.Tx >= 0 && p.Seq >= 0 {
+			return p, nil
+		}
+	}
+	return EventPos{}, Errorf(KindInvalid, CodeInvalidCursor, "%q is no event id of this server", s)
+}
+
+// EventFilter chooses the events of one stream: those concerning Email, or
+// else the game's own events of GameID. The zero filter chooses all.
+type EventFilter struct {
+	Email  string
+	GameID string
+}
+
+// Match reports whether the filter chooses e.
+func (f EventFilter) Match(e *Event) bool {
+	switch {
+	case f.Email != "":
+		return e.Email == f.Email
+	case f.GameID != "":
+		return e.GameID == f.GameID && e.Email == ""
+	}
+	return true
+}
+
+// EventReader reads stored events, safe for several readers on one store
+// in any number of processes.
+type EventReader interface {
+	// Events lists up to limit events the filter chooses, after after, in
+	// order. The store lists an event only once every event before it is
+	// committed (or never will be), so a reader that resumes after the last
+	// event it read misses none.
+	Events(ctx context.Context, f EventFilter, after EventPos, limit int) ([]Event, error)
+	// LastEvent is the position of the last event Events would list now
+	// (the zero position when there is none): a new stream starts after it.
+	LastEvent(ctx context.Context) (EventPos, error)
+}
+
+// ChangeEvents are the events of a change to g: its turns played (the first
+// after ply firstPly) and its notices.
+func ChangeEvents(g *Game, firstPly int, played []ruleset.Played, notices []Notice) []Event {
+	var out []Event
+	for i, p := range played {
+		e := Event{Kind: EventTurnPlayed, GameID: g.ID, Color: p.Color, Ply: firstPly + i + 1, Data: EventData{Turn: p.Ply}}
+		out = append(out, e)
+		for _, email := range g.addresses() {
+			e.Email = email
+			out = append(out, e)
+		}
+	}
+	over := false
+	for _, n := range notices {
+		e, ok := noticeEvent(g, n)
+		if !ok {
+			continue
+		}
+		if e.Kind == EventGameOver && !over {
+			over = true
+			public := e
+			public.Email, public.Color = "", ""
+			out = append(out, public)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// NoticeEvent is the event of a notice of no game (a bye), if it has one.
+func NoticeEvent(n Notice) (Event, bool) {
+	return noticeEvent(&Game{}, n)
+}
+
+// noticeEvent is the event concerning the recipient of a notice about g.
+func noticeEvent(g *Game, n Notice) (Event, bool) {
+	e := Event{GameID: n.GameID, Email: g.Recipient(n), Color: n.Color, Ply: n.Ply}
+	switch n.Kind {
+	case NoticeYourTurn:
+		e.Kind = EventYourTurn
+	case NoticeReminder:
+		e.Kind = EventDeadlineNear
+	case NoticeInvitation:
+		e.Kind = EventInvitation
+		if g.Tournament != nil {
+			e.Kind, e.Data.Tournament = EventRoundStart, g.Tournament.ID
+		}
+	case NoticeBye:
+		e.Kind, e.Data.Tournament = EventRoundStart, n.Tournament
+	case NoticeGameOver:
+		e.Kind = EventGameOver
+		if r, over := g.Result(); over {
+			e.Data.Result, e.Data.Line = r.Text, r.Line
+		}
+	default:
+		return Event{}, false
+	}
+	return e, e.Email != ""
+}
+
+// Recipient is the address a notice about g goes to: its seat's, unless
+// the notice names one.
+func (g *Game) Recipient(n Notice) string {
+	if seat, ok := g.Seat(n.Color); ok && n.Email == "" {
+		return seat.Email
+	}
+	return n.Email
+}
+
+// addresses are the seats' addresses, each once.
+func (g *Game) addresses() []string {
+	var out []string
+	for _, s := range g.Seats {
+		if !slices.Contains(out, s.Email) {
+			out = append(out, s.Email)
+		}
+	}
+	return out
+}
+
+// String names an event for logs and test failures.
+func (e Event) String() string {
+	return fmt.Sprintf("%s %s %s %s ply %d", e.Kind, e.GameID, e.Email, e.Color, e.Ply)
+}
