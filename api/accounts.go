@@ -52,34 +52,62 @@ type tokenRequest struct {
 }
 
 type tokenResponse struct {
-	AccessToken string    `json:"access_token"`
-	TokenType   string    `json:"token_type"`
-	ExpiresAt   time.Time `json:"expires_at"`
-	User        userView  `json:"user"`
+	AccessToken      string    `json:"access_token"`
+	TokenType        string    `json:"token_type"`
+	ExpiresIn        int       `json:"expires_in"`
+	ExpiresAt        time.Time `json:"expires_at"`
+	RefreshToken     string    `json:"refresh_token"`
+	RefreshExpiresAt time.Time `json:"refresh_expires_at"`
+	User             userView  `json:"user"`
 }
 
-// exchangeToken spends a login token for an access token.
+// exchangeToken spends a login token for a new session's tokens.
 func (s *Server) exchangeToken(c echo.Context) error {
 	var req tokenRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	sess, err := s.app.ExchangeLogin(c.Request().Context(), req.Token, AccessTTL)
+	g, err := s.app.ExchangeLogin(c.Request().Context(), req.Token, domain.SessionTTL)
 	if err != nil {
 		return err
 	}
-	tok, err := s.tokens.Access(sess.ID, sess.User.ID, sess.ExpiresAt)
-	if err != nil {
-		return err
-	}
-	u, err := s.viewUser(sess.User)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresAt: sess.ExpiresAt, User: u})
+	return s.grant(c, g)
 }
 
-// logout revokes the session of the access token: the token stops working at once.
+type refreshRequest struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+// refresh spends a refresh token for the next pair of its session.
+func (s *Server) refresh(c echo.Context) error {
+	var req refreshRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	g, err := s.app.Refresh(c.Request().Context(), req.RefreshToken)
+	if err != nil {
+		return err
+	}
+	return s.grant(c, g)
+}
+
+// grant answers a session's new access and refresh tokens.
+func (s *Server) grant(c echo.Context, g domain.Grant) error {
+	tok, expires, err := s.tokens.Access(g.Session)
+	if err != nil {
+		return err
+	}
+	u, err := s.viewUser(g.Session.User)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer",
+		ExpiresIn: int(expires.Sub(s.now()) / time.Second), ExpiresAt: expires,
+		RefreshToken: g.RefreshToken, RefreshExpiresAt: g.RefreshExpiresAt, User: u})
+}
+
+// logout revokes the session of the access token: its access and refresh
+// tokens stop working at once.
 func (s *Server) logout(c echo.Context) error {
 	p, err := s.account(c)
 	if err != nil {

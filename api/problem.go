@@ -54,7 +54,7 @@ var problemCodes = []string{
 	"invalid_link", domain.CodeNotFound, "method_not_allowed", "too_many_requests", "rate_limited",
 	"http_error", "internal", "unavailable", "not_ready",
 	// The domain and the repository.
-	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeNotYourTurn,
+	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeRefreshInvalid, domain.CodeNotYourTurn,
 	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
 	domain.CodeInvalidCursor, domain.CodeTooManyLogins, domain.CodeAlreadyWithdrawn, domain.CodeNotDue,
 	domain.CodeTournamentOver,

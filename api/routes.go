@@ -21,6 +21,7 @@ func (s *Server) routes() {
 
 	s.echo.POST("/v1/auth/login", s.requestLogin, s.limitLogin())
 	s.echo.POST("/v1/auth/token", s.exchangeToken, s.limitToken())
+	s.echo.POST("/v1/auth/refresh", s.refresh, s.limitToken())
 	s.echo.POST("/v1/auth/logout", s.logout)
 	s.get("/v1/me", s.me)
 	s.echo.PATCH("/v1/me", s.updateMe)

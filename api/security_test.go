@@ -485,6 +485,7 @@ func jsonRoutes(s started) []struct {
 	}{
 		{"requestLogin", "POST", "/v1/auth/login", "", map[string]any{"email": "zed@example.org"}},
 		{"exchangeLoginToken", "POST", "/v1/auth/token", "", map[string]any{"token": "abc"}},
+		{"refreshToken", "POST", "/v1/auth/refresh", "", map[string]any{"refresh_token": "abc"}},
 		{"updateMe", "PATCH", "/v1/me", s.organiser, map[string]any{"name": "Org"}},
 		{"declareVacation", "POST", "/v1/me/vacations", s.organiser, map[string]any{"start": "2026-12-01T00:00:00Z", "end": "2026-12-03T00:00:00Z"}},
 		{"createGame", "POST", "/v1/games", s.organiser, twoPlayers(strings.Repeat("0", 60))},

@@ -62,6 +62,7 @@ func TestSecurityDeclared(t *testing.T) {
 		"getOpenAPI":             {"/openapi.yaml", nil},
 		"requestLogin":           {"/v1/auth/login", map[string]any{"email": "zed@example.org"}},
 		"exchangeLoginToken":     {"/v1/auth/token", map[string]any{"token": "abc"}},
+		"refreshToken":           {"/v1/auth/refresh", map[string]any{"refresh_token": "abc"}},
 		"logout":                 {"/v1/auth/logout", nil},
 		"getMe":                  {"/v1/me", nil},
 		"updateMe":               {"/v1/me", map[string]any{"name": "Ann"}},

@@ -47,6 +47,7 @@ const (
 	CodeIllegalTurn       = "illegal_turn"
 	CodeUnauthorized      = "unauthorized"
 	CodeLoginInvalid      = "login_invalid"
+	CodeRefreshInvalid    = "refresh_invalid"
 	CodeForbidden         = "forbidden"
 	CodeNotYourTurn       = "not_your_turn"
 	CodeNotFound          = "not_found"

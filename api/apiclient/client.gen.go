@@ -720,6 +720,7 @@ const (
 	ProblemCodeNotYourTurn              ProblemCode = "not_your_turn"
 	ProblemCodeRateLimited              ProblemCode = "rate_limited"
 	ProblemCodeRecipientBudgetExhausted ProblemCode = "recipient_budget_exhausted"
+	ProblemCodeRefreshInvalid           ProblemCode = "refresh_invalid"
 	ProblemCodeStalePly                 ProblemCode = "stale_ply"
 	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
@@ -788,6 +789,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeRateLimited:
 		return true
 	case ProblemCodeRecipientBudgetExhausted:
+		return true
+	case ProblemCodeRefreshInvalid:
 		return true
 	case ProblemCodeStalePly:
 		return true
@@ -2085,6 +2088,12 @@ type Record struct {
 	union json.RawMessage
 }
 
+// RefreshRequest defines model for RefreshRequest.
+type RefreshRequest struct {
+	// RefreshToken The newest refresh token of the session.
+	RefreshToken string `json:"refresh_token"`
+}
+
 // ResignRequest Nothing; the empty object.
 type ResignRequest = map[string]interface{}
 
@@ -2303,9 +2312,19 @@ type TokenResponse struct {
 	// AccessToken The account token. Send it as `Authorization: Bearer <access_token>`.
 	AccessToken string `json:"access_token"`
 
-	// ExpiresAt When the account token stops working (30 days after login).
-	ExpiresAt time.Time              `json:"expires_at"`
-	TokenType TokenResponseTokenType `json:"token_type"`
+	// ExpiresAt When the account token stops working.
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// ExpiresIn Seconds until the account token stops working (900, less at the end of a session).
+	ExpiresIn int `json:"expires_in"`
+
+	// RefreshExpiresAt When the refresh token expires unless spent (30 days on, at most the session's end).
+	RefreshExpiresAt time.Time `json:"refresh_expires_at"`
+
+	// RefreshToken Opaque; spend it with `refreshToken` for the next pair. It works
+	// once. Keep it secret, like a password.
+	RefreshToken string                 `json:"refresh_token"`
+	TokenType    TokenResponseTokenType `json:"token_type"`
 
 	// User An account, known by its email address.
 	User User `json:"user"`
@@ -2800,6 +2819,9 @@ type UnsubscribeMultipartRequestBody = OneClickUnsubscribe
 
 // RequestLoginJSONRequestBody defines body for RequestLogin for application/json ContentType.
 type RequestLoginJSONRequestBody = LoginRequest
+
+// RefreshTokenJSONRequestBody defines body for RefreshToken for application/json ContentType.
+type RefreshTokenJSONRequestBody = RefreshRequest
 
 // ExchangeLoginTokenJSONRequestBody defines body for ExchangeLoginToken for application/json ContentType.
 type ExchangeLoginTokenJSONRequestBody = TokenRequest
@@ -3602,8 +3624,9 @@ type ClientInterface interface {
 
 	// Logout Log out
 	//
-	// Ends the session of the account token: the token stops working at
-	// once (`401 unauthorized` afterwards). Takes no body.
+	// Ends the session of the account token: the token and the session's
+	// refresh token stop working at once (`401 unauthorized` afterwards).
+	// Takes no body.
 	//
 	// Token: an account token.
 	//
@@ -3613,11 +3636,51 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
 	Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RefreshTokenWithBody Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefreshToken Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshToken(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ExchangeLoginTokenWithBody Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -3631,8 +3694,10 @@ type ClientInterface interface {
 	// ExchangeLoginToken Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -4649,8 +4714,9 @@ func (c *Client) RequestLogin(ctx context.Context, body RequestLoginJSONRequestB
 
 // Logout Log out
 //
-// Ends the session of the account token: the token stops working at
-// once (`401 unauthorized` afterwards). Takes no body.
+// Ends the session of the account token: the token and the session's
+// refresh token stop working at once (`401 unauthorized` afterwards).
+// Takes no body.
 //
 // Token: an account token.
 //
@@ -4670,11 +4736,71 @@ func (c *Client) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 	return c.Client.Do(req)
 }
 
+// RefreshTokenWithBody Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *Client) RefreshTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshTokenRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefreshToken Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *Client) RefreshToken(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshTokenRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ExchangeLoginTokenWithBody Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -4698,8 +4824,10 @@ func (c *Client) ExchangeLoginTokenWithBody(ctx context.Context, contentType str
 // ExchangeLoginToken Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -6264,6 +6392,46 @@ func NewLogoutRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewRefreshTokenRequest calls the generic RefreshToken builder with application/json body
+func NewRefreshTokenRequest(server string, body RefreshTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRefreshTokenRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRefreshTokenRequestWithBody constructs an http.Request for the RefreshToken method, with any body, and a specified content type
+func NewRefreshTokenRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/refresh")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewExchangeLoginTokenRequest calls the generic ExchangeLoginToken builder with application/json body
 func NewExchangeLoginTokenRequest(server string, body ExchangeLoginTokenJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7635,8 +7803,9 @@ type ClientWithResponsesInterface interface {
 
 	// LogoutWithResponse Log out
 	//
-	// Ends the session of the account token: the token stops working at
-	// once (`401 unauthorized` afterwards). Takes no body.
+	// Ends the session of the account token: the token and the session's
+	// refresh token stop working at once (`401 unauthorized` afterwards).
+	// Takes no body.
 	//
 	// Token: an account token.
 	//
@@ -7648,11 +7817,51 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
 	LogoutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutResponse, error)
 
+	// RefreshTokenWithBodyWithResponse Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error)
+
+	// RefreshTokenWithResponse Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshTokenWithResponse(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error)
+
 	// ExchangeLoginTokenWithBodyWithResponse Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -7666,8 +7875,10 @@ type ClientWithResponsesInterface interface {
 	// ExchangeLoginTokenWithResponse Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -9144,6 +9355,103 @@ func (r LogoutResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LogoutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RefreshTokenResponse200Headers the declared response headers of an HTTP 200 response for RefreshToken
+type RefreshTokenResponse200Headers struct {
+	CacheControl string
+}
+
+// RefreshTokenResponse401Headers the declared response headers of an HTTP 401 response for RefreshToken
+type RefreshTokenResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// RefreshTokenResponse429Headers the declared response headers of an HTTP 429 response for RefreshToken
+type RefreshTokenResponse429Headers struct {
+	RetryAfter int
+}
+
+type RefreshTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TokenResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RefreshTokenResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RefreshTokenResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RefreshTokenResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefreshTokenResponse) GetJSON200() *TokenResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RefreshTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefreshTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefreshTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefreshTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -11716,8 +12024,9 @@ func (c *ClientWithResponses) RequestLoginWithResponse(ctx context.Context, body
 
 // LogoutWithResponse Log out
 //
-// Ends the session of the account token: the token stops working at
-// once (`401 unauthorized` afterwards). Takes no body.
+// Ends the session of the account token: the token and the session's
+// refresh token stop working at once (`401 unauthorized` afterwards).
+// Takes no body.
 //
 // Token: an account token.
 //
@@ -11735,11 +12044,63 @@ func (c *ClientWithResponses) LogoutWithResponse(ctx context.Context, reqEditors
 	return ParseLogoutResponse(rsp)
 }
 
+// RefreshTokenWithBodyWithResponse Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *ClientWithResponses) RefreshTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error) {
+	rsp, err := c.RefreshTokenWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshTokenResponse(rsp)
+}
+
+// RefreshTokenWithResponse Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *ClientWithResponses) RefreshTokenWithResponse(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error) {
+	rsp, err := c.RefreshToken(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshTokenResponse(rsp)
+}
+
 // ExchangeLoginTokenWithBodyWithResponse Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -11759,8 +12120,10 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithBodyWithResponse(ctx context
 // ExchangeLoginTokenWithResponse Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -13288,6 +13651,100 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRefreshTokenResponse parses an HTTP response from a RefreshTokenWithResponse call
+func ParseRefreshTokenResponse(rsp *http.Response) (*RefreshTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefreshTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TokenResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RefreshTokenResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RefreshTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RefreshTokenResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -28,6 +28,8 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"IdempotentResponses", testIdempotentResponses},
 		{"Sessions", testSessions},
 		{"LoginTokens", testLoginTokens},
+		{"RefreshTokens", testRefreshTokens},
+		{"RefreshTokensRollBack", testRefreshTokensRollBack},
 		{"Accounts", testAccounts},
 		{"Vacations", testVacations},
 		{"GamesOfAnAddress", testGamesOfAnAddress},

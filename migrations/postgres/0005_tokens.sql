@@ -1,0 +1,11 @@
+-- Refresh tokens (domain.Service.Refresh). A session is a family of them:
+-- each refresh spends one and issues the next, and presenting a spent one
+-- again revokes the session. Stored only as their SHA-256; spent ones are
+-- kept while their session is, to recognise reuse.
+CREATE TABLE refresh_tokens (
+    hash       bytea PRIMARY KEY,
+    session_id text  NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    expires_at timestamptz NOT NULL,
+    spent_at   timestamptz
+);
+CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
