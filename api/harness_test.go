@@ -244,6 +244,10 @@ func (h *harness) current(s *session) string {
 	return s.access
 }
 
+// forget makes a token login returned stand for itself: do sends it as it
+// is, renewed never.
+func (h *harness) forget(token string) { h.sessions.Delete(token) }
+
 type tokenPair struct {
 	AccessToken  string    `json:"access_token"`
 	RefreshToken string    `json:"refresh_token"`
