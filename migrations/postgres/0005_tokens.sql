@@ -9,3 +9,18 @@ CREATE TABLE refresh_tokens (
     spent_at   timestamptz
 );
 CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
+
+-- Personal access tokens (domain.PersonalToken), for scripts and bots:
+-- named, scoped (scopes space-separated), stored only as the SHA-256 of the
+-- secret. last_used_at is kept to the hour.
+CREATE TABLE personal_tokens (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    user_id      bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    name         text   NOT NULL,
+    scopes       text   NOT NULL,
+    hash         bytea  NOT NULL UNIQUE,
+    created_at   timestamptz NOT NULL,
+    last_used_at timestamptz,
+    expires_at   timestamptz
+);
+CREATE INDEX personal_tokens_user ON personal_tokens (user_id);

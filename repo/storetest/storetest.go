@@ -30,6 +30,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"LoginTokens", testLoginTokens},
 		{"RefreshTokens", testRefreshTokens},
 		{"RefreshTokensRollBack", testRefreshTokensRollBack},
+		{"PersonalTokens", testPersonalTokens},
 		{"Accounts", testAccounts},
 		{"Vacations", testVacations},
 		{"GamesOfAnAddress", testGamesOfAnAddress},

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -83,4 +84,71 @@ func testRefreshTokensRollBack(t *testing.T, s domain.Store) {
 		}
 		return nil
 	})
+}
+
+// testPersonalTokens: a token is found by its secret while it lives, with
+// its owner; listed newest first; touched; deleted only by its owner.
+func testPersonalTokens(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	ann, bob := ensureUser(t, s, "ann@example.org"), ensureUser(t, s, "bob@example.org")
+	forever := domain.PersonalToken{UserID: ann.ID, Name: "bot", Scopes: []string{domain.ScopeGamesRead, domain.ScopeGamesPlay}, CreatedAt: T0}
+	brief := domain.PersonalToken{UserID: ann.ID, Name: "script", Scopes: []string{domain.ScopeAccountRead}, CreatedAt: T0, ExpiresAt: T0.Add(time.Hour)}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+		if forever.ID, err = tx.AddPersonalToken(ctx, forever, "lp_pat_one"); err != nil {
+			return err
+		}
+		brief.ID, err = tx.AddPersonalToken(ctx, brief, "lp_pat_two")
+		return err
+	})
+	for _, c := range []struct {
+		secret string
+		at     time.Time
+		want   *domain.PersonalToken
+	}{
+		{"lp_pat_one", T0.Add(100 * 365 * 24 * time.Hour), &forever},
+		{"lp_pat_two", T0.Add(time.Hour - time.Millisecond), &brief},
+		{"lp_pat_two", T0.Add(time.Hour), nil},
+		{"lp_pat_three", T0, nil},
+	} {
+		got, owner, ok, err := s.PersonalTokenBySecret(ctx, c.secret, c.at)
+		switch {
+		case err != nil:
+			t.Errorf("%s at %v: %v", c.secret, c.at, err)
+		case c.want == nil && ok:
+			t.Errorf("%s at %v: found %+v, want none", c.secret, c.at, got)
+		case c.want != nil && (!ok || !samePersonalToken(got, *c.want) || owner.ID != ann.ID || owner.Email != ann.Email):
+			t.Errorf("%s at %v: %+v of %+v (%v), want %+v of ann", c.secret, c.at, got, owner, ok, *c.want)
+		}
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		if n, err := tx.CountPersonalTokens(ctx, ann.ID); err != nil || n != 2 {
+			t.Errorf("CountPersonalTokens = %d, %v; want 2", n, err)
+		}
+		return tx.TouchPersonalToken(ctx, forever.ID, T0.Add(time.Hour))
+	})
+	forever.LastUsedAt = T0.Add(time.Hour)
+	list, err := s.PersonalTokens(ctx, ann.ID)
+	if err != nil || len(list) != 2 || !samePersonalToken(list[0], brief) || !samePersonalToken(list[1], forever) {
+		t.Errorf("PersonalTokens = %+v, %v; want the script, then the touched bot", list, err)
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		if ok, err := tx.DeletePersonalToken(ctx, bob.ID, forever.ID); err != nil || ok {
+			t.Errorf("bob deleting ann's token: %v, %v", ok, err)
+		}
+		if ok, err := tx.DeletePersonalToken(ctx, ann.ID, forever.ID); err != nil || !ok {
+			t.Errorf("ann deleting her token: %v, %v", ok, err)
+		}
+		return nil
+	})
+	if _, _, ok, err := s.PersonalTokenBySecret(ctx, "lp_pat_one", T0); err != nil || ok {
+		t.Errorf("a deleted token: found %v, %v", ok, err)
+	}
+	if list, err := s.PersonalTokens(ctx, bob.ID); err != nil || len(list) != 0 {
+		t.Errorf("bob's tokens: %+v, %v", list, err)
+	}
+}
+
+func samePersonalToken(a, b domain.PersonalToken) bool {
+	return a.ID == b.ID && a.UserID == b.UserID && a.Name == b.Name && slices.Equal(a.Scopes, b.Scopes) &&
+		a.CreatedAt.Equal(b.CreatedAt) && a.LastUsedAt.Equal(b.LastUsedAt) && a.ExpiresAt.Equal(b.ExpiresAt)
 }
