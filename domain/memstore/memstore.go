@@ -137,8 +137,7 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 	work := data{games: maps.Clone(s.data.games), turns: maps.Clone(s.data.turns),
 		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
 		refreshes: maps.Clone(s.data.refreshes), logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
-		pats: slices.Clone(s.data.pats),
-		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued),
+		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued), pats: slices.Clone(s.data.pats),
 		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
