@@ -109,7 +109,7 @@ func (s *Server) grant(c echo.Context, g domain.Grant) error {
 // logout revokes the session of the access token: its access and refresh
 // tokens stop working at once.
 func (s *Server) logout(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.signedIn(c)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (s *Server) logout(c echo.Context) error {
 }
 
 func (s *Server) me(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ type updateMeRequest struct {
 }
 
 func (s *Server) updateMe(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ type gamePageView struct {
 
 // myGames lists the caller's games, most urgent first.
 func (s *Server) myGames(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ func (s *Server) myGames(c echo.Context) error {
 // rotateCalendarLink replaces the account's calendar link: older links stop
 // working. It answers the account, with the new link.
 func (s *Server) rotateCalendarLink(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -224,4 +224,91 @@ func (s *Server) rotateCalendarLink(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+type personalTokenRequest struct {
+	Name          string   `json:"name"`
+	Scopes        []string `json:"scopes"`
+	ExpiresInDays int      `json:"expires_in_days"`
+}
+
+type personalTokenView struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Scopes     []string   `json:"scopes"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	ExpiresAt  *time.Time `json:"expires_at"`
+}
+
+type newPersonalTokenView struct {
+	personalTokenView
+	Token string `json:"token"`
+}
+
+type personalTokensView struct {
+	Tokens []personalTokenView `json:"tokens"`
+}
+
+func viewPersonalToken(t domain.PersonalToken) personalTokenView {
+	v := personalTokenView{ID: t.ID, Name: t.Name, Scopes: t.Scopes, CreatedAt: t.CreatedAt}
+	if !t.LastUsedAt.IsZero() {
+		v.LastUsedAt = &t.LastUsedAt
+	}
+	if !t.ExpiresAt.IsZero() {
+		v.ExpiresAt = &t.ExpiresAt
+	}
+	return v
+}
+
+// createPersonalToken makes a personal access token and answers its secret,
+// this once.
+func (s *Server) createPersonalToken(c echo.Context) error {
+	p, err := s.signedIn(c)
+	if err != nil {
+		return err
+	}
+	var req personalTokenRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	t, secret, err := s.app.CreatePersonalToken(c.Request().Context(), p.session.User, req.Name, req.Scopes, req.ExpiresInDays)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, newPersonalTokenView{personalTokenView: viewPersonalToken(t), Token: secret})
+}
+
+// listPersonalTokens lists the account's personal access tokens, never
+// their secrets.
+func (s *Server) listPersonalTokens(c echo.Context) error {
+	p, err := s.signedIn(c)
+	if err != nil {
+		return err
+	}
+	ts, err := s.app.PersonalTokens(c.Request().Context(), p.session.User)
+	if err != nil {
+		return err
+	}
+	out := personalTokensView{Tokens: []personalTokenView{}}
+	for _, t := range ts {
+		out.Tokens = append(out.Tokens, viewPersonalToken(t))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// revokePersonalToken deletes one of the account's personal access tokens.
+func (s *Server) revokePersonalToken(c echo.Context) error {
+	p, err := s.signedIn(c)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such personal access token.")
+	}
+	if err := s.app.RevokePersonalToken(c.Request().Context(), p.session.User, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }

@@ -30,6 +30,9 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/me/vacations", s.declareVacation)
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
 	s.echo.POST("/v1/me/calendar-link", s.rotateCalendarLink)
+	s.get("/v1/me/tokens", s.listPersonalTokens)
+	s.echo.POST("/v1/me/tokens", s.createPersonalToken)
+	s.echo.DELETE("/v1/me/tokens/:id", s.revokePersonalToken)
 	s.get("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/tournaments", s.createTournament, s.limitTournament())

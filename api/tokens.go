@@ -23,6 +23,10 @@ const (
 	useUnsub  = "unsub"  // one address's unsubscribe link; never accepted as a bearer token
 	useICS    = "ics"    // one user's calendar feed; never accepted as a bearer token
 	useStop   = "stop"   // one address's "never email me again" link; never accepted as a bearer token
+	// usePersonal is a personal access token: no JWT but an opaque secret
+	// the store knows (domain.PersonalTokenPrefix), named here for the
+	// principal it makes.
+	usePersonal = "personal"
 )
 
 const issuer = "lesspost"

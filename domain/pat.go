@@ -9,19 +9,19 @@ import (
 
 // The scopes of a personal access token: what a script or bot holding it
 // may do for its owner. An account token from signing in may do all of it.
+// (Tournaments are public to read: no scope is needed for that.)
 const (
 	ScopeGamesRead        = "games:read"        // read the games the owner may see, and list his games
 	ScopeGamesPlay        = "games:play"        // play turns, resign, renew links
 	ScopeGamesCreate      = "games:create"      // create games
-	ScopeTournamentsRead  = "tournaments:read"  // read tournaments
 	ScopeTournamentsWrite = "tournaments:write" // create, withdraw from and cancel tournaments
 	ScopeAccountRead      = "account:read"      // read the account and its vacations
 	ScopeAccountWrite     = "account:write"     // change the account, its vacations and its calendar link
 )
 
 // Scopes lists every scope, in the order the API documents them.
-var Scopes = []string{ScopeGamesRead, ScopeGamesPlay, ScopeGamesCreate, ScopeTournamentsRead,
-	ScopeTournamentsWrite, ScopeAccountRead, ScopeAccountWrite}
+var Scopes = []string{ScopeGamesRead, ScopeGamesPlay, ScopeGamesCreate, ScopeTournamentsWrite,
+	ScopeAccountRead, ScopeAccountWrite}
 
 // PersonalTokenPrefix starts every personal access token, so that secret
 // scanners can recognise one that leaked.
