@@ -16,9 +16,9 @@ type principal struct {
 	use     string
 	session domain.Session        // useAccess; usePersonal: its User only
 	token   *domain.PersonalToken // usePersonal
-	game    string         // useSeat, useWatch
-	color   string         // useSeat
-	version int            // useSeat, useWatch: the link's version
+	game    string                // useSeat, useWatch
+	color   string                // useSeat
+	version int                   // useSeat, useWatch: the link's version
 }
 
 // principalKey keeps a request's principal in its echo context: the rate
