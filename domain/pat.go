@@ -27,7 +27,7 @@ var Scopes = []string{ScopeGamesRead, ScopeGamesPlay, ScopeGamesCreate, ScopeTou
 // scanners can recognise one that leaked.
 const PersonalTokenPrefix = "lp_pat_"
 
-// MaxPersonalTokens bounds the personal access tokens of one account.
+// MaxPersonalTokens bounds the live personal access tokens of one account.
 const MaxPersonalTokens = 50
 
 // MaxPersonalTokenDays is the longest lifetime a personal access token may be given.
@@ -63,8 +63,9 @@ type PersonalTokenReader interface {
 
 // PersonalTokenTx is what a unit of work may do to personal access tokens.
 type PersonalTokenTx interface {
-	// CountPersonalTokens counts an account's tokens.
-	CountPersonalTokens(ctx context.Context, userID int64) (int, error)
+	// CountPersonalTokens counts an account's tokens that have not expired
+	// at now.
+	CountPersonalTokens(ctx context.Context, userID int64, now time.Time) (int, error)
 	// AddPersonalToken stores a token with the hash of its secret and
 	// returns its id.
 	AddPersonalToken(ctx context.Context, t PersonalToken, secret string) (int64, error)
@@ -107,7 +108,7 @@ func (s *Service) CreatePersonalToken(ctx context.Context, u User, name string, 
 	}
 	secret := PersonalTokenPrefix + RandomToken(20)
 	err = s.store.Transact(ctx, func(tx StoreTx) error {
-		n, err := tx.CountPersonalTokens(ctx, u.ID)
+		n, err := tx.CountPersonalTokens(ctx, u.ID, now)
 		if err != nil {
 			return err
 		}

@@ -55,6 +55,17 @@ func TestPersonalTokenLimit(t *testing.T) {
 	if _, _, err := f.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 0); code(err) != domain.CodeTooManyTokens {
 		t.Errorf("one token too many: %v, want %s", err, domain.CodeTooManyTokens)
 	}
+	// Expired tokens do not count.
+	g := newFixture(t)
+	for range domain.MaxPersonalTokens {
+		if _, _, err := g.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.now = g.now.Add(24 * time.Hour)
+	if _, _, err := g.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 0); err != nil {
+		t.Errorf("with only expired tokens: %v", err)
+	}
 }
 
 // A token's use is kept to the hour, so using it writes once an hour at

@@ -62,9 +62,10 @@ func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time
 	return t, u, err == nil, err
 }
 
-func (s storeTx) CountPersonalTokens(ctx context.Context, userID int64) (int, error) {
+func (s storeTx) CountPersonalTokens(ctx context.Context, userID int64, now time.Time) (int, error) {
 	var n int
-	if err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM personal_tokens WHERE user_id = ?`, userID).Scan(&n); err != nil {
+	if err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM personal_tokens
+		WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)`, userID, now.UnixMilli()).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count personal tokens: %w", err)
 	}
 	return n, nil

@@ -38,10 +38,10 @@ func (s *Store) PersonalTokenBySecret(ctx context.Context, secret string, now ti
 	return domain.PersonalToken{}, domain.User{}, false, nil
 }
 
-func (t *tx) CountPersonalTokens(ctx context.Context, userID int64) (int, error) {
+func (t *tx) CountPersonalTokens(ctx context.Context, userID int64, now time.Time) (int, error) {
 	n := 0
 	for _, p := range t.data.pats {
-		if p.UserID == userID {
+		if p.UserID == userID && (p.ExpiresAt.IsZero() || p.ExpiresAt.After(now)) {
 			n++
 		}
 	}

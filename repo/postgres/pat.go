@@ -67,9 +67,10 @@ func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time
 	return t, u, err == nil, err
 }
 
-func (s storeTx) CountPersonalTokens(ctx context.Context, userID int64) (int, error) {
+func (s storeTx) CountPersonalTokens(ctx context.Context, userID int64, now time.Time) (int, error) {
 	var n int
-	if err := s.tx.QueryRow(ctx, `SELECT count(*) FROM personal_tokens WHERE user_id = $1`, userID).Scan(&n); err != nil {
+	if err := s.tx.QueryRow(ctx, `SELECT count(*) FROM personal_tokens
+		WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2)`, userID, ms(now)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count personal tokens: %w", err)
 	}
 	return n, nil

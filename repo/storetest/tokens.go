@@ -121,8 +121,11 @@ func testPersonalTokens(t *testing.T, s domain.Store) {
 		}
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
-		if n, err := tx.CountPersonalTokens(ctx, ann.ID); err != nil || n != 2 {
+		if n, err := tx.CountPersonalTokens(ctx, ann.ID, T0); err != nil || n != 2 {
 			t.Errorf("CountPersonalTokens = %d, %v; want 2", n, err)
+		}
+		if n, err := tx.CountPersonalTokens(ctx, ann.ID, T0.Add(time.Hour)); err != nil || n != 1 {
+			t.Errorf("CountPersonalTokens after one expired = %d, %v; want 1", n, err)
 		}
 		return tx.TouchPersonalToken(ctx, forever.ID, T0.Add(time.Hour))
 	})
