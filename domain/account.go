@@ -142,7 +142,9 @@ type AccountTx interface {
 	// SpendRefreshToken spends a refresh token that is live at now and says
 	// what it found, and whose session the token is (unless unknown). Of
 	// two units of work spending the same token, one sees it spent, the
-	// other reused.
+	// other reused. Spending forgets the session's tokens that expired by
+	// now, so a session keeps RefreshIdleTTL of them at most: one of those
+	// presented again is unknown, no longer reused.
 	SpendRefreshToken(ctx context.Context, token string, now time.Time) (sessionID string, state RefreshState, err error)
 	// RevokeSession ends a session; an ended one stays ended.
 	RevokeSession(ctx context.Context, id string, now time.Time) error

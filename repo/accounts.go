@@ -137,6 +137,10 @@ func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.T
 	err := s.tx.QueryRowContext(ctx, `UPDATE refresh_tokens SET spent_at = ? WHERE hash = ? AND spent_at IS NULL AND expires_at > ?
 		RETURNING session_id`, now.UnixMilli(), hashToken(token), now.UnixMilli()).Scan(&id)
 	if err == nil {
+		_, err = s.tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE session_id = ? AND expires_at <= ?`, id, now.UnixMilli())
+		if err != nil {
+			return "", 0, fmt.Errorf("forget expired refresh tokens: %w", err)
+		}
 		return id, domain.RefreshSpent, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {

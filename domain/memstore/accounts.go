@@ -196,6 +196,11 @@ func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time)
 	}
 	r.spent = true
 	t.data.refreshes[token] = r
+	for tok, o := range t.data.refreshes {
+		if o.sessionID == r.sessionID && !o.expires.After(now) {
+			delete(t.data.refreshes, tok)
+		}
+	}
 	return r.sessionID, domain.RefreshSpent, nil
 }
 

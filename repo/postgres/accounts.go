@@ -126,6 +126,10 @@ func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.T
 	err := s.tx.QueryRow(ctx, `UPDATE refresh_tokens SET spent_at = $1 WHERE hash = $2 AND spent_at IS NULL AND expires_at > $1
 		RETURNING session_id`, ms(now), hashToken(token)).Scan(&id)
 	if err == nil {
+		_, err = s.tx.Exec(ctx, `DELETE FROM refresh_tokens WHERE session_id = $1 AND expires_at <= $2`, id, ms(now))
+		if err != nil {
+			return "", 0, fmt.Errorf("forget expired refresh tokens: %w", err)
+		}
 		return id, domain.RefreshSpent, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {

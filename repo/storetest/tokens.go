@@ -19,10 +19,12 @@ func testRefreshTokens(t *testing.T, s domain.Store) {
 		if err := tx.AddSession(ctx, sess, T0); err != nil {
 			return err
 		}
-		if err := tx.AddRefreshToken(ctx, "s1", "r1", T0.Add(time.Hour)); err != nil {
-			return err
+		for _, r := range []string{"r1", "r2"} {
+			if err := tx.AddRefreshToken(ctx, "s1", r, T0.Add(time.Hour)); err != nil {
+				return err
+			}
 		}
-		return tx.AddRefreshToken(ctx, "s1", "r2", T0.Add(time.Hour))
+		return tx.AddRefreshToken(ctx, "s1", "r3", T0.Add(3*time.Hour))
 	})
 	type spend struct {
 		token string
@@ -36,6 +38,8 @@ func testRefreshTokens(t *testing.T, s domain.Store) {
 		{"r1", T0, "s1", domain.RefreshSpent},
 		{"r1", T0, "s1", domain.RefreshReused},
 		{"r1", T0.Add(2 * time.Hour), "s1", domain.RefreshReused}, // reuse stays reuse after expiry
+		{"r3", T0.Add(2 * time.Hour), "s1", domain.RefreshSpent},  // which forgets the expired r1 and r2
+		{"r1", T0.Add(2 * time.Hour), "", domain.RefreshUnknown},
 	} {
 		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
 			id, state, err := tx.SpendRefreshToken(ctx, c.token, c.at)
