@@ -52,36 +52,64 @@ type tokenRequest struct {
 }
 
 type tokenResponse struct {
-	AccessToken string    `json:"access_token"`
-	TokenType   string    `json:"token_type"`
-	ExpiresAt   time.Time `json:"expires_at"`
-	User        userView  `json:"user"`
+	AccessToken      string    `json:"access_token"`
+	TokenType        string    `json:"token_type"`
+	ExpiresIn        int       `json:"expires_in"`
+	ExpiresAt        time.Time `json:"expires_at"`
+	RefreshToken     string    `json:"refresh_token"`
+	RefreshExpiresAt time.Time `json:"refresh_expires_at"`
+	User             userView  `json:"user"`
 }
 
-// exchangeToken spends a login token for an access token.
+// exchangeToken spends a login token for a new session's tokens.
 func (s *Server) exchangeToken(c echo.Context) error {
 	var req tokenRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	sess, err := s.app.ExchangeLogin(c.Request().Context(), req.Token, AccessTTL)
+	g, err := s.app.ExchangeLogin(c.Request().Context(), req.Token, domain.SessionTTL)
 	if err != nil {
 		return err
 	}
-	tok, err := s.tokens.Access(sess.ID, sess.User.ID, sess.ExpiresAt)
-	if err != nil {
-		return err
-	}
-	u, err := s.viewUser(sess.User)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer", ExpiresAt: sess.ExpiresAt, User: u})
+	return s.grant(c, g)
 }
 
-// logout revokes the session of the access token: the token stops working at once.
+type refreshRequest struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+// refresh spends a refresh token for the next pair of its session.
+func (s *Server) refresh(c echo.Context) error {
+	var req refreshRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	g, err := s.app.Refresh(c.Request().Context(), req.RefreshToken)
+	if err != nil {
+		return err
+	}
+	return s.grant(c, g)
+}
+
+// grant answers a session's new access and refresh tokens.
+func (s *Server) grant(c echo.Context, g domain.Grant) error {
+	tok, expires, err := s.tokens.Access(g.Session)
+	if err != nil {
+		return err
+	}
+	u, err := s.viewUser(g.Session.User)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, tokenResponse{AccessToken: tok, TokenType: "Bearer",
+		ExpiresIn: int(expires.Sub(s.now()) / time.Second), ExpiresAt: expires,
+		RefreshToken: g.RefreshToken, RefreshExpiresAt: g.RefreshExpiresAt, User: u})
+}
+
+// logout revokes the session of the access token: its access and refresh
+// tokens stop working at once.
 func (s *Server) logout(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.signedIn(c)
 	if err != nil {
 		return err
 	}
@@ -92,7 +120,7 @@ func (s *Server) logout(c echo.Context) error {
 }
 
 func (s *Server) me(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -110,7 +138,7 @@ type updateMeRequest struct {
 }
 
 func (s *Server) updateMe(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -151,7 +179,7 @@ type gamePageView struct {
 
 // myGames lists the caller's games, most urgent first.
 func (s *Server) myGames(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -183,7 +211,7 @@ func (s *Server) myGames(c echo.Context) error {
 // rotateCalendarLink replaces the account's calendar link: older links stop
 // working. It answers the account, with the new link.
 func (s *Server) rotateCalendarLink(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -196,4 +224,91 @@ func (s *Server) rotateCalendarLink(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+type personalTokenRequest struct {
+	Name          string   `json:"name"`
+	Scopes        []string `json:"scopes"`
+	ExpiresInDays int      `json:"expires_in_days"`
+}
+
+type personalTokenView struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Scopes     []string   `json:"scopes"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	ExpiresAt  *time.Time `json:"expires_at"`
+}
+
+type newPersonalTokenView struct {
+	personalTokenView
+	Token string `json:"token"`
+}
+
+type personalTokensView struct {
+	Tokens []personalTokenView `json:"tokens"`
+}
+
+func viewPersonalToken(t domain.PersonalToken) personalTokenView {
+	v := personalTokenView{ID: t.ID, Name: t.Name, Scopes: t.Scopes, CreatedAt: t.CreatedAt}
+	if !t.LastUsedAt.IsZero() {
+		v.LastUsedAt = &t.LastUsedAt
+	}
+	if !t.ExpiresAt.IsZero() {
+		v.ExpiresAt = &t.ExpiresAt
+	}
+	return v
+}
+
+// createPersonalToken makes a personal access token and answers its secret,
+// this once.
+func (s *Server) createPersonalToken(c echo.Context) error {
+	p, err := s.signedIn(c)
+	if err != nil {
+		return err
+	}
+	var req personalTokenRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	t, secret, err := s.app.CreatePersonalToken(c.Request().Context(), p.session.User, req.Name, req.Scopes, req.ExpiresInDays)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, newPersonalTokenView{personalTokenView: viewPersonalToken(t), Token: secret})
+}
+
+// listPersonalTokens lists the account's personal access tokens, never
+// their secrets.
+func (s *Server) listPersonalTokens(c echo.Context) error {
+	p, err := s.signedIn(c)
+	if err != nil {
+		return err
+	}
+	ts, err := s.app.PersonalTokens(c.Request().Context(), p.session.User)
+	if err != nil {
+		return err
+	}
+	out := personalTokensView{Tokens: []personalTokenView{}}
+	for _, t := range ts {
+		out.Tokens = append(out.Tokens, viewPersonalToken(t))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// revokePersonalToken deletes one of the account's personal access tokens.
+func (s *Server) revokePersonalToken(c echo.Context) error {
+	p, err := s.signedIn(c)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such personal access token.")
+	}
+	if err := s.app.RevokePersonalToken(c.Request().Context(), p.session.User, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }

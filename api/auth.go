@@ -14,19 +14,44 @@ import (
 // principal is who a request's bearer token says the caller is.
 type principal struct {
 	use     string
-	session domain.Session // useAccess
-	game    string         // useSeat, useWatch
-	color   string         // useSeat
-	version int            // useSeat, useWatch: the link's version
+	session domain.Session        // useAccess; usePersonal: its User only
+	token   *domain.PersonalToken // usePersonal
+	game    string                // useSeat, useWatch
+	color   string                // useSeat
+	version int                   // useSeat, useWatch: the link's version
 }
 
+// principalKey keeps a request's principal in its echo context: the rate
+// limits and the handler ask for it, and a personal access token costs a
+// read of the store.
+const principalKey = "lesspost.principal"
+
 // authenticate reads the bearer token. It returns a 401 problem when the
-// token is missing, malformed, forged, expired, or (for an account) of a
-// session that has ended.
+// token is missing, malformed, forged, expired, revoked, or (for an account)
+// of a session that has ended.
 func (s *Server) authenticate(c echo.Context) (*principal, error) {
+	if p, ok := c.Get(principalKey).(*principal); ok {
+		return p, nil
+	}
+	p, err := s.readToken(c)
+	if err != nil {
+		return nil, err
+	}
+	c.Set(principalKey, p)
+	return p, nil
+}
+
+func (s *Server) readToken(c echo.Context) (*principal, error) {
 	token, ok := bearerToken(c.Request().Header.Get(echo.HeaderAuthorization))
 	if !ok {
 		return nil, unauthorized("This needs a token: send Authorization: Bearer <token>.")
+	}
+	if strings.HasPrefix(token, domain.PersonalTokenPrefix) {
+		t, u, err := s.app.PersonalTokenUser(c.Request().Context(), token)
+		if err != nil {
+			return nil, err
+		}
+		return &principal{use: usePersonal, session: domain.Session{User: u}, token: &t}, nil
 	}
 	cl, err := s.tokens.parse(token)
 	if err != nil {
@@ -61,23 +86,62 @@ func bearerToken(header string) (string, bool) {
 	return token, strings.EqualFold(scheme, "Bearer") && token != ""
 }
 
-// account requires an account token.
-func (s *Server) account(c echo.Context) (*principal, error) {
+// account requires an account token, or a personal access token with
+// scope.
+func (s *Server) account(c echo.Context, scope string) (*principal, error) {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return nil, err
+	}
+	if !p.account() {
+		return nil, NewProblem(http.StatusForbidden, "account_required", "This needs an account token from signing in, not a game link.")
+	}
+	return p, p.allows(scope)
+}
+
+// signedIn requires an account token from signing in: what a personal
+// access token may never do (log out, manage personal access tokens).
+func (s *Server) signedIn(c echo.Context) (*principal, error) {
 	p, err := s.authenticate(c)
 	if err != nil {
 		return nil, err
 	}
 	if p.use != useAccess {
-		return nil, NewProblem(http.StatusForbidden, "account_required", "This needs an account token from signing in, not a game link.")
+		return nil, NewProblem(http.StatusForbidden, "account_required",
+			"This needs an account token from signing in, not a game link or a personal access token.")
 	}
 	return p, nil
 }
+
+// caller authenticates any bearer token; a personal access token must
+// have scope.
+func (s *Server) caller(c echo.Context, scope string) (*principal, error) {
+	p, err := s.authenticate(c)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.allows(scope)
+}
+
+// allows refuses a personal access token without scope with 403
+// insufficient_scope, naming the scope. Other tokens are not scoped.
+func (p *principal) allows(scope string) error {
+	if p.use != usePersonal || p.token.Allows(scope) {
+		return nil
+	}
+	prob := NewProblem(http.StatusForbidden, "insufficient_scope", "This personal access token lacks the scope "+scope+".")
+	prob.Extensions = map[string]any{"scope": scope}
+	return prob
+}
+
+// account says whether the principal acts for an account (not a link).
+func (p *principal) account() bool { return p.use == useAccess || p.use == usePersonal }
 
 // credentials are what the principal's token proves, for the use cases
 // (see domain.Credentials.ActorIn).
 func (p *principal) credentials() domain.Credentials {
 	switch p.use {
-	case useAccess:
+	case useAccess, usePersonal:
 		return domain.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	case useSeat:
 		color := p.color

@@ -115,7 +115,7 @@ type vacationRequest struct {
 }
 
 func (s *Server) listVacations(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (s *Server) listVacations(c echo.Context) error {
 // declareVacation records a period away: deadlines of the player's games
 // (that allow vacations) do not count it.
 func (s *Server) declareVacation(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (s *Server) declareVacation(c echo.Context) error {
 }
 
 func (s *Server) cancelVacation(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}

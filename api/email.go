@@ -29,7 +29,7 @@ type mailListView struct {
 // gameMail lists the emails a game caused and whether they were delivered,
 // so a player who got nothing can see why.
 func (s *Server) gameMail(c echo.Context) error {
-	g, a, _, err := s.readableGame(c)
+	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}

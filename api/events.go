@@ -184,7 +184,7 @@ func (h *eventHub) poll() bool {
 
 // myEvents streams the events concerning the caller's address.
 func (s *Server) myEvents(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (s *Server) myEvents(c echo.Context) error {
 
 // gameEvents streams a game's own events.
 func (s *Server) gameEvents(c echo.Context) error {
-	g, _, p, err := s.readableGame(c)
+	g, _, p, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 // createGame creates a game and emails each player his invitation with his
 // own move link. The creator gets the game, never the players' links.
 func (s *Server) createGame(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeGamesCreate)
 	if err != nil {
 		return err
 	}
@@ -133,8 +133,8 @@ func (s *Server) createGame(c echo.Context) error {
 }
 
 // readableGame authenticates the caller and loads a game he may see.
-func (s *Server) readableGame(c echo.Context) (domain.Game, domain.Actor, *principal, error) {
-	p, err := s.authenticate(c)
+func (s *Server) readableGame(c echo.Context, scope string) (domain.Game, domain.Actor, *principal, error) {
+	p, err := s.caller(c, scope)
 	if err != nil {
 		return domain.Game{}, domain.Actor{}, nil, err
 	}
@@ -148,7 +148,7 @@ func (s *Server) readableGame(c echo.Context) (domain.Game, domain.Actor, *princ
 // getGame returns a game. Its ETag is the game's version: a client polling
 // with If-None-Match gets 304 until something happens.
 func (s *Server) getGame(c echo.Context) error {
-	g, a, _, err := s.readableGame(c)
+	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ type movesView struct {
 // moves of the turn so far (query "turn"), optionally of one piece ("from"),
 // with their costs: what the play page shows when a piece is tapped.
 func (s *Server) legalMoves(c echo.Context) error {
-	g, _, _, err := s.readableGame(c)
+	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ type turnsView struct {
 }
 
 func (s *Server) listTurns(c echo.Context) error {
-	g, _, _, err := s.readableGame(c)
+	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ type recordView struct {
 // record exports the game record: the engine's text format (like PGN), or
 // the same as JSON.
 func (s *Server) record(c echo.Context) error {
-	g, a, _, err := s.readableGame(c)
+	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -344,7 +344,7 @@ type previewView struct {
 // previewTurn judges a turn without playing it: the resulting position, or
 // the rule it breaks.
 func (s *Server) previewTurn(c echo.Context) error {
-	g, a, _, err := s.readableGame(c)
+	g, a, _, err := s.readableGame(c, domain.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -409,7 +409,7 @@ func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
 // the path of the latest turn that moved a piece, so that the path stays in
 // sight after automatic passes. The play page draws it.
 func (s *Server) viewBoard(c echo.Context) error {
-	g, _, _, err := s.readableGame(c)
+	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -483,7 +483,7 @@ func (s *Server) resign(c echo.Context) error {
 // request has one, and answers with the game and what was played.
 func (s *Server) changeGame(c echo.Context, body []byte,
 	change func(domain.GameRequest) (domain.Response, bool, error)) error {
-	p, err := s.authenticate(c)
+	p, err := s.caller(c, domain.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -552,7 +552,7 @@ type linkSentView struct {
 // rotateSeatLink renews a seat's move link: old links stop working and the
 // new one is emailed to the seat's player (never returned to the caller).
 func (s *Server) rotateSeatLink(c echo.Context) error {
-	p, err := s.authenticate(c)
+	p, err := s.caller(c, domain.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -566,7 +566,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 // rotateSpectatorLink replaces the game's spectator link: older links stop
 // working. It answers the game, with the new link.
 func (s *Server) rotateSpectatorLink(c echo.Context) error {
-	p, err := s.authenticate(c)
+	p, err := s.caller(c, domain.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,18 @@ type harness struct {
 	mail   *mailbox
 	clock  *clock
 	links  *api.Links // to mint a seat's link where a test is not about the email
+	// sessions are the sessions login began, by the access token it
+	// returned: that token stands for the session in do.
+	sessions sync.Map // string -> *session
+}
+
+// session is a session's current tokens. Like a good client, do renews
+// the access token with the refresh token once it has expired (by the
+// harness's clock, which a test moves on by days), before it sends.
+type session struct {
+	mu              sync.Mutex
+	access, refresh string
+	expires         time.Time
 }
 
 func newHarness(t *testing.T) *harness {
@@ -203,8 +215,47 @@ func (r response) problem(t *testing.T) problem {
 	return p
 }
 
-// do sends a request; body is JSON-encoded unless it is a string.
+// do sends a request; body is JSON-encoded unless it is a string. A token
+// login returned stands for its session's current access token.
 func (h *harness) do(method, path, token string, body any, headers ...string) response {
+	h.t.Helper()
+	if v, ok := h.sessions.Load(token); ok {
+		token = h.current(v.(*session))
+	}
+	return h.send(method, path, token, body, headers...)
+}
+
+// current is the session's access token, renewed if it has expired. A
+// renewal refused (the session ended) leaves the old one, for the server
+// to refuse.
+func (h *harness) current(s *session) string {
+	h.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h.clock.Now().Before(s.expires) {
+		return s.access
+	}
+	r := h.send("POST", "/v1/auth/refresh", "", map[string]any{"refresh_token": s.refresh})
+	if r.status == http.StatusOK {
+		var tok tokenPair
+		r.decode(h.t, &tok)
+		s.access, s.refresh, s.expires = tok.AccessToken, tok.RefreshToken, tok.ExpiresAt
+	}
+	return s.access
+}
+
+// forget makes a token login returned stand for itself: do sends it as it
+// is, renewed never.
+func (h *harness) forget(token string) { h.sessions.Delete(token) }
+
+type tokenPair struct {
+	AccessToken  string    `json:"access_token"`
+	RefreshToken string    `json:"refresh_token"`
+	ExpiresAt    time.Time `json:"expires_at"`
+}
+
+// send sends a request as it is.
+func (h *harness) send(method, path, token string, body any, headers ...string) response {
 	h.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -270,10 +321,9 @@ func (h *harness) login(email string) string {
 	if match == nil {
 		h.t.Fatalf("no login code in:\n%s", m.Text)
 	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
+	var tok tokenPair
 	h.do("POST", "/v1/auth/token", "", map[string]any{"token": match[1]}).want(h.t, http.StatusOK).decode(h.t, &tok)
+	h.sessions.Store(tok.AccessToken, &session{access: tok.AccessToken, refresh: tok.RefreshToken, expires: tok.ExpiresAt})
 	return tok.AccessToken
 }
 

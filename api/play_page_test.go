@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -312,6 +313,8 @@ func TestLoginPageListsGamesAndPlays(t *testing.T) {
 	}
 	saveScreenshot(t, p, "login-1280.png")
 
+	// The account token has expired by now: the play page renews it.
+	h.clock.Advance(20 * time.Minute)
 	p.click("#games a")
 	p.waitFor("the play page", `location.pathname === '/play/`+id+`' && !document.body.classList.contains('loading')`)
 	if !strings.Contains(p.text("#status"), "Your turn") || !p.visible("#turn") {
@@ -319,6 +322,15 @@ func TestLoginPageListsGamesAndPlays(t *testing.T) {
 	}
 	p.click(`[data-sq="e5"]`)
 	p.waitFor("a destination", `document.querySelector('.dest[data-sq="e4"]')`)
+
+	// And so does the sign-in page, until the player signs out.
+	h.clock.Advance(20 * time.Minute)
+	p.open(h.url + "/login")
+	p.waitFor("the games again", `document.querySelector('#games a')`)
+	p.click("#sign-out")
+	p.waitFor("signed out", `!sessionStorage.getItem('lesspost.account') && !sessionStorage.getItem('lesspost.refresh')`)
+	p.open(h.url + "/login")
+	p.waitFor("the sign-in form", `!document.querySelector('#ask').hidden`)
 }
 
 // The board works from the keyboard alone: one tab stop, arrow keys between

@@ -271,7 +271,7 @@ func (s *Server) callerRule(l limiter) limitRule {
 func (s *Server) accountRule(l limiter) limitRule {
 	return limitRule{limiter: l, key: func(c echo.Context) string {
 		p, err := s.authenticate(c)
-		if err != nil || p.use != useAccess {
+		if err != nil || !p.account() {
 			return ""
 		}
 		return "user:" + strconv.FormatInt(p.session.User.ID, 10)

@@ -21,6 +21,7 @@ func (s *Server) routes() {
 
 	s.echo.POST("/v1/auth/login", s.requestLogin, s.limitLogin())
 	s.echo.POST("/v1/auth/token", s.exchangeToken, s.limitToken())
+	s.echo.POST("/v1/auth/refresh", s.refresh, s.limitToken())
 	s.echo.POST("/v1/auth/logout", s.logout)
 	s.get("/v1/me", s.me)
 	s.echo.PATCH("/v1/me", s.updateMe)
@@ -30,6 +31,9 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/me/vacations", s.declareVacation)
 	s.echo.DELETE("/v1/me/vacations/:id", s.cancelVacation)
 	s.echo.POST("/v1/me/calendar-link", s.rotateCalendarLink)
+	s.get("/v1/me/tokens", s.listPersonalTokens)
+	s.echo.POST("/v1/me/tokens", s.createPersonalToken)
+	s.echo.DELETE("/v1/me/tokens/:id", s.revokePersonalToken)
 	s.get("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/tournaments", s.createTournament, s.limitTournament())

@@ -106,6 +106,7 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/v1/me":                            {"/v1/me", org, http.StatusOK},
 		"/v1/me/games":                      {"/v1/me/games?limit=5", org, http.StatusOK},
 		"/v1/me/vacations":                  {"/v1/me/vacations", org, http.StatusOK},
+		"/v1/me/tokens":                     {"/v1/me/tokens", org, http.StatusOK},
 		"/v1/games/{id}":                    {game, white, http.StatusOK},
 		"/v1/games/{id}/moves":              {game + "/moves?from=e5", white, http.StatusOK},
 		"/v1/games/{id}/turns":              {game + "/turns", white, http.StatusOK},

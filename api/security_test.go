@@ -408,11 +408,12 @@ func TestTokensStayInTheirPlace(t *testing.T) {
 		map[string]any{"turn": "e6d6", "ply": played.Ply})
 }
 
-// Expired tokens change nothing: an account token after 30 days, a seat
-// token after 400, both on the clock of the server.
+// Expired tokens change nothing: an account token after 15 minutes, a seat
+// token after 400 days, both on the clock of the server.
 func TestExpiredTokensChangeNothing(t *testing.T) {
 	h := newAttackHarness(t)
 	s := startGame(t, h)
+	h.forget(s.organiser)
 	h.clock.Advance(api.AccessTTL + time.Second)
 	h.refused(t, http.StatusUnauthorized, "unauthorized", "POST", "/v1/games", s.organiser, twoPlayers(strings.Repeat("0", 60)))
 	h.refused(t, http.StatusUnauthorized, "unauthorized", "PATCH", "/v1/me", s.organiser, map[string]any{"name": "Late"})
@@ -485,6 +486,7 @@ func jsonRoutes(s started) []struct {
 	}{
 		{"requestLogin", "POST", "/v1/auth/login", "", map[string]any{"email": "zed@example.org"}},
 		{"exchangeLoginToken", "POST", "/v1/auth/token", "", map[string]any{"token": "abc"}},
+		{"refreshToken", "POST", "/v1/auth/refresh", "", map[string]any{"refresh_token": "abc"}},
 		{"updateMe", "PATCH", "/v1/me", s.organiser, map[string]any{"name": "Org"}},
 		{"declareVacation", "POST", "/v1/me/vacations", s.organiser, map[string]any{"start": "2026-12-01T00:00:00Z", "end": "2026-12-03T00:00:00Z"}},
 		{"createGame", "POST", "/v1/games", s.organiser, twoPlayers(strings.Repeat("0", 60))},

@@ -12,7 +12,10 @@ import (
 )
 
 // The token kinds of openapi.yaml's securitySchemes, as the server knows them.
-var tokenKinds = []string{"accountToken", "seatToken", "spectatorToken"}
+var tokenKinds = []string{"accountToken", "personalToken", "seatToken", "spectatorToken"}
+
+// scopes are the scopes of personal access tokens.
+var scopes = []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read", "account:write"}
 
 // The contract declares which token kinds each operation takes, and an app
 // (or a generated client) relies on it: every kind an operation declares is
@@ -20,6 +23,10 @@ var tokenKinds = []string{"accountToken", "seatToken", "spectatorToken"}
 // (401 unauthorized, 403 account_required or forbidden). Public operations
 // (`security: []`) work without a token. Each operation is tried with each
 // kind on a fresh game, where the account plays the seat: White to move.
+//
+// A personal access token declares the scope it needs: the server answers a
+// token with only that scope, and refuses one with every other scope with
+// 403 insufficient_scope naming it.
 func TestSecurityDeclared(t *testing.T) {
 	c, err := contract.Load()
 	if err != nil {
@@ -28,6 +35,14 @@ func TestSecurityDeclared(t *testing.T) {
 	h := newAttackHarness(t)
 	ann := h.login("ann@example.org") // White in every game
 	zoe := h.login("zoe@example.org")
+	// Ann's personal access tokens: one with each scope alone, one with
+	// all but each scope, one with all.
+	just, allBut := map[string]string{}, map[string]string{}
+	for _, sc := range scopes {
+		just[sc] = h.personalToken(ann, sc)
+		allBut[sc] = h.personalToken(ann, slices.DeleteFunc(slices.Clone(scopes), func(o string) bool { return o == sc })...)
+	}
+	all := h.personalToken(ann, scopes...)
 	// newGame starts a game of Ann (White, to move) and Bob; its seat and
 	// spectator tokens come by email as in startGame.
 	games := 0
@@ -62,6 +77,7 @@ func TestSecurityDeclared(t *testing.T) {
 		"getOpenAPI":             {"/openapi.yaml", nil},
 		"requestLogin":           {"/v1/auth/login", map[string]any{"email": "zed@example.org"}},
 		"exchangeLoginToken":     {"/v1/auth/token", map[string]any{"token": "abc"}},
+		"refreshToken":           {"/v1/auth/refresh", map[string]any{"refresh_token": "abc"}},
 		"logout":                 {"/v1/auth/logout", nil},
 		"getMe":                  {"/v1/me", nil},
 		"updateMe":               {"/v1/me", map[string]any{"name": "Ann"}},
@@ -84,6 +100,9 @@ func TestSecurityDeclared(t *testing.T) {
 		"rotateSeatLink":         {"/v1/games/{id}/seats/white/link", nil},
 		"rotateSpectatorLink":    {"/v1/games/{id}/spectator-link", nil},
 		"rotateCalendarLink":     {"/v1/me/calendar-link", nil},
+		"listPersonalTokens":     {"/v1/me/tokens", nil},
+		"createPersonalToken":    {"/v1/me/tokens", map[string]any{"name": "bot", "scopes": []string{"games:read"}}},
+		"revokePersonalToken":    {"/v1/me/tokens/999999", nil},
 		"listGameMail":           {"/v1/games/{id}/mail", nil},
 		"unsubscribePage":        {"/unsubscribe?t=abc", nil},
 		"unsubscribe":            {"/unsubscribe?t=abc", nil},
@@ -111,9 +130,13 @@ func TestSecurityDeclared(t *testing.T) {
 					t.Fatalf("%s %s declares no security: list the token kinds it takes, or [] for none", method, path)
 				}
 				var declared []string
+				var scope []string // personalToken's
 				for _, requirement := range *op.Security {
-					for scheme := range requirement {
+					for scheme, sc := range requirement {
 						declared = append(declared, scheme)
+						if scheme == "personalToken" {
+							scope = sc
+						}
 					}
 				}
 				if len(declared) == 0 {
@@ -124,9 +147,24 @@ func TestSecurityDeclared(t *testing.T) {
 					}
 					return
 				}
+				if slices.Contains(declared, "personalToken") {
+					if len(scope) != 1 || !slices.Contains(scopes, scope[0]) {
+						t.Fatalf("personalToken lists %v: want one scope of %v", scope, scopes)
+					}
+					id, _, _ := newGame(t)
+					res := h.do(method, strings.ReplaceAll(req.path, "{id}", id), just[scope[0]], req.body)
+					if refusedForKind(t, res) || res.status == http.StatusForbidden && res.problem(t).Code == "insufficient_scope" {
+						t.Errorf("declares personalToken with %s, but a token with just that scope is refused: %d %s", scope[0], res.status, res.body)
+					}
+					id, _, _ = newGame(t)
+					res = h.do(method, strings.ReplaceAll(req.path, "{id}", id), allBut[scope[0]], req.body)
+					if res.status != http.StatusForbidden || res.problem(t).Code != "insufficient_scope" || !strings.Contains(string(res.body), `"scope":"`+scope[0]+`"`) {
+						t.Errorf("a personal token with every scope but %s: %d %s; want 403 insufficient_scope naming it", scope[0], res.status, res.body)
+					}
+				}
 				for _, kind := range tokenKinds {
 					id, white, watch := newGame(t)
-					token := map[string]string{"accountToken": ann, "seatToken": white, "spectatorToken": watch}[kind]
+					token := map[string]string{"accountToken": ann, "personalToken": all, "seatToken": white, "spectatorToken": watch}[kind]
 					if op.OperationID == "logout" && kind == "accountToken" {
 						token = zoe // Ann's session must outlive this test
 					}
@@ -157,7 +195,19 @@ func refusedForKind(t *testing.T, res response) bool {
 		return res.problem(t).Code == "unauthorized"
 	case http.StatusForbidden:
 		code := res.problem(t).Code
-		return code == "account_required" || code == "forbidden"
+		return code == "account_required" || code == "forbidden" || code == "insufficient_scope"
 	}
 	return false
+}
+
+// personalToken makes a personal access token of the account with the
+// scopes, and returns its secret.
+func (h *harness) personalToken(account string, scopes ...string) string {
+	h.t.Helper()
+	var tok struct {
+		Token string `json:"token"`
+	}
+	h.do("POST", "/v1/me/tokens", account, map[string]any{"name": "test", "scopes": scopes}).
+		want(h.t, http.StatusCreated).decode(h.t, &tok)
+	return tok.Token
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // The kinds of token lesspost signs. A token of one kind is never accepted
@@ -21,14 +23,20 @@ const (
 	useUnsub  = "unsub"  // one address's unsubscribe link; never accepted as a bearer token
 	useICS    = "ics"    // one user's calendar feed; never accepted as a bearer token
 	useStop   = "stop"   // one address's "never email me again" link; never accepted as a bearer token
+	// usePersonal is a personal access token: no JWT but an opaque secret
+	// the store knows (domain.PersonalTokenPrefix), named here for the
+	// principal it makes.
+	usePersonal = "personal"
 )
 
 const issuer = "lesspost"
 
 // Token lifetimes. Correspondence games run for weeks, so links live long;
-// rotating a seat (or logging out, for access tokens) ends a token early.
+// rotating a seat ends a link early. Access tokens live briefly: a client
+// keeps its session with the refresh token (domain.Service.Refresh), and
+// logging out or a reused refresh token ends them all at once.
 const (
-	AccessTTL = 30 * 24 * time.Hour
+	AccessTTL = 15 * time.Minute
 	LinkTTL   = 400 * 24 * time.Hour
 )
 
@@ -103,10 +111,16 @@ func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
 	return s, nil
 }
 
-// Access returns an account token for a session.
-func (t *Tokens) Access(sessionID string, userID int64, expires time.Time) (string, error) {
-	return t.sign(claims{Use: useAccess, Session: sessionID,
-		RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(userID)}}, expires.Sub(t.now()))
+// Access returns an account token for a session, valid for AccessTTL but
+// not beyond the session, and when it expires.
+func (t *Tokens) Access(sess domain.Session) (string, time.Time, error) {
+	expires := t.now().Add(AccessTTL)
+	if sess.ExpiresAt.Before(expires) {
+		expires = sess.ExpiresAt
+	}
+	tok, err := t.sign(claims{Use: useAccess, Session: sess.ID,
+		RegisteredClaims: jwt.RegisteredClaims{Subject: fmt.Sprint(sess.User.ID)}}, expires.Sub(t.now()))
+	return tok, expires, err
 }
 
 // Seat returns a move-link token for one seat at a token version.

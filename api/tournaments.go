@@ -183,7 +183,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 }
 
 func (s *Server) createTournament(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ type withdrawRequest struct {
 // withdraw takes a player out of a tournament: the player himself (an
 // account with his address) or the organiser. Remaining games are forfeited.
 func (s *Server) withdraw(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func (s *Server) withdraw(c echo.Context) error {
 }
 
 func (s *Server) cancelTournament(c echo.Context) error {
-	p, err := s.account(c)
+	p, err := s.account(c, domain.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}

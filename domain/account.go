@@ -8,6 +8,14 @@ import (
 // LoginTTL is how long a login link is valid; it is valid only once.
 const LoginTTL = 15 * time.Minute
 
+// A session is a family of refresh tokens: each refresh spends one and
+// issues the next. A family lasts SessionTTL from the login at most, and
+// ends earlier when RefreshIdleTTL passes without a refresh.
+const (
+	SessionTTL     = 365 * 24 * time.Hour
+	RefreshIdleTTL = 30 * 24 * time.Hour
+)
+
 // MaxLoginsPerHour bounds the login emails one address receives, so the
 // server cannot be used to flood anyone's inbox.
 const MaxLoginsPerHour = 5
@@ -41,6 +49,27 @@ type Session struct {
 	User      User
 	ExpiresAt time.Time
 }
+
+// Grant is what signing in or refreshing gives: the session the access
+// tokens name, and the refresh token that gets the next grant. The store
+// keeps only the refresh token's hash.
+type Grant struct {
+	Session          Session
+	RefreshToken     string
+	RefreshExpiresAt time.Time
+}
+
+// RefreshState is what spending a refresh token found.
+type RefreshState int
+
+const (
+	// RefreshUnknown: no such token, or it expired unspent.
+	RefreshUnknown RefreshState = iota
+	// RefreshSpent: the token was live and is now spent.
+	RefreshSpent
+	// RefreshReused: the token had been spent before.
+	RefreshReused
+)
 
 // Vacation is a declared period away.
 type Vacation struct {
@@ -105,6 +134,18 @@ type AccountTx interface {
 	// (with ReplyConfirmations on).
 	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
 	AddSession(ctx context.Context, s Session, now time.Time) error
+	// ActiveSession is AccountReader.ActiveSession inside the unit of work.
+	ActiveSession(ctx context.Context, id string, now time.Time) (Session, error)
+	// AddRefreshToken stores a refresh token (its hash only) of a session,
+	// live until expires.
+	AddRefreshToken(ctx context.Context, sessionID, token string, expires time.Time) error
+	// SpendRefreshToken spends a refresh token that is live at now and says
+	// what it found, and whose session the token is (unless unknown). Of
+	// two units of work spending the same token, one sees it spent, the
+	// other reused. Spending forgets the session's tokens that expired by
+	// now, so a session keeps RefreshIdleTTL of them at most: one of those
+	// presented again is unknown, no longer reused.
+	SpendRefreshToken(ctx context.Context, token string, now time.Time) (sessionID string, state RefreshState, err error)
 	// RevokeSession ends a session; an ended one stays ended.
 	RevokeSession(ctx context.Context, id string, now time.Time) error
 	// UpdateUser changes an account's settings, and returns it.
@@ -153,10 +194,11 @@ func (s *Service) RequestLogin(ctx context.Context, email, locale string) error 
 
 // ExchangeLogin spends a login token: it must exist, be unused and not
 // expired. The account is created on first login. It returns a new session
-// that lasts ttl.
-func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Duration) (Session, error) {
+// that lasts ttl at most (SessionTTL in the API), and its first refresh
+// token.
+func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Duration) (Grant, error) {
 	now := s.now()
-	var sess Session
+	var g Grant
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
 		email, ok, err := tx.SpendLoginToken(ctx, token, now)
 		if err != nil {
@@ -169,10 +211,65 @@ func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Dura
 		if err != nil {
 			return err
 		}
-		sess = Session{ID: RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
-		return tx.AddSession(ctx, sess, now)
+		sess := Session{ID: RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
+		if err := tx.AddSession(ctx, sess, now); err != nil {
+			return err
+		}
+		g, err = addRefreshToken(ctx, tx, sess, now)
+		return err
 	})
-	return sess, err
+	return g, err
+}
+
+// Refresh spends a refresh token for the next grant of its session. A token
+// spent before is presented again only by a thief or by a client that lost
+// the answer to its refresh; the server cannot tell which, so (as OAuth's
+// security BCP, RFC 9700 4.14.2, asks) it ends the whole session: every
+// access and refresh token of it stops working. Two refreshes racing with
+// one token thus sign the client out; a client refreshes one at a time.
+func (s *Service) Refresh(ctx context.Context, token string) (Grant, error) {
+	now := s.now()
+	var g Grant
+	reused := false
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		id, state, err := tx.SpendRefreshToken(ctx, token, now)
+		if err != nil {
+			return err
+		}
+		switch state {
+		case RefreshReused:
+			reused = true // the revocation must commit, so no error here
+			return tx.RevokeSession(ctx, id, now)
+		case RefreshSpent:
+			sess, err := tx.ActiveSession(ctx, id, now)
+			if de, ok := ErrorOf(err); ok && de.Kind == KindUnauthorized {
+				return errRefreshInvalid // logged out, or past its year
+			}
+			if err != nil {
+				return err
+			}
+			g, err = addRefreshToken(ctx, tx, sess, now)
+			return err
+		default:
+			return errRefreshInvalid
+		}
+	})
+	if err == nil && reused {
+		err = errRefreshInvalid
+	}
+	return g, err
+}
+
+var errRefreshInvalid = Errorf(KindUnauthorized, CodeRefreshInvalid, "this refresh token is unknown, spent or expired: sign in again")
+
+// addRefreshToken issues a session's next refresh token: it lives
+// RefreshIdleTTL, and no longer than the session.
+func addRefreshToken(ctx context.Context, tx StoreTx, sess Session, now time.Time) (Grant, error) {
+	g := Grant{Session: sess, RefreshToken: RandomToken(32), RefreshExpiresAt: now.Add(RefreshIdleTTL)}
+	if sess.ExpiresAt.Before(g.RefreshExpiresAt) {
+		g.RefreshExpiresAt = sess.ExpiresAt
+	}
+	return g, tx.AddRefreshToken(ctx, sess.ID, g.RefreshToken, g.RefreshExpiresAt)
 }
 
 // ActiveSession returns a session that is neither revoked nor expired.
@@ -180,7 +277,7 @@ func (s *Service) ActiveSession(ctx context.Context, id string) (Session, error)
 	return s.store.ActiveSession(ctx, id, s.now())
 }
 
-// Logout ends a session: its tokens stop working at once.
+// Logout ends a session: its access and refresh tokens stop working at once.
 func (s *Service) Logout(ctx context.Context, sessionID string) error {
 	now := s.now()
 	return s.store.Transact(ctx, func(tx StoreTx) error { return tx.RevokeSession(ctx, sessionID, now) })

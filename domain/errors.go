@@ -47,6 +47,8 @@ const (
 	CodeIllegalTurn       = "illegal_turn"
 	CodeUnauthorized      = "unauthorized"
 	CodeLoginInvalid      = "login_invalid"
+	CodeRefreshInvalid    = "refresh_invalid"
+	CodeTooManyTokens     = "too_many_tokens"
 	CodeForbidden         = "forbidden"
 	CodeNotYourTurn       = "not_your_turn"
 	CodeNotFound          = "not_found"

@@ -383,7 +383,8 @@ func TestServiceLogin(t *testing.T) {
 	if last.Kind != domain.NoticeLogin || last.Email != "cat@example.org" || len(q) != 2+domain.MaxLoginsPerHour {
 		t.Fatalf("queued %d notices, the last %+v; want %d, a login to cat", len(q), last, 2+domain.MaxLoginsPerHour)
 	}
-	sess, err := f.svc.ExchangeLogin(ctx, last.Secret, time.Hour)
+	g, err := f.svc.ExchangeLogin(ctx, last.Secret, time.Hour)
+	sess := g.Session
 	if err != nil || sess.User.Email != "cat@example.org" || !sess.ExpiresAt.Equal(f.now.Add(time.Hour)) {
 		t.Fatalf("ExchangeLogin = %+v, %v", sess, err)
 	}

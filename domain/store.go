@@ -29,6 +29,7 @@ type GameReader interface {
 type Store interface {
 	GameReader
 	AccountReader
+	PersonalTokenReader
 	ScheduleReader
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
@@ -46,6 +47,7 @@ type Store interface {
 type StoreTx interface {
 	GameReader
 	AccountTx
+	PersonalTokenTx
 	TournamentTx
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would

@@ -30,9 +30,17 @@ const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, 
 
 // ActiveSession returns the session if it exists and is neither revoked nor expired.
 func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Session, error) {
+	return activeSession(ctx, db.read, id, now)
+}
+
+func (s storeTx) ActiveSession(ctx context.Context, id string, now time.Time) (Session, error) {
+	return activeSession(ctx, s.tx, id, now)
+}
+
+func activeSession(ctx context.Context, q queryer, id string, now time.Time) (Session, error) {
 	s := Session{ID: id}
 	var expires, created int64
-	err := db.read.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
+	err := q.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
 		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &s.User.CalendarVersion,
 		&s.User.ReplyConfirmations, &created)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -112,6 +120,42 @@ func (s storeTx) AddSession(ctx context.Context, sess Session, now time.Time) er
 		return fmt.Errorf("create session: %w", err)
 	}
 	return nil
+}
+
+// AddRefreshToken stores the token's hash only.
+func (s storeTx) AddRefreshToken(ctx context.Context, sessionID, token string, expires time.Time) error {
+	_, err := s.tx.ExecContext(ctx, `INSERT INTO refresh_tokens (hash, session_id, expires_at) VALUES (?, ?, ?)`,
+		hashToken(token), sessionID, expires.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("store refresh token: %w", err)
+	}
+	return nil
+}
+
+func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+	var id string
+	err := s.tx.QueryRowContext(ctx, `UPDATE refresh_tokens SET spent_at = ? WHERE hash = ? AND spent_at IS NULL AND expires_at > ?
+		RETURNING session_id`, now.UnixMilli(), hashToken(token), now.UnixMilli()).Scan(&id)
+	if err == nil {
+		_, err = s.tx.ExecContext(ctx, `DELETE FROM refresh_tokens WHERE session_id = ? AND expires_at <= ?`, id, now.UnixMilli())
+		if err != nil {
+			return "", 0, fmt.Errorf("forget expired refresh tokens: %w", err)
+		}
+		return id, domain.RefreshSpent, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", 0, fmt.Errorf("spend refresh token: %w", err)
+	}
+	var spent bool
+	err = s.tx.QueryRowContext(ctx, `SELECT session_id, spent_at IS NOT NULL FROM refresh_tokens WHERE hash = ?`,
+		hashToken(token)).Scan(&id, &spent)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) || err == nil && !spent:
+		return "", domain.RefreshUnknown, nil
+	case err != nil:
+		return "", 0, fmt.Errorf("read refresh token: %w", err)
+	}
+	return id, domain.RefreshReused, nil
 }
 
 func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) error {

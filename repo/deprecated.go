@@ -45,7 +45,8 @@ func (db *DB) RequestLogin(ctx context.Context, email, locale string, now time.T
 //
 // Deprecated: call the Service.
 func (db *DB) ExchangeLogin(ctx context.Context, token string, ttl time.Duration, now time.Time) (Session, error) {
-	return db.serviceAt(now).ExchangeLogin(ctx, token, ttl)
+	g, err := db.serviceAt(now).ExchangeLogin(ctx, token, ttl)
+	return g.Session, err
 }
 
 // Tick is domain.Service.TickGame at now.

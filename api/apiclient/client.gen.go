@@ -704,6 +704,7 @@ const (
 	ProblemCodeHttpError                ProblemCode = "http_error"
 	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
 	ProblemCodeIllegalTurn              ProblemCode = "illegal_turn"
+	ProblemCodeInsufficientScope        ProblemCode = "insufficient_scope"
 	ProblemCodeInternal                 ProblemCode = "internal"
 	ProblemCodeInvalidCursor            ProblemCode = "invalid_cursor"
 	ProblemCodeInvalidInput             ProblemCode = "invalid_input"
@@ -720,9 +721,11 @@ const (
 	ProblemCodeNotYourTurn              ProblemCode = "not_your_turn"
 	ProblemCodeRateLimited              ProblemCode = "rate_limited"
 	ProblemCodeRecipientBudgetExhausted ProblemCode = "recipient_budget_exhausted"
+	ProblemCodeRefreshInvalid           ProblemCode = "refresh_invalid"
 	ProblemCodeStalePly                 ProblemCode = "stale_ply"
 	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
+	ProblemCodeTooManyTokens            ProblemCode = "too_many_tokens"
 	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
@@ -757,6 +760,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeIllegalTurn:
 		return true
+	case ProblemCodeInsufficientScope:
+		return true
 	case ProblemCodeInternal:
 		return true
 	case ProblemCodeInvalidCursor:
@@ -789,11 +794,15 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeRecipientBudgetExhausted:
 		return true
+	case ProblemCodeRefreshInvalid:
+		return true
 	case ProblemCodeStalePly:
 		return true
 	case ProblemCodeTooManyLogins:
 		return true
 	case ProblemCodeTooManyRequests:
+		return true
+	case ProblemCodeTooManyTokens:
 		return true
 	case ProblemCodeTournamentOver:
 		return true
@@ -888,6 +897,36 @@ func (e ResultReason) Valid() bool {
 	case ResultReasonTimeout:
 		return true
 	case ResultReasonTurnLimit:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Scope.
+const (
+	AccountRead      Scope = "account:read"
+	AccountWrite     Scope = "account:write"
+	GamesCreate      Scope = "games:create"
+	GamesPlay        Scope = "games:play"
+	GamesRead        Scope = "games:read"
+	TournamentsWrite Scope = "tournaments:write"
+)
+
+// Valid indicates whether the value is a known member of the Scope enum.
+func (e Scope) Valid() bool {
+	switch e {
+	case AccountRead:
+		return true
+	case AccountWrite:
+		return true
+	case GamesCreate:
+		return true
+	case GamesPlay:
+		return true
+	case GamesRead:
+		return true
+	case TournamentsWrite:
 		return true
 	default:
 		return false
@@ -1903,6 +1942,23 @@ type Moves struct {
 	Used int `json:"used"`
 }
 
+// NewPersonalToken defines model for NewPersonalToken.
+type NewPersonalToken struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// ExpiresAt null if it never expires.
+	ExpiresAt *time.Time `json:"expires_at"`
+	Id        int64      `json:"id"`
+
+	// LastUsedAt The hour of the last use; null if never used.
+	LastUsedAt *time.Time `json:"last_used_at"`
+	Name       string     `json:"name"`
+	Scopes     []Scope    `json:"scopes"`
+
+	// Token The secret, shown this once. Send it as `Authorization: Bearer <token>`.
+	Token string `json:"token"`
+}
+
 // OneClickUnsubscribe The form of a one-click unsubscribe (RFC 8058).
 type OneClickUnsubscribe struct {
 	ListUnsubscribe *string `json:"List-Unsubscribe,omitempty"`
@@ -1933,6 +1989,35 @@ type PerSide struct {
 	BlackRed    *int `json:"black-red,omitempty"`
 	White       *int `json:"white,omitempty"`
 	YellowWhite *int `json:"yellow-white,omitempty"`
+}
+
+// PersonalToken defines model for PersonalToken.
+type PersonalToken struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// ExpiresAt null if it never expires.
+	ExpiresAt *time.Time `json:"expires_at"`
+	Id        int64      `json:"id"`
+
+	// LastUsedAt The hour of the last use; null if never used.
+	LastUsedAt *time.Time `json:"last_used_at"`
+	Name       string     `json:"name"`
+	Scopes     []Scope    `json:"scopes"`
+}
+
+// PersonalTokenList defines model for PersonalTokenList.
+type PersonalTokenList struct {
+	Tokens []PersonalToken `json:"tokens"`
+}
+
+// PersonalTokenRequest defines model for PersonalTokenRequest.
+type PersonalTokenRequest struct {
+	// ExpiresInDays Days until the token expires; 0 or absent, never.
+	ExpiresInDays *int `json:"expires_in_days,omitempty"`
+
+	// Name What the token is for; 1 to 64 characters.
+	Name   string  `json:"name"`
+	Scopes []Scope `json:"scopes"`
 }
 
 // Pieces The squares of each colour's pieces, by colour: `white` and `black`
@@ -2000,7 +2085,8 @@ type Preview struct {
 // Problem RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type Problem struct {
 	// Code Stable machine-readable problem code; the list is complete (a
 	// new code is a new version of this document). Grouped here as
@@ -2044,6 +2130,11 @@ type Problem struct {
 	// Example: M3
 	RuleRef *string `json:"rule_ref,omitempty"`
 
+	// Scope For `insufficient_scope`: the scope the personal access token lacks.
+	//
+	// Example: games:play
+	Scope *string `json:"scope,omitempty"`
+
 	// Status The HTTP status code of this response.
 	//
 	// Example: 404
@@ -2083,6 +2174,12 @@ type ProblemRule string
 // Record The game record as JSON: a `LessRecord` or a `LesRecord`, told apart by `game`.
 type Record struct {
 	union json.RawMessage
+}
+
+// RefreshRequest defines model for RefreshRequest.
+type RefreshRequest struct {
+	// RefreshToken The newest refresh token of the session.
+	RefreshToken string `json:"refresh_token"`
 }
 
 // ResignRequest Nothing; the empty object.
@@ -2143,6 +2240,9 @@ type ScheduleRequest struct {
 	RoundHours *int         `json:"round_hours,omitempty"`
 	Starts     *[]time.Time `json:"starts,omitempty"`
 }
+
+// Scope defines model for Scope.
+type Scope string
 
 // Seat defines model for Seat.
 type Seat struct {
@@ -2303,9 +2403,19 @@ type TokenResponse struct {
 	// AccessToken The account token. Send it as `Authorization: Bearer <access_token>`.
 	AccessToken string `json:"access_token"`
 
-	// ExpiresAt When the account token stops working (30 days after login).
-	ExpiresAt time.Time              `json:"expires_at"`
-	TokenType TokenResponseTokenType `json:"token_type"`
+	// ExpiresAt When the account token stops working.
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// ExpiresIn Seconds until the account token stops working (900, less at the end of a session).
+	ExpiresIn int `json:"expires_in"`
+
+	// RefreshExpiresAt When the refresh token expires unless spent (30 days on, at most the session's end).
+	RefreshExpiresAt time.Time `json:"refresh_expires_at"`
+
+	// RefreshToken Opaque; spend it with `refreshToken` for the next pair. It works
+	// once. Keep it secret, like a password.
+	RefreshToken string                 `json:"refresh_token"`
+	TokenType    TokenResponseTokenType `json:"token_type"`
 
 	// User An account, known by its email address.
 	User User `json:"user"`
@@ -2625,67 +2735,78 @@ type TournamentId = string
 // BadRequest RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type BadRequest = Problem
 
 // Conflict RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type Conflict = Problem
 
 // Forbidden RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type Forbidden = Problem
 
 // IllegalTurn RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type IllegalTurn = Problem
 
 // InternalError RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type InternalError = Problem
 
 // NotFound RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type NotFound = Problem
 
 // PayloadTooLarge RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type PayloadTooLarge = Problem
 
 // ServiceUnavailable RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type ServiceUnavailable = Problem
 
 // TooManyRequests RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type TooManyRequests = Problem
 
 // Unauthorized RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type Unauthorized = Problem
 
 // UnprocessableEntity RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
-// `illegal_turn` adds `rule`, `rule_ref` and `index`.
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
 type UnprocessableEntity = Problem
 
 // GetAssetParams defines parameters for GetAsset.
@@ -2827,6 +2948,9 @@ type UnsubscribeMultipartRequestBody = OneClickUnsubscribe
 // RequestLoginJSONRequestBody defines body for RequestLogin for application/json ContentType.
 type RequestLoginJSONRequestBody = LoginRequest
 
+// RefreshTokenJSONRequestBody defines body for RefreshToken for application/json ContentType.
+type RefreshTokenJSONRequestBody = RefreshRequest
+
 // ExchangeLoginTokenJSONRequestBody defines body for ExchangeLoginToken for application/json ContentType.
 type ExchangeLoginTokenJSONRequestBody = TokenRequest
 
@@ -2844,6 +2968,9 @@ type SubmitTurnJSONRequestBody = SubmitTurnRequest
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = UpdateMeRequest
+
+// CreatePersonalTokenJSONRequestBody defines body for CreatePersonalToken for application/json ContentType.
+type CreatePersonalTokenJSONRequestBody = PersonalTokenRequest
 
 // DeclareVacationJSONRequestBody defines body for DeclareVacation for application/json ContentType.
 type DeclareVacationJSONRequestBody = VacationRequest
@@ -2927,6 +3054,14 @@ func (a *Problem) UnmarshalJSON(b []byte) error {
 		delete(object, "rule_ref")
 	}
 
+	if raw, found := object["scope"]; found {
+		err = json.Unmarshal(raw, &a.Scope)
+		if err != nil {
+			return fmt.Errorf("error reading 'scope': %w", err)
+		}
+		delete(object, "scope")
+	}
+
 	if raw, found := object["status"]; found {
 		err = json.Unmarshal(raw, &a.Status)
 		if err != nil {
@@ -3005,6 +3140,13 @@ func (a Problem) MarshalJSON() ([]byte, error) {
 		object["rule_ref"], err = json.Marshal(a.RuleRef)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'rule_ref': %w", err)
+		}
+	}
+
+	if a.Scope != nil {
+		object["scope"], err = json.Marshal(a.Scope)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scope': %w", err)
 		}
 	}
 
@@ -3628,8 +3770,9 @@ type ClientInterface interface {
 
 	// Logout Log out
 	//
-	// Ends the session of the account token: the token stops working at
-	// once (`401 unauthorized` afterwards). Takes no body.
+	// Ends the session of the account token: the token and the session's
+	// refresh token stop working at once (`401 unauthorized` afterwards).
+	// Takes no body.
 	//
 	// Token: an account token.
 	//
@@ -3639,11 +3782,51 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
 	Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RefreshTokenWithBody Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefreshToken Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshToken(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ExchangeLoginTokenWithBody Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -3657,8 +3840,10 @@ type ClientInterface interface {
 	// ExchangeLoginToken Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -4148,6 +4333,69 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPersonalTokens List the personal access tokens
+	//
+	// The account's personal access tokens, newest first, without their
+	// secrets. `last_used_at` is to the hour.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Corresponds with GET /v1/me/tokens (the `ListPersonalTokens` operationId).
+	ListPersonalTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePersonalTokenWithBody Create a personal access token
+	//
+	// Makes a personal access token for scripts and bots, with the scopes
+	// it may use (see the security scheme `personalToken`). The answer
+	// holds the secret (`token`), this once: the server keeps only its
+	// hash. At most 50 tokens per account.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 too_many_tokens`; `413
+	// body_too_large`; `422 invalid_input` (no name, no or an unknown
+	// scope, a lifetime out of range).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+	CreatePersonalTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePersonalToken Create a personal access token
+	//
+	// Makes a personal access token for scripts and bots, with the scopes
+	// it may use (see the security scheme `personalToken`). The answer
+	// holds the secret (`token`), this once: the server keeps only its
+	// hash. At most 50 tokens per account.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 too_many_tokens`; `413
+	// body_too_large`; `422 invalid_input` (no name, no or an unknown
+	// scope, a lifetime out of range).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+	CreatePersonalToken(ctx context.Context, body CreatePersonalTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokePersonalToken Revoke a personal access token
+	//
+	// Deletes one of the account's personal access tokens: it stops
+	// working at once.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `404 not_found`.
+	//
+	// Corresponds with DELETE /v1/me/tokens/{id} (the `RevokePersonalToken` operationId).
+	RevokePersonalToken(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListVacations My vacations
 	//
@@ -4720,8 +4968,9 @@ func (c *Client) RequestLogin(ctx context.Context, body RequestLoginJSONRequestB
 
 // Logout Log out
 //
-// Ends the session of the account token: the token stops working at
-// once (`401 unauthorized` afterwards). Takes no body.
+// Ends the session of the account token: the token and the session's
+// refresh token stop working at once (`401 unauthorized` afterwards).
+// Takes no body.
 //
 // Token: an account token.
 //
@@ -4741,11 +4990,71 @@ func (c *Client) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 	return c.Client.Do(req)
 }
 
+// RefreshTokenWithBody Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *Client) RefreshTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshTokenRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefreshToken Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *Client) RefreshToken(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefreshTokenRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ExchangeLoginTokenWithBody Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -4769,8 +5078,10 @@ func (c *Client) ExchangeLoginTokenWithBody(ctx context.Context, contentType str
 // ExchangeLoginToken Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -5491,6 +5802,109 @@ func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParam
 // Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListMyGamesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPersonalTokens List the personal access tokens
+//
+// The account's personal access tokens, newest first, without their
+// secrets. `last_used_at` is to the hour.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Corresponds with GET /v1/me/tokens (the `ListPersonalTokens` operationId).
+func (c *Client) ListPersonalTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPersonalTokensRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePersonalTokenWithBody Create a personal access token
+//
+// Makes a personal access token for scripts and bots, with the scopes
+// it may use (see the security scheme `personalToken`). The answer
+// holds the secret (`token`), this once: the server keeps only its
+// hash. At most 50 tokens per account.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 too_many_tokens`; `413
+// body_too_large`; `422 invalid_input` (no name, no or an unknown
+// scope, a lifetime out of range).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+func (c *Client) CreatePersonalTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePersonalTokenRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePersonalToken Create a personal access token
+//
+// Makes a personal access token for scripts and bots, with the scopes
+// it may use (see the security scheme `personalToken`). The answer
+// holds the secret (`token`), this once: the server keeps only its
+// hash. At most 50 tokens per account.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 too_many_tokens`; `413
+// body_too_large`; `422 invalid_input` (no name, no or an unknown
+// scope, a lifetime out of range).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+func (c *Client) CreatePersonalToken(ctx context.Context, body CreatePersonalTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePersonalTokenRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokePersonalToken Revoke a personal access token
+//
+// Deletes one of the account's personal access tokens: it stops
+// working at once.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `404 not_found`.
+//
+// Corresponds with DELETE /v1/me/tokens/{id} (the `RevokePersonalToken` operationId).
+func (c *Client) RevokePersonalToken(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokePersonalTokenRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -6396,6 +6810,46 @@ func NewLogoutRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewRefreshTokenRequest calls the generic RefreshToken builder with application/json body
+func NewRefreshTokenRequest(server string, body RefreshTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRefreshTokenRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRefreshTokenRequestWithBody constructs an http.Request for the RefreshToken method, with any body, and a specified content type
+func NewRefreshTokenRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/refresh")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -7316,6 +7770,107 @@ func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Requ
 	return req, nil
 }
 
+// NewListPersonalTokensRequest constructs an http.Request for the ListPersonalTokens method
+func NewListPersonalTokensRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/tokens")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreatePersonalTokenRequest calls the generic CreatePersonalToken builder with application/json body
+func NewCreatePersonalTokenRequest(server string, body CreatePersonalTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePersonalTokenRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreatePersonalTokenRequestWithBody constructs an http.Request for the CreatePersonalToken method, with any body, and a specified content type
+func NewCreatePersonalTokenRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/tokens")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokePersonalTokenRequest constructs an http.Request for the RevokePersonalToken method
+func NewRevokePersonalTokenRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/tokens/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListVacationsRequest constructs an http.Request for the ListVacations method
 func NewListVacationsRequest(server string) (*http.Request, error) {
 	var err error
@@ -7916,8 +8471,9 @@ type ClientWithResponsesInterface interface {
 
 	// LogoutWithResponse Log out
 	//
-	// Ends the session of the account token: the token stops working at
-	// once (`401 unauthorized` afterwards). Takes no body.
+	// Ends the session of the account token: the token and the session's
+	// refresh token stop working at once (`401 unauthorized` afterwards).
+	// Takes no body.
 	//
 	// Token: an account token.
 	//
@@ -7929,11 +8485,51 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/auth/logout (the `Logout` operationId).
 	LogoutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutResponse, error)
 
+	// RefreshTokenWithBodyWithResponse Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error)
+
+	// RefreshTokenWithResponse Renew the account token
+	//
+	// Spends a refresh token and answers with a new account token and a
+	// new refresh token of the same session. Each refresh token works
+	// once: presenting one that was spent before ends the session at once
+	// (a stolen token and its owner's copy cannot both go on), so a client
+	// refreshes one request at a time and keeps only the newest refresh
+	// token. A refresh token expires 30 days after it was issued, and with
+	// its session (a year after login at most).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+	// (unknown, spent or expired refresh token, or an ended session: sign
+	// in again); `413 body_too_large`; `429 rate_limited`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+	RefreshTokenWithResponse(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error)
+
 	// ExchangeLoginTokenWithBodyWithResponse Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -7947,8 +8543,10 @@ type ClientWithResponsesInterface interface {
 	// ExchangeLoginTokenWithResponse Exchange a login token for an account token
 	//
 	// Spends the token from a login email (single use, valid 15 minutes)
-	// and answers with an account token valid for 30 days, and the
-	// account. Send it as `Authorization: Bearer <access_token>`.
+	// and starts a session: an account token valid for 15 minutes, a
+	// refresh token for the next one (see `refreshToken`), and the
+	// account. Send the account token as `Authorization: Bearer
+	// <access_token>`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 	// (unknown, already used or expired: ask for a new link);
@@ -8464,6 +9062,73 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
+
+	// ListPersonalTokensWithResponse List the personal access tokens
+	//
+	// The account's personal access tokens, newest first, without their
+	// secrets. `last_used_at` is to the hour.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/tokens (the `ListPersonalTokens` operationId).
+	ListPersonalTokensWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPersonalTokensResponse, error)
+
+	// CreatePersonalTokenWithBodyWithResponse Create a personal access token
+	//
+	// Makes a personal access token for scripts and bots, with the scopes
+	// it may use (see the security scheme `personalToken`). The answer
+	// holds the secret (`token`), this once: the server keeps only its
+	// hash. At most 50 tokens per account.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 too_many_tokens`; `413
+	// body_too_large`; `422 invalid_input` (no name, no or an unknown
+	// scope, a lifetime out of range).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+	CreatePersonalTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePersonalTokenResponse, error)
+
+	// CreatePersonalTokenWithResponse Create a personal access token
+	//
+	// Makes a personal access token for scripts and bots, with the scopes
+	// it may use (see the security scheme `personalToken`). The answer
+	// holds the secret (`token`), this once: the server keeps only its
+	// hash. At most 50 tokens per account.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 too_many_tokens`; `413
+	// body_too_large`; `422 invalid_input` (no name, no or an unknown
+	// scope, a lifetime out of range).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+	CreatePersonalTokenWithResponse(ctx context.Context, body CreatePersonalTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePersonalTokenResponse, error)
+
+	// RevokePersonalTokenWithResponse Revoke a personal access token
+	//
+	// Deletes one of the account's personal access tokens: it stops
+	// working at once.
+	//
+	// Token: an account token from signing in (no personal access token).
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me/tokens/{id} (the `RevokePersonalToken` operationId).
+	RevokePersonalTokenWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*RevokePersonalTokenResponse, error)
 
 	// ListVacationsWithResponse My vacations
 	//
@@ -9474,6 +10139,103 @@ func (r LogoutResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LogoutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RefreshTokenResponse200Headers the declared response headers of an HTTP 200 response for RefreshToken
+type RefreshTokenResponse200Headers struct {
+	CacheControl string
+}
+
+// RefreshTokenResponse401Headers the declared response headers of an HTTP 401 response for RefreshToken
+type RefreshTokenResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// RefreshTokenResponse429Headers the declared response headers of an HTTP 429 response for RefreshToken
+type RefreshTokenResponse429Headers struct {
+	RetryAfter int
+}
+
+type RefreshTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TokenResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RefreshTokenResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RefreshTokenResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RefreshTokenResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefreshTokenResponse) GetJSON200() *TokenResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RefreshTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefreshTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefreshTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefreshTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -11241,6 +12003,262 @@ func (r ListMyGamesResponse) ContentType() string {
 	return ""
 }
 
+// ListPersonalTokensResponse200Headers the declared response headers of an HTTP 200 response for ListPersonalTokens
+type ListPersonalTokensResponse200Headers struct {
+	CacheControl string
+}
+
+// ListPersonalTokensResponse401Headers the declared response headers of an HTTP 401 response for ListPersonalTokens
+type ListPersonalTokensResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListPersonalTokensResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PersonalTokenList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListPersonalTokensResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListPersonalTokensResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPersonalTokensResponse) GetJSON200() *PersonalTokenList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListPersonalTokensResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListPersonalTokensResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPersonalTokensResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPersonalTokensResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPersonalTokensResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPersonalTokensResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPersonalTokensResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePersonalTokenResponse201Headers the declared response headers of an HTTP 201 response for CreatePersonalToken
+type CreatePersonalTokenResponse201Headers struct {
+	CacheControl string
+}
+
+// CreatePersonalTokenResponse401Headers the declared response headers of an HTTP 401 response for CreatePersonalToken
+type CreatePersonalTokenResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type CreatePersonalTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *NewPersonalToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreatePersonalTokenResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreatePersonalTokenResponse401Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePersonalTokenResponse) GetJSON201() *NewPersonalToken {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePersonalTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePersonalTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePersonalTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePersonalTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokePersonalTokenResponse401Headers the declared response headers of an HTTP 401 response for RevokePersonalToken
+type RevokePersonalTokenResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RevokePersonalTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RevokePersonalTokenResponse401Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokePersonalTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokePersonalTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokePersonalTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokePersonalTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListVacationsResponse401Headers the declared response headers of an HTTP 401 response for ListVacations
 type ListVacationsResponse401Headers struct {
 	WWWAuthenticate *string
@@ -12233,8 +13251,9 @@ func (c *ClientWithResponses) RequestLoginWithResponse(ctx context.Context, body
 
 // LogoutWithResponse Log out
 //
-// Ends the session of the account token: the token stops working at
-// once (`401 unauthorized` afterwards). Takes no body.
+// Ends the session of the account token: the token and the session's
+// refresh token stop working at once (`401 unauthorized` afterwards).
+// Takes no body.
 //
 // Token: an account token.
 //
@@ -12252,11 +13271,63 @@ func (c *ClientWithResponses) LogoutWithResponse(ctx context.Context, reqEditors
 	return ParseLogoutResponse(rsp)
 }
 
+// RefreshTokenWithBodyWithResponse Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *ClientWithResponses) RefreshTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error) {
+	rsp, err := c.RefreshTokenWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshTokenResponse(rsp)
+}
+
+// RefreshTokenWithResponse Renew the account token
+//
+// Spends a refresh token and answers with a new account token and a
+// new refresh token of the same session. Each refresh token works
+// once: presenting one that was spent before ends the session at once
+// (a stolen token and its owner's copy cannot both go on), so a client
+// refreshes one request at a time and keeps only the newest refresh
+// token. A refresh token expires 30 days after it was issued, and with
+// its session (a year after login at most).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 refresh_invalid`
+// (unknown, spent or expired refresh token, or an ended session: sign
+// in again); `413 body_too_large`; `429 rate_limited`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/refresh (the `RefreshToken` operationId).
+func (c *ClientWithResponses) RefreshTokenWithResponse(ctx context.Context, body RefreshTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*RefreshTokenResponse, error) {
+	rsp, err := c.RefreshToken(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefreshTokenResponse(rsp)
+}
+
 // ExchangeLoginTokenWithBodyWithResponse Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -12276,8 +13347,10 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithBodyWithResponse(ctx context
 // ExchangeLoginTokenWithResponse Exchange a login token for an account token
 //
 // Spends the token from a login email (single use, valid 15 minutes)
-// and answers with an account token valid for 30 days, and the
-// account. Send it as `Authorization: Bearer <access_token>`.
+// and starts a session: an account token valid for 15 minutes, a
+// refresh token for the next one (see `refreshToken`), and the
+// account. Send the account token as `Authorization: Bearer
+// <access_token>`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
 // (unknown, already used or expired: ask for a new link);
@@ -12936,6 +14009,97 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseListMyGamesResponse(rsp)
+}
+
+// ListPersonalTokensWithResponse List the personal access tokens
+//
+// The account's personal access tokens, newest first, without their
+// secrets. `last_used_at` is to the hour.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/tokens (the `ListPersonalTokens` operationId).
+func (c *ClientWithResponses) ListPersonalTokensWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPersonalTokensResponse, error) {
+	rsp, err := c.ListPersonalTokens(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPersonalTokensResponse(rsp)
+}
+
+// CreatePersonalTokenWithBodyWithResponse Create a personal access token
+//
+// Makes a personal access token for scripts and bots, with the scopes
+// it may use (see the security scheme `personalToken`). The answer
+// holds the secret (`token`), this once: the server keeps only its
+// hash. At most 50 tokens per account.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 too_many_tokens`; `413
+// body_too_large`; `422 invalid_input` (no name, no or an unknown
+// scope, a lifetime out of range).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+func (c *ClientWithResponses) CreatePersonalTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePersonalTokenResponse, error) {
+	rsp, err := c.CreatePersonalTokenWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePersonalTokenResponse(rsp)
+}
+
+// CreatePersonalTokenWithResponse Create a personal access token
+//
+// Makes a personal access token for scripts and bots, with the scopes
+// it may use (see the security scheme `personalToken`). The answer
+// holds the secret (`token`), this once: the server keeps only its
+// hash. At most 50 tokens per account.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 too_many_tokens`; `413
+// body_too_large`; `422 invalid_input` (no name, no or an unknown
+// scope, a lifetime out of range).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/tokens (the `CreatePersonalToken` operationId).
+func (c *ClientWithResponses) CreatePersonalTokenWithResponse(ctx context.Context, body CreatePersonalTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePersonalTokenResponse, error) {
+	rsp, err := c.CreatePersonalToken(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePersonalTokenResponse(rsp)
+}
+
+// RevokePersonalTokenWithResponse Revoke a personal access token
+//
+// Deletes one of the account's personal access tokens: it stops
+// working at once.
+//
+// Token: an account token from signing in (no personal access token).
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me/tokens/{id} (the `RevokePersonalToken` operationId).
+func (c *ClientWithResponses) RevokePersonalTokenWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*RevokePersonalTokenResponse, error) {
+	rsp, err := c.RevokePersonalToken(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokePersonalTokenResponse(rsp)
 }
 
 // ListVacationsWithResponse My vacations
@@ -13866,6 +15030,100 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRefreshTokenResponse parses an HTTP response from a RefreshTokenWithResponse call
+func ParseRefreshTokenResponse(rsp *http.Response) (*RefreshTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefreshTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TokenResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RefreshTokenResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RefreshTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RefreshTokenResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -15508,6 +16766,244 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	switch {
 	case rsp.StatusCode == 401:
 		var headers ListMyGamesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPersonalTokensResponse parses an HTTP response from a ListPersonalTokensWithResponse call
+func ParseListPersonalTokensResponse(rsp *http.Response) (*ListPersonalTokensResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPersonalTokensResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PersonalTokenList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListPersonalTokensResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListPersonalTokensResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePersonalTokenResponse parses an HTTP response from a CreatePersonalTokenWithResponse call
+func ParseCreatePersonalTokenResponse(rsp *http.Response) (*CreatePersonalTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePersonalTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest NewPersonalToken
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreatePersonalTokenResponse201Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreatePersonalTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokePersonalTokenResponse parses an HTTP response from a RevokePersonalTokenWithResponse call
+func ParseRevokePersonalTokenResponse(rsp *http.Response) (*RevokePersonalTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokePersonalTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RevokePersonalTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -4,14 +4,21 @@
 // server. takeLinkToken removes the token from the address bar at once, so it
 // does not stay in history, bookmarks or a shared screen, and keeps it in
 // sessionStorage: gone when the tab closes.
+//
+// An account token lives 15 minutes; accountRequest renews it with the
+// session's refresh token when the server refuses it.
 
 const ACCOUNT_KEY = 'lesspost.account';
+const REFRESH_KEY = 'lesspost.refresh';
+
+// memory holds what sessionStorage cannot (storage disabled) for this page.
+const memory = new Map();
 
 function storageGet(key) {
   try {
     return sessionStorage.getItem(key);
   } catch {
-    return null; // storage disabled: the token lives in memory only
+    return memory.has(key) ? memory.get(key) : null;
   }
 }
 
@@ -20,7 +27,8 @@ function storageSet(key, value) {
     if (value === null) sessionStorage.removeItem(key);
     else sessionStorage.setItem(key, value);
   } catch {
-    // ignore: see storageGet
+    if (value === null) memory.delete(key);
+    else memory.set(key, value);
   }
 }
 
@@ -38,8 +46,55 @@ export const tokens = {
   game: (id) => storageGet('lesspost.game.' + id),
   setGame: (id, token) => storageSet('lesspost.game.' + id, token),
   account: () => storageGet(ACCOUNT_KEY),
-  setAccount: (token) => storageSet(ACCOUNT_KEY, token),
+  /** Keeps a session's account and refresh tokens; null forgets both. */
+  setAccount: (token, refresh = null) => {
+    storageSet(ACCOUNT_KEY, token);
+    storageSet(REFRESH_KEY, token === null ? null : refresh);
+  },
 };
+
+let renewing = null;
+
+/**
+ * Renews the account token with the refresh token; resolves to the new
+ * account token, or null when the session has ended (then both are
+ * forgotten). One renewal at a time: a refresh token works once, and
+ * presenting it twice ends the session.
+ */
+export function renewAccount() {
+  if (!renewing) {
+    renewing = (async () => {
+      const refresh = storageGet(REFRESH_KEY);
+      if (!refresh) return null;
+      try {
+        const { body } = await request('POST', '/v1/auth/refresh', { body: { refresh_token: refresh } });
+        tokens.setAccount(body.access_token, body.refresh_token);
+        return body.access_token;
+      } catch (err) {
+        if (err.status === 401) tokens.setAccount(null);
+        return null;
+      }
+    })().finally(() => {
+      renewing = null;
+    });
+  }
+  return renewing;
+}
+
+/** request with the account token, renewed once if the server refuses it. */
+export async function accountRequest(method, path, options = {}) {
+  const token = tokens.account();
+  try {
+    return await request(method, path, { ...options, token });
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    // Another request may have renewed it meanwhile.
+    const current = tokens.account();
+    const renewed = current && current !== token ? current : await renewAccount();
+    if (!renewed) throw err;
+    return request(method, path, { ...options, token: renewed });
+  }
+}
 
 /** An error answer of the API (an RFC 9457 problem), or a network failure (status 0). */
 export class ApiError extends Error {
@@ -87,21 +142,20 @@ export async function request(method, path, { token, body, headers = {} } = {}) 
   return { status: res.status, etag: res.headers.get('ETag'), body: data };
 }
 
-/** The calls of the play page, bound to one game and token. */
+/** The calls of the play page, bound to one game and a link's token (null: the account's). */
 export function gameClient(id, token) {
   const base = '/v1/games/' + encodeURIComponent(id);
+  const send = token ? (method, path, options) => request(method, path, { ...options, token }) : accountRequest;
   return {
-    game: (etag) => request('GET', base, { token, headers: etag ? { 'If-None-Match': etag } : {} }),
-    turns: () => request('GET', base + '/turns', { token }).then((r) => r.body.turns),
-    view: () => request('GET', base + '/view', { token }).then((r) => r.body),
+    game: (etag) => send('GET', base, { headers: etag ? { 'If-None-Match': etag } : {} }),
+    turns: () => send('GET', base + '/turns').then((r) => r.body.turns),
+    view: () => send('GET', base + '/view').then((r) => r.body),
     moves: (turn) => {
       const q = turn ? '?turn=' + encodeURIComponent(turn) : '';
-      return request('GET', base + '/moves' + q, { token }).then((r) => r.body);
+      return send('GET', base + '/moves' + q).then((r) => r.body);
     },
-    preview: (turn) => request('POST', base + '/preview', { token, body: { turn } }).then((r) => r.body),
+    preview: (turn) => send('POST', base + '/preview', { body: { turn } }).then((r) => r.body),
     submit: (turn, ply, key) =>
-      request('POST', base + '/turns', { token, body: { turn, ply }, headers: { 'Idempotency-Key': key } }).then(
-        (r) => r.body,
-      ),
+      send('POST', base + '/turns', { body: { turn, ply }, headers: { 'Idempotency-Key': key } }).then((r) => r.body),
   };
 }

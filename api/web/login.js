@@ -1,16 +1,16 @@
 // The sign-in page. The login email links here with the login token in the
 // fragment (/login#t=…): the page takes it out of the address bar, exchanges
-// it for an account token, keeps that for this browser session only and
-// lists the player's games; each links to its play page, which uses the
-// account token. Without a link it asks for an email address and sends one,
+// it for an account token and its refresh token, keeps them for this
+// browser session only and lists the player's games; each links to its
+// play page, which uses the account token (both renew it as needed). Without a link it asks for an email address and sends one,
 // or takes the code from the email.
 
-import { request, takeLinkToken, tokens } from './api.js';
+import { accountRequest, request, takeLinkToken, tokens } from './api.js';
 import { describeLesResult, describeResult, lesSide, pickLocale, translatePage, translator } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
-const state = { t: null, locale: null, token: null, cursor: null };
+const state = { t: null, locale: null, cursor: null };
 
 function start() {
   const loginToken = takeLinkToken();
@@ -23,8 +23,7 @@ function start() {
   $('more').addEventListener('click', () => loadGames().catch(showError));
   $('sign-out').addEventListener('click', signOut);
   if (loginToken) return signIn(loginToken);
-  const token = tokens.account();
-  if (token) return showAccount(token);
+  if (tokens.account()) return showAccount();
   showAsk();
 }
 
@@ -61,9 +60,9 @@ async function signIn(code) {
   showNotice(state.t('login.signingIn'));
   try {
     const { body } = await request('POST', '/v1/auth/token', { body: { token: code } });
-    tokens.setAccount(body.access_token);
+    tokens.setAccount(body.access_token, body.refresh_token);
     clearMessages();
-    await showAccount(body.access_token, body.user);
+    await showAccount(body.user);
   } catch (err) {
     clearMessages();
     showAsk();
@@ -71,10 +70,9 @@ async function signIn(code) {
   }
 }
 
-async function showAccount(token, user) {
-  state.token = token;
+async function showAccount(user) {
   try {
-    if (!user) user = (await request('GET', '/v1/me', { token })).body;
+    if (!user) user = (await accountRequest('GET', '/v1/me')).body;
     setLocale(user.locale);
     $('who').textContent = state.t('login.signedIn', { email: user.email });
     $('ask').hidden = true;
@@ -92,7 +90,7 @@ async function showAccount(token, user) {
 async function loadGames() {
   const q = new URLSearchParams({ limit: '20' });
   if (state.cursor) q.set('cursor', state.cursor);
-  const { body } = await request('GET', '/v1/me/games?' + q, { token: state.token });
+  const { body } = await accountRequest('GET', '/v1/me/games?' + q);
   $('games').append(...body.games.map(gameItem));
   state.cursor = body.next_cursor;
   $('more').hidden = !state.cursor;
@@ -124,16 +122,14 @@ function gameItem(g) {
 }
 
 async function signOut() {
-  const token = state.token;
-  tokens.setAccount(null);
-  state.token = null;
   clearMessages();
   showAsk();
   try {
-    await request('POST', '/v1/auth/logout', { token });
+    await accountRequest('POST', '/v1/auth/logout');
   } catch {
-    // The token is forgotten here either way; it expires on its own.
+    // The tokens are forgotten here either way; they expire on their own.
   }
+  tokens.setAccount(null);
 }
 
 function clearMessages() {

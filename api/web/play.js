@@ -62,9 +62,9 @@ function start() {
     location.reload();
   });
   if (linkToken) tokens.setGame(state.id, linkToken);
-  const token = linkToken || tokens.game(state.id) || tokens.account();
-  if (!token) return showNoToken();
-  state.api = gameClient(state.id, token);
+  const token = linkToken || tokens.game(state.id);
+  if (!token && !tokens.account()) return showNoToken();
+  state.api = gameClient(state.id, token); // no link: the account's, renewed as needed
   wireControls();
   load();
 }

@@ -206,9 +206,11 @@ type tokenResponse struct {
 
 // loginFromLog signs in as email through the API: it asks for a login
 // email, waits until the server's log file shows it (a server without SMTP
-// prints every email to its log), and exchanges the code for an account
-// token. If the server refuses another login email (5 per address and
-// hour), the newest code already in the log is tried.
+// prints every email to its log), exchanges the code for an account token,
+// and with that makes a personal access token for a day: an account token
+// lives 15 minutes, a load run longer. If the server refuses another login
+// email (5 per address and hour), the newest code already in the log is
+// tried.
 func loginFromLog(ctx context.Context, c *client, logFile, email string, wait time.Duration) (string, error) {
 	before, err := fileSize(logFile)
 	if err != nil {
@@ -234,7 +236,7 @@ func loginFromLog(ctx context.Context, c *client, logFile, email string, wait ti
 			if err := c.call(ctx, "POST", "/v1/auth/token", map[string]string{"token": code}, &tok); err != nil {
 				return "", fmt.Errorf("exchange the login code from %s: %w", logFile, err)
 			}
-			return tok.AccessToken, nil
+			return personalToken(ctx, c, tok.AccessToken)
 		}
 		if limited {
 			return "", fmt.Errorf("the server refuses more login emails for %s (%s) and %s has none: sign in once with \"loadtest login\" and pass --token", email, ae.Code, logFile)
@@ -248,6 +250,21 @@ func loginFromLog(ctx context.Context, c *client, logFile, email string, wait ti
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// personalToken makes a personal access token for a day, with every scope
+// a load run uses, and returns its secret.
+func personalToken(ctx context.Context, c *client, accessToken string) (string, error) {
+	signedIn := &client{base: c.base, token: accessToken, http: c.http}
+	var pat struct {
+		Token string `json:"token"`
+	}
+	err := signedIn.call(ctx, "POST", "/v1/me/tokens", map[string]any{"name": "loadtest", "expires_in_days": 1,
+		"scopes": []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read"}}, &pat)
+	if err != nil {
+		return "", fmt.Errorf("make a personal access token: %w", err)
+	}
+	return pat.Token, nil
 }
 
 func fileSize(name string) (int64, error) {
@@ -319,13 +336,13 @@ func signIn(ctx context.Context, c *client, token, logFile, email string) (strin
 	case logFile != "":
 		return loginFromLog(ctx, c, logFile, email, 30*time.Second)
 	default:
-		return "", errors.New("need --token (an account access token, or LOADTEST_TOKEN) or --login-from-log FILE (the server's log file)")
+		return "", errors.New("need --token (a personal access token, or LOADTEST_TOKEN) or --login-from-log FILE (the server's log file)")
 	}
 }
 
 func runLogin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("login", `Signs in as --email the way play and read do with --login-from-log, and prints
-the account token (valid 30 days) on stdout, to pass as --token or LOADTEST_TOKEN
+a personal access token of the account (valid a day) on stdout, to pass as --token or LOADTEST_TOKEN
 to later runs: the server sends at most 5 login emails per address and hour.`, stderr)
 	url := fs.String("url", "http://127.0.0.1:8080", "the server's base `URL`")
 	logFile := fs.String("login-from-log", "", "the server's log `file` (required)")

@@ -8,9 +8,9 @@
 //	loadtest seed   [flags]   fill a database file with finished games (server stopped)
 //	loadtest mail   [flags]   turn -> SMTP hand-off latency, from the outbox of a database file
 //	loadtest smtp   [flags]   an SMTP server that accepts and discards every message
-//	loadtest login  [flags]   sign in through the server's log and print the account token
+//	loadtest login  [flags]   sign in through the server's log and print a personal access token
 //
-// play signs in like any client: with --token (an account access token), or
+// play signs in like any client: with --token (a personal access token, or an account token for a run under 15 minutes), or
 // with --login-from-log FILE, which asks the server for a login email and
 // reads the code from the server's log file (a server without SMTP prints
 // every email to its log). It creates games whose every seat has the load
@@ -60,7 +60,7 @@ func commands() []command {
 		{"seed", "fill a database file with finished games, for the read measurement (server stopped)", runSeed},
 		{"mail", "turn -> SMTP hand-off latency from the outbox of a database file", runMail},
 		{"smtp", "run an SMTP server that accepts and discards every message", runSMTP},
-		{"login", "sign in through the server's log and print an account token, for --token", runLogin},
+		{"login", "sign in through the server's log and print a personal access token, for --token", runLogin},
 	}
 }
 

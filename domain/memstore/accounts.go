@@ -15,11 +15,15 @@ import (
 func (s *Store) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	sess, ok := s.data.sessions[id]
+	return s.data.activeSession(id, now)
+}
+
+func (d *data) activeSession(id string, now time.Time) (domain.Session, error) {
+	sess, ok := d.sessions[id]
 	if !ok || sess.revoked || !sess.ExpiresAt.After(now) {
 		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
-	sess.User = s.data.users[sess.User.ID]
+	sess.User = d.users[sess.User.ID]
 	return sess.Session, nil
 }
 
@@ -171,6 +175,33 @@ func (t *tx) EnsureUser(ctx context.Context, email string, now time.Time) (domai
 func (t *tx) AddSession(ctx context.Context, s domain.Session, now time.Time) error {
 	t.data.sessions[s.ID] = session{Session: s}
 	return nil
+}
+
+func (t *tx) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+	return t.data.activeSession(id, now)
+}
+
+func (t *tx) AddRefreshToken(ctx context.Context, sessionID, token string, expires time.Time) error {
+	t.data.refreshes[token] = refresh{sessionID: sessionID, expires: expires}
+	return nil
+}
+
+func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+	r, ok := t.data.refreshes[token]
+	switch {
+	case ok && r.spent:
+		return r.sessionID, domain.RefreshReused, nil
+	case !ok || !r.expires.After(now):
+		return "", domain.RefreshUnknown, nil
+	}
+	r.spent = true
+	t.data.refreshes[token] = r
+	for tok, o := range t.data.refreshes {
+		if o.sessionID == r.sessionID && !o.expires.After(now) {
+			delete(t.data.refreshes, tok)
+		}
+	}
+	return r.sessionID, domain.RefreshSpent, nil
 }
 
 func (t *tx) RevokeSession(ctx context.Context, id string, now time.Time) error {

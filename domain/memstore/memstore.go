@@ -37,7 +37,9 @@ type data struct {
 	responses   map[[2]string]storedResponse
 	users       map[int64]domain.User
 	sessions    map[string]session
-	logins      map[string]login // by token
+	refreshes   map[string]refresh // by token
+	logins      map[string]login   // by token
+	pats        []pat
 	vacations   []vacation
 	tournaments map[string]domain.Tournament
 	queued      []Queued
@@ -50,6 +52,12 @@ type data struct {
 type session struct {
 	domain.Session
 	revoked bool
+}
+
+type refresh struct {
+	sessionID string
+	expires   time.Time
+	spent     bool
 }
 
 type login struct {
@@ -84,7 +92,7 @@ var (
 func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
-		sessions: map[string]session{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
+		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
 		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
@@ -130,9 +138,10 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 	defer s.mu.Unlock()
 	work := data{games: maps.Clone(s.data.games), turns: maps.Clone(s.data.turns),
 		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
-		logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
-		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued),
-		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent, unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
+		refreshes: maps.Clone(s.data.refreshes), logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
+		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued), pats: slices.Clone(s.data.pats),
+		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent,
+		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}

@@ -15,8 +15,16 @@ import (
 
 // ActiveSession returns the session if it exists and is neither revoked nor expired.
 func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+	return activeSession(ctx, db.pool, id, now)
+}
+
+func (s storeTx) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+	return activeSession(ctx, s.tx, id, now)
+}
+
+func activeSession(ctx context.Context, q querier, id string, now time.Time) (domain.Session, error) {
 	s := domain.Session{ID: id}
-	err := db.pool.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days,
+	err := q.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days,
 		u.calendar_version, u.reply_confirmations, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`, id, ms(now)).Scan(
@@ -99,6 +107,44 @@ func (s storeTx) AddSession(ctx context.Context, sess domain.Session, now time.T
 		return fmt.Errorf("create session: %w", err)
 	}
 	return nil
+}
+
+// AddRefreshToken stores the token's hash only.
+func (s storeTx) AddRefreshToken(ctx context.Context, sessionID, token string, expires time.Time) error {
+	_, err := s.tx.Exec(ctx, `INSERT INTO refresh_tokens (hash, session_id, expires_at) VALUES ($1, $2, $3)`,
+		hashToken(token), sessionID, ms(expires))
+	if err != nil {
+		return fmt.Errorf("store refresh token: %w", err)
+	}
+	return nil
+}
+
+// SpendRefreshToken spends with one UPDATE: of two transactions spending
+// the same token, the second waits for the first and then finds it spent.
+func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+	var id string
+	err := s.tx.QueryRow(ctx, `UPDATE refresh_tokens SET spent_at = $1 WHERE hash = $2 AND spent_at IS NULL AND expires_at > $1
+		RETURNING session_id`, ms(now), hashToken(token)).Scan(&id)
+	if err == nil {
+		_, err = s.tx.Exec(ctx, `DELETE FROM refresh_tokens WHERE session_id = $1 AND expires_at <= $2`, id, ms(now))
+		if err != nil {
+			return "", 0, fmt.Errorf("forget expired refresh tokens: %w", err)
+		}
+		return id, domain.RefreshSpent, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, fmt.Errorf("spend refresh token: %w", err)
+	}
+	var spent bool
+	err = s.tx.QueryRow(ctx, `SELECT session_id, spent_at IS NOT NULL FROM refresh_tokens WHERE hash = $1`,
+		hashToken(token)).Scan(&id, &spent)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows) || err == nil && !spent:
+		return "", domain.RefreshUnknown, nil
+	case err != nil:
+		return "", 0, fmt.Errorf("read refresh token: %w", err)
+	}
+	return id, domain.RefreshReused, nil
 }
 
 func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) error {
