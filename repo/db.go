@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/lesspost/lesspost/migrations"
 )
@@ -133,8 +133,34 @@ func (db *DB) checkpoints(ctx context.Context) {
 }
 
 // openWritePool opens the one connection that writes to the file at path,
-// switching it to WAL.
+// switching it to WAL. Servers started together on a new file race to
+// switch it and to migrate it, and SQLite may answer the loser's switch
+// with SQLITE_BUSY at once, without waiting out busy_timeout: it tries
+// again, for a while, until the winner is done.
 func openWritePool(ctx context.Context, path string) (*sql.DB, error) {
+	deadline := time.Now().Add(busyRetryFor)
+	for {
+		pool, err := openWritePoolOnce(ctx, path)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
+			return pool, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// sqliteBusy is SQLITE_BUSY, the primary code of "database is locked".
+const sqliteBusy = 5
+
+// busyRetryFor bounds how long opening waits for another process that
+// holds the new file.
+const busyRetryFor = 30 * time.Second
+
+func openWritePoolOnce(ctx context.Context, path string) (*sql.DB, error) {
 	return openPool(ctx, path, url.Values{
 		"_pragma": {
 			"busy_timeout(5000)",
