@@ -69,9 +69,17 @@ func TestTypeScriptClient(t *testing.T) {
 	// Types from the contract, then the program type-checked against them
 	// (strict, whatever tsconfig.json says) and compiled to dist/.
 	start = time.Now()
-	runIn(t, dir, filepath.Join("node_modules", ".bin", "openapi-typescript"), "openapi.yaml", "--output", filepath.Join("src", "api.d.ts"))
-	runIn(t, dir, filepath.Join("node_modules", ".bin", "tsc"), "--project", "tsconfig.json", "--strict")
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	runIn(t, dir, filepath.Join(bin, "openapi-typescript"), "openapi.yaml", "--output", filepath.Join("src", "api.d.ts"))
+	runIn(t, dir, filepath.Join(bin, "tsc"), "--project", "tsconfig.json", "--strict")
 	t.Logf("openapi-typescript and tsc: %v", time.Since(start).Round(time.Millisecond))
+
+	// The program's own unit tests (the event-stream parser).
+	unitTests, err := filepath.Glob(filepath.Join(dir, "dist", "*.test.js"))
+	if err != nil || len(unitTests) == 0 {
+		t.Fatalf("no dist/*.test.js: %v", err)
+	}
+	runIn(t, dir, node, append([]string{"--test"}, unitTests...)...)
 
 	start = time.Now()
 	if err := <-built; err != nil {
@@ -96,7 +104,7 @@ func TestTypeScriptClient(t *testing.T) {
 	// startServer).
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	err = cmd.Run()
 	t.Logf("node dist/main.js (%v):\n%s", time.Since(start).Round(time.Millisecond), out.String())
 	if err != nil {
 		t.Fatalf("the TypeScript client failed (%v); the server's log:\n%s", err, srv.logs.String())
@@ -218,14 +226,14 @@ func npmCI(t *testing.T, npm, dir string) {
 	t.Fatalf("npm ci: %v\n%s", err, out)
 }
 
-// runIn runs a command in dir and fails the test with its output if it
+// runIn runs a program in dir and fails the test with its output if it
 // fails.
-func runIn(t *testing.T, dir, name string, args ...string) {
+func runIn(t *testing.T, dir, program string, args ...string) {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), filepath.Join(dir, name), args...)
+	cmd := exec.CommandContext(t.Context(), program, args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		t.Fatalf("%s %s: %v\n%s", filepath.Base(program), strings.Join(args, " "), err, out)
 	}
 }
 

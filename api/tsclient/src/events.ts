@@ -41,10 +41,10 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) {
-        return;
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (done && buffer.endsWith("\r")) {
+        buffer += "\n"; // nothing follows: the \r ends its line
       }
-      buffer += decoder.decode(value, { stream: true });
       // A line ends at \r\n, \n or \r; a \r at the end of the buffer may be
       // the first half of \r\n, so it waits for more.
       let m: RegExpExecArray | null;
@@ -82,6 +82,9 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
             break;
           default: // retry and unknown fields: nothing to do here
         }
+      }
+      if (done) {
+        return;
       }
     }
   } finally {

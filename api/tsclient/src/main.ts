@@ -216,6 +216,14 @@ async function playTurn(game: LessGame, seats: Seats, checkReplay: boolean): Pro
   const moves = await findTurn(mover.api, game.id);
   check(moves !== undefined, `no legal turn found for ${game.to_move} at ply ${game.ply}`);
   const turn = moves.join(":");
+  // A dry run first, as a play page shows the turn before it is sent.
+  const preview = await must(
+    mover.api.POST("/v1/games/{id}/preview", { params: { path: { id: game.id } }, body: { turn } }),
+    `preview ${turn}`,
+  );
+  check(preview.game === "less", `a preview of ${preview.game}`);
+  checkEqual(preview.turn, turn, "the previewed turn");
+  checkEqual(preview.moves.map((m) => m.from + m.to), moves, "the previewed moves");
   const key = randomUUID();
   const submit = () =>
     mover.api.POST("/v1/games/{id}/turns", {
@@ -251,30 +259,34 @@ async function playAGame(ann: Player, bob: Player): Promise<void> {
   log(`game ${game.id} created: Ann white, Bob black, 4 turns each`);
   await receiveAll([ann, bob]);
 
-  for (let n = 0; game.status === "active"; n++) {
-    if (n === 2) {
+  // What the apps do before the n-th turn is submitted.
+  const schedule: Partial<Record<number, () => Promise<void>>> = {
+    2: async () => {
       log("Ann's app goes away");
       ann.disconnect();
-    }
-    if (n === 4) {
+    },
+    4: async () => {
       check(ann.expected.length > 0, "Ann missed nothing while away");
-      log(`Ann's app comes back, resuming after event ${lastReceived(ann)}`);
+      log(`Ann's app comes back, resuming after event ${lastReceived(ann)} (Last-Event-ID)`);
       await ann.connect({ header: lastReceived(ann) });
-    }
-    if (n === 5) {
+    },
+    5: async () => {
       log("Bob's app goes away");
       bob.disconnect();
-    }
+    },
+    7: async () => {
+      check(bob.expected.length > 0, "Bob missed nothing while away");
+      log(`Bob's app comes back, resuming after event ${lastReceived(bob)} (last_event_id)`);
+      await bob.connect({ query: lastReceived(bob) });
+    },
+  };
+  let n = 0;
+  for (; game.status === "active"; n++) {
+    await schedule[n]?.();
     game = await playTurn(game, seats, n === 0);
-    if (n === 6 || game.status !== "active") {
-      if (bob.stream === undefined) {
-        log("Bob's app comes back (last_event_id)");
-        await bob.connect({ query: lastReceived(bob) });
-      }
-    }
     await receiveAll([ann, bob]);
   }
-  check(ann.stream !== undefined && bob.stream !== undefined, "both players follow the game to its end");
+  check(n > 7, `the game ended after ${n} turns, before the apps went away and came back`);
 
   const final = less(await must(ann.api.GET("/v1/games/{id}", { params: { path: { id: game.id } } }), "read the finished game"));
   checkEqual(final.status, "finished", "final status");
