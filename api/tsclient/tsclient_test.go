@@ -107,7 +107,7 @@ func TestTypeScriptClient(t *testing.T) {
 	err = cmd.Run()
 	t.Logf("node dist/main.js (%v):\n%s", time.Since(start).Round(time.Millisecond), out.String())
 	if err != nil {
-		t.Fatalf("the TypeScript client failed (%v); the server's log:\n%s", err, srv.logs.String())
+		t.Fatalf("the TypeScript client failed (%v); the server's log:\n%s", err, srv.logs())
 	}
 	if !strings.HasSuffix(out.String(), "PASS\n") {
 		t.Fatalf("the TypeScript client ended without PASS")
@@ -295,8 +295,15 @@ func readServerSources(t *testing.T, root string) {
 
 // server is the running binary.
 type server struct {
-	url  string
-	logs *syncBuffer
+	url string
+	mu  sync.Mutex
+	log strings.Builder // what it logged so far
+}
+
+func (s *server) logs() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
 }
 
 // startServer runs the server binary on a new database of the test's store
@@ -331,7 +338,7 @@ func startServer(t *testing.T, binary string, smtp *smtptest.Server) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{logs: &syncBuffer{}}
+	s := &server{}
 	listening := make(chan string, 1)
 	exited := make(chan error, 1)
 	go func() {
@@ -339,7 +346,9 @@ func startServer(t *testing.T, binary string, smtp *smtptest.Server) *server {
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			line := sc.Bytes()
-			s.logs.Write(append(line, '\n'))
+			s.mu.Lock()
+			s.log.Write(append(line, '\n'))
+			s.mu.Unlock()
 			var entry struct{ Msg, Addr string }
 			if json.Unmarshal(line, &entry) == nil && entry.Msg == "listening" {
 				select {
@@ -353,7 +362,7 @@ func startServer(t *testing.T, binary string, smtp *smtptest.Server) *server {
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
 		if err := <-exited; err != nil {
-			t.Errorf("the server: %v\n%s", err, s.logs.String())
+			t.Errorf("the server: %v\n%s", err, s.logs())
 		}
 	})
 	select {
@@ -361,9 +370,9 @@ func startServer(t *testing.T, binary string, smtp *smtptest.Server) *server {
 		s.url = "http://" + addr
 	case err := <-exited:
 		exited <- err // for the cleanup
-		t.Fatalf("the server stopped before it listened: %v\n%s", err, s.logs.String())
+		t.Fatalf("the server stopped before it listened: %v\n%s", err, s.logs())
 	case <-time.After(time.Minute):
-		t.Fatalf("the server did not listen within a minute:\n%s", s.logs.String())
+		t.Fatalf("the server did not listen within a minute:\n%s", s.logs())
 	}
 	return s
 }
@@ -396,22 +405,4 @@ func serveMailbox(t *testing.T, smtp *smtptest.Server) string {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
