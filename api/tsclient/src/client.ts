@@ -1,5 +1,5 @@
 // The typed client: openapi-fetch over the types openapi-typescript
-// generates from openapi.yaml (src/api.d.ts, made at build time), and a
+// generates from openapi.yaml (src/api.ts, made at build time), and a
 // session that keeps an account's tokens fresh the way an app should.
 
 import createClient, { type Client, type Middleware } from "openapi-fetch";
