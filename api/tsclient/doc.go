@@ -1,0 +1,14 @@
+// Package tsclient holds a TypeScript client of the lesspost API and the Go
+// test that proves the API with it (issue 16): the client's types are
+// generated from openapi.yaml by openapi-typescript, its requests made with
+// openapi-fetch, the program type-checked with tsc --strict, and then run
+// with node against the real server binary, signing in by email, refreshing
+// its token, playing a game while following its event stream and checking
+// the errors' types.
+//
+// The TypeScript project (package.json, package-lock.json, tsconfig.json,
+// src/) is built in a temporary copy: node_modules never lands in the
+// repository, where go ./... would walk it, and the generated types cannot
+// go stale because nothing generated is committed. The package has no Go
+// code besides this comment and its test.
+package tsclient
