@@ -23,12 +23,12 @@ type liveRound struct {
 	playingBlack      string // the name of the player to move in the game under way
 }
 
-// startLiveRound creates a tournament of n players (entrants P0…), starts
-// its first round and plays it as liveRound says.
-func startLiveRound(t *testing.T, h *harness, format string, n int) liveRound {
+// startLiveRound creates a tournament of the players (see entrants) named
+// name, starts its first round and plays it as liveRound says.
+func startLiveRound(t *testing.T, h *harness, name, format string, players []map[string]any) liveRound {
 	t.Helper()
 	lr := liveRound{organiser: h.login("org@example.org")}
-	body := map[string]any{"name": "Winter Cup", "format": format, "players": entrants(n),
+	body := map[string]any{"name": name, "format": format, "players": players,
 		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 72}}
 	if format == "swiss" {
 		body["rounds"] = 3
@@ -136,7 +136,7 @@ func recordTags(rec string) map[string]string {
 // on its own; a game under way has the result *.
 func TestTournamentRecords(t *testing.T) {
 	h := newHarness(t)
-	lr := startLiveRound(t, h, "round_robin", 5)
+	lr := startLiveRound(t, h, "Winter Cup", "round_robin", entrants(5))
 	id := lr.tour.ID
 
 	all := h.do("GET", "/v1/tournaments/"+id+"/records", "", nil).want(t, http.StatusOK)
@@ -259,7 +259,7 @@ var pageWords = map[string][]string{
 // API's names (round_robin, sonneborn_berger), never an address.
 func TestTournamentPageLanguages(t *testing.T) {
 	h := newHarness(t)
-	lr := startLiveRound(t, h, "round_robin", 5)
+	lr := startLiveRound(t, h, "Winter Cup", "round_robin", entrants(5))
 	path := "/tournaments/" + lr.tour.ID
 	cases := []struct {
 		query, accept, want string
@@ -314,7 +314,7 @@ func htmlEscape(s string) string {
 // link per game; the standings with a played column; the downloads.
 func TestTournamentPageShowsTheRound(t *testing.T) {
 	h := newHarness(t)
-	lr := startLiveRound(t, h, "round_robin", 5)
+	lr := startLiveRound(t, h, "Winter Cup", "round_robin", entrants(5))
 	body := string(h.do("GET", "/tournaments/"+lr.tour.ID, "", nil).want(t, http.StatusOK).body)
 	games := regexp.MustCompile(`(?s)<li class="game[^"]*">.*?</li>`).FindAllString(body, -1)
 	if len(games) != 3 {
@@ -331,7 +331,7 @@ func TestTournamentPageShowsTheRound(t *testing.T) {
 			bye = g
 		}
 	}
-	if !regexp.MustCompile(`class="side white won">.*<span class="score">1–0</span>`).MatchString(finished) ||
+	if !regexp.MustCompile(`class="entrant white won">.*<span class="score">1–0</span>`).MatchString(finished) ||
 		!regexp.MustCompile(`P\d wins by \d+`).MatchString(finished) {
 		t.Errorf("the game Black resigned:\n%s", finished)
 	}
@@ -360,7 +360,7 @@ func TestTournamentPageShowsTheRound(t *testing.T) {
 	}
 	// A Swiss tournament has no crosstable, and Buchholz.
 	h2 := newHarness(t)
-	sw := startLiveRound(t, h2, "swiss", 6)
+	sw := startLiveRound(t, h2, "Winter Cup", "swiss", entrants(6))
 	swiss := string(h2.do("GET", "/tournaments/"+sw.tour.ID, "", nil).want(t, http.StatusOK).body)
 	if strings.Contains(swiss, `class="crosstable"`) || !strings.Contains(swiss, "Buchholz: ") || !strings.Contains(swiss, "Swiss system · 3 rounds") {
 		t.Errorf("Swiss page:\n%s", swiss)
@@ -407,7 +407,7 @@ func TestTournamentPageCrosstable(t *testing.T) {
 // a game of another tournament is not found through this one.
 func TestTournamentWatchLink(t *testing.T) {
 	h := newHarness(t)
-	lr := startLiveRound(t, h, "round_robin", 5)
+	lr := startLiveRound(t, h, "Winter Cup", "round_robin", entrants(5))
 	noRedirect := &http.Client{Transport: h.client.Transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	get := func(path string) *http.Response {
