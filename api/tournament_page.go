@@ -270,6 +270,7 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 	pg.Score = scoreText(o.Score) + "–" + scoreText(blackScore)
 	pg.WhiteWon, pg.BlackWon = o.Score > blackScore, blackScore > o.Score
 	switch {
+	case o.BothForfeited():
 	case o.Score == blackScore:
 		pg.Detail = tr.Draw
 	case o.Margin > 0:
