@@ -285,24 +285,10 @@ func (s *Server) record(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec := less.Record{Game: lg.Game, Players: map[less.Color]string{}, Preset: lg.Preset, Seed: lg.Seed,
-		Extra: []less.Tag{{Name: "Site", Value: "lesspost"}, {Name: "GameId", Value: g.ID},
-			{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")}}}
-	for _, seat := range g.Seats {
-		c, err := less.ParseColor(seat.Color)
-		if err != nil {
-			return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
-		}
-		rec.Players[c] = seat.Name
+	text, err := recordText(&g, rows, gameTags(&g))
+	if err != nil {
+		return err
 	}
-	for _, t := range rows {
-		p, err := less.PlayedFrom(t.Played())
-		if err != nil {
-			return fmt.Errorf("game %s turn %d: %w: %w", g.ID, t.Ply, domain.ErrStoredData, err)
-		}
-		rec.History = append(rec.History, p)
-	}
-	text := rec.String()
 	if c.QueryParam("format") != "json" {
 		c.Response().Header().Set("Content-Disposition", `inline; filename="`+g.ID+`.less"`)
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(text))

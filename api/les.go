@@ -10,7 +10,6 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
-	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The JSON shapes of a game of Les (LesGame, LesResult, LesPreview,
@@ -162,17 +161,9 @@ type lesRecordView struct {
 // lesRecord answers the record of a game of Les: the record text, or the
 // same as JSON.
 func (s *Server) lesRecord(c echo.Context, g *domain.Game, e *les.Engine, rows []domain.StoredTurn) error {
-	history := make([]ruleset.Played, len(rows))
-	for i, t := range rows {
-		history[i] = t.Played()
-	}
-	players := map[string]string{}
-	for _, seat := range g.Seats {
-		players[seat.Color] = seat.Name
-	}
-	text, err := e.Record(history, players)
+	text, err := recordText(g, rows, nil)
 	if err != nil {
-		return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
+		return err
 	}
 	if c.QueryParam("format") != "json" {
 		c.Response().Header().Set("Content-Disposition", `inline; filename="`+g.ID+`.les"`)

@@ -41,7 +41,9 @@ func (s *Server) routes() {
 	s.get("/v1/tournaments/:id/standings", s.tournamentStandings)
 	s.echo.POST("/v1/tournaments/:id/withdraw", s.withdraw)
 	s.echo.POST("/v1/tournaments/:id/cancel", s.cancelTournament)
-	s.get("/tournaments/:id", s.standingsHTML)
+	s.get("/v1/tournaments/:id/records", s.tournamentRecords)
+	s.get("/tournaments/:id", s.tournamentPage)
+	s.get("/tournaments/:id/games/:game/watch", s.watchTournamentGame)
 
 	s.echo.POST("/v1/games", s.createGame, s.limitCreateGame())
 	s.get("/v1/games/:id", s.getGame)

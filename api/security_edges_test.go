@@ -127,6 +127,10 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"bad parameter (validated as GET)":  {"/v1/me/games?cursor=" + strings.Repeat("x", 201), org, http.StatusBadRequest},
 		"no token (refused as GET)":         {"/v1/me", "", http.StatusUnauthorized},
 		"unknown game (not found like GET)": {"/v1/games/g_nothing", org, http.StatusNotFound},
+
+		"/v1/tournaments/{id}/records": {"/v1/tournaments/" + tour.ID + "/records", "", http.StatusOK},
+		// Not one of the tournament's games: not found (its own redirect).
+		"/tournaments/{id}/games/{game}/watch": {"/tournaments/" + tour.ID + "/games/" + g.ID + "/watch", "", http.StatusNotFound},
 	}
 	c, err := contract.Load()
 	if err != nil {

@@ -117,6 +117,8 @@ func TestSecurityDeclared(t *testing.T) {
 		"withdrawFromTournament": {"/v1/tournaments/t_none/withdraw", map[string]any{}},
 		"cancelTournament":       {"/v1/tournaments/t_none/cancel", nil},
 		"standingsPage":          {"/tournaments/t_none", nil},
+		"getTournamentRecords":   {"/v1/tournaments/t_none/records", nil},
+		"watchTournamentGame":    {"/tournaments/t_none/games/{id}/watch", nil},
 	}
 
 	for path, item := range c.Doc.Paths.Map() {

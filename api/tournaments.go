@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/csv"
-	"html/template"
 	"net/http"
 	"strconv"
 	"time"
@@ -299,46 +298,4 @@ func (s *Server) cancelTournament(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, s.viewTournament(&t))
-}
-
-var standingsPage = template.Must(template.New("standings").Funcs(template.FuncMap{
-	"deref":  func(p *int) int { return *p },
-	"points": func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) },
-	"date":   func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-}).Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Name}} — standings</title><link rel="stylesheet" href="/assets/play.css"></head>
-<body><main class="standings">
-<h1>{{.Name}}</h1>
-<p>{{.Format}} · {{.Status}}</p>
-<table>
-<caption>Standings: points (win 1, draw ½), then the sum of margins, then {{.Tiebreak}}</caption>
-<thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Points</th><th scope="col">Margins</th><th scope="col">{{.Tiebreak}}</th><th scope="col">Won</th><th scope="col">Drawn</th><th scope="col">Lost</th></tr></thead>
-<tbody>{{range .Standings}}<tr><td>{{.Rank}}</td><td>{{.Name}}{{if .Withdrawn}} (withdrawn){{end}}</td><td>{{points .Points}}</td><td>{{.Margins}}</td><td>{{points .Tiebreak}}</td><td>{{.Won}}</td><td>{{.Drawn}}</td><td>{{.Lost}}</td></tr>
-{{end}}</tbody></table>
-{{range .Rounds}}<h2>Round {{.Number}} · {{.Status}}</h2><p>{{date .Start}} – {{date .Deadline}}</p>
-<ul>{{range .Games}}<li>{{index $.Names .White}} – {{if .Black}}{{index $.Names (deref .Black)}}{{else}}bye{{end}}{{if .Result}}: {{points .Result.WhiteScore}}{{if .Result.Forfeit}} (forfeit){{end}}{{end}}</li>{{end}}</ul>
-{{end}}
-</main></body></html>
-`))
-
-// standingsHTML is the public standings page of a tournament: no script,
-// the play page's style sheet.
-func (s *Server) standingsHTML(c echo.Context) error {
-	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
-	if err != nil {
-		return err
-	}
-	v := s.viewTournament(&t)
-	names := make([]string, len(v.Players))
-	for i, p := range v.Players {
-		names[i] = p.Name
-	}
-	c.Response().Header().Set("Content-Security-Policy", CSPPage)
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	c.Response().WriteHeader(http.StatusOK)
-	return standingsPage.Execute(c.Response(), struct {
-		tournamentView
-		Names []string
-	}{v, names})
 }

@@ -518,25 +518,25 @@ func (e LinkSentStatus) Valid() bool {
 
 // Defines values for Locale.
 const (
-	De Locale = "de"
-	En Locale = "en"
-	Es Locale = "es"
-	Fr Locale = "fr"
-	It Locale = "it"
+	LocaleDe Locale = "de"
+	LocaleEn Locale = "en"
+	LocaleEs Locale = "es"
+	LocaleFr Locale = "fr"
+	LocaleIt Locale = "it"
 )
 
 // Valid indicates whether the value is a known member of the Locale enum.
 func (e Locale) Valid() bool {
 	switch e {
-	case De:
+	case LocaleDe:
 		return true
-	case En:
+	case LocaleEn:
 		return true
-	case Es:
+	case LocaleEs:
 		return true
-	case Fr:
+	case LocaleFr:
 		return true
-	case It:
+	case LocaleIt:
 		return true
 	default:
 		return false
@@ -1164,6 +1164,33 @@ func (e ViewHighlightKind) Valid() bool {
 	case Hole:
 		return true
 	case Target:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StandingsPageParamsLang.
+const (
+	StandingsPageParamsLangDe StandingsPageParamsLang = "de"
+	StandingsPageParamsLangEn StandingsPageParamsLang = "en"
+	StandingsPageParamsLangEs StandingsPageParamsLang = "es"
+	StandingsPageParamsLangFr StandingsPageParamsLang = "fr"
+	StandingsPageParamsLangIt StandingsPageParamsLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the StandingsPageParamsLang enum.
+func (e StandingsPageParamsLang) Valid() bool {
+	switch e {
+	case StandingsPageParamsLangDe:
+		return true
+	case StandingsPageParamsLangEn:
+		return true
+	case StandingsPageParamsLangEs:
+		return true
+	case StandingsPageParamsLangFr:
+		return true
+	case StandingsPageParamsLangIt:
 		return true
 	default:
 		return false
@@ -2848,6 +2875,15 @@ type PlayPageParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// StandingsPageParams defines parameters for StandingsPage.
+type StandingsPageParams struct {
+	// Lang The page's language (the page's own language links set it).
+	Lang *StandingsPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// StandingsPageParamsLang defines parameters for StandingsPage.
+type StandingsPageParamsLang string
+
 // UnsubscribePageParams defines parameters for UnsubscribePage.
 type UnsubscribePageParams struct {
 	// T The unsubscribe token from the email's link.
@@ -2926,6 +2962,12 @@ type ListMyGamesParams struct {
 
 	// Limit Games per page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetTournamentRecordsParams defines parameters for GetTournamentRecords.
+type GetTournamentRecordsParams struct {
+	// Round Only this round's games; every round's without.
+	Round *int `form:"round,omitempty" json:"round,omitempty"`
 }
 
 // GetStandingsParams defines parameters for GetStandings.
@@ -3666,12 +3708,40 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// StandingsPage Public standings page
+	// StandingsPage Public tournament page
 	//
-	// The tournament's standings and rounds as an HTML page, for everyone.
+	// The tournament as an HTML page, for everyone: its game, format and
+	// status; the standings (rank, points, games played, won–drawn–lost,
+	// margins, the tiebreak, each explained on hover); a crosstable for
+	// round robins; every round with its dates and its games (the players
+	// with their colours, the result and margin, whose turn it is in a
+	// game being played, a link to watch it); the downloads (standings as
+	// CSV, the tournament as JSON, the game records of a round or of all).
+	// Names, never addresses. No script; `Content-Security-Policy` as the
+	// other plain pages.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
 	//
 	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
-	StandingsPage(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WatchTournamentGame Watch a game of a tournament
+	//
+	// The tournament page's link to a game: redirects to the game's
+	// spectator view (`/play/{game}#t=<spectator token>`), with a token
+	// made for the request at the game's current spectator link version,
+	// so the link keeps working after a player replaces a leaked spectator
+	// link. A tournament's games are public; this gives only a read-only
+	// spectator token, never a seat's. `Cache-Control: no-store`,
+	// `Referrer-Policy: no-referrer`.
+	//
+	// Errors: `400 invalid_request`; `404 not_found` (no such tournament,
+	// or the game is not one of its games).
+	//
+	// Corresponds with GET /tournaments/{id}/games/{game}/watch (the `WatchTournamentGame` operationId).
+	WatchTournamentGame(ctx context.Context, id TournamentId, game string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UnsubscribePage Unsubscribe page
 	//
@@ -4545,6 +4615,28 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 	CancelTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetTournamentRecords Every game record of a tournament, or of one round
+	//
+	// The records of the tournament's games (`round` for one round's) as
+	// one text file in the engine's record format (see `getRecord`), the
+	// way a PGN file holds the games of a chess event: each record is its
+	// header tags, a blank line and its plies, and the records follow each
+	// other, separated by a blank line, in round and board order. A record
+	// starts at its first tag line, so a viewer or a database splits the
+	// file without knowing the rules. Besides the rules' own tags each
+	// record has `[Event "…"]` (the tournament's name), `[EventId "…"]`,
+	// `[Round "N"]`, `[Board "N"]` (the pairing's place in its round),
+	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
+	// still being played has `[Result "*"]`. Byes and pairings forfeited
+	// without play have no game and no record; a round not yet paired gives
+	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	//
+	// Errors: `400 invalid_request` (round not a number of 1 or more);
+	// `404 not_found` (no such tournament, or no such round).
+	//
+	// Corresponds with GET /v1/tournaments/{id}/records (the `GetTournamentRecords` operationId).
+	GetTournamentRecords(ctx context.Context, id TournamentId, params *GetTournamentRecordsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetStandings Standings, as JSON or CSV
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -4804,13 +4896,51 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
-// StandingsPage Public standings page
+// StandingsPage Public tournament page
 //
-// The tournament's standings and rounds as an HTML page, for everyone.
+// The tournament as an HTML page, for everyone: its game, format and
+// status; the standings (rank, points, games played, won–drawn–lost,
+// margins, the tiebreak, each explained on hover); a crosstable for
+// round robins; every round with its dates and its games (the players
+// with their colours, the result and margin, whose turn it is in a
+// game being played, a link to watch it); the downloads (standings as
+// CSV, the tournament as JSON, the game records of a round or of all).
+// Names, never addresses. No script; `Content-Security-Policy` as the
+// other plain pages.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
 //
 // Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
-func (c *Client) StandingsPage(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewStandingsPageRequest(c.Server, id)
+func (c *Client) StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStandingsPageRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// WatchTournamentGame Watch a game of a tournament
+//
+// The tournament page's link to a game: redirects to the game's
+// spectator view (`/play/{game}#t=<spectator token>`), with a token
+// made for the request at the game's current spectator link version,
+// so the link keeps working after a player replaces a leaked spectator
+// link. A tournament's games are public; this gives only a read-only
+// spectator token, never a seat's. `Cache-Control: no-store`,
+// `Referrer-Policy: no-referrer`.
+//
+// Errors: `400 invalid_request`; `404 not_found` (no such tournament,
+// or the game is not one of its games).
+//
+// Corresponds with GET /tournaments/{id}/games/{game}/watch (the `WatchTournamentGame` operationId).
+func (c *Client) WatchTournamentGame(ctx context.Context, id TournamentId, game string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWatchTournamentGameRequest(c.Server, id, game)
 	if err != nil {
 		return nil, err
 	}
@@ -6143,6 +6273,38 @@ func (c *Client) CancelTournament(ctx context.Context, id TournamentId, reqEdito
 	return c.Client.Do(req)
 }
 
+// GetTournamentRecords Every game record of a tournament, or of one round
+//
+// The records of the tournament's games (`round` for one round's) as
+// one text file in the engine's record format (see `getRecord`), the
+// way a PGN file holds the games of a chess event: each record is its
+// header tags, a blank line and its plies, and the records follow each
+// other, separated by a blank line, in round and board order. A record
+// starts at its first tag line, so a viewer or a database splits the
+// file without knowing the rules. Besides the rules' own tags each
+// record has `[Event "…"]` (the tournament's name), `[EventId "…"]`,
+// `[Round "N"]`, `[Board "N"]` (the pairing's place in its round),
+// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
+// still being played has `[Result "*"]`. Byes and pairings forfeited
+// without play have no game and no record; a round not yet paired gives
+// an empty file. `.less` or `.les` by the tournament's game. Public.
+//
+// Errors: `400 invalid_request` (round not a number of 1 or more);
+// `404 not_found` (no such tournament, or no such round).
+//
+// Corresponds with GET /v1/tournaments/{id}/records (the `GetTournamentRecords` operationId).
+func (c *Client) GetTournamentRecords(ctx context.Context, id TournamentId, params *GetTournamentRecordsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTournamentRecordsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetStandings Standings, as JSON or CSV
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -6601,7 +6763,7 @@ func NewGetReadinessRequest(server string) (*http.Request, error) {
 }
 
 // NewStandingsPageRequest constructs an http.Request for the StandingsPage method
-func NewStandingsPageRequest(server string, id TournamentId) (*http.Request, error) {
+func NewStandingsPageRequest(server string, id TournamentId, params *StandingsPageParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -6617,6 +6779,74 @@ func NewStandingsPageRequest(server string, id TournamentId) (*http.Request, err
 	}
 
 	operationPath := fmt.Sprintf("/tournaments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewWatchTournamentGameRequest constructs an http.Request for the WatchTournamentGame method
+func NewWatchTournamentGameRequest(server string, id TournamentId, game string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "game", game, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/tournaments/%s/games/%s/watch", pathParam0, pathParam1)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -8080,6 +8310,67 @@ func NewCancelTournamentRequest(server string, id TournamentId) (*http.Request, 
 	return req, nil
 }
 
+// NewGetTournamentRecordsRequest constructs an http.Request for the GetTournamentRecords method
+func NewGetTournamentRecordsRequest(server string, id TournamentId, params *GetTournamentRecordsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/records", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Round != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "round", *params.Round, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetStandingsRequest constructs an http.Request for the GetStandings method
 func NewGetStandingsRequest(server string, id TournamentId, params *GetStandingsParams) (*http.Request, error) {
 	var err error
@@ -8363,14 +8654,44 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
 
-	// StandingsPageWithResponse Public standings page
+	// StandingsPageWithResponse Public tournament page
 	//
-	// The tournament's standings and rounds as an HTML page, for everyone.
+	// The tournament as an HTML page, for everyone: its game, format and
+	// status; the standings (rank, points, games played, won–drawn–lost,
+	// margins, the tiebreak, each explained on hover); a crosstable for
+	// round robins; every round with its dates and its games (the players
+	// with their colours, the result and margin, whose turn it is in a
+	// game being played, a link to watch it); the downloads (standings as
+	// CSV, the tournament as JSON, the game records of a round or of all).
+	// Names, never addresses. No script; `Content-Security-Policy` as the
+	// other plain pages.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
-	StandingsPageWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*StandingsPageResponse, error)
+	StandingsPageWithResponse(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*StandingsPageResponse, error)
+
+	// WatchTournamentGameWithResponse Watch a game of a tournament
+	//
+	// The tournament page's link to a game: redirects to the game's
+	// spectator view (`/play/{game}#t=<spectator token>`), with a token
+	// made for the request at the game's current spectator link version,
+	// so the link keeps working after a player replaces a leaked spectator
+	// link. A tournament's games are public; this gives only a read-only
+	// spectator token, never a seat's. `Cache-Control: no-store`,
+	// `Referrer-Policy: no-referrer`.
+	//
+	// Errors: `400 invalid_request`; `404 not_found` (no such tournament,
+	// or the game is not one of its games).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /tournaments/{id}/games/{game}/watch (the `WatchTournamentGame` operationId).
+	WatchTournamentGameWithResponse(ctx context.Context, id TournamentId, game string, reqEditors ...RequestEditorFn) (*WatchTournamentGameResponse, error)
 
 	// UnsubscribePageWithResponse Unsubscribe page
 	//
@@ -9286,6 +9607,30 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 	CancelTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
 
+	// GetTournamentRecordsWithResponse Every game record of a tournament, or of one round
+	//
+	// The records of the tournament's games (`round` for one round's) as
+	// one text file in the engine's record format (see `getRecord`), the
+	// way a PGN file holds the games of a chess event: each record is its
+	// header tags, a blank line and its plies, and the records follow each
+	// other, separated by a blank line, in round and board order. A record
+	// starts at its first tag line, so a viewer or a database splits the
+	// file without knowing the rules. Besides the rules' own tags each
+	// record has `[Event "…"]` (the tournament's name), `[EventId "…"]`,
+	// `[Round "N"]`, `[Board "N"]` (the pairing's place in its round),
+	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
+	// still being played has `[Result "*"]`. Byes and pairings forfeited
+	// without play have no game and no record; a round not yet paired gives
+	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	//
+	// Errors: `400 invalid_request` (round not a number of 1 or more);
+	// `404 not_found` (no such tournament, or no such round).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/tournaments/{id}/records (the `GetTournamentRecords` operationId).
+	GetTournamentRecordsWithResponse(ctx context.Context, id TournamentId, params *GetTournamentRecordsParams, reqEditors ...RequestEditorFn) (*GetTournamentRecordsResponse, error)
+
 	// GetStandingsWithResponse Standings, as JSON or CSV
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -9842,6 +10187,11 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// StandingsPageResponse200Headers the declared response headers of an HTTP 200 response for StandingsPage
+type StandingsPageResponse200Headers struct {
+	ContentLanguage string
+}
+
 type StandingsPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9851,6 +10201,8 @@ type StandingsPageResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StandingsPageResponse200Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -9891,6 +10243,68 @@ func (r StandingsPageResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r StandingsPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// WatchTournamentGameResponse303Headers the declared response headers of an HTTP 303 response for WatchTournamentGame
+type WatchTournamentGameResponse303Headers struct {
+	Location string
+}
+
+type WatchTournamentGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *WatchTournamentGameResponse303Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WatchTournamentGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r WatchTournamentGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r WatchTournamentGameResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r WatchTournamentGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r WatchTournamentGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r WatchTournamentGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r WatchTournamentGameResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12757,6 +13171,68 @@ func (r CancelTournamentResponse) ContentType() string {
 	return ""
 }
 
+// GetTournamentRecordsResponse200Headers the declared response headers of an HTTP 200 response for GetTournamentRecords
+type GetTournamentRecordsResponse200Headers struct {
+	ContentDisposition *string
+}
+
+type GetTournamentRecordsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTournamentRecordsResponse200Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTournamentRecordsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTournamentRecordsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetTournamentRecordsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTournamentRecordsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTournamentRecordsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTournamentRecordsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTournamentRecordsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13107,19 +13583,55 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessResponse(rsp)
 }
 
-// StandingsPageWithResponse Public standings page
+// StandingsPageWithResponse Public tournament page
 //
-// The tournament's standings and rounds as an HTML page, for everyone.
+// The tournament as an HTML page, for everyone: its game, format and
+// status; the standings (rank, points, games played, won–drawn–lost,
+// margins, the tiebreak, each explained on hover); a crosstable for
+// round robins; every round with its dates and its games (the players
+// with their colours, the result and margin, whose turn it is in a
+// game being played, a link to watch it); the downloads (standings as
+// CSV, the tournament as JSON, the game records of a round or of all).
+// Names, never addresses. No script; `Content-Security-Policy` as the
+// other plain pages.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
-func (c *ClientWithResponses) StandingsPageWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*StandingsPageResponse, error) {
-	rsp, err := c.StandingsPage(ctx, id, reqEditors...)
+func (c *ClientWithResponses) StandingsPageWithResponse(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*StandingsPageResponse, error) {
+	rsp, err := c.StandingsPage(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
 	return ParseStandingsPageResponse(rsp)
+}
+
+// WatchTournamentGameWithResponse Watch a game of a tournament
+//
+// The tournament page's link to a game: redirects to the game's
+// spectator view (`/play/{game}#t=<spectator token>`), with a token
+// made for the request at the game's current spectator link version,
+// so the link keeps working after a player replaces a leaked spectator
+// link. A tournament's games are public; this gives only a read-only
+// spectator token, never a seat's. `Cache-Control: no-store`,
+// `Referrer-Policy: no-referrer`.
+//
+// Errors: `400 invalid_request`; `404 not_found` (no such tournament,
+// or the game is not one of its games).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /tournaments/{id}/games/{game}/watch (the `WatchTournamentGame` operationId).
+func (c *ClientWithResponses) WatchTournamentGameWithResponse(ctx context.Context, id TournamentId, game string, reqEditors ...RequestEditorFn) (*WatchTournamentGameResponse, error) {
+	rsp, err := c.WatchTournamentGame(ctx, id, game, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWatchTournamentGameResponse(rsp)
 }
 
 // UnsubscribePageWithResponse Unsubscribe page
@@ -14306,6 +14818,36 @@ func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, 
 	return ParseCancelTournamentResponse(rsp)
 }
 
+// GetTournamentRecordsWithResponse Every game record of a tournament, or of one round
+//
+// The records of the tournament's games (`round` for one round's) as
+// one text file in the engine's record format (see `getRecord`), the
+// way a PGN file holds the games of a chess event: each record is its
+// header tags, a blank line and its plies, and the records follow each
+// other, separated by a blank line, in round and board order. A record
+// starts at its first tag line, so a viewer or a database splits the
+// file without knowing the rules. Besides the rules' own tags each
+// record has `[Event "…"]` (the tournament's name), `[EventId "…"]`,
+// `[Round "N"]`, `[Board "N"]` (the pairing's place in its round),
+// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
+// still being played has `[Result "*"]`. Byes and pairings forfeited
+// without play have no game and no record; a round not yet paired gives
+// an empty file. `.less` or `.les` by the tournament's game. Public.
+//
+// Errors: `400 invalid_request` (round not a number of 1 or more);
+// `404 not_found` (no such tournament, or no such round).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/tournaments/{id}/records (the `GetTournamentRecords` operationId).
+func (c *ClientWithResponses) GetTournamentRecordsWithResponse(ctx context.Context, id TournamentId, params *GetTournamentRecordsParams, reqEditors ...RequestEditorFn) (*GetTournamentRecordsResponse, error) {
+	rsp, err := c.GetTournamentRecords(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTournamentRecordsResponse(rsp)
+}
+
 // GetStandingsWithResponse Standings, as JSON or CSV
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -14827,6 +15369,75 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers StandingsPageResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseWatchTournamentGameResponse parses an HTTP response from a WatchTournamentGameWithResponse call
+func ParseWatchTournamentGameResponse(rsp *http.Response) (*WatchTournamentGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WatchTournamentGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers WatchTournamentGameResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers303 = &headers
 	}
 
 	return response, nil
@@ -17459,6 +18070,59 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTournamentRecordsResponse parses an HTTP response from a GetTournamentRecordsWithResponse call
+func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecordsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTournamentRecordsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTournamentRecordsResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil

@@ -1,0 +1,93 @@
+package api_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// screenshotDir keeps the tournament page's screenshots for a person to
+// look at (git ignores it); $LESSPOST_SCREENSHOTS overrides it.
+func screenshotDir() string {
+	if dir := os.Getenv("LESSPOST_SCREENSHOTS"); dir != "" {
+		return dir
+	}
+	return filepath.Join("testdata", "screenshots")
+}
+
+// The public page in a real browser at a phone's and a desktop's size: no
+// horizontal scroll (the tables scroll in their own box), the crosstable
+// shown, and a game's watch link opens its spectator view.
+func TestTournamentPageInBrowser(t *testing.T) {
+	h := newHarness(t)
+	// Long names, one without a place to break, must not widen the page.
+	players := entrants(5)
+	players[1]["name"] = "Maximiliane Wolkenstein-Hohenberg-Rabenstein"
+	players[3]["name"] = strings.Repeat("W", 64)
+	lr := startLiveRound(t, h, "Championnat d’hiver par correspondance de la Fédération européenne de Less 2026", "round_robin", players)
+	sizes := []struct {
+		width, height int
+		phone         bool
+	}{{390, 844, true}, {360, 740, true}, {1280, 800, false}}
+	for _, size := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
+			p := openBrowser(t, size.width, size.height)
+			if size.phone {
+				p.do("emulate a phone", chromedp.EmulateViewport(int64(size.width), int64(size.height),
+					chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+			}
+			p.do("open the page", chromedp.Navigate(h.url+"/tournaments/"+lr.tour.ID))
+			p.waitFor("the page", `document.querySelector('table.crosstable')`)
+			if w := eval[int](p, "document.scrollingElement.scrollWidth"); w > size.width {
+				t.Errorf("page is %d px wide at %d", w, size.width)
+			}
+			// Nothing sticks out of the screen, however long a name or wide a table.
+			wide := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll('main *')].filter((e) => {
+				const r = e.getBoundingClientRect();
+				return r.width > 0 && (r.right > %d + 0.5 || r.left < -0.5) && !e.closest('.scroll');
+			}).map((e) => e.tagName + '.' + e.className)`, size.width))
+			if len(wide) > 0 {
+				t.Errorf("outside the screen at %d px: %v", size.width, wide)
+			}
+			for _, sel := range []string{"table.standings", "table.crosstable", ".game .watch", `a[href$="/records"]`, `a[href$="standings?format=csv"]`} {
+				if !p.visible(sel) {
+					t.Errorf("%s not shown at %d px", sel, size.width)
+				}
+			}
+			if got := eval[int](p, `document.querySelectorAll('table.crosstable tbody tr').length`); got != 5 {
+				t.Errorf("crosstable has %d rows, want 5", got)
+			}
+			// Text is readable: no font smaller than 12 px.
+			if small := eval[float64](p, `Math.min(...[...document.querySelectorAll('main *')].filter((e) => e.childElementCount === 0 && e.textContent.trim()).map((e) => parseFloat(getComputedStyle(e).fontSize)))`); small < 12 {
+				t.Errorf("text as small as %.1f px", small)
+			}
+			if err := p.screenshot(filepath.Join(screenshotDir(), fmt.Sprintf("tournament-%dx%d.png", size.width, size.height))); err != nil {
+				t.Errorf("screenshot: %v", err)
+			}
+		})
+	}
+
+	t.Run("watch", func(t *testing.T) {
+		p := openBrowser(t, 390, 844)
+		p.do("open the page", chromedp.Navigate(h.url+"/tournaments/"+lr.tour.ID))
+		p.waitFor("the page", `document.querySelector('.game .watch')`)
+		p.click(fmt.Sprintf(`a.watch[href$="/games/%s/watch"]`, lr.playing))
+		p.waitFor("the spectator view", `location.pathname === '/play/`+lr.playing+`' && !document.body.classList.contains('loading')`)
+		if !p.visible("#spectating") || p.visible("#submit") {
+			t.Errorf("the watch link did not open a spectator's view (spectating note %v)", p.visible("#spectating"))
+		}
+		if got, want := p.text("#status"), "Black ("+lr.playingBlack+") to move"; got != want {
+			t.Errorf("status %q, want %q", got, want)
+		}
+		if eval[string](p, "location.hash") != "" {
+			t.Error("the token stays in the address bar")
+		}
+		if err := p.screenshot(filepath.Join(screenshotDir(), "tournament-watch-390x844.png")); err != nil {
+			t.Errorf("screenshot: %v", err)
+		}
+	})
+}

@@ -1,0 +1,248 @@
+package api
+
+import (
+	"net/http"
+
+	"golang.org/x/text/language"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// pagePhrases are the words of the tournament's public page, in one
+// language. The page is rendered on the server (it has no script), so its
+// words live here, in one table, rather than in web/i18n.js. Colours and
+// seats are named as the play page (web/i18n.js) and the emails
+// (notify/phrases*.go) name them; a round is a Runde, ronde, ronda and
+// turno, as the tournament emails say. Strings with % take fmt verbs.
+type pagePhrases struct {
+	Lang       string // the BCP 47 tag, for <html lang>
+	LangName   string // the language in itself, for the switcher
+	Tournament string // the page title after the name
+
+	Formats       map[domain.Format]string
+	SwissRounds   string // %d rounds
+	Statuses      map[domain.TournamentStatus]string
+	RoundStatuses map[domain.RoundStatus]string
+	GameLess      string
+	GameLes       string // %d: the board's side
+	Players       string // %d players
+
+	Standings    string
+	RankingNote  string // %s: the tiebreak's name
+	Rank         string
+	Player       string
+	Points       string
+	Played       string
+	PlayedTitle  string
+	WDL          string // won–drawn–lost, the column's head
+	WDLTitle     string
+	Margins      string
+	MarginsTitle string
+	// Tiebreaks by format: the name, its abbreviation and what it sums.
+	Buchholz, BuchholzAbbr, BuchholzTitle                      string
+	SonnebornBerger, SonnebornBergerAbbr, SonnebornBergerTitle string
+	Withdrawn                                                  string
+	NoStandings                                                string
+
+	Crosstable     string
+	CrosstableNote string
+	Total          string
+
+	Rounds          string
+	Round           string // %d
+	Schedule        string // %s start, %s end
+	RoundEndNote    string
+	White, Black    string
+	Setter, Chooser string // Les: the first and second seat
+	Bye             string
+	ByePoint        string
+	Forfeit         string
+	Draw            string
+	WinsBy          string // %s who, %d margin
+	ToMove          string // %s who
+	InProgress      string
+	GameOver        string // a game over whose round has not counted it yet
+	Watch           string
+	WatchLabel      string // %s white, %s black: the link's accessible name
+	NoGamesYet      string
+
+	Downloads      string
+	StandingsCSV   string
+	TournamentJSON string
+	AllRecords     string
+	RoundRecords   string // %d
+	RecordsNote    string
+	Language       string
+}
+
+// pageLanguages are the page's languages, in domain.Locales's order.
+var pageLanguages = map[string]*pagePhrases{
+	"en": {
+		Lang: "en", LangName: "English", Tournament: "tournament",
+		Formats: map[domain.Format]string{domain.RoundRobin: "Round robin", domain.DoubleRoundRobin: "Double round robin",
+			domain.Swiss: "Swiss system"},
+		SwissRounds: "%d rounds",
+		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Not started yet",
+			domain.TournamentRunning: "In progress", domain.TournamentFinished: "Finished", domain.TournamentCancelled: "Cancelled"},
+		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "not started", domain.RoundRunning: "being played",
+			domain.RoundClosed: "finished"},
+		GameLess: "Less", GameLes: "Les, board side %d", Players: "%d players",
+		Standings: "Standings", RankingNote: "Ranked by points (win 1, draw ½, bye 1), then the sum of margins, then %s.",
+		Rank: "#", Player: "Player", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
+		WDL: "W–D–L", WDLTitle: "Won, drawn, lost", Margins: "Margins", MarginsTitle: "The sum of the margins of the player's games: what he won by, less what he lost by",
+		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: the sum of the points of the opponents met",
+		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
+		SonnebornBergerTitle: "Sonneborn-Berger: the points of the opponents beaten, plus half the points of those drawn with",
+		Withdrawn:            "withdrawn", NoStandings: "No game has been decided yet.",
+		Crosstable: "Crosstable", CrosstableNote: "Each row is a player's results against the players of the columns, numbered by rank: 1 a win, ½ a draw, 0 a loss, + and − a forfeit.",
+		Total:  "Total",
+		Rounds: "Rounds", Round: "Round %d", Schedule: "%s – %s", RoundEndNote: "Games unfinished at the end of a round are adjudicated then.",
+		White: "White", Black: "Black", Setter: "Sets up", Chooser: "Chooses",
+		Bye: "bye", ByePoint: "a bye: 1 point", Forfeit: "forfeit", Draw: "draw", WinsBy: "%s wins by %d",
+		ToMove: "%s to move", InProgress: "in progress", GameOver: "game over", Watch: "Watch", WatchLabel: "Watch %s against %s",
+		NoGamesYet: "Paired when the round starts.",
+		Downloads:  "Downloads", StandingsCSV: "Standings (CSV)", TournamentJSON: "Tournament (JSON)", AllRecords: "Every game record",
+		RoundRecords: "Game records of round %d", RecordsNote: "The records are one text file, the games one after the other; games still being played have the result *.",
+		Language: "Language",
+	},
+	"de": {
+		Lang: "de", LangName: "Deutsch", Tournament: "Turnier",
+		Formats: map[domain.Format]string{domain.RoundRobin: "Rundenturnier", domain.DoubleRoundRobin: "Doppelrundenturnier",
+			domain.Swiss: "Schweizer System"},
+		SwissRounds: "%d Runden",
+		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Noch nicht begonnen",
+			domain.TournamentRunning: "Läuft", domain.TournamentFinished: "Beendet", domain.TournamentCancelled: "Abgesagt"},
+		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "noch nicht begonnen", domain.RoundRunning: "wird gespielt",
+			domain.RoundClosed: "beendet"},
+		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: "%d Spieler",
+		Standings: "Tabelle", RankingNote: "Gewertet nach Punkten (Sieg 1, Remis ½, spielfrei 1), dann nach der Summe der Differenzen, dann nach %s.",
+		Rank: "Pl.", Player: "Spieler", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
+		WDL: "S–R–N", WDLTitle: "Siege, Remis, Niederlagen", Margins: "Diff.", MarginsTitle: "Die Summe der Differenzen der Partien des Spielers: womit er gewann, abzüglich womit er verlor",
+		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: die Summe der Punkte der Gegner",
+		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
+		SonnebornBergerTitle: "Sonneborn-Berger: die Punkte der besiegten Gegner plus die Hälfte der Punkte der Gegner, gegen die er remis spielte",
+		Withdrawn:            "zurückgezogen", NoStandings: "Noch ist keine Partie entschieden.",
+		Crosstable: "Kreuztabelle", CrosstableNote: "Jede Zeile zeigt die Ergebnisse eines Spielers gegen die Spieler der Spalten, nach Platz nummeriert: 1 Sieg, ½ Remis, 0 Niederlage, + und − kampflos.",
+		Total:  "Summe",
+		Rounds: "Runden", Round: "Runde %d", Schedule: "%s – %s", RoundEndNote: "Partien, die am Ende einer Runde nicht beendet sind, werden dann gewertet.",
+		White: "Weiß", Black: "Schwarz", Setter: "Stellt auf", Chooser: "Wählt",
+		Bye: "spielfrei", ByePoint: "spielfrei: 1 Punkt", Forfeit: "kampflos", Draw: "Remis", WinsBy: "%s gewinnt mit %d",
+		ToMove: "%s ist am Zug", InProgress: "läuft", GameOver: "Partie beendet", Watch: "Zuschauen", WatchLabel: "%s gegen %s zuschauen",
+		NoGamesYet: "Wird zu Rundenbeginn gepaart.",
+		Downloads:  "Downloads", StandingsCSV: "Tabelle (CSV)", TournamentJSON: "Turnier (JSON)", AllRecords: "Alle Partieaufzeichnungen",
+		RoundRecords: "Partieaufzeichnungen der Runde %d", RecordsNote: "Die Aufzeichnungen sind eine Textdatei, die Partien nacheinander; laufende Partien haben das Ergebnis *.",
+		Language: "Sprache",
+	},
+	"fr": {
+		Lang: "fr", LangName: "Français", Tournament: "tournoi",
+		Formats: map[domain.Format]string{domain.RoundRobin: "Toutes rondes", domain.DoubleRoundRobin: "Toutes rondes aller-retour",
+			domain.Swiss: "Système suisse"},
+		SwissRounds: "%d rondes",
+		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Pas encore commencé",
+			domain.TournamentRunning: "En cours", domain.TournamentFinished: "Terminé", domain.TournamentCancelled: "Annulé"},
+		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "pas commencée", domain.RoundRunning: "en cours",
+			domain.RoundClosed: "terminée"},
+		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: "%d joueurs",
+		Standings: "Classement", RankingNote: "Classé aux points (victoire 1, nulle ½, exempt 1), puis à la somme des écarts, puis au %s.",
+		Rank: "N°", Player: "Joueur", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
+		WDL: "G–N–P", WDLTitle: "Gagnées, nulles, perdues", Margins: "Écarts", MarginsTitle: "La somme des écarts des parties du joueur : ce dont il a gagné, moins ce dont il a perdu",
+		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz : la somme des points des adversaires rencontrés",
+		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
+		SonnebornBergerTitle: "Sonneborn-Berger : les points des adversaires battus, plus la moitié des points de ceux avec qui il a fait nulle",
+		Withdrawn:            "retiré", NoStandings: "Aucune partie n’est encore décidée.",
+		Crosstable: "Grille américaine", CrosstableNote: "Chaque ligne donne les résultats d’un joueur contre les joueurs des colonnes, numérotés par rang : 1 une victoire, ½ une nulle, 0 une défaite, + et − par forfait.",
+		Total:  "Total",
+		Rounds: "Rondes", Round: "Ronde %d", Schedule: "%s – %s", RoundEndNote: "Les parties non terminées à la fin d’une ronde sont alors arbitrées.",
+		White: "Blanc", Black: "Noir", Setter: "Met en place", Chooser: "Choisit",
+		Bye: "exempt", ByePoint: "exempt : 1 point", Forfeit: "forfait", Draw: "nulle", WinsBy: "%s gagne de %d",
+		ToMove: "Au tour de %s", InProgress: "en cours", GameOver: "partie terminée", Watch: "Regarder", WatchLabel: "Regarder %s contre %s",
+		NoGamesYet: "Appariée au début de la ronde.",
+		Downloads:  "Téléchargements", StandingsCSV: "Classement (CSV)", TournamentJSON: "Tournoi (JSON)", AllRecords: "Toutes les parties",
+		RoundRecords: "Parties de la ronde %d", RecordsNote: "Les parties forment un seul fichier texte, l’une après l’autre ; une partie en cours a le résultat *.",
+		Language: "Langue",
+	},
+	"it": {
+		Lang: "it", LangName: "Italiano", Tournament: "torneo",
+		Formats: map[domain.Format]string{domain.RoundRobin: "Girone all’italiana", domain.DoubleRoundRobin: "Girone all’italiana doppio",
+			domain.Swiss: "Sistema svizzero"},
+		SwissRounds: "%d turni",
+		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Non ancora iniziato",
+			domain.TournamentRunning: "In corso", domain.TournamentFinished: "Concluso", domain.TournamentCancelled: "Annullato"},
+		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "non iniziato", domain.RoundRunning: "in corso",
+			domain.RoundClosed: "concluso"},
+		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: "%d giocatori",
+		Standings: "Classifica", RankingNote: "Ordinata per punti (vittoria 1, patta ½, turno di riposo 1), poi per somma degli scarti, poi per %s.",
+		Rank: "N.", Player: "Giocatore", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
+		WDL: "V–P–S", WDLTitle: "Vinte, patte, perse", Margins: "Scarti", MarginsTitle: "La somma degli scarti delle partite del giocatore: di quanto ha vinto, meno di quanto ha perso",
+		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: la somma dei punti degli avversari incontrati",
+		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
+		SonnebornBergerTitle: "Sonneborn-Berger: i punti degli avversari battuti, più metà dei punti di quelli con cui ha pattato",
+		Withdrawn:            "ritirato", NoStandings: "Nessuna partita è ancora decisa.",
+		Crosstable: "Tabellone", CrosstableNote: "Ogni riga dà i risultati di un giocatore contro i giocatori delle colonne, numerati per posizione: 1 vittoria, ½ patta, 0 sconfitta, + e − a forfait.",
+		Total:  "Totale",
+		Rounds: "Turni", Round: "Turno %d", Schedule: "%s – %s", RoundEndNote: "Le partite non concluse alla fine di un turno vengono allora aggiudicate.",
+		White: "Bianco", Black: "Nero", Setter: "Dispone", Chooser: "Sceglie",
+		Bye: "riposo", ByePoint: "turno di riposo: 1 punto", Forfeit: "forfait", Draw: "patta", WinsBy: "%s vince di %d",
+		ToMove: "Tocca a %s", InProgress: "in corso", GameOver: "partita conclusa", Watch: "Guarda", WatchLabel: "Guarda %s contro %s",
+		NoGamesYet: "Abbinato all’inizio del turno.",
+		Downloads:  "Download", StandingsCSV: "Classifica (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Tutte le partite",
+		RoundRecords: "Partite del turno %d", RecordsNote: "Le partite sono un solo file di testo, una dopo l’altra; le partite in corso hanno il risultato *.",
+		Language: "Lingua",
+	},
+	"es": {
+		Lang: "es", LangName: "Español", Tournament: "torneo",
+		Formats: map[domain.Format]string{domain.RoundRobin: "Liga a una vuelta", domain.DoubleRoundRobin: "Liga a doble vuelta",
+			domain.Swiss: "Sistema suizo"},
+		SwissRounds: "%d rondas",
+		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Aún no ha empezado",
+			domain.TournamentRunning: "En curso", domain.TournamentFinished: "Terminado", domain.TournamentCancelled: "Cancelado"},
+		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "sin empezar", domain.RoundRunning: "en juego",
+			domain.RoundClosed: "terminada"},
+		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: "%d jugadores",
+		Standings: "Clasificación", RankingNote: "Por puntos (victoria 1, tablas ½, descanso 1), luego por la suma de diferencias, luego por %s.",
+		Rank: "N.º", Player: "Jugador", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",
+		WDL: "G–T–P", WDLTitle: "Ganadas, tablas, perdidas", Margins: "Dif.", MarginsTitle: "La suma de las diferencias de las partidas del jugador: por cuánto ganó, menos por cuánto perdió",
+		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: la suma de los puntos de los rivales",
+		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
+		SonnebornBergerTitle: "Sonneborn-Berger: los puntos de los rivales vencidos, más la mitad de los puntos de aquellos con quienes hizo tablas",
+		Withdrawn:            "retirado", NoStandings: "Todavía no se ha decidido ninguna partida.",
+		Crosstable: "Tabla cruzada", CrosstableNote: "Cada fila da los resultados de un jugador contra los jugadores de las columnas, numerados por puesto: 1 victoria, ½ tablas, 0 derrota, + y − por incomparecencia.",
+		Total:  "Total",
+		Rounds: "Rondas", Round: "Ronda %d", Schedule: "%s – %s", RoundEndNote: "Las partidas sin terminar al final de una ronda se adjudican entonces.",
+		White: "Blanco", Black: "Negro", Setter: "Prepara", Chooser: "Elige",
+		Bye: "descanso", ByePoint: "descanso: 1 punto", Forfeit: "incomparecencia", Draw: "tablas", WinsBy: "%s gana por %d",
+		ToMove: "Turno de %s", InProgress: "en juego", GameOver: "partida terminada", Watch: "Ver", WatchLabel: "Ver %s contra %s",
+		NoGamesYet: "Se empareja al empezar la ronda.",
+		Downloads:  "Descargas", StandingsCSV: "Clasificación (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Todas las partidas",
+		RoundRecords: "Partidas de la ronda %d", RecordsNote: "Las partidas son un solo archivo de texto, una tras otra; las que siguen en juego tienen el resultado *.",
+		Language: "Idioma",
+	},
+}
+
+// pageLanguageMatcher picks among domain.Locales, English first (the
+// fallback).
+var pageLanguageMatcher = func() language.Matcher {
+	tags := make([]language.Tag, len(domain.Locales))
+	for i, l := range domain.Locales {
+		tags[i] = language.Make(l)
+	}
+	return language.NewMatcher(tags)
+}()
+
+// pageLanguage chooses the page's language: ?lang= if it names one of ours
+// (a link from the page's language switcher), else the best of the
+// browser's Accept-Language, else English.
+func pageLanguage(r *http.Request) *pagePhrases {
+	if p, ok := pageLanguages[r.URL.Query().Get("lang")]; ok {
+		return p
+	}
+	tags, _, err := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
+	if err != nil || len(tags) == 0 {
+		return pageLanguages[domain.DefaultLocale]
+	}
+	_, i, conf := pageLanguageMatcher.Match(tags...)
+	if conf == language.No {
+		return pageLanguages[domain.DefaultLocale]
+	}
+	return pageLanguages[domain.Locales[i]]
+}
