@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"crypto/ecdh"
+	"crypto/subtle"
 	"net/url"
 	"time"
 )
@@ -69,6 +70,9 @@ type PushTx interface {
 	// DeletePushSubscription deletes one of an address's subscriptions; ok
 	// is false if it has no such subscription.
 	DeletePushSubscription(ctx context.Context, owner string, id int64) (ok bool, err error)
+	// PushSubscriptionsAt lists every subscription with the endpoint,
+	// whoever owns it, expired or not.
+	PushSubscriptionsAt(ctx context.Context, endpoint string) ([]PushSubscription, error)
 	// DeletePushEndpoint deletes every subscription with the endpoint,
 	// whoever owns it, and the subscriptions that expired by now; it says
 	// how many it deleted.
@@ -222,6 +226,45 @@ func (s *Service) ForgetPushEndpoint(ctx context.Context, endpoint string) (dele
 		return err
 	})
 	return deleted, err
+}
+
+// RenewPushSubscription moves the subscriptions of an endpoint the push
+// service replaced (the browser's pushsubscriptionchange) to the new one:
+// the service worker that learns of it holds no token, so the old
+// subscription's auth secret, which only that browser and this server
+// know, is what proves it may. It says how many it moved; none is a
+// not-found *Error.
+func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string, oldAuth []byte, sub PushSubscription) (int, error) {
+	now := s.now()
+	if err := CheckPushSubscription(sub, now); err != nil {
+		return 0, err
+	}
+	moved := 0
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		old, err := tx.PushSubscriptionsAt(ctx, oldEndpoint)
+		if err != nil {
+			return err
+		}
+		for _, o := range old {
+			if subtle.ConstantTimeCompare(o.Auth, oldAuth) != 1 {
+				continue
+			}
+			if _, err := tx.DeletePushSubscription(ctx, o.Owner, o.ID); err != nil {
+				return err
+			}
+			renewed := sub
+			renewed.ID, renewed.Owner, renewed.CreatedAt = 0, o.Owner, now
+			if _, _, err := tx.SavePushSubscription(ctx, renewed); err != nil {
+				return err
+			}
+			moved++
+		}
+		if moved == 0 {
+			return Errorf(KindNotFound, CodeNotFound, "no push subscription has that endpoint and secret")
+		}
+		return nil
+	})
+	return moved, err
 }
 
 // PushSubscriptionsOf lists the live subscriptions of an address, for the

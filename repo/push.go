@@ -15,8 +15,12 @@ const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_a
 
 // pushSubscriptions lists an address's live subscriptions through q.
 func pushSubscriptions(ctx context.Context, q queryer, owner string, now time.Time) ([]domain.PushSubscription, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
-		WHERE owner = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id`, owner, now.UnixMilli())
+	return scanPushSubscriptions(q.QueryContext(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
+		WHERE owner = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id`, owner, now.UnixMilli()))
+}
+
+// scanPushSubscriptions reads the rows of a query of sqlPushColumns.
+func scanPushSubscriptions(rows *sql.Rows, err error) ([]domain.PushSubscription, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list push subscriptions: %w", err)
 	}
@@ -101,4 +105,9 @@ func (db *DB) PushKey(ctx context.Context, candidate domain.PushKey, now time.Ti
 		return domain.PushKey{}, fmt.Errorf("read the VAPID key: %w", err)
 	}
 	return k, nil
+}
+
+func (s storeTx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]domain.PushSubscription, error) {
+	return scanPushSubscriptions(s.tx.QueryContext(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
+		WHERE endpoint = ? ORDER BY id`, endpoint))
 }

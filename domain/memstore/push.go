@@ -72,3 +72,13 @@ func (t *tx) DeletePushEndpoint(ctx context.Context, endpoint string, now time.T
 	})
 	return n - len(t.data.pushes), nil
 }
+
+func (t *tx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]domain.PushSubscription, error) {
+	var out []domain.PushSubscription
+	for _, p := range t.data.pushes {
+		if p.Endpoint == endpoint {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

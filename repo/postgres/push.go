@@ -12,10 +12,16 @@ import (
 
 var _ domain.PushKeys = (*DB)(nil)
 
+const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at`
+
 // pushSubscriptions lists an address's live subscriptions through q.
 func pushSubscriptions(ctx context.Context, q querier, owner string, now time.Time) ([]domain.PushSubscription, error) {
-	rows, err := q.Query(ctx, `SELECT id, owner, endpoint, p256dh, auth, expires_at, created_at FROM push_subscriptions
-		WHERE owner = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at, id`, owner, ms(now))
+	return scanPushSubscriptions(q.Query(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
+		WHERE owner = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at, id`, owner, ms(now)))
+}
+
+// scanPushSubscriptions reads the rows of a query of sqlPushColumns.
+func scanPushSubscriptions(rows pgx.Rows, err error) ([]domain.PushSubscription, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list push subscriptions: %w", err)
 	}
@@ -97,4 +103,9 @@ func (db *DB) PushKey(ctx context.Context, candidate domain.PushKey, now time.Ti
 		return domain.PushKey{}, fmt.Errorf("read the VAPID key: %w", err)
 	}
 	return k, nil
+}
+
+func (s storeTx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]domain.PushSubscription, error) {
+	return scanPushSubscriptions(s.tx.Query(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
+		WHERE endpoint = $1 ORDER BY id`, endpoint))
 }

@@ -186,3 +186,48 @@ func testPushKey(t *testing.T, s domain.Store) {
 	}
 	wg.Wait()
 }
+
+// testPushRenewal: a replaced subscription moves to its new endpoint for
+// every address that had it, proven by its auth secret; a wrong secret
+// moves nothing.
+func testPushRenewal(t *testing.T, s domain.Store) {
+	const ann, bob = "ann@example.org", "bob@example.org"
+	ua, ub := ensureUser(t, s, ann), ensureUser(t, s, bob)
+	now := T0
+	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+	browser := domain.PushSubscription{Endpoint: "https://push.example/old", P256DH: validP256DH, Auth: bytes.Repeat([]byte{7}, 16)}
+	for _, u := range []domain.User{ua, ub} {
+		if _, _, err := svc.SubscribePush(t.Context(), domain.Credentials{UserID: u.ID, UserEmail: u.Email}, browser); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := browser
+	other.Endpoint = "https://push.example/other"
+	if _, _, err := svc.SubscribePush(t.Context(), domain.Credentials{UserID: ua.ID, UserEmail: ann}, other); err != nil {
+		t.Fatal(err)
+	}
+	renewed := domain.PushSubscription{Endpoint: "https://push.example/new", P256DH: validP256DH, Auth: bytes.Repeat([]byte{8}, 16)}
+	now = T0.Add(time.Minute)
+	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, bytes.Repeat([]byte{6}, 16), renewed); n != 0 || code(err) != domain.CodeNotFound {
+		t.Errorf("renewal with a wrong secret = %d, %v; want not found", n, err)
+	}
+	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, browser.Auth, renewed); n != 2 || err != nil {
+		t.Errorf("renewal = %d, %v; want 2 moved", n, err)
+	}
+	for owner, want := range map[string][]string{ann: {"https://push.example/other", "https://push.example/new"}, bob: {"https://push.example/new"}} {
+		got := listPush(t, s, owner, now)
+		var endpoints []string
+		for _, p := range got {
+			endpoints = append(endpoints, p.Endpoint)
+			if p.Endpoint == renewed.Endpoint && (!bytes.Equal(p.Auth, renewed.Auth) || !p.CreatedAt.Equal(now)) {
+				t.Errorf("%s's renewed subscription %s", owner, describePush([]domain.PushSubscription{p}))
+			}
+		}
+		if fmt.Sprint(endpoints) != fmt.Sprint(want) {
+			t.Errorf("%s has %v; want %v", owner, endpoints, want)
+		}
+	}
+	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, browser.Auth, renewed); n != 0 || code(err) != domain.CodeNotFound {
+		t.Errorf("renewing again = %d, %v; want not found", n, err)
+	}
+}
