@@ -17,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
@@ -35,6 +36,8 @@ type harness struct {
 	mail   *mailbox
 	clock  *clock
 	links  *api.Links // to mint a seat's link where a test is not about the email
+	// pushKey is the VAPID key pair the store keeps, as the server starts with.
+	pushKey domain.PushKey
 	// sessions are the sessions login began, by the access token it
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
@@ -63,8 +66,15 @@ func (h *harness) start() {
 	t.Helper()
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
+	candidate, err := webpush.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.pushKey, err = db.PushKey(t.Context(), candidate, h.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
 	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public})
 	if err != nil {
 		t.Fatal(err)
 	}
