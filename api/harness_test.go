@@ -66,13 +66,7 @@ func (h *harness) start() {
 	t.Helper()
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
-	candidate, err := webpush.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h.pushKey, err = db.PushKey(t.Context(), candidate, h.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	h.loadPushKey()
 	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
 		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public})
 	if err != nil {
@@ -83,6 +77,19 @@ func (h *harness) start() {
 	h.outbox = notify.NewWorker(db, h.mail, renderer, slog.New(slog.DiscardHandler), h.clock.Now)
 	ts, client := apitest.NewServer(t, srv)
 	h.url, h.client = ts.URL, client
+}
+
+// loadPushKey reads the VAPID key pair from the store, made on first use,
+// as the server's start does.
+func (h *harness) loadPushKey() {
+	h.t.Helper()
+	candidate, err := webpush.GenerateKey()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if h.pushKey, err = h.db.PushKey(h.t.Context(), candidate, h.clock.Now()); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 // service is the application layer on the harness's store at now, as the
