@@ -31,6 +31,16 @@ type pushSubscriptionJSON struct {
 	CreatedAt      time.Time  `json:"created_at"`
 }
 
+// spectatorURL is the game's spectator link, as a player reads it.
+func (h *harness) spectatorURL(id, token string) string {
+	h.t.Helper()
+	var g struct {
+		SpectatorURL string `json:"spectator_url"`
+	}
+	h.do("GET", "/v1/games/"+id, token, nil).want(h.t, http.StatusOK).decode(h.t, &g)
+	return g.SpectatorURL
+}
+
 func (h *harness) pushSubscriptions(token string) []pushSubscriptionJSON {
 	h.t.Helper()
 	var list struct{ Subscriptions []pushSubscriptionJSON }
@@ -143,11 +153,7 @@ func TestPushSubscriptionCallers(t *testing.T) {
 	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	body := subscriptionJSON(service.Subscribe(h.pushKey.Public))
-	var g struct {
-		SpectatorURL string `json:"spectator_url"`
-	}
-	h.do("GET", "/v1/games/"+id, ann, nil).want(t, http.StatusOK).decode(t, &g)
-	_, spectator, _ := strings.Cut(g.SpectatorURL, "#t=")
+	_, spectator, _ := strings.Cut(h.spectatorURL(id, ann), "#t=")
 	account := h.login("ann@example.org")
 	var readOnly, writer struct{ Token string }
 	h.do("POST", "/v1/me/tokens", account, map[string]any{"name": "r", "scopes": []string{"account:read"}}).
@@ -240,7 +246,7 @@ func TestPushSubscriptionCap(t *testing.T) {
 // Without a VAPID key the server offers no push: every push route says so.
 func TestPushDisabled(t *testing.T) {
 	h := newHarness(t)
-	srv, err := api.New(api.Config{DB: h.db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+	srv, err := api.New(api.Config{DB: h.db, Secret: []byte(harnessSecret),
 		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
