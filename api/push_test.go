@@ -209,7 +209,7 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 		{"auth short", with("keys.auth", "AAAA"), 422, domain.CodeInvalidPushSubscription},
 		{"expired", with("expirationTime", float64(h.clock.Now().Add(-time.Minute).UnixMilli())), 422, domain.CodeInvalidPushSubscription},
 		{"expiration no number", with("expirationTime", "tomorrow"), 400, "invalid_request"},
-		{"unknown member", with("extra", 1), 400, "invalid_json"},
+		{"unknown member", with("extra", 1), 400, "invalid_request"},
 		{"not JSON", "{", 400, "invalid_request"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
