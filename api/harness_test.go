@@ -17,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
@@ -35,6 +36,8 @@ type harness struct {
 	mail   *mailbox
 	clock  *clock
 	links  *api.Links // to mint a seat's link where a test is not about the email
+	// pushKey is the VAPID key pair the store keeps, as the server starts with.
+	pushKey domain.PushKey
 	// sessions are the sessions login began, by the access token it
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
@@ -63,8 +66,9 @@ func (h *harness) start() {
 	t.Helper()
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
+	h.loadPushKey()
 	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +77,19 @@ func (h *harness) start() {
 	h.outbox = notify.NewWorker(db, h.mail, renderer, slog.New(slog.DiscardHandler), h.clock.Now)
 	ts, client := apitest.NewServer(t, srv)
 	h.url, h.client = ts.URL, client
+}
+
+// loadPushKey reads the VAPID key pair from the store, made on first use,
+// as the server's start does.
+func (h *harness) loadPushKey() {
+	h.t.Helper()
+	candidate, err := webpush.GenerateKey()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if h.pushKey, err = h.db.PushKey(h.t.Context(), candidate, h.clock.Now()); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 // service is the application layer on the harness's store at now, as the

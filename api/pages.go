@@ -38,7 +38,12 @@ type staticFile struct {
 type site struct {
 	pages  map[string]staticFile // by file name, e.g. play.html
 	assets map[string]staticFile // by file name, e.g. play.js
+	worker staticFile            // the service worker, sw.js, served at /sw.js only
 }
+
+// workerFile is the service worker's file. It is served from the root, so
+// that its scope (its path's directory at most) covers the play pages.
+const workerFile = "sw.js"
 
 // assetTypes are the Content-Types of the assets, by extension; openapi.yaml
 // lists the same. A file of another kind in web/ is a mistake: loadSite fails.
@@ -65,6 +70,9 @@ func loadSite(fsys fs.FS) (*site, error) {
 		f := staticFile{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 		ext := path.Ext(name)
 		switch {
+		case name == workerFile:
+			f.contentType = assetTypes[ext]
+			s.worker = f
 		case ext == ".html":
 			f.contentType = echo.MIMETextHTMLCharsetUTF8
 			s.pages[name] = f
@@ -121,6 +129,21 @@ func (s *Server) asset(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, assetCacheControl)
 	return serveFile(c, f)
+}
+
+// serviceWorker serves the play page's service worker (push
+// notifications). Browsers look for a new version at every navigation, at
+// most daily; no-cache makes that a revalidation, so a deploy reaches them
+// at once.
+func (s *Server) serviceWorker(c echo.Context) error {
+	site, err := embeddedSite()
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderCacheControl, "no-cache")
+	h.Set("Content-Security-Policy", "default-src 'none'; connect-src 'self'; img-src 'self'")
+	return serveFile(c, site.worker)
 }
 
 // serveFile answers with f, or 304 when the client holds this version.

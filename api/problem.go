@@ -52,7 +52,7 @@ var problemCodes = []string{
 	"bad_request", "invalid_request", "invalid_json", "body_too_large", "unsupported_media_type",
 	domain.CodeUnauthorized, domain.CodeForbidden, "account_required", "insufficient_scope", domain.CodeWrongGame, domain.CodeLinkReplaced,
 	"invalid_link", domain.CodeNotFound, "method_not_allowed", "too_many_requests", "rate_limited",
-	"http_error", "internal", "unavailable", "not_ready",
+	"http_error", "internal", "unavailable", "not_ready", "push_disabled",
 	// The domain and the repository.
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeRefreshInvalid, domain.CodeTooManyTokens, domain.CodeNotYourTurn,
 	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
@@ -60,6 +60,7 @@ var problemCodes = []string{
 	domain.CodeTournamentOver,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent,
+	domain.CodeInvalidPushSubscription, domain.CodeTooManyPushSubscription, domain.CodeSeatOrAccountRequired,
 }
 
 // NewProblem returns a problem with the given status, code and detail.

@@ -34,6 +34,11 @@ func (s *Server) routes() {
 	s.get("/v1/me/tokens", s.listPersonalTokens)
 	s.echo.POST("/v1/me/tokens", s.createPersonalToken)
 	s.echo.DELETE("/v1/me/tokens/:id", s.revokePersonalToken)
+	s.get("/v1/me/push-subscriptions", s.listPushSubscriptions)
+	s.echo.POST("/v1/me/push-subscriptions", s.subscribePush)
+	s.echo.DELETE("/v1/me/push-subscriptions/:id", s.deletePushSubscription)
+	s.get("/v1/push/key", s.pushKey)
+	s.echo.POST("/v1/push/renewals", s.renewPushSubscription)
 	s.get("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/tournaments", s.createTournament, s.limitTournament())
@@ -67,6 +72,7 @@ func (s *Server) routes() {
 	s.get("/play/:id", s.playPage)
 	s.get("/login", s.loginPage)
 	s.get("/assets/:file", s.asset)
+	s.get("/sw.js", s.serviceWorker)
 }
 
 // get serves a path for GET and HEAD. HEAD is GET without the body

@@ -64,8 +64,9 @@ func newHarnessWith(t *testing.T, configure func(*api.Config)) *harness {
 	dsn := repotest.DSN(t)
 	db := repotest.OpenDSN(t, dsn)
 	h := &harness{t: t, dsn: dsn, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
+	h.loadPushKey()
 	cfg := api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
-		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}
+		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}
 	configure(&cfg)
 	srv, err := api.New(cfg)
 	if err != nil {

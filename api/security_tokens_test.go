@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 )
 
 // The token kinds of openapi.yaml's securitySchemes, as the server knows them.
@@ -65,6 +67,8 @@ func TestSecurityDeclared(t *testing.T) {
 		"schedule": map[string]any{"starts": []string{start}, "round_hours": 24}}
 	vacation := map[string]any{"start": "2026-12-01T00:00:00Z", "end": "2026-12-03T00:00:00Z"}
 	turn := map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
+	push := subscriptionJSON(pushtest.New(t, nil).Subscribe(h.pushKey.Public))
+	renewal := map[string]any{"old_endpoint": "https://push.example/old", "old_auth": "AAAAAAAAAAAAAAAAAAAAAA", "subscription": push}
 
 	// A request each operation answers when its token is right. {id} is the
 	// game's id; ids of other things need not exist (a 404 is no refusal).
@@ -119,6 +123,12 @@ func TestSecurityDeclared(t *testing.T) {
 		"standingsPage":          {"/tournaments/t_none", nil},
 		"getTournamentRecords":   {"/v1/tournaments/t_none/records", nil},
 		"watchTournamentGame":    {"/tournaments/t_none/games/{id}/watch", nil},
+		"getServiceWorker":       {"/sw.js", nil},
+		"getPushKey":             {"/v1/push/key", nil},
+		"renewPushSubscription":  {"/v1/push/renewals", renewal},
+		"listPushSubscriptions":  {"/v1/me/push-subscriptions", nil},
+		"subscribePush":          {"/v1/me/push-subscriptions", push},
+		"deletePushSubscription": {"/v1/me/push-subscriptions/999999", nil},
 	}
 
 	for path, item := range c.Doc.Paths.Map() {
@@ -197,7 +207,8 @@ func refusedForKind(t *testing.T, res response) bool {
 		return res.problem(t).Code == "unauthorized"
 	case http.StatusForbidden:
 		code := res.problem(t).Code
-		return code == "account_required" || code == "forbidden" || code == "insufficient_scope"
+		return code == "account_required" || code == "forbidden" || code == "insufficient_scope" ||
+			code == domain.CodeSeatOrAccountRequired
 	}
 	return false
 }

@@ -54,6 +54,11 @@ type Config struct {
 	// ignores the header and limits by the connection's address; behind a
 	// proxy that would make all clients one.
 	TrustedProxies int
+	// PushKey is the VAPID public key (65 bytes, uncompressed P-256) that
+	// browsers subscribe to push notifications with (see notify/webpush).
+	// Nil turns push off: its routes answer 404 push_disabled, and the
+	// play page offers no notifications.
+	PushKey []byte
 	// ObserveRequest, if set, learns of every request once it is answered:
 	// the route template it matched (echo's, such as /v1/games/:id, never
 	// the path itself, whose ids are unbounded), or "" if it matched none

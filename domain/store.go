@@ -30,6 +30,7 @@ type Store interface {
 	GameReader
 	AccountReader
 	PersonalTokenReader
+	PushReader
 	ScheduleReader
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
@@ -48,6 +49,7 @@ type StoreTx interface {
 	GameReader
 	AccountTx
 	PersonalTokenTx
+	PushTx
 	TournamentTx
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would

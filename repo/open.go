@@ -21,6 +21,7 @@ type Store interface {
 	domain.Monitor
 	domain.RateLimiter
 	domain.EventReader
+	domain.PushKeys
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error

@@ -710,6 +710,7 @@ const (
 	ProblemCodeInvalidInput             ProblemCode = "invalid_input"
 	ProblemCodeInvalidJson              ProblemCode = "invalid_json"
 	ProblemCodeInvalidLink              ProblemCode = "invalid_link"
+	ProblemCodeInvalidPushSubscription  ProblemCode = "invalid_push_subscription"
 	ProblemCodeInvalidRequest           ProblemCode = "invalid_request"
 	ProblemCodeInvalidVacation          ProblemCode = "invalid_vacation"
 	ProblemCodeLinkReplaced             ProblemCode = "link_replaced"
@@ -719,11 +720,14 @@ const (
 	ProblemCodeNotFound                 ProblemCode = "not_found"
 	ProblemCodeNotReady                 ProblemCode = "not_ready"
 	ProblemCodeNotYourTurn              ProblemCode = "not_your_turn"
+	ProblemCodePushDisabled             ProblemCode = "push_disabled"
 	ProblemCodeRateLimited              ProblemCode = "rate_limited"
 	ProblemCodeRecipientBudgetExhausted ProblemCode = "recipient_budget_exhausted"
 	ProblemCodeRefreshInvalid           ProblemCode = "refresh_invalid"
+	ProblemCodeSeatOrAccountRequired    ProblemCode = "seat_or_account_required"
 	ProblemCodeStalePly                 ProblemCode = "stale_ply"
 	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
+	ProblemCodeTooManyPushSubscriptions ProblemCode = "too_many_push_subscriptions"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
 	ProblemCodeTooManyTokens            ProblemCode = "too_many_tokens"
 	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
@@ -772,6 +776,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeInvalidLink:
 		return true
+	case ProblemCodeInvalidPushSubscription:
+		return true
 	case ProblemCodeInvalidRequest:
 		return true
 	case ProblemCodeInvalidVacation:
@@ -790,15 +796,21 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeNotYourTurn:
 		return true
+	case ProblemCodePushDisabled:
+		return true
 	case ProblemCodeRateLimited:
 		return true
 	case ProblemCodeRecipientBudgetExhausted:
 		return true
 	case ProblemCodeRefreshInvalid:
 		return true
+	case ProblemCodeSeatOrAccountRequired:
+		return true
 	case ProblemCodeStalePly:
 		return true
 	case ProblemCodeTooManyLogins:
+		return true
+	case ProblemCodeTooManyPushSubscriptions:
 		return true
 	case ProblemCodeTooManyRequests:
 		return true
@@ -2198,6 +2210,56 @@ type ProblemCode string
 // Example: nothing_to_jump
 type ProblemRule string
 
+// PushKey defines model for PushKey.
+type PushKey struct {
+	// ApplicationServerKey The VAPID public key, base64url without padding (87 characters).
+	//
+	// Example: BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM
+	ApplicationServerKey string `json:"application_server_key"`
+}
+
+// PushRenewal defines model for PushRenewal.
+type PushRenewal struct {
+	// OldAuth The old subscription's `keys.auth`, base64url.
+	OldAuth     string `json:"old_auth"`
+	OldEndpoint string `json:"old_endpoint"`
+
+	// Subscription `PushSubscription.toJSON()` as the browser gives it (W3C Push API,
+	// hence the camelCase `expirationTime`).
+	Subscription PushSubscriptionRequest `json:"subscription"`
+}
+
+// PushSubscription defines model for PushSubscription.
+type PushSubscription struct {
+	CreatedAt      time.Time  `json:"created_at"`
+	Endpoint       string     `json:"endpoint"`
+	ExpirationTime *time.Time `json:"expiration_time"`
+	Id             int64      `json:"id"`
+}
+
+// PushSubscriptionList defines model for PushSubscriptionList.
+type PushSubscriptionList struct {
+	// Subscriptions Oldest first; at most 20.
+	Subscriptions []PushSubscription `json:"subscriptions"`
+}
+
+// PushSubscriptionRequest `PushSubscription.toJSON()` as the browser gives it (W3C Push API,
+// hence the camelCase `expirationTime`).
+type PushSubscriptionRequest struct {
+	// Endpoint The push service's URL for this browser; https.
+	Endpoint string `json:"endpoint"`
+
+	// ExpirationTime When the subscription ends, in milliseconds since 1970; null if it does not say.
+	ExpirationTime *float32 `json:"expirationTime,omitempty"`
+	Keys           struct {
+		// Auth The browser's 16-byte authentication secret, base64url.
+		Auth string `json:"auth"`
+
+		// P256dh The browser's P-256 public key, uncompressed, base64url.
+		P256dh string `json:"p256dh"`
+	} `json:"keys"`
+}
+
 // Record The game record as JSON: a `LessRecord` or a `LesRecord`, told apart by `game`.
 type Record struct {
 	union json.RawMessage
@@ -2875,6 +2937,12 @@ type PlayPageParams struct {
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
+// GetServiceWorkerParams defines parameters for GetServiceWorker.
+type GetServiceWorkerParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // StandingsPageParams defines parameters for StandingsPage.
 type StandingsPageParams struct {
 	// Lang The page's language (the page's own language links set it).
@@ -3011,11 +3079,17 @@ type SubmitTurnJSONRequestBody = SubmitTurnRequest
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = UpdateMeRequest
 
+// SubscribePushJSONRequestBody defines body for SubscribePush for application/json ContentType.
+type SubscribePushJSONRequestBody = PushSubscriptionRequest
+
 // CreatePersonalTokenJSONRequestBody defines body for CreatePersonalToken for application/json ContentType.
 type CreatePersonalTokenJSONRequestBody = PersonalTokenRequest
 
 // DeclareVacationJSONRequestBody defines body for DeclareVacation for application/json ContentType.
 type DeclareVacationJSONRequestBody = VacationRequest
+
+// RenewPushSubscriptionJSONRequestBody defines body for RenewPushSubscription for application/json ContentType.
+type RenewPushSubscriptionJSONRequestBody = PushRenewal
 
 // CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
 type CreateTournamentJSONRequestBody = CreateTournamentRequest
@@ -3707,6 +3781,17 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetServiceWorker The play page's service worker
+	//
+	// Shows the push notifications the server sends (title, text, the
+	// game's page to open on a click) and keeps the subscription when the
+	// browser renews it. Served from the root so that its scope covers
+	// the pages; `Cache-Control: no-cache`, so a new version reaches
+	// browsers at their next visit.
+	//
+	// Corresponds with GET /sw.js (the `GetServiceWorker` operationId).
+	GetServiceWorker(ctx context.Context, params *GetServiceWorkerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StandingsPage Public tournament page
 	//
@@ -4404,6 +4489,84 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListPushSubscriptions My push subscriptions
+	//
+	// The browsers that get a notification when it is the caller's turn,
+	// oldest first, without their keys. Subscriptions belong to an email
+	// address: with an account token, the account's; with a move link's
+	// seat token, the seat's (players who only follow move links have no
+	// account). An account and the move links of its address see the
+	// same list. Expired subscriptions are left out.
+	//
+	// Errors: `401 unauthorized`/`link_replaced`; `403
+	// seat_or_account_required` (a spectator link), `403
+	// insufficient_scope`; `404 push_disabled`.
+	//
+	// Corresponds with GET /v1/me/push-subscriptions (the `ListPushSubscriptions` operationId).
+	ListPushSubscriptions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubscribePushWithBody Notify this browser
+	//
+	// Keeps a browser's push subscription: the body is
+	// `PushSubscription.toJSON()` as the browser gives it, after
+	// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+	// with the key of `getPushKey`. The server then sends it a
+	// notification when it is the address's turn, and when the address
+	// is invited to a game, its deadline nears or a game of it ends.
+	// Idempotent on the endpoint: sending it again (a retry, new keys)
+	// updates the subscription in place and answers `200`. The owner is
+	// the caller's address, as for `listPushSubscriptions`. An address
+	// has at most 20 subscriptions.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401
+	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+	// `403 insufficient_scope`; `404 push_disabled`; `409
+	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+	// endpoint is no https URL, a key is malformed, or it expired).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePushWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SubscribePush Notify this browser
+	//
+	// Keeps a browser's push subscription: the body is
+	// `PushSubscription.toJSON()` as the browser gives it, after
+	// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+	// with the key of `getPushKey`. The server then sends it a
+	// notification when it is the address's turn, and when the address
+	// is invited to a game, its deadline nears or a game of it ends.
+	// Idempotent on the endpoint: sending it again (a retry, new keys)
+	// updates the subscription in place and answers `200`. The owner is
+	// the caller's address, as for `listPushSubscriptions`. An address
+	// has at most 20 subscriptions.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401
+	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+	// `403 insufficient_scope`; `404 push_disabled`; `409
+	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+	// endpoint is no https URL, a key is malformed, or it expired).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePush(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeletePushSubscription Stop notifying a browser
+	//
+	// Deletes one of the caller's subscriptions (the play page does it
+	// when notifications are turned off, after unsubscribing in the
+	// browser). The owner is the caller's address, as for
+	// `listPushSubscriptions`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 seat_or_account_required`, `403 insufficient_scope`; `404
+	// not_found`, `404 push_disabled`.
+	//
+	// Corresponds with DELETE /v1/me/push-subscriptions/{id} (the `DeletePushSubscription` operationId).
+	DeletePushSubscription(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListPersonalTokens List the personal access tokens
 	//
 	// The account's personal access tokens, newest first, without their
@@ -4521,6 +4684,54 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 	CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPushKey The VAPID public key
+	//
+	// The application server key (RFC 8292) to give
+	// `PushManager.subscribe` as `applicationServerKey`: the server's
+	// VAPID public key, an uncompressed P-256 point in base64url without
+	// padding. It is the same on every instance and does not change, so
+	// subscriptions made with it keep working. No token needed.
+	//
+	// Errors: `404 push_disabled` (the server sends no push
+	// notifications: it has no VAPID subject).
+	//
+	// Corresponds with GET /v1/push/key (the `GetPushKey` operationId).
+	GetPushKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RenewPushSubscriptionWithBody Replace a subscription the browser renewed
+	//
+	// For the play page's service worker, on `pushsubscriptionchange`:
+	// the push service replaced a subscription, and every address that
+	// had the old one gets the new one instead. The service worker holds
+	// no token; the old subscription's `auth` secret, which only that
+	// browser and this server know, is the proof. No token needed.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+	// subscription has that endpoint and secret), `404 push_disabled`;
+	// `422 invalid_push_subscription`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+	RenewPushSubscriptionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RenewPushSubscription Replace a subscription the browser renewed
+	//
+	// For the play page's service worker, on `pushsubscriptionchange`:
+	// the push service replaced a subscription, and every address that
+	// had the old one gets the new one instead. The service worker holds
+	// no token; the old subscription's `auth` secret, which only that
+	// browser and this server know, is the proof. No token needed.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+	// subscription has that endpoint and secret), `404 push_disabled`;
+	// `422 invalid_push_subscription`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+	RenewPushSubscription(ctx context.Context, body RenewPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTournamentWithBody Create a tournament
 	//
@@ -4886,6 +5097,27 @@ func (c *Client) PlayPage(ctx context.Context, id GameId, params *PlayPageParams
 // Corresponds with GET /readyz (the `GetReadiness` operationId).
 func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReadinessRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetServiceWorker The play page's service worker
+//
+// Shows the push notifications the server sends (title, text, the
+// game's page to open on a click) and keeps the subscription when the
+// browser renews it. Served from the root so that its scope covers
+// the pages; `Cache-Control: no-cache`, so a new version reaches
+// browsers at their next visit.
+//
+// Corresponds with GET /sw.js (the `GetServiceWorker` operationId).
+func (c *Client) GetServiceWorker(ctx context.Context, params *GetServiceWorkerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetServiceWorkerRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5942,6 +6174,124 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 	return c.Client.Do(req)
 }
 
+// ListPushSubscriptions My push subscriptions
+//
+// The browsers that get a notification when it is the caller's turn,
+// oldest first, without their keys. Subscriptions belong to an email
+// address: with an account token, the account's; with a move link's
+// seat token, the seat's (players who only follow move links have no
+// account). An account and the move links of its address see the
+// same list. Expired subscriptions are left out.
+//
+// Errors: `401 unauthorized`/`link_replaced`; `403
+// seat_or_account_required` (a spectator link), `403
+// insufficient_scope`; `404 push_disabled`.
+//
+// Corresponds with GET /v1/me/push-subscriptions (the `ListPushSubscriptions` operationId).
+func (c *Client) ListPushSubscriptions(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPushSubscriptionsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubscribePushWithBody Notify this browser
+//
+// Keeps a browser's push subscription: the body is
+// `PushSubscription.toJSON()` as the browser gives it, after
+// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+// with the key of `getPushKey`. The server then sends it a
+// notification when it is the address's turn, and when the address
+// is invited to a game, its deadline nears or a game of it ends.
+// Idempotent on the endpoint: sending it again (a retry, new keys)
+// updates the subscription in place and answers `200`. The owner is
+// the caller's address, as for `listPushSubscriptions`. An address
+// has at most 20 subscriptions.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401
+// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+// `403 insufficient_scope`; `404 push_disabled`; `409
+// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+// endpoint is no https URL, a key is malformed, or it expired).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *Client) SubscribePushWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscribePushRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubscribePush Notify this browser
+//
+// Keeps a browser's push subscription: the body is
+// `PushSubscription.toJSON()` as the browser gives it, after
+// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+// with the key of `getPushKey`. The server then sends it a
+// notification when it is the address's turn, and when the address
+// is invited to a game, its deadline nears or a game of it ends.
+// Idempotent on the endpoint: sending it again (a retry, new keys)
+// updates the subscription in place and answers `200`. The owner is
+// the caller's address, as for `listPushSubscriptions`. An address
+// has at most 20 subscriptions.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401
+// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+// `403 insufficient_scope`; `404 push_disabled`; `409
+// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+// endpoint is no https URL, a key is malformed, or it expired).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *Client) SubscribePush(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscribePushRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeletePushSubscription Stop notifying a browser
+//
+// Deletes one of the caller's subscriptions (the play page does it
+// when notifications are turned off, after unsubscribing in the
+// browser). The owner is the caller's address, as for
+// `listPushSubscriptions`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 seat_or_account_required`, `403 insufficient_scope`; `404
+// not_found`, `404 push_disabled`.
+//
+// Corresponds with DELETE /v1/me/push-subscriptions/{id} (the `DeletePushSubscription` operationId).
+func (c *Client) DeletePushSubscription(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePushSubscriptionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListPersonalTokens List the personal access tokens
 //
 // The account's personal access tokens, newest first, without their
@@ -6130,6 +6480,84 @@ func (c *Client) DeclareVacation(ctx context.Context, body DeclareVacationJSONRe
 // Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 func (c *Client) CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCancelVacationRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPushKey The VAPID public key
+//
+// The application server key (RFC 8292) to give
+// `PushManager.subscribe` as `applicationServerKey`: the server's
+// VAPID public key, an uncompressed P-256 point in base64url without
+// padding. It is the same on every instance and does not change, so
+// subscriptions made with it keep working. No token needed.
+//
+// Errors: `404 push_disabled` (the server sends no push
+// notifications: it has no VAPID subject).
+//
+// Corresponds with GET /v1/push/key (the `GetPushKey` operationId).
+func (c *Client) GetPushKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPushKeyRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RenewPushSubscriptionWithBody Replace a subscription the browser renewed
+//
+// For the play page's service worker, on `pushsubscriptionchange`:
+// the push service replaced a subscription, and every address that
+// had the old one gets the new one instead. The service worker holds
+// no token; the old subscription's `auth` secret, which only that
+// browser and this server know, is the proof. No token needed.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+// subscription has that endpoint and secret), `404 push_disabled`;
+// `422 invalid_push_subscription`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+func (c *Client) RenewPushSubscriptionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRenewPushSubscriptionRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RenewPushSubscription Replace a subscription the browser renewed
+//
+// For the play page's service worker, on `pushsubscriptionchange`:
+// the push service replaced a subscription, and every address that
+// had the old one gets the new one instead. The service worker holds
+// no token; the old subscription's `auth` secret, which only that
+// browser and this server know, is the proof. No token needed.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+// subscription has that endpoint and secret), `404 push_disabled`;
+// `422 invalid_push_subscription`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+func (c *Client) RenewPushSubscription(ctx context.Context, body RenewPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRenewPushSubscriptionRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6757,6 +7185,48 @@ func NewGetReadinessRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetServiceWorkerRequest constructs an http.Request for the GetServiceWorker method
+func NewGetServiceWorkerRequest(server string, params *GetServiceWorkerParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sw.js")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -8000,6 +8470,107 @@ func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Requ
 	return req, nil
 }
 
+// NewListPushSubscriptionsRequest constructs an http.Request for the ListPushSubscriptions method
+func NewListPushSubscriptionsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/push-subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSubscribePushRequest calls the generic SubscribePush builder with application/json body
+func NewSubscribePushRequest(server string, body SubscribePushJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSubscribePushRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSubscribePushRequestWithBody constructs an http.Request for the SubscribePush method, with any body, and a specified content type
+func NewSubscribePushRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/push-subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeletePushSubscriptionRequest constructs an http.Request for the DeletePushSubscription method
+func NewDeletePushSubscriptionRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/push-subscriptions/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListPersonalTokensRequest constructs an http.Request for the ListPersonalTokens method
 func NewListPersonalTokensRequest(server string) (*http.Request, error) {
 	var err error
@@ -8198,6 +8769,73 @@ func NewCancelVacationRequest(server string, id int64) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGetPushKeyRequest constructs an http.Request for the GetPushKey method
+func NewGetPushKeyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/push/key")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRenewPushSubscriptionRequest calls the generic RenewPushSubscription builder with application/json body
+func NewRenewPushSubscriptionRequest(server string, body RenewPushSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRenewPushSubscriptionRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRenewPushSubscriptionRequestWithBody constructs an http.Request for the RenewPushSubscription method, with any body, and a specified content type
+func NewRenewPushSubscriptionRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/push/renewals")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -8653,6 +9291,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
+
+	// GetServiceWorkerWithResponse The play page's service worker
+	//
+	// Shows the push notifications the server sends (title, text, the
+	// game's page to open on a click) and keeps the subscription when the
+	// browser renews it. Served from the root so that its scope covers
+	// the pages; `Cache-Control: no-cache`, so a new version reaches
+	// browsers at their next visit.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /sw.js (the `GetServiceWorker` operationId).
+	GetServiceWorkerWithResponse(ctx context.Context, params *GetServiceWorkerParams, reqEditors ...RequestEditorFn) (*GetServiceWorkerResponse, error)
 
 	// StandingsPageWithResponse Public tournament page
 	//
@@ -9384,6 +10035,88 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
 
+	// ListPushSubscriptionsWithResponse My push subscriptions
+	//
+	// The browsers that get a notification when it is the caller's turn,
+	// oldest first, without their keys. Subscriptions belong to an email
+	// address: with an account token, the account's; with a move link's
+	// seat token, the seat's (players who only follow move links have no
+	// account). An account and the move links of its address see the
+	// same list. Expired subscriptions are left out.
+	//
+	// Errors: `401 unauthorized`/`link_replaced`; `403
+	// seat_or_account_required` (a spectator link), `403
+	// insufficient_scope`; `404 push_disabled`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/push-subscriptions (the `ListPushSubscriptions` operationId).
+	ListPushSubscriptionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPushSubscriptionsResponse, error)
+
+	// SubscribePushWithBodyWithResponse Notify this browser
+	//
+	// Keeps a browser's push subscription: the body is
+	// `PushSubscription.toJSON()` as the browser gives it, after
+	// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+	// with the key of `getPushKey`. The server then sends it a
+	// notification when it is the address's turn, and when the address
+	// is invited to a game, its deadline nears or a game of it ends.
+	// Idempotent on the endpoint: sending it again (a retry, new keys)
+	// updates the subscription in place and answers `200`. The owner is
+	// the caller's address, as for `listPushSubscriptions`. An address
+	// has at most 20 subscriptions.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401
+	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+	// `403 insufficient_scope`; `404 push_disabled`; `409
+	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+	// endpoint is no https URL, a key is malformed, or it expired).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePushWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
+
+	// SubscribePushWithResponse Notify this browser
+	//
+	// Keeps a browser's push subscription: the body is
+	// `PushSubscription.toJSON()` as the browser gives it, after
+	// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+	// with the key of `getPushKey`. The server then sends it a
+	// notification when it is the address's turn, and when the address
+	// is invited to a game, its deadline nears or a game of it ends.
+	// Idempotent on the endpoint: sending it again (a retry, new keys)
+	// updates the subscription in place and answers `200`. The owner is
+	// the caller's address, as for `listPushSubscriptions`. An address
+	// has at most 20 subscriptions.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401
+	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+	// `403 insufficient_scope`; `404 push_disabled`; `409
+	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+	// endpoint is no https URL, a key is malformed, or it expired).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+	SubscribePushWithResponse(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error)
+
+	// DeletePushSubscriptionWithResponse Stop notifying a browser
+	//
+	// Deletes one of the caller's subscriptions (the play page does it
+	// when notifications are turned off, after unsubscribing in the
+	// browser). The owner is the caller's address, as for
+	// `listPushSubscriptions`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+	// `403 seat_or_account_required`, `403 insufficient_scope`; `404
+	// not_found`, `404 push_disabled`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me/push-subscriptions/{id} (the `DeletePushSubscription` operationId).
+	DeletePushSubscriptionWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeletePushSubscriptionResponse, error)
+
 	// ListPersonalTokensWithResponse List the personal access tokens
 	//
 	// The account's personal access tokens, newest first, without their
@@ -9509,6 +10242,56 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 	CancelVacationWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelVacationResponse, error)
+
+	// GetPushKeyWithResponse The VAPID public key
+	//
+	// The application server key (RFC 8292) to give
+	// `PushManager.subscribe` as `applicationServerKey`: the server's
+	// VAPID public key, an uncompressed P-256 point in base64url without
+	// padding. It is the same on every instance and does not change, so
+	// subscriptions made with it keep working. No token needed.
+	//
+	// Errors: `404 push_disabled` (the server sends no push
+	// notifications: it has no VAPID subject).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/push/key (the `GetPushKey` operationId).
+	GetPushKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPushKeyResponse, error)
+
+	// RenewPushSubscriptionWithBodyWithResponse Replace a subscription the browser renewed
+	//
+	// For the play page's service worker, on `pushsubscriptionchange`:
+	// the push service replaced a subscription, and every address that
+	// had the old one gets the new one instead. The service worker holds
+	// no token; the old subscription's `auth` secret, which only that
+	// browser and this server know, is the proof. No token needed.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+	// subscription has that endpoint and secret), `404 push_disabled`;
+	// `422 invalid_push_subscription`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+	RenewPushSubscriptionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RenewPushSubscriptionResponse, error)
+
+	// RenewPushSubscriptionWithResponse Replace a subscription the browser renewed
+	//
+	// For the play page's service worker, on `pushsubscriptionchange`:
+	// the push service replaced a subscription, and every address that
+	// had the old one gets the new one instead. The service worker holds
+	// no token; the old subscription's `auth` secret, which only that
+	// browser and this server know, is the proof. No token needed.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+	// subscription has that endpoint and secret), `404 push_disabled`;
+	// `422 invalid_push_subscription`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+	RenewPushSubscriptionWithResponse(ctx context.Context, body RenewPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*RenewPushSubscriptionResponse, error)
 
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
@@ -10181,6 +10964,62 @@ func (r GetReadinessResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReadinessResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetServiceWorkerResponse200Headers the declared response headers of an HTTP 200 response for GetServiceWorker
+type GetServiceWorkerResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetServiceWorkerResponse304Headers the declared response headers of an HTTP 304 response for GetServiceWorker
+type GetServiceWorkerResponse304Headers struct {
+	ETag string
+}
+
+type GetServiceWorkerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetServiceWorkerResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetServiceWorkerResponse304Headers
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetServiceWorkerResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetServiceWorkerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetServiceWorkerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetServiceWorkerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetServiceWorkerResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12417,6 +13256,269 @@ func (r ListMyGamesResponse) ContentType() string {
 	return ""
 }
 
+// ListPushSubscriptionsResponse401Headers the declared response headers of an HTTP 401 response for ListPushSubscriptions
+type ListPushSubscriptionsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListPushSubscriptionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PushSubscriptionList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListPushSubscriptionsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPushSubscriptionsResponse) GetJSON200() *PushSubscriptionList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPushSubscriptionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPushSubscriptionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPushSubscriptionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPushSubscriptionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SubscribePushResponse401Headers the declared response headers of an HTTP 401 response for SubscribePush
+type SubscribePushResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type SubscribePushResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PushSubscription
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PushSubscription
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SubscribePushResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SubscribePushResponse) GetJSON200() *PushSubscription {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r SubscribePushResponse) GetJSON201() *PushSubscription {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SubscribePushResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SubscribePushResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SubscribePushResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SubscribePushResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeletePushSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for DeletePushSubscription
+type DeletePushSubscriptionResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeletePushSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeletePushSubscriptionResponse401Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeletePushSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeletePushSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeletePushSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeletePushSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListPersonalTokensResponse200Headers the declared response headers of an HTTP 200 response for ListPersonalTokens
 type ListPersonalTokensResponse200Headers struct {
 	CacheControl string
@@ -12902,6 +14004,130 @@ func (r CancelVacationResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CancelVacationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetPushKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PushKey
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPushKeyResponse) GetJSON200() *PushKey {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPushKeyResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPushKeyResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPushKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPushKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPushKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPushKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RenewPushSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RenewPushSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RenewPushSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RenewPushSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RenewPushSubscriptionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13581,6 +14807,25 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 		return nil, err
 	}
 	return ParseGetReadinessResponse(rsp)
+}
+
+// GetServiceWorkerWithResponse The play page's service worker
+//
+// Shows the push notifications the server sends (title, text, the
+// game's page to open on a click) and keeps the subscription when the
+// browser renews it. Served from the root so that its scope covers
+// the pages; `Cache-Control: no-cache`, so a new version reaches
+// browsers at their next visit.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /sw.js (the `GetServiceWorker` operationId).
+func (c *ClientWithResponses) GetServiceWorkerWithResponse(ctx context.Context, params *GetServiceWorkerParams, reqEditors ...RequestEditorFn) (*GetServiceWorkerResponse, error) {
+	rsp, err := c.GetServiceWorker(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetServiceWorkerResponse(rsp)
 }
 
 // StandingsPageWithResponse Public tournament page
@@ -14523,6 +15768,112 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 	return ParseListMyGamesResponse(rsp)
 }
 
+// ListPushSubscriptionsWithResponse My push subscriptions
+//
+// The browsers that get a notification when it is the caller's turn,
+// oldest first, without their keys. Subscriptions belong to an email
+// address: with an account token, the account's; with a move link's
+// seat token, the seat's (players who only follow move links have no
+// account). An account and the move links of its address see the
+// same list. Expired subscriptions are left out.
+//
+// Errors: `401 unauthorized`/`link_replaced`; `403
+// seat_or_account_required` (a spectator link), `403
+// insufficient_scope`; `404 push_disabled`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/push-subscriptions (the `ListPushSubscriptions` operationId).
+func (c *ClientWithResponses) ListPushSubscriptionsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPushSubscriptionsResponse, error) {
+	rsp, err := c.ListPushSubscriptions(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPushSubscriptionsResponse(rsp)
+}
+
+// SubscribePushWithBodyWithResponse Notify this browser
+//
+// Keeps a browser's push subscription: the body is
+// `PushSubscription.toJSON()` as the browser gives it, after
+// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+// with the key of `getPushKey`. The server then sends it a
+// notification when it is the address's turn, and when the address
+// is invited to a game, its deadline nears or a game of it ends.
+// Idempotent on the endpoint: sending it again (a retry, new keys)
+// updates the subscription in place and answers `200`. The owner is
+// the caller's address, as for `listPushSubscriptions`. An address
+// has at most 20 subscriptions.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401
+// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+// `403 insufficient_scope`; `404 push_disabled`; `409
+// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+// endpoint is no https URL, a key is malformed, or it expired).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
+	rsp, err := c.SubscribePushWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubscribePushResponse(rsp)
+}
+
+// SubscribePushWithResponse Notify this browser
+//
+// Keeps a browser's push subscription: the body is
+// `PushSubscription.toJSON()` as the browser gives it, after
+// `PushManager.subscribe({userVisibleOnly: true, applicationServerKey})`
+// with the key of `getPushKey`. The server then sends it a
+// notification when it is the address's turn, and when the address
+// is invited to a game, its deadline nears or a game of it ends.
+// Idempotent on the endpoint: sending it again (a retry, new keys)
+// updates the subscription in place and answers `200`. The owner is
+// the caller's address, as for `listPushSubscriptions`. An address
+// has at most 20 subscriptions.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401
+// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
+// `403 insufficient_scope`; `404 push_disabled`; `409
+// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
+// endpoint is no https URL, a key is malformed, or it expired).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/push-subscriptions (the `SubscribePush` operationId).
+func (c *ClientWithResponses) SubscribePushWithResponse(ctx context.Context, body SubscribePushJSONRequestBody, reqEditors ...RequestEditorFn) (*SubscribePushResponse, error) {
+	rsp, err := c.SubscribePush(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSubscribePushResponse(rsp)
+}
+
+// DeletePushSubscriptionWithResponse Stop notifying a browser
+//
+// Deletes one of the caller's subscriptions (the play page does it
+// when notifications are turned off, after unsubscribing in the
+// browser). The owner is the caller's address, as for
+// `listPushSubscriptions`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
+// `403 seat_or_account_required`, `403 insufficient_scope`; `404
+// not_found`, `404 push_disabled`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me/push-subscriptions/{id} (the `DeletePushSubscription` operationId).
+func (c *ClientWithResponses) DeletePushSubscriptionWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeletePushSubscriptionResponse, error) {
+	rsp, err := c.DeletePushSubscription(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeletePushSubscriptionResponse(rsp)
+}
+
 // ListPersonalTokensWithResponse List the personal access tokens
 //
 // The account's personal access tokens, newest first, without their
@@ -14695,6 +16046,74 @@ func (c *ClientWithResponses) CancelVacationWithResponse(ctx context.Context, id
 		return nil, err
 	}
 	return ParseCancelVacationResponse(rsp)
+}
+
+// GetPushKeyWithResponse The VAPID public key
+//
+// The application server key (RFC 8292) to give
+// `PushManager.subscribe` as `applicationServerKey`: the server's
+// VAPID public key, an uncompressed P-256 point in base64url without
+// padding. It is the same on every instance and does not change, so
+// subscriptions made with it keep working. No token needed.
+//
+// Errors: `404 push_disabled` (the server sends no push
+// notifications: it has no VAPID subject).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/push/key (the `GetPushKey` operationId).
+func (c *ClientWithResponses) GetPushKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPushKeyResponse, error) {
+	rsp, err := c.GetPushKey(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPushKeyResponse(rsp)
+}
+
+// RenewPushSubscriptionWithBodyWithResponse Replace a subscription the browser renewed
+//
+// For the play page's service worker, on `pushsubscriptionchange`:
+// the push service replaced a subscription, and every address that
+// had the old one gets the new one instead. The service worker holds
+// no token; the old subscription's `auth` secret, which only that
+// browser and this server know, is the proof. No token needed.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+// subscription has that endpoint and secret), `404 push_disabled`;
+// `422 invalid_push_subscription`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+func (c *ClientWithResponses) RenewPushSubscriptionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RenewPushSubscriptionResponse, error) {
+	rsp, err := c.RenewPushSubscriptionWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRenewPushSubscriptionResponse(rsp)
+}
+
+// RenewPushSubscriptionWithResponse Replace a subscription the browser renewed
+//
+// For the play page's service worker, on `pushsubscriptionchange`:
+// the push service replaced a subscription, and every address that
+// had the old one gets the new one instead. The service worker holds
+// no token; the old subscription's `auth` secret, which only that
+// browser and this server know, is the proof. No token needed.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
+// subscription has that endpoint and secret), `404 push_disabled`;
+// `422 invalid_push_subscription`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
+func (c *ClientWithResponses) RenewPushSubscriptionWithResponse(ctx context.Context, body RenewPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*RenewPushSubscriptionResponse, error) {
+	rsp, err := c.RenewPushSubscription(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRenewPushSubscriptionResponse(rsp)
 }
 
 // CreateTournamentWithBodyWithResponse Create a tournament
@@ -15329,6 +16748,65 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 		}
 		response.ApplicationproblemJSON503 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseGetServiceWorkerResponse parses an HTTP response from a GetServiceWorkerWithResponse call
+func ParseGetServiceWorkerResponse(rsp *http.Response) (*GetServiceWorkerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetServiceWorkerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetServiceWorkerResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetServiceWorkerResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -17390,6 +18868,245 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	return response, nil
 }
 
+// ParseListPushSubscriptionsResponse parses an HTTP response from a ListPushSubscriptionsWithResponse call
+func ParseListPushSubscriptionsResponse(rsp *http.Response) (*ListPushSubscriptionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPushSubscriptionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PushSubscriptionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListPushSubscriptionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSubscribePushResponse parses an HTTP response from a SubscribePushWithResponse call
+func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SubscribePushResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PushSubscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PushSubscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers SubscribePushResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeletePushSubscriptionResponse parses an HTTP response from a DeletePushSubscriptionWithResponse call
+func ParseDeletePushSubscriptionResponse(rsp *http.Response) (*DeletePushSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeletePushSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeletePushSubscriptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListPersonalTokensResponse parses an HTTP response from a ListPersonalTokensWithResponse call
 func ParseListPersonalTokensResponse(rsp *http.Response) (*ListPersonalTokensResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -17834,6 +19551,103 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPushKeyResponse parses an HTTP response from a GetPushKeyWithResponse call
+func ParseGetPushKeyResponse(rsp *http.Response) (*GetPushKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPushKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PushKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRenewPushSubscriptionResponse parses an HTTP response from a RenewPushSubscriptionWithResponse call
+func ParseRenewPushSubscriptionResponse(rsp *http.Response) (*RenewPushSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RenewPushSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
 	}
 
 	return response, nil

@@ -157,5 +157,10 @@ export function gameClient(id, token) {
     preview: (turn) => send('POST', base + '/preview', { body: { turn } }).then((r) => r.body),
     submit: (turn, ply, key) =>
       send('POST', base + '/turns', { body: { turn, ply }, headers: { 'Idempotency-Key': key } }).then((r) => r.body),
+    // Push subscriptions are the caller's address's: the seat's, with a link.
+    pushKey: () => request('GET', '/v1/push/key').then((r) => r.body.application_server_key),
+    pushSubscriptions: () => send('GET', '/v1/me/push-subscriptions').then((r) => r.body.subscriptions),
+    subscribePush: (sub) => send('POST', '/v1/me/push-subscriptions', { body: sub }).then((r) => r.body),
+    unsubscribePush: (id) => send('DELETE', '/v1/me/push-subscriptions/' + encodeURIComponent(id)),
   };
 }

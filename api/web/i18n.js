@@ -15,6 +15,11 @@
 // by Intl.PluralRules categories and is chosen by the variable n.
 
 const en = {
+  'push.label': 'Notify me when it’s my turn',
+  'push.on': 'Notifications are on in this browser.',
+  'push.denied': 'Notifications are blocked for this site: allow them in the browser’s site settings.',
+  'push.notAllowed': 'Notifications were not allowed.',
+  'push.failed': 'Notifications could not be changed. Try again later.',
   brand: 'Less by email',
   'status.loading': 'Loading the game…',
   'status.yourTurn': 'Your turn: you play {color}',
@@ -210,6 +215,11 @@ const en = {
 };
 
 const de = {
+  'push.label': 'Benachrichtige mich, wenn ich am Zug bin',
+  'push.on': 'Benachrichtigungen sind in diesem Browser an.',
+  'push.denied': 'Benachrichtigungen sind für diese Seite blockiert: erlaube sie in den Website-Einstellungen des Browsers.',
+  'push.notAllowed': 'Benachrichtigungen wurden nicht erlaubt.',
+  'push.failed': 'Die Benachrichtigungen ließen sich nicht ändern. Versuche es später noch einmal.',
   brand: 'Less per E-Mail',
   'status.loading': 'Die Partie wird geladen …',
   'status.yourTurn': 'Sie sind an der Reihe: Sie spielen {color}',
@@ -405,6 +415,11 @@ const de = {
 };
 
 const fr = {
+  'push.label': 'Me prévenir quand c’est à moi de jouer',
+  'push.on': 'Les notifications sont activées dans ce navigateur.',
+  'push.denied': 'Les notifications sont bloquées pour ce site : autorisez-les dans les paramètres du site du navigateur.',
+  'push.notAllowed': 'Les notifications n’ont pas été autorisées.',
+  'push.failed': 'Impossible de modifier les notifications. Réessayez plus tard.',
   brand: 'Less par e-mail',
   'status.loading': 'Chargement de la partie…',
   'status.yourTurn': 'C’est votre tour : vous jouez {color}',
@@ -600,6 +615,11 @@ const fr = {
 };
 
 const it = {
+  'push.label': 'Avvisami quando tocca a me',
+  'push.on': 'Le notifiche sono attive in questo browser.',
+  'push.denied': 'Le notifiche sono bloccate per questo sito: consentile nelle impostazioni del sito del browser.',
+  'push.notAllowed': 'Le notifiche non sono state consentite.',
+  'push.failed': 'Non è stato possibile modificare le notifiche. Riprova più tardi.',
   brand: 'Less via e-mail',
   'status.loading': 'Caricamento della partita…',
   'status.yourTurn': 'Tocca a te: giochi con {color}',
@@ -795,6 +815,11 @@ const it = {
 };
 
 const es = {
+  'push.label': 'Avísame cuando me toque',
+  'push.on': 'Las notificaciones están activadas en este navegador.',
+  'push.denied': 'Las notificaciones están bloqueadas para este sitio: permítelas en la configuración del sitio del navegador.',
+  'push.notAllowed': 'No se permitieron las notificaciones.',
+  'push.failed': 'No se pudieron cambiar las notificaciones. Inténtalo más tarde.',
   brand: 'Less por correo',
   'status.loading': 'Cargando la partida…',
   'status.yourTurn': 'Es su turno: juega con {color}',

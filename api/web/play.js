@@ -18,6 +18,7 @@
 import { ApiError, gameClient, newKey, takeLinkToken, tokens } from './api.js';
 import { createBoard } from './board.js';
 import { describeLesResult, describeResult, lesSide, pickLocale, translatePage, translator } from './i18n.js';
+import { initPush } from './push.js';
 
 const POLL_MS = 20000;
 const $ = (id) => document.getElementById(id);
@@ -106,8 +107,15 @@ async function load() {
   document.body.classList.remove('loading');
   startTurn();
   render();
+  offerPush();
   if (myTurn()) await refreshOptions();
   schedulePoll();
+}
+
+// Players of a running game may be notified when it is their turn.
+function offerPush() {
+  if (!state.game.your_colors.length || state.game.status !== 'active') return;
+  initPush({ api: state.api, t: state.t, box: $('push'), toggle: $('push-toggle'), status: $('push-status') });
 }
 
 function acceptGame(res) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 	MetricsAddr string
 	// Inbound says how replies to game emails are received (inbound.go).
 	Inbound InboundConfig
+	// VAPIDSubject is the contact push services see with each push
+	// notification (a mailto: or https: URL); empty turns push off.
+	VAPIDSubject string
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -129,6 +133,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "`address` to serve Prometheus metrics (/metrics) on, e.g. :9090, apart from the API;\nempty turns it off")
+	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", "", "contact for the push services (Web Push, RFC 8292): a mailto: address or an https: URL,\ne.g. mailto:ops@example.org. Setting it turns on \"notify me when it's my turn\" on the\nplay page; the VAPID key pair is made once and kept in the database. Empty: push off")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
@@ -277,6 +282,11 @@ func (cfg *Config) validate() error {
 			errs = append(errs, fmt.Errorf("--cors-origins %q: want * or origins such as https://app.example.org (scheme, host and port only)", o))
 		}
 	}
+	if cfg.VAPIDSubject != "" {
+		if err := webpush.CheckSubject(cfg.VAPIDSubject); err != nil {
+			errs = append(errs, fmt.Errorf("--vapid-subject %q: want a mailto: address or an https: URL", cfg.VAPIDSubject))
+		}
+	}
 	errs = append(errs, cfg.SMTP.validate()...)
 	errs = append(errs, cfg.Inbound.validate(cfg.ReplyAddress)...)
 	return errors.Join(errs...)
@@ -395,6 +405,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),
+		slog.String("vapid_subject", cfg.VAPIDSubject),
 	}, cfg.Inbound.logAttrs()...)...)
 }
 

@@ -141,6 +141,12 @@ func TestLoadConfig(t *testing.T) {
 		{name: "cors origin in capitals", env: map[string]string{"LESSPOST_CORS_ORIGINS": "https://App.example.org"}},
 		{name: "one bad cors origin of two", args: []string{"--cors-origins", "https://a.example.org,null"}},
 		{name: "rate limit without duration", env: map[string]string{"LESSPOST_LIMIT_GAMES_IP": "60"}},
+		{name: "vapid subject mailto", args: []string{"--vapid-subject", "mailto:ops@example.org"},
+			want: func(c *Config) { c.VAPIDSubject = "mailto:ops@example.org" }},
+		{name: "vapid subject https", env: map[string]string{"LESSPOST_VAPID_SUBJECT": "https://less.example.org"},
+			want: func(c *Config) { c.VAPIDSubject = "https://less.example.org" }},
+		{name: "vapid subject without scheme", args: []string{"--vapid-subject", "ops@example.org"}},
+		{name: "vapid subject over http", args: []string{"--vapid-subject", "http://less.example.org"}},
 		{
 			name: "replies by SMTP",
 			args: []string{"--reply-address", "play@less.example.org", "--smtp-listen-addr", ":25", "--limit-smtp-ip", "10/1m",

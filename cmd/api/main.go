@@ -94,6 +94,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	// The key ids let an operator see which key signs after a rotation.
 	log.Info("token signing keys", "signing_kid", api.KeyID(keys[0]), "previous_keys", len(keys)-1)
 
+	push, err := pushKey(ctx, cfg, db, log)
+	if err != nil {
+		return err
+	}
+	var pushPublic []byte
+	if push != nil {
+		pushPublic = push.Public
+	}
+
 	// Counted whether or not they are served: counting costs next to nothing.
 	counts := metrics.New(db, time.Now, log)
 	// The server wakes the outbox worker after each commit that queued mail;
@@ -101,7 +110,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	var outbox *notify.Worker
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		ReplyAddress: cfg.ReplyAddress, MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
-		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest})
+		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, PushKey: pushPublic})
 	if err != nil {
 		return err
 	}

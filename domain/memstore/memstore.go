@@ -40,6 +40,8 @@ type data struct {
 	refreshes   map[string]refresh // by token
 	logins      map[string]login   // by token
 	pats        []pat
+	pushes      []domain.PushSubscription // by id
+	pushKey     *domain.PushKey
 	vacations   []vacation
 	tournaments map[string]domain.Tournament
 	queued      []Queued
@@ -140,6 +142,7 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 		responses: maps.Clone(s.data.responses), users: maps.Clone(s.data.users), sessions: maps.Clone(s.data.sessions),
 		refreshes: maps.Clone(s.data.refreshes), logins: maps.Clone(s.data.logins), vacations: slices.Clone(s.data.vacations),
 		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued), pats: slices.Clone(s.data.pats),
+		pushes: slices.Clone(s.data.pushes), pushKey: s.data.pushKey,
 		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent,
 		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
 	if err := fn(&tx{data: &work}); err != nil {

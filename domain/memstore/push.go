@@ -1,0 +1,84 @@
+package memstore
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+var _ domain.PushKeys = (*Store)(nil)
+
+// PushSubscriptions lists an address's live subscriptions, oldest first.
+func (s *Store) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]domain.PushSubscription, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.pushSubscriptions(owner, now), nil
+}
+
+func (d *data) pushSubscriptions(owner string, now time.Time) []domain.PushSubscription {
+	var out []domain.PushSubscription
+	for _, p := range d.pushes {
+		if p.Owner == owner && (p.ExpiresAt.IsZero() || p.ExpiresAt.After(now)) {
+			out = append(out, p)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b domain.PushSubscription) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return out
+}
+
+// PushKey returns the stored VAPID key pair, storing candidate if there is none.
+func (s *Store) PushKey(ctx context.Context, candidate domain.PushKey, now time.Time) (domain.PushKey, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.data.pushKey == nil {
+		k := domain.PushKey{Private: slices.Clone(candidate.Private), Public: slices.Clone(candidate.Public)}
+		s.data.pushKey = &k
+	}
+	return *s.data.pushKey, nil
+}
+
+func (t *tx) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]domain.PushSubscription, error) {
+	return t.data.pushSubscriptions(owner, now), nil
+}
+
+func (t *tx) SavePushSubscription(ctx context.Context, sub domain.PushSubscription) (int64, bool, error) {
+	for i, p := range t.data.pushes {
+		if p.Owner == sub.Owner && p.Endpoint == sub.Endpoint {
+			sub.ID = p.ID
+			t.data.pushes[i] = sub
+			return sub.ID, false, nil
+		}
+	}
+	sub.ID = 1
+	if n := len(t.data.pushes); n > 0 {
+		sub.ID = t.data.pushes[n-1].ID + 1
+	}
+	t.data.pushes = append(t.data.pushes, sub)
+	return sub.ID, true, nil
+}
+
+func (t *tx) DeletePushSubscription(ctx context.Context, owner string, id int64) (bool, error) {
+	n := len(t.data.pushes)
+	t.data.pushes = slices.DeleteFunc(t.data.pushes, func(p domain.PushSubscription) bool { return p.ID == id && p.Owner == owner })
+	return len(t.data.pushes) < n, nil
+}
+
+func (t *tx) DeletePushEndpoint(ctx context.Context, endpoint string, now time.Time) (int, error) {
+	n := len(t.data.pushes)
+	t.data.pushes = slices.DeleteFunc(t.data.pushes, func(p domain.PushSubscription) bool {
+		return p.Endpoint == endpoint || !p.ExpiresAt.IsZero() && !p.ExpiresAt.After(now)
+	})
+	return n - len(t.data.pushes), nil
+}
+
+func (t *tx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]domain.PushSubscription, error) {
+	var out []domain.PushSubscription
+	for _, p := range t.data.pushes {
+		if p.Endpoint == endpoint {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,274 @@
+package domain
+
+import (
+	"context"
+	"crypto/ecdh"
+	"crypto/subtle"
+	"net/url"
+	"time"
+)
+
+// Web Push (RFC 8030, 8291, 8292): a player's browser subscribes to a push
+// service and hands the server its subscription; the server then tells that
+// browser when it is the player's turn. A subscription belongs to an
+// address, not to an account: a player who only ever follows move links
+// has no account, and the address is what a "your turn" is about (an
+// Event's Email). An account and the move links of its address share one
+// list.
+
+// MaxPushSubscriptions bounds the live subscriptions of one address: one per
+// browser and device a player uses, with room to spare.
+const MaxPushSubscriptions = 20
+
+// MaxPushEndpointLength bounds a subscription's endpoint URL. Push services
+// hand out a few hundred characters; this leaves room without letting a
+// row grow without limit.
+const MaxPushEndpointLength = 2048
+
+// Sizes of a subscription's keys (RFC 8291 section 3): the browser's P-256
+// public key, uncompressed, and its authentication secret.
+const (
+	PushP256DHSize = 65
+	PushAuthSize   = 16
+)
+
+// Codes of the push subscription use cases.
+const (
+	CodeInvalidPushSubscription = "invalid_push_subscription"
+	CodeTooManyPushSubscription = "too_many_push_subscriptions"
+	CodeSeatOrAccountRequired   = "seat_or_account_required"
+)
+
+// PushSubscription is a browser's push subscription (the PushSubscription
+// of the Push API) for an address.
+type PushSubscription struct {
+	ID       int64
+	Owner    string // the address notified
+	Endpoint string // the push service's URL for this browser; https
+	P256DH   []byte // the browser's public key, PushP256DHSize bytes
+	Auth     []byte // the browser's authentication secret, PushAuthSize bytes
+	// ExpiresAt is when the push service ends the subscription (the
+	// browser's expirationTime); zero: it did not say.
+	ExpiresAt time.Time
+	CreatedAt time.Time
+}
+
+// PushReader reads push subscriptions.
+type PushReader interface {
+	// PushSubscriptions lists an address's subscriptions that have not
+	// expired at now, oldest first.
+	PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]PushSubscription, error)
+}
+
+// PushTx is what a unit of work may do to push subscriptions.
+type PushTx interface {
+	PushReader
+	// SavePushSubscription stores sub for its owner or, if the owner has
+	// one for the same endpoint already, gives that one sub's keys and
+	// expiry. It returns the subscription's id, and whether it is new.
+	SavePushSubscription(ctx context.Context, sub PushSubscription) (id int64, created bool, err error)
+	// DeletePushSubscription deletes one of an address's subscriptions; ok
+	// is false if it has no such subscription.
+	DeletePushSubscription(ctx context.Context, owner string, id int64) (ok bool, err error)
+	// PushSubscriptionsAt lists every subscription with the endpoint,
+	// whoever owns it, expired or not.
+	PushSubscriptionsAt(ctx context.Context, endpoint string) ([]PushSubscription, error)
+	// DeletePushEndpoint deletes every subscription with the endpoint,
+	// whoever owns it, and the subscriptions that expired by now; it says
+	// how many it deleted.
+	DeletePushEndpoint(ctx context.Context, endpoint string, now time.Time) (int, error)
+}
+
+// PushKey is the server's VAPID key pair (RFC 8292): push services accept a
+// message for a subscription only when it is signed with the key the
+// browser subscribed with, so the pair must not change while subscriptions
+// live, and every server instance must use the same.
+type PushKey struct {
+	Private []byte // the P-256 private scalar, 32 bytes
+	Public  []byte // the uncompressed public point, 65 bytes
+}
+
+// PushKeys keeps the one VAPID key pair of a store.
+type PushKeys interface {
+	// PushKey returns the stored key pair; if there is none yet, it
+	// stores candidate first. Servers starting together all get the pair
+	// the first of them stored.
+	PushKey(ctx context.Context, candidate PushKey, now time.Time) (PushKey, error)
+}
+
+// CheckPushSubscription checks what a browser sent as its subscription:
+// an https endpoint of sane length, a P-256 public key and a 16-byte
+// secret, and no expiry in the past.
+func CheckPushSubscription(sub PushSubscription, now time.Time) error {
+	bad := func(format string, args ...any) error {
+		return Errorf(KindInvalid, CodeInvalidPushSubscription, format, args...)
+	}
+	if len(sub.Endpoint) > MaxPushEndpointLength {
+		return bad("the endpoint is longer than %d characters", MaxPushEndpointLength)
+	}
+	u, err := url.Parse(sub.Endpoint)
+	if err != nil || u.Scheme != "https" || u.Hostname() == "" || u.User != nil || u.Fragment != "" {
+		return bad("the endpoint must be an https URL of a push service")
+	}
+	if len(sub.P256DH) != PushP256DHSize {
+		return bad("keys.p256dh must be an uncompressed P-256 public key (%d bytes)", PushP256DHSize)
+	}
+	if _, err := ecdh.P256().NewPublicKey(sub.P256DH); err != nil {
+		return bad("keys.p256dh is no point of the P-256 curve")
+	}
+	if len(sub.Auth) != PushAuthSize {
+		return bad("keys.auth must be %d bytes", PushAuthSize)
+	}
+	if !sub.ExpiresAt.IsZero() && !sub.ExpiresAt.After(now) {
+		return bad("the subscription has expired already")
+	}
+	return nil
+}
+
+// pushOwner is the address whose subscriptions the credentials manage: an
+// account's, or the address of the seat a move link is for, as long as the
+// link is the seat's current one. A spectator link has none: anyone may
+// be given one.
+func (s *Service) pushOwner(ctx context.Context, c Credentials) (string, error) {
+	switch {
+	case c.Spectator:
+		return "", Errorf(KindForbidden, CodeSeatOrAccountRequired,
+			"Notifications are for players: this needs a move link or an account token, not a spectator link.")
+	case c.Seat != nil:
+		g, err := s.store.Game(ctx, c.GameID)
+		if err != nil {
+			return "", err
+		}
+		if _, err := c.ActorIn(&g); err != nil {
+			return "", err
+		}
+		seat, _ := g.Seat(*c.Seat)
+		return seat.Email, nil
+	default:
+		return c.UserEmail, nil
+	}
+}
+
+// SubscribePush keeps a browser's push subscription for the address the
+// credentials stand for. Sending the same endpoint again (a browser that
+// re-subscribed, a retry) updates it in place: created is false then.
+func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubscription) (saved PushSubscription, created bool, err error) {
+	now := s.now()
+	if err := CheckPushSubscription(sub, now); err != nil {
+		return PushSubscription{}, false, err
+	}
+	owner, err := s.pushOwner(ctx, c)
+	if err != nil {
+		return PushSubscription{}, false, err
+	}
+	sub.Owner, sub.CreatedAt, sub.ID = owner, now, 0
+	err = s.store.Transact(ctx, func(tx StoreTx) error {
+		live, err := tx.PushSubscriptions(ctx, owner, now)
+		if err != nil {
+			return err
+		}
+		saved = sub
+		known := false
+		for _, l := range live {
+			if l.Endpoint == sub.Endpoint {
+				saved.CreatedAt, known = l.CreatedAt, true // an update keeps its age
+			}
+		}
+		if !known && len(live) >= MaxPushSubscriptions {
+			return Errorf(KindConflict, CodeTooManyPushSubscription,
+				"an address has at most %d push subscriptions: turn notifications off on a browser you no longer use", MaxPushSubscriptions)
+		}
+		saved.ID, created, err = tx.SavePushSubscription(ctx, saved)
+		return err
+	})
+	if err != nil {
+		return PushSubscription{}, false, err
+	}
+	return saved, created, nil
+}
+
+// PushSubscriptions lists the live push subscriptions of the address the
+// credentials stand for, oldest first.
+func (s *Service) PushSubscriptions(ctx context.Context, c Credentials) ([]PushSubscription, error) {
+	owner, err := s.pushOwner(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.PushSubscriptions(ctx, owner, s.now())
+}
+
+// UnsubscribePush deletes one of the push subscriptions of the address the
+// credentials stand for.
+func (s *Service) UnsubscribePush(ctx context.Context, c Credentials, id int64) error {
+	owner, err := s.pushOwner(ctx, c)
+	if err != nil {
+		return err
+	}
+	return s.store.Transact(ctx, func(tx StoreTx) error {
+		ok, err := tx.DeletePushSubscription(ctx, owner, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(KindNotFound, CodeNotFound, "no push subscription %d", id)
+		}
+		return nil
+	})
+}
+
+// ForgetPushEndpoint deletes every subscription of an endpoint the push
+// service said is gone (404 or 410: the browser unsubscribed, or the
+// service ended it), and any that expired meanwhile. Deleting twice is
+// harmless, so several deliveries that learn it at once may all call it.
+func (s *Service) ForgetPushEndpoint(ctx context.Context, endpoint string) (deleted int, err error) {
+	err = s.store.Transact(ctx, func(tx StoreTx) error {
+		deleted, err = tx.DeletePushEndpoint(ctx, endpoint, s.now())
+		return err
+	})
+	return deleted, err
+}
+
+// RenewPushSubscription moves the subscriptions of an endpoint the push
+// service replaced (the browser's pushsubscriptionchange) to the new one:
+// the service worker that learns of it holds no token, so the old
+// subscription's auth secret, which only that browser and this server
+// know, is what proves it may. It says how many it moved; none is a
+// not-found *Error.
+func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string, oldAuth []byte, sub PushSubscription) (int, error) {
+	now := s.now()
+	if err := CheckPushSubscription(sub, now); err != nil {
+		return 0, err
+	}
+	moved := 0
+	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		old, err := tx.PushSubscriptionsAt(ctx, oldEndpoint)
+		if err != nil {
+			return err
+		}
+		for _, o := range old {
+			if subtle.ConstantTimeCompare(o.Auth, oldAuth) != 1 {
+				continue
+			}
+			if _, err := tx.DeletePushSubscription(ctx, o.Owner, o.ID); err != nil {
+				return err
+			}
+			renewed := sub
+			renewed.ID, renewed.Owner, renewed.CreatedAt = 0, o.Owner, now
+			if _, _, err := tx.SavePushSubscription(ctx, renewed); err != nil {
+				return err
+			}
+			moved++
+		}
+		if moved == 0 {
+			return Errorf(KindNotFound, CodeNotFound, "no push subscription has that endpoint and secret")
+		}
+		return nil
+	})
+	return moved, err
+}
+
+// PushSubscriptionsOf lists the live subscriptions of an address, for the
+// delivery of its events (an Event's Email).
+func (s *Service) PushSubscriptionsOf(ctx context.Context, owner string) ([]PushSubscription, error) {
+	return s.store.PushSubscriptions(ctx, owner, s.now())
+}
