@@ -57,7 +57,9 @@ var problemCodes = []string{
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeRefreshInvalid, domain.CodeTooManyTokens, domain.CodeNotYourTurn,
 	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
 	domain.CodeInvalidCursor, domain.CodeTooManyLogins, domain.CodeAlreadyWithdrawn, domain.CodeNotDue,
-	domain.CodeTournamentOver,
+	domain.CodeTournamentOver, domain.CodeRegistrationClosed, domain.CodeTournamentFull, domain.CodeAlreadyEntered,
+	domain.CodeInviteInvalid, domain.CodeAlreadyPlayed, domain.CodeTournamentPaused, domain.CodeTournamentNotPaused,
+	domain.CodeRoundNotChangeable,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent,
 }

@@ -88,23 +88,61 @@ func (s *Service) CreateTournament(ctx context.Context, spec NewTournamentSpec, 
 	return t, err
 }
 
+// TournamentRequest names the tournament an action is on and, for a
+// request with an Idempotency-Key, the key and how to render the response
+// to keep for it: a retry of an action that adds time (an extension, a
+// postponement) must not add it twice.
+type TournamentRequest struct {
+	ID      string
+	Idem    *Idempotency
+	Present func(t *Tournament) (Response, error) // needed with Idem
+}
+
+// TournamentDone is what an action did: the tournament after it and, for
+// an idempotent request, the response (Replayed: the stored one of an
+// earlier request with the same key; Tournament is then zero).
+type TournamentDone struct {
+	Tournament Tournament
+	Response   Response
+	Replayed   bool
+}
+
 // changeTournament reads a tournament, lets change act on it, and saves it
-// guarded by the version it was read at, all in one unit of work.
-func (s *Service) changeTournament(ctx context.Context, id string, change func(tx StoreTx, t *Tournament, now time.Time) error) (Tournament, error) {
+// guarded by the version it was read at, all in one unit of work, with the
+// response for the request's Idempotency-Key.
+func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, change func(tx StoreTx, t *Tournament, now time.Time) error) (TournamentDone, error) {
 	now := s.now()
-	var t Tournament
+	var done TournamentDone
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
-		var err error
-		if t, err = tx.Tournament(ctx, id); err != nil {
+		done = TournamentDone{}
+		if req.Idem != nil {
+			stored, found, err := tx.StoredResponse(ctx, *req.Idem)
+			if err != nil || found {
+				done.Response, done.Replayed = stored, found
+				return err
+			}
+		}
+		t, err := tx.Tournament(ctx, req.ID)
+		if err != nil {
 			return err
 		}
 		version := t.Version
 		if err := change(tx, &t, now); err != nil {
 			return err
 		}
-		return tx.SaveTournament(ctx, &t, version)
+		if err := tx.SaveTournament(ctx, &t, version); err != nil {
+			return err
+		}
+		done.Tournament = t
+		if req.Idem == nil {
+			return nil
+		}
+		if done.Response, err = req.Present(&t); err != nil {
+			return err
+		}
+		return tx.StoreResponse(ctx, *req.Idem, done.Response, now)
 	})
-	return t, err
+	return done, err
 }
 
 // TickTournament does what the schedule asks for now, in one unit of work:

@@ -79,15 +79,15 @@ func (s *Service) Tournaments(ctx context.Context, user User) ([]TournamentListi
 
 // OpenRegistration opens sign-up (or changes its terms); newLink issues a
 // new invite link, so that older ones stop working.
-func (s *Service) OpenRegistration(ctx context.Context, id string, r Registration, newLink bool) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(_ StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) OpenRegistration(ctx context.Context, req TournamentRequest, r Registration, newLink bool) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
 		return t.OpenRegistration(r, newLink, now)
 	})
 }
 
 // CloseRegistration ends sign-up and revokes the invite link.
-func (s *Service) CloseRegistration(ctx context.Context, id string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(_ StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) CloseRegistration(ctx context.Context, req TournamentRequest) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
 		return t.CloseRegistration(now)
 	})
 }
@@ -95,8 +95,8 @@ func (s *Service) CloseRegistration(ctx context.Context, id string) (Tournament,
 // JoinTournament signs an account's player up, by the invite link of
 // version invite (0: without a link, for a public registration). His
 // address must be able to receive the event's mail.
-func (s *Service) JoinTournament(ctx context.Context, id string, user User, name string, invite int) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user User, name string, invite int) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		locale, err := tx.AccountLocale(ctx, user.Email)
 		if err != nil {
 			return err
@@ -108,8 +108,8 @@ func (s *Service) JoinTournament(ctx context.Context, id string, user User, name
 
 // Withdraw takes an entrant out, counting his games by policy; his game of
 // the running round is resigned (E8) in the same unit of work.
-func (s *Service) Withdraw(ctx context.Context, id string, entrant int, policy WithdrawPolicy, by TournamentActor, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant int, policy WithdrawPolicy, by TournamentActor, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		gameID, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil || gameID == "" {
 			return err
@@ -137,8 +137,8 @@ func (s *Service) Withdraw(ctx context.Context, id string, entrant int, policy W
 
 // CancelTournament stops a tournament: no further rounds; the results of
 // the running round's finished games are kept and the round is closed.
-func (s *Service) CancelTournament(ctx context.Context, id, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		ended, err := endedGames(ctx, tx, t)
 		if err != nil {
 			return err
@@ -163,8 +163,8 @@ func endedGames(ctx context.Context, tx StoreTx, t *Tournament) (map[string]rule
 
 // AddEntrant enters a player the organiser types in: before the start, or
 // as a late entry into a running Swiss event.
-func (s *Service) AddEntrant(ctx context.Context, id string, p Player, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, p Player, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if p.Locale == "" {
 			locale, err := tx.AccountLocale(ctx, p.Email)
 			if err != nil {
@@ -181,8 +181,8 @@ func (s *Service) AddEntrant(ctx context.Context, id string, p Player, reason st
 // another player who has not played yet (replace true). His game of the
 // running round follows: the seat gets the new name and, when the address
 // changed, a new move link, sent to the new address with an invitation.
-func (s *Service) UpdateEntrant(ctx context.Context, id string, entrant int, p Player, replace bool, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, p Player, replace bool, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if entrant < 0 || entrant >= len(t.Entrants) {
 			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 		}
@@ -258,8 +258,8 @@ func Reseat(g Game, i int, p Player, now time.Time) (Game, []Notice) {
 
 // ExtendGame gives one game of the running round more time: it is
 // adjudicated later, and the player to move has more time for his turn.
-func (s *Service) ExtendGame(ctx context.Context, id, gameID string, by time.Duration, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID string, by time.Duration, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if err := t.ExtendGame(gameID, by, reason, now); err != nil {
 			return err
 		}
@@ -277,8 +277,8 @@ func (s *Service) ExtendGame(ctx context.Context, id, gameID string, by time.Dur
 }
 
 // PostponeRound moves a round and the rounds after it by later.
-func (s *Service) PostponeRound(ctx context.Context, id string, round int, by time.Duration, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) PostponeRound(ctx context.Context, req TournamentRequest, round int, by time.Duration, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if err := t.PostponeRound(round, by, reason, now); err != nil {
 			return err
 		}
@@ -287,8 +287,8 @@ func (s *Service) PostponeRound(ctx context.Context, id string, round int, by ti
 }
 
 // PauseTournament pauses the event: the clocks of its running games stop.
-func (s *Service) PauseTournament(ctx context.Context, id, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if err := t.Pause(reason, now); err != nil {
 			return err
 		}
@@ -300,8 +300,8 @@ func (s *Service) PauseTournament(ctx context.Context, id, reason string) (Tourn
 }
 
 // ResumeTournament restarts a paused event: deadlines move by the pause.
-func (s *Service) ResumeTournament(ctx context.Context, id, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if _, err := t.Resume(reason, now); err != nil {
 			return err
 		}
@@ -330,8 +330,8 @@ func eachRunningGame(ctx context.Context, tx StoreTx, t *Tournament, now time.Ti
 // OverrideResult sets or annuls the result of pairing index of a round.
 // A game that has ended since the scheduler last looked is recorded
 // first, so the organiser overrides what the game gave.
-func (s *Service) OverrideResult(ctx context.Context, id string, round, index int, whiteScore float64, margin int, annul bool, reason string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
+func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, round, index int, whiteScore float64, margin int, annul bool, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		ended, err := endedGames(ctx, tx, t)
 		if err != nil {
 			return err
