@@ -18,18 +18,18 @@ import (
 // its log shows the action to everyone.
 
 type tournamentListItem struct {
-	ID         string            `json:"id"`
-	Name       string            `json:"name"`
-	Format     string            `json:"format"`
-	Status     string            `json:"status"`
-	Players    int               `json:"players"`
-	Organising bool              `json:"organising"`
-	Playing    bool              `json:"playing"`
-	Joinable   bool              `json:"joinable"`
+	ID           string            `json:"id"`
+	Name         string            `json:"name"`
+	Format       string            `json:"format"`
+	Status       string            `json:"status"`
+	Players      int               `json:"players"`
+	Organising   bool              `json:"organising"`
+	Playing      bool              `json:"playing"`
+	Joinable     bool              `json:"joinable"`
 	Registration *registrationView `json:"registration"`
-	FirstStart time.Time         `json:"first_start"`
-	PageURL    string            `json:"page_url"`
-	CreatedAt  time.Time         `json:"created_at"`
+	FirstStart   time.Time         `json:"first_start"`
+	PageURL      string            `json:"page_url"`
+	CreatedAt    time.Time         `json:"created_at"`
 }
 
 type tournamentList struct {

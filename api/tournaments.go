@@ -163,15 +163,15 @@ type standingsView struct {
 }
 
 type tournamentView struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Game      string         `json:"game"`
-	Side      *int           `json:"side"`
-	Format    string         `json:"format"`
-	Status    string         `json:"status"`
-	Players   []entrantView  `json:"players"`
-	Rounds    []roundView    `json:"rounds"`
-	Tiebreak  string         `json:"tiebreak"`
+	ID           string            `json:"id"`
+	Name         string            `json:"name"`
+	Game         string            `json:"game"`
+	Side         *int              `json:"side"`
+	Format       string            `json:"format"`
+	Status       string            `json:"status"`
+	Players      []entrantView     `json:"players"`
+	Rounds       []roundView       `json:"rounds"`
+	Tiebreak     string            `json:"tiebreak"`
 	Standings    []standingView    `json:"standings"`
 	Registration *registrationView `json:"registration"`
 	PausedAt     *time.Time        `json:"paused_at"`

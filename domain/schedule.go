@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
 )
 
 // The use cases of time and of tournaments: the scheduler's ticks, and

@@ -77,9 +77,9 @@ type Tournament struct {
 	Time        TimeControl // of every game
 	// Ruleset and Params are every game's rules and their options; a
 	// tournament stored before games had rulesets has none: Less.
-	Ruleset   string
-	Params    map[string]string
-	Status    TournamentStatus
+	Ruleset string
+	Params  map[string]string
+	Status  TournamentStatus
 	// Registration is how players sign up themselves; nil when the
 	// organiser typed in every entrant.
 	Registration *Registration `json:",omitempty"`

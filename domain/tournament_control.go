@@ -15,14 +15,14 @@ import (
 
 // Stable codes of tournament control.
 const (
-	CodeRegistrationClosed = "registration_closed" // sign-up is not open (closed, never opened, or the event started)
-	CodeTournamentFull     = "tournament_full"     // the event has as many players as it takes
-	CodeAlreadyEntered     = "already_entered"     // the address plays in the event already
-	CodeInviteInvalid      = "invite_invalid"      // the invite link was revoked or re-issued
-	CodeAlreadyPlayed      = "already_played"      // a player who has played cannot be replaced
-	CodeTournamentPaused   = "tournament_paused"   // pausing a paused event, or acting on one that must run
+	CodeRegistrationClosed  = "registration_closed" // sign-up is not open (closed, never opened, or the event started)
+	CodeTournamentFull      = "tournament_full"     // the event has as many players as it takes
+	CodeAlreadyEntered      = "already_entered"     // the address plays in the event already
+	CodeInviteInvalid       = "invite_invalid"      // the invite link was revoked or re-issued
+	CodeAlreadyPlayed       = "already_played"      // a player who has played cannot be replaced
+	CodeTournamentPaused    = "tournament_paused"   // pausing a paused event, or acting on one that must run
 	CodeTournamentNotPaused = "tournament_not_paused"
-	CodeRoundNotChangeable = "round_not_changeable" // a closed round cannot be postponed, a pending one has no games
+	CodeRoundNotChangeable  = "round_not_changeable" // a closed round cannot be postponed, a pending one has no games
 )
 
 // Actions in the log.
