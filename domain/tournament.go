@@ -606,19 +606,16 @@ func (t *Tournament) played(entrant int) int {
 }
 
 // Cancel stops the tournament: no further rounds start. Finished games of
-// the running round keep their results (results gives them, by game id);
+// the running round keep their results (the caller records them first);
 // the round is closed, and games under way go on as ordinary games that
 // count for nothing.
-func (t *Tournament) Cancel(results map[string]ruleset.Result, by TournamentActor, reason string, now time.Time) error {
+func (t *Tournament) Cancel(by TournamentActor, reason string, now time.Time) error {
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
 		return Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
 	reason, err := checkReason(reason, false)
 	if err != nil {
 		return err
-	}
-	for id, res := range results {
-		t.RecordResult(id, res, now)
 	}
 	if r := t.Current(); r != nil {
 		r.Status = RoundClosed

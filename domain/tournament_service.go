@@ -110,6 +110,10 @@ func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, use
 // the running round is resigned (E8) in the same unit of work.
 func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant int, policy WithdrawPolicy, by TournamentActor, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		// What he played counts as it stands now, not as the scheduler last saw it.
+		if err := recordEnded(ctx, tx, t, now); err != nil {
+			return err
+		}
 		gameID, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil || gameID == "" {
 			return err
@@ -139,26 +143,26 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 // the running round's finished games are kept and the round is closed.
 func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
-		ended, err := endedGames(ctx, tx, t)
-		if err != nil {
+		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		return t.Cancel(ended, ByOrganiser, reason, now)
+		return t.Cancel(ByOrganiser, reason, now)
 	})
 }
 
-func endedGames(ctx context.Context, tx StoreTx, t *Tournament) (map[string]ruleset.Result, error) {
-	ended := map[string]ruleset.Result{}
+// recordEnded records the results of the running round's games that have
+// ended since the scheduler last looked.
+func recordEnded(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) error {
 	for _, gid := range t.RunningGames() {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if res, over := g.Result(); over {
-			ended[gid] = res
+			t.RecordResult(gid, res, now)
 		}
 	}
-	return ended, nil
+	return nil
 }
 
 // AddEntrant enters a player the organiser types in: before the start, or
@@ -332,12 +336,8 @@ func eachRunningGame(ctx context.Context, tx StoreTx, t *Tournament, now time.Ti
 // first, so the organiser overrides what the game gave.
 func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, round, index int, whiteScore float64, margin int, annul bool, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
-		ended, err := endedGames(ctx, tx, t)
-		if err != nil {
+		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
-		}
-		for gid, res := range ended {
-			t.RecordResult(gid, res, now)
 		}
 		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil {
 			return err
