@@ -66,7 +66,9 @@ func TestJoin(t *testing.T) {
 			}
 			return tour
 		}, 1, now, domain.CodeInviteInvalid},
-		{"after it closes", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{Closes: t0.Add(time.Hour)}) }, 1, t0.Add(time.Hour), domain.CodeRegistrationClosed},
+		{"after it closes", func(t *testing.T) domain.Tournament {
+			return withReg(t, domain.Registration{Closes: t0.Add(time.Hour)})
+		}, 1, t0.Add(time.Hour), domain.CodeRegistrationClosed},
 		{"after the start", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 1, t0.Add(day), domain.CodeRegistrationClosed},
 		{"closed by the organiser", func(t *testing.T) domain.Tournament {
 			tour := withReg(t, domain.Registration{})

@@ -252,7 +252,9 @@ func Reseat(g Game, i int, p Player, now time.Time) (Game, []Notice) {
 	var notices []Notice
 	if seat.Email != p.Email {
 		seat.TokenVersion++
-		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: g.ID, Color: seat.Color, Ply: g.Ply()})
+		// Email names the seat's new player: his invitation is not the
+		// seat's first (the store gives it a Message-ID of its own).
+		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Email: p.Email})
 	}
 	seat.Player = p
 	g.Version++
