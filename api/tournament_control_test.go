@@ -152,7 +152,6 @@ func whiteOpening(t *testing.T, h *harness, token, gameID string) string {
 	return turn
 }
 
-
 // Late entries join a running Swiss event; a round robin refuses them. An
 // extension moves one game's adjudication; cancelling keeps the finished
 // games' results and closes the round.
