@@ -199,7 +199,8 @@ func (s *Server) joinTournament(c echo.Context) error {
 		name = u.Name
 	}
 	if name == "" {
-		name, _, _ = strings.Cut(u.Email, "@")
+		// Never a part of his address: the event's page is public.
+		return NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "Give the name the event should show you by: your account has none.")
 	}
 	return s.tournamentAction(c, p, body, id, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
 		return s.app.JoinTournament(c.Request().Context(), r, u, name, version)

@@ -235,6 +235,8 @@ func TestPublicRegistration(t *testing.T) {
 		t.Errorf("after Eve joined: %+v", tour.Players)
 	}
 	h.do("POST", path+"/join", eve, map[string]any{"invite": "not-a-token"}).want(t, http.StatusForbidden, "invite_invalid")
+	// An account without a name gives one: the page never shows an address.
+	h.do("POST", path+"/join", h.login("nameless@example.org"), map[string]any{}).want(t, http.StatusUnprocessableEntity, "invalid_input")
 	h.do("DELETE", path+"/registration", organiser, nil).want(t, http.StatusOK).decode(t, &tour)
 	h.do("DELETE", path+"/registration", organiser, nil).want(t, http.StatusConflict, "registration_closed")
 	zed := h.login("zed@example.org")
@@ -242,6 +244,6 @@ func TestPublicRegistration(t *testing.T) {
 	if len(list.Tournaments) != 0 {
 		t.Errorf("a closed registration is still listed: %+v", list.Tournaments)
 	}
-	h.do("POST", path+"/join", zed, map[string]any{}).want(t, http.StatusConflict, "registration_closed")
+	h.do("POST", path+"/join", zed, map[string]any{"name": "Zed"}).want(t, http.StatusConflict, "registration_closed")
 	h.do("GET", "/v1/tournaments", "", nil).want(t, http.StatusUnauthorized, "unauthorized")
 }
