@@ -196,14 +196,14 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	for i := range 3 {
 		h.do("POST", path+"/join", players[i], map[string]any{"invite": old, "name": names[i]}).want(t, http.StatusOK)
 	}
-	h.do("POST", path+"/join", players[0], map[string]any{"invite": old}).want(t, http.StatusConflict, "already_entered")
-	h.do("POST", path+"/join", players[3], map[string]any{}).want(t, http.StatusForbidden, "invite_invalid")
+	h.do("POST", path+"/join", players[0], map[string]any{"invite": old, "name": "Ann"}).want(t, http.StatusConflict, "already_entered")
+	h.do("POST", path+"/join", players[3], map[string]any{"name": "Dee"}).want(t, http.StatusForbidden, "invite_invalid")
 	// A re-issued link replaces the old one.
 	fresh := invite(t, h, organiser, id, map[string]any{"max_players": 4, "new_link": true})
 	h.do("POST", path+"/join", players[3], map[string]any{"invite": old, "name": "Dee"}).want(t, http.StatusForbidden, "invite_invalid")
 	h.do("POST", path+"/join", players[3], map[string]any{"invite": fresh, "name": "Dee"}).want(t, http.StatusOK)
 	h.do("POST", path+"/join", players[4], map[string]any{"invite": fresh, "name": "Eve"}).want(t, http.StatusConflict, "tournament_full")
-	// Bob withdraws before the start and leaves the list; Eve takes the place; Bob comes back... no: the event is full again.
+	// Bob withdraws before the start and leaves the list, then comes back.
 	h.do("POST", path+"/withdraw", players[1], map[string]any{}).want(t, http.StatusOK).decode(t, &tour)
 	if len(tour.Players) != 3 || tour.lastLog(t, "left") != "Bob left before the start" {
 		t.Fatalf("after Bob left: %v", tour.Players)
@@ -255,7 +255,7 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	if len(tour.Rounds) != 3 || tour.Registration.Open || tour.Rounds[0].Status != "running" {
 		t.Fatalf("after the start: %d rounds, registration %+v", len(tour.Rounds), tour.Registration)
 	}
-	h.do("POST", path+"/join", players[4], map[string]any{"invite": fresh}).want(t, http.StatusConflict, "registration_closed")
+	h.do("POST", path+"/join", players[4], map[string]any{"invite": fresh, "name": "Eve"}).want(t, http.StatusConflict, "registration_closed")
 
 	// Live standings: a result counts as its game ends, before the round closes.
 	a, b := tour.Rounds[0].Games[0], tour.Rounds[0].Games[1]
