@@ -198,7 +198,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	default:
 		return bad("format %q: want round_robin, double_round_robin or swiss", spec.Format)
 	}
-	if spec.Registration != nil && spec.Registration.Closes.After(starts0(spec)) {
+	if first := starts0(spec); spec.Registration != nil && !first.IsZero() && spec.Registration.Closes.After(first) {
 		return bad("registration closes after the first round starts")
 	}
 	if t.Time, err = spec.Time.Normalize(2); err != nil {

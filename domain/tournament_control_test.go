@@ -160,6 +160,12 @@ func TestRegistrationClosesAtTheStart(t *testing.T) {
 		Starts: []time.Time{t0.Add(day)}, RoundLength: day, Registration: &domain.Registration{}}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
 		t.Errorf("a round robin with registration and a list of starts: %v", err)
 	}
+	for _, reg := range []domain.Registration{{Closes: t0.Add(2 * day)}, {Closes: t0.Add(-time.Hour)}, {Limit: 1}, {Limit: 65}} {
+		if _, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 1,
+			FirstStart: t0.Add(day), Interval: day, Registration: &reg}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
+			t.Errorf("registration %+v: %v, want %s", reg, err, domain.CodeInvalidInput)
+		}
+	}
 }
 
 // Every control action on a running event, and what it refuses.
