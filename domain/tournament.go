@@ -377,7 +377,8 @@ func (r *Round) GameDeadline(i int) time.Time {
 
 // dueAt is when the round next needs the scheduler: the earliest
 // adjudication of a game still undecided (the round's deadline unless
-// extended).
+// extended), or at once (its start) when every game is decided and only
+// the closing is left.
 func (r *Round) dueAt() time.Time {
 	var due time.Time
 	for i, g := range r.Games {
@@ -388,7 +389,7 @@ func (r *Round) dueAt() time.Time {
 		}
 	}
 	if due.IsZero() {
-		return r.Deadline
+		return r.Start
 	}
 	return due
 }

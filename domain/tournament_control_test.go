@@ -444,3 +444,24 @@ func TestWithdrawBeforeTheStart(t *testing.T) {
 		t.Errorf("after leaving: %+v, log %+v", tour.Entrants, tour.Log)
 	}
 }
+
+// A round whose games are all decided is due at once, to be closed; one
+// with a game to adjudicate, at that game's deadline.
+func TestRoundDueWhenDecided(t *testing.T) {
+	tour := started(t)
+	now := t0.Add(2 * time.Hour)
+	if !tour.NextDue().Equal(tour.Rounds[0].Deadline) {
+		t.Errorf("a round under way is due at %v, want its deadline", tour.NextDue())
+	}
+	tour.RecordResult("g_1", whiteWins, now)
+	if err := tour.ExtendGame("g_2", day, "ill", now); err != nil {
+		t.Fatal(err)
+	}
+	if !tour.NextDue().Equal(tour.Rounds[0].Deadline.Add(day)) {
+		t.Errorf("with g_2 extended the round is due at %v", tour.NextDue())
+	}
+	tour.RecordResult("g_2", whiteWins, now)
+	if due := tour.NextDue(); due.After(now) {
+		t.Errorf("a round with every game decided is due at %v, after now", due)
+	}
+}

@@ -311,6 +311,11 @@ func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, r
 		if _, err := t.Resume(reason, now); err != nil {
 			return err
 		}
+		// Games that ended in the pause count now, and a round they
+		// complete is due to close at once.
+		if err := recordEnded(ctx, tx, t, now); err != nil {
+			return err
+		}
 		if err := eachRunningGame(ctx, tx, t, now, ResumeClock); err != nil {
 			return err
 		}
