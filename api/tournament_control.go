@@ -102,6 +102,24 @@ func (s *Server) organiser(c echo.Context, what string) (*principal, domain.Tour
 	return p, t, nil
 }
 
+// organiserDo is an action of the organiser: it authenticates him,
+// decodes the request into req and runs act with the request's
+// Idempotency-Key.
+func (s *Server) organiserDo(c echo.Context, what string, req any,
+	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
+	p, t, err := s.organiser(c, what)
+	if err != nil {
+		return err
+	}
+	body, err := decodeJSONBody(c, req)
+	if err != nil {
+		return err
+	}
+	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+		return act(c.Request().Context(), r, &t)
+	})
+}
+
 type reasonRequest struct {
 	Reason string `json:"reason"`
 }
@@ -109,17 +127,9 @@ type reasonRequest struct {
 // organiserAction is an action of the organiser whose request says only why.
 func (s *Server) organiserAction(c echo.Context, what string,
 	act func(context.Context, domain.TournamentRequest, string) (domain.TournamentDone, error)) error {
-	p, t, err := s.organiser(c, what)
-	if err != nil {
-		return err
-	}
 	var req reasonRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return act(c.Request().Context(), r, req.Reason)
+	return s.organiserDo(c, what, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return act(ctx, r, req.Reason)
 	})
 }
 
@@ -221,17 +231,9 @@ func (r entrantRequest) player() domain.Player {
 // addEntrant enters a player: before the start, or as a late entry into a
 // running Swiss event.
 func (s *Server) addEntrant(c echo.Context) error {
-	p, t, err := s.organiser(c, "add players")
-	if err != nil {
-		return err
-	}
 	var req entrantRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.AddEntrant(c.Request().Context(), r, req.player(), req.Reason)
+	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.AddEntrant(ctx, r, req.player(), req.Reason)
 	})
 }
 
@@ -252,52 +254,33 @@ type editEntrantRequest struct {
 
 // editEntrant corrects an entrant's name or address; he keeps his results.
 func (s *Server) editEntrant(c echo.Context) error {
-	p, t, err := s.organiser(c, "edit players")
-	if err != nil {
-		return err
-	}
-	n, err := playerParam(c)
-	if err != nil {
-		return err
-	}
 	var req editEntrantRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	if n >= len(t.Entrants) {
-		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
-	}
-	player := t.Entrants[n].Player
-	if req.Name != nil {
-		player.Name = *req.Name
-	}
-	if req.Email != nil && *req.Email != player.Email {
-		player.Email, player.Locale = *req.Email, ""
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.UpdateEntrant(c.Request().Context(), r, n, player, false, req.Reason)
+	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error) {
+		n, err := playerParam(c)
+		if err != nil || n >= len(t.Entrants) {
+			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
+		}
+		player := t.Entrants[n].Player
+		if req.Name != nil {
+			player.Name = *req.Name
+		}
+		if req.Email != nil && *req.Email != player.Email {
+			player.Email, player.Locale = *req.Email, ""
+		}
+		return s.app.UpdateEntrant(ctx, r, n, player, false, req.Reason)
 	})
 }
 
 // replaceEntrant puts another player in an entrant's place before he has
 // played; the new player is emailed his game's move link.
 func (s *Server) replaceEntrant(c echo.Context) error {
-	p, t, err := s.organiser(c, "replace players")
-	if err != nil {
-		return err
-	}
-	n, err := playerParam(c)
-	if err != nil {
-		return err
-	}
 	var req entrantRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.UpdateEntrant(c.Request().Context(), r, n, req.player(), true, req.Reason)
+	return s.organiserDo(c, "replace players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		n, err := playerParam(c)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		return s.app.UpdateEntrant(ctx, r, n, req.player(), true, req.Reason)
 	})
 }
 
@@ -308,17 +291,9 @@ type moreTimeRequest struct {
 
 // extendGame gives one game of the running round more time.
 func (s *Server) extendGame(c echo.Context) error {
-	p, t, err := s.organiser(c, "extend a game")
-	if err != nil {
-		return err
-	}
 	var req moreTimeRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.ExtendGame(c.Request().Context(), r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
+	return s.organiserDo(c, "extend a game", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.ExtendGame(ctx, r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
 	})
 }
 
@@ -333,21 +308,13 @@ func roundParam(c echo.Context) (int, error) {
 
 // postponeRound moves a round, and the rounds after it, later.
 func (s *Server) postponeRound(c echo.Context) error {
-	p, t, err := s.organiser(c, "postpone a round")
-	if err != nil {
-		return err
-	}
-	round, err := roundParam(c)
-	if err != nil {
-		return err
-	}
 	var req moreTimeRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.PostponeRound(c.Request().Context(), r, round, time.Duration(req.Hours)*time.Hour, req.Reason)
+	return s.organiserDo(c, "postpone a round", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		round, err := roundParam(c)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		return s.app.PostponeRound(ctx, r, round, time.Duration(req.Hours)*time.Hour, req.Reason)
 	})
 }
 
@@ -368,31 +335,24 @@ type overrideRequest struct {
 
 // overrideResult sets or annuls the result of one pairing of a round.
 func (s *Server) overrideResult(c echo.Context) error {
-	p, t, err := s.organiser(c, "override a result")
-	if err != nil {
-		return err
-	}
-	round, err := roundParam(c)
-	if err != nil {
-		return err
-	}
-	index, err := strconv.Atoi(c.Param("index"))
-	if err != nil || index < 0 {
-		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such game in this round.")
-	}
 	var req overrideRequest
-	body, err := decodeJSONBody(c, &req)
-	if err != nil {
-		return err
-	}
-	if req.WhiteScore == nil && !req.Annul {
-		return NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "Give white_score (1, 0.5 or 0) with a margin, or annul.")
-	}
-	score := 0.0
-	if req.WhiteScore != nil {
-		score = *req.WhiteScore
-	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.OverrideResult(c.Request().Context(), r, round, index, score, req.Margin, req.Annul, req.Reason)
+	return s.organiserDo(c, "override a result", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		round, err := roundParam(c)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		index, err := strconv.Atoi(c.Param("index"))
+		if err != nil || index < 0 {
+			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such game in this round.")
+		}
+		if req.WhiteScore == nil && !req.Annul {
+			return domain.TournamentDone{}, NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput,
+				"Give white_score (1, 0.5 or 0) with a margin, or annul.")
+		}
+		score := 0.0
+		if req.WhiteScore != nil {
+			score = *req.WhiteScore
+		}
+		return s.app.OverrideResult(ctx, r, round, index, score, req.Margin, req.Annul, req.Reason)
 	})
 }
