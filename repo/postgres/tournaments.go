@@ -149,20 +149,5 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 		return nil, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.Tournament
-	for rows.Next() {
-		var id, data string
-		if err := rows.Scan(&id, &data); err != nil {
-			return nil, fmt.Errorf("list tournaments: %w", err)
-		}
-		t, err := gamerow.DecodeTournament(id, data)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list tournaments: %w", err)
-	}
-	return out, nil
+	return gamerow.DecodeTournaments(rows)
 }

@@ -156,3 +156,30 @@ func PublicUntil(t *domain.Tournament) time.Time {
 	}
 	return until
 }
+
+// Rows is what both dialects' result sets offer (*sql.Rows, pgx.Rows).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// DecodeTournaments reads rows of (id, document) into tournaments.
+func DecodeTournaments(rows Rows) ([]domain.Tournament, error) {
+	var out []domain.Tournament
+	for rows.Next() {
+		var id, data string
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, fmt.Errorf("read tournaments: %w", err)
+		}
+		t, err := DecodeTournament(id, data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read tournaments: %w", err)
+	}
+	return out, nil
+}
