@@ -44,6 +44,17 @@ func (l *Links) WatchURL(gameID string, version int) (string, error) {
 	return l.base + "/play/" + url.PathEscape(gameID) + "#t=" + tok, nil
 }
 
+// InviteURL is a tournament's invite link at a link version: the public
+// page of the tournament, with the invite token in the fragment for the
+// page (or an app) to pass to POST /v1/tournaments/{id}/join.
+func (l *Links) InviteURL(tournamentID string, version int) (string, error) {
+	tok, err := l.tokens.Invite(tournamentID, version)
+	if err != nil {
+		return "", err
+	}
+	return l.base + "/tournaments/" + url.PathEscape(tournamentID) + "#invite=" + tok, nil
+}
+
 // LoginURL is a sign-in link for a login token.
 func (l *Links) LoginURL(token string) string {
 	return l.base + "/login#t=" + url.QueryEscape(token)

@@ -116,6 +116,7 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/v1/games/{id}/events":             {game + "/events", white, http.StatusOK},
 		"/v1/me/events":                     {"/v1/me/events", org, http.StatusOK},
 		"/v1/tournaments/{id}":              {"/v1/tournaments/" + tour.ID, "", http.StatusOK},
+		"/v1/tournaments":                   {"/v1/tournaments", org, http.StatusOK},
 		"/v1/tournaments/{id}/standings":    {"/v1/tournaments/" + tour.ID + "/standings", "", http.StatusOK},
 		"/tournaments/{id}":                 {"/tournaments/" + tour.ID, "", http.StatusOK},
 		"/calendar.ics":                     {local(me.CalendarURL), "", http.StatusOK},

@@ -23,6 +23,7 @@ const (
 	useUnsub  = "unsub"  // one address's unsubscribe link; never accepted as a bearer token
 	useICS    = "ics"    // one user's calendar feed; never accepted as a bearer token
 	useStop   = "stop"   // one address's "never email me again" link; never accepted as a bearer token
+	useInvite = "invite" // one tournament's invite link (a version of it); never accepted as a bearer token
 	// usePersonal is a personal access token: no JWT but an opaque secret
 	// the store knows (domain.PersonalTokenPrefix), named here for the
 	// principal it makes.
@@ -150,6 +151,25 @@ func (t *Tokens) Calendar(userID int64, version int) (string, error) {
 }
 
 // calendarUser checks a calendar token and returns its user id and link
+// Invite is the token of a tournament's invite link at a link version.
+func (t *Tokens) Invite(tournamentID string, version int) (string, error) {
+	return t.sign(claims{Use: useInvite, Version: version,
+		RegisteredClaims: jwt.RegisteredClaims{Subject: tournamentID}}, LinkTTL)
+}
+
+// inviteVersion reads an invite token of a tournament: the link version
+// it carries. A token of another tournament, or not an invite, is refused.
+func (t *Tokens) inviteVersion(token, tournamentID string) (int, error) {
+	c, err := t.parseAny(token)
+	if err != nil {
+		return 0, err
+	}
+	if c.Use != useInvite || c.Subject != tournamentID || c.Version <= 0 {
+		return 0, errors.New("not an invite to this tournament")
+	}
+	return c.Version, nil
+}
+
 // version.
 func (t *Tokens) calendarUser(token string) (id int64, version int, err error) {
 	c, err := t.parseAny(token)

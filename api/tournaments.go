@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/csv"
 	"net/http"
 	"strconv"
@@ -22,6 +23,23 @@ type scheduleRequest struct {
 	RoundHours    *int        `json:"round_hours"`
 }
 
+type registrationRequest struct {
+	Public     bool       `json:"public"`
+	MaxPlayers *int       `json:"max_players"`
+	ClosesAt   *time.Time `json:"closes_at"`
+}
+
+func (r *registrationRequest) registration() domain.Registration {
+	reg := domain.Registration{Public: r.Public}
+	if r.MaxPlayers != nil {
+		reg.Limit = *r.MaxPlayers
+	}
+	if r.ClosesAt != nil {
+		reg.Closes = r.ClosesAt.UTC()
+	}
+	return reg
+}
+
 type createTournamentRequest struct {
 	Name     string          `json:"name"`
 	Game     string          `json:"game"`
@@ -31,6 +49,9 @@ type createTournamentRequest struct {
 	Players  []playerRequest `json:"players"`
 	Time     *timeRequest    `json:"time"`
 	Schedule scheduleRequest `json:"schedule"`
+	// Registration opens sign-up by invite link (or, public, for anyone
+	// signed in); players may then be fewer than two.
+	Registration *registrationRequest `json:"registration"`
 }
 
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
@@ -44,6 +65,10 @@ func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 	}
 	if r.Rounds != nil {
 		spec.Rounds = *r.Rounds
+	}
+	if r.Registration != nil {
+		reg := r.Registration.registration()
+		spec.Registration = &reg
 	}
 	for _, p := range r.Players {
 		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
@@ -66,6 +91,27 @@ type entrantView struct {
 	Index     int    `json:"index"`
 	Name      string `json:"name"`
 	Withdrawn bool   `json:"withdrawn"`
+	Annulled  bool   `json:"annulled"`
+}
+
+type registrationView struct {
+	Open       bool       `json:"open"`
+	Public     bool       `json:"public"`
+	MaxPlayers *int       `json:"max_players"`
+	ClosesAt   *time.Time `json:"closes_at"`
+}
+
+type actorView struct {
+	Role string  `json:"role"`
+	Name *string `json:"name"`
+}
+
+type logEntryView struct {
+	At     time.Time `json:"at"`
+	By     actorView `json:"by"`
+	Action string    `json:"action"`
+	Detail string    `json:"detail"`
+	Reason *string   `json:"reason"`
 }
 
 type outcomeView struct {
@@ -79,6 +125,11 @@ type pairingView struct {
 	Black  *int         `json:"black"` // null: a bye
 	GameID *string      `json:"game_id"`
 	Result *outcomeView `json:"result"`
+	// Deadline is when the game is adjudicated if unfinished: the round's,
+	// or later if the organiser extended it.
+	Deadline   time.Time `json:"deadline"`
+	Annulled   bool      `json:"annulled"`
+	Overridden bool      `json:"overridden"`
 }
 
 type roundView struct {
@@ -111,18 +162,21 @@ type standingsView struct {
 }
 
 type tournamentView struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Game      string         `json:"game"`
-	Side      *int           `json:"side"`
-	Format    string         `json:"format"`
-	Status    string         `json:"status"`
-	Players   []entrantView  `json:"players"`
-	Rounds    []roundView    `json:"rounds"`
-	Tiebreak  string         `json:"tiebreak"`
-	Standings []standingView `json:"standings"`
-	PageURL   string         `json:"page_url"`
-	CreatedAt time.Time      `json:"created_at"`
+	ID           string            `json:"id"`
+	Name         string            `json:"name"`
+	Game         string            `json:"game"`
+	Side         *int              `json:"side"`
+	Format       string            `json:"format"`
+	Status       string            `json:"status"`
+	Players      []entrantView     `json:"players"`
+	Rounds       []roundView       `json:"rounds"`
+	Tiebreak     string            `json:"tiebreak"`
+	Standings    []standingView    `json:"standings"`
+	Registration *registrationView `json:"registration"`
+	PausedAt     *time.Time        `json:"paused_at"`
+	Log          []logEntryView    `json:"log"`
+	PageURL      string            `json:"page_url"`
+	CreatedAt    time.Time         `json:"created_at"`
 }
 
 // tiebreakName names the third criterion of the standings.
@@ -156,13 +210,37 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		v.Side = &side
 	}
 	for i, e := range t.Entrants {
-		v.Players = append(v.Players, entrantView{Index: i, Name: e.Name, Withdrawn: e.Withdrawn})
+		v.Players = append(v.Players, entrantView{Index: i, Name: e.Name, Withdrawn: e.Withdrawn, Annulled: e.Annulled})
+	}
+	if r := t.Registration; r != nil {
+		rv := registrationView{Open: r.Open, Public: r.Public}
+		if r.Limit > 0 {
+			rv.MaxPlayers = &r.Limit
+		}
+		if !r.Closes.IsZero() {
+			rv.ClosesAt = &r.Closes
+		}
+		v.Registration = &rv
+	}
+	if !t.PausedAt.IsZero() {
+		v.PausedAt = &t.PausedAt
+	}
+	v.Log = []logEntryView{}
+	for _, e := range t.Log {
+		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail}
+		if e.By.Name != "" {
+			lv.By.Name = &e.By.Name
+		}
+		if e.Reason != "" {
+			lv.Reason = &e.Reason
+		}
+		v.Log = append(v.Log, lv)
 	}
 	for _, r := range t.Rounds {
 		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
 			BoardSeed: strconv.FormatUint(r.Seed, 10), Games: []pairingView{}}
-		for _, g := range r.Games {
-			pv := pairingView{White: g.White}
+		for i, g := range r.Games {
+			pv := pairingView{White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black
@@ -244,7 +322,9 @@ func csvSafe(s string) string {
 }
 
 type withdrawRequest struct {
-	Player *int `json:"player"`
+	Player *int   `json:"player"`
+	Policy string `json:"policy"`
+	Reason string `json:"reason"`
 }
 
 // withdraw takes a player out of a tournament: the player himself (an
@@ -255,7 +335,8 @@ func (s *Server) withdraw(c echo.Context) error {
 		return err
 	}
 	var req withdrawRequest
-	if err := decodeJSON(c, &req); err != nil {
+	body, err := decodeJSONBody(c, &req)
+	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -265,6 +346,7 @@ func (s *Server) withdraw(c echo.Context) error {
 	}
 	u := p.session.User
 	entrant, self := t.EntrantOf(u.Email)
+	by := domain.ByOrganiser
 	switch {
 	case req.Player != nil && u.ID == t.OrganizerID:
 		entrant = *req.Player
@@ -272,30 +354,19 @@ func (s *Server) withdraw(c echo.Context) error {
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may withdraw another player.")
 	case req.Player == nil && !self:
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "You do not play in this tournament.")
+	default:
+		by = domain.ByPlayer(t.Entrants[entrant].Name)
 	}
-	t, err = s.app.Withdraw(ctx, t.ID, entrant)
-	if err != nil {
-		return err
+	if req.Policy != "" && u.ID != t.OrganizerID {
+		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser chooses how a withdrawal counts.")
 	}
-	s.wakeMail()
-	return c.JSON(http.StatusOK, s.viewTournament(&t))
+	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+		return s.app.Withdraw(ctx, r, entrant, domain.WithdrawPolicy(req.Policy), by, req.Reason)
+	})
 }
 
 func (s *Server) cancelTournament(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	t, err := s.app.Tournament(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	if t.OrganizerID != p.session.User.ID {
-		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may cancel the tournament.")
-	}
-	if t, err = s.app.CancelTournament(ctx, t.ID); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, s.viewTournament(&t))
+	return s.organiserAction(c, "cancel the tournament", func(ctx context.Context, r domain.TournamentRequest, reason string) (domain.TournamentDone, error) {
+		return s.app.CancelTournament(ctx, r, reason)
+	})
 }

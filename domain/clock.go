@@ -138,6 +138,14 @@ type Clock struct {
 	RemindedFor time.Time
 	// Streak counts each side's time-outs in a row (TimeoutPass).
 	Streak [2]int
+	// HaltedAt is when the game's tournament paused it; zero when its
+	// clock runs. A halted game has no deadline. Halts are the pauses
+	// since the current turn began: like vacations, time in them does not
+	// count against the mover (whatever the game says of vacations).
+	HaltedAt time.Time `json:",omitempty"`
+	Halts    []Period  `json:",omitempty"`
+	// Bonus is extra time the organiser gave the current turn.
+	Bonus time.Duration `json:",omitempty"`
 }
 
 // Period is a span of time, such as a vacation.
@@ -174,9 +182,13 @@ func (c *Clock) allowance(mover int) time.Duration {
 func (g *Game) startTurn(now time.Time) {
 	c := &g.Clock
 	c.Reminded, c.RemindedFor = 0, time.Time{}
+	c.Halts, c.Bonus = nil, 0 // they were for the turn that ended
 	if c.Control.Kind == TimeNone || c.Control.Kind == "" || g.Over() {
-		c.TurnStart, c.Deadline = time.Time{}, time.Time{}
+		c.TurnStart, c.Deadline, c.HaltedAt = time.Time{}, time.Time{}, time.Time{}
 		return
+	}
+	if !c.HaltedAt.IsZero() {
+		c.HaltedAt = now // the new turn starts halted
 	}
 	c.TurnStart = now
 	g.refreshDeadline()
@@ -189,16 +201,72 @@ func (g *Game) refreshDeadline() {
 	if c.TurnStart.IsZero() {
 		return
 	}
+	if !c.HaltedAt.IsZero() {
+		c.Deadline = time.Time{}
+		return
+	}
 	mover := g.SeatIndex(g.ToMove())
-	c.Deadline = extend(c.TurnStart, c.allowance(mover), g.away(mover))
+	c.Deadline = extend(c.TurnStart, c.allowance(mover)+c.Bonus, g.away(mover))
 }
 
-// away is the vacations of seat i's player, if the game counts them.
+// away is the vacations of seat i's player, if the game counts them, and
+// the pauses of the game's tournament.
 func (g *Game) away(i int) []Period {
-	if !g.Clock.Control.AllowVacation {
-		return nil
+	halts := g.Clock.Halts
+	if !g.Clock.HaltedAt.IsZero() {
+		halts = append(slices.Clone(halts), Period{g.Clock.HaltedAt, maxPeriodEnd})
 	}
-	return g.Away[i]
+	if !g.Clock.Control.AllowVacation {
+		return halts
+	}
+	return append(slices.Clone(g.Away[i]), halts...)
+}
+
+// maxPeriodEnd ends a pause that has not ended yet.
+var maxPeriodEnd = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// HaltClock stops a running game's clock (its tournament is paused): no
+// deadline runs until ResumeClock. changed is false for a game with no
+// clock running or halted already.
+func HaltClock(g Game, now time.Time) (Game, bool) {
+	c := &g.Clock
+	if g.Over() || c.TurnStart.IsZero() || !c.HaltedAt.IsZero() {
+		return g, false
+	}
+	c.HaltedAt = now
+	g.refreshDeadline()
+	g.Version++
+	g.UpdatedAt = now
+	return g, true
+}
+
+// ResumeClock restarts a halted clock: the pause does not count against
+// the player to move, so his deadline is later by as much.
+func ResumeClock(g Game, now time.Time) (Game, bool) {
+	c := &g.Clock
+	if c.HaltedAt.IsZero() {
+		return g, false
+	}
+	c.Halts = append(slices.Clone(c.Halts), Period{c.HaltedAt, now})
+	c.HaltedAt = time.Time{}
+	g.refreshDeadline()
+	g.Version++
+	g.UpdatedAt = now
+	return g, true
+}
+
+// ExtendTurn gives the player to move more time for his turn (the
+// organiser of a tournament extended the game); a game without a clock
+// is left alone.
+func ExtendTurn(g Game, by time.Duration, now time.Time) (Game, bool) {
+	if g.Over() || g.Clock.TurnStart.IsZero() {
+		return g, false
+	}
+	g.Clock.Bonus += by
+	g.refreshDeadline()
+	g.Version++
+	g.UpdatedAt = now
+	return g, true
 }
 
 // charge takes the time the mover used from his bank and adds the

@@ -233,3 +233,75 @@ func TestCheckVacation(t *testing.T) {
 		t.Errorf("days left %d, want 4", left)
 	}
 }
+
+// A paused tournament halts its games' clocks: time in the pause does not
+// count against the player to move, whether he moves during it or after,
+// with a time per turn or a bank.
+func TestHaltClock(t *testing.T) {
+	bank := domain.TimeControl{Kind: domain.TimeBank, Initial: 5 * day, Increment: day, Cap: 10 * day}
+	for _, tc := range []domain.TimeControl{{Kind: domain.TimePerTurn, PerTurn: 3 * day}, bank} {
+		t.Run(string(tc.Kind), func(t *testing.T) {
+			g := timedGame(t, twoPlayers(), tc, nil)
+			deadline := g.Clock.Deadline
+			halted, changed := domain.HaltClock(g, t0.Add(day))
+			if !changed || !halted.Clock.Deadline.IsZero() || !halted.Clock.NextDue().IsZero() {
+				t.Fatalf("halted clock: %+v", halted.Clock)
+			}
+			if _, again := domain.HaltClock(halted, t0.Add(day)); again {
+				t.Error("halted twice")
+			}
+			if _, err := domain.Tick(halted, deadline.Add(time.Hour)); !notDue(err) {
+				t.Errorf("a halted game timed out: %v", err)
+			}
+			resumed, changed := domain.ResumeClock(halted, t0.Add(3*day))
+			if !changed || !resumed.Clock.Deadline.Equal(deadline.Add(2*day)) {
+				t.Fatalf("after a 2-day pause the deadline is %v, want %v", resumed.Clock.Deadline, deadline.Add(2*day))
+			}
+			// White moves a day after the pause: he used 2 days of his own.
+			sub, err := domain.SubmitTurn(resumed, seatActor(white), 0, firstTurn, t0.Add(4*day))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.Kind == domain.TimeBank && sub.Game.Clock.Banks[0] != 5*day-2*day+day {
+				t.Errorf("White's bank is %v, want 4 days", sub.Game.Clock.Banks[0])
+			}
+			if len(sub.Game.Clock.Halts) != 0 {
+				t.Errorf("the pause outlived the turn: %+v", sub.Game.Clock.Halts)
+			}
+			// A turn that starts during a pause starts halted.
+			paused, _ := domain.HaltClock(resumed, t0.Add(3*day+time.Hour))
+			sub, err = domain.SubmitTurn(paused, seatActor(white), 0, firstTurn, t0.Add(4*day))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sub.Game.Clock.Deadline.IsZero() {
+				t.Fatalf("Black's turn began in a pause with a deadline %v", sub.Game.Clock.Deadline)
+			}
+			after, _ := domain.ResumeClock(sub.Game, t0.Add(5*day))
+			if want := t0.Add(5 * day).Add(after.Clock.Control.PerTurn); tc.Kind == domain.TimePerTurn && !after.Clock.Deadline.Equal(want) {
+				t.Errorf("Black's deadline after the pause is %v, want %v", after.Clock.Deadline, want)
+			}
+		})
+	}
+}
+
+// An organiser's extension gives the player to move more time this turn.
+func TestExtendTurn(t *testing.T) {
+	g := timedGame(t, twoPlayers(), domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day}, nil)
+	deadline := g.Clock.Deadline
+	ext, changed := domain.ExtendTurn(g, day, t0.Add(time.Hour))
+	if !changed || !ext.Clock.Deadline.Equal(deadline.Add(day)) {
+		t.Fatalf("extended deadline %v, want %v", ext.Clock.Deadline, deadline.Add(day))
+	}
+	sub, err := domain.SubmitTurn(ext, seatActor(white), 0, firstTurn, t0.Add(2*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := t0.Add(2*time.Hour + 3*day); !sub.Game.Clock.Deadline.Equal(want) {
+		t.Errorf("the next turn's deadline %v, want %v: the extension was for one turn", sub.Game.Clock.Deadline, want)
+	}
+	untimed := timedGame(t, twoPlayers(), domain.TimeControl{}, nil)
+	if _, changed := domain.ExtendTurn(untimed, day, t0); changed {
+		t.Error("extended a game without a clock")
+	}
+}

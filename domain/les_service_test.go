@@ -160,7 +160,7 @@ func TestServiceLesTournament(t *testing.T) {
 	}
 	// Black of the second pairing withdraws before playing: a forfeit.
 	second := r.Games[1]
-	if _, err := f.svc.Withdraw(ctx, tour.ID, second.Black); err != nil {
+	if _, err := f.svc.Withdraw(ctx, domain.TournamentRequest{ID: tour.ID}, second.Black, domain.WithdrawForfeit, domain.ByOrganiser, ""); err != nil {
 		t.Fatal(err)
 	}
 	f.now = t0.Add(25 * time.Hour) // the round's deadline has passed

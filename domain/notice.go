@@ -28,7 +28,8 @@ type Notice struct {
 	GameID string
 	Color  string // the seat's colour
 	Ply    int
-	// Email is the address for notices that belong to no seat (login, bye).
+	// Email is the address for notices that belong to no seat (login, bye),
+	// and of an invitation to a seat's new player (see Reseat).
 	Email string
 	// Tournament is the tournament of a bye notice; Ply is then the round.
 	Tournament string

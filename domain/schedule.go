@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The use cases of time and of tournaments: the scheduler's ticks, and
@@ -40,6 +38,9 @@ type TournamentTx interface {
 	// AddNotice queues a notice that belongs to no game (a bye) to its
 	// Email, in locale. What c may not send there is left out.
 	AddNotice(ctx context.Context, n Notice, locale string, c Cause, now time.Time) error
+	// AddEvents writes events that come with no notice (a tournament
+	// changed) to the live streams.
+	AddEvents(ctx context.Context, evs []Event, now time.Time) error
 }
 
 // DueGames lists up to limit games whose clock needs attention now.
@@ -86,59 +87,61 @@ func (s *Service) CreateTournament(ctx context.Context, spec NewTournamentSpec, 
 	return t, err
 }
 
-// Tournament reads a tournament.
-func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error) {
-	return s.store.Tournament(ctx, id)
+// TournamentRequest names the tournament an action is on and, for a
+// request with an Idempotency-Key, the key and how to render the response
+// to keep for it: a retry of an action that adds time (an extension, a
+// postponement) must not add it twice.
+type TournamentRequest struct {
+	ID      string
+	Idem    *Idempotency
+	Present func(t *Tournament) (Response, error) // needed with Idem
 }
 
-// Withdraw takes an entrant out; his game of the running round is resigned
-// (E8) in the same unit of work.
-func (s *Service) Withdraw(ctx context.Context, id string, entrant int) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(tx StoreTx, t *Tournament, now time.Time) error {
-		gameID, err := t.Withdraw(entrant, now)
-		if err != nil || gameID == "" {
-			return err
-		}
-		g, err := tx.Game(ctx, gameID)
-		if err != nil || g.Over() {
-			return err
-		}
-		seat := g.Seats[0].Color
-		if g.Seats[1].Email == t.Entrants[entrant].Email {
-			seat = g.Seats[1].Color
-		}
-		sub, err := Resign(g, Actor{SeatColor: &seat}, now)
-		if err != nil {
-			return err
-		}
-		return tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now)
-	})
-}
-
-// CancelTournament stops a tournament: no further rounds.
-func (s *Service) CancelTournament(ctx context.Context, id string) (Tournament, error) {
-	return s.changeTournament(ctx, id, func(_ StoreTx, t *Tournament, now time.Time) error {
-		return t.Cancel(now)
-	})
+// TournamentDone is what an action did: the tournament after it and, for
+// an idempotent request, the response (Replayed: the stored one of an
+// earlier request with the same key; Tournament is then zero).
+type TournamentDone struct {
+	Tournament Tournament
+	Response   Response
+	Replayed   bool
 }
 
 // changeTournament reads a tournament, lets change act on it, and saves it
-// guarded by the version it was read at, all in one unit of work.
-func (s *Service) changeTournament(ctx context.Context, id string, change func(tx StoreTx, t *Tournament, now time.Time) error) (Tournament, error) {
+// guarded by the version it was read at, all in one unit of work, with the
+// response for the request's Idempotency-Key.
+func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, change func(tx StoreTx, t *Tournament, now time.Time) error) (TournamentDone, error) {
 	now := s.now()
-	var t Tournament
+	var done TournamentDone
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
-		var err error
-		if t, err = tx.Tournament(ctx, id); err != nil {
+		done = TournamentDone{}
+		if req.Idem != nil {
+			stored, found, err := tx.StoredResponse(ctx, *req.Idem)
+			if err != nil || found {
+				done.Response, done.Replayed = stored, found
+				return err
+			}
+		}
+		t, err := tx.Tournament(ctx, req.ID)
+		if err != nil {
 			return err
 		}
 		version := t.Version
 		if err := change(tx, &t, now); err != nil {
 			return err
 		}
-		return tx.SaveTournament(ctx, &t, version)
+		if err := tx.SaveTournament(ctx, &t, version); err != nil {
+			return err
+		}
+		done.Tournament = t
+		if req.Idem == nil {
+			return nil
+		}
+		if done.Response, err = req.Present(&t); err != nil {
+			return err
+		}
+		return tx.StoreResponse(ctx, *req.Idem, done.Response, now)
 	})
-	return t, err
+	return done, err
 }
 
 // TickTournament does what the schedule asks for now, in one unit of work:
@@ -155,8 +158,11 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			return err
 		}
 		version := t.Version
+		if !t.PausedAt.IsZero() {
+			return tx.RescheduleTournament(ctx, &t) // nothing moves until it resumes
+		}
 		if r := t.Current(); r != nil {
-			closed, err := closeRoundIfDone(ctx, tx, &t, r, now)
+			closed, err := settleRound(ctx, tx, &t, r, now)
 			if err != nil {
 				return err
 			}
@@ -180,26 +186,24 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 	return acted, nil
 }
 
-func closeRoundIfDone(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
-	games := map[string]Game{}
-	allOver := true
-	for _, tg := range r.Games {
-		if tg.Outcome != nil {
+// settleRound records the result of every game of the running round that
+// has ended (live standings), adjudicates those whose deadline has passed
+// (E3–E7), and closes the round once all are decided.
+func settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+	acted := false
+	for i := range r.Games {
+		tg := r.Games[i]
+		if tg.Outcome != nil || tg.GameID == "" {
 			continue
 		}
 		g, err := tx.Game(ctx, tg.GameID)
 		if err != nil {
 			return false, err
 		}
-		games[g.ID] = g
-		allOver = allOver && g.Over()
-	}
-	if !allOver && now.Before(r.Deadline) {
-		return false, nil
-	}
-	results := map[string]ruleset.Result{}
-	for id, g := range games {
 		if !g.Over() {
+			if now.Before(r.GameDeadline(i)) {
+				continue
+			}
 			sub, err := Adjudicate(g, now)
 			if err != nil {
 				return false, err
@@ -209,9 +213,15 @@ func closeRoundIfDone(ctx context.Context, tx StoreTx, t *Tournament, r *Round, 
 			}
 			g = sub.Game
 		}
-		results[id], _ = g.Result()
+		res, _ := g.Result()
+		acted = t.RecordResult(g.ID, res, now) || acted
 	}
-	return true, t.CloseRound(results, now)
+	for _, g := range r.Games {
+		if g.Outcome == nil {
+			return acted, nil
+		}
+	}
+	return true, t.CloseRound(now)
 }
 
 func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) (bool, error) {
@@ -220,8 +230,8 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament
 		return false, nil
 	}
 	r, toPlay, err := t.StartRound(now)
-	if err != nil {
-		return false, err
+	if err != nil || r == nil {
+		return r == nil && err == nil, err // nil round: cancelled for want of players
 	}
 	// The round's mail is the organiser's doing: it counts against each
 	// entrant's budget but his own, and what is over budget is left out.

@@ -543,13 +543,13 @@ func TestServiceTournament(t *testing.T) {
 	if gameID == "" || byes != 1 {
 		t.Fatalf("round 1: games %+v, %d byes; want a game and a bye", r.Games, byes)
 	}
-	if _, err := f.svc.Withdraw(ctx, tour.ID, inGame); err != nil {
+	if _, err := f.svc.Withdraw(ctx, domain.TournamentRequest{ID: tour.ID}, inGame, domain.WithdrawForfeit, domain.ByOrganiser, ""); err != nil {
 		t.Fatal(err)
 	}
 	if g, _ := f.store.Game(ctx, gameID); !g.Over() || stateOf(t, g).Result.Reason != less.ReasonResignation {
 		t.Errorf("the withdrawn player's game: over %v, result %+v; want resigned", g.Over(), stateOf(t, g).Result)
 	}
-	if _, err := f.svc.CancelTournament(ctx, tour.ID); err != nil {
+	if _, err := f.svc.CancelTournament(ctx, domain.TournamentRequest{ID: tour.ID}, ""); err != nil {
 		t.Fatal(err)
 	}
 	queued := len(f.store.Queued())

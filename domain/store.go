@@ -32,6 +32,7 @@ type Store interface {
 	PersonalTokenReader
 	PushReader
 	ScheduleReader
+	TournamentLister
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or

@@ -33,6 +33,12 @@ const (
 type Entrant struct {
 	Player
 	Withdrawn bool
+	// Annulled: he withdrew under WithdrawAnnul having played fewer than
+	// half his games, so none of his games count, for him or his opponents.
+	Annulled bool `json:",omitempty"`
+	// UserID is the account that joined by registration; 0 when typed in
+	// by the organiser.
+	UserID int64 `json:",omitempty"`
 }
 
 // TournamentGame is one pairing of a round, its game and, once decided, its outcome.
@@ -40,6 +46,13 @@ type TournamentGame struct {
 	Pairing
 	GameID  string         // "" for a bye or a forfeit decided without play
 	Outcome *PairingResult // nil while the game runs
+	// Annulled: the organiser annulled the result; it counts for nobody.
+	Annulled bool `json:",omitempty"`
+	// Overridden: the organiser set the outcome (see the log for why).
+	Overridden bool `json:",omitempty"`
+	// Extra is how much later than its round's deadline this game is
+	// adjudicated: the organiser extended it.
+	Extra time.Duration `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -64,9 +77,22 @@ type Tournament struct {
 	Time        TimeControl // of every game
 	// Ruleset and Params are every game's rules and their options; a
 	// tournament stored before games had rulesets has none: Less.
-	Ruleset   string
-	Params    map[string]string
-	Status    TournamentStatus
+	Ruleset string
+	Params  map[string]string
+	Status  TournamentStatus
+	// Registration is how players sign up themselves; nil when the
+	// organiser typed in every entrant.
+	Registration *Registration `json:",omitempty"`
+	// Interval is the time between round starts of a schedule given as a
+	// first start and an interval: a round robin whose players sign up is
+	// planned with it when registration closes.
+	Interval time.Duration `json:",omitempty"`
+	// PausedAt is when the organiser paused the event; zero when it runs.
+	// While paused no round starts or closes and no game's clock runs.
+	PausedAt time.Time `json:",omitempty"`
+	// Log is every action of the organiser and the players on the event,
+	// oldest first; append-only, and public.
+	Log       []LogEntry `json:",omitempty"`
 	Version   int
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -99,6 +125,9 @@ type NewTournamentSpec struct {
 	// adjudicated; default the time to the next start (for the last round,
 	// the interval, or the last gap).
 	RoundLength time.Duration
+	// Registration, if set, opens sign-up: Players may then be fewer than
+	// two (even none) and more join until the first round starts.
+	Registration *Registration
 }
 
 const (
@@ -117,11 +146,24 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 		return Tournament{}, err
 	}
 	n := len(spec.Players)
-	if n < 2 || n > maxTournamentPlayers {
+	if (n < 2 && spec.Registration == nil) || n > maxTournamentPlayers {
 		return bad("a tournament has 2 to %d players, not %d", maxTournamentPlayers, n)
 	}
 	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Status: TournamentScheduled,
-		Version: 1, CreatedAt: now, UpdatedAt: now}
+		Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
+	if spec.Registration != nil {
+		reg, err := checkRegistration(*spec.Registration, n, now)
+		if err != nil {
+			return Tournament{}, err
+		}
+		t.Registration = &reg
+		// The number of players is known when registration closes: until
+		// then it is planned for the most who may come.
+		n = max(n, 2, reg.Limit)
+		if reg.Limit == 0 {
+			n = maxTournamentPlayers
+		}
+	}
 	emails := map[string]bool{}
 	for _, p := range spec.Players {
 		p, err := checkPlayer(p)
@@ -137,8 +179,15 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	var rounds int
 	switch spec.Format {
 	case RoundRobin, DoubleRoundRobin:
+		if spec.Registration != nil {
+			// Planned again for the players who came when registration closes.
+			if len(spec.Starts) > 0 || spec.Interval == 0 {
+				return bad("a round robin with registration is scheduled by a first start and an interval")
+			}
+			n = max(len(spec.Players), 2)
+		}
 		rounds = RoundRobinRoundCount(n, spec.Format == DoubleRoundRobin)
-		if spec.Rounds != 0 && spec.Rounds != rounds {
+		if spec.Rounds != 0 && spec.Rounds != rounds && spec.Registration == nil {
 			return bad("a %s of %d players has %d rounds", spec.Format, n, rounds)
 		}
 	case Swiss:
@@ -148,6 +197,9 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 		}
 	default:
 		return bad("format %q: want round_robin, double_round_robin or swiss", spec.Format)
+	}
+	if first := starts0(spec); spec.Registration != nil && !first.IsZero() && spec.Registration.Closes.After(first) {
+		return bad("registration closes after the first round starts")
 	}
 	if t.Time, err = spec.Time.Normalize(2); err != nil {
 		return Tournament{}, err
@@ -187,6 +239,14 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			Status: RoundPending, Seed: seed + uint64(i)})
 	}
 	return t, nil
+}
+
+// starts0 is the first start a spec asks for; zero if none.
+func starts0(spec NewTournamentSpec) time.Time {
+	if len(spec.Starts) > 0 {
+		return spec.Starts[0]
+	}
+	return spec.FirstStart
 }
 
 func schedule(spec NewTournamentSpec, rounds int, now time.Time) ([]time.Time, error) {
@@ -233,12 +293,26 @@ func (t *Tournament) Outcomes() []PairingResult {
 	var out []PairingResult
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
-			if g.Outcome != nil {
+			if t.counts(&g) {
 				out = append(out, *g.Outcome)
 			}
 		}
 	}
 	return out
+}
+
+// counts reports whether a pairing's outcome counts in the standings:
+// decided, not annulled, and without a player whose games were annulled.
+func (t *Tournament) counts(g *TournamentGame) bool {
+	if g.Outcome == nil || g.Annulled {
+		return false
+	}
+	for _, e := range []int{g.White, g.Black} {
+		if e >= 0 && e < len(t.Entrants) && t.Entrants[e].Annulled {
+			return false
+		}
+	}
+	return true
 }
 
 // Standings ranks the entrants (see Standings).
@@ -269,11 +343,11 @@ func (t *Tournament) next() *Round {
 // NextDue is when the scheduler must next look at the tournament: the
 // current round's deadline or the next round's start; zero when done.
 func (t *Tournament) NextDue() time.Time {
-	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
+	if t.Status == TournamentFinished || t.Status == TournamentCancelled || !t.PausedAt.IsZero() {
 		return time.Time{}
 	}
 	if r := t.Current(); r != nil {
-		return r.Deadline
+		return r.dueAt()
 	}
 	if r := t.next(); r != nil {
 		return r.Start
@@ -295,25 +369,67 @@ func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 	return o
 }
 
-// CloseRound records the results of the current round's games (finished
-// by play or adjudicated by the caller) and closes it; after the last
-// round the tournament is finished. results maps game ids to results.
-func (t *Tournament) CloseRound(results map[string]ruleset.Result, now time.Time) error {
+// GameDeadline is when game i of round r is adjudicated if unfinished:
+// the round's deadline, plus the extension the organiser gave it.
+func (r *Round) GameDeadline(i int) time.Time {
+	return r.Deadline.Add(r.Games[i].Extra)
+}
+
+// dueAt is when the round next needs the scheduler: the earliest
+// adjudication of a game still undecided (the round's deadline unless
+// extended), or at once (its start) when every game is decided and only
+// the closing is left.
+func (r *Round) dueAt() time.Time {
+	var due time.Time
+	for i, g := range r.Games {
+		if g.Outcome == nil && g.GameID != "" {
+			if d := r.GameDeadline(i); due.IsZero() || d.Before(due) {
+				due = d
+			}
+		}
+	}
+	if due.IsZero() {
+		return r.Start
+	}
+	return due
+}
+
+// RecordResult records the result of a game of the running round the
+// moment it is known, so that the standings are live: a result counts when
+// its game ends, not when its round closes. It reports false when the game
+// is not an undecided game of the running round (recorded already, or
+// overridden by the organiser).
+func (t *Tournament) RecordResult(gameID string, res ruleset.Result, now time.Time) bool {
+	r := t.Current()
+	if r == nil || gameID == "" {
+		return false
+	}
+	for i := range r.Games {
+		g := &r.Games[i]
+		if g.GameID != gameID || g.Outcome != nil {
+			continue
+		}
+		o := OutcomeOf(r.Number, g.Pairing, res)
+		g.Outcome = &o
+		t.Version++
+		t.UpdatedAt = now
+		return true
+	}
+	return false
+}
+
+// CloseRound closes the running round once every game of it is decided
+// (RecordResult, or decided without play); after the last round the
+// tournament is finished.
+func (t *Tournament) CloseRound(now time.Time) error {
 	r := t.Current()
 	if r == nil {
 		return fmt.Errorf("tournament %s: no round is running", t.ID)
 	}
-	for i := range r.Games {
-		g := &r.Games[i]
-		if g.Outcome != nil {
-			continue
+	for _, g := range r.Games {
+		if g.Outcome == nil {
+			return fmt.Errorf("tournament %s round %d: game %s has no result", t.ID, r.Number, g.GameID)
 		}
-		res, ok := results[g.GameID]
-		if !ok {
-			return fmt.Errorf("tournament %s round %d: no result for game %s", t.ID, r.Number, g.GameID)
-		}
-		o := OutcomeOf(r.Number, g.Pairing, res)
-		g.Outcome = &o
 	}
 	r.Status = RoundClosed
 	if t.next() == nil {
@@ -330,10 +446,13 @@ func (t *Tournament) CloseRound(results map[string]ruleset.Result, now time.Time
 // games: the caller creates them (all on the round's board) and records
 // their ids with SetGame.
 func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
-	r := t.next()
-	if r == nil || t.Current() != nil {
+	if t.next() == nil || t.Current() != nil || !t.PausedAt.IsZero() {
 		return nil, nil, fmt.Errorf("tournament %s: no round to start", t.ID)
 	}
+	if t.Status == TournamentScheduled && !t.closeRegistration(now) {
+		return nil, nil, nil // cancelled: too few players signed up
+	}
+	r := t.next()
 	var pairings []Pairing
 	switch t.Format {
 	case Swiss:
@@ -356,6 +475,8 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 				g.Outcome = &PairingResult{Round: r.Number, White: p.White, Black: Bye, Score: 0, Forfeit: true}
 			}
 		case t.Entrants[p.White].Withdrawn || t.Entrants[p.Black].Withdrawn:
+			// A pairing with a player whose games are annulled is decided
+			// too, and counts for nobody (see counts).
 			g.Outcome = forfeit(r.Number, p, t.Entrants[p.White].Withdrawn, t.Entrants[p.Black].Withdrawn, t.forfeitMargin())
 		default:
 			toPlay = append(toPlay, len(r.Games))
@@ -406,22 +527,61 @@ func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 	}
 }
 
+// WithdrawPolicy is how a withdrawal counts.
+type WithdrawPolicy string
+
+const (
+	// WithdrawForfeit keeps the games he played; the rest are forfeited to
+	// his opponents.
+	WithdrawForfeit WithdrawPolicy = "forfeit"
+	// WithdrawAnnul annuls all his games, played or not, when he played
+	// fewer than half of the rounds (as chess events do); from half on it
+	// is WithdrawForfeit.
+	WithdrawAnnul WithdrawPolicy = "annul"
+)
+
 // Withdraw takes an entrant out: he is paired no more, and pairings he
-// would have played are forfeited to his opponents. His game of the
-// current round, if any, is returned so the caller can resign it.
-func (t *Tournament) Withdraw(entrant int, now time.Time) (gameID string, err error) {
+// would have played are forfeited to his opponents (or annulled, by
+// policy). Before the first round he simply leaves the list. His game of
+// the current round, if any, is returned so the caller can resign it.
+func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentActor, reason string, now time.Time) (gameID string, err error) {
 	if entrant < 0 || entrant >= len(t.Entrants) {
 		return "", Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
 		return "", Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
-	if t.Entrants[entrant].Withdrawn {
-		return "", Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", t.Entrants[entrant].Name)
+	e := &t.Entrants[entrant]
+	if e.Withdrawn {
+		return "", Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
 	}
-	t.Entrants[entrant].Withdrawn = true
-	t.Version++
-	t.UpdatedAt = now
+	if policy == "" {
+		policy = WithdrawForfeit
+	}
+	if policy != WithdrawForfeit && policy != WithdrawAnnul {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
+	}
+	if reason, err = checkReason(reason, false); err != nil {
+		return "", err
+	}
+	if t.Status == TournamentScheduled {
+		// Nothing was paired yet: he leaves the list (and may join again).
+		name := e.Name
+		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
+		t.logf(by, now, ActionLeft, reason, "%s left before the start", name)
+		return "", nil
+	}
+	e.Withdrawn = true
+	detail := "%s withdrew; his remaining games are forfeited"
+	if policy == WithdrawAnnul {
+		if played := t.played(entrant); played*2 < len(t.Rounds) {
+			e.Annulled = true
+			detail = fmt.Sprintf("%%s withdrew after %d of %d rounds; all his games are annulled", played, len(t.Rounds))
+		} else {
+			detail = fmt.Sprintf("%%s withdrew after %d of %d rounds (half or more): his remaining games are forfeited", played, len(t.Rounds))
+		}
+	}
+	t.logf(by, now, ActionWithdrawn, reason, detail, e.Name)
 	if r := t.Current(); r != nil {
 		for _, g := range r.Games {
 			if g.Outcome == nil && (g.White == entrant || g.Black == entrant) {
@@ -432,15 +592,38 @@ func (t *Tournament) Withdraw(entrant int, now time.Time) (gameID string, err er
 	return "", nil
 }
 
-// Cancel stops the tournament: no further rounds start. Games under way
-// go on as ordinary games.
-func (t *Tournament) Cancel(now time.Time) error {
+// played counts the games an entrant has finished by play (not byes, not
+// forfeits, not annulled by the organiser).
+func (t *Tournament) played(entrant int) int {
+	n := 0
+	for _, r := range t.Rounds {
+		for _, g := range r.Games {
+			if g.Outcome != nil && !g.Outcome.Forfeit && !g.Annulled && g.GameID != "" && (g.White == entrant || g.Black == entrant) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Cancel stops the tournament: no further rounds start. Finished games of
+// the running round keep their results (the caller records them first);
+// the round is closed, and games under way go on as ordinary games that
+// count for nothing.
+func (t *Tournament) Cancel(by TournamentActor, reason string, now time.Time) error {
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
 		return Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
+	reason, err := checkReason(reason, false)
+	if err != nil {
+		return err
+	}
+	if r := t.Current(); r != nil {
+		r.Status = RoundClosed
+	}
 	t.Status = TournamentCancelled
-	t.Version++
-	t.UpdatedAt = now
+	t.PausedAt = time.Time{}
+	t.logf(by, now, ActionCancelled, reason, "the tournament was cancelled")
 	return nil
 }
 

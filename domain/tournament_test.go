@@ -90,7 +90,10 @@ func TestTournamentRounds(t *testing.T) {
 	}
 	r.Games[toPlay[0]].GameID = "g_1"
 	win := ruleset.Result{Reason: string(less.ReasonComplete), Winners: []string{black}, Winner: int(less.SideBlack), Margin: 4}
-	if err := tour.CloseRound(map[string]ruleset.Result{"g_1": win}, t0.Add(2*time.Hour)); err != nil {
+	if !tour.RecordResult("g_1", win, t0.Add(2*time.Hour)) {
+		t.Fatal("the result of g_1 was not recorded")
+	}
+	if err := tour.CloseRound(t0.Add(2 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	o := tour.Rounds[0].Games[toPlay[0]].Outcome
@@ -101,7 +104,7 @@ func TestTournamentRounds(t *testing.T) {
 	if st[0].Points != 1 {
 		t.Errorf("standings %+v", st)
 	}
-	if _, err := tour.Withdraw(9, t0); err == nil {
+	if _, err := tour.Withdraw(9, domain.WithdrawForfeit, domain.ByOrganiser, "", t0); err == nil {
 		t.Error("withdrew a player who does not exist")
 	}
 }

@@ -77,6 +77,7 @@ type phrases struct {
 	SubjectTournament string // .Name, .Round
 	Bye               string // .Name, .Round
 	Walkover          string // .Name, .Round, .Opponent (who withdrew): no game this round, a win
+	WalkoverAnnulled  string // .Name, .Round, .Opponent (who withdrew, his games annulled): no game, nothing counts
 
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
@@ -203,6 +204,7 @@ var english = phrases{
 	SubjectTournament: "Less: {{.Name}}, round {{.Round}}",
 	Bye:               "you have a bye in round {{.Round}} of the tournament {{.Name}}: it counts as a win. Your next pairing will come by email.",
 	Walkover:          "{{.Opponent}} has withdrawn from the tournament {{.Name}}: your game of round {{.Round}} counts as a win for you, without play. Your next pairing will come by email.",
+	WalkoverAnnulled:  "{{.Opponent}} has withdrawn from the tournament {{.Name}}: you have no game in round {{.Round}}, and none of his games count, for him or his opponents. Your next pairing will come by email.",
 
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",

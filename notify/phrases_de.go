@@ -75,6 +75,7 @@ var german = phrases{
 	SubjectTournament: "Less: {{.Name}}, Runde {{.Round}}",
 	Bye:               "in Runde {{.Round}} des Turniers {{.Name}} hast du spielfrei; das zählt als Sieg. Deine nächste Paarung kommt per E-Mail.",
 	Walkover:          "{{.Opponent}} hat sich aus dem Turnier {{.Name}} zurückgezogen; deine Partie in Runde {{.Round}} zählt für dich als Sieg, ohne dass du spielen musst. Deine nächste Paarung kommt per E-Mail.",
+	WalkoverAnnulled:  "{{.Opponent}} hat sich aus dem Turnier {{.Name}} zurückgezogen: Du hast in Runde {{.Round}} keine Partie, und keine seiner Partien zählt, weder für ihn noch für seine Gegner. Deine nächste Paarung kommt per E-Mail.",
 
 	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
 	MoveButton:    "Spielbrett öffnen",

@@ -78,6 +78,7 @@ var spanish = phrases{
 	SubjectTournament: "Less: {{.Name}}, ronda {{.Round}}",
 	Bye:               "Descansas en la ronda {{.Round}} del torneo {{.Name}}: cuenta como una victoria. Tu próximo emparejamiento llegará por correo.",
 	Walkover:          "{{.Opponent}} dejó el torneo {{.Name}}: tu partida de la ronda {{.Round}} cuenta como una victoria, sin jugar. Tu próximo emparejamiento llegará por correo.",
+	WalkoverAnnulled:  "{{.Opponent}} dejó el torneo {{.Name}}: no tienes partida en la ronda {{.Round}} y ninguna de sus partidas cuenta, ni para él ni para sus rivales. Tu próximo emparejamiento llegará por correo.",
 
 	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
 	MoveButton:    "Abrir el tablero",

@@ -76,6 +76,7 @@ var french = phrases{
 	SubjectTournament: "Less\u00a0: {{.Name}}, ronde {{.Round}}",
 	Bye:               "Vous êtes exempt à la ronde {{.Round}} du tournoi {{.Name}}\u00a0: cela compte comme une victoire. Votre prochain appariement arrivera par e-mail.",
 	Walkover:          "{{.Opponent}} a quitté le tournoi {{.Name}}\u00a0: votre partie de la ronde {{.Round}} compte comme une victoire pour vous, sans jouer. Votre prochain appariement arrivera par e-mail.",
+	WalkoverAnnulled:  "{{.Opponent}} a quitté le tournoi {{.Name}}\u00a0: vous n’avez pas de partie à la ronde {{.Round}}, et aucune de ses parties ne compte, ni pour lui ni pour ses adversaires. Votre prochain appariement arrivera par e-mail.",
 
 	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
 	MoveButton:    "Ouvrir le plateau",

@@ -76,6 +76,7 @@ var italian = phrases{
 	SubjectTournament: "Less: {{.Name}}, turno {{.Round}}",
 	Bye:               "nel turno {{.Round}} del torneo {{.Name}} riposi: vale come una vittoria. Il prossimo abbinamento ti arriverà per e-mail.",
 	Walkover:          "{{.Opponent}} ha lasciato il torneo {{.Name}}: la tua partita del turno {{.Round}} vale come una vittoria, senza giocare. Il prossimo abbinamento ti arriverà per e-mail.",
+	WalkoverAnnulled:  "{{.Opponent}} ha lasciato il torneo {{.Name}}: non hai una partita nel turno {{.Round}} e nessuna delle sue partite conta, né per lui né per i suoi avversari. Il prossimo abbinamento ti arriverà per e-mail.",
 
 	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
 	MoveButton:    "Apri la scacchiera",

@@ -380,6 +380,9 @@ func (r *Renderer) bye(ctx context.Context, m domain.OutboxMail, msg Message) (M
 		name = t.Entrants[i].Name
 		if opponent, ok := withdrawnOpponent(&t, m.Notice.Ply, i); ok {
 			data["Opponent"], text = t.Entrants[opponent].Name, p.Walkover
+			if t.Entrants[opponent].Annulled {
+				text = p.WalkoverAnnulled // the pairing counts for nobody
+			}
 		}
 	}
 	msg.ToName = name

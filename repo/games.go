@@ -164,7 +164,8 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 // updateGame stores the new state of before; the version check makes a
 // lost update impossible even if a caller bypassed the write transaction.
 // Seat rows and the spectator link's version are written only when a link
-// was renewed: most changes are turns, and every statement holds the one
+// was renewed or a seat changed hands (a tournament's organiser replaced a
+// player): most changes are turns, and every statement holds the one
 // write connection.
 func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	version := before.Version
@@ -193,11 +194,11 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 		}
 	}
 	for i, s := range g.Seats {
-		if i < len(before.Seats) && before.Seats[i].TokenVersion == s.TokenVersion {
-			continue
+		if i < len(before.Seats) && before.Seats[i] == s {
+			continue // most changes leave the seats alone
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ? WHERE game_id = ? AND color = ?`,
-			s.TokenVersion, g.ID, s.Color); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ?, name = ?, email = ?, locale = ? WHERE game_id = ? AND color = ?`,
+			s.TokenVersion, s.Name, s.Email, s.Locale, g.ID, s.Color); err != nil {
 			return fmt.Errorf("update seat: %w", err)
 		}
 	}

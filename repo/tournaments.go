@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -27,11 +28,29 @@ func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) err
 	if err != nil {
 		return err
 	}
-	_, err = s.tx.ExecContext(ctx, `INSERT INTO tournaments (id, organizer_id, name, status, data, version, due_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.OrganizerID, t.Name, string(t.Status), data, t.Version, millis(due),
-		t.CreatedAt.UnixMilli(), t.UpdatedAt.UnixMilli())
+	_, err = s.tx.ExecContext(ctx, `INSERT INTO tournaments (id, organizer_id, name, status, data, version, due_at, created_at, updated_at, public_until)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.OrganizerID, t.Name, string(t.Status), data, t.Version, millis(due),
+		t.CreatedAt.UnixMilli(), t.UpdatedAt.UnixMilli(), millis(gamerow.PublicUntil(t)))
 	if err != nil {
 		return fmt.Errorf("insert tournament: %w", err)
+	}
+	return s.writeTournamentPlayers(ctx, t)
+}
+
+// writeTournamentPlayers brings the tournament's rows of players in line
+// with its entrants (who joined, left, or had his address corrected).
+func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournament) error {
+	list, err := json.Marshal(gamerow.TournamentPlayers(t))
+	if err != nil {
+		return err
+	}
+	if _, err := s.tx.ExecContext(ctx, `DELETE FROM tournament_players WHERE tournament_id = ?
+		AND email NOT IN (SELECT value FROM json_each(?))`, t.ID, string(list)); err != nil {
+		return fmt.Errorf("tournament %s: players: %w", t.ID, err)
+	}
+	if _, err := s.tx.ExecContext(ctx, `INSERT INTO tournament_players (tournament_id, email)
+		SELECT ?, value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`, t.ID, string(list)); err != nil {
+		return fmt.Errorf("tournament %s: players: %w", t.ID, err)
 	}
 	return nil
 }
@@ -63,15 +82,16 @@ func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, versi
 	if err != nil {
 		return err
 	}
-	res, err := s.tx.ExecContext(ctx, `UPDATE tournaments SET status = ?, data = ?, version = ?, due_at = ?, updated_at = ?
-		WHERE id = ? AND version = ?`, string(t.Status), data, t.Version, millis(due), t.UpdatedAt.UnixMilli(), t.ID, version)
+	res, err := s.tx.ExecContext(ctx, `UPDATE tournaments SET status = ?, data = ?, version = ?, due_at = ?, updated_at = ?,
+		public_until = ? WHERE id = ? AND version = ?`, string(t.Status), data, t.Version, millis(due), t.UpdatedAt.UnixMilli(),
+		millis(gamerow.PublicUntil(t)), t.ID, version)
 	if err != nil {
 		return fmt.Errorf("update tournament %s: %w", t.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("update tournament %s: version %d is gone: %w", t.ID, version, domain.ErrStale)
 	}
-	return nil
+	return s.writeTournamentPlayers(ctx, t)
 }
 
 func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament) error {
@@ -105,4 +125,23 @@ func (db *DB) DueTournaments(ctx context.Context, now time.Time, limit int) ([]s
 		return nil, fmt.Errorf("find due tournaments: %w", err)
 	}
 	return ids, nil
+}
+
+// AddEvents writes events that come with no notice to the live streams.
+func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Time) error {
+	return writeEvents(ctx, s.tx, evs, now)
+}
+
+// AccountTournaments lists what an account organises, plays in, or can
+// join (an open public registration), newest first.
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE organizer_id = ?
+		OR id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)
+		OR public_until > ?
+		ORDER BY created_at DESC, id DESC LIMIT ?`, userID, email, now.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list tournaments: %w", err)
+	}
+	defer rows.Close()
+	return gamerow.DecodeTournaments(rows)
 }

@@ -672,6 +672,27 @@ func (e MoveOptionKind) Valid() bool {
 	}
 }
 
+// Defines values for OverrideResultRequestWhiteScore.
+const (
+	N0  OverrideResultRequestWhiteScore = 0
+	N05 OverrideResultRequestWhiteScore = 0.5
+	N1  OverrideResultRequestWhiteScore = 1
+)
+
+// Valid indicates whether the value is a known member of the OverrideResultRequestWhiteScore enum.
+func (e OverrideResultRequestWhiteScore) Valid() bool {
+	switch e {
+	case N0:
+		return true
+	case N05:
+		return true
+	case N1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Preset.
 const (
 	Classic Preset = "classic"
@@ -694,6 +715,8 @@ func (e Preset) Valid() bool {
 const (
 	ProblemCodeAccountRequired          ProblemCode = "account_required"
 	ProblemCodeAddressSuppressed        ProblemCode = "address_suppressed"
+	ProblemCodeAlreadyEntered           ProblemCode = "already_entered"
+	ProblemCodeAlreadyPlayed            ProblemCode = "already_played"
 	ProblemCodeAlreadyWithdrawn         ProblemCode = "already_withdrawn"
 	ProblemCodeBadRequest               ProblemCode = "bad_request"
 	ProblemCodeBodyTooLarge             ProblemCode = "body_too_large"
@@ -713,6 +736,7 @@ const (
 	ProblemCodeInvalidPushSubscription  ProblemCode = "invalid_push_subscription"
 	ProblemCodeInvalidRequest           ProblemCode = "invalid_request"
 	ProblemCodeInvalidVacation          ProblemCode = "invalid_vacation"
+	ProblemCodeInviteInvalid            ProblemCode = "invite_invalid"
 	ProblemCodeLinkReplaced             ProblemCode = "link_replaced"
 	ProblemCodeLoginInvalid             ProblemCode = "login_invalid"
 	ProblemCodeMethodNotAllowed         ProblemCode = "method_not_allowed"
@@ -724,13 +748,18 @@ const (
 	ProblemCodeRateLimited              ProblemCode = "rate_limited"
 	ProblemCodeRecipientBudgetExhausted ProblemCode = "recipient_budget_exhausted"
 	ProblemCodeRefreshInvalid           ProblemCode = "refresh_invalid"
+	ProblemCodeRegistrationClosed       ProblemCode = "registration_closed"
+	ProblemCodeRoundNotChangeable       ProblemCode = "round_not_changeable"
 	ProblemCodeSeatOrAccountRequired    ProblemCode = "seat_or_account_required"
 	ProblemCodeStalePly                 ProblemCode = "stale_ply"
 	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
 	ProblemCodeTooManyPushSubscriptions ProblemCode = "too_many_push_subscriptions"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
 	ProblemCodeTooManyTokens            ProblemCode = "too_many_tokens"
+	ProblemCodeTournamentFull           ProblemCode = "tournament_full"
+	ProblemCodeTournamentNotPaused      ProblemCode = "tournament_not_paused"
 	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
+	ProblemCodeTournamentPaused         ProblemCode = "tournament_paused"
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
@@ -743,6 +772,10 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeAccountRequired:
 		return true
 	case ProblemCodeAddressSuppressed:
+		return true
+	case ProblemCodeAlreadyEntered:
+		return true
+	case ProblemCodeAlreadyPlayed:
 		return true
 	case ProblemCodeAlreadyWithdrawn:
 		return true
@@ -782,6 +815,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeInvalidVacation:
 		return true
+	case ProblemCodeInviteInvalid:
+		return true
 	case ProblemCodeLinkReplaced:
 		return true
 	case ProblemCodeLoginInvalid:
@@ -804,6 +839,10 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeRefreshInvalid:
 		return true
+	case ProblemCodeRegistrationClosed:
+		return true
+	case ProblemCodeRoundNotChangeable:
+		return true
 	case ProblemCodeSeatOrAccountRequired:
 		return true
 	case ProblemCodeStalePly:
@@ -816,7 +855,13 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeTooManyTokens:
 		return true
+	case ProblemCodeTournamentFull:
+		return true
+	case ProblemCodeTournamentNotPaused:
+		return true
 	case ProblemCodeTournamentOver:
+		return true
+	case ProblemCodeTournamentPaused:
 		return true
 	case ProblemCodeUnauthorized:
 		return true
@@ -1143,6 +1188,129 @@ func (e TournamentTiebreak) Valid() bool {
 	}
 }
 
+// Defines values for TournamentListTournamentsFormat.
+const (
+	TournamentListTournamentsFormatDoubleRoundRobin TournamentListTournamentsFormat = "double_round_robin"
+	TournamentListTournamentsFormatRoundRobin       TournamentListTournamentsFormat = "round_robin"
+	TournamentListTournamentsFormatSwiss            TournamentListTournamentsFormat = "swiss"
+)
+
+// Valid indicates whether the value is a known member of the TournamentListTournamentsFormat enum.
+func (e TournamentListTournamentsFormat) Valid() bool {
+	switch e {
+	case TournamentListTournamentsFormatDoubleRoundRobin:
+		return true
+	case TournamentListTournamentsFormatRoundRobin:
+		return true
+	case TournamentListTournamentsFormatSwiss:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentListTournamentsStatus.
+const (
+	TournamentListTournamentsStatusCancelled TournamentListTournamentsStatus = "cancelled"
+	TournamentListTournamentsStatusFinished  TournamentListTournamentsStatus = "finished"
+	TournamentListTournamentsStatusRunning   TournamentListTournamentsStatus = "running"
+	TournamentListTournamentsStatusScheduled TournamentListTournamentsStatus = "scheduled"
+)
+
+// Valid indicates whether the value is a known member of the TournamentListTournamentsStatus enum.
+func (e TournamentListTournamentsStatus) Valid() bool {
+	switch e {
+	case TournamentListTournamentsStatusCancelled:
+		return true
+	case TournamentListTournamentsStatusFinished:
+		return true
+	case TournamentListTournamentsStatusRunning:
+		return true
+	case TournamentListTournamentsStatusScheduled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentLogEntryAction.
+const (
+	TournamentLogEntryActionCancelled          TournamentLogEntryAction = "cancelled"
+	TournamentLogEntryActionDeadlineExtended   TournamentLogEntryAction = "deadline_extended"
+	TournamentLogEntryActionEntrantAdded       TournamentLogEntryAction = "entrant_added"
+	TournamentLogEntryActionEntrantEdited      TournamentLogEntryAction = "entrant_edited"
+	TournamentLogEntryActionEntrantReplaced    TournamentLogEntryAction = "entrant_replaced"
+	TournamentLogEntryActionJoined             TournamentLogEntryAction = "joined"
+	TournamentLogEntryActionLeft               TournamentLogEntryAction = "left"
+	TournamentLogEntryActionPaused             TournamentLogEntryAction = "paused"
+	TournamentLogEntryActionRegistrationClosed TournamentLogEntryAction = "registration_closed"
+	TournamentLogEntryActionRegistrationOpened TournamentLogEntryAction = "registration_opened"
+	TournamentLogEntryActionResultAnnulled     TournamentLogEntryAction = "result_annulled"
+	TournamentLogEntryActionResultOverridden   TournamentLogEntryAction = "result_overridden"
+	TournamentLogEntryActionResumed            TournamentLogEntryAction = "resumed"
+	TournamentLogEntryActionRoundPostponed     TournamentLogEntryAction = "round_postponed"
+	TournamentLogEntryActionWithdrawn          TournamentLogEntryAction = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the TournamentLogEntryAction enum.
+func (e TournamentLogEntryAction) Valid() bool {
+	switch e {
+	case TournamentLogEntryActionCancelled:
+		return true
+	case TournamentLogEntryActionDeadlineExtended:
+		return true
+	case TournamentLogEntryActionEntrantAdded:
+		return true
+	case TournamentLogEntryActionEntrantEdited:
+		return true
+	case TournamentLogEntryActionEntrantReplaced:
+		return true
+	case TournamentLogEntryActionJoined:
+		return true
+	case TournamentLogEntryActionLeft:
+		return true
+	case TournamentLogEntryActionPaused:
+		return true
+	case TournamentLogEntryActionRegistrationClosed:
+		return true
+	case TournamentLogEntryActionRegistrationOpened:
+		return true
+	case TournamentLogEntryActionResultAnnulled:
+		return true
+	case TournamentLogEntryActionResultOverridden:
+		return true
+	case TournamentLogEntryActionResumed:
+		return true
+	case TournamentLogEntryActionRoundPostponed:
+		return true
+	case TournamentLogEntryActionWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentLogEntryByRole.
+const (
+	TournamentLogEntryByRoleOrganiser TournamentLogEntryByRole = "organiser"
+	TournamentLogEntryByRolePlayer    TournamentLogEntryByRole = "player"
+	TournamentLogEntryByRoleScheduler TournamentLogEntryByRole = "scheduler"
+)
+
+// Valid indicates whether the value is a known member of the TournamentLogEntryByRole enum.
+func (e TournamentLogEntryByRole) Valid() bool {
+	switch e {
+	case TournamentLogEntryByRoleOrganiser:
+		return true
+	case TournamentLogEntryByRolePlayer:
+		return true
+	case TournamentLogEntryByRoleScheduler:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TournamentRoundStatus.
 const (
 	TournamentRoundStatusClosed  TournamentRoundStatus = "closed"
@@ -1176,6 +1344,24 @@ func (e ViewHighlightKind) Valid() bool {
 	case Hole:
 		return true
 	case Target:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WithdrawRequestPolicy.
+const (
+	WithdrawRequestPolicyAnnul   WithdrawRequestPolicy = "annul"
+	WithdrawRequestPolicyForfeit WithdrawRequestPolicy = "forfeit"
+)
+
+// Valid indicates whether the value is a known member of the WithdrawRequestPolicy enum.
+func (e WithdrawRequestPolicy) Valid() bool {
+	switch e {
+	case WithdrawRequestPolicyAnnul:
+		return true
+	case WithdrawRequestPolicyForfeit:
 		return true
 	default:
 		return false
@@ -1398,8 +1584,13 @@ type CreateTournamentRequest struct {
 	Game *GameKind `json:"game,omitempty"`
 
 	// Name 1 to 100 characters after trimming; no control characters.
-	Name    string          `json:"name"`
-	Players []PlayerRequest `json:"players"`
+	Name string `json:"name"`
+
+	// Players At least 2 unless `registration` opens sign-up.
+	Players *[]PlayerRequest `json:"players,omitempty"`
+
+	// Registration Sign-up by the players themselves.
+	Registration *RegistrationRequest `json:"registration,omitempty"`
 
 	// Rounds Swiss only; round robins have their own number.
 	Rounds *int `json:"rounds,omitempty"`
@@ -1426,6 +1617,13 @@ type CreateTournamentRequest struct {
 // CreateTournamentRequestFormat defines model for CreateTournamentRequest.Format.
 type CreateTournamentRequestFormat string
 
+// EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
+type EditTournamentPlayerRequest struct {
+	Email  *string `json:"email,omitempty"`
+	Name   *string `json:"name,omitempty"`
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
 // apart by `game`.
 type Game struct {
@@ -1451,6 +1649,15 @@ type Health struct {
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
+
+// JoinTournamentRequest defines model for JoinTournamentRequest.
+type JoinTournamentRequest struct {
+	// Invite The token of the invite link; omit for a public registration.
+	Invite *string `json:"invite,omitempty"`
+
+	// Name How the event shows you; your account's name if omitted.
+	Name *string `json:"name,omitempty"`
+}
 
 // LesBoard defines model for LesBoard.
 type LesBoard struct {
@@ -1940,6 +2147,12 @@ type MailStatusKind string
 // MailStatusStatus defines model for MailStatus.Status.
 type MailStatusStatus string
 
+// MoreTimeRequest defines model for MoreTimeRequest.
+type MoreTimeRequest struct {
+	Hours  int    `json:"hours"`
+	Reason string `json:"reason"`
+}
+
 // MoveOption One legal move. Less: a piece's step or jump, with its cost. Les: a
 // stone placed on `to` (`from` is empty, `cost` 0), or at the choice
 // (LS3) a colour: `to` is `black` or `white`.
@@ -2003,6 +2216,16 @@ type OneClickUnsubscribe struct {
 	ListUnsubscribe *string `json:"List-Unsubscribe,omitempty"`
 }
 
+// OpenRegistrationRequest defines model for OpenRegistrationRequest.
+type OpenRegistrationRequest struct {
+	ClosesAt   *time.Time `json:"closes_at,omitempty"`
+	MaxPlayers *int       `json:"max_players,omitempty"`
+
+	// NewLink Issue a new invite link; older ones stop working.
+	NewLink *bool `json:"new_link,omitempty"`
+	Public  *bool `json:"public,omitempty"`
+}
+
 // Options defines model for Options.
 type Options struct {
 	// EarlyStop A player may end a turn after at least one move (T3).
@@ -2020,6 +2243,20 @@ type OptionsRequest struct {
 	// MaxTurns Turns each player gets before the game ends (E3); default 40 for two players, 20 for four.
 	MaxTurns *int `json:"max_turns,omitempty"`
 }
+
+// OverrideResultRequest defines model for OverrideResultRequest.
+type OverrideResultRequest struct {
+	// Annul The result counts for nobody.
+	Annul *bool `json:"annul,omitempty"`
+
+	// Margin White's margin; negative if White lost, 0 for a draw.
+	Margin     *int                             `json:"margin,omitempty"`
+	Reason     string                           `json:"reason"`
+	WhiteScore *OverrideResultRequestWhiteScore `json:"white_score,omitempty"`
+}
+
+// OverrideResultRequestWhiteScore defines model for OverrideResultRequest.WhiteScore.
+type OverrideResultRequestWhiteScore float32
 
 // PerSide A number for each of the two sides: `white` and `black` in a
 // two-player game, `yellow-white` and `black-red` in a four-player game.
@@ -2260,6 +2497,12 @@ type PushSubscriptionRequest struct {
 	} `json:"keys"`
 }
 
+// ReasonRequest defines model for ReasonRequest.
+type ReasonRequest struct {
+	// Reason Why, for the log the players see.
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Record The game record as JSON: a `LessRecord` or a `LesRecord`, told apart by `game`.
 type Record struct {
 	union json.RawMessage
@@ -2269,6 +2512,26 @@ type Record struct {
 type RefreshRequest struct {
 	// RefreshToken The newest refresh token of the session.
 	RefreshToken string `json:"refresh_token"`
+}
+
+// Registration Sign-up by the players; null when the organiser typed in every player.
+type Registration struct {
+	ClosesAt   *time.Time `json:"closes_at"`
+	MaxPlayers *int       `json:"max_players"`
+	Open       bool       `json:"open"`
+	Public     bool       `json:"public"`
+}
+
+// RegistrationRequest Sign-up by the players themselves.
+type RegistrationRequest struct {
+	// ClosesAt When sign-up ends; the first round's start if omitted.
+	ClosesAt *time.Time `json:"closes_at,omitempty"`
+
+	// MaxPlayers The most players the event takes; 64 if omitted.
+	MaxPlayers *int `json:"max_players,omitempty"`
+
+	// Public Listed to every account, and joinable without the invite link.
+	Public *bool `json:"public,omitempty"`
 }
 
 // ResignRequest Nothing; the empty object.
@@ -2522,15 +2785,26 @@ type Tournament struct {
 	// (docs/les-rules.md).
 	Game GameKind `json:"game"`
 	Id   string   `json:"id"`
-	Name string   `json:"name"`
+
+	// Log Every action on the event, oldest first (who, when, what, why).
+	Log  []TournamentLogEntry `json:"log"`
+	Name string               `json:"name"`
 
 	// PageUrl The public HTML standings page.
-	PageUrl string             `json:"page_url"`
-	Players []TournamentPlayer `json:"players"`
-	Rounds  []TournamentRound  `json:"rounds"`
+	PageUrl string `json:"page_url"`
+
+	// PausedAt When the organiser paused the event; null while it runs.
+	PausedAt *time.Time         `json:"paused_at"`
+	Players  []TournamentPlayer `json:"players"`
+
+	// Registration Sign-up by the players; null when the organiser typed in every player.
+	Registration *Registration     `json:"registration"`
+	Rounds       []TournamentRound `json:"rounds"`
 
 	// Side The board side of every game (Les); null for Less, whose rounds each have a board of their own.
-	Side      *int               `json:"side"`
+	Side *int `json:"side"`
+
+	// Standings Live: a result counts the moment its game ends.
 	Standings []Standing         `json:"standings"`
 	Status    TournamentStatus   `json:"status"`
 	Tiebreak  TournamentTiebreak `json:"tiebreak"`
@@ -2545,14 +2819,82 @@ type TournamentStatus string
 // TournamentTiebreak defines model for Tournament.Tiebreak.
 type TournamentTiebreak string
 
+// TournamentInvite defines model for TournamentInvite.
+type TournamentInvite struct {
+	// InviteUrl The invite link: the tournament's page, with the invite token
+	// after `#invite=` for `joinTournament`.
+	InviteUrl  string     `json:"invite_url"`
+	Tournament Tournament `json:"tournament"`
+}
+
+// TournamentList defines model for TournamentList.
+type TournamentList struct {
+	Tournaments []struct {
+		CreatedAt  time.Time                       `json:"created_at"`
+		FirstStart time.Time                       `json:"first_start"`
+		Format     TournamentListTournamentsFormat `json:"format"`
+		Id         string                          `json:"id"`
+
+		// Joinable Its public registration is open to you.
+		Joinable   bool   `json:"joinable"`
+		Name       string `json:"name"`
+		Organising bool   `json:"organising"`
+		PageUrl    string `json:"page_url"`
+
+		// Players How many players the event has.
+		Players int  `json:"players"`
+		Playing bool `json:"playing"`
+
+		// Registration Sign-up by the players; null when the organiser typed in every player.
+		Registration *Registration                   `json:"registration"`
+		Status       TournamentListTournamentsStatus `json:"status"`
+	} `json:"tournaments"`
+}
+
+// TournamentListTournamentsFormat defines model for TournamentList.Tournaments.Format.
+type TournamentListTournamentsFormat string
+
+// TournamentListTournamentsStatus defines model for TournamentList.Tournaments.Status.
+type TournamentListTournamentsStatus string
+
+// TournamentLogEntry defines model for TournamentLogEntry.
+type TournamentLogEntry struct {
+	Action TournamentLogEntryAction `json:"action"`
+	At     time.Time                `json:"at"`
+	By     struct {
+		// Name The player's name; null for the organiser and the scheduler.
+		Name *string                  `json:"name"`
+		Role TournamentLogEntryByRole `json:"role"`
+	} `json:"by"`
+
+	// Detail What happened, in English, naming players by name.
+	Detail string  `json:"detail"`
+	Reason *string `json:"reason"`
+}
+
+// TournamentLogEntryAction defines model for TournamentLogEntry.Action.
+type TournamentLogEntryAction string
+
+// TournamentLogEntryByRole defines model for TournamentLogEntry.By.Role.
+type TournamentLogEntryByRole string
+
 // TournamentPairing defines model for TournamentPairing.
 type TournamentPairing struct {
+	// Annulled The organiser annulled the result; it counts for nobody.
+	Annulled bool `json:"annulled"`
+
 	// Black The index of the player with Black; null for a bye.
 	Black *int `json:"black"`
 
+	// Deadline When the game is adjudicated if unfinished; later than the round's if extended.
+	Deadline time.Time `json:"deadline"`
+
 	// GameId The game; null for a bye or a forfeit without play.
 	GameId *string `json:"game_id"`
-	Result *struct {
+
+	// Overridden The organiser set the result (the log says why).
+	Overridden bool `json:"overridden"`
+	Result     *struct {
 		Forfeit bool `json:"forfeit"`
 
 		// Margin White's margin (negative if White lost).
@@ -2568,9 +2910,23 @@ type TournamentPairing struct {
 
 // TournamentPlayer defines model for TournamentPlayer.
 type TournamentPlayer struct {
+	// Annulled He withdrew under the annul policy; none of his games count.
+	Annulled  bool   `json:"annulled"`
 	Index     int    `json:"index"`
 	Name      string `json:"name"`
 	Withdrawn bool   `json:"withdrawn"`
+}
+
+// TournamentPlayerRequest defines model for TournamentPlayerRequest.
+type TournamentPlayerRequest struct {
+	Email string `json:"email"`
+
+	// Locale The language of emails.
+	Locale *Locale `json:"locale,omitempty"`
+	Name   string  `json:"name"`
+
+	// Reason Why, for the log (required to replace a player).
+	Reason *string `json:"reason,omitempty"`
 }
 
 // TournamentRound defines model for TournamentRound.
@@ -2801,7 +3157,22 @@ type ViewWall struct {
 type WithdrawRequest struct {
 	// Player The entrant's index; omit to withdraw yourself.
 	Player *int `json:"player,omitempty"`
+
+	// Policy The organiser's choice of how the withdrawal counts: `forfeit`
+	// (default) keeps his played games and forfeits the rest to his
+	// opponents; `annul` annuls all his games when he played fewer
+	// than half of the rounds (as chess events do), else forfeits.
+	Policy *WithdrawRequestPolicy `json:"policy,omitempty"`
+
+	// Reason Why, for the log.
+	Reason *string `json:"reason,omitempty"`
 }
+
+// WithdrawRequestPolicy The organiser's choice of how the withdrawal counts: `forfeit`
+// (default) keeps his played games and forfeits the rest to his
+// opponents; `annul` annuls all his games when he played fewer
+// than half of the rounds (as chess events do), else forfeits.
+type WithdrawRequestPolicy string
 
 // GameId defines model for GameId.
 type GameId = string
@@ -2818,8 +3189,14 @@ type LastEventId = string
 // LastEventIdQuery defines model for LastEventIdQuery.
 type LastEventIdQuery = string
 
+// RoundNumber defines model for RoundNumber.
+type RoundNumber = int
+
 // TournamentId defines model for TournamentId.
 type TournamentId = string
+
+// TournamentPlayerIndex defines model for TournamentPlayerIndex.
+type TournamentPlayerIndex = int
 
 // BadRequest RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
@@ -2883,6 +3260,9 @@ type ServiceUnavailable = Problem
 // `illegal_turn` adds `rule`, `rule_ref` and `index`;
 // `insufficient_scope` adds `scope`.
 type TooManyRequests = Problem
+
+// TournamentAfterAction defines model for TournamentAfterAction.
+type TournamentAfterAction = Tournament
 
 // Unauthorized RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
@@ -3032,10 +3412,80 @@ type ListMyGamesParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// CancelTournamentParams defines parameters for CancelTournament.
+type CancelTournamentParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ExtendTournamentGameParams defines parameters for ExtendTournamentGame.
+type ExtendTournamentGameParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// JoinTournamentParams defines parameters for JoinTournament.
+type JoinTournamentParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// PauseTournamentParams defines parameters for PauseTournament.
+type PauseTournamentParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// AddTournamentPlayerParams defines parameters for AddTournamentPlayer.
+type AddTournamentPlayerParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// EditTournamentPlayerParams defines parameters for EditTournamentPlayer.
+type EditTournamentPlayerParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReplaceTournamentPlayerParams defines parameters for ReplaceTournamentPlayer.
+type ReplaceTournamentPlayerParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetTournamentRecordsParams defines parameters for GetTournamentRecords.
 type GetTournamentRecordsParams struct {
 	// Round Only this round's games; every round's without.
 	Round *int `form:"round,omitempty" json:"round,omitempty"`
+}
+
+// ResumeTournamentParams defines parameters for ResumeTournament.
+type ResumeTournamentParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// OverrideTournamentResultParams defines parameters for OverrideTournamentResult.
+type OverrideTournamentResultParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// PostponeTournamentRoundParams defines parameters for PostponeTournamentRound.
+type PostponeTournamentRoundParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetStandingsParams defines parameters for GetStandings.
@@ -3045,6 +3495,13 @@ type GetStandingsParams struct {
 
 // GetStandingsParamsFormat defines parameters for GetStandings.
 type GetStandingsParamsFormat string
+
+// WithdrawFromTournamentParams defines parameters for WithdrawFromTournament.
+type WithdrawFromTournamentParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
 
 // NeverEmailFormdataRequestBody defines body for NeverEmail for application/x-www-form-urlencoded ContentType.
 type NeverEmailFormdataRequestBody = NeverEmailFormdataBody
@@ -3093,6 +3550,39 @@ type RenewPushSubscriptionJSONRequestBody = PushRenewal
 
 // CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
 type CreateTournamentJSONRequestBody = CreateTournamentRequest
+
+// CancelTournamentJSONRequestBody defines body for CancelTournament for application/json ContentType.
+type CancelTournamentJSONRequestBody = ReasonRequest
+
+// ExtendTournamentGameJSONRequestBody defines body for ExtendTournamentGame for application/json ContentType.
+type ExtendTournamentGameJSONRequestBody = MoreTimeRequest
+
+// JoinTournamentJSONRequestBody defines body for JoinTournament for application/json ContentType.
+type JoinTournamentJSONRequestBody = JoinTournamentRequest
+
+// PauseTournamentJSONRequestBody defines body for PauseTournament for application/json ContentType.
+type PauseTournamentJSONRequestBody = ReasonRequest
+
+// AddTournamentPlayerJSONRequestBody defines body for AddTournamentPlayer for application/json ContentType.
+type AddTournamentPlayerJSONRequestBody = TournamentPlayerRequest
+
+// EditTournamentPlayerJSONRequestBody defines body for EditTournamentPlayer for application/json ContentType.
+type EditTournamentPlayerJSONRequestBody = EditTournamentPlayerRequest
+
+// ReplaceTournamentPlayerJSONRequestBody defines body for ReplaceTournamentPlayer for application/json ContentType.
+type ReplaceTournamentPlayerJSONRequestBody = TournamentPlayerRequest
+
+// OpenRegistrationJSONRequestBody defines body for OpenRegistration for application/json ContentType.
+type OpenRegistrationJSONRequestBody = OpenRegistrationRequest
+
+// ResumeTournamentJSONRequestBody defines body for ResumeTournament for application/json ContentType.
+type ResumeTournamentJSONRequestBody = ReasonRequest
+
+// OverrideTournamentResultJSONRequestBody defines body for OverrideTournamentResult for application/json ContentType.
+type OverrideTournamentResultJSONRequestBody = OverrideResultRequest
+
+// PostponeTournamentRoundJSONRequestBody defines body for PostponeTournamentRound for application/json ContentType.
+type PostponeTournamentRoundJSONRequestBody = MoreTimeRequest
 
 // WithdrawFromTournamentJSONRequestBody defines body for WithdrawFromTournament for application/json ContentType.
 type WithdrawFromTournamentJSONRequestBody = WithdrawRequest
@@ -4733,6 +5223,17 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
 	RenewPushSubscription(ctx context.Context, body RenewPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListTournaments Your tournaments
+	//
+	// The tournaments the account organises, plays in (withdrawn or not),
+	// or can join (a public registration that is open), newest first; at
+	// most 200.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	//
+	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
+	ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateTournamentWithBody Create a tournament
 	//
 	// An organiser registers players (name and email), a format and a
@@ -4815,16 +5316,237 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
 	GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// CancelTournament Cancel a tournament
+	// CancelTournamentWithBody Cancel a tournament
 	//
-	// The organiser stops the tournament: no further rounds start; games
-	// under way go on as ordinary games.
+	// The organiser stops the tournament: no further rounds start. The
+	// running round keeps the results of its finished games and closes;
+	// games under way go on as ordinary games that count for nothing.
+	// Logged, with the optional `reason`.
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
-	// `404 not_found`; `409 tournament_over`.
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
-	CancelTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CancelTournamentWithBody(ctx context.Context, id TournamentId, params *CancelTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelTournament Cancel a tournament
+	//
+	// The organiser stops the tournament: no further rounds start. The
+	// running round keeps the results of its finished games and closes;
+	// games under way go on as ordinary games that count for nothing.
+	// Logged, with the optional `reason`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+	CancelTournament(ctx context.Context, id TournamentId, params *CancelTournamentParams, body CancelTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExtendTournamentGameWithBody Give one game more time
+	//
+	// The game is adjudicated `hours` later than its round, and the player
+	// to move gets `hours` more for his turn. `reason` is required.
+	// Logged; both players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+	ExtendTournamentGameWithBody(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExtendTournamentGame Give one game more time
+	//
+	// The game is adjudicated `hours` later than its round, and the player
+	// to move gets `hours` more for his turn. `reason` is required.
+	// Logged; both players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+	ExtendTournamentGame(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, body ExtendTournamentGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinTournamentWithBody Sign up
+	//
+	// The signed-in account joins with its address: `invite` is the token
+	// of the invite link (after `#invite=`); a public registration needs
+	// none. `name` is how the event shows him (default: the account's
+	// name). He may withdraw (`withdrawFromTournament`) until the first
+	// round starts, and then leaves the list.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+	// another event's); `404 not_found`; `409 registration_closed`/
+	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+	JoinTournamentWithBody(ctx context.Context, id TournamentId, params *JoinTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinTournament Sign up
+	//
+	// The signed-in account joins with its address: `invite` is the token
+	// of the invite link (after `#invite=`); a public registration needs
+	// none. `name` is how the event shows him (default: the account's
+	// name). He may withdraw (`withdrawFromTournament`) until the first
+	// round starts, and then leaves the list.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+	// another event's); `404 not_found`; `409 registration_closed`/
+	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+	JoinTournament(ctx context.Context, id TournamentId, params *JoinTournamentParams, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PauseTournamentWithBody Pause the event
+	//
+	// Holidays: no round starts or closes, and the clocks of the running
+	// games stop (players may still move; no time counts). Resuming moves
+	// every deadline and start still ahead by the length of the pause.
+	// Logged; the players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+	PauseTournamentWithBody(ctx context.Context, id TournamentId, params *PauseTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PauseTournament Pause the event
+	//
+	// Holidays: no round starts or closes, and the clocks of the running
+	// games stop (players may still move; no time counts). Resuming moves
+	// every deadline and start still ahead by the length of the pause.
+	// Logged; the players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+	PauseTournament(ctx context.Context, id TournamentId, params *PauseTournamentParams, body PauseTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddTournamentPlayerWithBody Add a player (or a late entry)
+	//
+	// The organiser enters a player before the start, or as a late entry
+	// into a running Swiss event: he starts with no points and is paired
+	// from the next round. Round robins take no late entries. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`tournament_full`/`registration_closed`/
+	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+	AddTournamentPlayerWithBody(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddTournamentPlayer Add a player (or a late entry)
+	//
+	// The organiser enters a player before the start, or as a late entry
+	// into a running Swiss event: he starts with no points and is paired
+	// from the next round. Round robins take no late entries. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`tournament_full`/`registration_closed`/
+	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+	AddTournamentPlayer(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EditTournamentPlayerWithBody Correct a player's name or address
+	//
+	// The organiser fixes a typo: the player keeps his results. A new
+	// address takes over his game of the running round: the old move link
+	// stops working and the new address is emailed a new one. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+	EditTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EditTournamentPlayer Correct a player's name or address
+	//
+	// The organiser fixes a typo: the player keeps his results. A new
+	// address takes over his game of the running round: the old move link
+	// stops working and the new address is emailed a new one. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+	EditTournamentPlayer(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, body EditTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceTournamentPlayerWithBody Replace a player who has not played
+	//
+	// The organiser puts another player in the place of one who has not
+	// made a move in the event yet. The newcomer takes over his pairing
+	// and is emailed his move link; the old link stops working. `reason`
+	// is required. Logged, and the players concerned get a
+	// `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+	ReplaceTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceTournamentPlayer Replace a player who has not played
+	//
+	// The organiser puts another player in the place of one who has not
+	// made a move in the event yet. The newcomer takes over his pairing
+	// and is emailed his move link; the old link stops working. `reason`
+	// is required. Logged, and the players concerned get a
+	// `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+	ReplaceTournamentPlayer(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, body ReplaceTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTournamentRecords Every game record of a tournament, or of one round
 	//
@@ -4848,6 +5570,163 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/tournaments/{id}/records (the `GetTournamentRecords` operationId).
 	GetTournamentRecords(ctx context.Context, id TournamentId, params *GetTournamentRecordsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CloseRegistration Close sign-up
+	//
+	// The organiser ends registration; the invite link stops working
+	// (opening registration again issues a new one).
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+	// `404 not_found`; `409 registration_closed` (not open).
+	//
+	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
+	CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OpenRegistrationWithBody Open sign-up, and get the invite link
+	//
+	// The organiser opens registration before the first round (or changes
+	// its terms) and gets the invite link to pass around: a player who
+	// follows it signs in and joins (`joinTournament`). `max_players`
+	// limits the number of players (default 64), `closes_at` ends sign-up
+	// early (default: when the first round starts); `public` lists the
+	// event to every account (`listTournaments`) and lets anyone signed in
+	// join without the link. `new_link` issues a new link: older ones stop
+	// working. A round robin with registration must be scheduled by
+	// `first_start` and `interval_hours`; its rounds are planned for the
+	// players who came when registration closes. A Swiss event has no more
+	// rounds than its players can play.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 registration_closed` (the event started); `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+	OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OpenRegistration Open sign-up, and get the invite link
+	//
+	// The organiser opens registration before the first round (or changes
+	// its terms) and gets the invite link to pass around: a player who
+	// follows it signs in and joins (`joinTournament`). `max_players`
+	// limits the number of players (default 64), `closes_at` ends sign-up
+	// early (default: when the first round starts); `public` lists the
+	// event to every account (`listTournaments`) and lets anyone signed in
+	// join without the link. `new_link` issues a new link: older ones stop
+	// working. A round robin with registration must be scheduled by
+	// `first_start` and `interval_hours`; its rounds are planned for the
+	// players who came when registration closes. A Swiss event has no more
+	// rounds than its players can play.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 registration_closed` (the event started); `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+	OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeTournamentWithBody Resume a paused event
+	//
+	// The clocks restart; every deadline and start still ahead moves by
+	// the length of the pause, so the pause costs nobody time. Logged; the
+	// players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+	ResumeTournamentWithBody(ctx context.Context, id TournamentId, params *ResumeTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeTournament Resume a paused event
+	//
+	// The clocks restart; every deadline and start still ahead moves by
+	// the length of the pause, so the pause costs nobody time. Logged; the
+	// players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+	ResumeTournament(ctx context.Context, id TournamentId, params *ResumeTournamentParams, body ResumeTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OverrideTournamentResultWithBody Override or annul a result
+	//
+	// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+	// annuls it (`annul`: it counts for nobody). A game still being played
+	// must end first. `reason` is required. The standings follow at once.
+	// Logged; both players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (still being played)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+	OverrideTournamentResultWithBody(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OverrideTournamentResult Override or annul a result
+	//
+	// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+	// annuls it (`annul`: it counts for nobody). A game still being played
+	// must end first. `reason` is required. The standings follow at once.
+	// Logged; both players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (still being played)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+	OverrideTournamentResult(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, body OverrideTournamentResultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostponeTournamentRoundWithBody Postpone a round
+	//
+	// The round and every round after it move `hours` later: a pending
+	// round starts later, a running one ends later. `reason` is required.
+	// Logged; the players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (closed)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+	PostponeTournamentRoundWithBody(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostponeTournamentRound Postpone a round
+	//
+	// The round and every round after it move `hours` later: a pending
+	// round starts later, a running one ends later. `reason` is required.
+	// Logged; the players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (closed)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+	PostponeTournamentRound(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetStandings Standings, as JSON or CSV
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -4864,32 +5743,34 @@ type ClientInterface interface {
 	// The player withdraws (an account token with his address; `player`
 	// may be omitted), or the organiser withdraws one (`player` is his
 	// index). His running game is resigned and his remaining pairings are
-	// forfeited to his opponents.
+	// forfeited to his opponents, or annulled (`policy`, the organiser's
+	// choice). Before the first round he just leaves the list. Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-	WithdrawFromTournamentWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	WithdrawFromTournamentWithBody(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// WithdrawFromTournament Withdraw a player
 	//
 	// The player withdraws (an account token with his address; `player`
 	// may be omitted), or the organiser withdraws one (`player` is his
 	// index). His running game is resigned and his remaining pairings are
-	// forfeited to his opponents.
+	// forfeited to his opponents, or annulled (`policy`, the organiser's
+	// choice). Before the first round he just leaves the list. Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-	WithdrawFromTournament(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	WithdrawFromTournament(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetAsset A file of the pages
@@ -6568,6 +7449,27 @@ func (c *Client) RenewPushSubscription(ctx context.Context, body RenewPushSubscr
 	return c.Client.Do(req)
 }
 
+// ListTournaments Your tournaments
+//
+// The tournaments the account organises, plays in (withdrawn or not),
+// or can join (a public registration that is open), newest first; at
+// most 200.
+//
+// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+//
+// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
+func (c *Client) ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTournamentsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateTournamentWithBody Create a tournament
 //
 // An organiser registers players (name and email), a format and a
@@ -6680,17 +7582,368 @@ func (c *Client) GetTournament(ctx context.Context, id TournamentId, reqEditors 
 	return c.Client.Do(req)
 }
 
-// CancelTournament Cancel a tournament
+// CancelTournamentWithBody Cancel a tournament
 //
-// The organiser stops the tournament: no further rounds start; games
-// under way go on as ordinary games.
+// The organiser stops the tournament: no further rounds start. The
+// running round keeps the results of its finished games and closes;
+// games under way go on as ordinary games that count for nothing.
+// Logged, with the optional `reason`.
 //
-// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
-// `404 not_found`; `409 tournament_over`.
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
-func (c *Client) CancelTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCancelTournamentRequest(c.Server, id)
+func (c *Client) CancelTournamentWithBody(ctx context.Context, id TournamentId, params *CancelTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTournamentRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelTournament Cancel a tournament
+//
+// The organiser stops the tournament: no further rounds start. The
+// running round keeps the results of its finished games and closes;
+// games under way go on as ordinary games that count for nothing.
+// Logged, with the optional `reason`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+func (c *Client) CancelTournament(ctx context.Context, id TournamentId, params *CancelTournamentParams, body CancelTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTournamentRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExtendTournamentGameWithBody Give one game more time
+//
+// The game is adjudicated `hours` later than its round, and the player
+// to move gets `hours` more for his turn. `reason` is required.
+// Logged; both players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely: a repeat adds no more time.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 game_over`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+func (c *Client) ExtendTournamentGameWithBody(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExtendTournamentGameRequestWithBody(c.Server, id, game, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExtendTournamentGame Give one game more time
+//
+// The game is adjudicated `hours` later than its round, and the player
+// to move gets `hours` more for his turn. `reason` is required.
+// Logged; both players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely: a repeat adds no more time.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 game_over`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+func (c *Client) ExtendTournamentGame(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, body ExtendTournamentGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExtendTournamentGameRequest(c.Server, id, game, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinTournamentWithBody Sign up
+//
+// The signed-in account joins with its address: `invite` is the token
+// of the invite link (after `#invite=`); a public registration needs
+// none. `name` is how the event shows him (default: the account's
+// name). He may withdraw (`withdrawFromTournament`) until the first
+// round starts, and then leaves the list.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+// another event's); `404 not_found`; `409 registration_closed`/
+// `tournament_full`/`already_entered`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+func (c *Client) JoinTournamentWithBody(ctx context.Context, id TournamentId, params *JoinTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinTournamentRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinTournament Sign up
+//
+// The signed-in account joins with its address: `invite` is the token
+// of the invite link (after `#invite=`); a public registration needs
+// none. `name` is how the event shows him (default: the account's
+// name). He may withdraw (`withdrawFromTournament`) until the first
+// round starts, and then leaves the list.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+// another event's); `404 not_found`; `409 registration_closed`/
+// `tournament_full`/`already_entered`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+func (c *Client) JoinTournament(ctx context.Context, id TournamentId, params *JoinTournamentParams, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinTournamentRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PauseTournamentWithBody Pause the event
+//
+// Holidays: no round starts or closes, and the clocks of the running
+// games stop (players may still move; no time counts). Resuming moves
+// every deadline and start still ahead by the length of the pause.
+// Logged; the players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+func (c *Client) PauseTournamentWithBody(ctx context.Context, id TournamentId, params *PauseTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPauseTournamentRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PauseTournament Pause the event
+//
+// Holidays: no round starts or closes, and the clocks of the running
+// games stop (players may still move; no time counts). Resuming moves
+// every deadline and start still ahead by the length of the pause.
+// Logged; the players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+func (c *Client) PauseTournament(ctx context.Context, id TournamentId, params *PauseTournamentParams, body PauseTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPauseTournamentRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddTournamentPlayerWithBody Add a player (or a late entry)
+//
+// The organiser enters a player before the start, or as a late entry
+// into a running Swiss event: he starts with no points and is paired
+// from the next round. Round robins take no late entries. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`tournament_full`/`registration_closed`/
+// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+func (c *Client) AddTournamentPlayerWithBody(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddTournamentPlayerRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddTournamentPlayer Add a player (or a late entry)
+//
+// The organiser enters a player before the start, or as a late entry
+// into a running Swiss event: he starts with no points and is paired
+// from the next round. Round robins take no late entries. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`tournament_full`/`registration_closed`/
+// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+func (c *Client) AddTournamentPlayer(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddTournamentPlayerRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EditTournamentPlayerWithBody Correct a player's name or address
+//
+// The organiser fixes a typo: the player keeps his results. A new
+// address takes over his game of the running round: the old move link
+// stops working and the new address is emailed a new one. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+func (c *Client) EditTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEditTournamentPlayerRequestWithBody(c.Server, id, player, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EditTournamentPlayer Correct a player's name or address
+//
+// The organiser fixes a typo: the player keeps his results. A new
+// address takes over his game of the running round: the old move link
+// stops working and the new address is emailed a new one. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+func (c *Client) EditTournamentPlayer(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, body EditTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEditTournamentPlayerRequest(c.Server, id, player, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceTournamentPlayerWithBody Replace a player who has not played
+//
+// The organiser puts another player in the place of one who has not
+// made a move in the event yet. The newcomer takes over his pairing
+// and is emailed his move link; the old link stops working. `reason`
+// is required. Logged, and the players concerned get a
+// `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+func (c *Client) ReplaceTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceTournamentPlayerRequestWithBody(c.Server, id, player, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceTournamentPlayer Replace a player who has not played
+//
+// The organiser puts another player in the place of one who has not
+// made a move in the event yet. The newcomer takes over his pairing
+// and is emailed his move link; the old link stops working. `reason`
+// is required. Logged, and the players concerned get a
+// `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+func (c *Client) ReplaceTournamentPlayer(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, body ReplaceTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceTournamentPlayerRequest(c.Server, id, player, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6733,6 +7986,253 @@ func (c *Client) GetTournamentRecords(ctx context.Context, id TournamentId, para
 	return c.Client.Do(req)
 }
 
+// CloseRegistration Close sign-up
+//
+// The organiser ends registration; the invite link stops working
+// (opening registration again issues a new one).
+//
+// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+// `404 not_found`; `409 registration_closed` (not open).
+//
+// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
+func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseRegistrationRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OpenRegistrationWithBody Open sign-up, and get the invite link
+//
+// The organiser opens registration before the first round (or changes
+// its terms) and gets the invite link to pass around: a player who
+// follows it signs in and joins (`joinTournament`). `max_players`
+// limits the number of players (default 64), `closes_at` ends sign-up
+// early (default: when the first round starts); `public` lists the
+// event to every account (`listTournaments`) and lets anyone signed in
+// join without the link. `new_link` issues a new link: older ones stop
+// working. A round robin with registration must be scheduled by
+// `first_start` and `interval_hours`; its rounds are planned for the
+// players who came when registration closes. A Swiss event has no more
+// rounds than its players can play.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 registration_closed` (the event started); `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OpenRegistration Open sign-up, and get the invite link
+//
+// The organiser opens registration before the first round (or changes
+// its terms) and gets the invite link to pass around: a player who
+// follows it signs in and joins (`joinTournament`). `max_players`
+// limits the number of players (default 64), `closes_at` ends sign-up
+// early (default: when the first round starts); `public` lists the
+// event to every account (`listTournaments`) and lets anyone signed in
+// join without the link. `new_link` issues a new link: older ones stop
+// working. A round robin with registration must be scheduled by
+// `first_start` and `interval_hours`; its rounds are planned for the
+// players who came when registration closes. A Swiss event has no more
+// rounds than its players can play.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 registration_closed` (the event started); `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeTournamentWithBody Resume a paused event
+//
+// The clocks restart; every deadline and start still ahead moves by
+// the length of the pause, so the pause costs nobody time. Logged; the
+// players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+func (c *Client) ResumeTournamentWithBody(ctx context.Context, id TournamentId, params *ResumeTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeTournamentRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeTournament Resume a paused event
+//
+// The clocks restart; every deadline and start still ahead moves by
+// the length of the pause, so the pause costs nobody time. Logged; the
+// players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *ResumeTournamentParams, body ResumeTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeTournamentRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OverrideTournamentResultWithBody Override or annul a result
+//
+// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+// annuls it (`annul`: it counts for nobody). A game still being played
+// must end first. `reason` is required. The standings follow at once.
+// Logged; both players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (still being played)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOverrideTournamentResultRequestWithBody(c.Server, id, round, index, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// OverrideTournamentResult Override or annul a result
+//
+// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+// annuls it (`annul`: it counts for nobody). A game still being played
+// must end first. `reason` is required. The standings follow at once.
+// Logged; both players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (still being played)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+func (c *Client) OverrideTournamentResult(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, body OverrideTournamentResultJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOverrideTournamentResultRequest(c.Server, id, round, index, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostponeTournamentRoundWithBody Postpone a round
+//
+// The round and every round after it move `hours` later: a pending
+// round starts later, a running one ends later. `reason` is required.
+// Logged; the players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (closed)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+func (c *Client) PostponeTournamentRoundWithBody(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostponeTournamentRoundRequestWithBody(c.Server, id, round, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostponeTournamentRound Postpone a round
+//
+// The round and every round after it move `hours` later: a pending
+// round starts later, a running one ends later. `reason` is required.
+// Logged; the players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (closed)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+func (c *Client) PostponeTournamentRound(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostponeTournamentRoundRequest(c.Server, id, round, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetStandings Standings, as JSON or CSV
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -6759,17 +8259,18 @@ func (c *Client) GetStandings(ctx context.Context, id TournamentId, params *GetS
 // The player withdraws (an account token with his address; `player`
 // may be omitted), or the organiser withdraws one (`player` is his
 // index). His running game is resigned and his remaining pairings are
-// forfeited to his opponents.
+// forfeited to his opponents, or annulled (`policy`, the organiser's
+// choice). Before the first round he just leaves the list. Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-func (c *Client) WithdrawFromTournamentWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewWithdrawFromTournamentRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) WithdrawFromTournamentWithBody(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWithdrawFromTournamentRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6785,17 +8286,18 @@ func (c *Client) WithdrawFromTournamentWithBody(ctx context.Context, id Tourname
 // The player withdraws (an account token with his address; `player`
 // may be omitted), or the organiser withdraws one (`player` is his
 // index). His running game is resigned and his remaining pairings are
-// forfeited to his opponents.
+// forfeited to his opponents, or annulled (`policy`, the organiser's
+// choice). Before the first round he just leaves the list. Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-func (c *Client) WithdrawFromTournament(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewWithdrawFromTournamentRequest(c.Server, id, body)
+func (c *Client) WithdrawFromTournament(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWithdrawFromTournamentRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8840,6 +10342,33 @@ func NewRenewPushSubscriptionRequestWithBody(server string, contentType string, 
 	return req, nil
 }
 
+// NewListTournamentsRequest constructs an http.Request for the ListTournaments method
+func NewListTournamentsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateTournamentRequest calls the generic CreateTournament builder with application/json body
 func NewCreateTournamentRequest(server string, body CreateTournamentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8914,8 +10443,19 @@ func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, err
 	return req, nil
 }
 
-// NewCancelTournamentRequest constructs an http.Request for the CancelTournament method
-func NewCancelTournamentRequest(server string, id TournamentId) (*http.Request, error) {
+// NewCancelTournamentRequest calls the generic CancelTournament builder with application/json body
+func NewCancelTournamentRequest(server string, id TournamentId, params *CancelTournamentParams, body CancelTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCancelTournamentRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewCancelTournamentRequestWithBody constructs an http.Request for the CancelTournament method, with any body, and a specified content type
+func NewCancelTournamentRequestWithBody(server string, id TournamentId, params *CancelTournamentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -8940,9 +10480,419 @@ func NewCancelTournamentRequest(server string, id TournamentId) (*http.Request, 
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewExtendTournamentGameRequest calls the generic ExtendTournamentGame builder with application/json body
+func NewExtendTournamentGameRequest(server string, id TournamentId, game string, params *ExtendTournamentGameParams, body ExtendTournamentGameJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewExtendTournamentGameRequestWithBody(server, id, game, params, "application/json", bodyReader)
+}
+
+// NewExtendTournamentGameRequestWithBody constructs an http.Request for the ExtendTournamentGame method, with any body, and a specified content type
+func NewExtendTournamentGameRequestWithBody(server string, id TournamentId, game string, params *ExtendTournamentGameParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "game", game, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/games/%s/extend", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewJoinTournamentRequest calls the generic JoinTournament builder with application/json body
+func NewJoinTournamentRequest(server string, id TournamentId, params *JoinTournamentParams, body JoinTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinTournamentRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewJoinTournamentRequestWithBody constructs an http.Request for the JoinTournament method, with any body, and a specified content type
+func NewJoinTournamentRequestWithBody(server string, id TournamentId, params *JoinTournamentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/join", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewPauseTournamentRequest calls the generic PauseTournament builder with application/json body
+func NewPauseTournamentRequest(server string, id TournamentId, params *PauseTournamentParams, body PauseTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPauseTournamentRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewPauseTournamentRequestWithBody constructs an http.Request for the PauseTournament method, with any body, and a specified content type
+func NewPauseTournamentRequestWithBody(server string, id TournamentId, params *PauseTournamentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/pause", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewAddTournamentPlayerRequest calls the generic AddTournamentPlayer builder with application/json body
+func NewAddTournamentPlayerRequest(server string, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddTournamentPlayerRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewAddTournamentPlayerRequestWithBody constructs an http.Request for the AddTournamentPlayer method, with any body, and a specified content type
+func NewAddTournamentPlayerRequestWithBody(server string, id TournamentId, params *AddTournamentPlayerParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/players", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewEditTournamentPlayerRequest calls the generic EditTournamentPlayer builder with application/json body
+func NewEditTournamentPlayerRequest(server string, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, body EditTournamentPlayerJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEditTournamentPlayerRequestWithBody(server, id, player, params, "application/json", bodyReader)
+}
+
+// NewEditTournamentPlayerRequestWithBody constructs an http.Request for the EditTournamentPlayer method, with any body, and a specified content type
+func NewEditTournamentPlayerRequestWithBody(server string, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "player", player, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/players/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewReplaceTournamentPlayerRequest calls the generic ReplaceTournamentPlayer builder with application/json body
+func NewReplaceTournamentPlayerRequest(server string, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, body ReplaceTournamentPlayerJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReplaceTournamentPlayerRequestWithBody(server, id, player, params, "application/json", bodyReader)
+}
+
+// NewReplaceTournamentPlayerRequestWithBody constructs an http.Request for the ReplaceTournamentPlayer method, with any body, and a specified content type
+func NewReplaceTournamentPlayerRequestWithBody(server string, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "player", player, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/players/%s/replace", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -9004,6 +10954,294 @@ func NewGetTournamentRecordsRequest(server string, id TournamentId, params *GetT
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCloseRegistrationRequest constructs an http.Request for the CloseRegistration method
+func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/registration", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOpenRegistrationRequest calls the generic OpenRegistration builder with application/json body
+func NewOpenRegistrationRequest(server string, id TournamentId, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOpenRegistrationRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewOpenRegistrationRequestWithBody constructs an http.Request for the OpenRegistration method, with any body, and a specified content type
+func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/registration", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewResumeTournamentRequest calls the generic ResumeTournament builder with application/json body
+func NewResumeTournamentRequest(server string, id TournamentId, params *ResumeTournamentParams, body ResumeTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewResumeTournamentRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewResumeTournamentRequestWithBody constructs an http.Request for the ResumeTournament method, with any body, and a specified content type
+func NewResumeTournamentRequestWithBody(server string, id TournamentId, params *ResumeTournamentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/resume", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewOverrideTournamentResultRequest calls the generic OverrideTournamentResult builder with application/json body
+func NewOverrideTournamentResultRequest(server string, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, body OverrideTournamentResultJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOverrideTournamentResultRequestWithBody(server, id, round, index, params, "application/json", bodyReader)
+}
+
+// NewOverrideTournamentResultRequestWithBody constructs an http.Request for the OverrideTournamentResult method, with any body, and a specified content type
+func NewOverrideTournamentResultRequestWithBody(server string, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "round", round, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "index", index, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/rounds/%s/games/%s/result", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewPostponeTournamentRoundRequest calls the generic PostponeTournamentRound builder with application/json body
+func NewPostponeTournamentRoundRequest(server string, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostponeTournamentRoundRequestWithBody(server, id, round, params, "application/json", bodyReader)
+}
+
+// NewPostponeTournamentRoundRequestWithBody constructs an http.Request for the PostponeTournamentRound method, with any body, and a specified content type
+func NewPostponeTournamentRoundRequestWithBody(server string, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "round", round, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/rounds/%s/postpone", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -9071,18 +11309,18 @@ func NewGetStandingsRequest(server string, id TournamentId, params *GetStandings
 }
 
 // NewWithdrawFromTournamentRequest calls the generic WithdrawFromTournament builder with application/json body
-func NewWithdrawFromTournamentRequest(server string, id TournamentId, body WithdrawFromTournamentJSONRequestBody) (*http.Request, error) {
+func NewWithdrawFromTournamentRequest(server string, id TournamentId, params *WithdrawFromTournamentParams, body WithdrawFromTournamentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewWithdrawFromTournamentRequestWithBody(server, id, "application/json", bodyReader)
+	return NewWithdrawFromTournamentRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewWithdrawFromTournamentRequestWithBody constructs an http.Request for the WithdrawFromTournament method, with any body, and a specified content type
-func NewWithdrawFromTournamentRequestWithBody(server string, id TournamentId, contentType string, body io.Reader) (*http.Request, error) {
+func NewWithdrawFromTournamentRequestWithBody(server string, id TournamentId, params *WithdrawFromTournamentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -9113,6 +11351,21 @@ func NewWithdrawFromTournamentRequestWithBody(server string, id TournamentId, co
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10293,6 +12546,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/push/renewals (the `RenewPushSubscription` operationId).
 	RenewPushSubscriptionWithResponse(ctx context.Context, body RenewPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*RenewPushSubscriptionResponse, error)
 
+	// ListTournamentsWithResponse Your tournaments
+	//
+	// The tournaments the account organises, plays in (withdrawn or not),
+	// or can join (a public registration that is open), newest first; at
+	// most 200.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
+	ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
+
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
 	// An organiser registers players (name and email), a format and a
@@ -10377,18 +12643,237 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
 	GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
 
-	// CancelTournamentWithResponse Cancel a tournament
+	// CancelTournamentWithBodyWithResponse Cancel a tournament
 	//
-	// The organiser stops the tournament: no further rounds start; games
-	// under way go on as ordinary games.
+	// The organiser stops the tournament: no further rounds start. The
+	// running round keeps the results of its finished games and closes;
+	// games under way go on as ordinary games that count for nothing.
+	// Logged, with the optional `reason`.
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
-	// `404 not_found`; `409 tournament_over`.
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_over`; `422 invalid_input`.
 	//
-	// Returns a wrapper object for the known response body format(s).
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
-	CancelTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
+	CancelTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *CancelTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
+
+	// CancelTournamentWithResponse Cancel a tournament
+	//
+	// The organiser stops the tournament: no further rounds start. The
+	// running round keeps the results of its finished games and closes;
+	// games under way go on as ordinary games that count for nothing.
+	// Logged, with the optional `reason`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+	CancelTournamentWithResponse(ctx context.Context, id TournamentId, params *CancelTournamentParams, body CancelTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
+
+	// ExtendTournamentGameWithBodyWithResponse Give one game more time
+	//
+	// The game is adjudicated `hours` later than its round, and the player
+	// to move gets `hours` more for his turn. `reason` is required.
+	// Logged; both players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+	ExtendTournamentGameWithBodyWithResponse(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ExtendTournamentGameResponse, error)
+
+	// ExtendTournamentGameWithResponse Give one game more time
+	//
+	// The game is adjudicated `hours` later than its round, and the player
+	// to move gets `hours` more for his turn. `reason` is required.
+	// Logged; both players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+	ExtendTournamentGameWithResponse(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, body ExtendTournamentGameJSONRequestBody, reqEditors ...RequestEditorFn) (*ExtendTournamentGameResponse, error)
+
+	// JoinTournamentWithBodyWithResponse Sign up
+	//
+	// The signed-in account joins with its address: `invite` is the token
+	// of the invite link (after `#invite=`); a public registration needs
+	// none. `name` is how the event shows him (default: the account's
+	// name). He may withdraw (`withdrawFromTournament`) until the first
+	// round starts, and then leaves the list.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+	// another event's); `404 not_found`; `409 registration_closed`/
+	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+	JoinTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *JoinTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error)
+
+	// JoinTournamentWithResponse Sign up
+	//
+	// The signed-in account joins with its address: `invite` is the token
+	// of the invite link (after `#invite=`); a public registration needs
+	// none. `name` is how the event shows him (default: the account's
+	// name). He may withdraw (`withdrawFromTournament`) until the first
+	// round starts, and then leaves the list.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+	// another event's); `404 not_found`; `409 registration_closed`/
+	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+	JoinTournamentWithResponse(ctx context.Context, id TournamentId, params *JoinTournamentParams, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error)
+
+	// PauseTournamentWithBodyWithResponse Pause the event
+	//
+	// Holidays: no round starts or closes, and the clocks of the running
+	// games stop (players may still move; no time counts). Resuming moves
+	// every deadline and start still ahead by the length of the pause.
+	// Logged; the players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+	PauseTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *PauseTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PauseTournamentResponse, error)
+
+	// PauseTournamentWithResponse Pause the event
+	//
+	// Holidays: no round starts or closes, and the clocks of the running
+	// games stop (players may still move; no time counts). Resuming moves
+	// every deadline and start still ahead by the length of the pause.
+	// Logged; the players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+	PauseTournamentWithResponse(ctx context.Context, id TournamentId, params *PauseTournamentParams, body PauseTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*PauseTournamentResponse, error)
+
+	// AddTournamentPlayerWithBodyWithResponse Add a player (or a late entry)
+	//
+	// The organiser enters a player before the start, or as a late entry
+	// into a running Swiss event: he starts with no points and is paired
+	// from the next round. Round robins take no late entries. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`tournament_full`/`registration_closed`/
+	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+	AddTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error)
+
+	// AddTournamentPlayerWithResponse Add a player (or a late entry)
+	//
+	// The organiser enters a player before the start, or as a late entry
+	// into a running Swiss event: he starts with no points and is paired
+	// from the next round. Round robins take no late entries. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`tournament_full`/`registration_closed`/
+	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+	AddTournamentPlayerWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error)
+
+	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+	//
+	// The organiser fixes a typo: the player keeps his results. A new
+	// address takes over his game of the running round: the old move link
+	// stops working and the new address is emailed a new one. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+	EditTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error)
+
+	// EditTournamentPlayerWithResponse Correct a player's name or address
+	//
+	// The organiser fixes a typo: the player keeps his results. A new
+	// address takes over his game of the running round: the old move link
+	// stops working and the new address is emailed a new one. Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+	EditTournamentPlayerWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, body EditTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error)
+
+	// ReplaceTournamentPlayerWithBodyWithResponse Replace a player who has not played
+	//
+	// The organiser puts another player in the place of one who has not
+	// made a move in the event yet. The newcomer takes over his pairing
+	// and is emailed his move link; the old link stops working. `reason`
+	// is required. Logged, and the players concerned get a
+	// `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+	ReplaceTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceTournamentPlayerResponse, error)
+
+	// ReplaceTournamentPlayerWithResponse Replace a player who has not played
+	//
+	// The organiser puts another player in the place of one who has not
+	// made a move in the event yet. The newcomer takes over his pairing
+	// and is emailed his move link; the old link stops working. `reason`
+	// is required. Logged, and the players concerned get a
+	// `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+	ReplaceTournamentPlayerWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, body ReplaceTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceTournamentPlayerResponse, error)
 
 	// GetTournamentRecordsWithResponse Every game record of a tournament, or of one round
 	//
@@ -10414,6 +12899,165 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/tournaments/{id}/records (the `GetTournamentRecords` operationId).
 	GetTournamentRecordsWithResponse(ctx context.Context, id TournamentId, params *GetTournamentRecordsParams, reqEditors ...RequestEditorFn) (*GetTournamentRecordsResponse, error)
 
+	// CloseRegistrationWithResponse Close sign-up
+	//
+	// The organiser ends registration; the invite link stops working
+	// (opening registration again issues a new one).
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+	// `404 not_found`; `409 registration_closed` (not open).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
+	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
+
+	// OpenRegistrationWithBodyWithResponse Open sign-up, and get the invite link
+	//
+	// The organiser opens registration before the first round (or changes
+	// its terms) and gets the invite link to pass around: a player who
+	// follows it signs in and joins (`joinTournament`). `max_players`
+	// limits the number of players (default 64), `closes_at` ends sign-up
+	// early (default: when the first round starts); `public` lists the
+	// event to every account (`listTournaments`) and lets anyone signed in
+	// join without the link. `new_link` issues a new link: older ones stop
+	// working. A round robin with registration must be scheduled by
+	// `first_start` and `interval_hours`; its rounds are planned for the
+	// players who came when registration closes. A Swiss event has no more
+	// rounds than its players can play.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 registration_closed` (the event started); `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+
+	// OpenRegistrationWithResponse Open sign-up, and get the invite link
+	//
+	// The organiser opens registration before the first round (or changes
+	// its terms) and gets the invite link to pass around: a player who
+	// follows it signs in and joins (`joinTournament`). `max_players`
+	// limits the number of players (default 64), `closes_at` ends sign-up
+	// early (default: when the first round starts); `public` lists the
+	// event to every account (`listTournaments`) and lets anyone signed in
+	// join without the link. `new_link` issues a new link: older ones stop
+	// working. A round robin with registration must be scheduled by
+	// `first_start` and `interval_hours`; its rounds are planned for the
+	// players who came when registration closes. A Swiss event has no more
+	// rounds than its players can play.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 registration_closed` (the event started); `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+
+	// ResumeTournamentWithBodyWithResponse Resume a paused event
+	//
+	// The clocks restart; every deadline and start still ahead moves by
+	// the length of the pause, so the pause costs nobody time. Logged; the
+	// players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+	ResumeTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *ResumeTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResumeTournamentResponse, error)
+
+	// ResumeTournamentWithResponse Resume a paused event
+	//
+	// The clocks restart; every deadline and start still ahead moves by
+	// the length of the pause, so the pause costs nobody time. Logged; the
+	// players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+	ResumeTournamentWithResponse(ctx context.Context, id TournamentId, params *ResumeTournamentParams, body ResumeTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*ResumeTournamentResponse, error)
+
+	// OverrideTournamentResultWithBodyWithResponse Override or annul a result
+	//
+	// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+	// annuls it (`annul`: it counts for nobody). A game still being played
+	// must end first. `reason` is required. The standings follow at once.
+	// Logged; both players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (still being played)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+	OverrideTournamentResultWithBodyWithResponse(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OverrideTournamentResultResponse, error)
+
+	// OverrideTournamentResultWithResponse Override or annul a result
+	//
+	// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+	// annuls it (`annul`: it counts for nobody). A game still being played
+	// must end first. `reason` is required. The standings follow at once.
+	// Logged; both players get a `tournament_update` event.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (still being played)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+	OverrideTournamentResultWithResponse(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, body OverrideTournamentResultJSONRequestBody, reqEditors ...RequestEditorFn) (*OverrideTournamentResultResponse, error)
+
+	// PostponeTournamentRoundWithBodyWithResponse Postpone a round
+	//
+	// The round and every round after it move `hours` later: a pending
+	// round starts later, a running one ends later. `reason` is required.
+	// Logged; the players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (closed)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+	PostponeTournamentRoundWithBodyWithResponse(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostponeTournamentRoundResponse, error)
+
+	// PostponeTournamentRoundWithResponse Postpone a round
+	//
+	// The round and every round after it move `hours` later: a pending
+	// round starts later, a running one ends later. `reason` is required.
+	// Logged; the players get a `tournament_update` event. Send an
+	// `Idempotency-Key` to retry safely.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 round_not_changeable` (closed)/`tournament_over`;
+	// `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+	PostponeTournamentRoundWithResponse(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*PostponeTournamentRoundResponse, error)
+
 	// GetStandingsWithResponse Standings, as JSON or CSV
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -10432,32 +13076,34 @@ type ClientWithResponsesInterface interface {
 	// The player withdraws (an account token with his address; `player`
 	// may be omitted), or the organiser withdraws one (`player` is his
 	// index). His running game is resigned and his remaining pairings are
-	// forfeited to his opponents.
+	// forfeited to his opponents, or annulled (`policy`, the organiser's
+	// choice). Before the first round he just leaves the list. Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-	WithdrawFromTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error)
+	WithdrawFromTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error)
 
 	// WithdrawFromTournamentWithResponse Withdraw a player
 	//
 	// The player withdraws (an account token with his address; `player`
 	// may be omitted), or the organiser withdraws one (`player` is his
 	// index). His running game is resigned and his remaining pairings are
-	// forfeited to his opponents.
+	// forfeited to his opponents, or annulled (`policy`, the organiser's
+	// choice). Before the first round he just leaves the list. Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-	WithdrawFromTournamentWithResponse(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error)
+	WithdrawFromTournamentWithResponse(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error)
 }
 
 // GetAssetResponse200Headers the declared response headers of an HTTP 200 response for GetAsset
@@ -14134,6 +16780,82 @@ func (r RenewPushSubscriptionResponse) ContentType() string {
 	return ""
 }
 
+// ListTournamentsResponse401Headers the declared response headers of an HTTP 401 response for ListTournaments
+type ListTournamentsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListTournamentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListTournamentsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTournamentsResponse) GetJSON200() *TournamentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTournamentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTournamentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTournamentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTournamentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateTournamentResponse201Headers the declared response headers of an HTTP 201 response for CreateTournament
 type CreateTournamentResponse201Headers struct {
 	Location *string
@@ -14327,6 +17049,10 @@ type CancelTournamentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -14363,6 +17089,16 @@ func (r CancelTournamentResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
 }
 
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CancelTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -14391,6 +17127,630 @@ func (r CancelTournamentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CancelTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExtendTournamentGameResponse401Headers the declared response headers of an HTTP 401 response for ExtendTournamentGame
+type ExtendTournamentGameResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ExtendTournamentGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ExtendTournamentGameResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ExtendTournamentGameResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ExtendTournamentGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExtendTournamentGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExtendTournamentGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExtendTournamentGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// JoinTournamentResponse401Headers the declared response headers of an HTTP 401 response for JoinTournament
+type JoinTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type JoinTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *JoinTournamentResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r JoinTournamentResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PauseTournamentResponse401Headers the declared response headers of an HTTP 401 response for PauseTournament
+type PauseTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type PauseTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PauseTournamentResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PauseTournamentResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PauseTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PauseTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PauseTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PauseTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddTournamentPlayerResponse401Headers the declared response headers of an HTTP 401 response for AddTournamentPlayer
+type AddTournamentPlayerResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type AddTournamentPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AddTournamentPlayerResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddTournamentPlayerResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r AddTournamentPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddTournamentPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddTournamentPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddTournamentPlayerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// EditTournamentPlayerResponse401Headers the declared response headers of an HTTP 401 response for EditTournamentPlayer
+type EditTournamentPlayerResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type EditTournamentPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *EditTournamentPlayerResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EditTournamentPlayerResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r EditTournamentPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EditTournamentPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EditTournamentPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EditTournamentPlayerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReplaceTournamentPlayerResponse401Headers the declared response headers of an HTTP 401 response for ReplaceTournamentPlayer
+type ReplaceTournamentPlayerResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ReplaceTournamentPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReplaceTournamentPlayerResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReplaceTournamentPlayerResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ReplaceTournamentPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReplaceTournamentPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReplaceTournamentPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReplaceTournamentPlayerResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14453,6 +17813,512 @@ func (r GetTournamentRecordsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetTournamentRecordsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CloseRegistrationResponse401Headers the declared response headers of an HTTP 401 response for CloseRegistration
+type CloseRegistrationResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type CloseRegistrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Tournament
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CloseRegistrationResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CloseRegistrationResponse) GetJSON200() *Tournament {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CloseRegistrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CloseRegistrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CloseRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CloseRegistrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// OpenRegistrationResponse401Headers the declared response headers of an HTTP 401 response for OpenRegistration
+type OpenRegistrationResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type OpenRegistrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentInvite
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *OpenRegistrationResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OpenRegistrationResponse) GetJSON200() *TournamentInvite {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r OpenRegistrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OpenRegistrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OpenRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OpenRegistrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResumeTournamentResponse401Headers the declared response headers of an HTTP 401 response for ResumeTournament
+type ResumeTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ResumeTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResumeTournamentResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResumeTournamentResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ResumeTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResumeTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResumeTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResumeTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// OverrideTournamentResultResponse401Headers the declared response headers of an HTTP 401 response for OverrideTournamentResult
+type OverrideTournamentResultResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type OverrideTournamentResultResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *OverrideTournamentResultResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r OverrideTournamentResultResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r OverrideTournamentResultResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r OverrideTournamentResultResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OverrideTournamentResultResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r OverrideTournamentResultResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostponeTournamentRoundResponse401Headers the declared response headers of an HTTP 401 response for PostponeTournamentRound
+type PostponeTournamentRoundResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type PostponeTournamentRoundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PostponeTournamentRoundResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostponeTournamentRoundResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PostponeTournamentRoundResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostponeTournamentRoundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostponeTournamentRoundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostponeTournamentRoundResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14543,6 +18409,8 @@ type WithdrawFromTournamentResponse struct {
 	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -14582,6 +18450,11 @@ func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON409() *Conflict
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -16116,6 +19989,25 @@ func (c *ClientWithResponses) RenewPushSubscriptionWithResponse(ctx context.Cont
 	return ParseRenewPushSubscriptionResponse(rsp)
 }
 
+// ListTournamentsWithResponse Your tournaments
+//
+// The tournaments the account organises, plays in (withdrawn or not),
+// or can join (a public registration that is open), newest first; at
+// most 200.
+//
+// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
+func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
+	rsp, err := c.ListTournaments(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTournamentsResponse(rsp)
+}
+
 // CreateTournamentWithBodyWithResponse Create a tournament
 //
 // An organiser registers players (name and email), a format and a
@@ -16218,23 +20110,320 @@ func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id 
 	return ParseGetTournamentResponse(rsp)
 }
 
-// CancelTournamentWithResponse Cancel a tournament
+// CancelTournamentWithBodyWithResponse Cancel a tournament
 //
-// The organiser stops the tournament: no further rounds start; games
-// under way go on as ordinary games.
+// The organiser stops the tournament: no further rounds start. The
+// running round keeps the results of its finished games and closes;
+// games under way go on as ordinary games that count for nothing.
+// Logged, with the optional `reason`.
 //
-// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
-// `404 not_found`; `409 tournament_over`.
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_over`; `422 invalid_input`.
 //
-// Returns a wrapper object for the known response body format(s).
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
-func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error) {
-	rsp, err := c.CancelTournament(ctx, id, reqEditors...)
+func (c *ClientWithResponses) CancelTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *CancelTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error) {
+	rsp, err := c.CancelTournamentWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
 	return ParseCancelTournamentResponse(rsp)
+}
+
+// CancelTournamentWithResponse Cancel a tournament
+//
+// The organiser stops the tournament: no further rounds start. The
+// running round keeps the results of its finished games and closes;
+// games under way go on as ordinary games that count for nothing.
+// Logged, with the optional `reason`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, id TournamentId, params *CancelTournamentParams, body CancelTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error) {
+	rsp, err := c.CancelTournament(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelTournamentResponse(rsp)
+}
+
+// ExtendTournamentGameWithBodyWithResponse Give one game more time
+//
+// The game is adjudicated `hours` later than its round, and the player
+// to move gets `hours` more for his turn. `reason` is required.
+// Logged; both players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely: a repeat adds no more time.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 game_over`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+func (c *ClientWithResponses) ExtendTournamentGameWithBodyWithResponse(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ExtendTournamentGameResponse, error) {
+	rsp, err := c.ExtendTournamentGameWithBody(ctx, id, game, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExtendTournamentGameResponse(rsp)
+}
+
+// ExtendTournamentGameWithResponse Give one game more time
+//
+// The game is adjudicated `hours` later than its round, and the player
+// to move gets `hours` more for his turn. `reason` is required.
+// Logged; both players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely: a repeat adds no more time.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 game_over`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/games/{game}/extend (the `ExtendTournamentGame` operationId).
+func (c *ClientWithResponses) ExtendTournamentGameWithResponse(ctx context.Context, id TournamentId, game string, params *ExtendTournamentGameParams, body ExtendTournamentGameJSONRequestBody, reqEditors ...RequestEditorFn) (*ExtendTournamentGameResponse, error) {
+	rsp, err := c.ExtendTournamentGame(ctx, id, game, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExtendTournamentGameResponse(rsp)
+}
+
+// JoinTournamentWithBodyWithResponse Sign up
+//
+// The signed-in account joins with its address: `invite` is the token
+// of the invite link (after `#invite=`); a public registration needs
+// none. `name` is how the event shows him (default: the account's
+// name). He may withdraw (`withdrawFromTournament`) until the first
+// round starts, and then leaves the list.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+// another event's); `404 not_found`; `409 registration_closed`/
+// `tournament_full`/`already_entered`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+func (c *ClientWithResponses) JoinTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *JoinTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error) {
+	rsp, err := c.JoinTournamentWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinTournamentResponse(rsp)
+}
+
+// JoinTournamentWithResponse Sign up
+//
+// The signed-in account joins with its address: `invite` is the token
+// of the invite link (after `#invite=`); a public registration needs
+// none. `name` is how the event shows him (default: the account's
+// name). He may withdraw (`withdrawFromTournament`) until the first
+// round starts, and then leaves the list.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`invite_invalid` (revoked, re-issued, or
+// another event's); `404 not_found`; `409 registration_closed`/
+// `tournament_full`/`already_entered`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/join (the `JoinTournament` operationId).
+func (c *ClientWithResponses) JoinTournamentWithResponse(ctx context.Context, id TournamentId, params *JoinTournamentParams, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error) {
+	rsp, err := c.JoinTournament(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinTournamentResponse(rsp)
+}
+
+// PauseTournamentWithBodyWithResponse Pause the event
+//
+// Holidays: no round starts or closes, and the clocks of the running
+// games stop (players may still move; no time counts). Resuming moves
+// every deadline and start still ahead by the length of the pause.
+// Logged; the players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+func (c *ClientWithResponses) PauseTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *PauseTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PauseTournamentResponse, error) {
+	rsp, err := c.PauseTournamentWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePauseTournamentResponse(rsp)
+}
+
+// PauseTournamentWithResponse Pause the event
+//
+// Holidays: no round starts or closes, and the clocks of the running
+// games stop (players may still move; no time counts). Resuming moves
+// every deadline and start still ahead by the length of the pause.
+// Logged; the players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/pause (the `PauseTournament` operationId).
+func (c *ClientWithResponses) PauseTournamentWithResponse(ctx context.Context, id TournamentId, params *PauseTournamentParams, body PauseTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*PauseTournamentResponse, error) {
+	rsp, err := c.PauseTournament(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePauseTournamentResponse(rsp)
+}
+
+// AddTournamentPlayerWithBodyWithResponse Add a player (or a late entry)
+//
+// The organiser enters a player before the start, or as a late entry
+// into a running Swiss event: he starts with no points and is paired
+// from the next round. Round robins take no late entries. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`tournament_full`/`registration_closed`/
+// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+func (c *ClientWithResponses) AddTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error) {
+	rsp, err := c.AddTournamentPlayerWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddTournamentPlayerResponse(rsp)
+}
+
+// AddTournamentPlayerWithResponse Add a player (or a late entry)
+//
+// The organiser enters a player before the start, or as a late entry
+// into a running Swiss event: he starts with no points and is paired
+// from the next round. Round robins take no late entries. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`tournament_full`/`registration_closed`/
+// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
+func (c *ClientWithResponses) AddTournamentPlayerWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error) {
+	rsp, err := c.AddTournamentPlayer(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddTournamentPlayerResponse(rsp)
+}
+
+// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+//
+// The organiser fixes a typo: the player keeps his results. A new
+// address takes over his game of the running round: the old move link
+// stops working and the new address is emailed a new one. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+func (c *ClientWithResponses) EditTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error) {
+	rsp, err := c.EditTournamentPlayerWithBody(ctx, id, player, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEditTournamentPlayerResponse(rsp)
+}
+
+// EditTournamentPlayerWithResponse Correct a player's name or address
+//
+// The organiser fixes a typo: the player keeps his results. A new
+// address takes over his game of the running round: the old move link
+// stops working and the new address is emailed a new one. Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_entered`/`already_withdrawn`/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
+func (c *ClientWithResponses) EditTournamentPlayerWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, body EditTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error) {
+	rsp, err := c.EditTournamentPlayer(ctx, id, player, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEditTournamentPlayerResponse(rsp)
+}
+
+// ReplaceTournamentPlayerWithBodyWithResponse Replace a player who has not played
+//
+// The organiser puts another player in the place of one who has not
+// made a move in the event yet. The newcomer takes over his pairing
+// and is emailed his move link; the old link stops working. `reason`
+// is required. Logged, and the players concerned get a
+// `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+func (c *ClientWithResponses) ReplaceTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceTournamentPlayerResponse, error) {
+	rsp, err := c.ReplaceTournamentPlayerWithBody(ctx, id, player, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceTournamentPlayerResponse(rsp)
+}
+
+// ReplaceTournamentPlayerWithResponse Replace a player who has not played
+//
+// The organiser puts another player in the place of one who has not
+// made a move in the event yet. The newcomer takes over his pairing
+// and is emailed his move link; the old link stops working. `reason`
+// is required. Logged, and the players concerned get a
+// `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/players/{player}/replace (the `ReplaceTournamentPlayer` operationId).
+func (c *ClientWithResponses) ReplaceTournamentPlayerWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *ReplaceTournamentPlayerParams, body ReplaceTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceTournamentPlayerResponse, error) {
+	rsp, err := c.ReplaceTournamentPlayer(ctx, id, player, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceTournamentPlayerResponse(rsp)
 }
 
 // GetTournamentRecordsWithResponse Every game record of a tournament, or of one round
@@ -16267,6 +20456,219 @@ func (c *ClientWithResponses) GetTournamentRecordsWithResponse(ctx context.Conte
 	return ParseGetTournamentRecordsResponse(rsp)
 }
 
+// CloseRegistrationWithResponse Close sign-up
+//
+// The organiser ends registration; the invite link stops working
+// (opening registration again issues a new one).
+//
+// Errors: `401 unauthorized`; `403 account_required`/`forbidden`;
+// `404 not_found`; `409 registration_closed` (not open).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
+func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
+	rsp, err := c.CloseRegistration(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCloseRegistrationResponse(rsp)
+}
+
+// OpenRegistrationWithBodyWithResponse Open sign-up, and get the invite link
+//
+// The organiser opens registration before the first round (or changes
+// its terms) and gets the invite link to pass around: a player who
+// follows it signs in and joins (`joinTournament`). `max_players`
+// limits the number of players (default 64), `closes_at` ends sign-up
+// early (default: when the first round starts); `public` lists the
+// event to every account (`listTournaments`) and lets anyone signed in
+// join without the link. `new_link` issues a new link: older ones stop
+// working. A round robin with registration must be scheduled by
+// `first_start` and `interval_hours`; its rounds are planned for the
+// players who came when registration closes. A Swiss event has no more
+// rounds than its players can play.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 registration_closed` (the event started); `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistrationWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOpenRegistrationResponse(rsp)
+}
+
+// OpenRegistrationWithResponse Open sign-up, and get the invite link
+//
+// The organiser opens registration before the first round (or changes
+// its terms) and gets the invite link to pass around: a player who
+// follows it signs in and joins (`joinTournament`). `max_players`
+// limits the number of players (default 64), `closes_at` ends sign-up
+// early (default: when the first round starts); `public` lists the
+// event to every account (`listTournaments`) and lets anyone signed in
+// join without the link. `new_link` issues a new link: older ones stop
+// working. A round robin with registration must be scheduled by
+// `first_start` and `interval_hours`; its rounds are planned for the
+// players who came when registration closes. A Swiss event has no more
+// rounds than its players can play.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 registration_closed` (the event started); `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
+func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistration(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOpenRegistrationResponse(rsp)
+}
+
+// ResumeTournamentWithBodyWithResponse Resume a paused event
+//
+// The clocks restart; every deadline and start still ahead moves by
+// the length of the pause, so the pause costs nobody time. Logged; the
+// players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+func (c *ClientWithResponses) ResumeTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *ResumeTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResumeTournamentResponse, error) {
+	rsp, err := c.ResumeTournamentWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeTournamentResponse(rsp)
+}
+
+// ResumeTournamentWithResponse Resume a paused event
+//
+// The clocks restart; every deadline and start still ahead moves by
+// the length of the pause, so the pause costs nobody time. Logged; the
+// players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/resume (the `ResumeTournament` operationId).
+func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, id TournamentId, params *ResumeTournamentParams, body ResumeTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*ResumeTournamentResponse, error) {
+	rsp, err := c.ResumeTournament(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeTournamentResponse(rsp)
+}
+
+// OverrideTournamentResultWithBodyWithResponse Override or annul a result
+//
+// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+// annuls it (`annul`: it counts for nobody). A game still being played
+// must end first. `reason` is required. The standings follow at once.
+// Logged; both players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (still being played)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OverrideTournamentResultResponse, error) {
+	rsp, err := c.OverrideTournamentResultWithBody(ctx, id, round, index, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOverrideTournamentResultResponse(rsp)
+}
+
+// OverrideTournamentResultWithResponse Override or annul a result
+//
+// The organiser sets a decided pairing's result (`white_score` 1, 0.5
+// or 0 with White's `margin`, of the same sign; 0 for a draw) or
+// annuls it (`annul`: it counts for nobody). A game still being played
+// must end first. `reason` is required. The standings follow at once.
+// Logged; both players get a `tournament_update` event.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (still being played)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/games/{index}/result (the `OverrideTournamentResult` operationId).
+func (c *ClientWithResponses) OverrideTournamentResultWithResponse(ctx context.Context, id TournamentId, round RoundNumber, index int, params *OverrideTournamentResultParams, body OverrideTournamentResultJSONRequestBody, reqEditors ...RequestEditorFn) (*OverrideTournamentResultResponse, error) {
+	rsp, err := c.OverrideTournamentResult(ctx, id, round, index, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOverrideTournamentResultResponse(rsp)
+}
+
+// PostponeTournamentRoundWithBodyWithResponse Postpone a round
+//
+// The round and every round after it move `hours` later: a pending
+// round starts later, a running one ends later. `reason` is required.
+// Logged; the players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (closed)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+func (c *ClientWithResponses) PostponeTournamentRoundWithBodyWithResponse(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostponeTournamentRoundResponse, error) {
+	rsp, err := c.PostponeTournamentRoundWithBody(ctx, id, round, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostponeTournamentRoundResponse(rsp)
+}
+
+// PostponeTournamentRoundWithResponse Postpone a round
+//
+// The round and every round after it move `hours` later: a pending
+// round starts later, a running one ends later. `reason` is required.
+// Logged; the players get a `tournament_update` event. Send an
+// `Idempotency-Key` to retry safely.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 round_not_changeable` (closed)/`tournament_over`;
+// `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
+func (c *ClientWithResponses) PostponeTournamentRoundWithResponse(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*PostponeTournamentRoundResponse, error) {
+	rsp, err := c.PostponeTournamentRound(ctx, id, round, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostponeTournamentRoundResponse(rsp)
+}
+
 // GetStandingsWithResponse Standings, as JSON or CSV
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -16291,17 +20693,18 @@ func (c *ClientWithResponses) GetStandingsWithResponse(ctx context.Context, id T
 // The player withdraws (an account token with his address; `player`
 // may be omitted), or the organiser withdraws one (`player` is his
 // index). His running game is resigned and his remaining pairings are
-// forfeited to his opponents.
+// forfeited to his opponents, or annulled (`policy`, the organiser's
+// choice). Before the first round he just leaves the list. Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-func (c *ClientWithResponses) WithdrawFromTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error) {
-	rsp, err := c.WithdrawFromTournamentWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) WithdrawFromTournamentWithBodyWithResponse(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error) {
+	rsp, err := c.WithdrawFromTournamentWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -16313,17 +20716,18 @@ func (c *ClientWithResponses) WithdrawFromTournamentWithBodyWithResponse(ctx con
 // The player withdraws (an account token with his address; `player`
 // may be omitted), or the organiser withdraws one (`player` is his
 // index). His running game is resigned and his remaining pairings are
-// forfeited to his opponents.
+// forfeited to his opponents, or annulled (`policy`, the organiser's
+// choice). Before the first round he just leaves the list. Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/withdraw (the `WithdrawFromTournament` operationId).
-func (c *ClientWithResponses) WithdrawFromTournamentWithResponse(ctx context.Context, id TournamentId, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error) {
-	rsp, err := c.WithdrawFromTournament(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) WithdrawFromTournamentWithResponse(ctx context.Context, id TournamentId, params *WithdrawFromTournamentParams, body WithdrawFromTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*WithdrawFromTournamentResponse, error) {
+	rsp, err := c.WithdrawFromTournament(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19653,6 +24057,73 @@ func ParseRenewPushSubscriptionResponse(rsp *http.Response) (*RenewPushSubscript
 	return response, nil
 }
 
+// ParseListTournamentsResponse parses an HTTP response from a ListTournamentsWithResponse call
+func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTournamentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListTournamentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreateTournamentResponse parses an HTTP response from a CreateTournamentWithResponse call
 func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -19864,6 +24335,20 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -19876,6 +24361,576 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 	switch {
 	case rsp.StatusCode == 401:
 		var headers CancelTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExtendTournamentGameResponse parses an HTTP response from a ExtendTournamentGameWithResponse call
+func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExtendTournamentGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ExtendTournamentGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseJoinTournamentResponse parses an HTTP response from a JoinTournamentWithResponse call
+func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers JoinTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePauseTournamentResponse parses an HTTP response from a PauseTournamentWithResponse call
+func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PauseTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers PauseTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAddTournamentPlayerResponse parses an HTTP response from a AddTournamentPlayerWithResponse call
+func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddTournamentPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers AddTournamentPlayerResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseEditTournamentPlayerResponse parses an HTTP response from a EditTournamentPlayerWithResponse call
+func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EditTournamentPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers EditTournamentPlayerResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReplaceTournamentPlayerResponse parses an HTTP response from a ReplaceTournamentPlayerWithResponse call
+func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamentPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReplaceTournamentPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ReplaceTournamentPlayerResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -19937,6 +24992,467 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			headers.ContentDisposition = &value
 		}
 		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCloseRegistrationResponse parses an HTTP response from a CloseRegistrationWithResponse call
+func ParseCloseRegistrationResponse(rsp *http.Response) (*CloseRegistrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CloseRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Tournament
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers CloseRegistrationResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOpenRegistrationResponse parses an HTTP response from a OpenRegistrationWithResponse call
+func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OpenRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentInvite
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers OpenRegistrationResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResumeTournamentResponse parses an HTTP response from a ResumeTournamentWithResponse call
+func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResumeTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ResumeTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseOverrideTournamentResultResponse parses an HTTP response from a OverrideTournamentResultWithResponse call
+func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournamentResultResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OverrideTournamentResultResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers OverrideTournamentResultResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostponeTournamentRoundResponse parses an HTTP response from a PostponeTournamentRoundWithResponse call
+func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTournamentRoundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostponeTournamentRoundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers PostponeTournamentRoundResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
@@ -20054,6 +25570,13 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 			return nil, err
 		}
 		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError

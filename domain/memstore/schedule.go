@@ -111,3 +111,32 @@ func (t *tx) AddNotice(ctx context.Context, n domain.Notice, locale string, c do
 	t.data.queued = append(t.data.queued, Queued{Notice: n, Email: n.Email, Cause: c})
 	return nil
 }
+
+// AddEvents writes events to the live streams.
+func (t *tx) AddEvents(ctx context.Context, evs []domain.Event, now time.Time) error {
+	t.addEvents(evs, now)
+	return nil
+}
+
+// AccountTournaments lists what an account organises, plays in, or can
+// join (an open public registration), newest first.
+func (s *Store) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []domain.Tournament
+	for id, t := range s.data.tournaments {
+		_, plays := t.EntrantOf(email)
+		if t.OrganizerID != userID && !plays && !(t.Joinable(now) && t.Registration.Public) {
+			continue
+		}
+		c, err := s.data.tournament(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b domain.Tournament) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(b.ID, a.ID))
+	})
+	return out[:min(limit, len(out))], nil
+}

@@ -176,7 +176,7 @@ func checkVersion(ctx context.Context, tx pgx.Tx, _, before *domain.Game) error 
 
 // updateGame stores the new state of before, if the stored game is still
 // at before's version. Seat rows and the spectator link's version are
-// written only when a link was renewed.
+// written only when a link was renewed or a seat changed hands.
 func updateGame(ctx context.Context, tx pgx.Tx, g, before *domain.Game) error {
 	version := before.Version
 	c, err := gamerow.Encode(g)
@@ -204,11 +204,11 @@ func updateGame(ctx context.Context, tx pgx.Tx, g, before *domain.Game) error {
 		}
 	}
 	for i, s := range g.Seats {
-		if i < len(before.Seats) && before.Seats[i].TokenVersion == s.TokenVersion {
-			continue
+		if i < len(before.Seats) && before.Seats[i] == s {
+			continue // most changes leave the seats alone
 		}
-		if _, err := tx.Exec(ctx, `UPDATE seats SET token_version = $1 WHERE game_id = $2 AND color = $3`,
-			s.TokenVersion, g.ID, s.Color); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE seats SET token_version = $1, name = $2, email = $3, locale = $4 WHERE game_id = $5 AND color = $6`,
+			s.TokenVersion, s.Name, s.Email, s.Locale, g.ID, s.Color); err != nil {
 			return fmt.Errorf("update seat: %w", err)
 		}
 	}

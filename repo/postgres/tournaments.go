@@ -30,11 +30,26 @@ func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) err
 	if err != nil {
 		return err
 	}
-	_, err = s.tx.Exec(ctx, `INSERT INTO tournaments (id, organizer_id, name, status, data, version, due_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`, t.ID, t.OrganizerID, t.Name, string(t.Status), data, t.Version,
-		nullTime(due), ms(t.CreatedAt), ms(t.UpdatedAt))
+	_, err = s.tx.Exec(ctx, `INSERT INTO tournaments (id, organizer_id, name, status, data, version, due_at, created_at, updated_at, public_until)
+		VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9, $10)`, t.ID, t.OrganizerID, t.Name, string(t.Status), data, t.Version,
+		nullTime(due), ms(t.CreatedAt), ms(t.UpdatedAt), nullTime(gamerow.PublicUntil(t)))
 	if err != nil {
 		return fmt.Errorf("insert tournament: %w", err)
+	}
+	return s.writeTournamentPlayers(ctx, t)
+}
+
+// writeTournamentPlayers brings the tournament's rows of players in line
+// with its entrants (who joined, left, or had his address corrected).
+func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournament) error {
+	emails := gamerow.TournamentPlayers(t)
+	if _, err := s.tx.Exec(ctx, `DELETE FROM tournament_players WHERE tournament_id = $1 AND email <> ALL($2::text[])`,
+		t.ID, emails); err != nil {
+		return fmt.Errorf("tournament %s: players: %w", t.ID, err)
+	}
+	if _, err := s.tx.Exec(ctx, `INSERT INTO tournament_players (tournament_id, email)
+		SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, t.ID, emails); err != nil {
+		return fmt.Errorf("tournament %s: players: %w", t.ID, err)
 	}
 	return nil
 }
@@ -73,15 +88,15 @@ func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, versi
 		return err
 	}
 	tag, err := s.tx.Exec(ctx, `UPDATE tournaments SET status = $1, data = $2::text::jsonb, version = $3, due_at = $4,
-		updated_at = $5 WHERE id = $6 AND version = $7`,
-		string(t.Status), data, t.Version, nullTime(due), ms(t.UpdatedAt), t.ID, version)
+		updated_at = $5, public_until = $8 WHERE id = $6 AND version = $7`,
+		string(t.Status), data, t.Version, nullTime(due), ms(t.UpdatedAt), t.ID, version, nullTime(gamerow.PublicUntil(t)))
 	if err != nil {
 		return fmt.Errorf("update tournament %s: %w", t.ID, err)
 	}
 	if tag.RowsAffected() != 1 {
 		return fmt.Errorf("update tournament %s: version %d is gone: %w", t.ID, version, domain.ErrStale)
 	}
-	return nil
+	return s.writeTournamentPlayers(ctx, t)
 }
 
 func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament) error {
@@ -116,4 +131,23 @@ func (db *DB) DueTournaments(ctx context.Context, now time.Time, limit int) ([]s
 		return nil, fmt.Errorf("find due tournaments: %w", err)
 	}
 	return ids, nil
+}
+
+// AddEvents writes events that come with no notice to the live streams.
+func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Time) error {
+	return writeEvents(ctx, s.tx, evs, now)
+}
+
+// AccountTournaments lists what an account organises, plays in, or can
+// join (an open public registration), newest first.
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
+	rows, err := db.pool.Query(ctx, `SELECT id, data::text FROM tournaments WHERE organizer_id = $1
+		OR id IN (SELECT tournament_id FROM tournament_players WHERE email = $2)
+		OR public_until > $3
+		ORDER BY created_at DESC, id DESC LIMIT $4`, userID, email, ms(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list tournaments: %w", err)
+	}
+	defer rows.Close()
+	return gamerow.DecodeTournaments(rows)
 }

@@ -43,6 +43,8 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"MyGamesFollowsChanges", testMyGamesFollowsChanges},
 		{"DueGames", testDueGames},
 		{"Tournaments", testTournaments},
+		{"AccountTournaments", testAccountTournaments},
+		{"SeatChangesHands", testSeatChangesHands},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })

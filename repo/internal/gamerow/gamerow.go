@@ -131,3 +131,55 @@ func DecodeTournament(id, data string) (domain.Tournament, error) {
 func TournamentNotFound(id string) error {
 	return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
 }
+
+// TournamentPlayers are the addresses of a tournament's entrants, which the
+// stores keep beside the document so an account finds the tournaments it
+// plays in.
+func TournamentPlayers(t *domain.Tournament) []string {
+	out := make([]string, 0, len(t.Entrants))
+	for _, e := range t.Entrants {
+		out = append(out, e.Email)
+	}
+	return out
+}
+
+// PublicUntil is until when anyone signed in may join the tournament (its
+// registration is public and open); zero when nobody may without the link.
+func PublicUntil(t *domain.Tournament) time.Time {
+	r := t.Registration
+	if r == nil || !r.Open || !r.Public || t.Status != domain.TournamentScheduled || len(t.Rounds) == 0 {
+		return time.Time{}
+	}
+	until := t.Rounds[0].Start
+	if !r.Closes.IsZero() && r.Closes.Before(until) {
+		until = r.Closes
+	}
+	return until
+}
+
+// Rows is what both dialects' result sets offer (*sql.Rows, pgx.Rows).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// DecodeTournaments reads rows of (id, document) into tournaments.
+func DecodeTournaments(rows Rows) ([]domain.Tournament, error) {
+	var out []domain.Tournament
+	for rows.Next() {
+		var id, data string
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, fmt.Errorf("read tournaments: %w", err)
+		}
+		t, err := DecodeTournament(id, data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read tournaments: %w", err)
+	}
+	return out, nil
+}

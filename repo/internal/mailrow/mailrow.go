@@ -41,8 +41,10 @@ func New(n domain.Notice, email, secret, locale string, budgeted bool) (Row, err
 	if r.Locale == "" {
 		r.Locale = domain.DefaultLocale
 	}
-	if n.Kind == domain.NoticeInvitation {
-		// The invitation opens the seat's thread; later mail answers it.
+	if n.Kind == domain.NoticeInvitation && n.Email == "" {
+		// The invitation opens the seat's thread; later mail answers it. A
+		// seat's new player (n.Email: see domain.Reseat) gets an invitation
+		// of his own, which cannot take the first one's Message-ID.
 		r.MessageID = n.GameID + "." + n.Color
 	}
 	if n.GameID != "" {

@@ -1,0 +1,358 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// The endpoints of running an event: the account's list, sign-up, and the
+// organiser's control. Every action answers with the tournament after it;
+// its log shows the action to everyone.
+
+type tournamentListItem struct {
+	ID           string            `json:"id"`
+	Name         string            `json:"name"`
+	Format       string            `json:"format"`
+	Status       string            `json:"status"`
+	Players      int               `json:"players"`
+	Organising   bool              `json:"organising"`
+	Playing      bool              `json:"playing"`
+	Joinable     bool              `json:"joinable"`
+	Registration *registrationView `json:"registration"`
+	FirstStart   time.Time         `json:"first_start"`
+	PageURL      string            `json:"page_url"`
+	CreatedAt    time.Time         `json:"created_at"`
+}
+
+type tournamentList struct {
+	Tournaments []tournamentListItem `json:"tournaments"`
+}
+
+// listTournaments lists the tournaments the account organises, plays in,
+// or can join (an open public registration), newest first.
+func (s *Server) listTournaments(c echo.Context) error {
+	p, err := s.account(c, domain.ScopeGamesRead)
+	if err != nil {
+		return err
+	}
+	ls, err := s.app.Tournaments(c.Request().Context(), p.session.User)
+	if err != nil {
+		return err
+	}
+	out := tournamentList{Tournaments: []tournamentListItem{}}
+	for _, l := range ls {
+		v := s.viewTournament(&l.Tournament)
+		item := tournamentListItem{ID: l.ID, Name: l.Name, Format: string(l.Format), Status: string(l.Status),
+			Players: len(l.Entrants), Organising: l.Organising, Playing: l.Playing, Joinable: l.Joinable,
+			Registration: v.Registration, PageURL: v.PageURL, CreatedAt: l.CreatedAt}
+		if len(l.Rounds) > 0 {
+			item.FirstStart = l.Rounds[0].Start
+		}
+		out.Tournaments = append(out.Tournaments, item)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// tournamentAction runs an action with the request's Idempotency-Key, if
+// any, and answers with the tournament after it (or the stored answer to
+// an earlier request with the same key).
+func (s *Server) tournamentAction(c echo.Context, p *principal, body []byte, id string,
+	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
+	idem, err := idempotency(c, p, body)
+	if err != nil {
+		return err
+	}
+	req := domain.TournamentRequest{ID: id, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
+		b, err := json.Marshal(s.viewTournament(t))
+		return domain.Response{Status: http.StatusOK, Body: b}, err
+	}}
+	done, err := act(req)
+	if err != nil {
+		return err
+	}
+	if done.Replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+		return c.JSONBlob(done.Response.Status, done.Response.Body)
+	}
+	s.wakeMail()
+	return c.JSON(http.StatusOK, s.viewTournament(&done.Tournament))
+}
+
+// organiser authenticates the organiser of the tournament in the path.
+func (s *Server) organiser(c echo.Context, what string) (*principal, domain.Tournament, error) {
+	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	if err != nil {
+		return nil, domain.Tournament{}, err
+	}
+	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return nil, domain.Tournament{}, err
+	}
+	if t.OrganizerID != p.session.User.ID {
+		return nil, domain.Tournament{}, NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may "+what+".")
+	}
+	return p, t, nil
+}
+
+// organiserDo is an action of the organiser: it authenticates him,
+// decodes the request into req and runs act with the request's
+// Idempotency-Key.
+func (s *Server) organiserDo(c echo.Context, what string, req any,
+	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
+	p, t, err := s.organiser(c, what)
+	if err != nil {
+		return err
+	}
+	body, err := decodeJSONBody(c, req)
+	if err != nil {
+		return err
+	}
+	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+		return act(c.Request().Context(), r, &t)
+	})
+}
+
+type reasonRequest struct {
+	Reason string `json:"reason"`
+}
+
+// organiserAction is an action of the organiser whose request says only why.
+func (s *Server) organiserAction(c echo.Context, what string,
+	act func(context.Context, domain.TournamentRequest, string) (domain.TournamentDone, error)) error {
+	var req reasonRequest
+	return s.organiserDo(c, what, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return act(ctx, r, req.Reason)
+	})
+}
+
+type openRegistrationRequest struct {
+	registrationRequest
+	NewLink bool `json:"new_link"`
+}
+
+type inviteView struct {
+	Tournament tournamentView `json:"tournament"`
+	InviteURL  string         `json:"invite_url"`
+}
+
+// openRegistration opens sign-up (or changes its terms) and gives the
+// organiser the invite link; new_link issues a new one, and older links
+// stop working.
+func (s *Server) openRegistration(c echo.Context) error {
+	_, t, err := s.organiser(c, "open registration")
+	if err != nil {
+		return err
+	}
+	var req openRegistrationRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	done, err := s.app.OpenRegistration(c.Request().Context(), domain.TournamentRequest{ID: t.ID}, req.registration(), req.NewLink)
+	if err != nil {
+		return err
+	}
+	link, err := s.links.InviteURL(t.ID, done.Tournament.Registration.InviteVersion)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, inviteView{Tournament: s.viewTournament(&done.Tournament), InviteURL: link})
+}
+
+// closeRegistration ends sign-up and revokes the invite link.
+func (s *Server) closeRegistration(c echo.Context) error {
+	_, t, err := s.organiser(c, "close registration")
+	if err != nil {
+		return err
+	}
+	done, err := s.app.CloseRegistration(c.Request().Context(), domain.TournamentRequest{ID: t.ID})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.viewTournament(&done.Tournament))
+}
+
+type joinRequest struct {
+	Invite string `json:"invite"`
+	Name   string `json:"name"`
+}
+
+// joinTournament signs the account up, by the invite link's token or, for
+// a public registration, without.
+func (s *Server) joinTournament(c echo.Context) error {
+	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	if err != nil {
+		return err
+	}
+	var req joinRequest
+	body, err := decodeJSONBody(c, &req)
+	if err != nil {
+		return err
+	}
+	id := c.Param("id")
+	version := 0
+	if req.Invite != "" {
+		if version, err = s.tokens.inviteVersion(req.Invite, id); err != nil {
+			return NewProblem(http.StatusForbidden, domain.CodeInviteInvalid, "This invite link is not valid for this tournament.")
+		}
+	}
+	u := p.session.User
+	name := strings.TrimSpace(req.Name)
+	if name == "" {
+		name = u.Name
+	}
+	if name == "" {
+		// Never a part of his address: the event's page is public.
+		return NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "Give the name the event should show you by: your account has none.")
+	}
+	return s.tournamentAction(c, p, body, id, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+		return s.app.JoinTournament(c.Request().Context(), r, u, name, version)
+	})
+}
+
+type entrantRequest struct {
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+	Locale string `json:"locale"`
+	Reason string `json:"reason"`
+}
+
+func (r entrantRequest) player() domain.Player {
+	return domain.Player{Name: r.Name, Email: r.Email, Locale: r.Locale}
+}
+
+// addEntrant enters a player: before the start, or as a late entry into a
+// running Swiss event.
+func (s *Server) addEntrant(c echo.Context) error {
+	var req entrantRequest
+	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.AddEntrant(ctx, r, req.player(), req.Reason)
+	})
+}
+
+// playerParam reads the entrant index in the path.
+func playerParam(c echo.Context) (int, error) {
+	n, err := strconv.Atoi(c.Param("player"))
+	if err != nil || n < 0 {
+		return 0, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
+	}
+	return n, nil
+}
+
+type editEntrantRequest struct {
+	Name   *string `json:"name"`
+	Email  *string `json:"email"`
+	Reason string  `json:"reason"`
+}
+
+// editEntrant corrects an entrant's name or address; he keeps his results.
+func (s *Server) editEntrant(c echo.Context) error {
+	var req editEntrantRequest
+	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error) {
+		n, err := playerParam(c)
+		if err != nil || n >= len(t.Entrants) {
+			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
+		}
+		player := t.Entrants[n].Player
+		if req.Name != nil {
+			player.Name = *req.Name
+		}
+		if req.Email != nil && *req.Email != player.Email {
+			player.Email, player.Locale = *req.Email, ""
+		}
+		return s.app.UpdateEntrant(ctx, r, n, player, false, req.Reason)
+	})
+}
+
+// replaceEntrant puts another player in an entrant's place before he has
+// played; the new player is emailed his game's move link.
+func (s *Server) replaceEntrant(c echo.Context) error {
+	var req entrantRequest
+	return s.organiserDo(c, "replace players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		n, err := playerParam(c)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		return s.app.UpdateEntrant(ctx, r, n, req.player(), true, req.Reason)
+	})
+}
+
+type moreTimeRequest struct {
+	Hours  int    `json:"hours"`
+	Reason string `json:"reason"`
+}
+
+// extendGame gives one game of the running round more time.
+func (s *Server) extendGame(c echo.Context) error {
+	var req moreTimeRequest
+	return s.organiserDo(c, "extend a game", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.ExtendGame(ctx, r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
+	})
+}
+
+// roundParam reads the round number in the path.
+func roundParam(c echo.Context) (int, error) {
+	n, err := strconv.Atoi(c.Param("round"))
+	if err != nil || n < 1 {
+		return 0, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such round in this tournament.")
+	}
+	return n, nil
+}
+
+// postponeRound moves a round, and the rounds after it, later.
+func (s *Server) postponeRound(c echo.Context) error {
+	var req moreTimeRequest
+	return s.organiserDo(c, "postpone a round", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		round, err := roundParam(c)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		return s.app.PostponeRound(ctx, r, round, time.Duration(req.Hours)*time.Hour, req.Reason)
+	})
+}
+
+func (s *Server) pauseTournament(c echo.Context) error {
+	return s.organiserAction(c, "pause the tournament", s.app.PauseTournament)
+}
+
+func (s *Server) resumeTournament(c echo.Context) error {
+	return s.organiserAction(c, "resume the tournament", s.app.ResumeTournament)
+}
+
+type overrideRequest struct {
+	WhiteScore *float64 `json:"white_score"`
+	Margin     int      `json:"margin"`
+	Annul      bool     `json:"annul"`
+	Reason     string   `json:"reason"`
+}
+
+// overrideResult sets or annuls the result of one pairing of a round.
+func (s *Server) overrideResult(c echo.Context) error {
+	var req overrideRequest
+	return s.organiserDo(c, "override a result", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		round, err := roundParam(c)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		index, err := strconv.Atoi(c.Param("index"))
+		if err != nil || index < 0 {
+			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such game in this round.")
+		}
+		if req.WhiteScore == nil && !req.Annul {
+			return domain.TournamentDone{}, NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput,
+				"Give white_score (1, 0.5 or 0) with a margin, or annul.")
+		}
+		score := 0.0
+		if req.WhiteScore != nil {
+			score = *req.WhiteScore
+		}
+		return s.app.OverrideResult(ctx, r, round, index, score, req.Margin, req.Annul, req.Reason)
+	})
+}

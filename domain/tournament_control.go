@@ -1,0 +1,560 @@
+package domain
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/ruleset"
+)
+
+// Running an event: sign-up, and what an organiser may change while it
+// runs. Every change is logged on the tournament (who, when, what, why),
+// for the players to see. These are the pure rules; the use cases in
+// schedule.go and tournament_service.go change the games they touch in
+// the same unit of work.
+
+// Stable codes of tournament control.
+const (
+	CodeRegistrationClosed  = "registration_closed" // sign-up is not open (closed, never opened, or the event started)
+	CodeTournamentFull      = "tournament_full"     // the event has as many players as it takes
+	CodeAlreadyEntered      = "already_entered"     // the address plays in the event already
+	CodeInviteInvalid       = "invite_invalid"      // the invite link was revoked or re-issued
+	CodeAlreadyPlayed       = "already_played"      // a player who has played cannot be replaced
+	CodeTournamentPaused    = "tournament_paused"   // pausing a paused event, or acting on one that must run
+	CodeTournamentNotPaused = "tournament_not_paused"
+	CodeRoundNotChangeable  = "round_not_changeable" // a closed round cannot be postponed, a pending one has no games
+)
+
+// Actions in the log.
+const (
+	ActionRegistrationOpened = "registration_opened"
+	ActionRegistrationClosed = "registration_closed"
+	ActionJoined             = "joined"
+	ActionLeft               = "left"
+	ActionEntrantAdded       = "entrant_added"
+	ActionEntrantEdited      = "entrant_edited"
+	ActionEntrantReplaced    = "entrant_replaced"
+	ActionDeadlineExtended   = "deadline_extended"
+	ActionRoundPostponed     = "round_postponed"
+	ActionPaused             = "paused"
+	ActionResumed            = "resumed"
+	ActionResultOverridden   = "result_overridden"
+	ActionResultAnnulled     = "result_annulled"
+	ActionWithdrawn          = "withdrawn"
+	ActionCancelled          = "cancelled"
+)
+
+// TournamentActor is who acts on a tournament, as the public log names
+// him: never by address.
+type TournamentActor struct {
+	Role string // "organiser", "player" or "scheduler"
+	Name string // the player's name; "" for the organiser and the scheduler
+}
+
+// Who acts on tournaments.
+var (
+	ByOrganiser = TournamentActor{Role: "organiser"}
+	ByScheduler = TournamentActor{Role: "scheduler"}
+)
+
+// ByPlayer is an entrant acting for himself.
+func ByPlayer(name string) TournamentActor { return TournamentActor{Role: "player", Name: name} }
+
+// LogEntry is one action on a tournament.
+type LogEntry struct {
+	At     time.Time
+	By     TournamentActor
+	Action string // Action*
+	Detail string // what, in English, naming players by name
+	Reason string `json:",omitempty"` // why, as the organiser wrote it
+}
+
+// MaxReasonLength bounds the reason given for an action.
+const MaxReasonLength = 500
+
+// checkReason checks the reason of an action: one line, required for the
+// actions that change results or deadlines.
+func checkReason(s string, required bool) (string, error) {
+	if s == "" && !required {
+		return "", nil
+	}
+	out, err := checkText(s, MaxReasonLength, "reason")
+	if err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// logf appends an action to the log; every logged action is a change.
+func (t *Tournament) logf(by TournamentActor, now time.Time, action, reason, format string, args ...any) {
+	t.Log = append(t.Log, LogEntry{At: now, By: by, Action: action, Detail: fmt.Sprintf(format, args...), Reason: reason})
+	t.Version++
+	t.UpdatedAt = now
+}
+
+// Registration is sign-up by the players themselves, by an invite link or,
+// when Public, by anyone signed in.
+type Registration struct {
+	Open bool
+	// Public: listed to every account, and joinable without the link.
+	Public bool
+	// Limit is the most players the event takes; 0: up to 64.
+	Limit int
+	// Closes is when sign-up ends; zero: when the first round starts.
+	Closes time.Time
+	// InviteVersion is the version of the invite link: re-issuing or
+	// revoking the link bumps it, and older links are refused.
+	InviteVersion int
+}
+
+func checkRegistration(r Registration, players int, now time.Time) (Registration, error) {
+	if r.Limit < 0 || r.Limit > maxTournamentPlayers {
+		return Registration{}, Errorf(KindInvalid, CodeInvalidInput, "a limit of 2 to %d players, or none", maxTournamentPlayers)
+	}
+	if r.Limit != 0 && (r.Limit < 2 || r.Limit < players) {
+		return Registration{}, Errorf(KindInvalid, CodeInvalidInput, "a limit of %d players: want 2 to %d, and at least the %d entered", r.Limit, maxTournamentPlayers, players)
+	}
+	if !r.Closes.IsZero() && !r.Closes.After(now) {
+		return Registration{}, Errorf(KindInvalid, CodeInvalidInput, "registration would close in the past")
+	}
+	r.Open = true
+	r.InviteVersion = max(r.InviteVersion, 1)
+	return r, nil
+}
+
+// OpenRegistration opens sign-up, or changes its terms, before the first
+// round. A new invite link is issued (older ones stop working) when
+// newLink, or when sign-up was closed.
+func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Time) error {
+	if t.Status != TournamentScheduled {
+		return Errorf(KindConflict, CodeRegistrationClosed, "the tournament has started: players are added as late entries")
+	}
+	if first := t.Rounds[0].Start; !r.Closes.IsZero() && r.Closes.After(first) {
+		return Errorf(KindInvalid, CodeInvalidInput, "registration would close after the first round starts")
+	}
+	version := 0
+	if t.Registration != nil {
+		version = t.Registration.InviteVersion
+		if newLink || !t.Registration.Open {
+			version++
+		}
+	}
+	r.InviteVersion = version
+	reg, err := checkRegistration(r, len(t.Entrants), now)
+	if err != nil {
+		return err
+	}
+	if t.Format != Swiss && t.Interval == 0 {
+		return Errorf(KindInvalid, CodeInvalidInput, "a round robin with registration is scheduled by a first start and an interval")
+	}
+	t.Registration = &reg
+	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", "registration is open%s", regTerms(reg))
+	return nil
+}
+
+func regTerms(r Registration) string {
+	s := ""
+	if r.Limit > 0 {
+		s += fmt.Sprintf(" for up to %d players", r.Limit)
+	}
+	if !r.Closes.IsZero() {
+		s += " until " + r.Closes.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return s
+}
+
+// CloseRegistration ends sign-up and revokes the invite link.
+func (t *Tournament) CloseRegistration(now time.Time) error {
+	if t.Registration == nil || !t.Registration.Open {
+		return Errorf(KindConflict, CodeRegistrationClosed, "registration is not open")
+	}
+	t.Registration.Open = false
+	t.Registration.InviteVersion++
+	t.logf(ByOrganiser, now, ActionRegistrationClosed, "", "registration is closed")
+	return nil
+}
+
+// Joinable reports whether sign-up is open at now.
+func (t *Tournament) Joinable(now time.Time) bool {
+	r := t.Registration
+	return t.Status == TournamentScheduled && r != nil && r.Open &&
+		(r.Closes.IsZero() || now.Before(r.Closes)) && now.Before(t.Rounds[0].Start)
+}
+
+// Join enters a player who signs up himself, with his account. invite is
+// the version of the invite link he came by; 0 when he came without (only
+// a public registration takes him then).
+func (t *Tournament) Join(p Player, userID int64, invite int, now time.Time) (int, error) {
+	if !t.Joinable(now) {
+		return 0, Errorf(KindConflict, CodeRegistrationClosed, "registration for %s is closed", t.Name)
+	}
+	if invite == 0 && !t.Registration.Public || invite != 0 && invite != t.Registration.InviteVersion {
+		return 0, Errorf(KindForbidden, CodeInviteInvalid, "this invite link is no longer valid; ask the organiser for the current one")
+	}
+	p, err := checkPlayer(p)
+	if err != nil {
+		return 0, err
+	}
+	if _, in := t.EntrantOf(p.Email); in {
+		return 0, Errorf(KindConflict, CodeAlreadyEntered, "you play in %s already", t.Name)
+	}
+	limit := t.Registration.Limit
+	if limit == 0 {
+		limit = maxTournamentPlayers
+	}
+	if len(t.Entrants) >= limit {
+		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, limit)
+	}
+	t.Entrants = append(t.Entrants, Entrant{Player: p, UserID: userID})
+	t.logf(ByPlayer(p.Name), now, ActionJoined, "", "%s joined", p.Name)
+	return len(t.Entrants) - 1, nil
+}
+
+// closeRegistration ends sign-up as the first round starts and plans the
+// event for the players who came: a round robin gets its rounds, a Swiss
+// event no more rounds than players can play. With fewer than two players
+// the event is cancelled; it reports whether the event goes on.
+func (t *Tournament) closeRegistration(now time.Time) bool {
+	reg := t.Registration
+	if reg == nil {
+		return true
+	}
+	if reg.Open {
+		reg.Open = false
+		reg.InviteVersion++
+		t.logf(ByScheduler, now, ActionRegistrationClosed, "", "registration closed with %d players", len(t.Entrants))
+	}
+	n := len(t.Entrants)
+	if n < 2 {
+		t.Status = TournamentCancelled
+		t.logf(ByScheduler, now, ActionCancelled, "", "cancelled: fewer than two players signed up")
+		return false
+	}
+	switch t.Format {
+	case RoundRobin, DoubleRoundRobin:
+		first := t.Rounds[0]
+		length := first.Deadline.Sub(first.Start)
+		count := RoundRobinRoundCount(n, t.Format == DoubleRoundRobin)
+		t.Rounds = t.Rounds[:0:0]
+		for i := range count {
+			start := first.Start.Add(time.Duration(i) * t.Interval)
+			t.Rounds = append(t.Rounds, Round{Number: i + 1, Start: start, Deadline: start.Add(length),
+				Status: RoundPending, Seed: first.Seed + uint64(i)})
+		}
+	case Swiss:
+		if len(t.Rounds) > n-1 {
+			t.Rounds = t.Rounds[:n-1]
+		}
+	}
+	return true
+}
+
+// AddEntrant enters a player typed in by the organiser: before the start
+// of any event, and as a late entry into a running Swiss event (he starts
+// with no points and is paired from the next round on).
+func (t *Tournament) AddEntrant(p Player, reason string, now time.Time) (int, error) {
+	if err := t.checkChangeable(); err != nil {
+		return 0, err
+	}
+	if t.Status == TournamentRunning && t.Format != Swiss {
+		return 0, Errorf(KindConflict, CodeRegistrationClosed, "a round robin takes no late entries: its pairings are fixed")
+	}
+	reason, err := checkReason(reason, false)
+	if err != nil {
+		return 0, err
+	}
+	p, err = checkPlayer(p)
+	if err != nil {
+		return 0, err
+	}
+	if _, in := t.EntrantOf(p.Email); in {
+		return 0, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
+	}
+	if len(t.Entrants) >= maxTournamentPlayers {
+		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
+	}
+	t.Entrants = append(t.Entrants, Entrant{Player: p})
+	what := "%s was added"
+	if t.Status == TournamentRunning {
+		what = "%s was added as a late entry"
+	}
+	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, what, p.Name)
+	return len(t.Entrants) - 1, nil
+}
+
+func (t *Tournament) checkChangeable() error {
+	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
+		return Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
+	}
+	return nil
+}
+
+// EntrantGame is the undecided game of the running round an entrant plays,
+// with his colour in it (a tournament game's first seat is White's); ""
+// when he has none.
+func (t *Tournament) EntrantGame(entrant int) (gameID string, white bool) {
+	if r := t.Current(); r != nil {
+		for _, g := range r.Games {
+			if g.Outcome == nil && g.GameID != "" && (g.White == entrant || g.Black == entrant) {
+				return g.GameID, g.White == entrant
+			}
+		}
+	}
+	return "", false
+}
+
+// UpdateEntrant corrects an entrant's name or address (a typo: he keeps
+// his results), or, with replace, puts another player in his place, which
+// is allowed only before he has played: hasMoved says whether he made a
+// move in his game of the running round (the caller reads its turns).
+func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
+	if entrant < 0 || entrant >= len(t.Entrants) {
+		return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+	}
+	if err := t.checkChangeable(); err != nil {
+		return err
+	}
+	reason, err := checkReason(reason, replace)
+	if err != nil {
+		return err
+	}
+	p, err = checkPlayer(p)
+	if err != nil {
+		return err
+	}
+	if other, in := t.EntrantOf(p.Email); in && other != entrant {
+		return Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
+	}
+	old := t.Entrants[entrant]
+	if old.Withdrawn {
+		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", old.Name)
+	}
+	if replace && (hasMoved || t.played(entrant) > 0) {
+		return Errorf(KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
+	}
+	if p.Locale == "" {
+		p.Locale = old.Locale
+	}
+	t.Entrants[entrant].Player = p
+	switch {
+	case replace:
+		t.Entrants[entrant].UserID = 0
+		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, "%s replaces %s", p.Name, old.Name)
+	case old.Name != p.Name:
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "%s is now called %s", old.Name, p.Name)
+	default:
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "the address of %s was corrected", p.Name)
+	}
+	return nil
+}
+
+// ExtendGame gives one game of the running round more time: it is
+// adjudicated by later than its round, and the player to move gets by
+// more for his turn (the caller applies ExtendTurn to the game).
+func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, now time.Time) error {
+	if err := t.checkChangeable(); err != nil {
+		return err
+	}
+	if by < time.Hour || by > maxTurnTime {
+		return Errorf(KindInvalid, CodeInvalidInput, "an extension of 1 hour to 60 days")
+	}
+	reason, err := checkReason(reason, true)
+	if err != nil {
+		return err
+	}
+	r := t.Current()
+	if r != nil {
+		for i := range r.Games {
+			g := &r.Games[i]
+			if g.GameID != gameID || gameID == "" {
+				continue
+			}
+			if g.Outcome != nil {
+				return Errorf(KindConflict, CodeGameOver, "the game is decided")
+			}
+			g.Extra += by
+			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, "the game %s – %s of round %d was extended by %s, to %s",
+				t.Entrants[g.White].Name, t.Entrants[g.Black].Name, r.Number, hoursText(by), fmtTime(r.GameDeadline(i)))
+			return nil
+		}
+	}
+	return Errorf(KindNotFound, CodeNotFound, "no game %s is running in this tournament", Clip(gameID))
+}
+
+// PostponeRound moves a round, and every round after it, by later: a
+// pending round starts later, a running one ends later.
+func (t *Tournament) PostponeRound(number int, by time.Duration, reason string, now time.Time) error {
+	if err := t.checkChangeable(); err != nil {
+		return err
+	}
+	if number < 1 || number > len(t.Rounds) {
+		return Errorf(KindNotFound, CodeNotFound, "no round %d in this tournament", number)
+	}
+	if by < time.Hour || by > maxBank {
+		return Errorf(KindInvalid, CodeInvalidInput, "a postponement of 1 hour to 365 days")
+	}
+	reason, err := checkReason(reason, true)
+	if err != nil {
+		return err
+	}
+	if t.Rounds[number-1].Status == RoundClosed {
+		return Errorf(KindConflict, CodeRoundNotChangeable, "round %d is closed", number)
+	}
+	if reg := t.Registration; number == 1 && reg != nil && !reg.Closes.IsZero() {
+		reg.Closes = reg.Closes.Add(by)
+	}
+	for i := number - 1; i < len(t.Rounds); i++ {
+		r := &t.Rounds[i]
+		if r.Status == RoundPending {
+			r.Start = r.Start.Add(by)
+		}
+		r.Deadline = r.Deadline.Add(by)
+	}
+	r := t.Rounds[number-1]
+	what := "round %d was postponed by %s: it starts %s"
+	when := r.Start
+	if r.Status == RoundRunning {
+		what, when = "round %d was postponed by %s: it ends %s", r.Deadline
+	}
+	t.logf(ByOrganiser, now, ActionRoundPostponed, reason, what, number, hoursText(by), fmtTime(when))
+	return nil
+}
+
+// Pause stops the event (holidays): no round starts or closes, and the
+// caller halts the clock of every running game (HaltClock).
+func (t *Tournament) Pause(reason string, now time.Time) error {
+	if err := t.checkChangeable(); err != nil {
+		return err
+	}
+	if !t.PausedAt.IsZero() {
+		return Errorf(KindConflict, CodeTournamentPaused, "the tournament is paused already")
+	}
+	reason, err := checkReason(reason, false)
+	if err != nil {
+		return err
+	}
+	t.PausedAt = now
+	t.logf(ByOrganiser, now, ActionPaused, reason, "the tournament is paused: no deadline runs")
+	return nil
+}
+
+// Resume restarts a paused event: every deadline and start still ahead
+// moves by the length of the pause, so the pause costs nobody time; the
+// caller restarts the clocks (ResumeClock).
+func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration, err error) {
+	if err := t.checkChangeable(); err != nil {
+		return 0, err
+	}
+	if t.PausedAt.IsZero() {
+		return 0, Errorf(KindConflict, CodeTournamentNotPaused, "the tournament is not paused")
+	}
+	if reason, err = checkReason(reason, false); err != nil {
+		return 0, err
+	}
+	paused = max(now.Sub(t.PausedAt), 0)
+	for i := range t.Rounds {
+		r := &t.Rounds[i]
+		if r.Status == RoundClosed {
+			continue
+		}
+		if r.Status == RoundPending {
+			r.Start = r.Start.Add(paused)
+		}
+		r.Deadline = r.Deadline.Add(paused)
+	}
+	if reg := t.Registration; reg != nil && !reg.Closes.IsZero() && reg.Closes.After(t.PausedAt) {
+		reg.Closes = reg.Closes.Add(paused)
+	}
+	t.PausedAt = time.Time{}
+	t.logf(ByOrganiser, now, ActionResumed, reason, "the tournament resumed after %s; deadlines moved by as much", hoursText(paused))
+	return paused, nil
+}
+
+// Override sets a decided pairing's result (round, index of the pairing in
+// the round): whiteScore 1, 0.5 or 0 with White's margin, or annul to let
+// it count for nobody. A game still running must end first (the organiser
+// may end it by adjudication or a resignation); the tick then never
+// overwrites what the organiser decided.
+func (t *Tournament) Override(round, index int, whiteScore float64, margin int, annul bool, reason string, now time.Time) error {
+	if round < 1 || round > len(t.Rounds) || index < 0 || index >= len(t.Rounds[round-1].Games) {
+		return Errorf(KindNotFound, CodeNotFound, "no game %d in round %d", index, round)
+	}
+	if t.Status == TournamentCancelled {
+		return Errorf(KindConflict, CodeTournamentOver, "the tournament is cancelled")
+	}
+	reason, err := checkReason(reason, true)
+	if err != nil {
+		return err
+	}
+	g := &t.Rounds[round-1].Games[index]
+	if g.Outcome == nil {
+		return Errorf(KindConflict, CodeRoundNotChangeable, "the game is still being played")
+	}
+	if g.Black == Bye && !annul {
+		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")
+	}
+	black := "bye"
+	if g.Black != Bye {
+		black = t.Entrants[g.Black].Name
+	}
+	pairing := fmt.Sprintf("%s – %s (round %d)", t.Entrants[g.White].Name, black, round)
+	if annul {
+		g.Annulled, g.Overridden = true, true
+		t.logf(ByOrganiser, now, ActionResultAnnulled, reason, "the result of %s was annulled", pairing)
+		return nil
+	}
+	switch {
+	case whiteScore == 1 && margin > 0, whiteScore == 0 && margin < 0, whiteScore == 0.5 && margin == 0:
+	default:
+		return Errorf(KindInvalid, CodeInvalidInput, "White's score is 1, 0.5 or 0, with a margin of the same sign (0 for a draw)")
+	}
+	g.Outcome = &PairingResult{Round: round, White: g.White, Black: g.Black, Score: whiteScore, Margin: margin}
+	g.Annulled, g.Overridden = false, true
+	t.logf(ByOrganiser, now, ActionResultOverridden, reason, "the result of %s was set to %s (margin %+d)", pairing, scoreText(whiteScore), margin)
+	return nil
+}
+
+func scoreText(s float64) string {
+	switch s {
+	case 1:
+		return "1–0"
+	case 0:
+		return "0–1"
+	default:
+		return "½–½"
+	}
+}
+
+func hoursText(d time.Duration) string {
+	if h := d.Round(time.Hour); h%(24*time.Hour) == 0 && h > 0 {
+		return fmt.Sprintf("%d days", h/(24*time.Hour))
+	}
+	return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// RunningGames lists the undecided games of the running round.
+func (t *Tournament) RunningGames() []string {
+	var out []string
+	if r := t.Current(); r != nil {
+		for _, g := range r.Games {
+			if g.Outcome == nil && g.GameID != "" {
+				out = append(out, g.GameID)
+			}
+		}
+	}
+	return out
+}
+
+// LiveResults records the results of the running round's games that have
+// ended (read from the store by the caller), for a reader: what he sees
+// between a game's end and the scheduler's next look. The version is kept,
+// so the tournament is not saved so.
+func (t *Tournament) LiveResults(ended map[string]ruleset.Result) {
+	version, updated := t.Version, t.UpdatedAt
+	for id, res := range ended {
+		t.RecordResult(id, res, updated)
+	}
+	t.Version, t.UpdatedAt = version, updated
+}

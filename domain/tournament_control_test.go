@@ -1,0 +1,467 @@
+package domain_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
+)
+
+// swiss4 is a 4-player, 3-round Swiss event starting in an hour.
+func swiss4(t *testing.T) domain.Tournament {
+	t.Helper()
+	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 3,
+		Players: players(4), FirstStart: t0.Add(time.Hour), Interval: 2 * day}, "t_1", testCreator, t0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tour
+}
+
+// started is swiss4 with round 1 paired and its games numbered g_1, g_2.
+func started(t *testing.T) domain.Tournament {
+	t.Helper()
+	tour := swiss4(t)
+	r, toPlay, err := tour.StartRound(t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, i := range toPlay {
+		r.Games[i].GameID = []string{"g_1", "g_2"}[n]
+	}
+	return tour
+}
+
+var whiteWins = ruleset.Result{Reason: string(less.ReasonComplete), Winner: int(less.SideWhite), Margin: 3}
+
+func TestJoin(t *testing.T) {
+	now := t0.Add(time.Minute)
+	withReg := func(t *testing.T, r domain.Registration) domain.Tournament {
+		tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2,
+			FirstStart: t0.Add(day), Interval: day, Registration: &r}, "t_1", testCreator, t0, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tour
+	}
+	ann := domain.Player{Name: "Ann", Email: "ann@example.org"}
+	tests := []struct {
+		name   string
+		tour   func(*testing.T) domain.Tournament
+		invite int
+		at     time.Time
+		code   string
+	}{
+		{"by the link", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 1, now, ""},
+		{"without the link, invitation only", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 0, now, domain.CodeInviteInvalid},
+		{"without the link, public", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{Public: true}) }, 0, now, ""},
+		{"by an old link", func(t *testing.T) domain.Tournament {
+			tour := withReg(t, domain.Registration{})
+			if err := tour.OpenRegistration(domain.Registration{}, true, now); err != nil {
+				t.Fatal(err)
+			}
+			return tour
+		}, 1, now, domain.CodeInviteInvalid},
+		{"after it closes", func(t *testing.T) domain.Tournament {
+			return withReg(t, domain.Registration{Closes: t0.Add(time.Hour)})
+		}, 1, t0.Add(time.Hour), domain.CodeRegistrationClosed},
+		{"after the start", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 1, t0.Add(day), domain.CodeRegistrationClosed},
+		{"closed by the organiser", func(t *testing.T) domain.Tournament {
+			tour := withReg(t, domain.Registration{})
+			if err := tour.CloseRegistration(now); err != nil {
+				t.Fatal(err)
+			}
+			return tour
+		}, 1, now, domain.CodeRegistrationClosed},
+		{"full", func(t *testing.T) domain.Tournament {
+			tour := withReg(t, domain.Registration{Limit: 3})
+			for _, p := range players(3) {
+				if _, err := tour.Join(p, 0, 1, now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return tour
+		}, 1, now, domain.CodeTournamentFull},
+		{"twice", func(t *testing.T) domain.Tournament {
+			tour := withReg(t, domain.Registration{})
+			if _, err := tour.Join(ann, 5, 1, now); err != nil {
+				t.Fatal(err)
+			}
+			return tour
+		}, 1, now, domain.CodeAlreadyEntered},
+		{"no registration", func(t *testing.T) domain.Tournament { return swiss4(t) }, 1, now, domain.CodeRegistrationClosed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tour := tt.tour(t)
+			before := len(tour.Entrants)
+			_, err := tour.Join(ann, 5, tt.invite, tt.at)
+			if code(err) != tt.code {
+				t.Fatalf("Join: %v, want %q", err, tt.code)
+			}
+			if err == nil && (len(tour.Entrants) != before+1 || tour.Log[len(tour.Log)-1].Action != domain.ActionJoined) {
+				t.Errorf("after joining: %d entrants, log %+v", len(tour.Entrants), tour.Log)
+			}
+		})
+	}
+}
+
+// Registration closes as the first round starts: a round robin is planned
+// for the players who came, a Swiss event plays no more rounds than they
+// can, and an event nobody joined is cancelled.
+func TestRegistrationClosesAtTheStart(t *testing.T) {
+	tests := []struct {
+		format  domain.Format
+		rounds  int
+		joined  int
+		want    int
+		running bool
+	}{
+		{domain.RoundRobin, 0, 5, 5, true},
+		{domain.DoubleRoundRobin, 0, 4, 6, true},
+		{domain.Swiss, 5, 4, 3, true},
+		{domain.Swiss, 2, 4, 2, true},
+		{domain.RoundRobin, 0, 1, 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format), func(t *testing.T) {
+			tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: tt.format, Rounds: tt.rounds,
+				FirstStart: t0.Add(day), Interval: 2 * day, RoundLength: day, Registration: &domain.Registration{}}, "t_1", testCreator, t0, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range players(tt.joined) {
+				if _, err := tour.Join(p, 0, 1, t0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, _, err := tour.StartRound(t0.Add(day))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (r != nil) != tt.running || len(tour.Rounds) != tt.want {
+				t.Fatalf("round %v, %d rounds (want %d), status %s", r, len(tour.Rounds), tt.want, tour.Status)
+			}
+			if !tt.running && tour.Status != domain.TournamentCancelled {
+				t.Errorf("an event of %d players is %s", tt.joined, tour.Status)
+			}
+			for i, r := range tour.Rounds {
+				if want := t0.Add(day + time.Duration(i)*2*day); !r.Start.Equal(want) || r.Deadline.Sub(r.Start) != day {
+					t.Errorf("round %d: %v – %v", i+1, r.Start, r.Deadline)
+				}
+			}
+		})
+	}
+	if _, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		Starts: []time.Time{t0.Add(day)}, RoundLength: day, Registration: &domain.Registration{}}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
+		t.Errorf("a round robin with registration and a list of starts: %v", err)
+	}
+	for _, reg := range []domain.Registration{{Closes: t0.Add(2 * day)}, {Closes: t0.Add(-time.Hour)}, {Limit: 1}, {Limit: 65}} {
+		if _, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 1,
+			FirstStart: t0.Add(day), Interval: day, Registration: &reg}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
+			t.Errorf("registration %+v: %v, want %s", reg, err, domain.CodeInvalidInput)
+		}
+	}
+}
+
+// Every control action on a running event, and what it refuses.
+func TestTournamentControl(t *testing.T) {
+	now := t0.Add(2 * time.Hour)
+	tests := []struct {
+		name   string
+		act    func(*domain.Tournament) error
+		code   string
+		action string // logged
+		check  func(*testing.T, *domain.Tournament)
+	}{
+		{"extend a game", func(tour *domain.Tournament) error { return tour.ExtendGame("g_1", day, "ill", now) }, "", domain.ActionDeadlineExtended,
+			func(t *testing.T, tour *domain.Tournament) {
+				r := tour.Rounds[0]
+				for i, g := range r.Games {
+					extended := g.GameID == "g_1"
+					if got := r.GameDeadline(i).Sub(r.Deadline); (got == day) != extended {
+						t.Errorf("game %s is adjudicated %v after the round", g.GameID, got)
+					}
+				}
+			}},
+		{"extend without a reason", func(tour *domain.Tournament) error { return tour.ExtendGame("g_1", day, "", now) }, domain.CodeInvalidInput, "", nil},
+		{"extend a game of no round", func(tour *domain.Tournament) error { return tour.ExtendGame("g_9", day, "ill", now) }, domain.CodeNotFound, "", nil},
+		{"extend by minutes", func(tour *domain.Tournament) error { return tour.ExtendGame("g_1", time.Minute, "ill", now) }, domain.CodeInvalidInput, "", nil},
+		{"extend a decided game", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			return tour.ExtendGame("g_1", day, "ill", now)
+		}, domain.CodeGameOver, "", nil},
+		{"postpone the running round", func(tour *domain.Tournament) error { return tour.PostponeRound(1, day, "holiday", now) }, "", domain.ActionRoundPostponed,
+			func(t *testing.T, tour *domain.Tournament) {
+				base := swiss4(t)
+				for i, r := range tour.Rounds {
+					shift := r.Deadline.Sub(base.Rounds[i].Deadline)
+					if shift != day || (i > 0 && r.Start.Sub(base.Rounds[i].Start) != day) {
+						t.Errorf("round %d moved by %v", i+1, shift)
+					}
+				}
+			}},
+		{"postpone a round of none", func(tour *domain.Tournament) error { return tour.PostponeRound(4, day, "holiday", now) }, domain.CodeNotFound, "", nil},
+		{"postpone a closed round", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			tour.RecordResult("g_2", whiteWins, now)
+			if err := tour.CloseRound(now); err != nil {
+				t.Fatal(err)
+			}
+			return tour.PostponeRound(1, day, "holiday", now)
+		}, domain.CodeRoundNotChangeable, "", nil},
+		{"pause", func(tour *domain.Tournament) error { return tour.Pause("", now) }, "", domain.ActionPaused,
+			func(t *testing.T, tour *domain.Tournament) {
+				if !tour.NextDue().IsZero() {
+					t.Errorf("a paused event is due at %v", tour.NextDue())
+				}
+			}},
+		{"pause twice", func(tour *domain.Tournament) error {
+			if err := tour.Pause("", now); err != nil {
+				t.Fatal(err)
+			}
+			return tour.Pause("", now)
+		}, domain.CodeTournamentPaused, "", nil},
+		{"resume", func(tour *domain.Tournament) error {
+			if err := tour.Pause("", now); err != nil {
+				t.Fatal(err)
+			}
+			_, err := tour.Resume("back", now.Add(3*day))
+			return err
+		}, "", domain.ActionResumed, func(t *testing.T, tour *domain.Tournament) {
+			base := swiss4(t)
+			if shift := tour.Rounds[0].Deadline.Sub(base.Rounds[0].Deadline); shift != 3*day {
+				t.Errorf("the running round's deadline moved by %v, want the pause", shift)
+			}
+			if shift := tour.Rounds[2].Start.Sub(base.Rounds[2].Start); shift != 3*day {
+				t.Errorf("round 3 moved by %v", shift)
+			}
+			if !tour.PausedAt.IsZero() || tour.NextDue().IsZero() {
+				t.Errorf("after resuming: paused %v, due %v", tour.PausedAt, tour.NextDue())
+			}
+		}},
+		{"resume a running event", func(tour *domain.Tournament) error { _, err := tour.Resume("", now); return err }, domain.CodeTournamentNotPaused, "", nil},
+		{"override", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			return tour.Override(1, gameIndex(tour, "g_1"), 0, -2, false, "misclick", now)
+		}, "", domain.ActionResultOverridden, func(t *testing.T, tour *domain.Tournament) {
+			g := tour.Rounds[0].Games[gameIndex(tour, "g_1")]
+			if g.Outcome.Score != 0 || g.Outcome.Margin != -2 || !g.Overridden {
+				t.Errorf("overridden: %+v", g)
+			}
+			// The scheduler never overwrites the organiser's result.
+			if tour.RecordResult("g_1", whiteWins, now) {
+				t.Error("the game's result replaced the override")
+			}
+		}},
+		{"override a running game", func(tour *domain.Tournament) error {
+			return tour.Override(1, gameIndex(tour, "g_1"), 1, 2, false, "x", now)
+		}, domain.CodeRoundNotChangeable, "", nil},
+		{"override with a wrong sign", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			return tour.Override(1, gameIndex(tour, "g_1"), 1, -2, false, "x", now)
+		}, domain.CodeInvalidInput, "", nil},
+		{"annul", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			return tour.Override(1, gameIndex(tour, "g_1"), 0, 0, true, "cheating", now)
+		}, "", domain.ActionResultAnnulled, func(t *testing.T, tour *domain.Tournament) {
+			for _, s := range tour.Standings() {
+				if s.Played != 0 || s.Points != 0 {
+					t.Errorf("an annulled game counts: %+v", s)
+				}
+			}
+		}},
+		{"late entry into Swiss", func(tour *domain.Tournament) error {
+			_, err := tour.AddEntrant(domain.Player{Name: "Late", Email: "late@example.org"}, "", now)
+			return err
+		}, "", domain.ActionEntrantAdded, func(t *testing.T, tour *domain.Tournament) {
+			if len(tour.Entrants) != 5 || !strings.Contains(tour.Log[len(tour.Log)-1].Detail, "late entry") {
+				t.Errorf("after a late entry: %d entrants, %+v", len(tour.Entrants), tour.Log)
+			}
+			tour.RecordResult("g_1", whiteWins, now)
+			tour.RecordResult("g_2", whiteWins, now)
+			if err := tour.CloseRound(now); err != nil {
+				t.Fatal(err)
+			}
+			r, _, err := tour.StartRound(now.Add(2 * day))
+			if err != nil {
+				t.Fatal(err)
+			}
+			paired := false
+			for _, g := range r.Games {
+				paired = paired || g.White == 4 || g.Black == 4
+			}
+			if !paired {
+				t.Errorf("the late entry is not paired in round 2: %+v", r.Games)
+			}
+		}},
+		{"late entry with a taken address", func(tour *domain.Tournament) error {
+			_, err := tour.AddEntrant(domain.Player{Name: "Again", Email: "p1@example.org"}, "", now)
+			return err
+		}, domain.CodeAlreadyEntered, "", nil},
+		{"replace before he played", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "ill", now)
+		}, "", domain.ActionEntrantReplaced, func(t *testing.T, tour *domain.Tournament) {
+			if e := tour.Entrants[1]; e.Email != "sub@example.org" || e.Name != "Sub" {
+				t.Errorf("entrant 1 is %+v", e)
+			}
+		}},
+		{"replace after he moved", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, true, "ill", now)
+		}, domain.CodeAlreadyPlayed, "", nil},
+		{"replace without a reason", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "", now)
+		}, domain.CodeInvalidInput, "", nil},
+		{"correct a name", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.Player{Name: "Paul", Email: "p1@example.org"}, false, true, "", now)
+		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
+			if got := tour.Log[len(tour.Log)-1].Detail; got != "P1 is now called Paul" {
+				t.Errorf("logged %q", got)
+			}
+		}},
+		{"correct an address to another player's", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.Player{Name: "P1", Email: "p2@example.org"}, false, true, "", now)
+		}, domain.CodeAlreadyEntered, "", nil},
+		{"withdraw under forfeit", func(tour *domain.Tournament) error {
+			_, err := tour.Withdraw(1, domain.WithdrawForfeit, domain.ByPlayer("P1"), "", now)
+			return err
+		}, "", domain.ActionWithdrawn, func(t *testing.T, tour *domain.Tournament) {
+			if tour.Entrants[1].Annulled {
+				t.Error("a forfeit annulled his games")
+			}
+		}},
+		{"withdraw under an unknown policy", func(tour *domain.Tournament) error {
+			_, err := tour.Withdraw(1, "vanish", domain.ByOrganiser, "", now)
+			return err
+		}, domain.CodeInvalidInput, "", nil},
+		{"cancel keeps finished games", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			return tour.Cancel(domain.ByOrganiser, "venue lost", now)
+		}, "", domain.ActionCancelled, func(t *testing.T, tour *domain.Tournament) {
+			if tour.Rounds[0].Status != domain.RoundClosed || tour.Status != domain.TournamentCancelled {
+				t.Errorf("after cancelling: round 1 %s, %s", tour.Rounds[0].Status, tour.Status)
+			}
+			if len(tour.Outcomes()) != 1 {
+				t.Errorf("outcomes after cancelling: %+v", tour.Outcomes())
+			}
+		}},
+		{"act on a cancelled event", func(tour *domain.Tournament) error {
+			if err := tour.Cancel(domain.ByOrganiser, "", now); err != nil {
+				t.Fatal(err)
+			}
+			return tour.PostponeRound(2, day, "x", now)
+		}, domain.CodeTournamentOver, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tour := started(t)
+			version, logged := tour.Version, len(tour.Log)
+			err := tt.act(&tour)
+			if code(err) != tt.code {
+				t.Fatalf("%v, want %q", err, tt.code)
+			}
+			if tt.action != "" {
+				if len(tour.Log) == logged || tour.Log[len(tour.Log)-1].Action != tt.action || tour.Version == version {
+					t.Fatalf("the log %+v (version %d), want %s last", tour.Log, tour.Version, tt.action)
+				}
+				if e := tour.Log[len(tour.Log)-1]; e.At.IsZero() || e.By.Role == "" || e.Detail == "" {
+					t.Errorf("the log entry %+v", e)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, &tour)
+			}
+		})
+	}
+}
+
+func gameIndex(tour *domain.Tournament, id string) int {
+	for i, g := range tour.Rounds[0].Games {
+		if g.GameID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// The annul policy annuls a withdrawn player's games only while he has
+// played fewer than half of the rounds (as chess events do).
+func TestWithdrawAnnulPolicy(t *testing.T) {
+	now := t0.Add(2 * time.Hour)
+	for _, tt := range []struct {
+		name    string
+		rounds  int // played before he withdraws
+		annuled bool
+	}{
+		{"after 1 of 3 rounds", 1, true},
+		{"after 2 of 3 rounds", 2, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tour := started(t)
+			for r := range tt.rounds {
+				if r > 0 {
+					round, toPlay, err := tour.StartRound(now)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for n, i := range toPlay {
+						round.Games[i].GameID = fmt.Sprintf("r%d_%d", round.Number, n)
+					}
+				}
+				for _, g := range tour.Current().Games {
+					tour.RecordResult(g.GameID, whiteWins, now)
+				}
+				if err := tour.CloseRound(now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := tour.Withdraw(0, domain.WithdrawAnnul, domain.ByOrganiser, "", now); err != nil {
+				t.Fatal(err)
+			}
+			if tour.Entrants[0].Annulled != tt.annuled {
+				t.Fatalf("annulled %t, want %t: %s", tour.Entrants[0].Annulled, tt.annuled, tour.Log[len(tour.Log)-1].Detail)
+			}
+			for _, s := range tour.Standings() {
+				if s.Player == 0 && (s.Played == 0) != tt.annuled {
+					t.Errorf("his standing %+v", s)
+				}
+			}
+		})
+	}
+}
+
+// Before the first round a withdrawal takes the player off the list.
+func TestWithdrawBeforeTheStart(t *testing.T) {
+	tour := swiss4(t)
+	if _, err := tour.Withdraw(2, "", domain.ByPlayer("P2"), "", t0); err != nil {
+		t.Fatal(err)
+	}
+	if len(tour.Entrants) != 3 || tour.Entrants[2].Name != "P3" || tour.Log[0].Action != domain.ActionLeft {
+		t.Errorf("after leaving: %+v, log %+v", tour.Entrants, tour.Log)
+	}
+}
+
+// A round whose games are all decided is due at once, to be closed; one
+// with a game to adjudicate, at that game's deadline.
+func TestRoundDueWhenDecided(t *testing.T) {
+	tour := started(t)
+	now := t0.Add(2 * time.Hour)
+	if !tour.NextDue().Equal(tour.Rounds[0].Deadline) {
+		t.Errorf("a round under way is due at %v, want its deadline", tour.NextDue())
+	}
+	tour.RecordResult("g_1", whiteWins, now)
+	if err := tour.ExtendGame("g_2", day, "ill", now); err != nil {
+		t.Fatal(err)
+	}
+	if !tour.NextDue().Equal(tour.Rounds[0].Deadline.Add(day)) {
+		t.Errorf("with g_2 extended the round is due at %v", tour.NextDue())
+	}
+	tour.RecordResult("g_2", whiteWins, now)
+	if due := tour.NextDue(); due.After(now) {
+		t.Errorf("a round with every game decided is due at %v, after now", due)
+	}
+}

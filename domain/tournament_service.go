@@ -1,0 +1,384 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lesspost/lesspost/domain/ruleset"
+)
+
+// The use cases of running an event: sign-up and the organiser's control.
+// Each is one unit of work, guarded by the tournament's version; the games
+// an action touches are changed in the same unit of work.
+
+// EventTournament tells a player that his tournament changed in a way he
+// must know (he was replaced, a deadline moved, the event paused or
+// resumed, a result was overridden). Data.Tournament names the event,
+// Data.Line says what happened, as the tournament's log does.
+const EventTournament EventKind = "tournament_update"
+
+// TournamentListing is a tournament as an account's list shows it, with
+// how the account relates to it.
+type TournamentListing struct {
+	Tournament
+	Organising bool
+	Playing    bool
+	Joinable   bool // registration is open to him (public)
+}
+
+// TournamentLister reads tournaments by account.
+type TournamentLister interface {
+	// AccountTournaments lists up to limit tournaments that userID
+	// organises, that email plays in, or whose public registration is open
+	// at now, newest first.
+	AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]Tournament, error)
+}
+
+// MaxTournamentList is the most tournaments a list gives.
+const MaxTournamentList = 200
+
+// Tournament reads a tournament, with the results of the running round's
+// games that have ended since the scheduler last looked: a result counts
+// the moment its game ends.
+func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error) {
+	t, err := s.store.Tournament(ctx, id)
+	if err != nil {
+		return Tournament{}, err
+	}
+	ended := map[string]ruleset.Result{}
+	for _, gid := range t.RunningGames() {
+		g, err := s.store.Game(ctx, gid)
+		if err != nil {
+			return Tournament{}, fmt.Errorf("tournament %s: %w", id, err)
+		}
+		if res, over := g.Result(); over {
+			ended[gid] = res
+		}
+	}
+	t.LiveResults(ended)
+	return t, nil
+}
+
+// Tournaments lists what an account organises, plays in or can join.
+func (s *Service) Tournaments(ctx context.Context, user User) ([]TournamentListing, error) {
+	now := s.now()
+	ts, err := s.store.AccountTournaments(ctx, user.ID, user.Email, now, MaxTournamentList)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TournamentListing, 0, len(ts))
+	for _, t := range ts {
+		_, playing := t.EntrantOf(user.Email)
+		out = append(out, TournamentListing{Tournament: t, Organising: t.OrganizerID == user.ID, Playing: playing,
+			Joinable: !playing && t.Joinable(now) && t.Registration.Public})
+	}
+	return out, nil
+}
+
+// OpenRegistration opens sign-up (or changes its terms); newLink issues a
+// new invite link, so that older ones stop working.
+func (s *Service) OpenRegistration(ctx context.Context, req TournamentRequest, r Registration, newLink bool) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+		return t.OpenRegistration(r, newLink, now)
+	})
+}
+
+// CloseRegistration ends sign-up and revokes the invite link.
+func (s *Service) CloseRegistration(ctx context.Context, req TournamentRequest) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+		return t.CloseRegistration(now)
+	})
+}
+
+// JoinTournament signs an account's player up, by the invite link of
+// version invite (0: without a link, for a public registration). His
+// address must be able to receive the event's mail.
+func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user User, name string, invite int) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		locale, err := tx.AccountLocale(ctx, user.Email)
+		if err != nil {
+			return err
+		}
+		_, err = t.Join(Player{Name: name, Email: user.Email, Locale: locale}, user.ID, invite, now)
+		return err
+	})
+}
+
+// Withdraw takes an entrant out, counting his games by policy; his game of
+// the running round is resigned (E8) in the same unit of work.
+func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant int, policy WithdrawPolicy, by TournamentActor, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		// What he played counts as it stands now, not as the scheduler last saw it.
+		if err := recordEnded(ctx, tx, t, now); err != nil {
+			return err
+		}
+		gameID, err := t.Withdraw(entrant, policy, by, reason, now)
+		if err != nil || gameID == "" {
+			return err
+		}
+		g, err := tx.Game(ctx, gameID)
+		if err != nil || g.Over() {
+			return err
+		}
+		seat := g.Seats[0].Color
+		if g.Seats[1].Email == t.Entrants[entrant].Email {
+			seat = g.Seats[1].Color
+		}
+		sub, err := Resign(g, Actor{SeatColor: &seat}, now)
+		if err != nil {
+			return err
+		}
+		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
+			return err
+		}
+		res, _ := sub.Game.Result()
+		t.RecordResult(gameID, res, now)
+		return nil
+	})
+}
+
+// CancelTournament stops a tournament: no further rounds; the results of
+// the running round's finished games are kept and the round is closed.
+func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if err := recordEnded(ctx, tx, t, now); err != nil {
+			return err
+		}
+		return t.Cancel(ByOrganiser, reason, now)
+	})
+}
+
+// recordEnded records the results of the running round's games that have
+// ended since the scheduler last looked.
+func recordEnded(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) error {
+	for _, gid := range t.RunningGames() {
+		g, err := tx.Game(ctx, gid)
+		if err != nil {
+			return err
+		}
+		if res, over := g.Result(); over {
+			t.RecordResult(gid, res, now)
+		}
+	}
+	return nil
+}
+
+// AddEntrant enters a player the organiser types in: before the start, or
+// as a late entry into a running Swiss event.
+func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, p Player, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if p.Locale == "" {
+			locale, err := tx.AccountLocale(ctx, p.Email)
+			if err != nil {
+				return err
+			}
+			p.Locale = locale
+		}
+		_, err := t.AddEntrant(p, reason, now)
+		return err
+	})
+}
+
+// UpdateEntrant corrects an entrant (replace false) or replaces him by
+// another player who has not played yet (replace true). His game of the
+// running round follows: the seat gets the new name and, when the address
+// changed, a new move link, sent to the new address with an invitation.
+func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, p Player, replace bool, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if entrant < 0 || entrant >= len(t.Entrants) {
+			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+		}
+		old := t.Entrants[entrant].Player
+		gameID, white := t.EntrantGame(entrant)
+		var g Game
+		moved := false
+		if gameID != "" {
+			var err error
+			if g, err = tx.Game(ctx, gameID); err != nil {
+				return err
+			}
+			seat := g.Seats[1].Color
+			if white {
+				seat = g.Seats[0].Color
+			}
+			turns, err := tx.Turns(ctx, gameID)
+			if err != nil {
+				return err
+			}
+			moved = slices.ContainsFunc(turns, func(st StoredTurn) bool { return st.Color == seat && !st.Auto })
+		}
+		if p.Locale == "" && p.Email != old.Email {
+			locale, err := tx.AccountLocale(ctx, p.Email)
+			if err != nil {
+				return err
+			}
+			p.Locale = locale
+		}
+		if err := t.UpdateEntrant(entrant, p, replace, moved, reason, now); err != nil {
+			return err
+		}
+		if gameID == "" {
+			return nil
+		}
+		seat := 1
+		if white {
+			seat = 0
+		}
+		ng, notices := Reseat(g, seat, t.Entrants[entrant].Player, now)
+		// The invitation is the organiser's doing, like a round's.
+		organizer, err := tx.UserEmail(ctx, t.OrganizerID)
+		if err != nil {
+			return err
+		}
+		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Notices: notices, Cause: Cause{By: organizer, Scheduled: true}}, now); err != nil {
+			return err
+		}
+		if replace {
+			return s.tellPlayers(ctx, tx, t, []string{old.Email}, now)
+		}
+		return nil
+	})
+}
+
+// Reseat puts player p in seat i of g: his name, address and language.
+// When the address changes the seat's move link is renewed, so the old
+// address's link stops working, and the new address is invited with its
+// own link.
+func Reseat(g Game, i int, p Player, now time.Time) (Game, []Notice) {
+	g.Seats = slices.Clone(g.Seats)
+	seat := &g.Seats[i]
+	var notices []Notice
+	if seat.Email != p.Email {
+		seat.TokenVersion++
+		// Email names the seat's new player: his invitation is not the
+		// seat's first (the store gives it a Message-ID of its own).
+		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Email: p.Email})
+	}
+	seat.Player = p
+	g.Version++
+	g.UpdatedAt = now
+	return g, notices
+}
+
+// ExtendGame gives one game of the running round more time: it is
+// adjudicated later, and the player to move has more time for his turn.
+func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID string, by time.Duration, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if err := t.ExtendGame(gameID, by, reason, now); err != nil {
+			return err
+		}
+		g, err := tx.Game(ctx, gameID)
+		if err != nil {
+			return err
+		}
+		if ng, changed := ExtendTurn(g, by, now); changed {
+			if err := tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Cause: Cause{Scheduled: true}}, now); err != nil {
+				return err
+			}
+		}
+		return s.tellPlayers(ctx, tx, t, []string{g.Seats[0].Email, g.Seats[1].Email}, now)
+	})
+}
+
+// PostponeRound moves a round and the rounds after it by later.
+func (s *Service) PostponeRound(ctx context.Context, req TournamentRequest, round int, by time.Duration, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if err := t.PostponeRound(round, by, reason, now); err != nil {
+			return err
+		}
+		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
+	})
+}
+
+// PauseTournament pauses the event: the clocks of its running games stop.
+func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if err := t.Pause(reason, now); err != nil {
+			return err
+		}
+		if err := eachRunningGame(ctx, tx, t, now, HaltClock); err != nil {
+			return err
+		}
+		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
+	})
+}
+
+// ResumeTournament restarts a paused event: deadlines move by the pause.
+func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if _, err := t.Resume(reason, now); err != nil {
+			return err
+		}
+		// Games that ended in the pause count now, and a round they
+		// complete is due to close at once.
+		if err := recordEnded(ctx, tx, t, now); err != nil {
+			return err
+		}
+		if err := eachRunningGame(ctx, tx, t, now, ResumeClock); err != nil {
+			return err
+		}
+		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
+	})
+}
+
+func eachRunningGame(ctx context.Context, tx StoreTx, t *Tournament, now time.Time, change func(Game, time.Time) (Game, bool)) error {
+	for _, gid := range t.RunningGames() {
+		g, err := tx.Game(ctx, gid)
+		if err != nil {
+			return err
+		}
+		if ng, changed := change(g, now); changed {
+			if err := tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Cause: Cause{Scheduled: true}}, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// OverrideResult sets or annuls the result of pairing index of a round.
+// A game that has ended since the scheduler last looked is recorded
+// first, so the organiser overrides what the game gave.
+func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, round, index int, whiteScore float64, margin int, annul bool, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+		if err := recordEnded(ctx, tx, t, now); err != nil {
+			return err
+		}
+		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil {
+			return err
+		}
+		g := t.Rounds[round-1].Games[index]
+		emails := []string{t.Entrants[g.White].Email}
+		if g.Black != Bye {
+			emails = append(emails, t.Entrants[g.Black].Email)
+		}
+		return s.tellPlayers(ctx, tx, t, emails, now)
+	})
+}
+
+// activeEmails are the addresses of the players still in the event.
+func (t *Tournament) activeEmails() []string {
+	var out []string
+	for _, e := range t.Entrants {
+		if !e.Withdrawn {
+			out = append(out, e.Email)
+		}
+	}
+	return out
+}
+
+// tellPlayers writes the event of the last log entry to each address, so
+// that their clients (and, later, mail) learn what changed.
+func (s *Service) tellPlayers(ctx context.Context, tx StoreTx, t *Tournament, emails []string, now time.Time) error {
+	if len(t.Log) == 0 {
+		return nil
+	}
+	last := t.Log[len(t.Log)-1]
+	var evs []Event
+	for _, e := range emails {
+		evs = append(evs, Event{Kind: EventTournament, Email: e, Data: EventData{Tournament: t.ID, Line: last.Detail}})
+	}
+	return tx.AddEvents(ctx, evs, now)
+}

@@ -1,0 +1,150 @@
+package domain_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// startDuel creates a one-round event of Ann and Bob, 3 days per turn, and
+// starts it: it returns the tournament and its game.
+func startDuel(t *testing.T, f *fixture) (domain.Tournament, domain.Game) {
+	t.Helper()
+	ctx := t.Context()
+	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Duel", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
+		FirstStart: f.now.Add(time.Hour), RoundLength: 10 * day, Interval: 10 * day}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.now = f.now.Add(time.Hour)
+	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	g, err := f.store.Game(ctx, tour.RunningGames()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tour, g
+}
+
+// Pausing the event stops its game's clock: the scheduler neither times
+// the game out nor closes the round; resuming moves both deadlines by the
+// pause.
+func TestServicePauseTournament(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, g := startDuel(t, f)
+	req := domain.TournamentRequest{ID: tour.ID}
+	turnDeadline, roundDeadline := g.Clock.Deadline, tour.Rounds[0].Deadline
+	f.now = f.now.Add(day)
+	if _, err := f.svc.PauseTournament(ctx, req, "holidays"); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = f.store.Game(ctx, g.ID); !g.Clock.Deadline.IsZero() {
+		t.Fatalf("a paused game has the deadline %v", g.Clock.Deadline)
+	}
+	f.now = roundDeadline.Add(time.Hour)
+	if due, _ := f.svc.DueGames(ctx, 10); len(due) != 0 {
+		t.Errorf("games due during the pause: %v", due)
+	}
+	if acted, err := f.svc.TickTournament(ctx, tour.ID); err != nil || acted {
+		t.Errorf("the scheduler acted on a paused event: %v, %v", acted, err)
+	}
+	pause := f.now.Sub(t0.Add(time.Hour + day))
+	done, err := f.svc.ResumeTournament(ctx, req, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ = f.store.Game(ctx, g.ID); !g.Clock.Deadline.Equal(turnDeadline.Add(pause)) {
+		t.Errorf("after the pause the turn's deadline is %v, want %v", g.Clock.Deadline, turnDeadline.Add(pause))
+	}
+	if got := done.Tournament.Rounds[0].Deadline; !got.Equal(roundDeadline.Add(pause)) {
+		t.Errorf("after the pause the round ends %v, want %v", got, roundDeadline.Add(pause))
+	}
+	var events int
+	for _, who := range []string{"ann@example.org", "bob@example.org"} {
+		evs, err := f.store.Events(ctx, domain.EventFilter{Email: who}, domain.EventPos{}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if e.Kind == domain.EventTournament && e.Data.Tournament == tour.ID {
+				events++
+			}
+		}
+	}
+	if events != 4 {
+		t.Errorf("%d tournament_update events, want a pause and a resumption for each player", events)
+	}
+}
+
+// Replacing a player who has not moved puts the newcomer in his seat with
+// a new link, sent to him; the old address is told.
+func TestServiceReplaceEntrant(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, g := startDuel(t, f)
+	req := domain.TournamentRequest{ID: tour.ID}
+	black := 1
+	if tour.Rounds[0].Games[0].Black != 1 {
+		black = 0
+	}
+	queued := len(f.store.Queued())
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.Player{Name: "Cat", Email: "cat@example.org"}, true, "Bob is ill"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := f.store.Game(ctx, g.ID)
+	if s := after.Seats[1]; s.Email != "cat@example.org" || s.Name != "Cat" || s.TokenVersion != g.Seats[1].TokenVersion+1 {
+		t.Errorf("Black's seat after the replacement: %+v", s)
+	}
+	mail := f.store.Queued()[queued:]
+	if len(mail) != 1 || mail[0].Kind != domain.NoticeInvitation || mail[0].Email != "cat@example.org" {
+		t.Errorf("mail after the replacement: %+v", mail)
+	}
+	// A correction of the name keeps the link.
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.Player{Name: "Catherine", Email: "cat@example.org"}, false, ""); err != nil {
+		t.Fatal(err)
+	}
+	renamed, _ := f.store.Game(ctx, g.ID)
+	if s := renamed.Seats[1]; s.Name != "Catherine" || s.TokenVersion != after.Seats[1].TokenVersion {
+		t.Errorf("Black's seat after the correction: %+v", s)
+	}
+}
+
+// An extension moves the game's turn deadline and its adjudication, and a
+// retry with the same Idempotency-Key does not extend it again.
+func TestServiceExtendGame(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, g := startDuel(t, f)
+	idem := &domain.Idempotency{Scope: "user:1", Key: "k", Fingerprint: []byte("extend")}
+	req := domain.TournamentRequest{ID: tour.ID, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
+		return domain.Response{Status: 200, Body: []byte(t.ID)}, nil
+	}}
+	for i := range 2 {
+		done, err := f.svc.ExtendGame(ctx, req, g.ID, 2*day, "power cut")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done.Replayed != (i == 1) || string(done.Response.Body) != tour.ID {
+			t.Errorf("attempt %d: replayed %v, response %q", i+1, done.Replayed, done.Response.Body)
+		}
+	}
+	after, _ := f.store.Game(ctx, g.ID)
+	if !after.Clock.Deadline.Equal(g.Clock.Deadline.Add(2 * day)) {
+		t.Errorf("the turn's deadline %v, want %v", after.Clock.Deadline, g.Clock.Deadline.Add(2*day))
+	}
+	tour, _ = f.svc.Tournament(ctx, tour.ID)
+	if got := tour.Rounds[0].GameDeadline(0); !got.Equal(tour.Rounds[0].Deadline.Add(2 * day)) {
+		t.Errorf("the game is adjudicated at %v", got)
+	}
+	if !tour.NextDue().Equal(tour.Rounds[0].Deadline.Add(2 * day)) {
+		t.Errorf("the event is next due at %v", tour.NextDue())
+	}
+}
