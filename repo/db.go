@@ -138,16 +138,31 @@ func (db *DB) checkpoints(ctx context.Context) {
 // with SQLITE_BUSY at once, without waiting out busy_timeout: it tries
 // again, for a while, until the winner is done.
 func openWritePool(ctx context.Context, path string) (*sql.DB, error) {
+	var pool *sql.DB
+	err := whileBusy(ctx, func() (err error) {
+		pool, err = openWritePoolOnce(ctx, path)
+		return err
+	})
+	return pool, err
+}
+
+// whileBusy runs f again while it fails with SQLITE_BUSY, for up to
+// busyRetryFor. busy_timeout alone does not cover what several processes
+// opening one new file meet: SQLite answers some lock conflicts (the WAL
+// switch) at once, and a process migrating the file takes the write lock
+// again right after each migration's commit, so another one's wait can add
+// up past busy_timeout while the first works through the list.
+func whileBusy(ctx context.Context, f func() error) error {
 	deadline := time.Now().Add(busyRetryFor)
 	for {
-		pool, err := openWritePoolOnce(ctx, path)
+		err := f()
 		var se *sqlite.Error
 		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
-			return pool, err
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, err
+			return err
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

@@ -80,10 +80,13 @@ func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 // so two processes starting at once cannot both apply a file. It returns the
 // names of the files it applied.
 func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version    INTEGER PRIMARY KEY,
-		applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
-	)`); err != nil {
+	if err := whileBusy(ctx, func() error {
+		_, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    INTEGER PRIMARY KEY,
+			applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
+		)`)
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	names, err := fs.Glob(fsys, "*.sql") // sorted by name
@@ -106,17 +109,19 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
 			return done, err
 		}
 		var applied bool
-		err = withTx(ctx, db, nil, func(tx *Tx) error {
-			if err := tx.QueryRowContext(ctx,
-				`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, version,
-			).Scan(&applied); err != nil || applied {
+		err = whileBusy(ctx, func() error {
+			return withTx(ctx, db, nil, func(tx *Tx) error {
+				if err := tx.QueryRowContext(ctx,
+					`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, version,
+				).Scan(&applied); err != nil || applied {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, string(script)); err != nil {
+					return err
+				}
+				_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, version)
 				return err
-			}
-			if _, err := tx.ExecContext(ctx, string(script)); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, version)
-			return err
+			})
 		})
 		if err != nil {
 			return done, fmt.Errorf("apply %s: %w", name, err)
