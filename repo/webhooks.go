@@ -247,14 +247,30 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 	var out []domain.WebhookJob
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		out = out[:0]
-		if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET claimed_by = ?1, claimed_until = ?2
-			WHERE id IN (`+sqlClaimableWebhooks+`)`, claimant, now.Add(lease).UnixMilli(), now.UnixMilli(), limit); err != nil {
+		rows, err := tx.QueryContext(ctx, `UPDATE webhook_deliveries SET claimed_by = ?1, claimed_until = ?2
+			WHERE id IN (`+sqlClaimableWebhooks+`) RETURNING id`, claimant, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
+		if err != nil {
 			return fmt.Errorf("claim webhooks: %w", err)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, w.previous_secret, w.previous_until,
+		var ids []any
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return fmt.Errorf("claim webhooks: %w", err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("claim webhooks: %w", err)
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, w.previous_secret, w.previous_until,
 			w.failing_since FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-			WHERE d.claimed_by = ? AND d.claimed_until = ? AND d.next_attempt_at IS NOT NULL ORDER BY d.next_attempt_at, d.id`,
-			claimant, now.Add(lease).UnixMilli())
+			WHERE d.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY d.next_attempt_at, d.id`, ids...)
 		if err != nil {
 			return fmt.Errorf("claim webhooks: %w", err)
 		}
