@@ -60,6 +60,7 @@ var problemCodes = []string{
 	domain.CodeTournamentOver,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent,
+	domain.CodeWebhookURLRefused, domain.CodeTooManyWebhooks,
 }
 
 // NewProblem returns a problem with the given status, code and detail.

@@ -15,7 +15,8 @@ import (
 var tokenKinds = []string{"accountToken", "personalToken", "seatToken", "spectatorToken"}
 
 // scopes are the scopes of personal access tokens.
-var scopes = []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read", "account:write"}
+var scopes = []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read", "account:write",
+	"webhooks:read", "webhooks:write"}
 
 // The contract declares which token kinds each operation takes, and an app
 // (or a generated client) relies on it: every kind an operation declares is
@@ -117,6 +118,15 @@ func TestSecurityDeclared(t *testing.T) {
 		"withdrawFromTournament": {"/v1/tournaments/t_none/withdraw", map[string]any{}},
 		"cancelTournament":       {"/v1/tournaments/t_none/cancel", nil},
 		"standingsPage":          {"/tournaments/t_none", nil},
+		"listWebhooks":           {"/v1/me/webhooks", nil},
+		"createWebhook":          {"/v1/me/webhooks", map[string]any{"url": "https://93.184.215.14/hook", "event_types": []string{"your_turn"}}},
+		"getWebhook":             {"/v1/me/webhooks/999999", nil},
+		"updateWebhook":          {"/v1/me/webhooks/999999", map[string]any{"enabled": false}},
+		"deleteWebhook":          {"/v1/me/webhooks/999999", nil},
+		"rotateWebhookSecret":    {"/v1/me/webhooks/999999/rotate-secret", nil},
+		"pingWebhook":            {"/v1/me/webhooks/999999/ping", nil},
+		"listWebhookDeliveries":  {"/v1/me/webhooks/999999/deliveries", nil},
+		"redeliverWebhook":       {"/v1/me/webhooks/999999/deliveries/1/redeliver", nil},
 	}
 
 	for path, item := range c.Doc.Paths.Map() {
