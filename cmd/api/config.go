@@ -54,6 +54,10 @@ type Config struct {
 	// address, since Prometheus scrapes from another host, but never the
 	// public listener's.
 	MetricsAddr string
+	// WebhookAllowPrivate lets webhook endpoints be http:// URLs and reach
+	// private, loopback and link-local addresses: for tests and private
+	// networks only (see egress.Guard).
+	WebhookAllowPrivate bool
 	// Inbound says how replies to game emails are received (inbound.go).
 	Inbound InboundConfig
 }
@@ -129,6 +133,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "`address` to serve Prometheus metrics (/metrics) on, e.g. :9090, apart from the API;\nempty turns it off")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "let webhook endpoints use plain http and reach private, loopback and link-local\naddresses; for tests and closed networks only: on a public server it lets any account\nmake this server call inside its network")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
@@ -395,6 +400,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),
+		slog.Bool("webhook_allow_private", cfg.WebhookAllowPrivate),
 	}, cfg.Inbound.logAttrs()...)...)
 }
 
