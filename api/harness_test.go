@@ -38,6 +38,8 @@ type harness struct {
 	// sessions are the sessions login began, by the access token it
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
+	// configure, if set, changes the server's configuration at each start.
+	configure []func(*api.Config)
 }
 
 // session is a session's current tokens. Like a good client, do renews
@@ -49,10 +51,10 @@ type session struct {
 	expires         time.Time
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, configure ...func(*api.Config)) *harness {
 	t.Helper()
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
-		dsn: repotest.DSN(t)}
+		dsn: repotest.DSN(t), configure: configure}
 	h.start()
 	return h
 }
@@ -63,8 +65,12 @@ func (h *harness) start() {
 	t.Helper()
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
-	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	cfg := api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}
+	for _, c := range h.configure {
+		c(&cfg)
+	}
+	srv, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
