@@ -131,6 +131,17 @@ func webhookID(c echo.Context, name string) (int64, error) {
 	return id, nil
 }
 
+// webhookOf authenticates a request about the endpoint of the path,
+// which needs scope, and reads the endpoint's id.
+func (s *Server) webhookOf(c echo.Context, scope string) (*principal, int64, error) {
+	p, err := s.account(c, scope)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := webhookID(c, "id")
+	return p, id, err
+}
+
 // listWebhooks lists the account's endpoints, never their secrets.
 func (s *Server) listWebhooks(c echo.Context) error {
 	p, err := s.account(c, domain.ScopeWebhooksRead)
@@ -168,11 +179,7 @@ func (s *Server) createWebhook(c echo.Context) error {
 
 // getWebhook reads one endpoint.
 func (s *Server) getWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksRead)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -186,11 +193,7 @@ func (s *Server) getWebhook(c echo.Context) error {
 // updateWebhook changes an endpoint's URL, description, event types or
 // whether it is enabled.
 func (s *Server) updateWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -207,11 +210,7 @@ func (s *Server) updateWebhook(c echo.Context) error {
 
 // deleteWebhook deletes an endpoint and its log.
 func (s *Server) deleteWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -224,11 +223,7 @@ func (s *Server) deleteWebhook(c echo.Context) error {
 // rotateWebhookSecret gives an endpoint a new secret, answered this once;
 // the old one signs beside it for a day.
 func (s *Server) rotateWebhookSecret(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -241,11 +236,7 @@ func (s *Server) rotateWebhookSecret(c echo.Context) error {
 
 // listWebhookDeliveries pages an endpoint's delivery log, newest first.
 func (s *Server) listWebhookDeliveries(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksRead)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -277,11 +268,7 @@ func (s *Server) listWebhookDeliveries(c echo.Context) error {
 
 // redeliverWebhook sends a delivery again, at once, with its webhook-id.
 func (s *Server) redeliverWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -299,11 +286,7 @@ func (s *Server) redeliverWebhook(c echo.Context) error {
 
 // pingWebhook queues a ping event for an endpoint.
 func (s *Server) pingWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}

@@ -137,19 +137,7 @@ func testWebhookFanOut(t *testing.T, s repo.Store) {
 	g := insertGame(t, s, "g1")
 	g = play(t, s, g, T0.Add(time.Minute))
 	// A change that fails queues nothing.
-	err := s.Transact(t.Context(), func(tx domain.StoreTx) error {
-		sub, err := domain.Resign(g, domain.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
-		if err != nil {
-			return err
-		}
-		if err := tx.UpdateGame(t.Context(), &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute)); err != nil {
-			return err
-		}
-		return errors.New("abandoned")
-	})
-	if err == nil {
-		t.Fatal("the abandoned change committed")
-	}
+	abandonResign(t, s, g)
 	tests := []struct {
 		e    domain.WebhookEndpoint
 		want []string
