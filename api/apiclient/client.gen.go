@@ -5381,7 +5381,8 @@ type ClientInterface interface {
 	//
 	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 	// event types it wants, and answers its delivery; its outcome shows
-	// in the delivery log. Takes no body.
+	// in the delivery log. A disabled endpoint gets it once enabled.
+	// Takes no body.
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
@@ -7258,7 +7259,8 @@ func (c *Client) RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId 
 //
 // Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 // event types it wants, and answers its delivery; its outcome shows
-// in the delivery log. Takes no body.
+// in the delivery log. A disabled endpoint gets it once enabled.
+// Takes no body.
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
@@ -11060,7 +11062,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 	// event types it wants, and answers its delivery; its outcome shows
-	// in the delivery log. Takes no body.
+	// in the delivery log. A disabled endpoint gets it once enabled.
+	// Takes no body.
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
@@ -17129,7 +17132,8 @@ func (c *ClientWithResponses) RedeliverWebhookWithResponse(ctx context.Context, 
 //
 // Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 // event types it wants, and answers its delivery; its outcome shows
-// in the delivery log. Takes no body.
+// in the delivery log. A disabled endpoint gets it once enabled.
+// Takes no body.
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
