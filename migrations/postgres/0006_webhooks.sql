@@ -48,16 +48,19 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHER
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id);
 CREATE INDEX webhook_deliveries_event_at ON webhook_deliveries (event_at);
 
--- Fan-out in the transaction that writes the event: exactly once.
+-- Fan-out in the transaction that writes the event: exactly once. One
+-- statement writes all the events of a change, and the trigger runs once
+-- per statement over them (a transition table), not once per event.
 CREATE FUNCTION events_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO webhook_deliveries (endpoint_id, msg_id, kind, game_id, color, ply, data, event_at, next_attempt_at)
-    SELECT w.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), NEW.kind, NEW.game_id, NEW.color, NEW.ply, NEW.data,
-        NEW.created_at, NEW.created_at
-    FROM users u JOIN webhook_endpoints w ON w.user_id = u.id
-    WHERE u.email = NEW.email AND w.enabled AND position(' ' || NEW.kind || ' ' IN w.event_types) > 0;
+    SELECT w.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.kind, e.game_id, e.color, e.ply, e.data,
+        e.created_at, e.created_at
+    FROM new_events e JOIN users u ON u.email = e.email JOIN webhook_endpoints w ON w.user_id = u.id
+    WHERE e.email <> '' AND w.enabled AND position(' ' || e.kind || ' ' IN w.event_types) > 0
+    ORDER BY e.id, w.id;
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER events_webhooks AFTER INSERT ON events FOR EACH ROW WHEN (NEW.email <> '')
-    EXECUTE FUNCTION events_webhooks();
+CREATE TRIGGER events_webhooks AFTER INSERT ON events REFERENCING NEW TABLE AS new_events
+    FOR EACH STATEMENT EXECUTE FUNCTION events_webhooks();
