@@ -41,6 +41,8 @@ type harness struct {
 	// sessions are the sessions login began, by the access token it
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
+	// configure, if set, changes the server's configuration at each start.
+	configure []func(*api.Config)
 }
 
 // session is a session's current tokens. Like a good client, do renews
@@ -52,10 +54,10 @@ type session struct {
 	expires         time.Time
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, configure ...func(*api.Config)) *harness {
 	t.Helper()
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
-		dsn: repotest.DSN(t)}
+		dsn: repotest.DSN(t), configure: configure}
 	h.start()
 	return h
 }
@@ -67,8 +69,12 @@ func (h *harness) start() {
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
 	h.loadPushKey()
-	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public})
+	cfg := api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}
+	for _, c := range h.configure {
+		c(&cfg)
+	}
+	srv, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ package api_test
 // Authorization scheme, HEAD, cross-origin requests).
 
 import (
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -90,6 +91,12 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 	var tour tournamentJSON
 	h.do("POST", "/v1/tournaments", org, map[string]any{"name": "Spring", "format": "round_robin", "players": entrants(2),
 		"schedule": map[string]any{"starts": []time.Time{h.clock.Now().Add(time.Hour)}, "round_hours": 24}}).want(t, http.StatusCreated).decode(t, &tour)
+	var hook struct {
+		ID int64 `json:"id"`
+	}
+	h.do("POST", "/v1/me/webhooks", org, map[string]any{"url": "https://93.184.215.14/hook", "event_types": []string{"your_turn"}}).
+		want(t, http.StatusCreated).decode(t, &hook)
+	webhook := fmt.Sprintf("/v1/me/webhooks/%d", hook.ID)
 	local := func(u string) string { return strings.TrimPrefix(u, "http://lesspost.test") }
 	if invitation.Unsubscribe == "" {
 		t.Fatal("the invitation has no unsubscribe link")
@@ -107,6 +114,9 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/v1/me/games":                      {"/v1/me/games?limit=5", org, http.StatusOK},
 		"/v1/me/vacations":                  {"/v1/me/vacations", org, http.StatusOK},
 		"/v1/me/tokens":                     {"/v1/me/tokens", org, http.StatusOK},
+		"/v1/me/webhooks":                   {"/v1/me/webhooks", org, http.StatusOK},
+		"/v1/me/webhooks/{id}":              {webhook, org, http.StatusOK},
+		"/v1/me/webhooks/{id}/deliveries":   {webhook + "/deliveries?limit=5", org, http.StatusOK},
 		"/v1/games/{id}":                    {game, white, http.StatusOK},
 		"/v1/games/{id}/moves":              {game + "/moves?from=e5", white, http.StatusOK},
 		"/v1/games/{id}/turns":              {game + "/turns", white, http.StatusOK},

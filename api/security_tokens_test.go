@@ -17,7 +17,8 @@ import (
 var tokenKinds = []string{"accountToken", "personalToken", "seatToken", "spectatorToken"}
 
 // scopes are the scopes of personal access tokens.
-var scopes = []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read", "account:write"}
+var scopes = []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read", "account:write",
+	"webhooks:read", "webhooks:write"}
 
 // The contract declares which token kinds each operation takes, and an app
 // (or a generated client) relies on it: every kind an operation declares is
@@ -141,6 +142,15 @@ func TestSecurityDeclared(t *testing.T) {
 		"listPushSubscriptions":    {"/v1/me/push-subscriptions", nil},
 		"subscribePush":            {"/v1/me/push-subscriptions", push},
 		"deletePushSubscription":   {"/v1/me/push-subscriptions/999999", nil},
+		"listWebhooks":             {"/v1/me/webhooks", nil},
+		"createWebhook":            {"/v1/me/webhooks", map[string]any{"url": "https://93.184.215.14/hook", "event_types": []string{"your_turn"}}},
+		"getWebhook":               {"/v1/me/webhooks/999999", nil},
+		"updateWebhook":            {"/v1/me/webhooks/999999", map[string]any{"enabled": false}},
+		"deleteWebhook":            {"/v1/me/webhooks/999999", nil},
+		"rotateWebhookSecret":      {"/v1/me/webhooks/999999/rotate-secret", nil},
+		"pingWebhook":              {"/v1/me/webhooks/999999/ping", nil},
+		"listWebhookDeliveries":    {"/v1/me/webhooks/999999/deliveries", nil},
+		"redeliverWebhook":         {"/v1/me/webhooks/999999/deliveries/1/redeliver", nil},
 	}
 
 	for path, item := range c.Doc.Paths.Map() {

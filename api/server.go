@@ -16,6 +16,7 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/egress"
 )
 
 // Config is what the server needs from the outside.
@@ -65,21 +66,29 @@ type Config struct {
 	// (unknown paths and methods, CORS preflights); its method; the status;
 	// and how long the answer took. The server's metrics count with it.
 	ObserveRequest func(route, method string, status int, elapsed time.Duration)
+	// WebhookGuard decides which webhook URLs may be registered; nil allows
+	// only https URLs of public addresses (see egress.Guard).
+	WebhookGuard *egress.Guard
+	// WebhooksQueued, if set, is called after a webhook delivery was queued
+	// (a ping, a redelivery), so the webhook worker can send it at once.
+	WebhooksQueued func()
 }
 
 // Server is the HTTP API. It is an http.Handler, so tests can mount it on an
 // httptest.Server; Serve and Shutdown run it on a listener.
 type Server struct {
-	cfg    Config
-	log    *slog.Logger
-	echo   *echo.Echo
-	http   *http.Server
-	db     Store
-	app    *domain.Service
-	tokens *Tokens
-	links  *Links
-	limits limits
-	now    func() time.Time
+	cfg  Config
+	log  *slog.Logger
+	echo *echo.Echo
+	http *http.Server
+	db   Store
+	app  *domain.Service
+	// webhooks are the use cases of the account's webhooks.
+	webhooks *domain.Webhooks
+	tokens   *Tokens
+	links    *Links
+	limits   limits
+	now      func() time.Time
 	// routed holds "METHOD path" of every route, for ObserveRequest.
 	routed map[string]bool
 	events *eventHub
@@ -124,6 +133,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})
+	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
 	s.shutdown, s.stop = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = s.handleError

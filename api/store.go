@@ -14,6 +14,8 @@ type Store interface {
 	domain.RateLimiter
 	// EventReader serves the event streams.
 	domain.EventReader
+	// WebhookStore keeps the account's webhook endpoints and their log.
+	domain.WebhookStore
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
 }

@@ -36,6 +36,8 @@ type Notice struct {
 	// Reply is what a reply notice says about the reply it answers; nil
 	// for other kinds.
 	Reply *ReplyDetail
+	// Webhook is what a NoticeWebhookDisabled says; nil for other kinds.
+	Webhook *WebhookNotice
 }
 
 // ReplyDetail is what the answer to a reply by email says about it. The
@@ -59,7 +61,8 @@ type ReplyDetail struct {
 }
 
 // Essential reports whether a notice is sent even to an address that
-// unsubscribed: moves and results are the game itself; reminders are not.
+// unsubscribed: moves and results are the game itself, and a disabled
+// webhook is the account's own business; reminders are not.
 func (k NoticeKind) Essential() bool { return k != NoticeReminder }
 
 // NoticeDelivery is how the email of one notice fared, for the players who

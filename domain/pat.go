@@ -17,11 +17,13 @@ const (
 	ScopeTournamentsWrite = "tournaments:write" // create, withdraw from and cancel tournaments
 	ScopeAccountRead      = "account:read"      // read the account and its vacations
 	ScopeAccountWrite     = "account:write"     // change the account, its vacations and its calendar link
+	ScopeWebhooksRead     = "webhooks:read"     // list the account's webhook endpoints and their delivery logs
+	ScopeWebhooksWrite    = "webhooks:write"    // register, change, delete and test webhook endpoints, rotate their secrets
 )
 
 // Scopes lists every scope, in the order the API documents them.
 var Scopes = []string{ScopeGamesRead, ScopeGamesPlay, ScopeGamesCreate, ScopeTournamentsWrite,
-	ScopeAccountRead, ScopeAccountWrite}
+	ScopeAccountRead, ScopeAccountWrite, ScopeWebhooksRead, ScopeWebhooksWrite}
 
 // PersonalTokenPrefix starts every personal access token, so that secret
 // scanners can recognise one that leaked.

@@ -87,6 +87,11 @@ type phrases struct {
 	Footer        string // .Game: why the reader gets this email
 	Unsubscribe   string // the label of the unsubscribe link
 	NeverEmail    string // the label of the "never email me again" link every email carries
+
+	// The email to the owner of a webhook endpoint lesspost disabled.
+	SubjectWebhookDisabled string
+	WebhookDisabled        string // .URL, .Reason (in English: the delivery log's words)
+	WebhookEnable          string // .ID (the endpoint's)
 }
 
 // catalog holds the phrases of every locale lesspost speaks.
@@ -214,4 +219,8 @@ var english = phrases{
 	Footer:        "You receive this email because you play in this game of {{.Game}} on lesspost.",
 	Unsubscribe:   "Turn off reminders and spectator notices",
 	NeverEmail:    "Never email me again (stops all email from lesspost to this address)",
+
+	SubjectWebhookDisabled: "Your lesspost webhook endpoint was disabled",
+	WebhookDisabled:        "lesspost stopped sending events to your webhook endpoint {{.URL}}. Why: {{.Reason}}.",
+	WebhookEnable:          "Events of the account are no longer sent to it. Once it works again, enable it (PATCH /v1/me/webhooks/{{.ID}} with {\"enabled\": true}); its delivery log (GET /v1/me/webhooks/{{.ID}}/deliveries) shows what failed, and each message can be sent again.",
 }

@@ -86,6 +86,10 @@ var german = phrases{
 	Footer:      "Du erhältst diese E-Mail, weil du bei lesspost in dieser Partie {{.Game}} mitspielst.",
 	Unsubscribe: "Erinnerungen und Zuschauer-Benachrichtigungen abbestellen",
 	NeverEmail:  "Nie wieder E-Mails an mich (beendet alle E-Mails von lesspost an diese Adresse)",
+
+	SubjectWebhookDisabled: "Dein lesspost-Webhook wurde deaktiviert",
+	WebhookDisabled:        "lesspost sendet keine Ereignisse mehr an deinen Webhook-Endpunkt {{.URL}}. Grund (englisch): {{.Reason}}.",
+	WebhookEnable:          "Ereignisse deines Kontos gehen nicht mehr dorthin. Sobald er wieder funktioniert, aktiviere ihn (PATCH /v1/me/webhooks/{{.ID}} mit {\"enabled\": true}); sein Zustellprotokoll (GET /v1/me/webhooks/{{.ID}}/deliveries) zeigt, was fehlschlug, und jede Nachricht kann erneut gesendet werden.",
 }
 
 func init() { catalog["de"] = &german }

@@ -89,6 +89,10 @@ var spanish = phrases{
 	Footer:      "Recibes este correo porque juegas esta partida de {{.Game}} en lesspost.",
 	Unsubscribe: "Desactivar recordatorios y avisos para espectadores",
 	NeverEmail:  "No volver a escribirme nunca (detiene todos los correos de lesspost a esta dirección)",
+
+	SubjectWebhookDisabled: "Tu webhook de lesspost ha sido desactivado",
+	WebhookDisabled:        "lesspost ha dejado de enviar eventos a tu webhook {{.URL}}. Motivo (en inglés): {{.Reason}}.",
+	WebhookEnable:          "Los eventos de tu cuenta ya no se envían allí. Cuando vuelva a funcionar, actívalo (PATCH /v1/me/webhooks/{{.ID}} con {\"enabled\": true}); su registro de entregas (GET /v1/me/webhooks/{{.ID}}/deliveries) muestra qué falló, y cada mensaje puede enviarse de nuevo.",
 }
 
 func init() { catalog["es"] = &spanish }

@@ -87,6 +87,10 @@ var french = phrases{
 	Footer:      "Vous recevez cet e-mail parce que vous participez à cette partie de {{.Game}} sur lesspost.",
 	Unsubscribe: "Désactiver les rappels et les notifications pour spectateurs",
 	NeverEmail:  "Ne plus jamais m’écrire (arrête tous les e-mails de lesspost à cette adresse)",
+
+	SubjectWebhookDisabled: "Votre webhook lesspost a été désactivé",
+	WebhookDisabled:        "lesspost n’envoie plus d’événements à votre webhook {{.URL}}. Raison (en anglais) : {{.Reason}}.",
+	WebhookEnable:          "Les événements de votre compte n’y sont plus envoyés. Quand il fonctionne de nouveau, réactivez-le (PATCH /v1/me/webhooks/{{.ID}} avec {\"enabled\": true}) ; son journal de livraison (GET /v1/me/webhooks/{{.ID}}/deliveries) montre ce qui a échoué, et chaque message peut être renvoyé.",
 }
 
 func init() { catalog["fr"] = &french }

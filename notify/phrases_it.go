@@ -87,6 +87,10 @@ var italian = phrases{
 	Footer:      "Ricevi questa email perché giochi in questa partita di {{.Game}} su lesspost.",
 	Unsubscribe: "Disattiva promemoria e notifiche per spettatori",
 	NeverEmail:  "Non scrivermi mai più (interrompe tutte le email di lesspost a questo indirizzo)",
+
+	SubjectWebhookDisabled: "Il tuo webhook lesspost è stato disattivato",
+	WebhookDisabled:        "lesspost ha smesso di inviare eventi al tuo webhook {{.URL}}. Motivo (in inglese): {{.Reason}}.",
+	WebhookEnable:          "Gli eventi del tuo account non vi vengono più inviati. Quando funziona di nuovo, riattivalo (PATCH /v1/me/webhooks/{{.ID}} con {\"enabled\": true}); il suo registro delle consegne (GET /v1/me/webhooks/{{.ID}}/deliveries) mostra cosa non ha funzionato, e ogni messaggio può essere inviato di nuovo.",
 }
 
 func init() { catalog["it"] = &italian }

@@ -71,6 +71,9 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 	if m.Notice.Kind == domain.NoticeBye {
 		return r.bye(ctx, m, msg)
 	}
+	if m.Notice.Kind == domain.NoticeWebhookDisabled {
+		return r.webhookDisabled(m, msg)
+	}
 	if m.Notice.Kind == domain.NoticeLogin {
 		p := phrasesFor(m.Locale)
 		msg.Subject = p.SubjectLogin
@@ -137,6 +140,26 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		return Message{}, err
 	}
 	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, p.BoardAlt)
+	return msg, nil
+}
+
+// webhookDisabled tells an account's owner that lesspost disabled one of
+// its webhook endpoints, and how to enable it again.
+func (r *Renderer) webhookDisabled(m domain.OutboxMail, msg Message) (Message, error) {
+	w := m.Notice.Webhook
+	if w == nil {
+		return Message{}, fmt.Errorf("render mail %d: a %s notice without its endpoint", m.ID, m.Notice.Kind)
+	}
+	p := phrasesFor(m.Locale)
+	msg.Subject = p.SubjectWebhookDisabled
+	d := doc{blocks: []block{
+		{text: say(p.WebhookDisabled, map[string]any{"URL": w.URL, "Reason": w.Reason})},
+		{text: say(p.WebhookEnable, map[string]any{"ID": w.EndpointID})},
+	}}
+	if err := r.neverEmail(&d, p, m.Email); err != nil {
+		return Message{}, err
+	}
+	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, "")
 	return msg, nil
 }
 

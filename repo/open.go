@@ -22,6 +22,7 @@ type Store interface {
 	domain.RateLimiter
 	domain.EventReader
 	domain.PushKeys
+	domain.WebhookStore
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
@@ -55,6 +56,10 @@ type Housekeeping interface {
 	PruneInbound(ctx context.Context, before time.Time, limit int) (int, error)
 	// PruneEvents deletes events created before before.
 	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
+	// PruneWebhookDeliveries deletes the webhook deliveries of events
+	// before before that were delivered or given up: the delivery log
+	// keeps what is younger.
+	PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 var (

@@ -756,6 +756,7 @@ const (
 	ProblemCodeTooManyPushSubscriptions ProblemCode = "too_many_push_subscriptions"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
 	ProblemCodeTooManyTokens            ProblemCode = "too_many_tokens"
+	ProblemCodeTooManyWebhooks          ProblemCode = "too_many_webhooks"
 	ProblemCodeTournamentFull           ProblemCode = "tournament_full"
 	ProblemCodeTournamentNotPaused      ProblemCode = "tournament_not_paused"
 	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
@@ -763,6 +764,7 @@ const (
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
+	ProblemCodeWebhookUrlRefused        ProblemCode = "webhook_url_refused"
 	ProblemCodeWrongGame                ProblemCode = "wrong_game"
 )
 
@@ -855,6 +857,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeTooManyTokens:
 		return true
+	case ProblemCodeTooManyWebhooks:
+		return true
 	case ProblemCodeTournamentFull:
 		return true
 	case ProblemCodeTournamentNotPaused:
@@ -868,6 +872,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeUnavailable:
 		return true
 	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeWebhookUrlRefused:
 		return true
 	case ProblemCodeWrongGame:
 		return true
@@ -968,6 +974,8 @@ const (
 	GamesPlay        Scope = "games:play"
 	GamesRead        Scope = "games:read"
 	TournamentsWrite Scope = "tournaments:write"
+	WebhooksRead     Scope = "webhooks:read"
+	WebhooksWrite    Scope = "webhooks:write"
 )
 
 // Valid indicates whether the value is a known member of the Scope enum.
@@ -984,6 +992,10 @@ func (e Scope) Valid() bool {
 	case GamesRead:
 		return true
 	case TournamentsWrite:
+		return true
+	case WebhooksRead:
+		return true
+	case WebhooksWrite:
 		return true
 	default:
 		return false
@@ -1344,6 +1356,162 @@ func (e ViewHighlightKind) Valid() bool {
 	case Hole:
 		return true
 	case Target:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeadlineNearType.
+const (
+	WebhookDeadlineNearTypeDeadlineNear WebhookDeadlineNearType = "deadline_near"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeadlineNearType enum.
+func (e WebhookDeadlineNearType) Valid() bool {
+	switch e {
+	case WebhookDeadlineNearTypeDeadlineNear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeliveryStatus.
+const (
+	WebhookDeliveryStatusDelivered WebhookDeliveryStatus = "delivered"
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
+func (e WebhookDeliveryStatus) Valid() bool {
+	switch e {
+	case WebhookDeliveryStatusDelivered:
+		return true
+	case WebhookDeliveryStatusFailed:
+		return true
+	case WebhookDeliveryStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookEventType.
+const (
+	WebhookEventTypeDeadlineNear WebhookEventType = "deadline_near"
+	WebhookEventTypeGameOver     WebhookEventType = "game_over"
+	WebhookEventTypeInvitation   WebhookEventType = "invitation"
+	WebhookEventTypeRoundStart   WebhookEventType = "round_start"
+	WebhookEventTypeTurnPlayed   WebhookEventType = "turn_played"
+	WebhookEventTypeYourTurn     WebhookEventType = "your_turn"
+)
+
+// Valid indicates whether the value is a known member of the WebhookEventType enum.
+func (e WebhookEventType) Valid() bool {
+	switch e {
+	case WebhookEventTypeDeadlineNear:
+		return true
+	case WebhookEventTypeGameOver:
+		return true
+	case WebhookEventTypeInvitation:
+		return true
+	case WebhookEventTypeRoundStart:
+		return true
+	case WebhookEventTypeTurnPlayed:
+		return true
+	case WebhookEventTypeYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookGameOverType.
+const (
+	WebhookGameOverTypeGameOver WebhookGameOverType = "game_over"
+)
+
+// Valid indicates whether the value is a known member of the WebhookGameOverType enum.
+func (e WebhookGameOverType) Valid() bool {
+	switch e {
+	case WebhookGameOverTypeGameOver:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookInvitationType.
+const (
+	WebhookInvitationTypeInvitation WebhookInvitationType = "invitation"
+)
+
+// Valid indicates whether the value is a known member of the WebhookInvitationType enum.
+func (e WebhookInvitationType) Valid() bool {
+	switch e {
+	case WebhookInvitationTypeInvitation:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookPingType.
+const (
+	Ping WebhookPingType = "ping"
+)
+
+// Valid indicates whether the value is a known member of the WebhookPingType enum.
+func (e WebhookPingType) Valid() bool {
+	switch e {
+	case Ping:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookRoundStartType.
+const (
+	WebhookRoundStartTypeRoundStart WebhookRoundStartType = "round_start"
+)
+
+// Valid indicates whether the value is a known member of the WebhookRoundStartType enum.
+func (e WebhookRoundStartType) Valid() bool {
+	switch e {
+	case WebhookRoundStartTypeRoundStart:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookTurnPlayedType.
+const (
+	WebhookTurnPlayedTypeTurnPlayed WebhookTurnPlayedType = "turn_played"
+)
+
+// Valid indicates whether the value is a known member of the WebhookTurnPlayedType enum.
+func (e WebhookTurnPlayedType) Valid() bool {
+	switch e {
+	case WebhookTurnPlayedTypeTurnPlayed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookYourTurnType.
+const (
+	WebhookYourTurnTypeYourTurn WebhookYourTurnType = "your_turn"
+)
+
+// Valid indicates whether the value is a known member of the WebhookYourTurnType enum.
+func (e WebhookYourTurnType) Valid() bool {
+	switch e {
+	case WebhookYourTurnTypeYourTurn:
 		return true
 	default:
 		return false
@@ -2209,6 +2377,32 @@ type NewPersonalToken struct {
 
 	// Token The secret, shown this once. Send it as `Authorization: Bearer <token>`.
 	Token string `json:"token"`
+}
+
+// NewWebhookEndpoint defines model for NewWebhookEndpoint.
+type NewWebhookEndpoint struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// Description The owner's note; may be empty.
+	Description string `json:"description"`
+
+	// DisabledReason Why lesspost disabled the endpoint; null if it did not.
+	DisabledReason *string `json:"disabled_reason"`
+
+	// Enabled Whether messages are sent. lesspost disables an endpoint that keeps failing.
+	Enabled    bool               `json:"enabled"`
+	EventTypes []WebhookEventType `json:"event_types"`
+	Id         int64              `json:"id"`
+
+	// PreviousSecretExpiresAt Until when the secret before the last rotation still signs; null if none does.
+	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
+
+	// Secret The signing secret (Standard Webhooks format), shown this once.
+	Secret    string    `json:"secret"`
+	UpdatedAt time.Time `json:"updated_at"`
+
+	// Url Where messages are POSTed.
+	Url string `json:"url"`
 }
 
 // OneClickUnsubscribe The form of a one-click unsubscribe (RFC 8058).
@@ -3153,6 +3347,224 @@ type ViewWall struct {
 	Count int `json:"count"`
 }
 
+// WebhookDeadlineNear The account's deadline in a game is near.
+type WebhookDeadlineNear struct {
+	Data      WebhookSeatData         `json:"data"`
+	Timestamp time.Time               `json:"timestamp"`
+	Type      WebhookDeadlineNearType `json:"type"`
+}
+
+// WebhookDeadlineNearType defines model for WebhookDeadlineNear.Type.
+type WebhookDeadlineNearType string
+
+// WebhookDelivery One message to one endpoint, and how its delivery fares.
+type WebhookDelivery struct {
+	Attempts int `json:"attempts"`
+
+	// Data What the message is about.
+	Data struct {
+		Color        *string `json:"color"`
+		GameId       *string `json:"game_id"`
+		Ply          int     `json:"ply"`
+		TournamentId *string `json:"tournament_id"`
+	} `json:"data"`
+	DeliveredAt   *time.Time `json:"delivered_at"`
+	Id            int64      `json:"id"`
+	LastAttemptAt *time.Time `json:"last_attempt_at"`
+
+	// LastError Why the last attempt failed, in lesspost's words; null if it did not.
+	LastError *string `json:"last_error"`
+
+	// LastStatus The HTTP status of the last answer; null if none came.
+	LastStatus *int `json:"last_status"`
+
+	// NextAttemptAt When a pending message is tried next (an endpoint that is disabled holds it).
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+
+	// Status `pending`: to be tried (again) at `next_attempt_at`; `failed`: given up.
+	Status WebhookDeliveryStatus `json:"status"`
+
+	// Timestamp When the event happened (the message's `timestamp`).
+	Timestamp time.Time `json:"timestamp"`
+
+	// Type A `WebhookEventType`, or `ping`.
+	Type string `json:"type"`
+
+	// WebhookId The message's `webhook-id` header.
+	WebhookId string `json:"webhook_id"`
+}
+
+// WebhookDeliveryStatus `pending`: to be tried (again) at `next_attempt_at`; `failed`: given up.
+type WebhookDeliveryStatus string
+
+// WebhookDeliveryPage defines model for WebhookDeliveryPage.
+type WebhookDeliveryPage struct {
+	Deliveries []WebhookDelivery `json:"deliveries"`
+	NextCursor *string           `json:"next_cursor"`
+}
+
+// WebhookEndpoint defines model for WebhookEndpoint.
+type WebhookEndpoint struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// Description The owner's note; may be empty.
+	Description string `json:"description"`
+
+	// DisabledReason Why lesspost disabled the endpoint; null if it did not.
+	DisabledReason *string `json:"disabled_reason"`
+
+	// Enabled Whether messages are sent. lesspost disables an endpoint that keeps failing.
+	Enabled    bool               `json:"enabled"`
+	EventTypes []WebhookEventType `json:"event_types"`
+	Id         int64              `json:"id"`
+
+	// PreviousSecretExpiresAt Until when the secret before the last rotation still signs; null if none does.
+	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at"`
+	UpdatedAt               time.Time  `json:"updated_at"`
+
+	// Url Where messages are POSTed.
+	Url string `json:"url"`
+}
+
+// WebhookEndpointCreate defines model for WebhookEndpointCreate.
+type WebhookEndpointCreate struct {
+	Description *string            `json:"description,omitempty"`
+	Enabled     *bool              `json:"enabled,omitempty"`
+	EventTypes  []WebhookEventType `json:"event_types"`
+
+	// Url `https://` URL whose host resolves only to public addresses.
+	Url string `json:"url"`
+}
+
+// WebhookEndpointList defines model for WebhookEndpointList.
+type WebhookEndpointList struct {
+	Webhooks []WebhookEndpoint `json:"webhooks"`
+}
+
+// WebhookEndpointUpdate defines model for WebhookEndpointUpdate.
+type WebhookEndpointUpdate struct {
+	Description *string             `json:"description,omitempty"`
+	Enabled     *bool               `json:"enabled,omitempty"`
+	EventTypes  *[]WebhookEventType `json:"event_types,omitempty"`
+	Url         *string             `json:"url,omitempty"`
+}
+
+// WebhookEventType The types of event an endpoint may want, the kinds of the
+// account's event stream: `invitation` (invited to a game, with the
+// seat), `round_start` (a tournament round started: the account's
+// game of it, or a bye), `turn_played` (a turn was played in one of
+// the account's games), `your_turn`, `deadline_near` (about 24 h
+// and 1 h before the account's deadline), `game_over`.
+type WebhookEventType string
+
+// WebhookGameOver One of the account's games ended.
+type WebhookGameOver struct {
+	Data struct {
+		// Color The account's seat.
+		Color  string `json:"color"`
+		GameId string `json:"game_id"`
+
+		// Line The result in English.
+		Line string `json:"line"`
+		Ply  int    `json:"ply"`
+
+		// Result The result as the game record writes it, e.g. `white+2`.
+		Result string `json:"result"`
+	} `json:"data"`
+	Timestamp time.Time           `json:"timestamp"`
+	Type      WebhookGameOverType `json:"type"`
+}
+
+// WebhookGameOverType defines model for WebhookGameOver.Type.
+type WebhookGameOverType string
+
+// WebhookInvitation The account was invited to a game (the seat's move link comes by email).
+type WebhookInvitation struct {
+	Data      WebhookSeatData       `json:"data"`
+	Timestamp time.Time             `json:"timestamp"`
+	Type      WebhookInvitationType `json:"type"`
+}
+
+// WebhookInvitationType defines model for WebhookInvitation.Type.
+type WebhookInvitationType string
+
+// WebhookMessage The body of every webhook message (the Standard Webhooks envelope):
+// its `type`, when the event happened, and the type's `data`.
+type WebhookMessage struct {
+	union json.RawMessage
+}
+
+// WebhookPing A test message, sent by `pingWebhook`.
+type WebhookPing struct {
+	Data struct {
+		EndpointId int64 `json:"endpoint_id"`
+	} `json:"data"`
+	Timestamp time.Time       `json:"timestamp"`
+	Type      WebhookPingType `json:"type"`
+}
+
+// WebhookPingType defines model for WebhookPing.Type.
+type WebhookPingType string
+
+// WebhookRoundStart A tournament round started; the account's game of it, or a bye (no `game_id`).
+type WebhookRoundStart struct {
+	Data struct {
+		Color *string `json:"color,omitempty"`
+
+		// GameId The account's game of the round; absent for a bye.
+		GameId *string `json:"game_id,omitempty"`
+
+		// Ply The game's ply (0), or for a bye the round.
+		Ply          int    `json:"ply"`
+		TournamentId string `json:"tournament_id"`
+	} `json:"data"`
+	Timestamp time.Time             `json:"timestamp"`
+	Type      WebhookRoundStartType `json:"type"`
+}
+
+// WebhookRoundStartType defines model for WebhookRoundStart.Type.
+type WebhookRoundStartType string
+
+// WebhookSeatData defines model for WebhookSeatData.
+type WebhookSeatData struct {
+	// Color The account's seat.
+	Color  string `json:"color"`
+	GameId string `json:"game_id"`
+
+	// Ply The game's ply the event is about.
+	Ply int `json:"ply"`
+}
+
+// WebhookTurnPlayed A turn was played in one of the account's games.
+type WebhookTurnPlayed struct {
+	Data struct {
+		// Color The seat that played.
+		Color  string `json:"color"`
+		GameId string `json:"game_id"`
+
+		// Ply The game's ply after the turn.
+		Ply int `json:"ply"`
+
+		// Turn The turn, in the game's notation.
+		Turn string `json:"turn"`
+	} `json:"data"`
+	Timestamp time.Time             `json:"timestamp"`
+	Type      WebhookTurnPlayedType `json:"type"`
+}
+
+// WebhookTurnPlayedType defines model for WebhookTurnPlayed.Type.
+type WebhookTurnPlayedType string
+
+// WebhookYourTurn It is the account's turn in a game.
+type WebhookYourTurn struct {
+	Data      WebhookSeatData     `json:"data"`
+	Timestamp time.Time           `json:"timestamp"`
+	Type      WebhookYourTurnType `json:"type"`
+}
+
+// WebhookYourTurnType defines model for WebhookYourTurn.Type.
+type WebhookYourTurnType string
+
 // WithdrawRequest defines model for WithdrawRequest.
 type WithdrawRequest struct {
 	// Player The entrant's index; omit to withdraw yourself.
@@ -3197,6 +3609,9 @@ type TournamentId = string
 
 // TournamentPlayerIndex defines model for TournamentPlayerIndex.
 type TournamentPlayerIndex = int
+
+// WebhookID defines model for WebhookID.
+type WebhookID = int64
 
 // BadRequest RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
@@ -3412,6 +3827,15 @@ type ListMyGamesParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListWebhookDeliveriesParams defines parameters for ListWebhookDeliveries.
+type ListWebhookDeliveriesParams struct {
+	// Cursor The `next_cursor` of the previous page. Omit for the first page.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Deliveries per page.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // CancelTournamentParams defines parameters for CancelTournament.
 type CancelTournamentParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
@@ -3503,6 +3927,20 @@ type WithdrawFromTournamentParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// EventParams defines parameters for Event.
+type EventParams struct {
+	// WebhookId The message's id (`msg_…`), the same on every attempt and redelivery.
+	WebhookId string `json:"webhook-id"`
+
+	// WebhookTimestamp When this attempt was signed, in seconds since 1970 (UTC).
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature Space-separated `v1,<base64 HMAC-SHA256>` signatures: one
+	// per secret that signs, two for a day after a rotation
+	// (`rotateWebhookSecret`).
+	WebhookSignature string `json:"webhook-signature"`
+}
+
 // NeverEmailFormdataRequestBody defines body for NeverEmail for application/x-www-form-urlencoded ContentType.
 type NeverEmailFormdataRequestBody = NeverEmailFormdataBody
 
@@ -3545,6 +3983,12 @@ type CreatePersonalTokenJSONRequestBody = PersonalTokenRequest
 // DeclareVacationJSONRequestBody defines body for DeclareVacation for application/json ContentType.
 type DeclareVacationJSONRequestBody = VacationRequest
 
+// CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
+type CreateWebhookJSONRequestBody = WebhookEndpointCreate
+
+// UpdateWebhookJSONRequestBody defines body for UpdateWebhook for application/json ContentType.
+type UpdateWebhookJSONRequestBody = WebhookEndpointUpdate
+
 // RenewPushSubscriptionJSONRequestBody defines body for RenewPushSubscription for application/json ContentType.
 type RenewPushSubscriptionJSONRequestBody = PushRenewal
 
@@ -3586,6 +4030,9 @@ type PostponeTournamentRoundJSONRequestBody = MoreTimeRequest
 
 // WithdrawFromTournamentJSONRequestBody defines body for WithdrawFromTournament for application/json ContentType.
 type WithdrawFromTournamentJSONRequestBody = WithdrawRequest
+
+// EventJSONRequestBody defines body for Event for application/json ContentType.
+type EventJSONRequestBody = WebhookMessage
 
 // Getter for additional properties for Problem. Returns the specified
 // element and whether it was found
@@ -4079,6 +4526,287 @@ func (t Record) MarshalJSON() ([]byte, error) {
 }
 
 func (t *Record) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsWebhookTurnPlayed returns the union data inside the WebhookMessage as a WebhookTurnPlayed
+func (t WebhookMessage) AsWebhookTurnPlayed() (WebhookTurnPlayed, error) {
+	var body WebhookTurnPlayed
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookTurnPlayed overwrites any union data inside the WebhookMessage as the provided WebhookTurnPlayed
+func (t *WebhookMessage) FromWebhookTurnPlayed(v WebhookTurnPlayed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"turn_played"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookTurnPlayed performs a merge with any union data inside the WebhookMessage, using the provided WebhookTurnPlayed
+func (t *WebhookMessage) MergeWebhookTurnPlayed(v WebhookTurnPlayed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"turn_played"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookYourTurn returns the union data inside the WebhookMessage as a WebhookYourTurn
+func (t WebhookMessage) AsWebhookYourTurn() (WebhookYourTurn, error) {
+	var body WebhookYourTurn
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookYourTurn overwrites any union data inside the WebhookMessage as the provided WebhookYourTurn
+func (t *WebhookMessage) FromWebhookYourTurn(v WebhookYourTurn) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"your_turn"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookYourTurn performs a merge with any union data inside the WebhookMessage, using the provided WebhookYourTurn
+func (t *WebhookMessage) MergeWebhookYourTurn(v WebhookYourTurn) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"your_turn"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookGameOver returns the union data inside the WebhookMessage as a WebhookGameOver
+func (t WebhookMessage) AsWebhookGameOver() (WebhookGameOver, error) {
+	var body WebhookGameOver
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookGameOver overwrites any union data inside the WebhookMessage as the provided WebhookGameOver
+func (t *WebhookMessage) FromWebhookGameOver(v WebhookGameOver) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"game_over"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookGameOver performs a merge with any union data inside the WebhookMessage, using the provided WebhookGameOver
+func (t *WebhookMessage) MergeWebhookGameOver(v WebhookGameOver) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"game_over"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookInvitation returns the union data inside the WebhookMessage as a WebhookInvitation
+func (t WebhookMessage) AsWebhookInvitation() (WebhookInvitation, error) {
+	var body WebhookInvitation
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookInvitation overwrites any union data inside the WebhookMessage as the provided WebhookInvitation
+func (t *WebhookMessage) FromWebhookInvitation(v WebhookInvitation) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"invitation"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookInvitation performs a merge with any union data inside the WebhookMessage, using the provided WebhookInvitation
+func (t *WebhookMessage) MergeWebhookInvitation(v WebhookInvitation) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"invitation"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookRoundStart returns the union data inside the WebhookMessage as a WebhookRoundStart
+func (t WebhookMessage) AsWebhookRoundStart() (WebhookRoundStart, error) {
+	var body WebhookRoundStart
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookRoundStart overwrites any union data inside the WebhookMessage as the provided WebhookRoundStart
+func (t *WebhookMessage) FromWebhookRoundStart(v WebhookRoundStart) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"round_start"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookRoundStart performs a merge with any union data inside the WebhookMessage, using the provided WebhookRoundStart
+func (t *WebhookMessage) MergeWebhookRoundStart(v WebhookRoundStart) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"round_start"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookDeadlineNear returns the union data inside the WebhookMessage as a WebhookDeadlineNear
+func (t WebhookMessage) AsWebhookDeadlineNear() (WebhookDeadlineNear, error) {
+	var body WebhookDeadlineNear
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookDeadlineNear overwrites any union data inside the WebhookMessage as the provided WebhookDeadlineNear
+func (t *WebhookMessage) FromWebhookDeadlineNear(v WebhookDeadlineNear) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"deadline_near"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookDeadlineNear performs a merge with any union data inside the WebhookMessage, using the provided WebhookDeadlineNear
+func (t *WebhookMessage) MergeWebhookDeadlineNear(v WebhookDeadlineNear) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"deadline_near"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookPing returns the union data inside the WebhookMessage as a WebhookPing
+func (t WebhookMessage) AsWebhookPing() (WebhookPing, error) {
+	var body WebhookPing
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookPing overwrites any union data inside the WebhookMessage as the provided WebhookPing
+func (t *WebhookMessage) FromWebhookPing(v WebhookPing) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"ping"}`))
+	t.union = b
+	return err
+}
+
+// MergeWebhookPing performs a merge with any union data inside the WebhookMessage, using the provided WebhookPing
+func (t *WebhookMessage) MergeWebhookPing(v WebhookPing) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"ping"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t WebhookMessage) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"type"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t WebhookMessage) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "deadline_near":
+		return t.AsWebhookDeadlineNear()
+	case "game_over":
+		return t.AsWebhookGameOver()
+	case "invitation":
+		return t.AsWebhookInvitation()
+	case "ping":
+		return t.AsWebhookPing()
+	case "round_start":
+		return t.AsWebhookRoundStart()
+	case "turn_played":
+		return t.AsWebhookTurnPlayed()
+	case "your_turn":
+		return t.AsWebhookYourTurn()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t WebhookMessage) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *WebhookMessage) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5174,6 +5902,236 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 	CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhooks List the webhook endpoints
+	//
+	// The account's webhook endpoints, oldest first, without their
+	// secrets.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:read`.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	//
+	// Corresponds with GET /v1/me/webhooks (the `ListWebhooks` operationId).
+	ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookWithBody Register a webhook endpoint
+	//
+	// Registers an HTTPS endpoint that receives the account's events of
+	// the `event_types` it wants: every event the account's event stream
+	// (`GET /v1/me/events`) has of those types, each POSTed as a
+	// [Standard Webhooks](https://www.standardwebhooks.com/) message
+	// (see the callback `event`). The answer holds the signing
+	// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+	//
+	// The URL must be `https://` and its host must resolve only to public
+	// addresses: private, loopback, link-local, CGNAT, unique-local,
+	// multicast and reserved ranges are refused (`422
+	// webhook_url_refused`), when registering and again at every
+	// connection. (An operator may allow them, and plain `http`, for
+	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	//
+	// Delivery: at least once, in no promised order, with the same
+	// `webhook-id` on every attempt of a message (deduplicate by it).
+	// A 2xx answer within 10 seconds delivers it; anything else is
+	// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+	// (with jitter), then given up. When a message is given up and the
+	// endpoint has taken no delivery for 24 hours, or when it answers
+	// `410 Gone`, the endpoint is disabled (`enabled` false,
+	// `disabled_reason` says why) and the account's owner is emailed;
+	// enable it again with `updateWebhook`.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `409
+	// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+	// unknown or no event type, a description too long),
+	// `webhook_url_refused`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhook Register a webhook endpoint
+	//
+	// Registers an HTTPS endpoint that receives the account's events of
+	// the `event_types` it wants: every event the account's event stream
+	// (`GET /v1/me/events`) has of those types, each POSTed as a
+	// [Standard Webhooks](https://www.standardwebhooks.com/) message
+	// (see the callback `event`). The answer holds the signing
+	// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+	//
+	// The URL must be `https://` and its host must resolve only to public
+	// addresses: private, loopback, link-local, CGNAT, unique-local,
+	// multicast and reserved ranges are refused (`422
+	// webhook_url_refused`), when registering and again at every
+	// connection. (An operator may allow them, and plain `http`, for
+	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	//
+	// Delivery: at least once, in no promised order, with the same
+	// `webhook-id` on every attempt of a message (deduplicate by it).
+	// A 2xx answer within 10 seconds delivers it; anything else is
+	// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+	// (with jitter), then given up. When a message is given up and the
+	// endpoint has taken no delivery for 24 hours, or when it answers
+	// `410 Gone`, the endpoint is disabled (`enabled` false,
+	// `disabled_reason` says why) and the account's owner is emailed;
+	// enable it again with `updateWebhook`.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `409
+	// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+	// unknown or no event type, a description too long),
+	// `webhook_url_refused`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+	CreateWebhook(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWebhook Delete a webhook endpoint
+	//
+	// Deletes the endpoint and its delivery log; what was not delivered
+	// yet never is.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Corresponds with DELETE /v1/me/webhooks/{id} (the `DeleteWebhook` operationId).
+	DeleteWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetWebhook Read a webhook endpoint
+	//
+	// One of the account's endpoints, without its secret.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:read`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Corresponds with GET /v1/me/webhooks/{id} (the `GetWebhook` operationId).
+	GetWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateWebhookWithBody Change a webhook endpoint
+	//
+	// Changes what is given: the URL (checked as at registration), the
+	// description, the event types (replacing them), or `enabled`.
+	// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+	// what was queued before it was disabled is delivered then, events
+	// while it was disabled are not. Disabling it keeps its messages
+	// queued.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhookWithBody(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateWebhook Change a webhook endpoint
+	//
+	// Changes what is given: the URL (checked as at registration), the
+	// description, the event types (replacing them), or `enabled`.
+	// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+	// what was queued before it was disabled is delivered then, events
+	// while it was disabled are not. Disabling it keeps its messages
+	// queued.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhook(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhookDeliveries The delivery log
+	//
+	// The endpoint's messages, newest first: what each was, how many
+	// attempts it took, the last answer's status or why there was none,
+	// and when it is tried next. Kept 30 days once delivered or given up.
+	//
+	// Pages: pass `next_cursor` of one page as `cursor` to get the next;
+	// `next_cursor` is null on the last page.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:read`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `422 invalid_cursor`.
+	//
+	// Corresponds with GET /v1/me/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveries(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RedeliverWebhook Send a message again
+	//
+	// Queues one message of the log again, at once, whatever became of it
+	// (delivered, failed, or waiting for a retry), with the same
+	// `webhook-id`: a receiver that deduplicates by it will ignore it.
+	// Its earlier attempts stay counted. Takes no body.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
+	RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PingWebhook Send a test event
+	//
+	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
+	// event types it wants, and answers its delivery; its outcome shows
+	// in the delivery log. A disabled endpoint gets it once enabled.
+	// Takes no body.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
+	PingWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateWebhookSecret Rotate a webhook endpoint's secret
+	//
+	// Gives the endpoint a new signing secret, answered this once. For
+	// 24 hours (`previous_secret_expires_at`) every message is signed
+	// with both, so the receiver can switch without refusing any; then
+	// the old one stops signing. Rotating again within that time drops
+	// the oldest. Takes no body.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
+	RotateWebhookSecret(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPushKey The VAPID public key
 	//
@@ -7361,6 +8319,346 @@ func (c *Client) DeclareVacation(ctx context.Context, body DeclareVacationJSONRe
 // Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 func (c *Client) CancelVacation(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCancelVacationRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhooks List the webhook endpoints
+//
+// The account's webhook endpoints, oldest first, without their
+// secrets.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:read`.
+//
+// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+//
+// Corresponds with GET /v1/me/webhooks (the `ListWebhooks` operationId).
+func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookWithBody Register a webhook endpoint
+//
+// Registers an HTTPS endpoint that receives the account's events of
+// the `event_types` it wants: every event the account's event stream
+// (`GET /v1/me/events`) has of those types, each POSTed as a
+// [Standard Webhooks](https://www.standardwebhooks.com/) message
+// (see the callback `event`). The answer holds the signing
+// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+//
+// The URL must be `https://` and its host must resolve only to public
+// addresses: private, loopback, link-local, CGNAT, unique-local,
+// multicast and reserved ranges are refused (`422
+// webhook_url_refused`), when registering and again at every
+// connection. (An operator may allow them, and plain `http`, for
+// tests: `--webhook-allow-private`.) Redirects are not followed.
+//
+// Delivery: at least once, in no promised order, with the same
+// `webhook-id` on every attempt of a message (deduplicate by it).
+// A 2xx answer within 10 seconds delivers it; anything else is
+// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+// (with jitter), then given up. When a message is given up and the
+// endpoint has taken no delivery for 24 hours, or when it answers
+// `410 Gone`, the endpoint is disabled (`enabled` false,
+// `disabled_reason` says why) and the account's owner is emailed;
+// enable it again with `updateWebhook`.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `409
+// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+// unknown or no event type, a description too long),
+// `webhook_url_refused`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhook Register a webhook endpoint
+//
+// Registers an HTTPS endpoint that receives the account's events of
+// the `event_types` it wants: every event the account's event stream
+// (`GET /v1/me/events`) has of those types, each POSTed as a
+// [Standard Webhooks](https://www.standardwebhooks.com/) message
+// (see the callback `event`). The answer holds the signing
+// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+//
+// The URL must be `https://` and its host must resolve only to public
+// addresses: private, loopback, link-local, CGNAT, unique-local,
+// multicast and reserved ranges are refused (`422
+// webhook_url_refused`), when registering and again at every
+// connection. (An operator may allow them, and plain `http`, for
+// tests: `--webhook-allow-private`.) Redirects are not followed.
+//
+// Delivery: at least once, in no promised order, with the same
+// `webhook-id` on every attempt of a message (deduplicate by it).
+// A 2xx answer within 10 seconds delivers it; anything else is
+// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+// (with jitter), then given up. When a message is given up and the
+// endpoint has taken no delivery for 24 hours, or when it answers
+// `410 Gone`, the endpoint is disabled (`enabled` false,
+// `disabled_reason` says why) and the account's owner is emailed;
+// enable it again with `updateWebhook`.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `409
+// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+// unknown or no event type, a description too long),
+// `webhook_url_refused`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+func (c *Client) CreateWebhook(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWebhook Delete a webhook endpoint
+//
+// Deletes the endpoint and its delivery log; what was not delivered
+// yet never is.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Corresponds with DELETE /v1/me/webhooks/{id} (the `DeleteWebhook` operationId).
+func (c *Client) DeleteWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetWebhook Read a webhook endpoint
+//
+// One of the account's endpoints, without its secret.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:read`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Corresponds with GET /v1/me/webhooks/{id} (the `GetWebhook` operationId).
+func (c *Client) GetWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWebhookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateWebhookWithBody Change a webhook endpoint
+//
+// Changes what is given: the URL (checked as at registration), the
+// description, the event types (replacing them), or `enabled`.
+// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+// what was queued before it was disabled is delivered then, events
+// while it was disabled are not. Disabling it keeps its messages
+// queued.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *Client) UpdateWebhookWithBody(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateWebhook Change a webhook endpoint
+//
+// Changes what is given: the URL (checked as at registration), the
+// description, the event types (replacing them), or `enabled`.
+// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+// what was queued before it was disabled is delivered then, events
+// while it was disabled are not. Disabling it keeps its messages
+// queued.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *Client) UpdateWebhook(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWebhookRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhookDeliveries The delivery log
+//
+// The endpoint's messages, newest first: what each was, how many
+// attempts it took, the last answer's status or why there was none,
+// and when it is tried next. Kept 30 days once delivered or given up.
+//
+// Pages: pass `next_cursor` of one page as `cursor` to get the next;
+// `next_cursor` is null on the last page.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:read`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `422 invalid_cursor`.
+//
+// Corresponds with GET /v1/me/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *Client) ListWebhookDeliveries(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhookDeliveriesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RedeliverWebhook Send a message again
+//
+// Queues one message of the log again, at once, whatever became of it
+// (delivered, failed, or waiting for a retry), with the same
+// `webhook-id`: a receiver that deduplicates by it will ignore it.
+// Its earlier attempts stay counted. Takes no body.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
+func (c *Client) RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRedeliverWebhookRequest(c.Server, id, deliveryId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PingWebhook Send a test event
+//
+// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
+// event types it wants, and answers its delivery; its outcome shows
+// in the delivery log. A disabled endpoint gets it once enabled.
+// Takes no body.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
+func (c *Client) PingWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPingWebhookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateWebhookSecret Rotate a webhook endpoint's secret
+//
+// Gives the endpoint a new signing secret, answered this once. For
+// 24 hours (`previous_secret_expires_at`) every message is signed
+// with both, so the receiver can switch without refusing any; then
+// the old one stops signing. Rotating again within that time drops
+// the oldest. Takes no body.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
+func (c *Client) RotateWebhookSecret(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateWebhookSecretRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -10275,6 +11573,370 @@ func NewCancelVacationRequest(server string, id int64) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
+func NewListWebhooksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateWebhookRequest calls the generic CreateWebhook builder with application/json body
+func NewCreateWebhookRequest(server string, body CreateWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateWebhookRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateWebhookRequestWithBody constructs an http.Request for the CreateWebhook method, with any body, and a specified content type
+func NewCreateWebhookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteWebhookRequest constructs an http.Request for the DeleteWebhook method
+func NewDeleteWebhookRequest(server string, id WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetWebhookRequest constructs an http.Request for the GetWebhook method
+func NewGetWebhookRequest(server string, id WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateWebhookRequest calls the generic UpdateWebhook builder with application/json body
+func NewUpdateWebhookRequest(server string, id WebhookID, body UpdateWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateWebhookRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateWebhookRequestWithBody constructs an http.Request for the UpdateWebhook method, with any body, and a specified content type
+func NewUpdateWebhookRequestWithBody(server string, id WebhookID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListWebhookDeliveriesRequest constructs an http.Request for the ListWebhookDeliveries method
+func NewListWebhookDeliveriesRequest(server string, id WebhookID, params *ListWebhookDeliveriesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s/deliveries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRedeliverWebhookRequest constructs an http.Request for the RedeliverWebhook method
+func NewRedeliverWebhookRequest(server string, id WebhookID, deliveryId int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "delivery_id", deliveryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s/deliveries/%s/redeliver", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPingWebhookRequest constructs an http.Request for the PingWebhook method
+func NewPingWebhookRequest(server string, id WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s/ping", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRotateWebhookSecretRequest constructs an http.Request for the RotateWebhookSecret method
+func NewRotateWebhookSecretRequest(server string, id WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/webhooks/%s/rotate-secret", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPushKeyRequest constructs an http.Request for the GetPushKey method
 func NewGetPushKeyRequest(server string) (*http.Request, error) {
 	var err error
@@ -12495,6 +14157,250 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/vacations/{id} (the `CancelVacation` operationId).
 	CancelVacationWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*CancelVacationResponse, error)
+
+	// ListWebhooksWithResponse List the webhook endpoints
+	//
+	// The account's webhook endpoints, oldest first, without their
+	// secrets.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:read`.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/webhooks (the `ListWebhooks` operationId).
+	ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
+
+	// CreateWebhookWithBodyWithResponse Register a webhook endpoint
+	//
+	// Registers an HTTPS endpoint that receives the account's events of
+	// the `event_types` it wants: every event the account's event stream
+	// (`GET /v1/me/events`) has of those types, each POSTed as a
+	// [Standard Webhooks](https://www.standardwebhooks.com/) message
+	// (see the callback `event`). The answer holds the signing
+	// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+	//
+	// The URL must be `https://` and its host must resolve only to public
+	// addresses: private, loopback, link-local, CGNAT, unique-local,
+	// multicast and reserved ranges are refused (`422
+	// webhook_url_refused`), when registering and again at every
+	// connection. (An operator may allow them, and plain `http`, for
+	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	//
+	// Delivery: at least once, in no promised order, with the same
+	// `webhook-id` on every attempt of a message (deduplicate by it).
+	// A 2xx answer within 10 seconds delivers it; anything else is
+	// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+	// (with jitter), then given up. When a message is given up and the
+	// endpoint has taken no delivery for 24 hours, or when it answers
+	// `410 Gone`, the endpoint is disabled (`enabled` false,
+	// `disabled_reason` says why) and the account's owner is emailed;
+	// enable it again with `updateWebhook`.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `409
+	// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+	// unknown or no event type, a description too long),
+	// `webhook_url_refused`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// CreateWebhookWithResponse Register a webhook endpoint
+	//
+	// Registers an HTTPS endpoint that receives the account's events of
+	// the `event_types` it wants: every event the account's event stream
+	// (`GET /v1/me/events`) has of those types, each POSTed as a
+	// [Standard Webhooks](https://www.standardwebhooks.com/) message
+	// (see the callback `event`). The answer holds the signing
+	// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+	//
+	// The URL must be `https://` and its host must resolve only to public
+	// addresses: private, loopback, link-local, CGNAT, unique-local,
+	// multicast and reserved ranges are refused (`422
+	// webhook_url_refused`), when registering and again at every
+	// connection. (An operator may allow them, and plain `http`, for
+	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	//
+	// Delivery: at least once, in no promised order, with the same
+	// `webhook-id` on every attempt of a message (deduplicate by it).
+	// A 2xx answer within 10 seconds delivers it; anything else is
+	// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+	// (with jitter), then given up. When a message is given up and the
+	// endpoint has taken no delivery for 24 hours, or when it answers
+	// `410 Gone`, the endpoint is disabled (`enabled` false,
+	// `disabled_reason` says why) and the account's owner is emailed;
+	// enable it again with `updateWebhook`.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `409
+	// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+	// unknown or no event type, a description too long),
+	// `webhook_url_refused`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithResponse(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// DeleteWebhookWithResponse Delete a webhook endpoint
+	//
+	// Deletes the endpoint and its delivery log; what was not delivered
+	// yet never is.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me/webhooks/{id} (the `DeleteWebhook` operationId).
+	DeleteWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
+
+	// GetWebhookWithResponse Read a webhook endpoint
+	//
+	// One of the account's endpoints, without its secret.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:read`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/webhooks/{id} (the `GetWebhook` operationId).
+	GetWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error)
+
+	// UpdateWebhookWithBodyWithResponse Change a webhook endpoint
+	//
+	// Changes what is given: the URL (checked as at registration), the
+	// description, the event types (replacing them), or `enabled`.
+	// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+	// what was queued before it was disabled is delivered then, events
+	// while it was disabled are not. Disabling it keeps its messages
+	// queued.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhookWithBodyWithResponse(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
+
+	// UpdateWebhookWithResponse Change a webhook endpoint
+	//
+	// Changes what is given: the URL (checked as at registration), the
+	// description, the event types (replacing them), or `enabled`.
+	// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+	// what was queued before it was disabled is delivered then, events
+	// while it was disabled are not. Disabling it keeps its messages
+	// queued.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+	UpdateWebhookWithResponse(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error)
+
+	// ListWebhookDeliveriesWithResponse The delivery log
+	//
+	// The endpoint's messages, newest first: what each was, how many
+	// attempts it took, the last answer's status or why there was none,
+	// and when it is tried next. Kept 30 days once delivered or given up.
+	//
+	// Pages: pass `next_cursor` of one page as `cursor` to get the next;
+	// `next_cursor` is null on the last page.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:read`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `422 invalid_cursor`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+	ListWebhookDeliveriesWithResponse(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error)
+
+	// RedeliverWebhookWithResponse Send a message again
+	//
+	// Queues one message of the log again, at once, whatever became of it
+	// (delivered, failed, or waiting for a retry), with the same
+	// `webhook-id`: a receiver that deduplicates by it will ignore it.
+	// Its earlier attempts stay counted. Takes no body.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
+	RedeliverWebhookWithResponse(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*RedeliverWebhookResponse, error)
+
+	// PingWebhookWithResponse Send a test event
+	//
+	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
+	// event types it wants, and answers its delivery; its outcome shows
+	// in the delivery log. A disabled endpoint gets it once enabled.
+	// Takes no body.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
+	PingWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*PingWebhookResponse, error)
+
+	// RotateWebhookSecretWithResponse Rotate a webhook endpoint's secret
+	//
+	// Gives the endpoint a new signing secret, answered this once. For
+	// 24 hours (`previous_secret_expires_at`) every message is signed
+	// with both, so the receiver can switch without refusing any; then
+	// the old one stops signing. Rotating again within that time drops
+	// the oldest. Takes no body.
+	//
+	// Token: an account token, or a personal access token with
+	// `webhooks:write`.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
+	RotateWebhookSecretWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error)
 
 	// GetPushKeyWithResponse The VAPID public key
 	//
@@ -16656,6 +18562,782 @@ func (r CancelVacationResponse) ContentType() string {
 	return ""
 }
 
+// ListWebhooksResponse401Headers the declared response headers of an HTTP 401 response for ListWebhooks
+type ListWebhooksResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListWebhooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpointList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhooksResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhooksResponse) GetJSON200() *WebhookEndpointList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhooksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateWebhookResponse201Headers the declared response headers of an HTTP 201 response for CreateWebhook
+type CreateWebhookResponse201Headers struct {
+	CacheControl string
+	Location     string
+}
+
+// CreateWebhookResponse401Headers the declared response headers of an HTTP 401 response for CreateWebhook
+type CreateWebhookResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type CreateWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *NewWebhookEndpoint
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateWebhookResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateWebhookResponse401Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateWebhookResponse) GetJSON201() *NewWebhookEndpoint {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteWebhookResponse401Headers the declared response headers of an HTTP 401 response for DeleteWebhook
+type DeleteWebhookResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type DeleteWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteWebhookResponse401Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetWebhookResponse401Headers the declared response headers of an HTTP 401 response for GetWebhook
+type GetWebhookResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type GetWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpoint
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetWebhookResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetWebhookResponse) GetJSON200() *WebhookEndpoint {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateWebhookResponse401Headers the declared response headers of an HTTP 401 response for UpdateWebhook
+type UpdateWebhookResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type UpdateWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookEndpoint
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateWebhookResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateWebhookResponse) GetJSON200() *WebhookEndpoint {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListWebhookDeliveriesResponse401Headers the declared response headers of an HTTP 401 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type ListWebhookDeliveriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookDeliveryPage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhookDeliveriesResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhookDeliveriesResponse) GetJSON200() *WebhookDeliveryPage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhookDeliveriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhookDeliveriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhookDeliveriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhookDeliveriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RedeliverWebhookResponse401Headers the declared response headers of an HTTP 401 response for RedeliverWebhook
+type RedeliverWebhookResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RedeliverWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *WebhookDelivery
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RedeliverWebhookResponse401Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r RedeliverWebhookResponse) GetJSON202() *WebhookDelivery {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RedeliverWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RedeliverWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RedeliverWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RedeliverWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PingWebhookResponse401Headers the declared response headers of an HTTP 401 response for PingWebhook
+type PingWebhookResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type PingWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *WebhookDelivery
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PingWebhookResponse401Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PingWebhookResponse) GetJSON202() *WebhookDelivery {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PingWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PingWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PingWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PingWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateWebhookSecretResponse200Headers the declared response headers of an HTTP 200 response for RotateWebhookSecret
+type RotateWebhookSecretResponse200Headers struct {
+	CacheControl string
+}
+
+// RotateWebhookSecretResponse401Headers the declared response headers of an HTTP 401 response for RotateWebhookSecret
+type RotateWebhookSecretResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RotateWebhookSecretResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NewWebhookEndpoint
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateWebhookSecretResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateWebhookSecretResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateWebhookSecretResponse) GetJSON200() *NewWebhookEndpoint {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateWebhookSecretResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateWebhookSecretResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateWebhookSecretResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateWebhookSecretResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetPushKeyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19919,6 +22601,316 @@ func (c *ClientWithResponses) CancelVacationWithResponse(ctx context.Context, id
 		return nil, err
 	}
 	return ParseCancelVacationResponse(rsp)
+}
+
+// ListWebhooksWithResponse List the webhook endpoints
+//
+// The account's webhook endpoints, oldest first, without their
+// secrets.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:read`.
+//
+// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/webhooks (the `ListWebhooks` operationId).
+func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error) {
+	rsp, err := c.ListWebhooks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhooksResponse(rsp)
+}
+
+// CreateWebhookWithBodyWithResponse Register a webhook endpoint
+//
+// Registers an HTTPS endpoint that receives the account's events of
+// the `event_types` it wants: every event the account's event stream
+// (`GET /v1/me/events`) has of those types, each POSTed as a
+// [Standard Webhooks](https://www.standardwebhooks.com/) message
+// (see the callback `event`). The answer holds the signing
+// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+//
+// The URL must be `https://` and its host must resolve only to public
+// addresses: private, loopback, link-local, CGNAT, unique-local,
+// multicast and reserved ranges are refused (`422
+// webhook_url_refused`), when registering and again at every
+// connection. (An operator may allow them, and plain `http`, for
+// tests: `--webhook-allow-private`.) Redirects are not followed.
+//
+// Delivery: at least once, in no promised order, with the same
+// `webhook-id` on every attempt of a message (deduplicate by it).
+// A 2xx answer within 10 seconds delivers it; anything else is
+// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+// (with jitter), then given up. When a message is given up and the
+// endpoint has taken no delivery for 24 hours, or when it answers
+// `410 Gone`, the endpoint is disabled (`enabled` false,
+// `disabled_reason` says why) and the account's owner is emailed;
+// enable it again with `updateWebhook`.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `409
+// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+// unknown or no event type, a description too long),
+// `webhook_url_refused`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error) {
+	rsp, err := c.CreateWebhookWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookResponse(rsp)
+}
+
+// CreateWebhookWithResponse Register a webhook endpoint
+//
+// Registers an HTTPS endpoint that receives the account's events of
+// the `event_types` it wants: every event the account's event stream
+// (`GET /v1/me/events`) has of those types, each POSTed as a
+// [Standard Webhooks](https://www.standardwebhooks.com/) message
+// (see the callback `event`). The answer holds the signing
+// `secret` (`whsec_…`), this once. At most 10 endpoints per account.
+//
+// The URL must be `https://` and its host must resolve only to public
+// addresses: private, loopback, link-local, CGNAT, unique-local,
+// multicast and reserved ranges are refused (`422
+// webhook_url_refused`), when registering and again at every
+// connection. (An operator may allow them, and plain `http`, for
+// tests: `--webhook-allow-private`.) Redirects are not followed.
+//
+// Delivery: at least once, in no promised order, with the same
+// `webhook-id` on every attempt of a message (deduplicate by it).
+// A 2xx answer within 10 seconds delivers it; anything else is
+// retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+// (with jitter), then given up. When a message is given up and the
+// endpoint has taken no delivery for 24 hours, or when it answers
+// `410 Gone`, the endpoint is disabled (`enabled` false,
+// `disabled_reason` says why) and the account's owner is emailed;
+// enable it again with `updateWebhook`.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `409
+// too_many_webhooks`; `413 body_too_large`; `422 invalid_input` (an
+// unknown or no event type, a description too long),
+// `webhook_url_refused`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/webhooks (the `CreateWebhook` operationId).
+func (c *ClientWithResponses) CreateWebhookWithResponse(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error) {
+	rsp, err := c.CreateWebhook(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookResponse(rsp)
+}
+
+// DeleteWebhookWithResponse Delete a webhook endpoint
+//
+// Deletes the endpoint and its delivery log; what was not delivered
+// yet never is.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me/webhooks/{id} (the `DeleteWebhook` operationId).
+func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error) {
+	rsp, err := c.DeleteWebhook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWebhookResponse(rsp)
+}
+
+// GetWebhookWithResponse Read a webhook endpoint
+//
+// One of the account's endpoints, without its secret.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:read`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/webhooks/{id} (the `GetWebhook` operationId).
+func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*GetWebhookResponse, error) {
+	rsp, err := c.GetWebhook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetWebhookResponse(rsp)
+}
+
+// UpdateWebhookWithBodyWithResponse Change a webhook endpoint
+//
+// Changes what is given: the URL (checked as at registration), the
+// description, the event types (replacing them), or `enabled`.
+// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+// what was queued before it was disabled is delivered then, events
+// while it was disabled are not. Disabling it keeps its messages
+// queued.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *ClientWithResponses) UpdateWebhookWithBodyWithResponse(ctx context.Context, id WebhookID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
+	rsp, err := c.UpdateWebhookWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateWebhookResponse(rsp)
+}
+
+// UpdateWebhookWithResponse Change a webhook endpoint
+//
+// Changes what is given: the URL (checked as at registration), the
+// description, the event types (replacing them), or `enabled`.
+// Enabling an endpoint lesspost disabled clears `disabled_reason`;
+// what was queued before it was disabled is delivered then, events
+// while it was disabled are not. Disabling it keeps its messages
+// queued.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `413 body_too_large`; `422 invalid_input`, `webhook_url_refused`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/me/webhooks/{id} (the `UpdateWebhook` operationId).
+func (c *ClientWithResponses) UpdateWebhookWithResponse(ctx context.Context, id WebhookID, body UpdateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWebhookResponse, error) {
+	rsp, err := c.UpdateWebhook(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateWebhookResponse(rsp)
+}
+
+// ListWebhookDeliveriesWithResponse The delivery log
+//
+// The endpoint's messages, newest first: what each was, how many
+// attempts it took, the last answer's status or why there was none,
+// and when it is tried next. Kept 30 days once delivered or given up.
+//
+// Pages: pass `next_cursor` of one page as `cursor` to get the next;
+// `next_cursor` is null on the last page.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:read`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `422 invalid_cursor`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/webhooks/{id}/deliveries (the `ListWebhookDeliveries` operationId).
+func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Context, id WebhookID, params *ListWebhookDeliveriesParams, reqEditors ...RequestEditorFn) (*ListWebhookDeliveriesResponse, error) {
+	rsp, err := c.ListWebhookDeliveries(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhookDeliveriesResponse(rsp)
+}
+
+// RedeliverWebhookWithResponse Send a message again
+//
+// Queues one message of the log again, at once, whatever became of it
+// (delivered, failed, or waiting for a retry), with the same
+// `webhook-id`: a receiver that deduplicates by it will ignore it.
+// Its earlier attempts stay counted. Takes no body.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
+func (c *ClientWithResponses) RedeliverWebhookWithResponse(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*RedeliverWebhookResponse, error) {
+	rsp, err := c.RedeliverWebhook(ctx, id, deliveryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRedeliverWebhookResponse(rsp)
+}
+
+// PingWebhookWithResponse Send a test event
+//
+// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
+// event types it wants, and answers its delivery; its outcome shows
+// in the delivery log. A disabled endpoint gets it once enabled.
+// Takes no body.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
+func (c *ClientWithResponses) PingWebhookWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*PingWebhookResponse, error) {
+	rsp, err := c.PingWebhook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePingWebhookResponse(rsp)
+}
+
+// RotateWebhookSecretWithResponse Rotate a webhook endpoint's secret
+//
+// Gives the endpoint a new signing secret, answered this once. For
+// 24 hours (`previous_secret_expires_at`) every message is signed
+// with both, so the receiver can switch without refusing any; then
+// the old one stops signing. Rotating again within that time drops
+// the oldest. Takes no body.
+//
+// Token: an account token, or a personal access token with
+// `webhooks:write`.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`insufficient_scope`; `404 not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
+func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error) {
+	rsp, err := c.RotateWebhookSecret(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateWebhookSecretResponse(rsp)
 }
 
 // GetPushKeyWithResponse The VAPID public key
@@ -23960,6 +26952,716 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 	return response, nil
 }
 
+// ParseListWebhooksResponse parses an HTTP response from a ListWebhooksWithResponse call
+func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpointList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListWebhooksResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateWebhookResponse parses an HTTP response from a CreateWebhookWithResponse call
+func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest NewWebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateWebhookResponse201Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWebhookResponse parses an HTTP response from a DeleteWebhookWithResponse call
+func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetWebhookResponse parses an HTTP response from a GetWebhookWithResponse call
+func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateWebhookResponse parses an HTTP response from a UpdateWebhookWithResponse call
+func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers UpdateWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListWebhookDeliveriesResponse parses an HTTP response from a ListWebhookDeliveriesWithResponse call
+func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliveriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhookDeliveriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookDeliveryPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListWebhookDeliveriesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRedeliverWebhookResponse parses an HTTP response from a RedeliverWebhookWithResponse call
+func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RedeliverWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest WebhookDelivery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RedeliverWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePingWebhookResponse parses an HTTP response from a PingWebhookWithResponse call
+func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PingWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest WebhookDelivery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers PingWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateWebhookSecretResponse parses an HTTP response from a RotateWebhookSecretWithResponse call
+func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateWebhookSecretResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NewWebhookEndpoint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateWebhookSecretResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateWebhookSecretResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetPushKeyResponse parses an HTTP response from a GetPushKeyWithResponse call
 func ParseGetPushKeyResponse(rsp *http.Response) (*GetPushKeyResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25601,4 +29303,162 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 	}
 
 	return response, nil
+}
+
+// CallbackInitiator sends OpenAPI callback requests to target URLs.
+// Modeled on the generated Client, but with no stored Server -- the full
+// target URL is provided per-call by the caller (typically discovered
+// from a callback expression on the parent operation's request body,
+// e.g. `{$request.body#/callbackUrl}`).
+type CallbackInitiator struct {
+	// Doer for performing requests, typically a *http.Client with any
+	// customized settings, such as certificate chains.
+	Client HttpRequestDoer
+
+	// A list of callbacks for modifying requests which are generated before sending over
+	// the network.
+	RequestEditors []RequestEditorFn
+}
+
+// CallbackInitiatorOption allows setting custom parameters during construction.
+type CallbackInitiatorOption func(*CallbackInitiator) error
+
+// NewCallbackInitiator creates a new CallbackInitiator with reasonable defaults.
+func NewCallbackInitiator(opts ...CallbackInitiatorOption) (*CallbackInitiator, error) {
+	initiator := CallbackInitiator{}
+	for _, o := range opts {
+		if err := o(&initiator); err != nil {
+			return nil, err
+		}
+	}
+	if initiator.Client == nil {
+		initiator.Client = &http.Client{}
+	}
+	return &initiator, nil
+}
+
+// WithCallbackHTTPClient allows overriding the default Doer, which is
+// automatically created using http.Client. This is useful for tests.
+func WithCallbackHTTPClient(doer HttpRequestDoer) CallbackInitiatorOption {
+	return func(p *CallbackInitiator) error {
+		p.Client = doer
+		return nil
+	}
+}
+
+// WithCallbackRequestEditorFn allows setting up a callback function, which
+// will be called right before sending the callback request. This can be
+// used to mutate the request, e.g. to add signature headers.
+func WithCallbackRequestEditorFn(fn RequestEditorFn) CallbackInitiatorOption {
+	return func(p *CallbackInitiator) error {
+		p.RequestEditors = append(p.RequestEditors, fn)
+		return nil
+	}
+}
+
+func (p *CallbackInitiator) applyCallbackEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
+	for _, r := range p.RequestEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	for _, r := range additionalEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CallbackInitiatorInterface is the interface specification for the callback initiator.
+type CallbackInitiatorInterface interface {
+	// EventWithBody fires the event callback with any body
+	EventWithBody(ctx context.Context, targetURL string, params *EventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	Event(ctx context.Context, targetURL string, params *EventParams, body EventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+func (p *CallbackInitiator) EventWithBody(ctx context.Context, targetURL string, params *EventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventCallbackRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyCallbackEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *CallbackInitiator) Event(ctx context.Context, targetURL string, params *EventParams, body EventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventCallbackRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyCallbackEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+// NewEventCallbackRequest builds a application/json POST request for the event callback
+func NewEventCallbackRequest(targetURL string, params *EventParams, body EventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventCallbackRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewEventCallbackRequestWithBody builds a POST request for the event callback with any body
+func NewEventCallbackRequestWithBody(targetURL string, params *EventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam2)
+
+	}
+	return req, nil
 }

@@ -55,6 +55,10 @@ type Config struct {
 	// address, since Prometheus scrapes from another host, but never the
 	// public listener's.
 	MetricsAddr string
+	// WebhookAllowPrivate lets webhook endpoints be http:// URLs and reach
+	// private, loopback and link-local addresses: for tests and private
+	// networks only (see egress.Guard).
+	WebhookAllowPrivate bool
 	// Inbound says how replies to game emails are received (inbound.go).
 	Inbound InboundConfig
 	// VAPIDSubject is the contact push services see with each push
@@ -134,6 +138,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "`address` to serve Prometheus metrics (/metrics) on, e.g. :9090, apart from the API;\nempty turns it off")
 	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", "", "contact for the push services (Web Push, RFC 8292): a mailto: address or an https: URL,\ne.g. mailto:ops@example.org. Setting it turns on \"notify me when it's my turn\" on the\nplay page; the VAPID key pair is made once and kept in the database. Empty: push off")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "let webhook endpoints use plain http and reach private, loopback and link-local\naddresses; for tests and closed networks only: on a public server it lets any account\nmake this server call inside its network")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
@@ -406,6 +411,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),
 		slog.String("vapid_subject", cfg.VAPIDSubject),
+		slog.Bool("webhook_allow_private", cfg.WebhookAllowPrivate),
 	}, cfg.Inbound.logAttrs()...)...)
 }
 

@@ -69,6 +69,16 @@ func TestLoadConfig(t *testing.T) {
 			want: func(c *Config) { c.TrustedProxies = 1 },
 		},
 		{
+			name: "webhooks to private addresses, by environment",
+			env:  map[string]string{"LESSPOST_WEBHOOK_ALLOW_PRIVATE": "true"},
+			want: func(c *Config) { c.WebhookAllowPrivate = true },
+		},
+		{
+			name: "webhooks to private addresses, by flag",
+			args: []string{"--webhook-allow-private"},
+			want: func(c *Config) { c.WebhookAllowPrivate = true },
+		},
+		{
 			name: "rate limits",
 			args: []string{"--limit-games-account", "100/1h", "--limit-token=5/1m"},
 			env: map[string]string{"LESSPOST_LIMIT_LOGIN": "3/90s", "LESSPOST_LIMIT_TOKEN": "7/1h",

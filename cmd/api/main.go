@@ -25,6 +25,8 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/internal/metrics"
 	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/notify/egress"
+	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -76,6 +78,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	log := newLogger(logOut, cfg.LogLevel)
 	slog.SetDefault(log) // for the few packages without a logger of their own (repo's checkpoints)
 	log.Info("starting", "config", cfg)
+	if cfg.WebhookAllowPrivate {
+		log.Warn("webhooks may reach private, loopback and link-local addresses (--webhook-allow-private): for tests only")
+	}
 
 	db, err := repo.OpenStore(ctx, cfg.DB) // also applies the migrations
 	if err != nil {
@@ -108,9 +113,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	// The server wakes the outbox worker after each commit that queued mail;
 	// the worker needs the server's links, so it is built second.
 	var outbox *notify.Worker
+	// Webhook messages are queued with the events, which come with mail: a
+	// change that queued mail may have queued messages too.
+	guard := &egress.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
+	hooks := webhook.NewWorker(db, guard, log, time.Now)
+	hooks.Observer = counts
+	queued := func() { outbox.Wake(); hooks.Wake() }
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
-		ReplyAddress: cfg.ReplyAddress, MailQueued: func() { outbox.Wake() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
-		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, PushKey: pushPublic})
+		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
+		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
+		PushKey: pushPublic})
 	if err != nil {
 		return err
 	}
@@ -123,7 +135,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
 	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
-	receivers, err := inboundWorkers(cfg, db, app, srv.Links(), outbox.Claimant, log, outbox.Wake)
+	receivers, err := inboundWorkers(cfg, db, app, srv.Links(), outbox.Claimant, log, queued)
 	if err != nil {
 		return err
 	}
@@ -138,9 +150,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: outbox.Wake,
+	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: queued,
 		mailRetention: cfg.MailRetention, observe: counts}
-	workers := append([]func(context.Context) error{outbox.Run, clock.run}, receivers...)
+	workers := append([]func(context.Context) error{outbox.Run, hooks.Run, clock.run}, receivers...)
 	if cfg.PprofAddr != "" {
 		workers = append(workers, func(ctx context.Context) error { return serveAside(ctx, log, "profiler", cfg.PprofAddr, pprofMux()) })
 	}

@@ -129,6 +129,8 @@ func TestMetricsEndpoint(t *testing.T) {
 		{"lesspost_outbox_failed", nil, 0},
 		{"lesspost_scheduler_due_games", nil, 0},
 		{"lesspost_scheduler_lag_seconds", nil, 0},
+		{"lesspost_webhooks_due", nil, 0},
+		{"lesspost_webhooks_delivered_total", nil, 0},
 	} {
 		if got := value(after, c.name, c.labels); got != c.want {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)

@@ -77,6 +77,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune events", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneEvents(ctx, now.Add(-domain.EventRetention), limit)
 	})
+	s.prune(ctx, "prune webhook deliveries", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PruneWebhookDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
+	})
 	if err := s.db.Maintain(ctx); err != nil {
 		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)
 	}

@@ -37,6 +37,8 @@ type Metrics struct {
 
 	mailSent, mailFailed, mailGivenUp prometheus.Counter
 
+	webhooksDelivered, webhooksFailed, webhooksGivenUp prometheus.Counter
+
 	schedulerPasses prometheus.Counter
 	schedulerActed  *prometheus.CounterVec
 }
@@ -68,6 +70,18 @@ func New(monitor domain.Monitor, now func() time.Time, log *slog.Logger) *Metric
 			Name: "lesspost_mail_given_up_total",
 			Help: "Emails this instance gave up on after their last attempt failed.",
 		}),
+		webhooksDelivered: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lesspost_webhooks_delivered_total",
+			Help: "Webhook messages this instance delivered (the endpoint answered 2xx).",
+		}),
+		webhooksFailed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lesspost_webhooks_failed_attempts_total",
+			Help: "Webhook delivery attempts of this instance that failed, the last attempts of given-up messages included.",
+		}),
+		webhooksGivenUp: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lesspost_webhooks_given_up_total",
+			Help: "Webhook messages this instance gave up on after their last attempt failed (or a 410 Gone).",
+		}),
 		schedulerPasses: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lesspost_scheduler_passes_total",
 			Help: "Passes of this instance's scheduler over the due games and tournaments.",
@@ -81,6 +95,7 @@ func New(monitor domain.Monitor, now func() time.Time, log *slog.Logger) *Metric
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.duration, m.mailSent, m.mailFailed, m.mailGivenUp, m.schedulerPasses, m.schedulerActed,
+		m.webhooksDelivered, m.webhooksFailed, m.webhooksGivenUp,
 		&backlogCollector{monitor: monitor, now: now, log: log},
 	)
 	// Both kinds are exported from the start, so that a rate over them
@@ -138,6 +153,18 @@ func (m *Metrics) MailFailed(givenUp bool) {
 	}
 }
 
+// WebhookDelivered counts a delivered webhook message (webhook.Observer).
+func (m *Metrics) WebhookDelivered() { m.webhooksDelivered.Inc() }
+
+// WebhookFailed counts a failed webhook attempt, and a given-up message if
+// it was the last (webhook.Observer).
+func (m *Metrics) WebhookFailed(givenUp bool) {
+	m.webhooksFailed.Inc()
+	if givenUp {
+		m.webhooksGivenUp.Inc()
+	}
+}
+
 // SchedulerPass counts a pass of the scheduler.
 func (m *Metrics) SchedulerPass() { m.schedulerPasses.Inc() }
 
@@ -170,10 +197,19 @@ var (
 		"Tournaments whose round change is due and not yet handled.", nil, nil)
 	schedulerLag = prometheus.NewDesc("lesspost_scheduler_lag_seconds",
 		"How long the oldest due game or tournament has waited for the scheduler; 0 when none is due.", nil, nil)
+	webhooksDue = prometheus.NewDesc("lesspost_webhooks_due",
+		"Webhook messages of enabled endpoints due to be sent now (first attempts and retries).", nil, nil)
 )
 
+// webhookBacklog is a store that also counts its due webhook messages
+// (domain.WebhookStore).
+type webhookBacklog interface {
+	WebhookBacklog(ctx context.Context, now time.Time) (int, error)
+}
+
 func (c *backlogCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{backlogUp, outboxPending, outboxOldestAge, outboxFailed, dueGames, dueTournaments, schedulerLag} {
+	for _, d := range []*prometheus.Desc{backlogUp, outboxPending, outboxOldestAge, outboxFailed, dueGames, dueTournaments, schedulerLag,
+		webhooksDue} {
 		ch <- d
 	}
 }
@@ -183,6 +219,10 @@ func (c *backlogCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	now := c.now()
 	b, err := c.monitor.Backlog(ctx, now)
+	hooks := -1
+	if wb, ok := c.monitor.(webhookBacklog); ok && err == nil {
+		hooks, err = wb.WebhookBacklog(ctx, now)
+	}
 	if err != nil {
 		c.log.Warn("metrics: read the backlog", "error", err)
 		ch <- prometheus.MustNewConstMetric(backlogUp, prometheus.GaugeValue, 0)
@@ -198,6 +238,9 @@ func (c *backlogCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(dueGames, float64(b.GamesDue))
 	gauge(dueTournaments, float64(b.TournamentsDue))
 	gauge(schedulerLag, age(now, b.OldestDue))
+	if hooks >= 0 {
+		gauge(webhooksDue, float64(hooks))
+	}
 }
 
 // age is how long before now t was, in seconds: 0 for the zero time (none)

@@ -150,6 +150,9 @@ func TestNamesLint(t *testing.T) {
 	m.MailFailed(true)
 	m.SchedulerPass()
 	m.SchedulerActed("game", 2)
+	m.WebhookDelivered()
+	m.WebhookFailed(false)
+	m.WebhookFailed(true)
 	mfs, err := m.reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +166,8 @@ func TestNamesLint(t *testing.T) {
 	}
 	counts := samples(t, m)
 	for name, n := range map[string]float64{"lesspost_mail_sent_total": 1, "lesspost_mail_failed_attempts_total": 1,
-		"lesspost_mail_given_up_total": 1, "lesspost_scheduler_passes_total": 1, "lesspost_scheduler_ticks_total": 2} {
+		"lesspost_mail_given_up_total": 1, "lesspost_scheduler_passes_total": 1, "lesspost_scheduler_ticks_total": 2,
+		"lesspost_webhooks_delivered_total": 1, "lesspost_webhooks_failed_attempts_total": 2, "lesspost_webhooks_given_up_total": 1} {
 		if counts[name] != n {
 			t.Errorf("%s = %v, want %v", name, counts[name], n)
 		}

@@ -34,3 +34,8 @@ func TestRateLimiterContract(t *testing.T) {
 func TestEventsContract(t *testing.T) {
 	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return open(t) })
 }
+
+// The PostgreSQL store keeps the contract of domain.WebhookStore.
+func TestWebhooksContract(t *testing.T) {
+	storetest.RunWebhooks(t, func(t *testing.T) repo.Store { return open(t) })
+}

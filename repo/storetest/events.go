@@ -74,19 +74,7 @@ func testEventsWrittenWithChange(t *testing.T, s EventStore) {
 	g := insertGame(t, s, "g1")
 	g = play(t, s, g, T0.Add(time.Minute))
 	// A change that fails leaves no event behind.
-	err := s.Transact(t.Context(), func(tx domain.StoreTx) error {
-		sub, err := domain.Resign(g, domain.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
-		if err != nil {
-			return err
-		}
-		if err := tx.UpdateGame(t.Context(), &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute)); err != nil {
-			return err
-		}
-		return errors.New("abandoned")
-	})
-	if err == nil {
-		t.Fatal("the abandoned change committed")
-	}
+	abandonResign(t, s, g)
 
 	ann, bob := "ann@example.org", "bob@example.org"
 	wantBob := []string{
@@ -169,5 +157,24 @@ func testPruneEvents(t *testing.T, s EventStore) {
 	}
 	if after := readEvents(t, s, domain.EventFilter{}, domain.EventPos{}, before-2); len(after) != before-2 || after[0].Kind != domain.EventTurnPlayed {
 		t.Errorf("after pruning: %q", describe(after))
+	}
+}
+
+// abandonResign has Black resign g at 2 minutes past T0 in a unit of work
+// that then fails: nothing of it may stay.
+func abandonResign(t *testing.T, s domain.Store, g domain.Game) {
+	t.Helper()
+	err := s.Transact(t.Context(), func(tx domain.StoreTx) error {
+		sub, err := domain.Resign(g, domain.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
+		if err != nil {
+			return err
+		}
+		if err := tx.UpdateGame(t.Context(), &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute)); err != nil {
+			return err
+		}
+		return errors.New("abandoned")
+	})
+	if err == nil {
+		t.Fatal("the abandoned change committed")
 	}
 }

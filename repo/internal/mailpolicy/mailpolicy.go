@@ -139,7 +139,7 @@ func countsAgainstBudget(ctx context.Context, f Facts, n domain.Notice, email st
 		// from another address.
 		domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
 		return email != c.By, nil
-	case domain.NoticeLogin:
+	case domain.NoticeLogin, domain.NoticeWebhookDisabled:
 		return false, nil
 	}
 	played, err := f.SeatPlayed(ctx, n.GameID, n.Color)

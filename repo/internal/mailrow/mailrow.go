@@ -28,7 +28,8 @@ type Row struct {
 	Tournament sql.NullString
 	Budgeted   bool
 	// Detail is what the answer to a reply says (domain.ReplyDetail as
-	// JSON); NULL for other mail.
+	// JSON), or what a disabled webhook's notice says (domain.WebhookNotice);
+	// NULL for other mail.
 	Detail sql.NullString
 }
 
@@ -59,8 +60,15 @@ func New(n domain.Notice, email, secret, locale string, budgeted bool) (Row, err
 	if secret != "" {
 		r.Secret = sql.NullString{String: secret, Valid: true}
 	}
-	if n.Reply != nil {
-		b, err := json.Marshal(n.Reply)
+	var detail any
+	switch {
+	case n.Reply != nil:
+		detail = n.Reply
+	case n.Webhook != nil:
+		detail = n.Webhook
+	}
+	if detail != nil {
+		b, err := json.Marshal(detail)
 		if err != nil {
 			return Row{}, fmt.Errorf("%s email: %w", n.Kind, err)
 		}
@@ -87,8 +95,15 @@ func (r *Read) Mail() (domain.OutboxMail, error) {
 			Ply: int(r.Ply.Int64), Email: r.Email, Tournament: r.Tournament.String},
 	}
 	if r.Detail.Valid {
-		m.Notice.Reply = new(domain.ReplyDetail)
-		if err := json.Unmarshal([]byte(r.Detail.String), m.Notice.Reply); err != nil {
+		var detail any
+		if m.Notice.Kind == domain.NoticeWebhookDisabled {
+			m.Notice.Webhook = new(domain.WebhookNotice)
+			detail = m.Notice.Webhook
+		} else {
+			m.Notice.Reply = new(domain.ReplyDetail)
+			detail = m.Notice.Reply
+		}
+		if err := json.Unmarshal([]byte(r.Detail.String), detail); err != nil {
 			return domain.OutboxMail{}, fmt.Errorf("mail %d: its detail: %w", r.ID, err)
 		}
 	}

@@ -1,0 +1,340 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
+	"github.com/lesspost/lesspost/repo/internal/mailrow"
+	"github.com/lesspost/lesspost/repo/internal/webhookrow"
+)
+
+var _ domain.WebhookStore = (*DB)(nil)
+
+// Deliveries of events are queued by the trigger events_webhooks
+// (migration 0006), in the transaction that writes the event.
+
+const endpointColumns = `id, user_id, url, description, event_types, enabled, disabled_reason, previous_until,
+	created_at, updated_at`
+
+func scanEndpoint(row pgx.Row) (domain.WebhookEndpoint, error) {
+	var e domain.WebhookEndpoint
+	var types string
+	var until *time.Time
+	if err := row.Scan(&e.ID, &e.UserID, &e.URL, &e.Description, &types, &e.Enabled, &e.DisabledReason, &until,
+		&e.CreatedAt, &e.UpdatedAt); err != nil {
+		return e, err
+	}
+	e.EventTypes = webhookrow.ParseTypes(types)
+	e.PreviousSecretUntil = utc(until)
+	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
+	return e, nil
+}
+
+// Webhooks lists an account's endpoints, oldest first.
+func (db *DB) Webhooks(ctx context.Context, userID int64) ([]domain.WebhookEndpoint, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE user_id = $1 ORDER BY id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("list webhooks: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WebhookEndpoint, error) { return scanEndpoint(row) })
+	if err != nil {
+		return nil, fmt.Errorf("list webhooks: %w", err)
+	}
+	if out == nil {
+		out = []domain.WebhookEndpoint{}
+	}
+	return out, nil
+}
+
+// Webhook reads one of an account's endpoints.
+func (db *DB) Webhook(ctx context.Context, userID, id int64) (domain.WebhookEndpoint, error) {
+	e, err := scanEndpoint(db.pool.QueryRow(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
+		WHERE id = $1 AND user_id = $2`, id, userID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return e, webhookrow.EndpointNotFound()
+	}
+	if err != nil {
+		return e, fmt.Errorf("read webhook %d: %w", id, err)
+	}
+	return e, nil
+}
+
+// AddWebhook stores a new endpoint, unless the account has max already.
+// The account's row is locked, so that two concurrent additions count each
+// other.
+func (db *DB) AddWebhook(ctx context.Context, e domain.WebhookEndpoint, secret string, max int) (int64, error) {
+	var id int64
+	err := db.withTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, e.UserID); err != nil {
+			return fmt.Errorf("lock the account: %w", err)
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM webhook_endpoints WHERE user_id = $1`, e.UserID).Scan(&n); err != nil {
+			return fmt.Errorf("count webhooks: %w", err)
+		}
+		if n >= max {
+			return webhookrow.TooMany(max)
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO webhook_endpoints (user_id, url, description, event_types, enabled, secret,
+			created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+			e.UserID, e.URL, e.Description, webhookrow.Types(e.EventTypes), e.Enabled, secret,
+			ms(e.CreatedAt), ms(e.UpdatedAt)).Scan(&id)
+		if err != nil {
+			return fmt.Errorf("add webhook: %w", err)
+		}
+		return nil
+	})
+	return id, err
+}
+
+// UpdateWebhook stores an endpoint's settings.
+func (db *DB) UpdateWebhook(ctx context.Context, e domain.WebhookEndpoint) error {
+	_, err := db.exec(ctx, fmt.Sprintf("update webhook %d", e.ID), `UPDATE webhook_endpoints SET url = $1, description = $2,
+		event_types = $3, failing_since = CASE WHEN $4::boolean AND NOT enabled THEN NULL ELSE failing_since END,
+		enabled = $4::boolean, disabled_reason = CASE WHEN $4::boolean THEN '' ELSE disabled_reason END, updated_at = $5
+		WHERE id = $6 AND user_id = $7`,
+		e.URL, e.Description, webhookrow.Types(e.EventTypes), e.Enabled, ms(e.UpdatedAt), e.ID, e.UserID)
+	return err
+}
+
+// DeleteWebhook deletes an endpoint and its deliveries (ON DELETE CASCADE).
+func (db *DB) DeleteWebhook(ctx context.Context, userID, id int64) error {
+	_, err := db.exec(ctx, fmt.Sprintf("delete webhook %d", id), `DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2`,
+		id, userID)
+	return err
+}
+
+// RotateWebhookSecret makes secret the endpoint's secret; the current one
+// signs beside it until until.
+func (db *DB) RotateWebhookSecret(ctx context.Context, userID, id int64, secret string, until, now time.Time) error {
+	_, err := db.exec(ctx, fmt.Sprintf("rotate the secret of webhook %d", id), `UPDATE webhook_endpoints
+		SET previous_secret = secret, previous_until = $1, secret = $2, updated_at = $3 WHERE id = $4 AND user_id = $5`,
+		ms(until), secret, ms(now), id, userID)
+	return err
+}
+
+const deliveryColumns = `d.id, d.endpoint_id, d.msg_id, d.kind, d.game_id, d.color, d.ply, d.data, d.event_at, d.attempts,
+	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, COALESCE(d.last_status, 0),
+	COALESCE(d.last_error, '')`
+
+func scanDelivery(row pgx.Row, more ...any) (domain.WebhookDelivery, error) {
+	var d domain.WebhookDelivery
+	var data string
+	var next, delivered, last *time.Time
+	var failed bool
+	dest := append([]any{&d.ID, &d.EndpointID, &d.MsgID, &d.Type, &d.GameID, &d.Color, &d.Ply, &data, &d.EventAt, &d.Attempts,
+		&next, &delivered, &failed, &last, &d.LastStatus, &d.LastError}, more...)
+	if err := row.Scan(dest...); err != nil {
+		return d, err
+	}
+	d.EventAt = d.EventAt.UTC()
+	d.NextAttemptAt, d.DeliveredAt, d.LastAttemptAt = utc(next), utc(delivered), utc(last)
+	return d, webhookrow.Finish(&d, data, delivered != nil, failed)
+}
+
+// WebhookDeliveries lists an endpoint's deliveries, newest first.
+func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before int64, limit int) ([]domain.WebhookDelivery, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := db.pool.Query(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
+		JOIN webhook_endpoints w ON w.id = d.endpoint_id
+		WHERE w.id = $1 AND w.user_id = $2 AND d.id < $3 ORDER BY d.id DESC LIMIT $4`, endpointID, userID, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WebhookDelivery, error) { return scanDelivery(row) })
+	if err != nil {
+		return nil, fmt.Errorf("list webhook deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// WebhookDelivery reads one delivery of an endpoint of the account.
+func (db *DB) WebhookDelivery(ctx context.Context, userID, endpointID, id int64) (domain.WebhookDelivery, error) {
+	d, err := scanDelivery(db.pool.QueryRow(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
+		JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = $1 AND w.id = $2 AND w.user_id = $3`, id, endpointID, userID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return d, webhookrow.DeliveryNotFound()
+	}
+	if err != nil {
+		return d, fmt.Errorf("read webhook delivery %d: %w", id, err)
+	}
+	return d, nil
+}
+
+// Redeliver queues a delivery again, due at now.
+func (db *DB) Redeliver(ctx context.Context, userID, endpointID, id int64, now time.Time) error {
+	n, err := db.exec(ctx, fmt.Sprintf("redeliver webhook delivery %d", id), `UPDATE webhook_deliveries
+		SET next_attempt_at = $1, delivered_at = NULL, failed_at = NULL, claimed_by = NULL, claimed_until = NULL
+		WHERE id = $2 AND endpoint_id = (SELECT id FROM webhook_endpoints WHERE id = $3 AND user_id = $4)`,
+		ms(now), id, endpointID, userID)
+	if err == nil && n == 0 {
+		return webhookrow.DeliveryNotFound()
+	}
+	return err
+}
+
+// QueueWebhook queues a delivery of no stored event.
+func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now time.Time) (int64, error) {
+	data, err := webhookrow.Data(d.Data)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = db.pool.QueryRow(ctx, `INSERT INTO webhook_deliveries (endpoint_id, msg_id, kind, game_id, color, ply, data,
+		event_at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		d.EndpointID, d.MsgID, d.Type, d.GameID, d.Color, d.Ply, data, ms(d.EventAt), ms(now)).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("queue %s webhook: %w", d.Type, err)
+	}
+	return id, nil
+}
+
+// sqlClaimWebhooks claims for $1 until $2 the longest-due deliveries of
+// enabled endpoints at $3 that are not under a live lease, at most $4.
+// Claimants on several instances skip each other's locked candidates
+// (SKIP LOCKED) instead of waiting, and the row lock re-reads a candidate
+// another claimant claimed meanwhile, so none is claimed twice.
+const sqlClaimWebhooks = `
+	WITH claimable AS (
+		SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+		WHERE d.next_attempt_at <= $3 AND (d.claimed_until IS NULL OR d.claimed_until <= $3) AND w.enabled
+		ORDER BY d.next_attempt_at, d.id LIMIT $4
+		FOR UPDATE OF d SKIP LOCKED
+	)
+	UPDATE webhook_deliveries SET claimed_by = $1, claimed_until = $2 WHERE id IN (SELECT id FROM claimable)
+	RETURNING id`
+
+// ClaimWebhooks claims up to limit due deliveries for claimant until
+// now+lease.
+func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.WebhookJob, error) {
+	var out []domain.WebhookJob
+	err := db.withTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, sqlClaimWebhooks, claimant, ms(now.Add(lease)), ms(now), limit)
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		rows, err = tx.Query(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, COALESCE(w.previous_secret, ''),
+			w.previous_until, w.failing_since FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+			WHERE d.id = ANY($1) ORDER BY d.next_attempt_at, d.id`, ids)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WebhookJob, error) {
+			var j domain.WebhookJob
+			var until, failing *time.Time
+			var err error
+			j.WebhookDelivery, err = scanDelivery(row, &j.URL, &j.Secrets.Current, &j.Secrets.Previous, &until, &failing)
+			j.Secrets.PreviousUntil, j.FailingSince = utc(until), utc(failing)
+			return j, err
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim webhooks: %w", err)
+	}
+	return out, nil
+}
+
+// RecordWebhookAttempt records an attempt at a delivery claimant holds.
+func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
+	return db.withTx(ctx, func(tx pgx.Tx) error {
+		var endpoint int64
+		err := tx.QueryRow(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = $1,
+			last_status = $2, last_error = $3, claimed_until = NULL,
+			delivered_at = CASE WHEN $4::boolean THEN $1::timestamptz END,
+			failed_at = CASE WHEN NOT $4::boolean AND $5::timestamptz IS NULL THEN $1::timestamptz END,
+			next_attempt_at = CASE WHEN NOT $4::boolean THEN $5::timestamptz END
+			WHERE id = $6 AND claimed_by = $7 AND claimed_until IS NOT NULL AND next_attempt_at IS NOT NULL
+			RETURNING endpoint_id`,
+			ms(o.At), nullInt(o.Status), nullString(webhookrow.ErrorMessage(o.Error)), o.Delivered, nullTime(o.Next),
+			id, claimant).Scan(&endpoint)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // someone else holds it now
+		}
+		if err != nil {
+			return fmt.Errorf("record webhook attempt %d: %w", id, err)
+		}
+		if o.Delivered {
+			_, err = tx.Exec(ctx, `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
+				endpoint)
+		} else {
+			_, err = tx.Exec(ctx, `UPDATE webhook_endpoints SET failing_since = $1 WHERE id = $2 AND failing_since IS NULL`,
+				ms(o.At), endpoint)
+		}
+		if err != nil {
+			return fmt.Errorf("record webhook attempt %d: %w", id, err)
+		}
+		if o.Disable == "" {
+			return nil
+		}
+		return disableWebhook(ctx, tx, endpoint, o)
+	})
+}
+
+// disableWebhook disables an endpoint that was enabled and queues the email
+// that tells its owner, in the transaction of the attempt that decided it:
+// the conditional update lets only one of several workers do it.
+func disableWebhook(ctx context.Context, tx pgx.Tx, endpoint int64, o domain.WebhookOutcome) error {
+	var url, email, locale string
+	err := tx.QueryRow(ctx, `UPDATE webhook_endpoints w SET enabled = false, disabled_reason = $1, updated_at = $2
+		FROM users u WHERE w.id = $3 AND w.enabled AND u.id = w.user_id RETURNING w.url, u.email, u.locale`,
+		o.Disable, ms(o.At), endpoint).Scan(&url, &email, &locale)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // disabled already: its owner knows
+	}
+	if err != nil {
+		return fmt.Errorf("disable webhook %d: %w", endpoint, err)
+	}
+	n := webhookrow.DisabledNotice(email, endpoint, url, o.Disable)
+	return mailpolicy.Queue(ctx, mailFacts{tx}, n, email, locale, domain.Cause{By: email, Scheduled: true}, o.At,
+		func(r mailrow.Row) error { return insertOutbox(ctx, tx, r, o.At) })
+}
+
+// ReleaseWebhooks ends claimant's claim on deliveries it did not try.
+func (db *DB) ReleaseWebhooks(ctx context.Context, claimant string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := db.exec(ctx, "release webhooks", `UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+		WHERE id = ANY($1) AND claimed_by = $2`, ids, claimant)
+	return err
+}
+
+// WebhookBacklog counts the deliveries due at now.
+func (db *DB) WebhookBacklog(ctx context.Context, now time.Time) (int, error) {
+	var n int
+	err := db.pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+		WHERE d.next_attempt_at <= $1 AND w.enabled`, ms(now)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count due webhooks: %w", err)
+	}
+	return n, nil
+}
+
+// PruneWebhookDeliveries deletes deliveries of events before before that
+// were delivered or given up.
+func (db *DB) PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
+	return db.exec(ctx, "prune webhook deliveries", `DELETE FROM webhook_deliveries WHERE id IN
+		(SELECT id FROM webhook_deliveries WHERE event_at < $1 AND next_attempt_at IS NULL ORDER BY event_at LIMIT $2)`,
+		ms(before), limit)
+}
+
+// nullInt is a nullable integer column: 0 is NULL.
+func nullInt(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
+}
