@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { request } from "node:http";
 import { after, before, test } from "node:test";
 
 import { Webhook } from "standardwebhooks";
@@ -103,4 +104,25 @@ test("until fails at once when a request was refused", async () => {
   );
   assert.equal(await post({ body: ping(12), secrets: [theirs] }), 401);
   await waiting;
+});
+
+test("a Standard Webhooks header sent twice is refused", async () => {
+  const body = ping(13);
+  const at = new Date();
+  const headers = {
+    "Content-Type": "application/json",
+    "webhook-id": ["msg_one", "msg_two"],
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(ours).sign("msg_one", at, body),
+  };
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    const req = request(receiver.url, { method: "POST", headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+  assert.equal(status, 400);
+  assert.equal(receiver.takeRefusals().length, 1);
 });

@@ -102,7 +102,8 @@ export class Receiver {
       this.refuse(res, id, 404, `${req.method} ${req.url}`);
       return;
     }
-    if (req.headers["content-type"] !== "application/json") {
+    // The media type, whatever parameters (charset) follow it.
+    if (req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() !== "application/json") {
       this.refuse(res, id, 415, `Content-Type ${req.headers["content-type"]}`);
       return;
     }
@@ -219,11 +220,13 @@ export class Receiver {
   }
 }
 
-/** A header sent once, or undefined. */
+/**
+ * A header sent exactly once, or undefined: node would join a repeated
+ * one with commas, which must not pass for a value.
+ */
 function header(req: IncomingMessage, name: string): string | undefined {
-  const i = req.rawHeaders.findIndex((h, n) => n % 2 === 0 && h.toLowerCase() === name);
-  const again = req.rawHeaders.findIndex((h, n) => n % 2 === 0 && n > i && h.toLowerCase() === name);
-  return i < 0 || again >= 0 ? undefined : req.rawHeaders[i + 1];
+  const [at, ...more] = req.rawHeaders.flatMap((h, n) => (n % 2 === 0 && h.toLowerCase() === name ? [n + 1] : []));
+  return at !== undefined && more.length === 0 ? req.rawHeaders[at] : undefined;
 }
 
 /** The body, or undefined if it is longer than maxBody. */
