@@ -3,8 +3,10 @@
 // generated from openapi.yaml by openapi-typescript, its requests made with
 // openapi-fetch, the program type-checked with tsc --strict, and then run
 // with node against the real server binary, signing in by email, refreshing
-// its token, playing a game while following its event stream and checking
-// the errors' types.
+// its token, registering a webhook whose Standard Webhooks signatures its
+// own receiver verifies (with the standardwebhooks package), playing a game
+// while following its event stream, checking the errors' types, and that
+// the webhook's messages match the events.
 //
 // The TypeScript project (package.json, package-lock.json, tsconfig.json,
 // src/) is built in a temporary copy: node_modules never lands in the

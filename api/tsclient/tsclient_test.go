@@ -40,9 +40,12 @@ const (
 
 // The TypeScript program, typed from the repository's openapi.yaml and
 // type-checked with tsc --strict, plays against the real server binary: it
-// signs two players in by email, refreshes a token, plays a game while
-// following both players' event streams (disconnecting and resuming), and
-// checks the problems the API answers with. Its output is the test's log.
+// signs two players in by email, refreshes a token, registers a webhook
+// whose signed messages its own receiver verifies, plays a game while
+// following both players' event streams (disconnecting and resuming),
+// checks the problems the API answers with, and that the webhook's messages
+// match the events, the delivery log, a secret rotation and the refusal of
+// tampered messages. Its output is the test's log.
 func TestTypeScriptClient(t *testing.T) {
 	node := tool(t, "node")
 	npm := tool(t, "npm")
@@ -74,7 +77,8 @@ func TestTypeScriptClient(t *testing.T) {
 	runIn(t, dir, filepath.Join(bin, "tsc"), "--project", "tsconfig.json", "--strict")
 	t.Logf("openapi-typescript and tsc: %v", time.Since(start).Round(time.Millisecond))
 
-	// The program's own unit tests (the event-stream parser).
+	// The program's own unit tests (the event-stream parser, the webhook
+	// receiver).
 	unitTests, err := filepath.Glob(filepath.Join(dir, "dist", "*.test.js"))
 	if err != nil || len(unitTests) == 0 {
 		t.Fatalf("no dist/*.test.js: %v", err)
@@ -97,11 +101,10 @@ func TestTypeScriptClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join("dist", "main.js"))
 	cmd.Dir = dir
+	// The program's webhook receiver picks its own port on loopback and
+	// registers it: the server may deliver there (see startServer).
 	cmd.Env = append(os.Environ(), "LESSPOST_URL="+srv.url, "LESSPOST_MAILBOX_URL="+mail,
 		"NODE_OPTIONS=--enable-source-maps")
-	// Step 5 (webhooks): the program's receiver listens on loopback; pass it
-	// anything it needs to register there (the server's flags are in
-	// startServer).
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
@@ -320,8 +323,8 @@ func startServer(t *testing.T, binary string, smtp *smtptest.Server) *server {
 		"--base-url", "http://lesspost.test", "--log-level", "info",
 		"--smtp-host", smtp.Host, "--smtp-port", strconv.Itoa(smtp.Port), "--smtp-tls", "none",
 		"--smtp-from", "Less <games@lesspost.test>", "--mail-retry-delay", "100ms", "--mail-attempts", "1000",
-		// Step 5 (webhooks): the flags that let the server deliver to the
-		// program's receiver on loopback go here.
+		// The program's webhook receiver is http on 127.0.0.1.
+		"--webhook-allow-private",
 	)
 	// The server takes its configuration from LESSPOST_* too: none of the
 	// caller's may leak in.

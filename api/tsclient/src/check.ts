@@ -1,4 +1,5 @@
-// Assertions that fail the program with a message saying what was expected.
+// Assertions that fail the program with a message saying what was expected,
+// and the program's log.
 
 export class CheckFailed extends Error {
   override name = "CheckFailed";
@@ -31,4 +32,9 @@ export async function waitFor<T>(what: string, timeoutMs: number, probe: () => P
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Writes a line of the program's log (the Go test's output). */
+export function log(line: string): void {
+  process.stdout.write(line + "\n");
 }

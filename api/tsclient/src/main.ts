@@ -1,22 +1,29 @@
 // A TypeScript app of lesspost, typed from openapi.yaml: it signs two
-// players in by email, renews a token, plays a game of Less between them
+// players in by email, renews a token, registers a webhook whose signed
+// deliveries its own receiver verifies, plays a game of Less between them
 // while following both players' live events (disconnecting and resuming
-// midway), and checks that errors arrive as the contract types them.
+// midway), checks that errors arrive as the contract types them, and that
+// the webhook's messages match the events, its delivery log, a secret
+// rotation and the refusal of tampered messages.
 //
 // Settings come from the environment:
 //   LESSPOST_URL          the server, e.g. http://127.0.0.1:8080
 //   LESSPOST_MAILBOX_URL  where the players' email is read (GET /mail?to=…)
 //   LESSPOST_PLAYER1, LESSPOST_PLAYER2  the players' addresses (optional)
+// The webhook receiver listens on a free port of 127.0.0.1: the server must
+// be allowed to deliver there (--webhook-allow-private).
 //
 // It exits 0 when every step passed, else 1 with the reason.
 
 import { randomUUID } from "node:crypto";
 
-import { CheckFailed, check, checkEqual } from "./check.js";
+import { CheckFailed, check, checkEqual, log } from "./check.js";
 import { type Api, type Problem, type Schemas, Session, must, publicClient, refused } from "./client.js";
 import { EventStream, type LiveEvent, type Resume, type StreamEvent } from "./events.js";
 import { Mailbox } from "./mailbox.js";
 import { findTurn } from "./play.js";
+import { Receiver } from "./receiver.js";
+import { deleteWebhook, deliveriesMatch, logMatches, registerWebhook, rotateSecret, tamperedRefused } from "./webhooks.js";
 
 type LessGame = Schemas["LessGame"];
 type Color = Schemas["Color"];
@@ -38,6 +45,8 @@ class Player {
   readonly expected: Expected[] = [];
   /** The ids of the events he received, in order. */
   readonly received: string[] = [];
+  /** The events he received, in order. */
+  readonly events: LiveEvent[] = [];
 
   constructor(
     readonly name: string,
@@ -66,6 +75,7 @@ class Player {
       log(`  ${this.name} <- ${describe(e)}`);
       check(!this.received.includes(e.id), `${this.name}: event ${e.id} (${describe(e)}) arrived twice`);
       this.received.push(e.id);
+      this.events.push(e.data);
       const got: Expected = { kind: e.data.kind, game_id: e.data.game_id ?? "", color: e.data.color ?? "", ply: e.data.ply };
       if (want.turn !== undefined && e.data.kind === "turn_played") {
         got.turn = e.data.turn;
@@ -82,10 +92,6 @@ function describe(e: StreamEvent): string {
   const d = e.data;
   const turn = d.kind === "turn_played" ? ` ${d.turn}` : d.kind === "game_over" ? ` ${d.result}` : "";
   return `${d.kind} ${d.color ?? ""} ply ${d.ply}${turn} (id ${e.id})`;
-}
-
-function log(line: string): void {
-  process.stdout.write(line + "\n");
 }
 
 function env(name: string, fallback?: string): string {
@@ -247,7 +253,7 @@ async function playTurn(game: LessGame, seats: Seats, checkReplay: boolean): Pro
 }
 
 /**
- * Step 3: a game played to its turn limit while both players follow their
+ * Step 4: a game played to its turn limit while both players follow their
  * events. Ann's app goes away for two turns and resumes with Last-Event-ID;
  * Bob's resumes with last_event_id, as clients that cannot set headers do.
  */
@@ -318,7 +324,7 @@ function emptySquare(game: LessGame, avoid: string[]): string {
 }
 
 /**
- * Step 4: errors are problems whose members the contract types: an illegal
+ * Step 5: errors are problems whose members the contract types: an illegal
  * turn names its rule and the index of the bad move; a stale ply, a turn
  * out of order, a reused idempotency key and a bad token have their codes.
  * The game then ends by resignation.
@@ -450,17 +456,27 @@ async function main(): Promise<void> {
   await refreshRotates(annFirst);
   const ann = new Player("Ann", await signIn(annEmail));
 
-  log("step 3: play a game while following the events");
+  log("step 3: register a webhook; its receiver verifies a ping");
+  const receiver = await Receiver.start();
+  const hook = await registerWebhook(ann.api, receiver);
+
+  log("step 4: play a game while following the events");
   await playAGame(ann, bob);
 
-  log("step 4: errors are typed problems; a game ends by resignation");
+  log("step 5: errors are typed problems; a game ends by resignation");
   await errorsAreTyped(ann, bob);
   await historyReplays(ann);
 
-  // Step 5 (webhooks) goes here: register a webhook with
-  // POST /v1/me/webhooks pointing at a small receiver this program serves
-  // on loopback, play a turn, and verify each delivery's Standard Webhooks
-  // signature with the npm package standardwebhooks.
+  log("step 6: the webhook's messages are the events; the delivery log; a new secret; tampering");
+  await deliveriesMatch(hook, ann.events);
+  const entries = await logMatches(hook);
+  const yourTurn = entries.find((e) => e.type === "your_turn");
+  check(yourTurn !== undefined, "no your_turn in the delivery log");
+  const ping = await rotateSecret(hook, yourTurn);
+  await tamperedRefused(hook, ping);
+  await logMatches(hook, yourTurn.webhook_id);
+  await deleteWebhook(hook);
+  await receiver.close();
 
   ann.disconnect();
   bob.disconnect();
