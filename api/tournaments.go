@@ -41,14 +41,17 @@ func (r *registrationRequest) registration() domain.Registration {
 }
 
 type createTournamentRequest struct {
-	Name     string          `json:"name"`
-	Game     string          `json:"game"`
-	Side     *int            `json:"side"` // Les
-	Format   string          `json:"format"`
-	Rounds   *int            `json:"rounds"`
-	Players  []playerRequest `json:"players"`
-	Time     *timeRequest    `json:"time"`
-	Schedule scheduleRequest `json:"schedule"`
+	Name    string          `json:"name"`
+	Game    string          `json:"game"`
+	Side    *int            `json:"side"` // Les
+	Format  string          `json:"format"`
+	Rounds  *int            `json:"rounds"`
+	Players []playerRequest `json:"players"`
+	Time    *timeRequest    `json:"time"`
+	// RoundTimes are the first rounds' own time controls, by round; null
+	// (and every round past the list) is the tournament's time.
+	RoundTimes []*timeRequest  `json:"round_times"`
+	Schedule   scheduleRequest `json:"schedule"`
 	// Registration opens sign-up by invite link (or, public, for anyone
 	// signed in); players may then be fewer than two.
 	Registration *registrationRequest `json:"registration"`
@@ -84,6 +87,14 @@ func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 		return spec, err
 	}
 	spec.Time = tc
+	for _, rt := range r.RoundTimes {
+		// A null entry is the zero control: the tournament's (see domain).
+		tc, err := rt.control()
+		if err != nil {
+			return spec, err
+		}
+		spec.RoundTimes = append(spec.RoundTimes, tc)
+	}
 	return spec, nil
 }
 
@@ -138,6 +149,7 @@ type roundView struct {
 	Deadline  time.Time     `json:"deadline"`
 	Status    string        `json:"status"`
 	BoardSeed string        `json:"board_seed"`
+	Time      timeView      `json:"time"` // of the round's games
 	Games     []pairingView `json:"games"`
 }
 
@@ -238,7 +250,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 	}
 	for _, r := range t.Rounds {
 		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
-			BoardSeed: strconv.FormatUint(r.Seed, 10), Games: []pairingView{}}
+			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
 			pv := pairingView{White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
 			if g.Black != domain.Bye {

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -74,7 +75,11 @@ type Tournament struct {
 	Format      Format
 	Entrants    []Entrant
 	Rounds      []Round
-	Time        TimeControl // of every game
+	Time        TimeControl // of every game, unless its round has its own
+	// RoundTimes are the time controls of the first rounds, by round:
+	// entry i for round i+1. A zero entry (Kind "") and a round past the
+	// list play under Time (see RoundTime).
+	RoundTimes []TimeControl `json:",omitempty"`
 	// Ruleset and Params are every game's rules and their options; a
 	// tournament stored before games had rulesets has none: Less.
 	Ruleset string
@@ -112,6 +117,10 @@ type NewTournamentSpec struct {
 	Rounds  int // Swiss: the number of rounds; round robins have theirs
 	Players []Player
 	Time    TimeControl
+	// RoundTimes gives the first rounds their own time controls (entry i
+	// for round i+1), e.g. longer turns for the decisive last rounds; a
+	// zero entry (Kind "") and every round past the list use Time.
+	RoundTimes []TimeControl
 	// Ruleset and Params are every game's rules ("" for the default) and
 	// their options (ruleset.Options.Params), e.g. Les's board size: every
 	// game of a round is on the same board.
@@ -204,6 +213,9 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if t.Time, err = spec.Time.Normalize(2); err != nil {
 		return Tournament{}, err
 	}
+	if t.RoundTimes, err = normalizeRoundTimes(spec, rounds); err != nil {
+		return Tournament{}, err
+	}
 	// The rules refuse options they do not know now, not at the first round.
 	rs, err := rulesetNamed(spec.Ruleset)
 	if err != nil {
@@ -239,6 +251,45 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			Status: RoundPending, Seed: seed + uint64(i)})
 	}
 	return t, nil
+}
+
+// normalizeRoundTimes checks the time control of each round that has its
+// own. A round robin whose players sign up learns its number of rounds when
+// registration closes, so it may list as many as the most players can play.
+func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, error) {
+	if len(spec.RoundTimes) == 0 {
+		return nil, nil
+	}
+	most := rounds
+	if spec.Registration != nil && spec.Format != Swiss {
+		most = RoundRobinRoundCount(maxTournamentPlayers, spec.Format == DoubleRoundRobin)
+	}
+	if len(spec.RoundTimes) > most {
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "%d round time controls for %d rounds", len(spec.RoundTimes), most)
+	}
+	out := make([]TimeControl, len(spec.RoundTimes))
+	for i, tc := range spec.RoundTimes {
+		if tc.Kind == "" {
+			continue // the tournament's
+		}
+		n, err := tc.Normalize(2)
+		if de := (*Error)(nil); errors.As(err, &de) {
+			return nil, Errorf(de.Kind, de.Code, "round %d's %s", i+1, de.Message)
+		} else if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// RoundTime is the time control of round number (1-based): its own, or
+// the tournament's.
+func (t *Tournament) RoundTime(number int) TimeControl {
+	if number >= 1 && number <= len(t.RoundTimes) && t.RoundTimes[number-1].Kind != "" {
+		return t.RoundTimes[number-1]
+	}
+	return t.Time
 }
 
 // starts0 is the first start a spec asks for; zero if none.
@@ -514,7 +565,7 @@ func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *
 }
 
 // GameSpec is the game of pairing i of round r: the entrants in their
-// colours, the round's board, the tournament's time control.
+// colours, the round's board, the round's time control.
 func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 	p := r.Games[i].Pairing
 	seed := r.Seed
@@ -523,7 +574,7 @@ func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 		Ruleset: t.Ruleset,
 		Params:  t.Params,
 		Seed:    &seed,
-		Time:    t.Time,
+		Time:    t.RoundTime(r.Number),
 	}
 }
 

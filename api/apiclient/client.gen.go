@@ -1592,6 +1592,16 @@ type CreateTournamentRequest struct {
 	// Registration Sign-up by the players themselves.
 	Registration *RegistrationRequest `json:"registration,omitempty"`
 
+	// RoundTimes The first rounds' own time controls, by round (entry 1 for round
+	// 1): for example longer turns in the deciding rounds. A null
+	// entry, and every round past the list, plays under `time`. No
+	// more entries than rounds (a round robin with `registration`:
+	// than the most players could play), else `422 invalid_input`.
+	//
+	//
+	// Example: [{"days":2,"kind":"per_turn"},{"days":5,"kind":"per_turn"}]
+	RoundTimes *[]*TimeRequest `json:"round_times,omitempty"`
+
 	// Rounds Swiss only; round robins have their own number.
 	Rounds *int `json:"rounds,omitempty"`
 
@@ -2940,6 +2950,9 @@ type TournamentRound struct {
 	Number   int                   `json:"number"`
 	Start    time.Time             `json:"start"`
 	Status   TournamentRoundStatus `json:"status"`
+
+	// Time The time control of the round's games (`round_times`, or the tournament's `time`).
+	Time TimeControl `json:"time"`
 }
 
 // TournamentRoundStatus defines model for TournamentRound.Status.
