@@ -54,6 +54,9 @@ type TournamentGame struct {
 	// Extra is how much later than its round's deadline this game is
 	// adjudicated: the organiser extended it.
 	Extra time.Duration `json:",omitempty"`
+	// Return marks the second game of a simultaneous pair: the pairing of
+	// the game before it, colours reversed (see Tournament.Simultaneous).
+	Return bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -73,7 +76,13 @@ type Tournament struct {
 	Name        string
 	OrganizerID int64
 	Format      Format
-	Entrants    []Entrant
+	// Simultaneous: each pairing plays two games at once on the round's
+	// board, colours reversed, as Little Golem's events do. Each game
+	// scores on its own (a pairing is worth 2 points: 2–0, 1½–½ or 1–1),
+	// so the standings, tie-breaks and records count games as ever; a bye
+	// is two games won, a forfeit two games lost.
+	Simultaneous bool `json:",omitempty"`
+	Entrants     []Entrant
 	Rounds      []Round
 	Time        TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
@@ -115,6 +124,9 @@ type NewTournamentSpec struct {
 	Name    string
 	Format  Format
 	Rounds  int // Swiss: the number of rounds; round robins have theirs
+	// Simultaneous plays every pairing as two games with colours reversed
+	// (see Tournament.Simultaneous).
+	Simultaneous bool
 	Players []Player
 	Time    TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
@@ -158,7 +170,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if (n < 2 && spec.Registration == nil) || n > maxTournamentPlayers {
 		return bad("a tournament has 2 to %d players, not %d", maxTournamentPlayers, n)
 	}
-	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Status: TournamentScheduled,
+	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Simultaneous: spec.Simultaneous, Status: TournamentScheduled,
 		Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
 	if spec.Registration != nil {
 		reg, err := checkRegistration(*spec.Registration, n, now)
@@ -420,6 +432,18 @@ func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 	return o
 }
 
+// Board is the board number (1-based) of game i of the round: its
+// pairing's place in the round, shared by both games of a simultaneous pair.
+func (r *Round) Board(i int) int {
+	n := 0
+	for _, g := range r.Games[:i+1] {
+		if !g.Return {
+			n++
+		}
+	}
+	return n
+}
+
 // GameDeadline is when game i of round r is adjudicated if unfinished:
 // the round's deadline, plus the extension the organiser gave it.
 func (r *Round) GameDeadline(i int) time.Time {
@@ -533,6 +557,26 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 			toPlay = append(toPlay, len(r.Games))
 		}
 		r.Games = append(r.Games, g)
+		if t.Simultaneous {
+			// The return game: the same board, colours reversed; a bye or
+			// a forfeit is decided the same way, for a second game.
+			back := g
+			back.Return = true
+			if p.Black != Bye {
+				back.Pairing = Pairing{White: p.Black, Black: p.White}
+			}
+			switch o := g.Outcome; {
+			case o != nil && p.Black == Bye:
+				bye := *o
+				back.Outcome = &bye
+			case o != nil:
+				back.Outcome = forfeit(r.Number, back.Pairing, t.Entrants[back.White].Withdrawn, t.Entrants[back.Black].Withdrawn, t.forfeitMargin())
+			}
+			if g.Outcome == nil {
+				toPlay = append(toPlay, len(r.Games))
+			}
+			r.Games = append(r.Games, back)
+		}
 	}
 	r.Status = RoundRunning
 	t.Status = TournamentRunning
@@ -593,34 +637,35 @@ const (
 
 // Withdraw takes an entrant out: he is paired no more, and pairings he
 // would have played are forfeited to his opponents (or annulled, by
-// policy). Before the first round he simply leaves the list. His game of
-// the current round, if any, is returned so the caller can resign it.
-func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentActor, reason string, now time.Time) (gameID string, err error) {
+// policy). Before the first round he simply leaves the list. His
+// undecided games of the current round (two in a simultaneous event) are
+// returned so the caller can resign them.
+func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentActor, reason string, now time.Time) (gameIDs []string, err error) {
 	if entrant < 0 || entrant >= len(t.Entrants) {
-		return "", Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+		return nil, Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return "", Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
+		return nil, Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
 	e := &t.Entrants[entrant]
 	if e.Withdrawn {
-		return "", Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
+		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
 	}
 	if policy == "" {
 		policy = WithdrawForfeit
 	}
 	if policy != WithdrawForfeit && policy != WithdrawAnnul {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
 	}
 	if reason, err = checkReason(reason, false); err != nil {
-		return "", err
+		return nil, err
 	}
 	if t.Status == TournamentScheduled {
 		// Nothing was paired yet: he leaves the list (and may join again).
 		name := e.Name
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
 		t.logf(by, now, ActionLeft, reason, "%s left before the start", name)
-		return "", nil
+		return nil, nil
 	}
 	e.Withdrawn = true
 	detail := "%s withdrew; his remaining games are forfeited"
@@ -633,25 +678,22 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 		}
 	}
 	t.logf(by, now, ActionWithdrawn, reason, detail, e.Name)
-	if r := t.Current(); r != nil {
-		for _, g := range r.Games {
-			if g.Outcome == nil && (g.White == entrant || g.Black == entrant) {
-				return g.GameID, nil
-			}
-		}
+	for _, g := range t.EntrantGames(entrant) {
+		gameIDs = append(gameIDs, g.GameID)
 	}
-	return "", nil
+	return gameIDs, nil
 }
 
-// played counts the games an entrant has finished by play (not byes, not
-// forfeits, not annulled by the organiser).
+// played counts the rounds in which an entrant finished a game by play
+// (not byes, not forfeits, not annulled by the organiser): a simultaneous
+// pair is one round's play.
 func (t *Tournament) played(entrant int) int {
 	n := 0
 	for _, r := range t.Rounds {
-		for _, g := range r.Games {
-			if g.Outcome != nil && !g.Outcome.Forfeit && !g.Annulled && g.GameID != "" && (g.White == entrant || g.Black == entrant) {
-				n++
-			}
+		if slices.ContainsFunc(r.Games, func(g TournamentGame) bool {
+			return g.Outcome != nil && !g.Outcome.Forfeit && !g.Annulled && g.GameID != "" && (g.White == entrant || g.Black == entrant)
+		}) {
+			n++
 		}
 	}
 	return n

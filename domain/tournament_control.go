@@ -289,18 +289,20 @@ func (t *Tournament) checkChangeable() error {
 	return nil
 }
 
-// EntrantGame is the undecided game of the running round an entrant plays,
-// with his colour in it (a tournament game's first seat is White's); ""
-// when he has none.
-func (t *Tournament) EntrantGame(entrant int) (gameID string, white bool) {
+// EntrantGames are the undecided games of the running round an entrant
+// plays: one, two in a simultaneous event, none between rounds. His colour
+// in each is White when he is its pairing's White (a tournament game's
+// first seat is White's).
+func (t *Tournament) EntrantGames(entrant int) []TournamentGame {
+	var out []TournamentGame
 	if r := t.Current(); r != nil {
 		for _, g := range r.Games {
 			if g.Outcome == nil && g.GameID != "" && (g.White == entrant || g.Black == entrant) {
-				return g.GameID, g.White == entrant
+				out = append(out, g)
 			}
 		}
 	}
-	return "", false
+	return out
 }
 
 // UpdateEntrant corrects an entrant's name or address (a typo: he keeps
