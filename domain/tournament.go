@@ -83,8 +83,8 @@ type Tournament struct {
 	// is two games won, a forfeit two games lost.
 	Simultaneous bool `json:",omitempty"`
 	Entrants     []Entrant
-	Rounds      []Round
-	Time        TimeControl // of every game, unless its round has its own
+	Rounds       []Round
+	Time         TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
 	// entry i for round i+1. A zero entry (Kind "") and a round past the
 	// list play under Time (see RoundTime).
@@ -121,14 +121,14 @@ type TournamentRef struct {
 
 // NewTournamentSpec is what an organiser asks for.
 type NewTournamentSpec struct {
-	Name    string
-	Format  Format
-	Rounds  int // Swiss: the number of rounds; round robins have theirs
+	Name   string
+	Format Format
+	Rounds int // Swiss: the number of rounds; round robins have theirs
 	// Simultaneous plays every pairing as two games with colours reversed
 	// (see Tournament.Simultaneous).
 	Simultaneous bool
-	Players []Player
-	Time    TimeControl
+	Players      []Player
+	Time         TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
 	// for round i+1), e.g. longer turns for the decisive last rounds; a
 	// zero entry (Kind "") and every round past the list use Time.

@@ -229,7 +229,7 @@ func TestServiceSimultaneousPair(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Pairs", Format: domain.RoundRobin, Simultaneous: true,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)
