@@ -1,7 +1,10 @@
 package api_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,5 +68,116 @@ func TestRoundTimeControls(t *testing.T) {
 				t.Errorf("round %d game %s: time %+v, want the round's %+v", i+1, g.GameID, game.Time, r.Time)
 			}
 		}
+	}
+}
+
+// A round of simultaneous pairs, in Less and in Les: each pairing plays
+// two games on the round's board with colours reversed, each player is
+// invited to both, each game scores on its own (a bye is two games won),
+// and the page and the records show both games.
+func TestSimultaneousPairsRound(t *testing.T) {
+	for _, game := range []string{"less", "les"} {
+		t.Run(game, func(t *testing.T) {
+			h := newHarness(t)
+			organiser := h.login("org@example.org")
+			start := h.clock.Now().Add(time.Hour)
+			var tour struct {
+				ID           string `json:"id"`
+				Simultaneous bool   `json:"simultaneous"`
+				Rounds       []struct {
+					Status    string `json:"status"`
+					BoardSeed string `json:"board_seed"`
+					Games     []struct {
+						Board  int     `json:"board"`
+						White  int     `json:"white"`
+						Black  *int    `json:"black"`
+						GameID *string `json:"game_id"`
+						Result *struct {
+							WhiteScore float64 `json:"white_score"`
+						} `json:"result"`
+					} `json:"games"`
+				} `json:"rounds"`
+				Standings []struct {
+					Player int     `json:"player"`
+					Points float64 `json:"points"`
+					Played int     `json:"played"`
+					Byes   int     `json:"byes"`
+				} `json:"standings"`
+			}
+			h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Pairs Cup", "game": game, "format": "round_robin",
+				"simultaneous": true, "players": entrants(3),
+				"schedule": map[string]any{"first_start": start, "interval_hours": 72}}).want(t, http.StatusCreated).decode(t, &tour)
+			if !tour.Simultaneous || len(tour.Rounds) != 3 {
+				t.Fatalf("created %+v; want simultaneous, 3 rounds", tour)
+			}
+			h.clock.Advance(start.Sub(h.clock.Now()))
+			h.tickAll()
+			mail := h.deliver()
+			h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+			r := tour.Rounds[0]
+			if len(r.Games) != 4 {
+				t.Fatalf("round 1: %+v; want a pair of games and a pair of byes", r.Games)
+			}
+			first, back := r.Games[0], r.Games[1]
+			if first.Black == nil || back.Black == nil || first.White != *back.Black || back.White != *first.Black ||
+				first.Board != 1 || back.Board != 1 || r.Games[2].Board != 2 || r.Games[3].Board != 2 {
+				t.Fatalf("round 1: %+v; want board 1 played twice, colours reversed, the byes on board 2", r.Games)
+			}
+			pair := map[string]int{*first.GameID: *first.Black, *back.GameID: *back.Black} // game → Black
+			// Both games on the same board: the round's layout (Less), or
+			// the event's side (Les, whose board has no layout to draw).
+			var boards []string
+			for id := range pair {
+				var g struct {
+					Board json.RawMessage `json:"board"`
+				}
+				h.do("GET", "/v1/games/"+id, organiser, nil).want(t, http.StatusOK).decode(t, &g)
+				boards = append(boards, string(g.Board))
+			}
+			if boards[0] != boards[1] || game == "less" && !strings.Contains(boards[0], `"seed":"`+r.BoardSeed+`"`) {
+				t.Errorf("the pair's boards %s; want both the round's (seed %s)", boards, r.BoardSeed)
+			}
+			// Each player of the pair is invited to both games; the third
+			// hears once of his bye.
+			invited := map[string]int{}
+			for _, m := range mail {
+				invited[m.To]++
+				if m.To == fmt.Sprintf("p%d@example.org", r.Games[2].White) {
+					continue
+				}
+				id, token := moveLink(t, m)
+				if black, ok := pair[id]; ok && m.To == fmt.Sprintf("p%d@example.org", black) {
+					h.do("POST", "/v1/games/"+id+"/resign", token, nil).want(t, http.StatusOK)
+					delete(pair, id)
+				}
+			}
+			if len(pair) != 0 || len(invited) != 3 || invited[fmt.Sprintf("p%d@example.org", r.Games[2].White)] != 1 {
+				t.Fatalf("round 1 mail %v; unresigned %v", subjects(mail), pair)
+			}
+			h.tickAll()
+			h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+			if tour.Rounds[0].Status != "closed" {
+				t.Fatalf("round 1 is %s after both games ended", tour.Rounds[0].Status)
+			}
+			for _, s := range tour.Standings {
+				want := 1.0 // one game won with White, one lost with Black
+				if s.Player == r.Games[2].White {
+					want = 2
+				}
+				if s.Points != want {
+					t.Errorf("standings %+v: player %d has %v points, want %v", tour.Standings, s.Player, s.Points, want)
+				}
+			}
+			page := string(h.do("GET", "/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).body)
+			for _, g := range []string{*first.GameID, *back.GameID} {
+				if !strings.Contains(page, "/games/"+g+"/watch") {
+					t.Errorf("the page does not link game %s", g)
+				}
+			}
+			records := string(h.do("GET", "/v1/tournaments/"+tour.ID+"/records?round=1", "", nil).want(t, http.StatusOK).body)
+			if n := strings.Count(records, `[Board "1"]`); n != 2 {
+				t.Errorf("records of round 1 have %d games on board 1, want the pair:\n%s", n, records)
+			}
+		})
 	}
 }

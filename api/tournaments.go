@@ -41,13 +41,15 @@ func (r *registrationRequest) registration() domain.Registration {
 }
 
 type createTournamentRequest struct {
-	Name    string          `json:"name"`
-	Game    string          `json:"game"`
-	Side    *int            `json:"side"` // Les
-	Format  string          `json:"format"`
-	Rounds  *int            `json:"rounds"`
-	Players []playerRequest `json:"players"`
-	Time    *timeRequest    `json:"time"`
+	Name   string `json:"name"`
+	Game   string `json:"game"`
+	Side   *int   `json:"side"` // Les
+	Format string `json:"format"`
+	Rounds *int   `json:"rounds"`
+	// Simultaneous plays each pairing as two games, colours reversed.
+	Simultaneous bool            `json:"simultaneous"`
+	Players      []playerRequest `json:"players"`
+	Time         *timeRequest    `json:"time"`
 	// RoundTimes are the first rounds' own time controls, by round; null
 	// (and every round past the list) is the tournament's time.
 	RoundTimes []*timeRequest  `json:"round_times"`
@@ -58,7 +60,7 @@ type createTournamentRequest struct {
 }
 
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
-	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Ruleset: r.Game,
+	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Ruleset: r.Game,
 		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours)}
 	if r.Side != nil {
 		if r.Game != les.RulesetName {
@@ -132,6 +134,9 @@ type outcomeView struct {
 }
 
 type pairingView struct {
+	// Board is the pairing's place in the round: both games of a
+	// simultaneous pair share it.
+	Board  int          `json:"board"`
 	White  int          `json:"white"`
 	Black  *int         `json:"black"` // null: a bye
 	GameID *string      `json:"game_id"`
@@ -179,6 +184,7 @@ type tournamentView struct {
 	Game         string            `json:"game"`
 	Side         *int              `json:"side"`
 	Format       string            `json:"format"`
+	Simultaneous bool              `json:"simultaneous"`
 	Status       string            `json:"status"`
 	Players      []entrantView     `json:"players"`
 	Rounds       []roundView       `json:"rounds"`
@@ -211,7 +217,7 @@ func viewStandings(t *domain.Tournament) []standingView {
 
 // viewTournament shows a tournament publicly: names, never addresses.
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
-	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Status: string(t.Status),
+	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
 		Standings: viewStandings(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
 	if v.Game == les.RulesetName {
@@ -252,7 +258,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
 			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
-			pv := pairingView{White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
+			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black

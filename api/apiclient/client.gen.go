@@ -1611,6 +1611,16 @@ type CreateTournamentRequest struct {
 	// Side Les only (LB1): every game's board side; 9 if omitted.
 	Side *int `json:"side,omitempty"`
 
+	// Simultaneous Simultaneous pairs, as on Little Golem: each pairing plays two
+	// games at once on the round's board, colours reversed. Each game
+	// scores on its own (a pairing is worth 2 points: 2–0, 1½–½,
+	// 1–1), in the standings, tie-breaks and records alike; a bye is
+	// two games won, a withdrawal forfeits both games.
+	//
+	//
+	// Example: true
+	Simultaneous *bool `json:"simultaneous,omitempty"`
+
 	// Time The game's time control (omit for none). `per_turn`: `days` (the
 	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
 	// turn. `bank`: each player's bank of `initial_hours`, plus
@@ -2814,6 +2824,9 @@ type Tournament struct {
 	// Side The board side of every game (Les); null for Less, whose rounds each have a board of their own.
 	Side *int `json:"side"`
 
+	// Simultaneous Each pairing plays two games, colours reversed; each game scores on its own.
+	Simultaneous bool `json:"simultaneous"`
+
 	// Standings Live: a result counts the moment its game ends.
 	Standings []Standing         `json:"standings"`
 	Status    TournamentStatus   `json:"status"`
@@ -2895,6 +2908,14 @@ type TournamentPairing struct {
 
 	// Black The index of the player with Black; null for a bye.
 	Black *int `json:"black"`
+
+	// Board The pairing's place in its round, from 1. Both games of a
+	// simultaneous pair share it, the return game (colours reversed)
+	// listed second.
+	//
+	//
+	// Example: 1
+	Board int `json:"board"`
 
 	// Deadline When the game is adjudicated if unfinished; later than the round's if extended.
 	Deadline time.Time `json:"deadline"`
