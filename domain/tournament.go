@@ -84,7 +84,10 @@ type Tournament struct {
 	Simultaneous bool `json:",omitempty"`
 	Entrants     []Entrant
 	Rounds       []Round
-	Time         TimeControl // of every game, unless its round has its own
+	// Bracket is a knockout's slots by round, as each round is paired:
+	// entrants, Bye for an empty slot; slots 2k and 2k+1 play match k.
+	Bracket [][]int     `json:",omitempty"`
+	Time    TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
 	// entry i for round i+1. A zero entry (Kind "") and a round past the
 	// list play under Time (see RoundTime).
@@ -199,15 +202,15 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	}
 	var rounds int
 	switch spec.Format {
-	case RoundRobin, DoubleRoundRobin:
+	case RoundRobin, DoubleRoundRobin, Knockout:
 		if spec.Registration != nil {
 			// Planned again for the players who came when registration closes.
 			if len(spec.Starts) > 0 || spec.Interval == 0 {
-				return bad("a round robin with registration is scheduled by a first start and an interval")
+				return bad("a %s with registration is scheduled by a first start and an interval", spec.Format)
 			}
 			n = max(len(spec.Players), 2)
 		}
-		rounds = RoundRobinRoundCount(n, spec.Format == DoubleRoundRobin)
+		rounds = plannedRounds(spec.Format, n)
 		if spec.Rounds != 0 && spec.Rounds != rounds && spec.Registration == nil {
 			return bad("a %s of %d players has %d rounds", spec.Format, n, rounds)
 		}
@@ -217,7 +220,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			return bad("a Swiss tournament of %d players has 1 to %d rounds", n, n-1)
 		}
 	default:
-		return bad("format %q: want round_robin, double_round_robin or swiss", spec.Format)
+		return bad("format %q: want round_robin, double_round_robin, swiss or knockout", spec.Format)
 	}
 	if first := starts0(spec); spec.Registration != nil && !first.IsZero() && spec.Registration.Closes.After(first) {
 		return bad("registration closes after the first round starts")
@@ -274,7 +277,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, err
 	}
 	most := rounds
 	if spec.Registration != nil && spec.Format != Swiss {
-		most = RoundRobinRoundCount(maxTournamentPlayers, spec.Format == DoubleRoundRobin)
+		most = plannedRounds(spec.Format, maxTournamentPlayers)
 	}
 	if len(spec.RoundTimes) > most {
 		return nil, Errorf(KindInvalid, CodeInvalidInput, "%d round time controls for %d rounds", len(spec.RoundTimes), most)
@@ -302,6 +305,15 @@ func (t *Tournament) RoundTime(number int) TimeControl {
 		return t.RoundTimes[number-1]
 	}
 	return t.Time
+}
+
+// plannedRounds is the number of rounds of a round robin or a knockout of
+// n players.
+func plannedRounds(f Format, n int) int {
+	if f == Knockout {
+		return KnockoutRoundCount(n)
+	}
+	return RoundRobinRoundCount(n, f == DoubleRoundRobin)
 }
 
 // starts0 is the first start a spec asks for; zero if none.
@@ -380,7 +392,11 @@ func (t *Tournament) counts(g *TournamentGame) bool {
 
 // Standings ranks the entrants (see Standings).
 func (t *Tournament) Standings() []Standing {
-	return Standings(len(t.Entrants), t.Format, t.Outcomes(), t.withdrawn())
+	lines := Standings(len(t.Entrants), t.Format, t.Outcomes(), t.withdrawn())
+	if t.Format == Knockout {
+		return t.knockoutStandings(lines)
+	}
+	return lines
 }
 
 // Current is the round being played, or nil.
@@ -535,6 +551,10 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 		if pairings, err = SwissPairings(len(t.Entrants), r.Number, t.Outcomes(), t.withdrawn()); err != nil {
 			return nil, nil, err
 		}
+	case Knockout:
+		slots := t.knockoutSlots(r.Number)
+		t.Bracket = append(t.Bracket[:r.Number-1], slots)
+		pairings = knockoutPairings(slots)
 	default:
 		pairings = RoundRobinRounds(len(t.Entrants), t.Format == DoubleRoundRobin)[r.Number-1]
 	}

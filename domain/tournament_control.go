@@ -145,7 +145,7 @@ func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Tim
 		return err
 	}
 	if t.Format != Swiss && t.Interval == 0 {
-		return Errorf(KindInvalid, CodeInvalidInput, "a round robin with registration is scheduled by a first start and an interval")
+		return Errorf(KindInvalid, CodeInvalidInput, "a %s with registration is scheduled by a first start and an interval", t.Format)
 	}
 	t.Registration = &reg
 	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", "registration is open%s", regTerms(reg))
@@ -231,10 +231,10 @@ func (t *Tournament) closeRegistration(now time.Time) bool {
 		return false
 	}
 	switch t.Format {
-	case RoundRobin, DoubleRoundRobin:
+	case RoundRobin, DoubleRoundRobin, Knockout:
 		first := t.Rounds[0]
 		length := first.Deadline.Sub(first.Start)
-		count := RoundRobinRoundCount(n, t.Format == DoubleRoundRobin)
+		count := plannedRounds(t.Format, n)
 		t.Rounds = t.Rounds[:0:0]
 		for i := range count {
 			start := first.Start.Add(time.Duration(i) * t.Interval)
