@@ -181,3 +181,96 @@ func TestSimultaneousPairsRound(t *testing.T) {
 		})
 	}
 }
+
+// A knockout of five played to its winner: the top three seeds have byes
+// in round 1, each round's winners meet in the next, the bracket in the
+// tournament's JSON says who went through, and the standings rank by the
+// round reached.
+func TestKnockoutToItsWinner(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	body := map[string]any{"name": "Cup Final", "format": "knockout", "players": entrants(5),
+		"schedule": map[string]any{"first_start": start, "interval_hours": 72}}
+	bad := map[string]any{"rounds": 4}
+	for k, v := range body {
+		bad[k] = v
+	}
+	h.do("POST", "/v1/tournaments", organiser, bad).want(t, http.StatusUnprocessableEntity, "invalid_input")
+	type match struct {
+		Top    *int `json:"top"`
+		Bottom *int `json:"bottom"`
+		Winner *int `json:"winner"`
+	}
+	type bracketRound struct {
+		Round   int     `json:"round"`
+		Matches []match `json:"matches"`
+	}
+	var tour struct {
+		ID       string `json:"id"`
+		Status   string `json:"status"`
+		Tiebreak string `json:"tiebreak"`
+		Rounds   []struct {
+			Status string `json:"status"`
+			Games  []struct {
+				White  int     `json:"white"`
+				Black  *int    `json:"black"`
+				GameID *string `json:"game_id"`
+			} `json:"games"`
+		} `json:"rounds"`
+		Bracket []bracketRound `json:"bracket"`
+		Standings []struct {
+			Rank   int `json:"rank"`
+			Player int `json:"player"`
+		} `json:"standings"`
+	}
+	h.do("POST", "/v1/tournaments", organiser, body).want(t, http.StatusCreated).decode(t, &tour)
+	if len(tour.Rounds) != 3 || tour.Bracket == nil || len(tour.Bracket) != 0 || tour.Tiebreak != "round_reached" {
+		t.Fatalf("created: %d rounds, bracket %v, tiebreak %s; want 3 rounds, an empty bracket, round_reached", len(tour.Rounds), tour.Bracket, tour.Tiebreak)
+	}
+	// Black resigns every game: the higher seed, who has White, goes through.
+	for r := range tour.Rounds {
+		var next struct {
+			Rounds []struct {
+				Start time.Time `json:"start"`
+			} `json:"rounds"`
+		}
+		h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &next)
+		h.clock.Advance(next.Rounds[r].Start.Sub(h.clock.Now()))
+		h.tickAll()
+		mail := h.deliver()
+		if r == 1 {
+			h.restart()
+		}
+		h.playRound(mail)
+		h.tickAll()
+		h.deliver()
+		h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+		if tour.Rounds[r].Status != "closed" {
+			t.Fatalf("round %d is %s after its games ended", r+1, tour.Rounds[r].Status)
+		}
+	}
+	if tour.Status != "finished" {
+		t.Fatalf("the knockout is %s after its final", tour.Status)
+	}
+	p := func(n int) *int { return &n }
+	got, _ := json.Marshal(tour.Bracket)
+	wantJSON, _ := json.Marshal([]bracketRound{
+		{1, []match{{p(0), nil, p(0)}, {p(3), p(4), p(3)}, {p(1), nil, p(1)}, {p(2), nil, p(2)}}},
+		{2, []match{{p(0), p(3), p(0)}, {p(1), p(2), p(1)}}},
+		{3, []match{{p(0), p(1), p(0)}}},
+	})
+	if string(got) != string(wantJSON) {
+		t.Errorf("bracket\n%s\nwant\n%s", got, wantJSON)
+	}
+	if games := len(tour.Rounds[0].Games); games != 4 {
+		t.Errorf("round 1 has %d pairings, want one game and three byes", games)
+	}
+	ranks := map[int]int{}
+	for _, s := range tour.Standings {
+		ranks[s.Player] = s.Rank
+	}
+	if fmt.Sprint(ranks) != fmt.Sprint(map[int]int{0: 1, 1: 2, 2: 3, 3: 3, 4: 5}) {
+		t.Errorf("ranks by player %v; want the champion, the finalist, the semi-finalists 3=, then 5", ranks)
+	}
+}

@@ -173,34 +173,82 @@ type standingView struct {
 	Withdrawn bool    `json:"withdrawn"`
 }
 
+// bracketRoundView is one round of a knockout's bracket: its matches in
+// bracket order (match k's winner plays in match k/2 of the next round).
+type bracketRoundView struct {
+	Round   int         `json:"round"`
+	Matches []matchView `json:"matches"`
+}
+
+// matchView is a knockout match: the entrants of its two slots (null for
+// an empty slot: the other has a bye) and, once decided, who goes through.
+type matchView struct {
+	Top    *int `json:"top"`
+	Bottom *int `json:"bottom"`
+	Winner *int `json:"winner"`
+}
+
+// viewBracket shows a knockout's bracket as far as it is paired; nil for
+// any other format.
+func viewBracket(t *domain.Tournament) []bracketRoundView {
+	if t.Format != domain.Knockout {
+		return nil
+	}
+	slot := func(e int) *int {
+		if e == domain.Bye {
+			return nil
+		}
+		return &e
+	}
+	out := []bracketRoundView{}
+	for i, slots := range t.Bracket {
+		rv := bracketRoundView{Round: i + 1, Matches: []matchView{}}
+		for k := 0; k+1 < len(slots); k += 2 {
+			m := matchView{Top: slot(slots[k]), Bottom: slot(slots[k+1])}
+			if w, ok := t.MatchWinner(i+1, slots[k], slots[k+1]); ok {
+				m.Winner = slot(w)
+			}
+			rv.Matches = append(rv.Matches, m)
+		}
+		out = append(out, rv)
+	}
+	return out
+}
+
 type standingsView struct {
 	Tiebreak  string         `json:"tiebreak"`
 	Standings []standingView `json:"standings"`
 }
 
 type tournamentView struct {
-	ID           string            `json:"id"`
-	Name         string            `json:"name"`
-	Game         string            `json:"game"`
-	Side         *int              `json:"side"`
-	Format       string            `json:"format"`
-	Simultaneous bool              `json:"simultaneous"`
-	Status       string            `json:"status"`
-	Players      []entrantView     `json:"players"`
-	Rounds       []roundView       `json:"rounds"`
-	Tiebreak     string            `json:"tiebreak"`
-	Standings    []standingView    `json:"standings"`
-	Registration *registrationView `json:"registration"`
-	PausedAt     *time.Time        `json:"paused_at"`
-	Log          []logEntryView    `json:"log"`
-	PageURL      string            `json:"page_url"`
-	CreatedAt    time.Time         `json:"created_at"`
+	ID           string         `json:"id"`
+	Name         string         `json:"name"`
+	Game         string         `json:"game"`
+	Side         *int           `json:"side"`
+	Format       string         `json:"format"`
+	Simultaneous bool           `json:"simultaneous"`
+	Status       string         `json:"status"`
+	Players      []entrantView  `json:"players"`
+	Rounds       []roundView    `json:"rounds"`
+	Tiebreak     string         `json:"tiebreak"`
+	Standings    []standingView `json:"standings"`
+	// Bracket is a knockout's, by round; null for other formats.
+	Bracket      []bracketRoundView `json:"bracket"`
+	Registration *registrationView  `json:"registration"`
+	PausedAt     *time.Time         `json:"paused_at"`
+	Log          []logEntryView     `json:"log"`
+	PageURL      string             `json:"page_url"`
+	CreatedAt    time.Time          `json:"created_at"`
 }
 
-// tiebreakName names the third criterion of the standings.
+// tiebreakName names the third criterion of the standings; a knockout's
+// are ranked by the round each player reached instead.
 func tiebreakName(f domain.Format) string {
-	if f == domain.Swiss {
+	switch f {
+	case domain.Swiss:
 		return "buchholz"
+	case domain.Knockout:
+		return "round_reached"
 	}
 	return "sonneborn_berger"
 }
@@ -219,7 +267,7 @@ func viewStandings(t *domain.Tournament) []standingView {
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
-		Standings: viewStandings(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
+		Standings: viewStandings(t), Bracket: viewBracket(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
 	if v.Game == les.RulesetName {
 		side := les.DefaultSide
 		if n, err := strconv.Atoi(t.Params[les.ParamSize]); err == nil {

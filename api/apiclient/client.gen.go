@@ -87,6 +87,7 @@ func (e Color) Valid() bool {
 // Defines values for CreateTournamentRequestFormat.
 const (
 	CreateTournamentRequestFormatDoubleRoundRobin CreateTournamentRequestFormat = "double_round_robin"
+	CreateTournamentRequestFormatKnockout         CreateTournamentRequestFormat = "knockout"
 	CreateTournamentRequestFormatRoundRobin       CreateTournamentRequestFormat = "round_robin"
 	CreateTournamentRequestFormatSwiss            CreateTournamentRequestFormat = "swiss"
 )
@@ -95,6 +96,8 @@ const (
 func (e CreateTournamentRequestFormat) Valid() bool {
 	switch e {
 	case CreateTournamentRequestFormatDoubleRoundRobin:
+		return true
+	case CreateTournamentRequestFormatKnockout:
 		return true
 	case CreateTournamentRequestFormatRoundRobin:
 		return true
@@ -1017,6 +1020,7 @@ func (e Side) Valid() bool {
 // Defines values for StandingListTiebreak.
 const (
 	StandingListTiebreakBuchholz        StandingListTiebreak = "buchholz"
+	StandingListTiebreakRoundReached    StandingListTiebreak = "round_reached"
 	StandingListTiebreakSonnebornBerger StandingListTiebreak = "sonneborn_berger"
 )
 
@@ -1024,6 +1028,8 @@ const (
 func (e StandingListTiebreak) Valid() bool {
 	switch e {
 	case StandingListTiebreakBuchholz:
+		return true
+	case StandingListTiebreakRoundReached:
 		return true
 	case StandingListTiebreakSonnebornBerger:
 		return true
@@ -1128,6 +1134,7 @@ func (e TokenResponseTokenType) Valid() bool {
 // Defines values for TournamentFormat.
 const (
 	TournamentFormatDoubleRoundRobin TournamentFormat = "double_round_robin"
+	TournamentFormatKnockout         TournamentFormat = "knockout"
 	TournamentFormatRoundRobin       TournamentFormat = "round_robin"
 	TournamentFormatSwiss            TournamentFormat = "swiss"
 )
@@ -1136,6 +1143,8 @@ const (
 func (e TournamentFormat) Valid() bool {
 	switch e {
 	case TournamentFormatDoubleRoundRobin:
+		return true
+	case TournamentFormatKnockout:
 		return true
 	case TournamentFormatRoundRobin:
 		return true
@@ -1173,6 +1182,7 @@ func (e TournamentStatus) Valid() bool {
 // Defines values for TournamentTiebreak.
 const (
 	TournamentTiebreakBuchholz        TournamentTiebreak = "buchholz"
+	TournamentTiebreakRoundReached    TournamentTiebreak = "round_reached"
 	TournamentTiebreakSonnebornBerger TournamentTiebreak = "sonneborn_berger"
 )
 
@@ -1180,6 +1190,8 @@ const (
 func (e TournamentTiebreak) Valid() bool {
 	switch e {
 	case TournamentTiebreakBuchholz:
+		return true
+	case TournamentTiebreakRoundReached:
 		return true
 	case TournamentTiebreakSonnebornBerger:
 		return true
@@ -1191,6 +1203,7 @@ func (e TournamentTiebreak) Valid() bool {
 // Defines values for TournamentListTournamentsFormat.
 const (
 	TournamentListTournamentsFormatDoubleRoundRobin TournamentListTournamentsFormat = "double_round_robin"
+	TournamentListTournamentsFormatKnockout         TournamentListTournamentsFormat = "knockout"
 	TournamentListTournamentsFormatRoundRobin       TournamentListTournamentsFormat = "round_robin"
 	TournamentListTournamentsFormatSwiss            TournamentListTournamentsFormat = "swiss"
 )
@@ -1199,6 +1212,8 @@ const (
 func (e TournamentListTournamentsFormat) Valid() bool {
 	switch e {
 	case TournamentListTournamentsFormatDoubleRoundRobin:
+		return true
+	case TournamentListTournamentsFormatKnockout:
 		return true
 	case TournamentListTournamentsFormatRoundRobin:
 		return true
@@ -1516,6 +1531,30 @@ type BoardView struct {
 // neighbours, and neighbours are joined by lines.
 type BoardViewLayout string
 
+// BracketMatch A knockout match; the players are indexes into the tournament's players.
+type BracketMatch struct {
+	// Bottom The player of the lower slot; null for an empty slot.
+	Bottom *int `json:"bottom"`
+
+	// Top The player of the upper slot; null for an empty slot (the other has a bye).
+	//
+	// Example: 0
+	Top *int `json:"top"`
+
+	// Winner Who goes through; null while the match is undecided, or when nobody does (both withdrew).
+	//
+	// Example: 0
+	Winner *int `json:"winner"`
+}
+
+// BracketRound defines model for BracketRound.
+type BracketRound struct {
+	Matches []BracketMatch `json:"matches"`
+
+	// Round Example: 1
+	Round int `json:"round"`
+}
+
 // Color A seat, by the name its game gives it. Less names seats by colour:
 // two-player games use `white` and `black`; four-player games all
 // four, in the turn order yellow, black, white, red. Les names them
@@ -1578,6 +1617,19 @@ type CreateGameRequest struct {
 
 // CreateTournamentRequest defines model for CreateTournamentRequest.
 type CreateTournamentRequest struct {
+	// Format `knockout`: the players, seeded in the order given (strongest
+	// first; players who sign up are seeded as they come), fill a
+	// bracket of the next power of two; the top seeds have byes in
+	// round 1 when the field is not a power of two, and seeds 1 and 2
+	// can meet only in the final. A match is one game (the higher
+	// seed has White) or, with `simultaneous`, two games with colours
+	// reversed. The winner has more points in the match; level, the
+	// greater sum of margins; still level, the higher seed. A
+	// withdrawn player's games are forfeited; a match of two
+	// withdrawn players sends nobody, and the next opponent has a bye.
+	//
+	//
+	// Example: knockout
 	Format CreateTournamentRequestFormat `json:"format"`
 
 	// Game Every game's rules; `less` if omitted.
@@ -1602,7 +1654,7 @@ type CreateTournamentRequest struct {
 	// Example: [{"days":2,"kind":"per_turn"},{"days":5,"kind":"per_turn"}]
 	RoundTimes *[]*TimeRequest `json:"round_times,omitempty"`
 
-	// Rounds Swiss only; round robins have their own number.
+	// Rounds Swiss only; round robins and knockouts have their own number.
 	Rounds *int `json:"rounds,omitempty"`
 
 	// Schedule A start per round, or a first start and an interval.
@@ -1634,7 +1686,18 @@ type CreateTournamentRequest struct {
 	Time *TimeRequest `json:"time,omitempty"`
 }
 
-// CreateTournamentRequestFormat defines model for CreateTournamentRequest.Format.
+// CreateTournamentRequestFormat `knockout`: the players, seeded in the order given (strongest
+// first; players who sign up are seeded as they come), fill a
+// bracket of the next power of two; the top seeds have byes in
+// round 1 when the field is not a power of two, and seeds 1 and 2
+// can meet only in the final. A match is one game (the higher
+// seed has White) or, with `simultaneous`, two games with colours
+// reversed. The winner has more points in the match; level, the
+// greater sum of margins; still level, the higher seed. A
+// withdrawn player's games are forfeited; a match of two
+// withdrawn players sends nobody, and the next opponent has a bye.
+//
+// Example: knockout
 type CreateTournamentRequestFormat string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
@@ -2798,6 +2861,10 @@ type TokenResponseTokenType string
 
 // Tournament defines model for Tournament.
 type Tournament struct {
+	// Bracket A knockout's bracket, by round as far as it is paired; null for
+	// other formats. Match k of a round is slots 2k and 2k+1 of it;
+	// its winner plays in match k/2 (rounded down) of the next round.
+	Bracket   *[]BracketRound  `json:"bracket"`
 	CreatedAt time.Time        `json:"created_at"`
 	Format    TournamentFormat `json:"format"`
 
@@ -2828,9 +2895,14 @@ type Tournament struct {
 	Simultaneous bool `json:"simultaneous"`
 
 	// Standings Live: a result counts the moment its game ends.
-	Standings []Standing         `json:"standings"`
-	Status    TournamentStatus   `json:"status"`
-	Tiebreak  TournamentTiebreak `json:"tiebreak"`
+	Standings []Standing       `json:"standings"`
+	Status    TournamentStatus `json:"status"`
+
+	// Tiebreak The third criterion after points and margins; a knockout ranks
+	// by the round each player reached instead (`round_reached`: the
+	// champion, the finalist, then each round's losers sharing a
+	// rank), its `tiebreak` numbers 0.
+	Tiebreak TournamentTiebreak `json:"tiebreak"`
 }
 
 // TournamentFormat defines model for Tournament.Format.
@@ -2839,7 +2911,10 @@ type TournamentFormat string
 // TournamentStatus defines model for Tournament.Status.
 type TournamentStatus string
 
-// TournamentTiebreak defines model for Tournament.Tiebreak.
+// TournamentTiebreak The third criterion after points and margins; a knockout ranks
+// by the round each player reached instead (`round_reached`: the
+// champion, the finalist, then each round's losers sharing a
+// rank), its `tiebreak` numbers 0.
 type TournamentTiebreak string
 
 // TournamentInvite defines model for TournamentInvite.
