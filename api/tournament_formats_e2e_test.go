@@ -218,7 +218,7 @@ func TestKnockoutToItsWinner(t *testing.T) {
 				GameID *string `json:"game_id"`
 			} `json:"games"`
 		} `json:"rounds"`
-		Bracket []bracketRound `json:"bracket"`
+		Bracket   []bracketRound `json:"bracket"`
 		Standings []struct {
 			Rank   int `json:"rank"`
 			Player int `json:"player"`
