@@ -17,7 +17,7 @@ func TestRoundTimeControls(t *testing.T) {
 	start := h.clock.Now().Add(time.Hour)
 	body := map[string]any{"name": "Finals", "format": "swiss", "rounds": 2, "players": entrants(4),
 		"time":        map[string]any{"kind": "per_turn", "days": 2},
-		"round_times": []any{nil, map[string]any{"kind": "per_turn", "days": 5}},
+		"round_times": map[string]any{"2": map[string]any{"kind": "per_turn", "days": 5}},
 		"schedule":    map[string]any{"first_start": start, "interval_hours": 24 * 30}}
 	organiser := h.login("org@example.org")
 	for _, bad := range []struct {
@@ -26,9 +26,12 @@ func TestRoundTimeControls(t *testing.T) {
 		status     int
 		code       string
 	}{
-		{"more than rounds", []any{nil, nil, nil}, http.StatusUnprocessableEntity, "invalid_input"},
-		{"days and hours", []any{nil, map[string]any{"kind": "per_turn", "days": 1, "hours": 1}}, http.StatusUnprocessableEntity, "invalid_input"},
-		{"unknown member", []any{map[string]any{"kind": "per_turn", "days": 1, "weeks": 1}}, http.StatusBadRequest, "invalid_request"},
+		{"no such round", map[string]any{"3": map[string]any{"kind": "per_turn", "days": 1}}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"round 0", map[string]any{"0": map[string]any{"kind": "per_turn", "days": 1}}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"no number", map[string]any{"final": map[string]any{"kind": "per_turn", "days": 1}}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"days and hours", map[string]any{"2": map[string]any{"kind": "per_turn", "days": 1, "hours": 1}}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"unknown member", map[string]any{"1": map[string]any{"kind": "per_turn", "days": 1, "weeks": 1}}, http.StatusBadRequest, "invalid_request"},
+		{"null", map[string]any{"1": nil}, http.StatusBadRequest, "invalid_request"},
 	} {
 		t.Run(bad.name, func(t *testing.T) {
 			b := map[string]any{}

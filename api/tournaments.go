@@ -50,14 +50,18 @@ type createTournamentRequest struct {
 	Simultaneous bool            `json:"simultaneous"`
 	Players      []playerRequest `json:"players"`
 	Time         *timeRequest    `json:"time"`
-	// RoundTimes are the first rounds' own time controls, by round; null
-	// (and every round past the list) is the tournament's time.
-	RoundTimes []*timeRequest  `json:"round_times"`
-	Schedule   scheduleRequest `json:"schedule"`
+	// RoundTimes are rounds' own time controls, by round number ("3");
+	// the other rounds play under Time.
+	RoundTimes map[string]*timeRequest `json:"round_times"`
+	Schedule   scheduleRequest         `json:"schedule"`
 	// Registration opens sign-up by invite link (or, public, for anyone
 	// signed in); players may then be fewer than two.
 	Registration *registrationRequest `json:"registration"`
 }
+
+// maxRoundTimeKey bounds a round_times key before the domain checks it
+// against the tournament's rounds, so that "1000000" allocates nothing.
+const maxRoundTimeKey = 1000
 
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Ruleset: r.Game,
@@ -89,15 +93,35 @@ func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 		return spec, err
 	}
 	spec.Time = tc
-	for _, rt := range r.RoundTimes {
-		// A null entry is the zero control: the tournament's (see domain).
-		tc, err := rt.control()
-		if err != nil {
-			return spec, err
-		}
-		spec.RoundTimes = append(spec.RoundTimes, tc)
+	if spec.RoundTimes, err = roundTimes(r.RoundTimes); err != nil {
+		return spec, err
 	}
 	return spec, nil
+}
+
+// roundTimes lists rounds' own time controls by round, as the domain
+// takes them: a zero entry for each round not given (the tournament's).
+// The domain checks that each round is one the tournament has.
+func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
+	var out []domain.TimeControl
+	for key, req := range byRound {
+		n, err := strconv.Atoi(key)
+		if err != nil || n < 1 || n > maxRoundTimeKey || strconv.Itoa(n) != key {
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "round_times: %q is no round number", domain.Clip(key))
+		}
+		if req == nil {
+			continue // the contract refuses null; the tournament's time
+		}
+		tc, err := req.control()
+		if err != nil {
+			return nil, err
+		}
+		if n > len(out) {
+			out = append(out, make([]domain.TimeControl, n-len(out))...)
+		}
+		out[n-1] = tc
+	}
+	return out, nil
 }
 
 type entrantView struct {

@@ -280,7 +280,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, err
 		most = plannedRounds(spec.Format, maxTournamentPlayers)
 	}
 	if len(spec.RoundTimes) > most {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "%d round time controls for %d rounds", len(spec.RoundTimes), most)
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "a time control for round %d: the tournament has %d rounds", len(spec.RoundTimes), most)
 	}
 	out := make([]TimeControl, len(spec.RoundTimes))
 	for i, tc := range spec.RoundTimes {

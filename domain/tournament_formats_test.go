@@ -41,7 +41,7 @@ func TestRoundTimeControls(t *testing.T) {
 		{name: "more entries than rounds",
 			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 2,
 				RoundTimes: []domain.TimeControl{perTurn(day), perTurn(day), perTurn(day)}},
-			reason: "3 round time controls for 2 rounds"},
+			reason: "a time control for round 3: the tournament has 2 rounds"},
 		{name: "a bad entry names its round",
 			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 2,
 				RoundTimes: []domain.TimeControl{{}, perTurn(time.Minute)}},

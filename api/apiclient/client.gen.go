@@ -1644,15 +1644,15 @@ type CreateTournamentRequest struct {
 	// Registration Sign-up by the players themselves.
 	Registration *RegistrationRequest `json:"registration,omitempty"`
 
-	// RoundTimes The first rounds' own time controls, by round (entry 1 for round
-	// 1): for example longer turns in the deciding rounds. A null
-	// entry, and every round past the list, plays under `time`. No
-	// more entries than rounds (a round robin with `registration`:
-	// than the most players could play), else `422 invalid_input`.
+	// RoundTimes Rounds with a time control of their own, by round number (from
+	// 1), for example longer turns in the deciding rounds; every other
+	// round plays under `time`. A key that is no round of the
+	// tournament (a round robin with `registration`: of the most
+	// players it may have) is `422 invalid_input`.
 	//
 	//
-	// Example: [{"days":2,"kind":"per_turn"},{"days":5,"kind":"per_turn"}]
-	RoundTimes *[]*TimeRequest `json:"round_times,omitempty"`
+	// Example: {"3":{"days":5,"kind":"per_turn"}}
+	RoundTimes *map[string]TimeRequest `json:"round_times,omitempty"`
 
 	// Rounds Swiss only; round robins and knockouts have their own number.
 	Rounds *int `json:"rounds,omitempty"`
