@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -275,5 +276,30 @@ func TestServiceSimultaneousPair(t *testing.T) {
 	}
 	if s := tour.Standings(); s[0].Player != 1 || s[0].Points != 2 {
 		t.Errorf("standings %+v; want Bob first with both games", s)
+	}
+}
+
+// Withdrawing under WithdrawAnnul counts rounds played, not games: a
+// simultaneous pair is one round's play.
+func TestSimultaneousWithdrawAnnulCountsRounds(t *testing.T) {
+	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Pairs", Format: domain.RoundRobin, Simultaneous: true,
+		Players: players(4), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := tour.StartRound(t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Games {
+		r.Games[i].GameID = fmt.Sprintf("g_%d", i)
+	}
+	decideAll(t, &tour, r)
+	// One round of three played (two games): fewer than half, so annulled.
+	if _, err := tour.Withdraw(0, domain.WithdrawAnnul, domain.ByOrganiser, "", t0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if !tour.Entrants[0].Annulled {
+		t.Error("P0 withdrew after one round of three: his games are not annulled")
 	}
 }
