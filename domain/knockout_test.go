@@ -186,3 +186,19 @@ func TestMatchWinnerUndecided(t *testing.T) {
 		t.Error("decided with its return game still playing")
 	}
 }
+
+// A knockout's matches decided who went through: a withdrawal cannot annul
+// them.
+func TestKnockoutRefusesAnnul(t *testing.T) {
+	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout,
+		Players: players(4), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tour.StartRound(t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tour.Withdraw(3, domain.WithdrawAnnul, domain.ByOrganiser, "", t0.Add(2*time.Hour)); err == nil || tour.Entrants[3].Withdrawn {
+		t.Errorf("withdrawing under annul: %v, withdrawn %v; want refused", err, tour.Entrants[3].Withdrawn)
+	}
+}

@@ -677,6 +677,10 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	if policy != WithdrawForfeit && policy != WithdrawAnnul {
 		return nil, Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
 	}
+	if policy == WithdrawAnnul && t.Format == Knockout {
+		// His matches decided who went through: they cannot count for nobody.
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "a knockout keeps the games played: withdraw with forfeit")
+	}
 	if reason, err = checkReason(reason, false); err != nil {
 		return nil, err
 	}

@@ -3271,6 +3271,8 @@ type WithdrawRequest struct {
 	// (default) keeps his played games and forfeits the rest to his
 	// opponents; `annul` annuls all his games when he played fewer
 	// than half of the rounds (as chess events do), else forfeits.
+	// A knockout refuses `annul` (`422 invalid_input`): its matches
+	// decided who went through.
 	Policy *WithdrawRequestPolicy `json:"policy,omitempty"`
 
 	// Reason Why, for the log.
@@ -3281,6 +3283,8 @@ type WithdrawRequest struct {
 // (default) keeps his played games and forfeits the rest to his
 // opponents; `annul` annuls all his games when he played fewer
 // than half of the rounds (as chess events do), else forfeits.
+// A knockout refuses `annul` (`422 invalid_input`): its matches
+// decided who went through.
 type WithdrawRequestPolicy string
 
 // GameId defines model for GameId.
