@@ -73,7 +73,18 @@ type timeView struct {
 func intp(n int) *int { return &n }
 
 func viewTime(g *domain.Game) timeView {
-	tc := g.Clock.Control
+	v := viewControl(g.Clock.Control)
+	if g.Clock.Control.Kind == domain.TimeBank {
+		v.BankSeconds = map[string]int{}
+		for i, s := range g.Seats {
+			v.BankSeconds[s.Color] = int(g.Clock.Banks[i] / time.Second)
+		}
+	}
+	return v
+}
+
+// viewControl shows a time control without a clock (a tournament round's).
+func viewControl(tc domain.TimeControl) timeView {
 	v := timeView{Kind: string(tc.Kind), AllowVacation: tc.AllowVacation, RemindersHours: []int{}}
 	if tc.Kind == "" || tc.Kind == domain.TimeNone {
 		v.Kind = string(domain.TimeNone)
@@ -89,10 +100,6 @@ func viewTime(g *domain.Game) timeView {
 		v.Hours = intp(int(tc.PerTurn / time.Hour))
 	case domain.TimeBank:
 		v.InitialHours, v.IncrementHours, v.CapHours = intp(int(tc.Initial/time.Hour)), intp(int(tc.Increment/time.Hour)), intp(int(tc.Cap/time.Hour))
-		v.BankSeconds = map[string]int{}
-		for i, s := range g.Seats {
-			v.BankSeconds[s.Color] = int(g.Clock.Banks[i] / time.Second)
-		}
 	}
 	return v
 }

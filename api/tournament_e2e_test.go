@@ -11,9 +11,11 @@ import (
 )
 
 type tournamentJSON struct {
-	ID      string `json:"id"`
-	Status  string `json:"status"`
-	Players []struct {
+	ID           string `json:"id"`
+	Status       string `json:"status"`
+	Simultaneous bool   `json:"simultaneous"`
+	Tiebreak     string `json:"tiebreak"`
+	Players      []struct {
 		Name      string `json:"name"`
 		Withdrawn bool   `json:"withdrawn"`
 	} `json:"players"`
@@ -24,6 +26,7 @@ type tournamentJSON struct {
 		Status    string    `json:"status"`
 		BoardSeed string    `json:"board_seed"`
 		Games     []struct {
+			Board  int     `json:"board"`
 			White  int     `json:"white"`
 			Black  *int    `json:"black"`
 			GameID *string `json:"game_id"`
@@ -34,6 +37,7 @@ type tournamentJSON struct {
 			} `json:"result"`
 		} `json:"games"`
 	} `json:"rounds"`
+	Bracket   []bracketRoundJSON `json:"bracket"`
 	Standings []struct {
 		Rank     int     `json:"rank"`
 		Player   int     `json:"player"`
@@ -43,6 +47,18 @@ type tournamentJSON struct {
 		Played   int     `json:"played"`
 		Byes     int     `json:"byes"`
 	} `json:"standings"`
+}
+
+// bracketRoundJSON is a round of a knockout's bracket.
+type bracketRoundJSON struct {
+	Round   int         `json:"round"`
+	Matches []matchJSON `json:"matches"`
+}
+
+type matchJSON struct {
+	Top    *int `json:"top"`
+	Bottom *int `json:"bottom"`
+	Winner *int `json:"winner"`
 }
 
 // tickAll runs the whole scheduler (games and tournaments) at the harness

@@ -80,7 +80,7 @@ var pageLanguages = map[string]*pagePhrases{
 	"en": {
 		Lang: "en", LangName: "English", Tournament: "tournament",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Round robin", domain.DoubleRoundRobin: "Double round robin",
-			domain.Swiss: "Swiss system"},
+			domain.Swiss: "Swiss system", domain.Knockout: "Knockout"},
 		SwissRounds: "%d rounds",
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Not started yet",
 			domain.TournamentRunning: "In progress", domain.TournamentFinished: "Finished", domain.TournamentCancelled: "Cancelled"},
@@ -108,7 +108,7 @@ var pageLanguages = map[string]*pagePhrases{
 	"de": {
 		Lang: "de", LangName: "Deutsch", Tournament: "Turnier",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Rundenturnier", domain.DoubleRoundRobin: "Doppelrundenturnier",
-			domain.Swiss: "Schweizer System"},
+			domain.Swiss: "Schweizer System", domain.Knockout: "K.-o.-System"},
 		SwissRounds: "%d Runden",
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Noch nicht begonnen",
 			domain.TournamentRunning: "Läuft", domain.TournamentFinished: "Beendet", domain.TournamentCancelled: "Abgesagt"},
@@ -136,7 +136,7 @@ var pageLanguages = map[string]*pagePhrases{
 	"fr": {
 		Lang: "fr", LangName: "Français", Tournament: "tournoi",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Toutes rondes", domain.DoubleRoundRobin: "Toutes rondes aller-retour",
-			domain.Swiss: "Système suisse"},
+			domain.Swiss: "Système suisse", domain.Knockout: "Élimination directe"},
 		SwissRounds: "%d rondes",
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Pas encore commencé",
 			domain.TournamentRunning: "En cours", domain.TournamentFinished: "Terminé", domain.TournamentCancelled: "Annulé"},
@@ -164,7 +164,7 @@ var pageLanguages = map[string]*pagePhrases{
 	"it": {
 		Lang: "it", LangName: "Italiano", Tournament: "torneo",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Girone all’italiana", domain.DoubleRoundRobin: "Girone all’italiana doppio",
-			domain.Swiss: "Sistema svizzero"},
+			domain.Swiss: "Sistema svizzero", domain.Knockout: "Eliminazione diretta"},
 		SwissRounds: "%d turni",
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Non ancora iniziato",
 			domain.TournamentRunning: "In corso", domain.TournamentFinished: "Concluso", domain.TournamentCancelled: "Annullato"},
@@ -192,7 +192,7 @@ var pageLanguages = map[string]*pagePhrases{
 	"es": {
 		Lang: "es", LangName: "Español", Tournament: "torneo",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Liga a una vuelta", domain.DoubleRoundRobin: "Liga a doble vuelta",
-			domain.Swiss: "Sistema suizo"},
+			domain.Swiss: "Sistema suizo", domain.Knockout: "Eliminación directa"},
 		SwissRounds: "%d rondas",
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Aún no ha empezado",
 			domain.TournamentRunning: "En curso", domain.TournamentFinished: "Terminado", domain.TournamentCancelled: "Cancelado"},

@@ -41,21 +41,30 @@ func (r *registrationRequest) registration() domain.Registration {
 }
 
 type createTournamentRequest struct {
-	Name     string          `json:"name"`
-	Game     string          `json:"game"`
-	Side     *int            `json:"side"` // Les
-	Format   string          `json:"format"`
-	Rounds   *int            `json:"rounds"`
-	Players  []playerRequest `json:"players"`
-	Time     *timeRequest    `json:"time"`
-	Schedule scheduleRequest `json:"schedule"`
+	Name   string `json:"name"`
+	Game   string `json:"game"`
+	Side   *int   `json:"side"` // Les
+	Format string `json:"format"`
+	Rounds *int   `json:"rounds"`
+	// Simultaneous plays each pairing as two games, colours reversed.
+	Simultaneous bool            `json:"simultaneous"`
+	Players      []playerRequest `json:"players"`
+	Time         *timeRequest    `json:"time"`
+	// RoundTimes are rounds' own time controls, by round number ("3");
+	// the other rounds play under Time.
+	RoundTimes map[string]*timeRequest `json:"round_times"`
+	Schedule   scheduleRequest         `json:"schedule"`
 	// Registration opens sign-up by invite link (or, public, for anyone
 	// signed in); players may then be fewer than two.
 	Registration *registrationRequest `json:"registration"`
 }
 
+// maxRoundTimeKey bounds a round_times key before the domain checks it
+// against the tournament's rounds, so that "1000000" allocates nothing.
+const maxRoundTimeKey = 1000
+
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
-	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Ruleset: r.Game,
+	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Ruleset: r.Game,
 		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours)}
 	if r.Side != nil {
 		if r.Game != les.RulesetName {
@@ -84,7 +93,35 @@ func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 		return spec, err
 	}
 	spec.Time = tc
+	if spec.RoundTimes, err = roundTimes(r.RoundTimes); err != nil {
+		return spec, err
+	}
 	return spec, nil
+}
+
+// roundTimes lists rounds' own time controls by round, as the domain
+// takes them: a zero entry for each round not given (the tournament's).
+// The domain checks that each round is one the tournament has.
+func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
+	var out []domain.TimeControl
+	for key, req := range byRound {
+		n, err := strconv.Atoi(key)
+		if err != nil || n < 1 || n > maxRoundTimeKey || strconv.Itoa(n) != key {
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "round_times: %q is no round number", domain.Clip(key))
+		}
+		if req == nil {
+			continue // the contract refuses null; the tournament's time
+		}
+		tc, err := req.control()
+		if err != nil {
+			return nil, err
+		}
+		if n > len(out) {
+			out = append(out, make([]domain.TimeControl, n-len(out))...)
+		}
+		out[n-1] = tc
+	}
+	return out, nil
 }
 
 type entrantView struct {
@@ -121,6 +158,9 @@ type outcomeView struct {
 }
 
 type pairingView struct {
+	// Board is the pairing's place in the round: both games of a
+	// simultaneous pair share it.
+	Board  int          `json:"board"`
 	White  int          `json:"white"`
 	Black  *int         `json:"black"` // null: a bye
 	GameID *string      `json:"game_id"`
@@ -138,6 +178,7 @@ type roundView struct {
 	Deadline  time.Time     `json:"deadline"`
 	Status    string        `json:"status"`
 	BoardSeed string        `json:"board_seed"`
+	Time      timeView      `json:"time"` // of the round's games
 	Games     []pairingView `json:"games"`
 }
 
@@ -156,33 +197,82 @@ type standingView struct {
 	Withdrawn bool    `json:"withdrawn"`
 }
 
+// bracketRoundView is one round of a knockout's bracket: its matches in
+// bracket order (match k's winner plays in match k/2 of the next round).
+type bracketRoundView struct {
+	Round   int         `json:"round"`
+	Matches []matchView `json:"matches"`
+}
+
+// matchView is a knockout match: the entrants of its two slots (null for
+// an empty slot: the other has a bye) and, once decided, who goes through.
+type matchView struct {
+	Top    *int `json:"top"`
+	Bottom *int `json:"bottom"`
+	Winner *int `json:"winner"`
+}
+
+// viewBracket shows a knockout's bracket as far as it is paired; nil for
+// any other format.
+func viewBracket(t *domain.Tournament) []bracketRoundView {
+	if t.Format != domain.Knockout {
+		return nil
+	}
+	slot := func(e int) *int {
+		if e == domain.Bye {
+			return nil
+		}
+		return &e
+	}
+	out := []bracketRoundView{}
+	for i, slots := range t.Bracket {
+		rv := bracketRoundView{Round: i + 1, Matches: []matchView{}}
+		for k := 0; k+1 < len(slots); k += 2 {
+			m := matchView{Top: slot(slots[k]), Bottom: slot(slots[k+1])}
+			if w, ok := t.MatchWinner(i+1, slots[k], slots[k+1]); ok {
+				m.Winner = slot(w)
+			}
+			rv.Matches = append(rv.Matches, m)
+		}
+		out = append(out, rv)
+	}
+	return out
+}
+
 type standingsView struct {
 	Tiebreak  string         `json:"tiebreak"`
 	Standings []standingView `json:"standings"`
 }
 
 type tournamentView struct {
-	ID           string            `json:"id"`
-	Name         string            `json:"name"`
-	Game         string            `json:"game"`
-	Side         *int              `json:"side"`
-	Format       string            `json:"format"`
-	Status       string            `json:"status"`
-	Players      []entrantView     `json:"players"`
-	Rounds       []roundView       `json:"rounds"`
-	Tiebreak     string            `json:"tiebreak"`
-	Standings    []standingView    `json:"standings"`
-	Registration *registrationView `json:"registration"`
-	PausedAt     *time.Time        `json:"paused_at"`
-	Log          []logEntryView    `json:"log"`
-	PageURL      string            `json:"page_url"`
-	CreatedAt    time.Time         `json:"created_at"`
+	ID           string         `json:"id"`
+	Name         string         `json:"name"`
+	Game         string         `json:"game"`
+	Side         *int           `json:"side"`
+	Format       string         `json:"format"`
+	Simultaneous bool           `json:"simultaneous"`
+	Status       string         `json:"status"`
+	Players      []entrantView  `json:"players"`
+	Rounds       []roundView    `json:"rounds"`
+	Tiebreak     string         `json:"tiebreak"`
+	Standings    []standingView `json:"standings"`
+	// Bracket is a knockout's, by round; null for other formats.
+	Bracket      []bracketRoundView `json:"bracket"`
+	Registration *registrationView  `json:"registration"`
+	PausedAt     *time.Time         `json:"paused_at"`
+	Log          []logEntryView     `json:"log"`
+	PageURL      string             `json:"page_url"`
+	CreatedAt    time.Time          `json:"created_at"`
 }
 
-// tiebreakName names the third criterion of the standings.
+// tiebreakName names the third criterion of the standings; a knockout's
+// are ranked by the round each player reached instead.
 func tiebreakName(f domain.Format) string {
-	if f == domain.Swiss {
+	switch f {
+	case domain.Swiss:
 		return "buchholz"
+	case domain.Knockout:
+		return "round_reached"
 	}
 	return "sonneborn_berger"
 }
@@ -199,9 +289,9 @@ func viewStandings(t *domain.Tournament) []standingView {
 
 // viewTournament shows a tournament publicly: names, never addresses.
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
-	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Status: string(t.Status),
+	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
-		Standings: viewStandings(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
+		Standings: viewStandings(t), Bracket: viewBracket(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
 	if v.Game == les.RulesetName {
 		side := les.DefaultSide
 		if n, err := strconv.Atoi(t.Params[les.ParamSize]); err == nil {
@@ -238,9 +328,9 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 	}
 	for _, r := range t.Rounds {
 		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
-			BoardSeed: strconv.FormatUint(r.Seed, 10), Games: []pairingView{}}
+			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
-			pv := pairingView{White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
+			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black

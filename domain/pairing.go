@@ -13,6 +13,7 @@ const (
 	RoundRobin       Format = "round_robin"        // everyone meets everyone once
 	DoubleRoundRobin Format = "double_round_robin" // twice, each pairing with both colours
 	Swiss            Format = "swiss"              // N rounds, paired by standing
+	Knockout         Format = "knockout"           // a seeded bracket; winners go through (see knockout.go)
 )
 
 // Bye as Pairing.Black marks a bye: White rests this round and scores a win.

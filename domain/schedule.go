@@ -262,7 +262,7 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament
 	// A player without a game this round (a bye, or an opponent who
 	// withdrew) is told so, or he would hear nothing until the next round.
 	for _, g := range r.Games {
-		if g.GameID != "" {
+		if g.GameID != "" || g.Return { // one notice for a simultaneous pair
 			continue
 		}
 		for _, e := range []int{g.White, g.Black} {

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -53,6 +54,9 @@ type TournamentGame struct {
 	// Extra is how much later than its round's deadline this game is
 	// adjudicated: the organiser extended it.
 	Extra time.Duration `json:",omitempty"`
+	// Return marks the second game of a simultaneous pair: the pairing of
+	// the game before it, colours reversed (see Tournament.Simultaneous).
+	Return bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -72,9 +76,22 @@ type Tournament struct {
 	Name        string
 	OrganizerID int64
 	Format      Format
-	Entrants    []Entrant
-	Rounds      []Round
-	Time        TimeControl // of every game
+	// Simultaneous: each pairing plays two games at once on the round's
+	// board, colours reversed, as Little Golem's events do. Each game
+	// scores on its own (a pairing is worth 2 points: 2–0, 1½–½ or 1–1),
+	// so the standings, tie-breaks and records count games as ever; a bye
+	// is two games won, a forfeit two games lost.
+	Simultaneous bool `json:",omitempty"`
+	Entrants     []Entrant
+	Rounds       []Round
+	// Bracket is a knockout's slots by round, as each round is paired:
+	// entrants, Bye for an empty slot; slots 2k and 2k+1 play match k.
+	Bracket [][]int     `json:",omitempty"`
+	Time    TimeControl // of every game, unless its round has its own
+	// RoundTimes are the time controls of the first rounds, by round:
+	// entry i for round i+1. A zero entry (Kind "") and a round past the
+	// list play under Time (see RoundTime).
+	RoundTimes []TimeControl `json:",omitempty"`
 	// Ruleset and Params are every game's rules and their options; a
 	// tournament stored before games had rulesets has none: Less.
 	Ruleset string
@@ -107,11 +124,18 @@ type TournamentRef struct {
 
 // NewTournamentSpec is what an organiser asks for.
 type NewTournamentSpec struct {
-	Name    string
-	Format  Format
-	Rounds  int // Swiss: the number of rounds; round robins have theirs
-	Players []Player
-	Time    TimeControl
+	Name   string
+	Format Format
+	Rounds int // Swiss: the number of rounds; round robins have theirs
+	// Simultaneous plays every pairing as two games with colours reversed
+	// (see Tournament.Simultaneous).
+	Simultaneous bool
+	Players      []Player
+	Time         TimeControl
+	// RoundTimes gives the first rounds their own time controls (entry i
+	// for round i+1), e.g. longer turns for the decisive last rounds; a
+	// zero entry (Kind "") and every round past the list use Time.
+	RoundTimes []TimeControl
 	// Ruleset and Params are every game's rules ("" for the default) and
 	// their options (ruleset.Options.Params), e.g. Les's board size: every
 	// game of a round is on the same board.
@@ -149,7 +173,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if (n < 2 && spec.Registration == nil) || n > maxTournamentPlayers {
 		return bad("a tournament has 2 to %d players, not %d", maxTournamentPlayers, n)
 	}
-	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Status: TournamentScheduled,
+	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Simultaneous: spec.Simultaneous, Status: TournamentScheduled,
 		Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
 	if spec.Registration != nil {
 		reg, err := checkRegistration(*spec.Registration, n, now)
@@ -178,15 +202,15 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	}
 	var rounds int
 	switch spec.Format {
-	case RoundRobin, DoubleRoundRobin:
+	case RoundRobin, DoubleRoundRobin, Knockout:
 		if spec.Registration != nil {
 			// Planned again for the players who came when registration closes.
 			if len(spec.Starts) > 0 || spec.Interval == 0 {
-				return bad("a round robin with registration is scheduled by a first start and an interval")
+				return bad("a %s with registration is scheduled by a first start and an interval", spec.Format)
 			}
 			n = max(len(spec.Players), 2)
 		}
-		rounds = RoundRobinRoundCount(n, spec.Format == DoubleRoundRobin)
+		rounds = plannedRounds(spec.Format, n)
 		if spec.Rounds != 0 && spec.Rounds != rounds && spec.Registration == nil {
 			return bad("a %s of %d players has %d rounds", spec.Format, n, rounds)
 		}
@@ -196,12 +220,15 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			return bad("a Swiss tournament of %d players has 1 to %d rounds", n, n-1)
 		}
 	default:
-		return bad("format %q: want round_robin, double_round_robin or swiss", spec.Format)
+		return bad("format %q: want round_robin, double_round_robin, swiss or knockout", spec.Format)
 	}
 	if first := starts0(spec); spec.Registration != nil && !first.IsZero() && spec.Registration.Closes.After(first) {
 		return bad("registration closes after the first round starts")
 	}
 	if t.Time, err = spec.Time.Normalize(2); err != nil {
+		return Tournament{}, err
+	}
+	if t.RoundTimes, err = normalizeRoundTimes(spec, rounds); err != nil {
 		return Tournament{}, err
 	}
 	// The rules refuse options they do not know now, not at the first round.
@@ -239,6 +266,54 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			Status: RoundPending, Seed: seed + uint64(i)})
 	}
 	return t, nil
+}
+
+// normalizeRoundTimes checks the time control of each round that has its
+// own. A round robin whose players sign up learns its number of rounds when
+// registration closes, so it may list as many as the most players can play.
+func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, error) {
+	if len(spec.RoundTimes) == 0 {
+		return nil, nil
+	}
+	most := rounds
+	if spec.Registration != nil && spec.Format != Swiss {
+		most = plannedRounds(spec.Format, maxTournamentPlayers)
+	}
+	if len(spec.RoundTimes) > most {
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "a time control for round %d: the tournament has %d rounds", len(spec.RoundTimes), most)
+	}
+	out := make([]TimeControl, len(spec.RoundTimes))
+	for i, tc := range spec.RoundTimes {
+		if tc.Kind == "" {
+			continue // the tournament's
+		}
+		n, err := tc.Normalize(2)
+		if de := (*Error)(nil); errors.As(err, &de) {
+			return nil, Errorf(de.Kind, de.Code, "round %d's %s", i+1, de.Message)
+		} else if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// RoundTime is the time control of round number (1-based): its own, or
+// the tournament's.
+func (t *Tournament) RoundTime(number int) TimeControl {
+	if number >= 1 && number <= len(t.RoundTimes) && t.RoundTimes[number-1].Kind != "" {
+		return t.RoundTimes[number-1]
+	}
+	return t.Time
+}
+
+// plannedRounds is the number of rounds of a round robin or a knockout of
+// n players.
+func plannedRounds(f Format, n int) int {
+	if f == Knockout {
+		return KnockoutRoundCount(n)
+	}
+	return RoundRobinRoundCount(n, f == DoubleRoundRobin)
 }
 
 // starts0 is the first start a spec asks for; zero if none.
@@ -317,7 +392,11 @@ func (t *Tournament) counts(g *TournamentGame) bool {
 
 // Standings ranks the entrants (see Standings).
 func (t *Tournament) Standings() []Standing {
-	return Standings(len(t.Entrants), t.Format, t.Outcomes(), t.withdrawn())
+	lines := Standings(len(t.Entrants), t.Format, t.Outcomes(), t.withdrawn())
+	if t.Format == Knockout {
+		return t.knockoutStandings(lines)
+	}
+	return lines
 }
 
 // Current is the round being played, or nil.
@@ -367,6 +446,18 @@ func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 		o.Score, o.Margin = 0, -r.Margin
 	}
 	return o
+}
+
+// Board is the board number (1-based) of game i of the round: its
+// pairing's place in the round, shared by both games of a simultaneous pair.
+func (r *Round) Board(i int) int {
+	n := 0
+	for _, g := range r.Games[:i+1] {
+		if !g.Return {
+			n++
+		}
+	}
+	return n
 }
 
 // GameDeadline is when game i of round r is adjudicated if unfinished:
@@ -460,6 +551,10 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 		if pairings, err = SwissPairings(len(t.Entrants), r.Number, t.Outcomes(), t.withdrawn()); err != nil {
 			return nil, nil, err
 		}
+	case Knockout:
+		slots := t.knockoutSlots(r.Number)
+		t.Bracket = append(t.Bracket[:r.Number-1], slots)
+		pairings = knockoutPairings(slots)
 	default:
 		pairings = RoundRobinRounds(len(t.Entrants), t.Format == DoubleRoundRobin)[r.Number-1]
 	}
@@ -482,6 +577,26 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 			toPlay = append(toPlay, len(r.Games))
 		}
 		r.Games = append(r.Games, g)
+		if t.Simultaneous {
+			// The return game: the same board, colours reversed; a bye or
+			// a forfeit is decided the same way, for a second game.
+			back := g
+			back.Return = true
+			if p.Black != Bye {
+				back.Pairing = Pairing{White: p.Black, Black: p.White}
+			}
+			switch o := g.Outcome; {
+			case o != nil && p.Black == Bye:
+				bye := *o
+				back.Outcome = &bye
+			case o != nil:
+				back.Outcome = forfeit(r.Number, back.Pairing, t.Entrants[back.White].Withdrawn, t.Entrants[back.Black].Withdrawn, t.forfeitMargin())
+			}
+			if g.Outcome == nil {
+				toPlay = append(toPlay, len(r.Games))
+			}
+			r.Games = append(r.Games, back)
+		}
 	}
 	r.Status = RoundRunning
 	t.Status = TournamentRunning
@@ -514,7 +629,7 @@ func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *
 }
 
 // GameSpec is the game of pairing i of round r: the entrants in their
-// colours, the round's board, the tournament's time control.
+// colours, the round's board, the round's time control.
 func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 	p := r.Games[i].Pairing
 	seed := r.Seed
@@ -523,7 +638,7 @@ func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 		Ruleset: t.Ruleset,
 		Params:  t.Params,
 		Seed:    &seed,
-		Time:    t.Time,
+		Time:    t.RoundTime(r.Number),
 	}
 }
 
@@ -542,34 +657,39 @@ const (
 
 // Withdraw takes an entrant out: he is paired no more, and pairings he
 // would have played are forfeited to his opponents (or annulled, by
-// policy). Before the first round he simply leaves the list. His game of
-// the current round, if any, is returned so the caller can resign it.
-func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentActor, reason string, now time.Time) (gameID string, err error) {
+// policy). Before the first round he simply leaves the list. His
+// undecided games of the current round (two in a simultaneous event) are
+// returned so the caller can resign them.
+func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentActor, reason string, now time.Time) (gameIDs []string, err error) {
 	if entrant < 0 || entrant >= len(t.Entrants) {
-		return "", Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+		return nil, Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return "", Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
+		return nil, Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
 	}
 	e := &t.Entrants[entrant]
 	if e.Withdrawn {
-		return "", Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
+		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
 	}
 	if policy == "" {
 		policy = WithdrawForfeit
 	}
 	if policy != WithdrawForfeit && policy != WithdrawAnnul {
-		return "", Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
+	}
+	if policy == WithdrawAnnul && t.Format == Knockout {
+		// His matches decided who went through: they cannot count for nobody.
+		return nil, Errorf(KindInvalid, CodeInvalidInput, "a knockout keeps the games played: withdraw with forfeit")
 	}
 	if reason, err = checkReason(reason, false); err != nil {
-		return "", err
+		return nil, err
 	}
 	if t.Status == TournamentScheduled {
 		// Nothing was paired yet: he leaves the list (and may join again).
 		name := e.Name
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
 		t.logf(by, now, ActionLeft, reason, "%s left before the start", name)
-		return "", nil
+		return nil, nil
 	}
 	e.Withdrawn = true
 	detail := "%s withdrew; his remaining games are forfeited"
@@ -582,25 +702,22 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 		}
 	}
 	t.logf(by, now, ActionWithdrawn, reason, detail, e.Name)
-	if r := t.Current(); r != nil {
-		for _, g := range r.Games {
-			if g.Outcome == nil && (g.White == entrant || g.Black == entrant) {
-				return g.GameID, nil
-			}
-		}
+	for _, g := range t.EntrantGames(entrant) {
+		gameIDs = append(gameIDs, g.GameID)
 	}
-	return "", nil
+	return gameIDs, nil
 }
 
-// played counts the games an entrant has finished by play (not byes, not
-// forfeits, not annulled by the organiser).
+// played counts the rounds in which an entrant finished a game by play
+// (not byes, not forfeits, not annulled by the organiser): a simultaneous
+// pair is one round's play.
 func (t *Tournament) played(entrant int) int {
 	n := 0
 	for _, r := range t.Rounds {
-		for _, g := range r.Games {
-			if g.Outcome != nil && !g.Outcome.Forfeit && !g.Annulled && g.GameID != "" && (g.White == entrant || g.Black == entrant) {
-				n++
-			}
+		if slices.ContainsFunc(r.Games, func(g TournamentGame) bool {
+			return g.Outcome != nil && !g.Outcome.Forfeit && !g.Annulled && g.GameID != "" && (g.White == entrant || g.Black == entrant)
+		}) {
+			n++
 		}
 	}
 	return n

@@ -145,7 +145,7 @@ func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Tim
 		return err
 	}
 	if t.Format != Swiss && t.Interval == 0 {
-		return Errorf(KindInvalid, CodeInvalidInput, "a round robin with registration is scheduled by a first start and an interval")
+		return Errorf(KindInvalid, CodeInvalidInput, "a %s with registration is scheduled by a first start and an interval", t.Format)
 	}
 	t.Registration = &reg
 	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", "registration is open%s", regTerms(reg))
@@ -231,10 +231,10 @@ func (t *Tournament) closeRegistration(now time.Time) bool {
 		return false
 	}
 	switch t.Format {
-	case RoundRobin, DoubleRoundRobin:
+	case RoundRobin, DoubleRoundRobin, Knockout:
 		first := t.Rounds[0]
 		length := first.Deadline.Sub(first.Start)
-		count := RoundRobinRoundCount(n, t.Format == DoubleRoundRobin)
+		count := plannedRounds(t.Format, n)
 		t.Rounds = t.Rounds[:0:0]
 		for i := range count {
 			start := first.Start.Add(time.Duration(i) * t.Interval)
@@ -289,18 +289,20 @@ func (t *Tournament) checkChangeable() error {
 	return nil
 }
 
-// EntrantGame is the undecided game of the running round an entrant plays,
-// with his colour in it (a tournament game's first seat is White's); ""
-// when he has none.
-func (t *Tournament) EntrantGame(entrant int) (gameID string, white bool) {
+// EntrantGames are the undecided games of the running round an entrant
+// plays: one, two in a simultaneous event, none between rounds. His colour
+// in each is White when he is its pairing's White (a tournament game's
+// first seat is White's).
+func (t *Tournament) EntrantGames(entrant int) []TournamentGame {
+	var out []TournamentGame
 	if r := t.Current(); r != nil {
 		for _, g := range r.Games {
 			if g.Outcome == nil && g.GameID != "" && (g.White == entrant || g.Black == entrant) {
-				return g.GameID, g.White == entrant
+				out = append(out, g)
 			}
 		}
 	}
-	return "", false
+	return out
 }
 
 // UpdateEntrant corrects an entrant's name or address (a typo: he keeps

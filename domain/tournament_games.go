@@ -14,7 +14,7 @@ import (
 // RoundGame is a played (or playing) game of a tournament with its turns.
 type RoundGame struct {
 	Round int // 1-based
-	Board int // 1-based place of the pairing in its round
+	Board int // 1-based place of the pairing in its round (see Round.Board)
 	Game  Game
 	// Turns are the game's turns as far as Game has played them.
 	Turns []StoredTurn
@@ -92,7 +92,7 @@ func (s *Service) TournamentGames(ctx context.Context, id string, round int) (To
 			// (A stored turn's Ply counts from 1: the game's ply after it.)
 			n := game.Ply()
 			turns = slices.DeleteFunc(turns, func(t StoredTurn) bool { return t.Ply > n })
-			out = append(out, RoundGame{Round: r.Number, Board: i + 1, Game: game, Turns: turns})
+			out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: game, Turns: turns})
 		}
 	}
 	return t, out, nil

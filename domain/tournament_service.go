@@ -114,29 +114,39 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		gameID, err := t.Withdraw(entrant, policy, by, reason, now)
-		if err != nil || gameID == "" {
-			return err
-		}
-		g, err := tx.Game(ctx, gameID)
-		if err != nil || g.Over() {
-			return err
-		}
-		seat := g.Seats[0].Color
-		if g.Seats[1].Email == t.Entrants[entrant].Email {
-			seat = g.Seats[1].Color
-		}
-		sub, err := Resign(g, Actor{SeatColor: &seat}, now)
+		gameIDs, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil {
 			return err
 		}
-		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
-			return err
+		for _, id := range gameIDs {
+			if err := resignFor(ctx, tx, t, entrant, id, now); err != nil {
+				return err
+			}
 		}
-		res, _ := sub.Game.Result()
-		t.RecordResult(gameID, res, now)
 		return nil
 	})
+}
+
+// resignFor resigns an entrant's game (he withdrew) and records its result.
+func resignFor(ctx context.Context, tx StoreTx, t *Tournament, entrant int, gameID string, now time.Time) error {
+	g, err := tx.Game(ctx, gameID)
+	if err != nil || g.Over() {
+		return err
+	}
+	seat := g.Seats[0].Color
+	if g.Seats[1].Email == t.Entrants[entrant].Email {
+		seat = g.Seats[1].Color
+	}
+	sub, err := Resign(g, Actor{SeatColor: &seat}, now)
+	if err != nil {
+		return err
+	}
+	if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
+		return err
+	}
+	res, _ := sub.Game.Result()
+	t.RecordResult(gameID, res, now)
+	return nil
 }
 
 // CancelTournament stops a tournament: no further rounds; the results of
@@ -182,8 +192,8 @@ func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, p Playe
 }
 
 // UpdateEntrant corrects an entrant (replace false) or replaces him by
-// another player who has not played yet (replace true). His game of the
-// running round follows: the seat gets the new name and, when the address
+// another player who has not played yet (replace true). His games of the
+// running round follow: the seat gets the new name and, when the address
 // changed, a new move link, sent to the new address with an invitation.
 func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, p Player, replace bool, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
@@ -191,23 +201,28 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 		}
 		old := t.Entrants[entrant].Player
-		gameID, white := t.EntrantGame(entrant)
-		var g Game
+		// His games of the running round: one, or a simultaneous pair.
+		type seated struct {
+			game Game
+			seat int
+		}
+		var games []seated
 		moved := false
-		if gameID != "" {
-			var err error
-			if g, err = tx.Game(ctx, gameID); err != nil {
-				return err
-			}
-			seat := g.Seats[1].Color
-			if white {
-				seat = g.Seats[0].Color
-			}
-			turns, err := tx.Turns(ctx, gameID)
+		for _, tg := range t.EntrantGames(entrant) {
+			g, err := tx.Game(ctx, tg.GameID)
 			if err != nil {
 				return err
 			}
-			moved = slices.ContainsFunc(turns, func(st StoredTurn) bool { return st.Color == seat && !st.Auto })
+			seat := 1
+			if tg.White == entrant {
+				seat = 0
+			}
+			turns, err := tx.Turns(ctx, tg.GameID)
+			if err != nil {
+				return err
+			}
+			moved = moved || slices.ContainsFunc(turns, func(st StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
+			games = append(games, seated{g, seat})
 		}
 		if p.Locale == "" && p.Email != old.Email {
 			locale, err := tx.AccountLocale(ctx, p.Email)
@@ -219,21 +234,19 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 		if err := t.UpdateEntrant(entrant, p, replace, moved, reason, now); err != nil {
 			return err
 		}
-		if gameID == "" {
+		if len(games) == 0 {
 			return nil
 		}
-		seat := 1
-		if white {
-			seat = 0
-		}
-		ng, notices := Reseat(g, seat, t.Entrants[entrant].Player, now)
 		// The invitation is the organiser's doing, like a round's.
 		organizer, err := tx.UserEmail(ctx, t.OrganizerID)
 		if err != nil {
 			return err
 		}
-		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Notices: notices, Cause: Cause{By: organizer, Scheduled: true}}, now); err != nil {
-			return err
+		for _, sg := range games {
+			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Player, now)
+			if err := tx.UpdateGame(ctx, &sg.game, &GameChange{Game: ng, Notices: notices, Cause: Cause{By: organizer, Scheduled: true}}, now); err != nil {
+				return err
+			}
 		}
 		if replace {
 			return s.tellPlayers(ctx, tx, t, []string{old.Email}, now)

@@ -39,7 +39,7 @@ func TestCreateTournament(t *testing.T) {
 		{"starts in the past", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(2), Starts: []time.Time{t0.Add(-day)}, RoundLength: day}, 0, false},
 		{"round longer than the gap", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2, Players: players(4),
 			Starts: []time.Time{first, first.Add(day)}, RoundLength: 2 * day}, 0, false},
-		{"unknown format", domain.NewTournamentSpec{Name: "Cup", Format: "knockout", Players: players(4), FirstStart: first, Interval: day}, 0, false},
+		{"unknown format", domain.NewTournamentSpec{Name: "Cup", Format: "ladder", Players: players(4), FirstStart: first, Interval: day}, 0, false},
 		{"name with a newline", domain.NewTournamentSpec{Name: "Cup\nBcc: x", Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
 		// The limit is MaxTournamentNameLength characters, not a person's name's.
 		{"longest name", domain.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength), Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 1, true},

@@ -87,6 +87,7 @@ func (e Color) Valid() bool {
 // Defines values for CreateTournamentRequestFormat.
 const (
 	CreateTournamentRequestFormatDoubleRoundRobin CreateTournamentRequestFormat = "double_round_robin"
+	CreateTournamentRequestFormatKnockout         CreateTournamentRequestFormat = "knockout"
 	CreateTournamentRequestFormatRoundRobin       CreateTournamentRequestFormat = "round_robin"
 	CreateTournamentRequestFormatSwiss            CreateTournamentRequestFormat = "swiss"
 )
@@ -95,6 +96,8 @@ const (
 func (e CreateTournamentRequestFormat) Valid() bool {
 	switch e {
 	case CreateTournamentRequestFormatDoubleRoundRobin:
+		return true
+	case CreateTournamentRequestFormatKnockout:
 		return true
 	case CreateTournamentRequestFormatRoundRobin:
 		return true
@@ -1029,6 +1032,7 @@ func (e Side) Valid() bool {
 // Defines values for StandingListTiebreak.
 const (
 	StandingListTiebreakBuchholz        StandingListTiebreak = "buchholz"
+	StandingListTiebreakRoundReached    StandingListTiebreak = "round_reached"
 	StandingListTiebreakSonnebornBerger StandingListTiebreak = "sonneborn_berger"
 )
 
@@ -1036,6 +1040,8 @@ const (
 func (e StandingListTiebreak) Valid() bool {
 	switch e {
 	case StandingListTiebreakBuchholz:
+		return true
+	case StandingListTiebreakRoundReached:
 		return true
 	case StandingListTiebreakSonnebornBerger:
 		return true
@@ -1140,6 +1146,7 @@ func (e TokenResponseTokenType) Valid() bool {
 // Defines values for TournamentFormat.
 const (
 	TournamentFormatDoubleRoundRobin TournamentFormat = "double_round_robin"
+	TournamentFormatKnockout         TournamentFormat = "knockout"
 	TournamentFormatRoundRobin       TournamentFormat = "round_robin"
 	TournamentFormatSwiss            TournamentFormat = "swiss"
 )
@@ -1148,6 +1155,8 @@ const (
 func (e TournamentFormat) Valid() bool {
 	switch e {
 	case TournamentFormatDoubleRoundRobin:
+		return true
+	case TournamentFormatKnockout:
 		return true
 	case TournamentFormatRoundRobin:
 		return true
@@ -1185,6 +1194,7 @@ func (e TournamentStatus) Valid() bool {
 // Defines values for TournamentTiebreak.
 const (
 	TournamentTiebreakBuchholz        TournamentTiebreak = "buchholz"
+	TournamentTiebreakRoundReached    TournamentTiebreak = "round_reached"
 	TournamentTiebreakSonnebornBerger TournamentTiebreak = "sonneborn_berger"
 )
 
@@ -1192,6 +1202,8 @@ const (
 func (e TournamentTiebreak) Valid() bool {
 	switch e {
 	case TournamentTiebreakBuchholz:
+		return true
+	case TournamentTiebreakRoundReached:
 		return true
 	case TournamentTiebreakSonnebornBerger:
 		return true
@@ -1203,6 +1215,7 @@ func (e TournamentTiebreak) Valid() bool {
 // Defines values for TournamentListTournamentsFormat.
 const (
 	TournamentListTournamentsFormatDoubleRoundRobin TournamentListTournamentsFormat = "double_round_robin"
+	TournamentListTournamentsFormatKnockout         TournamentListTournamentsFormat = "knockout"
 	TournamentListTournamentsFormatRoundRobin       TournamentListTournamentsFormat = "round_robin"
 	TournamentListTournamentsFormatSwiss            TournamentListTournamentsFormat = "swiss"
 )
@@ -1211,6 +1224,8 @@ const (
 func (e TournamentListTournamentsFormat) Valid() bool {
 	switch e {
 	case TournamentListTournamentsFormatDoubleRoundRobin:
+		return true
+	case TournamentListTournamentsFormatKnockout:
 		return true
 	case TournamentListTournamentsFormatRoundRobin:
 		return true
@@ -1684,6 +1699,30 @@ type BoardView struct {
 // neighbours, and neighbours are joined by lines.
 type BoardViewLayout string
 
+// BracketMatch A knockout match; the players are indexes into the tournament's players.
+type BracketMatch struct {
+	// Bottom The player of the lower slot; null for an empty slot.
+	Bottom *int `json:"bottom"`
+
+	// Top The player of the upper slot; null for an empty slot (the other has a bye).
+	//
+	// Example: 0
+	Top *int `json:"top"`
+
+	// Winner Who goes through; null while the match is undecided, or when nobody does (both withdrew).
+	//
+	// Example: 0
+	Winner *int `json:"winner"`
+}
+
+// BracketRound defines model for BracketRound.
+type BracketRound struct {
+	Matches []BracketMatch `json:"matches"`
+
+	// Round Example: 1
+	Round int `json:"round"`
+}
+
 // Color A seat, by the name its game gives it. Less names seats by colour:
 // two-player games use `white` and `black`; four-player games all
 // four, in the turn order yellow, black, white, red. Les names them
@@ -1746,6 +1785,19 @@ type CreateGameRequest struct {
 
 // CreateTournamentRequest defines model for CreateTournamentRequest.
 type CreateTournamentRequest struct {
+	// Format `knockout`: the players, seeded in the order given (strongest
+	// first; players who sign up are seeded as they come), fill a
+	// bracket of the next power of two; the top seeds have byes in
+	// round 1 when the field is not a power of two, and seeds 1 and 2
+	// can meet only in the final. A match is one game (the higher
+	// seed has White) or, with `simultaneous`, two games with colours
+	// reversed. The winner has more points in the match; level, the
+	// greater sum of margins; still level, the higher seed. A
+	// withdrawn player's games are forfeited; a match of two
+	// withdrawn players sends nobody, and the next opponent has a bye.
+	//
+	//
+	// Example: knockout
 	Format CreateTournamentRequestFormat `json:"format"`
 
 	// Game Every game's rules; `less` if omitted.
@@ -1760,7 +1812,17 @@ type CreateTournamentRequest struct {
 	// Registration Sign-up by the players themselves.
 	Registration *RegistrationRequest `json:"registration,omitempty"`
 
-	// Rounds Swiss only; round robins have their own number.
+	// RoundTimes Rounds with a time control of their own, by round number (from
+	// 1), for example longer turns in the deciding rounds; every other
+	// round plays under `time`. A key that is no round of the
+	// tournament (a round robin with `registration`: of the most
+	// players it may have) is `422 invalid_input`.
+	//
+	//
+	// Example: {"3":{"days":5,"kind":"per_turn"}}
+	RoundTimes *map[string]TimeRequest `json:"round_times,omitempty"`
+
+	// Rounds Swiss only; round robins and knockouts have their own number.
 	Rounds *int `json:"rounds,omitempty"`
 
 	// Schedule A start per round, or a first start and an interval.
@@ -1768,6 +1830,16 @@ type CreateTournamentRequest struct {
 
 	// Side Les only (LB1): every game's board side; 9 if omitted.
 	Side *int `json:"side,omitempty"`
+
+	// Simultaneous Simultaneous pairs, as on Little Golem: each pairing plays two
+	// games at once on the round's board, colours reversed. Each game
+	// scores on its own (a pairing is worth 2 points: 2–0, 1½–½,
+	// 1–1), in the standings, tie-breaks and records alike; a bye is
+	// two games won, a withdrawal forfeits both games.
+	//
+	//
+	// Example: true
+	Simultaneous *bool `json:"simultaneous,omitempty"`
 
 	// Time The game's time control (omit for none). `per_turn`: `days` (the
 	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
@@ -1782,7 +1854,18 @@ type CreateTournamentRequest struct {
 	Time *TimeRequest `json:"time,omitempty"`
 }
 
-// CreateTournamentRequestFormat defines model for CreateTournamentRequest.Format.
+// CreateTournamentRequestFormat `knockout`: the players, seeded in the order given (strongest
+// first; players who sign up are seeded as they come), fill a
+// bracket of the next power of two; the top seeds have byes in
+// round 1 when the field is not a power of two, and seeds 1 and 2
+// can meet only in the final. A match is one game (the higher
+// seed has White) or, with `simultaneous`, two games with colours
+// reversed. The winner has more points in the match; level, the
+// greater sum of margins; still level, the higher seed. A
+// withdrawn player's games are forfeited; a match of two
+// withdrawn players sends nobody, and the next opponent has a bye.
+//
+// Example: knockout
 type CreateTournamentRequestFormat string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
@@ -2972,6 +3055,10 @@ type TokenResponseTokenType string
 
 // Tournament defines model for Tournament.
 type Tournament struct {
+	// Bracket A knockout's bracket, by round as far as it is paired; null for
+	// other formats. Match k of a round is slots 2k and 2k+1 of it;
+	// its winner plays in match k/2 (rounded down) of the next round.
+	Bracket   *[]BracketRound  `json:"bracket"`
 	CreatedAt time.Time        `json:"created_at"`
 	Format    TournamentFormat `json:"format"`
 
@@ -2998,10 +3085,18 @@ type Tournament struct {
 	// Side The board side of every game (Les); null for Less, whose rounds each have a board of their own.
 	Side *int `json:"side"`
 
+	// Simultaneous Each pairing plays two games, colours reversed; each game scores on its own.
+	Simultaneous bool `json:"simultaneous"`
+
 	// Standings Live: a result counts the moment its game ends.
-	Standings []Standing         `json:"standings"`
-	Status    TournamentStatus   `json:"status"`
-	Tiebreak  TournamentTiebreak `json:"tiebreak"`
+	Standings []Standing       `json:"standings"`
+	Status    TournamentStatus `json:"status"`
+
+	// Tiebreak The third criterion after points and margins; a knockout ranks
+	// by the round each player reached instead (`round_reached`: the
+	// champion, the finalist, then each round's losers sharing a
+	// rank), its `tiebreak` numbers 0.
+	Tiebreak TournamentTiebreak `json:"tiebreak"`
 }
 
 // TournamentFormat defines model for Tournament.Format.
@@ -3010,7 +3105,10 @@ type TournamentFormat string
 // TournamentStatus defines model for Tournament.Status.
 type TournamentStatus string
 
-// TournamentTiebreak defines model for Tournament.Tiebreak.
+// TournamentTiebreak The third criterion after points and margins; a knockout ranks
+// by the round each player reached instead (`round_reached`: the
+// champion, the finalist, then each round's losers sharing a
+// rank), its `tiebreak` numbers 0.
 type TournamentTiebreak string
 
 // TournamentInvite defines model for TournamentInvite.
@@ -3080,6 +3178,14 @@ type TournamentPairing struct {
 	// Black The index of the player with Black; null for a bye.
 	Black *int `json:"black"`
 
+	// Board The pairing's place in its round, from 1. Both games of a
+	// simultaneous pair share it, the return game (colours reversed)
+	// listed second.
+	//
+	//
+	// Example: 1
+	Board int `json:"board"`
+
 	// Deadline When the game is adjudicated if unfinished; later than the round's if extended.
 	Deadline time.Time `json:"deadline"`
 
@@ -3134,6 +3240,9 @@ type TournamentRound struct {
 	Number   int                   `json:"number"`
 	Start    time.Time             `json:"start"`
 	Status   TournamentRoundStatus `json:"status"`
+
+	// Time The time control of the round's games (`round_times`, or the tournament's `time`).
+	Time TimeControl `json:"time"`
 }
 
 // TournamentRoundStatus defines model for TournamentRound.Status.
@@ -3574,6 +3683,8 @@ type WithdrawRequest struct {
 	// (default) keeps his played games and forfeits the rest to his
 	// opponents; `annul` annuls all his games when he played fewer
 	// than half of the rounds (as chess events do), else forfeits.
+	// A knockout refuses `annul` (`422 invalid_input`): its matches
+	// decided who went through.
 	Policy *WithdrawRequestPolicy `json:"policy,omitempty"`
 
 	// Reason Why, for the log.
@@ -3584,6 +3695,8 @@ type WithdrawRequest struct {
 // (default) keeps his played games and forfeits the rest to his
 // opponents; `annul` annuls all his games when he played fewer
 // than half of the rounds (as chess events do), else forfeits.
+// A knockout refuses `annul` (`422 invalid_input`): its matches
+// decided who went through.
 type WithdrawRequestPolicy string
 
 // GameId defines model for GameId.
