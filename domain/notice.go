@@ -59,7 +59,9 @@ type ReplyDetail struct {
 }
 
 // Essential reports whether a notice is sent even to an address that
-// unsubscribed: moves and results are the game itself; reminders are not.
+// unsubscribed: moves and results are the game itself, and so are a
+// tournament's results, standings and changes to its schedule; reminders
+// are not.
 func (k NoticeKind) Essential() bool { return k != NoticeReminder }
 
 // NoticeDelivery is how the email of one notice fared, for the players who

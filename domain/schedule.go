@@ -221,7 +221,10 @@ func settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now t
 			return acted, nil
 		}
 	}
-	return true, t.CloseRound(now)
+	if err := t.CloseRound(now); err != nil {
+		return false, err
+	}
+	return true, roundClosedMail(ctx, tx, t, r, now)
 }
 
 func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) (bool, error) {

@@ -135,6 +135,8 @@ func QueueAll(ctx context.Context, f Facts, g *domain.Game, notices []domain.Not
 func countsAgainstBudget(ctx context.Context, f Facts, n domain.Notice, email string, c domain.Cause) (bool, error) {
 	switch n.Kind {
 	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye,
+		// A tournament's results and changes: its organiser's doing.
+		domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate,
 		// The answer to a reply: the player's own doing, unless it came
 		// from another address.
 		domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
