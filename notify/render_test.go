@@ -34,6 +34,7 @@ func (fakeLinks) LoginURL(token string) string { return "https://less.example/lo
 func (fakeLinks) NeverEmailURL(email string) (string, error) {
 	return "https://less.example/never-email?t=stop-" + email, nil
 }
+func (fakeLinks) TournamentURL(id string) string { return "https://less.example/tournaments/" + id }
 func (fakeLinks) UnsubscribeURL(email string) (string, error) {
 	return "https://less.example/unsubscribe?t=unsub-" + email, nil
 }
