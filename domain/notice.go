@@ -62,7 +62,7 @@ type ReplyDetail struct {
 // unsubscribed: moves and results are the game itself, and so are a
 // tournament's results, standings and changes to its schedule; reminders
 // are not.
-func (k NoticeKind) Essential() bool { return k != NoticeReminder }
+func (k NoticeKind) Essential() bool { return k != NoticeReminder && k != NoticeRoundDeadline }
 
 // NoticeDelivery is how the email of one notice fared, for the players who
 // ask why they got nothing.

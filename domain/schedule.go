@@ -168,6 +168,13 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			}
 			acted = acted || closed
 		}
+		if r := t.Current(); r != nil {
+			reminded, err := remindRound(ctx, tx, &t, r, now)
+			if err != nil {
+				return err
+			}
+			acted = acted || reminded
+		}
 		if t.Current() == nil && t.Status != TournamentFinished && t.Status != TournamentCancelled {
 			started, err := s.startRoundIfDue(ctx, tx, &t, now)
 			if err != nil {

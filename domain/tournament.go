@@ -53,6 +53,9 @@ type TournamentGame struct {
 	// Extra is how much later than its round's deadline this game is
 	// adjudicated: the organiser extended it.
 	Extra time.Duration `json:",omitempty"`
+	// Reminded: its players were told the round's deadline is near
+	// (NoticeRoundDeadline), once.
+	Reminded bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -347,6 +350,9 @@ func (t *Tournament) NextDue() time.Time {
 		return time.Time{}
 	}
 	if r := t.Current(); r != nil {
+		if remind := r.reminderDue(); !remind.IsZero() && remind.Before(r.dueAt()) {
+			return remind
+		}
 		return r.dueAt()
 	}
 	if r := t.next(); r != nil {

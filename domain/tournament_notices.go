@@ -24,7 +24,76 @@ const (
 	// NoticeTournamentUpdate: an action on the event a recipient must know
 	// (see mailedActions). Ply: the log entry's number, 1-based.
 	NoticeTournamentUpdate NoticeKind = "tournament_update"
+	// NoticeRoundDeadline: the round's deadline is near and the
+	// recipient's game of it is unfinished (it will be adjudicated). Not
+	// essential: an address that unsubscribed from reminders gets none.
+	// Ply: the round.
+	NoticeRoundDeadline NoticeKind = "round_deadline"
 )
+
+// MaxRoundReminderLead is how long before a game's round deadline its
+// players are reminded; a round shorter than four times that is reminded
+// a quarter of its length before (an hourly round: 15 minutes).
+const MaxRoundReminderLead = 24 * time.Hour
+
+// reminderLead is how long before its deadline a game of r is reminded.
+func (r *Round) reminderLead() time.Duration {
+	return min(MaxRoundReminderLead, r.Deadline.Sub(r.Start)/4)
+}
+
+// ReminderAt is when the players of game i of r are reminded that its
+// deadline is near.
+func (r *Round) ReminderAt(i int) time.Time { return r.GameDeadline(i).Add(-r.reminderLead()) }
+
+// reminderDue is when the next reminder of the round's deadline is due:
+// the earliest of its unfinished, unreminded games; zero when none.
+func (r *Round) reminderDue() time.Time {
+	var due time.Time
+	for i, g := range r.Games {
+		if g.Outcome != nil || g.GameID == "" || g.Reminded {
+			continue
+		}
+		if at := r.ReminderAt(i); due.IsZero() || at.Before(due) {
+			due = at
+		}
+	}
+	return due
+}
+
+// remindRound tells the players of each unfinished game of r whose
+// deadline is near that it will be adjudicated then, once per game: the
+// game is marked Reminded in the same unit of work, so a second tick, or
+// a second scheduler, finds nothing to do.
+func remindRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+	var c Cause
+	acted := false
+	for i := range r.Games {
+		g := &r.Games[i]
+		if g.Outcome != nil || g.GameID == "" || g.Reminded || now.Before(r.ReminderAt(i)) {
+			continue
+		}
+		if !acted {
+			var err error
+			if c, _, err = tournamentCause(ctx, tx, t); err != nil {
+				return false, err
+			}
+		}
+		acted = true
+		g.Reminded = true
+		for _, e := range []int{g.White, g.Black} {
+			p := t.Entrants[e]
+			n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+			if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
+				return false, err
+			}
+		}
+	}
+	if acted {
+		t.Version++
+		t.UpdatedAt = now
+	}
+	return acted, nil
+}
 
 // mailedActions are the logged actions that are mailed to the players
 // they concern, besides the live event every client gets: each changes

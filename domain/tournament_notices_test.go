@@ -12,7 +12,7 @@ import (
 
 // TestTournamentMail plays a three-player round robin through and checks,
 // step by step, which tournament mail each change queues and to whom: the
-// players of an extended game, every player and the organiser when a
+// players of an extended game, then of its deadline's reminder (once), every player and the organiser when a
 // round closes (once, however often the scheduler looks), the organiser
 // when a player withdraws himself but not when he withdrew him, and the
 // final standings to every entrant, also the one who withdrew.
@@ -90,6 +90,27 @@ func TestTournamentMail(t *testing.T) {
 	n := logged()
 	check("an extension", fmt.Sprintf("tournament_update %d %s", n, seats[0]), fmt.Sprintf("tournament_update %d %s", n, seats[1]))
 
+	// Its deadline nears: both players are reminded, once.
+	cur, err := f.svc.Tournament(ctx, tour.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var remindAt time.Time
+	for i, g := range cur.Rounds[0].Games {
+		if g.GameID == gameID {
+			remindAt = cur.Rounds[0].ReminderAt(i)
+		}
+	}
+	if !cur.NextDue().Equal(remindAt) {
+		t.Errorf("the event is due at %v; want the reminder at %v", cur.NextDue(), remindAt)
+	}
+	tick(remindAt.Add(-time.Minute))
+	check("before the reminder")
+	tick(remindAt)
+	check("the round's deadline nears", "round_deadline 1 "+seats[0], "round_deadline 1 "+seats[1])
+	tick(remindAt.Add(time.Minute))
+	check("a tick after the reminder")
+
 	// The deadline passes: the game is adjudicated and the round closes.
 	tick(start.Add(24*time.Hour + time.Hour))
 	check("round 1 closes",
@@ -134,7 +155,7 @@ func TestTournamentMail(t *testing.T) {
 			t.Errorf("mail %q to a player who withdrew", got)
 		}
 	}
-	cur, err := f.svc.Tournament(ctx, tour.ID)
+	cur, err = f.svc.Tournament(ctx, tour.ID)
 	if err != nil || cur.Status != domain.TournamentFinished {
 		t.Fatalf("the tournament: %v, %v; want finished", cur.Status, err)
 	}

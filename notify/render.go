@@ -73,7 +73,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 	switch m.Notice.Kind {
 	case domain.NoticeBye:
 		return r.bye(ctx, m, msg)
-	case domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate:
+	case domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate, domain.NoticeRoundDeadline:
 		return r.tournamentMail(ctx, m, msg)
 	}
 	if m.Notice.Kind == domain.NoticeLogin {

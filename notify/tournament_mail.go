@@ -34,6 +34,11 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		d, err = r.roundResults(ctx, &t, m.Notice, tp, &msg)
 	case domain.NoticeTournamentUpdate:
 		d, err = tournamentUpdate(&t, m.Notice.Ply, entrant, playing, tp, &msg)
+	case domain.NoticeRoundDeadline:
+		if !playing {
+			return Message{}, fmt.Errorf("render mail %d: %s plays no more in %s: %w", m.ID, m.Email, t.ID, ErrObsolete)
+		}
+		d, err = r.roundDeadline(ctx, &t, m.Notice.Ply, entrant, p, tp, &msg)
 	default:
 		err = fmt.Errorf("unknown kind %q", m.Notice.Kind)
 	}
@@ -44,7 +49,15 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		d.blocks = append(d.blocks, block{link: &link{label: tp.PageLabel, url: r.Links.TournamentURL(t.ID), button: tp.PageButton}})
 	}
 	d.blocks = append([]block{greeting}, d.blocks...)
-	d.blocks = append(d.blocks, block{footer: true, text: footer})
+	end := block{footer: true, text: footer}
+	if !m.Notice.Kind.Essential() {
+		// A reminder can be turned off, as a game's reminders can.
+		if msg.Unsubscribe, err = r.Links.UnsubscribeURL(m.Email); err != nil {
+			return Message{}, err
+		}
+		end.link = &link{label: p.Unsubscribe, url: msg.Unsubscribe}
+	}
+	d.blocks = append(d.blocks, end)
 	if err := r.neverEmail(&d, p, m.Email); err != nil {
 		return Message{}, err
 	}
@@ -220,4 +233,45 @@ func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases) stri
 		}
 	}
 	return ""
+}
+
+// roundDeadline reminds entrant that his game of round number is not
+// finished and its deadline is near, with his move link. Once the game or
+// the round is over, or he withdrew, the reminder is obsolete.
+func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, p *phrases, tp *tournamentPhrases, msg *Message) (doc, error) {
+	if number < 1 || number > len(t.Rounds) {
+		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, number)
+	}
+	round := &t.Rounds[number-1]
+	for i, g := range round.Games {
+		if (g.White != entrant && g.Black != entrant) || g.GameID == "" {
+			continue
+		}
+		if round.Status != domain.RoundRunning || g.Outcome != nil || t.Entrants[entrant].Withdrawn {
+			break
+		}
+		game, err := r.Store.Game(ctx, g.GameID)
+		if err != nil {
+			return doc{}, err
+		}
+		if game.Over() || len(game.Seats) != 2 {
+			break
+		}
+		seat := game.Seats[0] // White holds a tournament game's first seat
+		if g.Black == entrant {
+			seat = game.Seats[1]
+		}
+		move, err := r.Links.MoveURL(game.ID, seat.Color, seat.TokenVersion)
+		if err != nil {
+			return doc{}, err
+		}
+		data := map[string]any{"Name": t.Name, "Round": round.Number, "Deadline": formatDeadline(round.GameDeadline(i))}
+		msg.Subject = say(tp.SubjectDeadline, data)
+		return doc{preheader: say(tp.DeadlineNear, data), blocks: []block{
+			{text: say(tp.DeadlineNear, data)},
+			{text: say(p.RoundDeadline, data)},
+			{link: &link{label: p.MoveLinkLabel, url: move, button: p.MoveButton}},
+		}}, nil
+	}
+	return doc{}, fmt.Errorf("round %d of %s for %s: %w", number, t.ID, t.Entrants[entrant].Email, ErrObsolete)
 }

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,6 +104,7 @@ func tournamentMails(s *tournamentRecords) []struct {
 		{"round_results_organiser", domain.Notice{Kind: domain.NoticeRoundResults, Email: "org@example.org", Tournament: "t_cup", Ply: 1}},
 		{"final_standings", domain.Notice{Kind: domain.NoticeFinalStandings, Email: "ann@example.org", Tournament: "t_cup", Ply: 1}},
 		{"tournament_extended", domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: len(s.t.Log)}},
+		{"round_deadline", domain.Notice{Kind: domain.NoticeRoundDeadline, Email: "ann@example.org", Tournament: "t_cup", Ply: 2}},
 	}
 }
 
@@ -144,8 +146,9 @@ func golden(t *testing.T, path, got string) {
 }
 
 // The mail of a log entry: a player withdrawing himself names him to the
-// organiser; an action without words, or an entry or round that does not
-// exist, is an error, not an empty email.
+// organiser; an entry or round that does not exist is an error, not an
+// empty email; a reminder of a round's deadline to a player without a
+// game in it running is obsolete (dropped).
 func TestTournamentMailEntries(t *testing.T) {
 	s := tournamentFixture(t)
 	if _, err := s.t.Withdraw(2, domain.WithdrawForfeit, domain.ByPlayer("Cat"), "", s.t.UpdatedAt); err != nil {
@@ -162,6 +165,15 @@ func TestTournamentMailEntries(t *testing.T) {
 	for _, want := range []string{"Winter Cup: Cat withdrew", "Cat withdrew from the tournament Winter Cup", "you organise the tournament"} {
 		if !strings.Contains(msg.Subject+"\n"+msg.Text, want) {
 			t.Errorf("the organiser's withdrawal email lacks %q:\n%s\n%s", want, msg.Subject, msg.Text)
+		}
+	}
+	for _, n := range []domain.Notice{
+		{Kind: domain.NoticeRoundDeadline, Email: "ann@example.org", Tournament: "t_cup", Ply: 1}, // closed
+		{Kind: domain.NoticeRoundDeadline, Email: "cat@example.org", Tournament: "t_cup", Ply: 2}, // withdrew
+		{Kind: domain.NoticeRoundDeadline, Email: "org@example.org", Tournament: "t_cup", Ply: 2}, // plays not
+	} {
+		if _, err := render(n); !errors.Is(err, ErrObsolete) {
+			t.Errorf("render %+v: %v; want obsolete", n, err)
 		}
 	}
 	for _, n := range []domain.Notice{

@@ -136,7 +136,7 @@ func countsAgainstBudget(ctx context.Context, f Facts, n domain.Notice, email st
 	switch n.Kind {
 	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye,
 		// A tournament's results and changes: its organiser's doing.
-		domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate,
+		domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate, domain.NoticeRoundDeadline,
 		// The answer to a reply: the player's own doing, unless it came
 		// from another address.
 		domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
