@@ -111,6 +111,7 @@ var mailedActions = map[string]bool{
 	ActionResultOverridden: true,
 	ActionResultAnnulled:   true,
 	ActionCancelled:        true,
+	ActionWithdrawn:        true, // by the organiser: the player withdrawn
 }
 
 // organiserActions are the logged actions the organiser is mailed about:
@@ -184,6 +185,9 @@ func updateMail(ctx context.Context, tx StoreTx, t *Tournament, emails []string,
 	c, organizer, err := tournamentCause(ctx, tx, t)
 	if err != nil {
 		return err
+	}
+	if last.Action == ActionWithdrawn && last.By.Role == ByPlayer("").Role {
+		toPlayers = false // he knows
 	}
 	if toPlayers {
 		for _, email := range emails {

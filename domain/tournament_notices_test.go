@@ -14,7 +14,8 @@ import (
 // step by step, which tournament mail each change queues and to whom: the
 // players of an extended game, then of its deadline's reminder (once), every player and the organiser when a
 // round closes (once, however often the scheduler looks), the organiser
-// when a player withdraws himself but not when he withdrew him, and the
+// when a player withdraws himself (and the player, not the organiser, when
+// the organiser withdraws him), and the
 // final standings to every entrant, also the one who withdrew.
 func TestTournamentMail(t *testing.T) {
 	f := newFixture(t)
@@ -168,11 +169,20 @@ func TestTournamentMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f2.now = t0.Add(time.Hour)
+	if _, err := f2.svc.TickTournament(ctx, tour2.ID); err != nil {
+		t.Fatal(err)
+	}
 	before := len(f2.store.Queued())
 	if _, err := f2.svc.Withdraw(ctx, domain.TournamentRequest{ID: tour2.ID}, 0, domain.WithdrawForfeit, domain.ByOrganiser, ""); err != nil {
 		t.Fatal(err)
 	}
-	if q := f2.store.Queued(); len(q) != before {
-		t.Errorf("the organiser withdrew a player: mail %+v; want none", q[before:])
+	var got []string
+	for _, q := range f2.store.Queued()[before:] {
+		got = append(got, string(q.Kind)+" "+q.Email)
+	}
+	// Her game is resigned: its result goes to her opponent and to her.
+	if !slices.Contains(got, "tournament_update ann@example.org") || slices.Contains(got, "tournament_update org@example.org") {
+		t.Errorf("the organiser withdrew Ann: mail %q; want a tournament_update to her, none to him", got)
 	}
 }

@@ -114,11 +114,15 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
+		var email []string // before the start, a withdrawn entrant leaves the list
+		if entrant >= 0 && entrant < len(t.Entrants) {
+			email = []string{t.Entrants[entrant].Email}
+		}
 		gameID, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil {
 			return err
 		}
-		if err := updateMail(ctx, tx, t, nil, now); err != nil {
+		if err := updateMail(ctx, tx, t, email, now); err != nil {
 			return err
 		}
 		if gameID == "" {

@@ -25,6 +25,7 @@ type tournamentPhrases struct {
 
 	// Actions say a logged action (domain.Action*): .Name, .Player.
 	Actions      map[string]string
+	Withdrew     string // .Name, .Player: to the organiser, a player withdrew himself
 	Reason       string // .Reason, as the organiser wrote it
 	When         string // .At
 	YourDeadline string // .Round, .Deadline: when his running game is adjudicated
@@ -68,8 +69,9 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultOverridden: "the organiser of the tournament {{.Name}} set the result of a game; the standings count it.",
 			domain.ActionResultAnnulled:   "the organiser of the tournament {{.Name}} annulled the result of a game: it counts for nobody.",
 			domain.ActionCancelled:        "the organiser cancelled the tournament {{.Name}}: no more rounds will be played.",
-			domain.ActionWithdrawn:        "{{.Player}} withdrew from the tournament {{.Name}}. You may want to look at the pairings.",
+			domain.ActionWithdrawn:        "the organiser withdrew you from the tournament {{.Name}}: you are paired no more.",
 		},
+		Withdrew:        "{{.Player}} withdrew from the tournament {{.Name}}. You may want to look at the pairings.",
 		Reason:          "The organiser's reason: {{.Reason}}",
 		When:            "This happened on {{.At}}.",
 		YourDeadline:    "Your game of round {{.Round}} is now adjudicated, if unfinished, on {{.Deadline}}.",
@@ -107,8 +109,9 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultOverridden: "die Turnierleitung von {{.Name}} hat das Ergebnis einer Partie festgesetzt; der Stand zählt es.",
 			domain.ActionResultAnnulled:   "die Turnierleitung von {{.Name}} hat das Ergebnis einer Partie annulliert: Es zählt für niemanden.",
 			domain.ActionCancelled:        "die Turnierleitung hat das Turnier {{.Name}} abgesagt: Es werden keine weiteren Runden gespielt.",
-			domain.ActionWithdrawn:        "{{.Player}} hat sich aus dem Turnier {{.Name}} zurückgezogen. Vielleicht möchtest du die Paarungen ansehen.",
+			domain.ActionWithdrawn:        "die Turnierleitung hat dich aus dem Turnier {{.Name}} zurückgezogen: Du wirst nicht mehr gepaart.",
 		},
+		Withdrew:        "{{.Player}} hat sich aus dem Turnier {{.Name}} zurückgezogen. Vielleicht möchtest du die Paarungen ansehen.",
 		Reason:          "Begründung der Turnierleitung: {{.Reason}}",
 		When:            "Das geschah am {{.At}}.",
 		YourDeadline:    "Deine Partie der Runde {{.Round}} wird, falls nicht beendet, am {{.Deadline}} gewertet.",
@@ -146,8 +149,9 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultOverridden: "L'organisateur du tournoi {{.Name}} a fixé le résultat d'une partie\u00a0; le classement en tient compte.",
 			domain.ActionResultAnnulled:   "L'organisateur du tournoi {{.Name}} a annulé le résultat d'une partie\u00a0: il ne compte pour personne.",
 			domain.ActionCancelled:        "L'organisateur a annulé le tournoi {{.Name}}\u00a0: plus aucune ronde ne sera jouée.",
-			domain.ActionWithdrawn:        "{{.Player}} s'est retiré du tournoi {{.Name}}. Vous voudrez peut-être regarder les appariements.",
+			domain.ActionWithdrawn:        "L'organisateur vous a retiré du tournoi {{.Name}}\u00a0: vous ne serez plus apparié.",
 		},
+		Withdrew:        "{{.Player}} s'est retiré du tournoi {{.Name}}. Vous voudrez peut-être regarder les appariements.",
 		Reason:          "La raison de l'organisateur\u00a0: {{.Reason}}",
 		When:            "C'était le {{.At}}.",
 		YourDeadline:    "Votre partie de la ronde {{.Round}} sera arbitrée, si elle n'est pas finie, le {{.Deadline}}.",
@@ -185,8 +189,9 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultOverridden: "El organizador del torneo {{.Name}} ha fijado el resultado de una partida; la clasificación lo cuenta.",
 			domain.ActionResultAnnulled:   "El organizador del torneo {{.Name}} ha anulado el resultado de una partida: no cuenta para nadie.",
 			domain.ActionCancelled:        "El organizador ha cancelado el torneo {{.Name}}: no se jugarán más rondas.",
-			domain.ActionWithdrawn:        "{{.Player}} se ha retirado del torneo {{.Name}}. Quizá quieras revisar los emparejamientos.",
+			domain.ActionWithdrawn:        "El organizador te ha retirado del torneo {{.Name}}: ya no se te empareja.",
 		},
+		Withdrew:        "{{.Player}} se ha retirado del torneo {{.Name}}. Quizá quieras revisar los emparejamientos.",
 		Reason:          "El motivo del organizador: {{.Reason}}",
 		When:            "Ocurrió el {{.At}}.",
 		YourDeadline:    "Tu partida de la ronda {{.Round}} se adjudicará, si no ha terminado, el {{.Deadline}}.",
@@ -224,8 +229,9 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultOverridden: "l'organizzatore del torneo {{.Name}} ha fissato il risultato di una partita; la classifica lo conta.",
 			domain.ActionResultAnnulled:   "l'organizzatore del torneo {{.Name}} ha annullato il risultato di una partita: non conta per nessuno.",
 			domain.ActionCancelled:        "l'organizzatore ha annullato il torneo {{.Name}}: non si giocheranno altri turni.",
-			domain.ActionWithdrawn:        "{{.Player}} si è ritirato dal torneo {{.Name}}. Forse vuoi guardare gli abbinamenti.",
+			domain.ActionWithdrawn:        "l'organizzatore ti ha ritirato dal torneo {{.Name}}: non sarai più abbinato.",
 		},
+		Withdrew:        "{{.Player}} si è ritirato dal torneo {{.Name}}. Forse vuoi guardare gli abbinamenti.",
 		Reason:          "Il motivo dell'organizzatore: {{.Reason}}",
 		When:            "È successo il {{.At}}.",
 		YourDeadline:    "La tua partita del turno {{.Round}} sarà aggiudicata, se non finita, il {{.Deadline}}.",

@@ -194,6 +194,9 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 	}
 	e := t.Log[number-1]
 	what, ok := tp.Actions[e.Action]
+	if e.Action == domain.ActionWithdrawn && e.By.Name != "" {
+		what = tp.Withdrew // to the organiser
+	}
 	if !ok {
 		return doc{}, fmt.Errorf("tournament %s log entry %d: no words for %q", t.ID, number, e.Action)
 	}
