@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -120,28 +119,9 @@ func TestGoldenTournament(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := "To: " + msg.To + "\nSubject: " + msg.Subject + "\n\n" + msg.Text
-				golden(t, filepath.Join("testdata", "golden", "tournament_"+c.name+"."+locale+".txt"), got)
+				golden(t, filepath.Join("testdata", "golden", "tournament_"+c.name+"."+locale+".txt"), goldenText(msg))
 			})
 		}
-	}
-}
-
-// golden compares got with the file at path, or writes it with -update.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update and read the diff):\n%s", path, got)
 	}
 }
 
