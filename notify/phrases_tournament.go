@@ -21,7 +21,9 @@ type tournamentPhrases struct {
 	ByeLine        string // .Player
 	// How a result came about, after the score, when not by play to the end.
 	Undecided, Annulled, Overridden, Forfeit, OnTime, Adjudicated, Withdrawn string
-	NextRound                                                                string // .Round, .Start
+	NextRound                                                                string // .Round, .Start: to a player
+	NextRoundStarts                                                          string // .Round, .Start: to the organiser
+	ResultLine                                                               string // .Pair (names), .Score
 
 	// Actions say a logged action (domain.Action*): .Name, .Player.
 	Actions      map[string]string
@@ -41,6 +43,8 @@ type tournamentPhrases struct {
 // tournamentCatalog holds the tournament phrases of every locale.
 var tournamentCatalog = map[string]*tournamentPhrases{
 	"en": {
+		NextRoundStarts: "Round {{.Round}} starts on {{.Start}}.",
+		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: round {{.Round}} ends on {{.Deadline}}",
 		DeadlineNear:    "your game of round {{.Round}} of the tournament {{.Name}} is not finished yet, and the round ends soon.",
 		GreetingNoName:  "Hello,",
@@ -81,6 +85,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		FooterOrganiser: "You receive this email because you organise the tournament {{.Name}} on lesspost.",
 	},
 	"de": {
+		NextRoundStarts: "Runde {{.Round}} beginnt am {{.Start}}.",
+		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: Runde {{.Round}} endet am {{.Deadline}}",
 		DeadlineNear:    "deine Partie der Runde {{.Round}} des Turniers {{.Name}} ist noch nicht beendet, und die Runde endet bald.",
 		GreetingNoName:  "Hallo,",
@@ -121,6 +127,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		FooterOrganiser: "Du erhältst diese E-Mail, weil du bei lesspost das Turnier {{.Name}} leitest.",
 	},
 	"fr": {
+		NextRoundStarts: "La ronde {{.Round}} commence le {{.Start}}.",
+		ResultLine:      "{{.Pair}}\u00a0: {{.Score}}",
 		SubjectDeadline: "{{.Name}}\u00a0: la ronde {{.Round}} finit le {{.Deadline}}",
 		DeadlineNear:    "Votre partie de la ronde {{.Round}} du tournoi {{.Name}} n'est pas encore finie, et la ronde se termine bientôt.",
 		GreetingNoName:  "Bonjour,",
@@ -161,6 +169,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		FooterOrganiser: "Vous recevez cet e-mail parce que vous organisez le tournoi {{.Name}} sur lesspost.",
 	},
 	"es": {
+		NextRoundStarts: "La ronda {{.Round}} empieza el {{.Start}}.",
+		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: la ronda {{.Round}} termina el {{.Deadline}}",
 		DeadlineNear:    "Tu partida de la ronda {{.Round}} del torneo {{.Name}} aún no ha terminado, y la ronda termina pronto.",
 		GreetingNoName:  "Hola:",
@@ -201,6 +211,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		FooterOrganiser: "Recibes este correo porque organizas el torneo {{.Name}} en lesspost.",
 	},
 	"it": {
+		NextRoundStarts: "Il turno {{.Round}} inizia il {{.Start}}.",
+		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: il turno {{.Round}} finisce il {{.Deadline}}",
 		DeadlineNear:    "la tua partita del turno {{.Round}} del torneo {{.Name}} non è ancora finita, e il turno termina presto.",
 		GreetingNoName:  "Ciao,",

@@ -94,7 +94,11 @@ func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n dom
 	}}
 	if n.Kind == domain.NoticeRoundResults && n.Ply < len(t.Rounds) {
 		next := t.Rounds[n.Ply]
-		d.blocks = append(d.blocks, block{text: say(tp.NextRound, map[string]any{"Round": next.Number, "Start": formatDeadline(next.Start)})})
+		phrase := tp.NextRoundStarts // the organiser gets no pairing
+		if _, playing := t.EntrantOf(n.Email); playing {
+			phrase = tp.NextRound
+		}
+		d.blocks = append(d.blocks, block{text: say(phrase, map[string]any{"Round": next.Number, "Start": formatDeadline(next.Start)})})
 	}
 	return d, nil
 }
@@ -105,11 +109,11 @@ func (r *Renderer) resultLine(ctx context.Context, t *domain.Tournament, g domai
 	if g.Black == domain.Bye {
 		return say(tp.ByeLine, map[string]any{"Player": white}), nil
 	}
-	line := white + " – " + t.Entrants[g.Black].Name
+	pair := white + " – " + t.Entrants[g.Black].Name
 	if g.Outcome == nil {
-		return line + ": " + tp.Undecided, nil
+		return say(tp.ResultLine, map[string]any{"Pair": pair, "Score": tp.Undecided}), nil
 	}
-	line += ": " + scoreLine(g.Outcome.Score)
+	line := say(tp.ResultLine, map[string]any{"Pair": pair, "Score": scoreLine(g.Outcome.Score)})
 	var how string
 	switch {
 	case g.Annulled:
