@@ -79,7 +79,8 @@ var whatJoined = map[string]string{"en": "Joined", "de": "Angemeldet", "fr": "In
 // A visitor holding the invite link joins on the page, at a phone's and a
 // desktop's size: the token leaves the address bar, he gets a sign-in code
 // by email and types it, gives his name and is entered; then he withdraws
-// before the start, and may join again.
+// before the start, and may join again, until the organiser re-issues the
+// link.
 func TestTournamentSignupInBrowser(t *testing.T) {
 	for _, size := range []struct {
 		width, height int
@@ -142,6 +143,15 @@ func TestTournamentSignupInBrowser(t *testing.T) {
 			h.do("GET", "/v1/tournaments/"+id, "", nil).want(t, http.StatusOK).decode(t, &tour)
 			if len(tour.Players) != 1 {
 				t.Errorf("after withdrawing on the page: %+v", tour.Players)
+			}
+
+			// The organiser re-issues the link: the one this tab holds is
+			// refused, and the page says why.
+			invite(t, h, h.login("org@example.org"), id, map[string]any{"max_players": 4, "new_link": true})
+			p.do("type the name again", chromedp.SendKeys(chromedp.CSS("#signup-name"), "Nia\n"))
+			p.waitFor("the refusal", `!document.getElementById('signup-alert').hidden`)
+			if got := p.text("#signup-alert"); got != "This invite link no longer works: ask the organiser for the new one." {
+				t.Errorf("a stale invite: the page says %q", got)
 			}
 		})
 	}
