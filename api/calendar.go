@@ -14,7 +14,9 @@ import (
 
 // calendar serves a user's private iCalendar feed (RFC 5545): one event at
 // each deadline of a game where it is his turn, with an alarm when the
-// last reminder email goes out (domain.LastReminder before). Calendar apps subscribe to the URL and refresh it themselves.
+// last reminder email goes out (domain.LastReminder before), and one at
+// the end of each round still to come of the tournaments he plays in.
+// Calendar apps subscribe to the URL and refresh it themselves.
 func (s *Server) calendar(c echo.Context) error {
 	userID, version, err := s.tokens.calendarUser(c.QueryParam("t"))
 	if err != nil {
@@ -30,6 +32,10 @@ func (s *Server) calendar(c echo.Context) error {
 			Detail: "This calendar link was replaced by a newer one: subscribe to the calendar_url of your account."}
 	}
 	games, err := s.app.GamesToMove(ctx, u.Email)
+	if err != nil {
+		return err
+	}
+	tournaments, err := s.app.Tournaments(ctx, u)
 	if err != nil {
 		return err
 	}
@@ -73,6 +79,20 @@ func (s *Server) calendar(c echo.Context) error {
 		line("END:VALARM")
 		line("END:VEVENT")
 	}
+	for _, r := range roundDeadlines(tournaments, u.Email) {
+		line("BEGIN:VEVENT")
+		// One UID per round: a deadline moved (an extension, a
+		// postponement) moves the same event in the subscriber's calendar.
+		line("UID:%s-r%d@%s", r.t.ID, r.number, host)
+		line("DTSTAMP:%s", stamp)
+		line("DTSTART:%s", icsTime(r.deadline.Add(-30*time.Minute)))
+		line("DTEND:%s", icsTime(r.deadline))
+		line("SUMMARY:%s", escapeICS(fmt.Sprintf("%s: round %d ends", r.t.Name, r.number)))
+		line("DESCRIPTION:%s", escapeICS(fmt.Sprintf("Round %d of the tournament %s ends at %s: a game still unfinished then is adjudicated.",
+			r.number, r.t.Name, r.deadline.UTC().Format("2006-01-02 15:04 UTC"))))
+		line("URL:%s", s.cfg.BaseURL+"/tournaments/"+url.PathEscape(r.t.ID))
+		line("END:VEVENT")
+	}
 	line("END:VCALENDAR")
 	c.Response().Header().Set(echo.HeaderCacheControl, "private, max-age=300")
 	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(b.String()))
@@ -107,4 +127,44 @@ func foldICS(s string) string {
 func gameTitle(g *domain.Game) string {
 	name := g.Rules.Ruleset()
 	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// roundDeadline is the end of a round of a tournament, as one player's
+// calendar shows it.
+type roundDeadline struct {
+	t        *domain.Tournament
+	number   int
+	deadline time.Time
+}
+
+// roundDeadlines are the ends of the rounds still to come of the
+// tournaments email plays in (and has not withdrawn from): for the running
+// round, his own game's deadline (an extension moves it) while it is
+// undecided; for a pending round, its planned deadline. A paused event
+// shows none for its running round: its deadline moves when it resumes.
+func roundDeadlines(ts []domain.TournamentListing, email string) []roundDeadline {
+	var out []roundDeadline
+	for i := range ts {
+		t := &ts[i].Tournament
+		e, ok := t.EntrantOf(email)
+		if !ok || t.Entrants[e].Withdrawn || t.Status == domain.TournamentFinished || t.Status == domain.TournamentCancelled {
+			continue
+		}
+		for _, r := range t.Rounds {
+			switch r.Status {
+			case domain.RoundPending:
+				out = append(out, roundDeadline{t: t, number: r.Number, deadline: r.Deadline})
+			case domain.RoundRunning:
+				if !t.PausedAt.IsZero() {
+					continue
+				}
+				for gi, g := range r.Games {
+					if (g.White == e || g.Black == e) && g.Outcome == nil && g.GameID != "" {
+						out = append(out, roundDeadline{t: t, number: r.Number, deadline: r.GameDeadline(gi)})
+					}
+				}
+			}
+		}
+	}
+	return out
 }

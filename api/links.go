@@ -44,6 +44,11 @@ func (l *Links) WatchURL(gameID string, version int) (string, error) {
 	return l.base + "/play/" + url.PathEscape(gameID) + "#t=" + tok, nil
 }
 
+// TournamentURL is a tournament's public page.
+func (l *Links) TournamentURL(tournamentID string) string {
+	return l.base + "/tournaments/" + url.PathEscape(tournamentID)
+}
+
 // InviteURL is a tournament's invite link at a link version: the public
 // page of the tournament, with the invite token in the fragment for the
 // page (or an app) to pass to POST /v1/tournaments/{id}/join.
@@ -52,7 +57,7 @@ func (l *Links) InviteURL(tournamentID string, version int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return l.base + "/tournaments/" + url.PathEscape(tournamentID) + "#invite=" + tok, nil
+	return l.TournamentURL(tournamentID) + "#invite=" + tok, nil
 }
 
 // LoginURL is a sign-in link for a login token.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -171,7 +172,10 @@ func (h *harness) resignBlack(t *testing.T, mails []*smtptest.Mail, gameID strin
 // standings: players join by the invite link, a round is postponed, a
 // player withdraws under the annul policy, a result is overridden, and the
 // standings are live throughout. Every email is counted at a real SMTP
-// server.
+// server: the rounds' invitations and byes, each round's results to its
+// players and the organiser, the changes the players must know, the
+// organiser's record of an override, and the final standings. The
+// players' calendars show the rounds' ends.
 func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	h := newHarness(t)
 	organiser := h.login("org@example.org")
@@ -256,6 +260,23 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 		t.Fatalf("after the start: %d rounds, registration %+v", len(tour.Rounds), tour.Registration)
 	}
 	h.do("POST", path+"/join", players[4], map[string]any{"invite": fresh, "name": "Eve"}).want(t, http.StatusConflict, "registration_closed")
+	// A player's calendar has the end of each round to come.
+	var me struct {
+		CalendarURL string `json:"calendar_url"`
+	}
+	h.do("GET", "/v1/me", players[2], nil).want(t, http.StatusOK).decode(t, &me)
+	feed, err := url.Parse(me.CalendarURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ics := strings.ReplaceAll(string(h.do("GET", "/calendar.ics?"+feed.RawQuery, "", nil).want(t, http.StatusOK).body), "\r\n ", "")
+	for r := range 3 {
+		end := tour.Rounds[r].Deadline.UTC().Format("20060102T150405Z")
+		if !strings.Contains(ics, fmt.Sprintf("UID:%s-r%d@", id, r+1)) || !strings.Contains(ics, "DTEND:"+end) ||
+			!strings.Contains(ics, fmt.Sprintf("SUMMARY:Autumn: round %d ends", r+1)) {
+			t.Errorf("the calendar lacks the end of round %d (%s):\n%s", r+1, end, ics)
+		}
+	}
 
 	// Live standings: a result counts as its game ends, before the round closes.
 	a, b := tour.Rounds[0].Games[0], tour.Rounds[0].Games[1]
@@ -283,7 +304,11 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	}
 	h.do("POST", path+"/rounds/2/postpone", players[0], map[string]any{"hours": 24, "reason": "me"}).want(t, http.StatusForbidden, "forbidden")
 	h.do("POST", path+"/rounds/2/postpone", organiser, map[string]any{"hours": 24, "reason": ""}).want(t, http.StatusUnprocessableEntity, "invalid_input")
-	mail.deliver(t, 0, "postponement")
+	for _, m := range mail.deliver(t, 4, "postponement") { // to each player still in
+		if subject := m.Header.Get("Subject"); subject != "Autumn: a change by the organiser" || !strings.Contains(m.Text, "club holiday") {
+			t.Errorf("the postponement's email to %v: %s\n%s", m.To, subject, m.Text)
+		}
+	}
 
 	// The winner of game A withdraws having played 1 of 3 rounds: under the
 	// annul policy none of his games count, his win in game A included.
@@ -301,12 +326,18 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	if _, played := tour.standing(*a.Black); played != 0 {
 		t.Errorf("his opponent in game A still has %d games played", played)
 	}
-	mail.deliver(t, 0, "withdrawal after his game ended")
+	if m := mail.deliver(t, 1, "withdrawal after his game ended")[0]; m.To[0] != email[winner] || !strings.Contains(m.Text, "the organiser withdrew you") {
+		t.Errorf("the withdrawal's email to %v:\n%s", m.To, m.Text)
+	}
 
 	// Game B ends; round 1 closes. The organiser makes it a draw.
 	h.resignBlack(t, round1, *b.GameID, entrantNumber(t, email, *b.Black))
 	mail.deliver(t, 2, "game B ends")
 	h.tickAll()
+	closed := mail.deliver(t, 4, "round 1 closes") // its players still in, and the organiser
+	if m := mailTo(t, closed, "org@example.org"); m.Header.Get("Subject") != "Autumn: results of round 1" || !strings.Contains(m.Text, "The standings after round 1:") {
+		t.Errorf("the organiser's round 1 email: %s\n%s", m.Header.Get("Subject"), m.Text)
+	}
 	override := map[string]any{"white_score": 0.5, "margin": 0, "reason": "the resignation was a misclick, both agree to a draw"}
 	h.do("POST", path+"/rounds/1/games/1/result", organiser, override, "Idempotency-Key", "draw-b").want(t, http.StatusOK).decode(t, &tour)
 	if tour.Rounds[0].Status != "closed" || !tour.Rounds[0].Games[1].Overrode {
@@ -323,7 +354,10 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 			t.Errorf("player %d after the override: %v points, %d played", p, points, played)
 		}
 	}
-	mail.deliver(t, 0, "override")
+	overridden := mail.deliver(t, 3, "override") // game B's players, and the organiser's record
+	if m := mailTo(t, overridden, "org@example.org"); !strings.Contains(m.Text, "set the result of a game") || !strings.Contains(m.Text, "misclick") {
+		t.Errorf("the organiser's record of the override:\n%s", m.Text)
+	}
 
 	// Round 2 waits for its postponed start.
 	h.clock.Advance(start2.Sub(h.clock.Now()))
@@ -335,6 +369,7 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	playRoundOf(t, h, &tour, path, 1, round2, email, winner)
 	mail.deliver(t, 2, "round 2's game ends")
 	h.tickAll()
+	mail.deliver(t, 4, "round 2 closes")
 
 	h.do("GET", path, "", nil).want(t, http.StatusOK).decode(t, &tour)
 	h.clock.Advance(tour.Rounds[2].Start.Sub(h.clock.Now()))
@@ -343,7 +378,10 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	playRoundOf(t, h, &tour, path, 2, round3, email, winner)
 	mail.deliver(t, 2, "round 3's game ends")
 	h.tickAll()
-	mail.deliver(t, 0, "the end")
+	final := mail.deliver(t, 5, "the end") // every entrant, the withdrawn too, and the organiser
+	if m := mailTo(t, final, email[winner]); m.Header.Get("Subject") != "Autumn: final standings" || !strings.Contains(m.Text, "(withdrawn)") {
+		t.Errorf("the final standings to the withdrawn player: %s\n%s", m.Header.Get("Subject"), m.Text)
+	}
 
 	h.do("GET", path, "", nil).want(t, http.StatusOK).decode(t, &tour)
 	if tour.Status != "finished" {
@@ -360,8 +398,8 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	if total != 3 {
 		t.Errorf("the final standings hand out %v points, want 3: %+v", total, tour.Standings)
 	}
-	if n := len(mail.srv.Messages()); n != 18 {
-		t.Errorf("%d emails in all, want 18", n)
+	if n := len(mail.srv.Messages()); n != 39 {
+		t.Errorf("%d emails in all, want 39", n)
 	}
 	var actions []string
 	for _, e := range tour.Log {

@@ -35,8 +35,8 @@ func gameDeadline(t *testing.T, h *harness, token, id string) *time.Time {
 	return g.Deadline
 }
 
-// Pausing an event stops its games' deadlines; resuming moves them by the
-// pause. Only the organiser may, and not twice.
+// Pausing an event stops its games' deadlines (its players are told);
+// resuming moves them by the pause. Only the organiser may, and not twice.
 func TestPauseAndResumeTournament(t *testing.T) {
 	h := newHarness(t)
 	organiser := h.login("org@example.org")
@@ -51,6 +51,10 @@ func TestPauseAndResumeTournament(t *testing.T) {
 	h.do("POST", path+"/pause", organiser, map[string]any{"reason": "holidays"}).want(t, http.StatusOK).decode(t, &tour)
 	if tour.PausedAt == nil || !strings.HasSuffix(tour.lastLog(t, "paused"), "holidays") {
 		t.Fatalf("paused at %v", tour.PausedAt)
+	}
+	// Both players are told, with the reason.
+	if told := h.deliver(); len(told) != 2 || !strings.Contains(told[0].Text, "paused the tournament") || !strings.Contains(told[0].Text, "holidays") {
+		t.Errorf("the pause's mail: %v", subjects(told))
 	}
 	h.do("POST", path+"/pause", organiser, nil).want(t, http.StatusConflict, "tournament_paused")
 	if d := gameDeadline(t, h, organiser, gameID); d != nil {

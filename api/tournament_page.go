@@ -16,8 +16,9 @@ import (
 	"github.com/lesspost/lesspost/domain/les"
 )
 
-// The tournament's public page: server-rendered HTML without script (the
-// strict CSPPage holds), in the visitor's language, phone first. It shows
+// The tournament's public page: server-rendered HTML, in the visitor's
+// language, phone first, with one small script for signing up (the strict
+// CSPScriptPage holds: no inline script). It shows
 // what a player or a spectator of a correspondence event looks for: the
 // standings, a crosstable for round robins, every round's games with their
 // results and a link to watch each, and the downloads.
@@ -51,10 +52,12 @@ type pageView struct {
 
 	CSVURL, JSONURL, RecordsURL string
 	Languages                   []languageLink
-	// Sections other parts of the tournament add to the page (registration
-	// open with its link, what the organiser did) go between the header and
-	// the standings, and at the end: see the "registration" and "log"
-	// templates in tournament_page.html.
+
+	// The sign-up (between the header and the standings) and the log (at
+	// the end): see tournament_signup.go.
+	S            *signupPhrases
+	Registration *pageRegistration
+	Log          []pageLogEntry
 }
 
 type tiebreakWords struct{ Name, Abbr, Title string }
@@ -146,8 +149,10 @@ func (s *Server) tournamentPage(c echo.Context) error {
 	}
 	tr := pageLanguage(c.Request())
 	v := buildPageView(&t, playing, tr)
+	v.Registration = buildPageRegistration(&t, s.now(), v.S)
 	h := c.Response().Header()
-	h.Set("Content-Security-Policy", CSPPage)
+	// The sign-up's script (web/tournament.js) calls the API.
+	h.Set("Content-Security-Policy", CSPScriptPage)
 	h.Set("Content-Language", tr.Lang)
 	h.Add("Vary", "Accept-Language")
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -186,6 +191,8 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		v.Tiebreak = tiebreakWords{tr.SonnebornBerger, tr.SonnebornBergerAbbr, tr.SonnebornBergerTitle}
 	}
 	v.RankingNote = fmt.Sprintf(tr.RankingNote, v.Tiebreak.Name)
+	v.S = signupLanguages[tr.Lang]
+	v.Log = buildPageLog(t, v.S)
 	standings := t.Standings()
 	for _, st := range standings {
 		v.Standings = append(v.Standings, pageStanding{Rank: st.Rank, Name: t.Entrants[st.Player].Name,

@@ -61,9 +61,10 @@ type ReplyDetail struct {
 }
 
 // Essential reports whether a notice is sent even to an address that
-// unsubscribed: moves and results are the game itself, and a disabled
+// unsubscribed: moves and results are the game itself, and so are a
+// tournament's results, standings and changes to its schedule; a disabled
 // webhook is the account's own business; reminders are not.
-func (k NoticeKind) Essential() bool { return k != NoticeReminder }
+func (k NoticeKind) Essential() bool { return k != NoticeReminder && k != NoticeRoundDeadline }
 
 // NoticeDelivery is how the email of one notice fared, for the players who
 // ask why they got nothing.

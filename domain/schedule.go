@@ -168,6 +168,13 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			}
 			acted = acted || closed
 		}
+		if r := t.Current(); r != nil {
+			reminded, err := remindRound(ctx, tx, &t, r, now)
+			if err != nil {
+				return err
+			}
+			acted = acted || reminded
+		}
 		if t.Current() == nil && t.Status != TournamentFinished && t.Status != TournamentCancelled {
 			started, err := s.startRoundIfDue(ctx, tx, &t, now)
 			if err != nil {
@@ -221,7 +228,10 @@ func settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now t
 			return acted, nil
 		}
 	}
-	return true, t.CloseRound(now)
+	if err := t.CloseRound(now); err != nil {
+		return false, err
+	}
+	return true, roundClosedMail(ctx, tx, t, r, now)
 }
 
 func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) (bool, error) {

@@ -57,6 +57,9 @@ type TournamentGame struct {
 	// Return marks the second game of a simultaneous pair: the pairing of
 	// the game before it, colours reversed (see Tournament.Simultaneous).
 	Return bool `json:",omitempty"`
+	// Reminded: its players were told the round's deadline is near
+	// (NoticeRoundDeadline), once.
+	Reminded bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -426,6 +429,9 @@ func (t *Tournament) NextDue() time.Time {
 		return time.Time{}
 	}
 	if r := t.Current(); r != nil {
+		if remind := r.reminderDue(); !remind.IsZero() && remind.Before(r.dueAt()) {
+			return remind
+		}
 		return r.dueAt()
 	}
 	if r := t.next(); r != nil {

@@ -174,6 +174,15 @@ func (t *Tournament) CloseRegistration(now time.Time) error {
 	return nil
 }
 
+// PlacesLeft is how many more players sign-up takes, with entrants in.
+func (r *Registration) PlacesLeft(entrants int) int {
+	limit := r.Limit
+	if limit == 0 {
+		limit = maxTournamentPlayers
+	}
+	return max(0, limit-entrants)
+}
+
 // Joinable reports whether sign-up is open at now.
 func (t *Tournament) Joinable(now time.Time) bool {
 	r := t.Registration
@@ -198,12 +207,8 @@ func (t *Tournament) Join(p Player, userID int64, invite int, now time.Time) (in
 	if _, in := t.EntrantOf(p.Email); in {
 		return 0, Errorf(KindConflict, CodeAlreadyEntered, "you play in %s already", t.Name)
 	}
-	limit := t.Registration.Limit
-	if limit == 0 {
-		limit = maxTournamentPlayers
-	}
-	if len(t.Entrants) >= limit {
-		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, limit)
+	if t.Registration.PlacesLeft(len(t.Entrants)) == 0 {
+		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
 	t.Entrants = append(t.Entrants, Entrant{Player: p, UserID: userID})
 	t.logf(ByPlayer(p.Name), now, ActionJoined, "", "%s joined", p.Name)

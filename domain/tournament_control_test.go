@@ -446,18 +446,24 @@ func TestWithdrawBeforeTheStart(t *testing.T) {
 }
 
 // A round whose games are all decided is due at once, to be closed; one
-// with a game to adjudicate, at that game's deadline.
+// with a game to adjudicate, at the reminder of that game's deadline, then
+// at the deadline.
 func TestRoundDueWhenDecided(t *testing.T) {
 	tour := started(t)
 	now := t0.Add(2 * time.Hour)
-	if !tour.NextDue().Equal(tour.Rounds[0].Deadline) {
-		t.Errorf("a round under way is due at %v, want its deadline", tour.NextDue())
+	r := &tour.Rounds[0]
+	if !tour.NextDue().Equal(r.ReminderAt(0)) || !r.ReminderAt(0).Before(r.Deadline) {
+		t.Errorf("a round under way is due at %v, want its deadline's reminder %v", tour.NextDue(), r.ReminderAt(0))
+	}
+	r.Games[0].Reminded, r.Games[1].Reminded = true, true
+	if !tour.NextDue().Equal(r.Deadline) {
+		t.Errorf("a round reminded is due at %v, want its deadline", tour.NextDue())
 	}
 	tour.RecordResult("g_1", whiteWins, now)
 	if err := tour.ExtendGame("g_2", day, "ill", now); err != nil {
 		t.Fatal(err)
 	}
-	if !tour.NextDue().Equal(tour.Rounds[0].Deadline.Add(day)) {
+	if !tour.NextDue().Equal(r.Deadline.Add(day)) {
 		t.Errorf("with g_2 extended the round is due at %v", tour.NextDue())
 	}
 	tour.RecordResult("g_2", whiteWins, now)

@@ -114,8 +114,15 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
+		var email []string // before the start, a withdrawn entrant leaves the list
+		if entrant >= 0 && entrant < len(t.Entrants) {
+			email = []string{t.Entrants[entrant].Email}
+		}
 		gameIDs, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil {
+			return err
+		}
+		if err := updateMail(ctx, tx, t, email, now); err != nil {
 			return err
 		}
 		for _, id := range gameIDs {
@@ -156,7 +163,10 @@ func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, r
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		return t.Cancel(ByOrganiser, reason, now)
+		if err := t.Cancel(ByOrganiser, reason, now); err != nil {
+			return err
+		}
+		return updateMail(ctx, tx, t, t.activeEmails(), now)
 	})
 }
 
@@ -383,7 +393,8 @@ func (t *Tournament) activeEmails() []string {
 }
 
 // tellPlayers writes the event of the last log entry to each address, so
-// that their clients (and, later, mail) learn what changed.
+// that their clients learn what changed, and queues its mail to those who
+// must know (see mailedActions).
 func (s *Service) tellPlayers(ctx context.Context, tx StoreTx, t *Tournament, emails []string, now time.Time) error {
 	if len(t.Log) == 0 {
 		return nil
@@ -393,5 +404,8 @@ func (s *Service) tellPlayers(ctx context.Context, tx StoreTx, t *Tournament, em
 	for _, e := range emails {
 		evs = append(evs, Event{Kind: EventTournament, Email: e, Data: EventData{Tournament: t.ID, Line: last.Detail}})
 	}
-	return tx.AddEvents(ctx, evs, now)
+	if err := tx.AddEvents(ctx, evs, now); err != nil {
+		return err
+	}
+	return updateMail(ctx, tx, t, emails, now)
 }

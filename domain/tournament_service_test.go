@@ -144,7 +144,7 @@ func TestServiceExtendGame(t *testing.T) {
 	if got := tour.Rounds[0].GameDeadline(0); !got.Equal(tour.Rounds[0].Deadline.Add(2 * day)) {
 		t.Errorf("the game is adjudicated at %v", got)
 	}
-	if !tour.NextDue().Equal(tour.Rounds[0].Deadline.Add(2 * day)) {
-		t.Errorf("the event is next due at %v", tour.NextDue())
+	if !tour.NextDue().Equal(tour.Rounds[0].ReminderAt(0)) || !tour.Rounds[0].ReminderAt(0).After(tour.Rounds[0].Deadline) {
+		t.Errorf("the event is next due at %v, want the extended game's reminder %v", tour.NextDue(), tour.Rounds[0].ReminderAt(0))
 	}
 }

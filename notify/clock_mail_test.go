@@ -2,7 +2,6 @@ package notify
 
 import (
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,18 +85,7 @@ func TestGoldenReminder(t *testing.T) {
 			if turn := msgs[domain.NoticeYourTurn]; !strings.Contains(turn.Text, "2026-11-24 13:00 UTC") {
 				t.Errorf("the your-turn email does not give the deadline:\n%s", turn.Text)
 			}
-			got := "To: " + reminder.To + "\nSubject: " + reminder.Subject + "\n\n" + reminder.Text
-			path := filepath.Join("testdata", "golden", "reminder."+locale+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil || got != string(want) {
-				t.Errorf("%s differs (run with -update and read the diff): %v\n%s", path, err, got)
-			}
+			golden(t, filepath.Join("testdata", "golden", "reminder."+locale+".txt"), goldenText(reminder))
 		})
 	}
 }

@@ -47,6 +47,8 @@ type MailLinks interface {
 	LoginURL(token string) string
 	UnsubscribeURL(email string) (string, error)
 	NeverEmailURL(email string) (string, error)
+	// TournamentURL is a tournament's public page.
+	TournamentURL(id string) string
 	// ReplyAddress is the address a seat moves at by replying to the email
 	// of a ply; "" when playing by reply is off.
 	ReplyAddress(gameID, color string, ply int) (string, error)
@@ -68,8 +70,11 @@ func ThreadID(gameID, color string) string { return gameID + "." + color }
 // Render builds the message for an outbox row.
 func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, error) {
 	msg := Message{To: m.Email, MessageID: m.MessageID + "@" + r.Host}
-	if m.Notice.Kind == domain.NoticeBye {
+	switch m.Notice.Kind {
+	case domain.NoticeBye:
 		return r.bye(ctx, m, msg)
+	case domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate, domain.NoticeRoundDeadline:
+		return r.tournamentMail(ctx, m, msg)
 	}
 	if m.Notice.Kind == domain.NoticeWebhookDisabled {
 		return r.webhookDisabled(m, msg)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"html"
 	"image/png"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -206,21 +205,7 @@ func TestGoldenLes(t *testing.T) {
 					t.Errorf("no %s email", kind)
 					continue
 				}
-				got := "To: " + m.To + "\nSubject: " + m.Subject + "\n\n" + m.Text
-				path := filepath.Join("testdata", "golden", "les_"+kind+"."+locale+".txt")
-				if *update {
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from %s (run with -update and read the diff):\n%s", kind, path, got)
-				}
+				golden(t, filepath.Join("testdata", "golden", "les_"+kind+"."+locale+".txt"), goldenText(m))
 			}
 		})
 	}

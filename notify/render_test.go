@@ -21,6 +21,34 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
+// goldenText is what a golden file holds of an email: recipient, subject
+// and text.
+func goldenText(m Message) string {
+	return "To: " + m.To + "\nSubject: " + m.Subject + "\n\n" + m.Text
+}
+
+// golden compares got with the golden file at path, or writes it with
+// -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -update and read the diff):\n%s", path, got)
+	}
+}
+
 // fakeLinks makes stable links so that golden files do not change.
 type fakeLinks struct{}
 
@@ -34,6 +62,7 @@ func (fakeLinks) LoginURL(token string) string { return "https://less.example/lo
 func (fakeLinks) NeverEmailURL(email string) (string, error) {
 	return "https://less.example/never-email?t=stop-" + email, nil
 }
+func (fakeLinks) TournamentURL(id string) string { return "https://less.example/tournaments/" + id }
 func (fakeLinks) UnsubscribeURL(email string) (string, error) {
 	return "https://less.example/unsubscribe?t=unsub-" + email, nil
 }
@@ -129,24 +158,7 @@ func TestGolden(t *testing.T) {
 				}
 				seen[name] = true
 				kinds[domain.NoticeKind(kind)] = true
-				got := "To: " + m.To + "\nSubject: " + m.Subject + "\n\n" + m.Text
-				path := filepath.Join("testdata", "golden", name+".txt")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from %s (run with -update and read the diff):\n%s", name, path, got)
-				}
+				golden(t, filepath.Join("testdata", "golden", name+".txt"), goldenText(m))
 			}
 			for _, kind := range []string{"login", "invitation", "your_turn", "game_over", "new_link"} {
 				if !seen[kind+"."+locale] {

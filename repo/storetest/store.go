@@ -382,6 +382,28 @@ func testRecipientBudget(t *testing.T, s repo.Store) {
 	if list, _ := s.GameMail(ctx, c.Game.ID); len(list) != 1 || list[0].Color != "white" {
 		t.Errorf("the scheduled game's mail = %+v, want org's invitation only", list)
 	}
+	// A tournament's round results and the reminder of a round's end are
+	// not counted (they follow the round's invitation, which was); a change
+	// by its organiser is, and is left out.
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		for _, k := range []domain.NoticeKind{domain.NoticeRoundResults, domain.NoticeRoundDeadline, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate} {
+			n := domain.Notice{Kind: k, Email: "vic@example.org", Tournament: "t_budget", Ply: 1}
+			if err := tx.AddNotice(ctx, n, "en", domain.Cause{By: org.Email, Scheduled: true}, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	_, mail := claim(t, s, "w", now, 1000)
+	var got []string
+	for _, m := range mail {
+		if m.Notice.Tournament == "t_budget" {
+			got = append(got, string(m.Notice.Kind))
+		}
+	}
+	if want := "round_results round_deadline final_standings"; strings.Join(got, " ") != want {
+		t.Errorf("a tournament's mail over the budget: %q, want %q", got, want)
+	}
 	// A day after the first, there is room again.
 	later := T0.Add(24*time.Hour + time.Millisecond)
 	createGame(t, s, "g_later", org, "org@example.org", "vic@example.org", later)

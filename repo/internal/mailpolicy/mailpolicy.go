@@ -16,10 +16,11 @@ import (
 
 // RecipientBudget is how much mail that other people caused one address
 // receives in any 24 hours: invitations to games, move links renewed by a
-// game's creator, tournament rounds (an invitation or a bye), and the
-// your-turn, result and reminder emails of games the address has not played
-// a turn in yet. Past it, a request that would invite the address or renew
-// its link once more is refused with 429 recipient_budget_exhausted; any
+// game's creator, tournament rounds (an invitation or a bye), a tournament
+// organiser's changes (a pause, say), and the your-turn, result and
+// reminder emails of games the address has not played a turn in yet. Past
+// it, a request that would invite the address or renew its link once more
+// is refused with 429 recipient_budget_exhausted; any
 // other mail over budget (a turn's, a tournament round's) is left out, and
 // the change that causes it goes ahead.
 //
@@ -135,11 +136,18 @@ func QueueAll(ctx context.Context, f Facts, g *domain.Game, notices []domain.Not
 func countsAgainstBudget(ctx context.Context, f Facts, n domain.Notice, email string, c domain.Cause) (bool, error) {
 	switch n.Kind {
 	case domain.NoticeInvitation, domain.NoticeNewLink, domain.NoticeBye,
+		// A tournament's changes: its organiser's doing, as often as he acts.
+		domain.NoticeTournamentUpdate,
 		// The answer to a reply: the player's own doing, unless it came
 		// from another address.
 		domain.NoticeReplyAccepted, domain.NoticeReplyRefused:
 		return email != c.By, nil
-	case domain.NoticeLogin, domain.NoticeWebhookDisabled:
+	case domain.NoticeLogin, domain.NoticeWebhookDisabled,
+		// A round's results and the reminder of its end follow the round's
+		// invitation or bye, which counted: at most two a round, and a
+		// round lasts an hour at least, on the schedule, not on anyone's
+		// say.
+		domain.NoticeRoundResults, domain.NoticeFinalStandings, domain.NoticeRoundDeadline:
 		return false, nil
 	}
 	played, err := f.SeatPlayed(ctx, n.GameID, n.Color)

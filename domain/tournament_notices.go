@@ -1,0 +1,208 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// The mail of running an event: what the players and the organiser are
+// told, decided in the unit of work of the change that causes it, so that
+// the mail exists exactly when the change does (a retried or doubled tick
+// saves nothing and so queues nothing). Each notice names the tournament
+// and, in Ply, the round or the log entry it is about; the email is
+// rendered from the tournament as stored.
+const (
+	// NoticeRoundResults: a round closed; its results and the standings
+	// after it. To every player still in the event and to the organiser
+	// (his "round closed", which marks the games decided by a time-out or
+	// adjudicated). Ply: the round.
+	NoticeRoundResults NoticeKind = "round_results"
+	// NoticeFinalStandings: the last round closed; the final standings, to
+	// every entrant (also those who withdrew) and the organiser. Ply: the
+	// last round.
+	NoticeFinalStandings NoticeKind = "final_standings"
+	// NoticeTournamentUpdate: an action on the event a recipient must know
+	// (see mailedActions). Ply: the log entry's number, 1-based.
+	NoticeTournamentUpdate NoticeKind = "tournament_update"
+	// NoticeRoundDeadline: the round's deadline is near and the
+	// recipient's game of it is unfinished (it will be adjudicated). Not
+	// essential: an address that unsubscribed from reminders gets none.
+	// Ply: the round.
+	NoticeRoundDeadline NoticeKind = "round_deadline"
+)
+
+// MaxRoundReminderLead is how long before a game's round deadline its
+// players are reminded; a round shorter than four times that is reminded
+// a quarter of its length before (an hourly round: 15 minutes).
+const MaxRoundReminderLead = 24 * time.Hour
+
+// reminderLead is how long before its deadline a game of r is reminded.
+func (r *Round) reminderLead() time.Duration {
+	return min(MaxRoundReminderLead, r.Deadline.Sub(r.Start)/4)
+}
+
+// ReminderAt is when the players of game i of r are reminded that its
+// deadline is near.
+func (r *Round) ReminderAt(i int) time.Time { return r.GameDeadline(i).Add(-r.reminderLead()) }
+
+// reminderDue is when the next reminder of the round's deadline is due:
+// the earliest of its unfinished, unreminded games; zero when none.
+func (r *Round) reminderDue() time.Time {
+	var due time.Time
+	for i, g := range r.Games {
+		if g.Outcome != nil || g.GameID == "" || g.Reminded {
+			continue
+		}
+		if at := r.ReminderAt(i); due.IsZero() || at.Before(due) {
+			due = at
+		}
+	}
+	return due
+}
+
+// remindRound tells the players of each unfinished game of r whose
+// deadline is near that it will be adjudicated then, once per game: the
+// game is marked Reminded in the same unit of work, so a second tick, or
+// a second scheduler, finds nothing to do.
+func remindRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+	var c Cause
+	acted := false
+	for i := range r.Games {
+		g := &r.Games[i]
+		if g.Outcome != nil || g.GameID == "" || g.Reminded || now.Before(r.ReminderAt(i)) {
+			continue
+		}
+		if !acted {
+			var err error
+			if c, _, err = tournamentCause(ctx, tx, t); err != nil {
+				return false, err
+			}
+		}
+		acted = true
+		g.Reminded = true
+		for _, e := range []int{g.White, g.Black} {
+			p := t.Entrants[e]
+			n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+			if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
+				return false, err
+			}
+		}
+	}
+	if acted {
+		t.Version++
+		t.UpdatedAt = now
+	}
+	return acted, nil
+}
+
+// mailedActions are the logged actions that are mailed to the players
+// they concern, besides the live event every client gets: each changes
+// when a player must play (a deadline moved, the clocks stopped or run
+// again), what his result is, or whether he plays at all. The others
+// (sign-up, an entrant corrected, a late entry) are only events and the
+// public log: nobody has to act on them. A replaced player is not mailed
+// either: the address replaced is often the one the organiser got wrong,
+// a stranger's.
+var mailedActions = map[string]bool{
+	ActionDeadlineExtended: true,
+	ActionRoundPostponed:   true,
+	ActionPaused:           true,
+	ActionResumed:          true,
+	ActionResultOverridden: true,
+	ActionResultAnnulled:   true,
+	ActionCancelled:        true,
+	ActionWithdrawn:        true, // by the organiser: the player withdrawn
+}
+
+// organiserActions are the logged actions the organiser is mailed about:
+// a player who withdrew himself (he may want to replace him), and a
+// result he changed (a record of a change to the standings, in case it
+// was not his hand on his account).
+var organiserActions = map[string]bool{
+	ActionWithdrawn:        true,
+	ActionResultOverridden: true,
+	ActionResultAnnulled:   true,
+}
+
+// tournamentCause is who causes the mail of an event: the organiser, in
+// the scheduler's name (a change goes ahead however its mail fares).
+func tournamentCause(ctx context.Context, tx StoreTx, t *Tournament) (Cause, string, error) {
+	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
+	if err != nil {
+		return Cause{}, "", err
+	}
+	return Cause{By: organizer, Scheduled: true}, organizer, nil
+}
+
+// mailOrganiser queues a notice about t to its organiser, in his language.
+func mailOrganiser(ctx context.Context, tx StoreTx, t *Tournament, kind NoticeKind, ply int, c Cause, organizer string, now time.Time) error {
+	locale, err := tx.AccountLocale(ctx, organizer)
+	if err != nil {
+		return err
+	}
+	return tx.AddNotice(ctx, Notice{Kind: kind, Email: organizer, Tournament: t.ID, Ply: ply}, locale, c, now)
+}
+
+// roundClosedMail tells the players and the organiser that round r
+// closed: its results and the standings, or the final standings after the
+// last round. The organiser who also plays gets one email.
+func roundClosedMail(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) error {
+	c, organizer, err := tournamentCause(ctx, tx, t)
+	if err != nil {
+		return err
+	}
+	kind := NoticeRoundResults
+	if t.Status == TournamentFinished {
+		kind = NoticeFinalStandings
+	}
+	for _, e := range t.Entrants {
+		if (e.Withdrawn && kind == NoticeRoundResults) || e.Email == organizer {
+			continue
+		}
+		n := Notice{Kind: kind, Email: e.Email, Tournament: t.ID, Ply: r.Number}
+		if err := tx.AddNotice(ctx, n, e.Locale, c, now); err != nil {
+			return err
+		}
+	}
+	return mailOrganiser(ctx, tx, t, kind, r.Number, c, organizer, now)
+}
+
+// updateMail mails the last log entry to the players it concerns (emails)
+// when it is one they must know, and to the organiser when it is one he
+// must know and he did not do it himself.
+func updateMail(ctx context.Context, tx StoreTx, t *Tournament, emails []string, now time.Time) error {
+	if len(t.Log) == 0 {
+		return nil
+	}
+	last := t.Log[len(t.Log)-1]
+	toPlayers, toOrganiser := mailedActions[last.Action], organiserActions[last.Action]
+	if last.Action == ActionWithdrawn && last.By.Role != ByPlayer("").Role {
+		toOrganiser = false // he withdrew the player himself
+	}
+	if !toPlayers && !toOrganiser {
+		return nil
+	}
+	c, organizer, err := tournamentCause(ctx, tx, t)
+	if err != nil {
+		return err
+	}
+	if last.Action == ActionWithdrawn && last.By.Role == ByPlayer("").Role {
+		toPlayers = false // he knows
+	}
+	if toPlayers {
+		for _, email := range emails {
+			i, ok := t.EntrantOf(email)
+			if !ok || email == organizer {
+				continue
+			}
+			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: len(t.Log)}
+			if err := tx.AddNotice(ctx, n, t.Entrants[i].Locale, c, now); err != nil {
+				return err
+			}
+		}
+	}
+	if toOrganiser {
+		return mailOrganiser(ctx, tx, t, NoticeTournamentUpdate, len(t.Log), c, organizer, now)
+	}
+	return nil
+}

@@ -1,0 +1,284 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// The mail of running a tournament: a round's results and the standings,
+// the final standings, and the changes a player or the organiser must
+// know. Each is rendered from the tournament as stored when it is sent, in
+// the recipient's language; the log entry it is about is named by number.
+
+// tournamentMail renders a round_results, final_standings or
+// tournament_update email.
+func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg Message) (Message, error) {
+	t, err := r.Store.Tournament(ctx, m.Notice.Tournament)
+	if err != nil {
+		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+	}
+	p, tp := phrasesFor(m.Locale), tournamentPhrasesFor(m.Locale)
+	entrant, playing := t.EntrantOf(m.Email)
+	greeting := block{text: tp.GreetingNoName}
+	footer := say(tp.FooterOrganiser, map[string]any{"Name": t.Name})
+	if playing {
+		msg.ToName = t.Entrants[entrant].Name
+		greeting = block{text: say(p.Greeting, map[string]any{"Name": msg.ToName})}
+		footer = say(tp.FooterPlayer, map[string]any{"Name": t.Name})
+	}
+	var d doc
+	switch m.Notice.Kind {
+	case domain.NoticeRoundResults, domain.NoticeFinalStandings:
+		d, err = r.roundResults(ctx, &t, m.Notice, tp, &msg)
+	case domain.NoticeTournamentUpdate:
+		d, err = tournamentUpdate(&t, m.Notice.Ply, entrant, playing, tp, &msg)
+	case domain.NoticeRoundDeadline:
+		if !playing {
+			return Message{}, fmt.Errorf("render mail %d: %s plays no more in %s: %w", m.ID, m.Email, t.ID, ErrObsolete)
+		}
+		d, err = r.roundDeadline(ctx, &t, m.Notice.Ply, entrant, p, tp, &msg)
+	default:
+		err = fmt.Errorf("unknown kind %q", m.Notice.Kind)
+	}
+	if err != nil {
+		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+	}
+	if r.Links != nil {
+		d.blocks = append(d.blocks, block{link: &link{label: tp.PageLabel, url: r.Links.TournamentURL(t.ID), button: tp.PageButton}})
+	}
+	d.blocks = append([]block{greeting}, d.blocks...)
+	end := block{footer: true, text: footer}
+	if !m.Notice.Kind.Essential() {
+		// A reminder can be turned off, as a game's reminders can.
+		if msg.Unsubscribe, err = r.Links.UnsubscribeURL(m.Email); err != nil {
+			return Message{}, err
+		}
+		end.link = &link{label: p.Unsubscribe, url: msg.Unsubscribe}
+	}
+	d.blocks = append(d.blocks, end)
+	if err := r.neverEmail(&d, p, m.Email); err != nil {
+		return Message{}, err
+	}
+	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, "")
+	return msg, nil
+}
+
+// roundResults is the email of a closed round: its results, marking how
+// games were decided when not by play to the end (the organiser's "time-
+// out"), and the standings after it.
+func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n domain.Notice, tp *tournamentPhrases, msg *Message) (doc, error) {
+	if n.Ply < 1 || n.Ply > len(t.Rounds) {
+		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, n.Ply)
+	}
+	round := &t.Rounds[n.Ply-1]
+	data := map[string]any{"Name": t.Name, "Round": round.Number}
+	intro, heading := tp.ResultsIntro, tp.StandingsAfter
+	msg.Subject = say(tp.SubjectResults, data)
+	if n.Kind == domain.NoticeFinalStandings {
+		intro, heading = tp.FinalIntro, tp.FinalStandings
+		msg.Subject = say(tp.SubjectFinal, data)
+	}
+	var results []string
+	for _, g := range round.Games {
+		line, err := r.resultLine(ctx, t, g, tp)
+		if err != nil {
+			return doc{}, err
+		}
+		results = append(results, line)
+	}
+	d := doc{preheader: say(intro, data), blocks: []block{
+		{text: say(intro, data), list: results},
+		{text: say(heading, data), list: standingLines(t, round.Number, tp)},
+	}}
+	if n.Kind == domain.NoticeRoundResults && n.Ply < len(t.Rounds) {
+		next := t.Rounds[n.Ply]
+		phrase := tp.NextRoundStarts // the organiser gets no pairing
+		if _, playing := t.EntrantOf(n.Email); playing {
+			phrase = tp.NextRound
+		}
+		d.blocks = append(d.blocks, block{text: say(phrase, map[string]any{"Round": next.Number, "Start": formatDeadline(next.Start)})})
+	}
+	return d, nil
+}
+
+// resultLine is one pairing of a closed round: "Ann – Bob: 1–0 (on time)".
+func (r *Renderer) resultLine(ctx context.Context, t *domain.Tournament, g domain.TournamentGame, tp *tournamentPhrases) (string, error) {
+	white := t.Entrants[g.White].Name
+	if g.Black == domain.Bye {
+		return say(tp.ByeLine, map[string]any{"Player": white}), nil
+	}
+	pair := white + " – " + t.Entrants[g.Black].Name
+	if g.Outcome == nil {
+		return say(tp.ResultLine, map[string]any{"Pair": pair, "Score": tp.Undecided}), nil
+	}
+	line := say(tp.ResultLine, map[string]any{"Pair": pair, "Score": scoreLine(g.Outcome.Score)})
+	var how string
+	switch {
+	case g.Annulled:
+		how = tp.Annulled
+	case g.Overridden:
+		how = tp.Overridden
+	case g.GameID == "":
+		how = tp.Forfeit
+	default:
+		game, err := r.Store.Game(ctx, g.GameID)
+		if err != nil {
+			return "", err
+		}
+		res, _ := game.Result()
+		switch res.Reason {
+		case "timeout":
+			how = tp.OnTime
+		case "adjudicated":
+			how = tp.Adjudicated
+		}
+	}
+	if how != "" {
+		line += " (" + how + ")"
+	}
+	return line, nil
+}
+
+// scoreLine is a game's score from White's side: 1–0, ½–½, 0–1.
+func scoreLine(white float64) string {
+	switch white {
+	case 1:
+		return "1–0"
+	case 0:
+		return "0–1"
+	}
+	return "½–½"
+}
+
+// points writes a score with a half as ½: 2½.
+func points(f float64) string {
+	whole := int(f)
+	switch {
+	case f-float64(whole) == 0:
+		return fmt.Sprint(whole)
+	case whole == 0:
+		return "½"
+	}
+	return fmt.Sprintf("%d½", whole)
+}
+
+// standingLines are the standings after round (results of later rounds
+// left out), one line per player.
+func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []string {
+	var upTo []domain.PairingResult
+	for _, o := range t.Outcomes() {
+		if o.Round <= round {
+			upTo = append(upTo, o)
+		}
+	}
+	withdrawn := make([]bool, len(t.Entrants))
+	for i, e := range t.Entrants {
+		withdrawn[i] = e.Withdrawn
+	}
+	var out []string
+	for _, s := range domain.Standings(len(t.Entrants), t.Format, upTo, withdrawn) {
+		line := say(tp.StandingLine, map[string]any{"Rank": s.Rank, "Player": t.Entrants[s.Player].Name, "Points": points(s.Points)})
+		if s.Withdrawn {
+			line += " (" + tp.Withdrawn + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// tournamentUpdate is the email of log entry number (1-based): what
+// changed, in the reader's words, the organiser's reason as he wrote it,
+// and for a player what it means for him now: when his game ends, or when
+// the next round starts.
+func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, msg *Message) (doc, error) {
+	if number < 1 || number > len(t.Log) {
+		return doc{}, fmt.Errorf("tournament %s has no log entry %d", t.ID, number)
+	}
+	e := t.Log[number-1]
+	what, ok := tp.Actions[e.Action]
+	if e.Action == domain.ActionWithdrawn && e.By.Name != "" {
+		what = tp.Withdrew // to the organiser
+	}
+	if !ok {
+		return doc{}, fmt.Errorf("tournament %s log entry %d: no words for %q", t.ID, number, e.Action)
+	}
+	data := map[string]any{"Name": t.Name, "Player": e.By.Name}
+	msg.Subject = say(tp.SubjectUpdate, data)
+	d := doc{preheader: say(what, data), blocks: []block{{text: say(what, data)}}}
+	if e.Reason != "" {
+		d.blocks = append(d.blocks, block{text: say(tp.Reason, map[string]any{"Reason": e.Reason})})
+	}
+	if playing {
+		if line := scheduleLine(t, entrant, tp); line != "" {
+			d.blocks = append(d.blocks, block{text: line})
+		}
+	}
+	d.blocks = append(d.blocks, block{text: say(tp.When, map[string]any{"At": formatDeadline(e.At)})})
+	return d, nil
+}
+
+// scheduleLine says what the event's schedule now means for entrant: when
+// his running game is adjudicated, or when the next round starts; "" when
+// neither (the event is over or paused).
+func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases) string {
+	if !t.PausedAt.IsZero() || t.Status == domain.TournamentFinished || t.Status == domain.TournamentCancelled {
+		return ""
+	}
+	if r := t.Current(); r != nil {
+		for i, g := range r.Games {
+			if (g.White == entrant || g.Black == entrant) && g.GameID != "" && g.Outcome == nil {
+				return say(tp.YourDeadline, map[string]any{"Round": r.Number, "Deadline": formatDeadline(r.GameDeadline(i))})
+			}
+		}
+		return ""
+	}
+	for _, r := range t.Rounds {
+		if r.Status == domain.RoundPending {
+			return say(tp.NextRound, map[string]any{"Round": r.Number, "Start": formatDeadline(r.Start)})
+		}
+	}
+	return ""
+}
+
+// roundDeadline reminds entrant that his game of round number is not
+// finished and its deadline is near, with his move link. Once the game or
+// the round is over, or he withdrew, the reminder is obsolete.
+func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, p *phrases, tp *tournamentPhrases, msg *Message) (doc, error) {
+	if number < 1 || number > len(t.Rounds) {
+		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, number)
+	}
+	round := &t.Rounds[number-1]
+	for i, g := range round.Games {
+		if (g.White != entrant && g.Black != entrant) || g.GameID == "" {
+			continue
+		}
+		if round.Status != domain.RoundRunning || g.Outcome != nil || t.Entrants[entrant].Withdrawn {
+			break
+		}
+		game, err := r.Store.Game(ctx, g.GameID)
+		if err != nil {
+			return doc{}, err
+		}
+		if game.Over() || len(game.Seats) != 2 {
+			break
+		}
+		seat := game.Seats[0] // White holds a tournament game's first seat
+		if g.Black == entrant {
+			seat = game.Seats[1]
+		}
+		move, err := r.Links.MoveURL(game.ID, seat.Color, seat.TokenVersion)
+		if err != nil {
+			return doc{}, err
+		}
+		data := map[string]any{"Name": t.Name, "Round": round.Number, "Deadline": formatDeadline(round.GameDeadline(i))}
+		msg.Subject = say(tp.SubjectDeadline, data)
+		return doc{preheader: say(tp.DeadlineNear, data), blocks: []block{
+			{text: say(tp.DeadlineNear, data)},
+			{text: say(p.RoundDeadline, data)},
+			{link: &link{label: p.MoveLinkLabel, url: move, button: p.MoveButton}},
+		}}, nil
+	}
+	return doc{}, fmt.Errorf("round %d of %s for %s: %w", number, t.ID, t.Entrants[entrant].Email, ErrObsolete)
+}

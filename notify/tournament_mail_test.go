@@ -1,0 +1,202 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// tournamentRecords serves one tournament and its games to the renderer.
+type tournamentRecords struct {
+	t     domain.Tournament
+	games map[string]domain.Game
+}
+
+func (s *tournamentRecords) Game(_ context.Context, id string) (domain.Game, error) {
+	if g, ok := s.games[id]; ok {
+		return g, nil
+	}
+	return domain.Game{}, fmt.Errorf("no game %s", id)
+}
+func (s *tournamentRecords) Turns(context.Context, string) ([]domain.StoredTurn, error) {
+	return nil, nil
+}
+func (s *tournamentRecords) Tournament(_ context.Context, id string) (domain.Tournament, error) {
+	if id != s.t.ID {
+		return domain.Tournament{}, fmt.Errorf("no tournament %s", id)
+	}
+	return s.t, nil
+}
+
+// tournamentFixture is a three-player round robin whose first round
+// closed (Ann's game with Bob adjudicated at the deadline, Cat's bye),
+// whose second round runs with its game extended, and from which Cat then
+// withdrew herself: every kind of tournament mail has something to say.
+func tournamentFixture(t *testing.T) *tournamentRecords {
+	t.Helper()
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Winter Cup", Format: domain.RoundRobin,
+		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+			{Name: "Cat", Email: "cat@example.org"}},
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_cup", 1, t0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &tournamentRecords{games: map[string]domain.Game{}}
+	play := func(at time.Time, adjudicate bool) {
+		r, toPlay, err := tour.StartRound(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range toPlay {
+			id := fmt.Sprintf("g_r%d", r.Number)
+			created, err := domain.CreateGame(tour.GameSpec(r, i), id, 1, at, r.Seed, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Games[i].GameID = id
+			g := created.Game
+			if adjudicate {
+				sub, err := domain.Adjudicate(g, r.Deadline)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g = sub.Game
+				res, _ := g.Result()
+				tour.RecordResult(id, res, r.Deadline)
+			}
+			s.games[id] = g
+		}
+		if adjudicate {
+			if err := tour.CloseRound(r.Deadline); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	play(t0.Add(time.Hour), true)
+	play(t0.Add(25*time.Hour), false)
+	if err := tour.ExtendGame("g_r2", 6*time.Hour, "a power cut", t0.Add(30*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	s.t = tour
+	return s
+}
+
+// tournamentMails are the golden tournament emails: name, notice, recipient.
+func tournamentMails(s *tournamentRecords) []struct {
+	name string
+	n    domain.Notice
+} {
+	return []struct {
+		name string
+		n    domain.Notice
+	}{
+		{"round_results", domain.Notice{Kind: domain.NoticeRoundResults, Email: "cat@example.org", Tournament: "t_cup", Ply: 1}},
+		{"round_results_organiser", domain.Notice{Kind: domain.NoticeRoundResults, Email: "org@example.org", Tournament: "t_cup", Ply: 1}},
+		{"final_standings", domain.Notice{Kind: domain.NoticeFinalStandings, Email: "ann@example.org", Tournament: "t_cup", Ply: 1}},
+		{"tournament_extended", domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: len(s.t.Log)}},
+		{"round_deadline", domain.Notice{Kind: domain.NoticeRoundDeadline, Email: "ann@example.org", Tournament: "t_cup", Ply: 2}},
+	}
+}
+
+// One golden file per tournament email and language. Run `go test
+// ./notify -run Golden -update` after a wording change and read the diff.
+func TestGoldenTournament(t *testing.T) {
+	s := tournamentFixture(t)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	for _, locale := range domain.Locales {
+		for _, c := range tournamentMails(s) {
+			t.Run(c.name+"."+locale, func(t *testing.T) {
+				msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: c.n, Email: c.n.Email, Locale: locale, MessageID: "m1"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, filepath.Join("testdata", "golden", "tournament_"+c.name+"."+locale+".txt"), goldenText(msg))
+			})
+		}
+	}
+}
+
+// The mail of a log entry: a player withdrawing himself names him to the
+// organiser; an entry or round that does not exist is an error, not an
+// empty email; a reminder of a round's deadline to a player without a
+// game in it running is obsolete (dropped).
+func TestTournamentMailEntries(t *testing.T) {
+	s := tournamentFixture(t)
+	if _, err := s.t.Withdraw(2, domain.WithdrawForfeit, domain.ByPlayer("Cat"), "", s.t.UpdatedAt); err != nil {
+		t.Fatal(err)
+	}
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	render := func(n domain.Notice) (Message, error) {
+		return r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: "en", MessageID: "m1"})
+	}
+	msg, err := render(domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "org@example.org", Tournament: "t_cup", Ply: len(s.t.Log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Winter Cup: Cat withdrew", "Cat withdrew from the tournament Winter Cup", "you organise the tournament"} {
+		if !strings.Contains(msg.Subject+"\n"+msg.Text, want) {
+			t.Errorf("the organiser's withdrawal email lacks %q:\n%s\n%s", want, msg.Subject, msg.Text)
+		}
+	}
+	for _, n := range []domain.Notice{
+		{Kind: domain.NoticeRoundDeadline, Email: "ann@example.org", Tournament: "t_cup", Ply: 1}, // closed
+		{Kind: domain.NoticeRoundDeadline, Email: "cat@example.org", Tournament: "t_cup", Ply: 2}, // withdrew
+		{Kind: domain.NoticeRoundDeadline, Email: "org@example.org", Tournament: "t_cup", Ply: 2}, // plays not
+	} {
+		if _, err := render(n); !errors.Is(err, ErrObsolete) {
+			t.Errorf("render %+v: %v; want obsolete", n, err)
+		}
+	}
+	for _, n := range []domain.Notice{
+		{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: len(s.t.Log) + 1},
+		{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: 0},
+		{Kind: domain.NoticeRoundResults, Email: "ann@example.org", Tournament: "t_cup", Ply: 9},
+		{Kind: domain.NoticeRoundResults, Email: "ann@example.org", Tournament: "t_other", Ply: 1},
+	} {
+		if _, err := render(n); err == nil {
+			t.Errorf("render %+v: no error", n)
+		}
+	}
+}
+
+// Every language has every tournament phrase and the words of every
+// mailed action, with the placeholders English uses.
+func TestTournamentPhrasesEveryLocale(t *testing.T) {
+	en := tournamentCatalog["en"]
+	for _, locale := range domain.Locales {
+		p, ok := tournamentCatalog[locale]
+		if !ok {
+			t.Errorf("no tournament phrases in %s", locale)
+			continue
+		}
+		v, ve := reflect.ValueOf(*p), reflect.ValueOf(*en)
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Name
+			if s, ok := v.Field(i).Interface().(string); ok {
+				if s == "" {
+					t.Errorf("%s: %s is empty", locale, name)
+				}
+				if got, want := placeholders(t, s), placeholders(t, ve.Field(i).String()); !slices.Equal(got, want) {
+					t.Errorf("%s: %s uses %v; English %v", locale, name, got, want)
+				}
+			}
+		}
+		for action, words := range en.Actions {
+			if got, want := placeholders(t, p.Actions[action]), placeholders(t, words); p.Actions[action] == "" || !slices.Equal(got, want) {
+				t.Errorf("%s: action %s: %q uses %v; English %v", locale, action, p.Actions[action], got, want)
+			}
+		}
+		if len(p.Actions) != len(en.Actions) {
+			t.Errorf("%s: %d actions; English has %d", locale, len(p.Actions), len(en.Actions))
+		}
+	}
+}
