@@ -29,20 +29,6 @@ func pushWorker(t *testing.T, h *harness, service *pushtest.Service, claimant st
 	return w
 }
 
-// sendAll runs the worker until a pass finds nothing due.
-func sendAll(t *testing.T, w *webpush.Worker) {
-	t.Helper()
-	for {
-		n, err := w.SendDue(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-	}
-}
-
 // pushed decodes the messages the push service took since the first
 // skip ones.
 func pushed(t *testing.T, service *pushtest.Service, skip int) []webpush.Message {
@@ -75,7 +61,7 @@ func TestPushMessagesForEvents(t *testing.T) {
 		want(t, http.StatusCreated).decode(t, &sub)
 
 	h.do("POST", "/v1/games/"+id+"/turns", ann, map[string]any{"turn": vector.Turns[0], "ply": 0}).want(t, http.StatusCreated)
-	sendAll(t, worker)
+	drain(t, worker.SendDue)
 	msgs := pushed(t, service, 0)
 	if len(msgs) != 1 {
 		t.Fatalf("received %+v (refused: %q), want Bob's your_turn", msgs, service.Refused())
@@ -99,7 +85,7 @@ func TestPushMessagesForEvents(t *testing.T) {
 	// Turned off: Ann's next turn sends nothing.
 	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", sub.ID), bob, nil).want(t, http.StatusNoContent)
 	h.do("POST", "/v1/games/"+id+"/turns", ann, map[string]any{"turn": vector.Turns[2], "ply": 2}).want(t, http.StatusCreated)
-	sendAll(t, worker)
+	drain(t, worker.SendDue)
 	if got := pushed(t, service, 1); len(got) != 0 {
 		t.Errorf("after unsubscribing Bob received %+v", got)
 	}
@@ -142,7 +128,7 @@ func TestPushWorkersSendOnce(t *testing.T) {
 	for i := range 3 {
 		w := pushWorker(t, h, service, fmt.Sprintf("instance-%d", i))
 		w.Parallel = 2
-		wg.Go(func() { sendAll(t, w) })
+		wg.Go(func() { drain(t, w.SendDue) })
 	}
 	wg.Wait()
 	seen := map[string]int{}

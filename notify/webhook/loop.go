@@ -15,18 +15,21 @@ import (
 // leases, shared by the webhook Worker and the push worker
 // (notify/webpush): J is a claimed job.
 type Loop[J any] struct {
-	// Claim claims up to limit due jobs at now.
-	Claim func(ctx context.Context, now time.Time, limit int) ([]J, error)
+	// Claim claims for claimant up to limit jobs due at now, until
+	// now+lease.
+	Claim func(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]J, error)
 	// ID names a job in Record and Release.
 	ID func(j *J) int64
 	// Attempt tries a job and says what follows; ErrShutdown if shutdown
 	// cut it short (it is released, not recorded).
 	Attempt func(ctx context.Context, j *J) (domain.WebhookOutcome, error)
-	// Record stores an attempt's outcome and ends the claim.
-	Record func(ctx context.Context, id int64, o domain.WebhookOutcome) error
-	// Release ends the claim on jobs not tried.
-	Release func(ctx context.Context, ids []int64) error
-	Now     func() time.Time
+	// Record stores an attempt's outcome and ends claimant's claim.
+	Record func(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error
+	// Release ends claimant's claim on jobs not tried.
+	Release func(ctx context.Context, claimant string, ids []int64) error
+	// Claimant names this loop in its claims, unique per worker.
+	Claimant string
+	Now      func() time.Time
 	// Parallel is how many attempts are in flight at once.
 	Parallel int
 	// Lease is how long a claim lasts; no attempt starts after half of it.
@@ -41,7 +44,7 @@ func (l *Loop[J]) Pass(ctx context.Context) (int, error) {
 	tried := 0
 	for {
 		now := l.Now()
-		jobs, err := l.Claim(ctx, now, batchSize)
+		jobs, err := l.Claim(ctx, l.Claimant, now, l.Lease, batchSize)
 		if err != nil || len(jobs) == 0 {
 			return tried, err
 		}
@@ -79,7 +82,7 @@ func (l *Loop[J]) batch(ctx context.Context, jobs []J, last time.Time) (int, err
 				o, err := l.Attempt(ctx, &jobs[i])
 				if err == nil {
 					tried.Add(1)
-					err = l.Record(context.WithoutCancel(ctx), id, o)
+					err = l.Record(context.WithoutCancel(ctx), l.Claimant, id, o)
 				}
 				mu.Lock()
 				if errors.Is(err, ErrShutdown) {
@@ -92,7 +95,7 @@ func (l *Loop[J]) batch(ctx context.Context, jobs []J, last time.Time) (int, err
 		})
 	}
 	wg.Wait()
-	if err := l.Release(context.WithoutCancel(ctx), untried); err != nil {
+	if err := l.Release(context.WithoutCancel(ctx), l.Claimant, untried); err != nil {
 		errs = append(errs, err)
 	}
 	return int(tried.Load()), errors.Join(errs...)

@@ -106,20 +106,9 @@ func (w *Worker) Run(ctx context.Context) error {
 // DeliverDue makes one pass over the due deliveries and says how many
 // attempts it made.
 func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
-	l := Loop[domain.WebhookJob]{
-		Claim: func(ctx context.Context, now time.Time, limit int) ([]domain.WebhookJob, error) {
-			return w.Store.ClaimWebhooks(ctx, w.Claimant, now, w.Lease, limit)
-		},
-		ID:      func(j *domain.WebhookJob) int64 { return j.ID },
-		Attempt: w.attempt,
-		Record: func(ctx context.Context, id int64, o domain.WebhookOutcome) error {
-			return w.Store.RecordWebhookAttempt(ctx, w.Claimant, id, o)
-		},
-		Release:  func(ctx context.Context, ids []int64) error { return w.Store.ReleaseWebhooks(ctx, w.Claimant, ids) },
-		Now:      w.Now,
-		Parallel: w.Parallel,
-		Lease:    w.Lease,
-	}
+	l := Loop[domain.WebhookJob]{Claim: w.Store.ClaimWebhooks, Attempt: w.attempt, Record: w.Store.RecordWebhookAttempt,
+		Release: w.Store.ReleaseWebhooks, ID: func(j *domain.WebhookJob) int64 { return j.ID },
+		Claimant: w.Claimant, Now: w.Now, Parallel: w.Parallel, Lease: w.Lease}
 	return l.Pass(ctx)
 }
 

@@ -97,20 +97,9 @@ func (w *Worker) Run(ctx context.Context) error {
 // SendDue makes one pass over the due deliveries and says how many
 // attempts it made.
 func (w *Worker) SendDue(ctx context.Context) (int, error) {
-	l := webhook.Loop[domain.PushJob]{
-		Claim: func(ctx context.Context, now time.Time, limit int) ([]domain.PushJob, error) {
-			return w.Store.ClaimPushes(ctx, w.Claimant, now, w.Lease, limit)
-		},
-		ID:      func(j *domain.PushJob) int64 { return j.ID },
-		Attempt: w.attempt,
-		Record: func(ctx context.Context, id int64, o domain.WebhookOutcome) error {
-			return w.Store.RecordPushAttempt(ctx, w.Claimant, id, o)
-		},
-		Release:  func(ctx context.Context, ids []int64) error { return w.Store.ReleasePushes(ctx, w.Claimant, ids) },
-		Now:      w.Now,
-		Parallel: w.Parallel,
-		Lease:    w.Lease,
-	}
+	l := webhook.Loop[domain.PushJob]{Claim: w.Store.ClaimPushes, Attempt: w.attempt, Record: w.Store.RecordPushAttempt,
+		Release: w.Store.ReleasePushes, ID: func(j *domain.PushJob) int64 { return j.ID },
+		Claimant: w.Claimant, Now: w.Now, Parallel: w.Parallel, Lease: w.Lease}
 	return l.Pass(ctx)
 }
 

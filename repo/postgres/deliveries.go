@@ -12,24 +12,13 @@ import (
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
-// deliveryQueue is an outbox of deliveries with a lease per claim and a log
-// of attempts: webhook_deliveries and push_deliveries share these columns
-// (id, next_attempt_at, attempts, delivered_at, failed_at, last_*,
-// claimed_by, claimed_until, event_at) and this code.
-type deliveryQueue struct {
-	table  string // the deliveries' table
-	parent string // its column naming where a delivery goes
-	// source is the FROM clause of the deliveries that may be sent, as d
-	// (joined to what rules some out).
-	source string
-	what   string // in errors: "webhooks"
-}
+// deliveryQueue is an outbox of deliveries (webhookrow.Queue) in this
+// dialect.
+type deliveryQueue struct{ webhookrow.Queue }
 
 var (
-	webhookQueue = deliveryQueue{table: "webhook_deliveries", parent: "endpoint_id", what: "webhooks",
-		source: `webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled`}
-	pushQueue = deliveryQueue{table: "push_deliveries", parent: "subscription_id", what: "push messages",
-		source: `push_deliveries d`}
+	webhookQueue = deliveryQueue{webhookrow.WebhookQueue}
+	pushQueue    = deliveryQueue{webhookrow.PushQueue}
 )
 
 // claim claims for claimant until now+lease the longest-due deliveries at
@@ -43,12 +32,12 @@ func (q deliveryQueue) claim(ctx context.Context, db *DB, claimant string, now t
 	err := db.withTx(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `
 			WITH claimable AS (
-				SELECT d.id FROM `+q.source+`
+				SELECT d.id FROM `+q.Source+`
 				WHERE d.next_attempt_at <= $3 AND (d.claimed_until IS NULL OR d.claimed_until <= $3)
 				ORDER BY d.next_attempt_at, d.id LIMIT $4
 				FOR UPDATE OF d SKIP LOCKED
 			)
-			UPDATE `+q.table+` SET claimed_by = $1, claimed_until = $2 WHERE id IN (SELECT id FROM claimable)
+			UPDATE `+q.Table+` SET claimed_by = $1, claimed_until = $2 WHERE id IN (SELECT id FROM claimable)
 			RETURNING id`, claimant, ms(now.Add(lease)), ms(now), limit)
 		if err != nil {
 			return err
@@ -60,7 +49,7 @@ func (q deliveryQueue) claim(ctx context.Context, db *DB, claimant string, now t
 		return load(tx, ids)
 	})
 	if err != nil {
-		return fmt.Errorf("claim %s: %w", q.what, err)
+		return fmt.Errorf("claim %s: %w", q.What, err)
 	}
 	return nil
 }
@@ -69,20 +58,20 @@ func (q deliveryQueue) claim(ctx context.Context, db *DB, claimant string, now t
 // claim; ok is false (and nothing changed) when claimant no longer holds
 // it. parent is where the delivery goes.
 func (q deliveryQueue) record(ctx context.Context, tx pgx.Tx, claimant string, id int64, o domain.WebhookOutcome) (parent int64, ok bool, err error) {
-	err = tx.QueryRow(ctx, `UPDATE `+q.table+` SET attempts = attempts + 1, last_attempt_at = $1,
+	err = tx.QueryRow(ctx, `UPDATE `+q.Table+` SET attempts = attempts + 1, last_attempt_at = $1,
 		last_status = $2, last_error = $3, claimed_until = NULL,
 		delivered_at = CASE WHEN $4::boolean THEN $1::timestamptz END,
 		failed_at = CASE WHEN NOT $4::boolean AND $5::timestamptz IS NULL THEN $1::timestamptz END,
 		next_attempt_at = CASE WHEN NOT $4::boolean THEN $5::timestamptz END
 		WHERE id = $6 AND claimed_by = $7 AND claimed_until IS NOT NULL AND next_attempt_at IS NOT NULL
-		RETURNING `+q.parent,
+		RETURNING `+q.Parent,
 		ms(o.At), nullInt(o.Status), nullString(webhookrow.ErrorMessage(o.Error)), o.Delivered, nullTime(o.Next),
 		id, claimant).Scan(&parent)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, false, nil // someone else holds it now, or it is gone
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("record an attempt at %s delivery %d: %w", q.what, id, err)
+		return 0, false, fmt.Errorf("record an attempt at %s delivery %d: %w", q.What, id, err)
 	}
 	return parent, true, nil
 }
@@ -92,7 +81,7 @@ func (q deliveryQueue) release(ctx context.Context, db *DB, claimant string, ids
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := db.exec(ctx, "release "+q.what, `UPDATE `+q.table+` SET claimed_by = NULL, claimed_until = NULL
+	_, err := db.exec(ctx, "release "+q.What, `UPDATE `+q.Table+` SET claimed_by = NULL, claimed_until = NULL
 		WHERE id = ANY($1) AND claimed_by = $2`, ids, claimant)
 	return err
 }
@@ -100,8 +89,8 @@ func (q deliveryQueue) release(ctx context.Context, db *DB, claimant string, ids
 // backlog counts the deliveries due at now, leased or not.
 func (q deliveryQueue) backlog(ctx context.Context, db *DB, now time.Time) (int, error) {
 	var n int
-	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM `+q.source+` WHERE d.next_attempt_at <= $1`, ms(now)).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count due %s: %w", q.what, err)
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM `+q.Source+` WHERE d.next_attempt_at <= $1`, ms(now)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count due %s: %w", q.What, err)
 	}
 	return n, nil
 }
@@ -109,7 +98,7 @@ func (q deliveryQueue) backlog(ctx context.Context, db *DB, now time.Time) (int,
 // prune deletes deliveries of events before before that were delivered or
 // given up.
 func (q deliveryQueue) prune(ctx context.Context, db *DB, before time.Time, limit int) (int, error) {
-	return db.exec(ctx, "prune "+q.what+" deliveries", `DELETE FROM `+q.table+` WHERE id IN
-		(SELECT id FROM `+q.table+` WHERE event_at < $1 AND next_attempt_at IS NULL ORDER BY event_at LIMIT $2)`,
+	return db.exec(ctx, "prune "+q.What+" deliveries", `DELETE FROM `+q.Table+` WHERE id IN
+		(SELECT id FROM `+q.Table+` WHERE event_at < $1 AND next_attempt_at IS NULL ORDER BY event_at LIMIT $2)`,
 		ms(before), limit)
 }

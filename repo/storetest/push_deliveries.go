@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -152,35 +151,11 @@ func testPushClaimConcurrently(t *testing.T, s repo.Store) {
 	for i := range 5 {
 		play(t, s, insertGame(t, s, fmt.Sprintf("g%d", i)), T0.Add(time.Minute))
 	}
-	var mu sync.Mutex
-	seen := map[int64]string{}
-	var wg sync.WaitGroup
-	for c := range 4 {
-		wg.Go(func() {
-			claimant := fmt.Sprintf("w%d", c)
-			for {
-				jobs, err := s.ClaimPushes(t.Context(), claimant, T0.Add(time.Hour), lease, 2)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(jobs) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, j := range jobs {
-					if other, ok := seen[j.ID]; ok {
-						t.Errorf("delivery %d claimed by %s and %s", j.ID, other, claimant)
-					}
-					seen[j.ID] = claimant
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if len(seen) != 5*3 { // per game: 2 invitations, 1 your_turn
-		t.Errorf("claimed %d deliveries, want 15", len(seen))
+	if n := claimConcurrently(t, func(claimant string) ([]int64, error) {
+		jobs, err := s.ClaimPushes(t.Context(), claimant, T0.Add(time.Hour), lease, 2)
+		return pushIDs(jobs), err
+	}); n != 5*3 { // per game: 2 invitations, 1 your_turn
+		t.Errorf("claimed %d deliveries, want 15", n)
 	}
 }
 
