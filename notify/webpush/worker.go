@@ -183,8 +183,11 @@ func (w *Worker) send(ctx context.Context, j *domain.PushJob) (Result, error) {
 		}
 	}
 	payload, ok, err := Payload(e, locale, openURL)
-	if err != nil || !ok {
-		return Result{Outcome: Rejected}, fmt.Errorf("no message for a %s event: %v", e.Kind, err)
+	if err != nil {
+		return Result{Outcome: Rejected}, err
+	}
+	if !ok {
+		return Result{Outcome: Rejected}, fmt.Errorf("a %s event has no push message", e.Kind)
 	}
 	return w.Sender.Send(ctx, j.Subscription, payload, ttl)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -234,5 +235,22 @@ func TestWorkerRendersAtSendTime(t *testing.T) {
 				t.Errorf("sent %+v with TTL %v; want %s, %q, TTL %v", m, p.ttls[0], tt.url, tt.title, tt.ttl)
 			}
 		})
+	}
+}
+
+// The kinds the stores queue (domain.PushEventKinds, listed again in the
+// fan-out triggers) are the kinds that have a message.
+func TestPushedKindsAreQueued(t *testing.T) {
+	kinds := []domain.EventKind{domain.EventTurnPlayed, domain.EventYourTurn, domain.EventGameOver, domain.EventInvitation,
+		domain.EventRoundStart, domain.EventDeadlineNear, domain.EventTournament}
+	for _, k := range kinds {
+		if webpush.Pushed(k) != slices.Contains(domain.PushEventKinds, k) {
+			t.Errorf("%s: pushed %v, queued %v", k, webpush.Pushed(k), slices.Contains(domain.PushEventKinds, k))
+		}
+	}
+	for _, k := range domain.PushEventKinds {
+		if !slices.Contains(kinds, k) {
+			t.Errorf("%s is queued but not checked here", k)
+		}
 	}
 }
