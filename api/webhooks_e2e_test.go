@@ -152,10 +152,13 @@ func (h *harness) deliveries(t *testing.T, token string, id int64) []deliveryJSO
 }
 
 // deliverAll runs the worker until a pass finds nothing due.
-func deliverAll(t *testing.T, w *webhook.Worker) {
+func deliverAll(t *testing.T, w *webhook.Worker) { drain(t, w.DeliverDue) }
+
+// drain runs a worker's pass until one finds nothing due.
+func drain(t *testing.T, pass func(context.Context) (int, error)) {
 	t.Helper()
 	for {
-		n, err := w.DeliverDue(t.Context())
+		n, err := pass(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -129,7 +129,8 @@ type WebhookJob struct {
 	FailingSince time.Time
 }
 
-// WebhookOutcome is the outcome of one delivery attempt.
+// WebhookOutcome is the outcome of one delivery attempt, of a webhook or
+// a push message (PushDeliveryStore).
 type WebhookOutcome struct {
 	At        time.Time
 	Delivered bool   // a 2xx answer
@@ -138,7 +139,7 @@ type WebhookOutcome struct {
 	// Next is when a failed delivery is tried again; zero gives it up.
 	Next time.Time
 	// Disable, if not empty, disables the endpoint for this reason and
-	// emails its owner (once: only if it was enabled).
+	// emails its owner (once: only if it was enabled). Webhooks only.
 	Disable string
 }
 

@@ -23,6 +23,7 @@ type Store interface {
 	domain.EventReader
 	domain.PushKeys
 	domain.WebhookStore
+	domain.PushDeliveryStore
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
@@ -60,6 +61,9 @@ type Housekeeping interface {
 	// before before that were delivered or given up: the delivery log
 	// keeps what is younger.
 	PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
+	// PrunePushDeliveries deletes the push deliveries of events before
+	// before that were delivered or given up.
+	PrunePushDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 var (

@@ -30,3 +30,8 @@ func TestEventsContract(t *testing.T) {
 func TestWebhooksContract(t *testing.T) {
 	storetest.RunWebhooks(t, func(t *testing.T) repo.Store { return openStore(t) })
 }
+
+// The SQLite store keeps the contract of domain.PushDeliveryStore.
+func TestPushDeliveriesContract(t *testing.T) {
+	storetest.RunPushDeliveries(t, func(t *testing.T) repo.Store { return openStore(t) })
+}

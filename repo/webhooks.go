@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -226,53 +225,17 @@ func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now ti
 	return id, err
 }
 
-// sqlClaimableWebhooks lists the due deliveries of enabled endpoints not
-// under a live lease: ?3 now, ?4 limit.
-const sqlClaimableWebhooks = `SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-	WHERE d.next_attempt_at <= ?3 AND (d.claimed_until IS NULL OR d.claimed_until <= ?3) AND w.enabled
-	ORDER BY d.next_attempt_at, d.id LIMIT ?4`
-
-// ClaimWebhooks claims up to limit due deliveries for claimant until
-// now+lease, in one write transaction: one writer at a time, so two
-// claimants never claim one delivery while its lease lasts.
+// ClaimWebhooks claims up to limit due deliveries of enabled endpoints for
+// claimant until now+lease.
 func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.WebhookJob, error) {
-	// Most looks find nothing: a read costs no writer its turn.
-	var n int
-	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM (`+sqlClaimableWebhooks+`)`, nil, nil, now.UnixMilli(), 1).Scan(&n); err != nil {
-		return nil, fmt.Errorf("look for due webhooks: %w", err)
-	}
-	if n == 0 {
-		return nil, nil
-	}
 	var out []domain.WebhookJob
-	err := db.WithTx(ctx, func(tx *Tx) error {
+	err := webhookQueue.claim(ctx, db, claimant, now, lease, limit, func(tx *Tx, ids []any, in string) error {
 		out = out[:0]
-		rows, err := tx.QueryContext(ctx, `UPDATE webhook_deliveries SET claimed_by = ?1, claimed_until = ?2
-			WHERE id IN (`+sqlClaimableWebhooks+`) RETURNING id`, claimant, now.Add(lease).UnixMilli(), now.UnixMilli(), limit)
-		if err != nil {
-			return fmt.Errorf("claim webhooks: %w", err)
-		}
-		var ids []any
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return fmt.Errorf("claim webhooks: %w", err)
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("claim webhooks: %w", err)
-		}
-		if len(ids) == 0 {
-			return nil
-		}
-		rows, err = tx.QueryContext(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, w.previous_secret, w.previous_until,
+		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, w.previous_secret, w.previous_until,
 			w.failing_since FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-			WHERE d.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY d.next_attempt_at, d.id`, ids...)
+			WHERE d.id IN `+in+` ORDER BY d.next_attempt_at, d.id`, ids...)
 		if err != nil {
-			return fmt.Errorf("claim webhooks: %w", err)
+			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
@@ -280,7 +243,7 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 			var prev sql.NullString
 			var until, failing sql.NullInt64
 			if j.WebhookDelivery, err = scanDelivery(rows, &j.URL, &j.Secrets.Current, &prev, &until, &failing); err != nil {
-				return fmt.Errorf("claim webhooks: %w", err)
+				return err
 			}
 			j.Secrets.Previous, j.Secrets.PreviousUntil, j.FailingSince = prev.String, fromMillis(until), fromMillis(failing)
 			out = append(out, j)
@@ -293,21 +256,9 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 // RecordWebhookAttempt records an attempt at a delivery claimant holds.
 func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
 	return db.WithTx(ctx, func(tx *Tx) error {
-		var endpoint int64
-		err := tx.QueryRowContext(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = ?1,
-			last_status = ?2, last_error = ?3, claimed_until = NULL,
-			delivered_at = CASE WHEN ?4 THEN ?1 END,
-			failed_at = CASE WHEN NOT ?4 AND ?5 IS NULL THEN ?1 END,
-			next_attempt_at = CASE WHEN NOT ?4 THEN ?5 END
-			WHERE id = ?6 AND claimed_by = ?7 AND claimed_until IS NOT NULL AND next_attempt_at IS NOT NULL
-			RETURNING endpoint_id`,
-			o.At.UnixMilli(), nullInt(o.Status), nullString(webhookrow.ErrorMessage(o.Error)), o.Delivered, millis(o.Next),
-			id, claimant).Scan(&endpoint)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil // someone else holds it now
-		}
-		if err != nil {
-			return fmt.Errorf("record webhook attempt %d: %w", id, err)
+		endpoint, ok, err := webhookQueue.record(ctx, tx, claimant, id, o)
+		if err != nil || !ok {
+			return err
 		}
 		if o.Delivered {
 			_, err = tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ?`, endpoint)
@@ -345,40 +296,18 @@ func disableWebhook(ctx context.Context, tx *Tx, endpoint int64, o domain.Webhoo
 
 // ReleaseWebhooks ends claimant's claim on deliveries it did not try.
 func (db *DB) ReleaseWebhooks(ctx context.Context, claimant string, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	args := []any{claimant}
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	return db.WithTx(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
-			WHERE claimed_by = ? AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
-		if err != nil {
-			return fmt.Errorf("release webhooks: %w", err)
-		}
-		return nil
-	})
+	return webhookQueue.release(ctx, db, claimant, ids)
 }
 
 // WebhookBacklog counts the deliveries due at now.
 func (db *DB) WebhookBacklog(ctx context.Context, now time.Time) (int, error) {
-	var n int
-	err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-		WHERE d.next_attempt_at <= ? AND w.enabled`, now.UnixMilli()).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count due webhooks: %w", err)
-	}
-	return n, nil
+	return webhookQueue.backlog(ctx, db, now)
 }
 
 // PruneWebhookDeliveries deletes deliveries of events before before that
 // were delivered or given up.
 func (db *DB) PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
-	return db.deleteBatch(ctx, "prune webhook deliveries", `DELETE FROM webhook_deliveries WHERE id IN
-		(SELECT id FROM webhook_deliveries WHERE event_at < ? AND next_attempt_at IS NULL ORDER BY event_at LIMIT ?)`,
-		before.UnixMilli(), limit)
+	return webhookQueue.prune(ctx, db, before, limit)
 }
 
 func nullInt(n int) sql.NullInt64 { return sql.NullInt64{Int64: int64(n), Valid: n != 0} }

@@ -55,7 +55,9 @@ type Config struct {
 	// address, since Prometheus scrapes from another host, but never the
 	// public listener's.
 	MetricsAddr string
-	// WebhookAllowPrivate lets webhook endpoints be http:// URLs and reach
+	// WebhookAllowPrivate (--egress-allow-private, formerly
+	// --webhook-allow-private) lets webhook endpoints and push
+	// subscriptions' endpoints be http:// URLs and reach
 	// private, loopback and link-local addresses: for tests and private
 	// networks only (see egress.Guard).
 	WebhookAllowPrivate bool
@@ -138,7 +140,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.PprofAddr, "pprof-addr", "", "loopback `address` to serve Go's profiler (/debug/pprof/) on, e.g. 127.0.0.1:6060;\nempty turns it off")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", "", "`address` to serve Prometheus metrics (/metrics) on, e.g. :9090, apart from the API;\nempty turns it off")
 	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", "", "contact for the push services (Web Push, RFC 8292): a mailto: address or an https: URL,\ne.g. mailto:ops@example.org. Setting it turns on \"notify me when it's my turn\" on the\nplay page; the VAPID key pair is made once and kept in the database. Empty: push off")
-	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "let webhook endpoints use plain http and reach private, loopback and link-local\naddresses; for tests and closed networks only: on a public server it lets any account\nmake this server call inside its network")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "egress-allow-private", false, "let webhook endpoints and push subscriptions use plain http and reach private,\nloopback and link-local addresses; for tests and closed networks only: on a public\nserver it lets any account or browser make this server call inside its network")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "the former name of --egress-allow-private")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {

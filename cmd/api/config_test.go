@@ -79,6 +79,16 @@ func TestLoadConfig(t *testing.T) {
 			want: func(c *Config) { c.WebhookAllowPrivate = true },
 		},
 		{
+			name: "webhooks and push to private addresses, by flag",
+			args: []string{"--egress-allow-private"},
+			want: func(c *Config) { c.WebhookAllowPrivate = true },
+		},
+		{
+			name: "webhooks and push to private addresses, by environment",
+			env:  map[string]string{"LESSPOST_EGRESS_ALLOW_PRIVATE": "true"},
+			want: func(c *Config) { c.WebhookAllowPrivate = true },
+		},
+		{
 			name: "rate limits",
 			args: []string{"--limit-games-account", "100/1h", "--limit-token=5/1m"},
 			env: map[string]string{"LESSPOST_LIMIT_LOGIN": "3/90s", "LESSPOST_LIMIT_TOKEN": "7/1h",

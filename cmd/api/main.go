@@ -27,6 +27,7 @@ import (
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webhook"
+	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -79,7 +80,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	slog.SetDefault(log) // for the few packages without a logger of their own (repo's checkpoints)
 	log.Info("starting", "config", cfg)
 	if cfg.WebhookAllowPrivate {
-		log.Warn("webhooks may reach private, loopback and link-local addresses (--webhook-allow-private): for tests only")
+		log.Warn("webhooks and push messages may reach private, loopback and link-local addresses (--egress-allow-private): for tests only")
 	}
 
 	db, err := repo.OpenStore(ctx, cfg.DB) // also applies the migrations
@@ -118,7 +119,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	guard := &egress.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
 	hooks := webhook.NewWorker(db, guard, log, time.Now)
 	hooks.Observer = counts
-	queued := func() { outbox.Wake(); hooks.Wake() }
+	// Push messages are queued with the events too, when push is on.
+	var pushes *webpush.Worker
+	queued := func() {
+		outbox.Wake()
+		hooks.Wake()
+		if pushes != nil {
+			pushes.Wake()
+		}
+	}
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
@@ -135,6 +144,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
 	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
+	if push != nil {
+		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
+			return err
+		}
+		pushes.Observer = counts
+	}
 	receivers, err := inboundWorkers(cfg, db, app, srv.Links(), outbox.Claimant, log, queued)
 	if err != nil {
 		return err
@@ -153,6 +168,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: queued,
 		mailRetention: cfg.MailRetention, observe: counts}
 	workers := append([]func(context.Context) error{outbox.Run, hooks.Run, clock.run}, receivers...)
+	if pushes != nil {
+		workers = append(workers, pushes.Run)
+	}
 	if cfg.PprofAddr != "" {
 		workers = append(workers, func(ctx context.Context) error { return serveAside(ctx, log, "profiler", cfg.PprofAddr, pprofMux()) })
 	}

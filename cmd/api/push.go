@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/egress"
+	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/notify/webpush"
+	"github.com/lesspost/lesspost/repo"
 )
 
 // pushKey is the VAPID key pair push notifications are signed with, or
@@ -30,4 +34,18 @@ func pushKey(ctx context.Context, cfg Config, keys domain.PushKeys, log *slog.Lo
 	}
 	log.Info("push notifications on", "vapid_subject", cfg.VAPIDSubject, "vapid_public_key", webpush.ApplicationServerKey(k))
 	return &k, nil
+}
+
+// pushWorker sends the push messages queued with events. Its requests go
+// through guard, as webhooks' do: a subscription's endpoint is a URL a
+// browser gave us, that is anyone.
+func pushWorker(cfg Config, key domain.PushKey, db repo.Store, app *domain.Service, links webpush.MoveLinks,
+	guard *egress.Guard, log *slog.Logger) (*webpush.Worker, error) {
+	sender, err := webpush.NewSender(webpush.Config{Key: key, Subject: cfg.VAPIDSubject, Client: guard.Client(webhook.Timeout)})
+	if err != nil {
+		return nil, fmt.Errorf("push notifications: %w", err)
+	}
+	w := webpush.NewWorker(db, sender, log, time.Now)
+	w.Games, w.Links, w.BaseURL, w.Forget = db, links, strings.TrimRight(cfg.BaseURL, "/"), app.ForgetPushEndpoint
+	return w, nil
 }

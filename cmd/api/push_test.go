@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/notify/smtptest"
+	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
@@ -48,5 +50,47 @@ func TestPushKeyShared(t *testing.T) {
 	restarted.call("GET", "/v1/push/key", "", nil, http.StatusOK, &again)
 	if again != a {
 		t.Errorf("after a restart the key is %q, was %q", again.ApplicationServerKey, a.ApplicationServerKey)
+	}
+}
+
+// With push on, the server sends the messages its events queue, through
+// the egress guard: a push service on loopback is refused (as any private
+// address a browser might hand it), the attempt is logged and counted, and
+// the message waits for its retry.
+func TestPushSentThroughTheGuard(t *testing.T) {
+	smtp := smtptest.Start(t)
+	s := startServer(t, filepath.Join(t.TempDir(), "lesspost.db"), smtp.Addr, "--vapid-subject", "mailto:ops@lesspost.test",
+		"--metrics-addr", "127.0.0.1:0")
+	url := "http://" + logged(t, s.logs, "metrics listening")["addr"].(string) + "/metrics"
+	var key struct {
+		ApplicationServerKey string `json:"application_server_key"`
+	}
+	s.call("GET", "/v1/push/key", "", nil, http.StatusOK, &key)
+	public, err := base64.RawURLEncoding.DecodeString(key.ApplicationServerKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := pushtest.New(t, nil)
+	sub := service.Subscribe(public).Subscription()
+	token := s.login(smtp, "ann@example.org")
+	s.call("POST", "/v1/me/push-subscriptions", token, map[string]any{"endpoint": sub.Endpoint, "keys": map[string]any{
+		"p256dh": base64.RawURLEncoding.EncodeToString(sub.P256DH), "auth": base64.RawURLEncoding.EncodeToString(sub.Auth)}},
+		http.StatusCreated, nil)
+	s.call("POST", "/v1/games", token, map[string]any{
+		"players": []map[string]any{{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}},
+		"board":   map[string]any{"walls": strings.Repeat("0", 60)},
+	}, http.StatusCreated, nil)
+
+	failed := logged(t, s.logs, "push delivery failed, will retry")
+	if e, _ := failed["error"].(string); !strings.Contains(e, "not a public address") || failed["kind"] != "invitation" {
+		t.Errorf("logged %v, want Ann's invitation refused by the guard", failed)
+	}
+	waitFor(t, func() bool { return value(scrape(t, url), "lesspost_push_failed_attempts_total", nil) == 1 })
+	m := scrape(t, url)
+	if got := value(m, "lesspost_push_given_up_total", nil) + value(m, "lesspost_push_delivered_total", nil); got != 0 {
+		t.Errorf("given up or delivered: %v", got)
+	}
+	if got := service.Received(); len(got) != 0 {
+		t.Errorf("the push service on loopback received %d messages", len(got))
 	}
 }

@@ -80,6 +80,9 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.prune(ctx, "prune webhook deliveries", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneWebhookDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
 	})
+	s.prune(ctx, "prune push deliveries", func(ctx context.Context, limit int) (int, error) {
+		return s.db.PrunePushDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
+	})
 	if err := s.db.Maintain(ctx); err != nil {
 		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)
 	}

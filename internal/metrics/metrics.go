@@ -39,6 +39,8 @@ type Metrics struct {
 
 	webhooksDelivered, webhooksFailed, webhooksGivenUp prometheus.Counter
 
+	pushDelivered, pushFailed, pushGivenUp prometheus.Counter
+
 	schedulerPasses prometheus.Counter
 	schedulerActed  *prometheus.CounterVec
 }
@@ -82,6 +84,18 @@ func New(monitor domain.Monitor, now func() time.Time, log *slog.Logger) *Metric
 			Name: "lesspost_webhooks_given_up_total",
 			Help: "Webhook messages this instance gave up on after their last attempt failed (or a 410 Gone).",
 		}),
+		pushDelivered: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lesspost_push_delivered_total",
+			Help: "Web Push messages this instance handed to a push service (it answered 2xx).",
+		}),
+		pushFailed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lesspost_push_failed_attempts_total",
+			Help: "Web Push attempts of this instance that failed, the subscriptions found gone and the last attempts of given-up messages included.",
+		}),
+		pushGivenUp: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lesspost_push_given_up_total",
+			Help: "Web Push messages this instance gave up on: refused, their subscription gone, or their last retry failed.",
+		}),
 		schedulerPasses: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "lesspost_scheduler_passes_total",
 			Help: "Passes of this instance's scheduler over the due games and tournaments.",
@@ -95,7 +109,7 @@ func New(monitor domain.Monitor, now func() time.Time, log *slog.Logger) *Metric
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.duration, m.mailSent, m.mailFailed, m.mailGivenUp, m.schedulerPasses, m.schedulerActed,
-		m.webhooksDelivered, m.webhooksFailed, m.webhooksGivenUp,
+		m.webhooksDelivered, m.webhooksFailed, m.webhooksGivenUp, m.pushDelivered, m.pushFailed, m.pushGivenUp,
 		&backlogCollector{monitor: monitor, now: now, log: log},
 	)
 	// Both kinds are exported from the start, so that a rate over them
@@ -165,6 +179,19 @@ func (m *Metrics) WebhookFailed(givenUp bool) {
 	}
 }
 
+// PushDelivered counts a push message a push service took
+// (webpush.Observer).
+func (m *Metrics) PushDelivered() { m.pushDelivered.Inc() }
+
+// PushFailed counts a failed push attempt, and a given-up message if it was
+// the last (webpush.Observer).
+func (m *Metrics) PushFailed(givenUp bool) {
+	m.pushFailed.Inc()
+	if givenUp {
+		m.pushGivenUp.Inc()
+	}
+}
+
 // SchedulerPass counts a pass of the scheduler.
 func (m *Metrics) SchedulerPass() { m.schedulerPasses.Inc() }
 
@@ -199,17 +226,20 @@ var (
 		"How long the oldest due game or tournament has waited for the scheduler; 0 when none is due.", nil, nil)
 	webhooksDue = prometheus.NewDesc("lesspost_webhooks_due",
 		"Webhook messages of enabled endpoints due to be sent now (first attempts and retries).", nil, nil)
+	pushDue = prometheus.NewDesc("lesspost_push_due",
+		"Web Push messages due to be sent now (first attempts and retries).", nil, nil)
 )
 
-// webhookBacklog is a store that also counts its due webhook messages
-// (domain.WebhookStore).
+// webhookBacklog is a store that also counts its due webhook and push
+// messages (domain.WebhookStore, domain.PushDeliveryStore).
 type webhookBacklog interface {
 	WebhookBacklog(ctx context.Context, now time.Time) (int, error)
+	PushBacklog(ctx context.Context, now time.Time) (int, error)
 }
 
 func (c *backlogCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{backlogUp, outboxPending, outboxOldestAge, outboxFailed, dueGames, dueTournaments, schedulerLag,
-		webhooksDue} {
+		webhooksDue, pushDue} {
 		ch <- d
 	}
 }
@@ -219,9 +249,11 @@ func (c *backlogCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	now := c.now()
 	b, err := c.monitor.Backlog(ctx, now)
-	hooks := -1
+	hooks, pushes := -1, -1
 	if wb, ok := c.monitor.(webhookBacklog); ok && err == nil {
-		hooks, err = wb.WebhookBacklog(ctx, now)
+		if hooks, err = wb.WebhookBacklog(ctx, now); err == nil {
+			pushes, err = wb.PushBacklog(ctx, now)
+		}
 	}
 	if err != nil {
 		c.log.Warn("metrics: read the backlog", "error", err)
@@ -240,6 +272,7 @@ func (c *backlogCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(schedulerLag, age(now, b.OldestDue))
 	if hooks >= 0 {
 		gauge(webhooksDue, float64(hooks))
+		gauge(pushDue, float64(pushes))
 	}
 }
 

@@ -26,9 +26,9 @@ func jitter(d time.Duration) time.Duration {
 	return d + rand.N(d/5+1)
 }
 
-// retryAt is when a delivery whose attempts-th attempt failed at now is
+// RetryAt is when a delivery whose attempts-th attempt failed at now is
 // tried again, with jitter; zero when schedule is exhausted.
-func retryAt(schedule []time.Duration, attempts int, now time.Time) time.Time {
+func RetryAt(schedule []time.Duration, attempts int, now time.Time) time.Time {
 	if attempts < 1 || attempts > len(schedule) {
 		return time.Time{}
 	}

@@ -24,7 +24,7 @@ func TestRetryAt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for range 50 { // the jitter is random: a few draws
-			got := retryAt(Schedule, tt.attempts, now)
+			got := RetryAt(Schedule, tt.attempts, now)
 			if tt.wait == 0 {
 				if !got.IsZero() {
 					t.Fatalf("after attempt %d: retry at %v, want given up", tt.attempts, got)

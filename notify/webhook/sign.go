@@ -3,7 +3,9 @@
 // {"type", "timestamp", "data"} with the headers webhook-id,
 // webhook-timestamp and webhook-signature — through an egress guard, and
 // retried on a schedule; an endpoint that keeps failing is disabled and its
-// owner emailed (through the mail outbox, by the store).
+// owner emailed (through the mail outbox, by the store). Its claim,
+// attempt and record cycle (Loop) and its retry schedule also send the Web
+// Push outbox (notify/webpush.Worker).
 package webhook
 
 import (

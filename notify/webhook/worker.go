@@ -13,8 +13,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -100,94 +98,26 @@ func (w *Worker) Wake() {
 
 // Run delivers until ctx ends.
 func (w *Worker) Run(ctx context.Context) error {
-	t := time.NewTicker(w.Poll)
-	defer t.Stop()
-	for {
-		if _, err := w.DeliverDue(ctx); err != nil && ctx.Err() == nil {
-			w.Log.ErrorContext(ctx, "webhook pass failed", "error", err)
-		}
-		select {
-		case <-ctx.Done():
-			w.Client.CloseIdleConnections()
-			return nil
-		case <-t.C:
-		case <-w.wake:
-		}
-	}
+	Poll(ctx, w.Poll, w.wake, w.Log, "webhook", w.DeliverDue)
+	w.Client.CloseIdleConnections()
+	return nil
 }
 
 // DeliverDue makes one pass over the due deliveries and says how many
 // attempts it made.
 func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
-	tried := 0
-	for {
-		now := w.Now()
-		jobs, err := w.Store.ClaimWebhooks(ctx, w.Claimant, now, w.Lease, batchSize)
-		if err != nil || len(jobs) == 0 {
-			return tried, err
-		}
-		n, err := w.deliverBatch(ctx, jobs, now.Add(w.Lease/2))
-		tried += n
-		if err != nil || ctx.Err() != nil || len(jobs) < batchSize {
-			return tried, err
-		}
-	}
+	l := Loop[domain.WebhookJob]{Claim: w.Store.ClaimWebhooks, Attempt: w.attempt, Record: w.Store.RecordWebhookAttempt,
+		Release: w.Store.ReleaseWebhooks, ID: func(j *domain.WebhookJob) int64 { return j.ID },
+		Claimant: w.Claimant, Now: w.Now, Parallel: w.Parallel, Lease: w.Lease}
+	return l.Pass(ctx)
 }
-
-// deliverBatch attempts claimed deliveries, Parallel at a time, recording
-// each outcome as it comes; what was not started by last (or before
-// shutdown) is released.
-func (w *Worker) deliverBatch(ctx context.Context, jobs []domain.WebhookJob, last time.Time) (int, error) {
-	var next atomic.Int64
-	var tried atomic.Int64
-	var mu sync.Mutex
-	var errs []error
-	var untried []int64
-	var wg sync.WaitGroup
-	for range min(max(w.Parallel, 1), len(jobs)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) {
-					return
-				}
-				if ctx.Err() != nil || w.Now().After(last) {
-					mu.Lock()
-					untried = append(untried, jobs[i].ID)
-					mu.Unlock()
-					continue
-				}
-				o, err := w.attempt(ctx, &jobs[i])
-				if err == nil {
-					tried.Add(1)
-					err = w.Store.RecordWebhookAttempt(context.WithoutCancel(ctx), w.Claimant, jobs[i].ID, o)
-				}
-				mu.Lock()
-				if errors.Is(err, errShutdown) {
-					untried = append(untried, jobs[i].ID)
-				} else if err != nil {
-					errs = append(errs, err)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if err := w.Store.ReleaseWebhooks(context.WithoutCancel(ctx), w.Claimant, untried); err != nil {
-		errs = append(errs, err)
-	}
-	return int(tried.Load()), errors.Join(errs...)
-}
-
-// errShutdown is an attempt cut short by shutdown: it does not count.
-var errShutdown = errors.New("shutting down")
 
 // attempt POSTs one delivery and decides what follows.
 func (w *Worker) attempt(ctx context.Context, j *domain.WebhookJob) (domain.WebhookOutcome, error) {
 	status, err := w.post(ctx, j)
 	now := w.Now()
 	if ctx.Err() != nil {
-		return domain.WebhookOutcome{}, errShutdown
+		return domain.WebhookOutcome{}, ErrShutdown
 	}
 	o := domain.WebhookOutcome{At: now, Status: status}
 	if err == nil {
@@ -198,7 +128,7 @@ func (w *Worker) attempt(ctx context.Context, j *domain.WebhookJob) (domain.Webh
 		return o, nil
 	}
 	o.Error = err.Error()
-	o.Next = retryAt(w.Schedule, j.Attempts+1, now)
+	o.Next = RetryAt(w.Schedule, j.Attempts+1, now)
 	failingSince := j.FailingSince
 	if failingSince.IsZero() {
 		failingSince = now

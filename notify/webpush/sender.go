@@ -1,9 +1,10 @@
 // Package webpush sends Web Push messages (RFC 8030) to the browsers that
 // subscribed on the play page: each message encrypted for its browser
 // (RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292),
-// through github.com/SherClockHolmes/webpush-go. It decides nothing about
-// when to send: a delivery loop (the outbox of live events) calls Send and
-// acts on the Result, deleting subscriptions the push service says are gone
+// through github.com/SherClockHolmes/webpush-go. Its Worker sends the
+// push outbox (domain.PushDeliveryStore, filled with the events) with the
+// webhooks' loop: it calls Send and acts on the Result, deleting
+// subscriptions the push service says are gone
 // (domain.Service.ForgetPushEndpoint) and retrying later what it may.
 //
 // It also builds what a message says (see Payload): the kind of event, the

@@ -39,3 +39,8 @@ func TestEventsContract(t *testing.T) {
 func TestWebhooksContract(t *testing.T) {
 	storetest.RunWebhooks(t, func(t *testing.T) repo.Store { return open(t) })
 }
+
+// The PostgreSQL store keeps the contract of domain.PushDeliveryStore.
+func TestPushDeliveriesContract(t *testing.T) {
+	storetest.RunPushDeliveries(t, func(t *testing.T) repo.Store { return open(t) })
+}

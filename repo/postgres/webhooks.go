@@ -197,35 +197,12 @@ func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now ti
 	return id, nil
 }
 
-// sqlClaimWebhooks claims for $1 until $2 the longest-due deliveries of
-// enabled endpoints at $3 that are not under a live lease, at most $4.
-// Claimants on several instances skip each other's locked candidates
-// (SKIP LOCKED) instead of waiting, and the row lock re-reads a candidate
-// another claimant claimed meanwhile, so none is claimed twice.
-const sqlClaimWebhooks = `
-	WITH claimable AS (
-		SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-		WHERE d.next_attempt_at <= $3 AND (d.claimed_until IS NULL OR d.claimed_until <= $3) AND w.enabled
-		ORDER BY d.next_attempt_at, d.id LIMIT $4
-		FOR UPDATE OF d SKIP LOCKED
-	)
-	UPDATE webhook_deliveries SET claimed_by = $1, claimed_until = $2 WHERE id IN (SELECT id FROM claimable)
-	RETURNING id`
-
-// ClaimWebhooks claims up to limit due deliveries for claimant until
-// now+lease.
+// ClaimWebhooks claims up to limit due deliveries of enabled endpoints for
+// claimant until now+lease.
 func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.WebhookJob, error) {
 	var out []domain.WebhookJob
-	err := db.withTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, sqlClaimWebhooks, claimant, ms(now.Add(lease)), ms(now), limit)
-		if err != nil {
-			return err
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		if err != nil || len(ids) == 0 {
-			return err
-		}
-		rows, err = tx.Query(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, COALESCE(w.previous_secret, ''),
+	err := webhookQueue.claim(ctx, db, claimant, now, lease, limit, func(tx pgx.Tx, ids []int64) error {
+		rows, err := tx.Query(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, COALESCE(w.previous_secret, ''),
 			w.previous_until, w.failing_since FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
 			WHERE d.id = ANY($1) ORDER BY d.next_attempt_at, d.id`, ids)
 		if err != nil {
@@ -241,30 +218,15 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 		})
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("claim webhooks: %w", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // RecordWebhookAttempt records an attempt at a delivery claimant holds.
 func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
 	return db.withTx(ctx, func(tx pgx.Tx) error {
-		var endpoint int64
-		err := tx.QueryRow(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = $1,
-			last_status = $2, last_error = $3, claimed_until = NULL,
-			delivered_at = CASE WHEN $4::boolean THEN $1::timestamptz END,
-			failed_at = CASE WHEN NOT $4::boolean AND $5::timestamptz IS NULL THEN $1::timestamptz END,
-			next_attempt_at = CASE WHEN NOT $4::boolean THEN $5::timestamptz END
-			WHERE id = $6 AND claimed_by = $7 AND claimed_until IS NOT NULL AND next_attempt_at IS NOT NULL
-			RETURNING endpoint_id`,
-			ms(o.At), nullInt(o.Status), nullString(webhookrow.ErrorMessage(o.Error)), o.Delivered, nullTime(o.Next),
-			id, claimant).Scan(&endpoint)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // someone else holds it now
-		}
-		if err != nil {
-			return fmt.Errorf("record webhook attempt %d: %w", id, err)
+		endpoint, ok, err := webhookQueue.record(ctx, tx, claimant, id, o)
+		if err != nil || !ok {
+			return err
 		}
 		if o.Delivered {
 			_, err = tx.Exec(ctx, `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
@@ -304,31 +266,18 @@ func disableWebhook(ctx context.Context, tx pgx.Tx, endpoint int64, o domain.Web
 
 // ReleaseWebhooks ends claimant's claim on deliveries it did not try.
 func (db *DB) ReleaseWebhooks(ctx context.Context, claimant string, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	_, err := db.exec(ctx, "release webhooks", `UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
-		WHERE id = ANY($1) AND claimed_by = $2`, ids, claimant)
-	return err
+	return webhookQueue.release(ctx, db, claimant, ids)
 }
 
 // WebhookBacklog counts the deliveries due at now.
 func (db *DB) WebhookBacklog(ctx context.Context, now time.Time) (int, error) {
-	var n int
-	err := db.pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-		WHERE d.next_attempt_at <= $1 AND w.enabled`, ms(now)).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count due webhooks: %w", err)
-	}
-	return n, nil
+	return webhookQueue.backlog(ctx, db, now)
 }
 
 // PruneWebhookDeliveries deletes deliveries of events before before that
 // were delivered or given up.
 func (db *DB) PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int, error) {
-	return db.exec(ctx, "prune webhook deliveries", `DELETE FROM webhook_deliveries WHERE id IN
-		(SELECT id FROM webhook_deliveries WHERE event_at < $1 AND next_attempt_at IS NULL ORDER BY event_at LIMIT $2)`,
-		ms(before), limit)
+	return webhookQueue.prune(ctx, db, before, limit)
 }
 
 // nullInt is a nullable integer column: 0 is NULL.

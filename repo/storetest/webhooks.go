@@ -222,35 +222,11 @@ func testWebhookClaimConcurrently(t *testing.T, s repo.Store) {
 	if err != nil || total != 5*5 { // per game: 2 invitations, 2 turn_played, 1 your_turn
 		t.Fatalf("backlog = %d, %v; want 25", total, err)
 	}
-	var mu sync.Mutex
-	seen := map[int64]string{}
-	var wg sync.WaitGroup
-	for c := range 4 {
-		wg.Go(func() {
-			claimant := fmt.Sprintf("w%d", c)
-			for {
-				jobs, err := s.ClaimWebhooks(t.Context(), claimant, T0.Add(time.Hour), lease, 3)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if len(jobs) == 0 {
-					return
-				}
-				mu.Lock()
-				for _, j := range jobs {
-					if other, ok := seen[j.ID]; ok {
-						t.Errorf("delivery %d claimed by %s and %s", j.ID, other, claimant)
-					}
-					seen[j.ID] = claimant
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if len(seen) != total {
-		t.Errorf("%d deliveries claimed in all, want %d", len(seen), total)
+	if n := claimConcurrently(t, func(claimant string) ([]int64, error) {
+		jobs, err := s.ClaimWebhooks(t.Context(), claimant, T0.Add(time.Hour), lease, 3)
+		return jobIDs(jobs), err
+	}); n != total {
+		t.Errorf("%d deliveries claimed in all, want %d", n, total)
 	}
 }
 
@@ -450,4 +426,38 @@ func testWebhookPrune(t *testing.T, s repo.Store) {
 	if got, _ := deliveries(t, s, e); len(got) != 1 || !strings.HasSuffix(got[0], "pending") {
 		t.Errorf("left %q, want the pending one", got)
 	}
+}
+
+// claimConcurrently has 4 claimants claim with claim until none gets any,
+// fails the test if two got one delivery, and says how many were claimed.
+func claimConcurrently(t *testing.T, claim func(claimant string) ([]int64, error)) int {
+	t.Helper()
+	var mu sync.Mutex
+	seen := map[int64]string{}
+	var wg sync.WaitGroup
+	for c := range 4 {
+		wg.Go(func() {
+			claimant := fmt.Sprintf("w%d", c)
+			for {
+				ids, err := claim(claimant)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(ids) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, id := range ids {
+					if other, ok := seen[id]; ok {
+						t.Errorf("delivery %d claimed by %s and %s", id, other, claimant)
+					}
+					seen[id] = claimant
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return len(seen)
 }

@@ -180,8 +180,9 @@ func (s *Service) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.received = append(s.received, msg)
+	n := len(s.received) // under the lock: messages arrive at once
 	s.mu.Unlock()
-	w.Header().Set("Location", s.srv.URL+"/message/"+strconv.Itoa(len(s.received)))
+	w.Header().Set("Location", s.srv.URL+"/message/"+strconv.Itoa(n))
 	w.WriteHeader(http.StatusCreated)
 }
 

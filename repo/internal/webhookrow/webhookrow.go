@@ -1,4 +1,5 @@
-// Package webhookrow owns what both SQL stores keep of webhooks,
+// Package webhookrow owns what both SQL stores keep of webhooks (and of
+// push deliveries, which share the delivery columns),
 // dialect-neutrally: how an endpoint's event types are written (the fan-out
 // trigger of each store's migration matches them), how a delivery's status
 // is read, and the errors and notices of the webhook store.
@@ -39,20 +40,32 @@ func TooMany(max int) error {
 // Finish completes a delivery read back: its payload (data as the events
 // table keeps it) and its status.
 func Finish(d *domain.WebhookDelivery, data string, delivered, failed bool) error {
+	var err error
+	d.Status, err = finish(&d.Data, data, delivered, failed)
+	return err
+}
+
+// FinishPush completes a push delivery read back, as Finish a webhook's.
+func FinishPush(d *domain.PushDelivery, data string, delivered, failed bool) error {
+	var err error
+	d.Status, err = finish(&d.Event.Data, data, delivered, failed)
+	return err
+}
+
+// finish reads a delivery's payload into into, and says its status.
+func finish(into *domain.EventData, data string, delivered, failed bool) (string, error) {
 	if data != "" {
-		if err := json.Unmarshal([]byte(data), &d.Data); err != nil {
-			return gamerow.Damaged("read webhook delivery", err)
+		if err := json.Unmarshal([]byte(data), into); err != nil {
+			return "", gamerow.Damaged("read delivery", err)
 		}
 	}
 	switch {
 	case delivered:
-		d.Status = domain.DeliveryDelivered
+		return domain.DeliveryDelivered, nil
 	case failed:
-		d.Status = domain.DeliveryFailed
-	default:
-		d.Status = domain.DeliveryPending
+		return domain.DeliveryFailed, nil
 	}
-	return nil
+	return domain.DeliveryPending, nil
 }
 
 // Data is the payload column of a delivery.
