@@ -18,7 +18,7 @@ import (
 
 // PushEventKinds are the kinds of events that are pushed: those that ask
 // something of the player or tell him a game's news. The stores' fan-out
-// triggers list them too (migrations 0024, postgres 0011); a turn played is
+// triggers list them too (migrations 0022, postgres 0009); a turn played is
 // not pushed (the your_turn that follows is).
 var PushEventKinds = []EventKind{EventYourTurn, EventDeadlineNear, EventInvitation, EventRoundStart, EventGameOver}
 
