@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -416,12 +417,50 @@ func TestWebhookTargetsRefused(t *testing.T) {
 	}
 	log := h.deliveries(t, ann, w.ID)
 	if len(log) != 1 || log[0].Status != "pending" || log[0].LastError == nil ||
-		*log[0].LastError != "not sent: refused: 127.0.0.1 is not a public address" || log[0].LastStatus != nil {
+		*log[0].LastError != "not sent: refused: the URL's host does not resolve, or resolves to a non-public address" ||
+		log[0].LastStatus != nil {
 		t.Errorf("log %+v (last error %v)", log, log[0].LastError)
 	}
 	// Changing the URL is checked as registering is.
 	h.do("PATCH", fmt.Sprintf("/v1/me/webhooks/%d", w.ID), ann, map[string]any{"url": "http://93.184.215.14/"}).
 		want(t, http.StatusUnprocessableEntity, "webhook_url_refused")
+}
+
+// dnsTable answers from a table; other names do not resolve.
+type dnsTable map[string][]netip.Addr
+
+func (d dnsTable) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := d[host]; ok {
+		return a, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// Registering a name that resolves inside is refused without saying what
+// it resolves to, or whether it resolves at all: an account must not map
+// the server's internal names to addresses.
+func TestWebhookRefusalRevealsNoDNS(t *testing.T) {
+	dns := dnsTable{"vault.corp.internal": {netip.MustParseAddr("10.20.30.40")},
+		"db.corp.internal": {netip.MustParseAddr("fd12::5")}}
+	h := newHarness(t, func(cfg *api.Config) {
+		cfg.WebhookGuard = &egress.Guard{Resolver: dns, Log: slog.New(slog.DiscardHandler)}
+	})
+	ann := h.login("ann@example.org")
+	var first string
+	for _, host := range []string{"vault.corp.internal", "db.corp.internal", "nowhere.corp.internal"} {
+		p := h.do("POST", "/v1/me/webhooks", ann, map[string]any{"url": "https://" + host + "/hook", "event_types": []string{"invitation"}}).
+			want(t, http.StatusUnprocessableEntity, "webhook_url_refused").problem(t)
+		for _, secret := range []string{"corp", "10.20.30.40", "fd12"} {
+			if strings.Contains(p.Detail, secret) {
+				t.Errorf("%s: detail %q tells %q", host, p.Detail, secret)
+			}
+		}
+		if first == "" {
+			first = p.Detail
+		} else if p.Detail != first {
+			t.Errorf("%s: detail %q differs from %q", host, p.Detail, first)
+		}
+	}
 }
 
 // Workers of several instances on one store deliver every message once.
