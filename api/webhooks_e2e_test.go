@@ -397,7 +397,7 @@ func (r *rebinding) LookupNetIP(context.Context, string, string) ([]netip.Addr, 
 // worker connects is refused then: the receiver is never reached.
 func TestWebhookTargetsRefused(t *testing.T) {
 	dns := &rebinding{answers: []netip.Addr{netip.MustParseAddr("93.184.215.14"), netip.MustParseAddr("127.0.0.1")}}
-	guard := &egress.Guard{Resolver: dns}
+	guard := &egress.Guard{Resolver: dns, Log: slog.New(slog.DiscardHandler)}
 	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = guard })
 	hook := newReceiver(t)
 	ann := h.login("ann@example.org")
@@ -489,5 +489,73 @@ func TestWebhookWorkersDeliverOnce(t *testing.T) {
 	}
 	if len(got) != 2*games || len(ids) != 2*games {
 		t.Errorf("%d messages with %d webhook-ids, want %d each once", len(got), len(ids), 2*games)
+	}
+}
+
+// Pings and redeliveries make the server call out, and a stalling endpoint
+// holds a delivery worker that every account shares: each is limited per
+// account, and a refused one queues nothing.
+func TestWebhookPingAndRedeliverRateLimited(t *testing.T) {
+	h := newHarness(t, allowPrivate, func(cfg *api.Config) {
+		cfg.RateLimits.WebhookPingAccount = api.RateLimit{Requests: 3, Per: time.Hour}
+		cfg.RateLimits.WebhookRedeliverAccount = api.RateLimit{Requests: 2, Per: time.Hour}
+	})
+	hook := newReceiver(t)
+	ann, bob := h.login("ann@example.org"), h.login("bob@example.org")
+	w := h.createWebhook(t, ann, hook.srv.URL+"/hook", "invitation")
+	ping := fmt.Sprintf("/v1/me/webhooks/%d/ping", w.ID)
+	var d deliveryJSON
+	for range 3 {
+		h.do("POST", ping, ann, nil).want(t, http.StatusAccepted).decode(t, &d)
+	}
+	rateLimited(t, h.do("POST", ping, ann, nil), 1200)
+	if got := len(h.deliveries(t, ann, w.ID)); got != 3 {
+		t.Errorf("%d deliveries after a refused ping, want 3", got)
+	}
+	// Another account has its own allowance.
+	bw := h.createWebhook(t, bob, hook.srv.URL+"/hook", "invitation")
+	h.do("POST", fmt.Sprintf("/v1/me/webhooks/%d/ping", bw.ID), bob, nil).want(t, http.StatusAccepted)
+
+	redeliver := fmt.Sprintf("/v1/me/webhooks/%d/deliveries/%d/redeliver", w.ID, d.ID)
+	for range 2 {
+		h.do("POST", redeliver, ann, nil).want(t, http.StatusAccepted)
+	}
+	rateLimited(t, h.do("POST", redeliver, ann, nil), 1800)
+	// The allowance comes back with time.
+	h.clock.Advance(20 * time.Minute)
+	h.do("POST", ping, ann, nil).want(t, http.StatusAccepted)
+}
+
+// A disabled endpoint is sent nothing: a ping or redelivery for it would
+// wait unsent, and unpruned, until it is enabled. Both are refused and
+// queue nothing.
+func TestWebhookDisabledRefusesPingAndRedeliver(t *testing.T) {
+	h := newHarness(t, allowPrivate)
+	hook := newReceiver(t)
+	ann := h.login("ann@example.org")
+	w := h.createWebhook(t, ann, hook.srv.URL+"/hook", "invitation")
+	ping := fmt.Sprintf("/v1/me/webhooks/%d/ping", w.ID)
+	var d deliveryJSON
+	h.do("POST", ping, ann, nil).want(t, http.StatusAccepted).decode(t, &d)
+	deliverAll(t, hookWorker(h, &egress.Guard{AllowPrivate: true}, "w1"))
+	hook.take()
+	patch := fmt.Sprintf("/v1/me/webhooks/%d", w.ID)
+	h.do("PATCH", patch, ann, map[string]any{"enabled": false}).want(t, http.StatusOK)
+	redeliver := fmt.Sprintf("/v1/me/webhooks/%d/deliveries/%d/redeliver", w.ID, d.ID)
+	for range 3 {
+		h.do("POST", ping, ann, nil).want(t, http.StatusConflict, "webhook_disabled")
+		h.do("POST", redeliver, ann, nil).want(t, http.StatusConflict, "webhook_disabled")
+	}
+	log := h.deliveries(t, ann, w.ID)
+	if len(log) != 1 || log[0].Status != "delivered" || log[0].Attempts != 1 {
+		t.Errorf("log after refused pings and redeliveries: %+v", log)
+	}
+	// Enabled again, both work.
+	h.do("PATCH", patch, ann, map[string]any{"enabled": true}).want(t, http.StatusOK)
+	h.do("POST", ping, ann, nil).want(t, http.StatusAccepted)
+	h.do("POST", redeliver, ann, nil).want(t, http.StatusAccepted)
+	deliverAll(t, hookWorker(h, &egress.Guard{AllowPrivate: true}, "w1"))
+	if got := len(hook.take()); got != 2 {
+		t.Errorf("%d messages after enabling, want the ping and the redelivery", got)
 	}
 }

@@ -764,6 +764,7 @@ const (
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
+	ProblemCodeWebhookDisabled          ProblemCode = "webhook_disabled"
 	ProblemCodeWebhookUrlRefused        ProblemCode = "webhook_url_refused"
 	ProblemCodeWrongGame                ProblemCode = "wrong_game"
 )
@@ -872,6 +873,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeUnavailable:
 		return true
 	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeWebhookDisabled:
 		return true
 	case ProblemCodeWebhookUrlRefused:
 		return true
@@ -6089,13 +6092,17 @@ type ClientInterface interface {
 	// Queues one message of the log again, at once, whatever became of it
 	// (delivered, failed, or waiting for a retry), with the same
 	// `webhook-id`: a receiver that deduplicates by it will ignore it.
-	// Its earlier attempts stay counted. Takes no body.
+	// Its earlier attempts stay counted. Takes no body. An account may
+	// ask for 100 redeliveries at once, then one every 36 seconds
+	// (`--limit-webhook-redeliveries-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
 	RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6104,14 +6111,16 @@ type ClientInterface interface {
 	//
 	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 	// event types it wants, and answers its delivery; its outcome shows
-	// in the delivery log. A disabled endpoint gets it once enabled.
-	// Takes no body.
+	// in the delivery log. Takes no body. An account may ask for 30 pings
+	// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
 	PingWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8595,13 +8604,17 @@ func (c *Client) ListWebhookDeliveries(ctx context.Context, id WebhookID, params
 // Queues one message of the log again, at once, whatever became of it
 // (delivered, failed, or waiting for a retry), with the same
 // `webhook-id`: a receiver that deduplicates by it will ignore it.
-// Its earlier attempts stay counted. Takes no body.
+// Its earlier attempts stay counted. Takes no body. An account may
+// ask for 100 redeliveries at once, then one every 36 seconds
+// (`--limit-webhook-redeliveries-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
 func (c *Client) RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8620,14 +8633,16 @@ func (c *Client) RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId 
 //
 // Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 // event types it wants, and answers its delivery; its outcome shows
-// in the delivery log. A disabled endpoint gets it once enabled.
-// Takes no body.
+// in the delivery log. Takes no body. An account may ask for 30 pings
+// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
 func (c *Client) PingWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14352,13 +14367,17 @@ type ClientWithResponsesInterface interface {
 	// Queues one message of the log again, at once, whatever became of it
 	// (delivered, failed, or waiting for a retry), with the same
 	// `webhook-id`: a receiver that deduplicates by it will ignore it.
-	// Its earlier attempts stay counted. Takes no body.
+	// Its earlier attempts stay counted. Takes no body. An account may
+	// ask for 100 redeliveries at once, then one every 36 seconds
+	// (`--limit-webhook-redeliveries-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14369,14 +14388,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 	// event types it wants, and answers its delivery; its outcome shows
-	// in the delivery log. A disabled endpoint gets it once enabled.
-	// Takes no body.
+	// in the delivery log. Takes no body. An account may ask for 30 pings
+	// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19087,6 +19108,11 @@ type RedeliverWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RedeliverWebhookResponse429Headers the declared response headers of an HTTP 429 response for RedeliverWebhook
+type RedeliverWebhookResponse429Headers struct {
+	RetryAfter int
+}
+
 type RedeliverWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19100,10 +19126,16 @@ type RedeliverWebhookResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RedeliverWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RedeliverWebhookResponse429Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -19129,6 +19161,16 @@ func (r RedeliverWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r RedeliverWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19170,6 +19212,11 @@ type PingWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PingWebhookResponse429Headers the declared response headers of an HTTP 429 response for PingWebhook
+type PingWebhookResponse429Headers struct {
+	RetryAfter int
+}
+
 type PingWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19183,10 +19230,16 @@ type PingWebhookResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PingWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PingWebhookResponse429Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -19212,6 +19265,16 @@ func (r PingWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r PingWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22845,13 +22908,17 @@ func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Cont
 // Queues one message of the log again, at once, whatever became of it
 // (delivered, failed, or waiting for a retry), with the same
 // `webhook-id`: a receiver that deduplicates by it will ignore it.
-// Its earlier attempts stay counted. Takes no body.
+// Its earlier attempts stay counted. Takes no body. An account may
+// ask for 100 redeliveries at once, then one every 36 seconds
+// (`--limit-webhook-redeliveries-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22868,14 +22935,16 @@ func (c *ClientWithResponses) RedeliverWebhookWithResponse(ctx context.Context, 
 //
 // Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 // event types it wants, and answers its delivery; its outcome shows
-// in the delivery log. A disabled endpoint gets it once enabled.
-// Takes no body.
+// in the delivery log. Takes no body. An account may ask for 30 pings
+// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27479,6 +27548,20 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27499,6 +27582,16 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RedeliverWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -27553,6 +27646,20 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27573,6 +27680,16 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers PingWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
