@@ -291,6 +291,27 @@ func TestWebhooksDeliverSignedEvents(t *testing.T) {
 	if read.PreviousSecretExpiresAt != nil || read.Secret != "" {
 		t.Errorf("read after the grace: %+v", read)
 	}
+
+	// Rotating twice within the grace, as documented: the second rotation
+	// retires the first one's secret for a fresh day, and the secret
+	// before it stops signing at once (two are kept).
+	var second, third webhookJSON
+	h.do("POST", fmt.Sprintf("/v1/me/webhooks/%d/rotate-secret", aw.ID), ann, nil).want(t, http.StatusOK).decode(t, &second)
+	h.clock.Advance(time.Hour)
+	h.do("POST", fmt.Sprintf("/v1/me/webhooks/%d/rotate-secret", aw.ID), ann, nil).want(t, http.StatusOK).decode(t, &third)
+	if third.PreviousSecretExpiresAt == nil || !third.PreviousSecretExpiresAt.Equal(h.clock.Now().Add(24*time.Hour)) {
+		t.Errorf("second rotation within the grace: %+v", third)
+	}
+	twice := ping()
+	for _, c := range []struct {
+		name, secret string
+		signs        bool
+	}{{"newest", third.Secret, true}, {"retired by the second rotation", second.Secret, true},
+		{"retired by the first rotation", rotated.Secret, false}} {
+		if err := verify(c.secret, twice, h.clock.Now()); (err == nil) != c.signs {
+			t.Errorf("after rotating twice, the %s secret: %v, want signing %v", c.name, err, c.signs)
+		}
+	}
 }
 
 // A receiver that keeps failing gets its retries, then the endpoint is

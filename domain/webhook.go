@@ -336,7 +336,10 @@ func (w *Webhooks) Delete(ctx context.Context, u User, id int64) error {
 }
 
 // RotateSecret gives one of u's endpoints a new secret, returned this once;
-// the old one signs beside it for WebhookSecretGrace.
+// the old one signs beside it for WebhookSecretGrace. Two secrets are
+// kept: rotating again within the grace retires the current one the same
+// way and stops the one before it at once. (Svix keeps each retired
+// secret its full grace; that needs a third secret in the store.)
 func (w *Webhooks) RotateSecret(ctx context.Context, u User, id int64) (WebhookEndpoint, string, error) {
 	now := w.now()
 	if _, err := w.store.Webhook(ctx, u.ID, id); err != nil {

@@ -6130,8 +6130,11 @@ type ClientInterface interface {
 	// Gives the endpoint a new signing secret, answered this once. For
 	// 24 hours (`previous_secret_expires_at`) every message is signed
 	// with both, so the receiver can switch without refusing any; then
-	// the old one stops signing. Rotating again within that time drops
-	// the oldest. Takes no body.
+	// the old one stops signing. Rotating again within that time retires
+	// the current secret the same way (it signs for 24 hours from the new
+	// rotation) and stops the oldest at once: two secrets are kept, not
+	// more, so let the receiver take the newest before rotating again.
+	// Takes no body.
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
@@ -8662,8 +8665,11 @@ func (c *Client) PingWebhook(ctx context.Context, id WebhookID, reqEditors ...Re
 // Gives the endpoint a new signing secret, answered this once. For
 // 24 hours (`previous_secret_expires_at`) every message is signed
 // with both, so the receiver can switch without refusing any; then
-// the old one stops signing. Rotating again within that time drops
-// the oldest. Takes no body.
+// the old one stops signing. Rotating again within that time retires
+// the current secret the same way (it signs for 24 hours from the new
+// rotation) and stops the oldest at once: two secrets are kept, not
+// more, so let the receiver take the newest before rotating again.
+// Takes no body.
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
@@ -14409,8 +14415,11 @@ type ClientWithResponsesInterface interface {
 	// Gives the endpoint a new signing secret, answered this once. For
 	// 24 hours (`previous_secret_expires_at`) every message is signed
 	// with both, so the receiver can switch without refusing any; then
-	// the old one stops signing. Rotating again within that time drops
-	// the oldest. Takes no body.
+	// the old one stops signing. Rotating again within that time retires
+	// the current secret the same way (it signs for 24 hours from the new
+	// rotation) and stops the oldest at once: two secrets are kept, not
+	// more, so let the receiver take the newest before rotating again.
+	// Takes no body.
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
@@ -22962,8 +22971,11 @@ func (c *ClientWithResponses) PingWebhookWithResponse(ctx context.Context, id We
 // Gives the endpoint a new signing secret, answered this once. For
 // 24 hours (`previous_secret_expires_at`) every message is signed
 // with both, so the receiver can switch without refusing any; then
-// the old one stops signing. Rotating again within that time drops
-// the oldest. Takes no body.
+// the old one stops signing. Rotating again within that time retires
+// the current secret the same way (it signs for 24 hours from the new
+// rotation) and stops the oldest at once: two secrets are kept, not
+// more, so let the receiver take the newest before rotating again.
+// Takes no body.
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
