@@ -5930,10 +5930,13 @@ type ClientInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -5970,10 +5973,13 @@ type ClientInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -8375,10 +8381,13 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -8425,10 +8434,13 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -14205,10 +14217,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -14245,10 +14260,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -22707,10 +22725,13 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -22753,10 +22774,13 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
