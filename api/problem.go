@@ -63,7 +63,7 @@ var problemCodes = []string{
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent,
 	domain.CodeInvalidPushSubscription, domain.CodeTooManyPushSubscription, domain.CodeSeatOrAccountRequired,
-	domain.CodeWebhookURLRefused, domain.CodeTooManyWebhooks,
+	domain.CodeWebhookURLRefused, domain.CodeTooManyWebhooks, domain.CodeWebhookDisabled,
 }
 
 // NewProblem returns a problem with the given status, code and detail.

@@ -79,6 +79,12 @@ type RateLimits struct {
 	// and a round lasts at least an hour).
 	TournamentIP      RateLimit
 	TournamentAccount RateLimit
+	// WebhookPingAccount and WebhookRedeliverAccount bound, per account,
+	// the webhook messages it asks for by hand: each makes this server
+	// call out, and an endpoint that stalls holds a delivery worker for
+	// up to 10 seconds, which other accounts' deliveries wait for.
+	WebhookPingAccount      RateLimit
+	WebhookRedeliverAccount RateLimit
 }
 
 // DefaultRateLimits suit a correspondence server, where a person signs in a
@@ -94,6 +100,10 @@ var DefaultRateLimits = RateLimits{
 	// A club organises a tournament a week, maybe a few at once.
 	TournamentIP:      RateLimit{Requests: 10, Per: 24 * time.Hour},
 	TournamentAccount: RateLimit{Requests: 5, Per: 24 * time.Hour},
+	// A developer pings an endpoint while wiring it up, and redelivers
+	// what failed once it is fixed: a day's failures at most, usually.
+	WebhookPingAccount:      RateLimit{Requests: 30, Per: time.Hour},
+	WebhookRedeliverAccount: RateLimit{Requests: 100, Per: time.Hour},
 }
 
 // withDefaults fills each zero field from DefaultRateLimits.
@@ -104,6 +114,7 @@ func (r RateLimits) withDefaults() RateLimits {
 		{&r.CreateGameIP, &def.CreateGameIP}, {&r.CreateGameAccount, &def.CreateGameAccount},
 		{&r.SeatLinkIP, &def.SeatLinkIP}, {&r.SeatLinkAccount, &def.SeatLinkAccount},
 		{&r.TournamentIP, &def.TournamentIP}, {&r.TournamentAccount, &def.TournamentAccount},
+		{&r.WebhookPingAccount, &def.WebhookPingAccount}, {&r.WebhookRedeliverAccount, &def.WebhookRedeliverAccount},
 	} {
 		if l.got.Requests <= 0 {
 			l.got.Requests = l.def.Requests
@@ -134,6 +145,7 @@ type limits struct {
 	login, token, createGameIP, createGameAccount limiter
 	seatLinkIP, seatLinkAccount                   limiter
 	tournamentIP, tournamentAccount               limiter
+	webhookPing, webhookRedeliver                 limiter
 }
 
 // newLimits names each limit after what it bounds; an account's and an
@@ -149,6 +161,8 @@ func newLimits(r RateLimits) limits {
 		seatLinkAccount:   newLimiter("links", r.SeatLinkAccount),
 		tournamentIP:      newLimiter("tournaments", r.TournamentIP),
 		tournamentAccount: newLimiter("tournaments", r.TournamentAccount),
+		webhookPing:       newLimiter("webhook-pings", r.WebhookPingAccount),
+		webhookRedeliver:  newLimiter("webhook-redeliveries", r.WebhookRedeliverAccount),
 	}
 }
 
@@ -245,6 +259,16 @@ func (s *Server) limitSeatLink() echo.MiddlewareFunc {
 // address.
 func (s *Server) limitTournament() echo.MiddlewareFunc {
 	return s.rateLimit(s.accountRule(s.limits.tournamentAccount), s.ipRule(s.limits.tournamentIP))
+}
+
+// limitWebhookPing limits webhook pings per account.
+func (s *Server) limitWebhookPing() echo.MiddlewareFunc {
+	return s.rateLimit(s.accountRule(s.limits.webhookPing))
+}
+
+// limitWebhookRedeliver limits webhook redeliveries per account.
+func (s *Server) limitWebhookRedeliver() echo.MiddlewareFunc {
+	return s.rateLimit(s.accountRule(s.limits.webhookRedeliver))
 }
 
 // callerRule limits per signed-in account, or per seat for a request made

@@ -45,9 +45,9 @@ func (s *Server) routes() {
 	s.echo.PATCH("/v1/me/webhooks/:id", s.updateWebhook)
 	s.echo.DELETE("/v1/me/webhooks/:id", s.deleteWebhook)
 	s.echo.POST("/v1/me/webhooks/:id/rotate-secret", s.rotateWebhookSecret)
-	s.echo.POST("/v1/me/webhooks/:id/ping", s.pingWebhook)
+	s.echo.POST("/v1/me/webhooks/:id/ping", s.pingWebhook, s.limitWebhookPing())
 	s.get("/v1/me/webhooks/:id/deliveries", s.listWebhookDeliveries)
-	s.echo.POST("/v1/me/webhooks/:id/deliveries/:delivery_id/redeliver", s.redeliverWebhook)
+	s.echo.POST("/v1/me/webhooks/:id/deliveries/:delivery_id/redeliver", s.redeliverWebhook, s.limitWebhookRedeliver())
 	s.get("/calendar.ics", s.calendar)
 
 	s.echo.POST("/v1/tournaments", s.createTournament, s.limitTournament())

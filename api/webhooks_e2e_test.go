@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -293,6 +294,27 @@ func TestWebhooksDeliverSignedEvents(t *testing.T) {
 	if read.PreviousSecretExpiresAt != nil || read.Secret != "" {
 		t.Errorf("read after the grace: %+v", read)
 	}
+
+	// Rotating twice within the grace, as documented: the second rotation
+	// retires the first one's secret for a fresh day, and the secret
+	// before it stops signing at once (two are kept).
+	var second, third webhookJSON
+	h.do("POST", fmt.Sprintf("/v1/me/webhooks/%d/rotate-secret", aw.ID), ann, nil).want(t, http.StatusOK).decode(t, &second)
+	h.clock.Advance(time.Hour)
+	h.do("POST", fmt.Sprintf("/v1/me/webhooks/%d/rotate-secret", aw.ID), ann, nil).want(t, http.StatusOK).decode(t, &third)
+	if third.PreviousSecretExpiresAt == nil || !third.PreviousSecretExpiresAt.Equal(h.clock.Now().Add(24*time.Hour)) {
+		t.Errorf("second rotation within the grace: %+v", third)
+	}
+	twice := ping()
+	for _, c := range []struct {
+		name, secret string
+		signs        bool
+	}{{"newest", third.Secret, true}, {"retired by the second rotation", second.Secret, true},
+		{"retired by the first rotation", rotated.Secret, false}} {
+		if err := verify(c.secret, twice, h.clock.Now()); (err == nil) != c.signs {
+			t.Errorf("after rotating twice, the %s secret: %v, want signing %v", c.name, err, c.signs)
+		}
+	}
 }
 
 // A receiver that keeps failing gets its retries, then the endpoint is
@@ -399,7 +421,7 @@ func (r *rebinding) LookupNetIP(context.Context, string, string) ([]netip.Addr, 
 // worker connects is refused then: the receiver is never reached.
 func TestWebhookTargetsRefused(t *testing.T) {
 	dns := &rebinding{answers: []netip.Addr{netip.MustParseAddr("93.184.215.14"), netip.MustParseAddr("127.0.0.1")}}
-	guard := &egress.Guard{Resolver: dns}
+	guard := &egress.Guard{Resolver: dns, Log: slog.New(slog.DiscardHandler)}
 	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = guard })
 	hook := newReceiver(t)
 	ann := h.login("ann@example.org")
@@ -419,12 +441,50 @@ func TestWebhookTargetsRefused(t *testing.T) {
 	}
 	log := h.deliveries(t, ann, w.ID)
 	if len(log) != 1 || log[0].Status != "pending" || log[0].LastError == nil ||
-		*log[0].LastError != "not sent: refused: 127.0.0.1 is not a public address" || log[0].LastStatus != nil {
+		*log[0].LastError != "not sent: refused: the URL's host does not resolve, or resolves to a non-public address" ||
+		log[0].LastStatus != nil {
 		t.Errorf("log %+v (last error %v)", log, log[0].LastError)
 	}
 	// Changing the URL is checked as registering is.
 	h.do("PATCH", fmt.Sprintf("/v1/me/webhooks/%d", w.ID), ann, map[string]any{"url": "http://93.184.215.14/"}).
 		want(t, http.StatusUnprocessableEntity, "webhook_url_refused")
+}
+
+// dnsTable answers from a table; other names do not resolve.
+type dnsTable map[string][]netip.Addr
+
+func (d dnsTable) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := d[host]; ok {
+		return a, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// Registering a name that resolves inside is refused without saying what
+// it resolves to, or whether it resolves at all: an account must not map
+// the server's internal names to addresses.
+func TestWebhookRefusalRevealsNoDNS(t *testing.T) {
+	dns := dnsTable{"vault.corp.internal": {netip.MustParseAddr("10.20.30.40")},
+		"db.corp.internal": {netip.MustParseAddr("fd12::5")}}
+	h := newHarness(t, func(cfg *api.Config) {
+		cfg.WebhookGuard = &egress.Guard{Resolver: dns, Log: slog.New(slog.DiscardHandler)}
+	})
+	ann := h.login("ann@example.org")
+	var first string
+	for _, host := range []string{"vault.corp.internal", "db.corp.internal", "nowhere.corp.internal"} {
+		p := h.do("POST", "/v1/me/webhooks", ann, map[string]any{"url": "https://" + host + "/hook", "event_types": []string{"invitation"}}).
+			want(t, http.StatusUnprocessableEntity, "webhook_url_refused").problem(t)
+		for _, secret := range []string{"corp", "10.20.30.40", "fd12"} {
+			if strings.Contains(p.Detail, secret) {
+				t.Errorf("%s: detail %q tells %q", host, p.Detail, secret)
+			}
+		}
+		if first == "" {
+			first = p.Detail
+		} else if p.Detail != first {
+			t.Errorf("%s: detail %q differs from %q", host, p.Detail, first)
+		}
+	}
 }
 
 // Workers of several instances on one store deliver every message once.
@@ -453,5 +513,73 @@ func TestWebhookWorkersDeliverOnce(t *testing.T) {
 	}
 	if len(got) != 2*games || len(ids) != 2*games {
 		t.Errorf("%d messages with %d webhook-ids, want %d each once", len(got), len(ids), 2*games)
+	}
+}
+
+// Pings and redeliveries make the server call out, and a stalling endpoint
+// holds a delivery worker that every account shares: each is limited per
+// account, and a refused one queues nothing.
+func TestWebhookPingAndRedeliverRateLimited(t *testing.T) {
+	h := newHarness(t, allowPrivate, func(cfg *api.Config) {
+		cfg.RateLimits.WebhookPingAccount = api.RateLimit{Requests: 3, Per: time.Hour}
+		cfg.RateLimits.WebhookRedeliverAccount = api.RateLimit{Requests: 2, Per: time.Hour}
+	})
+	hook := newReceiver(t)
+	ann, bob := h.login("ann@example.org"), h.login("bob@example.org")
+	w := h.createWebhook(t, ann, hook.srv.URL+"/hook", "invitation")
+	ping := fmt.Sprintf("/v1/me/webhooks/%d/ping", w.ID)
+	var d deliveryJSON
+	for range 3 {
+		h.do("POST", ping, ann, nil).want(t, http.StatusAccepted).decode(t, &d)
+	}
+	rateLimited(t, h.do("POST", ping, ann, nil), 1200)
+	if got := len(h.deliveries(t, ann, w.ID)); got != 3 {
+		t.Errorf("%d deliveries after a refused ping, want 3", got)
+	}
+	// Another account has its own allowance.
+	bw := h.createWebhook(t, bob, hook.srv.URL+"/hook", "invitation")
+	h.do("POST", fmt.Sprintf("/v1/me/webhooks/%d/ping", bw.ID), bob, nil).want(t, http.StatusAccepted)
+
+	redeliver := fmt.Sprintf("/v1/me/webhooks/%d/deliveries/%d/redeliver", w.ID, d.ID)
+	for range 2 {
+		h.do("POST", redeliver, ann, nil).want(t, http.StatusAccepted)
+	}
+	rateLimited(t, h.do("POST", redeliver, ann, nil), 1800)
+	// The allowance comes back with time.
+	h.clock.Advance(20 * time.Minute)
+	h.do("POST", ping, ann, nil).want(t, http.StatusAccepted)
+}
+
+// A disabled endpoint is sent nothing: a ping or redelivery for it would
+// wait unsent, and unpruned, until it is enabled. Both are refused and
+// queue nothing.
+func TestWebhookDisabledRefusesPingAndRedeliver(t *testing.T) {
+	h := newHarness(t, allowPrivate)
+	hook := newReceiver(t)
+	ann := h.login("ann@example.org")
+	w := h.createWebhook(t, ann, hook.srv.URL+"/hook", "invitation")
+	ping := fmt.Sprintf("/v1/me/webhooks/%d/ping", w.ID)
+	var d deliveryJSON
+	h.do("POST", ping, ann, nil).want(t, http.StatusAccepted).decode(t, &d)
+	deliverAll(t, hookWorker(h, &egress.Guard{AllowPrivate: true}, "w1"))
+	hook.take()
+	patch := fmt.Sprintf("/v1/me/webhooks/%d", w.ID)
+	h.do("PATCH", patch, ann, map[string]any{"enabled": false}).want(t, http.StatusOK)
+	redeliver := fmt.Sprintf("/v1/me/webhooks/%d/deliveries/%d/redeliver", w.ID, d.ID)
+	for range 3 {
+		h.do("POST", ping, ann, nil).want(t, http.StatusConflict, "webhook_disabled")
+		h.do("POST", redeliver, ann, nil).want(t, http.StatusConflict, "webhook_disabled")
+	}
+	log := h.deliveries(t, ann, w.ID)
+	if len(log) != 1 || log[0].Status != "delivered" || log[0].Attempts != 1 {
+		t.Errorf("log after refused pings and redeliveries: %+v", log)
+	}
+	// Enabled again, both work.
+	h.do("PATCH", patch, ann, map[string]any{"enabled": true}).want(t, http.StatusOK)
+	h.do("POST", ping, ann, nil).want(t, http.StatusAccepted)
+	h.do("POST", redeliver, ann, nil).want(t, http.StatusAccepted)
+	deliverAll(t, hookWorker(h, &egress.Guard{AllowPrivate: true}, "w1"))
+	if got := len(hook.take()); got != 2 {
+		t.Errorf("%d messages after enabling, want the ping and the redelivery", got)
 	}
 }

@@ -53,6 +53,9 @@ const (
 const (
 	CodeWebhookURLRefused = "webhook_url_refused" // not https, or an address lesspost will not call
 	CodeTooManyWebhooks   = "too_many_webhooks"
+	// CodeWebhookDisabled refuses a ping or redelivery for a disabled
+	// endpoint: it would wait, unsent, until the endpoint is enabled.
+	CodeWebhookDisabled = "webhook_disabled"
 )
 
 // WebhookEndpoint is an account's endpoint, without its secrets.
@@ -334,7 +337,10 @@ func (w *Webhooks) Delete(ctx context.Context, u User, id int64) error {
 }
 
 // RotateSecret gives one of u's endpoints a new secret, returned this once;
-// the old one signs beside it for WebhookSecretGrace.
+// the old one signs beside it for WebhookSecretGrace. Two secrets are
+// kept: rotating again within the grace retires the current one the same
+// way and stops the one before it at once. (Svix keeps each retired
+// secret its full grace; that needs a third secret in the store.)
 func (w *Webhooks) RotateSecret(ctx context.Context, u User, id int64) (WebhookEndpoint, string, error) {
 	now := w.now()
 	if _, err := w.store.Webhook(ctx, u.ID, id); err != nil {
@@ -373,19 +379,37 @@ func (w *Webhooks) Deliveries(ctx context.Context, u User, id, before int64, lim
 	return ds, next, nil
 }
 
-// Redeliver sends one delivery of u's endpoint again, at once, with the
-// same webhook-id, whatever became of it.
+// enabled reads one of u's endpoints and refuses it if it is disabled:
+// nothing is sent to a disabled endpoint, so a ping or redelivery asked
+// for it would wait unsent (and unpruned) until it is enabled.
+func (w *Webhooks) enabled(ctx context.Context, u User, id int64) error {
+	e, err := w.store.Webhook(ctx, u.ID, id)
+	if err != nil {
+		return err
+	}
+	if !e.Enabled {
+		return Errorf(KindConflict, CodeWebhookDisabled, "the endpoint is disabled; enable it first")
+	}
+	return nil
+}
+
+// Redeliver sends one delivery of u's enabled endpoint again, at once,
+// with the same webhook-id, whatever became of it.
 func (w *Webhooks) Redeliver(ctx context.Context, u User, id, deliveryID int64) (WebhookDelivery, error) {
+	if err := w.enabled(ctx, u, id); err != nil {
+		return WebhookDelivery{}, err
+	}
 	if err := w.store.Redeliver(ctx, u.ID, id, deliveryID, w.now()); err != nil {
 		return WebhookDelivery{}, err
 	}
 	return w.store.WebhookDelivery(ctx, u.ID, id, deliveryID)
 }
 
-// Ping queues a test event (type WebhookPing) for one of u's endpoints.
+// Ping queues a test event (type WebhookPing) for one of u's enabled
+// endpoints.
 func (w *Webhooks) Ping(ctx context.Context, u User, id int64) (WebhookDelivery, error) {
 	now := w.now()
-	if _, err := w.store.Webhook(ctx, u.ID, id); err != nil {
+	if err := w.enabled(ctx, u, id); err != nil {
 		return WebhookDelivery{}, err
 	}
 	d := WebhookDelivery{EndpointID: id, MsgID: NewWebhookMsgID(), Type: WebhookPing, EventAt: now}

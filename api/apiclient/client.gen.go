@@ -767,6 +767,7 @@ const (
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
+	ProblemCodeWebhookDisabled          ProblemCode = "webhook_disabled"
 	ProblemCodeWebhookUrlRefused        ProblemCode = "webhook_url_refused"
 	ProblemCodeWrongGame                ProblemCode = "wrong_game"
 )
@@ -875,6 +876,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeUnavailable:
 		return true
 	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeWebhookDisabled:
 		return true
 	case ProblemCodeWebhookUrlRefused:
 		return true
@@ -6040,10 +6043,13 @@ type ClientInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -6080,10 +6086,13 @@ type ClientInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -6202,13 +6211,17 @@ type ClientInterface interface {
 	// Queues one message of the log again, at once, whatever became of it
 	// (delivered, failed, or waiting for a retry), with the same
 	// `webhook-id`: a receiver that deduplicates by it will ignore it.
-	// Its earlier attempts stay counted. Takes no body.
+	// Its earlier attempts stay counted. Takes no body. An account may
+	// ask for 100 redeliveries at once, then one every 36 seconds
+	// (`--limit-webhook-redeliveries-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
 	RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6217,14 +6230,16 @@ type ClientInterface interface {
 	//
 	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 	// event types it wants, and answers its delivery; its outcome shows
-	// in the delivery log. A disabled endpoint gets it once enabled.
-	// Takes no body.
+	// in the delivery log. Takes no body. An account may ask for 30 pings
+	// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
 	PingWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6234,8 +6249,11 @@ type ClientInterface interface {
 	// Gives the endpoint a new signing secret, answered this once. For
 	// 24 hours (`previous_secret_expires_at`) every message is signed
 	// with both, so the receiver can switch without refusing any; then
-	// the old one stops signing. Rotating again within that time drops
-	// the oldest. Takes no body.
+	// the old one stops signing. Rotating again within that time retires
+	// the current secret the same way (it signs for 24 hours from the new
+	// rotation) and stops the oldest at once: two secrets are kept, not
+	// more, so let the receiver take the newest before rotating again.
+	// Takes no body.
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
@@ -8476,10 +8494,13 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -8526,10 +8547,13 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -8708,13 +8732,17 @@ func (c *Client) ListWebhookDeliveries(ctx context.Context, id WebhookID, params
 // Queues one message of the log again, at once, whatever became of it
 // (delivered, failed, or waiting for a retry), with the same
 // `webhook-id`: a receiver that deduplicates by it will ignore it.
-// Its earlier attempts stay counted. Takes no body.
+// Its earlier attempts stay counted. Takes no body. An account may
+// ask for 100 redeliveries at once, then one every 36 seconds
+// (`--limit-webhook-redeliveries-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Corresponds with POST /v1/me/webhooks/{id}/deliveries/{delivery_id}/redeliver (the `RedeliverWebhook` operationId).
 func (c *Client) RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8733,14 +8761,16 @@ func (c *Client) RedeliverWebhook(ctx context.Context, id WebhookID, deliveryId 
 //
 // Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 // event types it wants, and answers its delivery; its outcome shows
-// in the delivery log. A disabled endpoint gets it once enabled.
-// Takes no body.
+// in the delivery log. Takes no body. An account may ask for 30 pings
+// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Corresponds with POST /v1/me/webhooks/{id}/ping (the `PingWebhook` operationId).
 func (c *Client) PingWebhook(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8760,8 +8790,11 @@ func (c *Client) PingWebhook(ctx context.Context, id WebhookID, reqEditors ...Re
 // Gives the endpoint a new signing secret, answered this once. For
 // 24 hours (`previous_secret_expires_at`) every message is signed
 // with both, so the receiver can switch without refusing any; then
-// the old one stops signing. Rotating again within that time drops
-// the oldest. Takes no body.
+// the old one stops signing. Rotating again within that time retires
+// the current secret the same way (it signs for 24 hours from the new
+// rotation) and stops the oldest at once: two secrets are kept, not
+// more, so let the receiver take the newest before rotating again.
+// Takes no body.
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
@@ -14297,10 +14330,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -14337,10 +14373,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// The URL must be `https://` and its host must resolve only to public
 	// addresses: private, loopback, link-local, CGNAT, unique-local,
-	// multicast and reserved ranges are refused (`422
-	// webhook_url_refused`), when registering and again at every
-	// connection. (An operator may allow them, and plain `http`, for
-	// tests: `--webhook-allow-private`.) Redirects are not followed.
+	// multicast and reserved ranges, and IPv6 outside global unicast
+	// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+	// registering and again at every connection; IPv6 forms carrying an
+	// IPv4 address are judged as it. A name is refused with one message
+	// whether it does not resolve or resolves inside, naming neither it
+	// nor its addresses. (An operator may allow them, and plain `http`,
+	// for tests: `--webhook-allow-private`.) Redirects are not followed.
 	//
 	// Delivery: at least once, in no promised order, with the same
 	// `webhook-id` on every attempt of a message (deduplicate by it).
@@ -14465,13 +14504,17 @@ type ClientWithResponsesInterface interface {
 	// Queues one message of the log again, at once, whatever became of it
 	// (delivered, failed, or waiting for a retry), with the same
 	// `webhook-id`: a receiver that deduplicates by it will ignore it.
-	// Its earlier attempts stay counted. Takes no body.
+	// Its earlier attempts stay counted. Takes no body. An account may
+	// ask for 100 redeliveries at once, then one every 36 seconds
+	// (`--limit-webhook-redeliveries-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14482,14 +14525,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 	// event types it wants, and answers its delivery; its outcome shows
-	// in the delivery log. A disabled endpoint gets it once enabled.
-	// Takes no body.
+	// in the delivery log. Takes no body. An account may ask for 30 pings
+	// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`/`insufficient_scope`; `404 not_found`.
+	// `403 account_required`/`insufficient_scope`; `404 not_found`;
+	// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+	// it; enable it first); `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14501,8 +14546,11 @@ type ClientWithResponsesInterface interface {
 	// Gives the endpoint a new signing secret, answered this once. For
 	// 24 hours (`previous_secret_expires_at`) every message is signed
 	// with both, so the receiver can switch without refusing any; then
-	// the old one stops signing. Rotating again within that time drops
-	// the oldest. Takes no body.
+	// the old one stops signing. Rotating again within that time retires
+	// the current secret the same way (it signs for 24 hours from the new
+	// rotation) and stops the oldest at once: two secrets are kept, not
+	// more, so let the receiver take the newest before rotating again.
+	// Takes no body.
 	//
 	// Token: an account token, or a personal access token with
 	// `webhooks:write`.
@@ -19200,6 +19248,11 @@ type RedeliverWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RedeliverWebhookResponse429Headers the declared response headers of an HTTP 429 response for RedeliverWebhook
+type RedeliverWebhookResponse429Headers struct {
+	RetryAfter int
+}
+
 type RedeliverWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19213,10 +19266,16 @@ type RedeliverWebhookResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RedeliverWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RedeliverWebhookResponse429Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -19242,6 +19301,16 @@ func (r RedeliverWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r RedeliverWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -19283,6 +19352,11 @@ type PingWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PingWebhookResponse429Headers the declared response headers of an HTTP 429 response for PingWebhook
+type PingWebhookResponse429Headers struct {
+	RetryAfter int
+}
+
 type PingWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19296,10 +19370,16 @@ type PingWebhookResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PingWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PingWebhookResponse429Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -19325,6 +19405,16 @@ func (r PingWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r PingWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22748,10 +22838,13 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -22794,10 +22887,13 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 //
 // The URL must be `https://` and its host must resolve only to public
 // addresses: private, loopback, link-local, CGNAT, unique-local,
-// multicast and reserved ranges are refused (`422
-// webhook_url_refused`), when registering and again at every
-// connection. (An operator may allow them, and plain `http`, for
-// tests: `--webhook-allow-private`.) Redirects are not followed.
+// multicast and reserved ranges, and IPv6 outside global unicast
+// (`2000::/3`), are refused (`422 webhook_url_refused`), when
+// registering and again at every connection; IPv6 forms carrying an
+// IPv4 address are judged as it. A name is refused with one message
+// whether it does not resolve or resolves inside, naming neither it
+// nor its addresses. (An operator may allow them, and plain `http`,
+// for tests: `--webhook-allow-private`.) Redirects are not followed.
 //
 // Delivery: at least once, in no promised order, with the same
 // `webhook-id` on every attempt of a message (deduplicate by it).
@@ -22958,13 +23054,17 @@ func (c *ClientWithResponses) ListWebhookDeliveriesWithResponse(ctx context.Cont
 // Queues one message of the log again, at once, whatever became of it
 // (delivered, failed, or waiting for a retry), with the same
 // `webhook-id`: a receiver that deduplicates by it will ignore it.
-// Its earlier attempts stay counted. Takes no body.
+// Its earlier attempts stay counted. Takes no body. An account may
+// ask for 100 redeliveries at once, then one every 36 seconds
+// (`--limit-webhook-redeliveries-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22981,14 +23081,16 @@ func (c *ClientWithResponses) RedeliverWebhookWithResponse(ctx context.Context, 
 //
 // Queues a `ping` message (`WebhookPing`) for the endpoint, whatever
 // event types it wants, and answers its delivery; its outcome shows
-// in the delivery log. A disabled endpoint gets it once enabled.
-// Takes no body.
+// in the delivery log. Takes no body. An account may ask for 30 pings
+// at once, then one every 2 minutes (`--limit-webhook-pings-account`).
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`/`insufficient_scope`; `404 not_found`.
+// `403 account_required`/`insufficient_scope`; `404 not_found`;
+// `409 webhook_disabled` (the endpoint is disabled: nothing is sent to
+// it; enable it first); `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23006,8 +23108,11 @@ func (c *ClientWithResponses) PingWebhookWithResponse(ctx context.Context, id We
 // Gives the endpoint a new signing secret, answered this once. For
 // 24 hours (`previous_secret_expires_at`) every message is signed
 // with both, so the receiver can switch without refusing any; then
-// the old one stops signing. Rotating again within that time drops
-// the oldest. Takes no body.
+// the old one stops signing. Rotating again within that time retires
+// the current secret the same way (it signs for 24 hours from the new
+// rotation) and stops the oldest at once: two secrets are kept, not
+// more, so let the receiver take the newest before rotating again.
+// Takes no body.
 //
 // Token: an account token, or a personal access token with
 // `webhooks:write`.
@@ -27592,6 +27697,20 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27612,6 +27731,16 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RedeliverWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -27666,6 +27795,20 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27686,6 +27829,16 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers PingWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -130,6 +130,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		{&cfg.RateLimits.SeatLinkAccount, api.DefaultRateLimits.SeatLinkAccount, "limit-links-account", "move-link renewals one account (or seat) may ask for"},
 		{&cfg.RateLimits.TournamentIP, api.DefaultRateLimits.TournamentIP, "limit-tournaments-ip", "tournaments one client address may create"},
 		{&cfg.RateLimits.TournamentAccount, api.DefaultRateLimits.TournamentAccount, "limit-tournaments-account", "tournaments one account may create"},
+		{&cfg.RateLimits.WebhookPingAccount, api.DefaultRateLimits.WebhookPingAccount, "limit-webhook-pings-account", "webhook pings one account may ask for"},
+		{&cfg.RateLimits.WebhookRedeliverAccount, api.DefaultRateLimits.WebhookRedeliverAccount, "limit-webhook-redeliveries-account", "webhook redeliveries one account may ask for"},
 	}
 	for _, l := range limits {
 		fs.TextVar(l.p, l.name, l.def, l.what+", as `N/duration`: N at once, then N per duration")
@@ -410,6 +412,8 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("limit_links_account", cfg.RateLimits.SeatLinkAccount.String()),
 		slog.String("limit_tournaments_ip", cfg.RateLimits.TournamentIP.String()),
 		slog.String("limit_tournaments_account", cfg.RateLimits.TournamentAccount.String()),
+		slog.String("limit_webhook_pings_account", cfg.RateLimits.WebhookPingAccount.String()),
+		slog.String("limit_webhook_redeliveries_account", cfg.RateLimits.WebhookRedeliverAccount.String()),
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),

@@ -26,7 +26,9 @@ func TestLoadConfig(t *testing.T) {
 		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,
 			CreateGameIP: api.DefaultRateLimits.CreateGameIP, CreateGameAccount: api.DefaultRateLimits.CreateGameAccount,
 			SeatLinkIP: api.DefaultRateLimits.SeatLinkIP, SeatLinkAccount: api.DefaultRateLimits.SeatLinkAccount,
-			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount},
+			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount,
+			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
+			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
 		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
 	}
 	secret := strings.Repeat("s", 32)
@@ -90,15 +92,18 @@ func TestLoadConfig(t *testing.T) {
 		},
 		{
 			name: "rate limits",
-			args: []string{"--limit-games-account", "100/1h", "--limit-token=5/1m"},
+			args: []string{"--limit-games-account", "100/1h", "--limit-token=5/1m", "--limit-webhook-redeliveries-account=200/1h"},
 			env: map[string]string{"LESSPOST_LIMIT_LOGIN": "3/90s", "LESSPOST_LIMIT_TOKEN": "7/1h",
-				"LESSPOST_LIMIT_TOURNAMENTS_ACCOUNT": "2/48h", "LESSPOST_LIMIT_LINKS_IP": "4/1m"},
+				"LESSPOST_LIMIT_TOURNAMENTS_ACCOUNT": "2/48h", "LESSPOST_LIMIT_LINKS_IP": "4/1m",
+				"LESSPOST_LIMIT_WEBHOOK_PINGS_ACCOUNT": "6/1h"},
 			want: func(c *Config) {
 				c.RateLimits.Login = api.RateLimit{Requests: 3, Per: 90 * time.Second}
 				c.RateLimits.Token = api.RateLimit{Requests: 5, Per: time.Minute}
 				c.RateLimits.CreateGameAccount = api.RateLimit{Requests: 100, Per: time.Hour}
 				c.RateLimits.TournamentAccount = api.RateLimit{Requests: 2, Per: 48 * time.Hour}
 				c.RateLimits.SeatLinkIP = api.RateLimit{Requests: 4, Per: time.Minute}
+				c.RateLimits.WebhookPingAccount = api.RateLimit{Requests: 6, Per: time.Hour}
+				c.RateLimits.WebhookRedeliverAccount = api.RateLimit{Requests: 200, Per: time.Hour}
 			},
 		},
 		{

@@ -3,6 +3,7 @@ package egress_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -31,7 +32,7 @@ func TestClientRefusesRebinding(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached.Store(true) }))
 	defer srv.Close()
 	port := srv.Listener.Addr().(interface{ AddrPort() netip.AddrPort }).AddrPort().Port()
-	g := &egress.Guard{Resolver: &rebinding{}}
+	g := &egress.Guard{Resolver: &rebinding{}, Log: slog.New(slog.DiscardHandler)}
 	if err := g.CheckURL(t.Context(), "https://rebind.example/hook"); err != nil {
 		t.Fatalf("registration: %v", err)
 	}

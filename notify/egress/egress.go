@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -38,25 +39,47 @@ var refused = []netip.Prefix{
 	netip.MustParsePrefix("100::/64"),        // discard
 	netip.MustParsePrefix("2001::/23"),       // IETF protocol assignments (Teredo, ORCHID, …)
 	netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	netip.MustParsePrefix("3fff::/20"),       // documentation (RFC 9637)
 	netip.MustParsePrefix("2002::/16"),       // 6to4: embeds any IPv4 address
 	netip.MustParsePrefix("fc00::/7"),        // unique local (ULA)
 	netip.MustParsePrefix("fec0::/10"),       // site-local (deprecated)
 }
 
+// Embedded IPv4: the IPv6 forms that carry an IPv4 address in their last
+// 32 bits, judged as that address. IPv4-mapped ::ffff:0:0/96 is what
+// Unmap undoes.
+var embedsIPv4 = []netip.Prefix{
+	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64 (RFC 6052)
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated), also :: and ::1
+	netip.MustParsePrefix("::ffff:0:0:0/96"), // SIIT IPv4-translated (RFC 7915)
+}
+
+// globalUnicast is the only IPv6 space allocated for global unicast: the
+// rest (3fff::/20 aside, refused above) is reserved or special, such as
+// 5f00::/16 (SRv6 SIDs) and 100::/64, and new special ranges keep being
+// carved out of it.
+var globalUnicast = netip.MustParsePrefix("2000::/3")
+
 // Check refuses an address lesspost must not connect to: anything but a
-// public unicast address. IPv4-mapped IPv6 addresses are judged as the
-// IPv4 address they carry; NAT64 (64:ff9b::/96) as the IPv4 address they
-// embed.
+// public unicast address. IPv6 addresses that embed an IPv4 address
+// (IPv4-mapped, IPv4-compatible, SIIT, NAT64) are judged as the IPv4
+// address they carry; other IPv6 addresses must be global unicast
+// (2000::/3) outside the special ranges. The refusal names the address,
+// which the caller gave: callers that resolved it must not pass it on.
 func Check(a netip.Addr) error {
 	a = a.WithZone("").Unmap()
-	if a.Is6() && netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
-		b := a.As16()
-		a = netip.AddrFrom4([4]byte(b[12:]))
+	for _, p := range embedsIPv4 {
+		if a.Is6() && p.Contains(a) {
+			b := a.As16()
+			a = netip.AddrFrom4([4]byte(b[12:]))
+			break
+		}
 	}
 	switch {
 	case !a.IsValid():
 		return fmt.Errorf("%w: not an IP address", ErrRefused)
-	case a.IsLoopback(), a.IsPrivate(), a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast(),
+	case a.Is6() && !globalUnicast.Contains(a),
+		a.IsLoopback(), a.IsPrivate(), a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast(),
 		a.IsMulticast(), a.IsUnspecified():
 		return fmt.Errorf("%w: %s is not a public address", ErrRefused, a)
 	}
@@ -81,6 +104,24 @@ type Guard struct {
 	// Resolver resolves hosts, at registration and at connect time; nil
 	// is net.DefaultResolver.
 	Resolver Resolver
+	// Log gets the details of refusals of resolved names (the name and
+	// its addresses), which the refusal itself does not carry; nil is
+	// slog.Default().
+	Log *slog.Logger
+}
+
+// errHostRefused is the refusal of a name by what it resolves to. It is the
+// same whether the name does not resolve or resolves inside, and names
+// neither the host nor its addresses: the refusal reaches the account
+// (in the 422 answer, in the delivery log), which must not learn what the
+// server's DNS knows about names inside its network, not even which exist.
+var errHostRefused = fmt.Errorf("%w: the URL's host does not resolve, or resolves to a non-public address", ErrRefused)
+
+func (g *Guard) log() *slog.Logger {
+	if g.Log == nil {
+		return slog.Default()
+	}
+	return g.Log
 }
 
 func (g *Guard) resolver() Resolver {
@@ -118,25 +159,30 @@ func (g *Guard) CheckURL(ctx context.Context, raw string) error {
 
 // resolve gives a host's addresses, refusing the host if any is refused:
 // a name with one private address among public ones could be made to
-// reach it.
+// reach it. A refused name is refused with errHostRefused, and the details
+// go to the server's log only.
 func (g *Guard) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
-		return []netip.Addr{a}, Check(a)
+		return []netip.Addr{a}, Check(a) // the caller's own literal: naming it tells nothing
 	}
 	if strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost") ||
 		strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
-		return nil, fmt.Errorf("%w: %s is this machine", ErrRefused, host)
+		return nil, fmt.Errorf("%w: the URL's host is this machine", ErrRefused)
 	}
 	addrs, err := g.resolver().LookupNetIP(ctx, "ip", host)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s does not resolve", ErrRefused, host)
+		g.log().InfoContext(ctx, "egress refused: the host does not resolve", "host", host, "error", err)
+		return nil, errHostRefused
 	}
 	if len(addrs) == 0 {
-		return nil, fmt.Errorf("%w: %s has no address", ErrRefused, host)
+		g.log().InfoContext(ctx, "egress refused: the host has no address", "host", host)
+		return nil, errHostRefused
 	}
 	for _, a := range addrs {
 		if err := Check(a); err != nil {
-			return nil, fmt.Errorf("%s: %w", host, err)
+			g.log().WarnContext(ctx, "egress refused: the host resolves to a non-public address",
+				"host", host, "addresses", addrs, "refused", a.String())
+			return nil, errHostRefused
 		}
 	}
 	return addrs, nil
@@ -151,7 +197,7 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	if g.AllowPrivate {
 		return d.DialContext(ctx, network, addr)
 	}
-	d.Control = control
+	d.Control = func(network, address string, _ syscall.RawConn) error { return g.control(network, address) }
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
@@ -173,13 +219,19 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	return nil, first
 }
 
-// control refuses a socket about to connect to a refused address.
-func control(network, address string, _ syscall.RawConn) error {
+// control refuses a socket about to connect to a refused address. The
+// address was resolved (and checked) by DialContext, so the refusal is
+// errHostRefused, and the address goes to the server's log only.
+func (g *Guard) control(network, address string) error {
 	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("%w: %s is not an address", ErrRefused, address)
+	if err == nil {
+		err = Check(ap.Addr())
 	}
-	return Check(ap.Addr())
+	if err != nil {
+		g.log().Warn("egress refused a connection", "network", network, "address", address, "error", err)
+		return errHostRefused
+	}
+	return nil
 }
 
 // Client is an HTTP client for requests to user-named URLs: it connects

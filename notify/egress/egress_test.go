@@ -3,7 +3,9 @@ package egress_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/lesspost/lesspost/notify/egress"
@@ -48,6 +50,27 @@ func TestCheck(t *testing.T) {
 		{"2002:7f00:1::1", false},  // 6to4
 		{"2001:db8::1", false},
 		{"fec0::1", false},
+		// IPv4 embedded in IPv6 is judged as IPv4.
+		{"::127.0.0.1", false}, // IPv4-compatible ::/96
+		{"::10.0.0.1", false},
+		{"::169.254.169.254", false},
+		{"::8.8.8.8", true},
+		{"::ffff:0:7f00:1", false}, // SIIT ::ffff:0:0:0/96 of 127.0.0.1
+		{"::ffff:0:a00:1", false},  // of 10.0.0.1
+		{"::ffff:0:808:808", true}, // of 8.8.8.8
+		{"64:ff9b::a00:1", false},  // NAT64 of 10.0.0.1
+		// IPv6 outside global unicast 2000::/3, or special inside it.
+		{"3fff::1", false}, // documentation (RFC 9637)
+		{"3fff:fff::1", false},
+		{"3fff:1000::1", true}, // just past 3fff::/20
+		{"5f00::1", false},     // SRv6 SIDs
+		{"4000::1", false},     // reserved by IETF
+		{"1::1", false},        // reserved by IETF
+		{"100::1", false},      // discard
+		{"2001::1", false},     // Teredo
+		{"2001:4860:4860::8888", true},
+		{"2a00:1450:4001::1", true},
+		{"fe80::1%eth0", false},
 	}
 	for _, tt := range tests {
 		err := egress.Check(netip.MustParseAddr(tt.addr))
@@ -107,5 +130,45 @@ func TestCheckURL(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("CheckURL(%s, allow private %v) = %v, want allowed %v", tt.url, tt.allowPrivate, err, tt.ok)
 		}
+	}
+}
+
+// A refusal of a name reaches the account that registered it (the 422
+// answer, the delivery log): it must not say what the server's DNS knows
+// about names inside — neither their addresses, nor whether they exist.
+// The details go to the server's log.
+func TestCheckURLRevealsNoDNS(t *testing.T) {
+	r := resolver{
+		"vault.corp.internal": {netip.MustParseAddr("10.20.30.40")},
+		"mixed.example":       {netip.MustParseAddr("93.184.215.14"), netip.MustParseAddr("fd00::7")},
+		"empty.example":       {},
+	}
+	var logged strings.Builder
+	g := &egress.Guard{Resolver: r, Log: slog.New(slog.NewTextHandler(&logged, nil))}
+	var first string
+	for _, host := range []string{"vault.corp.internal", "mixed.example", "empty.example", "nowhere.corp.internal"} {
+		err := g.CheckURL(t.Context(), "https://"+host+"/hook?token=s3cret")
+		if !errors.Is(err, egress.ErrRefused) {
+			t.Fatalf("%s: %v, want ErrRefused", host, err)
+		}
+		msg := err.Error()
+		for _, secret := range []string{host, "corp", "10.20.30.40", "fd00", "93.184"} {
+			if strings.Contains(msg, secret) {
+				t.Errorf("%s: refusal %q tells %q", host, msg, secret)
+			}
+		}
+		if first == "" {
+			first = msg
+		} else if msg != first {
+			t.Errorf("%s: refusal %q differs from %q: tells which names exist", host, msg, first)
+		}
+	}
+	for _, want := range []string{"vault.corp.internal", "10.20.30.40", "fd00::7", "nowhere.corp.internal"} {
+		if !strings.Contains(logged.String(), want) {
+			t.Errorf("the server log lacks %q:\n%s", want, logged.String())
+		}
+	}
+	if strings.Contains(logged.String(), "s3cret") {
+		t.Errorf("the server log has the URL's query:\n%s", logged.String())
 	}
 }
