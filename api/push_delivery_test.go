@@ -49,7 +49,7 @@ func pushed(t *testing.T, service *pushtest.Service, skip int) []webpush.Message
 // link opens his seat; after he turns it off nothing more comes; a
 // subscription the push service says is gone is deleted.
 func TestPushMessagesForEvents(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	vector := vectors.Load(t).GameCases[0]
 	req := twoPlayers(vector.Walls)
 	req["players"].([]map[string]any)[1]["locale"] = "de"
@@ -113,7 +113,7 @@ func TestPushMessagesForEvents(t *testing.T) {
 
 // Workers of several instances on one store send every message once.
 func TestPushWorkersSendOnce(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	service := pushtest.New(t, nil)
 	bob := h.login("bob@example.org")
 	h.do("POST", "/v1/me/push-subscriptions", bob, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)

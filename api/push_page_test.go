@@ -79,7 +79,7 @@ func (p *page) beforeLoad(script string) {
 // PushManager and the permission are stubbed (pushStub); the service
 // worker is the real /sw.js, registered with the site's scope.
 func TestPlayPagePushToggle(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	b := service.Subscribe(h.pushKey.Public)
@@ -150,7 +150,7 @@ func TestPlayPagePushToggle(t *testing.T) {
 
 // A spectator is offered no notifications.
 func TestPlayPagePushNotForSpectators(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	p := openBrowser(t, 1280, 900)
 	p.open(h.pageURL(h.spectatorURL(id, ann)))
@@ -163,7 +163,7 @@ func TestPlayPagePushNotForSpectators(t *testing.T) {
 // The real service worker shows a push message as a notification: its
 // title, text and tag, and the page it opens, kept to this site.
 func TestServiceWorkerShowsNotification(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	p := openBrowser(t, 1280, 900)
 	ctx, cancel := context.WithTimeout(p.ctx, browserTimeout)

@@ -52,7 +52,7 @@ func (h *harness) pushSubscriptions(token string) []pushSubscriptionJSON {
 // link, which the account of the seat's address shares; a message sent to
 // it arrives decrypted; a push service's "gone" deletes it.
 func TestPushSubscriptionLifecycle(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, bob := newGame(t, h, twoPlayers(openBoard))
 	var key struct {
 		ApplicationServerKey string `json:"application_server_key"`
@@ -119,14 +119,14 @@ func TestPushSubscriptionLifecycle(t *testing.T) {
 
 	// Turned off on the page: deleted once.
 	h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(browser)).want(t, http.StatusCreated).decode(t, &created)
-	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), ann, nil).want(t, http.StatusNoContent)
-	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), ann, nil).want(t, http.StatusNotFound, "not_found")
+	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), account, nil).want(t, http.StatusNoContent)
+	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), account, nil).want(t, http.StatusNotFound, "not_found")
 }
 
 // The service worker moves a subscription the browser renewed, with the
 // old one's auth secret and no token.
 func TestPushRenewal(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	old, renewed := service.Subscribe(h.pushKey.Public), service.Subscribe(h.pushKey.Public)
@@ -149,7 +149,7 @@ func TestPushRenewal(t *testing.T) {
 // personal access token's account scopes; not a spectator link, not a
 // replaced move link, not nobody.
 func TestPushSubscriptionCallers(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	body := subscriptionJSON(service.Subscribe(h.pushKey.Public))
@@ -175,7 +175,7 @@ func TestPushSubscriptionCallers(t *testing.T) {
 
 // Bad input is refused with a stable code, and nothing is kept.
 func TestPushSubscriptionBadInput(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	good := subscriptionJSON(service.Subscribe(h.pushKey.Public))
@@ -231,21 +231,28 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 	}
 }
 
-// An address has at most domain.MaxPushSubscriptions browsers.
+// An address has at most domain.MaxPushSubscriptions browsers, and one
+// move link may take only domain.MaxSeatPushSubscriptions of them.
 func TestPushSubscriptionCap(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	account := h.login("ann@example.org")
 	service := pushtest.New(t, nil)
-	for range domain.MaxPushSubscriptions {
+	for range domain.MaxSeatPushSubscriptions {
 		h.do("POST", "/v1/me/push-subscriptions", ann, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
 	}
 	h.do("POST", "/v1/me/push-subscriptions", ann, subscriptionJSON(service.Subscribe(h.pushKey.Public))).
+		want(t, http.StatusConflict, domain.CodeTooManyPushSubscription)
+	for range domain.MaxPushSubscriptions - domain.MaxSeatPushSubscriptions {
+		h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
+	}
+	h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(service.Subscribe(h.pushKey.Public))).
 		want(t, http.StatusConflict, domain.CodeTooManyPushSubscription)
 }
 
 // Without a VAPID key the server offers no push: every push route says so.
 func TestPushDisabled(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	srv, err := api.New(api.Config{DB: h.db, Secret: []byte(harnessSecret),
 		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -276,7 +283,7 @@ func TestPushDisabled(t *testing.T) {
 // The service worker is served from the root, as a script that browsers
 // revalidate every time; it is no asset.
 func TestServiceWorkerServed(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	r := h.do("GET", "/sw.js", "", nil).want(t, http.StatusOK)
 	if ct := r.header.Get("Content-Type"); ct != "text/javascript; charset=utf-8" {
 		t.Errorf("Content-Type %q", ct)
