@@ -1,11 +1,14 @@
 package api_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 )
@@ -296,4 +300,43 @@ func TestServiceWorkerServed(t *testing.T) {
 	}
 	h.do("GET", "/sw.js", "", nil, "If-None-Match", r.header.Get("ETag")).want(t, http.StatusNotModified)
 	h.do("GET", "/assets/sw.js", "", nil).want(t, http.StatusNotFound, "not_found")
+}
+
+// hosts is a resolver that knows a few names.
+type hosts map[string]netip.Addr
+
+func (h hosts) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := h[host]; ok {
+		return []netip.Addr{a}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// Without --webhook-allow-private, push endpoints on private addresses (or
+// names that resolve to one, or to nothing) are refused at subscribe and
+// at renewal, without saying what the name resolved to.
+func TestPushEndpointsRefused(t *testing.T) {
+	dns := hosts{"push.example": netip.MustParseAddr("93.184.215.14"), "intranet.example": netip.MustParseAddr("10.1.2.3")}
+	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
+	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	service := pushtest.New(t, nil)
+	good := subscriptionJSON(service.Subscribe(h.pushKey.Public))
+	at := func(endpoint string) map[string]any {
+		return map[string]any{"endpoint": endpoint, "expirationTime": nil, "keys": good["keys"]}
+	}
+	h.do("POST", "/v1/me/push-subscriptions", ann, at("https://push.example/1")).want(t, http.StatusCreated)
+	for _, endpoint := range []string{good["endpoint"].(string), "https://10.0.0.5/push", "https://[::1]/push",
+		"https://169.254.169.254/latest", "https://intranet.example/push", "https://nowhere.example/push"} {
+		res := h.do("POST", "/v1/me/push-subscriptions", ann, at(endpoint)).
+			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+		if strings.Contains(string(res.body), "10.1.2.3") {
+			t.Errorf("%s: the answer tells the resolved address: %s", endpoint, res.body)
+		}
+		h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": "https://push.example/1",
+			"old_auth": good["keys"].(map[string]any)["auth"], "subscription": at(endpoint)}).
+			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+	}
+	if got := h.pushSubscriptions(ann); len(got) != 1 || got[0].Endpoint != "https://push.example/1" {
+		t.Errorf("after the refusals: %+v", got)
+	}
 }
