@@ -33,6 +33,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"PersonalTokens", testPersonalTokens},
 		{"PushSubscriptions", testPushSubscriptions},
 		{"PushSubscriptionCap", testPushSubscriptionCap},
+		{"PushSeatScope", testPushSeatScope},
 		{"PushRenewal", testPushRenewal},
 		{"PushKey", testPushKey},
 		{"Accounts", testAccounts},
