@@ -304,3 +304,34 @@ func testPushSeatScope(t *testing.T, s domain.Store) {
 		t.Errorf("the renewed link lists %v; want none", got)
 	}
 }
+
+// testPushCapConcurrently: subscribes for one address at once, on several
+// connections, never take it beyond domain.MaxPushSubscriptions.
+func testPushCapConcurrently(t *testing.T, s domain.Store) {
+	const ann = "ann@example.org"
+	u := ensureUser(t, s, ann)
+	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return T0 }})
+	cred := domain.Credentials{UserID: u.ID, UserEmail: ann}
+	sub := func(i int) domain.PushSubscription {
+		return domain.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
+			Auth: bytes.Repeat([]byte{1}, domain.PushAuthSize)}
+	}
+	for i := range domain.MaxPushSubscriptions - 2 {
+		if _, _, err := svc.SubscribePush(t.Context(), cred, sub(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			_, _, err := svc.SubscribePush(t.Context(), cred, sub(100+i))
+			if err != nil && code(err) != domain.CodeTooManyPushSubscription {
+				t.Errorf("a concurrent subscribe: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := listPush(t, s, ann, T0); len(got) != domain.MaxPushSubscriptions {
+		t.Errorf("after concurrent subscribes the address has %d subscriptions; want %d", len(got), domain.MaxPushSubscriptions)
+	}
+}

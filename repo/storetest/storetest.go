@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"PushSubscriptions", testPushSubscriptions},
 		{"PushSubscriptionCap", testPushSubscriptionCap},
 		{"PushSeatScope", testPushSeatScope},
+		{"PushCapConcurrently", testPushCapConcurrently},
 		{"PushRenewal", testPushRenewal},
 		{"PushKey", testPushKey},
 		{"Accounts", testAccounts},
