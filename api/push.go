@@ -66,6 +66,9 @@ type pushSubscriptionView struct {
 	Endpoint       string     `json:"endpoint"`
 	ExpirationTime *time.Time `json:"expiration_time"`
 	CreatedAt      time.Time  `json:"created_at"`
+	// GameID is the game of a subscription made with a move link; null
+	// for an address-wide one.
+	GameID *string `json:"game_id"`
 }
 
 type pushSubscriptionsView struct {
@@ -76,6 +79,9 @@ func pushView(p domain.PushSubscription) pushSubscriptionView {
 	v := pushSubscriptionView{ID: p.ID, Endpoint: p.Endpoint, CreatedAt: p.CreatedAt}
 	if !p.ExpiresAt.IsZero() {
 		v.ExpirationTime = &p.ExpiresAt
+	}
+	if p.Game != "" {
+		v.GameID = &p.Game
 	}
 	return v
 }

@@ -166,6 +166,9 @@ func TestPushMoveLinkScope(t *testing.T) {
 	h.do("POST", "/v1/me/push-subscriptions", bob1, subscriptionJSON(phone)).want(t, http.StatusCreated).decode(t, &both)
 	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", both.ID), bob1, nil).want(t, http.StatusNoContent)
 
+	if wide.GameID != "" || scoped.GameID != id1 {
+		t.Errorf("game_id %q and %q; want none and %s", wide.GameID, scoped.GameID, id1)
+	}
 	if got := h.pushSubscriptions(bob1); len(got) != 1 || got[0] != scoped {
 		t.Errorf("the move link lists %+v; want only its own %+v", got, scoped)
 	}

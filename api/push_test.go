@@ -33,6 +33,7 @@ type pushSubscriptionJSON struct {
 	Endpoint       string     `json:"endpoint"`
 	ExpirationTime *time.Time `json:"expiration_time"`
 	CreatedAt      time.Time  `json:"created_at"`
+	GameID         string     `json:"game_id"` // "" for null
 }
 
 // spectatorURL is the game's spectator link, as a player reads it.
