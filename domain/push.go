@@ -356,8 +356,8 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 	return moved, err
 }
 
-// PushSubscriptionsOf lists the live subscriptions of an address, for the
-// delivery of its events (an Event's Email).
+// PushSubscriptionsOf lists the live subscriptions of an address, whatever
+// their scope (the stores' fan-out applies it).
 func (s *Service) PushSubscriptionsOf(ctx context.Context, owner string) ([]PushSubscription, error) {
 	return s.store.PushSubscriptions(ctx, owner, s.now())
 }

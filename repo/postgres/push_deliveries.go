@@ -14,7 +14,7 @@ import (
 var _ domain.PushDeliveryStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_push (migration
-// 0009), in the transaction that writes the event.
+// 0009, scoped by 0010), in the transaction that writes the event.
 
 const pushDeliveryColumns = `d.id, d.subscription_id, p.owner, d.kind, d.game_id, d.color, d.ply, d.data, d.event_at, d.attempts,
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, COALESCE(d.last_status, 0),
