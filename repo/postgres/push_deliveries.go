@@ -56,7 +56,7 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 	var out []domain.PushJob
 	err := pushQueue.claim(ctx, db, claimant, now, lease, limit, func(tx pgx.Tx, ids []int64) error {
 		rows, err := tx.Query(ctx, `SELECT `+pushDeliveryColumns+`, p.endpoint, p.p256dh, p.auth, p.expires_at, p.created_at,
-			COALESCE(u.locale, '')
+			p.game_id, p.color, COALESCE(p.link_version, 0), COALESCE(u.locale, '')
 			FROM push_deliveries d JOIN push_subscriptions p ON p.id = d.subscription_id LEFT JOIN users u ON u.email = p.owner
 			WHERE d.id = ANY($1) ORDER BY d.next_attempt_at, d.id`, ids)
 		if err != nil {
@@ -67,7 +67,8 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 			var expires *time.Time
 			s := &j.Subscription
 			var err error
-			j.PushDelivery, err = scanPushDelivery(row, &s.Endpoint, &s.P256DH, &s.Auth, &expires, &s.CreatedAt, &j.Locale)
+			j.PushDelivery, err = scanPushDelivery(row, &s.Endpoint, &s.P256DH, &s.Auth, &expires, &s.CreatedAt,
+				&s.Game, &s.Color, &s.LinkVersion, &j.Locale)
 			s.ID, s.Owner, s.ExpiresAt, s.CreatedAt = j.SubscriptionID, j.Event.Email, utc(expires), s.CreatedAt.UTC()
 			return j, err
 		})

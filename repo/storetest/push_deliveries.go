@@ -287,6 +287,15 @@ func testPushScopedFanOut(t *testing.T, s repo.Store) {
 	if got, want := mustLog(t, s, bob), sorted(line(inG2), line(wide), line(wide)); !slices.Equal(got, want) {
 		t.Errorf("after the renewal push deliveries = %q, want %q", got, want)
 	}
+	// A claimed job carries its subscription's scope, for the worker's
+	// own check.
+	for _, j := range claimPushes(t, s, "w1", T0.Add(time.Hour), 10) {
+		sub := j.Subscription
+		if want := j.SubscriptionID == inG2; (sub.Game == "g2" && sub.Color == "black" && sub.LinkVersion == 1) != want ||
+			!want && (sub.Game != "" || sub.Color != "" || sub.LinkVersion != 0) {
+			t.Errorf("claimed job of subscription %d carries scope %q %q %d", j.SubscriptionID, sub.Game, sub.Color, sub.LinkVersion)
+		}
+	}
 }
 
 // mustLog is pushLog's lines, sorted: the stores queue the subscriptions
