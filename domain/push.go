@@ -214,11 +214,13 @@ func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubs
 	if err := CheckPushSubscription(sub, now); err != nil {
 		return PushSubscription{}, false, err
 	}
-	if err := s.checkPushEndpoint(ctx, sub.Endpoint); err != nil {
-		return PushSubscription{}, false, err
-	}
 	scope, err := s.pushScope(ctx, c)
 	if err != nil {
+		return PushSubscription{}, false, err
+	}
+	// After the caller is known: whoever may not subscribe learns nothing
+	// of what the server thinks of a host.
+	if err := s.checkPushEndpoint(ctx, sub.Endpoint); err != nil {
 		return PushSubscription{}, false, err
 	}
 	sub.Owner, sub.Game, sub.Color, sub.LinkVersion = scope.Owner, scope.Game, scope.Color, scope.LinkVersion
