@@ -130,7 +130,12 @@ async function turnOn(ctl) {
 async function turnOff(ctl) {
   const sub = await (await registration()).pushManager.getSubscription();
   if (sub) {
-    for (const s of await mine(ctl, sub)) await ctl.api.unsubscribePush(s.id);
+    // Signed in, the browser's subscription ends: so do its per-game ones,
+    // which the account sees too and which would get nothing more.
+    const list = ctl.perGame
+      ? await mine(ctl, sub)
+      : (await ctl.api.pushSubscriptions()).filter((s) => s.endpoint === sub.endpoint);
+    for (const s of list) await ctl.api.unsubscribePush(s.id);
     if (!ctl.perGame) await sub.unsubscribe();
   }
   show(ctl, false, '');
