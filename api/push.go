@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/base64"
 	"math"
 	"net/http"
@@ -11,12 +12,31 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/egress"
 )
 
 // Web Push: the play page subscribes the browser with the server's VAPID
 // public key and hands the subscription over; see notify/webpush for the
 // sending. The routes answer 404 push_disabled when the server has no
 // VAPID subject configured.
+
+// pushEndpointCheck refuses, as invalid_push_subscription, the push
+// endpoints guard refuses (nil: the default guard, public https only), the
+// guard the webhooks use: a push service is as much a URL from outside as
+// a webhook's. The answer does not say why: it must not tell a caller what
+// a name resolves to inside the server's network.
+func pushEndpointCheck(guard *egress.Guard) domain.URLCheck {
+	if guard == nil {
+		guard = &egress.Guard{}
+	}
+	return func(ctx context.Context, raw string) error {
+		if err := guard.CheckURL(ctx, raw); err != nil {
+			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidPushSubscription,
+				"the endpoint must be an https URL of a public push service")
+		}
+		return nil
+	}
+}
 
 // pushKeyView is the application server key for PushManager.subscribe.
 type pushKeyView struct {
@@ -46,6 +66,9 @@ type pushSubscriptionView struct {
 	Endpoint       string     `json:"endpoint"`
 	ExpirationTime *time.Time `json:"expiration_time"`
 	CreatedAt      time.Time  `json:"created_at"`
+	// GameID is the game of a subscription made with a move link; null
+	// for an address-wide one.
+	GameID *string `json:"game_id"`
 }
 
 type pushSubscriptionsView struct {
@@ -56,6 +79,9 @@ func pushView(p domain.PushSubscription) pushSubscriptionView {
 	v := pushSubscriptionView{ID: p.ID, Endpoint: p.Endpoint, CreatedAt: p.CreatedAt}
 	if !p.ExpiresAt.IsZero() {
 		v.ExpirationTime = &p.ExpiresAt
+	}
+	if p.Game != "" {
+		v.GameID = &p.Game
 	}
 	return v
 }

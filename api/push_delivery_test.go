@@ -49,7 +49,7 @@ func pushed(t *testing.T, service *pushtest.Service, skip int) []webpush.Message
 // link opens his seat; after he turns it off nothing more comes; a
 // subscription the push service says is gone is deleted.
 func TestPushMessagesForEvents(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	vector := vectors.Load(t).GameCases[0]
 	req := twoPlayers(vector.Walls)
 	req["players"].([]map[string]any)[1]["locale"] = "de"
@@ -113,7 +113,7 @@ func TestPushMessagesForEvents(t *testing.T) {
 
 // Workers of several instances on one store send every message once.
 func TestPushWorkersSendOnce(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	service := pushtest.New(t, nil)
 	bob := h.login("bob@example.org")
 	h.do("POST", "/v1/me/push-subscriptions", bob, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
@@ -143,4 +143,63 @@ func TestPushWorkersSendOnce(t *testing.T) {
 			t.Errorf("%s received %d times", k, n)
 		}
 	}
+}
+
+// A move link manages and gets only its own game's push, and only while
+// it is the seat's link: a leaked link cannot see or delete the account's
+// subscriptions, its browser gets no other game's events, and renewing the
+// link ends its subscription, with what was queued for it.
+func TestPushMoveLinkScope(t *testing.T) {
+	h := newHarness(t, allowPrivate)
+	vector := vectors.Load(t).GameCases[0]
+	id1, ann1, bob1 := newGame(t, h, twoPlayers(vector.Walls))
+	id2, ann2, _ := newGame(t, h, twoPlayers(vector.Walls))
+	account := h.login("bob@example.org")
+	service := pushtest.New(t, nil)
+	worker := pushWorker(t, h, service, "w1")
+	phone, leaked := service.Subscribe(h.pushKey.Public), service.Subscribe(h.pushKey.Public)
+	var wide, scoped pushSubscriptionJSON
+	h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(phone)).want(t, http.StatusCreated).decode(t, &wide)
+	h.do("POST", "/v1/me/push-subscriptions", bob1, subscriptionJSON(leaked)).want(t, http.StatusCreated).decode(t, &scoped)
+	// The same browser may also be on for the game alone: another row.
+	var both pushSubscriptionJSON
+	h.do("POST", "/v1/me/push-subscriptions", bob1, subscriptionJSON(phone)).want(t, http.StatusCreated).decode(t, &both)
+	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", both.ID), bob1, nil).want(t, http.StatusNoContent)
+
+	if wide.GameID != "" || scoped.GameID != id1 {
+		t.Errorf("game_id %q and %q; want none and %s", wide.GameID, scoped.GameID, id1)
+	}
+	if got := h.pushSubscriptions(bob1); len(got) != 1 || got[0] != scoped {
+		t.Errorf("the move link lists %+v; want only its own %+v", got, scoped)
+	}
+	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", wide.ID), bob1, nil).want(t, http.StatusNotFound, "not_found")
+	if got := h.pushSubscriptions(account); len(got) != 2 || got[0] != wide || got[1] != scoped {
+		t.Errorf("the account lists %+v; want %+v and %+v", got, wide, scoped)
+	}
+
+	// Game 2's your_turn reaches the account's browser only.
+	h.do("POST", "/v1/games/"+id2+"/turns", ann2, map[string]any{"turn": vector.Turns[0], "ply": 0}).want(t, http.StatusCreated)
+	drain(t, worker.SendDue)
+	if got := service.Received(); len(got) != 1 || got[0].Browser != phone.ID {
+		t.Fatalf("received %+v; want game 2's your_turn on the account's browser alone", got)
+	}
+	// Game 1's reaches both.
+	h.do("POST", "/v1/games/"+id1+"/turns", ann1, map[string]any{"turn": vector.Turns[0], "ply": 0}).want(t, http.StatusCreated)
+	drain(t, worker.SendDue)
+	if got := service.Received()[1:]; len(got) != 2 {
+		t.Fatalf("received %+v; want game 1's your_turn on both browsers", got)
+	}
+
+	// Bob renews the leaked link while a message is queued for it: the
+	// subscription is gone, and the queued message with it.
+	h.do("POST", "/v1/games/"+id1+"/resign", ann1, map[string]any{}).want(t, http.StatusOK)
+	h.do("POST", "/v1/games/"+id1+"/seats/black/link", account, nil).want(t, http.StatusAccepted)
+	drain(t, worker.SendDue)
+	if got := service.Received()[3:]; len(got) != 1 || got[0].Browser != phone.ID {
+		t.Errorf("after the renewal received %+v; want game 1's end on the account's browser alone", got)
+	}
+	if got := h.pushSubscriptions(account); len(got) != 1 || got[0] != wide {
+		t.Errorf("after the renewal the account lists %+v; want %+v alone", got, wide)
+	}
+	h.do("GET", "/v1/me/push-subscriptions", bob1, nil).want(t, http.StatusUnauthorized, "link_replaced")
 }

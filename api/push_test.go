@@ -1,11 +1,14 @@
 package api_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 )
@@ -29,6 +33,7 @@ type pushSubscriptionJSON struct {
 	Endpoint       string     `json:"endpoint"`
 	ExpirationTime *time.Time `json:"expiration_time"`
 	CreatedAt      time.Time  `json:"created_at"`
+	GameID         string     `json:"game_id"` // "" for null
 }
 
 // spectatorURL is the game's spectator link, as a player reads it.
@@ -52,7 +57,7 @@ func (h *harness) pushSubscriptions(token string) []pushSubscriptionJSON {
 // link, which the account of the seat's address shares; a message sent to
 // it arrives decrypted; a push service's "gone" deletes it.
 func TestPushSubscriptionLifecycle(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, bob := newGame(t, h, twoPlayers(openBoard))
 	var key struct {
 		ApplicationServerKey string `json:"application_server_key"`
@@ -119,14 +124,14 @@ func TestPushSubscriptionLifecycle(t *testing.T) {
 
 	// Turned off on the page: deleted once.
 	h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(browser)).want(t, http.StatusCreated).decode(t, &created)
-	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), ann, nil).want(t, http.StatusNoContent)
-	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), ann, nil).want(t, http.StatusNotFound, "not_found")
+	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), account, nil).want(t, http.StatusNoContent)
+	h.do("DELETE", fmt.Sprintf("/v1/me/push-subscriptions/%d", created.ID), account, nil).want(t, http.StatusNotFound, "not_found")
 }
 
 // The service worker moves a subscription the browser renewed, with the
 // old one's auth secret and no token.
 func TestPushRenewal(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	old, renewed := service.Subscribe(h.pushKey.Public), service.Subscribe(h.pushKey.Public)
@@ -149,7 +154,7 @@ func TestPushRenewal(t *testing.T) {
 // personal access token's account scopes; not a spectator link, not a
 // replaced move link, not nobody.
 func TestPushSubscriptionCallers(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	body := subscriptionJSON(service.Subscribe(h.pushKey.Public))
@@ -175,7 +180,7 @@ func TestPushSubscriptionCallers(t *testing.T) {
 
 // Bad input is refused with a stable code, and nothing is kept.
 func TestPushSubscriptionBadInput(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	good := subscriptionJSON(service.Subscribe(h.pushKey.Public))
@@ -231,21 +236,28 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 	}
 }
 
-// An address has at most domain.MaxPushSubscriptions browsers.
+// An address has at most domain.MaxPushSubscriptions browsers, and one
+// move link may take only domain.MaxSeatPushSubscriptions of them.
 func TestPushSubscriptionCap(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	account := h.login("ann@example.org")
 	service := pushtest.New(t, nil)
-	for range domain.MaxPushSubscriptions {
+	for range domain.MaxSeatPushSubscriptions {
 		h.do("POST", "/v1/me/push-subscriptions", ann, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
 	}
 	h.do("POST", "/v1/me/push-subscriptions", ann, subscriptionJSON(service.Subscribe(h.pushKey.Public))).
+		want(t, http.StatusConflict, domain.CodeTooManyPushSubscription)
+	for range domain.MaxPushSubscriptions - domain.MaxSeatPushSubscriptions {
+		h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
+	}
+	h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(service.Subscribe(h.pushKey.Public))).
 		want(t, http.StatusConflict, domain.CodeTooManyPushSubscription)
 }
 
 // Without a VAPID key the server offers no push: every push route says so.
 func TestPushDisabled(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	srv, err := api.New(api.Config{DB: h.db, Secret: []byte(harnessSecret),
 		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -276,7 +288,7 @@ func TestPushDisabled(t *testing.T) {
 // The service worker is served from the root, as a script that browsers
 // revalidate every time; it is no asset.
 func TestServiceWorkerServed(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, allowPrivate)
 	r := h.do("GET", "/sw.js", "", nil).want(t, http.StatusOK)
 	if ct := r.header.Get("Content-Type"); ct != "text/javascript; charset=utf-8" {
 		t.Errorf("Content-Type %q", ct)
@@ -289,4 +301,43 @@ func TestServiceWorkerServed(t *testing.T) {
 	}
 	h.do("GET", "/sw.js", "", nil, "If-None-Match", r.header.Get("ETag")).want(t, http.StatusNotModified)
 	h.do("GET", "/assets/sw.js", "", nil).want(t, http.StatusNotFound, "not_found")
+}
+
+// hosts is a resolver that knows a few names.
+type hosts map[string]netip.Addr
+
+func (h hosts) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := h[host]; ok {
+		return []netip.Addr{a}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// Without --webhook-allow-private, push endpoints on private addresses (or
+// names that resolve to one, or to nothing) are refused at subscribe and
+// at renewal, without saying what the name resolved to.
+func TestPushEndpointsRefused(t *testing.T) {
+	dns := hosts{"push.example": netip.MustParseAddr("93.184.215.14"), "intranet.example": netip.MustParseAddr("10.1.2.3")}
+	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
+	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	service := pushtest.New(t, nil)
+	good := subscriptionJSON(service.Subscribe(h.pushKey.Public))
+	at := func(endpoint string) map[string]any {
+		return map[string]any{"endpoint": endpoint, "expirationTime": nil, "keys": good["keys"]}
+	}
+	h.do("POST", "/v1/me/push-subscriptions", ann, at("https://push.example/1")).want(t, http.StatusCreated)
+	for _, endpoint := range []string{good["endpoint"].(string), "https://10.0.0.5/push", "https://[::1]/push",
+		"https://169.254.169.254/latest", "https://intranet.example/push", "https://nowhere.example/push"} {
+		res := h.do("POST", "/v1/me/push-subscriptions", ann, at(endpoint)).
+			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+		if strings.Contains(string(res.body), "10.1.2.3") {
+			t.Errorf("%s: the answer tells the resolved address: %s", endpoint, res.body)
+		}
+		h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": "https://push.example/1",
+			"old_auth": good["keys"].(map[string]any)["auth"], "subscription": at(endpoint)}).
+			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+	}
+	if got := h.pushSubscriptions(ann); len(got) != 1 || got[0].Endpoint != "https://push.example/1" {
+		t.Errorf("after the refusals: %+v", got)
+	}
 }

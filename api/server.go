@@ -132,7 +132,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: links, limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
-	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now})
+	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
 	s.shutdown, s.stop = context.WithCancel(context.Background())

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdh"
 	"crypto/subtle"
 	"net/url"
+	"slices"
 	"time"
 )
 
@@ -13,12 +14,25 @@ import (
 // browser when it is the player's turn. A subscription belongs to an
 // address, not to an account: a player who only ever follows move links
 // has no account, and the address is what a "your turn" is about (an
-// Event's Email). An account and the move links of its address share one
-// list.
+// Event's Email).
+//
+// A subscription made with an account token is address-wide: it gets the
+// events of every game of the address, and the account manages all of the
+// address's subscriptions. One made with a move link is scoped to that
+// game, seat and link version: a move link proves only that one seat (it
+// may be forwarded, or leak, and a finished game's link still works), so
+// it must not reach the address's other games. Such a subscription gets
+// only its game's events, its link sees and deletes only the subscriptions
+// of its scope, and renewing the seat's link (or giving the seat to
+// another player) ends it: the stores delete it in the same transaction.
 
 // MaxPushSubscriptions bounds the live subscriptions of one address: one per
 // browser and device a player uses, with room to spare.
 const MaxPushSubscriptions = 20
+
+// MaxSeatPushSubscriptions bounds the subscriptions one move link may
+// make, so that a leaked link cannot take all of an address's room.
+const MaxSeatPushSubscriptions = 5
 
 // MaxPushEndpointLength bounds a subscription's endpoint URL. Push services
 // hand out a few hundred characters; this leaves room without letting a
@@ -51,6 +65,18 @@ type PushSubscription struct {
 	// browser's expirationTime); zero: it did not say.
 	ExpiresAt time.Time
 	CreatedAt time.Time
+	// Game, Color and LinkVersion are the scope of a subscription made
+	// with a move link: the seat and its link version. Game is "" for an
+	// address-wide subscription (made with an account token).
+	Game        string
+	Color       string
+	LinkVersion int
+}
+
+// inScope says whether p is a subscription of the scope of scope (the
+// same game, seat and link version; or both address-wide).
+func (p PushSubscription) inScope(scope PushSubscription) bool {
+	return p.Game == scope.Game && p.Color == scope.Color && (p.Game == "" || p.LinkVersion == scope.LinkVersion)
 }
 
 // PushReader reads push subscriptions.
@@ -63,9 +89,14 @@ type PushReader interface {
 // PushTx is what a unit of work may do to push subscriptions.
 type PushTx interface {
 	PushReader
+	// LockPushOwner makes the other units of work that lock the same
+	// address wait until this one ends, so that counting an address's
+	// subscriptions and adding one cannot race another instance doing the
+	// same (the cap would not hold).
+	LockPushOwner(ctx context.Context, owner string) error
 	// SavePushSubscription stores sub for its owner or, if the owner has
-	// one for the same endpoint already, gives that one sub's keys and
-	// expiry. It returns the subscription's id, and whether it is new.
+	// one for the same endpoint and scope (Game and Color) already, gives
+	// that one sub's keys, expiry and link version. It returns the subscription's id, and whether it is new.
 	SavePushSubscription(ctx context.Context, sub PushSubscription) (id int64, created bool, err error)
 	// DeletePushSubscription deletes one of an address's subscriptions; ok
 	// is false if it has no such subscription.
@@ -125,58 +156,99 @@ func CheckPushSubscription(sub PushSubscription, now time.Time) error {
 	return nil
 }
 
-// pushOwner is the address whose subscriptions the credentials manage: an
-// account's, or the address of the seat a move link is for, as long as the
-// link is the seat's current one. A spectator link has none: anyone may
-// be given one.
-func (s *Service) pushOwner(ctx context.Context, c Credentials) (string, error) {
+// checkPushEndpoint asks the configured check about an endpoint.
+func (s *Service) checkPushEndpoint(ctx context.Context, endpoint string) error {
+	if s.pushCheck == nil {
+		return nil
+	}
+	return s.pushCheck(ctx, endpoint)
+}
+
+// pushScope is the address whose subscriptions the credentials manage, and
+// the scope of those they may see, make and delete: an account's address
+// and all of its subscriptions, or the address of the seat a move link is
+// for (as long as the link is the seat's current one) and only that seat's
+// subscriptions at that link version (Game is set then). A spectator link
+// has none: anyone may be given one.
+func (s *Service) pushScope(ctx context.Context, c Credentials) (PushSubscription, error) {
 	switch {
 	case c.Spectator:
-		return "", Errorf(KindForbidden, CodeSeatOrAccountRequired,
+		return PushSubscription{}, Errorf(KindForbidden, CodeSeatOrAccountRequired,
 			"Notifications are for players: this needs a move link or an account token, not a spectator link.")
 	case c.Seat != nil:
 		g, err := s.store.Game(ctx, c.GameID)
 		if err != nil {
-			return "", err
+			return PushSubscription{}, err
 		}
 		if _, err := c.ActorIn(&g); err != nil {
-			return "", err
+			return PushSubscription{}, err
 		}
 		seat, _ := g.Seat(*c.Seat)
-		return seat.Email, nil
+		return PushSubscription{Owner: seat.Email, Game: g.ID, Color: seat.Color, LinkVersion: seat.TokenVersion}, nil
 	default:
-		return c.UserEmail, nil
+		return PushSubscription{Owner: c.UserEmail}, nil
 	}
 }
 
+// visible keeps of an address's subscriptions those the caller of scope
+// may see: all of them for an account, its own for a move link.
+func visible(list []PushSubscription, scope PushSubscription) []PushSubscription {
+	if scope.Game == "" {
+		return list
+	}
+	var out []PushSubscription
+	for _, p := range list {
+		if p.inScope(scope) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // SubscribePush keeps a browser's push subscription for the address the
-// credentials stand for. Sending the same endpoint again (a browser that
-// re-subscribed, a retry) updates it in place: created is false then.
+// credentials stand for, address-wide for an account and for the link's
+// game only for a move link. Sending the same endpoint again (a browser
+// that re-subscribed, a retry) updates it in place: created is false then.
 func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubscription) (saved PushSubscription, created bool, err error) {
 	now := s.now()
 	if err := CheckPushSubscription(sub, now); err != nil {
 		return PushSubscription{}, false, err
 	}
-	owner, err := s.pushOwner(ctx, c)
+	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return PushSubscription{}, false, err
 	}
-	sub.Owner, sub.CreatedAt, sub.ID = owner, now, 0
+	// After the caller is known: whoever may not subscribe learns nothing
+	// of what the server thinks of a host.
+	if err := s.checkPushEndpoint(ctx, sub.Endpoint); err != nil {
+		return PushSubscription{}, false, err
+	}
+	sub.Owner, sub.Game, sub.Color, sub.LinkVersion = scope.Owner, scope.Game, scope.Color, scope.LinkVersion
+	sub.CreatedAt, sub.ID = now, 0
 	err = s.store.Transact(ctx, func(tx StoreTx) error {
-		live, err := tx.PushSubscriptions(ctx, owner, now)
+		if err := tx.LockPushOwner(ctx, scope.Owner); err != nil {
+			return err
+		}
+		live, err := tx.PushSubscriptions(ctx, scope.Owner, now)
 		if err != nil {
 			return err
 		}
 		saved = sub
 		known := false
-		for _, l := range live {
-			if l.Endpoint == sub.Endpoint {
+		mine := visible(live, scope)
+		for _, l := range mine {
+			if l.Endpoint == sub.Endpoint && l.inScope(scope) {
 				saved.CreatedAt, known = l.CreatedAt, true // an update keeps its age
 			}
 		}
-		if !known && len(live) >= MaxPushSubscriptions {
+		switch {
+		case known:
+		case len(live) >= MaxPushSubscriptions:
 			return Errorf(KindConflict, CodeTooManyPushSubscription,
 				"an address has at most %d push subscriptions: turn notifications off on a browser you no longer use", MaxPushSubscriptions)
+		case scope.Game != "" && len(mine) >= MaxSeatPushSubscriptions:
+			return Errorf(KindConflict, CodeTooManyPushSubscription,
+				"a move link may turn notifications on in at most %d browsers: turn them off on one you no longer use", MaxSeatPushSubscriptions)
 		}
 		saved.ID, created, err = tx.SavePushSubscription(ctx, saved)
 		return err
@@ -187,30 +259,45 @@ func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubs
 	return saved, created, nil
 }
 
-// PushSubscriptions lists the live push subscriptions of the address the
-// credentials stand for, oldest first.
+// PushSubscriptions lists the live push subscriptions the credentials
+// manage, oldest first: all of the address's for an account, those made
+// with the current link of the seat for a move link.
 func (s *Service) PushSubscriptions(ctx context.Context, c Credentials) ([]PushSubscription, error) {
-	owner, err := s.pushOwner(ctx, c)
+	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return s.store.PushSubscriptions(ctx, owner, s.now())
+	list, err := s.store.PushSubscriptions(ctx, scope.Owner, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return visible(list, scope), nil
 }
 
-// UnsubscribePush deletes one of the push subscriptions of the address the
-// credentials stand for.
+// UnsubscribePush deletes one of the push subscriptions the credentials
+// manage; any other is not found.
 func (s *Service) UnsubscribePush(ctx context.Context, c Credentials, id int64) error {
-	owner, err := s.pushOwner(ctx, c)
+	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return err
 	}
+	notFound := Errorf(KindNotFound, CodeNotFound, "no push subscription %d", id)
 	return s.store.Transact(ctx, func(tx StoreTx) error {
-		ok, err := tx.DeletePushSubscription(ctx, owner, id)
+		if scope.Game != "" {
+			live, err := tx.PushSubscriptions(ctx, scope.Owner, s.now())
+			if err != nil {
+				return err
+			}
+			if !slices.ContainsFunc(visible(live, scope), func(p PushSubscription) bool { return p.ID == id }) {
+				return notFound
+			}
+		}
+		ok, err := tx.DeletePushSubscription(ctx, scope.Owner, id)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return Errorf(KindNotFound, CodeNotFound, "no push subscription %d", id)
+			return notFound
 		}
 		return nil
 	})
@@ -239,6 +326,9 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 	if err := CheckPushSubscription(sub, now); err != nil {
 		return 0, err
 	}
+	if err := s.checkPushEndpoint(ctx, sub.Endpoint); err != nil {
+		return 0, err
+	}
 	moved := 0
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
 		old, err := tx.PushSubscriptionsAt(ctx, oldEndpoint)
@@ -254,6 +344,7 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 			}
 			renewed := sub
 			renewed.ID, renewed.Owner, renewed.CreatedAt = 0, o.Owner, now
+			renewed.Game, renewed.Color, renewed.LinkVersion = o.Game, o.Color, o.LinkVersion // the scope stays
 			if _, _, err := tx.SavePushSubscription(ctx, renewed); err != nil {
 				return err
 			}
@@ -267,8 +358,8 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 	return moved, err
 }
 
-// PushSubscriptionsOf lists the live subscriptions of an address, for the
-// delivery of its events (an Event's Email).
+// PushSubscriptionsOf lists the live subscriptions of an address, whatever
+// their scope (the stores' fan-out applies it).
 func (s *Service) PushSubscriptionsOf(ctx context.Context, owner string) ([]PushSubscription, error) {
 	return s.store.PushSubscriptions(ctx, owner, s.now())
 }

@@ -7,7 +7,9 @@ import (
 
 // Push deliveries: each event of a kind in PushEventKinds that concerns an
 // address is queued, in the unit of work that writes the event, once for
-// each live push subscription of that address, and sent by a worker
+// each live push subscription of that address whose scope it is in (an
+// address-wide one, or one of the event's game made with the seat's
+// current link: see PushSubscription.Game), and sent by a worker
 // (notify/webpush.Worker) that claims it with a lease, retries with the
 // webhooks' backoff and logs each attempt, as webhook deliveries are.
 //
@@ -18,7 +20,7 @@ import (
 
 // PushEventKinds are the kinds of events that are pushed: those that ask
 // something of the player or tell him a game's news. The stores' fan-out
-// triggers list them too (migrations 0022, postgres 0009); a turn played is
+// triggers list them too (migrations 0023, postgres 0010); a turn played is
 // not pushed (the your_turn that follows is).
 var PushEventKinds = []EventKind{EventYourTurn, EventDeadlineNear, EventInvitation, EventRoundStart, EventGameOver}
 

@@ -19,6 +19,8 @@ type Service struct {
 	now     func() time.Time
 	newID   func(prefix string) string
 	random  func() uint64
+	// pushCheck vets push endpoints; nil allows every one.
+	pushCheck URLCheck
 }
 
 // ServiceConfig is what a Service needs from outside.
@@ -34,11 +36,18 @@ type ServiceConfig struct {
 	// Limiter keeps the rate limits of the use cases that need one (turns
 	// by email, see PlayByReply); nil means the Store, if it is one.
 	Limiter RateLimiter
+	// PushEndpointCheck vets the endpoint of a push subscription at
+	// subscribe and renewal (the sender checks again at connect time): the
+	// server refuses endpoints on private addresses, so that nobody makes
+	// it call into its own network. Its error is the caller's answer. Nil
+	// allows every endpoint CheckPushSubscription allows.
+	PushEndpointCheck URLCheck
 }
 
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
-	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random}
+	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
+		pushCheck: cfg.PushEndpointCheck}
 	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}

@@ -11,7 +11,7 @@ import (
 
 var _ domain.PushKeys = (*DB)(nil)
 
-const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at`
+const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at, game_id, color, COALESCE(link_version, 0)`
 
 // pushSubscriptions lists an address's live subscriptions through q.
 func pushSubscriptions(ctx context.Context, q queryer, owner string, now time.Time) ([]domain.PushSubscription, error) {
@@ -30,7 +30,7 @@ func scanPushSubscriptions(rows *sql.Rows, err error) ([]domain.PushSubscription
 		var p domain.PushSubscription
 		var expires sql.NullInt64
 		var created int64
-		if err := rows.Scan(&p.ID, &p.Owner, &p.Endpoint, &p.P256DH, &p.Auth, &expires, &created); err != nil {
+		if err := rows.Scan(&p.ID, &p.Owner, &p.Endpoint, &p.P256DH, &p.Auth, &expires, &created, &p.Game, &p.Color, &p.LinkVersion); err != nil {
 			return nil, fmt.Errorf("read push subscription: %w", err)
 		}
 		p.ExpiresAt, p.CreatedAt = fromMillis(expires), time.UnixMilli(created).UTC()
@@ -55,20 +55,36 @@ func (s storeTx) PushSubscriptions(ctx context.Context, owner string, now time.T
 // so the look before the upsert cannot race another.
 func (s storeTx) SavePushSubscription(ctx context.Context, p domain.PushSubscription) (int64, bool, error) {
 	var existing int64
-	if err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM push_subscriptions WHERE owner = ? AND endpoint = ?`,
-		p.Owner, p.Endpoint).Scan(&existing); err != nil {
+	if err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM push_subscriptions
+		WHERE owner = ? AND endpoint = ? AND game_id = ? AND color = ?`,
+		p.Owner, p.Endpoint, p.Game, p.Color).Scan(&existing); err != nil {
 		return 0, false, fmt.Errorf("store push subscription: %w", err)
 	}
 	var id int64
-	err := s.tx.QueryRowContext(ctx, `INSERT INTO push_subscriptions (owner, endpoint, p256dh, auth, expires_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (owner, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
-			expires_at = excluded.expires_at, created_at = excluded.created_at
-		RETURNING id`, p.Owner, p.Endpoint, p.P256DH, p.Auth, millis(p.ExpiresAt), p.CreatedAt.UnixMilli()).Scan(&id)
+	err := s.tx.QueryRowContext(ctx, `INSERT INTO push_subscriptions (owner, endpoint, p256dh, auth, expires_at, created_at,
+			game_id, color, link_version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (owner, endpoint, game_id, color) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
+			expires_at = excluded.expires_at, created_at = excluded.created_at, link_version = excluded.link_version
+		RETURNING id`, p.Owner, p.Endpoint, p.P256DH, p.Auth, millis(p.ExpiresAt), p.CreatedAt.UnixMilli(),
+		p.Game, p.Color, linkVersion(p)).Scan(&id)
 	if err != nil {
 		return 0, false, fmt.Errorf("store push subscription: %w", err)
 	}
 	return id, existing == 0, nil
+}
+
+// LockPushOwner does nothing: SQLite has one writer, whose transaction
+// holds the database from its start (_txlock=immediate).
+func (s storeTx) LockPushOwner(context.Context, string) error { return nil }
+
+// linkVersion is the link_version column of p: NULL for an address-wide
+// subscription.
+func linkVersion(p domain.PushSubscription) any {
+	if p.Game == "" {
+		return nil
+	}
+	return p.LinkVersion
 }
 
 func (s storeTx) DeletePushSubscription(ctx context.Context, owner string, id int64) (bool, error) {

@@ -13,7 +13,7 @@ import (
 var _ domain.PushDeliveryStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_push (migration
-// 0022), in the transaction that writes the event.
+// 0022, scoped by 0023), in the transaction that writes the event.
 
 const pushDeliveryColumns = `d.id, d.subscription_id, p.owner, d.kind, d.game_id, d.color, d.ply, d.data, d.event_at, d.attempts,
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, d.last_status, d.last_error`
@@ -63,7 +63,7 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 	err := pushQueue.claim(ctx, db, claimant, now, lease, limit, func(tx *Tx, ids []any, in string) error {
 		out = out[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+pushDeliveryColumns+`, p.endpoint, p.p256dh, p.auth, p.expires_at, p.created_at,
-			COALESCE((SELECT locale FROM users WHERE email = p.owner), '')
+			p.game_id, p.color, COALESCE(p.link_version, 0), COALESCE((SELECT locale FROM users WHERE email = p.owner), '')
 			FROM push_deliveries d JOIN push_subscriptions p ON p.id = d.subscription_id
 			WHERE d.id IN `+in+` ORDER BY d.next_attempt_at, d.id`, ids...)
 		if err != nil {
@@ -75,7 +75,8 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 			var expires sql.NullInt64
 			var created int64
 			s := &j.Subscription
-			if j.PushDelivery, err = scanPushDelivery(rows, &s.Endpoint, &s.P256DH, &s.Auth, &expires, &created, &j.Locale); err != nil {
+			if j.PushDelivery, err = scanPushDelivery(rows, &s.Endpoint, &s.P256DH, &s.Auth, &expires, &created,
+				&s.Game, &s.Color, &s.LinkVersion, &j.Locale); err != nil {
 				return err
 			}
 			s.ID, s.Owner, s.ExpiresAt, s.CreatedAt = j.SubscriptionID, j.Event.Email, fromMillis(expires), time.UnixMilli(created).UTC()

@@ -2751,7 +2751,11 @@ type PushSubscription struct {
 	CreatedAt      time.Time  `json:"created_at"`
 	Endpoint       string     `json:"endpoint"`
 	ExpirationTime *time.Time `json:"expiration_time"`
-	Id             int64      `json:"id"`
+
+	// GameId The game of a subscription made with a move link, which gets
+	// only that game's events; null for the address's own.
+	GameId *string `json:"game_id,omitempty"`
+	Id     int64   `json:"id"`
 }
 
 // PushSubscriptionList defines model for PushSubscriptionList.
@@ -5827,10 +5831,15 @@ type ClientInterface interface {
 	//
 	// The browsers that get a notification when it is the caller's turn,
 	// oldest first, without their keys. Subscriptions belong to an email
-	// address: with an account token, the account's; with a move link's
-	// seat token, the seat's (players who only follow move links have no
-	// account). An account and the move links of its address see the
-	// same list. Expired subscriptions are left out.
+	// address (players who only follow move links have no account). An
+	// account token (or a personal token with `account:read`) sees all
+	// of the account's address: its own, which get the events of every
+	// game, and those made with move links (`game_id` set). A move link's
+	// seat token proves only that seat, which may have been forwarded or
+	// leaked, so it sees only the subscriptions made with it: for its
+	// game and its link version. Renewing the seat's link (or giving the
+	// seat to another player) deletes those. Expired subscriptions are
+	// left out.
 	//
 	// Errors: `401 unauthorized`/`link_replaced`; `403
 	// seat_or_account_required` (a spectator link), `403
@@ -5847,16 +5856,25 @@ type ClientInterface interface {
 	// with the key of `getPushKey`. The server then sends it a
 	// notification when it is the address's turn, and when the address
 	// is invited to a game, its deadline nears or a game of it ends.
-	// Idempotent on the endpoint: sending it again (a retry, new keys)
-	// updates the subscription in place and answers `200`. The owner is
-	// the caller's address, as for `listPushSubscriptions`. An address
-	// has at most 20 subscriptions.
+	//
+	// Scope: with an account token (or a personal token with
+	// `account:write`) the subscription is the address's, for the events
+	// of all its games. With a move link's seat token it is for that
+	// game alone, and only while the link is the seat's current one:
+	// renewing the link ends it, with what was queued for it.
+	//
+	// Idempotent on the endpoint and scope: sending it again (a retry,
+	// new keys) updates the subscription in place and answers `200`; the
+	// same browser may be on for the address and for single games. An
+	// address has at most 20 subscriptions, of which one move link may
+	// make at most 5.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL, a key is malformed, or it expired).
+	// endpoint is no https URL of a public host, a key is malformed, or
+	// it expired).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5871,16 +5889,25 @@ type ClientInterface interface {
 	// with the key of `getPushKey`. The server then sends it a
 	// notification when it is the address's turn, and when the address
 	// is invited to a game, its deadline nears or a game of it ends.
-	// Idempotent on the endpoint: sending it again (a retry, new keys)
-	// updates the subscription in place and answers `200`. The owner is
-	// the caller's address, as for `listPushSubscriptions`. An address
-	// has at most 20 subscriptions.
+	//
+	// Scope: with an account token (or a personal token with
+	// `account:write`) the subscription is the address's, for the events
+	// of all its games. With a move link's seat token it is for that
+	// game alone, and only while the link is the seat's current one:
+	// renewing the link ends it, with what was queued for it.
+	//
+	// Idempotent on the endpoint and scope: sending it again (a retry,
+	// new keys) updates the subscription in place and answers `200`; the
+	// same browser may be on for the address and for single games. An
+	// address has at most 20 subscriptions, of which one move link may
+	// make at most 5.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL, a key is malformed, or it expired).
+	// endpoint is no https URL of a public host, a key is malformed, or
+	// it expired).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5890,9 +5917,10 @@ type ClientInterface interface {
 	// DeletePushSubscription Stop notifying a browser
 	//
 	// Deletes one of the caller's subscriptions (the play page does it
-	// when notifications are turned off, after unsubscribing in the
-	// browser). The owner is the caller's address, as for
-	// `listPushSubscriptions`.
+	// when notifications are turned off). The caller may delete the
+	// subscriptions `listPushSubscriptions` shows it: all of the
+	// address's with an account token, only its own with a move link;
+	// any other is `404 not_found`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 	// `403 seat_or_account_required`, `403 insufficient_scope`; `404
@@ -6284,7 +6312,9 @@ type ClientInterface interface {
 	// the push service replaced a subscription, and every address that
 	// had the old one gets the new one instead. The service worker holds
 	// no token; the old subscription's `auth` secret, which only that
-	// browser and this server know, is the proof. No token needed.
+	// browser and this server know, is the proof. No token needed. Each
+	// subscription keeps its scope (its game, for one made with a move
+	// link). The new endpoint is checked as at `subscribePush`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 	// subscription has that endpoint and secret), `404 push_disabled`;
@@ -6301,7 +6331,9 @@ type ClientInterface interface {
 	// the push service replaced a subscription, and every address that
 	// had the old one gets the new one instead. The service worker holds
 	// no token; the old subscription's `auth` secret, which only that
-	// browser and this server know, is the proof. No token needed.
+	// browser and this server know, is the proof. No token needed. Each
+	// subscription keeps its scope (its game, for one made with a move
+	// link). The new endpoint is checked as at `subscribePush`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 	// subscription has that endpoint and secret), `404 push_disabled`;
@@ -8148,10 +8180,15 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 //
 // The browsers that get a notification when it is the caller's turn,
 // oldest first, without their keys. Subscriptions belong to an email
-// address: with an account token, the account's; with a move link's
-// seat token, the seat's (players who only follow move links have no
-// account). An account and the move links of its address see the
-// same list. Expired subscriptions are left out.
+// address (players who only follow move links have no account). An
+// account token (or a personal token with `account:read`) sees all
+// of the account's address: its own, which get the events of every
+// game, and those made with move links (`game_id` set). A move link's
+// seat token proves only that seat, which may have been forwarded or
+// leaked, so it sees only the subscriptions made with it: for its
+// game and its link version. Renewing the seat's link (or giving the
+// seat to another player) deletes those. Expired subscriptions are
+// left out.
 //
 // Errors: `401 unauthorized`/`link_replaced`; `403
 // seat_or_account_required` (a spectator link), `403
@@ -8178,16 +8215,25 @@ func (c *Client) ListPushSubscriptions(ctx context.Context, reqEditors ...Reques
 // with the key of `getPushKey`. The server then sends it a
 // notification when it is the address's turn, and when the address
 // is invited to a game, its deadline nears or a game of it ends.
-// Idempotent on the endpoint: sending it again (a retry, new keys)
-// updates the subscription in place and answers `200`. The owner is
-// the caller's address, as for `listPushSubscriptions`. An address
-// has at most 20 subscriptions.
+//
+// Scope: with an account token (or a personal token with
+// `account:write`) the subscription is the address's, for the events
+// of all its games. With a move link's seat token it is for that
+// game alone, and only while the link is the seat's current one:
+// renewing the link ends it, with what was queued for it.
+//
+// Idempotent on the endpoint and scope: sending it again (a retry,
+// new keys) updates the subscription in place and answers `200`; the
+// same browser may be on for the address and for single games. An
+// address has at most 20 subscriptions, of which one move link may
+// make at most 5.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL, a key is malformed, or it expired).
+// endpoint is no https URL of a public host, a key is malformed, or
+// it expired).
 //
 // Takes any type of body and a specified content type.
 //
@@ -8212,16 +8258,25 @@ func (c *Client) SubscribePushWithBody(ctx context.Context, contentType string, 
 // with the key of `getPushKey`. The server then sends it a
 // notification when it is the address's turn, and when the address
 // is invited to a game, its deadline nears or a game of it ends.
-// Idempotent on the endpoint: sending it again (a retry, new keys)
-// updates the subscription in place and answers `200`. The owner is
-// the caller's address, as for `listPushSubscriptions`. An address
-// has at most 20 subscriptions.
+//
+// Scope: with an account token (or a personal token with
+// `account:write`) the subscription is the address's, for the events
+// of all its games. With a move link's seat token it is for that
+// game alone, and only while the link is the seat's current one:
+// renewing the link ends it, with what was queued for it.
+//
+// Idempotent on the endpoint and scope: sending it again (a retry,
+// new keys) updates the subscription in place and answers `200`; the
+// same browser may be on for the address and for single games. An
+// address has at most 20 subscriptions, of which one move link may
+// make at most 5.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL, a key is malformed, or it expired).
+// endpoint is no https URL of a public host, a key is malformed, or
+// it expired).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8241,9 +8296,10 @@ func (c *Client) SubscribePush(ctx context.Context, body SubscribePushJSONReques
 // DeletePushSubscription Stop notifying a browser
 //
 // Deletes one of the caller's subscriptions (the play page does it
-// when notifications are turned off, after unsubscribing in the
-// browser). The owner is the caller's address, as for
-// `listPushSubscriptions`.
+// when notifications are turned off). The caller may delete the
+// subscriptions `listPushSubscriptions` shows it: all of the
+// address's with an account token, only its own with a move link;
+// any other is `404 not_found`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 // `403 seat_or_account_required`, `403 insufficient_scope`; `404
@@ -8845,7 +8901,9 @@ func (c *Client) GetPushKey(ctx context.Context, reqEditors ...RequestEditorFn) 
 // the push service replaced a subscription, and every address that
 // had the old one gets the new one instead. The service worker holds
 // no token; the old subscription's `auth` secret, which only that
-// browser and this server know, is the proof. No token needed.
+// browser and this server know, is the proof. No token needed. Each
+// subscription keeps its scope (its game, for one made with a move
+// link). The new endpoint is checked as at `subscribePush`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 // subscription has that endpoint and secret), `404 push_disabled`;
@@ -8872,7 +8930,9 @@ func (c *Client) RenewPushSubscriptionWithBody(ctx context.Context, contentType 
 // the push service replaced a subscription, and every address that
 // had the old one gets the new one instead. The service worker holds
 // no token; the old subscription's `auth` secret, which only that
-// browser and this server know, is the proof. No token needed.
+// browser and this server know, is the proof. No token needed. Each
+// subscription keeps its scope (its game, for one made with a move
+// link). The new endpoint is checked as at `subscribePush`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 // subscription has that endpoint and secret), `404 push_disabled`;
@@ -14100,10 +14160,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// The browsers that get a notification when it is the caller's turn,
 	// oldest first, without their keys. Subscriptions belong to an email
-	// address: with an account token, the account's; with a move link's
-	// seat token, the seat's (players who only follow move links have no
-	// account). An account and the move links of its address see the
-	// same list. Expired subscriptions are left out.
+	// address (players who only follow move links have no account). An
+	// account token (or a personal token with `account:read`) sees all
+	// of the account's address: its own, which get the events of every
+	// game, and those made with move links (`game_id` set). A move link's
+	// seat token proves only that seat, which may have been forwarded or
+	// leaked, so it sees only the subscriptions made with it: for its
+	// game and its link version. Renewing the seat's link (or giving the
+	// seat to another player) deletes those. Expired subscriptions are
+	// left out.
 	//
 	// Errors: `401 unauthorized`/`link_replaced`; `403
 	// seat_or_account_required` (a spectator link), `403
@@ -14122,16 +14187,25 @@ type ClientWithResponsesInterface interface {
 	// with the key of `getPushKey`. The server then sends it a
 	// notification when it is the address's turn, and when the address
 	// is invited to a game, its deadline nears or a game of it ends.
-	// Idempotent on the endpoint: sending it again (a retry, new keys)
-	// updates the subscription in place and answers `200`. The owner is
-	// the caller's address, as for `listPushSubscriptions`. An address
-	// has at most 20 subscriptions.
+	//
+	// Scope: with an account token (or a personal token with
+	// `account:write`) the subscription is the address's, for the events
+	// of all its games. With a move link's seat token it is for that
+	// game alone, and only while the link is the seat's current one:
+	// renewing the link ends it, with what was queued for it.
+	//
+	// Idempotent on the endpoint and scope: sending it again (a retry,
+	// new keys) updates the subscription in place and answers `200`; the
+	// same browser may be on for the address and for single games. An
+	// address has at most 20 subscriptions, of which one move link may
+	// make at most 5.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL, a key is malformed, or it expired).
+	// endpoint is no https URL of a public host, a key is malformed, or
+	// it expired).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14146,16 +14220,25 @@ type ClientWithResponsesInterface interface {
 	// with the key of `getPushKey`. The server then sends it a
 	// notification when it is the address's turn, and when the address
 	// is invited to a game, its deadline nears or a game of it ends.
-	// Idempotent on the endpoint: sending it again (a retry, new keys)
-	// updates the subscription in place and answers `200`. The owner is
-	// the caller's address, as for `listPushSubscriptions`. An address
-	// has at most 20 subscriptions.
+	//
+	// Scope: with an account token (or a personal token with
+	// `account:write`) the subscription is the address's, for the events
+	// of all its games. With a move link's seat token it is for that
+	// game alone, and only while the link is the seat's current one:
+	// renewing the link ends it, with what was queued for it.
+	//
+	// Idempotent on the endpoint and scope: sending it again (a retry,
+	// new keys) updates the subscription in place and answers `200`; the
+	// same browser may be on for the address and for single games. An
+	// address has at most 20 subscriptions, of which one move link may
+	// make at most 5.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL, a key is malformed, or it expired).
+	// endpoint is no https URL of a public host, a key is malformed, or
+	// it expired).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14165,9 +14248,10 @@ type ClientWithResponsesInterface interface {
 	// DeletePushSubscriptionWithResponse Stop notifying a browser
 	//
 	// Deletes one of the caller's subscriptions (the play page does it
-	// when notifications are turned off, after unsubscribing in the
-	// browser). The owner is the caller's address, as for
-	// `listPushSubscriptions`.
+	// when notifications are turned off). The caller may delete the
+	// subscriptions `listPushSubscriptions` shows it: all of the
+	// address's with an account token, only its own with a move link;
+	// any other is `404 not_found`.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 	// `403 seat_or_account_required`, `403 insufficient_scope`; `404
@@ -14585,7 +14669,9 @@ type ClientWithResponsesInterface interface {
 	// the push service replaced a subscription, and every address that
 	// had the old one gets the new one instead. The service worker holds
 	// no token; the old subscription's `auth` secret, which only that
-	// browser and this server know, is the proof. No token needed.
+	// browser and this server know, is the proof. No token needed. Each
+	// subscription keeps its scope (its game, for one made with a move
+	// link). The new endpoint is checked as at `subscribePush`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 	// subscription has that endpoint and secret), `404 push_disabled`;
@@ -14602,7 +14688,9 @@ type ClientWithResponsesInterface interface {
 	// the push service replaced a subscription, and every address that
 	// had the old one gets the new one instead. The service worker holds
 	// no token; the old subscription's `auth` secret, which only that
-	// browser and this server know, is the proof. No token needed.
+	// browser and this server know, is the proof. No token needed. Each
+	// subscription keeps its scope (its game, for one made with a move
+	// link). The new endpoint is checked as at `subscribePush`.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 	// subscription has that endpoint and secret), `404 push_disabled`;
@@ -22530,10 +22618,15 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 //
 // The browsers that get a notification when it is the caller's turn,
 // oldest first, without their keys. Subscriptions belong to an email
-// address: with an account token, the account's; with a move link's
-// seat token, the seat's (players who only follow move links have no
-// account). An account and the move links of its address see the
-// same list. Expired subscriptions are left out.
+// address (players who only follow move links have no account). An
+// account token (or a personal token with `account:read`) sees all
+// of the account's address: its own, which get the events of every
+// game, and those made with move links (`game_id` set). A move link's
+// seat token proves only that seat, which may have been forwarded or
+// leaked, so it sees only the subscriptions made with it: for its
+// game and its link version. Renewing the seat's link (or giving the
+// seat to another player) deletes those. Expired subscriptions are
+// left out.
 //
 // Errors: `401 unauthorized`/`link_replaced`; `403
 // seat_or_account_required` (a spectator link), `403
@@ -22558,16 +22651,25 @@ func (c *ClientWithResponses) ListPushSubscriptionsWithResponse(ctx context.Cont
 // with the key of `getPushKey`. The server then sends it a
 // notification when it is the address's turn, and when the address
 // is invited to a game, its deadline nears or a game of it ends.
-// Idempotent on the endpoint: sending it again (a retry, new keys)
-// updates the subscription in place and answers `200`. The owner is
-// the caller's address, as for `listPushSubscriptions`. An address
-// has at most 20 subscriptions.
+//
+// Scope: with an account token (or a personal token with
+// `account:write`) the subscription is the address's, for the events
+// of all its games. With a move link's seat token it is for that
+// game alone, and only while the link is the seat's current one:
+// renewing the link ends it, with what was queued for it.
+//
+// Idempotent on the endpoint and scope: sending it again (a retry,
+// new keys) updates the subscription in place and answers `200`; the
+// same browser may be on for the address and for single games. An
+// address has at most 20 subscriptions, of which one move link may
+// make at most 5.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL, a key is malformed, or it expired).
+// endpoint is no https URL of a public host, a key is malformed, or
+// it expired).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -22588,16 +22690,25 @@ func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Cont
 // with the key of `getPushKey`. The server then sends it a
 // notification when it is the address's turn, and when the address
 // is invited to a game, its deadline nears or a game of it ends.
-// Idempotent on the endpoint: sending it again (a retry, new keys)
-// updates the subscription in place and answers `200`. The owner is
-// the caller's address, as for `listPushSubscriptions`. An address
-// has at most 20 subscriptions.
+//
+// Scope: with an account token (or a personal token with
+// `account:write`) the subscription is the address's, for the events
+// of all its games. With a move link's seat token it is for that
+// game alone, and only while the link is the seat's current one:
+// renewing the link ends it, with what was queued for it.
+//
+// Idempotent on the endpoint and scope: sending it again (a retry,
+// new keys) updates the subscription in place and answers `200`; the
+// same browser may be on for the address and for single games. An
+// address has at most 20 subscriptions, of which one move link may
+// make at most 5.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL, a key is malformed, or it expired).
+// endpoint is no https URL of a public host, a key is malformed, or
+// it expired).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -22613,9 +22724,10 @@ func (c *ClientWithResponses) SubscribePushWithResponse(ctx context.Context, bod
 // DeletePushSubscriptionWithResponse Stop notifying a browser
 //
 // Deletes one of the caller's subscriptions (the play page does it
-// when notifications are turned off, after unsubscribing in the
-// browser). The owner is the caller's address, as for
-// `listPushSubscriptions`.
+// when notifications are turned off). The caller may delete the
+// subscriptions `listPushSubscriptions` shows it: all of the
+// address's with an account token, only its own with a move link;
+// any other is `404 not_found`.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 // `403 seat_or_account_required`, `403 insufficient_scope`; `404
@@ -23159,7 +23271,9 @@ func (c *ClientWithResponses) GetPushKeyWithResponse(ctx context.Context, reqEdi
 // the push service replaced a subscription, and every address that
 // had the old one gets the new one instead. The service worker holds
 // no token; the old subscription's `auth` secret, which only that
-// browser and this server know, is the proof. No token needed.
+// browser and this server know, is the proof. No token needed. Each
+// subscription keeps its scope (its game, for one made with a move
+// link). The new endpoint is checked as at `subscribePush`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 // subscription has that endpoint and secret), `404 push_disabled`;
@@ -23182,7 +23296,9 @@ func (c *ClientWithResponses) RenewPushSubscriptionWithBodyWithResponse(ctx cont
 // the push service replaced a subscription, and every address that
 // had the old one gets the new one instead. The service worker holds
 // no token; the old subscription's `auth` secret, which only that
-// browser and this server know, is the proof. No token needed.
+// browser and this server know, is the proof. No token needed. Each
+// subscription keeps its scope (its game, for one made with a move
+// link). The new endpoint is checked as at `subscribePush`.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `404 not_found` (no
 // subscription has that endpoint and secret), `404 push_disabled`;

@@ -17,6 +17,8 @@
 const en = {
   'push.label': 'Notify me when it’s my turn',
   'push.on': 'Notifications are on in this browser.',
+  'push.labelGame': 'Notify me when it’s my turn in this game',
+  'push.onGame': 'Notifications for this game are on in this browser.',
   'push.denied': 'Notifications are blocked for this site: allow them in the browser’s site settings.',
   'push.notAllowed': 'Notifications were not allowed.',
   'push.failed': 'Notifications could not be changed. Try again later.',
@@ -217,6 +219,8 @@ const en = {
 const de = {
   'push.label': 'Benachrichtige mich, wenn ich am Zug bin',
   'push.on': 'Benachrichtigungen sind in diesem Browser an.',
+  'push.labelGame': 'Benachrichtige mich, wenn ich in dieser Partie am Zug bin',
+  'push.onGame': 'Benachrichtigungen für diese Partie sind in diesem Browser an.',
   'push.denied': 'Benachrichtigungen sind für diese Seite blockiert: erlaube sie in den Website-Einstellungen des Browsers.',
   'push.notAllowed': 'Benachrichtigungen wurden nicht erlaubt.',
   'push.failed': 'Die Benachrichtigungen ließen sich nicht ändern. Versuche es später noch einmal.',
@@ -417,6 +421,8 @@ const de = {
 const fr = {
   'push.label': 'Me prévenir quand c’est à moi de jouer',
   'push.on': 'Les notifications sont activées dans ce navigateur.',
+  'push.labelGame': 'Me prévenir quand c’est à moi de jouer dans cette partie',
+  'push.onGame': 'Les notifications de cette partie sont activées dans ce navigateur.',
   'push.denied': 'Les notifications sont bloquées pour ce site : autorisez-les dans les paramètres du site du navigateur.',
   'push.notAllowed': 'Les notifications n’ont pas été autorisées.',
   'push.failed': 'Impossible de modifier les notifications. Réessayez plus tard.',
@@ -617,6 +623,8 @@ const fr = {
 const it = {
   'push.label': 'Avvisami quando tocca a me',
   'push.on': 'Le notifiche sono attive in questo browser.',
+  'push.labelGame': 'Avvisami quando tocca a me in questa partita',
+  'push.onGame': 'Le notifiche di questa partita sono attive in questo browser.',
   'push.denied': 'Le notifiche sono bloccate per questo sito: consentile nelle impostazioni del sito del browser.',
   'push.notAllowed': 'Le notifiche non sono state consentite.',
   'push.failed': 'Non è stato possibile modificare le notifiche. Riprova più tardi.',
@@ -817,6 +825,8 @@ const it = {
 const es = {
   'push.label': 'Avísame cuando me toque',
   'push.on': 'Las notificaciones están activadas en este navegador.',
+  'push.labelGame': 'Avísame cuando me toque en esta partida',
+  'push.onGame': 'Las notificaciones de esta partida están activadas en este navegador.',
   'push.denied': 'Las notificaciones están bloqueadas para este sitio: permítelas en la configuración del sitio del navegador.',
   'push.notAllowed': 'No se permitieron las notificaciones.',
   'push.failed': 'No se pudieron cambiar las notificaciones. Inténtalo más tarde.',

@@ -64,6 +64,7 @@ function start() {
   });
   if (linkToken) tokens.setGame(state.id, linkToken);
   const token = linkToken || tokens.game(state.id);
+  state.perGame = Boolean(token); // a move link's notifications are for its game alone
   if (!token && !tokens.account()) return showNoToken();
   state.api = gameClient(state.id, token); // no link: the account's, renewed as needed
   wireControls();
@@ -115,7 +116,15 @@ async function load() {
 // Players of a running game may be notified when it is their turn.
 function offerPush() {
   if (!state.game.your_colors.length || state.game.status !== 'active') return;
-  initPush({ api: state.api, t: state.t, box: $('push'), toggle: $('push-toggle'), status: $('push-status') });
+  initPush({
+    api: state.api,
+    t: state.t,
+    box: $('push'),
+    toggle: $('push-toggle'),
+    label: $('push-label'),
+    status: $('push-status'),
+    perGame: state.perGame,
+  });
 }
 
 function acceptGame(res) {

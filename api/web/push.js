@@ -5,10 +5,14 @@
 // pushes (GET /v1/push/key answers), and only to a player. The browser asks
 // for permission only when the box is ticked. Ticking subscribes with
 // userVisibleOnly and the server's VAPID key and hands the subscription to
-// the server for the caller's address (the seat's, with a move link);
-// unticking deletes it there and unsubscribes the browser. The box shows
-// what is true after a reload: on when this browser's subscription is one
-// the server keeps for this address. /sw.js shows the messages.
+// the server. With a move link the server keeps it for this game alone (a
+// link proves one seat, not the address), so the box is per game; with the
+// account it is for all the address's games. Unticking deletes it there;
+// the browser's own subscription is ended only by the account, which sees
+// all of them: with a move link it may still serve the player's other
+// games. The box shows what is true after a reload: on when this browser's
+// subscription is one the server keeps for the caller's scope. /sw.js
+// shows the messages.
 
 const WORKER = '/sw.js';
 
@@ -36,10 +40,11 @@ function sameKey(sub, key) {
 
 /**
  * Sets up the toggle. api is the page's gameClient (its token is the
- * caller), t the translator; box holds toggle (a checkbox) and status.
- * Resolves once the toggle shows the current state, or stays hidden.
+ * caller), t the translator; box holds toggle (a checkbox), label (its
+ * text) and status; perGame says the caller is a move link. Resolves once
+ * the toggle shows the current state, or stays hidden.
  */
-export async function initPush({ api, t, box, toggle, status }) {
+export async function initPush({ api, t, box, toggle, label, status, perGame }) {
   if (!pushSupported()) return;
   let key;
   try {
@@ -48,7 +53,11 @@ export async function initPush({ api, t, box, toggle, status }) {
   } catch {
     return; // the server sends no pushes, or the worker cannot run here
   }
-  const ctl = { api, t, toggle, status, key };
+  const ctl = { api, t, toggle, status, key, perGame };
+  if (label) {
+    label.dataset.i18n = perGame ? 'push.labelGame' : 'push.label';
+    label.textContent = t(label.dataset.i18n);
+  }
   box.hidden = false;
   toggle.addEventListener('change', () => onToggle(ctl));
   await sync(ctl);
@@ -64,13 +73,24 @@ async function sync(ctl) {
   try {
     const sub = await (await registration()).pushManager.getSubscription();
     if (sub && Notification.permission === 'granted') {
-      const list = await ctl.api.pushSubscriptions();
-      on = list.some((s) => s.endpoint === sub.endpoint);
+      on = (await mine(ctl, sub)).length > 0;
     }
   } catch {
     on = false;
   }
-  show(ctl, on, Notification.permission === 'denied' ? 'push.denied' : on ? 'push.on' : '');
+  show(ctl, on, Notification.permission === 'denied' ? 'push.denied' : on ? onKey(ctl) : '');
+}
+
+// mine lists the server's subscriptions of this browser in the caller's
+// scope: a move link sees only its game's; the account sees all of the
+// address's, of which its own are those of no game.
+async function mine(ctl, sub) {
+  const list = await ctl.api.pushSubscriptions();
+  return list.filter((s) => s.endpoint === sub.endpoint && (ctl.perGame || !s.game_id));
+}
+
+function onKey(ctl) {
+  return ctl.perGame ? 'push.onGame' : 'push.on';
 }
 
 function show(ctl, on, key) {
@@ -104,15 +124,19 @@ async function turnOn(ctl) {
   }
   if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: ctl.key });
   await ctl.api.subscribePush(sub.toJSON());
-  show(ctl, true, 'push.on');
+  show(ctl, true, onKey(ctl));
 }
 
 async function turnOff(ctl) {
   const sub = await (await registration()).pushManager.getSubscription();
   if (sub) {
-    const list = await ctl.api.pushSubscriptions();
-    for (const s of list) if (s.endpoint === sub.endpoint) await ctl.api.unsubscribePush(s.id);
-    await sub.unsubscribe();
+    // Signed in, the browser's subscription ends: so do its per-game ones,
+    // which the account sees too and which would get nothing more.
+    const list = ctl.perGame
+      ? await mine(ctl, sub)
+      : (await ctl.api.pushSubscriptions()).filter((s) => s.endpoint === sub.endpoint);
+    for (const s of list) await ctl.api.unsubscribePush(s.id);
+    if (!ctl.perGame) await sub.unsubscribe();
   }
   show(ctl, false, '');
 }

@@ -7,9 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
+	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
@@ -53,13 +56,15 @@ func TestPushKeyShared(t *testing.T) {
 	}
 }
 
-// With push on, the server sends the messages its events queue, through
-// the egress guard: a push service on loopback is refused (as any private
-// address a browser might hand it), the attempt is logged and counted, and
+// With push on, a push service on loopback (as any private address a
+// browser might hand it) is refused at subscribe; one stored before that
+// check existed is refused by the egress guard when the server sends it
+// the messages its events queue: the attempt is logged and counted, and
 // the message waits for its retry.
 func TestPushSentThroughTheGuard(t *testing.T) {
 	smtp := smtptest.Start(t)
-	s := startServer(t, filepath.Join(t.TempDir(), "lesspost.db"), smtp.Addr, "--vapid-subject", "mailto:ops@lesspost.test",
+	dbPath := filepath.Join(t.TempDir(), "lesspost.db")
+	s := startServer(t, dbPath, smtp.Addr, "--vapid-subject", "mailto:ops@lesspost.test",
 		"--metrics-addr", "127.0.0.1:0")
 	url := "http://" + logged(t, s.logs, "metrics listening")["addr"].(string) + "/metrics"
 	var key struct {
@@ -73,9 +78,25 @@ func TestPushSentThroughTheGuard(t *testing.T) {
 	service := pushtest.New(t, nil)
 	sub := service.Subscribe(public).Subscription()
 	token := s.login(smtp, "ann@example.org")
+	var problem struct{ Code string }
 	s.call("POST", "/v1/me/push-subscriptions", token, map[string]any{"endpoint": sub.Endpoint, "keys": map[string]any{
 		"p256dh": base64.RawURLEncoding.EncodeToString(sub.P256DH), "auth": base64.RawURLEncoding.EncodeToString(sub.Auth)}},
-		http.StatusCreated, nil)
+		http.StatusUnprocessableEntity, &problem)
+	if problem.Code != "invalid_push_subscription" {
+		t.Errorf("subscribing a loopback endpoint: %+v", problem)
+	}
+	db, err := repo.Open(t.Context(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sub.Owner, sub.CreatedAt = "ann@example.org", time.Now()
+	if err := db.Transact(t.Context(), func(tx domain.StoreTx) error {
+		_, _, err := tx.SavePushSubscription(t.Context(), sub)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	s.call("POST", "/v1/games", token, map[string]any{
 		"players": []map[string]any{{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}},
 		"board":   map[string]any{"walls": strings.Repeat("0", 60)},

@@ -229,6 +229,7 @@ func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.Game
 	g := c.Game
 	g.Seats, g.Rules = slices.Clone(g.Seats), g.Rules.Clone()
 	t.data.games[g.ID] = g
+	t.data.dropStalePushes(g)
 	t.addTurns(g.ID, before.Ply(), c.Played, now)
 	t.addEvents(domain.ChangeEvents(&g, before.Ply(), c.Played, c.Notices), now)
 	t.queue(&g, c.Notices, c.Cause)

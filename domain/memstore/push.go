@@ -45,7 +45,7 @@ func (t *tx) PushSubscriptions(ctx context.Context, owner string, now time.Time)
 
 func (t *tx) SavePushSubscription(ctx context.Context, sub domain.PushSubscription) (int64, bool, error) {
 	for i, p := range t.data.pushes {
-		if p.Owner == sub.Owner && p.Endpoint == sub.Endpoint {
+		if p.Owner == sub.Owner && p.Endpoint == sub.Endpoint && p.Game == sub.Game && p.Color == sub.Color {
 			sub.ID = p.ID
 			t.data.pushes[i] = sub
 			return sub.ID, false, nil
@@ -57,6 +57,22 @@ func (t *tx) SavePushSubscription(ctx context.Context, sub domain.PushSubscripti
 	}
 	t.data.pushes = append(t.data.pushes, sub)
 	return sub.ID, true, nil
+}
+
+// LockPushOwner does nothing: a unit of work holds the whole store.
+func (t *tx) LockPushOwner(context.Context, string) error { return nil }
+
+// dropStalePushes deletes the game-scoped subscriptions of g's seats made
+// with a link that is no longer the seat's, or for another address, as
+// the SQL stores' trigger seats_push_scope does.
+func (d *data) dropStalePushes(g domain.Game) {
+	d.pushes = slices.DeleteFunc(d.pushes, func(p domain.PushSubscription) bool {
+		if p.Game != g.ID {
+			return false
+		}
+		seat, ok := g.Seat(p.Color)
+		return !ok || seat.TokenVersion != p.LinkVersion || seat.Email != p.Owner
+	})
 }
 
 func (t *tx) DeletePushSubscription(ctx context.Context, owner string, id int64) (bool, error) {

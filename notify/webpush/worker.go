@@ -169,6 +169,15 @@ func (w *Worker) send(ctx context.Context, j *domain.PushJob) (Result, error) {
 		case err != nil:
 			return Result{Outcome: RetryLater}, fmt.Errorf("could not read the game: %w", err)
 		default:
+			if sub := j.Subscription; sub.Game != "" {
+				// Made with a move link: only while that link is the seat's.
+				// The stores delete it when the link is renewed; this catches
+				// a renewal that committed after the claim, so that the new
+				// link never reaches the old link's browser.
+				if seat, ok := g.Seat(sub.Color); !ok || seat.TokenVersion != sub.LinkVersion || seat.Email != sub.Owner {
+					return Result{Outcome: Rejected}, errors.New("the move link the subscription was made with was replaced")
+				}
+			}
 			if seat, ok := g.Seat(e.Color); ok && seat.Email == e.Email {
 				if openURL, err = w.Links.MoveURL(g.ID, seat.Color, seat.TokenVersion); err != nil {
 					return Result{Outcome: Rejected}, fmt.Errorf("could not make the move link: %w", err)

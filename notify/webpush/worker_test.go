@@ -254,3 +254,34 @@ func TestPushedKindsAreQueued(t *testing.T) {
 		}
 	}
 }
+
+// A subscription made with a move link is sent its game's message only
+// while that link is the seat's: one renewed (or a seat given to another
+// address) after the claim gets nothing, so the new link never reaches it.
+func TestWorkerScopedSubscription(t *testing.T) {
+	tests := []struct {
+		name    string
+		color   string
+		version int
+		owner   string
+		sent    bool
+	}{
+		{"the current link", "black", 4, "bob@example.org", true},
+		{"a renewed link", "black", 3, "bob@example.org", false},
+		{"a seat given to another address", "black", 4, "eve@example.org", false},
+		{"no such seat", "red", 4, "bob@example.org", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := job(domain.EventYourTurn, "g_1", 0)
+			j.Subscription.Game, j.Subscription.Color, j.Subscription.LinkVersion, j.Subscription.Owner = "g_1", tt.color, tt.version, tt.owner
+			o, recorded, p, _, _, _ := attemptOnce(t, j, webpush.Result{Outcome: webpush.Delivered, Status: http.StatusCreated}, nil)
+			if !recorded || o.Delivered != tt.sent || (len(p.payloads) == 1) != tt.sent {
+				t.Errorf("outcome %+v (recorded %v), sent %+v; want sent %v", o, recorded, p.payloads, tt.sent)
+			}
+			if !tt.sent && (!o.Next.IsZero() || !strings.Contains(o.Error, "replaced")) {
+				t.Errorf("a stale subscription's outcome %+v; want given up, saying why", o)
+			}
+		})
+	}
+}

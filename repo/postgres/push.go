@@ -12,7 +12,7 @@ import (
 
 var _ domain.PushKeys = (*DB)(nil)
 
-const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at`
+const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at, game_id, color, COALESCE(link_version, 0)`
 
 // pushSubscriptions lists an address's live subscriptions through q.
 func pushSubscriptions(ctx context.Context, q querier, owner string, now time.Time) ([]domain.PushSubscription, error) {
@@ -30,7 +30,7 @@ func scanPushSubscriptions(rows pgx.Rows, err error) ([]domain.PushSubscription,
 	for rows.Next() {
 		var p domain.PushSubscription
 		var expires *time.Time
-		if err := rows.Scan(&p.ID, &p.Owner, &p.Endpoint, &p.P256DH, &p.Auth, &expires, &p.CreatedAt); err != nil {
+		if err := rows.Scan(&p.ID, &p.Owner, &p.Endpoint, &p.P256DH, &p.Auth, &expires, &p.CreatedAt, &p.Game, &p.Color, &p.LinkVersion); err != nil {
 			return nil, fmt.Errorf("read push subscription: %w", err)
 		}
 		p.CreatedAt = p.CreatedAt.UTC()
@@ -60,15 +60,32 @@ func (s storeTx) PushSubscriptions(ctx context.Context, owner string, now time.T
 func (s storeTx) SavePushSubscription(ctx context.Context, p domain.PushSubscription) (int64, bool, error) {
 	var id int64
 	var created bool
-	err := s.tx.QueryRow(ctx, `INSERT INTO push_subscriptions (owner, endpoint, p256dh, auth, expires_at, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (owner, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
-			expires_at = excluded.expires_at, created_at = excluded.created_at
-		RETURNING id, xmax = 0`, p.Owner, p.Endpoint, p.P256DH, p.Auth, nullTime(p.ExpiresAt), ms(p.CreatedAt)).Scan(&id, &created)
+	var version *int
+	if p.Game != "" {
+		version = &p.LinkVersion
+	}
+	err := s.tx.QueryRow(ctx, `INSERT INTO push_subscriptions (owner, endpoint, p256dh, auth, expires_at, created_at,
+			game_id, color, link_version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (owner, endpoint, game_id, color) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
+			expires_at = excluded.expires_at, created_at = excluded.created_at, link_version = excluded.link_version
+		RETURNING id, xmax = 0`, p.Owner, p.Endpoint, p.P256DH, p.Auth, nullTime(p.ExpiresAt), ms(p.CreatedAt),
+		p.Game, p.Color, version).Scan(&id, &created)
 	if err != nil {
 		return 0, false, fmt.Errorf("store push subscription: %w", err)
 	}
 	return id, created, nil
+}
+
+// LockPushOwner takes a transaction-scoped advisory lock on the address
+// (an address need not have an account row to lock FOR UPDATE): two
+// instances subscribing for one address at once take turns, so the count
+// the second sees includes the first's subscription.
+func (s storeTx) LockPushOwner(ctx context.Context, owner string) error {
+	if _, err := s.tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('push_subscriptions:' || $1, 0))`, owner); err != nil {
+		return fmt.Errorf("lock the push subscriptions of an address: %w", err)
+	}
+	return nil
 }
 
 func (s storeTx) DeletePushSubscription(ctx context.Context, owner string, id int64) (bool, error) {

@@ -14,7 +14,7 @@ import (
 var _ domain.PushDeliveryStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_push (migration
-// 0009), in the transaction that writes the event.
+// 0009, scoped by 0010), in the transaction that writes the event.
 
 const pushDeliveryColumns = `d.id, d.subscription_id, p.owner, d.kind, d.game_id, d.color, d.ply, d.data, d.event_at, d.attempts,
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, COALESCE(d.last_status, 0),
@@ -56,7 +56,7 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 	var out []domain.PushJob
 	err := pushQueue.claim(ctx, db, claimant, now, lease, limit, func(tx pgx.Tx, ids []int64) error {
 		rows, err := tx.Query(ctx, `SELECT `+pushDeliveryColumns+`, p.endpoint, p.p256dh, p.auth, p.expires_at, p.created_at,
-			COALESCE(u.locale, '')
+			p.game_id, p.color, COALESCE(p.link_version, 0), COALESCE(u.locale, '')
 			FROM push_deliveries d JOIN push_subscriptions p ON p.id = d.subscription_id LEFT JOIN users u ON u.email = p.owner
 			WHERE d.id = ANY($1) ORDER BY d.next_attempt_at, d.id`, ids)
 		if err != nil {
@@ -67,7 +67,8 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 			var expires *time.Time
 			s := &j.Subscription
 			var err error
-			j.PushDelivery, err = scanPushDelivery(row, &s.Endpoint, &s.P256DH, &s.Auth, &expires, &s.CreatedAt, &j.Locale)
+			j.PushDelivery, err = scanPushDelivery(row, &s.Endpoint, &s.P256DH, &s.Auth, &expires, &s.CreatedAt,
+				&s.Game, &s.Color, &s.LinkVersion, &j.Locale)
 			s.ID, s.Owner, s.ExpiresAt, s.CreatedAt = j.SubscriptionID, j.Event.Email, utc(expires), s.CreatedAt.UTC()
 			return j, err
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -229,5 +230,108 @@ func testPushRenewal(t *testing.T, s domain.Store) {
 	}
 	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, browser.Auth, renewed); n != 0 || code(err) != domain.CodeNotFound {
 		t.Errorf("renewing again = %d, %v; want not found", n, err)
+	}
+}
+
+// testPushSeatScope: a move link makes subscriptions for its game and link
+// version, sees and deletes only those, may make only
+// domain.MaxSeatPushSubscriptions of them, and renewing the link ends
+// them; the account sees and deletes them all.
+func testPushSeatScope(t *testing.T, s domain.Store) {
+	const bob = "bob@example.org"
+	u := ensureUser(t, s, bob)
+	g := insertGame(t, s, "g1")
+	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return T0 }})
+	black := "black"
+	account := domain.Credentials{UserID: u.ID, UserEmail: bob}
+	link := domain.Credentials{GameID: "g1", Seat: &black, LinkVersion: 1}
+	browser := func(i int) domain.PushSubscription {
+		return domain.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
+			Auth: bytes.Repeat([]byte{byte(i)}, domain.PushAuthSize)}
+	}
+	ids := func(ps []domain.PushSubscription, err error) []int64 {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int64
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	wide, _, err := svc.SubscribePush(t.Context(), account, browser(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, created, err := svc.SubscribePush(t.Context(), link, browser(0)) // the same browser, for the game alone
+	if err != nil || !created || mine.ID == wide.ID || mine.Owner != bob || mine.Game != "g1" || mine.Color != black || mine.LinkVersion != 1 {
+		t.Fatalf("SubscribePush with the link = %+v, %v, %v; want a new subscription for g1", mine, created, err)
+	}
+	if wide.Game != "" {
+		t.Errorf("the account's subscription is scoped: %+v", wide)
+	}
+	if got := ids(svc.PushSubscriptions(t.Context(), link)); !slices.Equal(got, []int64{mine.ID}) {
+		t.Errorf("the link lists %v; want only %d", got, mine.ID)
+	}
+	if err := svc.UnsubscribePush(t.Context(), link, wide.ID); code(err) != domain.CodeNotFound {
+		t.Errorf("the link deleting the account's subscription = %v; want not_found", err)
+	}
+	if got := ids(svc.PushSubscriptions(t.Context(), account)); !slices.Equal(got, []int64{wide.ID, mine.ID}) {
+		t.Errorf("the account lists %v; want %d and %d", got, wide.ID, mine.ID)
+	}
+	for i := 1; i < domain.MaxSeatPushSubscriptions; i++ {
+		if _, _, err := svc.SubscribePush(t.Context(), link, browser(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := svc.SubscribePush(t.Context(), link, browser(99)); code(err) != domain.CodeTooManyPushSubscription {
+		t.Errorf("a link's subscription beyond its share = %v; want %s", err, domain.CodeTooManyPushSubscription)
+	}
+	if _, _, err := svc.SubscribePush(t.Context(), account, browser(99)); err != nil {
+		t.Errorf("the account beside a full link: %v", err)
+	}
+
+	rotate(t, s, g, black, T0.Add(time.Minute))
+	if got := ids(svc.PushSubscriptions(t.Context(), account)); len(got) != 2 || got[0] != wide.ID {
+		t.Errorf("after the renewal the account lists %v; want %d and its second browser", got, wide.ID)
+	}
+	if _, err := svc.PushSubscriptions(t.Context(), link); code(err) != domain.CodeLinkReplaced {
+		t.Errorf("the replaced link lists: %v; want %s", err, domain.CodeLinkReplaced)
+	}
+	renewed := domain.Credentials{GameID: "g1", Seat: &black, LinkVersion: 2}
+	if got := ids(svc.PushSubscriptions(t.Context(), renewed)); len(got) != 0 {
+		t.Errorf("the renewed link lists %v; want none", got)
+	}
+}
+
+// testPushCapConcurrently: subscribes for one address at once, on several
+// connections, never take it beyond domain.MaxPushSubscriptions.
+func testPushCapConcurrently(t *testing.T, s domain.Store) {
+	const ann = "ann@example.org"
+	u := ensureUser(t, s, ann)
+	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return T0 }})
+	cred := domain.Credentials{UserID: u.ID, UserEmail: ann}
+	sub := func(i int) domain.PushSubscription {
+		return domain.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
+			Auth: bytes.Repeat([]byte{1}, domain.PushAuthSize)}
+	}
+	for i := range domain.MaxPushSubscriptions - 2 {
+		if _, _, err := svc.SubscribePush(t.Context(), cred, sub(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			_, _, err := svc.SubscribePush(t.Context(), cred, sub(100+i))
+			if err != nil && code(err) != domain.CodeTooManyPushSubscription {
+				t.Errorf("a concurrent subscribe: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := listPush(t, s, ann, T0); len(got) != domain.MaxPushSubscriptions {
+		t.Errorf("after concurrent subscribes the address has %d subscriptions; want %d", len(got), domain.MaxPushSubscriptions)
 	}
 }

@@ -25,6 +25,7 @@ func RunPushDeliveries(t *testing.T, newStore func(t *testing.T) repo.Store) {
 		{"ClaimConcurrently", testPushClaimConcurrently},
 		{"OutcomesBacklogPrune", testPushOutcomes},
 		{"GoneSubscription", testPushGone},
+		{"ScopedToTheGameAndLink", testPushScopedFanOut},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
@@ -241,4 +242,72 @@ func testPushGone(t *testing.T, s repo.Store) {
 	if n, err := s.PushBacklog(t.Context(), now); err != nil || n != 0 {
 		t.Errorf("backlog = %d, %v; want 0", n, err)
 	}
+}
+
+// rotate renews the link of g's seat of color and stores it.
+func rotate(t *testing.T, s domain.Store, g domain.Game, color string, at time.Time) domain.Game {
+	t.Helper()
+	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
+		g, n, err := domain.RotateSeat(g, domain.Actor{SeatColor: &color}, color, at)
+		return domain.Submitted{Game: g, Notices: []domain.Notice{n}}, err
+	})
+}
+
+// A subscription scoped to a game is queued only that game's events, and
+// only while its link version is the seat's; renewing the seat's link
+// deletes it, and what was queued for it, in the same unit of work.
+func testPushScopedFanOut(t *testing.T, s repo.Store) {
+	const bob = "bob@example.org"
+	scoped := func(endpoint string, seed byte, game string, version int) domain.PushSubscription {
+		p := pushSub(bob, endpoint, seed, time.Time{})
+		p.Game, p.Color, p.LinkVersion = game, "black", version
+		return p
+	}
+	g1, g2 := insertGame(t, s, "g1"), insertGame(t, s, "g2")
+	wide, _ := savePush(t, s, pushSub(bob, "https://push.example/phone", 1, time.Time{}))
+	inG1, _ := savePush(t, s, scoped("https://push.example/laptop", 3, "g1", 1))
+	savePush(t, s, scoped("https://push.example/stale", 5, "g1", 0))
+	// The phone may also be on for game 2 alone: a row of its own.
+	inG2, created := savePush(t, s, scoped("https://push.example/phone", 1, "g2", 1))
+	if !created || inG2 == wide {
+		t.Fatalf("the phone's subscription for g2 = %d (created %v); want a new one beside %d", inG2, created, wide)
+	}
+	g1 = play(t, s, g1, T0.Add(time.Minute))
+	play(t, s, g2, T0.Add(time.Minute))
+	line := func(id int64) string { return fmt.Sprintf("your_turn black 1 pending %d", id) }
+	if got, want := mustLog(t, s, bob), sorted(line(inG2), line(wide), line(inG1), line(wide)); !slices.Equal(got, want) {
+		t.Errorf("push deliveries = %q, want %q", got, want)
+	}
+
+	rotate(t, s, g1, "black", T0.Add(2*time.Minute))
+	if got := listPush(t, s, bob, T0); len(got) != 2 || got[0].ID != wide || got[1].ID != inG2 ||
+		got[1].Game != "g2" || got[1].Color != "black" || got[1].LinkVersion != 1 || got[0].Game != "" {
+		t.Errorf("after the renewal: %s; want the address-wide %d and g2's %d", describePush(got), wide, inG2)
+	}
+	if got, want := mustLog(t, s, bob), sorted(line(inG2), line(wide), line(wide)); !slices.Equal(got, want) {
+		t.Errorf("after the renewal push deliveries = %q, want %q", got, want)
+	}
+	// A claimed job carries its subscription's scope, for the worker's
+	// own check.
+	for _, j := range claimPushes(t, s, "w1", T0.Add(time.Hour), 10) {
+		sub := j.Subscription
+		if want := j.SubscriptionID == inG2; (sub.Game == "g2" && sub.Color == "black" && sub.LinkVersion == 1) != want ||
+			!want && (sub.Game != "" || sub.Color != "" || sub.LinkVersion != 0) {
+			t.Errorf("claimed job of subscription %d carries scope %q %q %d", j.SubscriptionID, sub.Game, sub.Color, sub.LinkVersion)
+		}
+	}
+}
+
+// mustLog is pushLog's lines, sorted: the stores queue the subscriptions
+// of one event in no set order.
+func mustLog(t *testing.T, s repo.Store, owner string) []string {
+	t.Helper()
+	got, _ := pushLog(t, s, owner)
+	slices.Sort(got)
+	return got
+}
+
+func sorted(lines ...string) []string {
+	slices.Sort(lines)
+	return lines
 }

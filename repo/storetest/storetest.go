@@ -33,6 +33,8 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"PersonalTokens", testPersonalTokens},
 		{"PushSubscriptions", testPushSubscriptions},
 		{"PushSubscriptionCap", testPushSubscriptionCap},
+		{"PushSeatScope", testPushSeatScope},
+		{"PushCapConcurrently", testPushCapConcurrently},
 		{"PushRenewal", testPushRenewal},
 		{"PushKey", testPushKey},
 		{"Accounts", testAccounts},
