@@ -399,3 +399,31 @@ func TestPlayPageFollowsTheGame(t *testing.T) {
 	}
 	p.waitFor("Black's pieces to be movable", `document.querySelector('.piece[data-sq="c4"]') && document.querySelector('#board .movable')`)
 }
+
+// A piece tapped while the legal moves are still on their way (a slow
+// network, a busy server) is not forgotten: its destinations show when the
+// moves come. The page's fetch of /moves is held until the test lets it go.
+func TestPlayPageKeepsATapWhileMovesLoad(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	p := openBrowser(t, 1280, 900)
+	p.beforeLoad(`(() => {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  window.releaseMoves = () => release();
+  const fetch = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input.url;
+    if (url.includes('/moves')) await gate;
+    return fetch(input, init);
+  };
+})();`)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+
+	p.click(`[data-sq="e5"]`)
+	if eval[bool](p, `!!document.querySelector('.dest[data-sq]')`) {
+		t.Fatal("destinations shown before the legal moves came")
+	}
+	eval[any](p, "window.releaseMoves()")
+	p.waitFor("e5's destinations", `document.querySelector('.dest[data-sq="e4"]')`)
+}

@@ -38,6 +38,7 @@ const state = {
   choice: null, // Les: the colour picked at the choice, until it is sent
   options: null, // GET /moves for the moves so far: {left, used, can_end, moves}
   selected: null, // the square of the piece whose destinations are shown
+  pendingTap: null, // a square tapped while the legal moves were loading
   busy: false,
   pending: null, // {turn, ply, key}: a submission whose answer never came
   board: null,
@@ -238,6 +239,9 @@ async function refreshOptions() {
     showTurnError(err);
   }
   render();
+  const tap = state.pendingTap;
+  state.pendingTap = null;
+  if (tap && state.options) onChoose(tap);
 }
 
 function movable() {
@@ -253,7 +257,13 @@ function destinations(from) {
 
 function onChoose(sq) {
   if (isLes()) return placeStone(sq);
-  if (!myTurn() || state.busy || !state.options) return;
+  if (!myTurn() || state.busy) return;
+  if (!state.options) {
+    // The legal moves are still loading (a slow network, a busy server): the
+    // tap is kept and answered when they come, instead of being lost.
+    state.pendingTap = sq;
+    return;
+  }
   clearAlert();
   const dest = destinations(state.selected).get(sq);
   if (dest) return addMove(dest);
