@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/base64"
 	"math"
 	"net/http"
@@ -26,16 +25,10 @@ import (
 // a webhook's. The answer does not say why: it must not tell a caller what
 // a name resolves to inside the server's network.
 func pushEndpointCheck(guard *egress.Guard) domain.URLCheck {
-	if guard == nil {
-		guard = &egress.Guard{}
-	}
-	return func(ctx context.Context, raw string) error {
-		if err := guard.CheckURL(ctx, raw); err != nil {
-			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidPushSubscription,
-				"the endpoint must be an https URL of a public push service")
-		}
-		return nil
-	}
+	return guardedURLCheck(guard, func(error) error {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidPushSubscription,
+			"the endpoint must be an https URL of a public push service")
+	})
 }
 
 // pushKeyView is the application server key for PushManager.subscribe.

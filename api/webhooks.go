@@ -15,12 +15,20 @@ import (
 // webhookURLCheck refuses, with 422 webhook_url_refused, the URLs guard
 // refuses (nil: the default guard, public https only).
 func webhookURLCheck(guard *egress.Guard) domain.URLCheck {
+	return guardedURLCheck(guard, func(err error) error {
+		return domain.Errorf(domain.KindInvalid, domain.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
+	})
+}
+
+// guardedURLCheck is a domain.URLCheck by guard (nil: the default guard,
+// public https only); refused words a refusal for the caller.
+func guardedURLCheck(guard *egress.Guard, refused func(error) error) domain.URLCheck {
 	if guard == nil {
 		guard = &egress.Guard{}
 	}
 	return func(ctx context.Context, raw string) error {
 		if err := guard.CheckURL(ctx, raw); err != nil {
-			return domain.Errorf(domain.KindInvalid, domain.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
+			return refused(err)
 		}
 		return nil
 	}
