@@ -633,6 +633,9 @@ function renderKind() {
   const les = isLes();
   $('legend-less').hidden = les;
   $('legend-les').hidden = !les;
+  // A spectator moves nothing: the help for choosing moves is not his.
+  const watching = !state.game.your_colors.length;
+  for (const node of document.querySelectorAll('.mover-help')) node.hidden = watching;
   if (!les) return;
   const t = state.t;
   setText(document.querySelector('.brand span'), t('brand.les'));
