@@ -165,6 +165,24 @@ func TestPlayPageSpectator(t *testing.T) {
 	if eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`) != 0 {
 		t.Error("a spectator's click selected a piece")
 	}
+	// The help for choosing moves is the mover's, not his; the board's
+	// legend (walls, the last turn) is everyone's.
+	for _, sel := range []string{"#board-help", `[data-i18n="legend.cost"]`} {
+		if p.visible(sel) {
+			t.Errorf("the spectator sees the mover's help %s", sel)
+		}
+	}
+	if !p.visible(`[data-i18n="legend.last"]`) || !p.visible(`[data-i18n="legend.wall"]`) {
+		t.Error("the spectator does not see the board's legend")
+	}
+	saveScreenshot(t, p, "play-1280-spectator.png")
+
+	// The player herself still has it.
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden`)
+	if !p.visible("#board-help") || !p.visible(`[data-i18n="legend.cost"]`) {
+		t.Error("the player lost the help for choosing moves")
+	}
 }
 
 // At 360 CSS pixels (a small phone) nothing is wider than the screen, with a

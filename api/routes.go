@@ -87,6 +87,7 @@ func (s *Server) routes() {
 
 	s.get("/unsubscribe", s.unsubscribe)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
+	s.echo.POST("/resubscribe", s.resubscribe)
 	s.get("/never-email", s.neverEmail)
 	s.echo.POST("/never-email", s.neverEmail)
 

@@ -111,6 +111,7 @@ func TestSecurityDeclared(t *testing.T) {
 		"listGameMail":             {"/v1/games/{id}/mail", nil},
 		"unsubscribePage":          {"/unsubscribe?t=abc", nil},
 		"unsubscribe":              {"/unsubscribe?t=abc", nil},
+		"resubscribe":              {"/resubscribe?t=abc", nil},
 		"neverEmailPage":           {"/never-email?t=abc", nil},
 		"neverEmail":               {"/never-email?t=abc", nil},
 		"playPage":                 {"/play/{id}", nil},

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"slices"
 
 	"golang.org/x/text/language"
 
@@ -229,20 +230,26 @@ var pageLanguageMatcher = func() language.Matcher {
 	return language.NewMatcher(tags)
 }()
 
-// pageLanguage chooses the page's language: ?lang= if it names one of ours
-// (a link from the page's language switcher), else the best of the
-// browser's Accept-Language, else English.
+// pageLanguage chooses the page's language (see pageLocale).
 func pageLanguage(r *http.Request) *pagePhrases {
-	if p, ok := pageLanguages[r.URL.Query().Get("lang")]; ok {
-		return p
+	return pageLanguages[pageLocale(r)]
+}
+
+// pageLocale chooses a page's language: ?lang= if it names one of ours (a
+// link from the page's language switcher, or from an email in the
+// reader's language), else the best of the browser's Accept-Language, else
+// English.
+func pageLocale(r *http.Request) string {
+	if l := r.URL.Query().Get("lang"); slices.Contains(domain.Locales, l) {
+		return l
 	}
 	tags, _, err := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
 	if err != nil || len(tags) == 0 {
-		return pageLanguages[domain.DefaultLocale]
+		return domain.DefaultLocale
 	}
 	_, i, conf := pageLanguageMatcher.Match(tags...)
 	if conf == language.No {
-		return pageLanguages[domain.DefaultLocale]
+		return domain.DefaultLocale
 	}
-	return pageLanguages[domain.Locales[i]]
+	return domain.Locales[i]
 }

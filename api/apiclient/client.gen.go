@@ -3834,6 +3834,11 @@ type LoginPageParams struct {
 type NeverEmailPageParams struct {
 	// T The token of the email's "never email me again" link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // NeverEmailFormdataBody defines parameters for NeverEmail.
@@ -3844,12 +3849,32 @@ type NeverEmailFormdataBody = struct {
 type NeverEmailParams struct {
 	// T The token of the email's "never email me again" link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // PlayPageParams defines parameters for PlayPage.
 type PlayPageParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ResubscribeFormdataBody defines parameters for Resubscribe.
+type ResubscribeFormdataBody = struct {
+}
+
+// ResubscribeParams defines parameters for Resubscribe.
+type ResubscribeParams struct {
+	// T The unsubscribe token of the email's link (the unsubscribe page passes it on).
+	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // GetServiceWorkerParams defines parameters for GetServiceWorker.
@@ -3871,12 +3896,22 @@ type StandingsPageParamsLang string
 type UnsubscribePageParams struct {
 	// T The unsubscribe token from the email's link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // UnsubscribeParams defines parameters for Unsubscribe.
 type UnsubscribeParams struct {
 	// T The unsubscribe token from the email's link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // GetGameParams defines parameters for GetGame.
@@ -4063,6 +4098,9 @@ type EventParams struct {
 
 // NeverEmailFormdataRequestBody defines body for NeverEmail for application/x-www-form-urlencoded ContentType.
 type NeverEmailFormdataRequestBody = NeverEmailFormdataBody
+
+// ResubscribeFormdataRequestBody defines body for Resubscribe for application/x-www-form-urlencoded ContentType.
+type ResubscribeFormdataRequestBody = ResubscribeFormdataBody
 
 // UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
 type UnsubscribeFormdataRequestBody = OneClickUnsubscribe
@@ -5120,6 +5158,34 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ResubscribeWithBody Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithBody(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResubscribeWithFormdataBody Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetServiceWorker The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -5173,6 +5239,8 @@ type ClientInterface interface {
 	// link scanners that follow links do not unsubscribe anyone.
 	// Unsubscribing turns off non-essential mail (reminders, spectator
 	// notices); invitations, your-turn emails and results still arrive.
+	// The page after unsubscribing offers to turn them back on
+	// (`/resubscribe`).
 	//
 	// Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
 	UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7109,6 +7177,54 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
+// ResubscribeWithBody Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *Client) ResubscribeWithBody(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResubscribeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResubscribeWithFormdataBody Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *Client) ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResubscribeRequestWithFormdataBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetServiceWorker The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -7192,6 +7308,8 @@ func (c *Client) WatchTournamentGame(ctx context.Context, id TournamentId, game 
 // link scanners that follow links do not unsubscribe anyone.
 // Unsubscribing turns off non-essential mail (reminders, spectator
 // notices); invitations, your-turn emails and results still arrive.
+// The page after unsubscribing offers to turn them back on
+// (`/resubscribe`).
 //
 // Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
 func (c *Client) UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10016,6 +10134,18 @@ func NewNeverEmailPageRequest(server string, params *NeverEmailPageParams) (*htt
 			}
 		}
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10075,6 +10205,18 @@ func NewNeverEmailRequestWithBody(server string, params *NeverEmailParams, conte
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -10192,6 +10334,81 @@ func NewGetReadinessRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewResubscribeRequestWithFormdataBody calls the generic Resubscribe builder with application/x-www-form-urlencoded body
+func NewResubscribeRequestWithFormdataBody(server string, params *ResubscribeParams, body ResubscribeFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewResubscribeRequestWithBody(server, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewResubscribeRequestWithBody constructs an http.Request for the Resubscribe method, with any body, and a specified content type
+func NewResubscribeRequestWithBody(server string, params *ResubscribeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/resubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -10376,6 +10593,18 @@ func NewUnsubscribePageRequest(server string, params *UnsubscribePageParams) (*h
 			}
 		}
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10435,6 +10664,18 @@ func NewUnsubscribeRequestWithBody(server string, params *UnsubscribeParams, con
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -13413,6 +13654,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
 
+	// ResubscribeWithBodyWithResponse Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithBodyWithResponse(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error)
+
+	// ResubscribeWithFormdataBodyWithResponse Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithFormdataBodyWithResponse(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error)
+
 	// GetServiceWorkerWithResponse The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -13472,6 +13741,8 @@ type ClientWithResponsesInterface interface {
 	// link scanners that follow links do not unsubscribe anyone.
 	// Unsubscribing turns off non-essential mail (reminders, spectator
 	// notices); invitations, your-turn emails and results still arrive.
+	// The page after unsubscribing offers to turn them back on
+	// (`/resubscribe`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15765,6 +16036,61 @@ func (r GetReadinessResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReadinessResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ResubscribeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ResubscribeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResubscribeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResubscribeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResubscribeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21655,6 +21981,46 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessResponse(rsp)
 }
 
+// ResubscribeWithBodyWithResponse Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *ClientWithResponses) ResubscribeWithBodyWithResponse(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error) {
+	rsp, err := c.ResubscribeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResubscribeResponse(rsp)
+}
+
+// ResubscribeWithFormdataBodyWithResponse Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *ClientWithResponses) ResubscribeWithFormdataBodyWithResponse(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error) {
+	rsp, err := c.ResubscribeWithFormdataBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResubscribeResponse(rsp)
+}
+
 // GetServiceWorkerWithResponse The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -21732,6 +22098,8 @@ func (c *ClientWithResponses) WatchTournamentGameWithResponse(ctx context.Contex
 // link scanners that follow links do not unsubscribe anyone.
 // Unsubscribing turns off non-essential mail (reminders, spectator
 // notices); invitations, your-turn emails and results still arrive.
+// The page after unsubscribing offers to turn them back on
+// (`/resubscribe`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24477,6 +24845,46 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseResubscribeResponse parses an HTTP response from a ResubscribeWithResponse call
+func ParseResubscribeResponse(rsp *http.Response) (*ResubscribeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResubscribeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
 
 	}
 

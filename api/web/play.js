@@ -353,7 +353,12 @@ async function submit() {
 }
 
 function canSubmit() {
-  if (!myTurn() || state.busy || !state.options) return false;
+  return !state.busy && turnReady();
+}
+
+// turnReady: the turn on the board may be sent as it is (busy or not).
+function turnReady() {
+  if (!myTurn() || !state.options) return false;
   if (isLes() && state.game.stage === 'choice') {
     return state.options.moves.some((m) => m.kind === 'color' && m.to === state.choice);
   }
@@ -425,6 +430,7 @@ function render() {
   renderStatus();
   renderBoard();
   renderPanel();
+  renderSubmitBar();
   renderSeats();
   renderResult();
   renderHistory();
@@ -496,6 +502,23 @@ function renderBoard() {
     turnPath: state.moves,
   });
   $('board').classList.toggle('interactive', mine);
+}
+
+// renderSubmitBar keeps Submit in view on a phone, where the panel is below
+// a board as wide as the screen: once the turn can be sent (and while it is
+// being sent) the bar with Submit, its status and any error is fixed to the
+// bottom of the screen (play.css), and the page gets room below its end so
+// the bar covers nothing.
+function renderSubmitBar() {
+  const ready = !$('turn').hidden && turnReady();
+  document.body.classList.toggle('turn-ready', ready);
+  if (!state.barObserver) {
+    const bar = $('submit-bar');
+    state.barObserver = new ResizeObserver(() => {
+      document.body.style.setProperty('--submit-bar-h', bar.offsetHeight + 'px');
+    });
+    state.barObserver.observe(bar);
+  }
 }
 
 function renderPanel() {
@@ -610,6 +633,9 @@ function renderKind() {
   const les = isLes();
   $('legend-less').hidden = les;
   $('legend-les').hidden = !les;
+  // A spectator moves nothing: the help for choosing moves is not his.
+  const watching = !state.game.your_colors.length;
+  for (const node of document.querySelectorAll('.mover-help')) node.hidden = watching;
   if (!les) return;
   const t = state.t;
   setText(document.querySelector('.brand span'), t('brand.les'));
