@@ -219,9 +219,11 @@ func (t *Tournament) addDeciders(r *Round, now time.Time) []int {
 			toPlay = append(toPlay, len(r.Games))
 		}
 		r.Games = append(r.Games, g)
-		moved := t.moveLaterRounds(r.Number, due)
-		t.logf(ByScheduler, now, ActionDecider, "", LogArgs{Players: []string{t.Entrants[p.Black].Name, t.Entrants[p.White].Name},
-			Round: r.Number, At: due, For: moved})
+		logged := LogArgs{Players: []string{t.Entrants[p.White].Name, t.Entrants[p.Black].Name}, Round: r.Number, At: due}
+		if logged.For = t.moveLaterRounds(r.Number, due); logged.For > 0 {
+			logged.Kind = LogMoved
+		}
+		t.logf(ByScheduler, now, ActionDecider, "", logged)
 	}
 	return toPlay
 }

@@ -89,8 +89,8 @@ var LogEnglish = map[string]string{
 	ActionWithdrawn + "/" + LogHalf:        "{p1} withdrew after {count} of {of} rounds (half or more): his remaining games are forfeited",
 	ActionCancelled:                        "the tournament was cancelled",
 	ActionCancelled + "/" + LogTooFew:      "cancelled: fewer than two players signed up",
-	ActionDecider:                          "{p1} – {p2} is level after round {round}: a deciding game, {p1} White, adjudicated {at}",
-	ActionDecider + "/" + LogMoved:         "{p1} – {p2} is level after round {round}: a deciding game, {p1} White, adjudicated {at}; the later rounds move by {for}",
+	ActionDecider:                          "the match {p2} – {p1} of round {round} is level: a deciding game, {p1} with White, is adjudicated {at}",
+	ActionDecider + "/" + LogMoved:         "the match {p2} – {p1} of round {round} is level: a deciding game, {p1} with White, is adjudicated {at}; the later rounds move by {for}",
 	ActionSeedsSet:                         "the seeds were set: {players}",
 	ActionSeedsSet + "/" + LogRandom:       "the seeds were drawn at random: {players}",
 }
