@@ -107,10 +107,11 @@ func (t *Tournament) knockoutSlots(number int) []int {
 	return slots
 }
 
-// matchScore sums the knockout match of a and b in round number: each
+// MatchScore sums the knockout match of a and b in round number: each
 // side's points and margins from its games that count, the deciding game
-// apart. over reports whether every game of the match has its outcome.
-func (t *Tournament) matchScore(number, a, b int) (points [2]float64, margins [2]int, decider *TournamentGame, over bool) {
+// apart (its outcome is the match's last word, not a part of its score).
+// over reports whether every game of the match has its outcome.
+func (t *Tournament) MatchScore(number, a, b int) (points [2]float64, margins [2]int, decider *TournamentGame, over bool) {
 	r := &t.Rounds[number-1]
 	for i := range r.Games {
 		g := &r.Games[i]
@@ -148,7 +149,7 @@ func (t *Tournament) matchScore(number, a, b int) (points [2]float64, margins [2
 // this file.
 func (t *Tournament) MatchWinner(number, a, b int) (winner int, decided bool) {
 	out := func(e int) bool { return e == Bye || t.Entrants[e].Withdrawn }
-	points, margins, decider, over := t.matchScore(number, a, b)
+	points, margins, decider, over := t.MatchScore(number, a, b)
 	if !over {
 		return Bye, false
 	}
@@ -199,7 +200,7 @@ func (t *Tournament) addDeciders(r *Round, now time.Time) []int {
 		if a == Bye || b == Bye {
 			continue
 		}
-		_, _, decider, over := t.matchScore(r.Number, a, b)
+		_, _, decider, over := t.MatchScore(r.Number, a, b)
 		if _, decided := t.MatchWinner(r.Number, a, b); decided || !over || decider != nil {
 			continue
 		}
@@ -246,12 +247,11 @@ func (t *Tournament) moveLaterRounds(number int, at time.Time) time.Duration {
 	return by
 }
 
-// knockoutStandings ranks a knockout by how far each entrant went: the
-// champion, the finalist, then the losers of each round before, sharing
-// their rank (3= for both semi-final losers). Within a rank the lines stay
-// in seed order; points and margins are shown as for any format.
-func (t *Tournament) knockoutStandings(lines []Standing) []Standing {
-	reached := make([]int, len(t.Entrants)) // rounds entered, +1 for the champion
+// KnockoutReached is how far each entrant went in a knockout, by entrant:
+// the number of the last round he was paired in (0: none yet), one more
+// for the champion of a finished event.
+func (t *Tournament) KnockoutReached() []int {
+	reached := make([]int, len(t.Entrants))
 	for r, slots := range t.Bracket {
 		for _, e := range slots {
 			if e != Bye {
@@ -265,6 +265,15 @@ func (t *Tournament) knockoutStandings(lines []Standing) []Standing {
 			reached[w]++
 		}
 	}
+	return reached
+}
+
+// knockoutStandings ranks a knockout by how far each entrant went: the
+// champion, the finalist, then the losers of each round before, sharing
+// their rank (3= for both semi-final losers). Within a rank the lines stay
+// in seed order; points and margins are shown as for any format.
+func (t *Tournament) knockoutStandings(lines []Standing) []Standing {
+	reached := t.KnockoutReached()
 	slices.SortStableFunc(lines, func(a, b Standing) int {
 		return cmp.Or(cmp.Compare(reached[b.Player], reached[a.Player]), cmp.Compare(a.Player, b.Player))
 	})

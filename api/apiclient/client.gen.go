@@ -1948,7 +1948,7 @@ type CreateTournamentRequest struct {
 	Game *GameKind `json:"game,omitempty"`
 
 	// KnockoutTiebreak Knockouts only: how a match level on points and margins is
-	// decided. `game`: the moment its games end, a deciding game is
+	// decided; `game` if omitted. `game`: the moment its games end, a deciding game is
 	// added in the same round on the same board, the lower seed
 	// White, adjudicated `tiebreak_hours` (default: the round's
 	// length) later; the later rounds move back by as much as it
@@ -2034,7 +2034,7 @@ type CreateTournamentRequest struct {
 type CreateTournamentRequestFormat string
 
 // CreateTournamentRequestKnockoutTiebreak Knockouts only: how a match level on points and margins is
-// decided. `game`: the moment its games end, a deciding game is
+// decided; `game` if omitted. `game`: the moment its games end, a deciding game is
 // added in the same round on the same board, the lower seed
 // White, adjudicated `tiebreak_hours` (default: the round's
 // length) later; the later rounds move back by as much as it
