@@ -167,23 +167,14 @@ func fillMatch(t *domain.Tournament, round, a, b int, m *pageMatch, playing map[
 
 // knockoutPlace says how far an entrant went: the winner, out in a round,
 // or still in.
-func knockoutPlace(t *domain.Tournament, entrant int, reached []int, tr *pagePhrases) string {
-	rounds := len(t.Rounds)
-	n := reached[entrant]
+func knockoutPlace(t *domain.Tournament, p domain.KnockoutPlace, tr *pagePhrases) string {
 	switch {
-	case n > rounds:
+	case p.Champion:
 		return tr.Champion
-	case n == 0:
+	case p.Reached == 0:
 		return "–"
-	}
-	slots := t.Bracket[n-1]
-	for k := 0; k+1 < len(slots); k += 2 {
-		if slots[k] != entrant && slots[k+1] != entrant {
-			continue
-		}
-		if w, decided := t.MatchWinner(n, slots[k], slots[k+1]); decided && w != entrant || t.Entrants[entrant].Withdrawn {
-			return roundName(tr, n, rounds)
-		}
+	case p.Out:
+		return roundName(tr, p.Reached, len(t.Rounds))
 	}
 	return tr.StillIn
 }

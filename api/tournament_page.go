@@ -197,10 +197,10 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		v.Tiebreak = tiebreakWords{tr.SonnebornBerger, tr.SonnebornBergerAbbr, tr.SonnebornBergerTitle}
 	}
 	v.RankingNote = fmt.Sprintf(tr.RankingNote, v.Tiebreak.Name)
-	var reached []int
+	var places []domain.KnockoutPlace
 	if t.Format == domain.Knockout {
 		v.RankingNote = tr.KnockoutRankingNote
-		reached = t.KnockoutReached()
+		places = t.KnockoutPlaces()
 		v.Bracket = buildBracket(t, playing, tr)
 		if t.Status == domain.TournamentScheduled && t.Seeding == domain.SeedingRandom {
 			v.BracketNote = tr.SeedsDrawnNote
@@ -213,8 +213,8 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		ps := pageStanding{Rank: st.Rank, Name: t.Entrants[st.Player].Name,
 			Points: scoreText(st.Points), Played: st.Played, WDL: fmt.Sprintf("%d–%d–%d", st.Won, st.Drawn, st.Lost),
 			Margins: signed(st.Margins), Tiebreak: strconv.FormatFloat(st.Tiebreak, 'f', -1, 64), Withdrawn: st.Withdrawn}
-		if reached != nil {
-			ps.Tiebreak = knockoutPlace(t, st.Player, reached, tr)
+		if places != nil {
+			ps.Tiebreak = knockoutPlace(t, places[st.Player], tr)
 		}
 		v.Standings = append(v.Standings, ps)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -211,9 +212,10 @@ func TestPageBracket(t *testing.T) {
 	}
 	places := map[string]string{}
 	for _, s := range v.Standings {
-		places[s.Name] = s.Tiebreak
+		places[s.Name] = fmt.Sprintf("%d %s", s.Rank, s.Tiebreak)
 	}
-	want := map[string]string{"Ann": "still in", "Bob": "still in", "Cy": "still in", "Eve": "still in", "Dee": "Quarter-finals"}
+	// Those still in rank above the one out.
+	want := map[string]string{"Ann": "1 still in", "Bob": "1 still in", "Cy": "1 still in", "Eve": "1 still in", "Dee": "5 Quarter-finals"}
 	if !reflect.DeepEqual(places, want) {
 		t.Errorf("out in %v, want %v", places, want)
 	}

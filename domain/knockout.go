@@ -247,39 +247,59 @@ func (t *Tournament) moveLaterRounds(number int, at time.Time) time.Duration {
 	return by
 }
 
-// KnockoutReached is how far each entrant went in a knockout, by entrant:
-// the number of the last round he was paired in (0: none yet), one more
-// for the champion of a finished event.
-func (t *Tournament) KnockoutReached() []int {
-	reached := make([]int, len(t.Entrants))
+// KnockoutPlace is how far an entrant went in a knockout: the last round
+// he was paired in (0: none yet), whether he went out in it (lost his
+// match, or withdrew), and whether he won the final.
+type KnockoutPlace struct {
+	Reached  int
+	Out      bool
+	Champion bool
+}
+
+// rank orders places: the champion, then by the round reached, those
+// still in before those out in it.
+func (p KnockoutPlace) rank() int {
+	n := 2 * p.Reached
+	if p.Champion {
+		n += 2
+	}
+	if !p.Out {
+		n++
+	}
+	return n
+}
+
+// KnockoutPlaces is how far each entrant went, by entrant.
+func (t *Tournament) KnockoutPlaces() []KnockoutPlace {
+	out := make([]KnockoutPlace, len(t.Entrants))
 	for r, slots := range t.Bracket {
-		for _, e := range slots {
-			if e != Bye {
-				reached[e] = r + 1
+		for k := 0; k+1 < len(slots); k += 2 {
+			w, decided := t.MatchWinner(r+1, slots[k], slots[k+1])
+			for _, e := range slots[k : k+2] {
+				if e == Bye {
+					continue
+				}
+				out[e] = KnockoutPlace{Reached: r + 1, Out: decided && w != e || t.Entrants[e].Withdrawn}
+				out[e].Champion = r+1 == len(t.Rounds) && decided && w == e
 			}
 		}
 	}
-	if t.Status == TournamentFinished && len(t.Bracket) == len(t.Rounds) {
-		final := t.Bracket[len(t.Bracket)-1]
-		if w, ok := t.MatchWinner(len(t.Rounds), final[0], final[1]); ok && w != Bye {
-			reached[w]++
-		}
-	}
-	return reached
+	return out
 }
 
 // knockoutStandings ranks a knockout by how far each entrant went: the
 // champion, the finalist, then the losers of each round before, sharing
-// their rank (3= for both semi-final losers). Within a rank the lines stay
+// their rank (3= for both semi-final losers); while it runs, those still
+// in rank above those out in the same round. Within a rank the lines stay
 // in seed order; points and margins are shown as for any format.
 func (t *Tournament) knockoutStandings(lines []Standing) []Standing {
-	reached := t.KnockoutReached()
+	places := t.KnockoutPlaces()
 	slices.SortStableFunc(lines, func(a, b Standing) int {
-		return cmp.Or(cmp.Compare(reached[b.Player], reached[a.Player]), cmp.Compare(a.Player, b.Player))
+		return cmp.Or(cmp.Compare(places[b.Player].rank(), places[a.Player].rank()), cmp.Compare(a.Player, b.Player))
 	})
 	for i := range lines {
 		lines[i].Tiebreak = 0
-		if i > 0 && reached[lines[i-1].Player] == reached[lines[i].Player] {
+		if i > 0 && places[lines[i-1].Player].rank() == places[lines[i].Player].rank() {
 			lines[i].Rank = lines[i-1].Rank
 		} else {
 			lines[i].Rank = i + 1
