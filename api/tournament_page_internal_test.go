@@ -284,3 +284,33 @@ func TestLogPhrasesComplete(t *testing.T) {
 		}
 	}
 }
+
+// Before the start the bracket is drawn from the seeds as they stand: the
+// names, or, when the seeds are to be drawn at random, the seeds alone.
+func TestPageBracketBeforeTheStart(t *testing.T) {
+	tr := pageLanguages["en"]
+	for _, seeding := range []domain.Seeding{domain.SeedingEntry, domain.SeedingRandom} {
+		tour := &domain.Tournament{ID: "t_k", Format: domain.Knockout, Status: domain.TournamentScheduled, Seeding: seeding,
+			Entrants: []domain.Entrant{{Player: domain.Player{Name: "Ann"}}, {Player: domain.Player{Name: "Bob"}}, {Player: domain.Player{Name: "Cy"}}}}
+		v := buildPageView(tour, nil, tr)
+		if len(v.Bracket) != 2 {
+			t.Fatalf("%s: %d rounds, want 2", seeding, len(v.Bracket))
+		}
+		var slots []string
+		for _, m := range v.Bracket[0].Matches {
+			for _, s := range m.Slots {
+				slots = append(slots, s.Name+s.Placeholder)
+			}
+		}
+		want, note := "Ann bye Bob Cy", ""
+		if seeding == domain.SeedingRandom {
+			want, note = "Seed 1 bye Seed 2 Seed 3", tr.SeedsDrawnNote
+		}
+		if got := strings.Join(slots, " "); got != want || v.BracketNote != note {
+			t.Errorf("%s: round 1 %q, note %q; want %q, %q", seeding, got, v.BracketNote, want, note)
+		}
+		if final := v.Bracket[1].Matches[0]; final.Slots[0].Placeholder != "Winner of match 1" || final.Slots[1].Placeholder != "Winner of match 2" {
+			t.Errorf("%s: the final %+v", seeding, final.Slots)
+		}
+	}
+}
