@@ -135,6 +135,7 @@ func TestSecurityDeclared(t *testing.T) {
 		"overrideTournamentResult": {"/v1/tournaments/t_none/rounds/1/games/0/result", map[string]any{"annul": true, "reason": "x"}},
 		"pauseTournament":          {"/v1/tournaments/t_none/pause", nil},
 		"resumeTournament":         {"/v1/tournaments/t_none/resume", nil},
+		"setTournamentSeeds":       {"/v1/tournaments/t_none/seeds", map[string]any{"order": []int{1, 0}}},
 		"getTournamentRecords":     {"/v1/tournaments/t_none/records", nil},
 		"watchTournamentGame":      {"/tournaments/t_none/games/{id}/watch", nil},
 		"getServiceWorker":         {"/sw.js", nil},

@@ -133,6 +133,19 @@ func (s *Server) organiserAction(c echo.Context, what string,
 	})
 }
 
+type seedsRequest struct {
+	Order  []int  `json:"order"`
+	Reason string `json:"reason"`
+}
+
+// setSeeds puts the entrants in the organiser's order before the start.
+func (s *Server) setSeeds(c echo.Context) error {
+	var req seedsRequest
+	return s.organiserDo(c, "set the seeds", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.SetSeeds(ctx, r, req.Order, req.Reason)
+	})
+}
+
 type openRegistrationRequest struct {
 	registrationRequest
 	NewLink bool `json:"new_link"`

@@ -47,6 +47,9 @@ type pageView struct {
 	Tiebreak    tiebreakWords
 	Standings   []pageStanding
 	Crosstable  *crosstable // round robins only
+	// Bracket is a knockout's; BracketNote says the seeds are still to be drawn.
+	Bracket     []pageBracketRound
+	BracketNote string
 
 	Rounds []pageRound
 
@@ -185,19 +188,35 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		}
 		v.Game = fmt.Sprintf(tr.GameLes, side)
 	}
-	if t.Format == domain.Swiss {
+	switch t.Format {
+	case domain.Swiss:
 		v.Tiebreak = tiebreakWords{tr.Buchholz, tr.BuchholzAbbr, tr.BuchholzTitle}
-	} else {
+	case domain.Knockout:
+		v.Tiebreak = tiebreakWords{tr.Reached, tr.Reached, tr.ReachedTitle}
+	default:
 		v.Tiebreak = tiebreakWords{tr.SonnebornBerger, tr.SonnebornBergerAbbr, tr.SonnebornBergerTitle}
 	}
 	v.RankingNote = fmt.Sprintf(tr.RankingNote, v.Tiebreak.Name)
+	var places []domain.KnockoutPlace
+	if t.Format == domain.Knockout {
+		v.RankingNote = tr.KnockoutRankingNote
+		places = t.KnockoutPlaces()
+		v.Bracket = buildBracket(t, playing, tr)
+		if t.Status == domain.TournamentScheduled && t.Seeding == domain.SeedingRandom {
+			v.BracketNote = tr.SeedsDrawnNote
+		}
+	}
 	v.S = signupLanguages[tr.Lang]
-	v.Log = buildPageLog(t, v.S)
+	v.Log = buildPageLog(t, v.S, tr.Lang)
 	standings := t.Standings()
 	for _, st := range standings {
-		v.Standings = append(v.Standings, pageStanding{Rank: st.Rank, Name: t.Entrants[st.Player].Name,
+		ps := pageStanding{Rank: st.Rank, Name: t.Entrants[st.Player].Name,
 			Points: scoreText(st.Points), Played: st.Played, WDL: fmt.Sprintf("%d–%d–%d", st.Won, st.Drawn, st.Lost),
-			Margins: signed(st.Margins), Tiebreak: strconv.FormatFloat(st.Tiebreak, 'f', -1, 64), Withdrawn: st.Withdrawn})
+			Margins: signed(st.Margins), Tiebreak: strconv.FormatFloat(st.Tiebreak, 'f', -1, 64), Withdrawn: st.Withdrawn}
+		if places != nil {
+			ps.Tiebreak = knockoutPlace(t, places[st.Player], tr)
+		}
+		v.Standings = append(v.Standings, ps)
 	}
 	if t.Format == domain.RoundRobin || t.Format == domain.DoubleRoundRobin {
 		v.Crosstable = buildCrosstable(t, standings)

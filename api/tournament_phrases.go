@@ -67,6 +67,23 @@ type pagePhrases struct {
 	WatchLabel      string // %s white, %s black: the link's accessible name
 	NoGamesYet      string
 
+	// A knockout: its bracket, and its standings by how far each went.
+	Bracket               string
+	Final, SemiFinals     string
+	QuarterFinals         string
+	MatchN                string // %d: a match's number, across the rounds
+	WinnerOf              string // %d: the match whose winner fills a slot
+	SeedN                 string // %d: a seed not drawn yet
+	SeedTitle             string
+	SeedsDrawnNote        string
+	DecidingGame          string
+	HigherSeedThrough     string // a level match decided by seed
+	ByeThrough            string
+	GoesThrough           string // for screen readers, after the winner's name
+	KnockoutRankingNote   string
+	Reached, ReachedTitle string // the standings' column of how far each went
+	Champion, StillIn     string
+
 	Downloads      string
 	StandingsCSV   string
 	TournamentJSON string
@@ -102,7 +119,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "bye", ByePoint: "a bye: 1 point", Forfeit: "forfeit", Draw: "draw", WinsBy: "%s wins by %d",
 		ToMove: "%s to move", InProgress: "in progress", GameOver: "game over", Watch: "Watch", WatchLabel: "Watch %s against %s",
 		NoGamesYet: "Paired when the round starts.",
-		Downloads:  "Downloads", StandingsCSV: "Standings (CSV)", TournamentJSON: "Tournament (JSON)", AllRecords: "Every game record",
+		Bracket:    "Bracket", Final: "Final", SemiFinals: "Semi-finals", QuarterFinals: "Quarter-finals", MatchN: "Match %d",
+		WinnerOf: "Winner of match %d", SeedN: "Seed %d", SeedTitle: "Seed", SeedsDrawnNote: "The seeds are drawn at random when the first round starts.",
+		DecidingGame: "Deciding game", HigherSeedThrough: "Level: the higher seed goes through.", ByeThrough: "A bye: through to the next round.",
+		GoesThrough:         "goes through",
+		KnockoutRankingNote: "Ranked by how far each player went: the winner, the finalist, then the players out in each earlier round, sharing a place (both semi-final losers are 3rd). A match goes to whoever has more points in it, then the greater sum of margins, then the winner of a deciding game, then the higher seed. Points and margins are shown, not ranked by.",
+		Reached:             "Out in", ReachedTitle: "The round the player went out in", Champion: "Winner", StillIn: "still in",
+		Downloads: "Downloads", StandingsCSV: "Standings (CSV)", TournamentJSON: "Tournament (JSON)", AllRecords: "Every game record",
 		RoundRecords: "Game records of round %d", RecordsNote: "The records are one text file, the games one after the other; games still being played have the result *.",
 		Language: "Language",
 	},
@@ -130,7 +153,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "spielfrei", ByePoint: "spielfrei: 1 Punkt", Forfeit: "kampflos", Draw: "Remis", WinsBy: "%s gewinnt mit %d",
 		ToMove: "%s ist am Zug", InProgress: "läuft", GameOver: "Partie beendet", Watch: "Zuschauen", WatchLabel: "%s gegen %s zuschauen",
 		NoGamesYet: "Wird zu Rundenbeginn gepaart.",
-		Downloads:  "Downloads", StandingsCSV: "Tabelle (CSV)", TournamentJSON: "Turnier (JSON)", AllRecords: "Alle Partieaufzeichnungen",
+		Bracket:    "Turnierbaum", Final: "Finale", SemiFinals: "Halbfinale", QuarterFinals: "Viertelfinale", MatchN: "Match %d",
+		WinnerOf: "Sieger von Match %d", SeedN: "Setzplatz %d", SeedTitle: "Setzplatz", SeedsDrawnNote: "Die Setzplätze werden zu Beginn der ersten Runde ausgelost.",
+		DecidingGame: "Entscheidungspartie", HigherSeedThrough: "Gleichstand: Der höher Gesetzte kommt weiter.", ByeThrough: "Spielfrei: kommt in die nächste Runde.",
+		GoesThrough:         "kommt weiter",
+		KnockoutRankingNote: "Gewertet danach, wie weit jeder kam: der Sieger, der Finalist, dann die in jeder früheren Runde Ausgeschiedenen auf geteiltem Platz (beide Halbfinalverlierer sind Dritte). Ein Match gewinnt, wer darin mehr Punkte hat, dann die größere Summe der Differenzen, dann der Sieger einer Entscheidungspartie, dann der höher Gesetzte. Punkte und Differenzen werden gezeigt, nicht gewertet.",
+		Reached:             "Aus in", ReachedTitle: "Die Runde, in der der Spieler ausschied", Champion: "Sieger", StillIn: "noch dabei",
+		Downloads: "Downloads", StandingsCSV: "Tabelle (CSV)", TournamentJSON: "Turnier (JSON)", AllRecords: "Alle Partieaufzeichnungen",
 		RoundRecords: "Partieaufzeichnungen der Runde %d", RecordsNote: "Die Aufzeichnungen sind eine Textdatei, die Partien nacheinander; laufende Partien haben das Ergebnis *.",
 		Language: "Sprache",
 	},
@@ -158,7 +187,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "exempt", ByePoint: "exempt : 1 point", Forfeit: "forfait", Draw: "nulle", WinsBy: "%s gagne de %d",
 		ToMove: "Au tour de %s", InProgress: "en cours", GameOver: "partie terminée", Watch: "Regarder", WatchLabel: "Regarder %s contre %s",
 		NoGamesYet: "Appariée au début de la ronde.",
-		Downloads:  "Téléchargements", StandingsCSV: "Classement (CSV)", TournamentJSON: "Tournoi (JSON)", AllRecords: "Toutes les parties",
+		Bracket:    "Tableau", Final: "Finale", SemiFinals: "Demi-finales", QuarterFinals: "Quarts de finale", MatchN: "Match %d",
+		WinnerOf: "Vainqueur du match %d", SeedN: "Tête de série %d", SeedTitle: "Tête de série", SeedsDrawnNote: "Les têtes de série sont tirées au sort au début de la première ronde.",
+		DecidingGame: "Partie décisive", HigherSeedThrough: "Égalité : la meilleure tête de série se qualifie.", ByeThrough: "Exempt : qualifié pour la ronde suivante.",
+		GoesThrough:         "se qualifie",
+		KnockoutRankingNote: "Classé selon le parcours de chacun : le vainqueur, le finaliste, puis les éliminés de chaque ronde précédente, à égalité de place (les deux demi-finalistes battus sont 3es). Un match revient à celui qui y marque le plus de points, puis à la plus grande somme des écarts, puis au vainqueur d’une partie décisive, puis à la meilleure tête de série. Les points et les écarts sont affichés, pas classés.",
+		Reached:             "Éliminé en", ReachedTitle: "La ronde où le joueur a été éliminé", Champion: "Vainqueur", StillIn: "encore en lice",
+		Downloads: "Téléchargements", StandingsCSV: "Classement (CSV)", TournamentJSON: "Tournoi (JSON)", AllRecords: "Toutes les parties",
 		RoundRecords: "Parties de la ronde %d", RecordsNote: "Les parties forment un seul fichier texte, l’une après l’autre ; une partie en cours a le résultat *.",
 		Language: "Langue",
 	},
@@ -186,7 +221,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "riposo", ByePoint: "turno di riposo: 1 punto", Forfeit: "forfait", Draw: "patta", WinsBy: "%s vince di %d",
 		ToMove: "Tocca a %s", InProgress: "in corso", GameOver: "partita conclusa", Watch: "Guarda", WatchLabel: "Guarda %s contro %s",
 		NoGamesYet: "Abbinato all’inizio del turno.",
-		Downloads:  "Download", StandingsCSV: "Classifica (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Tutte le partite",
+		Bracket:    "Tabellone", Final: "Finale", SemiFinals: "Semifinali", QuarterFinals: "Quarti di finale", MatchN: "Incontro %d",
+		WinnerOf: "Vincitore dell’incontro %d", SeedN: "Testa di serie %d", SeedTitle: "Testa di serie", SeedsDrawnNote: "Le teste di serie vengono sorteggiate all’inizio del primo turno.",
+		DecidingGame: "Spareggio", HigherSeedThrough: "Parità: passa la testa di serie più alta.", ByeThrough: "Riposo: passa al turno successivo.",
+		GoesThrough:         "passa il turno",
+		KnockoutRankingNote: "Ordinata per quanto è andato avanti ciascuno: il vincitore, il finalista, poi gli eliminati di ogni turno precedente a pari merito (i due semifinalisti sconfitti sono terzi). Un incontro va a chi vi ha più punti, poi alla somma degli scarti maggiore, poi al vincitore di uno spareggio, poi alla testa di serie più alta. Punti e scarti sono mostrati, non contano per la classifica.",
+		Reached:             "Eliminato in", ReachedTitle: "Il turno in cui il giocatore è stato eliminato", Champion: "Vincitore", StillIn: "ancora in gara",
+		Downloads: "Download", StandingsCSV: "Classifica (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Tutte le partite",
 		RoundRecords: "Partite del turno %d", RecordsNote: "Le partite sono un solo file di testo, una dopo l’altra; le partite in corso hanno il risultato *.",
 		Language: "Lingua",
 	},
@@ -214,7 +255,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "descanso", ByePoint: "descanso: 1 punto", Forfeit: "incomparecencia", Draw: "tablas", WinsBy: "%s gana por %d",
 		ToMove: "Turno de %s", InProgress: "en juego", GameOver: "partida terminada", Watch: "Ver", WatchLabel: "Ver %s contra %s",
 		NoGamesYet: "Se empareja al empezar la ronda.",
-		Downloads:  "Descargas", StandingsCSV: "Clasificación (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Todas las partidas",
+		Bracket:    "Cuadro", Final: "Final", SemiFinals: "Semifinales", QuarterFinals: "Cuartos de final", MatchN: "Enfrentamiento %d",
+		WinnerOf: "Ganador del enfrentamiento %d", SeedN: "Cabeza de serie %d", SeedTitle: "Cabeza de serie", SeedsDrawnNote: "Los cabezas de serie se sortean al empezar la primera ronda.",
+		DecidingGame: "Partida de desempate", HigherSeedThrough: "Empate: pasa el mejor cabeza de serie.", ByeThrough: "Descanso: pasa a la siguiente ronda.",
+		GoesThrough:         "pasa",
+		KnockoutRankingNote: "Por hasta dónde llegó cada uno: el ganador, el finalista, luego los eliminados en cada ronda anterior, compartiendo puesto (los dos semifinalistas derrotados son terceros). Un enfrentamiento lo gana quien tiene más puntos en él, luego la mayor suma de diferencias, luego el ganador de una partida de desempate, luego el mejor cabeza de serie. Puntos y diferencias se muestran, no cuentan para el puesto.",
+		Reached:             "Eliminado en", ReachedTitle: "La ronda en que el jugador quedó eliminado", Champion: "Ganador", StillIn: "sigue en juego",
+		Downloads: "Descargas", StandingsCSV: "Clasificación (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Todas las partidas",
 		RoundRecords: "Partidas de la ronda %d", RecordsNote: "Las partidas son un solo archivo de texto, una tras otra; las que siguen en juego tienen el resultado *.",
 		Language: "Idioma",
 	},

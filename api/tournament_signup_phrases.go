@@ -57,6 +57,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Game extended", domain.ActionRoundPostponed: "Round postponed",
 			domain.ActionPaused: "Paused", domain.ActionResumed: "Resumed", domain.ActionResultOverridden: "Result set",
 			domain.ActionResultAnnulled: "Result annulled", domain.ActionWithdrawn: "Withdrawal", domain.ActionCancelled: "Cancelled",
+			domain.ActionDecider: "Deciding game", domain.ActionSeedsSet: "Seeds set",
 		},
 	},
 	"de": {
@@ -79,6 +80,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partie verlängert", domain.ActionRoundPostponed: "Runde verschoben",
 			domain.ActionPaused: "Unterbrochen", domain.ActionResumed: "Fortgesetzt", domain.ActionResultOverridden: "Ergebnis festgesetzt",
 			domain.ActionResultAnnulled: "Ergebnis annulliert", domain.ActionWithdrawn: "Rückzug", domain.ActionCancelled: "Abgesagt",
+			domain.ActionDecider: "Entscheidungspartie", domain.ActionSeedsSet: "Setzliste festgelegt",
 		},
 	},
 	"fr": {
@@ -101,6 +103,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partie prolongée", domain.ActionRoundPostponed: "Ronde reportée",
 			domain.ActionPaused: "Suspendu", domain.ActionResumed: "Repris", domain.ActionResultOverridden: "Résultat fixé",
 			domain.ActionResultAnnulled: "Résultat annulé", domain.ActionWithdrawn: "Retrait", domain.ActionCancelled: "Annulé",
+			domain.ActionDecider: "Partie décisive", domain.ActionSeedsSet: "Têtes de série fixées",
 		},
 	},
 	"it": {
@@ -123,6 +126,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partita prolungata", domain.ActionRoundPostponed: "Turno rinviato",
 			domain.ActionPaused: "Sospeso", domain.ActionResumed: "Ripreso", domain.ActionResultOverridden: "Risultato fissato",
 			domain.ActionResultAnnulled: "Risultato annullato", domain.ActionWithdrawn: "Ritiro", domain.ActionCancelled: "Annullato",
+			domain.ActionDecider: "Spareggio", domain.ActionSeedsSet: "Teste di serie fissate",
 		},
 	},
 	"es": {
@@ -145,6 +149,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partida prorrogada", domain.ActionRoundPostponed: "Ronda aplazada",
 			domain.ActionPaused: "Pausado", domain.ActionResumed: "Reanudado", domain.ActionResultOverridden: "Resultado fijado",
 			domain.ActionResultAnnulled: "Resultado anulado", domain.ActionWithdrawn: "Retirada", domain.ActionCancelled: "Cancelado",
+			domain.ActionDecider: "Partida de desempate", domain.ActionSeedsSet: "Cabezas de serie fijados",
 		},
 	},
 }

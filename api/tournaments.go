@@ -57,6 +57,11 @@ type createTournamentRequest struct {
 	// Registration opens sign-up by invite link (or, public, for anyone
 	// signed in); players may then be fewer than two.
 	Registration *registrationRequest `json:"registration"`
+	// KnockoutTiebreak and TiebreakHours: how a knockout's level match is
+	// decided, and how long its deciding game lasts.
+	KnockoutTiebreak string `json:"knockout_tiebreak"`
+	TiebreakHours    *int   `json:"tiebreak_hours"`
+	Seeding          string `json:"seeding"`
 }
 
 // maxRoundTimeKey bounds a round_times key before the domain checks it
@@ -65,7 +70,8 @@ const maxRoundTimeKey = 1000
 
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Ruleset: r.Game,
-		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours)}
+		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours),
+		KnockoutTiebreak: domain.KnockoutTiebreak(r.KnockoutTiebreak), TiebreakLength: hours(r.TiebreakHours), Seeding: domain.Seeding(r.Seeding)}
 	if r.Side != nil {
 		if r.Game != les.RulesetName {
 			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "side is for Les tournaments")
@@ -144,11 +150,43 @@ type actorView struct {
 }
 
 type logEntryView struct {
-	At     time.Time `json:"at"`
-	By     actorView `json:"by"`
-	Action string    `json:"action"`
-	Detail string    `json:"detail"`
-	Reason *string   `json:"reason"`
+	At     time.Time    `json:"at"`
+	By     actorView    `json:"by"`
+	Action string       `json:"action"`
+	Detail string       `json:"detail"`
+	Args   *logArgsView `json:"args"` // null for an entry stored before they were kept
+	Reason *string      `json:"reason"`
+}
+
+// logArgsView are a log entry's facts (domain.LogArgs), for a client to
+// put in its reader's words.
+type logArgsView struct {
+	Kind    string     `json:"kind"`
+	Players []string   `json:"players"`
+	Round   int        `json:"round"`
+	Count   int        `json:"count"`
+	Of      int        `json:"of"`
+	Hours   int        `json:"hours"`
+	At      *time.Time `json:"at"`
+	Score   *string    `json:"score"`
+	Margin  int        `json:"margin"`
+}
+
+func viewLogArgs(a *domain.LogArgs) *logArgsView {
+	if a == nil {
+		return nil
+	}
+	v := &logArgsView{Kind: a.Kind, Players: append([]string{}, a.Players...), Round: a.Round, Count: a.Count, Of: a.Of,
+		Hours: int(a.For.Round(time.Hour) / time.Hour), Margin: a.Margin}
+	if !a.At.IsZero() {
+		at := a.At
+		v.At = &at
+	}
+	if a.Score != "" {
+		score := a.Score
+		v.Score = &score
+	}
+	return v
 }
 
 type outcomeView struct {
@@ -170,6 +208,8 @@ type pairingView struct {
 	Deadline   time.Time `json:"deadline"`
 	Annulled   bool      `json:"annulled"`
 	Overridden bool      `json:"overridden"`
+	// Decider: the deciding game of a level knockout match.
+	Decider bool `json:"decider"`
 }
 
 type roundView struct {
@@ -257,12 +297,17 @@ type tournamentView struct {
 	Tiebreak     string         `json:"tiebreak"`
 	Standings    []standingView `json:"standings"`
 	// Bracket is a knockout's, by round; null for other formats.
-	Bracket      []bracketRoundView `json:"bracket"`
-	Registration *registrationView  `json:"registration"`
-	PausedAt     *time.Time         `json:"paused_at"`
-	Log          []logEntryView     `json:"log"`
-	PageURL      string             `json:"page_url"`
-	CreatedAt    time.Time          `json:"created_at"`
+	Bracket []bracketRoundView `json:"bracket"`
+	// KnockoutTiebreak ("game" or "seed") and TiebreakHours (null: the
+	// round's length) are a knockout's; null for other formats.
+	KnockoutTiebreak *string           `json:"knockout_tiebreak"`
+	TiebreakHours    *int              `json:"tiebreak_hours"`
+	Seeding          string            `json:"seeding"`
+	Registration     *registrationView `json:"registration"`
+	PausedAt         *time.Time        `json:"paused_at"`
+	Log              []logEntryView    `json:"log"`
+	PageURL          string            `json:"page_url"`
+	CreatedAt        time.Time         `json:"created_at"`
 }
 
 // tiebreakName names the third criterion of the standings; a knockout's
@@ -315,9 +360,18 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 	if !t.PausedAt.IsZero() {
 		v.PausedAt = &t.PausedAt
 	}
+	v.Seeding = string(cmp.Or(t.Seeding, domain.SeedingEntry))
+	if t.Format == domain.Knockout {
+		tb := string(cmp.Or(t.KnockoutTiebreak, domain.TiebreakSeed))
+		v.KnockoutTiebreak = &tb
+		if t.TiebreakLength > 0 {
+			h := int(t.TiebreakLength / time.Hour)
+			v.TiebreakHours = &h
+		}
+	}
 	v.Log = []logEntryView{}
 	for _, e := range t.Log {
-		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail}
+		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail, Args: viewLogArgs(e.Args)}
 		if e.By.Name != "" {
 			lv.By.Name = &e.By.Name
 		}
@@ -330,7 +384,8 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
 			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
-			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
+			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden,
+				Decider: g.Decider}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black

@@ -60,6 +60,10 @@ type TournamentGame struct {
 	// Reminded: its players were told the round's deadline is near
 	// (NoticeRoundDeadline), once.
 	Reminded bool `json:",omitempty"`
+	// Decider is the deciding game of a knockout match left level by its
+	// games (see knockout.go): added to the round when they end, the lower
+	// seed White, adjudicated Extra after the round's deadline.
+	Decider bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -89,7 +93,17 @@ type Tournament struct {
 	Rounds       []Round
 	// Bracket is a knockout's slots by round, as each round is paired:
 	// entrants, Bye for an empty slot; slots 2k and 2k+1 play match k.
-	Bracket [][]int     `json:",omitempty"`
+	Bracket [][]int `json:",omitempty"`
+	// KnockoutTiebreak decides a knockout match level on points and
+	// margins (see knockout.go); "" for a tournament stored before there
+	// was a choice, which keeps TiebreakSeed.
+	KnockoutTiebreak KnockoutTiebreak `json:",omitempty"`
+	// TiebreakLength is how long a deciding game lasts before it is
+	// adjudicated; zero: as long as its round.
+	TiebreakLength time.Duration `json:",omitempty"`
+	// Seeding is how the entrants' order (their seeds: a knockout's
+	// bracket, a Swiss event's first pairings) is set; "" is SeedingEntry.
+	Seeding Seeding     `json:",omitempty"`
 	Time    TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
 	// entry i for round i+1. A zero entry (Kind "") and a round past the
@@ -155,6 +169,13 @@ type NewTournamentSpec struct {
 	// Registration, if set, opens sign-up: Players may then be fewer than
 	// two (even none) and more join until the first round starts.
 	Registration *Registration
+	// KnockoutTiebreak: a knockout's level matches; "" is TiebreakGame.
+	// TiebreakLength: a deciding game's time; 0 its round's length.
+	KnockoutTiebreak KnockoutTiebreak
+	TiebreakLength   time.Duration
+	// Seeding: the entrants' order as given (SeedingEntry, "") or drawn at
+	// the start (SeedingRandom).
+	Seeding Seeding
 }
 
 const (
@@ -202,6 +223,9 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 		}
 		emails[p.Email] = true
 		t.Entrants = append(t.Entrants, Entrant{Player: p})
+	}
+	if err := t.setSeedingRules(spec); err != nil {
+		return Tournament{}, err
 	}
 	var rounds int
 	switch spec.Format {
@@ -455,11 +479,19 @@ func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 }
 
 // Board is the board number (1-based) of game i of the round: its
-// pairing's place in the round, shared by both games of a simultaneous pair.
+// pairing's place in the round, shared by both games of a simultaneous pair
+// and by the deciding game of their match (added at the end of the round).
 func (r *Round) Board(i int) int {
+	if g := r.Games[i]; g.Decider {
+		for j, m := range r.Games[:i] {
+			if !m.Decider && (m.White == g.Black && m.Black == g.White || m.White == g.White && m.Black == g.Black) {
+				return r.Board(j)
+			}
+		}
+	}
 	n := 0
 	for _, g := range r.Games[:i+1] {
-		if !g.Return {
+		if !g.Return && !g.Decider {
 			n++
 		}
 	}
@@ -550,6 +582,9 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 		return nil, nil, nil // cancelled: too few players signed up
 	}
 	r := t.next()
+	if r.Number == 1 {
+		t.drawSeeds(r.Seed, now)
+	}
 	var pairings []Pairing
 	switch t.Format {
 	case Swiss:
@@ -694,20 +729,20 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 		// Nothing was paired yet: he leaves the list (and may join again).
 		name := e.Name
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
-		t.logf(by, now, ActionLeft, reason, "%s left before the start", name)
+		t.logf(by, now, ActionLeft, reason, LogArgs{Players: []string{name}})
 		return nil, nil
 	}
 	e.Withdrawn = true
-	detail := "%s withdrew; his remaining games are forfeited"
+	detail := LogArgs{Players: []string{e.Name}}
 	if policy == WithdrawAnnul {
-		if played := t.played(entrant); played*2 < len(t.Rounds) {
+		played := t.played(entrant)
+		detail.Kind, detail.Count, detail.Of = LogHalf, played, len(t.Rounds)
+		if played*2 < len(t.Rounds) {
 			e.Annulled = true
-			detail = fmt.Sprintf("%%s withdrew after %d of %d rounds; all his games are annulled", played, len(t.Rounds))
-		} else {
-			detail = fmt.Sprintf("%%s withdrew after %d of %d rounds (half or more): his remaining games are forfeited", played, len(t.Rounds))
+			detail.Kind = LogAnnulled
 		}
 	}
-	t.logf(by, now, ActionWithdrawn, reason, detail, e.Name)
+	t.logf(by, now, ActionWithdrawn, reason, detail)
 	for _, g := range t.EntrantGames(entrant) {
 		gameIDs = append(gameIDs, g.GameID)
 	}
@@ -746,7 +781,7 @@ func (t *Tournament) Cancel(by TournamentActor, reason string, now time.Time) er
 	}
 	t.Status = TournamentCancelled
 	t.PausedAt = time.Time{}
-	t.logf(by, now, ActionCancelled, reason, "the tournament was cancelled")
+	t.logf(by, now, ActionCancelled, reason, LogArgs{})
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -42,6 +41,8 @@ const (
 	ActionResultAnnulled     = "result_annulled"
 	ActionWithdrawn          = "withdrawn"
 	ActionCancelled          = "cancelled"
+	ActionDecider            = "deciding_game" // a knockout match is level: a deciding game
+	ActionSeedsSet           = "seeds_set"
 )
 
 // TournamentActor is who acts on a tournament, as the public log names
@@ -60,15 +61,6 @@ var (
 // ByPlayer is an entrant acting for himself.
 func ByPlayer(name string) TournamentActor { return TournamentActor{Role: "player", Name: name} }
 
-// LogEntry is one action on a tournament.
-type LogEntry struct {
-	At     time.Time
-	By     TournamentActor
-	Action string // Action*
-	Detail string // what, in English, naming players by name
-	Reason string `json:",omitempty"` // why, as the organiser wrote it
-}
-
 // MaxReasonLength bounds the reason given for an action.
 const MaxReasonLength = 500
 
@@ -83,13 +75,6 @@ func checkReason(s string, required bool) (string, error) {
 		return "", err
 	}
 	return out, nil
-}
-
-// logf appends an action to the log; every logged action is a change.
-func (t *Tournament) logf(by TournamentActor, now time.Time, action, reason, format string, args ...any) {
-	t.Log = append(t.Log, LogEntry{At: now, By: by, Action: action, Detail: fmt.Sprintf(format, args...), Reason: reason})
-	t.Version++
-	t.UpdatedAt = now
 }
 
 // Registration is sign-up by the players themselves, by an invite link or,
@@ -148,19 +133,17 @@ func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Tim
 		return Errorf(KindInvalid, CodeInvalidInput, "a %s with registration is scheduled by a first start and an interval", t.Format)
 	}
 	t.Registration = &reg
-	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", "registration is open%s", regTerms(reg))
+	terms := LogArgs{Count: reg.Limit, At: reg.Closes}
+	switch {
+	case reg.Limit > 0 && !reg.Closes.IsZero():
+		terms.Kind = LogRegistrationLimitUntil
+	case reg.Limit > 0:
+		terms.Kind = LogRegistrationLimit
+	case !reg.Closes.IsZero():
+		terms.Kind = LogRegistrationUntil
+	}
+	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", terms)
 	return nil
-}
-
-func regTerms(r Registration) string {
-	s := ""
-	if r.Limit > 0 {
-		s += fmt.Sprintf(" for up to %d players", r.Limit)
-	}
-	if !r.Closes.IsZero() {
-		s += " until " + r.Closes.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	return s
 }
 
 // CloseRegistration ends sign-up and revokes the invite link.
@@ -170,7 +153,7 @@ func (t *Tournament) CloseRegistration(now time.Time) error {
 	}
 	t.Registration.Open = false
 	t.Registration.InviteVersion++
-	t.logf(ByOrganiser, now, ActionRegistrationClosed, "", "registration is closed")
+	t.logf(ByOrganiser, now, ActionRegistrationClosed, "", LogArgs{})
 	return nil
 }
 
@@ -211,7 +194,7 @@ func (t *Tournament) Join(p Player, userID int64, invite int, now time.Time) (in
 		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
 	t.Entrants = append(t.Entrants, Entrant{Player: p, UserID: userID})
-	t.logf(ByPlayer(p.Name), now, ActionJoined, "", "%s joined", p.Name)
+	t.logf(ByPlayer(p.Name), now, ActionJoined, "", LogArgs{Players: []string{p.Name}})
 	return len(t.Entrants) - 1, nil
 }
 
@@ -227,12 +210,12 @@ func (t *Tournament) closeRegistration(now time.Time) bool {
 	if reg.Open {
 		reg.Open = false
 		reg.InviteVersion++
-		t.logf(ByScheduler, now, ActionRegistrationClosed, "", "registration closed with %d players", len(t.Entrants))
+		t.logf(ByScheduler, now, ActionRegistrationClosed, "", LogArgs{Kind: LogClosedWith, Count: len(t.Entrants)})
 	}
 	n := len(t.Entrants)
 	if n < 2 {
 		t.Status = TournamentCancelled
-		t.logf(ByScheduler, now, ActionCancelled, "", "cancelled: fewer than two players signed up")
+		t.logf(ByScheduler, now, ActionCancelled, "", LogArgs{Kind: LogTooFew})
 		return false
 	}
 	switch t.Format {
@@ -279,11 +262,11 @@ func (t *Tournament) AddEntrant(p Player, reason string, now time.Time) (int, er
 		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
 	}
 	t.Entrants = append(t.Entrants, Entrant{Player: p})
-	what := "%s was added"
+	added := LogArgs{Players: []string{p.Name}}
 	if t.Status == TournamentRunning {
-		what = "%s was added as a late entry"
+		added.Kind = LogLate
 	}
-	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, what, p.Name)
+	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, added)
 	return len(t.Entrants) - 1, nil
 }
 
@@ -346,11 +329,11 @@ func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool
 	switch {
 	case replace:
 		t.Entrants[entrant].UserID = 0
-		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, "%s replaces %s", p.Name, old.Name)
+		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, LogArgs{Players: []string{p.Name, old.Name}})
 	case old.Name != p.Name:
-		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "%s is now called %s", old.Name, p.Name)
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogRenamed, Players: []string{old.Name, p.Name}})
 	default:
-		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "the address of %s was corrected", p.Name)
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogAddress, Players: []string{p.Name}})
 	}
 	return nil
 }
@@ -380,8 +363,8 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 				return Errorf(KindConflict, CodeGameOver, "the game is decided")
 			}
 			g.Extra += by
-			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, "the game %s – %s of round %d was extended by %s, to %s",
-				t.Entrants[g.White].Name, t.Entrants[g.Black].Name, r.Number, hoursText(by), fmtTime(r.GameDeadline(i)))
+			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, LogArgs{Players: []string{t.Entrants[g.White].Name, t.Entrants[g.Black].Name},
+				Round: r.Number, For: by, At: r.GameDeadline(i)})
 			return nil
 		}
 	}
@@ -418,12 +401,11 @@ func (t *Tournament) PostponeRound(number int, by time.Duration, reason string, 
 		r.Deadline = r.Deadline.Add(by)
 	}
 	r := t.Rounds[number-1]
-	what := "round %d was postponed by %s: it starts %s"
-	when := r.Start
+	moved := LogArgs{Round: number, For: by, At: r.Start}
 	if r.Status == RoundRunning {
-		what, when = "round %d was postponed by %s: it ends %s", r.Deadline
+		moved.Kind, moved.At = LogEnds, r.Deadline
 	}
-	t.logf(ByOrganiser, now, ActionRoundPostponed, reason, what, number, hoursText(by), fmtTime(when))
+	t.logf(ByOrganiser, now, ActionRoundPostponed, reason, moved)
 	return nil
 }
 
@@ -441,7 +423,7 @@ func (t *Tournament) Pause(reason string, now time.Time) error {
 		return err
 	}
 	t.PausedAt = now
-	t.logf(ByOrganiser, now, ActionPaused, reason, "the tournament is paused: no deadline runs")
+	t.logf(ByOrganiser, now, ActionPaused, reason, LogArgs{})
 	return nil
 }
 
@@ -473,7 +455,7 @@ func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration,
 		reg.Closes = reg.Closes.Add(paused)
 	}
 	t.PausedAt = time.Time{}
-	t.logf(ByOrganiser, now, ActionResumed, reason, "the tournament resumed after %s; deadlines moved by as much", hoursText(paused))
+	t.logf(ByOrganiser, now, ActionResumed, reason, LogArgs{For: paused})
 	return paused, nil
 }
 
@@ -500,14 +482,15 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	if g.Black == Bye && !annul {
 		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")
 	}
-	black := "bye"
+	pairing := LogArgs{Players: []string{t.Entrants[g.White].Name}, Round: round}
 	if g.Black != Bye {
-		black = t.Entrants[g.Black].Name
+		pairing.Players = append(pairing.Players, t.Entrants[g.Black].Name)
+	} else {
+		pairing.Kind = LogBye
 	}
-	pairing := fmt.Sprintf("%s – %s (round %d)", t.Entrants[g.White].Name, black, round)
 	if annul {
 		g.Annulled, g.Overridden = true, true
-		t.logf(ByOrganiser, now, ActionResultAnnulled, reason, "the result of %s was annulled", pairing)
+		t.logf(ByOrganiser, now, ActionResultAnnulled, reason, pairing)
 		return nil
 	}
 	switch {
@@ -517,7 +500,8 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	}
 	g.Outcome = &PairingResult{Round: round, White: g.White, Black: g.Black, Score: whiteScore, Margin: margin}
 	g.Annulled, g.Overridden = false, true
-	t.logf(ByOrganiser, now, ActionResultOverridden, reason, "the result of %s was set to %s (margin %+d)", pairing, scoreText(whiteScore), margin)
+	pairing.Score, pairing.Margin = scoreText(whiteScore), margin
+	t.logf(ByOrganiser, now, ActionResultOverridden, reason, pairing)
 	return nil
 }
 
@@ -531,15 +515,6 @@ func scoreText(s float64) string {
 		return "½–½"
 	}
 }
-
-func hoursText(d time.Duration) string {
-	if h := d.Round(time.Hour); h%(24*time.Hour) == 0 && h > 0 {
-		return fmt.Sprintf("%d days", h/(24*time.Hour))
-	}
-	return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
-}
-
-func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // RunningGames lists the undecided games of the running round.
 func (t *Tournament) RunningGames() []string {

@@ -315,6 +315,13 @@ func (s *Service) PostponeRound(ctx context.Context, req TournamentRequest, roun
 	})
 }
 
+// SetSeeds puts the entrants in the organiser's order before the start.
+func (s *Service) SetSeeds(ctx context.Context, req TournamentRequest, order []int, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+		return t.SetSeeds(order, reason, now)
+	})
+}
+
 // PauseTournament pauses the event: the clocks of its running games stop.
 func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {

@@ -316,7 +316,18 @@ func (v *gameView) tournamentBlocks(p *phrases, roundDeadline string) []block {
 	}
 	out := []block{{text: say(p.TournamentRound, map[string]any{"Name": ref.Name, "Round": ref.Round})}}
 	if r := v.round(); r != nil {
-		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": formatDeadline(r.Deadline)})})
+		deadline := r.Deadline
+		for i, g := range r.Games {
+			if g.GameID != v.game.ID {
+				continue
+			}
+			// A deciding game has its own deadline, after the round's.
+			deadline = r.GameDeadline(i)
+			if g.Decider {
+				out = append(out, block{text: say(p.TournamentDecider, map[string]any{"Round": ref.Round})})
+			}
+		}
+		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": formatDeadline(deadline)})})
 	}
 	return out
 }

@@ -108,6 +108,42 @@ func (e CreateTournamentRequestFormat) Valid() bool {
 	}
 }
 
+// Defines values for CreateTournamentRequestKnockoutTiebreak.
+const (
+	CreateTournamentRequestKnockoutTiebreakGame CreateTournamentRequestKnockoutTiebreak = "game"
+	CreateTournamentRequestKnockoutTiebreakSeed CreateTournamentRequestKnockoutTiebreak = "seed"
+)
+
+// Valid indicates whether the value is a known member of the CreateTournamentRequestKnockoutTiebreak enum.
+func (e CreateTournamentRequestKnockoutTiebreak) Valid() bool {
+	switch e {
+	case CreateTournamentRequestKnockoutTiebreakGame:
+		return true
+	case CreateTournamentRequestKnockoutTiebreakSeed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTournamentRequestSeeding.
+const (
+	CreateTournamentRequestSeedingEntry  CreateTournamentRequestSeeding = "entry"
+	CreateTournamentRequestSeedingRandom CreateTournamentRequestSeeding = "random"
+)
+
+// Valid indicates whether the value is a known member of the CreateTournamentRequestSeeding enum.
+func (e CreateTournamentRequestSeeding) Valid() bool {
+	switch e {
+	case CreateTournamentRequestSeedingEntry:
+		return true
+	case CreateTournamentRequestSeedingRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GameKind.
 const (
 	GameKindLes  GameKind = "les"
@@ -563,31 +599,31 @@ func (e LoginAcceptedStatus) Valid() bool {
 
 // Defines values for MailStatusErrorCode.
 const (
-	Empty            MailStatusErrorCode = ""
-	Rejected         MailStatusErrorCode = "rejected"
-	RenderFailed     MailStatusErrorCode = "render_failed"
-	Suppressed       MailStatusErrorCode = "suppressed"
-	TemporaryFailure MailStatusErrorCode = "temporary_failure"
-	Unknown          MailStatusErrorCode = "unknown"
-	Unreachable      MailStatusErrorCode = "unreachable"
+	MailStatusErrorCodeEmpty            MailStatusErrorCode = ""
+	MailStatusErrorCodeRejected         MailStatusErrorCode = "rejected"
+	MailStatusErrorCodeRenderFailed     MailStatusErrorCode = "render_failed"
+	MailStatusErrorCodeSuppressed       MailStatusErrorCode = "suppressed"
+	MailStatusErrorCodeTemporaryFailure MailStatusErrorCode = "temporary_failure"
+	MailStatusErrorCodeUnknown          MailStatusErrorCode = "unknown"
+	MailStatusErrorCodeUnreachable      MailStatusErrorCode = "unreachable"
 )
 
 // Valid indicates whether the value is a known member of the MailStatusErrorCode enum.
 func (e MailStatusErrorCode) Valid() bool {
 	switch e {
-	case Empty:
+	case MailStatusErrorCodeEmpty:
 		return true
-	case Rejected:
+	case MailStatusErrorCodeRejected:
 		return true
-	case RenderFailed:
+	case MailStatusErrorCodeRenderFailed:
 		return true
-	case Suppressed:
+	case MailStatusErrorCodeSuppressed:
 		return true
-	case TemporaryFailure:
+	case MailStatusErrorCodeTemporaryFailure:
 		return true
-	case Unknown:
+	case MailStatusErrorCodeUnknown:
 		return true
-	case Unreachable:
+	case MailStatusErrorCodeUnreachable:
 		return true
 	default:
 		return false
@@ -764,6 +800,7 @@ const (
 	ProblemCodeTournamentNotPaused      ProblemCode = "tournament_not_paused"
 	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
 	ProblemCodeTournamentPaused         ProblemCode = "tournament_paused"
+	ProblemCodeTournamentStarted        ProblemCode = "tournament_started"
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
@@ -870,6 +907,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeTournamentOver:
 		return true
 	case ProblemCodeTournamentPaused:
+		return true
+	case ProblemCodeTournamentStarted:
 		return true
 	case ProblemCodeUnauthorized:
 		return true
@@ -1170,6 +1209,45 @@ func (e TournamentFormat) Valid() bool {
 	}
 }
 
+// Defines values for TournamentKnockoutTiebreak.
+const (
+	TournamentKnockoutTiebreakGame        TournamentKnockoutTiebreak = "game"
+	TournamentKnockoutTiebreakLessThannil TournamentKnockoutTiebreak = "<nil>"
+	TournamentKnockoutTiebreakSeed        TournamentKnockoutTiebreak = "seed"
+)
+
+// Valid indicates whether the value is a known member of the TournamentKnockoutTiebreak enum.
+func (e TournamentKnockoutTiebreak) Valid() bool {
+	switch e {
+	case TournamentKnockoutTiebreakGame:
+		return true
+	case TournamentKnockoutTiebreakLessThannil:
+		return true
+	case TournamentKnockoutTiebreakSeed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentSeeding.
+const (
+	TournamentSeedingEntry  TournamentSeeding = "entry"
+	TournamentSeedingRandom TournamentSeeding = "random"
+)
+
+// Valid indicates whether the value is a known member of the TournamentSeeding enum.
+func (e TournamentSeeding) Valid() bool {
+	switch e {
+	case TournamentSeedingEntry:
+		return true
+	case TournamentSeedingRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TournamentStatus.
 const (
 	TournamentStatusCancelled TournamentStatus = "cancelled"
@@ -1267,6 +1345,7 @@ func (e TournamentListTournamentsStatus) Valid() bool {
 const (
 	TournamentLogEntryActionCancelled          TournamentLogEntryAction = "cancelled"
 	TournamentLogEntryActionDeadlineExtended   TournamentLogEntryAction = "deadline_extended"
+	TournamentLogEntryActionDecidingGame       TournamentLogEntryAction = "deciding_game"
 	TournamentLogEntryActionEntrantAdded       TournamentLogEntryAction = "entrant_added"
 	TournamentLogEntryActionEntrantEdited      TournamentLogEntryAction = "entrant_edited"
 	TournamentLogEntryActionEntrantReplaced    TournamentLogEntryAction = "entrant_replaced"
@@ -1279,6 +1358,7 @@ const (
 	TournamentLogEntryActionResultOverridden   TournamentLogEntryAction = "result_overridden"
 	TournamentLogEntryActionResumed            TournamentLogEntryAction = "resumed"
 	TournamentLogEntryActionRoundPostponed     TournamentLogEntryAction = "round_postponed"
+	TournamentLogEntryActionSeedsSet           TournamentLogEntryAction = "seeds_set"
 	TournamentLogEntryActionWithdrawn          TournamentLogEntryAction = "withdrawn"
 )
 
@@ -1288,6 +1368,8 @@ func (e TournamentLogEntryAction) Valid() bool {
 	case TournamentLogEntryActionCancelled:
 		return true
 	case TournamentLogEntryActionDeadlineExtended:
+		return true
+	case TournamentLogEntryActionDecidingGame:
 		return true
 	case TournamentLogEntryActionEntrantAdded:
 		return true
@@ -1313,7 +1395,66 @@ func (e TournamentLogEntryAction) Valid() bool {
 		return true
 	case TournamentLogEntryActionRoundPostponed:
 		return true
+	case TournamentLogEntryActionSeedsSet:
+		return true
 	case TournamentLogEntryActionWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentLogEntryArgsKind.
+const (
+	TournamentLogEntryArgsKindAddress    TournamentLogEntryArgsKind = "address"
+	TournamentLogEntryArgsKindAnnulled   TournamentLogEntryArgsKind = "annulled"
+	TournamentLogEntryArgsKindBye        TournamentLogEntryArgsKind = "bye"
+	TournamentLogEntryArgsKindEmpty      TournamentLogEntryArgsKind = ""
+	TournamentLogEntryArgsKindEnds       TournamentLogEntryArgsKind = "ends"
+	TournamentLogEntryArgsKindHalf       TournamentLogEntryArgsKind = "half"
+	TournamentLogEntryArgsKindLate       TournamentLogEntryArgsKind = "late"
+	TournamentLogEntryArgsKindLimit      TournamentLogEntryArgsKind = "limit"
+	TournamentLogEntryArgsKindLimitUntil TournamentLogEntryArgsKind = "limit_until"
+	TournamentLogEntryArgsKindMoved      TournamentLogEntryArgsKind = "moved"
+	TournamentLogEntryArgsKindRandom     TournamentLogEntryArgsKind = "random"
+	TournamentLogEntryArgsKindRenamed    TournamentLogEntryArgsKind = "renamed"
+	TournamentLogEntryArgsKindTooFew     TournamentLogEntryArgsKind = "too_few"
+	TournamentLogEntryArgsKindUntil      TournamentLogEntryArgsKind = "until"
+	TournamentLogEntryArgsKindWith       TournamentLogEntryArgsKind = "with"
+)
+
+// Valid indicates whether the value is a known member of the TournamentLogEntryArgsKind enum.
+func (e TournamentLogEntryArgsKind) Valid() bool {
+	switch e {
+	case TournamentLogEntryArgsKindAddress:
+		return true
+	case TournamentLogEntryArgsKindAnnulled:
+		return true
+	case TournamentLogEntryArgsKindBye:
+		return true
+	case TournamentLogEntryArgsKindEmpty:
+		return true
+	case TournamentLogEntryArgsKindEnds:
+		return true
+	case TournamentLogEntryArgsKindHalf:
+		return true
+	case TournamentLogEntryArgsKindLate:
+		return true
+	case TournamentLogEntryArgsKindLimit:
+		return true
+	case TournamentLogEntryArgsKindLimitUntil:
+		return true
+	case TournamentLogEntryArgsKindMoved:
+		return true
+	case TournamentLogEntryArgsKindRandom:
+		return true
+	case TournamentLogEntryArgsKindRenamed:
+		return true
+	case TournamentLogEntryArgsKindTooFew:
+		return true
+	case TournamentLogEntryArgsKindUntil:
+		return true
+	case TournamentLogEntryArgsKindWith:
 		return true
 	default:
 		return false
@@ -1788,16 +1929,16 @@ type CreateGameRequest struct {
 
 // CreateTournamentRequest defines model for CreateTournamentRequest.
 type CreateTournamentRequest struct {
-	// Format `knockout`: the players, seeded in the order given (strongest
-	// first; players who sign up are seeded as they come), fill a
-	// bracket of the next power of two; the top seeds have byes in
-	// round 1 when the field is not a power of two, and seeds 1 and 2
-	// can meet only in the final. A match is one game (the higher
+	// Format `knockout`: the players, seeded by `seeding` (strongest first),
+	// fill a bracket of the next power of two; the top seeds have byes
+	// in round 1 when the field is not a power of two, and seeds 1 and
+	// 2 can meet only in the final. A match is one game (the higher
 	// seed has White) or, with `simultaneous`, two games with colours
 	// reversed. The winner has more points in the match; level, the
-	// greater sum of margins; still level, the higher seed. A
-	// withdrawn player's games are forfeited; a match of two
-	// withdrawn players sends nobody, and the next opponent has a bye.
+	// greater sum of margins; still level, `knockout_tiebreak`
+	// decides. A withdrawn player's games are forfeited; a match of
+	// two withdrawn players sends nobody, and the next opponent has a
+	// bye.
 	//
 	//
 	// Example: knockout
@@ -1805,6 +1946,17 @@ type CreateTournamentRequest struct {
 
 	// Game Every game's rules; `less` if omitted.
 	Game *GameKind `json:"game,omitempty"`
+
+	// KnockoutTiebreak Knockouts only: how a match level on points and margins is
+	// decided; `game` if omitted. `game`: the moment its games end, a deciding game is
+	// added in the same round on the same board, the lower seed
+	// White, adjudicated `tiebreak_hours` (default: the round's
+	// length) later; the later rounds move back by as much as it
+	// would overrun the next start (logged, like a postponement). Its
+	// winner goes through; a drawn deciding game sends the higher
+	// seed. `seed`: the higher seed goes through at once. A knockout
+	// created before this choice existed keeps `seed`.
+	KnockoutTiebreak *CreateTournamentRequestKnockoutTiebreak `json:"knockout_tiebreak,omitempty"`
 
 	// Name 1 to 100 characters after trimming; no control characters.
 	Name string `json:"name"`
@@ -1831,6 +1983,13 @@ type CreateTournamentRequest struct {
 	// Schedule A start per round, or a first start and an interval.
 	Schedule ScheduleRequest `json:"schedule"`
 
+	// Seeding The seeds (a knockout's bracket, a Swiss event's first
+	// pairings): `entry`, the order of `players`, then players who
+	// sign up as they come; `random`, drawn from the tournament's
+	// seed when the first round starts (logged). Until then the
+	// organiser may set them (`PUT /v1/tournaments/{id}/seeds`).
+	Seeding *CreateTournamentRequestSeeding `json:"seeding,omitempty"`
+
 	// Side Les only (LB1): every game's board side; 9 if omitted.
 	Side *int `json:"side,omitempty"`
 
@@ -1843,6 +2002,9 @@ type CreateTournamentRequest struct {
 	//
 	// Example: true
 	Simultaneous *bool `json:"simultaneous,omitempty"`
+
+	// TiebreakHours Knockouts with `knockout_tiebreak` `game`: how long a deciding game lasts; the round's length if omitted.
+	TiebreakHours *int `json:"tiebreak_hours,omitempty"`
 
 	// Time The game's time control (omit for none). `per_turn`: `days` (the
 	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
@@ -1857,19 +2019,37 @@ type CreateTournamentRequest struct {
 	Time *TimeRequest `json:"time,omitempty"`
 }
 
-// CreateTournamentRequestFormat `knockout`: the players, seeded in the order given (strongest
-// first; players who sign up are seeded as they come), fill a
-// bracket of the next power of two; the top seeds have byes in
-// round 1 when the field is not a power of two, and seeds 1 and 2
-// can meet only in the final. A match is one game (the higher
+// CreateTournamentRequestFormat `knockout`: the players, seeded by `seeding` (strongest first),
+// fill a bracket of the next power of two; the top seeds have byes
+// in round 1 when the field is not a power of two, and seeds 1 and
+// 2 can meet only in the final. A match is one game (the higher
 // seed has White) or, with `simultaneous`, two games with colours
 // reversed. The winner has more points in the match; level, the
-// greater sum of margins; still level, the higher seed. A
-// withdrawn player's games are forfeited; a match of two
-// withdrawn players sends nobody, and the next opponent has a bye.
+// greater sum of margins; still level, `knockout_tiebreak`
+// decides. A withdrawn player's games are forfeited; a match of
+// two withdrawn players sends nobody, and the next opponent has a
+// bye.
 //
 // Example: knockout
 type CreateTournamentRequestFormat string
+
+// CreateTournamentRequestKnockoutTiebreak Knockouts only: how a match level on points and margins is
+// decided; `game` if omitted. `game`: the moment its games end, a deciding game is
+// added in the same round on the same board, the lower seed
+// White, adjudicated `tiebreak_hours` (default: the round's
+// length) later; the later rounds move back by as much as it
+// would overrun the next start (logged, like a postponement). Its
+// winner goes through; a drawn deciding game sends the higher
+// seed. `seed`: the higher seed goes through at once. A knockout
+// created before this choice existed keeps `seed`.
+type CreateTournamentRequestKnockoutTiebreak string
+
+// CreateTournamentRequestSeeding The seeds (a knockout's bracket, a Swiss event's first
+// pairings): `entry`, the order of `players`, then players who
+// sign up as they come; `random`, drawn from the tournament's
+// seed when the first round starts (logged). Until then the
+// organiser may set them (`PUT /v1/tournaments/{id}/seeds`).
+type CreateTournamentRequestSeeding string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
 type EditTournamentPlayerRequest struct {
@@ -2896,6 +3076,15 @@ type Seat struct {
 	ToMove bool `json:"to_move"`
 }
 
+// SeedsRequest defines model for SeedsRequest.
+type SeedsRequest struct {
+	// Order The players' indexes, strongest first; each once.
+	Order []int `json:"order"`
+
+	// Reason Why, for the log.
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Setup A start position other than the start corners.
 type Setup struct {
 	// Pieces The squares of each colour's pieces, by colour: `white` and `black`
@@ -3074,6 +3263,9 @@ type Tournament struct {
 	Game GameKind `json:"game"`
 	Id   string   `json:"id"`
 
+	// KnockoutTiebreak A knockout's rule for a level match (see `CreateTournamentRequest`); null for other formats.
+	KnockoutTiebreak *TournamentKnockoutTiebreak `json:"knockout_tiebreak"`
+
 	// Log Every action on the event, oldest first (who, when, what, why).
 	Log  []TournamentLogEntry `json:"log"`
 	Name string               `json:"name"`
@@ -3088,6 +3280,9 @@ type Tournament struct {
 	// Registration Sign-up by the players; null when the organiser typed in every player.
 	Registration *Registration     `json:"registration"`
 	Rounds       []TournamentRound `json:"rounds"`
+
+	// Seeding How the seeds were or will be set; `random` until the draw, `entry` after the organiser sets them.
+	Seeding TournamentSeeding `json:"seeding"`
 
 	// Side The board side of every game (Les); null for Less, whose rounds each have a board of their own.
 	Side *int `json:"side"`
@@ -3104,10 +3299,19 @@ type Tournament struct {
 	// champion, the finalist, then each round's losers sharing a
 	// rank), its `tiebreak` numbers 0.
 	Tiebreak TournamentTiebreak `json:"tiebreak"`
+
+	// TiebreakHours How long a knockout's deciding game lasts; null for the round's length (or no deciding games).
+	TiebreakHours *int `json:"tiebreak_hours"`
 }
 
 // TournamentFormat defines model for Tournament.Format.
 type TournamentFormat string
+
+// TournamentKnockoutTiebreak A knockout's rule for a level match (see `CreateTournamentRequest`); null for other formats.
+type TournamentKnockoutTiebreak string
+
+// TournamentSeeding How the seeds were or will be set; `random` until the draw, `entry` after the organiser sets them.
+type TournamentSeeding string
 
 // TournamentStatus defines model for Tournament.Status.
 type TournamentStatus string
@@ -3159,8 +3363,36 @@ type TournamentListTournamentsStatus string
 // TournamentLogEntry defines model for TournamentLogEntry.
 type TournamentLogEntry struct {
 	Action TournamentLogEntryAction `json:"action"`
-	At     time.Time                `json:"at"`
-	By     struct {
+
+	// Args The facts `detail` words, for a client to put in its reader's
+	// words; null for an entry stored before they were kept. `kind`
+	// names which wording of the action it is ("" for its first).
+	Args *struct {
+		// At A time named (a new deadline or start, when registration closes).
+		At *time.Time `json:"at"`
+
+		// Count Players (registration), or rounds played (a withdrawal).
+		Count int `json:"count"`
+
+		// Hours A duration (an extension, a postponement, a pause, how far later rounds moved).
+		Hours int                        `json:"hours"`
+		Kind  TournamentLogEntryArgsKind `json:"kind"`
+
+		// Margin White's margin of a result set by the organiser.
+		Margin int `json:"margin"`
+
+		// Of The event's rounds (a withdrawal).
+		Of int `json:"of"`
+
+		// Players The players named, in the wording's order; for `seeds_set`, every player by seed.
+		Players []string `json:"players"`
+		Round   int      `json:"round"`
+
+		// Score A result set by the organiser, White's first (1–0, ½–½, 0–1).
+		Score *string `json:"score"`
+	} `json:"args"`
+	At time.Time `json:"at"`
+	By struct {
 		// Name The player's name; null for the organiser and the scheduler.
 		Name *string                  `json:"name"`
 		Role TournamentLogEntryByRole `json:"role"`
@@ -3173,6 +3405,9 @@ type TournamentLogEntry struct {
 
 // TournamentLogEntryAction defines model for TournamentLogEntry.Action.
 type TournamentLogEntryAction string
+
+// TournamentLogEntryArgsKind defines model for TournamentLogEntry.Args.Kind.
+type TournamentLogEntryArgsKind string
 
 // TournamentLogEntryByRole defines model for TournamentLogEntry.By.Role.
 type TournamentLogEntryByRole string
@@ -3195,6 +3430,11 @@ type TournamentPairing struct {
 
 	// Deadline When the game is adjudicated if unfinished; later than the round's if extended.
 	Deadline time.Time `json:"deadline"`
+
+	// Decider The deciding game of a knockout match its games left level:
+	// listed after the round's other games, on its match's board,
+	// the lower seed White, with its own deadline.
+	Decider bool `json:"decider"`
 
 	// GameId The game; null for a bye or a forfeit without play.
 	GameId *string `json:"game_id"`
@@ -4067,6 +4307,13 @@ type PostponeTournamentRoundParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// SetTournamentSeedsParams defines parameters for SetTournamentSeeds.
+type SetTournamentSeedsParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetStandingsParams defines parameters for GetStandings.
 type GetStandingsParams struct {
 	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
@@ -4185,6 +4432,9 @@ type OverrideTournamentResultJSONRequestBody = OverrideResultRequest
 
 // PostponeTournamentRoundJSONRequestBody defines body for PostponeTournamentRound for application/json ContentType.
 type PostponeTournamentRoundJSONRequestBody = MoreTimeRequest
+
+// SetTournamentSeedsJSONRequestBody defines body for SetTournamentSeeds for application/json ContentType.
+type SetTournamentSeedsJSONRequestBody = SeedsRequest
 
 // WithdrawFromTournamentJSONRequestBody defines body for WithdrawFromTournament for application/json ContentType.
 type WithdrawFromTournamentJSONRequestBody = WithdrawRequest
@@ -6915,6 +7165,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
 	PostponeTournamentRound(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetTournamentSeedsWithBody Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeedsWithBody(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetTournamentSeeds Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeeds(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStandings Standings, as JSON or CSV
 	//
@@ -9845,6 +10129,60 @@ func (c *Client) PostponeTournamentRoundWithBody(ctx context.Context, id Tournam
 // Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
 func (c *Client) PostponeTournamentRound(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostponeTournamentRoundRequest(c.Server, id, round, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetTournamentSeedsWithBody Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *Client) SetTournamentSeedsWithBody(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetTournamentSeedsRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetTournamentSeeds Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *Client) SetTournamentSeeds(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetTournamentSeedsRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -13356,6 +13694,68 @@ func NewPostponeTournamentRoundRequestWithBody(server string, id TournamentId, r
 	return req, nil
 }
 
+// NewSetTournamentSeedsRequest calls the generic SetTournamentSeeds builder with application/json body
+func NewSetTournamentSeedsRequest(server string, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetTournamentSeedsRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewSetTournamentSeedsRequestWithBody constructs an http.Request for the SetTournamentSeeds method, with any body, and a specified content type
+func NewSetTournamentSeedsRequestWithBody(server string, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/seeds", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetStandingsRequest constructs an http.Request for the GetStandings method
 func NewGetStandingsRequest(server string, id TournamentId, params *GetStandingsParams) (*http.Request, error) {
 	var err error
@@ -15483,6 +15883,40 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
 	PostponeTournamentRoundWithResponse(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*PostponeTournamentRoundResponse, error)
+
+	// SetTournamentSeedsWithBodyWithResponse Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeedsWithBodyWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error)
+
+	// SetTournamentSeedsWithResponse Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeedsWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error)
 
 	// GetStandingsWithResponse Standings, as JSON or CSV
 	//
@@ -21624,6 +22058,110 @@ func (r PostponeTournamentRoundResponse) ContentType() string {
 	return ""
 }
 
+// SetTournamentSeedsResponse401Headers the declared response headers of an HTTP 401 response for SetTournamentSeeds
+type SetTournamentSeedsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type SetTournamentSeedsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetTournamentSeedsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetTournamentSeedsResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SetTournamentSeedsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetTournamentSeedsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetTournamentSeedsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetTournamentSeedsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24361,6 +24899,52 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParsePostponeTournamentRoundResponse(rsp)
+}
+
+// SetTournamentSeedsWithBodyWithResponse Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *ClientWithResponses) SetTournamentSeedsWithBodyWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error) {
+	rsp, err := c.SetTournamentSeedsWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetTournamentSeedsResponse(rsp)
+}
+
+// SetTournamentSeedsWithResponse Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *ClientWithResponses) SetTournamentSeedsWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error) {
+	rsp, err := c.SetTournamentSeeds(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetTournamentSeedsResponse(rsp)
 }
 
 // GetStandingsWithResponse Standings, as JSON or CSV
@@ -29937,6 +30521,101 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 	switch {
 	case rsp.StatusCode == 401:
 		var headers PostponeTournamentRoundResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetTournamentSeedsResponse parses an HTTP response from a SetTournamentSeedsWithResponse call
+func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetTournamentSeedsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers SetTournamentSeedsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
