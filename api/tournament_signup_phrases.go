@@ -25,10 +25,10 @@ type signupPhrases struct {
 	// A team event's join form: the partner, who is told by email, and
 	// the team's name (optional).
 	PartnerName, PartnerEmail, TeamName string
-	Joined               string
-	Withdraw             string
-	WithdrawNote         string
-	Withdrawn            string
+	Joined                              string
+	Withdraw                            string
+	WithdrawNote                        string
+	Withdrawn                           string
 
 	// Errors the script shows, by the API's problem code.
 	ErrClosed, ErrFull, ErrAlready, ErrInvite, ErrLogin, ErrTooMany, ErrNetwork, ErrGeneric string

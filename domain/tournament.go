@@ -94,7 +94,7 @@ type Tournament struct {
 	// plays a four-player game, team against team (see tournament_teams.go).
 	Teams    bool `json:",omitempty"`
 	Entrants []Entrant
-	Rounds       []Round
+	Rounds   []Round
 	// Bracket is a knockout's slots by round, as each round is paired:
 	// entrants, Bye for an empty slot; slots 2k and 2k+1 play match k.
 	Bracket [][]int     `json:",omitempty"`
@@ -148,7 +148,7 @@ type NewTournamentSpec struct {
 	Teams     bool
 	Partners  []Player
 	TeamNames []string
-	Time         TimeControl
+	Time      TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
 	// for round i+1), e.g. longer turns for the decisive last rounds; a
 	// zero entry (Kind "") and every round past the list use Time.
