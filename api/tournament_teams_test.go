@@ -300,7 +300,7 @@ func TestTeamRoundRobinE2E(t *testing.T) {
 		}
 	}
 	page := string(h.do("GET", "/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).body)
-	for _, w := range []string{"4 teams of two", `<span class="members note">P0 &amp; Q0</span>`, "Team 3"} {
+	for _, w := range []string{"4 teams of two", `<span class="members note">P0 &amp; Q0</span>`, "Team 3", `class="name">Team</th>`} {
 		if !strings.Contains(page, w) {
 			t.Errorf("the page lacks %q", w)
 		}
