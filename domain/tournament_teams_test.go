@@ -32,6 +32,22 @@ func errCode(err error) string {
 	return fmt.Sprint(err)
 }
 
+// refused checks a case's error against the code it expects ("" for
+// none): it reports whether the case was refused, as expected.
+func refused(t *testing.T, err error, code string) bool {
+	t.Helper()
+	if code != "" {
+		if errCode(err) != code {
+			t.Fatalf("got %v, want %s", err, code)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return false
+}
+
 func TestCreateTeamTournament(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -56,14 +72,8 @@ func TestCreateTeamTournament(t *testing.T) {
 			spec := teamSpec(3)
 			tt.change(&spec)
 			tour, err := domain.CreateTournament(spec, "t_1", testCreator, t0, 100)
-			if tt.code != "" {
-				if errCode(err) != tt.code {
-					t.Fatalf("got %v, want %s", err, tt.code)
-				}
+			if refused(t, err, tt.code) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var titles []string
 			for _, e := range tour.Entrants {
@@ -198,14 +208,8 @@ func TestTeamEntrantChanges(t *testing.T) {
 				t.Fatal(err)
 			}
 			err = tt.do(&tour)
-			if tt.code != "" {
-				if errCode(err) != tt.code {
-					t.Fatalf("got %v, want %s", err, tt.code)
-				}
+			if refused(t, err, tt.code) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if msg := tt.want(&tour); msg != "" {
 				t.Error(msg)
