@@ -23,6 +23,10 @@ type playerRequest struct {
 	Locale string `json:"locale"`
 }
 
+func (p playerRequest) player() domain.Player {
+	return domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale}
+}
+
 type boardRequest struct {
 	Side  *int    `json:"side"` // Les
 	Seed  *string `json:"seed"` // Less
@@ -56,7 +60,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 	var spec domain.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
 	for _, p := range r.Players {
-		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
+		spec.Players = append(spec.Players, p.player())
 	}
 	if b := r.Board; b != nil {
 		if b.Side != nil {

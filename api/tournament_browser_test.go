@@ -2,10 +2,13 @@ package api_test
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -142,6 +145,63 @@ func TestTournamentBracketInBrowser(t *testing.T) {
 				t.Errorf("text as small as %.1f px", small)
 			}
 			if err := p.screenshot(filepath.Join(screenshotDir(), fmt.Sprintf("tournament-bracket-%dx%d.png", size.width, size.height))); err != nil {
+				t.Errorf("screenshot: %v", err)
+			}
+		})
+	}
+}
+
+// A team event's page on a phone: the standings and the crosstable are by
+// team, a named team's members under its name, the games team against
+// team, and nothing widens the page however long the names.
+func TestTeamTournamentPageInBrowser(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	teams := teamEntries(4, true)
+	teams[0]["team"] = "Die unaufhaltsamen Wandbezwinger aus Oberammergau"
+	teams[1]["partner"].(map[string]any)["name"] = strings.Repeat("W", 64)
+	delete(teams[2], "team")
+	var tour teamTournamentJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Pairs Cup", "format": "round_robin", "teams": true, "players": teams,
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 72}}).want(t, http.StatusCreated).decode(t, &tour)
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	for _, m := range h.deliver() {
+		if strings.Contains(m.Text, "You play Black") {
+			id, token := moveLink(t, m)
+			h.do("POST", "/v1/games/"+id+"/resign", token, nil).want(t, http.StatusOK)
+			break // one game decided, one playing
+		}
+	}
+	for _, width := range []int{390, 360} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			p := openBrowser(t, width, 844)
+			p.do("emulate a phone", chromedp.EmulateViewport(int64(width), 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+			p.do("open the page", chromedp.Navigate(h.url+"/tournaments/"+tour.ID))
+			p.waitFor("the page", `document.querySelector('table.crosstable')`)
+			if w := eval[int](p, "document.scrollingElement.scrollWidth"); w > width {
+				t.Errorf("page is %d px wide at %d", w, width)
+			}
+			wide := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll('main *')].filter((e) => {
+				const r = e.getBoundingClientRect();
+				return r.width > 0 && (r.right > %d + 0.5 || r.left < -0.5) && !e.closest('.scroll');
+			}).map((e) => e.tagName + '.' + e.className)`, width))
+			if len(wide) > 0 {
+				t.Errorf("outside the screen at %d px: %v", width, wide)
+			}
+			names := eval[[]string](p, `[...document.querySelectorAll('table.standings tbody th.name')].map((e) => e.textContent)`)
+			if len(names) != 4 || !slices.ContainsFunc(names, func(n string) bool {
+				return strings.HasPrefix(n, "Die unaufhaltsamen") && strings.HasSuffix(n, "P0 & Q0")
+			}) || !slices.Contains(names, "P2 & Q2") {
+				t.Errorf("standings by team %q", names)
+			}
+			if got := eval[int](p, `document.querySelectorAll('table.crosstable tbody tr').length`); got != 4 {
+				t.Errorf("crosstable has %d rows, want 4 teams", got)
+			}
+			if !p.visible(".members") || !p.visible(".game .watch") {
+				t.Error("the members or the games are not shown")
+			}
+			if err := p.screenshot(filepath.Join(screenshotDir(), fmt.Sprintf("tournament-teams-%dx844.png", width))); err != nil {
 				t.Errorf("screenshot: %v", err)
 			}
 		})

@@ -27,11 +27,13 @@ type pagePhrases struct {
 	GameLess      string
 	GameLes       string // %d: the board's side
 	Players       string // %d players
+	Teams         string // %d teams (of a team event)
 
 	Standings    string
 	RankingNote  string // %s: the tiebreak's name
 	Rank         string
 	Player       string
+	Team         string // the standings' head in a team event
 	Points       string
 	Played       string
 	PlayedTitle  string
@@ -104,9 +106,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "In progress", domain.TournamentFinished: "Finished", domain.TournamentCancelled: "Cancelled"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "not started", domain.RoundRunning: "being played",
 			domain.RoundClosed: "finished"},
-		GameLess: "Less", GameLes: "Les, board side %d", Players: "%d players",
+		GameLess: "Less", GameLes: "Les, board side %d", Players: "%d players", Teams: "%d teams of two",
 		Standings: "Standings", RankingNote: "Ranked by points (win 1, draw ½, bye 1), then the sum of margins, then %s.",
-		Rank: "#", Player: "Player", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
+		Rank: "#", Player: "Player", Team: "Team", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
 		WDL: "W–D–L", WDLTitle: "Won, drawn, lost", Margins: "Margins", MarginsTitle: "The sum of the margins of the player's games: what he won by, less what he lost by",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: the sum of the points of the opponents met",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -138,9 +140,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "Läuft", domain.TournamentFinished: "Beendet", domain.TournamentCancelled: "Abgesagt"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "noch nicht begonnen", domain.RoundRunning: "wird gespielt",
 			domain.RoundClosed: "beendet"},
-		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: "%d Spieler",
+		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: "%d Spieler", Teams: "%d Zweierteams",
 		Standings: "Tabelle", RankingNote: "Gewertet nach Punkten (Sieg 1, Remis ½, spielfrei 1), dann nach der Summe der Differenzen, dann nach %s.",
-		Rank: "Pl.", Player: "Spieler", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
+		Rank: "Pl.", Player: "Spieler", Team: "Team", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
 		WDL: "S–R–N", WDLTitle: "Siege, Remis, Niederlagen", Margins: "Diff.", MarginsTitle: "Die Summe der Differenzen der Partien des Spielers: womit er gewann, abzüglich womit er verlor",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: die Summe der Punkte der Gegner",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -172,9 +174,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "En cours", domain.TournamentFinished: "Terminé", domain.TournamentCancelled: "Annulé"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "pas commencée", domain.RoundRunning: "en cours",
 			domain.RoundClosed: "terminée"},
-		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: "%d joueurs",
+		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: "%d joueurs", Teams: "%d équipes de deux",
 		Standings: "Classement", RankingNote: "Classé aux points (victoire 1, nulle ½, exempt 1), puis à la somme des écarts, puis au %s.",
-		Rank: "N°", Player: "Joueur", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
+		Rank: "N°", Player: "Joueur", Team: "Équipe", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
 		WDL: "G–N–P", WDLTitle: "Gagnées, nulles, perdues", Margins: "Écarts", MarginsTitle: "La somme des écarts des parties du joueur : ce dont il a gagné, moins ce dont il a perdu",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz : la somme des points des adversaires rencontrés",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -206,9 +208,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "In corso", domain.TournamentFinished: "Concluso", domain.TournamentCancelled: "Annullato"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "non iniziato", domain.RoundRunning: "in corso",
 			domain.RoundClosed: "concluso"},
-		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: "%d giocatori",
+		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: "%d giocatori", Teams: "%d squadre di due",
 		Standings: "Classifica", RankingNote: "Ordinata per punti (vittoria 1, patta ½, turno di riposo 1), poi per somma degli scarti, poi per %s.",
-		Rank: "N.", Player: "Giocatore", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
+		Rank: "N.", Player: "Giocatore", Team: "Squadra", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
 		WDL: "V–P–S", WDLTitle: "Vinte, patte, perse", Margins: "Scarti", MarginsTitle: "La somma degli scarti delle partite del giocatore: di quanto ha vinto, meno di quanto ha perso",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: la somma dei punti degli avversari incontrati",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -240,9 +242,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "En curso", domain.TournamentFinished: "Terminado", domain.TournamentCancelled: "Cancelado"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "sin empezar", domain.RoundRunning: "en juego",
 			domain.RoundClosed: "terminada"},
-		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: "%d jugadores",
+		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: "%d jugadores", Teams: "%d equipos de dos",
 		Standings: "Clasificación", RankingNote: "Por puntos (victoria 1, tablas ½, descanso 1), luego por la suma de diferencias, luego por %s.",
-		Rank: "N.º", Player: "Jugador", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",
+		Rank: "N.º", Player: "Jugador", Team: "Equipo", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",
 		WDL: "G–T–P", WDLTitle: "Ganadas, tablas, perdidas", Margins: "Dif.", MarginsTitle: "La suma de las diferencias de las partidas del jugador: por cuánto ganó, menos por cuánto perdió",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: la suma de los puntos de los rivales",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",

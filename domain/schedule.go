@@ -300,9 +300,11 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament
 			if e == Bye || t.Entrants[e].Withdrawn {
 				continue
 			}
-			n := Notice{Kind: NoticeBye, Email: t.Entrants[e].Email, Tournament: t.ID, Ply: r.Number}
-			if err := tx.AddNotice(ctx, n, t.Entrants[e].Locale, by, now); err != nil {
-				return false, err
+			for _, p := range t.Entrants[e].Members() {
+				n := Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+				if err := tx.AddNotice(ctx, n, p.Locale, by, now); err != nil {
+					return false, err
+				}
 			}
 		}
 	}

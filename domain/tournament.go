@@ -29,10 +29,15 @@ const (
 	RoundClosed  RoundStatus = "closed"  // every game has a result
 )
 
-// Entrant is a player of a tournament; entrants are numbered by their
-// index in Tournament.Entrants.
+// Entrant is a player of a tournament, or in a team event a team of two
+// (Player and Partner); entrants are numbered by their index in
+// Tournament.Entrants. Members lists who plays for it, Title names it.
 type Entrant struct {
 	Player
+	// Partner is Player's team mate in a team event; nil otherwise.
+	Partner *Player `json:",omitempty"`
+	// Team is the team's name as given; "" names it by its members.
+	Team      string `json:",omitempty"`
 	Withdrawn bool
 	// Annulled: he withdrew under WithdrawAnnul having played fewer than
 	// half his games, so none of his games count, for him or his opponents.
@@ -89,8 +94,11 @@ type Tournament struct {
 	// so the standings, tie-breaks and records count games as ever; a bye
 	// is two games won, a forfeit two games lost.
 	Simultaneous bool `json:",omitempty"`
-	Entrants     []Entrant
-	Rounds       []Round
+	// Teams: a team event. Each entrant is a team of two, and each pairing
+	// plays a four-player game, team against team (see tournament_teams.go).
+	Teams    bool `json:",omitempty"`
+	Entrants []Entrant
+	Rounds   []Round
 	// Bracket is a knockout's slots by round, as each round is paired:
 	// entrants, Bye for an empty slot; slots 2k and 2k+1 play match k.
 	Bracket [][]int `json:",omitempty"`
@@ -148,7 +156,13 @@ type NewTournamentSpec struct {
 	// (see Tournament.Simultaneous).
 	Simultaneous bool
 	Players      []Player
-	Time         TimeControl
+	// Teams makes a team event: Players[i] plays with Partners[i], as the
+	// team TeamNames[i] (optional; "" or a short list names a team by its
+	// members).
+	Teams     bool
+	Partners  []Player
+	TeamNames []string
+	Time      TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
 	// for round i+1), e.g. longer turns for the decisive last rounds; a
 	// zero entry (Kind "") and every round past the list use Time.
@@ -197,8 +211,8 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if (n < 2 && spec.Registration == nil) || n > maxTournamentPlayers {
 		return bad("a tournament has 2 to %d players, not %d", maxTournamentPlayers, n)
 	}
-	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Simultaneous: spec.Simultaneous, Status: TournamentScheduled,
-		Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
+	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Simultaneous: spec.Simultaneous, Teams: spec.Teams,
+		Status: TournamentScheduled, Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
 	if spec.Registration != nil {
 		reg, err := checkRegistration(*spec.Registration, n, now)
 		if err != nil {
@@ -212,17 +226,28 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			n = maxTournamentPlayers
 		}
 	}
-	emails := map[string]bool{}
-	for _, p := range spec.Players {
-		p, err := checkPlayer(p)
+	if spec.Teams && len(spec.Partners) != len(spec.Players) || !spec.Teams && len(spec.Partners)+len(spec.TeamNames) > 0 {
+		return bad("a team event gives every player a partner; other events none")
+	}
+	if len(spec.TeamNames) > len(spec.Players) {
+		return bad("%d team names for %d teams", len(spec.TeamNames), len(spec.Players))
+	}
+	for i, p := range spec.Players {
+		e := Entrant{Player: p}
+		if spec.Teams {
+			e.Partner = &spec.Partners[i]
+		}
+		if i < len(spec.TeamNames) {
+			e.Team = spec.TeamNames[i]
+		}
+		e, err := t.checkShape(e)
 		if err != nil {
 			return Tournament{}, err
 		}
-		if emails[p.Email] {
-			return Tournament{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s is listed twice", p.Email)
+		if email, in := t.playsIn(&e, -1); in {
+			return Tournament{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s is listed twice", email)
 		}
-		emails[p.Email] = true
-		t.Entrants = append(t.Entrants, Entrant{Player: p})
+		t.Entrants = append(t.Entrants, e)
 	}
 	if err := t.setSeedingRules(spec); err != nil {
 		return Tournament{}, err
@@ -252,7 +277,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if first := starts0(spec); spec.Registration != nil && !first.IsZero() && spec.Registration.Closes.After(first) {
 		return bad("registration closes after the first round starts")
 	}
-	if t.Time, err = spec.Time.Normalize(2); err != nil {
+	if t.Time, err = spec.Time.Normalize(gameSeats(spec.Teams)); err != nil {
 		return Tournament{}, err
 	}
 	if t.RoundTimes, err = normalizeRoundTimes(spec, rounds); err != nil {
@@ -263,8 +288,8 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if err != nil {
 		return Tournament{}, err
 	}
-	if _, _, err := rs.Start(ruleset.Options{Players: 2, Seed: seed, Params: spec.Params}); err != nil {
-		return Tournament{}, classify(err)
+	if err := checkTournamentGame(rs, spec.Teams, seed, spec.Params); err != nil {
+		return Tournament{}, err
 	}
 	t.Ruleset, t.Params = rs.Name(), maps.Clone(spec.Params)
 	starts, err := schedule(spec, rounds, now)
@@ -314,7 +339,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, err
 		if tc.Kind == "" {
 			continue // the tournament's
 		}
-		n, err := tc.Normalize(2)
+		n, err := tc.Normalize(gameSeats(spec.Teams))
 		if de := (*Error)(nil); errors.As(err, &de) {
 			return nil, Errorf(de.Kind, de.Code, "round %d's %s", i+1, de.Message)
 		} else if err != nil {
@@ -670,17 +695,23 @@ func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *
 }
 
 // GameSpec is the game of pairing i of round r: the entrants in their
-// colours, the round's board, the round's time control.
+// colours (in a team event the teams on their sides: White's team holds
+// side 0), the round's board, the round's time control.
 func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 	p := r.Games[i].Pairing
 	seed := r.Seed
-	return NewGameSpec{
-		Players: []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player},
+	spec := NewGameSpec{
 		Ruleset: t.Ruleset,
 		Params:  t.Params,
 		Seed:    &seed,
 		Time:    t.RoundTime(r.Number),
 	}
+	if t.Teams {
+		spec.Teams = [][]Player{t.Entrants[p.White].Members(), t.Entrants[p.Black].Members()}
+	} else {
+		spec.Players = []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player}
+	}
+	return spec
 }
 
 // WithdrawPolicy is how a withdrawal counts.
@@ -710,7 +741,7 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	}
 	e := &t.Entrants[entrant]
 	if e.Withdrawn {
-		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
+		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Title())
 	}
 	if policy == "" {
 		policy = WithdrawForfeit
@@ -727,13 +758,13 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	}
 	if t.Status == TournamentScheduled {
 		// Nothing was paired yet: he leaves the list (and may join again).
-		name := e.Name
+		name := e.Title()
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
 		t.logf(by, now, ActionLeft, reason, LogArgs{Players: []string{name}})
 		return nil, nil
 	}
 	e.Withdrawn = true
-	detail := LogArgs{Players: []string{e.Name}}
+	detail := LogArgs{Players: []string{e.Title()}}
 	if policy == WithdrawAnnul {
 		played := t.played(entrant)
 		detail.Kind, detail.Count, detail.Of = LogHalf, played, len(t.Rounds)
@@ -785,10 +816,11 @@ func (t *Tournament) Cancel(by TournamentActor, reason string, now time.Time) er
 	return nil
 }
 
-// EntrantOf finds the entrant with an email address.
+// EntrantOf finds the entrant with an email address: in a team event
+// either member finds his team.
 func (t *Tournament) EntrantOf(email string) (int, bool) {
-	for i, e := range t.Entrants {
-		if e.Email == email {
+	for i := range t.Entrants {
+		if _, ok := t.Entrants[i].Member(email); ok {
 			return i, true
 		}
 	}

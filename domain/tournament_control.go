@@ -173,28 +173,32 @@ func (t *Tournament) Joinable(now time.Time) bool {
 		(r.Closes.IsZero() || now.Before(r.Closes)) && now.Before(t.Rounds[0].Start)
 }
 
-// Join enters a player who signs up himself, with his account. invite is
-// the version of the invite link he came by; 0 when he came without (only
-// a public registration takes him then).
-func (t *Tournament) Join(p Player, userID int64, invite int, now time.Time) (int, error) {
+// Join enters a player who signs up himself, with his account (in a team
+// event with his partner, who has a say too: either may withdraw the team
+// before the start). invite is the version of the invite link he came by;
+// 0 when he came without (only a public registration takes him then).
+func (t *Tournament) Join(e Entrant, userID int64, invite int, now time.Time) (int, error) {
 	if !t.Joinable(now) {
 		return 0, Errorf(KindConflict, CodeRegistrationClosed, "registration for %s is closed", t.Name)
 	}
 	if invite == 0 && !t.Registration.Public || invite != 0 && invite != t.Registration.InviteVersion {
 		return 0, Errorf(KindForbidden, CodeInviteInvalid, "this invite link is no longer valid; ask the organiser for the current one")
 	}
-	p, err := checkPlayer(p)
+	e, err := t.checkShape(e)
 	if err != nil {
 		return 0, err
 	}
-	if _, in := t.EntrantOf(p.Email); in {
+	if email, in := t.playsIn(&e, -1); in && email == e.Email {
 		return 0, Errorf(KindConflict, CodeAlreadyEntered, "you play in %s already", t.Name)
+	} else if in {
+		return 0, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", email, t.Name)
 	}
 	if t.Registration.PlacesLeft(len(t.Entrants)) == 0 {
 		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
-	t.Entrants = append(t.Entrants, Entrant{Player: p, UserID: userID})
-	t.logf(ByPlayer(p.Name), now, ActionJoined, "", LogArgs{Players: []string{p.Name}})
+	e.UserID, e.Withdrawn, e.Annulled = userID, false, false
+	t.Entrants = append(t.Entrants, e)
+	t.logf(ByPlayer(e.Name), now, ActionJoined, "", LogArgs{Players: []string{e.Title()}})
 	return len(t.Entrants) - 1, nil
 }
 
@@ -240,7 +244,7 @@ func (t *Tournament) closeRegistration(now time.Time) bool {
 // AddEntrant enters a player typed in by the organiser: before the start
 // of any event, and as a late entry into a running Swiss event (he starts
 // with no points and is paired from the next round on).
-func (t *Tournament) AddEntrant(p Player, reason string, now time.Time) (int, error) {
+func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, error) {
 	if err := t.checkChangeable(); err != nil {
 		return 0, err
 	}
@@ -251,18 +255,14 @@ func (t *Tournament) AddEntrant(p Player, reason string, now time.Time) (int, er
 	if err != nil {
 		return 0, err
 	}
-	p, err = checkPlayer(p)
-	if err != nil {
+	if e, err = t.checkEntry(Entrant{Player: e.Player, Partner: e.Partner, Team: e.Team}, -1); err != nil {
 		return 0, err
-	}
-	if _, in := t.EntrantOf(p.Email); in {
-		return 0, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
 	}
 	if len(t.Entrants) >= maxTournamentPlayers {
 		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
 	}
-	t.Entrants = append(t.Entrants, Entrant{Player: p})
-	added := LogArgs{Players: []string{p.Name}}
+	t.Entrants = append(t.Entrants, e)
+	added := LogArgs{Players: []string{e.Title()}}
 	if t.Status == TournamentRunning {
 		added.Kind = LogLate
 	}
@@ -293,13 +293,18 @@ func (t *Tournament) EntrantGames(entrant int) []TournamentGame {
 	return out
 }
 
-// UpdateEntrant corrects an entrant's name or address (a typo: he keeps
-// his results), or, with replace, puts another player in his place, which
-// is allowed only before he has played: hasMoved says whether he made a
-// move in his game of the running round (the caller reads its turns).
-func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
+// UpdateEntrant corrects the name or address of an entrant's member (a
+// typo: he keeps his results), or, with replace, puts another player in
+// his place, which is allowed only before the entrant has played: hasMoved
+// says whether the member made a move in his game of the running round
+// (the caller reads its turns). member is 0 for the player, 1 for a team's
+// partner.
+func (t *Tournament) UpdateEntrant(entrant, member int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
 	if entrant < 0 || entrant >= len(t.Entrants) {
 		return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+	}
+	if member < 0 || member >= len(t.Entrants[entrant].Members()) {
+		return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, member)
 	}
 	if err := t.checkChangeable(); err != nil {
 		return err
@@ -312,23 +317,32 @@ func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool
 	if err != nil {
 		return err
 	}
-	if other, in := t.EntrantOf(p.Email); in && other != entrant {
-		return Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
+	e := t.Entrants[entrant]
+	if e.Withdrawn {
+		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", e.Title())
 	}
-	old := t.Entrants[entrant]
-	if old.Withdrawn {
-		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", old.Name)
-	}
+	old := e.Members()[member]
 	if replace && (hasMoved || t.played(entrant) > 0) {
 		return Errorf(KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
 	}
 	if p.Locale == "" {
 		p.Locale = old.Locale
 	}
-	t.Entrants[entrant].Player = p
+	if member == 0 {
+		e.Player = p
+	} else {
+		e.Partner = &p
+	}
+	// The team mate's address is taken too (a team is two players).
+	if e, err = t.checkEntry(e, entrant); err != nil {
+		return err
+	}
+	t.Entrants[entrant] = e
 	switch {
 	case replace:
-		t.Entrants[entrant].UserID = 0
+		if member == 0 {
+			t.Entrants[entrant].UserID = 0
+		}
 		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, LogArgs{Players: []string{p.Name, old.Name}})
 	case old.Name != p.Name:
 		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogRenamed, Players: []string{old.Name, p.Name}})
@@ -363,7 +377,7 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 				return Errorf(KindConflict, CodeGameOver, "the game is decided")
 			}
 			g.Extra += by
-			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, LogArgs{Players: []string{t.Entrants[g.White].Name, t.Entrants[g.Black].Name},
+			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, LogArgs{Players: []string{t.Entrants[g.White].Title(), t.Entrants[g.Black].Title()},
 				Round: r.Number, For: by, At: r.GameDeadline(i)})
 			return nil
 		}
@@ -482,9 +496,9 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	if g.Black == Bye && !annul {
 		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")
 	}
-	pairing := LogArgs{Players: []string{t.Entrants[g.White].Name}, Round: round}
+	pairing := LogArgs{Players: []string{t.Entrants[g.White].Title()}, Round: round}
 	if g.Black != Bye {
-		pairing.Players = append(pairing.Players, t.Entrants[g.Black].Name)
+		pairing.Players = append(pairing.Players, t.Entrants[g.Black].Title())
 	} else {
 		pairing.Kind = LogBye
 	}

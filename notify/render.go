@@ -415,10 +415,10 @@ func (r *Renderer) bye(ctx context.Context, m domain.OutboxMail, msg Message) (M
 	name := ""
 	data := map[string]any{"Name": t.Name, "Round": m.Notice.Ply}
 	text := p.Bye
-	if i, ok := t.EntrantOf(m.Email); ok {
-		name = t.Entrants[i].Name
+	if i, member, ok := recipient(&t, m.Email); ok {
+		name = member
 		if opponent, ok := withdrawnOpponent(&t, m.Notice.Ply, i); ok {
-			data["Opponent"], text = t.Entrants[opponent].Name, p.Walkover
+			data["Opponent"], text = t.Entrants[opponent].Title(), p.Walkover
 			if t.Entrants[opponent].Annulled {
 				text = p.WalkoverAnnulled // the pairing counts for nobody
 			}

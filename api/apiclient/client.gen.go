@@ -791,6 +791,7 @@ const (
 	ProblemCodeRoundNotChangeable       ProblemCode = "round_not_changeable"
 	ProblemCodeSeatOrAccountRequired    ProblemCode = "seat_or_account_required"
 	ProblemCodeStalePly                 ProblemCode = "stale_ply"
+	ProblemCodeTeamsUnsupported         ProblemCode = "teams_unsupported"
 	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
 	ProblemCodeTooManyPushSubscriptions ProblemCode = "too_many_push_subscriptions"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
@@ -889,6 +890,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeSeatOrAccountRequired:
 		return true
 	case ProblemCodeStalePly:
+		return true
+	case ProblemCodeTeamsUnsupported:
 		return true
 	case ProblemCodeTooManyLogins:
 		return true
@@ -1086,6 +1089,24 @@ func (e StandingListTiebreak) Valid() bool {
 	case StandingListTiebreakRoundReached:
 		return true
 	case StandingListTiebreakSonnebornBerger:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TeamMember.
+const (
+	TeamMemberPartner TeamMember = "partner"
+	TeamMemberPlayer  TeamMember = "player"
+)
+
+// Valid indicates whether the value is a known member of the TeamMember enum.
+func (e TeamMember) Valid() bool {
+	switch e {
+	case TeamMemberPartner:
+		return true
+	case TeamMemberPlayer:
 		return true
 	default:
 		return false
@@ -1961,8 +1982,8 @@ type CreateTournamentRequest struct {
 	// Name 1 to 100 characters after trimming; no control characters.
 	Name string `json:"name"`
 
-	// Players At least 2 unless `registration` opens sign-up.
-	Players *[]PlayerRequest `json:"players,omitempty"`
+	// Players At least 2 unless `registration` opens sign-up (teams, in a team event).
+	Players *[]TournamentEntryRequest `json:"players,omitempty"`
 
 	// Registration Sign-up by the players themselves.
 	Registration *RegistrationRequest `json:"registration,omitempty"`
@@ -2002,6 +2023,10 @@ type CreateTournamentRequest struct {
 	//
 	// Example: true
 	Simultaneous *bool `json:"simultaneous,omitempty"`
+
+	// Teams A team event: every entry of `players` is a team, with its
+	// `partner`; each pairing plays a four-player game (Less on 8x8).
+	Teams *bool `json:"teams,omitempty"`
 
 	// TiebreakHours Knockouts with `knockout_tiebreak` `game`: how long a deciding game lasts; the round's length if omitted.
 	TiebreakHours *int `json:"tiebreak_hours,omitempty"`
@@ -2053,9 +2078,13 @@ type CreateTournamentRequestSeeding string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
 type EditTournamentPlayerRequest struct {
-	Email  *string `json:"email,omitempty"`
-	Name   *string `json:"name,omitempty"`
-	Reason *string `json:"reason,omitempty"`
+	Email *string `json:"email,omitempty"`
+
+	// Member Replacing or correcting in a team event: which member of the team
+	// (`player`, who was entered first, or his `partner`).
+	Member *TeamMember `json:"member,omitempty"`
+	Name   *string     `json:"name,omitempty"`
+	Reason *string     `json:"reason,omitempty"`
 }
 
 // Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
@@ -2091,6 +2120,14 @@ type JoinTournamentRequest struct {
 
 	// Name How the event shows you; your account's name if omitted.
 	Name *string `json:"name,omitempty"`
+
+	// Partner A team event's (required there): your team mate. He is emailed
+	// that you entered him, and may withdraw the team before the start
+	// as you may.
+	Partner *PlayerRequest `json:"partner,omitempty"`
+
+	// Team A team event's team name; "You & Partner" if omitted.
+	Team *string `json:"team,omitempty"`
 }
 
 // LesBoard defines model for LesBoard.
@@ -3166,6 +3203,10 @@ type SubmitTurnRequest struct {
 	Turn string `json:"turn"`
 }
 
+// TeamMember Replacing or correcting in a team event: which member of the team
+// (`player`, who was entered first, or his `partner`).
+type TeamMember string
+
 // TimeControl A game's time control, and each bank (for `bank`).
 type TimeControl struct {
 	AllowVacation bool `json:"allow_vacation"`
@@ -3294,6 +3335,11 @@ type Tournament struct {
 	Standings []Standing       `json:"standings"`
 	Status    TournamentStatus `json:"status"`
 
+	// Teams A team event: each of `players` is a team of two (its
+	// `members`), and each pairing a four-player game, team against
+	// team; standings are by team.
+	Teams bool `json:"teams"`
+
 	// Tiebreak The third criterion after points and margins; a knockout ranks
 	// by the round each player reached instead (`round_reached`: the
 	// champion, the finalist, then each round's losers sharing a
@@ -3321,6 +3367,26 @@ type TournamentStatus string
 // champion, the finalist, then each round's losers sharing a
 // rank), its `tiebreak` numbers 0.
 type TournamentTiebreak string
+
+// TournamentEntryRequest A player; in a team event a team, with its partner.
+type TournamentEntryRequest struct {
+	// Email Example: ann@example.org
+	Email string `json:"email"`
+
+	// Locale The language of emails.
+	Locale *Locale `json:"locale,omitempty"`
+
+	// Name 1 to 64 characters after trimming; no control characters.
+	//
+	// Example: Ann
+	Name    string         `json:"name"`
+	Partner *PlayerRequest `json:"partner,omitempty"`
+
+	// Team A team event's team name; its members' names ("Ann & Bob") if omitted.
+	//
+	// Example: The Walls
+	Team *string `json:"team,omitempty"`
+}
 
 // TournamentInvite defines model for TournamentInvite.
 type TournamentInvite struct {
@@ -3458,8 +3524,13 @@ type TournamentPairing struct {
 // TournamentPlayer defines model for TournamentPlayer.
 type TournamentPlayer struct {
 	// Annulled He withdrew under the annul policy; none of his games count.
-	Annulled  bool   `json:"annulled"`
-	Index     int    `json:"index"`
+	Annulled bool `json:"annulled"`
+	Index    int  `json:"index"`
+
+	// Members Who plays for the entrant, by name (the player, or a team's two, the player then his partner).
+	Members []string `json:"members"`
+
+	// Name The player's name; in a team event the team's.
 	Name      string `json:"name"`
 	Withdrawn bool   `json:"withdrawn"`
 }
@@ -3470,10 +3541,20 @@ type TournamentPlayerRequest struct {
 
 	// Locale The language of emails.
 	Locale *Locale `json:"locale,omitempty"`
-	Name   string  `json:"name"`
+
+	// Member Replacing or correcting in a team event: which member of the team
+	// (`player`, who was entered first, or his `partner`).
+	Member *TeamMember `json:"member,omitempty"`
+	Name   string      `json:"name"`
+
+	// Partner Adding to a team event (required there) the player's team mate.
+	Partner *PlayerRequest `json:"partner,omitempty"`
 
 	// Reason Why, for the log (required to replace a player).
 	Reason *string `json:"reason,omitempty"`
+
+	// Team Adding to a team event, the team's name; its members' if omitted.
+	Team *string `json:"team,omitempty"`
 }
 
 // TournamentRound defines model for TournamentRound.
@@ -6697,10 +6778,19 @@ type ClientInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -6733,10 +6823,19 @@ type ClientInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -9400,10 +9499,19 @@ func (c *Client) ListTournaments(ctx context.Context, reqEditors ...RequestEdito
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -9446,10 +9554,19 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -15409,10 +15526,19 @@ type ClientWithResponsesInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -15445,10 +15571,19 @@ type ClientWithResponsesInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -24264,10 +24399,19 @@ func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, r
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -24306,10 +24450,19 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
