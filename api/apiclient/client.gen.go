@@ -4284,6 +4284,12 @@ type SubmitTurnParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetBoardViewParams defines parameters for GetBoardView.
+type GetBoardViewParams struct {
+	// Ply Show the board after this many plies (default, the board now).
+	Ply *int `form:"ply,omitempty" json:"ply,omitempty"`
+}
+
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
 	// LastEventId As `Last-Event-ID`, for clients that cannot set headers; the header
@@ -6118,14 +6124,21 @@ type ClientInterface interface {
 	// the path before them stays). The play page and the email pictures
 	// draw this. What a move costs comes from `listLegalMoves`.
 	//
+	// With `ply`, the board as it stood after that many plies of the
+	// game's history (0: the start), its last turn marked: the play page
+	// steps through a game with it. A ply the rules made by themselves (an
+	// automatic pass) comes with the ply before it, so a `ply` inside
+	// such a run shows the board after the run.
+	//
 	// Token: an account token (of a player or the creator), a seat token
 	// or a spectator token of this game.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+	// (`ply` past the game's plies).
 	//
 	// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-	GetBoardView(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetBoardView(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMe The signed-in account
 	//
@@ -8499,15 +8512,22 @@ func (c *Client) SubmitTurn(ctx context.Context, id GameId, params *SubmitTurnPa
 // the path before them stays). The play page and the email pictures
 // draw this. What a move costs comes from `listLegalMoves`.
 //
+// With `ply`, the board as it stood after that many plies of the
+// game's history (0: the start), its last turn marked: the play page
+// steps through a game with it. A ply the rules made by themselves (an
+// automatic pass) comes with the ply before it, so a `ply` inside
+// such a run shows the board after the run.
+//
 // Token: an account token (of a player or the creator), a seat token
 // or a spectator token of this game.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+// (`ply` past the game's plies).
 //
 // Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-func (c *Client) GetBoardView(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetBoardViewRequest(c.Server, id)
+func (c *Client) GetBoardView(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBoardViewRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11910,7 +11930,7 @@ func NewSubmitTurnRequestWithBody(server string, id GameId, params *SubmitTurnPa
 }
 
 // NewGetBoardViewRequest constructs an http.Request for the GetBoardView method
-func NewGetBoardViewRequest(server string, id GameId) (*http.Request, error) {
+func NewGetBoardViewRequest(server string, id GameId, params *GetBoardViewParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11933,6 +11953,33 @@ func NewGetBoardViewRequest(server string, id GameId) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ply != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ply", *params.Ply, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -14826,16 +14873,23 @@ type ClientWithResponsesInterface interface {
 	// the path before them stays). The play page and the email pictures
 	// draw this. What a move costs comes from `listLegalMoves`.
 	//
+	// With `ply`, the board as it stood after that many plies of the
+	// game's history (0: the start), its last turn marked: the play page
+	// steps through a game with it. A ply the rules made by themselves (an
+	// automatic pass) comes with the ply before it, so a `ply` inside
+	// such a run shows the board after the run.
+	//
 	// Token: an account token (of a player or the creator), a seat token
 	// or a spectator token of this game.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+	// (`ply` past the game's plies).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-	GetBoardViewWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error)
+	GetBoardViewWithResponse(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error)
 
 	// GetMeWithResponse The signed-in account
 	//
@@ -18472,6 +18526,8 @@ type GetBoardViewResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -18501,6 +18557,11 @@ func (r GetBoardViewResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetBoardViewResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23495,17 +23556,24 @@ func (c *ClientWithResponses) SubmitTurnWithResponse(ctx context.Context, id Gam
 // the path before them stays). The play page and the email pictures
 // draw this. What a move costs comes from `listLegalMoves`.
 //
+// With `ply`, the board as it stood after that many plies of the
+// game's history (0: the start), its last turn marked: the play page
+// steps through a game with it. A ply the rules made by themselves (an
+// automatic pass) comes with the ply before it, so a `ply` inside
+// such a run shows the board after the run.
+//
 // Token: an account token (of a player or the creator), a seat token
 // or a spectator token of this game.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+// (`ply` past the game's plies).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-func (c *ClientWithResponses) GetBoardViewWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error) {
-	rsp, err := c.GetBoardView(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetBoardViewWithResponse(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error) {
+	rsp, err := c.GetBoardView(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -27338,6 +27406,13 @@ func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
