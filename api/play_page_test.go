@@ -524,3 +524,46 @@ func TestPlayPageStepsThroughTheGame(t *testing.T) {
 	p.click(`[data-sq="a5"]`)
 	p.waitFor("a5's destinations", `document.querySelector('#board .dest')`)
 }
+
+// A player resigns from the page, only after saying yes: "keep playing"
+// changes nothing; yes ends the game, says so, and the other player is
+// emailed. A spectator has no such button.
+func TestPlayPageResignsWithConfirmation(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("POST", "/v1/games/"+id+"/turns", ann, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	h.deliver()
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann) // not her turn: she may still resign
+	p.waitFor("the page", `!document.body.classList.contains('loading') && !document.getElementById('resign').hidden`)
+	p.click("#resign-ask")
+	if got := p.text("#resign-question"); got != "Resign this game? You lose it, and this cannot be undone." {
+		t.Errorf("question %q", got)
+	}
+	p.click("#resign-no")
+	if p.visible("#resign-confirm") || h.game(id, ann).Status != "active" {
+		t.Fatal("keep playing did not keep the game going")
+	}
+	p.click("#resign-ask")
+	p.click("#resign-yes")
+	p.waitFor("the notice", `document.getElementById('notice').textContent.startsWith('You resigned.')`)
+	if p.visible("#resign") {
+		t.Error("the resign button stays after the game ended")
+	}
+	g := h.game(id, ann)
+	if g.Status != "finished" || g.Result == nil || g.Result.Reason != "resignation" {
+		t.Fatalf("game after resigning: %s %+v", g.Status, g.Result)
+	}
+	only(t, h.deliver(), "bob@example.org")
+
+	var spec struct {
+		SpectatorURL string `json:"spectator_url"`
+	}
+	id2, ann2, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("GET", "/v1/games/"+id2, ann2, nil).want(t, http.StatusOK).decode(t, &spec)
+	p.open(h.pageURL(spec.SpectatorURL))
+	p.waitFor("the spectator's page", `!document.body.classList.contains('loading') && !document.getElementById('spectating').hidden`)
+	if p.visible("#resign") {
+		t.Error("a spectator can resign")
+	}
+}
