@@ -327,7 +327,7 @@ func TestLoginPageListsGamesAndPlays(t *testing.T) {
 	if href := eval[string](p, "location.href"); strings.Contains(href, "#") {
 		t.Fatalf("the login token is still in the address bar: %s", href)
 	}
-	if got := p.text("#games li"); !strings.Contains(got, "Ann (White) – Bob (Black)") || !strings.Contains(got, "your turn") {
+	if got := p.text("#games li"); !strings.Contains(got, "vs Bob (Black)") || !strings.Contains(got, "your turn") {
 		t.Errorf("game line %q", got)
 	}
 	saveScreenshot(t, p, "login-1280.png")
@@ -566,4 +566,43 @@ func TestPlayPageResignsWithConfirmation(t *testing.T) {
 	if p.visible("#resign") {
 		t.Error("a spectator can resign")
 	}
+}
+
+// From the sign-in page's list, a player starts a game against a friend
+// (name, address, game, time, who moves first): the friend is invited, and
+// the list tells the games apart by opponent, board, whose turn and until
+// when.
+func TestLoginPageStartsAGame(t *testing.T) {
+	h := newHarness(t)
+	newGame(t, h, twoPlayers(openBoard)) // Ann vs Bob, created by someone else
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+	link := loginLinkRE.FindString(only(t, h.deliver(), "ann@example.org").Text)
+	p := openBrowser(t, 1280, 900)
+	p.do("open the sign-in link", chromedp.Navigate(h.pageURL(link)))
+	p.waitFor("the games", `document.querySelector('#games a') && !document.getElementById('new-game').hidden`)
+	if got := p.text("#games li"); !strings.Contains(got, "vs Bob (Black)") || !strings.Contains(got, "Less 6×6") || !strings.Contains(got, "your turn") {
+		t.Errorf("game line %q", got)
+	}
+
+	p.do("fill the form", chromedp.SendKeys("#my-name", "Ann"), chromedp.SendKeys("#opp-name", "Cleo"), chromedp.SendKeys("#opp-email", "cleo@example.org"),
+		chromedp.SetValue("#new-time", "d3"), chromedp.SetValue("#new-seat", "second"))
+	p.click("#new-submit")
+	p.waitFor("the notice", `document.getElementById('notice').textContent.includes('Cleo has been emailed')`)
+	p.waitFor("the new game in the list", `document.querySelectorAll('#games li').length === 2`)
+	lines := eval[[]string](p, `[...document.querySelectorAll('#games li')].map((li) => li.textContent)`)
+	var cleo string
+	for _, l := range lines {
+		if strings.Contains(l, "Cleo") {
+			cleo = l
+		}
+	}
+	// Cleo has White and moves first; the deadline is shown in the reader's time.
+	if !strings.Contains(cleo, "vs Cleo (White)") || !strings.Contains(cleo, "White to move") || !strings.Contains(cleo, "until ") {
+		t.Errorf("the new game's line %q (all: %q)", cleo, lines)
+	}
+	invitation := only(t, h.deliver(), "cleo@example.org")
+	if !strings.Contains(invitation.Text, "Ann") {
+		t.Errorf("Cleo's invitation does not name Ann:\n%s", invitation.Text)
+	}
+	saveScreenshot(t, p, "login-1280-new-game.png")
 }
