@@ -116,23 +116,51 @@ func (s *Server) createGame(c echo.Context) error {
 		return err
 	}
 	var req createGameRequest
-	if err := decodeJSON(c, &req); err != nil {
+	body, err := decodeJSONBody(c, &req)
+	if err != nil {
 		return err
 	}
 	spec, err := req.spec()
 	if err != nil {
 		return err
 	}
-	g, err := s.app.CreateGame(c.Request().Context(), spec, p.session.User.ID)
+	idem, err := idempotency(c, p, body)
 	if err != nil {
 		return err
+	}
+	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	present := func(g *domain.Game) (domain.Response, error) {
+		v, err := s.viewGame(g, actor)
+		if err != nil {
+			return domain.Response{}, err
+		}
+		b, err := json.Marshal(v)
+		return domain.Response{Status: http.StatusCreated, Body: b}, err
+	}
+	done, err := s.app.CreateGameOnce(c.Request().Context(), spec, p.session.User.ID, idem, present)
+	if err != nil {
+		return err
+	}
+	if done.Replayed {
+		var created struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(done.Response.Body, &created); err != nil {
+			return fmt.Errorf("stored response: %w", err)
+		}
+		c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+created.ID)
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+		return c.JSONBlob(done.Response.Status, done.Response.Body)
 	}
 	s.wakeMail()
-	v, err := s.viewGame(&g, domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email})
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+done.Game.ID)
+	if idem != nil {
+		return c.JSONBlob(done.Response.Status, done.Response.Body) // what a retry gets, to the byte
+	}
+	v, err := s.viewGame(&done.Game, actor)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+g.ID)
 	return c.JSON(http.StatusCreated, v)
 }
 

@@ -327,7 +327,7 @@ func TestLoginPageListsGamesAndPlays(t *testing.T) {
 	if href := eval[string](p, "location.href"); strings.Contains(href, "#") {
 		t.Fatalf("the login token is still in the address bar: %s", href)
 	}
-	if got := p.text("#games li"); !strings.Contains(got, "Ann (White) – Bob (Black)") || !strings.Contains(got, "your turn") {
+	if got := p.text("#games li"); !strings.Contains(got, "vs Bob (Black)") || !strings.Contains(got, "your turn") {
 		t.Errorf("game line %q", got)
 	}
 	saveScreenshot(t, p, "login-1280.png")
@@ -523,4 +523,86 @@ func TestPlayPageStepsThroughTheGame(t *testing.T) {
 	}
 	p.click(`[data-sq="a5"]`)
 	p.waitFor("a5's destinations", `document.querySelector('#board .dest')`)
+}
+
+// A player resigns from the page, only after saying yes: "keep playing"
+// changes nothing; yes ends the game, says so, and the other player is
+// emailed. A spectator has no such button.
+func TestPlayPageResignsWithConfirmation(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("POST", "/v1/games/"+id+"/turns", ann, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	h.deliver()
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann) // not her turn: she may still resign
+	p.waitFor("the page", `!document.body.classList.contains('loading') && !document.getElementById('resign').hidden`)
+	p.click("#resign-ask")
+	if got := p.text("#resign-question"); got != "Resign this game? You lose it, and this cannot be undone." {
+		t.Errorf("question %q", got)
+	}
+	p.click("#resign-no")
+	if p.visible("#resign-confirm") || h.game(id, ann).Status != "active" {
+		t.Fatal("keep playing did not keep the game going")
+	}
+	p.click("#resign-ask")
+	p.click("#resign-yes")
+	p.waitFor("the notice", `document.getElementById('notice').textContent.startsWith('You resigned.')`)
+	if p.visible("#resign") {
+		t.Error("the resign button stays after the game ended")
+	}
+	g := h.game(id, ann)
+	if g.Status != "finished" || g.Result == nil || g.Result.Reason != "resignation" {
+		t.Fatalf("game after resigning: %s %+v", g.Status, g.Result)
+	}
+	only(t, h.deliver(), "bob@example.org")
+
+	var spec struct {
+		SpectatorURL string `json:"spectator_url"`
+	}
+	id2, ann2, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("GET", "/v1/games/"+id2, ann2, nil).want(t, http.StatusOK).decode(t, &spec)
+	p.open(h.pageURL(spec.SpectatorURL))
+	p.waitFor("the spectator's page", `!document.body.classList.contains('loading') && !document.getElementById('spectating').hidden`)
+	if p.visible("#resign") {
+		t.Error("a spectator can resign")
+	}
+}
+
+// From the sign-in page's list, a player starts a game against a friend
+// (name, address, game, time, who moves first): the friend is invited, and
+// the list tells the games apart by opponent, board, whose turn and until
+// when.
+func TestLoginPageStartsAGame(t *testing.T) {
+	h := newHarness(t)
+	newGame(t, h, twoPlayers(openBoard)) // Ann vs Bob, created by someone else
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+	link := loginLinkRE.FindString(only(t, h.deliver(), "ann@example.org").Text)
+	p := openBrowser(t, 1280, 900)
+	p.do("open the sign-in link", chromedp.Navigate(h.pageURL(link)))
+	p.waitFor("the games", `document.querySelector('#games a') && !document.getElementById('new-game').hidden`)
+	if got := p.text("#games li"); !strings.Contains(got, "vs Bob (Black)") || !strings.Contains(got, "Less 6×6") || !strings.Contains(got, "your turn") {
+		t.Errorf("game line %q", got)
+	}
+
+	p.do("fill the form", chromedp.SendKeys("#my-name", "Ann"), chromedp.SendKeys("#opp-name", "Cleo"), chromedp.SendKeys("#opp-email", "cleo@example.org"),
+		chromedp.SetValue("#new-time", "d3"), chromedp.SetValue("#new-seat", "second"))
+	p.click("#new-submit")
+	p.waitFor("the notice", `document.getElementById('notice').textContent.includes('Cleo has been emailed')`)
+	p.waitFor("the new game in the list", `document.querySelectorAll('#games li').length === 2`)
+	lines := eval[[]string](p, `[...document.querySelectorAll('#games li')].map((li) => li.textContent)`)
+	var cleo string
+	for _, l := range lines {
+		if strings.Contains(l, "Cleo") {
+			cleo = l
+		}
+	}
+	// Cleo has White and moves first; the deadline is shown in the reader's time.
+	if !strings.Contains(cleo, "vs Cleo (White)") || !strings.Contains(cleo, "White to move") || !strings.Contains(cleo, "until ") {
+		t.Errorf("the new game's line %q (all: %q)", cleo, lines)
+	}
+	invitation := only(t, h.deliver(), "cleo@example.org")
+	if !strings.Contains(invitation.Text, "Ann") {
+		t.Errorf("Cleo's invitation does not name Ann:\n%s", invitation.Text)
+	}
+	saveScreenshot(t, p, "login-1280-new-game.png")
 }

@@ -4235,6 +4235,13 @@ type UnsubscribeParams struct {
 	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
+// CreateGameParams defines parameters for CreateGame.
+type CreateGameParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
@@ -5782,12 +5789,17 @@ type ClientInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateGameWithBody(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateGame Create a game
 	//
@@ -5819,12 +5831,17 @@ type ClientInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGame(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetGame A game
 	//
@@ -8010,13 +8027,18 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *Client) CreateGameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateGameRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateGameRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8057,13 +8079,18 @@ func (c *Client) CreateGameWithBody(ctx context.Context, contentType string, bod
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *Client) CreateGame(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateGameRequest(c.Server, body)
+func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateGameRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11317,18 +11344,18 @@ func NewExchangeLoginTokenRequestWithBody(server string, contentType string, bod
 }
 
 // NewCreateGameRequest calls the generic CreateGame builder with application/json body
-func NewCreateGameRequest(server string, body CreateGameJSONRequestBody) (*http.Request, error) {
+func NewCreateGameRequest(server string, params *CreateGameParams, body CreateGameJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateGameRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateGameRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateGameRequestWithBody constructs an http.Request for the CreateGame method, with any body, and a specified content type
-func NewCreateGameRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateGameRequestWithBody(server string, params *CreateGameParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11352,6 +11379,21 @@ func NewCreateGameRequestWithBody(server string, contentType string, body io.Rea
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14515,12 +14557,17 @@ type ClientWithResponsesInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGameWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
+	CreateGameWithBodyWithResponse(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
 
 	// CreateGameWithResponse Create a game
 	//
@@ -14552,12 +14599,17 @@ type ClientWithResponsesInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGameWithResponse(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
+	CreateGameWithResponse(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
 
 	// GetGameWithResponse A game
 	//
@@ -17344,7 +17396,8 @@ func (r ExchangeLoginTokenResponse) ContentType() string {
 
 // CreateGameResponse201Headers the declared response headers of an HTTP 201 response for CreateGame
 type CreateGameResponse201Headers struct {
-	Location string
+	IdempotentReplayed *string
+	Location           string
 }
 
 // CreateGameResponse401Headers the declared response headers of an HTTP 401 response for CreateGame
@@ -17368,6 +17421,8 @@ type CreateGameResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -17402,6 +17457,11 @@ func (r CreateGameResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateGameResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23102,13 +23162,18 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
-	rsp, err := c.CreateGameWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
+	rsp, err := c.CreateGameWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -23145,13 +23210,18 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
-	rsp, err := c.CreateGame(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
+	rsp, err := c.CreateGame(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -26297,6 +26367,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		}
 		response.ApplicationproblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26330,6 +26407,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 	switch {
 	case rsp.StatusCode == 201:
 		var headers CreateGameResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
 		if values := rsp.Header.Values("Location"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

@@ -84,6 +84,9 @@ function wireControls() {
   $('clear').addEventListener('click', clearMoves);
   $('submit').addEventListener('click', submit);
   $('notation-form').addEventListener('submit', checkNotation);
+  $('resign-ask').addEventListener('click', () => askResign(true));
+  $('resign-no').addEventListener('click', () => askResign(false));
+  $('resign-yes').addEventListener('click', resign);
   $('replay-prev').addEventListener('click', () => showPly(shownPly() - 1));
   $('replay-next').addEventListener('click', () => showPly(shownPly() + 1));
   $('replay-latest').addEventListener('click', () => showPly(state.turns.length));
@@ -403,6 +406,47 @@ function afterPlayed(res, view) {
   schedulePoll();
 }
 
+// ---- resigning ----------------------------------------------------------------
+
+// A player may resign at any time (not only on his turn), after saying yes
+// to a question that names what is lost: the game, or his team's game.
+function renderResign() {
+  const player = state.game.your_colors.length > 0 && state.game.status === 'active';
+  $('resign').hidden = !player;
+  if (!player) $('resign-confirm').hidden = true;
+  const team = state.game.seats.length === 4;
+  setText($('resign-question'), state.t(team ? 'resign.questionTeam' : 'resign.question'));
+}
+
+function askResign(ask) {
+  $('resign-confirm').hidden = !ask;
+  $('resign-ask').hidden = ask;
+  (ask ? $('resign-no') : $('resign-ask')).focus();
+}
+
+async function resign() {
+  // One key for this decision: a retry after a lost answer resigns once.
+  state.resignKey = state.resignKey || newKey();
+  $('resign-yes').disabled = true;
+  try {
+    const res = await state.api.resign(state.resignKey);
+    state.replay = null;
+    state.game = res.game;
+    state.etag = null;
+    await fetchDetails();
+    startTurn();
+    render();
+    showNotice(state.t('notice.resigned', { result: resultLine(state.game.result) }), true);
+  } catch (err) {
+    showNotice(errorText(err), true);
+    if (err.code === 'game_over') await poll();
+  } finally {
+    $('resign-yes').disabled = false;
+    $('resign-confirm').hidden = true;
+    $('resign-ask').hidden = false;
+  }
+}
+
 async function onSubmitError(err) {
   showTurnError(err);
   // The game moved on (or ended) under us: show it as it is now.
@@ -446,6 +490,7 @@ function render() {
   renderResult();
   renderHistory();
   renderReplay();
+  renderResign();
 }
 
 // Live regions announce every change, so unchanged text is left alone.
