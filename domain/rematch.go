@@ -62,10 +62,31 @@ func RematchPlayers(g *Game) []Player {
 }
 
 // RematchDone is the rematch a request got: the new game, or the one made
-// before (Created false).
+// before (Created false), and for a caller who asked with a seat's link the
+// colour his player holds in it (else "").
 type RematchDone struct {
 	Game    Game
 	Created bool
+	Seat    string
+}
+
+// callerSeat is the colour in the rematch r of the seat a acted as in g,
+// "" for a caller with an account.
+func callerSeat(a Actor, g, r *Game) string {
+	if a.SeatColor == nil {
+		return ""
+	}
+	return rematchSeat(g, r, *a.SeatColor)
+}
+
+// rematchSeat is the colour in the rematch r of the player of g's seat c:
+// one seat back in turn order (see RematchPlayers).
+func rematchSeat(g, r *Game, c string) string {
+	i := g.SeatIndex(c)
+	if i < 0 || len(r.Seats) != len(g.Seats) {
+		return ""
+	}
+	return r.Seats[(i+len(r.Seats)-1)%len(r.Seats)].Color
 }
 
 // Rematch gives the rematch of a finished game to one of its players or
@@ -93,8 +114,11 @@ func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (R
 				return err
 			}
 			if existing != "" {
-				done.Game, err = tx.Game(ctx, existing)
-				return err
+				if done.Game, err = tx.Game(ctx, existing); err != nil {
+					return err
+				}
+				done.Seat = callerSeat(a, &g, &done.Game)
+				return nil
 			}
 			if !g.Over() {
 				return Errorf(KindConflict, CodeGameNotOver, "the game is still being played: a rematch follows its end")
@@ -121,12 +145,13 @@ func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (R
 			if err := tx.LinkRematch(ctx, g.ID, created.Game.ID, now); err != nil {
 				return err
 			}
-			done = RematchDone{Game: created.Game, Created: true}
+			done = RematchDone{Game: created.Game, Created: true, Seat: callerSeat(a, &g, &created.Game)}
 			return nil
 		})
 		if errors.Is(err, ErrStale) {
 			continue
 		}
+
 		if err != nil {
 			if _, ok := ErrorOf(err); ok {
 				return RematchDone{}, err

@@ -34,7 +34,7 @@ func TestServiceRematch(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := done.Game
-	if !done.Created || r.ID == f.game.ID || r.Seats[0].Name != "Bob" || r.Seats[1].Name != "Ann" || r.Over() || r.Ply() != 0 {
+	if !done.Created || r.ID == f.game.ID || r.Seats[0].Name != "Bob" || r.Seats[1].Name != "Ann" || r.Over() || r.Ply() != 0 || done.Seat != "white" {
 		t.Fatalf("rematch: created %v, %s, seats %+v, ply %d", done.Created, r.ID, r.Seats, r.Ply())
 	}
 	// Locales go with the players; the board and the creator stay.
@@ -57,7 +57,7 @@ func TestServiceRematch(t *testing.T) {
 	// Ann and the creator asking later get the same game, and nothing more is sent.
 	for _, by := range []domain.Credentials{seat(f.game, white), creator} {
 		again, err := f.svc.Rematch(ctx, f.game.ID, by)
-		if err != nil || again.Created || again.Game.ID != r.ID {
+		if wantSeat := map[bool]string{true: "black", false: ""}[by.Seat != nil]; err != nil || again.Created || again.Game.ID != r.ID || again.Seat != wantSeat {
 			t.Errorf("rematch asked again by %+v: %+v, %v, want %s", by, again.Game.ID, err, r.ID)
 		}
 	}
