@@ -606,3 +606,33 @@ func TestLoginPageStartsAGame(t *testing.T) {
 	}
 	saveScreenshot(t, p, "login-1280-new-game.png")
 }
+
+// After the game, "Play again" on the page starts the rematch and opens it:
+// the player is on the other side, and both are invited.
+func TestPlayPagePlaysAgain(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(wallBoard))
+	h.do("POST", "/v1/games/"+id+"/resign", bob, nil).want(t, http.StatusOK)
+	h.deliver()
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the finished game", `!document.body.classList.contains('loading') && !document.getElementById('again').hidden`)
+	p.click("#again-button")
+	p.waitFor("the rematch", `location.pathname !== '/play/`+id+`' && !document.body.classList.contains('loading') && document.getElementById('status').textContent !== ''`)
+	if got := p.text("#status"); got != "White (Bob) to move" {
+		t.Errorf("status in the rematch %q, want Bob (now White) to move", got)
+	}
+	if p.visible("#again") || eval[string](p, "location.hash") != "" {
+		t.Error("the rematch page shows Play again, or keeps the token in the address bar")
+	}
+	mail := h.deliver()
+	if len(mail) != 2 {
+		t.Errorf("%d emails, want the 2 invitations: %v", len(mail), subjects(mail))
+	}
+	// Bob, arriving later from his finished game, gets the same rematch.
+	var r rematchJSON
+	h.do("POST", "/v1/games/"+id+"/rematch", bob, nil).want(t, http.StatusOK).decode(t, &r)
+	if path := eval[string](p, "location.pathname"); path != "/play/"+r.Game.ID {
+		t.Errorf("the page opened %s, Bob's rematch is %s", path, r.Game.ID)
+	}
+}

@@ -55,7 +55,7 @@ var problemCodes = []string{
 	"http_error", "internal", "unavailable", "not_ready", "push_disabled",
 	// The domain and the repository.
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeRefreshInvalid, domain.CodeTooManyTokens, domain.CodeNotYourTurn,
-	domain.CodeStalePly, domain.CodeGameOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
+	domain.CodeStalePly, domain.CodeGameOver, domain.CodeGameNotOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
 	domain.CodeInvalidCursor, domain.CodeTooManyLogins, domain.CodeAlreadyWithdrawn, domain.CodeNotDue,
 	domain.CodeTournamentOver, domain.CodeRegistrationClosed, domain.CodeTournamentFull, domain.CodeAlreadyEntered,
 	domain.CodeInviteInvalid, domain.CodeAlreadyPlayed, domain.CodeTournamentPaused, domain.CodeTournamentNotPaused,

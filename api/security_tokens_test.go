@@ -101,6 +101,7 @@ func TestSecurityDeclared(t *testing.T) {
 		"submitTurn":               {"/v1/games/{id}/turns", turn},
 		"previewTurn":              {"/v1/games/{id}/preview", map[string]any{"turn": "e5e4"}},
 		"resign":                   {"/v1/games/{id}/resign", map[string]any{}},
+		"rematch":                  {"/v1/games/{id}/rematch", map[string]any{}},
 		"getRecord":                {"/v1/games/{id}/record", nil},
 		"rotateSeatLink":           {"/v1/games/{id}/seats/white/link", nil},
 		"rotateSpectatorLink":      {"/v1/games/{id}/spectator-link", nil},

@@ -762,6 +762,7 @@ const (
 	ProblemCodeDuplicateAddress         ProblemCode = "duplicate_address"
 	ProblemCodeEmailDomainLiteral       ProblemCode = "email_domain_literal"
 	ProblemCodeForbidden                ProblemCode = "forbidden"
+	ProblemCodeGameNotOver              ProblemCode = "game_not_over"
 	ProblemCodeGameOver                 ProblemCode = "game_over"
 	ProblemCodeHttpError                ProblemCode = "http_error"
 	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
@@ -832,6 +833,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeEmailDomainLiteral:
 		return true
 	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeGameNotOver:
 		return true
 	case ProblemCodeGameOver:
 		return true
@@ -3035,6 +3038,19 @@ type RegistrationRequest struct {
 	Public *bool `json:"public,omitempty"`
 }
 
+// Rematch A finished game's rematch, as its caller sees it.
+type Rematch struct {
+	// Created This request made it (false for one made before).
+	Created bool `json:"created"`
+
+	// Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
+	// apart by `game`.
+	Game Game `json:"game"`
+
+	// PlayUrl The caller's own move link to the rematch, for a caller who came with a move link; else null.
+	PlayUrl *string `json:"play_url"`
+}
+
 // ResignRequest Nothing; the empty object.
 type ResignRequest = map[string]interface{}
 
@@ -4463,6 +4479,9 @@ type CreateGameJSONRequestBody = CreateGameRequest
 
 // PreviewTurnJSONRequestBody defines body for PreviewTurn for application/json ContentType.
 type PreviewTurnJSONRequestBody = TurnRequest
+
+// RematchJSONRequestBody defines body for Rematch for application/json ContentType.
+type RematchJSONRequestBody = ResignRequest
 
 // ResignJSONRequestBody defines body for Resign for application/json ContentType.
 type ResignJSONRequestBody = ResignRequest
@@ -5974,6 +5993,68 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/record (the `GetRecord` operationId).
 	GetRecord(ctx context.Context, id GameId, params *GetRecordParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RematchWithBody Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	RematchWithBody(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Rematch Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	Rematch(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResignWithBody Resign
 	//
@@ -8293,6 +8374,88 @@ func (c *Client) PreviewTurn(ctx context.Context, id GameId, body PreviewTurnJSO
 // Corresponds with GET /v1/games/{id}/record (the `GetRecord` operationId).
 func (c *Client) GetRecord(ctx context.Context, id GameId, params *GetRecordParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetRecordRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RematchWithBody Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *Client) RematchWithBody(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRematchRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Rematch Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *Client) Rematch(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRematchRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11738,6 +11901,53 @@ func NewGetRecordRequest(server string, id GameId, params *GetRecordParams) (*ht
 	return req, nil
 }
 
+// NewRematchRequest calls the generic Rematch builder with application/json body
+func NewRematchRequest(server string, id GameId, body RematchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRematchRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRematchRequestWithBody constructs an http.Request for the Rematch method, with any body, and a specified content type
+func NewRematchRequestWithBody(server string, id GameId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/rematch", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewResignRequest calls the generic Resign builder with application/json body
 func NewResignRequest(server string, id GameId, params *ResignParams, body ResignJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -14752,6 +14962,68 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/record (the `GetRecord` operationId).
 	GetRecordWithResponse(ctx context.Context, id GameId, params *GetRecordParams, reqEditors ...RequestEditorFn) (*GetRecordResponse, error)
+
+	// RematchWithBodyWithResponse Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	RematchWithBodyWithResponse(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RematchResponse, error)
+
+	// RematchWithResponse Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	RematchWithResponse(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*RematchResponse, error)
 
 	// ResignWithBodyWithResponse Resign
 	//
@@ -18077,6 +18349,131 @@ func (r GetRecordResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetRecordResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RematchResponse200Headers the declared response headers of an HTTP 200 response for Rematch
+type RematchResponse200Headers struct {
+	Location string
+}
+
+// RematchResponse201Headers the declared response headers of an HTTP 201 response for Rematch
+type RematchResponse201Headers struct {
+	Location string
+}
+
+// RematchResponse401Headers the declared response headers of an HTTP 401 response for Rematch
+type RematchResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RematchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Rematch
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Rematch
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RematchResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RematchResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RematchResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RematchResponse) GetJSON200() *Rematch {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RematchResponse) GetJSON201() *Rematch {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RematchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RematchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RematchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RematchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23412,6 +23809,80 @@ func (c *ClientWithResponses) GetRecordWithResponse(ctx context.Context, id Game
 	return ParseGetRecordResponse(rsp)
 }
 
+// RematchWithBodyWithResponse Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *ClientWithResponses) RematchWithBodyWithResponse(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RematchResponse, error) {
+	rsp, err := c.RematchWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRematchResponse(rsp)
+}
+
+// RematchWithResponse Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *ClientWithResponses) RematchWithResponse(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*RematchResponse, error) {
+	rsp, err := c.Rematch(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRematchResponse(rsp)
+}
+
 // ResignWithBodyWithResponse Resign
 //
 // Ends the game: the caller's side loses by at least 10 (E8). A player
@@ -26980,6 +27451,128 @@ func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetRecordResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRematchResponse parses an HTTP response from a RematchWithResponse call
+func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RematchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Rematch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Rematch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RematchResponse200Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers RematchResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RematchResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -84,6 +84,7 @@ function wireControls() {
   $('clear').addEventListener('click', clearMoves);
   $('submit').addEventListener('click', submit);
   $('notation-form').addEventListener('submit', checkNotation);
+  $('again-button').addEventListener('click', playAgain);
   $('resign-ask').addEventListener('click', () => askResign(true));
   $('resign-no').addEventListener('click', () => askResign(false));
   $('resign-yes').addEventListener('click', resign);
@@ -406,6 +407,31 @@ function afterPlayed(res, view) {
   schedulePoll();
 }
 
+// ---- playing again ----------------------------------------------------------
+
+// After the game its players may play it again: the same board, everyone
+// on the other side. The server makes one rematch however many ask.
+function renderAgain() {
+  const show = state.game.status === 'finished' && state.game.your_colors.length > 0;
+  $('again').hidden = !show;
+  if (show) setText($('again-help'), state.t(state.game.seats.length === 4 ? 'again.helpTeams' : 'again.help'));
+}
+
+async function playAgain() {
+  $('again-button').disabled = true;
+  try {
+    const res = await state.api.rematch();
+    // A move link's holder gets his link to the rematch (opened on this
+    // page's own address, whatever the server calls itself); an account
+    // opens the game with its token.
+    const link = res.play_url ? new URL(res.play_url) : null;
+    location.assign(link ? link.pathname + link.hash : '/play/' + encodeURIComponent(res.game.id));
+  } catch (err) {
+    showNotice(errorText(err), true);
+    $('again-button').disabled = false;
+  }
+}
+
 // ---- resigning ----------------------------------------------------------------
 
 // A player may resign at any time (not only on his turn), after saying yes
@@ -491,6 +517,7 @@ function render() {
   renderHistory();
   renderReplay();
   renderResign();
+  renderAgain();
 }
 
 // Live regions announce every change, so unchanged text is left alone.

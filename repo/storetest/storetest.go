@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"VersionGuard", testVersionGuard},
 		{"ChangeWithoutGameChange", testChangeWithoutGameChange},
 		{"IdempotentResponses", testIdempotentResponses},
+		{"Rematches", testRematches},
 		{"Sessions", testSessions},
 		{"LoginTokens", testLoginTokens},
 		{"RefreshTokens", testRefreshTokens},
