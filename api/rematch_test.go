@@ -14,8 +14,8 @@ type rematchJSON struct {
 			Name  string `json:"name"`
 		} `json:"seats"`
 	} `json:"game"`
-	Created bool     `json:"created"`
-	PlayURL *string  `json:"play_url"`
+	Created bool    `json:"created"`
+	PlayURL *string `json:"play_url"`
 }
 
 // "Play again" as the players meet it: after the game, either player (or

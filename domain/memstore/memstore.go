@@ -192,7 +192,9 @@ func (t *tx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) 
 	return slices.Clone(t.data.turns[id]), nil
 }
 
-func (t *tx) RematchOf(ctx context.Context, id string) (string, error) { return t.data.rematches[id], nil }
+func (t *tx) RematchOf(ctx context.Context, id string) (string, error) {
+	return t.data.rematches[id], nil
+}
 
 func (t *tx) LinkRematch(ctx context.Context, gameID, rematchID string, now time.Time) error {
 	if _, ok := t.data.rematches[gameID]; ok {
