@@ -636,3 +636,28 @@ func TestPlayPagePlaysAgain(t *testing.T) {
 		t.Errorf("the page opened %s, Bob's rematch is %s", path, r.Game.ID)
 	}
 }
+
+// In the four-player game the page shows the two teams, each with its
+// players and its total of moves; the reader's team and partner are named.
+func TestPlayPageShowsTheTeams(t *testing.T) {
+	h := newHarness(t)
+	var g gameJSON
+	players := []map[string]any{}
+	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
+		players = append(players, map[string]any{"name": name, "email": strings.ToLower(name) + "@example.org"})
+	}
+	h.do("POST", "/v1/games", h.login("org@example.org"), map[string]any{"players": players, "board": map[string]any{"seed": "11"}}).
+		want(t, http.StatusCreated).decode(t, &g)
+	_, wim := moveLink(t, only(t, h.deliver(), "wim@example.org"))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + g.ID + "#t=" + wim)
+	p.waitFor("the teams", `document.querySelectorAll('#seats .team').length === 2`)
+	heads := eval[[]string](p, `[...document.querySelectorAll('#seats .team-head')].map((e) => e.textContent)`)
+	if len(heads) != 2 || heads[0] != "Team Yellow & White · your team · 0 moves in all" || heads[1] != "Team Black & Red · 0 moves in all" {
+		t.Errorf("team headings %q", heads)
+	}
+	if got := p.text(".team-yours"); !strings.Contains(got, "Yan (your partner)") || !strings.Contains(got, "Wim (you)") {
+		t.Errorf("Wim's team reads %q", got)
+	}
+	saveScreenshot(t, p, "play-1280-teams.png")
+}

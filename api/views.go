@@ -47,7 +47,10 @@ type optionsView struct {
 }
 
 type seatView struct {
-	Color  string `json:"color"`
+	Color string `json:"color"`
+	// Side is the side the seat plays for, as Result names the winner:
+	// partners in the four-player game share it.
+	Side   string `json:"side"`
 	Name   string `json:"name"`
 	ToMove bool   `json:"to_move"`
 }
@@ -174,11 +177,12 @@ func (s *Server) viewLessGame(g *domain.Game, lg *less.RulesGame, a domain.Actor
 	}
 	toMove := g.ToMove()
 	for _, seat := range g.Seats {
-		v.Seats = append(v.Seats, seatView{Color: seat.Color, Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
 		color, err := less.ParseColor(seat.Color)
 		if err != nil {
 			return gameView{}, fmt.Errorf("game %s: %w", g.ID, err)
 		}
+		v.Seats = append(v.Seats, seatView{Color: seat.Color, Side: less.SideName(less.SideOf(color), size), Name: seat.Name,
+			ToMove: !g.Over() && seat.Color == toMove})
 		v.Counts[seat.Color] = st.Counts[color]
 	}
 	if st.Result != nil {

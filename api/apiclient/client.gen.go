@@ -1053,6 +1053,30 @@ func (e Scope) Valid() bool {
 	}
 }
 
+// Defines values for SeatSide.
+const (
+	SeatSideBlack       SeatSide = "black"
+	SeatSideBlackRed    SeatSide = "black-red"
+	SeatSideWhite       SeatSide = "white"
+	SeatSideYellowWhite SeatSide = "yellow-white"
+)
+
+// Valid indicates whether the value is a known member of the SeatSide enum.
+func (e SeatSide) Valid() bool {
+	switch e {
+	case SeatSideBlack:
+		return true
+	case SeatSideBlackRed:
+		return true
+	case SeatSideWhite:
+		return true
+	case SeatSideYellowWhite:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Side.
 const (
 	SideBlack       Side = "black"
@@ -3125,9 +3149,19 @@ type Seat struct {
 	// Name The player's name.
 	Name string `json:"name"`
 
+	// Side The side the seat plays for, as `Result` names the winner:
+	// `white`/`black` for two players, `yellow-white`/`black-red` for
+	// the teams of four (partners share it).
+	Side SeatSide `json:"side"`
+
 	// ToMove This seat is to move (never true once the game is finished).
 	ToMove bool `json:"to_move"`
 }
+
+// SeatSide The side the seat plays for, as `Result` names the winner:
+// `white`/`black` for two players, `yellow-white`/`black-red` for
+// the teams of four (partners share it).
+type SeatSide string
 
 // SeedsRequest defines model for SeedsRequest.
 type SeedsRequest struct {

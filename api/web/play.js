@@ -706,10 +706,37 @@ function hintKey(opts) {
 function renderSeats() {
   const t = state.t;
   const g = state.game;
+  if (!isLes() && g.seats.length === 4) return renderTeams(t, g);
   $('seats').replaceChildren(...g.seats.map((s) => (isLes() ? lesSeatItem(t, g, s) : seatItem(t, g, s))));
 }
 
-function seatItem(t, g, s) {
+// The four-player game is two teams: each with its players (the reader's
+// partner named so) and its total of moves, which decides the game.
+function renderTeams(t, g) {
+  const sides = [...new Set(g.seats.map((s) => s.side))];
+  const mine = new Set(g.seats.filter((s) => g.your_colors.includes(s.color)).map((s) => s.side));
+  $('seats').replaceChildren(
+    ...sides.map((side) => {
+      const members = g.seats.filter((s) => s.side === side);
+      const li = document.createElement('li');
+      li.className = 'team' + (mine.has(side) ? ' team-yours' : '');
+      const head = document.createElement('p');
+      head.className = 'team-head';
+      const colors = t('team.and', { a: t('color.' + members[0].color), b: t('color.' + members[1].color) });
+      const total = members.reduce((n, s) => n + (g.counts[s.color] ?? 0), 0);
+      head.textContent = [t('team.heading', { colors }), mine.has(side) ? t('team.yours') : '', t('team.total', { n: total })]
+        .filter(Boolean)
+        .join(' · ');
+      const list = document.createElement('ul');
+      list.className = 'seats';
+      list.append(...members.map((s) => seatItem(t, g, s, mine.has(side) && !g.your_colors.includes(s.color))));
+      li.append(head, list);
+      return li;
+    }),
+  );
+}
+
+function seatItem(t, g, s, partner = false) {
   const span = (className, text = '') => {
     const node = document.createElement('span');
     node.className = className;
@@ -720,7 +747,8 @@ function seatItem(t, g, s) {
   li.className = 'seat';
   const swatch = span('swatch swatch-' + s.color);
   swatch.setAttribute('aria-hidden', 'true');
-  const you = g.your_colors.includes(s.color) ? ' ' + t('seat.you') : '';
+  let you = g.your_colors.includes(s.color) ? ' ' + t('seat.you') : '';
+  if (partner) you = ' ' + t('seat.partner');
   const who = span('who');
   who.append(
     span('name', s.name + you),
