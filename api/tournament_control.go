@@ -247,27 +247,24 @@ func playerParam(c echo.Context) (int, error) {
 }
 
 type editEntrantRequest struct {
-	Name   *string `json:"name"`
-	Email  *string `json:"email"`
-	Reason string  `json:"reason"`
+	Name       *string `json:"name"`
+	Email      *string `json:"email"`
+	Correction bool    `json:"correction"`
+	Reason     string  `json:"reason"`
 }
 
-// editEntrant corrects an entrant's name or address; he keeps his results.
+// editEntrant changes an entrant's name or address: a correction keeps
+// his results, and a new address not declared a correction is a
+// replacement (domain.EntrantChange.Replaces decides which).
 func (s *Server) editEntrant(c echo.Context) error {
 	var req editEntrantRequest
-	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		n, err := playerParam(c)
-		if err != nil || n >= len(t.Entrants) {
-			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
+		if err != nil {
+			return domain.TournamentDone{}, err
 		}
-		player := t.Entrants[n].Player
-		if req.Name != nil {
-			player.Name = *req.Name
-		}
-		if req.Email != nil && *req.Email != player.Email {
-			player.Email, player.Locale = *req.Email, ""
-		}
-		return s.app.UpdateEntrant(ctx, r, n, player, false, req.Reason)
+		return s.app.UpdateEntrant(ctx, r, n, domain.EntrantChange{Name: req.Name, Email: req.Email,
+			Correction: req.Correction, Reason: req.Reason})
 	})
 }
 
@@ -280,7 +277,8 @@ func (s *Server) replaceEntrant(c echo.Context) error {
 		if err != nil {
 			return domain.TournamentDone{}, err
 		}
-		return s.app.UpdateEntrant(ctx, r, n, req.player(), true, req.Reason)
+		return s.app.UpdateEntrant(ctx, r, n, domain.EntrantChange{Name: &req.Name, Email: &req.Email, Locale: req.Locale,
+			Replace: true, Reason: req.Reason})
 	})
 }
 

@@ -99,8 +99,11 @@ func TestReplaceTournamentPlayer(t *testing.T) {
 	if tour.Players[black].Name != "Nina" || !strings.Contains(tour.lastLog(t, "entrant_replaced"), "Nina replaces") {
 		t.Fatalf("after the replacement: %+v", tour.Players)
 	}
-	got := mail.deliver(t, 1, "replacement")
+	got := mail.deliver(t, 2, "replacement")
 	m := mailTo(t, got, "new@example.org")
+	if told := mailTo(t, got, oldMail.To); !strings.Contains(told.Text, "gave your place in it to another player") {
+		t.Errorf("the player put out is told:\n%s", told.Text)
+	}
 	id, token := moveLink(t, notify.Message{Subject: m.Header.Get("Subject"), Text: m.Text})
 	if id != gameID || !strings.Contains(m.Text, "round 1") {
 		t.Errorf("Nina's invitation to %s:\n%s", id, m.Text)
@@ -127,6 +130,85 @@ func TestReplaceTournamentPlayer(t *testing.T) {
 	}
 	mail.deliver(t, 2, "two turns and a correction") // the turns' mail; the correction sends none
 	h.do("GET", "/v1/games/"+gameID, token, nil).want(t, http.StatusOK)
+}
+
+// A new address in a PATCH is a replacement unless the organiser declares
+// it a correction: it needs a reason and a player who has not played, and
+// the player put out is told in his language. A correction keeps the
+// player, but only while the link evidently did not reach him (no move).
+func TestEditTournamentPlayerAddress(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	var tour controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Duel", "format": "round_robin",
+		"players":  []map[string]any{{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org", "locale": "de"}},
+		"time":     map[string]any{"kind": "per_turn", "days": 3},
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 240}}).
+		want(t, http.StatusCreated).decode(t, &tour)
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	round1 := h.deliver()
+	h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+	path := "/v1/tournaments/" + tour.ID + "/players/"
+	gameID := *tour.Rounds[0].Games[0].GameID
+	if tour.Rounds[0].Games[0].White != 0 {
+		t.Fatalf("Ann is not White: %+v", tour.Rounds[0].Games[0]) // a duel's pairing is fixed
+	}
+	_, annToken := moveLink(t, only(t, round1, "ann@example.org"))
+	_, bobToken := moveLink(t, only(t, round1, "bob@example.org"))
+	mail := useSMTP(t, h)
+
+	for _, tt := range []struct {
+		name   string
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{"a new address without a reason", map[string]any{"name": "Cid", "email": "cid@example.org"}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"a new address without the newcomer's name", map[string]any{"email": "cid@example.org", "reason": "ill"}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"a correction to a taken address", map[string]any{"email": "ann@example.org", "correction": true}, http.StatusConflict, "already_entered"},
+	} {
+		t.Run(tt.name, func(t *testing.T) { h.do("PATCH", path+"1", organiser, tt.body).want(t, tt.status, tt.code) })
+	}
+	// Ann's address is corrected before she moved: the same player, a new link.
+	h.do("PATCH", path+"0", organiser, map[string]any{"email": "ann@example.net", "correction": true}).want(t, http.StatusOK).decode(t, &tour)
+	if got := tour.lastLog(t, "entrant_edited"); got != "the address of Ann was corrected" {
+		t.Errorf("logged %q", got)
+	}
+	m := mailTo(t, mail.deliver(t, 1, "the correction"), "ann@example.net")
+	_, annToken2 := moveLink(t, notify.Message{Subject: m.Header.Get("Subject"), Text: m.Text})
+	h.do("GET", "/v1/games/"+gameID, annToken, nil).want(t, http.StatusUnauthorized, "link_replaced")
+	h.do("POST", "/v1/games/"+gameID+"/turns", annToken2, map[string]any{"ply": 0, "turn": whiteOpening(t, h, annToken2, gameID)}).
+		want(t, http.StatusCreated)
+	mail.deliver(t, 1, "Ann's turn")
+	// Now her link reached her: no more corrections of her address, nor a replacement.
+	h.do("PATCH", path+"0", organiser, map[string]any{"email": "ann@example.com", "correction": true}).want(t, http.StatusConflict, "already_played")
+	h.do("PATCH", path+"0", organiser, map[string]any{"name": "Cid", "email": "cid@example.org", "reason": "x"}).want(t, http.StatusConflict, "already_played")
+
+	// Bob, who has not moved, is replaced by a new address without "correction".
+	h.do("PATCH", path+"1", organiser, map[string]any{"name": "Cid", "email": "cid@example.org", "reason": "Bob is ill"}).
+		want(t, http.StatusOK).decode(t, &tour)
+	if got := tour.lastLog(t, "entrant_replaced"); got != "Cid replaces Bob / Bob is ill" {
+		t.Errorf("logged %q", got)
+	}
+	got := mail.deliver(t, 2, "the replacement")
+	if m := mailTo(t, got, "cid@example.org"); !strings.Contains(m.Text, "round 1") {
+		t.Errorf("Cid's invitation:\n%s", m.Text)
+	}
+	told := mailTo(t, got, "bob@example.org")
+	for _, want := range []string{"einem anderen Spieler gegeben", "Bob is ill", "gemeldet warst"} {
+		if !strings.Contains(told.Text, want) {
+			t.Errorf("Bob's mail (in German) lacks %q:\n%s", want, told.Text)
+		}
+	}
+	h.do("GET", "/v1/games/"+gameID, bobToken, nil).want(t, http.StatusUnauthorized, "link_replaced")
+	// A repeat changes nothing: no second log line, no mail.
+	logged := len(tour.Log)
+	h.do("PATCH", path+"1", organiser, map[string]any{"name": "Cid"}).want(t, http.StatusOK).decode(t, &tour)
+	if len(tour.Log) != logged {
+		t.Errorf("a change to nothing was logged: %+v", tour.Log[logged:])
+	}
+	mail.deliver(t, 0, "nothing")
 }
 
 // whiteOpening is a legal turn for the player to move: the first legal

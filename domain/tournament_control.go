@@ -310,43 +310,105 @@ func (t *Tournament) EntrantGames(entrant int) []TournamentGame {
 	return out
 }
 
-// UpdateEntrant corrects an entrant's name or address (a typo: he keeps
-// his results), or, with replace, puts another player in his place, which
-// is allowed only before he has played: hasMoved says whether he made a
-// move in his game of the running round (the caller reads its turns).
-func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
+// EntrantChange is what the organiser changes about an entrant. Which kind
+// of change it is follows from the change alone (see Replaces), so that
+// no request slips a replacement past the rules of one.
+type EntrantChange struct {
+	Name  *string // nil: his name stays
+	Email *string // nil: his address stays
+	// Locale is the language of a new player, or of a corrected one who
+	// had none; the caller looks up the new address's account when "".
+	Locale string
+	// Replace puts another player in the place (Name and Email give him).
+	Replace bool
+	// Correction declares a new address the same player's (a typo, a new
+	// mailbox): he keeps his place, his results and his account.
+	Correction bool
+	Reason     string
+}
+
+// Replaces reports whether the change puts another player in old's place:
+// a replacement asked for, or a new address the organiser does not declare
+// a correction. A new name alone is a correction: the page shows names,
+// but the move link goes to the address, so the address is who plays.
+func (c EntrantChange) Replaces(old Player) bool {
+	if c.Replace {
+		return true
+	}
+	if c.Email == nil || c.Correction {
+		return false
+	}
+	email, err := NormalizeEmail(*c.Email)
+	return err != nil || email != old.Email
+}
+
+// UpdateEntrant changes an entrant. A correction (a name, or an address
+// declared one) keeps his results; an address can be corrected only while
+// he has not moved in his running games, since until then the link at the
+// old address evidently did not reach him. A replacement puts another
+// player in his place, only before he has played, and needs a reason.
+// hasMoved says whether he made a move in his games of the running round
+// (the caller reads their turns).
+func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, now time.Time) error {
 	if entrant < 0 || entrant >= len(t.Entrants) {
 		return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if err := t.checkChangeable(); err != nil {
 		return err
 	}
-	reason, err := checkReason(reason, replace)
+	old := t.Entrants[entrant]
+	replace := c.Replaces(old.Player)
+	reason, err := checkReason(c.Reason, replace)
 	if err != nil {
 		return err
 	}
-	p, err = checkPlayer(p)
-	if err != nil {
+	p := old.Player
+	if replace {
+		if c.Name == nil || c.Email == nil {
+			return Errorf(KindInvalid, CodeInvalidInput,
+				"a new address puts another player in %s's place: give his name too, or declare the address a correction", old.Name)
+		}
+		p = Player{Locale: c.Locale}
+	}
+	if c.Name != nil {
+		p.Name = *c.Name
+	}
+	if c.Email != nil {
+		p.Email = *c.Email
+	}
+	if p.Locale == "" {
+		p.Locale = c.Locale // a corrected player keeps a language he has
+	}
+	if p, err = checkPlayer(p); err != nil {
 		return err
 	}
 	if other, in := t.EntrantOf(p.Email); in && other != entrant {
 		return Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
 	}
-	old := t.Entrants[entrant]
 	if old.Withdrawn {
 		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", old.Name)
 	}
-	if replace && (hasMoved || t.played(entrant) > 0) {
+	newAddress := p.Email != old.Email
+	switch {
+	case replace && (hasMoved || t.played(entrant) > 0):
 		return Errorf(KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
+	case !replace && newAddress && hasMoved:
+		return Errorf(KindConflict, CodeAlreadyPlayed,
+			"%s has moved in his running game, so his link reached him: correct his address once the game is over", old.Name)
 	}
 	if p.Locale == "" {
 		p.Locale = old.Locale
+	}
+	if !replace && p == old.Player {
+		return nil // nothing to change: a retry is no second log line
 	}
 	t.Entrants[entrant].Player = p
 	switch {
 	case replace:
 		t.Entrants[entrant].UserID = 0
 		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, "%s replaces %s", p.Name, old.Name)
+	case old.Name != p.Name && newAddress:
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "%s is now called %s, and his address was corrected", old.Name, p.Name)
 	case old.Name != p.Name:
 		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "%s is now called %s", old.Name, p.Name)
 	default:

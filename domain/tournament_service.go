@@ -201,11 +201,13 @@ func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, p Playe
 	})
 }
 
-// UpdateEntrant corrects an entrant (replace false) or replaces him by
-// another player who has not played yet (replace true). His games of the
-// running round follow: the seat gets the new name and, when the address
-// changed, a new move link, sent to the new address with an invitation.
-func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, p Player, replace bool, reason string) (TournamentDone, error) {
+// UpdateEntrant changes an entrant (see Tournament.UpdateEntrant), built
+// from the tournament as this unit of work reads it, so that a change made
+// meanwhile is not overwritten. His games of the running round follow: the
+// seat gets the new name and, when the address changed, a new move link,
+// sent to the new address with an invitation (the old link stops working).
+// A replaced player is told, in his language.
+func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, c EntrantChange) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if entrant < 0 || entrant >= len(t.Entrants) {
 			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
@@ -234,17 +236,18 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			moved = moved || slices.ContainsFunc(turns, func(st StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
 			games = append(games, seated{g, seat})
 		}
-		if p.Locale == "" && p.Email != old.Email {
-			locale, err := tx.AccountLocale(ctx, p.Email)
-			if err != nil {
+		replace := c.Replaces(old)
+		if email, err := NormalizeEmail(derefString(c.Email)); c.Locale == "" && err == nil && email != old.Email {
+			// A new address: its account's language, for another player or
+			// for a corrected one who had none.
+			if c.Locale, err = tx.AccountLocale(ctx, email); err != nil {
 				return err
 			}
-			p.Locale = locale
 		}
-		if err := t.UpdateEntrant(entrant, p, replace, moved, reason, now); err != nil {
+		if err := t.UpdateEntrant(entrant, c, moved, now); err != nil {
 			return err
 		}
-		if len(games) == 0 {
+		if !replace && t.Entrants[entrant].Player == old {
 			return nil
 		}
 		// The invitation is the organiser's doing, like a round's.
@@ -259,10 +262,35 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			}
 		}
 		if replace {
-			return s.tellPlayers(ctx, tx, t, []string{old.Email}, now)
+			return tellReplaced(ctx, tx, t, old, now)
 		}
 		return nil
 	})
+}
+
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// tellReplaced tells a replaced player, who is no longer an entrant, that
+// he was replaced: the live event and an email in his language. (The
+// address the organiser got wrong is a correction, not a replacement, so
+// this mail goes to the player who really was put out.)
+func tellReplaced(ctx context.Context, tx StoreTx, t *Tournament, old Player, now time.Time) error {
+	last := t.Log[len(t.Log)-1]
+	ev := Event{Kind: EventTournament, Email: old.Email, Data: EventData{Tournament: t.ID, Line: last.Detail}}
+	if err := tx.AddEvents(ctx, []Event{ev}, now); err != nil {
+		return err
+	}
+	c, organizer, err := tournamentCause(ctx, tx, t)
+	if err != nil || old.Email == organizer {
+		return err // he replaced himself: he knows
+	}
+	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: len(t.Log)}
+	return tx.AddNotice(ctx, n, old.Locale, c, now)
 }
 
 // Reseat puts player p in seat i of g: his name, address and language.

@@ -96,19 +96,21 @@ func TestServiceReplaceEntrant(t *testing.T) {
 		black = 0
 	}
 	queued := len(f.store.Queued())
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.Player{Name: "Cat", Email: "cat@example.org"}, true, "Bob is ill"); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.EntrantChange{Name: ptr("Cat"), Email: ptr("cat@example.org"), Replace: true, Reason: "Bob is ill"}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := f.store.Game(ctx, g.ID)
 	if s := after.Seats[1]; s.Email != "cat@example.org" || s.Name != "Cat" || s.TokenVersion != g.Seats[1].TokenVersion+1 {
 		t.Errorf("Black's seat after the replacement: %+v", s)
 	}
+	// The newcomer is invited; the player put out is told, in his language.
 	mail := f.store.Queued()[queued:]
-	if len(mail) != 1 || mail[0].Kind != domain.NoticeInvitation || mail[0].Email != "cat@example.org" {
+	if len(mail) != 2 || mail[0].Kind != domain.NoticeInvitation || mail[0].Email != "cat@example.org" ||
+		mail[1].Kind != domain.NoticeTournamentUpdate || mail[1].Email != g.Seats[1].Email {
 		t.Errorf("mail after the replacement: %+v", mail)
 	}
 	// A correction of the name keeps the link.
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.Player{Name: "Catherine", Email: "cat@example.org"}, false, ""); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.EntrantChange{Name: ptr("Catherine")}); err != nil {
 		t.Fatal(err)
 	}
 	renamed, _ := f.store.Game(ctx, g.ID)

@@ -117,7 +117,7 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &open, version-1) })
 	version = closed.Version
-	if err := closed.UpdateEntrant(1, domain.Player{Name: "Rob", Email: "rob@example.org"}, false, false, "typo", T0); err != nil {
+	if err := closed.UpdateEntrant(1, domain.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &closed, version) })
