@@ -61,17 +61,55 @@ func (s *Server) listTournaments(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
+// control says how an action on a tournament is run and answered.
+type control struct {
+	what string // the organiser's action, for the refusal of anyone else
+	// keyRequired: the action is not idempotent (it adds time, or issues a
+	// new invite link), so a retry without an Idempotency-Key would act
+	// twice; it is refused (428) rather than done so.
+	keyRequired bool
+	// answer renders the tournament after the action as the answer;
+	// nil: the tournament itself.
+	answer func(t *domain.Tournament) (any, error)
+}
+
+// codeIdempotencyKeyRequired refuses an action that is not idempotent when
+// it comes without an Idempotency-Key.
+const codeIdempotencyKeyRequired = "idempotency_key_required"
+
+func keyRequired() error {
+	return NewProblem(http.StatusPreconditionRequired, codeIdempotencyKeyRequired,
+		"Send an Idempotency-Key with this action: a retry without one would do it twice.")
+}
+
 // tournamentAction runs an action with the request's Idempotency-Key, if
 // any, and answers with the tournament after it (or the stored answer to
 // an earlier request with the same key).
 func (s *Server) tournamentAction(c echo.Context, p *principal, body []byte, id string,
 	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
+	return s.controlAction(c, p, body, id, control{}, act)
+}
+
+// controlAction is tournamentAction as ctl says.
+func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id string, ctl control,
+	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
 	idem, err := idempotency(c, p, body)
 	if err != nil {
 		return err
 	}
+	if idem == nil && ctl.keyRequired {
+		return keyRequired()
+	}
+	answer := ctl.answer
+	if answer == nil {
+		answer = func(t *domain.Tournament) (any, error) { return s.viewTournament(t), nil }
+	}
 	req := domain.TournamentRequest{ID: id, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
-		b, err := json.Marshal(s.viewTournament(t))
+		v, err := answer(t)
+		if err != nil {
+			return domain.Response{}, err
+		}
+		b, err := json.Marshal(v)
 		return domain.Response{Status: http.StatusOK, Body: b}, err
 	}}
 	done, err := act(req)
@@ -83,7 +121,11 @@ func (s *Server) tournamentAction(c echo.Context, p *principal, body []byte, id 
 		return c.JSONBlob(done.Response.Status, done.Response.Body)
 	}
 	s.wakeMail()
-	return c.JSON(http.StatusOK, s.viewTournament(&done.Tournament))
+	v, err := answer(&done.Tournament)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
 }
 
 // organiser authenticates the organiser of the tournament in the path.
@@ -107,7 +149,13 @@ func (s *Server) organiser(c echo.Context, what string) (*principal, domain.Tour
 // Idempotency-Key.
 func (s *Server) organiserDo(c echo.Context, what string, req any,
 	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
-	p, t, err := s.organiser(c, what)
+	return s.organiserControl(c, control{what: what}, req, act)
+}
+
+// organiserControl is organiserDo as ctl says.
+func (s *Server) organiserControl(c echo.Context, ctl control, req any,
+	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
+	p, t, err := s.organiser(c, ctl.what)
 	if err != nil {
 		return err
 	}
@@ -115,7 +163,7 @@ func (s *Server) organiserDo(c echo.Context, what string, req any,
 	if err != nil {
 		return err
 	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+	return s.controlAction(c, p, body, t.ID, ctl, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
 		return act(c.Request().Context(), r, &t)
 	})
 }
@@ -145,38 +193,28 @@ type inviteView struct {
 
 // openRegistration opens sign-up (or changes its terms) and gives the
 // organiser the invite link; new_link issues a new one, and older links
-// stop working.
+// stop working. Issuing a link is not idempotent (a retry would revoke the
+// link the first answer gave), so new_link needs an Idempotency-Key; its
+// retry replays the same link.
 func (s *Server) openRegistration(c echo.Context) error {
-	_, t, err := s.organiser(c, "open registration")
-	if err != nil {
-		return err
-	}
 	var req openRegistrationRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	done, err := s.app.OpenRegistration(c.Request().Context(), domain.TournamentRequest{ID: t.ID}, req.registration(), req.NewLink)
-	if err != nil {
-		return err
-	}
-	link, err := s.links.InviteURL(t.ID, done.Tournament.Registration.InviteVersion)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, inviteView{Tournament: s.viewTournament(&done.Tournament), InviteURL: link})
+	ctl := control{what: "open registration", answer: func(t *domain.Tournament) (any, error) {
+		link, err := s.links.InviteURL(t.ID, t.Registration.InviteVersion)
+		return inviteView{Tournament: s.viewTournament(t), InviteURL: link}, err
+	}}
+	return s.organiserControl(c, ctl, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		if req.NewLink && r.Idem == nil {
+			return domain.TournamentDone{}, keyRequired()
+		}
+		return s.app.OpenRegistration(ctx, r, req.registration(), req.NewLink)
+	})
 }
 
 // closeRegistration ends sign-up and revokes the invite link.
 func (s *Server) closeRegistration(c echo.Context) error {
-	_, t, err := s.organiser(c, "close registration")
-	if err != nil {
-		return err
-	}
-	done, err := s.app.CloseRegistration(c.Request().Context(), domain.TournamentRequest{ID: t.ID})
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, s.viewTournament(&done.Tournament))
+	return s.organiserDo(c, "close registration", &struct{}{}, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.CloseRegistration(ctx, r)
+	})
 }
 
 type joinRequest struct {
@@ -290,7 +328,7 @@ type moreTimeRequest struct {
 // extendGame gives one game of the running round more time.
 func (s *Server) extendGame(c echo.Context) error {
 	var req moreTimeRequest
-	return s.organiserDo(c, "extend a game", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, control{what: "extend a game", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		return s.app.ExtendGame(ctx, r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
 	})
 }
@@ -307,7 +345,7 @@ func roundParam(c echo.Context) (int, error) {
 // postponeRound moves a round, and the rounds after it, later.
 func (s *Server) postponeRound(c echo.Context) error {
 	var req moreTimeRequest
-	return s.organiserDo(c, "postpone a round", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, control{what: "postpone a round", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		round, err := roundParam(c)
 		if err != nil {
 			return domain.TournamentDone{}, err

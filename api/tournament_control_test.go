@@ -211,6 +211,56 @@ func TestEditTournamentPlayerAddress(t *testing.T) {
 	mail.deliver(t, 0, "nothing")
 }
 
+// The control actions that are not idempotent refuse to run without an
+// Idempotency-Key, and a retry with one does nothing twice: no time added
+// twice, no second invite link revoking the first.
+func TestControlNeedsIdempotencyKey(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	tour, gameID, _ := duel(t, h, organiser)
+	path := "/v1/tournaments/" + tour.ID
+	more := map[string]any{"hours": 24, "reason": "storm"}
+	for _, tt := range []struct{ name, path string }{
+		{"extend", path + "/games/" + gameID + "/extend"},
+		{"postpone", path + "/rounds/1/postpone"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h.do("POST", tt.path, organiser, more).want(t, http.StatusPreconditionRequired, "idempotency_key_required")
+			var first, again controlJSON
+			h.do("POST", tt.path, organiser, more, "Idempotency-Key", tt.name).want(t, http.StatusOK).decode(t, &first)
+			h.do("POST", tt.path, organiser, more, "Idempotency-Key", tt.name).want(t, http.StatusOK).
+				wantHeader(t, "Idempotent-Replayed", "true").decode(t, &again)
+			var now controlJSON
+			h.do("GET", path, "", nil).want(t, http.StatusOK).decode(t, &now)
+			if len(now.Log) != len(first.Log) || len(again.Log) != len(first.Log) {
+				t.Errorf("the retry acted again: %d log lines, %d after the first", len(now.Log), len(first.Log))
+			}
+		})
+	}
+	// Registration: a second event, before its start.
+	var reg controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 1, "players": entrants(2),
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 48}}).
+		want(t, http.StatusCreated).decode(t, &reg)
+	regPath := "/v1/tournaments/" + reg.ID + "/registration"
+	var opened, retried struct {
+		InviteURL string `json:"invite_url"`
+	}
+	h.do("POST", regPath, organiser, map[string]any{}).want(t, http.StatusOK).decode(t, &opened) // no new link: no key needed
+	h.do("POST", regPath, organiser, map[string]any{"new_link": true}).want(t, http.StatusPreconditionRequired, "idempotency_key_required")
+	h.do("POST", regPath, organiser, map[string]any{"new_link": true}, "Idempotency-Key", "new-1").want(t, http.StatusOK).decode(t, &opened)
+	h.do("POST", regPath, organiser, map[string]any{"new_link": true}, "Idempotency-Key", "new-1").want(t, http.StatusOK).
+		wantHeader(t, "Idempotent-Replayed", "true").decode(t, &retried)
+	if retried.InviteURL != opened.InviteURL {
+		t.Errorf("the retry answered %s, not the link it issued: %s", retried.InviteURL, opened.InviteURL)
+	}
+	token := inviteRE.FindStringSubmatch(opened.InviteURL)[1]
+	h.do("POST", "/v1/tournaments/"+reg.ID+"/join", h.login("zed@example.org"), map[string]any{"invite": token, "name": "Zed"}).want(t, http.StatusOK)
+	// Closing, retried with its key, answers as the first time did.
+	h.do("DELETE", regPath, organiser, nil, "Idempotency-Key", "close-1").want(t, http.StatusOK)
+	h.do("DELETE", regPath, organiser, nil, "Idempotency-Key", "close-1").want(t, http.StatusOK).wantHeader(t, "Idempotent-Replayed", "true")
+}
+
 // whiteOpening is a legal turn for the player to move: the first legal
 // move the moves endpoint offers, again and again while points are left.
 func whiteOpening(t *testing.T, h *harness, token, gameID string) string {
@@ -268,7 +318,8 @@ func TestLateEntryExtensionAndCancel(t *testing.T) {
 	if got := tour.Rounds[0].Games[0].Deadline.Sub(tour.Rounds[0].Deadline); got != 24*time.Hour {
 		t.Errorf("game A is adjudicated %v after the round, want 24h (once)", got)
 	}
-	h.do("POST", path+"/games/g_none/extend", organiser, map[string]any{"hours": 24, "reason": "x"}).want(t, http.StatusNotFound, "not_found")
+	h.do("POST", path+"/games/g_none/extend", organiser, map[string]any{"hours": 24, "reason": "x"}, "Idempotency-Key", "ext-2").
+		want(t, http.StatusNotFound, "not_found")
 
 	// Game B ends; at the round's deadline game A is still running, not yet
 	// adjudicated: the round waits for it.
@@ -301,7 +352,7 @@ func TestPublicRegistration(t *testing.T) {
 	organiser := h.login("org@example.org")
 	eve := h.login("eve@example.org")
 	var tour controlJSON
-	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 2, "players": entrants(2),
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 1, "players": entrants(2),
 		"schedule":     map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 72},
 		"registration": map[string]any{"public": true}}).want(t, http.StatusCreated).decode(t, &tour)
 	path := "/v1/tournaments/" + tour.ID
@@ -332,4 +383,13 @@ func TestPublicRegistration(t *testing.T) {
 	}
 	h.do("POST", path+"/join", zed, map[string]any{"name": "Zed"}).want(t, http.StatusConflict, "registration_closed")
 	h.do("GET", "/v1/tournaments", "", nil).want(t, http.StatusUnauthorized, "unauthorized")
+}
+
+// wantHeader fails the test unless the response has the header's value.
+func (r response) wantHeader(t *testing.T, name, value string) response {
+	t.Helper()
+	if got := r.header.Get(name); got != value {
+		t.Fatalf("%s: %q, want %q", name, got, value)
+	}
+	return r
 }

@@ -328,14 +328,16 @@ type EntrantChange struct {
 }
 
 // Replaces reports whether the change puts another player in old's place:
-// a replacement asked for, or a new address the organiser does not declare
-// a correction. A new name alone is a correction: the page shows names,
-// but the move link goes to the address, so the address is who plays.
+// a new address, asked for as a replacement or not declared a correction.
+// A new name alone is a correction: the page shows names, but the move
+// link goes to the address, so the address is who plays. So a replacement
+// by the address the place has already is none, and its retry changes
+// nothing.
 func (c EntrantChange) Replaces(old Player) bool {
-	if c.Replace {
-		return true
-	}
-	if c.Email == nil || c.Correction {
+	switch {
+	case c.Email == nil:
+		return c.Replace // and is refused: a replacement names the newcomer
+	case c.Correction && !c.Replace:
 		return false
 	}
 	email, err := NormalizeEmail(*c.Email)
@@ -558,6 +560,9 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	g := &t.Rounds[round-1].Games[index]
 	if g.Outcome == nil {
 		return Errorf(KindConflict, CodeRoundNotChangeable, "the game is still being played")
+	}
+	if g.Overridden && (annul && g.Annulled || !annul && !g.Annulled && g.Outcome.Score == whiteScore && g.Outcome.Margin == margin) {
+		return nil // so it is already: a retry logs and tells nothing twice
 	}
 	if g.Black == Bye && !annul {
 		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")

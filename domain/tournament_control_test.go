@@ -258,6 +258,19 @@ func TestTournamentControl(t *testing.T) {
 				t.Error("the game's result replaced the override")
 			}
 		}},
+		{"override twice the same", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			for range 2 {
+				if err := tour.Override(1, gameIndex(tour, "g_1"), 0, -2, false, "misclick", now); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "", domain.ActionResultOverridden, func(t *testing.T, tour *domain.Tournament) {
+			if len(tour.Log) != 1 {
+				t.Errorf("the retry was logged again: %+v", tour.Log)
+			}
+		}},
 		{"override a running game", func(tour *domain.Tournament) error {
 			return tour.Override(1, gameIndex(tour, "g_1"), 1, 2, false, "x", now)
 		}, domain.CodeRoundNotChangeable, "", nil},
@@ -326,6 +339,13 @@ func TestTournamentControl(t *testing.T) {
 		{"correct an address to another player's", func(tour *domain.Tournament) error {
 			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p2@example.org"), Correction: true}, false, now)
 		}, domain.CodeAlreadyEntered, "", nil},
+		{"a replacement by his own address is none", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("P1"), Email: ptr("p1@example.org"), Replace: true, Reason: "ill"}, true, now)
+		}, "", "", func(t *testing.T, tour *domain.Tournament) {
+			if len(tour.Log) != 0 {
+				t.Errorf("a replacement by the same player was logged: %+v", tour.Log)
+			}
+		}},
 		{"a new address is a replacement", func(tour *domain.Tournament) error {
 			tour.Entrants[1].UserID = 7
 			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)

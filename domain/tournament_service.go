@@ -397,7 +397,8 @@ func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, rou
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil {
+		logged := len(t.Log)
+		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil || len(t.Log) == logged {
 			return err
 		}
 		g := t.Rounds[round-1].Games[index]

@@ -728,6 +728,7 @@ const (
 	ProblemCodeForbidden                ProblemCode = "forbidden"
 	ProblemCodeGameOver                 ProblemCode = "game_over"
 	ProblemCodeHttpError                ProblemCode = "http_error"
+	ProblemCodeIdempotencyKeyRequired   ProblemCode = "idempotency_key_required"
 	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
 	ProblemCodeIllegalTurn              ProblemCode = "illegal_turn"
 	ProblemCodeInsufficientScope        ProblemCode = "insufficient_scope"
@@ -798,6 +799,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeGameOver:
 		return true
 	case ProblemCodeHttpError:
+		return true
+	case ProblemCodeIdempotencyKeyRequired:
 		return true
 	case ProblemCodeIdempotencyKeyReused:
 		return true
@@ -1873,8 +1876,13 @@ type CreateTournamentRequestFormat string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
 type EditTournamentPlayerRequest struct {
-	Email  *string `json:"email,omitempty"`
-	Name   *string `json:"name,omitempty"`
+	// Correction The new `email` is the same player's, not another player's: see
+	// the operation.
+	Correction *bool   `json:"correction,omitempty"`
+	Email      *string `json:"email,omitempty"`
+	Name       *string `json:"name,omitempty"`
+
+	// Reason Required for a replacement (a new `email` without `correction`).
 	Reason *string `json:"reason,omitempty"`
 }
 
@@ -3712,6 +3720,9 @@ type GameId = string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// IdempotencyKeyNeeded defines model for IdempotencyKeyNeeded.
+type IdempotencyKeyNeeded = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -3781,6 +3792,13 @@ type NotFound = Problem
 // `illegal_turn` adds `rule`, `rule_ref` and `index`;
 // `insufficient_scope` adds `scope`.
 type PayloadTooLarge = Problem
+
+// PreconditionRequired RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type PreconditionRequired = Problem
 
 // ServiceUnavailable RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
@@ -3966,8 +3984,10 @@ type CancelTournamentParams struct {
 // ExtendTournamentGameParams defines parameters for ExtendTournamentGame.
 type ExtendTournamentGameParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // JoinTournamentParams defines parameters for JoinTournament.
@@ -4011,6 +4031,20 @@ type GetTournamentRecordsParams struct {
 	Round *int `form:"round,omitempty" json:"round,omitempty"`
 }
 
+// CloseRegistrationParams defines parameters for CloseRegistration.
+type CloseRegistrationParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// OpenRegistrationParams defines parameters for OpenRegistration.
+type OpenRegistrationParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ResumeTournamentParams defines parameters for ResumeTournament.
 type ResumeTournamentParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
@@ -4028,8 +4062,10 @@ type OverrideTournamentResultParams struct {
 // PostponeTournamentRoundParams defines parameters for PostponeTournamentRound.
 type PostponeTournamentRoundParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // GetStandingsParams defines parameters for GetStandings.
@@ -6473,12 +6509,14 @@ type ClientInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6489,12 +6527,14 @@ type ClientInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6601,32 +6641,56 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
 	AddTournamentPlayer(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EditTournamentPlayerWithBody Correct a player's name or address
+	// EditTournamentPlayerWithBody Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
 	EditTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EditTournamentPlayer Correct a player's name or address
+	// EditTournamentPlayer Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6638,8 +6702,8 @@ type ClientInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -6656,8 +6720,8 @@ type ClientInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -6700,7 +6764,7 @@ type ClientInterface interface {
 	// `404 not_found`; `409 registration_closed` (not open).
 	//
 	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-	CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CloseRegistration(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OpenRegistrationWithBody Open sign-up, and get the invite link
 	//
@@ -6716,14 +6780,20 @@ type ClientInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	OpenRegistrationWithBody(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OpenRegistration Open sign-up, and get the invite link
 	//
@@ -6739,14 +6809,20 @@ type ClientInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	OpenRegistration(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResumeTournamentWithBody Resume a paused event
 	//
@@ -6818,13 +6894,14 @@ type ClientInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6835,13 +6912,14 @@ type ClientInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9142,12 +9220,14 @@ func (c *Client) CancelTournament(ctx context.Context, id TournamentId, params *
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9168,12 +9248,14 @@ func (c *Client) ExtendTournamentGameWithBody(ctx context.Context, id Tournament
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9350,16 +9432,28 @@ func (c *Client) AddTournamentPlayer(ctx context.Context, id TournamentId, param
 	return c.Client.Do(req)
 }
 
-// EditTournamentPlayerWithBody Correct a player's name or address
+// EditTournamentPlayerWithBody Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9376,16 +9470,28 @@ func (c *Client) EditTournamentPlayerWithBody(ctx context.Context, id Tournament
 	return c.Client.Do(req)
 }
 
-// EditTournamentPlayer Correct a player's name or address
+// EditTournamentPlayer Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9407,8 +9513,8 @@ func (c *Client) EditTournamentPlayer(ctx context.Context, id TournamentId, play
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -9435,8 +9541,8 @@ func (c *Client) ReplaceTournamentPlayerWithBody(ctx context.Context, id Tournam
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -9499,8 +9605,8 @@ func (c *Client) GetTournamentRecords(ctx context.Context, id TournamentId, para
 // `404 not_found`; `409 registration_closed` (not open).
 //
 // Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCloseRegistrationRequest(c.Server, id)
+func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseRegistrationRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9525,15 +9631,21 @@ func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEdit
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9558,15 +9670,21 @@ func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, 
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewOpenRegistrationRequest(c.Server, id, body)
+func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9687,13 +9805,14 @@ func (c *Client) OverrideTournamentResult(ctx context.Context, id TournamentId, 
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9714,13 +9833,14 @@ func (c *Client) PostponeTournamentRoundWithBody(ctx context.Context, id Tournam
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12828,7 +12948,7 @@ func NewGetTournamentRecordsRequest(server string, id TournamentId, params *GetT
 }
 
 // NewCloseRegistrationRequest constructs an http.Request for the CloseRegistration method
-func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request, error) {
+func NewCloseRegistrationRequest(server string, id TournamentId, params *CloseRegistrationParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12858,22 +12978,37 @@ func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request,
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewOpenRegistrationRequest calls the generic OpenRegistration builder with application/json body
-func NewOpenRegistrationRequest(server string, id TournamentId, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
+func NewOpenRegistrationRequest(server string, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewOpenRegistrationRequestWithBody(server, id, "application/json", bodyReader)
+	return NewOpenRegistrationRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewOpenRegistrationRequestWithBody constructs an http.Request for the OpenRegistration method, with any body, and a specified content type
-func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentType string, body io.Reader) (*http.Request, error) {
+func NewOpenRegistrationRequestWithBody(server string, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12904,6 +13039,21 @@ func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14834,12 +14984,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14850,12 +15002,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14962,32 +15116,56 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
 	AddTournamentPlayerWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error)
 
-	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
 	EditTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error)
 
-	// EditTournamentPlayerWithResponse Correct a player's name or address
+	// EditTournamentPlayerWithResponse Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14999,8 +15177,8 @@ type ClientWithResponsesInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -15017,8 +15195,8 @@ type ClientWithResponsesInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -15065,7 +15243,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
+	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
 
 	// OpenRegistrationWithBodyWithResponse Open sign-up, and get the invite link
 	//
@@ -15081,14 +15259,20 @@ type ClientWithResponsesInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
 
 	// OpenRegistrationWithResponse Open sign-up, and get the invite link
 	//
@@ -15104,14 +15288,20 @@ type ClientWithResponsesInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
 
 	// ResumeTournamentWithBodyWithResponse Resume a paused event
 	//
@@ -15183,13 +15373,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15200,13 +15391,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -20130,6 +20322,8 @@ type ExtendTournamentGameResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -20174,6 +20368,11 @@ func (r ExtendTournamentGameResponse) GetApplicationproblemJSON413() *PayloadToo
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r ExtendTournamentGameResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -20906,6 +21105,8 @@ type OpenRegistrationResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -20950,6 +21151,11 @@ func (r OpenRegistrationResponse) GetApplicationproblemJSON413() *PayloadTooLarg
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r OpenRegistrationResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21218,6 +21424,8 @@ type PostponeTournamentRoundResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -21262,6 +21470,11 @@ func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON413() *Payload
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23484,12 +23697,14 @@ func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, 
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23506,12 +23721,14 @@ func (c *ClientWithResponses) ExtendTournamentGameWithBodyWithResponse(ctx conte
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23660,16 +23877,28 @@ func (c *ClientWithResponses) AddTournamentPlayerWithResponse(ctx context.Contex
 	return ParseAddTournamentPlayerResponse(rsp)
 }
 
-// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23682,16 +23911,28 @@ func (c *ClientWithResponses) EditTournamentPlayerWithBodyWithResponse(ctx conte
 	return ParseEditTournamentPlayerResponse(rsp)
 }
 
-// EditTournamentPlayerWithResponse Correct a player's name or address
+// EditTournamentPlayerWithResponse Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23709,8 +23950,8 @@ func (c *ClientWithResponses) EditTournamentPlayerWithResponse(ctx context.Conte
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -23733,8 +23974,8 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithBodyWithResponse(ctx co
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -23793,8 +24034,8 @@ func (c *ClientWithResponses) GetTournamentRecordsWithResponse(ctx context.Conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
-	rsp, err := c.CloseRegistration(ctx, id, reqEditors...)
+func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
+	rsp, err := c.CloseRegistration(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -23815,15 +24056,21 @@ func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context,
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
-	rsp, err := c.OpenRegistrationWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistrationWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -23844,15 +24091,21 @@ func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.C
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
-	rsp, err := c.OpenRegistration(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistration(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -23953,13 +24206,14 @@ func (c *ClientWithResponses) OverrideTournamentResultWithResponse(ctx context.C
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23976,13 +24230,14 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithBodyWithResponse(ctx co
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28528,6 +28783,13 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29232,6 +29494,13 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29516,6 +29785,13 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
