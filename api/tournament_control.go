@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,20 +36,49 @@ type tournamentListItem struct {
 
 type tournamentList struct {
 	Tournaments []tournamentListItem `json:"tournaments"`
+	// Next is the cursor of each category's next page; null when it has
+	// no more, or was not asked for.
+	Next map[domain.TournamentCategory]*string `json:"next"`
 }
 
 // listTournaments lists the tournaments the account organises, plays in,
-// or can join (an open public registration), newest first.
+// or can join (an open public registration), newest first: the first page
+// of every category, or (category=) a page of one, each category bounded
+// and paged on its own.
 func (s *Server) listTournaments(c echo.Context) error {
 	p, err := s.account(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
-	ls, err := s.app.Tournaments(c.Request().Context(), p.session.User)
+	limit := domain.DefaultTournamentList
+	if v := c.QueryParam("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > domain.MaxTournamentList {
+			return NewProblem(http.StatusBadRequest, "invalid_request", fmt.Sprintf("limit is a number from 1 to %d.", domain.MaxTournamentList))
+		}
+	}
+	cats := domain.TournamentCategories
+	cursors := map[domain.TournamentCategory]string{}
+	if v := c.QueryParam("category"); v != "" {
+		cat := domain.TournamentCategory(v)
+		if !slices.Contains(domain.TournamentCategories, cat) {
+			return NewProblem(http.StatusBadRequest, "invalid_request", "category is organising, playing or joinable.")
+		}
+		cats, cursors[cat] = []domain.TournamentCategory{cat}, c.QueryParam("cursor")
+	} else if c.QueryParam("cursor") != "" {
+		return NewProblem(http.StatusBadRequest, "invalid_request", "A cursor is of one category: give the category it came with.")
+	}
+	ls, next, err := s.app.Tournaments(c.Request().Context(), p.session.User, cats, cursors, limit)
 	if err != nil {
 		return err
 	}
-	out := tournamentList{Tournaments: []tournamentListItem{}}
+	out := tournamentList{Tournaments: []tournamentListItem{}, Next: map[domain.TournamentCategory]*string{}}
+	for _, cat := range domain.TournamentCategories {
+		if cursor, ok := next[cat]; ok {
+			out.Next[cat] = &cursor
+		} else {
+			out.Next[cat] = nil
+		}
+	}
 	for _, l := range ls {
 		v := s.viewTournament(&l.Tournament)
 		item := tournamentListItem{ID: l.ID, Name: l.Name, Format: string(l.Format), Status: string(l.Status),

@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -383,6 +384,76 @@ func TestPublicRegistration(t *testing.T) {
 	}
 	h.do("POST", path+"/join", zed, map[string]any{"name": "Zed"}).want(t, http.StatusConflict, "registration_closed")
 	h.do("GET", "/v1/tournaments", "", nil).want(t, http.StatusUnauthorized, "unauthorized")
+}
+
+// Each category of an account's list is bounded and paged on its own: the
+// public registrations of others do not crowd out an event he plays in.
+func TestTournamentListPagesByCategory(t *testing.T) {
+	h := newHarness(t)
+	other := h.login("other@example.org")
+	zed := h.login("zed@example.org")
+	// His event is the oldest of all: a bound of 2 on the merged list would drop it.
+	var mine controlJSON
+	h.do("POST", "/v1/tournaments", h.login("org@example.org"), map[string]any{"name": "Club", "format": "round_robin",
+		"players":  []map[string]any{{"name": "Zed", "email": "zed@example.org"}, {"name": "Ann", "email": "ann@example.org"}},
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 72}}).
+		want(t, http.StatusCreated).decode(t, &mine)
+	h.clock.Advance(time.Second)
+	var public []string
+	for range 3 {
+		var tour controlJSON
+		h.do("POST", "/v1/tournaments", other, map[string]any{"name": "Open", "format": "swiss", "rounds": 1, "players": entrants(2),
+			"schedule":     map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 72},
+			"registration": map[string]any{"public": true}}).want(t, http.StatusCreated).decode(t, &tour)
+		public = append([]string{tour.ID}, public...) // newest first
+		h.clock.Advance(time.Second)
+	}
+	type listJSON struct {
+		Tournaments []struct {
+			ID       string `json:"id"`
+			Playing  bool   `json:"playing"`
+			Joinable bool   `json:"joinable"`
+		} `json:"tournaments"`
+		Next map[string]*string `json:"next"`
+	}
+	ids := func(l listJSON) []string {
+		var out []string
+		for _, tour := range l.Tournaments {
+			out = append(out, tour.ID)
+		}
+		return out
+	}
+	var first listJSON
+	h.do("GET", "/v1/tournaments?limit=2", zed, nil).want(t, http.StatusOK).decode(t, &first)
+	if got, want := ids(first), []string{public[0], public[1], mine.ID}; !slices.Equal(got, want) || !first.Tournaments[2].Playing {
+		t.Fatalf("the first page: %v, want %v (his own event, and two he can join)", first.Tournaments, want)
+	}
+	if first.Next["joinable"] == nil || first.Next["playing"] != nil || first.Next["organising"] != nil {
+		t.Fatalf("the cursors of the first page: %v", first.Next)
+	}
+	var more listJSON
+	h.do("GET", "/v1/tournaments?limit=2&category=joinable&cursor="+url.QueryEscape(*first.Next["joinable"]), zed, nil).
+		want(t, http.StatusOK).decode(t, &more)
+	if got := ids(more); !slices.Equal(got, public[2:]) || more.Next["joinable"] != nil || !more.Tournaments[0].Joinable {
+		t.Errorf("the next page of joinable: %v (next %v), want %v", more.Tournaments, more.Next, public[2:])
+	}
+	var playing listJSON
+	h.do("GET", "/v1/tournaments?category=playing", zed, nil).want(t, http.StatusOK).decode(t, &playing)
+	if got := ids(playing); !slices.Equal(got, []string{mine.ID}) {
+		t.Errorf("playing: %v", got)
+	}
+	for _, tt := range []struct {
+		query  string
+		status int
+		code   string
+	}{
+		{"?cursor=" + url.QueryEscape(*first.Next["joinable"]), http.StatusBadRequest, "invalid_request"},
+		{"?category=watching", http.StatusBadRequest, "invalid_request"},
+		{"?category=joinable&cursor=bm90IG1pbmU", http.StatusUnprocessableEntity, "invalid_cursor"},
+		{"?limit=201", http.StatusBadRequest, "invalid_request"},
+	} {
+		h.do("GET", "/v1/tournaments"+tt.query, zed, nil).want(t, tt.status, tt.code)
+	}
 }
 
 // wantHeader fails the test unless the response has the header's value.

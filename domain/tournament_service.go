@@ -1,9 +1,11 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -28,16 +30,45 @@ type TournamentListing struct {
 	Joinable   bool // registration is open to him (public)
 }
 
-// TournamentLister reads tournaments by account.
-type TournamentLister interface {
-	// AccountTournaments lists up to limit tournaments that userID
-	// organises, that email plays in, or whose public registration is open
-	// at now, newest first.
-	AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]Tournament, error)
+// TournamentCategory is one way an account relates to tournaments; its
+// list pages through each apart, so that one (the public registrations of
+// everyone) cannot crowd out another (the events he plays in).
+type TournamentCategory string
+
+// The categories of an account's tournaments.
+const (
+	Organising TournamentCategory = "organising" // he organises it
+	PlayingIn  TournamentCategory = "playing"    // his address is entered, withdrawn or not
+	// CanJoin: its public registration is open and his address is not
+	// entered.
+	CanJoin TournamentCategory = "joinable"
+)
+
+// TournamentCategories are the categories, in the order a list names them.
+var TournamentCategories = []TournamentCategory{Organising, PlayingIn, CanJoin}
+
+// TournamentPage is a page of one category of an account's tournaments.
+type TournamentPage struct {
+	Tournaments []Tournament
+	Next        string // the cursor of the next page; "" on the last
 }
 
-// MaxTournamentList is the most tournaments a list gives.
-const MaxTournamentList = 200
+// TournamentLister reads tournaments by account.
+type TournamentLister interface {
+	// AccountTournaments lists a page of one category of an account's
+	// tournaments: those userID organises, those email plays in, or the
+	// public registrations open at now that email is not entered in;
+	// newest first (by creation, then id), at most limit, after cursor (""
+	// for the first page; a cursor the store did not write is an invalid
+	// *Error, CodeInvalidCursor).
+	AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat TournamentCategory, cursor string, limit int) (TournamentPage, error)
+}
+
+// Bounds of a page of an account's tournaments, per category.
+const (
+	DefaultTournamentList = 50
+	MaxTournamentList     = 200
+)
 
 // Tournament reads a tournament, with the results of the running round's
 // games that have ended since the scheduler last looked: a result counts
@@ -61,20 +92,37 @@ func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error)
 	return t, nil
 }
 
-// Tournaments lists what an account organises, plays in or can join.
-func (s *Service) Tournaments(ctx context.Context, user User) ([]TournamentListing, error) {
+// Tournaments lists what an account organises, plays in or can join: a
+// page of the categories cats, each up to limit after its cursor (by
+// category; none for a first page), merged newest first with each
+// tournament once, and the cursor of each category that has more.
+func (s *Service) Tournaments(ctx context.Context, user User, cats []TournamentCategory, cursors map[TournamentCategory]string, limit int) ([]TournamentListing, map[TournamentCategory]string, error) {
 	now := s.now()
-	ts, err := s.store.AccountTournaments(ctx, user.ID, user.Email, now, MaxTournamentList)
-	if err != nil {
-		return nil, err
+	next := map[TournamentCategory]string{}
+	seen := map[string]bool{}
+	var out []TournamentListing
+	for _, cat := range cats {
+		page, err := s.store.AccountTournaments(ctx, user.ID, user.Email, now, cat, cursors[cat], limit)
+		if err != nil {
+			return nil, nil, err
+		}
+		if page.Next != "" {
+			next[cat] = page.Next
+		}
+		for _, t := range page.Tournaments {
+			if seen[t.ID] {
+				continue
+			}
+			seen[t.ID] = true
+			_, playing := t.EntrantOf(user.Email)
+			out = append(out, TournamentListing{Tournament: t, Organising: t.OrganizerID == user.ID, Playing: playing,
+				Joinable: !playing && t.Joinable(now) && t.Registration.Public})
+		}
 	}
-	out := make([]TournamentListing, 0, len(ts))
-	for _, t := range ts {
-		_, playing := t.EntrantOf(user.Email)
-		out = append(out, TournamentListing{Tournament: t, Organising: t.OrganizerID == user.ID, Playing: playing,
-			Joinable: !playing && t.Joinable(now) && t.Registration.Public})
-	}
-	return out, nil
+	slices.SortStableFunc(out, func(a, b TournamentListing) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(b.ID, a.ID))
+	})
+	return out, next, nil
 }
 
 // OpenRegistration opens sign-up (or changes its terms); newLink issues a

@@ -132,16 +132,37 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 	return writeEvents(ctx, s.tx, evs, now)
 }
 
-// AccountTournaments lists what an account organises, plays in, or can
-// join (an open public registration), newest first.
-func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE organizer_id = ?
-		OR id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)
-		OR public_until > ?
-		ORDER BY created_at DESC, id DESC LIMIT ?`, userID, email, now.UnixMilli(), limit)
+// AccountTournaments lists a page of one category of an account's
+// tournaments, newest first (see domain.TournamentLister).
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
+	cursor string, limit int) (domain.TournamentPage, error) {
+	limit = max(limit, 1)
+	created, after, err := gamerow.TournamentAfter(cursor)
 	if err != nil {
-		return nil, fmt.Errorf("list tournaments: %w", err)
+		return domain.TournamentPage{}, err
+	}
+	var where string
+	var args []any
+	switch cat {
+	case domain.Organising:
+		where, args = `organizer_id = ?`, []any{userID}
+	case domain.PlayingIn:
+		where, args = `id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`, []any{email}
+	case domain.CanJoin:
+		where, args = `public_until > ? AND id NOT IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`,
+			[]any{now.UnixMilli(), email}
+	default:
+		return domain.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE `+where+`
+		AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, created, after, limit+1)...)
+	if err != nil {
+		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
-	return gamerow.DecodeTournaments(rows)
+	ts, err := gamerow.DecodeTournaments(rows)
+	if err != nil {
+		return domain.TournamentPage{}, err
+	}
+	return gamerow.TournamentPage(ts, limit), nil
 }

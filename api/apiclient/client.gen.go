@@ -1602,6 +1602,27 @@ func (e GetRecordParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListTournamentsParamsCategory.
+const (
+	Joinable   ListTournamentsParamsCategory = "joinable"
+	Organising ListTournamentsParamsCategory = "organising"
+	Playing    ListTournamentsParamsCategory = "playing"
+)
+
+// Valid indicates whether the value is a known member of the ListTournamentsParamsCategory enum.
+func (e ListTournamentsParamsCategory) Valid() bool {
+	switch e {
+	case Joinable:
+		return true
+	case Organising:
+		return true
+	case Playing:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetStandingsParamsFormat.
 const (
 	GetStandingsParamsFormatCsv  GetStandingsParamsFormat = "csv"
@@ -3136,6 +3157,14 @@ type TournamentInvite struct {
 
 // TournamentList defines model for TournamentList.
 type TournamentList struct {
+	// Next The cursor of the next page of each category (pass it with
+	// `category` and `cursor`); null when the category has no more, or
+	// was not asked for.
+	Next struct {
+		Joinable   *string `json:"joinable"`
+		Organising *string `json:"organising"`
+		Playing    *string `json:"playing"`
+	} `json:"next"`
 	Tournaments []struct {
 		CreatedAt  time.Time                       `json:"created_at"`
 		FirstStart time.Time                       `json:"first_start"`
@@ -3973,6 +4002,21 @@ type ListWebhookDeliveriesParams struct {
 	// Limit Deliveries per page.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
+
+// ListTournamentsParams defines parameters for ListTournaments.
+type ListTournamentsParams struct {
+	// Category Only this category, one page of it.
+	Category *ListTournamentsParamsCategory `form:"category,omitempty" json:"category,omitempty"`
+
+	// Cursor The category's cursor from `next` of the previous page; omit for the first page. Needs `category`.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Tournaments per page of each category.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListTournamentsParamsCategory defines parameters for ListTournaments.
+type ListTournamentsParamsCategory string
 
 // CancelTournamentParams defines parameters for CancelTournament.
 type CancelTournamentParams struct {
@@ -6382,14 +6426,23 @@ type ClientInterface interface {
 
 	// ListTournaments Your tournaments
 	//
-	// The tournaments the account organises, plays in (withdrawn or not),
-	// or can join (a public registration that is open), newest first; at
-	// most 200.
+	// The tournaments the account organises (`organising`), plays in,
+	// withdrawn or not (`playing`), or can join (`joinable`: a public
+	// registration that is open, which his address has not entered),
+	// newest first. Each category is bounded and paged on its own, so the
+	// public registrations of everyone never crowd out his own events.
+	// Without `category`, the answer is the first page of every category
+	// (each up to `limit`), merged newest first, each tournament once with
+	// its flags; `next` holds the cursor of each category that has more.
+	// With `category`, it is one page of that category after `cursor`
+	// (the `next` of that category in an earlier answer).
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	// Errors: `400 invalid_request` (a `cursor` without its `category`);
+	// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+	// `422 invalid_cursor`.
 	//
 	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-	ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTournamentWithBody Create a tournament
 	//
@@ -9033,15 +9086,24 @@ func (c *Client) RenewPushSubscription(ctx context.Context, body RenewPushSubscr
 
 // ListTournaments Your tournaments
 //
-// The tournaments the account organises, plays in (withdrawn or not),
-// or can join (a public registration that is open), newest first; at
-// most 200.
+// The tournaments the account organises (`organising`), plays in,
+// withdrawn or not (`playing`), or can join (`joinable`: a public
+// registration that is open, which his address has not entered),
+// newest first. Each category is bounded and paged on its own, so the
+// public registrations of everyone never crowd out his own events.
+// Without `category`, the answer is the first page of every category
+// (each up to `limit`), merged newest first, each tournament once with
+// its flags; `next` holds the cursor of each category that has more.
+// With `category`, it is one page of that category after `cursor`
+// (the `next` of that category in an earlier answer).
 //
-// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+// Errors: `400 invalid_request` (a `cursor` without its `category`);
+// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+// `422 invalid_cursor`.
 //
 // Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-func (c *Client) ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListTournamentsRequest(c.Server)
+func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTournamentsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12331,7 +12393,7 @@ func NewRenewPushSubscriptionRequestWithBody(server string, contentType string, 
 }
 
 // NewListTournamentsRequest constructs an http.Request for the ListTournaments method
-func NewListTournamentsRequest(server string) (*http.Request, error) {
+func NewListTournamentsRequest(server string, params *ListTournamentsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12347,6 +12409,57 @@ func NewListTournamentsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -14853,16 +14966,25 @@ type ClientWithResponsesInterface interface {
 
 	// ListTournamentsWithResponse Your tournaments
 	//
-	// The tournaments the account organises, plays in (withdrawn or not),
-	// or can join (a public registration that is open), newest first; at
-	// most 200.
+	// The tournaments the account organises (`organising`), plays in,
+	// withdrawn or not (`playing`), or can join (`joinable`: a public
+	// registration that is open, which his address has not entered),
+	// newest first. Each category is bounded and paged on its own, so the
+	// public registrations of everyone never crowd out his own events.
+	// Without `category`, the answer is the first page of every category
+	// (each up to `limit`), merged newest first, each tournament once with
+	// its flags; `next` holds the cursor of each category that has more.
+	// With `category`, it is one page of that category after `cursor`
+	// (the `next` of that category in an earlier answer).
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	// Errors: `400 invalid_request` (a `cursor` without its `category`);
+	// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+	// `422 invalid_cursor`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-	ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
+	ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
 
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
@@ -19961,6 +20083,8 @@ type ListTournamentsResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -19985,6 +20109,11 @@ func (r ListTournamentsResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListTournamentsResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23530,17 +23659,26 @@ func (c *ClientWithResponses) RenewPushSubscriptionWithResponse(ctx context.Cont
 
 // ListTournamentsWithResponse Your tournaments
 //
-// The tournaments the account organises, plays in (withdrawn or not),
-// or can join (a public registration that is open), newest first; at
-// most 200.
+// The tournaments the account organises (`organising`), plays in,
+// withdrawn or not (`playing`), or can join (`joinable`: a public
+// registration that is open, which his address has not entered),
+// newest first. Each category is bounded and paged on its own, so the
+// public registrations of everyone never crowd out his own events.
+// Without `category`, the answer is the first page of every category
+// (each up to `limit`), merged newest first, each tournament once with
+// its flags; `next` holds the cursor of each category that has more.
+// With `category`, it is one page of that category after `cursor`
+// (the `next` of that category in an earlier answer).
 //
-// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+// Errors: `400 invalid_request` (a `cursor` without its `category`);
+// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+// `422 invalid_cursor`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
-	rsp, err := c.ListTournaments(ctx, reqEditors...)
+func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
+	rsp, err := c.ListTournaments(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -28437,6 +28575,13 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 			return nil, err
 		}
 		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError

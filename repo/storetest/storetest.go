@@ -46,6 +46,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"DueGames", testDueGames},
 		{"Tournaments", testTournaments},
 		{"AccountTournaments", testAccountTournaments},
+		{"AccountTournamentPages", testAccountTournamentPages},
 		{"SeatChangesHands", testSeatChangesHands},
 	}
 	for _, tt := range tests {

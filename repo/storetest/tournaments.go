@@ -3,7 +3,9 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +68,7 @@ func testTournaments(t *testing.T, s domain.Store) {
 
 // An account's tournaments are those it organises, those its address plays
 // in (following the entrants as they change), and those with an open public
-// registration; newest first.
+// registration it is not entered in: each category apart, newest first.
 func testAccountTournaments(t *testing.T, s domain.Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
@@ -79,32 +81,35 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 		t.Fatal(err)
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &open) })
-	list := func(u domain.User, email string, now time.Time) []string {
+	// list gives the ids of each category, as "organising:t_1 playing:t_2".
+	list := func(u domain.User, email string, now time.Time) string {
 		t.Helper()
-		ts, err := s.AccountTournaments(ctx, u.ID, email, now, 10)
-		if err != nil {
-			t.Fatal(err)
+		var out []string
+		for _, cat := range domain.TournamentCategories {
+			page, err := s.AccountTournaments(ctx, u.ID, email, now, cat, "", 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tour := range page.Tournaments {
+				out = append(out, string(cat)+":"+tour.ID)
+			}
 		}
-		var ids []string
-		for _, tour := range ts {
-			ids = append(ids, tour.ID)
-		}
-		return ids
+		return strings.Join(out, " ")
 	}
 	eve := domain.User{ID: 999999, Email: "eve@example.org"}
 	for _, c := range []struct {
 		who  domain.User
 		now  time.Time
-		want []string
+		want string
 	}{
-		{org, T0, []string{"t_open", "t_closed"}}, // his own, and one he can join
-		{other, T0, []string{"t_open"}},
-		{domain.User{ID: 999998, Email: "bob@example.org"}, T0, []string{"t_open", "t_closed"}},
-		{eve, T0, []string{"t_open"}},
-		{eve, T0.Add(24 * time.Hour), nil}, // sign-up closed
+		{org, T0, "organising:t_closed joinable:t_open"}, // his own, and one he can join
+		{other, T0, "organising:t_open joinable:t_open"},
+		{domain.User{ID: 999998, Email: "bob@example.org"}, T0, "playing:t_closed joinable:t_open"},
+		{eve, T0, "joinable:t_open"},
+		{eve, T0.Add(24 * time.Hour), ""}, // sign-up closed
 	} {
-		if got := list(c.who, c.who.Email, c.now); !slices.Equal(got, c.want) {
-			t.Errorf("%s at %v: %v, want %v", c.who.Email, c.now, got, c.want)
+		if got := list(c.who, c.who.Email, c.now); got != c.want {
+			t.Errorf("%s at %v: %q, want %q", c.who.Email, c.now, got, c.want)
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
@@ -123,16 +128,72 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &closed, version) })
 	for _, c := range []struct {
 		email string
+		want  string
+	}{
+		{"eve@example.org", "playing:t_open"},
+		{"bob@example.org", ""},
+		{"rob@example.org", "playing:t_closed"},
+		{"zed@example.org", ""}, // the public registration is closed
+	} {
+		if got := list(domain.User{ID: 999997}, c.email, T0); got != c.want {
+			t.Errorf("%s after the changes: %q, want %q", c.email, got, c.want)
+		}
+	}
+}
+
+// A category of an account's tournaments pages by cursor, newest first,
+// each once, however many share a creation time; a cursor the store did
+// not write is refused.
+func testAccountTournamentPages(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	org := ensureUser(t, s, "org@example.org")
+	var want []string
+	for i := range 7 {
+		spec := domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: []domain.Player{
+			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+			Starts: []time.Time{T0.Add(24 * time.Hour)}, RoundLength: 24 * time.Hour}
+		id := fmt.Sprintf("t_page%d", i)
+		// Two by two at the same millisecond: the id breaks the tie.
+		tour, err := domain.CreateTournament(spec, id, org.ID, T0.Add(time.Duration(i/2)*time.Minute), 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
+		want = append([]string{id}, want...)
+	}
+	for _, c := range []struct {
+		cat   domain.TournamentCategory
+		email string
 		want  []string
 	}{
-		{"eve@example.org", []string{"t_open"}},
-		{"bob@example.org", nil},
-		{"rob@example.org", []string{"t_closed"}},
-		{"zed@example.org", nil}, // the public registration is closed
+		{domain.Organising, "org@example.org", want},
+		{domain.PlayingIn, "bob@example.org", want},
+		{domain.CanJoin, "bob@example.org", nil},
 	} {
-		if got := list(domain.User{ID: 999997}, c.email, T0); !slices.Equal(got, c.want) {
-			t.Errorf("%s after the changes: %v, want %v", c.email, got, c.want)
+		var got []string
+		cursor, pages := "", 0
+		for {
+			page, err := s.AccountTournaments(ctx, org.ID, c.email, T0, c.cat, cursor, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			if len(page.Tournaments) > 3 || pages > 5 {
+				t.Fatalf("%s: page %d has %d tournaments", c.cat, pages, len(page.Tournaments))
+			}
+			for _, tour := range page.Tournaments {
+				got = append(got, tour.ID)
+			}
+			if cursor = page.Next; cursor == "" {
+				break
+			}
 		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s, page by page: %v, want %v", c.cat, got, c.want)
+		}
+	}
+	if _, err := s.AccountTournaments(ctx, org.ID, "", T0, domain.Organising, "not a cursor", 3); code(err) != domain.CodeInvalidCursor {
+		t.Errorf("a cursor the store did not write: %v, want %s", err, domain.CodeInvalidCursor)
 	}
 }
 
