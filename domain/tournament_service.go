@@ -78,14 +78,14 @@ func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error)
 	if err != nil {
 		return Tournament{}, err
 	}
+	games, err := s.store.Games(ctx, t.RunningGames())
+	if err != nil {
+		return Tournament{}, fmt.Errorf("tournament %s: %w", id, err)
+	}
 	ended := map[string]ruleset.Result{}
-	for _, gid := range t.RunningGames() {
-		g, err := s.store.Game(ctx, gid)
-		if err != nil {
-			return Tournament{}, fmt.Errorf("tournament %s: %w", id, err)
-		}
+	for _, g := range games {
 		if res, over := g.Result(); over {
-			ended[gid] = res
+			ended[g.ID] = res
 		}
 	}
 	t.LiveResults(ended)

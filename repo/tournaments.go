@@ -166,3 +166,56 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 	}
 	return gamerow.TournamentPage(ts, limit), nil
 }
+
+// Games reads many games at once (see domain.GamesReader).
+func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+	return loadGames(ctx, db.read, ids)
+}
+
+// TurnsOf lists the turns of each of the games, by game id, in one query.
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+	out := make(map[string][]domain.StoredTurn, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT game_id, ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, ply`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t domain.StoredTurn
+		var id string
+		var played int64
+		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
+			return nil, fmt.Errorf("read turns: %w", err)
+		}
+		t.PlayedAt = time.UnixMilli(played).UTC()
+		out[id] = append(out[id], t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	return out, nil
+}
+
+// TournamentGamesStamp sums up the games of a tournament (see
+// domain.GamesStamp).
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+	var st domain.GamesStamp
+	var updated int64
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(updated_at), 0)
+		FROM games WHERE tournament_id = ?`, id).Scan(&st.Count, &st.Versions, &updated)
+	if err != nil {
+		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+	}
+	if updated != 0 {
+		st.Updated = time.UnixMilli(updated).UTC()
+	}
+	return st, nil
+}

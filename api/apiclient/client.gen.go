@@ -3862,7 +3862,7 @@ type UnprocessableEntity = Problem
 
 // GetAssetParams defines parameters for GetAsset.
 type GetAssetParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3873,7 +3873,7 @@ type GetCalendarParams struct {
 
 // LoginPageParams defines parameters for LoginPage.
 type LoginPageParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3895,13 +3895,13 @@ type NeverEmailParams struct {
 
 // PlayPageParams defines parameters for PlayPage.
 type PlayPageParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // GetServiceWorkerParams defines parameters for GetServiceWorker.
 type GetServiceWorkerParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3909,6 +3909,9 @@ type GetServiceWorkerParams struct {
 type StandingsPageParams struct {
 	// Lang The page's language (the page's own language links set it).
 	Lang *StandingsPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // StandingsPageParamsLang defines parameters for StandingsPage.
@@ -3928,7 +3931,7 @@ type UnsubscribeParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4018,6 +4021,12 @@ type ListTournamentsParams struct {
 // ListTournamentsParamsCategory defines parameters for ListTournaments.
 type ListTournamentsParamsCategory string
 
+// GetTournamentParams defines parameters for GetTournament.
+type GetTournamentParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // CancelTournamentParams defines parameters for CancelTournament.
 type CancelTournamentParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
@@ -4073,6 +4082,9 @@ type ReplaceTournamentPlayerParams struct {
 type GetTournamentRecordsParams struct {
 	// Round Only this round's games; every round's without.
 	Round *int `form:"round,omitempty" json:"round,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // CloseRegistrationParams defines parameters for CloseRegistration.
@@ -4115,6 +4127,9 @@ type PostponeTournamentRoundParams struct {
 // GetStandingsParams defines parameters for GetStandings.
 type GetStandingsParams struct {
 	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // GetStandingsParamsFormat defines parameters for GetStandings.
@@ -5225,7 +5240,8 @@ type ClientInterface interface {
 	//
 	// In English, German, French, Italian or Spanish: `lang` if given,
 	// else the best match of `Accept-Language`, else English
-	// (`Content-Language` says which; `Vary: Accept-Language`).
+	// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+	// as `getTournament`'s, for this language.
 	//
 	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
 	StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6519,12 +6535,14 @@ type ClientInterface interface {
 	// GetTournament A tournament
 	//
 	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed.
+	// results, and the standings. Public: no token needed. Its `ETag`
+	// changes with any change to the tournament or its games: revalidate
+	// with `If-None-Match` and get `304` until something happens.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-	GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelTournamentWithBody Cancel a tournament
 	//
@@ -6800,7 +6818,9 @@ type ClientInterface interface {
 	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 	// still being played has `[Result "*"]`. Byes and pairings forfeited
 	// without play have no game and no record; a round not yet paired gives
-	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	// an empty file. `.less` or `.les` by the tournament's game. Public;
+	// an `ETag` as `getTournament`'s (a big event's records are large:
+	// revalidate rather than download them again).
 	//
 	// Errors: `400 invalid_request` (round not a number of 1 or more);
 	// `404 not_found` (no such tournament, or no such round).
@@ -6983,7 +7003,7 @@ type ClientInterface interface {
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-	// gives a spreadsheet file. Public.
+	// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
@@ -7275,7 +7295,8 @@ func (c *Client) GetServiceWorker(ctx context.Context, params *GetServiceWorkerP
 //
 // In English, German, French, Italian or Spanish: `lang` if given,
 // else the best match of `Accept-Language`, else English
-// (`Content-Language` says which; `Vary: Accept-Language`).
+// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+// as `getTournament`'s, for this language.
 //
 // Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
 func (c *Client) StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9209,13 +9230,15 @@ func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSON
 // GetTournament A tournament
 //
 // The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed.
+// results, and the standings. Public: no token needed. Its `ETag`
+// changes with any change to the tournament or its games: revalidate
+// with `If-None-Match` and get `304` until something happens.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-func (c *Client) GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetTournamentRequest(c.Server, id)
+func (c *Client) GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTournamentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9640,7 +9663,9 @@ func (c *Client) ReplaceTournamentPlayer(ctx context.Context, id TournamentId, p
 // `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 // still being played has `[Result "*"]`. Byes and pairings forfeited
 // without play have no game and no record; a round not yet paired gives
-// an empty file. `.less` or `.les` by the tournament's game. Public.
+// an empty file. `.less` or `.les` by the tournament's game. Public;
+// an `ETag` as `getTournament`'s (a big event's records are large:
+// revalidate rather than download them again).
 //
 // Errors: `400 invalid_request` (round not a number of 1 or more);
 // `404 not_found` (no such tournament, or no such round).
@@ -9923,7 +9948,7 @@ func (c *Client) PostponeTournamentRound(ctx context.Context, id TournamentId, r
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 // Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-// gives a spreadsheet file. Public.
+// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
@@ -10476,6 +10501,21 @@ func NewStandingsPageRequest(server string, id TournamentId, params *StandingsPa
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -12511,7 +12551,7 @@ func NewCreateTournamentRequestWithBody(server string, contentType string, body 
 }
 
 // NewGetTournamentRequest constructs an http.Request for the GetTournament method
-func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, error) {
+func NewGetTournamentRequest(server string, id TournamentId, params *GetTournamentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12539,6 +12579,21 @@ func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, err
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13057,6 +13112,21 @@ func NewGetTournamentRecordsRequest(server string, id TournamentId, params *GetT
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -13436,6 +13506,21 @@ func NewGetStandingsRequest(server string, id TournamentId, params *GetStandings
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -13703,7 +13788,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// In English, German, French, Italian or Spanish: `lang` if given,
 	// else the best match of `Accept-Language`, else English
-	// (`Content-Language` says which; `Vary: Accept-Language`).
+	// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+	// as `getTournament`'s, for this language.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15061,14 +15147,16 @@ type ClientWithResponsesInterface interface {
 	// GetTournamentWithResponse A tournament
 	//
 	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed.
+	// results, and the standings. Public: no token needed. Its `ETag`
+	// changes with any change to the tournament or its games: revalidate
+	// with `If-None-Match` and get `304` until something happens.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-	GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
+	GetTournamentWithResponse(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
 
 	// CancelTournamentWithBodyWithResponse Cancel a tournament
 	//
@@ -15344,7 +15432,9 @@ type ClientWithResponsesInterface interface {
 	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 	// still being played has `[Result "*"]`. Byes and pairings forfeited
 	// without play have no game and no record; a round not yet paired gives
-	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	// an empty file. `.less` or `.les` by the tournament's game. Public;
+	// an `ETag` as `getTournament`'s (a big event's records are large:
+	// revalidate rather than download them again).
 	//
 	// Errors: `400 invalid_request` (round not a number of 1 or more);
 	// `404 not_found` (no such tournament, or no such round).
@@ -15531,7 +15621,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-	// gives a spreadsheet file. Public.
+	// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
@@ -16143,7 +16233,15 @@ func (r GetServiceWorkerResponse) ContentType() string {
 
 // StandingsPageResponse200Headers the declared response headers of an HTTP 200 response for StandingsPage
 type StandingsPageResponse200Headers struct {
+	CacheControl    string
 	ContentLanguage string
+	ETag            string
+}
+
+// StandingsPageResponse304Headers the declared response headers of an HTTP 304 response for StandingsPage
+type StandingsPageResponse304Headers struct {
+	CacheControl string
+	ETag         string
 }
 
 type StandingsPageResponse struct {
@@ -16157,6 +16255,8 @@ type StandingsPageResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StandingsPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *StandingsPageResponse304Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -20261,6 +20361,18 @@ func (r CreateTournamentResponse) ContentType() string {
 	return ""
 }
 
+// GetTournamentResponse200Headers the declared response headers of an HTTP 200 response for GetTournament
+type GetTournamentResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetTournamentResponse304Headers the declared response headers of an HTTP 304 response for GetTournament
+type GetTournamentResponse304Headers struct {
+	CacheControl string
+	ETag         string
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20272,6 +20384,10 @@ type GetTournamentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTournamentResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTournamentResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21060,7 +21176,15 @@ func (r ReplaceTournamentPlayerResponse) ContentType() string {
 
 // GetTournamentRecordsResponse200Headers the declared response headers of an HTTP 200 response for GetTournamentRecords
 type GetTournamentRecordsResponse200Headers struct {
+	CacheControl       string
 	ContentDisposition *string
+	ETag               string
+}
+
+// GetTournamentRecordsResponse304Headers the declared response headers of an HTTP 304 response for GetTournamentRecords
+type GetTournamentRecordsResponse304Headers struct {
+	CacheControl string
+	ETag         string
 }
 
 type GetTournamentRecordsResponse struct {
@@ -21074,6 +21198,8 @@ type GetTournamentRecordsResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentRecordsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTournamentRecordsResponse304Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21640,6 +21766,18 @@ func (r PostponeTournamentRoundResponse) ContentType() string {
 	return ""
 }
 
+// GetStandingsResponse200Headers the declared response headers of an HTTP 200 response for GetStandings
+type GetStandingsResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetStandingsResponse304Headers the declared response headers of an HTTP 304 response for GetStandings
+type GetStandingsResponse304Headers struct {
+	CacheControl string
+	ETag         string
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21651,6 +21789,10 @@ type GetStandingsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetStandingsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetStandingsResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22030,7 +22172,8 @@ func (c *ClientWithResponses) GetServiceWorkerWithResponse(ctx context.Context, 
 //
 // In English, German, French, Italian or Spanish: `lang` if given,
 // else the best match of `Accept-Language`, else English
-// (`Content-Language` says which; `Vary: Accept-Language`).
+// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+// as `getTournament`'s, for this language.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23772,15 +23915,17 @@ func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, 
 // GetTournamentWithResponse A tournament
 //
 // The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed.
+// results, and the standings. Public: no token needed. Its `ETag`
+// changes with any change to the tournament or its games: revalidate
+// with `If-None-Match` and get `304` until something happens.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
-	rsp, err := c.GetTournament(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
+	rsp, err := c.GetTournament(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -24145,7 +24290,9 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithResponse(ctx context.Co
 // `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 // still being played has `[Result "*"]`. Byes and pairings forfeited
 // without play have no game and no record; a round not yet paired gives
-// an empty file. `.less` or `.les` by the tournament's game. Public.
+// an empty file. `.less` or `.les` by the tournament's game. Public;
+// an `ETag` as `getTournament`'s (a big event's records are large:
+// revalidate rather than download them again).
 //
 // Errors: `400 invalid_request` (round not a number of 1 or more);
 // `404 not_found` (no such tournament, or no such round).
@@ -24392,7 +24539,7 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithResponse(ctx context.Co
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 // Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-// gives a spreadsheet file. Public.
+// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
@@ -24949,6 +25096,9 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24975,6 +25125,13 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 	switch {
 	case rsp.StatusCode == 200:
 		var headers StandingsPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
 		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -24982,7 +25139,31 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 			}
 			headers.ContentLanguage = value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers StandingsPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -28737,6 +28918,9 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28758,6 +28942,43 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTournamentResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTournamentResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -29449,6 +29670,9 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29475,6 +29699,13 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetTournamentRecordsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
 		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -29482,7 +29713,31 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTournamentRecordsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -29984,6 +30239,9 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30008,6 +30266,43 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetStandingsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetStandingsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil

@@ -168,3 +168,47 @@ func (s *Store) AccountTournaments(ctx context.Context, userID int64, email stri
 	last := out[limit-1]
 	return domain.TournamentPage{Tournaments: out[:limit], Next: fmt.Sprintf("%d:%s", last.CreatedAt.UnixMilli(), last.ID)}, nil
 }
+
+// Games reads many games at once, leaving out ids that do not exist.
+func (s *Store) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []domain.Game
+	for _, id := range ids {
+		if g, err := s.data.game(id); err == nil {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// TurnsOf lists the committed turns of each of the games, by game id.
+func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[string][]domain.StoredTurn, len(ids))
+	for _, id := range ids {
+		if turns := s.data.turns[id]; len(turns) > 0 {
+			out[id] = slices.Clone(turns)
+		}
+	}
+	return out, nil
+}
+
+// TournamentGamesStamp sums up the games of a tournament.
+func (s *Store) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var st domain.GamesStamp
+	for _, g := range s.data.games {
+		if g.Tournament == nil || g.Tournament.ID != id {
+			continue
+		}
+		st.Count++
+		st.Versions += int64(g.Version)
+		if g.UpdatedAt.After(st.Updated) {
+			st.Updated = g.UpdatedAt.Truncate(time.Millisecond)
+		}
+	}
+	return st, nil
+}

@@ -174,3 +174,51 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 	}
 	return gamerow.TournamentPage(ts, limit), nil
 }
+
+// Games reads many games at once (see domain.GamesReader).
+func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+	return loadGames(ctx, db.pool, ids, false)
+}
+
+// TurnsOf lists the turns of each of the games, by game id, in one query.
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+	out := make(map[string][]domain.StoredTurn, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.pool.Query(ctx, `SELECT game_id, ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id = ANY($1) ORDER BY game_id, ply`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t domain.StoredTurn
+		var id string
+		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &t.PlayedAt); err != nil {
+			return nil, fmt.Errorf("read turns: %w", err)
+		}
+		t.PlayedAt = t.PlayedAt.UTC()
+		out[id] = append(out[id], t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	return out, nil
+}
+
+// TournamentGamesStamp sums up the games of a tournament (see
+// domain.GamesStamp).
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+	var st domain.GamesStamp
+	var updated *time.Time
+	err := db.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0)::bigint, MAX(updated_at)
+		FROM games WHERE tournament_id = $1`, id).Scan(&st.Count, &st.Versions, &updated)
+	if err != nil {
+		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+	}
+	if updated != nil {
+		st.Updated = updated.UTC()
+	}
+	return st, nil
+}

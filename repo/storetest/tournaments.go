@@ -222,3 +222,70 @@ func testSeatChangesHands(t *testing.T, s domain.Store) {
 		}
 	}
 }
+
+// A tournament's games read at once: the games asked for, in that order,
+// each with its turns, whatever else is stored; the stamp of its games
+// moves with any change to one of them.
+func testGamesInBulk(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	tour := newTournament(t, s, "t_bulk")
+	org := ensureUser(t, s, "org@example.org")
+	stamp := func() domain.GamesStamp {
+		t.Helper()
+		st, err := s.TournamentGamesStamp(ctx, tour.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if st := stamp(); st != (domain.GamesStamp{}) {
+		t.Errorf("the stamp of no games: %+v", st)
+	}
+	var games []domain.Game
+	for i, id := range []string{"g_bulk1", "g_bulk2", "g_bulk3"} {
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+		if i < 2 {
+			c.Game.Tournament = &domain.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
+		}
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
+		})
+		games = append(games, c.Game)
+	}
+	before := stamp()
+	if before.Count != 2 || before.Versions != int64(games[0].Version+games[1].Version) || !before.Updated.Equal(T0) {
+		t.Errorf("the stamp of two games: %+v", before)
+	}
+	played := play(t, s, games[1], T0.Add(time.Minute))
+	play(t, s, games[2], T0.Add(2*time.Minute)) // of no tournament
+	after := stamp()
+	if after.Count != 2 || after.Versions <= before.Versions || !after.Updated.Equal(T0.Add(time.Minute)) {
+		t.Errorf("the stamp after a turn: %+v, before %+v", after, before)
+	}
+
+	ids := []string{"g_bulk2", "g_missing", "g_bulk1"}
+	got, err := s.Games(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != "g_bulk2" || got[1].ID != "g_bulk1" || got[0].Version != played.Version || len(got[0].Seats) != 2 {
+		t.Errorf("Games(%v) = %+v", ids, got)
+	}
+	turns, err := s.TurnsOf(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Turns(ctx, "g_bulk2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || !slices.Equal(turns["g_bulk2"], want) || len(turns["g_bulk1"]) != 0 || len(turns) > 2 {
+		t.Errorf("TurnsOf(%v) = %+v; want g_bulk2's %+v", ids, turns, want)
+	}
+	if got, err := s.Games(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("Games(nil) = %v, %v", got, err)
+	}
+	if got, err := s.TurnsOf(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("TurnsOf(nil) = %v, %v", got, err)
+	}
+}
