@@ -119,6 +119,26 @@ func TestServiceReplaceEntrant(t *testing.T) {
 	}
 }
 
+// A change names only what changes, and is applied to the entrant as the
+// unit of work reads him: a new name after an address correction keeps
+// the corrected address (a request built from an older read would not).
+func TestServiceEntrantChangeKeepsWhatItDoesNotName(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, _ := startDuel(t, f)
+	req := domain.TournamentRequest{ID: tour.ID}
+	if _, err := f.svc.UpdateEntrant(ctx, req, 0, domain.EntrantChange{Email: ptr("ann@example.net"), Correction: true}); err != nil {
+		t.Fatal(err)
+	}
+	done, err := f.svc.UpdateEntrant(ctx, req, 0, domain.EntrantChange{Name: ptr("Anna")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := done.Tournament.Entrants[0]; e.Name != "Anna" || e.Email != "ann@example.net" {
+		t.Errorf("after a correction and a new name: %+v", e.Player)
+	}
+}
+
 // An extension moves the game's turn deadline and its adjudication, and a
 // retry with the same Idempotency-Key does not extend it again.
 func TestServiceExtendGame(t *testing.T) {
