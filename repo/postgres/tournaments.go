@@ -168,11 +168,7 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
-	ts, err := gamerow.DecodeTournaments(rows)
-	if err != nil {
-		return domain.TournamentPage{}, err
-	}
-	return gamerow.TournamentPage(ts, limit), nil
+	return gamerow.TournamentPage(rows, limit)
 }
 
 // Games reads many games at once (see domain.GamesReader).

@@ -209,13 +209,15 @@ func TournamentAfter(cursor string) (created int64, id string, err error) {
 	return 0, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
 }
 
-// TournamentPage cuts tournaments, read newest first with a limit of
-// limit+1, to the page and the cursor of the next ("" on the last).
-func TournamentPage(ts []domain.Tournament, limit int) domain.TournamentPage {
-	if len(ts) <= limit {
-		return domain.TournamentPage{Tournaments: ts}
+// TournamentPage reads rows of (id, document), read newest first with a
+// limit of limit+1, into the page and the cursor of the next ("" on the
+// last).
+func TournamentPage(rows Rows, limit int) (domain.TournamentPage, error) {
+	ts, err := DecodeTournaments(rows)
+	if err != nil || len(ts) <= limit {
+		return domain.TournamentPage{Tournaments: ts}, err
 	}
 	last := ts[limit-1]
 	cursor := base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%d:%s", last.CreatedAt.UnixMilli(), last.ID))
-	return domain.TournamentPage{Tournaments: ts[:limit], Next: cursor}
+	return domain.TournamentPage{Tournaments: ts[:limit], Next: cursor}, nil
 }
