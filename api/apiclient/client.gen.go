@@ -6933,7 +6933,9 @@ type ClientInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -6951,7 +6953,9 @@ type ClientInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -9838,7 +9842,9 @@ func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -9866,7 +9872,9 @@ func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id Tourna
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -15551,7 +15559,9 @@ type ClientWithResponsesInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -15569,7 +15579,9 @@ type ClientWithResponsesInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -24445,7 +24457,9 @@ func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, 
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -24469,7 +24483,9 @@ func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx c
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
