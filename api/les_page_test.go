@@ -475,8 +475,8 @@ func TestLesPageSpectator(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('#board .pt').length`); n != 217 {
 		t.Errorf("the board has %d points, want 217", n)
 	}
-	if got := eval[string](p, `[...document.querySelectorAll('#history li')].map((e) => e.textContent).join(' | ')`); got != "Setup by Sue: e5:e6:g3:g5 | Cho chose White" {
-		t.Errorf("history %q", got)
+	if got := eval[string](p, `[...document.querySelectorAll('#history li')].map((e) => e.textContent).join(' | ')`); got != "Cho chose White | Setup by Sue: e5:e6:g3:g5" {
+		t.Errorf("history %q, want the newest first", got)
 	}
 	if got := eval[string](p, `[...document.querySelectorAll('#seats .meta')].map((e) => e.textContent).join(' | ')`); got != "sets up · Black · 2 stones | chooses · White · 2 stones" {
 		t.Errorf("seats %q", got)

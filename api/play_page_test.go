@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -164,6 +165,24 @@ func TestPlayPageSpectator(t *testing.T) {
 	p.click(`[data-sq="e5"]`)
 	if eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`) != 0 {
 		t.Error("a spectator's click selected a piece")
+	}
+	// The help for choosing moves is the mover's, not his; the board's
+	// legend (walls, the last turn) is everyone's.
+	for _, sel := range []string{"#board-help", `[data-i18n="legend.cost"]`} {
+		if p.visible(sel) {
+			t.Errorf("the spectator sees the mover's help %s", sel)
+		}
+	}
+	if !p.visible(`[data-i18n="legend.last"]`) || !p.visible(`[data-i18n="legend.wall"]`) {
+		t.Error("the spectator does not see the board's legend")
+	}
+	saveScreenshot(t, p, "play-1280-spectator.png")
+
+	// The player herself still has it.
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden`)
+	if !p.visible("#board-help") || !p.visible(`[data-i18n="legend.cost"]`) {
+		t.Error("the player lost the help for choosing moves")
 	}
 }
 
@@ -426,4 +445,82 @@ func TestPlayPageKeepsATapWhileMovesLoad(t *testing.T) {
 	}
 	eval[any](p, "window.releaseMoves()")
 	p.waitFor("e5's destinations", `document.querySelector('.dest[data-sq="e4"]')`)
+}
+
+// The history is newest first, the turns since the player's own last one
+// marked new, and the board steps back through the game (each position as
+// the server replays it) and forward again; an earlier position cannot be
+// played on, and the game now can.
+func TestPlayPageStepsThroughTheGame(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(openBoard))
+	for ply, turn := range []string{"e5e4:e4d4:d4c4", "a2a3:a3a4:a4a5", "f5e5:e5d5:d5c5"} {
+		h.do("POST", "/v1/games/"+id+"/turns", map[bool]string{true: ann, false: bob}[ply%2 == 0],
+			map[string]any{"turn": turn, "ply": ply}).want(t, http.StatusCreated)
+	}
+	pieces := func(n int) []string {
+		var v struct {
+			Pieces []struct{ Cell, Color string } `json:"pieces"`
+		}
+		h.do("GET", fmt.Sprintf("/v1/games/%s/view?ply=%d", id, n), bob, nil).want(t, http.StatusOK).decode(t, &v)
+		var out []string
+		for _, p := range v.Pieces {
+			out = append(out, p.Color+" "+p.Cell)
+		}
+		slices.Sort(out)
+		return out
+	}
+	onPage := func(p *page) []string {
+		got := eval[[]string](p, `[...document.querySelectorAll('#board .piece')].map((e) => e.getAttribute('class').match(/piece-(\w+)/)[1] + ' ' + e.dataset.sq)`)
+		slices.Sort(got)
+		return got
+	}
+
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + bob)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden && document.querySelector('.movable')`)
+	history := eval[[]string](p, `[...document.querySelectorAll('#history li')].map((li) => li.textContent)`)
+	if len(history) != 3 || !strings.Contains(history[0], "f5e5:e5d5:d5c5") || !strings.Contains(history[2], "e5e4:e4d4:d4c4") {
+		t.Errorf("history %q, want the newest first", history)
+	}
+	if got := eval[[]string](p, `[...document.querySelectorAll('#history li.new')].map((li) => li.textContent)`); len(got) != 1 || !strings.Contains(got[0], "f5e5") {
+		t.Errorf("turns marked new %q, want White's since Bob's turn", got)
+	}
+	if got := p.text("#replay-text"); got != "The board now, after 3 turns" {
+		t.Errorf("replay bar %q", got)
+	}
+
+	p.click("#replay-prev")
+	p.waitFor("the board after turn 2", `document.getElementById('replay-text').textContent === 'The board after turn 2 of 3'`)
+	if got, want := onPage(p), pieces(2); !slices.Equal(got, want) {
+		t.Errorf("the board after turn 2 shows %v, want %v", got, want)
+	}
+	if slices.Equal(pieces(2), pieces(3)) {
+		t.Fatal("the positions are the same: the test proves nothing")
+	}
+	// Looking back, nothing can be moved.
+	p.click(`[data-sq="a5"]`)
+	if n := eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`); n != 0 {
+		t.Errorf("%d pieces selectable on an earlier position", n)
+	}
+	// The first turn, from the history; then the start.
+	p.click(`#history button[data-after="1"]`)
+	p.waitFor("the board after turn 1", `document.getElementById('replay-text').textContent === 'The board after turn 1 of 3'`)
+	if got, want := onPage(p), pieces(1); !slices.Equal(got, want) {
+		t.Errorf("the board after turn 1 shows %v, want %v", got, want)
+	}
+	p.click("#replay-prev")
+	p.waitFor("the start", `document.getElementById('replay-text').textContent === 'The board at the start' && document.getElementById('replay-prev').disabled`)
+	if got, want := onPage(p), pieces(0); !slices.Equal(got, want) {
+		t.Errorf("the start shows %v, want %v", got, want)
+	}
+	saveScreenshot(t, p, "play-1280-replay.png")
+
+	p.click("#replay-latest")
+	p.waitFor("the game now", `document.getElementById('replay-text').textContent === 'The board now, after 3 turns' && document.querySelector('.movable')`)
+	if got, want := onPage(p), pieces(3); !slices.Equal(got, want) {
+		t.Errorf("back to now shows %v, want %v", got, want)
+	}
+	p.click(`[data-sq="a5"]`)
+	p.waitFor("a5's destinations", `document.querySelector('#board .dest')`)
 }

@@ -70,7 +70,7 @@ func TestRoundTimeControls(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range players(4)[len(tour.Entrants):] {
-				if _, err := tour.Join(p, 0, tour.Registration.InviteVersion, t0); err != nil {
+				if _, err := tour.Join(domain.Entrant{Player: p}, 0, tour.Registration.InviteVersion, t0); err != nil {
 					t.Fatal(err)
 				}
 			}

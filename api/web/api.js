@@ -150,6 +150,8 @@ export function gameClient(id, token) {
     game: (etag) => send('GET', base, { headers: etag ? { 'If-None-Match': etag } : {} }),
     turns: () => send('GET', base + '/turns').then((r) => r.body.turns),
     view: () => send('GET', base + '/view').then((r) => r.body),
+    /** The board after the first n plies: for stepping through the game. */
+    viewAt: (n) => send('GET', base + '/view?ply=' + n).then((r) => r.body),
     moves: (turn) => {
       const q = turn ? '?turn=' + encodeURIComponent(turn) : '';
       return send('GET', base + '/moves' + q).then((r) => r.body);

@@ -22,6 +22,12 @@ function start() {
   });
   $('more').addEventListener('click', () => loadGames().catch(showError));
   $('sign-out').addEventListener('click', signOut);
+  // A sign-in link opened in a tab already on this page changes only the
+  // fragment, which loads nothing: take its token here.
+  window.addEventListener('hashchange', () => {
+    const token = takeLinkToken();
+    if (token) signIn(token);
+  });
   if (loginToken) return signIn(loginToken);
   if (tokens.account()) return showAccount();
   showAsk();

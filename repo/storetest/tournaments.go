@@ -113,7 +113,7 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
-	if _, err := open.Join(domain.Player{Name: "Eve", Email: "eve@example.org"}, eve.ID, 0, T0); err != nil {
+	if _, err := open.Join(domain.Entrant{Player: domain.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
 		t.Fatal(err)
 	}
 	version := open.Version
