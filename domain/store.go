@@ -30,6 +30,7 @@ type GameReader interface {
 // Store is the persistence port of the use cases.
 type Store interface {
 	GameReader
+	GamesReader
 	AccountReader
 	PersonalTokenReader
 	PushReader

@@ -765,6 +765,7 @@ const (
 	ProblemCodeGameNotOver              ProblemCode = "game_not_over"
 	ProblemCodeGameOver                 ProblemCode = "game_over"
 	ProblemCodeHttpError                ProblemCode = "http_error"
+	ProblemCodeIdempotencyKeyRequired   ProblemCode = "idempotency_key_required"
 	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
 	ProblemCodeIllegalTurn              ProblemCode = "illegal_turn"
 	ProblemCodeInsufficientScope        ProblemCode = "insufficient_scope"
@@ -839,6 +840,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeGameOver:
 		return true
 	case ProblemCodeHttpError:
+		return true
+	case ProblemCodeIdempotencyKeyRequired:
 		return true
 	case ProblemCodeIdempotencyKeyReused:
 		return true
@@ -1788,6 +1791,27 @@ func (e GetRecordParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListTournamentsParamsCategory.
+const (
+	Joinable   ListTournamentsParamsCategory = "joinable"
+	Organising ListTournamentsParamsCategory = "organising"
+	Playing    ListTournamentsParamsCategory = "playing"
+)
+
+// Valid indicates whether the value is a known member of the ListTournamentsParamsCategory enum.
+func (e ListTournamentsParamsCategory) Valid() bool {
+	switch e {
+	case Joinable:
+		return true
+	case Organising:
+		return true
+	case Playing:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetStandingsParamsFormat.
 const (
 	GetStandingsParamsFormatCsv  GetStandingsParamsFormat = "csv"
@@ -2105,13 +2129,18 @@ type CreateTournamentRequestSeeding string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
 type EditTournamentPlayerRequest struct {
-	Email *string `json:"email,omitempty"`
+	// Correction The new `email` is the same player's, not another player's: see
+	// the operation.
+	Correction *bool   `json:"correction,omitempty"`
+	Email      *string `json:"email,omitempty"`
 
 	// Member Replacing or correcting in a team event: which member of the team
 	// (`player`, who was entered first, or his `partner`).
 	Member *TeamMember `json:"member,omitempty"`
 	Name   *string     `json:"name,omitempty"`
-	Reason *string     `json:"reason,omitempty"`
+
+	// Reason Required for a replacement (a new `email` without `correction`).
+	Reason *string `json:"reason,omitempty"`
 }
 
 // Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
@@ -3448,6 +3477,14 @@ type TournamentInvite struct {
 
 // TournamentList defines model for TournamentList.
 type TournamentList struct {
+	// Next The cursor of the next page of each category (pass it with
+	// `category` and `cursor`); null when the category has no more, or
+	// was not asked for.
+	Next struct {
+		Joinable   *string `json:"joinable"`
+		Organising *string `json:"organising"`
+		Playing    *string `json:"playing"`
+	} `json:"next"`
 	Tournaments []struct {
 		CreatedAt  time.Time                       `json:"created_at"`
 		FirstStart time.Time                       `json:"first_start"`
@@ -4083,6 +4120,9 @@ type GameId = string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// IdempotencyKeyNeeded defines model for IdempotencyKeyNeeded.
+type IdempotencyKeyNeeded = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -4153,6 +4193,13 @@ type NotFound = Problem
 // `insufficient_scope` adds `scope`.
 type PayloadTooLarge = Problem
 
+// PreconditionRequired RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type PreconditionRequired = Problem
+
 // ServiceUnavailable RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
@@ -4186,7 +4233,7 @@ type UnprocessableEntity = Problem
 
 // GetAssetParams defines parameters for GetAsset.
 type GetAssetParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4197,7 +4244,7 @@ type GetCalendarParams struct {
 
 // LoginPageParams defines parameters for LoginPage.
 type LoginPageParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4229,7 +4276,7 @@ type NeverEmailParams struct {
 
 // PlayPageParams defines parameters for PlayPage.
 type PlayPageParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4250,7 +4297,7 @@ type ResubscribeParams struct {
 
 // GetServiceWorkerParams defines parameters for GetServiceWorker.
 type GetServiceWorkerParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4258,6 +4305,9 @@ type GetServiceWorkerParams struct {
 type StandingsPageParams struct {
 	// Lang The page's language (the page's own language links set it).
 	Lang *StandingsPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // StandingsPageParamsLang defines parameters for StandingsPage.
@@ -4294,7 +4344,7 @@ type CreateGameParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4375,6 +4425,27 @@ type ListWebhookDeliveriesParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListTournamentsParams defines parameters for ListTournaments.
+type ListTournamentsParams struct {
+	// Category Only this category, one page of it.
+	Category *ListTournamentsParamsCategory `form:"category,omitempty" json:"category,omitempty"`
+
+	// Cursor The category's cursor from `next` of the previous page; omit for the first page. Needs `category`.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Tournaments per page of each category.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListTournamentsParamsCategory defines parameters for ListTournaments.
+type ListTournamentsParamsCategory string
+
+// GetTournamentParams defines parameters for GetTournament.
+type GetTournamentParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // CancelTournamentParams defines parameters for CancelTournament.
 type CancelTournamentParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
@@ -4385,8 +4456,10 @@ type CancelTournamentParams struct {
 // ExtendTournamentGameParams defines parameters for ExtendTournamentGame.
 type ExtendTournamentGameParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // JoinTournamentParams defines parameters for JoinTournament.
@@ -4428,6 +4501,23 @@ type ReplaceTournamentPlayerParams struct {
 type GetTournamentRecordsParams struct {
 	// Round Only this round's games; every round's without.
 	Round *int `form:"round,omitempty" json:"round,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// CloseRegistrationParams defines parameters for CloseRegistration.
+type CloseRegistrationParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// OpenRegistrationParams defines parameters for OpenRegistration.
+type OpenRegistrationParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ResumeTournamentParams defines parameters for ResumeTournament.
@@ -4447,8 +4537,10 @@ type OverrideTournamentResultParams struct {
 // PostponeTournamentRoundParams defines parameters for PostponeTournamentRound.
 type PostponeTournamentRoundParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // SetTournamentSeedsParams defines parameters for SetTournamentSeeds.
@@ -4461,6 +4553,9 @@ type SetTournamentSeedsParams struct {
 // GetStandingsParams defines parameters for GetStandings.
 type GetStandingsParams struct {
 	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // GetStandingsParamsFormat defines parameters for GetStandings.
@@ -5608,7 +5703,8 @@ type ClientInterface interface {
 	//
 	// In English, German, French, Italian or Spanish: `lang` if given,
 	// else the best match of `Accept-Language`, else English
-	// (`Content-Language` says which; `Vary: Accept-Language`).
+	// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+	// as `getTournament`'s, for this language.
 	//
 	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
 	StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6890,14 +6986,23 @@ type ClientInterface interface {
 
 	// ListTournaments Your tournaments
 	//
-	// The tournaments the account organises, plays in (withdrawn or not),
-	// or can join (a public registration that is open), newest first; at
-	// most 200.
+	// The tournaments the account organises (`organising`), plays in,
+	// withdrawn or not (`playing`), or can join (`joinable`: a public
+	// registration that is open, which his address has not entered),
+	// newest first. Each category is bounded and paged on its own, so the
+	// public registrations of everyone never crowd out his own events.
+	// Without `category`, the answer is the first page of every category
+	// (each up to `limit`), merged newest first, each tournament once with
+	// its flags; `next` holds the cursor of each category that has more.
+	// With `category`, it is one page of that category after `cursor`
+	// (the `next` of that category in an earlier answer).
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	// Errors: `400 invalid_request` (a `cursor` without its `category`);
+	// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+	// `422 invalid_cursor`.
 	//
 	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-	ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTournamentWithBody Create a tournament
 	//
@@ -6992,12 +7097,14 @@ type ClientInterface interface {
 	// GetTournament A tournament
 	//
 	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed.
+	// results, and the standings. Public: no token needed. Its `ETag`
+	// changes with any change to the tournament or its games: revalidate
+	// with `If-None-Match` and get `304` until something happens.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-	GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelTournamentWithBody Cancel a tournament
 	//
@@ -7035,12 +7142,14 @@ type ClientInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7051,12 +7160,14 @@ type ClientInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7163,32 +7274,56 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
 	AddTournamentPlayer(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EditTournamentPlayerWithBody Correct a player's name or address
+	// EditTournamentPlayerWithBody Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
 	EditTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EditTournamentPlayer Correct a player's name or address
+	// EditTournamentPlayer Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7200,8 +7335,8 @@ type ClientInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7218,8 +7353,8 @@ type ClientInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7245,7 +7380,9 @@ type ClientInterface interface {
 	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 	// still being played has `[Result "*"]`. Byes and pairings forfeited
 	// without play have no game and no record; a round not yet paired gives
-	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	// an empty file. `.less` or `.les` by the tournament's game. Public;
+	// an `ETag` as `getTournament`'s (a big event's records are large:
+	// revalidate rather than download them again).
 	//
 	// Errors: `400 invalid_request` (round not a number of 1 or more);
 	// `404 not_found` (no such tournament, or no such round).
@@ -7262,7 +7399,7 @@ type ClientInterface interface {
 	// `404 not_found`; `409 registration_closed` (not open).
 	//
 	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-	CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CloseRegistration(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OpenRegistrationWithBody Open sign-up, and get the invite link
 	//
@@ -7278,14 +7415,20 @@ type ClientInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	OpenRegistrationWithBody(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OpenRegistration Open sign-up, and get the invite link
 	//
@@ -7301,14 +7444,20 @@ type ClientInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	OpenRegistration(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResumeTournamentWithBody Resume a paused event
 	//
@@ -7346,7 +7495,9 @@ type ClientInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7364,7 +7515,9 @@ type ClientInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7380,13 +7533,14 @@ type ClientInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7397,13 +7551,14 @@ type ClientInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7448,7 +7603,7 @@ type ClientInterface interface {
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-	// gives a spreadsheet file. Public.
+	// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
@@ -7788,7 +7943,8 @@ func (c *Client) GetServiceWorker(ctx context.Context, params *GetServiceWorkerP
 //
 // In English, German, French, Italian or Spanish: `lang` if given,
 // else the best match of `Accept-Language`, else English
-// (`Content-Language` says which; `Vary: Accept-Language`).
+// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+// as `getTournament`'s, for this language.
 //
 // Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
 func (c *Client) StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9700,15 +9856,24 @@ func (c *Client) RenewPushSubscription(ctx context.Context, body RenewPushSubscr
 
 // ListTournaments Your tournaments
 //
-// The tournaments the account organises, plays in (withdrawn or not),
-// or can join (a public registration that is open), newest first; at
-// most 200.
+// The tournaments the account organises (`organising`), plays in,
+// withdrawn or not (`playing`), or can join (`joinable`: a public
+// registration that is open, which his address has not entered),
+// newest first. Each category is bounded and paged on its own, so the
+// public registrations of everyone never crowd out his own events.
+// Without `category`, the answer is the first page of every category
+// (each up to `limit`), merged newest first, each tournament once with
+// its flags; `next` holds the cursor of each category that has more.
+// With `category`, it is one page of that category after `cursor`
+// (the `next` of that category in an earlier answer).
 //
-// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+// Errors: `400 invalid_request` (a `cursor` without its `category`);
+// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+// `422 invalid_cursor`.
 //
 // Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-func (c *Client) ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListTournamentsRequest(c.Server)
+func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTournamentsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9832,13 +9997,15 @@ func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSON
 // GetTournament A tournament
 //
 // The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed.
+// results, and the standings. Public: no token needed. Its `ETag`
+// changes with any change to the tournament or its games: revalidate
+// with `If-None-Match` and get `304` until something happens.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-func (c *Client) GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetTournamentRequest(c.Server, id)
+func (c *Client) GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTournamentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9905,12 +10072,14 @@ func (c *Client) CancelTournament(ctx context.Context, id TournamentId, params *
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9931,12 +10100,14 @@ func (c *Client) ExtendTournamentGameWithBody(ctx context.Context, id Tournament
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10113,16 +10284,28 @@ func (c *Client) AddTournamentPlayer(ctx context.Context, id TournamentId, param
 	return c.Client.Do(req)
 }
 
-// EditTournamentPlayerWithBody Correct a player's name or address
+// EditTournamentPlayerWithBody Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10139,16 +10322,28 @@ func (c *Client) EditTournamentPlayerWithBody(ctx context.Context, id Tournament
 	return c.Client.Do(req)
 }
 
-// EditTournamentPlayer Correct a player's name or address
+// EditTournamentPlayer Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10170,8 +10365,8 @@ func (c *Client) EditTournamentPlayer(ctx context.Context, id TournamentId, play
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10198,8 +10393,8 @@ func (c *Client) ReplaceTournamentPlayerWithBody(ctx context.Context, id Tournam
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10235,7 +10430,9 @@ func (c *Client) ReplaceTournamentPlayer(ctx context.Context, id TournamentId, p
 // `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 // still being played has `[Result "*"]`. Byes and pairings forfeited
 // without play have no game and no record; a round not yet paired gives
-// an empty file. `.less` or `.les` by the tournament's game. Public.
+// an empty file. `.less` or `.les` by the tournament's game. Public;
+// an `ETag` as `getTournament`'s (a big event's records are large:
+// revalidate rather than download them again).
 //
 // Errors: `400 invalid_request` (round not a number of 1 or more);
 // `404 not_found` (no such tournament, or no such round).
@@ -10262,8 +10459,8 @@ func (c *Client) GetTournamentRecords(ctx context.Context, id TournamentId, para
 // `404 not_found`; `409 registration_closed` (not open).
 //
 // Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCloseRegistrationRequest(c.Server, id)
+func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseRegistrationRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10288,15 +10485,21 @@ func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEdit
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10321,15 +10524,21 @@ func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, 
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewOpenRegistrationRequest(c.Server, id, body)
+func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10396,7 +10605,9 @@ func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10424,7 +10635,9 @@ func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id Tourna
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10450,13 +10663,14 @@ func (c *Client) OverrideTournamentResult(ctx context.Context, id TournamentId, 
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10477,13 +10691,14 @@ func (c *Client) PostponeTournamentRoundWithBody(ctx context.Context, id Tournam
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10558,7 +10773,7 @@ func (c *Client) SetTournamentSeeds(ctx context.Context, id TournamentId, params
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 // Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-// gives a spreadsheet file. Public.
+// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
@@ -11210,6 +11425,21 @@ func NewStandingsPageRequest(server string, id TournamentId, params *StandingsPa
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13240,7 +13470,7 @@ func NewRenewPushSubscriptionRequestWithBody(server string, contentType string, 
 }
 
 // NewListTournamentsRequest constructs an http.Request for the ListTournaments method
-func NewListTournamentsRequest(server string) (*http.Request, error) {
+func NewListTournamentsRequest(server string, params *ListTournamentsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13256,6 +13486,57 @@ func NewListTournamentsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -13307,7 +13588,7 @@ func NewCreateTournamentRequestWithBody(server string, contentType string, body 
 }
 
 // NewGetTournamentRequest constructs an http.Request for the GetTournament method
-func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, error) {
+func NewGetTournamentRequest(server string, id TournamentId, params *GetTournamentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13335,6 +13616,21 @@ func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, err
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13853,11 +14149,26 @@ func NewGetTournamentRecordsRequest(server string, id TournamentId, params *GetT
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewCloseRegistrationRequest constructs an http.Request for the CloseRegistration method
-func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request, error) {
+func NewCloseRegistrationRequest(server string, id TournamentId, params *CloseRegistrationParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13887,22 +14198,37 @@ func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request,
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewOpenRegistrationRequest calls the generic OpenRegistration builder with application/json body
-func NewOpenRegistrationRequest(server string, id TournamentId, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
+func NewOpenRegistrationRequest(server string, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewOpenRegistrationRequestWithBody(server, id, "application/json", bodyReader)
+	return NewOpenRegistrationRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewOpenRegistrationRequestWithBody constructs an http.Request for the OpenRegistration method, with any body, and a specified content type
-func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentType string, body io.Reader) (*http.Request, error) {
+func NewOpenRegistrationRequestWithBody(server string, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13933,6 +14259,21 @@ func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14264,6 +14605,21 @@ func NewGetStandingsRequest(server string, id TournamentId, params *GetStandings
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -14559,7 +14915,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// In English, German, French, Italian or Spanish: `lang` if given,
 	// else the best match of `Accept-Language`, else English
-	// (`Content-Language` says which; `Vary: Accept-Language`).
+	// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+	// as `getTournament`'s, for this language.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15903,16 +16260,25 @@ type ClientWithResponsesInterface interface {
 
 	// ListTournamentsWithResponse Your tournaments
 	//
-	// The tournaments the account organises, plays in (withdrawn or not),
-	// or can join (a public registration that is open), newest first; at
-	// most 200.
+	// The tournaments the account organises (`organising`), plays in,
+	// withdrawn or not (`playing`), or can join (`joinable`: a public
+	// registration that is open, which his address has not entered),
+	// newest first. Each category is bounded and paged on its own, so the
+	// public registrations of everyone never crowd out his own events.
+	// Without `category`, the answer is the first page of every category
+	// (each up to `limit`), merged newest first, each tournament once with
+	// its flags; `next` holds the cursor of each category that has more.
+	// With `category`, it is one page of that category after `cursor`
+	// (the `next` of that category in an earlier answer).
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	// Errors: `400 invalid_request` (a `cursor` without its `category`);
+	// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+	// `422 invalid_cursor`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-	ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
+	ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
 
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
@@ -16007,14 +16373,16 @@ type ClientWithResponsesInterface interface {
 	// GetTournamentWithResponse A tournament
 	//
 	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed.
+	// results, and the standings. Public: no token needed. Its `ETag`
+	// changes with any change to the tournament or its games: revalidate
+	// with `If-None-Match` and get `304` until something happens.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-	GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
+	GetTournamentWithResponse(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
 
 	// CancelTournamentWithBodyWithResponse Cancel a tournament
 	//
@@ -16052,12 +16420,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16068,12 +16438,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16180,32 +16552,56 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
 	AddTournamentPlayerWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error)
 
-	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
 	EditTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error)
 
-	// EditTournamentPlayerWithResponse Correct a player's name or address
+	// EditTournamentPlayerWithResponse Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16217,8 +16613,8 @@ type ClientWithResponsesInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16235,8 +16631,8 @@ type ClientWithResponsesInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16262,7 +16658,9 @@ type ClientWithResponsesInterface interface {
 	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 	// still being played has `[Result "*"]`. Byes and pairings forfeited
 	// without play have no game and no record; a round not yet paired gives
-	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	// an empty file. `.less` or `.les` by the tournament's game. Public;
+	// an `ETag` as `getTournament`'s (a big event's records are large:
+	// revalidate rather than download them again).
 	//
 	// Errors: `400 invalid_request` (round not a number of 1 or more);
 	// `404 not_found` (no such tournament, or no such round).
@@ -16283,7 +16681,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
+	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
 
 	// OpenRegistrationWithBodyWithResponse Open sign-up, and get the invite link
 	//
@@ -16299,14 +16697,20 @@ type ClientWithResponsesInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
 
 	// OpenRegistrationWithResponse Open sign-up, and get the invite link
 	//
@@ -16322,14 +16726,20 @@ type ClientWithResponsesInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
 
 	// ResumeTournamentWithBodyWithResponse Resume a paused event
 	//
@@ -16367,7 +16777,9 @@ type ClientWithResponsesInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16385,7 +16797,9 @@ type ClientWithResponsesInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16401,13 +16815,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16418,13 +16833,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16469,7 +16885,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-	// gives a spreadsheet file. Public.
+	// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
@@ -17136,7 +17552,15 @@ func (r GetServiceWorkerResponse) ContentType() string {
 
 // StandingsPageResponse200Headers the declared response headers of an HTTP 200 response for StandingsPage
 type StandingsPageResponse200Headers struct {
+	CacheControl    string
 	ContentLanguage string
+	ETag            string
+}
+
+// StandingsPageResponse304Headers the declared response headers of an HTTP 304 response for StandingsPage
+type StandingsPageResponse304Headers struct {
+	CacheControl string
+	ETag         string
 }
 
 type StandingsPageResponse struct {
@@ -17150,6 +17574,8 @@ type StandingsPageResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StandingsPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *StandingsPageResponse304Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21216,6 +21642,8 @@ type ListTournamentsResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -21240,6 +21668,11 @@ func (r ListTournamentsResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListTournamentsResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21387,6 +21820,18 @@ func (r CreateTournamentResponse) ContentType() string {
 	return ""
 }
 
+// GetTournamentResponse200Headers the declared response headers of an HTTP 200 response for GetTournament
+type GetTournamentResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetTournamentResponse304Headers the declared response headers of an HTTP 304 response for GetTournament
+type GetTournamentResponse304Headers struct {
+	CacheControl string
+	ETag         string
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21398,6 +21843,10 @@ type GetTournamentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTournamentResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTournamentResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21577,6 +22026,8 @@ type ExtendTournamentGameResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -21621,6 +22072,11 @@ func (r ExtendTournamentGameResponse) GetApplicationproblemJSON413() *PayloadToo
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r ExtendTournamentGameResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22179,7 +22635,15 @@ func (r ReplaceTournamentPlayerResponse) ContentType() string {
 
 // GetTournamentRecordsResponse200Headers the declared response headers of an HTTP 200 response for GetTournamentRecords
 type GetTournamentRecordsResponse200Headers struct {
+	CacheControl       string
 	ContentDisposition *string
+	ETag               string
+}
+
+// GetTournamentRecordsResponse304Headers the declared response headers of an HTTP 304 response for GetTournamentRecords
+type GetTournamentRecordsResponse304Headers struct {
+	CacheControl string
+	ETag         string
 }
 
 type GetTournamentRecordsResponse struct {
@@ -22193,6 +22657,8 @@ type GetTournamentRecordsResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentRecordsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTournamentRecordsResponse304Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -22353,6 +22819,8 @@ type OpenRegistrationResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -22397,6 +22865,11 @@ func (r OpenRegistrationResponse) GetApplicationproblemJSON413() *PayloadTooLarg
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r OpenRegistrationResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22665,6 +23138,8 @@ type PostponeTournamentRoundResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -22709,6 +23184,11 @@ func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON413() *Payload
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22849,6 +23329,18 @@ func (r SetTournamentSeedsResponse) ContentType() string {
 	return ""
 }
 
+// GetStandingsResponse200Headers the declared response headers of an HTTP 200 response for GetStandings
+type GetStandingsResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetStandingsResponse304Headers the declared response headers of an HTTP 304 response for GetStandings
+type GetStandingsResponse304Headers struct {
+	CacheControl string
+	ETag         string
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22860,6 +23352,10 @@ type GetStandingsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetStandingsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetStandingsResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23279,7 +23775,8 @@ func (c *ClientWithResponses) GetServiceWorkerWithResponse(ctx context.Context, 
 //
 // In English, German, French, Italian or Spanish: `lang` if given,
 // else the best match of `Accept-Language`, else English
-// (`Content-Language` says which; `Vary: Accept-Language`).
+// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+// as `getTournament`'s, for this language.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25001,17 +25498,26 @@ func (c *ClientWithResponses) RenewPushSubscriptionWithResponse(ctx context.Cont
 
 // ListTournamentsWithResponse Your tournaments
 //
-// The tournaments the account organises, plays in (withdrawn or not),
-// or can join (a public registration that is open), newest first; at
-// most 200.
+// The tournaments the account organises (`organising`), plays in,
+// withdrawn or not (`playing`), or can join (`joinable`: a public
+// registration that is open, which his address has not entered),
+// newest first. Each category is bounded and paged on its own, so the
+// public registrations of everyone never crowd out his own events.
+// Without `category`, the answer is the first page of every category
+// (each up to `limit`), merged newest first, each tournament once with
+// its flags; `next` holds the cursor of each category that has more.
+// With `category`, it is one page of that category after `cursor`
+// (the `next` of that category in an earlier answer).
 //
-// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+// Errors: `400 invalid_request` (a `cursor` without its `category`);
+// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+// `422 invalid_cursor`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
-	rsp, err := c.ListTournaments(ctx, reqEditors...)
+func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
+	rsp, err := c.ListTournaments(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25123,15 +25629,17 @@ func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, 
 // GetTournamentWithResponse A tournament
 //
 // The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed.
+// results, and the standings. Public: no token needed. Its `ETag`
+// changes with any change to the tournament or its games: revalidate
+// with `If-None-Match` and get `304` until something happens.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
-	rsp, err := c.GetTournament(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
+	rsp, err := c.GetTournament(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25186,12 +25694,14 @@ func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, 
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25208,12 +25718,14 @@ func (c *ClientWithResponses) ExtendTournamentGameWithBodyWithResponse(ctx conte
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25362,16 +25874,28 @@ func (c *ClientWithResponses) AddTournamentPlayerWithResponse(ctx context.Contex
 	return ParseAddTournamentPlayerResponse(rsp)
 }
 
-// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25384,16 +25908,28 @@ func (c *ClientWithResponses) EditTournamentPlayerWithBodyWithResponse(ctx conte
 	return ParseEditTournamentPlayerResponse(rsp)
 }
 
-// EditTournamentPlayerWithResponse Correct a player's name or address
+// EditTournamentPlayerWithResponse Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25411,8 +25947,8 @@ func (c *ClientWithResponses) EditTournamentPlayerWithResponse(ctx context.Conte
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25435,8 +25971,8 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithBodyWithResponse(ctx co
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25468,7 +26004,9 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithResponse(ctx context.Co
 // `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 // still being played has `[Result "*"]`. Byes and pairings forfeited
 // without play have no game and no record; a round not yet paired gives
-// an empty file. `.less` or `.les` by the tournament's game. Public.
+// an empty file. `.less` or `.les` by the tournament's game. Public;
+// an `ETag` as `getTournament`'s (a big event's records are large:
+// revalidate rather than download them again).
 //
 // Errors: `400 invalid_request` (round not a number of 1 or more);
 // `404 not_found` (no such tournament, or no such round).
@@ -25495,8 +26033,8 @@ func (c *ClientWithResponses) GetTournamentRecordsWithResponse(ctx context.Conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
-	rsp, err := c.CloseRegistration(ctx, id, reqEditors...)
+func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
+	rsp, err := c.CloseRegistration(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25517,15 +26055,21 @@ func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context,
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
-	rsp, err := c.OpenRegistrationWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistrationWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25546,15 +26090,21 @@ func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.C
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
-	rsp, err := c.OpenRegistration(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistration(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25609,7 +26159,9 @@ func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, 
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25633,7 +26185,9 @@ func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx c
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25655,13 +26209,14 @@ func (c *ClientWithResponses) OverrideTournamentResultWithResponse(ctx context.C
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25678,13 +26233,14 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithBodyWithResponse(ctx co
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25747,7 +26303,7 @@ func (c *ClientWithResponses) SetTournamentSeedsWithResponse(ctx context.Context
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 // Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-// gives a spreadsheet file. Public.
+// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
@@ -26344,6 +26900,9 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26370,6 +26929,13 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 	switch {
 	case rsp.StatusCode == 200:
 		var headers StandingsPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
 		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -26377,7 +26943,31 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 			}
 			headers.ContentLanguage = value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers StandingsPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -30114,6 +30704,13 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 		}
 		response.ApplicationproblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30268,6 +30865,9 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30289,6 +30889,43 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTournamentResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTournamentResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -30458,6 +31095,13 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -30973,6 +31617,9 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30999,6 +31646,13 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetTournamentRecordsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
 		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -31006,7 +31660,31 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTournamentRecordsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -31162,6 +31840,13 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -31448,6 +32133,13 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31589,6 +32281,9 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31613,6 +32308,43 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetStandingsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetStandingsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil

@@ -47,6 +47,8 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"DueGames", testDueGames},
 		{"Tournaments", testTournaments},
 		{"AccountTournaments", testAccountTournaments},
+		{"AccountTournamentPages", testAccountTournamentPages},
+		{"GamesInBulk", testGamesInBulk},
 		{"SeatChangesHands", testSeatChangesHands},
 	}
 	for _, tt := range tests {
