@@ -26,9 +26,9 @@ type rulesPage struct {
 	OtherTitle string
 }
 
-// RulesURL is the path of a game's rules page (a ruleset name) in a
+// rulesPath is the path of a game's rules page (a ruleset name) in a
 // language: what the play page and the emails link to.
-func RulesURL(game, locale string) string {
+func rulesPath(game, locale string) string {
 	path := "/rules"
 	if game == "les" {
 		path = "/rules/les"
@@ -53,10 +53,10 @@ func (s *Server) rulesPage(c echo.Context, game string) error {
 		other = "less"
 	}
 	otherPage, _ := docs.Rules(other, lang)
-	v := rulesPage{P: choiceLanguages[lang], Page: page, Other: RulesURL(other, lang), OtherTitle: otherPage.Title}
+	v := rulesPage{P: choiceLanguages[lang], Page: page, Other: rulesPath(other, lang), OtherTitle: otherPage.Title}
 	for _, l := range domain.Locales {
 		v.Languages = append(v.Languages, languageLink{Name: choiceLanguages[l].LangName, Lang: l,
-			URL: RulesURL(game, l), Current: l == lang})
+			URL: rulesPath(game, l), Current: l == lang})
 	}
 	h := c.Response().Header()
 	h.Set("Content-Security-Policy", CSPPage)
