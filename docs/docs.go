@@ -118,5 +118,9 @@ func render(src []byte) (Page, error) {
 	if err := markdown.Convert(rest, &b); err != nil {
 		return Page{}, err
 	}
-	return Page{Title: strings.TrimSpace(title), Body: template.HTML(b.String())}, nil // our own compiled-in documents, see markdown
+	// Tables and code blocks may be wider than a phone: they scroll
+	// sideways inside a box of class scroll, and the page does not.
+	body := strings.NewReplacer("<table>", `<div class="scroll"><table>`, "</table>", "</table></div>",
+		"<pre>", `<div class="scroll"><pre>`, "</pre>", "</pre></div>").Replace(b.String())
+	return Page{Title: strings.TrimSpace(title), Body: template.HTML(body)}, nil // our own compiled-in documents, see markdown
 }
