@@ -175,6 +175,10 @@ func TestPlayPageSpectator(t *testing.T) {
 	if !p.visible(`[data-i18n="legend.last"]`) || !p.visible(`[data-i18n="legend.wall"]`) {
 		t.Error("the spectator does not see the board's legend")
 	}
+	// No goal is his, but the rules are everyone's.
+	if p.visible("#goal-text") || !p.visible("#rules-link") || eval[string](p, `document.getElementById('rules-link').getAttribute('href')`) != "/rules?lang=en" {
+		t.Errorf("spectator: goal shown %v, rules link shown %v", p.visible("#goal-text"), p.visible("#rules-link"))
+	}
 	saveScreenshot(t, p, "play-1280-spectator.png")
 
 	// The player herself still has it.
