@@ -123,8 +123,8 @@ func TestRulesPagesFitSmallPhone(t *testing.T) {
 				t.Errorf("%s %s: heading %q", path, l, got)
 			}
 			fitsWidth(t, p, path+" "+l, 360)
-			if path == "/rules" && l == "de" {
-				saveScreenshot(t, p, "rules-360-de.png")
+			if l == "de" {
+				saveScreenshot(t, p, "rules-360-de"+strings.ReplaceAll(path, "/", "-")+".png")
 			}
 		}
 	}
