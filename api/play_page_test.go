@@ -176,6 +176,10 @@ func TestPlayPageSpectator(t *testing.T) {
 	if !p.visible(`[data-i18n="legend.last"]`) || !p.visible(`[data-i18n="legend.wall"]`) {
 		t.Error("the spectator does not see the board's legend")
 	}
+	// No goal is his, but the rules are everyone's.
+	if p.visible("#goal-text") || !p.visible("#rules-link") || eval[string](p, `document.getElementById('rules-link').getAttribute('href')`) != "/rules?lang=en" {
+		t.Errorf("spectator: goal shown %v, rules link shown %v", p.visible("#goal-text"), p.visible("#rules-link"))
+	}
 	saveScreenshot(t, p, "play-1280-spectator.png")
 
 	// The player herself still has it.
@@ -255,6 +259,16 @@ func TestPlayPageSpeaksPlayersLocale(t *testing.T) {
 	}
 	if got := p.text("#submit"); got != "Runde abschicken" {
 		t.Errorf("submit button %q", got)
+	}
+	// The goal in words, as the invitation says it, and the rules in German.
+	if got, want := p.text("#goal-text"), "Bring deine 4 Spielsteine nach a1–b2 (oben links)."; got != want || !p.visible("#goal-text") {
+		t.Errorf("goal %q, want %q", got, want)
+	}
+	if got := eval[string](p, `document.getElementById('rules-link').getAttribute('href')`); got != "/rules?lang=de" {
+		t.Errorf("rules link %q", got)
+	}
+	if got := p.text("#rules-link"); got != "Spielregeln" {
+		t.Errorf("rules link text %q", got)
 	}
 	p.click(`[data-sq="e5"]`)
 	p.waitFor("a destination", `document.querySelector('.dest[data-sq="e4"]')`)

@@ -95,6 +95,8 @@ func (s *Server) routes() {
 
 	s.get("/play/:id", s.playPage)
 	s.get("/login", s.loginPage)
+	s.get("/rules", s.lessRulesPage)
+	s.get("/rules/les", s.lesRulesPage)
 	s.get("/assets/:file", s.asset)
 	s.get("/sw.js", s.serviceWorker)
 }

@@ -117,6 +117,8 @@ func TestSecurityDeclared(t *testing.T) {
 		"neverEmail":               {"/never-email?t=abc", nil},
 		"playPage":                 {"/play/{id}", nil},
 		"loginPage":                {"/login", nil},
+		"lessRulesPage":            {"/rules", nil},
+		"lesRulesPage":             {"/rules/les", nil},
 		"getAsset":                 {"/assets/play.js", nil},
 		"createTournament":         {"/v1/tournaments", tournament},
 		"getTournament":            {"/v1/tournaments/t_none", nil},

@@ -83,6 +83,7 @@ type gameView struct {
 	ToMove       *string             `json:"to_move"`
 	YourColors   []string            `json:"your_colors"`
 	Locale       string              `json:"locale"`
+	Goal         string              `json:"goal"`
 	Result       *resultView         `json:"result"`
 	Diagram      string              `json:"diagram"`
 	SpectatorURL string              `json:"spectator_url,omitempty"`
@@ -125,6 +126,9 @@ type gameCommon struct {
 	deadline     *time.Time
 	timeLeft     *int
 	spectatorURL string
+	// goal is what the caller's (first) colour plays for, in his
+	// language; "" for a spectator.
+	goal string
 }
 
 func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) {
@@ -134,6 +138,13 @@ func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) 
 		if seat, _ := g.Seat(color); i == 0 {
 			c.locale = seat.Locale
 		}
+	}
+	if len(c.yourColors) > 0 {
+		goal, err := ruleset.GoalOf(g.Rules, c.yourColors[0])
+		if err != nil {
+			return gameCommon{}, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		c.goal = goal.Sentence(c.locale)
 	}
 	if g.Over() {
 		c.status = "finished"
@@ -167,7 +178,7 @@ func (s *Server) viewLessGame(g *domain.Game, lg *less.RulesGame, a domain.Actor
 		Board:   boardView{Size: size, Walls: st.Start.Board().Walls()},
 		Options: optionsView{EarlyStop: st.Options.EarlyStop, MaxTurns: st.Options.MaxTurns},
 		Pieces:  pieces(st.Position), Counts: map[string]int{}, Ply: st.Ply, ToMove: c.toMove,
-		YourColors: c.yourColors, Locale: c.locale, Diagram: less.Diagram(st.Position, nil),
+		YourColors: c.yourColors, Locale: c.locale, Goal: c.goal, Diagram: less.Diagram(st.Position, nil),
 		Time: c.time, Deadline: c.deadline, TimeLeft: c.timeLeft, SpectatorURL: c.spectatorURL,
 		Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
 	}

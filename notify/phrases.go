@@ -83,6 +83,7 @@ type phrases struct {
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
 	WatchLabel    string // the label above the spectator link
+	RulesLabel    string // the label before the link to the rules page
 	BoardAlt      string // alt text of the board picture
 	Legend        string // the ASCII board's legend
 	Footer        string // .Game: why the reader gets this email
@@ -216,6 +217,7 @@ var english = phrases{
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",
 	WatchLabel:    "The game for spectators:",
+	RulesLabel:    "The rules of the game:",
 	BoardAlt:      "The board",
 	Legend:        "W B Y R pieces, w b y r the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
 	Footer:        "You receive this email because you play in this game of {{.Game}} on lesspost.",

@@ -81,6 +81,7 @@ var german = phrases{
 	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
 	MoveButton:    "Spielbrett öffnen",
 	WatchLabel:    "Die Partie für Zuschauer:",
+	RulesLabel:    "Die Spielregeln:",
 	BoardAlt:      "Das Spielbrett",
 	Legend: "W B Y R die Spielsteine (Weiß, Schwarz, Gelb, Rot), w b y r die freien Felder ihrer Zielecken, " +
 		"| und --- Mauern, # und === Doppelmauern, * die in der letzten Runde verlassenen Felder.",

@@ -84,6 +84,7 @@ var spanish = phrases{
 	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
 	MoveButton:    "Abrir el tablero",
 	WatchLabel:    "La partida para espectadores:",
+	RulesLabel:    "Las reglas del juego:",
 	BoardAlt:      "El tablero",
 	Legend: "W B Y R las piezas (Blanco, Negro, Amarillo, Rojo), w b y r las casillas libres de sus esquinas de destino, " +
 		"| y --- las paredes, # y === las paredes dobles, * las casillas de las que salieron piezas en el último turno.",

@@ -82,6 +82,7 @@ var french = phrases{
 	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
 	MoveButton:    "Ouvrir le plateau",
 	WatchLabel:    "La partie pour les spectateurs\u00a0:",
+	RulesLabel:    "Les règles du jeu\u00a0:",
 	BoardAlt:      "Le plateau",
 	Legend: "W B Y R les pions (Blanc, Noir, Jaune, Rouge), w b y r les cases libres de leurs coins d'arrivée, " +
 		"| et --- les murs, # et === les doubles murs, * les cases quittées lors du dernier tour.",

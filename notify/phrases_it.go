@@ -82,6 +82,7 @@ var italian = phrases{
 	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
 	MoveButton:    "Apri la scacchiera",
 	WatchLabel:    "La partita per gli spettatori:",
+	RulesLabel:    "Le regole del gioco:",
 	BoardAlt:      "La scacchiera",
 	Legend: "W B Y R le pedine (Bianco, Nero, Giallo, Rosso), w b y r le caselle libere dei loro angoli di arrivo, " +
 		"| e --- i muri, # e === i doppi muri, * le caselle lasciate nell'ultimo turno.",

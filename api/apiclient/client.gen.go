@@ -1746,6 +1746,87 @@ func (e WithdrawRequestPolicy) Valid() bool {
 	}
 }
 
+// Defines values for PageLang.
+const (
+	PageLangDe PageLang = "de"
+	PageLangEn PageLang = "en"
+	PageLangEs PageLang = "es"
+	PageLangFr PageLang = "fr"
+	PageLangIt PageLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the PageLang enum.
+func (e PageLang) Valid() bool {
+	switch e {
+	case PageLangDe:
+		return true
+	case PageLangEn:
+		return true
+	case PageLangEs:
+		return true
+	case PageLangFr:
+		return true
+	case PageLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessRulesPageParamsLang.
+const (
+	LessRulesPageParamsLangDe LessRulesPageParamsLang = "de"
+	LessRulesPageParamsLangEn LessRulesPageParamsLang = "en"
+	LessRulesPageParamsLangEs LessRulesPageParamsLang = "es"
+	LessRulesPageParamsLangFr LessRulesPageParamsLang = "fr"
+	LessRulesPageParamsLangIt LessRulesPageParamsLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the LessRulesPageParamsLang enum.
+func (e LessRulesPageParamsLang) Valid() bool {
+	switch e {
+	case LessRulesPageParamsLangDe:
+		return true
+	case LessRulesPageParamsLangEn:
+		return true
+	case LessRulesPageParamsLangEs:
+		return true
+	case LessRulesPageParamsLangFr:
+		return true
+	case LessRulesPageParamsLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesRulesPageParamsLang.
+const (
+	LesRulesPageParamsLangDe LesRulesPageParamsLang = "de"
+	LesRulesPageParamsLangEn LesRulesPageParamsLang = "en"
+	LesRulesPageParamsLangEs LesRulesPageParamsLang = "es"
+	LesRulesPageParamsLangFr LesRulesPageParamsLang = "fr"
+	LesRulesPageParamsLangIt LesRulesPageParamsLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the LesRulesPageParamsLang enum.
+func (e LesRulesPageParamsLang) Valid() bool {
+	switch e {
+	case LesRulesPageParamsLangDe:
+		return true
+	case LesRulesPageParamsLangEn:
+		return true
+	case LesRulesPageParamsLangEs:
+		return true
+	case LesRulesPageParamsLangFr:
+		return true
+	case LesRulesPageParamsLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StandingsPageParamsLang.
 const (
 	StandingsPageParamsLangDe StandingsPageParamsLang = "de"
@@ -2207,6 +2288,14 @@ type LesGame struct {
 	Diagram string      `json:"diagram"`
 	Game    LesGameGame `json:"game"`
 
+	// Goal What the caller plays for, in words and in `locale` (owning
+	// more holes, rule LE3); the invitation email says the same. Empty
+	// for a spectator.
+	//
+	//
+	// Example: Own more holes than your opponent: empty points walled in by your stones alone.
+	Goal string `json:"goal"`
+
 	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
 	Id string `json:"id"`
 
@@ -2423,6 +2512,16 @@ type LessGame struct {
 	// Diagram The position drawn in plain ASCII (monospace), with walls and target corners.
 	Diagram string       `json:"diagram"`
 	Game    LessGameGame `json:"game"`
+
+	// Goal What the caller's first colour plays for, in words and in
+	// `locale`: its target corner in notation and where it lies on the
+	// board as drawn (`a1` at the top left), and in a four-player
+	// game that it then moves its partner's pieces (rules S1, S2,
+	// M6). The invitation email says the same. Empty for a spectator.
+	//
+	//
+	// Example: Bring your 4 pieces to a1–b2 (top left).
+	Goal string `json:"goal"`
 
 	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
 	Id string `json:"id"`
@@ -4132,6 +4231,9 @@ type LastEventId = string
 // LastEventIdQuery defines model for LastEventIdQuery.
 type LastEventIdQuery = string
 
+// PageLang defines model for PageLang.
+type PageLang string
+
 // RoundNumber defines model for RoundNumber.
 type RoundNumber = int
 
@@ -4294,6 +4396,24 @@ type ResubscribeParams struct {
 	// says which).
 	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
+
+// LessRulesPageParams defines parameters for LessRulesPage.
+type LessRulesPageParams struct {
+	// Lang The page's language (its own language links set it, and so do the links of the play page and the emails).
+	Lang *LessRulesPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// LessRulesPageParamsLang defines parameters for LessRulesPage.
+type LessRulesPageParamsLang string
+
+// LesRulesPageParams defines parameters for LesRulesPage.
+type LesRulesPageParams struct {
+	// Lang The page's language (its own language links set it, and so do the links of the play page and the emails).
+	Lang *LesRulesPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// LesRulesPageParamsLang defines parameters for LesRulesPage.
+type LesRulesPageParamsLang string
 
 // GetServiceWorkerParams defines parameters for GetServiceWorker.
 type GetServiceWorkerParams struct {
@@ -5677,6 +5797,30 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
 	ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LessRulesPage The rules of Less
+	//
+	// The rules of Less as lesspost plays them (`docs/rules.md` and its
+	// translations), as an HTML page for players, in the play page's
+	// style. Every rule has its anchor, lower case (`/rules#m5`): the
+	// `rule_ref` of an `illegal_turn` problem names it. The play page and
+	// the invitation email link here in the reader's language. No script;
+	// `Content-Security-Policy` as the other plain pages.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
+	//
+	// Corresponds with GET /rules (the `LessRulesPage` operationId).
+	LessRulesPage(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LesRulesPage The rules of Les
+	//
+	// The rules of Les (`docs/les-rules.md` and its translations), served
+	// like `lessRulesPage` (`/rules/les#lt2`).
+	//
+	// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+	LesRulesPage(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetServiceWorker The play page's service worker
 	//
@@ -7898,6 +8042,50 @@ func (c *Client) ResubscribeWithBody(ctx context.Context, params *ResubscribePar
 // Corresponds with POST /resubscribe (the `Resubscribe` operationId).
 func (c *Client) ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResubscribeRequestWithFormdataBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LessRulesPage The rules of Less
+//
+// The rules of Less as lesspost plays them (`docs/rules.md` and its
+// translations), as an HTML page for players, in the play page's
+// style. Every rule has its anchor, lower case (`/rules#m5`): the
+// `rule_ref` of an `illegal_turn` problem names it. The play page and
+// the invitation email link here in the reader's language. No script;
+// `Content-Security-Policy` as the other plain pages.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
+//
+// Corresponds with GET /rules (the `LessRulesPage` operationId).
+func (c *Client) LessRulesPage(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLessRulesPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LesRulesPage The rules of Les
+//
+// The rules of Les (`docs/les-rules.md` and its translations), served
+// like `lessRulesPage` (`/rules/les#lt2`).
+//
+// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+func (c *Client) LesRulesPage(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLesRulesPageRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -11323,6 +11511,114 @@ func NewResubscribeRequestWithBody(server string, params *ResubscribeParams, con
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLessRulesPageRequest constructs an http.Request for the LessRulesPage method
+func NewLessRulesPageRequest(server string, params *LessRulesPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rules")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLesRulesPageRequest constructs an http.Request for the LesRulesPage method
+func NewLesRulesPageRequest(server string, params *LesRulesPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rules/les")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -14888,6 +15184,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
 	ResubscribeWithFormdataBodyWithResponse(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error)
 
+	// LessRulesPageWithResponse The rules of Less
+	//
+	// The rules of Less as lesspost plays them (`docs/rules.md` and its
+	// translations), as an HTML page for players, in the play page's
+	// style. Every rule has its anchor, lower case (`/rules#m5`): the
+	// `rule_ref` of an `illegal_turn` problem names it. The play page and
+	// the invitation email link here in the reader's language. No script;
+	// `Content-Security-Policy` as the other plain pages.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rules (the `LessRulesPage` operationId).
+	LessRulesPageWithResponse(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*LessRulesPageResponse, error)
+
+	// LesRulesPageWithResponse The rules of Les
+	//
+	// The rules of Les (`docs/les-rules.md` and its translations), served
+	// like `lessRulesPage` (`/rules/les#lt2`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+	LesRulesPageWithResponse(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*LesRulesPageResponse, error)
+
 	// GetServiceWorkerWithResponse The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -17488,6 +17812,116 @@ func (r ResubscribeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ResubscribeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LessRulesPageResponse200Headers the declared response headers of an HTTP 200 response for LessRulesPage
+type LessRulesPageResponse200Headers struct {
+	ContentLanguage string
+}
+
+type LessRulesPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LessRulesPageResponse200Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LessRulesPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LessRulesPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r LessRulesPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LessRulesPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LessRulesPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LessRulesPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LesRulesPageResponse200Headers the declared response headers of an HTTP 200 response for LesRulesPage
+type LesRulesPageResponse200Headers struct {
+	ContentLanguage string
+}
+
+type LesRulesPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LesRulesPageResponse200Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LesRulesPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LesRulesPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r LesRulesPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LesRulesPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LesRulesPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LesRulesPageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23742,6 +24176,46 @@ func (c *ClientWithResponses) ResubscribeWithFormdataBodyWithResponse(ctx contex
 	return ParseResubscribeResponse(rsp)
 }
 
+// LessRulesPageWithResponse The rules of Less
+//
+// The rules of Less as lesspost plays them (`docs/rules.md` and its
+// translations), as an HTML page for players, in the play page's
+// style. Every rule has its anchor, lower case (`/rules#m5`): the
+// `rule_ref` of an `illegal_turn` problem names it. The play page and
+// the invitation email link here in the reader's language. No script;
+// `Content-Security-Policy` as the other plain pages.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rules (the `LessRulesPage` operationId).
+func (c *ClientWithResponses) LessRulesPageWithResponse(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*LessRulesPageResponse, error) {
+	rsp, err := c.LessRulesPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLessRulesPageResponse(rsp)
+}
+
+// LesRulesPageWithResponse The rules of Les
+//
+// The rules of Les (`docs/les-rules.md` and its translations), served
+// like `lessRulesPage` (`/rules/les#lt2`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+func (c *ClientWithResponses) LesRulesPageWithResponse(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*LesRulesPageResponse, error) {
+	rsp, err := c.LesRulesPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLesRulesPageResponse(rsp)
+}
+
 // GetServiceWorkerWithResponse The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -26822,6 +27296,98 @@ func ParseResubscribeResponse(rsp *http.Response) (*ResubscribeResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseLessRulesPageResponse parses an HTTP response from a LessRulesPageWithResponse call
+func ParseLessRulesPageResponse(rsp *http.Response) (*LessRulesPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LessRulesPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LessRulesPageResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLesRulesPageResponse parses an HTTP response from a LesRulesPageWithResponse call
+func ParseLesRulesPageResponse(rsp *http.Response) (*LesRulesPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LesRulesPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LesRulesPageResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil

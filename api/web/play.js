@@ -827,6 +827,11 @@ function renderKind() {
   // A spectator moves nothing: the help for choosing moves is not his.
   const watching = !state.game.your_colors.length;
   for (const node of document.querySelectorAll('.mover-help')) node.hidden = watching;
+  // The goal in words comes from the server, in the game's language, as the
+  // invitation says it; the rules page is in the page's language.
+  setText($('goal-text'), state.game.goal || '');
+  $('goal-text').hidden = !state.game.goal;
+  $('rules-link').href = `/rules${les ? '/les' : ''}?lang=${state.locale}`;
   if (!les) return;
   const t = state.t;
   setText(document.querySelector('.brand span'), t('brand.les'));
