@@ -19,6 +19,7 @@ type userView struct {
 	Email        string `json:"email"`
 	Name         string `json:"name"`
 	Locale       string `json:"locale"`
+	TimeZone     string `json:"time_zone"`
 	VacationDays int    `json:"vacation_days"`
 	CalendarURL  string `json:"calendar_url"`
 	// ReplyConfirmations: an email confirms each turn played by replying.
@@ -31,7 +32,7 @@ func (s *Server) viewUser(u domain.User) (userView, error) {
 	if err != nil {
 		return userView{}, err
 	}
-	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, VacationDays: u.VacationDays,
+	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, TimeZone: u.TimeZone, VacationDays: u.VacationDays,
 		CalendarURL: cal, ReplyConfirmations: u.ReplyConfirmations, CreatedAt: u.CreatedAt}, nil
 }
 

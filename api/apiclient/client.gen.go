@@ -3830,6 +3830,11 @@ type UpdateMeRequest struct {
 
 	// ReplyConfirmations Whether an email confirms each turn played by replying to a game's email.
 	ReplyConfirmations *bool `json:"reply_confirmations,omitempty"`
+
+	// TimeZone An IANA time zone name (`Europe/Berlin`) for the deadlines in the
+	// account's emails, or empty for UTC; an unknown name is `422
+	// invalid_input`.
+	TimeZone *string `json:"time_zone,omitempty"`
 }
 
 // User An account, known by its email address.
@@ -3856,6 +3861,14 @@ type User struct {
 	// ReplyConfirmations Whether an email confirms each turn the account plays by
 	// replying to a game's email (true for a new account).
 	ReplyConfirmations bool `json:"reply_confirmations"`
+
+	// TimeZone Where the account's emails write deadlines: an IANA time zone
+	// name (`Europe/Berlin`); empty (UTC) until set, as the pages do
+	// from the browser's zone when they find none.
+	//
+	//
+	// Example: Europe/Berlin
+	TimeZone string `json:"time_zone"`
 
 	// VacationDays Vacation days the account may declare per calendar year.
 	VacationDays int `json:"vacation_days"`
