@@ -43,3 +43,22 @@ func TestCreateGameRetriedWithItsKey(t *testing.T) {
 		t.Errorf("without a key: %d games, want 3", len(page.Games))
 	}
 }
+
+// The same request with the same key sent twice at once (a client that
+// gave up waiting and retried): one game, and both get its answer.
+func TestCreateGameSameKeyAtOnce(t *testing.T) {
+	h := newHarness(t)
+	org := h.login("org@example.org")
+	req := twoPlayers(openBoard)
+	answers := make(chan response, 2)
+	for range 2 {
+		go func() { answers <- h.do("POST", "/v1/games", org, req, "Idempotency-Key", "together") }()
+	}
+	a, b := <-answers, <-answers
+	if a.status != http.StatusCreated || b.status != http.StatusCreated || string(a.body) != string(b.body) {
+		t.Fatalf("answers %d %s and %d %s, want the same 201", a.status, a.body, b.status, b.body)
+	}
+	if mail := h.deliver(); len(mail) != 2 {
+		t.Errorf("%d invitations, want 2 (one game)", len(mail))
+	}
+}

@@ -16,6 +16,7 @@ import (
 // choicePhrases are one language's words of those pages.
 type choicePhrases struct {
 	Lang, LangName, Brand string
+	BrandLes              string // the brand on Les's pages (its rules)
 
 	UnsubTitle, UnsubAsk, UnsubAskBody, UnsubButton  string
 	UnsubDone, UnsubDoneBody, ResubHint, ResubButton string
@@ -28,7 +29,7 @@ type choicePhrases struct {
 
 var choiceLanguages = map[string]*choicePhrases{
 	"en": {
-		Lang: "en", LangName: "English", Brand: "Less by email",
+		Lang: "en", LangName: "English", Brand: "Less by email", BrandLes: "Les by email",
 		UnsubTitle:    "Unsubscribe",
 		UnsubAsk:      "Turn off reminders for {{.Email}}?",
 		UnsubAskBody:  "Reminders of deadlines and notices for spectators stop. Invitations, your-turn emails and results still arrive: they are your games.",
@@ -48,7 +49,7 @@ var choiceLanguages = map[string]*choicePhrases{
 		Language:      "Language",
 	},
 	"de": {
-		Lang: "de", LangName: "Deutsch", Brand: "Less per E-Mail",
+		Lang: "de", LangName: "Deutsch", Brand: "Less per E-Mail", BrandLes: "Les per E-Mail",
 		UnsubTitle:    "Abbestellen",
 		UnsubAsk:      "Erinnerungen für {{.Email}} abbestellen?",
 		UnsubAskBody:  "Erinnerungen an Fristen und Benachrichtigungen für Zuschauer hören auf. Einladungen, „Du bist dran“-E-Mails und Ergebnisse kommen weiter: Es sind deine Partien.",
@@ -68,7 +69,7 @@ var choiceLanguages = map[string]*choicePhrases{
 		Language:      "Sprache",
 	},
 	"fr": {
-		Lang: "fr", LangName: "Français", Brand: "Less par e-mail",
+		Lang: "fr", LangName: "Français", Brand: "Less par e-mail", BrandLes: "Les par e-mail",
 		UnsubTitle:    "Se désabonner",
 		UnsubAsk:      "Désactiver les rappels pour {{.Email}} ?",
 		UnsubAskBody:  "Les rappels d’échéance et les notifications pour spectateurs s’arrêtent. Les invitations, les e-mails « à vous de jouer » et les résultats arrivent toujours : ce sont vos parties.",
@@ -88,7 +89,7 @@ var choiceLanguages = map[string]*choicePhrases{
 		Language:      "Langue",
 	},
 	"it": {
-		Lang: "it", LangName: "Italiano", Brand: "Less via e-mail",
+		Lang: "it", LangName: "Italiano", Brand: "Less via e-mail", BrandLes: "Les via e-mail",
 		UnsubTitle:    "Annulla l’iscrizione",
 		UnsubAsk:      "Disattivare i promemoria per {{.Email}}?",
 		UnsubAskBody:  "I promemoria delle scadenze e le notifiche per spettatori si fermano. Inviti, e-mail «tocca a te» e risultati arrivano comunque: sono le tue partite.",
@@ -108,7 +109,7 @@ var choiceLanguages = map[string]*choicePhrases{
 		Language:      "Lingua",
 	},
 	"es": {
-		Lang: "es", LangName: "Español", Brand: "Less por correo",
+		Lang: "es", LangName: "Español", Brand: "Less por correo", BrandLes: "Les por correo",
 		UnsubTitle:    "Darse de baja",
 		UnsubAsk:      "¿Desactivar los recordatorios para {{.Email}}?",
 		UnsubAskBody:  "Se acaban los recordatorios de plazos y los avisos para espectadores. Las invitaciones, los correos de «te toca» y los resultados siguen llegando: son tus partidas.",

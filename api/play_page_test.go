@@ -512,10 +512,15 @@ func TestPlayPageStepsThroughTheGame(t *testing.T) {
 	if slices.Equal(pieces(2), pieces(3)) {
 		t.Fatal("the positions are the same: the test proves nothing")
 	}
-	// Looking back, nothing can be moved.
-	p.click(`[data-sq="a5"]`)
+	// Looking back, nothing can be moved: a tap brings the game back, and
+	// selects nothing.
 	if n := eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`); n != 0 {
 		t.Errorf("%d pieces selectable on an earlier position", n)
+	}
+	p.click(`[data-sq="a5"]`)
+	p.waitFor("the game now", `document.getElementById('replay-text').textContent === 'The board now, after 3 turns'`)
+	if n := eval[int](p, `document.querySelectorAll('#board .dest, #board .selected').length`); n != 0 {
+		t.Errorf("the tap on an earlier position selected a piece")
 	}
 	// The first turn, from the history; then the start.
 	p.click(`#history button[data-after="1"]`)

@@ -249,6 +249,13 @@ func (s *Server) limitCreateGame() echo.MiddlewareFunc {
 	return s.rateLimit(s.accountRule(s.limits.createGameAccount), s.ipRule(s.limits.createGameIP))
 }
 
+// limitRematch limits rematches as game creation (each mails every
+// player): per caller (an account, or a move link's seat), then per client
+// address, which also bounds a chain of rematches made with new links.
+func (s *Server) limitRematch() echo.MiddlewareFunc {
+	return s.rateLimit(s.callerRule(s.limits.createGameAccount), s.ipRule(s.limits.createGameIP))
+}
+
 // limitSeatLink limits move-link renewals per caller, then per client
 // address.
 func (s *Server) limitSeatLink() echo.MiddlewareFunc {

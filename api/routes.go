@@ -80,7 +80,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/turns", s.submitTurn)
 	s.echo.POST("/v1/games/:id/preview", s.previewTurn)
 	s.echo.POST("/v1/games/:id/resign", s.resign)
-	s.echo.POST("/v1/games/:id/rematch", s.rematch)
+	s.echo.POST("/v1/games/:id/rematch", s.rematch, s.limitRematch())
 	s.get("/v1/games/:id/record", s.record)
 	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink, s.limitSeatLink())
 	s.echo.POST("/v1/games/:id/spectator-link", s.rotateSpectatorLink)

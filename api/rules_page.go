@@ -18,7 +18,8 @@ import (
 
 // rulesPage is the template's data.
 type rulesPage struct {
-	P         *choicePhrases // the brand and the language names
+	P         *choicePhrases // the language names
+	Brand     string         // the game's, Less's or Les's
 	Page      docs.Page
 	Languages []languageLink
 	// Other links the other game's rules, in the same language.
@@ -53,7 +54,10 @@ func (s *Server) rulesPage(c echo.Context, game string) error {
 		other = "less"
 	}
 	otherPage, _ := docs.Rules(other, lang)
-	v := rulesPage{P: choiceLanguages[lang], Page: page, Other: rulesPath(other, lang), OtherTitle: otherPage.Title}
+	v := rulesPage{P: choiceLanguages[lang], Brand: choiceLanguages[lang].Brand, Page: page, Other: rulesPath(other, lang), OtherTitle: otherPage.Title}
+	if game == "les" {
+		v.Brand = choiceLanguages[lang].BrandLes
+	}
 	for _, l := range domain.Locales {
 		v.Languages = append(v.Languages, languageLink{Name: choiceLanguages[l].LangName, Lang: l,
 			URL: rulesPath(game, l), Current: l == lang})
@@ -80,7 +84,7 @@ var rulesPageTemplate = template.Must(template.New("rules").Parse(`<!doctype htm
 </head>
 <body>
 <header class="top narrow rules-top">
-  <p class="brand"><img src="/assets/icon.svg" alt="" width="24" height="24"> <span>{{.P.Brand}}</span></p>
+  <p class="brand"><img src="/assets/icon.svg" alt="" width="24" height="24"> <span>{{.Brand}}</span></p>
   <h1>{{.Page.Title}}</h1>
 </header>
 <main class="narrow rules-main">

@@ -77,6 +77,11 @@ func TestRulesPages(t *testing.T) {
 				if !strings.Contains(body, rulesSections[path][c.want]) {
 					t.Errorf("no section %s", rulesSections[path][c.want])
 				}
+				// The brand is the game's: "Les by email" on Les's rules.
+				game := map[string]string{"/rules": "Less ", "/rules/les": "Les "}[path]
+				if !strings.Contains(body, `<span>`+game) {
+					t.Errorf("the brand is not %q's", game)
+				}
 				if strings.Contains(body, "<script") || strings.Contains(body, "raw HTML omitted") {
 					t.Error("a script, or dropped anchors")
 				}

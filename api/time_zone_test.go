@@ -28,7 +28,7 @@ func TestAccountTimeZone(t *testing.T) {
 	if me.TimeZone != "America/Argentina/Buenos_Aires" {
 		t.Errorf("zone %q after setting it", me.TimeZone)
 	}
-	for _, bad := range []string{"Mars/Olympus_Mons", "Local", "../../etc/passwd", "UTC+2"} {
+	for _, bad := range []string{"Mars/Olympus_Mons", "Local", "../../etc/passwd", "UTC+2", "posix/Europe/Paris", "right/UTC", "posixrules"} {
 		h.refused(t, http.StatusUnprocessableEntity, "invalid_input", "PATCH", "/v1/me", ann, map[string]any{"time_zone": bad})
 	}
 	h.do("PATCH", "/v1/me", ann, map[string]any{"locale": "de"}).want(t, http.StatusOK).decode(t, &me)

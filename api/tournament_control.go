@@ -218,9 +218,11 @@ type seedsRequest struct {
 }
 
 // setSeeds puts the entrants in the organiser's order before the start.
+// The order renumbers the entrants as they are, so a retry would apply it
+// to the new numbers: the Idempotency-Key is required.
 func (s *Server) setSeeds(c echo.Context) error {
 	var req seedsRequest
-	return s.organiserDo(c, "set the seeds", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, control{what: "set the seeds", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		return s.app.SetSeeds(ctx, r, req.Order, req.Reason)
 	})
 }

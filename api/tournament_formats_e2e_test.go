@@ -317,6 +317,8 @@ func TestSetSeedsE2E(t *testing.T) {
 		}
 		res.want(t, tt.status).decode(t, &tour)
 	}
+	// Without a key the order would be applied to the new numbers: refused.
+	h.refused(t, http.StatusPreconditionRequired, "idempotency_key_required", "PUT", path, organiser, seeds)
 	var names []string
 	for _, p := range tour.Players {
 		names = append(names, p.Name)

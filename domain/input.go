@@ -145,7 +145,9 @@ func CheckTimeZone(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	if len(s) > 64 || s == "Local" {
+	// The system's zoneinfo has aliases the binary's embedded copy lacks
+	// (posix/…, right/…): a name saved on one server must load on every one.
+	if len(s) > 64 || s == "Local" || s == "posixrules" || strings.HasPrefix(s, "posix/") || strings.HasPrefix(s, "right/") {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "time zone %q: give an IANA name such as Europe/Berlin", Clip(s))
 	}
 	if _, err := time.LoadLocation(s); err != nil {

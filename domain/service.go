@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -166,7 +167,10 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 	now := s.now()
 	var created Created
 	var done GameCreated
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	// The same key sent twice at once: both may create a game, and the
+	// second to store its response finds the key taken (ErrStale), rolls
+	// back, and runs again to answer with the first one's response.
+	work := func(tx StoreTx) error {
 		done = GameCreated{}
 		if idem != nil {
 			stored, found, err := tx.StoredResponse(ctx, *idem)
@@ -202,7 +206,11 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 			return err
 		}
 		return tx.StoreResponse(ctx, *idem, done.Response, now)
-	})
+	}
+	err := s.store.Transact(ctx, work)
+	for attempt := 1; errors.Is(err, ErrStale) && idem != nil && attempt < 3; attempt++ {
+		err = s.store.Transact(ctx, work)
+	}
 	if err != nil {
 		if _, ok := ErrorOf(err); ok {
 			return GameCreated{}, err

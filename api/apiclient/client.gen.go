@@ -4679,8 +4679,10 @@ type PostponeTournamentRoundParams struct {
 // SetTournamentSeedsParams defines parameters for SetTournamentSeeds.
 type SetTournamentSeedsParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // GetStandingsParams defines parameters for GetStandings.
@@ -6305,7 +6307,9 @@ type ClientInterface interface {
 	// an account that neither plays in nor created the game), `wrong_game`;
 	// `404 not_found`; `409 game_not_over` (the game is still being
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
-	// asked never to be emailed again).
+	// asked never to be emailed again); `429 rate_limited` (rematches
+	// count as games created: per caller and per client address),
+	// `recipient_budget_exhausted` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6336,7 +6340,9 @@ type ClientInterface interface {
 	// an account that neither plays in nor created the game), `wrong_game`;
 	// `404 not_found`; `409 game_not_over` (the game is still being
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
-	// asked never to be emailed again).
+	// asked never to be emailed again); `429 rate_limited` (rematches
+	// count as games created: per caller and per client address),
+	// `recipient_budget_exhausted` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7728,11 +7734,15 @@ type ClientInterface interface {
 	// bracket is drawn from it and a Swiss event's first round paired by
 	// it. Every player's index once; the players are renumbered in this
 	// order (the first has index 0). It replaces a random draw asked for
-	// at creation (`seeding` becomes `entry`). Logged.
+	// at creation (`seeding` becomes `entry`). Logged. The order
+	// renumbers the players as they are, so the `Idempotency-Key` is
+	// required (`428 idempotency_key_required` without one): a retry with
+	// it does not apply the order again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7745,11 +7755,15 @@ type ClientInterface interface {
 	// bracket is drawn from it and a Swiss event's first round paired by
 	// it. Every player's index once; the players are renumbered in this
 	// order (the first has index 0). It replaces a random draw asked for
-	// at creation (`seeding` becomes `entry`). Logged.
+	// at creation (`seeding` becomes `entry`). Logged. The order
+	// renumbers the players as they are, so the `Idempotency-Key` is
+	// required (`428 idempotency_key_required` without one): a retry with
+	// it does not apply the order again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8799,7 +8813,9 @@ func (c *Client) GetRecord(ctx context.Context, id GameId, params *GetRecordPara
 // an account that neither plays in nor created the game), `wrong_game`;
 // `404 not_found`; `409 game_not_over` (the game is still being
 // played); `413 body_too_large`; `422 address_suppressed` (a player
-// asked never to be emailed again).
+// asked never to be emailed again); `429 rate_limited` (rematches
+// count as games created: per caller and per client address),
+// `recipient_budget_exhausted` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -8840,7 +8856,9 @@ func (c *Client) RematchWithBody(ctx context.Context, id GameId, contentType str
 // an account that neither plays in nor created the game), `wrong_game`;
 // `404 not_found`; `409 game_not_over` (the game is still being
 // played); `413 body_too_large`; `422 address_suppressed` (a player
-// asked never to be emailed again).
+// asked never to be emailed again); `429 rate_limited` (rematches
+// count as games created: per caller and per client address),
+// `recipient_budget_exhausted` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10922,11 +10940,15 @@ func (c *Client) PostponeTournamentRound(ctx context.Context, id TournamentId, r
 // bracket is drawn from it and a Swiss event's first round paired by
 // it. Every player's index once; the players are renumbered in this
 // order (the first has index 0). It replaces a random draw asked for
-// at creation (`seeding` becomes `entry`). Logged.
+// at creation (`seeding` becomes `entry`). Logged. The order
+// renumbers the players as they are, so the `Idempotency-Key` is
+// required (`428 idempotency_key_required` without one): a retry with
+// it does not apply the order again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10949,11 +10971,15 @@ func (c *Client) SetTournamentSeedsWithBody(ctx context.Context, id TournamentId
 // bracket is drawn from it and a Swiss event's first round paired by
 // it. Every player's index once; the players are renumbered in this
 // order (the first has index 0). It replaces a random draw asked for
-// at creation (`seeding` becomes `entry`). Logged.
+// at creation (`seeding` becomes `entry`). Logged. The order
+// renumbers the players as they are, so the `Idempotency-Key` is
+// required (`428 idempotency_key_required` without one): a retry with
+// it does not apply the order again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15715,7 +15741,9 @@ type ClientWithResponsesInterface interface {
 	// an account that neither plays in nor created the game), `wrong_game`;
 	// `404 not_found`; `409 game_not_over` (the game is still being
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
-	// asked never to be emailed again).
+	// asked never to be emailed again); `429 rate_limited` (rematches
+	// count as games created: per caller and per client address),
+	// `recipient_budget_exhausted` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15746,7 +15774,9 @@ type ClientWithResponsesInterface interface {
 	// an account that neither plays in nor created the game), `wrong_game`;
 	// `404 not_found`; `409 game_not_over` (the game is still being
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
-	// asked never to be emailed again).
+	// asked never to be emailed again); `429 rate_limited` (rematches
+	// count as games created: per caller and per client address),
+	// `recipient_budget_exhausted` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17190,11 +17220,15 @@ type ClientWithResponsesInterface interface {
 	// bracket is drawn from it and a Swiss event's first round paired by
 	// it. Every player's index once; the players are renumbered in this
 	// order (the first has index 0). It replaces a random draw asked for
-	// at creation (`seeding` becomes `entry`). Logged.
+	// at creation (`seeding` becomes `entry`). Logged. The order
+	// renumbers the players as they are, so the `Idempotency-Key` is
+	// required (`428 idempotency_key_required` without one): a retry with
+	// it does not apply the order again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17207,11 +17241,15 @@ type ClientWithResponsesInterface interface {
 	// bracket is drawn from it and a Swiss event's first round paired by
 	// it. Every player's index once; the players are renumbered in this
 	// order (the first has index 0). It replaces a random draw asked for
-	// at creation (`seeding` becomes `entry`). Logged.
+	// at creation (`seeding` becomes `entry`). Logged. The order
+	// renumbers the players as they are, so the `Idempotency-Key` is
+	// required (`428 idempotency_key_required` without one): a retry with
+	// it does not apply the order again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19277,6 +19315,11 @@ type RematchResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RematchResponse429Headers the declared response headers of an HTTP 429 response for Rematch
+type RematchResponse429Headers struct {
+	RetryAfter int
+}
+
 type RematchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19298,6 +19341,8 @@ type RematchResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -19306,6 +19351,8 @@ type RematchResponse struct {
 	Headers201 *RematchResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RematchResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RematchResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19351,6 +19398,11 @@ func (r RematchResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r RematchResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23696,6 +23748,8 @@ type SetTournamentSeedsResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -23740,6 +23794,11 @@ func (r SetTournamentSeedsResponse) GetApplicationproblemJSON413() *PayloadTooLa
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r SetTournamentSeedsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -24851,7 +24910,9 @@ func (c *ClientWithResponses) GetRecordWithResponse(ctx context.Context, id Game
 // an account that neither plays in nor created the game), `wrong_game`;
 // `404 not_found`; `409 game_not_over` (the game is still being
 // played); `413 body_too_large`; `422 address_suppressed` (a player
-// asked never to be emailed again).
+// asked never to be emailed again); `429 rate_limited` (rematches
+// count as games created: per caller and per client address),
+// `recipient_budget_exhausted` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24888,7 +24949,9 @@ func (c *ClientWithResponses) RematchWithBodyWithResponse(ctx context.Context, i
 // an account that neither plays in nor created the game), `wrong_game`;
 // `404 not_found`; `409 game_not_over` (the game is still being
 // played); `413 body_too_large`; `422 address_suppressed` (a player
-// asked never to be emailed again).
+// asked never to be emailed again); `429 rate_limited` (rematches
+// count as games created: per caller and per client address),
+// `recipient_budget_exhausted` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26746,11 +26809,15 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithResponse(ctx context.Co
 // bracket is drawn from it and a Swiss event's first round paired by
 // it. Every player's index once; the players are renumbered in this
 // order (the first has index 0). It replaces a random draw asked for
-// at creation (`seeding` becomes `entry`). Logged.
+// at creation (`seeding` becomes `entry`). Logged. The order
+// renumbers the players as they are, so the `Idempotency-Key` is
+// required (`428 idempotency_key_required` without one): a retry with
+// it does not apply the order again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26769,11 +26836,15 @@ func (c *ClientWithResponses) SetTournamentSeedsWithBodyWithResponse(ctx context
 // bracket is drawn from it and a Swiss event's first round paired by
 // it. Every player's index once; the players are renumbered in this
 // order (the first has index 0). It replaces a random draw asked for
-// at creation (`seeding` becomes `entry`). Logged.
+// at creation (`seeding` becomes `entry`). Logged. The order
+// renumbers the players as they are, so the `Idempotency-Key` is
+// required (`428 idempotency_key_required` without one): a retry with
+// it does not apply the order again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28744,6 +28815,13 @@ func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28784,6 +28862,16 @@ func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RematchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32813,6 +32901,13 @@ func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError

@@ -269,7 +269,8 @@ function destinations(from) {
 }
 
 function onChoose(sq) {
-  if (state.replay) return; // an earlier position is only looked at
+  // An earlier position is only looked at: a tap on it brings the game back.
+  if (state.replay) return showPly(state.turns.length);
   if (isLes()) return placeStone(sq);
   if (!myTurn() || state.busy) return;
   if (!state.options) {
@@ -383,7 +384,7 @@ function turnReady() {
 // then the next poll fetches everything again.
 function afterPlayed(res, view) {
   const mover = res.played[0];
-  state.replay = null; // the turn was made on the board now: show it
+  leaveReplay(); // the turn was made on the board now: show it
   state.game = res.game;
   state.etag = view ? `"v${res.game.version}"` : null;
   state.turns = state.turns.concat(res.played);
@@ -456,7 +457,7 @@ async function resign() {
   $('resign-yes').disabled = true;
   try {
     const res = await state.api.resign(state.resignKey);
-    state.replay = null;
+    leaveReplay();
     state.game = res.game;
     state.etag = null;
     await fetchDetails();
@@ -594,6 +595,13 @@ function renderBoard() {
 // shownPly is how many plies the board shows: all of them unless stepping back.
 function shownPly() {
   return state.replay ? state.replay.n : state.turns.length;
+}
+
+// leaveReplay shows the game now, and drops the answer of a step still on
+// its way (it would put an old position back).
+function leaveReplay() {
+  state.replay = null;
+  state.replayWanted = null;
 }
 
 // showPly draws the board after the first n plies, as the server replays

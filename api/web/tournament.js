@@ -12,7 +12,7 @@
 //   invite (or the event is public). After either, the page reloads, so
 //   what the server renders (players, places left, log) is current.
 
-import { accountRequest, request, tokens } from './api.js';
+import { accountRequest, newKey, request, tokens } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const section = $('registration');
@@ -120,9 +120,15 @@ $('signup-code').addEventListener('submit', async (e) => {
   }
 });
 
+// One key per joining (a new one once the form changes): a double click or a
+// retry after a lost answer joins once and is answered as the first was.
+let joinKey = null;
+$('signup-join').addEventListener('input', () => (joinKey = null));
 $('signup-join').addEventListener('submit', async (e) => {
   e.preventDefault();
   clear();
+  const button = $('signup-join').querySelector('button[type="submit"]');
+  if (button.disabled) return;
   const body = { name: $('signup-name').value.trim() };
   if (invite) body.invite = invite;
   // A team event's form also names the partner (and the team).
@@ -131,11 +137,14 @@ $('signup-join').addEventListener('submit', async (e) => {
     const team = $('signup-team').value.trim();
     if (team) body.team = team;
   }
+  joinKey = joinKey || newKey();
+  button.disabled = true;
   try {
-    await accountRequest('POST', '/v1/tournaments/' + encodeURIComponent(id) + '/join', { body });
+    await accountRequest('POST', '/v1/tournaments/' + encodeURIComponent(id) + '/join', { body, headers: { 'Idempotency-Key': joinKey } });
     location.reload();
   } catch (err) {
     fail(err);
+    button.disabled = false;
   }
 });
 
