@@ -56,6 +56,7 @@ type session struct {
 
 func newHarness(t *testing.T, configure ...func(*api.Config)) *harness {
 	t.Helper()
+	runParallel(t)
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
 		dsn: repotest.DSN(t), configure: configure}
 	h.start()
@@ -374,4 +375,22 @@ type gameJSON struct {
 		Counts map[string]int `json:"counts"`
 		Text   string         `json:"text"`
 	} `json:"result"`
+}
+
+// parallel holds the tests already made parallel (a test may start a
+// harness twice, and t.Parallel may be called once).
+var parallel sync.Map // *testing.T -> struct{}
+
+// runParallel lets a top-level test with a harness run beside the others:
+// each has its own server, database, mailbox and clock, and most of their
+// time is waiting (commits, a browser, a mail server), so the package's
+// tests take a fraction of their serial time. Subtests stay serial: their
+// parents may read what they did after t.Run.
+func runParallel(t *testing.T) {
+	if strings.Contains(t.Name(), "/") {
+		return
+	}
+	if _, done := parallel.LoadOrStore(t, struct{}{}); !done {
+		t.Parallel()
+	}
 }
