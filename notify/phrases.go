@@ -82,8 +82,9 @@ type phrases struct {
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
 	WatchLabel    string // the label above the spectator link
+	WatchAnchor   string // the spectator link's words in the HTML part, which shows no URL
 	BoardAlt      string // alt text of the board picture
-	Legend        string // the ASCII board's legend
+	Legend        string // .Pieces ("W B"), .Names (their colours), .Targets ("w b"): the ASCII board's legend
 	Footer        string // .Game: why the reader gets this email
 	Unsubscribe   string // the label of the unsubscribe link
 	NeverEmail    string // the label of the "never email me again" link every email carries
@@ -214,8 +215,9 @@ var english = phrases{
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",
 	WatchLabel:    "The game for spectators:",
+	WatchAnchor:   "Watch the game",
 	BoardAlt:      "The board",
-	Legend:        "W B Y R pieces, w b y r the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
+	Legend:        "{{.Pieces}} the pieces ({{.Names}}), {{.Targets}} the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
 	Footer:        "You receive this email because you play in this game of {{.Game}} on lesspost.",
 	Unsubscribe:   "Turn off reminders and spectator notices",
 	NeverEmail:    "Never email me again (stops all email from lesspost to this address)",

@@ -293,6 +293,12 @@ func (v *gameView) moveLink(p *phrases) block {
 	return block{link: &link{label: p.MoveLinkLabel, url: v.moveURL, button: p.MoveButton}}
 }
 
+// watchLink is the game's spectator link, to pass on to whoever wants to
+// follow the game.
+func (v *gameView) watchLink(p *phrases) block {
+	return block{link: &link{label: p.WatchLabel, url: v.watch, anchor: p.WatchAnchor}}
+}
+
 // round is the tournament round of a tournament game, or nil.
 func (v *gameView) round() *domain.Round {
 	if v.tournament == nil {
