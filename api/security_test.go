@@ -160,6 +160,31 @@ func jwtParts(t *testing.T, token string) (header, claims map[string]any, sig st
 	return header, claims, parts[2]
 }
 
+// legacyLink is the JWT a move or spectator link carried before links had
+// compact tokens, for what the compact token link says, signed now with
+// the harness's key.
+func legacyLink(t *testing.T, link string, now time.Time) string {
+	t.Helper()
+	parts := strings.Split(link, ".")
+	claims := map[string]any{"iss": "lesspost", "iat": now.Unix(), "exp": now.Add(api.LinkTTL).Unix(), "gid": parts[1]}
+	var version string
+	switch {
+	case parts[0] == "s" && len(parts) == 6:
+		claims["use"], claims["col"], version = "seat", parts[2], parts[3]
+	case parts[0] == "w" && len(parts) == 5:
+		claims["use"], version = "watch", parts[2]
+	default:
+		t.Fatalf("not a link's compact token: %q", link)
+	}
+	if v, err := strconv.Atoi(version); err != nil {
+		t.Fatal(err)
+	} else if v != 0 {
+		claims["ver"] = v // omitted when 0, as the server wrote it
+	}
+	header := map[string]any{"alg": "HS256", "typ": "JWT", "kid": api.KeyID([]byte(harnessSecret))}
+	return forge(t, header, claims, hmacWith(sha256.New, harnessSecret))
+}
+
 // forge builds a JWT from a header and claims; sign makes the signature of
 // the signing input (nil: an empty signature).
 func forge(t *testing.T, header, claims map[string]any, sign func(string) string) string {
@@ -220,10 +245,13 @@ func TestForgedTokensAreRefused(t *testing.T) {
 		{"account", s.organiser, [2]string{"GET", "/v1/me"}, func() (string, string, any) {
 			return "POST", "/v1/games", twoPlayers(strings.Repeat("0", 60))
 		}},
-		{"seat", s.white, [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
+		// Links carry compact tokens now (tokens_internal_test.go tries
+		// those); the JWTs of links sent before still work, so they must
+		// still refuse every forgery.
+		{"seat", legacyLink(t, s.white, now), [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
 			return "POST", "/v1/games/" + s.id + "/turns", map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
 		}},
-		{"spectator", s.watch, [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
+		{"spectator", legacyLink(t, s.watch, now), [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
 			return "GET", "/v1/games/" + s.id + "/turns", nil // a spectator changes nothing; reading is what it may do
 		}},
 	}
