@@ -350,7 +350,7 @@ func TestTokensOfOtherUses(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "org@example.org"}).want(t, http.StatusAccepted)
-	loginCode := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
+	loginCode := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
 
 	for name, token := range map[string]string{"calendar token": calendar, "unsubscribe token": unsub, "login code": loginCode} {
 		t.Run(name+" as bearer", func(t *testing.T) {
@@ -460,7 +460,7 @@ func TestExpiredTokensChangeNothing(t *testing.T) {
 func TestLoginCodesAreSingleUse(t *testing.T) {
 	h := newAttackHarness(t)
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
 
 	const racers = 8
 	statuses := make([]int, racers)
@@ -484,11 +484,14 @@ func TestLoginCodesAreSingleUse(t *testing.T) {
 	})
 	t.Run("expired", func(t *testing.T) {
 		h.do("POST", "/v1/auth/login", "", map[string]any{"email": "bob@example.org"}).want(t, http.StatusAccepted)
-		late := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
+		late := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
 		h.clock.Advance(repo.LoginTTL)
 		h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": late})
 	})
-	for _, guess := range []string{"", "0", strings.Repeat("A", 32), strings.ToUpper(code), code + " ", " " + code, code[:len(code)-1]} {
+	t.Run("empty", func(t *testing.T) {
+		h.refused(t, http.StatusUnprocessableEntity, "invalid_input", "POST", "/v1/auth/token", "", map[string]any{"token": ""})
+	})
+	for _, guess := range []string{"0", strings.Repeat("A", 32), strings.ToUpper(code), code + " ", " " + code, code[:len(code)-1]} {
 		t.Run(fmt.Sprintf("guess %q", guess), func(t *testing.T) {
 			h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": guess})
 		})
@@ -498,6 +501,23 @@ func TestLoginCodesAreSingleUse(t *testing.T) {
 	})
 	if n := rowCount(t, h, "users"); n != 1 {
 		t.Errorf("%d users, want only ann", n)
+	}
+
+	// The code to type, raced for, is spent once too.
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+	typed := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
+	for i := range racers {
+		wg.Go(func() {
+			statuses[i] = h.do("POST", "/v1/auth/token", "", map[string]any{"email": "ann@example.org", "code": typed}).status
+		})
+	}
+	wg.Wait()
+	slices.Sort(statuses)
+	if statuses[0] != http.StatusOK || statuses[1] != http.StatusUnauthorized || statuses[racers-1] != http.StatusUnauthorized {
+		t.Fatalf("statuses of %d racing exchanges of one typed code: %v, want one 200", racers, statuses)
+	}
+	if n := rowCount(t, h, "sessions"); n != 2 {
+		t.Fatalf("%d sessions, want 2", n)
 	}
 }
 
@@ -1047,7 +1067,7 @@ func TestTokenRateLimit(t *testing.T) {
 		c.RateLimits.Token = api.RateLimit{Requests: 5, Per: 10 * time.Minute}
 	})
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
 	for i := range 5 {
 		h.do("POST", "/v1/auth/token", "", map[string]any{"token": fmt.Sprint("guess", i)}).want(t, http.StatusUnauthorized, "login_invalid")
 	}

@@ -85,7 +85,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		d := doc{blocks: []block{
 			{text: p.LoginIntro},
 			{link: &link{url: r.Links.LoginURL(m.Secret), button: p.LoginButton}},
-			{text: say(p.LoginCode, map[string]any{"Code": m.Secret})},
+			{text: say(p.LoginCode, map[string]any{"Code": domain.FormatLoginCode(domain.LoginCode(m.Secret))})},
 			{text: p.LoginIgnore},
 		}}
 		if err := r.neverEmail(&d, p, m.Email); err != nil {
