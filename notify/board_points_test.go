@@ -152,7 +152,7 @@ func TestPointsPNGEveryBoard(t *testing.T) {
 		}
 		img := decode(t, a)
 		w, h := img.Bounds().Dx(), img.Bounds().Dy()
-		if w < 200 || w > 800 || h < 150 || h > 800 {
+		if w < 200*dpr || w > 800*dpr || h < 150*dpr || h > 800*dpr {
 			t.Errorf("%s: %dx%d pixels", name, w, h)
 		}
 		if n := len(img.(*image.Paletted).Palette); n >= 256 {

@@ -181,8 +181,8 @@ func TestBoardPNGSize(t *testing.T) {
 		p    less.Position
 		w, h int
 	}{
-		{"6x6", less.StartPosition(b6, false), 337, 337},
-		{"8x8", less.StartPosition(b8, false), 433, 433},
+		{"6x6", less.StartPosition(b6, false), 337 * dpr, 337 * dpr},
+		{"8x8", less.StartPosition(b8, false), 433 * dpr, 433 * dpr},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -593,7 +593,8 @@ func TestBoardPNGDrawsTheView(t *testing.T) {
 	if c := pixelCentre(place{2, 0}); at(img, c) != pieceColors[3] {
 		t.Errorf("piece on r2c0 is %v, want red", at(img, c))
 	}
-	if got := at(img, image.Pt(gridX(2)+3, gridY(1)+cell/2)); got != colDoubleWall {
+	// The middle of the right-hand bar of the double wall (see canvas.wall).
+	if got := at(img, image.Pt(gridX(2)+(gridLine-doubleGap)/2+doubleGap+doubleBar/2, gridY(1)+cell/2)); got != colDoubleWall {
 		t.Errorf("double wall right of r1c1: %v, want %v", got, colDoubleWall)
 	}
 

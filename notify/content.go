@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"html/template"
+	"image"
 	"strings"
 )
 
@@ -11,6 +12,9 @@ import (
 type doc struct {
 	preheader string // the line mail clients show after the subject
 	blocks    []block
+	// boardSize is the size the board picture is shown at, in CSS pixels
+	// (the picture has dpr times as many).
+	boardSize image.Point
 }
 
 // block is a paragraph, optionally with a list, a link or a board.
@@ -84,6 +88,7 @@ func (d doc) text() string {
 func (d doc) html(title, boardAlt string) string {
 	var b bytes.Buffer
 	err := htmlTemplate.Execute(&b, map[string]any{"Title": title, "Preheader": d.preheader, "Blocks": d.htmlBlocks(), "BoardAlt": boardAlt,
+		"BoardWidth": d.boardSize.X, "BoardHeight": d.boardSize.Y,
 		// cid: is not among the URL schemes html/template trusts; this one is ours.
 		"BoardSrc": template.URL("cid:" + boardCID)})
 	if err != nil {
@@ -124,7 +129,7 @@ var htmlTemplate = template.Must(template.New("email").Parse(`<!doctype html>
 {{end}}<p style="font-size:12px;color:#666">{{if .Text}}{{.Text}} {{end}}{{if .URL}}<a href="{{.URL}}" style="color:#666">{{.LinkLabel}}</a>{{end}}</p>
 {{else}}{{if .Text}}<p style="margin:0 0 12px">{{.Text}}</p>{{end}}
 {{if .List}}<ul style="margin:0 0 12px;padding-left:20px">{{range .List}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Board}}<p style="margin:0 0 12px"><img src="{{$.BoardSrc}}" alt="{{$.BoardAlt}}" width="100%" style="max-width:400px;height:auto;display:block"></p>{{end}}
+{{if .Board}}<p style="margin:0 0 12px"><img src="{{$.BoardSrc}}" alt="{{$.BoardAlt}}" width="{{$.BoardWidth}}" height="{{$.BoardHeight}}" style="width:{{$.BoardWidth}}px;max-width:100%;height:auto;display:block"></p>{{end}}
 {{if .URL}}{{if .Button}}{{if .LinkLabel}}<p style="margin:0 0 6px;color:#555">{{.LinkLabel}}</p>{{end}}<p style="margin:0 0 16px"><a href="{{.URL}}" style="display:inline-block;background:#1f5fbf;color:#fff;text-decoration:none;padding:10px 18px;border-radius:6px;font-weight:bold">{{.Button}}</a></p>
 {{else if .Anchor}}<p style="margin:0 0 12px">{{if .LinkLabel}}{{.LinkLabel}} {{end}}<a href="{{.URL}}">{{.Anchor}}</a></p>
 {{else}}<p style="margin:0 0 12px"><a href="{{.URL}}">{{.LinkLabel}}</a></p>{{end}}{{end}}

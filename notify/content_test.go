@@ -1,10 +1,13 @@
 package notify
 
 import (
+	"bytes"
 	"html"
+	"image/png"
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,4 +82,46 @@ func TestLegendNamesOnlyTheColoursInPlay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The board picture has twice the pixels it is shown at (width and height
+// in the HTML), so it is sharp on high-density screens, and shrinks on a
+// narrow one.
+func TestBoardPictureAtTwiceItsSize(t *testing.T) {
+	imgTag := regexp.MustCompile(`<img src="cid:[^"]+" alt="[^"]*" width="(\d+)" height="(\d+)" style="width:(\d+)px;max-width:100%;height:auto;display:block">`)
+	for _, locale := range []string{"en", "de"} {
+		msgs := mailbook(t, locale)
+		msgs = append(msgs, slices.Collect(maps.Values(lesMailbook(t, locale)))...)
+		shown := 0
+		for _, m := range msgs {
+			if len(m.Images) == 0 {
+				continue
+			}
+			shown++
+			cfg, err := png.DecodeConfig(bytes.NewReader(m.Images[0].PNG))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tag := imgTag.FindStringSubmatch(m.HTML)
+			if tag == nil {
+				t.Fatalf("%s %s: no board picture with its size:\n%s", locale, m.Subject, m.HTML)
+			}
+			w, h, css := atoi(t, tag[1]), atoi(t, tag[2]), atoi(t, tag[3])
+			if cfg.Width != 2*w || cfg.Height != 2*h || css != w || w < 300 {
+				t.Errorf("%s %s: a %dx%d picture shown at %dx%d (CSS width %d)", locale, m.Subject, cfg.Width, cfg.Height, w, h, css)
+			}
+		}
+		if shown == 0 {
+			t.Errorf("%s: no email with a board", locale)
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

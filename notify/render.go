@@ -1,9 +1,12 @@
 package notify
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"time"
 
@@ -132,11 +135,17 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	if d.hasBoard() {
-		png, err := mail.boardPNG()
+		data, err := mail.boardPNG()
 		if err != nil {
 			return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 		}
-		msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: png}}
+		size, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil {
+			return Message{}, fmt.Errorf("render mail %d: board picture: %w", m.ID, err)
+		}
+		// Drawn at dpr times the size it is shown at: sharp on dense screens.
+		d.boardSize = image.Pt(size.Width/dpr, size.Height/dpr)
+		msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: data}}
 	}
 	footer := say(p.Footer, map[string]any{"Game": mail.name()})
 	unsubscribe := block{footer: true, text: footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
