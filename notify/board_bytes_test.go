@@ -3,7 +3,6 @@ package notify
 import (
 	"testing"
 
-	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 )
@@ -14,21 +13,7 @@ import (
 // and 46.5 kB.
 func TestBoardPNGBytes(t *testing.T) {
 	p8, turn8 := sample8(t)
-	gc := vectors.LoadLes(t).GameCases[0]
-	e, err := les.NewEngine(gc.Size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plies := append([]string{gc.Setup, gc.Choice}, gc.Turns...)
-	for _, ply := range plies {
-		if _, err := e.PlayPly(ply); err != nil {
-			t.Fatal(err)
-		}
-	}
-	lesView, err := e.Board(plies[len(plies)-1])
-	if err != nil {
-		t.Fatal(err)
-	}
+	lesView := lesEndView(t, vectors.LoadLes(t).GameCases[0])
 	last, err := less.ParseTurn(sampleLast)
 	if err != nil {
 		t.Fatal(err)
