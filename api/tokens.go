@@ -146,7 +146,7 @@ func (t *Tokens) Watch(gameID string, version int) (string, error) {
 //
 // version in decimal, expiry in Unix seconds in base 36, and mac the first
 // linkMACLen bytes (128 bits) of HMAC-SHA256 under the signing key, over
-// linkMACPrefix and the rest, in unpadded base64url: about 70 characters in
+// linkMACPrefix and the rest, in unpadded base64url: about 60 characters in
 // all. A forger must guess the MAC outright, one try per request, against
 // 2^128. The token names no key; it is checked against each key still
 // accepted (a handful at most). Every character is one a URL fragment and

@@ -89,9 +89,9 @@ type GamePage struct {
 type LoginToken struct {
 	Email string
 	Token string
-	// Code is the code to type instead of following the link: LoginCode
-	// of the token.
-	Code      string
+	// CodeHash is the code to type instead of following the link (the
+	// token's LoginCode), as LoginCodeHash keeps it.
+	CodeHash  []byte
 	Locale    string
 	ExpiresAt time.Time
 }
@@ -133,11 +133,12 @@ type AccountTx interface {
 	// SpendLoginToken marks a token used, if it exists, is unused and has
 	// not expired at now, and says whose it was.
 	SpendLoginToken(ctx context.Context, token string, now time.Time) (email string, ok bool, err error)
-	// SpendLoginCode marks the token of an address's code used, if it is
-	// unused, has not expired at now and has had fewer than maxMisses
-	// wrong codes. Otherwise the code was a miss: it counts one against
-	// each live token of the address, and ok is false.
-	SpendLoginCode(ctx context.Context, email, code string, maxMisses int, now time.Time) (ok bool, err error)
+	// SpendLoginCode marks the token of an address's code (its
+	// LoginCodeHash) used, if it is unused, has not expired at now and has
+	// had fewer than maxMisses wrong codes. Otherwise the code was a miss:
+	// it counts one against each live token of the address, and ok is
+	// false.
+	SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (ok bool, err error)
 	// EnsureUser returns the account of an address, created if it has none
 	// (with ReplyConfirmations on).
 	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
@@ -181,6 +182,7 @@ type AccountTx interface {
 func (s *Service) RequestLogin(ctx context.Context, email, locale string) error {
 	now := s.now()
 	token := RandomToken(20)
+	codeHash := LoginCodeHash(email, LoginCode(token)) // slow on purpose: outside the transaction
 	return s.store.Transact(ctx, func(tx StoreTx) error {
 		// A token issued in the last hour expires after now - 1h + LoginTTL.
 		recent, err := tx.LoginTokensExpiringAfter(ctx, email, now.Add(-time.Hour+LoginTTL))
@@ -196,7 +198,7 @@ func (s *Service) RequestLogin(ctx context.Context, email, locale string) error 
 				return err
 			}
 		}
-		return tx.AddLoginToken(ctx, LoginToken{Email: email, Token: token, Code: LoginCode(token), Locale: locale,
+		return tx.AddLoginToken(ctx, LoginToken{Email: email, Token: token, CodeHash: codeHash, Locale: locale,
 			ExpiresAt: now.Add(LoginTTL)}, now)
 	})
 }
@@ -235,11 +237,12 @@ func (s *Service) ExchangeLoginCode(ctx context.Context, email, typed string, tt
 		return Grant{}, Errorf(KindInvalid, CodeInvalidInput, "code: the code from the login email has %d letters and digits, e.g. %s",
 			LoginCodeLen, FormatLoginCode("ABCD2345"))
 	}
+	codeHash := LoginCodeHash(email, code) // slow on purpose: outside the transaction
 	now := s.now()
 	var g Grant
 	spent := false
 	err = s.store.Transact(ctx, func(tx StoreTx) error {
-		ok, err := tx.SpendLoginCode(ctx, email, code, MaxLoginCodeMisses, now)
+		ok, err := tx.SpendLoginCode(ctx, email, codeHash, MaxLoginCodeMisses, now)
 		if err != nil || !ok {
 			return err // a miss is answered after the commit that counts it
 		}

@@ -80,7 +80,7 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t t
 // the outbox row until the email is sent.
 func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
 	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at, code_hash) VALUES (?, ?, ?, ?)`,
-		hashToken(t.Token), t.Email, t.ExpiresAt.UnixMilli(), domain.LoginCodeHash(t.Email, t.Code))
+		hashToken(t.Token), t.Email, t.ExpiresAt.UnixMilli(), t.CodeHash)
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
@@ -106,10 +106,10 @@ func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Tim
 
 // SpendLoginCode looks the code up by its address: a code is no secret
 // among every address's (see domain.LoginCode).
-func (s storeTx) SpendLoginCode(ctx context.Context, email, code string, maxMisses int, now time.Time) (bool, error) {
+func (s storeTx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
 	res, err := s.tx.ExecContext(ctx, `UPDATE login_tokens SET used_at = ?
 		WHERE email = ? AND code_hash = ? AND used_at IS NULL AND expires_at > ? AND code_misses < ?`,
-		now.UnixMilli(), email, domain.LoginCodeHash(email, code), now.UnixMilli(), maxMisses)
+		now.UnixMilli(), email, codeHash, now.UnixMilli(), maxMisses)
 	if err != nil {
 		return false, fmt.Errorf("spend login code: %w", err)
 	}

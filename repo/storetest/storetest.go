@@ -283,14 +283,15 @@ func testSessions(t *testing.T, s domain.Store) {
 func testLoginCodes(t *testing.T, s domain.Store) {
 	const maxMisses = 3
 	add := func(email, token string, expires time.Time) {
-		l := domain.LoginToken{Email: email, Token: token, Code: domain.LoginCode(token), Locale: "en", ExpiresAt: expires}
+		l := domain.LoginToken{Email: email, Token: token, CodeHash: domain.LoginCodeHash(email, domain.LoginCode(token)), Locale: "en",
+			ExpiresAt: expires}
 		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddLoginToken(ctx, l, T0) })
 	}
 	spend := func(email, code string, at time.Time) bool {
 		var ok bool
 		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
 			var err error
-			ok, err = tx.SpendLoginCode(ctx, email, code, maxMisses, at)
+			ok, err = tx.SpendLoginCode(ctx, email, domain.LoginCodeHash(email, code), maxMisses, at)
 			return err
 		})
 		return ok
