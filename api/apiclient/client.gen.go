@@ -5219,8 +5219,9 @@ type ClientInterface interface {
 	// RequestLoginWithBody Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -5246,8 +5247,9 @@ type ClientInterface interface {
 	// RequestLogin Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -7284,8 +7286,9 @@ func (c *Client) UnsubscribeWithFormdataBody(ctx context.Context, params *Unsubs
 // RequestLoginWithBody Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -7321,8 +7324,9 @@ func (c *Client) RequestLoginWithBody(ctx context.Context, contentType string, b
 // RequestLogin Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -13552,8 +13556,9 @@ type ClientWithResponsesInterface interface {
 	// RequestLoginWithBodyWithResponse Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -13579,8 +13584,9 @@ type ClientWithResponsesInterface interface {
 	// RequestLoginWithResponse Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -21853,8 +21859,9 @@ func (c *ClientWithResponses) UnsubscribeWithFormdataBodyWithResponse(ctx contex
 // RequestLoginWithBodyWithResponse Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -21886,8 +21893,9 @@ func (c *ClientWithResponses) RequestLoginWithBodyWithResponse(ctx context.Conte
 // RequestLoginWithResponse Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
