@@ -460,6 +460,7 @@ func TestLoginPageSignsInWithTheCode(t *testing.T) {
 	if got := p.text("#alert"); !strings.HasPrefix(got, "This code is wrong, used or expired") {
 		t.Errorf("a wrong code: %q", got)
 	}
+	saveScreenshot(t, p, "login-code-refused-390.png")
 	typed := strings.ToLower(strings.ReplaceAll(code[1], "-", ""))
 	p.do("type the code", clearCode, chromedp.SendKeys(chromedp.CSS("#code"), typed+"\n"))
 	p.waitFor("the games", `document.querySelector('#games a')`)
