@@ -37,7 +37,8 @@ func TestGeneratedClientPlaysAGame(t *testing.T) {
 	organiser := bearer(tok.JSON200.AccessToken)
 
 	walls := vector.Walls
-	created, err := client.CreateGameWithResponse(ctx, apiclient.CreateGameJSONRequestBody{
+	key := "first-game"
+	created, err := client.CreateGameWithResponse(ctx, &apiclient.CreateGameParams{IdempotencyKey: &key}, apiclient.CreateGameJSONRequestBody{
 		Players: []apiclient.PlayerRequest{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Board:   &apiclient.BoardRequest{Walls: &walls},
 	}, organiser)

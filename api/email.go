@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"html/template"
 	"net/http"
 	"time"
 
@@ -49,55 +48,52 @@ func (s *Server) gameMail(c echo.Context) error {
 }
 
 // CSPPage is the Content-Security-Policy of the server's plain HTML pages
-// without scripts: nothing loads, and forms post only to this server.
-const CSPPage = "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-
-var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>lesspost: unsubscribe</title></head>
-<body><main>
-{{if .Done}}<h1>Unsubscribed</h1>
-<p>{{.Email}} will no longer receive reminders or spectator notices from lesspost.
-Invitations, your-turn emails and results still arrive: they are your games.</p>
-{{else}}<h1>Unsubscribe {{.Email}}?</h1>
-<p>This turns off reminders and spectator notices. Invitations, your-turn emails and results still arrive.</p>
-<form method="post" action="/unsubscribe?t={{.Token}}"><button type="submit">Unsubscribe</button></form>
-{{end}}</main></body></html>
-`))
-
-var neverEmailPage = template.Must(template.New("never-email").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>lesspost: never email me again</title></head>
-<body><main>
-{{if .Done}}<h1>No more email</h1>
-<p>lesspost will not email {{.Email}} again. Nobody can invite this address to a game any more.
-Only if you ask to sign in yourself will a sign-in link be sent.</p>
-{{else}}<h1>Never email {{.Email}} again?</h1>
-<p>This stops all email from lesspost to this address: invitations, moves, results and reminders.
-Nobody will be able to invite it to a game. Signing in with it still works.</p>
-<form method="post" action="/never-email?t={{.Token}}"><button type="submit">Never email me again</button></form>
-{{end}}</main></body></html>
-`))
+// without scripts: only the server's own stylesheets and images load, and
+// forms post only to this server.
+const CSPPage = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // unsubscribe serves the unsubscribe link of every email: it turns off
 // non-essential mail for the token's address. POST is the RFC 8058 one-click
 // request of mail clients, and the page's button.
 func (s *Server) unsubscribe(c echo.Context) error {
-	return s.addressLink(c, useUnsub, unsubscribePage, s.app.Unsubscribe)
+	return s.addressLink(c, useUnsub, s.app.Unsubscribe, func(p *choicePhrases, email, token string, done bool) choicePage {
+		if done {
+			return choicePage{Title: p.UnsubTitle, Heading: p.UnsubDone, Body: sayEmail(p.UnsubDoneBody, email),
+				Hint: p.ResubHint, SecondAction: choiceURL("/resubscribe", token, p.Lang), SecondButton: p.ResubButton}
+		}
+		return choicePage{Title: p.UnsubTitle, Heading: sayEmail(p.UnsubAsk, email), Body: p.UnsubAskBody,
+			Action: choiceURL("/unsubscribe", token, p.Lang), Button: p.UnsubButton}
+	})
+}
+
+// resubscribe turns non-essential mail back on for the address of an
+// unsubscribe link: the unsubscribe page's "changed your mind" button.
+func (s *Server) resubscribe(c echo.Context) error {
+	return s.addressLink(c, useUnsub, s.app.Resubscribe, func(p *choicePhrases, email, token string, _ bool) choicePage {
+		return choicePage{Title: p.UnsubTitle, Heading: p.ResubDone, Body: sayEmail(p.ResubDoneBody, email),
+			SecondAction: choiceURL("/unsubscribe", token, p.Lang), SecondButton: p.UnsubButton}
+	})
 }
 
 // neverEmail serves the "never email me again" link of every email: it puts
 // the token's address on the suppression list.
 func (s *Server) neverEmail(c echo.Context) error {
-	return s.addressLink(c, useStop, neverEmailPage, s.app.Suppress)
+	return s.addressLink(c, useStop, s.app.Suppress, func(p *choicePhrases, email, token string, done bool) choicePage {
+		if done {
+			return choicePage{Title: p.NeverTitle, Heading: p.NeverDone, Body: sayEmail(p.NeverDoneBody, email)}
+		}
+		return choicePage{Title: p.NeverTitle, Heading: sayEmail(p.NeverAsk, email), Body: p.NeverAskBody,
+			Action: choiceURL("/never-email", token, p.Lang), Button: p.NeverButton}
+	})
 }
 
 // addressLink answers a link that an email carries for its recipient's
 // address: GET (and HEAD) only asks for confirmation, so link scanners that
 // open every link change nothing; POST does it. Doing it again changes
-// nothing.
-func (s *Server) addressLink(c echo.Context, use string, page *template.Template,
-	do func(ctx context.Context, email string) error) error {
+// nothing. The page speaks the browser's language, or the one picked from
+// the list the asking page offers (the page after a POST keeps it).
+func (s *Server) addressLink(c echo.Context, use string, do func(ctx context.Context, email string) error,
+	page func(p *choicePhrases, email, token string, done bool) choicePage) error {
 	token := c.QueryParam("t")
 	email, err := s.tokens.linkAddress(token, use)
 	if err != nil {
@@ -109,8 +105,19 @@ func (s *Server) addressLink(c echo.Context, use string, page *template.Template
 			return err
 		}
 	}
+	p := choiceLanguages[pageLocale(c.Request())]
+	v := page(p, email, token, done)
+	v.P = p
+	if !done {
+		for _, l := range domain.Locales {
+			v.Languages = append(v.Languages, languageLink{Name: choiceLanguages[l].LangName, Lang: l,
+				URL: choiceURL(c.Request().URL.Path, token, l), Current: l == p.Lang})
+		}
+	}
 	c.Response().Header().Set("Content-Security-Policy", CSPPage)
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().Header().Set("Content-Language", p.Lang)
+	c.Response().Header().Add("Vary", "Accept-Language")
 	c.Response().WriteHeader(http.StatusOK)
-	return page.Execute(c.Response(), map[string]any{"Email": email, "Token": token, "Done": done})
+	return choicePageTemplate.Execute(c.Response(), v)
 }

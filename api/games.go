@@ -23,6 +23,10 @@ type playerRequest struct {
 	Locale string `json:"locale"`
 }
 
+func (p playerRequest) player() domain.Player {
+	return domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale}
+}
+
 type boardRequest struct {
 	Side  *int    `json:"side"` // Les
 	Seed  *string `json:"seed"` // Less
@@ -56,7 +60,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 	var spec domain.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
 	for _, p := range r.Players {
-		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
+		spec.Players = append(spec.Players, p.player())
 	}
 	if b := r.Board; b != nil {
 		if b.Side != nil {
@@ -112,23 +116,51 @@ func (s *Server) createGame(c echo.Context) error {
 		return err
 	}
 	var req createGameRequest
-	if err := decodeJSON(c, &req); err != nil {
+	body, err := decodeJSONBody(c, &req)
+	if err != nil {
 		return err
 	}
 	spec, err := req.spec()
 	if err != nil {
 		return err
 	}
-	g, err := s.app.CreateGame(c.Request().Context(), spec, p.session.User.ID)
+	idem, err := idempotency(c, p, body)
 	if err != nil {
 		return err
+	}
+	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	present := func(g *domain.Game) (domain.Response, error) {
+		v, err := s.viewGame(g, actor)
+		if err != nil {
+			return domain.Response{}, err
+		}
+		b, err := json.Marshal(v)
+		return domain.Response{Status: http.StatusCreated, Body: b}, err
+	}
+	done, err := s.app.CreateGameOnce(c.Request().Context(), spec, p.session.User.ID, idem, present)
+	if err != nil {
+		return err
+	}
+	if done.Replayed {
+		var created struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(done.Response.Body, &created); err != nil {
+			return fmt.Errorf("stored response: %w", err)
+		}
+		c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+created.ID)
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+		return c.JSONBlob(done.Response.Status, done.Response.Body)
 	}
 	s.wakeMail()
-	v, err := s.viewGame(&g, domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email})
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+done.Game.ID)
+	if idem != nil {
+		return c.JSONBlob(done.Response.Status, done.Response.Body) // what a retry gets, to the byte
+	}
+	v, err := s.viewGame(&done.Game, actor)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+g.ID)
 	return c.JSON(http.StatusCreated, v)
 }
 
@@ -391,9 +423,10 @@ func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
 	return out
 }
 
-// viewBoard describes the board to draw (less.View): the position now and
-// the path of the latest turn that moved a piece, so that the path stays in
-// sight after automatic passes. The play page draws it.
+// viewBoard describes the board to draw (less.View): the position now, or
+// after ply ?ply=n of its history (replayed: a page stepping through the
+// game), and the path of the latest turn that moved a piece, so that the
+// path stays in sight after automatic passes. The play page draws it.
 func (s *Server) viewBoard(c echo.Context) error {
 	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
 	if err != nil {
@@ -403,20 +436,37 @@ func (s *Server) viewBoard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := g.Rules.(*les.Engine); ok {
+	rules := g.Rules
+	if q := c.QueryParam("ply"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil {
+			return NewProblem(http.StatusBadRequest, "invalid_request", "ply must be a whole number.")
+		}
+		history := make([]ruleset.Played, len(rows))
+		for i, r := range rows {
+			history[i] = r.Played()
+		}
+		if n != len(rows) {
+			if rules, n, err = domain.Replay(g.Rules, history, n); err != nil {
+				return fmt.Errorf("game %s: %w", g.ID, err)
+			}
+			rows = rows[:n]
+		}
+	}
+	if _, ok := rules.(*les.Engine); ok {
 		last := ""
 		if len(rows) > 0 {
 			last = rows[len(rows)-1].Notation
 		}
-		b, err := g.Rules.Board(last)
+		b, err := rules.Board(last)
 		if err != nil {
 			return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
 		}
 		return c.JSON(http.StatusOK, b)
 	}
-	lg, err := lessGame(&g)
-	if err != nil {
-		return err
+	lg, ok := rules.(*less.RulesGame)
+	if !ok {
+		return fmt.Errorf("game %s: not a game of Less but of %s", g.ID, rules.Ruleset())
 	}
 	var last less.Turn
 	for i := len(rows) - 1; i >= 0 && len(last) == 0; i-- {

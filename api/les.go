@@ -200,7 +200,7 @@ func (r createGameRequest) lesSpec() (domain.NewGameSpec, error) {
 		return lessOnly("board.seed or board.walls")
 	}
 	for _, p := range r.Players {
-		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
+		spec.Players = append(spec.Players, p.player())
 	}
 	if r.Board != nil && r.Board.Side != nil {
 		spec.Params[les.ParamSize] = strconv.Itoa(*r.Board.Side)

@@ -475,8 +475,8 @@ func TestLesPageSpectator(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('#board .pt').length`); n != 217 {
 		t.Errorf("the board has %d points, want 217", n)
 	}
-	if got := eval[string](p, `[...document.querySelectorAll('#history li')].map((e) => e.textContent).join(' | ')`); got != "Setup by Sue: e5:e6:g3:g5 | Cho chose White" {
-		t.Errorf("history %q", got)
+	if got := eval[string](p, `[...document.querySelectorAll('#history li')].map((e) => e.textContent).join(' | ')`); got != "Cho chose White | Setup by Sue: e5:e6:g3:g5" {
+		t.Errorf("history %q, want the newest first", got)
 	}
 	if got := eval[string](p, `[...document.querySelectorAll('#seats .meta')].map((e) => e.textContent).join(' | ')`); got != "sets up · Black · 2 stones | chooses · White · 2 stones" {
 		t.Errorf("seats %q", got)
@@ -566,12 +566,11 @@ func TestLesPageInTheGamesList(t *testing.T) {
 	p.do("open the sign-in link", chromedp.Navigate(h.pageURL(link)))
 	p.waitFor("the two games", `document.querySelectorAll('#games li').length === 2`)
 	lines := eval[[]string](p, `[...document.querySelectorAll('#games li')].map((e) => e.textContent)`)
-	if lines[0] != "Sue – Choyour turn" {
+	if lines[0] != "vs ChoLes, side 9 · your turn" {
 		t.Errorf("the game at its setup: %q", lines[0])
 	}
-	sue := map[bool]string{true: "white", false: "black"}[game.Choice == "black"]
-	players := fmt.Sprintf("Sue (%s) – Cho (%s)", strings.ToUpper(sue[:1])+sue[1:], strings.ToUpper(game.Choice[:1])+game.Choice[1:])
-	if !strings.HasPrefix(lines[1], players+"finished: ") || !strings.HasSuffix(lines[1], lesHolesText(game)) {
+	players := fmt.Sprintf("vs Cho (%s)Les, side %d", strings.ToUpper(game.Choice[:1])+game.Choice[1:], game.Size)
+	if !strings.HasPrefix(lines[1], players+" · finished: ") || !strings.HasSuffix(lines[1], lesHolesText(game)) {
 		t.Errorf("the finished game: %q, want %q, finished and %q", lines[1], players, lesHolesText(game))
 	}
 }

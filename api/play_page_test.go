@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -165,6 +166,24 @@ func TestPlayPageSpectator(t *testing.T) {
 	if eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`) != 0 {
 		t.Error("a spectator's click selected a piece")
 	}
+	// The help for choosing moves is the mover's, not his; the board's
+	// legend (walls, the last turn) is everyone's.
+	for _, sel := range []string{"#board-help", `[data-i18n="legend.cost"]`} {
+		if p.visible(sel) {
+			t.Errorf("the spectator sees the mover's help %s", sel)
+		}
+	}
+	if !p.visible(`[data-i18n="legend.last"]`) || !p.visible(`[data-i18n="legend.wall"]`) {
+		t.Error("the spectator does not see the board's legend")
+	}
+	saveScreenshot(t, p, "play-1280-spectator.png")
+
+	// The player herself still has it.
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden`)
+	if !p.visible("#board-help") || !p.visible(`[data-i18n="legend.cost"]`) {
+		t.Error("the player lost the help for choosing moves")
+	}
 }
 
 // At 360 CSS pixels (a small phone) nothing is wider than the screen, with a
@@ -308,7 +327,7 @@ func TestLoginPageListsGamesAndPlays(t *testing.T) {
 	if href := eval[string](p, "location.href"); strings.Contains(href, "#") {
 		t.Fatalf("the login token is still in the address bar: %s", href)
 	}
-	if got := p.text("#games li"); !strings.Contains(got, "Ann (White) – Bob (Black)") || !strings.Contains(got, "your turn") {
+	if got := p.text("#games li"); !strings.Contains(got, "vs Bob (Black)") || !strings.Contains(got, "your turn") {
 		t.Errorf("game line %q", got)
 	}
 	saveScreenshot(t, p, "login-1280.png")
@@ -468,4 +487,164 @@ func TestLoginPageSignsInWithTheCode(t *testing.T) {
 		t.Errorf("signed in as %q", got)
 	}
 	saveScreenshot(t, p, "login-code-390.png")
+}
+
+// The history is newest first, the turns since the player's own last one
+// marked new, and the board steps back through the game (each position as
+// the server replays it) and forward again; an earlier position cannot be
+// played on, and the game now can.
+func TestPlayPageStepsThroughTheGame(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(openBoard))
+	for ply, turn := range []string{"e5e4:e4d4:d4c4", "a2a3:a3a4:a4a5", "f5e5:e5d5:d5c5"} {
+		h.do("POST", "/v1/games/"+id+"/turns", map[bool]string{true: ann, false: bob}[ply%2 == 0],
+			map[string]any{"turn": turn, "ply": ply}).want(t, http.StatusCreated)
+	}
+	pieces := func(n int) []string {
+		var v struct {
+			Pieces []struct{ Cell, Color string } `json:"pieces"`
+		}
+		h.do("GET", fmt.Sprintf("/v1/games/%s/view?ply=%d", id, n), bob, nil).want(t, http.StatusOK).decode(t, &v)
+		var out []string
+		for _, p := range v.Pieces {
+			out = append(out, p.Color+" "+p.Cell)
+		}
+		slices.Sort(out)
+		return out
+	}
+	onPage := func(p *page) []string {
+		got := eval[[]string](p, `[...document.querySelectorAll('#board .piece')].map((e) => e.getAttribute('class').match(/piece-(\w+)/)[1] + ' ' + e.dataset.sq)`)
+		slices.Sort(got)
+		return got
+	}
+
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + bob)
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden && document.querySelector('.movable')`)
+	history := eval[[]string](p, `[...document.querySelectorAll('#history li')].map((li) => li.textContent)`)
+	if len(history) != 3 || !strings.Contains(history[0], "f5e5:e5d5:d5c5") || !strings.Contains(history[2], "e5e4:e4d4:d4c4") {
+		t.Errorf("history %q, want the newest first", history)
+	}
+	if got := eval[[]string](p, `[...document.querySelectorAll('#history li.new')].map((li) => li.textContent)`); len(got) != 1 || !strings.Contains(got[0], "f5e5") {
+		t.Errorf("turns marked new %q, want White's since Bob's turn", got)
+	}
+	if got := p.text("#replay-text"); got != "The board now, after 3 turns" {
+		t.Errorf("replay bar %q", got)
+	}
+
+	p.click("#replay-prev")
+	p.waitFor("the board after turn 2", `document.getElementById('replay-text').textContent === 'The board after turn 2 of 3'`)
+	if got, want := onPage(p), pieces(2); !slices.Equal(got, want) {
+		t.Errorf("the board after turn 2 shows %v, want %v", got, want)
+	}
+	if slices.Equal(pieces(2), pieces(3)) {
+		t.Fatal("the positions are the same: the test proves nothing")
+	}
+	// Looking back, nothing can be moved.
+	p.click(`[data-sq="a5"]`)
+	if n := eval[int](p, `document.querySelectorAll('#board .dest, #board .selected, #board .movable').length`); n != 0 {
+		t.Errorf("%d pieces selectable on an earlier position", n)
+	}
+	// The first turn, from the history; then the start.
+	p.click(`#history button[data-after="1"]`)
+	p.waitFor("the board after turn 1", `document.getElementById('replay-text').textContent === 'The board after turn 1 of 3'`)
+	if got, want := onPage(p), pieces(1); !slices.Equal(got, want) {
+		t.Errorf("the board after turn 1 shows %v, want %v", got, want)
+	}
+	p.click("#replay-prev")
+	p.waitFor("the start", `document.getElementById('replay-text').textContent === 'The board at the start' && document.getElementById('replay-prev').disabled`)
+	if got, want := onPage(p), pieces(0); !slices.Equal(got, want) {
+		t.Errorf("the start shows %v, want %v", got, want)
+	}
+	saveScreenshot(t, p, "play-1280-replay.png")
+
+	p.click("#replay-latest")
+	p.waitFor("the game now", `document.getElementById('replay-text').textContent === 'The board now, after 3 turns' && document.querySelector('.movable')`)
+	if got, want := onPage(p), pieces(3); !slices.Equal(got, want) {
+		t.Errorf("back to now shows %v, want %v", got, want)
+	}
+	p.click(`[data-sq="a5"]`)
+	p.waitFor("a5's destinations", `document.querySelector('#board .dest')`)
+}
+
+// A player resigns from the page, only after saying yes: "keep playing"
+// changes nothing; yes ends the game, says so, and the other player is
+// emailed. A spectator has no such button.
+func TestPlayPageResignsWithConfirmation(t *testing.T) {
+	h := newHarness(t)
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("POST", "/v1/games/"+id+"/turns", ann, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	h.deliver()
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann) // not her turn: she may still resign
+	p.waitFor("the page", `!document.body.classList.contains('loading') && !document.getElementById('resign').hidden`)
+	p.click("#resign-ask")
+	if got := p.text("#resign-question"); got != "Resign this game? You lose it, and this cannot be undone." {
+		t.Errorf("question %q", got)
+	}
+	p.click("#resign-no")
+	if p.visible("#resign-confirm") || h.game(id, ann).Status != "active" {
+		t.Fatal("keep playing did not keep the game going")
+	}
+	p.click("#resign-ask")
+	p.click("#resign-yes")
+	p.waitFor("the notice", `document.getElementById('notice').textContent.startsWith('You resigned.')`)
+	if p.visible("#resign") {
+		t.Error("the resign button stays after the game ended")
+	}
+	g := h.game(id, ann)
+	if g.Status != "finished" || g.Result == nil || g.Result.Reason != "resignation" {
+		t.Fatalf("game after resigning: %s %+v", g.Status, g.Result)
+	}
+	only(t, h.deliver(), "bob@example.org")
+
+	var spec struct {
+		SpectatorURL string `json:"spectator_url"`
+	}
+	id2, ann2, _ := newGame(t, h, twoPlayers(openBoard))
+	h.do("GET", "/v1/games/"+id2, ann2, nil).want(t, http.StatusOK).decode(t, &spec)
+	p.open(h.pageURL(spec.SpectatorURL))
+	p.waitFor("the spectator's page", `!document.body.classList.contains('loading') && !document.getElementById('spectating').hidden`)
+	if p.visible("#resign") {
+		t.Error("a spectator can resign")
+	}
+}
+
+// From the sign-in page's list, a player starts a game against a friend
+// (name, address, game, time, who moves first): the friend is invited, and
+// the list tells the games apart by opponent, board, whose turn and until
+// when.
+func TestLoginPageStartsAGame(t *testing.T) {
+	h := newHarness(t)
+	newGame(t, h, twoPlayers(openBoard)) // Ann vs Bob, created by someone else
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+	link := loginLinkRE.FindString(only(t, h.deliver(), "ann@example.org").Text)
+	p := openBrowser(t, 1280, 900)
+	p.do("open the sign-in link", chromedp.Navigate(h.pageURL(link)))
+	p.waitFor("the games", `document.querySelector('#games a') && !document.getElementById('new-game').hidden`)
+	if got := p.text("#games li"); !strings.Contains(got, "vs Bob (Black)") || !strings.Contains(got, "Less 6×6") || !strings.Contains(got, "your turn") {
+		t.Errorf("game line %q", got)
+	}
+
+	p.do("fill the form", chromedp.SendKeys("#my-name", "Ann"), chromedp.SendKeys("#opp-name", "Cleo"), chromedp.SendKeys("#opp-email", "cleo@example.org"),
+		chromedp.SetValue("#new-time", "d3"), chromedp.SetValue("#new-seat", "second"))
+	p.click("#new-submit")
+	p.waitFor("the notice", `document.getElementById('notice').textContent.includes('Cleo has been emailed')`)
+	p.waitFor("the new game in the list", `document.querySelectorAll('#games li').length === 2`)
+	lines := eval[[]string](p, `[...document.querySelectorAll('#games li')].map((li) => li.textContent)`)
+	var cleo string
+	for _, l := range lines {
+		if strings.Contains(l, "Cleo") {
+			cleo = l
+		}
+	}
+	// Cleo has White and moves first; the deadline is shown in the reader's time.
+	if !strings.Contains(cleo, "vs Cleo (White)") || !strings.Contains(cleo, "White to move") || !strings.Contains(cleo, "until ") {
+		t.Errorf("the new game's line %q (all: %q)", cleo, lines)
+	}
+	invitation := only(t, h.deliver(), "cleo@example.org")
+	if !strings.Contains(invitation.Text, "Ann") {
+		t.Errorf("Cleo's invitation does not name Ann:\n%s", invitation.Text)
+	}
+	saveScreenshot(t, p, "login-1280-new-game.png")
 }

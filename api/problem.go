@@ -59,7 +59,7 @@ var problemCodes = []string{
 	domain.CodeInvalidCursor, domain.CodeTooManyLogins, domain.CodeAlreadyWithdrawn, domain.CodeNotDue,
 	domain.CodeTournamentOver, domain.CodeRegistrationClosed, domain.CodeTournamentFull, domain.CodeAlreadyEntered,
 	domain.CodeInviteInvalid, domain.CodeAlreadyPlayed, domain.CodeTournamentPaused, domain.CodeTournamentNotPaused,
-	domain.CodeRoundNotChangeable,
+	domain.CodeRoundNotChangeable, domain.CodeTournamentStarted, domain.CodeTeamsUnsupported,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent,
 	domain.CodeInvalidPushSubscription, domain.CodeTooManyPushSubscription, domain.CodeSeatOrAccountRequired,

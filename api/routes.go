@@ -69,6 +69,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/tournaments/:id/rounds/:round/postpone", s.postponeRound)
 	s.echo.POST("/v1/tournaments/:id/rounds/:round/games/:index/result", s.overrideResult)
 	s.echo.POST("/v1/tournaments/:id/pause", s.pauseTournament)
+	s.echo.PUT("/v1/tournaments/:id/seeds", s.setSeeds)
 	s.echo.POST("/v1/tournaments/:id/resume", s.resumeTournament)
 
 	s.echo.POST("/v1/games", s.createGame, s.limitCreateGame())
@@ -87,6 +88,7 @@ func (s *Server) routes() {
 
 	s.get("/unsubscribe", s.unsubscribe)
 	s.echo.POST("/unsubscribe", s.unsubscribe)
+	s.echo.POST("/resubscribe", s.resubscribe)
 	s.get("/never-email", s.neverEmail)
 	s.echo.POST("/never-email", s.neverEmail)
 

@@ -133,6 +133,19 @@ func (s *Server) organiserAction(c echo.Context, what string,
 	})
 }
 
+type seedsRequest struct {
+	Order  []int  `json:"order"`
+	Reason string `json:"reason"`
+}
+
+// setSeeds puts the entrants in the organiser's order before the start.
+func (s *Server) setSeeds(c echo.Context) error {
+	var req seedsRequest
+	return s.organiserDo(c, "set the seeds", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.SetSeeds(ctx, r, req.Order, req.Reason)
+	})
+}
+
 type openRegistrationRequest struct {
 	registrationRequest
 	NewLink bool `json:"new_link"`
@@ -182,6 +195,9 @@ func (s *Server) closeRegistration(c echo.Context) error {
 type joinRequest struct {
 	Invite string `json:"invite"`
 	Name   string `json:"name"`
+	// A team event's: the partner (told by email) and the team's name.
+	Partner *playerRequest `json:"partner"`
+	Team    string         `json:"team"`
 }
 
 // joinTournament signs the account up, by the invite link's token or, for
@@ -213,19 +229,29 @@ func (s *Server) joinTournament(c echo.Context) error {
 		return NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "Give the name the event should show you by: your account has none.")
 	}
 	return s.tournamentAction(c, p, body, id, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.JoinTournament(c.Request().Context(), r, u, name, version)
+		entry := entryRequest{playerRequest: playerRequest{Name: name}, Partner: req.Partner, Team: req.Team}
+		return s.app.JoinTournament(c.Request().Context(), r, u, entry.entrant(), version)
 	})
 }
 
 type entrantRequest struct {
-	Name   string `json:"name"`
-	Email  string `json:"email"`
-	Locale string `json:"locale"`
+	entryRequest
 	Reason string `json:"reason"`
+	// Member says which of a team the request is about (a replacement):
+	// "player" (the default) or "partner".
+	Member string `json:"member"`
 }
 
-func (r entrantRequest) player() domain.Player {
-	return domain.Player{Name: r.Name, Email: r.Email, Locale: r.Locale}
+// memberIndex reads which member of an entrant a request names: 0 for the
+// player, 1 for a team's partner.
+func memberIndex(member string) (int, error) {
+	switch member {
+	case "", "player":
+		return 0, nil
+	case "partner":
+		return 1, nil
+	}
+	return 0, NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "member: want player or partner.")
 }
 
 // addEntrant enters a player: before the start, or as a late entry into a
@@ -233,7 +259,7 @@ func (r entrantRequest) player() domain.Player {
 func (s *Server) addEntrant(c echo.Context) error {
 	var req entrantRequest
 	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
-		return s.app.AddEntrant(ctx, r, req.player(), req.Reason)
+		return s.app.AddEntrant(ctx, r, req.entrant(), req.Reason)
 	})
 }
 
@@ -250,6 +276,7 @@ type editEntrantRequest struct {
 	Name   *string `json:"name"`
 	Email  *string `json:"email"`
 	Reason string  `json:"reason"`
+	Member string  `json:"member"` // see entrantRequest
 }
 
 // editEntrant corrects an entrant's name or address; he keeps his results.
@@ -260,14 +287,22 @@ func (s *Server) editEntrant(c echo.Context) error {
 		if err != nil || n >= len(t.Entrants) {
 			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
 		}
-		player := t.Entrants[n].Player
+		member, err := memberIndex(req.Member)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		members := t.Entrants[n].Members()
+		if member >= len(members) {
+			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "This player has no partner: the tournament is not a team event.")
+		}
+		player := members[member]
 		if req.Name != nil {
 			player.Name = *req.Name
 		}
 		if req.Email != nil && *req.Email != player.Email {
 			player.Email, player.Locale = *req.Email, ""
 		}
-		return s.app.UpdateEntrant(ctx, r, n, player, false, req.Reason)
+		return s.app.UpdateEntrant(ctx, r, n, member, player, false, req.Reason)
 	})
 }
 
@@ -280,7 +315,11 @@ func (s *Server) replaceEntrant(c echo.Context) error {
 		if err != nil {
 			return domain.TournamentDone{}, err
 		}
-		return s.app.UpdateEntrant(ctx, r, n, req.player(), true, req.Reason)
+		member, err := memberIndex(req.Member)
+		if err != nil {
+			return domain.TournamentDone{}, err
+		}
+		return s.app.UpdateEntrant(ctx, r, n, member, req.player(), true, req.Reason)
 	})
 }
 

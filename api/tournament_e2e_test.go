@@ -35,9 +35,20 @@ type tournamentJSON struct {
 				Margin     int     `json:"margin"`
 				Forfeit    bool    `json:"forfeit"`
 			} `json:"result"`
+			Deadline time.Time `json:"deadline"`
+			Decider  bool      `json:"decider"`
 		} `json:"games"`
 	} `json:"rounds"`
-	Bracket   []bracketRoundJSON `json:"bracket"`
+	Bracket          []bracketRoundJSON `json:"bracket"`
+	KnockoutTiebreak *string            `json:"knockout_tiebreak"`
+	Log              []struct {
+		Action string `json:"action"`
+		Detail string `json:"detail"`
+		Args   *struct {
+			Kind    string   `json:"kind"`
+			Players []string `json:"players"`
+		} `json:"args"`
+	} `json:"log"`
 	Standings []struct {
 		Rank     int     `json:"rank"`
 		Player   int     `json:"player"`

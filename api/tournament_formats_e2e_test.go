@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lesspost/lesspost/notify"
 )
 
 // A round's own time control: the tournament shows it, and the round's
@@ -222,4 +225,119 @@ func TestKnockoutToItsWinner(t *testing.T) {
 	if fmt.Sprint(ranks) != fmt.Sprint(map[int]int{0: 1, 1: 2, 2: 3, 3: 3, 4: 5}) {
 		t.Errorf("ranks by player %v; want the champion, the finalist, the semi-finalists 3=, then 5", ranks)
 	}
+}
+
+// A simultaneous knockout match left 1–1 with margins level gets a deciding
+// game at once, on the same board, the lower seed White: both are invited
+// with a line saying what it is, and its winner goes through.
+func TestKnockoutDecidingGame(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	body := map[string]any{"name": "Cup Final", "format": "knockout", "simultaneous": true, "players": entrants(2),
+		"tiebreak_hours": 48, "schedule": map[string]any{"first_start": start, "interval_hours": 72}}
+	var tour tournamentJSON
+	h.do("POST", "/v1/tournaments", organiser, body).want(t, http.StatusCreated).decode(t, &tour)
+	if tour.KnockoutTiebreak == nil || *tour.KnockoutTiebreak != "game" {
+		t.Fatalf("knockout_tiebreak %v, want game by default", tour.KnockoutTiebreak)
+	}
+	h.clock.Advance(tour.Rounds[0].Start.Sub(h.clock.Now()))
+	h.tickAll()
+	h.playRound(h.deliver()) // each resigns the game he has Black in: 1–1, margins level
+	h.tickAll()
+	invited := h.deliver()
+	h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+	r := tour.Rounds[0]
+	if r.Status != "running" || len(r.Games) != 3 || !r.Games[2].Decider || r.Games[2].White != 1 || r.Games[2].Board != 1 {
+		t.Fatalf("round 1 %+v; want a third game, the deciding game, seed 2 White on board 1, the round running", r)
+	}
+	if want := h.clock.Now().Add(48 * time.Hour); !r.Games[2].Deadline.Equal(want) {
+		t.Errorf("the deciding game's deadline %v, want %v (tiebreak_hours after the match ended)", r.Games[2].Deadline, want)
+	}
+	var deciding []notify.Message // the mail of the games that ended came too
+	for _, m := range invited {
+		if strings.Contains(m.Text, "/play/"+*r.Games[2].GameID) {
+			deciding = append(deciding, m)
+		}
+	}
+	for _, addr := range []string{"p0@example.org", "p1@example.org"} {
+		if m := only(t, deciding, addr); !strings.Contains(m.Text, "deciding game") {
+			t.Errorf("the invitation to %s does not say it is a deciding game:\n%s", addr, m.Text)
+		}
+	}
+	last := tour.Log[len(tour.Log)-1]
+	if last.Action != "deciding_game" || last.Args == nil || !slices.Equal(last.Args.Players, []string{"P1", "P0"}) {
+		t.Errorf("logged %+v; want the deciding game", last)
+	}
+	// Seed 1, Black in the deciding game, resigns: seed 2 goes through.
+	h.playRound(deciding)
+	h.tickAll()
+	h.deliver()
+	h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+	if tour.Status != "finished" || tour.Bracket[0].Matches[0].Winner == nil || *tour.Bracket[0].Matches[0].Winner != 1 {
+		t.Fatalf("status %s, bracket %+v; want finished, won by seed 2", tour.Status, tour.Bracket)
+	}
+	if tour.Standings[0].Player != 1 || tour.Standings[0].Rank != 1 {
+		t.Errorf("standings %+v; want seed 2 first", tour.Standings)
+	}
+}
+
+// The organiser sets the seeds before the start (a retry with the same
+// Idempotency-Key sets them once); a player may not, and once the first
+// round has started nobody may. The bracket is drawn from his order.
+func TestSetSeedsE2E(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	player := h.login("p0@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	var tour tournamentJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Cup", "format": "knockout", "players": entrants(4),
+		"seeding": "random", "schedule": map[string]any{"first_start": start, "interval_hours": 72}}).
+		want(t, http.StatusCreated).decode(t, &tour)
+	path := "/v1/tournaments/" + tour.ID + "/seeds"
+	seeds := map[string]any{"order": []int{3, 1, 2, 0}, "reason": "by rating"}
+	tests := []struct {
+		name   string
+		token  string
+		body   any
+		status int
+		code   string
+	}{
+		{"a player", player, seeds, http.StatusForbidden, "forbidden"},
+		{"a player missing", organiser, map[string]any{"order": []int{0, 1, 2}}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"a player twice", organiser, map[string]any{"order": []int{0, 1, 1, 2}}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"the organiser", organiser, seeds, http.StatusOK, ""},
+		{"the organiser again, the same key", organiser, seeds, http.StatusOK, ""},
+	}
+	for _, tt := range tests {
+		res := h.do("PUT", path, tt.token, tt.body, "Idempotency-Key", "seeds-1")
+		if tt.code != "" {
+			res.want(t, tt.status, tt.code)
+			continue
+		}
+		res.want(t, tt.status).decode(t, &tour)
+	}
+	var names []string
+	for _, p := range tour.Players {
+		names = append(names, p.Name)
+	}
+	seedsSet := 0
+	for _, e := range tour.Log {
+		if e.Action == "seeds_set" {
+			seedsSet++
+		}
+	}
+	if !slices.Equal(names, []string{"P3", "P1", "P2", "P0"}) || seedsSet != 1 {
+		t.Fatalf("players %v, %d seeds_set logged; want P3 P1 P2 P0, logged once", names, seedsSet)
+	}
+	h.clock.Advance(start.Sub(h.clock.Now()))
+	h.tickAll()
+	h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+	if got := tour.Rounds[0].Games[0]; got.White != 0 || got.Black == nil || *got.Black != 3 {
+		t.Errorf("round 1's first game %+v; want seed 1 (P3, now player 0) against seed 4", got)
+	}
+	if tour.Players[0].Name != "P3" {
+		t.Errorf("the organiser's seeds were drawn again: %v first", tour.Players[0].Name)
+	}
+	h.do("PUT", path, organiser, seeds, "Idempotency-Key", "seeds-2").want(t, http.StatusConflict, "tournament_started")
 }

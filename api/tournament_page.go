@@ -42,11 +42,15 @@ type pageView struct {
 	StatusOf string // the status's stable name, for CSS
 	Players  string
 	Les      bool // seats are the setter and the chooser, not colours
+	Teams    bool // a team event: the join form asks for the partner
 
 	RankingNote string
 	Tiebreak    tiebreakWords
 	Standings   []pageStanding
 	Crosstable  *crosstable // round robins only
+	// Bracket is a knockout's; BracketNote says the seeds are still to be drawn.
+	Bracket     []pageBracketRound
+	BracketNote string
 
 	Rounds []pageRound
 
@@ -65,6 +69,7 @@ type tiebreakWords struct{ Name, Abbr, Title string }
 type pageStanding struct {
 	Rank      int
 	Name      string
+	Members   string // a named team's players; "" when the name says them
 	Points    string
 	Played    int
 	WDL       string
@@ -169,13 +174,16 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 	base := "/tournaments/" + url.PathEscape(t.ID)
 	api := "/v1/tournaments/" + url.PathEscape(t.ID)
 	v := pageView{T: tr, ID: t.ID, Name: t.Name, Format: tr.Formats[t.Format], Status: tr.Statuses[t.Status],
-		StatusOf: string(t.Status), Players: fmt.Sprintf(tr.Players, len(t.Entrants)), Les: t.Ruleset == les.RulesetName,
+		StatusOf: string(t.Status), Players: fmt.Sprintf(tr.Players, len(t.Entrants)), Les: t.Ruleset == les.RulesetName, Teams: t.Teams,
 		CSVURL: api + "/standings?format=csv", JSONURL: api, RecordsURL: api + "/records"}
 	if v.Format == "" {
 		v.Format = string(t.Format)
 	}
 	if t.Format == domain.Swiss {
 		v.Format += " · " + fmt.Sprintf(tr.SwissRounds, len(t.Rounds))
+	}
+	if t.Teams {
+		v.Players = fmt.Sprintf(tr.Teams, len(t.Entrants))
 	}
 	v.Game = tr.GameLess
 	if v.Les {
@@ -185,19 +193,40 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		}
 		v.Game = fmt.Sprintf(tr.GameLes, side)
 	}
-	if t.Format == domain.Swiss {
+	switch t.Format {
+	case domain.Swiss:
 		v.Tiebreak = tiebreakWords{tr.Buchholz, tr.BuchholzAbbr, tr.BuchholzTitle}
-	} else {
+	case domain.Knockout:
+		v.Tiebreak = tiebreakWords{tr.Reached, tr.Reached, tr.ReachedTitle}
+	default:
 		v.Tiebreak = tiebreakWords{tr.SonnebornBerger, tr.SonnebornBergerAbbr, tr.SonnebornBergerTitle}
 	}
 	v.RankingNote = fmt.Sprintf(tr.RankingNote, v.Tiebreak.Name)
+	var places []domain.KnockoutPlace
+	if t.Format == domain.Knockout {
+		v.RankingNote = tr.KnockoutRankingNote
+		places = t.KnockoutPlaces()
+		v.Bracket = buildBracket(t, playing, tr)
+		if t.Status == domain.TournamentScheduled && t.Seeding == domain.SeedingRandom {
+			v.BracketNote = tr.SeedsDrawnNote
+		}
+	}
 	v.S = signupLanguages[tr.Lang]
-	v.Log = buildPageLog(t, v.S)
+	v.Log = buildPageLog(t, v.S, tr.Lang)
 	standings := t.Standings()
 	for _, st := range standings {
-		v.Standings = append(v.Standings, pageStanding{Rank: st.Rank, Name: t.Entrants[st.Player].Name,
+		e := &t.Entrants[st.Player]
+		members := ""
+		if e.Team != "" {
+			members = strings.Join(memberNames(e), " & ")
+		}
+		ps := pageStanding{Rank: st.Rank, Name: e.Title(), Members: members,
 			Points: scoreText(st.Points), Played: st.Played, WDL: fmt.Sprintf("%d–%d–%d", st.Won, st.Drawn, st.Lost),
-			Margins: signed(st.Margins), Tiebreak: strconv.FormatFloat(st.Tiebreak, 'f', -1, 64), Withdrawn: st.Withdrawn})
+			Margins: signed(st.Margins), Tiebreak: strconv.FormatFloat(st.Tiebreak, 'f', -1, 64), Withdrawn: st.Withdrawn}
+		if places != nil {
+			ps.Tiebreak = knockoutPlace(t, places[st.Player], tr)
+		}
+		v.Standings = append(v.Standings, ps)
 	}
 	if t.Format == domain.RoundRobin || t.Format == domain.DoubleRoundRobin {
 		v.Crosstable = buildCrosstable(t, standings)
@@ -234,7 +263,7 @@ func signed(n int) string {
 }
 
 func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, playing map[string]domain.Game, tr *pagePhrases) pageGame {
-	white := t.Entrants[g.White].Name
+	white := t.Entrants[g.White].Title()
 	pg := pageGame{White: white}
 	if g.Black == domain.Bye {
 		pg.Detail = tr.ByePoint
@@ -243,7 +272,7 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 		}
 		return pg
 	}
-	black := t.Entrants[g.Black].Name
+	black := t.Entrants[g.Black].Title()
 	pg.Black = black
 	pg.WatchLabel = fmt.Sprintf(tr.WatchLabel, white, black)
 	o := g.Outcome
@@ -324,7 +353,7 @@ func buildCrosstable(t *domain.Tournament, standings []domain.Standing) *crossta
 	ct := &crosstable{}
 	for i, st := range standings {
 		ct.Numbers = append(ct.Numbers, i+1)
-		row := crossRow{Number: i + 1, Name: t.Entrants[st.Player].Name, Points: scoreText(st.Points)}
+		row := crossRow{Number: i + 1, Name: t.Entrants[st.Player].Title(), Points: scoreText(st.Points)}
 		for j := range n {
 			if i == j {
 				row.Cells = append(row.Cells, crossCell{Self: true})

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"slices"
 
 	"golang.org/x/text/language"
 
@@ -26,11 +27,13 @@ type pagePhrases struct {
 	GameLess      string
 	GameLes       string // %d: the board's side
 	Players       string // %d players
+	Teams         string // %d teams (of a team event)
 
 	Standings    string
 	RankingNote  string // %s: the tiebreak's name
 	Rank         string
 	Player       string
+	Team         string // the standings' head in a team event
 	Points       string
 	Played       string
 	PlayedTitle  string
@@ -66,6 +69,23 @@ type pagePhrases struct {
 	WatchLabel      string // %s white, %s black: the link's accessible name
 	NoGamesYet      string
 
+	// A knockout: its bracket, and its standings by how far each went.
+	Bracket               string
+	Final, SemiFinals     string
+	QuarterFinals         string
+	MatchN                string // %d: a match's number, across the rounds
+	WinnerOf              string // %d: the match whose winner fills a slot
+	SeedN                 string // %d: a seed not drawn yet
+	SeedTitle             string
+	SeedsDrawnNote        string
+	DecidingGame          string
+	HigherSeedThrough     string // a level match decided by seed
+	ByeThrough            string
+	GoesThrough           string // for screen readers, after the winner's name
+	KnockoutRankingNote   string
+	Reached, ReachedTitle string // the standings' column of how far each went
+	Champion, StillIn     string
+
 	Downloads      string
 	StandingsCSV   string
 	TournamentJSON string
@@ -86,9 +106,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "In progress", domain.TournamentFinished: "Finished", domain.TournamentCancelled: "Cancelled"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "not started", domain.RoundRunning: "being played",
 			domain.RoundClosed: "finished"},
-		GameLess: "Less", GameLes: "Les, board side %d", Players: "%d players",
+		GameLess: "Less", GameLes: "Les, board side %d", Players: "%d players", Teams: "%d teams of two",
 		Standings: "Standings", RankingNote: "Ranked by points (win 1, draw ½, bye 1), then the sum of margins, then %s.",
-		Rank: "#", Player: "Player", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
+		Rank: "#", Player: "Player", Team: "Team", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
 		WDL: "W–D–L", WDLTitle: "Won, drawn, lost", Margins: "Margins", MarginsTitle: "The sum of the margins of the player's games: what he won by, less what he lost by",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: the sum of the points of the opponents met",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -101,7 +121,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "bye", ByePoint: "a bye: 1 point", Forfeit: "forfeit", Draw: "draw", WinsBy: "%s wins by %d",
 		ToMove: "%s to move", InProgress: "in progress", GameOver: "game over", Watch: "Watch", WatchLabel: "Watch %s against %s",
 		NoGamesYet: "Paired when the round starts.",
-		Downloads:  "Downloads", StandingsCSV: "Standings (CSV)", TournamentJSON: "Tournament (JSON)", AllRecords: "Every game record",
+		Bracket:    "Bracket", Final: "Final", SemiFinals: "Semi-finals", QuarterFinals: "Quarter-finals", MatchN: "Match %d",
+		WinnerOf: "Winner of match %d", SeedN: "Seed %d", SeedTitle: "Seed", SeedsDrawnNote: "The seeds are drawn at random when the first round starts.",
+		DecidingGame: "Deciding game", HigherSeedThrough: "Level: the higher seed goes through.", ByeThrough: "A bye: through to the next round.",
+		GoesThrough:         "goes through",
+		KnockoutRankingNote: "Ranked by how far each player went: the winner, the finalist, then the players out in each earlier round, sharing a place (both semi-final losers are 3rd). A match goes to whoever has more points in it, then the greater sum of margins, then the winner of a deciding game, then the higher seed. Points and margins are shown, not ranked by.",
+		Reached:             "Out in", ReachedTitle: "The round the player went out in", Champion: "Winner", StillIn: "still in",
+		Downloads: "Downloads", StandingsCSV: "Standings (CSV)", TournamentJSON: "Tournament (JSON)", AllRecords: "Every game record",
 		RoundRecords: "Game records of round %d", RecordsNote: "The records are one text file, the games one after the other; games still being played have the result *.",
 		Language: "Language",
 	},
@@ -114,9 +140,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "Läuft", domain.TournamentFinished: "Beendet", domain.TournamentCancelled: "Abgesagt"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "noch nicht begonnen", domain.RoundRunning: "wird gespielt",
 			domain.RoundClosed: "beendet"},
-		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: "%d Spieler",
+		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: "%d Spieler", Teams: "%d Zweierteams",
 		Standings: "Tabelle", RankingNote: "Gewertet nach Punkten (Sieg 1, Remis ½, spielfrei 1), dann nach der Summe der Differenzen, dann nach %s.",
-		Rank: "Pl.", Player: "Spieler", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
+		Rank: "Pl.", Player: "Spieler", Team: "Team", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
 		WDL: "S–R–N", WDLTitle: "Siege, Remis, Niederlagen", Margins: "Diff.", MarginsTitle: "Die Summe der Differenzen der Partien des Spielers: womit er gewann, abzüglich womit er verlor",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: die Summe der Punkte der Gegner",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -129,7 +155,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "spielfrei", ByePoint: "spielfrei: 1 Punkt", Forfeit: "kampflos", Draw: "Remis", WinsBy: "%s gewinnt mit %d",
 		ToMove: "%s ist am Zug", InProgress: "läuft", GameOver: "Partie beendet", Watch: "Zuschauen", WatchLabel: "%s gegen %s zuschauen",
 		NoGamesYet: "Wird zu Rundenbeginn gepaart.",
-		Downloads:  "Downloads", StandingsCSV: "Tabelle (CSV)", TournamentJSON: "Turnier (JSON)", AllRecords: "Alle Partieaufzeichnungen",
+		Bracket:    "Turnierbaum", Final: "Finale", SemiFinals: "Halbfinale", QuarterFinals: "Viertelfinale", MatchN: "Match %d",
+		WinnerOf: "Sieger von Match %d", SeedN: "Setzplatz %d", SeedTitle: "Setzplatz", SeedsDrawnNote: "Die Setzplätze werden zu Beginn der ersten Runde ausgelost.",
+		DecidingGame: "Entscheidungspartie", HigherSeedThrough: "Gleichstand: Der höher Gesetzte kommt weiter.", ByeThrough: "Spielfrei: kommt in die nächste Runde.",
+		GoesThrough:         "kommt weiter",
+		KnockoutRankingNote: "Gewertet danach, wie weit jeder kam: der Sieger, der Finalist, dann die in jeder früheren Runde Ausgeschiedenen auf geteiltem Platz (beide Halbfinalverlierer sind Dritte). Ein Match gewinnt, wer darin mehr Punkte hat, dann die größere Summe der Differenzen, dann der Sieger einer Entscheidungspartie, dann der höher Gesetzte. Punkte und Differenzen werden gezeigt, nicht gewertet.",
+		Reached:             "Aus in", ReachedTitle: "Die Runde, in der der Spieler ausschied", Champion: "Sieger", StillIn: "noch dabei",
+		Downloads: "Downloads", StandingsCSV: "Tabelle (CSV)", TournamentJSON: "Turnier (JSON)", AllRecords: "Alle Partieaufzeichnungen",
 		RoundRecords: "Partieaufzeichnungen der Runde %d", RecordsNote: "Die Aufzeichnungen sind eine Textdatei, die Partien nacheinander; laufende Partien haben das Ergebnis *.",
 		Language: "Sprache",
 	},
@@ -142,9 +174,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "En cours", domain.TournamentFinished: "Terminé", domain.TournamentCancelled: "Annulé"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "pas commencée", domain.RoundRunning: "en cours",
 			domain.RoundClosed: "terminée"},
-		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: "%d joueurs",
+		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: "%d joueurs", Teams: "%d équipes de deux",
 		Standings: "Classement", RankingNote: "Classé aux points (victoire 1, nulle ½, exempt 1), puis à la somme des écarts, puis au %s.",
-		Rank: "N°", Player: "Joueur", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
+		Rank: "N°", Player: "Joueur", Team: "Équipe", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
 		WDL: "G–N–P", WDLTitle: "Gagnées, nulles, perdues", Margins: "Écarts", MarginsTitle: "La somme des écarts des parties du joueur : ce dont il a gagné, moins ce dont il a perdu",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz : la somme des points des adversaires rencontrés",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -157,7 +189,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "exempt", ByePoint: "exempt : 1 point", Forfeit: "forfait", Draw: "nulle", WinsBy: "%s gagne de %d",
 		ToMove: "Au tour de %s", InProgress: "en cours", GameOver: "partie terminée", Watch: "Regarder", WatchLabel: "Regarder %s contre %s",
 		NoGamesYet: "Appariée au début de la ronde.",
-		Downloads:  "Téléchargements", StandingsCSV: "Classement (CSV)", TournamentJSON: "Tournoi (JSON)", AllRecords: "Toutes les parties",
+		Bracket:    "Tableau", Final: "Finale", SemiFinals: "Demi-finales", QuarterFinals: "Quarts de finale", MatchN: "Match %d",
+		WinnerOf: "Vainqueur du match %d", SeedN: "Tête de série %d", SeedTitle: "Tête de série", SeedsDrawnNote: "Les têtes de série sont tirées au sort au début de la première ronde.",
+		DecidingGame: "Partie décisive", HigherSeedThrough: "Égalité : la meilleure tête de série se qualifie.", ByeThrough: "Exempt : qualifié pour la ronde suivante.",
+		GoesThrough:         "se qualifie",
+		KnockoutRankingNote: "Classé selon le parcours de chacun : le vainqueur, le finaliste, puis les éliminés de chaque ronde précédente, à égalité de place (les deux demi-finalistes battus sont 3es). Un match revient à celui qui y marque le plus de points, puis à la plus grande somme des écarts, puis au vainqueur d’une partie décisive, puis à la meilleure tête de série. Les points et les écarts sont affichés, pas classés.",
+		Reached:             "Éliminé en", ReachedTitle: "La ronde où le joueur a été éliminé", Champion: "Vainqueur", StillIn: "encore en lice",
+		Downloads: "Téléchargements", StandingsCSV: "Classement (CSV)", TournamentJSON: "Tournoi (JSON)", AllRecords: "Toutes les parties",
 		RoundRecords: "Parties de la ronde %d", RecordsNote: "Les parties forment un seul fichier texte, l’une après l’autre ; une partie en cours a le résultat *.",
 		Language: "Langue",
 	},
@@ -170,9 +208,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "In corso", domain.TournamentFinished: "Concluso", domain.TournamentCancelled: "Annullato"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "non iniziato", domain.RoundRunning: "in corso",
 			domain.RoundClosed: "concluso"},
-		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: "%d giocatori",
+		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: "%d giocatori", Teams: "%d squadre di due",
 		Standings: "Classifica", RankingNote: "Ordinata per punti (vittoria 1, patta ½, turno di riposo 1), poi per somma degli scarti, poi per %s.",
-		Rank: "N.", Player: "Giocatore", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
+		Rank: "N.", Player: "Giocatore", Team: "Squadra", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
 		WDL: "V–P–S", WDLTitle: "Vinte, patte, perse", Margins: "Scarti", MarginsTitle: "La somma degli scarti delle partite del giocatore: di quanto ha vinto, meno di quanto ha perso",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: la somma dei punti degli avversari incontrati",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -185,7 +223,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "riposo", ByePoint: "turno di riposo: 1 punto", Forfeit: "forfait", Draw: "patta", WinsBy: "%s vince di %d",
 		ToMove: "Tocca a %s", InProgress: "in corso", GameOver: "partita conclusa", Watch: "Guarda", WatchLabel: "Guarda %s contro %s",
 		NoGamesYet: "Abbinato all’inizio del turno.",
-		Downloads:  "Download", StandingsCSV: "Classifica (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Tutte le partite",
+		Bracket:    "Tabellone", Final: "Finale", SemiFinals: "Semifinali", QuarterFinals: "Quarti di finale", MatchN: "Incontro %d",
+		WinnerOf: "Vincitore dell’incontro %d", SeedN: "Testa di serie %d", SeedTitle: "Testa di serie", SeedsDrawnNote: "Le teste di serie vengono sorteggiate all’inizio del primo turno.",
+		DecidingGame: "Spareggio", HigherSeedThrough: "Parità: passa la testa di serie più alta.", ByeThrough: "Riposo: passa al turno successivo.",
+		GoesThrough:         "passa il turno",
+		KnockoutRankingNote: "Ordinata per quanto è andato avanti ciascuno: il vincitore, il finalista, poi gli eliminati di ogni turno precedente a pari merito (i due semifinalisti sconfitti sono terzi). Un incontro va a chi vi ha più punti, poi alla somma degli scarti maggiore, poi al vincitore di uno spareggio, poi alla testa di serie più alta. Punti e scarti sono mostrati, non contano per la classifica.",
+		Reached:             "Eliminato in", ReachedTitle: "Il turno in cui il giocatore è stato eliminato", Champion: "Vincitore", StillIn: "ancora in gara",
+		Downloads: "Download", StandingsCSV: "Classifica (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Tutte le partite",
 		RoundRecords: "Partite del turno %d", RecordsNote: "Le partite sono un solo file di testo, una dopo l’altra; le partite in corso hanno il risultato *.",
 		Language: "Lingua",
 	},
@@ -198,9 +242,9 @@ var pageLanguages = map[string]*pagePhrases{
 			domain.TournamentRunning: "En curso", domain.TournamentFinished: "Terminado", domain.TournamentCancelled: "Cancelado"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "sin empezar", domain.RoundRunning: "en juego",
 			domain.RoundClosed: "terminada"},
-		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: "%d jugadores",
+		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: "%d jugadores", Teams: "%d equipos de dos",
 		Standings: "Clasificación", RankingNote: "Por puntos (victoria 1, tablas ½, descanso 1), luego por la suma de diferencias, luego por %s.",
-		Rank: "N.º", Player: "Jugador", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",
+		Rank: "N.º", Player: "Jugador", Team: "Equipo", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",
 		WDL: "G–T–P", WDLTitle: "Ganadas, tablas, perdidas", Margins: "Dif.", MarginsTitle: "La suma de las diferencias de las partidas del jugador: por cuánto ganó, menos por cuánto perdió",
 		Buchholz: "Buchholz", BuchholzAbbr: "Bh", BuchholzTitle: "Buchholz: la suma de los puntos de los rivales",
 		SonnebornBerger: "Sonneborn-Berger", SonnebornBergerAbbr: "SB",
@@ -213,7 +257,13 @@ var pageLanguages = map[string]*pagePhrases{
 		Bye: "descanso", ByePoint: "descanso: 1 punto", Forfeit: "incomparecencia", Draw: "tablas", WinsBy: "%s gana por %d",
 		ToMove: "Turno de %s", InProgress: "en juego", GameOver: "partida terminada", Watch: "Ver", WatchLabel: "Ver %s contra %s",
 		NoGamesYet: "Se empareja al empezar la ronda.",
-		Downloads:  "Descargas", StandingsCSV: "Clasificación (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Todas las partidas",
+		Bracket:    "Cuadro", Final: "Final", SemiFinals: "Semifinales", QuarterFinals: "Cuartos de final", MatchN: "Enfrentamiento %d",
+		WinnerOf: "Ganador del enfrentamiento %d", SeedN: "Cabeza de serie %d", SeedTitle: "Cabeza de serie", SeedsDrawnNote: "Los cabezas de serie se sortean al empezar la primera ronda.",
+		DecidingGame: "Partida de desempate", HigherSeedThrough: "Empate: pasa el mejor cabeza de serie.", ByeThrough: "Descanso: pasa a la siguiente ronda.",
+		GoesThrough:         "pasa",
+		KnockoutRankingNote: "Por hasta dónde llegó cada uno: el ganador, el finalista, luego los eliminados en cada ronda anterior, compartiendo puesto (los dos semifinalistas derrotados son terceros). Un enfrentamiento lo gana quien tiene más puntos en él, luego la mayor suma de diferencias, luego el ganador de una partida de desempate, luego el mejor cabeza de serie. Puntos y diferencias se muestran, no cuentan para el puesto.",
+		Reached:             "Eliminado en", ReachedTitle: "La ronda en que el jugador quedó eliminado", Champion: "Ganador", StillIn: "sigue en juego",
+		Downloads: "Descargas", StandingsCSV: "Clasificación (CSV)", TournamentJSON: "Torneo (JSON)", AllRecords: "Todas las partidas",
 		RoundRecords: "Partidas de la ronda %d", RecordsNote: "Las partidas son un solo archivo de texto, una tras otra; las que siguen en juego tienen el resultado *.",
 		Language: "Idioma",
 	},
@@ -229,20 +279,26 @@ var pageLanguageMatcher = func() language.Matcher {
 	return language.NewMatcher(tags)
 }()
 
-// pageLanguage chooses the page's language: ?lang= if it names one of ours
-// (a link from the page's language switcher), else the best of the
-// browser's Accept-Language, else English.
+// pageLanguage chooses the page's language (see pageLocale).
 func pageLanguage(r *http.Request) *pagePhrases {
-	if p, ok := pageLanguages[r.URL.Query().Get("lang")]; ok {
-		return p
+	return pageLanguages[pageLocale(r)]
+}
+
+// pageLocale chooses a page's language: ?lang= if it names one of ours (a
+// link from the page's language switcher, or from an email in the
+// reader's language), else the best of the browser's Accept-Language, else
+// English.
+func pageLocale(r *http.Request) string {
+	if l := r.URL.Query().Get("lang"); slices.Contains(domain.Locales, l) {
+		return l
 	}
 	tags, _, err := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
 	if err != nil || len(tags) == 0 {
-		return pageLanguages[domain.DefaultLocale]
+		return domain.DefaultLocale
 	}
 	_, i, conf := pageLanguageMatcher.Match(tags...)
 	if conf == language.No {
-		return pageLanguages[domain.DefaultLocale]
+		return domain.DefaultLocale
 	}
-	return pageLanguages[domain.Locales[i]]
+	return domain.Locales[i]
 }

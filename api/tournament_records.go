@@ -104,6 +104,7 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 	for i, rg := range games {
 		tags := append([]recordTag{{"Event", t.Name}, {"EventId", t.ID},
 			{"Round", strconv.Itoa(rg.Round)}, {"Board", strconv.Itoa(rg.Board)}}, gameTags(&rg.Game)...)
+		tags = append(tags, teamTags(&t, &rg)...)
 		text, err := recordText(&rg.Game, rg.Turns, tags)
 		if err != nil {
 			return err
@@ -119,4 +120,19 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+recordExtension(t.Ruleset)+`"`)
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(b.String()))
+}
+
+// teamTags name the teams of a team event's game, whose four players the
+// rules' own tags name by colour: WhiteTeam plays side 0 (the pairing's
+// White), BlackTeam side 1.
+func teamTags(t *domain.Tournament, rg *domain.RoundGame) []recordTag {
+	if !t.Teams || rg.Round < 1 || rg.Round > len(t.Rounds) {
+		return nil
+	}
+	for _, g := range t.Rounds[rg.Round-1].Games {
+		if g.GameID == rg.Game.ID && g.Black != domain.Bye {
+			return []recordTag{{"WhiteTeam", t.Entrants[g.White].Title()}, {"BlackTeam", t.Entrants[g.Black].Title()}}
+		}
+	}
+	return nil
 }

@@ -33,7 +33,8 @@ type pageLogEntry struct {
 	ISO, When string
 	Who       string
 	What      string // the action, in the reader's language
-	Detail    string // the log's own line (English), for the facts it names
+	Detail    string // what happened, naming the facts
+	English   bool   // Detail is the stored English line: the entry kept no facts to translate
 	Reason    string
 }
 
@@ -63,7 +64,7 @@ func buildPageRegistration(t *domain.Tournament, now time.Time, s *signupPhrases
 }
 
 // buildPageLog is the tournament's log in the reader's words, newest first.
-func buildPageLog(t *domain.Tournament, s *signupPhrases) []pageLogEntry {
+func buildPageLog(t *domain.Tournament, s *signupPhrases, lang string) []pageLogEntry {
 	var out []pageLogEntry
 	for _, e := range slices.Backward(t.Log) {
 		who := e.By.Name
@@ -77,7 +78,8 @@ func buildPageLog(t *domain.Tournament, s *signupPhrases) []pageLogEntry {
 		if what == "" {
 			what = e.Action
 		}
-		l := pageLogEntry{ISO: e.At.UTC().Format(time.RFC3339), When: pageDate(e.At), Who: who, What: what, Detail: e.Detail}
+		l := pageLogEntry{ISO: e.At.UTC().Format(time.RFC3339), When: pageDate(e.At), Who: who, What: what}
+		l.Detail, l.English = logLine(e, lang)
 		if e.Reason != "" {
 			l.Reason = fmt.Sprintf(s.Reason, e.Reason)
 		}

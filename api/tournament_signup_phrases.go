@@ -22,10 +22,13 @@ type signupPhrases struct {
 	CodeLabel, SignIn    string
 	SignedInAs           string // {email}
 	NameLabel, Join      string
-	Joined               string
-	Withdraw             string
-	WithdrawNote         string
-	Withdrawn            string
+	// A team event's join form: the partner, who is told by email, and
+	// the team's name (optional).
+	PartnerName, PartnerEmail, TeamName string
+	Joined                              string
+	Withdraw                            string
+	WithdrawNote                        string
+	Withdrawn                           string
 
 	// Errors the script shows, by the API's problem code.
 	ErrClosed, ErrFull, ErrAlready, ErrInvite, ErrLogin, ErrTooMany, ErrNetwork, ErrGeneric string
@@ -43,7 +46,7 @@ var signupLanguages = map[string]*signupPhrases{
 		Closed:     "Registration is closed.",
 		EmailLabel: "Your email address", SendCode: "Email me a sign-in code", CodeSent: "We emailed a sign-in code to {email}.",
 		CodeLabel: "The code from the email", SignIn: "Sign in", SignedInAs: "Signed in as {email}.",
-		NameLabel: "Your name in the tournament", Join: "Join the tournament", Joined: "You are entered in this tournament.",
+		NameLabel: "Your name in the tournament", PartnerName: "Your partner's name", PartnerEmail: "Your partner's email address (he is told by email)", TeamName: "Your team's name (optional)", Join: "Join the tournament", Joined: "You are entered in this tournament.",
 		Withdraw: "Withdraw", WithdrawNote: "Until the first round starts you may withdraw; you leave the list.", Withdrawn: "You withdrew.",
 		ErrClosed: "Registration is closed.", ErrFull: "The tournament is full.", ErrAlready: "You are entered already.",
 		ErrInvite: "This invite link no longer works: ask the organiser for the new one.", ErrLogin: "This code is not valid, or it has expired.",
@@ -57,6 +60,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Game extended", domain.ActionRoundPostponed: "Round postponed",
 			domain.ActionPaused: "Paused", domain.ActionResumed: "Resumed", domain.ActionResultOverridden: "Result set",
 			domain.ActionResultAnnulled: "Result annulled", domain.ActionWithdrawn: "Withdrawal", domain.ActionCancelled: "Cancelled",
+			domain.ActionDecider: "Deciding game", domain.ActionSeedsSet: "Seeds set",
 		},
 	},
 	"de": {
@@ -65,7 +69,7 @@ var signupLanguages = map[string]*signupPhrases{
 		Closed:     "Die Anmeldung ist geschlossen.",
 		EmailLabel: "Deine E-Mail-Adresse", SendCode: "Anmeldecode per E-Mail schicken", CodeSent: "Wir haben einen Anmeldecode an {email} geschickt.",
 		CodeLabel: "Der Code aus der E-Mail", SignIn: "Anmelden", SignedInAs: "Angemeldet als {email}.",
-		NameLabel: "Dein Name im Turnier", Join: "Am Turnier teilnehmen", Joined: "Du bist für dieses Turnier gemeldet.",
+		NameLabel: "Dein Name im Turnier", PartnerName: "Name deines Teampartners", PartnerEmail: "E-Mail-Adresse deines Teampartners (er wird per E-Mail benachrichtigt)", TeamName: "Name eures Teams (optional)", Join: "Am Turnier teilnehmen", Joined: "Du bist für dieses Turnier gemeldet.",
 		Withdraw: "Zurückziehen", WithdrawNote: "Bis zum Beginn der ersten Runde kannst du dich zurückziehen; du verlässt dann die Liste.", Withdrawn: "Du hast dich zurückgezogen.",
 		ErrClosed: "Die Anmeldung ist geschlossen.", ErrFull: "Das Turnier ist voll.", ErrAlready: "Du bist schon gemeldet.",
 		ErrInvite: "Dieser Einladungslink gilt nicht mehr: Frag die Turnierleitung nach dem neuen.", ErrLogin: "Dieser Code ist ungültig oder abgelaufen.",
@@ -79,6 +83,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partie verlängert", domain.ActionRoundPostponed: "Runde verschoben",
 			domain.ActionPaused: "Unterbrochen", domain.ActionResumed: "Fortgesetzt", domain.ActionResultOverridden: "Ergebnis festgesetzt",
 			domain.ActionResultAnnulled: "Ergebnis annulliert", domain.ActionWithdrawn: "Rückzug", domain.ActionCancelled: "Abgesagt",
+			domain.ActionDecider: "Entscheidungspartie", domain.ActionSeedsSet: "Setzliste festgelegt",
 		},
 	},
 	"fr": {
@@ -87,7 +92,7 @@ var signupLanguages = map[string]*signupPhrases{
 		Closed:     "L'inscription est close.",
 		EmailLabel: "Votre adresse e-mail", SendCode: "M'envoyer un code de connexion", CodeSent: "Nous avons envoyé un code de connexion à {email}.",
 		CodeLabel: "Le code reçu par e-mail", SignIn: "Se connecter", SignedInAs: "Connecté en tant que {email}.",
-		NameLabel: "Votre nom dans le tournoi", Join: "S'inscrire au tournoi", Joined: "Vous êtes inscrit à ce tournoi.",
+		NameLabel: "Votre nom dans le tournoi", PartnerName: "Le nom de votre coéquipier", PartnerEmail: "L'adresse e-mail de votre coéquipier (il sera prévenu par e-mail)", TeamName: "Le nom de votre équipe (facultatif)", Join: "S'inscrire au tournoi", Joined: "Vous êtes inscrit à ce tournoi.",
 		Withdraw: "Se retirer", WithdrawNote: "Jusqu'au début de la première ronde, vous pouvez vous retirer\u00a0; vous quittez alors la liste.", Withdrawn: "Vous vous êtes retiré.",
 		ErrClosed: "L'inscription est close.", ErrFull: "Le tournoi est complet.", ErrAlready: "Vous êtes déjà inscrit.",
 		ErrInvite: "Ce lien d'invitation ne fonctionne plus\u00a0: demandez le nouveau à l'organisateur.", ErrLogin: "Ce code n'est pas valide, ou il a expiré.",
@@ -101,6 +106,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partie prolongée", domain.ActionRoundPostponed: "Ronde reportée",
 			domain.ActionPaused: "Suspendu", domain.ActionResumed: "Repris", domain.ActionResultOverridden: "Résultat fixé",
 			domain.ActionResultAnnulled: "Résultat annulé", domain.ActionWithdrawn: "Retrait", domain.ActionCancelled: "Annulé",
+			domain.ActionDecider: "Partie décisive", domain.ActionSeedsSet: "Têtes de série fixées",
 		},
 	},
 	"it": {
@@ -109,7 +115,7 @@ var signupLanguages = map[string]*signupPhrases{
 		Closed:     "L'iscrizione è chiusa.",
 		EmailLabel: "Il tuo indirizzo e-mail", SendCode: "Inviami un codice di accesso", CodeSent: "Abbiamo inviato un codice di accesso a {email}.",
 		CodeLabel: "Il codice dell'e-mail", SignIn: "Accedi", SignedInAs: "Accesso effettuato come {email}.",
-		NameLabel: "Il tuo nome nel torneo", Join: "Iscriviti al torneo", Joined: "Sei iscritto a questo torneo.",
+		NameLabel: "Il tuo nome nel torneo", PartnerName: "Il nome del tuo compagno di squadra", PartnerEmail: "L'indirizzo email del tuo compagno (sarà avvisato per email)", TeamName: "Il nome della vostra squadra (facoltativo)", Join: "Iscriviti al torneo", Joined: "Sei iscritto a questo torneo.",
 		Withdraw: "Ritirati", WithdrawNote: "Fino all'inizio del primo turno puoi ritirarti; lasci così la lista.", Withdrawn: "Ti sei ritirato.",
 		ErrClosed: "L'iscrizione è chiusa.", ErrFull: "Il torneo è al completo.", ErrAlready: "Sei già iscritto.",
 		ErrInvite: "Questo link d'invito non funziona più: chiedi il nuovo all'organizzatore.", ErrLogin: "Questo codice non è valido o è scaduto.",
@@ -123,6 +129,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partita prolungata", domain.ActionRoundPostponed: "Turno rinviato",
 			domain.ActionPaused: "Sospeso", domain.ActionResumed: "Ripreso", domain.ActionResultOverridden: "Risultato fissato",
 			domain.ActionResultAnnulled: "Risultato annullato", domain.ActionWithdrawn: "Ritiro", domain.ActionCancelled: "Annullato",
+			domain.ActionDecider: "Spareggio", domain.ActionSeedsSet: "Teste di serie fissate",
 		},
 	},
 	"es": {
@@ -131,7 +138,7 @@ var signupLanguages = map[string]*signupPhrases{
 		Closed:     "La inscripción está cerrada.",
 		EmailLabel: "Tu dirección de correo", SendCode: "Envíame un código de acceso", CodeSent: "Hemos enviado un código de acceso a {email}.",
 		CodeLabel: "El código del correo", SignIn: "Iniciar sesión", SignedInAs: "Sesión iniciada como {email}.",
-		NameLabel: "Tu nombre en el torneo", Join: "Inscribirme en el torneo", Joined: "Estás inscrito en este torneo.",
+		NameLabel: "Tu nombre en el torneo", PartnerName: "El nombre de tu compañero de equipo", PartnerEmail: "La dirección de correo de tu compañero (se le avisa por correo)", TeamName: "El nombre de vuestro equipo (opcional)", Join: "Inscribirme en el torneo", Joined: "Estás inscrito en este torneo.",
 		Withdraw: "Retirarme", WithdrawNote: "Hasta que empiece la primera ronda puedes retirarte; sales de la lista.", Withdrawn: "Te has retirado.",
 		ErrClosed: "La inscripción está cerrada.", ErrFull: "El torneo está completo.", ErrAlready: "Ya estás inscrito.",
 		ErrInvite: "Este enlace de invitación ya no funciona: pide el nuevo al organizador.", ErrLogin: "Este código no es válido o ha caducado.",
@@ -145,6 +152,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionDeadlineExtended: "Partida prorrogada", domain.ActionRoundPostponed: "Ronda aplazada",
 			domain.ActionPaused: "Pausado", domain.ActionResumed: "Reanudado", domain.ActionResultOverridden: "Resultado fijado",
 			domain.ActionResultAnnulled: "Resultado anulado", domain.ActionWithdrawn: "Retirada", domain.ActionCancelled: "Cancelado",
+			domain.ActionDecider: "Partida de desempate", domain.ActionSeedsSet: "Cabezas de serie fijados",
 		},
 	},
 }

@@ -39,7 +39,7 @@ func TestTournamentPageSignupAndLog(t *testing.T) {
 		{"en", []string{"Registration is open until the first round starts", "3 places left.", "Joining takes the invite link",
 			"What happened", "Joined", "Registration opened", "the organiser", "Ann joined", "Email me a sign-in code", `data-err-tournament_full="The tournament is full."`}},
 		{"de", []string{"Die Anmeldung ist offen bis zum Beginn der ersten Runde", "Noch 3 Plätze frei.", "Was geschah",
-			"Anmeldung geöffnet", "die Turnierleitung", `lang="en">Ann joined`, "Anmeldecode per E-Mail schicken"}},
+			"Anmeldung geöffnet", "die Turnierleitung", `<p class="log-detail">Ann ist dabei</p>`, "Anmeldecode per E-Mail schicken"}},
 		{"fr", []string{"L&#39;inscription est ouverte", "3 places libres.", "Inscription ouverte", "l&#39;organisateur"}},
 		{"it", []string{"L&#39;iscrizione è aperta", "3 posti liberi.", "Iscrizione aperta", "l&#39;organizzatore"}},
 		{"es", []string{"La inscripción está abierta", "Quedan 3 plazas.", "Inscripción abierta", "el organizador"}},

@@ -47,9 +47,11 @@ type createTournamentRequest struct {
 	Format string `json:"format"`
 	Rounds *int   `json:"rounds"`
 	// Simultaneous plays each pairing as two games, colours reversed.
-	Simultaneous bool            `json:"simultaneous"`
-	Players      []playerRequest `json:"players"`
-	Time         *timeRequest    `json:"time"`
+	Simultaneous bool `json:"simultaneous"`
+	// Teams makes a team event: each entry is a team of two.
+	Teams   bool           `json:"teams"`
+	Players []entryRequest `json:"players"`
+	Time    *timeRequest   `json:"time"`
 	// RoundTimes are rounds' own time controls, by round number ("3");
 	// the other rounds play under Time.
 	RoundTimes map[string]*timeRequest `json:"round_times"`
@@ -57,6 +59,29 @@ type createTournamentRequest struct {
 	// Registration opens sign-up by invite link (or, public, for anyone
 	// signed in); players may then be fewer than two.
 	Registration *registrationRequest `json:"registration"`
+	// KnockoutTiebreak and TiebreakHours: how a knockout's level match is
+	// decided, and how long its deciding game lasts.
+	KnockoutTiebreak string `json:"knockout_tiebreak"`
+	TiebreakHours    *int   `json:"tiebreak_hours"`
+	Seeding          string `json:"seeding"`
+}
+
+// entryRequest is an entrant as the organiser or a player enters him: a
+// player, and in a team event his partner and the team's name.
+type entryRequest struct {
+	playerRequest
+	Partner *playerRequest `json:"partner"`
+	Team    string         `json:"team"`
+}
+
+// entrant is the entry as the domain takes it.
+func (r entryRequest) entrant() domain.Entrant {
+	e := domain.Entrant{Player: r.player(), Team: r.Team}
+	if r.Partner != nil {
+		partner := r.Partner.player()
+		e.Partner = &partner
+	}
+	return e
 }
 
 // maxRoundTimeKey bounds a round_times key before the domain checks it
@@ -64,8 +89,9 @@ type createTournamentRequest struct {
 const maxRoundTimeKey = 1000
 
 func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
-	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Ruleset: r.Game,
-		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours)}
+	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Teams: r.Teams, Ruleset: r.Game,
+		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours),
+		KnockoutTiebreak: domain.KnockoutTiebreak(r.KnockoutTiebreak), TiebreakLength: hours(r.TiebreakHours), Seeding: domain.Seeding(r.Seeding)}
 	if r.Side != nil {
 		if r.Game != les.RulesetName {
 			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "side is for Les tournaments")
@@ -80,7 +106,14 @@ func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 		spec.Registration = &reg
 	}
 	for _, p := range r.Players {
-		spec.Players = append(spec.Players, domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale})
+		e := p.entrant()
+		spec.Players = append(spec.Players, e.Player)
+		if e.Partner != nil {
+			spec.Partners = append(spec.Partners, *e.Partner)
+		}
+		if r.Teams || e.Team != "" {
+			spec.TeamNames = append(spec.TeamNames, e.Team)
+		}
 	}
 	for _, s := range r.Schedule.Starts {
 		spec.Starts = append(spec.Starts, s.UTC())
@@ -125,10 +158,24 @@ func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
 }
 
 type entrantView struct {
-	Index     int    `json:"index"`
-	Name      string `json:"name"`
-	Withdrawn bool   `json:"withdrawn"`
-	Annulled  bool   `json:"annulled"`
+	Index int `json:"index"`
+	// Name is the player's, or a team's (by default its members').
+	Name string `json:"name"`
+	// Members are the names of who plays for the entrant: the player, or
+	// a team's two.
+	Members   []string `json:"members"`
+	Withdrawn bool     `json:"withdrawn"`
+	Annulled  bool     `json:"annulled"`
+}
+
+// memberNames are the names of an entrant's members (never addresses: the
+// views are public).
+func memberNames(e *domain.Entrant) []string {
+	var out []string
+	for _, p := range e.Members() {
+		out = append(out, p.Name)
+	}
+	return out
 }
 
 type registrationView struct {
@@ -144,11 +191,43 @@ type actorView struct {
 }
 
 type logEntryView struct {
-	At     time.Time `json:"at"`
-	By     actorView `json:"by"`
-	Action string    `json:"action"`
-	Detail string    `json:"detail"`
-	Reason *string   `json:"reason"`
+	At     time.Time    `json:"at"`
+	By     actorView    `json:"by"`
+	Action string       `json:"action"`
+	Detail string       `json:"detail"`
+	Args   *logArgsView `json:"args"` // null for an entry stored before they were kept
+	Reason *string      `json:"reason"`
+}
+
+// logArgsView are a log entry's facts (domain.LogArgs), for a client to
+// put in its reader's words.
+type logArgsView struct {
+	Kind    string     `json:"kind"`
+	Players []string   `json:"players"`
+	Round   int        `json:"round"`
+	Count   int        `json:"count"`
+	Of      int        `json:"of"`
+	Hours   int        `json:"hours"`
+	At      *time.Time `json:"at"`
+	Score   *string    `json:"score"`
+	Margin  int        `json:"margin"`
+}
+
+func viewLogArgs(a *domain.LogArgs) *logArgsView {
+	if a == nil {
+		return nil
+	}
+	v := &logArgsView{Kind: a.Kind, Players: append([]string{}, a.Players...), Round: a.Round, Count: a.Count, Of: a.Of,
+		Hours: int(a.For.Round(time.Hour) / time.Hour), Margin: a.Margin}
+	if !a.At.IsZero() {
+		at := a.At
+		v.At = &at
+	}
+	if a.Score != "" {
+		score := a.Score
+		v.Score = &score
+	}
+	return v
 }
 
 type outcomeView struct {
@@ -170,6 +249,8 @@ type pairingView struct {
 	Deadline   time.Time `json:"deadline"`
 	Annulled   bool      `json:"annulled"`
 	Overridden bool      `json:"overridden"`
+	// Decider: the deciding game of a level knockout match.
+	Decider bool `json:"decider"`
 }
 
 type roundView struct {
@@ -251,18 +332,24 @@ type tournamentView struct {
 	Side         *int           `json:"side"`
 	Format       string         `json:"format"`
 	Simultaneous bool           `json:"simultaneous"`
+	Teams        bool           `json:"teams"`
 	Status       string         `json:"status"`
 	Players      []entrantView  `json:"players"`
 	Rounds       []roundView    `json:"rounds"`
 	Tiebreak     string         `json:"tiebreak"`
 	Standings    []standingView `json:"standings"`
 	// Bracket is a knockout's, by round; null for other formats.
-	Bracket      []bracketRoundView `json:"bracket"`
-	Registration *registrationView  `json:"registration"`
-	PausedAt     *time.Time         `json:"paused_at"`
-	Log          []logEntryView     `json:"log"`
-	PageURL      string             `json:"page_url"`
-	CreatedAt    time.Time          `json:"created_at"`
+	Bracket []bracketRoundView `json:"bracket"`
+	// KnockoutTiebreak ("game" or "seed") and TiebreakHours (null: the
+	// round's length) are a knockout's; null for other formats.
+	KnockoutTiebreak *string           `json:"knockout_tiebreak"`
+	TiebreakHours    *int              `json:"tiebreak_hours"`
+	Seeding          string            `json:"seeding"`
+	Registration     *registrationView `json:"registration"`
+	PausedAt         *time.Time        `json:"paused_at"`
+	Log              []logEntryView    `json:"log"`
+	PageURL          string            `json:"page_url"`
+	CreatedAt        time.Time         `json:"created_at"`
 }
 
 // tiebreakName names the third criterion of the standings; a knockout's
@@ -280,7 +367,7 @@ func tiebreakName(f domain.Format) string {
 func viewStandings(t *domain.Tournament) []standingView {
 	out := []standingView{}
 	for _, s := range t.Standings() {
-		out = append(out, standingView{Rank: s.Rank, Player: s.Player, Name: t.Entrants[s.Player].Name, Points: s.Points,
+		out = append(out, standingView{Rank: s.Rank, Player: s.Player, Name: t.Entrants[s.Player].Title(), Points: s.Points,
 			Margins: s.Margins, Tiebreak: s.Tiebreak, Played: s.Played, Won: s.Won, Drawn: s.Drawn, Lost: s.Lost,
 			Byes: s.Byes, Withdrawn: s.Withdrawn})
 	}
@@ -289,7 +376,7 @@ func viewStandings(t *domain.Tournament) []standingView {
 
 // viewTournament shows a tournament publicly: names, never addresses.
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
-	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Status: string(t.Status),
+	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Teams: t.Teams, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
 		Standings: viewStandings(t), Bracket: viewBracket(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
 	if v.Game == les.RulesetName {
@@ -300,7 +387,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		v.Side = &side
 	}
 	for i, e := range t.Entrants {
-		v.Players = append(v.Players, entrantView{Index: i, Name: e.Name, Withdrawn: e.Withdrawn, Annulled: e.Annulled})
+		v.Players = append(v.Players, entrantView{Index: i, Name: e.Title(), Members: memberNames(&e), Withdrawn: e.Withdrawn, Annulled: e.Annulled})
 	}
 	if r := t.Registration; r != nil {
 		rv := registrationView{Open: r.Open, Public: r.Public}
@@ -315,9 +402,18 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 	if !t.PausedAt.IsZero() {
 		v.PausedAt = &t.PausedAt
 	}
+	v.Seeding = string(cmp.Or(t.Seeding, domain.SeedingEntry))
+	if t.Format == domain.Knockout {
+		tb := string(cmp.Or(t.KnockoutTiebreak, domain.TiebreakSeed))
+		v.KnockoutTiebreak = &tb
+		if t.TiebreakLength > 0 {
+			h := int(t.TiebreakLength / time.Hour)
+			v.TiebreakHours = &h
+		}
+	}
 	v.Log = []logEntryView{}
 	for _, e := range t.Log {
-		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail}
+		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail, Args: viewLogArgs(e.Args)}
 		if e.By.Name != "" {
 			lv.By.Name = &e.By.Name
 		}
@@ -330,7 +426,8 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		rv := roundView{Number: r.Number, Start: r.Start, Deadline: r.Deadline, Status: string(r.Status),
 			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
-			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden}
+			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden,
+				Decider: g.Decider}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black
@@ -392,11 +489,21 @@ func (s *Server) tournamentStandings(c echo.Context) error {
 	}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	_ = w.Write([]string{"rank", "player", "name", "points", "margins", tiebreakName(t.Format), "played", "won", "drawn", "lost", "byes", "withdrawn"})
+	head := []string{"rank", "player", "name", "points", "margins", tiebreakName(t.Format), "played", "won", "drawn", "lost", "byes", "withdrawn"}
+	if t.Teams {
+		head = append(head, "member_1", "member_2") // the team's players; name is the team's
+	}
+	_ = w.Write(head)
 	for _, r := range rows {
-		_ = w.Write([]string{strconv.Itoa(r.Rank), strconv.Itoa(r.Player), csvSafe(r.Name), strconv.FormatFloat(r.Points, 'f', -1, 64),
+		row := []string{strconv.Itoa(r.Rank), strconv.Itoa(r.Player), csvSafe(r.Name), strconv.FormatFloat(r.Points, 'f', -1, 64),
 			strconv.Itoa(r.Margins), strconv.FormatFloat(r.Tiebreak, 'f', -1, 64), strconv.Itoa(r.Played),
-			strconv.Itoa(r.Won), strconv.Itoa(r.Drawn), strconv.Itoa(r.Lost), strconv.Itoa(r.Byes), strconv.FormatBool(r.Withdrawn)})
+			strconv.Itoa(r.Won), strconv.Itoa(r.Drawn), strconv.Itoa(r.Lost), strconv.Itoa(r.Byes), strconv.FormatBool(r.Withdrawn)}
+		if t.Teams {
+			for _, name := range memberNames(&t.Entrants[r.Player]) {
+				row = append(row, csvSafe(name))
+			}
+		}
+		_ = w.Write(row)
 	}
 	w.Flush()
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+t.ID+`-standings.csv"`)
@@ -445,7 +552,9 @@ func (s *Server) withdraw(c echo.Context) error {
 	case req.Player == nil && !self:
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "You do not play in this tournament.")
 	default:
-		by = domain.ByPlayer(t.Entrants[entrant].Name)
+		// Either member of a team may withdraw it: the log names who did.
+		member, _ := t.Entrants[entrant].Member(u.Email)
+		by = domain.ByPlayer(member.Name)
 	}
 	if req.Policy != "" && u.ID != t.OrganizerID {
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser chooses how a withdrawal counts.")

@@ -94,6 +94,10 @@ type NewGameSpec struct {
 	// Players in turn order (Less: White, Black for two; Yellow, Black,
 	// White, Red for four).
 	Players []Player
+	// Teams, instead of Players, are the players by side (side 0 first),
+	// each side's in its turn order: the rules seat them (a tournament's
+	// team event).
+	Teams [][]Player
 	// Ruleset names the game's rules; "" is the default (Less).
 	Ruleset string
 	// Params are the rules' own options (ruleset.Options.Params; for Less,
@@ -129,12 +133,17 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	if err != nil {
 		return Created{}, err
 	}
+	if spec.Seed != nil {
+		randomSeed = *spec.Seed
+	}
+	if len(spec.Teams) > 0 {
+		if spec.Players, err = seatTeams(rs, randomSeed, spec.Params, spec.Teams); err != nil {
+			return Created{}, err
+		}
+	}
 	n := len(spec.Players)
 	if n < 1 || n > len(Clock{}.Banks) {
 		return Created{}, Errorf(KindInvalid, CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
-	}
-	if spec.Seed != nil {
-		randomSeed = *spec.Seed
 	}
 	players := make([]Player, n)
 	for i := range spec.Players {

@@ -162,7 +162,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			return tx.RescheduleTournament(ctx, &t) // nothing moves until it resumes
 		}
 		if r := t.Current(); r != nil {
-			closed, err := settleRound(ctx, tx, &t, r, now)
+			closed, err := s.settleRound(ctx, tx, &t, r, now)
 			if err != nil {
 				return err
 			}
@@ -195,8 +195,9 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 
 // settleRound records the result of every game of the running round that
 // has ended (live standings), adjudicates those whose deadline has passed
-// (E3–E7), and closes the round once all are decided.
-func settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+// (E3–E7), starts the deciding game of each knockout match left level,
+// and closes the round once all are decided.
+func (s *Service) settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
 	acted := false
 	for i := range r.Games {
 		tg := r.Games[i]
@@ -223,6 +224,11 @@ func settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now t
 		res, _ := g.Result()
 		acted = t.RecordResult(g.ID, res, now) || acted
 	}
+	before := len(r.Games)
+	if err := s.createRoundGames(ctx, tx, t, r, t.addDeciders(r, now), now); err != nil {
+		return false, err
+	}
+	acted = acted || len(r.Games) > before
 	for _, g := range r.Games {
 		if g.Outcome == nil {
 			return acted, nil
@@ -234,6 +240,40 @@ func settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now t
 	return true, roundClosedMail(ctx, tx, t, r, now)
 }
 
+// createRoundGames creates the games of r at indexes toPlay, on the
+// round's board, each player invited with his move link.
+func (s *Service) createRoundGames(ctx context.Context, tx StoreTx, t *Tournament, r *Round, toPlay []int, now time.Time) error {
+	if len(toPlay) == 0 {
+		return nil
+	}
+	// The round's mail is the organiser's doing: it counts against each
+	// entrant's budget but his own, and what is over budget is left out.
+	by, _, err := tournamentCause(ctx, tx, t)
+	if err != nil {
+		return err
+	}
+	for _, i := range toPlay {
+		spec := t.GameSpec(r, i)
+		spec.Tournament = &TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
+		away, err := tx.PlayersAway(ctx, spec.Players, now)
+		if err != nil {
+			return err
+		}
+		created, err := CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
+		if err != nil {
+			return fmt.Errorf("round %d game %d: %w", r.Number, i, err)
+		}
+		if err := FillLocales(ctx, tx, &created.Game); err != nil {
+			return err
+		}
+		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
+			return err
+		}
+		r.Games[i].GameID = created.Game.ID
+	}
+	return nil
+}
+
 func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) (bool, error) {
 	next := t.NextDue()
 	if next.IsZero() || now.Before(next) {
@@ -243,31 +283,12 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament
 	if err != nil || r == nil {
 		return r == nil && err == nil, err // nil round: cancelled for want of players
 	}
-	// The round's mail is the organiser's doing: it counts against each
-	// entrant's budget but his own, and what is over budget is left out.
-	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
-	if err != nil {
+	if err := s.createRoundGames(ctx, tx, t, r, toPlay, now); err != nil {
 		return false, err
 	}
-	by := Cause{By: organizer, Scheduled: true}
-	for _, i := range toPlay {
-		spec := t.GameSpec(r, i)
-		spec.Tournament = &TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
-		away, err := tx.PlayersAway(ctx, spec.Players, now)
-		if err != nil {
-			return false, err
-		}
-		created, err := CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
-		if err != nil {
-			return false, fmt.Errorf("round %d game %d: %w", r.Number, i, err)
-		}
-		if err := FillLocales(ctx, tx, &created.Game); err != nil {
-			return false, err
-		}
-		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
-			return false, err
-		}
-		r.Games[i].GameID = created.Game.ID
+	by, _, err := tournamentCause(ctx, tx, t)
+	if err != nil {
+		return false, err
 	}
 	// A player without a game this round (a bye, or an opponent who
 	// withdrew) is told so, or he would hear nothing until the next round.
@@ -279,9 +300,11 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament
 			if e == Bye || t.Entrants[e].Withdrawn {
 				continue
 			}
-			n := Notice{Kind: NoticeBye, Email: t.Entrants[e].Email, Tournament: t.ID, Ply: r.Number}
-			if err := tx.AddNotice(ctx, n, t.Entrants[e].Locale, by, now); err != nil {
-				return false, err
+			for _, p := range t.Entrants[e].Members() {
+				n := Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+				if err := tx.AddNotice(ctx, n, p.Locale, by, now); err != nil {
+					return false, err
+				}
 			}
 		}
 	}

@@ -145,9 +145,37 @@ type GameRequest struct {
 // CreateGame builds a game from spec for the account creatorID and stores
 // it with its invitations.
 func (s *Service) CreateGame(ctx context.Context, spec NewGameSpec, creatorID int64) (Game, error) {
+	done, err := s.CreateGameOnce(ctx, spec, creatorID, nil, nil)
+	return done.Game, err
+}
+
+// GameCreated is what CreateGameOnce did: the new game or, for a key used
+// before, the stored response (Replayed; Game is then zero).
+type GameCreated struct {
+	Game     Game
+	Response Response
+	Replayed bool
+}
+
+// CreateGameOnce creates a game as CreateGame does; with an
+// Idempotency-Key (idem) a retry of the same request gets the response
+// present gave the first one instead of a second game (and second
+// invitations), in the same unit of work.
+func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorID int64, idem *Idempotency,
+	present func(*Game) (Response, error)) (GameCreated, error) {
 	now := s.now()
 	var created Created
+	var done GameCreated
 	err := s.store.Transact(ctx, func(tx StoreTx) error {
+		done = GameCreated{}
+		if idem != nil {
+			stored, found, err := tx.StoredResponse(ctx, *idem)
+			if err != nil || found {
+				done.Response, done.Replayed = stored, found
+				return err
+			}
+		}
+		spec := spec // a retried unit of work starts from the caller's spec
 		away, err := tx.PlayersAway(ctx, spec.Players, now)
 		if err != nil {
 			return err
@@ -163,15 +191,25 @@ func (s *Service) CreateGame(ctx context.Context, spec NewGameSpec, creatorID in
 		if err := FillLocales(ctx, tx, &created.Game); err != nil {
 			return err
 		}
-		return tx.InsertGame(ctx, &created, Cause{By: creator}, now)
+		if err := tx.InsertGame(ctx, &created, Cause{By: creator}, now); err != nil {
+			return err
+		}
+		done.Game = created.Game
+		if idem == nil {
+			return nil
+		}
+		if done.Response, err = present(&created.Game); err != nil {
+			return err
+		}
+		return tx.StoreResponse(ctx, *idem, done.Response, now)
 	})
 	if err != nil {
 		if _, ok := ErrorOf(err); ok {
-			return Game{}, err
+			return GameCreated{}, err
 		}
-		return Game{}, fmt.Errorf("create game: %w", err)
+		return GameCreated{}, fmt.Errorf("create game: %w", err)
 	}
-	return created.Game, nil
+	return done, nil
 }
 
 // FillLocales gives seats without a chosen locale their account's language.
@@ -219,6 +257,12 @@ func (s *Service) GameMail(ctx context.Context, id string) ([]NoticeDelivery, er
 // with the link of an email.
 func (s *Service) Unsubscribe(ctx context.Context, email string) error {
 	return s.store.Unsubscribe(ctx, email, s.now())
+}
+
+// Resubscribe turns an address's non-essential mail back on: its owner
+// changed his mind on the unsubscribe page.
+func (s *Service) Resubscribe(ctx context.Context, email string) error {
+	return s.store.Resubscribe(ctx, email)
 }
 
 // Suppress stops all mail to an address, as its owner asked with the

@@ -29,10 +29,15 @@ const (
 	RoundClosed  RoundStatus = "closed"  // every game has a result
 )
 
-// Entrant is a player of a tournament; entrants are numbered by their
-// index in Tournament.Entrants.
+// Entrant is a player of a tournament, or in a team event a team of two
+// (Player and Partner); entrants are numbered by their index in
+// Tournament.Entrants. Members lists who plays for it, Title names it.
 type Entrant struct {
 	Player
+	// Partner is Player's team mate in a team event; nil otherwise.
+	Partner *Player `json:",omitempty"`
+	// Team is the team's name as given; "" names it by its members.
+	Team      string `json:",omitempty"`
 	Withdrawn bool
 	// Annulled: he withdrew under WithdrawAnnul having played fewer than
 	// half his games, so none of his games count, for him or his opponents.
@@ -60,6 +65,10 @@ type TournamentGame struct {
 	// Reminded: its players were told the round's deadline is near
 	// (NoticeRoundDeadline), once.
 	Reminded bool `json:",omitempty"`
+	// Decider is the deciding game of a knockout match left level by its
+	// games (see knockout.go): added to the round when they end, the lower
+	// seed White, adjudicated Extra after the round's deadline.
+	Decider bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -85,11 +94,24 @@ type Tournament struct {
 	// so the standings, tie-breaks and records count games as ever; a bye
 	// is two games won, a forfeit two games lost.
 	Simultaneous bool `json:",omitempty"`
-	Entrants     []Entrant
-	Rounds       []Round
+	// Teams: a team event. Each entrant is a team of two, and each pairing
+	// plays a four-player game, team against team (see tournament_teams.go).
+	Teams    bool `json:",omitempty"`
+	Entrants []Entrant
+	Rounds   []Round
 	// Bracket is a knockout's slots by round, as each round is paired:
 	// entrants, Bye for an empty slot; slots 2k and 2k+1 play match k.
-	Bracket [][]int     `json:",omitempty"`
+	Bracket [][]int `json:",omitempty"`
+	// KnockoutTiebreak decides a knockout match level on points and
+	// margins (see knockout.go); "" for a tournament stored before there
+	// was a choice, which keeps TiebreakSeed.
+	KnockoutTiebreak KnockoutTiebreak `json:",omitempty"`
+	// TiebreakLength is how long a deciding game lasts before it is
+	// adjudicated; zero: as long as its round.
+	TiebreakLength time.Duration `json:",omitempty"`
+	// Seeding is how the entrants' order (their seeds: a knockout's
+	// bracket, a Swiss event's first pairings) is set; "" is SeedingEntry.
+	Seeding Seeding     `json:",omitempty"`
 	Time    TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
 	// entry i for round i+1. A zero entry (Kind "") and a round past the
@@ -134,7 +156,13 @@ type NewTournamentSpec struct {
 	// (see Tournament.Simultaneous).
 	Simultaneous bool
 	Players      []Player
-	Time         TimeControl
+	// Teams makes a team event: Players[i] plays with Partners[i], as the
+	// team TeamNames[i] (optional; "" or a short list names a team by its
+	// members).
+	Teams     bool
+	Partners  []Player
+	TeamNames []string
+	Time      TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
 	// for round i+1), e.g. longer turns for the decisive last rounds; a
 	// zero entry (Kind "") and every round past the list use Time.
@@ -155,6 +183,13 @@ type NewTournamentSpec struct {
 	// Registration, if set, opens sign-up: Players may then be fewer than
 	// two (even none) and more join until the first round starts.
 	Registration *Registration
+	// KnockoutTiebreak: a knockout's level matches; "" is TiebreakGame.
+	// TiebreakLength: a deciding game's time; 0 its round's length.
+	KnockoutTiebreak KnockoutTiebreak
+	TiebreakLength   time.Duration
+	// Seeding: the entrants' order as given (SeedingEntry, "") or drawn at
+	// the start (SeedingRandom).
+	Seeding Seeding
 }
 
 const (
@@ -176,8 +211,8 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if (n < 2 && spec.Registration == nil) || n > maxTournamentPlayers {
 		return bad("a tournament has 2 to %d players, not %d", maxTournamentPlayers, n)
 	}
-	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Simultaneous: spec.Simultaneous, Status: TournamentScheduled,
-		Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
+	t := Tournament{ID: id, Name: name, OrganizerID: organizerID, Format: spec.Format, Simultaneous: spec.Simultaneous, Teams: spec.Teams,
+		Status: TournamentScheduled, Interval: spec.Interval, Version: 1, CreatedAt: now, UpdatedAt: now}
 	if spec.Registration != nil {
 		reg, err := checkRegistration(*spec.Registration, n, now)
 		if err != nil {
@@ -191,17 +226,31 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			n = maxTournamentPlayers
 		}
 	}
-	emails := map[string]bool{}
-	for _, p := range spec.Players {
-		p, err := checkPlayer(p)
+	if spec.Teams && len(spec.Partners) != len(spec.Players) || !spec.Teams && len(spec.Partners)+len(spec.TeamNames) > 0 {
+		return bad("a team event gives every player a partner; other events none")
+	}
+	if len(spec.TeamNames) > len(spec.Players) {
+		return bad("%d team names for %d teams", len(spec.TeamNames), len(spec.Players))
+	}
+	for i, p := range spec.Players {
+		e := Entrant{Player: p}
+		if spec.Teams {
+			e.Partner = &spec.Partners[i]
+		}
+		if i < len(spec.TeamNames) {
+			e.Team = spec.TeamNames[i]
+		}
+		e, err := t.checkShape(e)
 		if err != nil {
 			return Tournament{}, err
 		}
-		if emails[p.Email] {
-			return Tournament{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s is listed twice", p.Email)
+		if email, in := t.playsIn(&e, -1); in {
+			return Tournament{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s is listed twice", email)
 		}
-		emails[p.Email] = true
-		t.Entrants = append(t.Entrants, Entrant{Player: p})
+		t.Entrants = append(t.Entrants, e)
+	}
+	if err := t.setSeedingRules(spec); err != nil {
+		return Tournament{}, err
 	}
 	var rounds int
 	switch spec.Format {
@@ -228,7 +277,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if first := starts0(spec); spec.Registration != nil && !first.IsZero() && spec.Registration.Closes.After(first) {
 		return bad("registration closes after the first round starts")
 	}
-	if t.Time, err = spec.Time.Normalize(2); err != nil {
+	if t.Time, err = spec.Time.Normalize(gameSeats(spec.Teams)); err != nil {
 		return Tournament{}, err
 	}
 	if t.RoundTimes, err = normalizeRoundTimes(spec, rounds); err != nil {
@@ -239,8 +288,8 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	if err != nil {
 		return Tournament{}, err
 	}
-	if _, _, err := rs.Start(ruleset.Options{Players: 2, Seed: seed, Params: spec.Params}); err != nil {
-		return Tournament{}, classify(err)
+	if err := checkTournamentGame(rs, spec.Teams, seed, spec.Params); err != nil {
+		return Tournament{}, err
 	}
 	t.Ruleset, t.Params = rs.Name(), maps.Clone(spec.Params)
 	starts, err := schedule(spec, rounds, now)
@@ -290,7 +339,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, err
 		if tc.Kind == "" {
 			continue // the tournament's
 		}
-		n, err := tc.Normalize(2)
+		n, err := tc.Normalize(gameSeats(spec.Teams))
 		if de := (*Error)(nil); errors.As(err, &de) {
 			return nil, Errorf(de.Kind, de.Code, "round %d's %s", i+1, de.Message)
 		} else if err != nil {
@@ -455,11 +504,19 @@ func OutcomeOf(round int, p Pairing, r ruleset.Result) PairingResult {
 }
 
 // Board is the board number (1-based) of game i of the round: its
-// pairing's place in the round, shared by both games of a simultaneous pair.
+// pairing's place in the round, shared by both games of a simultaneous pair
+// and by the deciding game of their match (added at the end of the round).
 func (r *Round) Board(i int) int {
+	if g := r.Games[i]; g.Decider {
+		for j, m := range r.Games[:i] {
+			if !m.Decider && (m.White == g.Black && m.Black == g.White || m.White == g.White && m.Black == g.Black) {
+				return r.Board(j)
+			}
+		}
+	}
 	n := 0
 	for _, g := range r.Games[:i+1] {
-		if !g.Return {
+		if !g.Return && !g.Decider {
 			n++
 		}
 	}
@@ -550,6 +607,9 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 		return nil, nil, nil // cancelled: too few players signed up
 	}
 	r := t.next()
+	if r.Number == 1 {
+		t.drawSeeds(r.Seed, now)
+	}
 	var pairings []Pairing
 	switch t.Format {
 	case Swiss:
@@ -635,17 +695,23 @@ func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *
 }
 
 // GameSpec is the game of pairing i of round r: the entrants in their
-// colours, the round's board, the round's time control.
+// colours (in a team event the teams on their sides: White's team holds
+// side 0), the round's board, the round's time control.
 func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
 	p := r.Games[i].Pairing
 	seed := r.Seed
-	return NewGameSpec{
-		Players: []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player},
+	spec := NewGameSpec{
 		Ruleset: t.Ruleset,
 		Params:  t.Params,
 		Seed:    &seed,
 		Time:    t.RoundTime(r.Number),
 	}
+	if t.Teams {
+		spec.Teams = [][]Player{t.Entrants[p.White].Members(), t.Entrants[p.Black].Members()}
+	} else {
+		spec.Players = []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player}
+	}
+	return spec
 }
 
 // WithdrawPolicy is how a withdrawal counts.
@@ -675,7 +741,7 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	}
 	e := &t.Entrants[entrant]
 	if e.Withdrawn {
-		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Name)
+		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Title())
 	}
 	if policy == "" {
 		policy = WithdrawForfeit
@@ -692,22 +758,22 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	}
 	if t.Status == TournamentScheduled {
 		// Nothing was paired yet: he leaves the list (and may join again).
-		name := e.Name
+		name := e.Title()
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
-		t.logf(by, now, ActionLeft, reason, "%s left before the start", name)
+		t.logf(by, now, ActionLeft, reason, LogArgs{Players: []string{name}})
 		return nil, nil
 	}
 	e.Withdrawn = true
-	detail := "%s withdrew; his remaining games are forfeited"
+	detail := LogArgs{Players: []string{e.Title()}}
 	if policy == WithdrawAnnul {
-		if played := t.played(entrant); played*2 < len(t.Rounds) {
+		played := t.played(entrant)
+		detail.Kind, detail.Count, detail.Of = LogHalf, played, len(t.Rounds)
+		if played*2 < len(t.Rounds) {
 			e.Annulled = true
-			detail = fmt.Sprintf("%%s withdrew after %d of %d rounds; all his games are annulled", played, len(t.Rounds))
-		} else {
-			detail = fmt.Sprintf("%%s withdrew after %d of %d rounds (half or more): his remaining games are forfeited", played, len(t.Rounds))
+			detail.Kind = LogAnnulled
 		}
 	}
-	t.logf(by, now, ActionWithdrawn, reason, detail, e.Name)
+	t.logf(by, now, ActionWithdrawn, reason, detail)
 	for _, g := range t.EntrantGames(entrant) {
 		gameIDs = append(gameIDs, g.GameID)
 	}
@@ -746,14 +812,15 @@ func (t *Tournament) Cancel(by TournamentActor, reason string, now time.Time) er
 	}
 	t.Status = TournamentCancelled
 	t.PausedAt = time.Time{}
-	t.logf(by, now, ActionCancelled, reason, "the tournament was cancelled")
+	t.logf(by, now, ActionCancelled, reason, LogArgs{})
 	return nil
 }
 
-// EntrantOf finds the entrant with an email address.
+// EntrantOf finds the entrant with an email address: in a team event
+// either member finds his team.
 func (t *Tournament) EntrantOf(email string) (int, bool) {
-	for i, e := range t.Entrants {
-		if e.Email == email {
+	for i := range t.Entrants {
+		if _, ok := t.Entrants[i].Member(email); ok {
 			return i, true
 		}
 	}

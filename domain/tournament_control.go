@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -42,6 +41,8 @@ const (
 	ActionResultAnnulled     = "result_annulled"
 	ActionWithdrawn          = "withdrawn"
 	ActionCancelled          = "cancelled"
+	ActionDecider            = "deciding_game" // a knockout match is level: a deciding game
+	ActionSeedsSet           = "seeds_set"
 )
 
 // TournamentActor is who acts on a tournament, as the public log names
@@ -60,15 +61,6 @@ var (
 // ByPlayer is an entrant acting for himself.
 func ByPlayer(name string) TournamentActor { return TournamentActor{Role: "player", Name: name} }
 
-// LogEntry is one action on a tournament.
-type LogEntry struct {
-	At     time.Time
-	By     TournamentActor
-	Action string // Action*
-	Detail string // what, in English, naming players by name
-	Reason string `json:",omitempty"` // why, as the organiser wrote it
-}
-
 // MaxReasonLength bounds the reason given for an action.
 const MaxReasonLength = 500
 
@@ -83,13 +75,6 @@ func checkReason(s string, required bool) (string, error) {
 		return "", err
 	}
 	return out, nil
-}
-
-// logf appends an action to the log; every logged action is a change.
-func (t *Tournament) logf(by TournamentActor, now time.Time, action, reason, format string, args ...any) {
-	t.Log = append(t.Log, LogEntry{At: now, By: by, Action: action, Detail: fmt.Sprintf(format, args...), Reason: reason})
-	t.Version++
-	t.UpdatedAt = now
 }
 
 // Registration is sign-up by the players themselves, by an invite link or,
@@ -148,19 +133,17 @@ func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Tim
 		return Errorf(KindInvalid, CodeInvalidInput, "a %s with registration is scheduled by a first start and an interval", t.Format)
 	}
 	t.Registration = &reg
-	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", "registration is open%s", regTerms(reg))
+	terms := LogArgs{Count: reg.Limit, At: reg.Closes}
+	switch {
+	case reg.Limit > 0 && !reg.Closes.IsZero():
+		terms.Kind = LogRegistrationLimitUntil
+	case reg.Limit > 0:
+		terms.Kind = LogRegistrationLimit
+	case !reg.Closes.IsZero():
+		terms.Kind = LogRegistrationUntil
+	}
+	t.logf(ByOrganiser, now, ActionRegistrationOpened, "", terms)
 	return nil
-}
-
-func regTerms(r Registration) string {
-	s := ""
-	if r.Limit > 0 {
-		s += fmt.Sprintf(" for up to %d players", r.Limit)
-	}
-	if !r.Closes.IsZero() {
-		s += " until " + r.Closes.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	return s
 }
 
 // CloseRegistration ends sign-up and revokes the invite link.
@@ -170,7 +153,7 @@ func (t *Tournament) CloseRegistration(now time.Time) error {
 	}
 	t.Registration.Open = false
 	t.Registration.InviteVersion++
-	t.logf(ByOrganiser, now, ActionRegistrationClosed, "", "registration is closed")
+	t.logf(ByOrganiser, now, ActionRegistrationClosed, "", LogArgs{})
 	return nil
 }
 
@@ -190,28 +173,32 @@ func (t *Tournament) Joinable(now time.Time) bool {
 		(r.Closes.IsZero() || now.Before(r.Closes)) && now.Before(t.Rounds[0].Start)
 }
 
-// Join enters a player who signs up himself, with his account. invite is
-// the version of the invite link he came by; 0 when he came without (only
-// a public registration takes him then).
-func (t *Tournament) Join(p Player, userID int64, invite int, now time.Time) (int, error) {
+// Join enters a player who signs up himself, with his account (in a team
+// event with his partner, who has a say too: either may withdraw the team
+// before the start). invite is the version of the invite link he came by;
+// 0 when he came without (only a public registration takes him then).
+func (t *Tournament) Join(e Entrant, userID int64, invite int, now time.Time) (int, error) {
 	if !t.Joinable(now) {
 		return 0, Errorf(KindConflict, CodeRegistrationClosed, "registration for %s is closed", t.Name)
 	}
 	if invite == 0 && !t.Registration.Public || invite != 0 && invite != t.Registration.InviteVersion {
 		return 0, Errorf(KindForbidden, CodeInviteInvalid, "this invite link is no longer valid; ask the organiser for the current one")
 	}
-	p, err := checkPlayer(p)
+	e, err := t.checkShape(e)
 	if err != nil {
 		return 0, err
 	}
-	if _, in := t.EntrantOf(p.Email); in {
+	if email, in := t.playsIn(&e, -1); in && email == e.Email {
 		return 0, Errorf(KindConflict, CodeAlreadyEntered, "you play in %s already", t.Name)
+	} else if in {
+		return 0, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", email, t.Name)
 	}
 	if t.Registration.PlacesLeft(len(t.Entrants)) == 0 {
 		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
-	t.Entrants = append(t.Entrants, Entrant{Player: p, UserID: userID})
-	t.logf(ByPlayer(p.Name), now, ActionJoined, "", "%s joined", p.Name)
+	e.UserID, e.Withdrawn, e.Annulled = userID, false, false
+	t.Entrants = append(t.Entrants, e)
+	t.logf(ByPlayer(e.Name), now, ActionJoined, "", LogArgs{Players: []string{e.Title()}})
 	return len(t.Entrants) - 1, nil
 }
 
@@ -227,12 +214,12 @@ func (t *Tournament) closeRegistration(now time.Time) bool {
 	if reg.Open {
 		reg.Open = false
 		reg.InviteVersion++
-		t.logf(ByScheduler, now, ActionRegistrationClosed, "", "registration closed with %d players", len(t.Entrants))
+		t.logf(ByScheduler, now, ActionRegistrationClosed, "", LogArgs{Kind: LogClosedWith, Count: len(t.Entrants)})
 	}
 	n := len(t.Entrants)
 	if n < 2 {
 		t.Status = TournamentCancelled
-		t.logf(ByScheduler, now, ActionCancelled, "", "cancelled: fewer than two players signed up")
+		t.logf(ByScheduler, now, ActionCancelled, "", LogArgs{Kind: LogTooFew})
 		return false
 	}
 	switch t.Format {
@@ -257,7 +244,7 @@ func (t *Tournament) closeRegistration(now time.Time) bool {
 // AddEntrant enters a player typed in by the organiser: before the start
 // of any event, and as a late entry into a running Swiss event (he starts
 // with no points and is paired from the next round on).
-func (t *Tournament) AddEntrant(p Player, reason string, now time.Time) (int, error) {
+func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, error) {
 	if err := t.checkChangeable(); err != nil {
 		return 0, err
 	}
@@ -268,22 +255,18 @@ func (t *Tournament) AddEntrant(p Player, reason string, now time.Time) (int, er
 	if err != nil {
 		return 0, err
 	}
-	p, err = checkPlayer(p)
-	if err != nil {
+	if e, err = t.checkEntry(Entrant{Player: e.Player, Partner: e.Partner, Team: e.Team}, -1); err != nil {
 		return 0, err
-	}
-	if _, in := t.EntrantOf(p.Email); in {
-		return 0, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
 	}
 	if len(t.Entrants) >= maxTournamentPlayers {
 		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
 	}
-	t.Entrants = append(t.Entrants, Entrant{Player: p})
-	what := "%s was added"
+	t.Entrants = append(t.Entrants, e)
+	added := LogArgs{Players: []string{e.Title()}}
 	if t.Status == TournamentRunning {
-		what = "%s was added as a late entry"
+		added.Kind = LogLate
 	}
-	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, what, p.Name)
+	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, added)
 	return len(t.Entrants) - 1, nil
 }
 
@@ -310,13 +293,18 @@ func (t *Tournament) EntrantGames(entrant int) []TournamentGame {
 	return out
 }
 
-// UpdateEntrant corrects an entrant's name or address (a typo: he keeps
-// his results), or, with replace, puts another player in his place, which
-// is allowed only before he has played: hasMoved says whether he made a
-// move in his game of the running round (the caller reads its turns).
-func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
+// UpdateEntrant corrects the name or address of an entrant's member (a
+// typo: he keeps his results), or, with replace, puts another player in
+// his place, which is allowed only before the entrant has played: hasMoved
+// says whether the member made a move in his game of the running round
+// (the caller reads its turns). member is 0 for the player, 1 for a team's
+// partner.
+func (t *Tournament) UpdateEntrant(entrant, member int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
 	if entrant < 0 || entrant >= len(t.Entrants) {
 		return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+	}
+	if member < 0 || member >= len(t.Entrants[entrant].Members()) {
+		return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, member)
 	}
 	if err := t.checkChangeable(); err != nil {
 		return err
@@ -329,28 +317,37 @@ func (t *Tournament) UpdateEntrant(entrant int, p Player, replace, hasMoved bool
 	if err != nil {
 		return err
 	}
-	if other, in := t.EntrantOf(p.Email); in && other != entrant {
-		return Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", p.Email, t.Name)
+	e := t.Entrants[entrant]
+	if e.Withdrawn {
+		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", e.Title())
 	}
-	old := t.Entrants[entrant]
-	if old.Withdrawn {
-		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", old.Name)
-	}
+	old := e.Members()[member]
 	if replace && (hasMoved || t.played(entrant) > 0) {
 		return Errorf(KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
 	}
 	if p.Locale == "" {
 		p.Locale = old.Locale
 	}
-	t.Entrants[entrant].Player = p
+	if member == 0 {
+		e.Player = p
+	} else {
+		e.Partner = &p
+	}
+	// The team mate's address is taken too (a team is two players).
+	if e, err = t.checkEntry(e, entrant); err != nil {
+		return err
+	}
+	t.Entrants[entrant] = e
 	switch {
 	case replace:
-		t.Entrants[entrant].UserID = 0
-		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, "%s replaces %s", p.Name, old.Name)
+		if member == 0 {
+			t.Entrants[entrant].UserID = 0
+		}
+		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, LogArgs{Players: []string{p.Name, old.Name}})
 	case old.Name != p.Name:
-		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "%s is now called %s", old.Name, p.Name)
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogRenamed, Players: []string{old.Name, p.Name}})
 	default:
-		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, "the address of %s was corrected", p.Name)
+		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogAddress, Players: []string{p.Name}})
 	}
 	return nil
 }
@@ -380,8 +377,8 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 				return Errorf(KindConflict, CodeGameOver, "the game is decided")
 			}
 			g.Extra += by
-			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, "the game %s – %s of round %d was extended by %s, to %s",
-				t.Entrants[g.White].Name, t.Entrants[g.Black].Name, r.Number, hoursText(by), fmtTime(r.GameDeadline(i)))
+			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, LogArgs{Players: []string{t.Entrants[g.White].Title(), t.Entrants[g.Black].Title()},
+				Round: r.Number, For: by, At: r.GameDeadline(i)})
 			return nil
 		}
 	}
@@ -418,12 +415,11 @@ func (t *Tournament) PostponeRound(number int, by time.Duration, reason string, 
 		r.Deadline = r.Deadline.Add(by)
 	}
 	r := t.Rounds[number-1]
-	what := "round %d was postponed by %s: it starts %s"
-	when := r.Start
+	moved := LogArgs{Round: number, For: by, At: r.Start}
 	if r.Status == RoundRunning {
-		what, when = "round %d was postponed by %s: it ends %s", r.Deadline
+		moved.Kind, moved.At = LogEnds, r.Deadline
 	}
-	t.logf(ByOrganiser, now, ActionRoundPostponed, reason, what, number, hoursText(by), fmtTime(when))
+	t.logf(ByOrganiser, now, ActionRoundPostponed, reason, moved)
 	return nil
 }
 
@@ -441,7 +437,7 @@ func (t *Tournament) Pause(reason string, now time.Time) error {
 		return err
 	}
 	t.PausedAt = now
-	t.logf(ByOrganiser, now, ActionPaused, reason, "the tournament is paused: no deadline runs")
+	t.logf(ByOrganiser, now, ActionPaused, reason, LogArgs{})
 	return nil
 }
 
@@ -473,7 +469,7 @@ func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration,
 		reg.Closes = reg.Closes.Add(paused)
 	}
 	t.PausedAt = time.Time{}
-	t.logf(ByOrganiser, now, ActionResumed, reason, "the tournament resumed after %s; deadlines moved by as much", hoursText(paused))
+	t.logf(ByOrganiser, now, ActionResumed, reason, LogArgs{For: paused})
 	return paused, nil
 }
 
@@ -500,14 +496,15 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	if g.Black == Bye && !annul {
 		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")
 	}
-	black := "bye"
+	pairing := LogArgs{Players: []string{t.Entrants[g.White].Title()}, Round: round}
 	if g.Black != Bye {
-		black = t.Entrants[g.Black].Name
+		pairing.Players = append(pairing.Players, t.Entrants[g.Black].Title())
+	} else {
+		pairing.Kind = LogBye
 	}
-	pairing := fmt.Sprintf("%s – %s (round %d)", t.Entrants[g.White].Name, black, round)
 	if annul {
 		g.Annulled, g.Overridden = true, true
-		t.logf(ByOrganiser, now, ActionResultAnnulled, reason, "the result of %s was annulled", pairing)
+		t.logf(ByOrganiser, now, ActionResultAnnulled, reason, pairing)
 		return nil
 	}
 	switch {
@@ -517,7 +514,8 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	}
 	g.Outcome = &PairingResult{Round: round, White: g.White, Black: g.Black, Score: whiteScore, Margin: margin}
 	g.Annulled, g.Overridden = false, true
-	t.logf(ByOrganiser, now, ActionResultOverridden, reason, "the result of %s was set to %s (margin %+d)", pairing, scoreText(whiteScore), margin)
+	pairing.Score, pairing.Margin = scoreText(whiteScore), margin
+	t.logf(ByOrganiser, now, ActionResultOverridden, reason, pairing)
 	return nil
 }
 
@@ -531,15 +529,6 @@ func scoreText(s float64) string {
 		return "½–½"
 	}
 }
-
-func hoursText(d time.Duration) string {
-	if h := d.Round(time.Hour); h%(24*time.Hour) == 0 && h > 0 {
-		return fmt.Sprintf("%d days", h/(24*time.Hour))
-	}
-	return fmt.Sprintf("%d hours", int(d.Round(time.Hour)/time.Hour))
-}
-
-func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // RunningGames lists the undecided games of the running round.
 func (t *Tournament) RunningGames() []string {

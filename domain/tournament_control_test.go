@@ -80,7 +80,7 @@ func TestJoin(t *testing.T) {
 		{"full", func(t *testing.T) domain.Tournament {
 			tour := withReg(t, domain.Registration{Limit: 3})
 			for _, p := range players(3) {
-				if _, err := tour.Join(p, 0, 1, now); err != nil {
+				if _, err := tour.Join(domain.Entrant{Player: p}, 0, 1, now); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -88,7 +88,7 @@ func TestJoin(t *testing.T) {
 		}, 1, now, domain.CodeTournamentFull},
 		{"twice", func(t *testing.T) domain.Tournament {
 			tour := withReg(t, domain.Registration{})
-			if _, err := tour.Join(ann, 5, 1, now); err != nil {
+			if _, err := tour.Join(domain.Entrant{Player: ann}, 5, 1, now); err != nil {
 				t.Fatal(err)
 			}
 			return tour
@@ -99,7 +99,7 @@ func TestJoin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tour := tt.tour(t)
 			before := len(tour.Entrants)
-			_, err := tour.Join(ann, 5, tt.invite, tt.at)
+			_, err := tour.Join(domain.Entrant{Player: ann}, 5, tt.invite, tt.at)
 			if code(err) != tt.code {
 				t.Fatalf("Join: %v, want %q", err, tt.code)
 			}
@@ -135,7 +135,7 @@ func TestRegistrationClosesAtTheStart(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range players(tt.joined) {
-				if _, err := tour.Join(p, 0, 1, t0); err != nil {
+				if _, err := tour.Join(domain.Entrant{Player: p}, 0, 1, t0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -276,7 +276,7 @@ func TestTournamentControl(t *testing.T) {
 			}
 		}},
 		{"late entry into Swiss", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Player{Name: "Late", Email: "late@example.org"}, "", now)
+			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Late", Email: "late@example.org"}}, "", now)
 			return err
 		}, "", domain.ActionEntrantAdded, func(t *testing.T, tour *domain.Tournament) {
 			if len(tour.Entrants) != 5 || !strings.Contains(tour.Log[len(tour.Log)-1].Detail, "late entry") {
@@ -300,31 +300,31 @@ func TestTournamentControl(t *testing.T) {
 			}
 		}},
 		{"late entry with a taken address", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Player{Name: "Again", Email: "p1@example.org"}, "", now)
+			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Again", Email: "p1@example.org"}}, "", now)
 			return err
 		}, domain.CodeAlreadyEntered, "", nil},
 		{"replace before he played", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "ill", now)
+			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "ill", now)
 		}, "", domain.ActionEntrantReplaced, func(t *testing.T, tour *domain.Tournament) {
 			if e := tour.Entrants[1]; e.Email != "sub@example.org" || e.Name != "Sub" {
 				t.Errorf("entrant 1 is %+v", e)
 			}
 		}},
 		{"replace after he moved", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, true, "ill", now)
+			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, true, "ill", now)
 		}, domain.CodeAlreadyPlayed, "", nil},
 		{"replace without a reason", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "", now)
+			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "", now)
 		}, domain.CodeInvalidInput, "", nil},
 		{"correct a name", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.Player{Name: "Paul", Email: "p1@example.org"}, false, true, "", now)
+			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Paul", Email: "p1@example.org"}, false, true, "", now)
 		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
 			if got := tour.Log[len(tour.Log)-1].Detail; got != "P1 is now called Paul" {
 				t.Errorf("logged %q", got)
 			}
 		}},
 		{"correct an address to another player's", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.Player{Name: "P1", Email: "p2@example.org"}, false, true, "", now)
+			return tour.UpdateEntrant(1, 0, domain.Player{Name: "P1", Email: "p2@example.org"}, false, true, "", now)
 		}, domain.CodeAlreadyEntered, "", nil},
 		{"withdraw under forfeit", func(tour *domain.Tournament) error {
 			_, err := tour.Withdraw(1, domain.WithdrawForfeit, domain.ByPlayer("P1"), "", now)

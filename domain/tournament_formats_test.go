@@ -70,7 +70,7 @@ func TestRoundTimeControls(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range players(4)[len(tour.Entrants):] {
-				if _, err := tour.Join(p, 0, tour.Registration.InviteVersion, t0); err != nil {
+				if _, err := tour.Join(domain.Entrant{Player: p}, 0, tour.Registration.InviteVersion, t0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -246,7 +246,7 @@ func TestServiceSimultaneousPair(t *testing.T) {
 	if len(games) != 2 || games[0].GameID == "" || games[1].GameID == "" || games[0].GameID == games[1].GameID {
 		t.Fatalf("round 1: %+v; want two games", games)
 	}
-	if _, err := f.svc.UpdateEntrant(ctx, domain.TournamentRequest{ID: tour.ID}, 1, domain.Player{Name: "Bob", Email: "bob@example.net"}, false, "typo"); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, domain.TournamentRequest{ID: tour.ID}, 1, 0, domain.Player{Name: "Bob", Email: "bob@example.net"}, false, "typo"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tg := range games {

@@ -81,10 +81,11 @@ func remindRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now t
 		acted = true
 		g.Reminded = true
 		for _, e := range []int{g.White, g.Black} {
-			p := t.Entrants[e]
-			n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number}
-			if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
-				return false, err
+			for _, p := range t.Entrants[e].Members() {
+				n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+				if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
+					return false, err
+				}
 			}
 		}
 	}
@@ -156,12 +157,14 @@ func roundClosedMail(ctx context.Context, tx StoreTx, t *Tournament, r *Round, n
 		kind = NoticeFinalStandings
 	}
 	for _, e := range t.Entrants {
-		if (e.Withdrawn && kind == NoticeRoundResults) || e.Email == organizer {
-			continue
-		}
-		n := Notice{Kind: kind, Email: e.Email, Tournament: t.ID, Ply: r.Number}
-		if err := tx.AddNotice(ctx, n, e.Locale, c, now); err != nil {
-			return err
+		for _, p := range e.Members() {
+			if (e.Withdrawn && kind == NoticeRoundResults) || p.Email == organizer {
+				continue
+			}
+			n := Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+			if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
+				return err
+			}
 		}
 	}
 	return mailOrganiser(ctx, tx, t, kind, r.Number, c, organizer, now)
@@ -195,8 +198,9 @@ func updateMail(ctx context.Context, tx StoreTx, t *Tournament, emails []string,
 			if !ok || email == organizer {
 				continue
 			}
+			member, _ := t.Entrants[i].Member(email)
 			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: len(t.Log)}
-			if err := tx.AddNotice(ctx, n, t.Entrants[i].Locale, c, now); err != nil {
+			if err := tx.AddNotice(ctx, n, member.Locale, c, now); err != nil {
 				return err
 			}
 		}

@@ -93,17 +93,44 @@ func (s *Service) CloseRegistration(ctx context.Context, req TournamentRequest) 
 }
 
 // JoinTournament signs an account's player up, by the invite link of
-// version invite (0: without a link, for a public registration). His
-// address must be able to receive the event's mail.
-func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user User, name string, invite int) (TournamentDone, error) {
+// version invite (0: without a link, for a public registration): entry
+// gives his name (the account gives his address) and in a team event his
+// partner and the team's name. His address must be able to receive the
+// event's mail; the partner is told by email with whom he was entered.
+func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user User, entry Entrant, invite int) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		locale, err := tx.AccountLocale(ctx, user.Email)
 		if err != nil {
 			return err
 		}
-		_, err = t.Join(Player{Name: name, Email: user.Email, Locale: locale}, user.ID, invite, now)
-		return err
+		entry.Email, entry.Locale = user.Email, locale
+		if err := fillPartnerLocale(ctx, tx, &entry); err != nil {
+			return err
+		}
+		i, err := t.Join(entry, user.ID, invite, now)
+		if err != nil || t.Entrants[i].Partner == nil {
+			return err
+		}
+		partner := t.Entrants[i].Partner
+		c := Cause{By: user.Email}
+		n := Notice{Kind: NoticeTournamentUpdate, Email: partner.Email, Tournament: t.ID, Ply: len(t.Log)}
+		return tx.AddNotice(ctx, n, partner.Locale, c, now)
 	})
+}
+
+// fillPartnerLocale gives a partner without a language his account's.
+func fillPartnerLocale(ctx context.Context, tx StoreTx, e *Entrant) error {
+	if e.Partner == nil || e.Partner.Locale != "" {
+		return nil
+	}
+	locale, err := tx.AccountLocale(ctx, e.Partner.Email)
+	if err != nil {
+		return err
+	}
+	partner := *e.Partner
+	partner.Locale = locale
+	e.Partner = &partner
+	return nil
 }
 
 // Withdraw takes an entrant out, counting his games by policy; his game of
@@ -114,19 +141,17 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		var email []string // before the start, a withdrawn entrant leaves the list
-		if entrant >= 0 && entrant < len(t.Entrants) {
-			email = []string{t.Entrants[entrant].Email}
-		}
+		// Read before Withdraw: before the start, he leaves the list.
+		members := t.memberEmails(entrant)
 		gameIDs, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil {
 			return err
 		}
-		if err := updateMail(ctx, tx, t, email, now); err != nil {
+		if err := updateMail(ctx, tx, t, members, now); err != nil {
 			return err
 		}
 		for _, id := range gameIDs {
-			if err := resignFor(ctx, tx, t, entrant, id, now); err != nil {
+			if err := resignFor(ctx, tx, t, members, id, now); err != nil {
 				return err
 			}
 		}
@@ -134,16 +159,18 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 	})
 }
 
-// resignFor resigns an entrant's game (he withdrew) and records its result.
-func resignFor(ctx context.Context, tx StoreTx, t *Tournament, entrant int, gameID string, now time.Time) error {
+// resignFor resigns an entrant's game (he withdrew: members are his
+// addresses; a team resigns by one seat for its side) and records its result.
+func resignFor(ctx context.Context, tx StoreTx, t *Tournament, members []string, gameID string, now time.Time) error {
 	g, err := tx.Game(ctx, gameID)
 	if err != nil || g.Over() {
 		return err
 	}
-	seat := g.Seats[0].Color
-	if g.Seats[1].Email == t.Entrants[entrant].Email {
-		seat = g.Seats[1].Color
+	i := slices.IndexFunc(g.Seats, func(s Seat) bool { return slices.Contains(members, s.Email) })
+	if i < 0 {
+		return fmt.Errorf("tournament %s: game %s has no seat of the entrant", t.ID, gameID)
 	}
+	seat := g.Seats[i].Color
 	sub, err := Resign(g, Actor{SeatColor: &seat}, now)
 	if err != nil {
 		return err
@@ -187,30 +214,38 @@ func recordEnded(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) 
 
 // AddEntrant enters a player the organiser types in: before the start, or
 // as a late entry into a running Swiss event.
-func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, p Player, reason string) (TournamentDone, error) {
+func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, e Entrant, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
-		if p.Locale == "" {
-			locale, err := tx.AccountLocale(ctx, p.Email)
+		if e.Locale == "" {
+			locale, err := tx.AccountLocale(ctx, e.Email)
 			if err != nil {
 				return err
 			}
-			p.Locale = locale
+			e.Locale = locale
 		}
-		_, err := t.AddEntrant(p, reason, now)
+		if err := fillPartnerLocale(ctx, tx, &e); err != nil {
+			return err
+		}
+		_, err := t.AddEntrant(e, reason, now)
 		return err
 	})
 }
 
-// UpdateEntrant corrects an entrant (replace false) or replaces him by
-// another player who has not played yet (replace true). His games of the
-// running round follow: the seat gets the new name and, when the address
-// changed, a new move link, sent to the new address with an invitation.
-func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, p Player, replace bool, reason string) (TournamentDone, error) {
+// UpdateEntrant corrects an entrant's member (replace false: member 0 is
+// the player, 1 a team's partner) or replaces him by another player who
+// has not played yet (replace true). His games of the running round
+// follow: the seat gets the new name and, when the address changed, a new
+// move link, sent to the new address with an invitation.
+func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant, member int, p Player, replace bool, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if entrant < 0 || entrant >= len(t.Entrants) {
 			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 		}
-		old := t.Entrants[entrant].Player
+		members := t.Entrants[entrant].Members()
+		if member < 0 || member >= len(members) {
+			return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, member)
+		}
+		old := members[member]
 		// His games of the running round: one, or a simultaneous pair.
 		type seated struct {
 			game Game
@@ -223,9 +258,9 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			if err != nil {
 				return err
 			}
-			seat := 1
-			if tg.White == entrant {
-				seat = 0
+			seat := slices.IndexFunc(g.Seats, func(s Seat) bool { return s.Email == old.Email })
+			if seat < 0 {
+				return fmt.Errorf("tournament %s: game %s has no seat of %s", t.ID, tg.GameID, old.Email)
 			}
 			turns, err := tx.Turns(ctx, tg.GameID)
 			if err != nil {
@@ -241,7 +276,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			}
 			p.Locale = locale
 		}
-		if err := t.UpdateEntrant(entrant, p, replace, moved, reason, now); err != nil {
+		if err := t.UpdateEntrant(entrant, member, p, replace, moved, reason, now); err != nil {
 			return err
 		}
 		if len(games) == 0 {
@@ -253,7 +288,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			return err
 		}
 		for _, sg := range games {
-			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Player, now)
+			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Members()[member], now)
 			if err := tx.UpdateGame(ctx, &sg.game, &GameChange{Game: ng, Notices: notices, Cause: Cause{By: organizer, Scheduled: true}}, now); err != nil {
 				return err
 			}
@@ -315,6 +350,13 @@ func (s *Service) PostponeRound(ctx context.Context, req TournamentRequest, roun
 	})
 }
 
+// SetSeeds puts the entrants in the organiser's order before the start.
+func (s *Service) SetSeeds(ctx context.Context, req TournamentRequest, order []int, reason string) (TournamentDone, error) {
+	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+		return t.SetSeeds(order, reason, now)
+	})
+}
+
 // PauseTournament pauses the event: the clocks of its running games stop.
 func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
@@ -373,11 +415,7 @@ func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, rou
 			return err
 		}
 		g := t.Rounds[round-1].Games[index]
-		emails := []string{t.Entrants[g.White].Email}
-		if g.Black != Bye {
-			emails = append(emails, t.Entrants[g.Black].Email)
-		}
-		return s.tellPlayers(ctx, tx, t, emails, now)
+		return s.tellPlayers(ctx, tx, t, t.memberEmails(g.White, g.Black), now)
 	})
 }
 
@@ -386,7 +424,7 @@ func (t *Tournament) activeEmails() []string {
 	var out []string
 	for _, e := range t.Entrants {
 		if !e.Withdrawn {
-			out = append(out, e.Email)
+			out = append(out, e.Emails()...)
 		}
 	}
 	return out

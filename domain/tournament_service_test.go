@@ -96,7 +96,7 @@ func TestServiceReplaceEntrant(t *testing.T) {
 		black = 0
 	}
 	queued := len(f.store.Queued())
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.Player{Name: "Cat", Email: "cat@example.org"}, true, "Bob is ill"); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, 0, domain.Player{Name: "Cat", Email: "cat@example.org"}, true, "Bob is ill"); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := f.store.Game(ctx, g.ID)
@@ -108,7 +108,7 @@ func TestServiceReplaceEntrant(t *testing.T) {
 		t.Errorf("mail after the replacement: %+v", mail)
 	}
 	// A correction of the name keeps the link.
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.Player{Name: "Catherine", Email: "cat@example.org"}, false, ""); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, 0, domain.Player{Name: "Catherine", Email: "cat@example.org"}, false, ""); err != nil {
 		t.Fatal(err)
 	}
 	renamed, _ := f.store.Game(ctx, g.ID)

@@ -73,6 +73,7 @@ type phrases struct {
 	ReplyAgain       string // the reader may answer again
 
 	TournamentRound   string // .Name, .Round: the line an invitation to a tournament game adds
+	TournamentDecider string // .Round: the line an invitation to a knockout's deciding game adds
 	RoundDeadline     string // .Deadline: when the round ends and unfinished games are adjudicated
 	SubjectTournament string // .Name, .Round
 	Bye               string // .Name, .Round
@@ -206,6 +207,7 @@ var english = phrases{
 	ReplyAgain:       "To answer again, reply to this email.",
 
 	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",
+	TournamentDecider: "This is the deciding game of your match: the games of round {{.Round}} left it level. Its winner goes through; if it is drawn too, the higher seed does.",
 	RoundDeadline:     "The round ends on {{.Deadline}}: a game still unfinished then is adjudicated, scored as if the turn limit were reached.",
 	SubjectTournament: "Less: {{.Name}}, round {{.Round}}",
 	Bye:               "you have a bye in round {{.Round}} of the tournament {{.Name}}: it counts as a win. Your next pairing will come by email.",

@@ -71,6 +71,7 @@ var german = phrases{
 	ReplyAgain:       "Um erneut zu antworten, antworte auf diese E-Mail.",
 
 	TournamentRound:   "Diese Partie ist Runde {{.Round}} des Turniers {{.Name}}.",
+	TournamentDecider: "Dies ist die Entscheidungspartie deines Matches: Die Partien der Runde {{.Round}} endeten unentschieden. Wer sie gewinnt, kommt weiter; endet auch sie remis, kommt der höher Gesetzte weiter.",
 	RoundDeadline:     "Die Turnierrunde endet am {{.Deadline}}. Ist die Partie dann nicht beendet, wird sie gewertet, als wäre die Höchstzahl an Runden erreicht.",
 	SubjectTournament: "Less: {{.Name}}, Runde {{.Round}}",
 	Bye:               "in Runde {{.Round}} des Turniers {{.Name}} hast du spielfrei; das zählt als Sieg. Deine nächste Paarung kommt per E-Mail.",

@@ -74,6 +74,7 @@ var spanish = phrases{
 	ReplyAgain:       "Para responder de nuevo, responde a este correo.",
 
 	TournamentRound:   "Esta partida es la ronda {{.Round}} del torneo {{.Name}}.",
+	TournamentDecider: "Esta es la partida de desempate de tu enfrentamiento: las partidas de la ronda {{.Round}} lo dejaron igualado. Quien la gane pasa; si también acaba en tablas, pasa el mejor cabeza de serie.",
 	RoundDeadline:     "La ronda termina el {{.Deadline}}: una partida aún sin terminar en ese momento se adjudica como si se hubiera alcanzado el límite de turnos.",
 	SubjectTournament: "Less: {{.Name}}, ronda {{.Round}}",
 	Bye:               "Descansas en la ronda {{.Round}} del torneo {{.Name}}: cuenta como una victoria. Tu próximo emparejamiento llegará por correo.",

@@ -72,6 +72,7 @@ var french = phrases{
 	ReplyAgain:       "Pour répondre de nouveau, répondez à cet e-mail.",
 
 	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",
+	TournamentDecider: "Ceci est la partie décisive de votre match : les parties de la ronde {{.Round}} l’ont laissé à égalité. Son vainqueur se qualifie ; si elle est nulle aussi, la meilleure tête de série se qualifie.",
 	RoundDeadline:     "La ronde se termine le {{.Deadline}}\u00a0: une partie encore inachevée à ce moment est arbitrée comme si le nombre maximal de tours était atteint.",
 	SubjectTournament: "Less\u00a0: {{.Name}}, ronde {{.Round}}",
 	Bye:               "Vous êtes exempt à la ronde {{.Round}} du tournoi {{.Name}}\u00a0: cela compte comme une victoire. Votre prochain appariement arrivera par e-mail.",

@@ -72,6 +72,7 @@ var italian = phrases{
 	ReplyAgain:       "Per rispondere di nuovo, rispondi a questa e-mail.",
 
 	TournamentRound:   "Questa partita è il turno {{.Round}} del torneo {{.Name}}.",
+	TournamentDecider: "Questa è la partita di spareggio del tuo incontro: le partite del turno {{.Round}} lo hanno lasciato in parità. Chi la vince passa il turno; se finisce anche questa patta, passa la testa di serie più alta.",
 	RoundDeadline:     "Il turno del torneo finisce il {{.Deadline}}: una partita non ancora finita a quel momento viene aggiudicata come se fosse stato raggiunto il numero massimo di turni.",
 	SubjectTournament: "Less: {{.Name}}, turno {{.Round}}",
 	Bye:               "nel turno {{.Round}} del torneo {{.Name}} riposi: vale come una vittoria. Il prossimo abbinamento ti arriverà per e-mail.",

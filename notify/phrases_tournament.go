@@ -33,6 +33,9 @@ type tournamentPhrases struct {
 	YourDeadline string // .Round, .Deadline: when his running game is adjudicated
 	// The reminder of a round's deadline: .Name, .Round, .Deadline.
 	SubjectDeadline, DeadlineNear string
+	// To a team event's partner whom his team mate entered: .Name,
+	// .Player (the team mate), .Team.
+	SubjectPartner, PartnerEntered string
 
 	PageLabel       string
 	PageButton      string
@@ -47,6 +50,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: round {{.Round}} ends on {{.Deadline}}",
 		DeadlineNear:    "your game of round {{.Round}} of the tournament {{.Name}} is not finished yet, and the round ends soon.",
+		SubjectPartner:  "{{.Name}}: {{.Player}} entered you as a team",
+		PartnerEntered:  "{{.Player}} entered you in the tournament {{.Name}} as a team with him: {{.Team}}. The two of you play every game together, as one side of a four-player game, each with his own move link. If you do not want to play, either of you may withdraw the team on the tournament's page before the first round starts.",
 		GreetingNoName:  "Hello,",
 		SubjectResults:  "{{.Name}}: results of round {{.Round}}",
 		SubjectFinal:    "{{.Name}}: final standings",
@@ -89,6 +94,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: Runde {{.Round}} endet am {{.Deadline}}",
 		DeadlineNear:    "deine Partie der Runde {{.Round}} des Turniers {{.Name}} ist noch nicht beendet, und die Runde endet bald.",
+		SubjectPartner:  "{{.Name}}: {{.Player}} hat dich als Team angemeldet",
+		PartnerEntered:  "{{.Player}} hat dich für das Turnier {{.Name}} als Team mit sich angemeldet: {{.Team}}. Ihr spielt jede Partie zusammen, als eine Seite einer Partie zu viert, jeder mit seinem eigenen Link zum Spielen. Wenn du nicht spielen möchtest, kann jeder von euch das Team vor dem Beginn der ersten Runde auf der Seite des Turniers zurückziehen.",
 		GreetingNoName:  "Hallo,",
 		SubjectResults:  "{{.Name}}: Ergebnisse der Runde {{.Round}}",
 		SubjectFinal:    "{{.Name}}: Endstand",
@@ -131,6 +138,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		ResultLine:      "{{.Pair}}\u00a0: {{.Score}}",
 		SubjectDeadline: "{{.Name}}\u00a0: la ronde {{.Round}} finit le {{.Deadline}}",
 		DeadlineNear:    "Votre partie de la ronde {{.Round}} du tournoi {{.Name}} n'est pas encore finie, et la ronde se termine bientôt.",
+		SubjectPartner:  "{{.Name}}\u00a0: {{.Player}} vous a inscrit en équipe",
+		PartnerEntered:  "{{.Player}} vous a inscrit au tournoi {{.Name}} en équipe avec lui\u00a0: {{.Team}}. Vous jouez chaque partie ensemble, un camp d'une partie à quatre, chacun avec son propre lien pour jouer. Si vous ne souhaitez pas jouer, l'un ou l'autre peut retirer l'équipe sur la page du tournoi avant le début de la première ronde.",
 		GreetingNoName:  "Bonjour,",
 		SubjectResults:  "{{.Name}}\u00a0: résultats de la ronde {{.Round}}",
 		SubjectFinal:    "{{.Name}}\u00a0: classement final",
@@ -173,6 +182,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: la ronda {{.Round}} termina el {{.Deadline}}",
 		DeadlineNear:    "Tu partida de la ronda {{.Round}} del torneo {{.Name}} aún no ha terminado, y la ronda termina pronto.",
+		SubjectPartner:  "{{.Name}}: {{.Player}} te ha inscrito en equipo",
+		PartnerEntered:  "{{.Player}} te ha inscrito en el torneo {{.Name}} en equipo con él: {{.Team}}. Jugáis cada partida juntos, como un bando de una partida a cuatro, cada uno con su propio enlace para jugar. Si no quieres jugar, cualquiera de los dos puede retirar el equipo en la página del torneo antes de que empiece la primera ronda.",
 		GreetingNoName:  "Hola:",
 		SubjectResults:  "{{.Name}}: resultados de la ronda {{.Round}}",
 		SubjectFinal:    "{{.Name}}: clasificación final",
@@ -215,6 +226,8 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		ResultLine:      "{{.Pair}}: {{.Score}}",
 		SubjectDeadline: "{{.Name}}: il turno {{.Round}} finisce il {{.Deadline}}",
 		DeadlineNear:    "la tua partita del turno {{.Round}} del torneo {{.Name}} non è ancora finita, e il turno termina presto.",
+		SubjectPartner:  "{{.Name}}: {{.Player}} ti ha iscritto in squadra",
+		PartnerEntered:  "{{.Player}} ti ha iscritto al torneo {{.Name}} in squadra con sé: {{.Team}}. Giocate ogni partita insieme, come uno schieramento di una partita a quattro, ciascuno con il proprio link per giocare. Se non vuoi giocare, ognuno dei due può ritirare la squadra dalla pagina del torneo prima che inizi il primo turno.",
 		GreetingNoName:  "Ciao,",
 		SubjectResults:  "{{.Name}}: risultati del turno {{.Round}}",
 		SubjectFinal:    "{{.Name}}: classifica finale",

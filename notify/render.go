@@ -331,7 +331,18 @@ func (v *gameView) tournamentBlocks(p *phrases, roundDeadline string) []block {
 	}
 	out := []block{{text: say(p.TournamentRound, map[string]any{"Name": ref.Name, "Round": ref.Round})}}
 	if r := v.round(); r != nil {
-		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": formatDeadline(r.Deadline)})})
+		deadline := r.Deadline
+		for i, g := range r.Games {
+			if g.GameID != v.game.ID {
+				continue
+			}
+			// A deciding game has its own deadline, after the round's.
+			deadline = r.GameDeadline(i)
+			if g.Decider {
+				out = append(out, block{text: say(p.TournamentDecider, map[string]any{"Round": ref.Round})})
+			}
+		}
+		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": formatDeadline(deadline)})})
 	}
 	return out
 }
@@ -419,10 +430,10 @@ func (r *Renderer) bye(ctx context.Context, m domain.OutboxMail, msg Message) (M
 	name := ""
 	data := map[string]any{"Name": t.Name, "Round": m.Notice.Ply}
 	text := p.Bye
-	if i, ok := t.EntrantOf(m.Email); ok {
-		name = t.Entrants[i].Name
+	if i, member, ok := recipient(&t, m.Email); ok {
+		name = member
 		if opponent, ok := withdrawnOpponent(&t, m.Notice.Ply, i); ok {
-			data["Opponent"], text = t.Entrants[opponent].Name, p.Walkover
+			data["Opponent"], text = t.Entrants[opponent].Title(), p.Walkover
 			if t.Entrants[opponent].Annulled {
 				text = p.WalkoverAnnulled // the pairing counts for nobody
 			}

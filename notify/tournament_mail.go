@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lesspost/lesspost/domain"
 )
@@ -20,11 +21,11 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	p, tp := phrasesFor(m.Locale), tournamentPhrasesFor(m.Locale)
-	entrant, playing := t.EntrantOf(m.Email)
+	entrant, member, playing := recipient(&t, m.Email)
 	greeting := block{text: tp.GreetingNoName}
 	footer := say(tp.FooterOrganiser, map[string]any{"Name": t.Name})
 	if playing {
-		msg.ToName = t.Entrants[entrant].Name
+		msg.ToName = member
 		greeting = block{text: say(p.Greeting, map[string]any{"Name": msg.ToName})}
 		footer = say(tp.FooterPlayer, map[string]any{"Name": t.Name})
 	}
@@ -38,7 +39,7 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		if !playing {
 			return Message{}, fmt.Errorf("render mail %d: %s plays no more in %s: %w", m.ID, m.Email, t.ID, ErrObsolete)
 		}
-		d, err = r.roundDeadline(ctx, &t, m.Notice.Ply, entrant, p, tp, &msg)
+		d, err = r.roundDeadline(ctx, &t, m.Notice.Ply, entrant, m.Email, p, tp, &msg)
 	default:
 		err = fmt.Errorf("unknown kind %q", m.Notice.Kind)
 	}
@@ -63,6 +64,17 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 	}
 	msg.Text, msg.HTML = d.text(), d.html(msg.Subject, "")
 	return msg, nil
+}
+
+// recipient finds the entrant an address plays for (in a team event
+// either member's team) and the member's own name, to greet him by.
+func recipient(t *domain.Tournament, email string) (entrant int, name string, ok bool) {
+	i, ok := t.EntrantOf(email)
+	if !ok {
+		return 0, "", false
+	}
+	p, _ := t.Entrants[i].Member(email)
+	return i, p.Name, true
 }
 
 // roundResults is the email of a closed round: its results, marking how
@@ -105,11 +117,11 @@ func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n dom
 
 // resultLine is one pairing of a closed round: "Ann – Bob: 1–0 (on time)".
 func (r *Renderer) resultLine(ctx context.Context, t *domain.Tournament, g domain.TournamentGame, tp *tournamentPhrases) (string, error) {
-	white := t.Entrants[g.White].Name
+	white := t.Entrants[g.White].Title()
 	if g.Black == domain.Bye {
 		return say(tp.ByeLine, map[string]any{"Player": white}), nil
 	}
-	pair := white + " – " + t.Entrants[g.Black].Name
+	pair := white + " – " + t.Entrants[g.Black].Title()
 	if g.Outcome == nil {
 		return say(tp.ResultLine, map[string]any{"Pair": pair, "Score": tp.Undecided}), nil
 	}
@@ -179,7 +191,7 @@ func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []str
 	}
 	var out []string
 	for _, s := range domain.Standings(len(t.Entrants), t.Format, upTo, withdrawn) {
-		line := say(tp.StandingLine, map[string]any{"Rank": s.Rank, "Player": t.Entrants[s.Player].Name, "Points": points(s.Points)})
+		line := say(tp.StandingLine, map[string]any{"Rank": s.Rank, "Player": t.Entrants[s.Player].Title(), "Points": points(s.Points)})
 		if s.Withdrawn {
 			line += " (" + tp.Withdrawn + ")"
 		}
@@ -201,11 +213,17 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 	if e.Action == domain.ActionWithdrawn && e.By.Name != "" {
 		what = tp.Withdrew // to the organiser
 	}
+	data := map[string]any{"Name": t.Name, "Player": e.By.Name}
+	subject := tp.SubjectUpdate
+	if e.Action == domain.ActionJoined && playing {
+		// A team's partner: his team mate entered him.
+		what, subject, ok = tp.PartnerEntered, tp.SubjectPartner, true
+		data["Team"] = t.Entrants[entrant].Title()
+	}
 	if !ok {
 		return doc{}, fmt.Errorf("tournament %s log entry %d: no words for %q", t.ID, number, e.Action)
 	}
-	data := map[string]any{"Name": t.Name, "Player": e.By.Name}
-	msg.Subject = say(tp.SubjectUpdate, data)
+	msg.Subject = say(subject, data)
 	d := doc{preheader: say(what, data), blocks: []block{{text: say(what, data)}}}
 	if e.Reason != "" {
 		d.blocks = append(d.blocks, block{text: say(tp.Reason, map[string]any{"Reason": e.Reason})})
@@ -242,10 +260,11 @@ func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases) stri
 	return ""
 }
 
-// roundDeadline reminds entrant that his game of round number is not
-// finished and its deadline is near, with his move link. Once the game or
-// the round is over, or he withdrew, the reminder is obsolete.
-func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, p *phrases, tp *tournamentPhrases, msg *Message) (doc, error) {
+// roundDeadline reminds entrant's member at email that his game of round
+// number is not finished and its deadline is near, with his move link.
+// Once the game or the round is over, or he withdrew, the reminder is
+// obsolete.
+func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, email string, p *phrases, tp *tournamentPhrases, msg *Message) (doc, error) {
 	if number < 1 || number > len(t.Rounds) {
 		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, number)
 	}
@@ -261,13 +280,12 @@ func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, numb
 		if err != nil {
 			return doc{}, err
 		}
-		if game.Over() || len(game.Seats) != 2 {
+		// His own seat: in a team game each member holds one.
+		k := slices.IndexFunc(game.Seats, func(s domain.Seat) bool { return s.Email == email })
+		if game.Over() || k < 0 {
 			break
 		}
-		seat := game.Seats[0] // White holds a tournament game's first seat
-		if g.Black == entrant {
-			seat = game.Seats[1]
-		}
+		seat := game.Seats[k]
 		move, err := r.Links.MoveURL(game.ID, seat.Color, seat.TokenVersion)
 		if err != nil {
 			return doc{}, err
@@ -280,5 +298,5 @@ func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, numb
 			{link: &link{label: p.MoveLinkLabel, url: move, button: p.MoveButton}},
 		}}, nil
 	}
-	return doc{}, fmt.Errorf("round %d of %s for %s: %w", number, t.ID, t.Entrants[entrant].Email, ErrObsolete)
+	return doc{}, fmt.Errorf("round %d of %s for %s: %w", number, t.ID, email, ErrObsolete)
 }

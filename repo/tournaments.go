@@ -17,11 +17,7 @@ import (
 // InsertTournament stores a new tournament, unless an entrant asked for no
 // mail from lesspost (the budget is counted as each round starts).
 func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) error {
-	emails := make([]string, len(t.Entrants))
-	for i, e := range t.Entrants {
-		emails[i] = e.Email
-	}
-	if err := refuseSuppressed(ctx, s.tx, emails); err != nil {
+	if err := refuseSuppressed(ctx, s.tx, gamerow.TournamentPlayers(t)); err != nil {
 		return err
 	}
 	data, due, err := gamerow.EncodeTournament(t)

@@ -19,6 +19,16 @@ func (db *DB) Unsubscribe(ctx context.Context, email string, now time.Time) erro
 	})
 }
 
+// Resubscribe turns an address's non-essential mail back on.
+func (db *DB) Resubscribe(ctx context.Context, email string) error {
+	return db.WithTx(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM unsubscribes WHERE email = ?`, email); err != nil {
+			return fmt.Errorf("resubscribe: %w", err)
+		}
+		return nil
+	})
+}
+
 // Unsubscribed reports whether an address turned off non-essential mail.
 func (db *DB) Unsubscribed(ctx context.Context, email string) (bool, error) {
 	var n int

@@ -108,6 +108,42 @@ func (e CreateTournamentRequestFormat) Valid() bool {
 	}
 }
 
+// Defines values for CreateTournamentRequestKnockoutTiebreak.
+const (
+	CreateTournamentRequestKnockoutTiebreakGame CreateTournamentRequestKnockoutTiebreak = "game"
+	CreateTournamentRequestKnockoutTiebreakSeed CreateTournamentRequestKnockoutTiebreak = "seed"
+)
+
+// Valid indicates whether the value is a known member of the CreateTournamentRequestKnockoutTiebreak enum.
+func (e CreateTournamentRequestKnockoutTiebreak) Valid() bool {
+	switch e {
+	case CreateTournamentRequestKnockoutTiebreakGame:
+		return true
+	case CreateTournamentRequestKnockoutTiebreakSeed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateTournamentRequestSeeding.
+const (
+	CreateTournamentRequestSeedingEntry  CreateTournamentRequestSeeding = "entry"
+	CreateTournamentRequestSeedingRandom CreateTournamentRequestSeeding = "random"
+)
+
+// Valid indicates whether the value is a known member of the CreateTournamentRequestSeeding enum.
+func (e CreateTournamentRequestSeeding) Valid() bool {
+	switch e {
+	case CreateTournamentRequestSeedingEntry:
+		return true
+	case CreateTournamentRequestSeedingRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GameKind.
 const (
 	GameKindLes  GameKind = "les"
@@ -563,31 +599,31 @@ func (e LoginAcceptedStatus) Valid() bool {
 
 // Defines values for MailStatusErrorCode.
 const (
-	Empty            MailStatusErrorCode = ""
-	Rejected         MailStatusErrorCode = "rejected"
-	RenderFailed     MailStatusErrorCode = "render_failed"
-	Suppressed       MailStatusErrorCode = "suppressed"
-	TemporaryFailure MailStatusErrorCode = "temporary_failure"
-	Unknown          MailStatusErrorCode = "unknown"
-	Unreachable      MailStatusErrorCode = "unreachable"
+	MailStatusErrorCodeEmpty            MailStatusErrorCode = ""
+	MailStatusErrorCodeRejected         MailStatusErrorCode = "rejected"
+	MailStatusErrorCodeRenderFailed     MailStatusErrorCode = "render_failed"
+	MailStatusErrorCodeSuppressed       MailStatusErrorCode = "suppressed"
+	MailStatusErrorCodeTemporaryFailure MailStatusErrorCode = "temporary_failure"
+	MailStatusErrorCodeUnknown          MailStatusErrorCode = "unknown"
+	MailStatusErrorCodeUnreachable      MailStatusErrorCode = "unreachable"
 )
 
 // Valid indicates whether the value is a known member of the MailStatusErrorCode enum.
 func (e MailStatusErrorCode) Valid() bool {
 	switch e {
-	case Empty:
+	case MailStatusErrorCodeEmpty:
 		return true
-	case Rejected:
+	case MailStatusErrorCodeRejected:
 		return true
-	case RenderFailed:
+	case MailStatusErrorCodeRenderFailed:
 		return true
-	case Suppressed:
+	case MailStatusErrorCodeSuppressed:
 		return true
-	case TemporaryFailure:
+	case MailStatusErrorCodeTemporaryFailure:
 		return true
-	case Unknown:
+	case MailStatusErrorCodeUnknown:
 		return true
-	case Unreachable:
+	case MailStatusErrorCodeUnreachable:
 		return true
 	default:
 		return false
@@ -755,6 +791,7 @@ const (
 	ProblemCodeRoundNotChangeable       ProblemCode = "round_not_changeable"
 	ProblemCodeSeatOrAccountRequired    ProblemCode = "seat_or_account_required"
 	ProblemCodeStalePly                 ProblemCode = "stale_ply"
+	ProblemCodeTeamsUnsupported         ProblemCode = "teams_unsupported"
 	ProblemCodeTooManyLogins            ProblemCode = "too_many_logins"
 	ProblemCodeTooManyPushSubscriptions ProblemCode = "too_many_push_subscriptions"
 	ProblemCodeTooManyRequests          ProblemCode = "too_many_requests"
@@ -764,6 +801,7 @@ const (
 	ProblemCodeTournamentNotPaused      ProblemCode = "tournament_not_paused"
 	ProblemCodeTournamentOver           ProblemCode = "tournament_over"
 	ProblemCodeTournamentPaused         ProblemCode = "tournament_paused"
+	ProblemCodeTournamentStarted        ProblemCode = "tournament_started"
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
@@ -853,6 +891,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeStalePly:
 		return true
+	case ProblemCodeTeamsUnsupported:
+		return true
 	case ProblemCodeTooManyLogins:
 		return true
 	case ProblemCodeTooManyPushSubscriptions:
@@ -870,6 +910,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeTournamentOver:
 		return true
 	case ProblemCodeTournamentPaused:
+		return true
+	case ProblemCodeTournamentStarted:
 		return true
 	case ProblemCodeUnauthorized:
 		return true
@@ -1053,6 +1095,24 @@ func (e StandingListTiebreak) Valid() bool {
 	}
 }
 
+// Defines values for TeamMember.
+const (
+	TeamMemberPartner TeamMember = "partner"
+	TeamMemberPlayer  TeamMember = "player"
+)
+
+// Valid indicates whether the value is a known member of the TeamMember enum.
+func (e TeamMember) Valid() bool {
+	switch e {
+	case TeamMemberPartner:
+		return true
+	case TeamMemberPlayer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TimeControlKind.
 const (
 	TimeControlKindBank    TimeControlKind = "bank"
@@ -1170,6 +1230,45 @@ func (e TournamentFormat) Valid() bool {
 	}
 }
 
+// Defines values for TournamentKnockoutTiebreak.
+const (
+	TournamentKnockoutTiebreakGame        TournamentKnockoutTiebreak = "game"
+	TournamentKnockoutTiebreakLessThannil TournamentKnockoutTiebreak = "<nil>"
+	TournamentKnockoutTiebreakSeed        TournamentKnockoutTiebreak = "seed"
+)
+
+// Valid indicates whether the value is a known member of the TournamentKnockoutTiebreak enum.
+func (e TournamentKnockoutTiebreak) Valid() bool {
+	switch e {
+	case TournamentKnockoutTiebreakGame:
+		return true
+	case TournamentKnockoutTiebreakLessThannil:
+		return true
+	case TournamentKnockoutTiebreakSeed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentSeeding.
+const (
+	TournamentSeedingEntry  TournamentSeeding = "entry"
+	TournamentSeedingRandom TournamentSeeding = "random"
+)
+
+// Valid indicates whether the value is a known member of the TournamentSeeding enum.
+func (e TournamentSeeding) Valid() bool {
+	switch e {
+	case TournamentSeedingEntry:
+		return true
+	case TournamentSeedingRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TournamentStatus.
 const (
 	TournamentStatusCancelled TournamentStatus = "cancelled"
@@ -1267,6 +1366,7 @@ func (e TournamentListTournamentsStatus) Valid() bool {
 const (
 	TournamentLogEntryActionCancelled          TournamentLogEntryAction = "cancelled"
 	TournamentLogEntryActionDeadlineExtended   TournamentLogEntryAction = "deadline_extended"
+	TournamentLogEntryActionDecidingGame       TournamentLogEntryAction = "deciding_game"
 	TournamentLogEntryActionEntrantAdded       TournamentLogEntryAction = "entrant_added"
 	TournamentLogEntryActionEntrantEdited      TournamentLogEntryAction = "entrant_edited"
 	TournamentLogEntryActionEntrantReplaced    TournamentLogEntryAction = "entrant_replaced"
@@ -1279,6 +1379,7 @@ const (
 	TournamentLogEntryActionResultOverridden   TournamentLogEntryAction = "result_overridden"
 	TournamentLogEntryActionResumed            TournamentLogEntryAction = "resumed"
 	TournamentLogEntryActionRoundPostponed     TournamentLogEntryAction = "round_postponed"
+	TournamentLogEntryActionSeedsSet           TournamentLogEntryAction = "seeds_set"
 	TournamentLogEntryActionWithdrawn          TournamentLogEntryAction = "withdrawn"
 )
 
@@ -1288,6 +1389,8 @@ func (e TournamentLogEntryAction) Valid() bool {
 	case TournamentLogEntryActionCancelled:
 		return true
 	case TournamentLogEntryActionDeadlineExtended:
+		return true
+	case TournamentLogEntryActionDecidingGame:
 		return true
 	case TournamentLogEntryActionEntrantAdded:
 		return true
@@ -1313,7 +1416,66 @@ func (e TournamentLogEntryAction) Valid() bool {
 		return true
 	case TournamentLogEntryActionRoundPostponed:
 		return true
+	case TournamentLogEntryActionSeedsSet:
+		return true
 	case TournamentLogEntryActionWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TournamentLogEntryArgsKind.
+const (
+	TournamentLogEntryArgsKindAddress    TournamentLogEntryArgsKind = "address"
+	TournamentLogEntryArgsKindAnnulled   TournamentLogEntryArgsKind = "annulled"
+	TournamentLogEntryArgsKindBye        TournamentLogEntryArgsKind = "bye"
+	TournamentLogEntryArgsKindEmpty      TournamentLogEntryArgsKind = ""
+	TournamentLogEntryArgsKindEnds       TournamentLogEntryArgsKind = "ends"
+	TournamentLogEntryArgsKindHalf       TournamentLogEntryArgsKind = "half"
+	TournamentLogEntryArgsKindLate       TournamentLogEntryArgsKind = "late"
+	TournamentLogEntryArgsKindLimit      TournamentLogEntryArgsKind = "limit"
+	TournamentLogEntryArgsKindLimitUntil TournamentLogEntryArgsKind = "limit_until"
+	TournamentLogEntryArgsKindMoved      TournamentLogEntryArgsKind = "moved"
+	TournamentLogEntryArgsKindRandom     TournamentLogEntryArgsKind = "random"
+	TournamentLogEntryArgsKindRenamed    TournamentLogEntryArgsKind = "renamed"
+	TournamentLogEntryArgsKindTooFew     TournamentLogEntryArgsKind = "too_few"
+	TournamentLogEntryArgsKindUntil      TournamentLogEntryArgsKind = "until"
+	TournamentLogEntryArgsKindWith       TournamentLogEntryArgsKind = "with"
+)
+
+// Valid indicates whether the value is a known member of the TournamentLogEntryArgsKind enum.
+func (e TournamentLogEntryArgsKind) Valid() bool {
+	switch e {
+	case TournamentLogEntryArgsKindAddress:
+		return true
+	case TournamentLogEntryArgsKindAnnulled:
+		return true
+	case TournamentLogEntryArgsKindBye:
+		return true
+	case TournamentLogEntryArgsKindEmpty:
+		return true
+	case TournamentLogEntryArgsKindEnds:
+		return true
+	case TournamentLogEntryArgsKindHalf:
+		return true
+	case TournamentLogEntryArgsKindLate:
+		return true
+	case TournamentLogEntryArgsKindLimit:
+		return true
+	case TournamentLogEntryArgsKindLimitUntil:
+		return true
+	case TournamentLogEntryArgsKindMoved:
+		return true
+	case TournamentLogEntryArgsKindRandom:
+		return true
+	case TournamentLogEntryArgsKindRenamed:
+		return true
+	case TournamentLogEntryArgsKindTooFew:
+		return true
+	case TournamentLogEntryArgsKindUntil:
+		return true
+	case TournamentLogEntryArgsKindWith:
 		return true
 	default:
 		return false
@@ -1788,16 +1950,16 @@ type CreateGameRequest struct {
 
 // CreateTournamentRequest defines model for CreateTournamentRequest.
 type CreateTournamentRequest struct {
-	// Format `knockout`: the players, seeded in the order given (strongest
-	// first; players who sign up are seeded as they come), fill a
-	// bracket of the next power of two; the top seeds have byes in
-	// round 1 when the field is not a power of two, and seeds 1 and 2
-	// can meet only in the final. A match is one game (the higher
+	// Format `knockout`: the players, seeded by `seeding` (strongest first),
+	// fill a bracket of the next power of two; the top seeds have byes
+	// in round 1 when the field is not a power of two, and seeds 1 and
+	// 2 can meet only in the final. A match is one game (the higher
 	// seed has White) or, with `simultaneous`, two games with colours
 	// reversed. The winner has more points in the match; level, the
-	// greater sum of margins; still level, the higher seed. A
-	// withdrawn player's games are forfeited; a match of two
-	// withdrawn players sends nobody, and the next opponent has a bye.
+	// greater sum of margins; still level, `knockout_tiebreak`
+	// decides. A withdrawn player's games are forfeited; a match of
+	// two withdrawn players sends nobody, and the next opponent has a
+	// bye.
 	//
 	//
 	// Example: knockout
@@ -1806,11 +1968,22 @@ type CreateTournamentRequest struct {
 	// Game Every game's rules; `less` if omitted.
 	Game *GameKind `json:"game,omitempty"`
 
+	// KnockoutTiebreak Knockouts only: how a match level on points and margins is
+	// decided; `game` if omitted. `game`: the moment its games end, a deciding game is
+	// added in the same round on the same board, the lower seed
+	// White, adjudicated `tiebreak_hours` (default: the round's
+	// length) later; the later rounds move back by as much as it
+	// would overrun the next start (logged, like a postponement). Its
+	// winner goes through; a drawn deciding game sends the higher
+	// seed. `seed`: the higher seed goes through at once. A knockout
+	// created before this choice existed keeps `seed`.
+	KnockoutTiebreak *CreateTournamentRequestKnockoutTiebreak `json:"knockout_tiebreak,omitempty"`
+
 	// Name 1 to 100 characters after trimming; no control characters.
 	Name string `json:"name"`
 
-	// Players At least 2 unless `registration` opens sign-up.
-	Players *[]PlayerRequest `json:"players,omitempty"`
+	// Players At least 2 unless `registration` opens sign-up (teams, in a team event).
+	Players *[]TournamentEntryRequest `json:"players,omitempty"`
 
 	// Registration Sign-up by the players themselves.
 	Registration *RegistrationRequest `json:"registration,omitempty"`
@@ -1831,6 +2004,13 @@ type CreateTournamentRequest struct {
 	// Schedule A start per round, or a first start and an interval.
 	Schedule ScheduleRequest `json:"schedule"`
 
+	// Seeding The seeds (a knockout's bracket, a Swiss event's first
+	// pairings): `entry`, the order of `players`, then players who
+	// sign up as they come; `random`, drawn from the tournament's
+	// seed when the first round starts (logged). Until then the
+	// organiser may set them (`PUT /v1/tournaments/{id}/seeds`).
+	Seeding *CreateTournamentRequestSeeding `json:"seeding,omitempty"`
+
 	// Side Les only (LB1): every game's board side; 9 if omitted.
 	Side *int `json:"side,omitempty"`
 
@@ -1843,6 +2023,13 @@ type CreateTournamentRequest struct {
 	//
 	// Example: true
 	Simultaneous *bool `json:"simultaneous,omitempty"`
+
+	// Teams A team event: every entry of `players` is a team, with its
+	// `partner`; each pairing plays a four-player game (Less on 8x8).
+	Teams *bool `json:"teams,omitempty"`
+
+	// TiebreakHours Knockouts with `knockout_tiebreak` `game`: how long a deciding game lasts; the round's length if omitted.
+	TiebreakHours *int `json:"tiebreak_hours,omitempty"`
 
 	// Time The game's time control (omit for none). `per_turn`: `days` (the
 	// usual presets are 1, 2, 3, 5, 7, 10 and 14) or `hours` for every
@@ -1857,25 +2044,47 @@ type CreateTournamentRequest struct {
 	Time *TimeRequest `json:"time,omitempty"`
 }
 
-// CreateTournamentRequestFormat `knockout`: the players, seeded in the order given (strongest
-// first; players who sign up are seeded as they come), fill a
-// bracket of the next power of two; the top seeds have byes in
-// round 1 when the field is not a power of two, and seeds 1 and 2
-// can meet only in the final. A match is one game (the higher
+// CreateTournamentRequestFormat `knockout`: the players, seeded by `seeding` (strongest first),
+// fill a bracket of the next power of two; the top seeds have byes
+// in round 1 when the field is not a power of two, and seeds 1 and
+// 2 can meet only in the final. A match is one game (the higher
 // seed has White) or, with `simultaneous`, two games with colours
 // reversed. The winner has more points in the match; level, the
-// greater sum of margins; still level, the higher seed. A
-// withdrawn player's games are forfeited; a match of two
-// withdrawn players sends nobody, and the next opponent has a bye.
+// greater sum of margins; still level, `knockout_tiebreak`
+// decides. A withdrawn player's games are forfeited; a match of
+// two withdrawn players sends nobody, and the next opponent has a
+// bye.
 //
 // Example: knockout
 type CreateTournamentRequestFormat string
 
+// CreateTournamentRequestKnockoutTiebreak Knockouts only: how a match level on points and margins is
+// decided; `game` if omitted. `game`: the moment its games end, a deciding game is
+// added in the same round on the same board, the lower seed
+// White, adjudicated `tiebreak_hours` (default: the round's
+// length) later; the later rounds move back by as much as it
+// would overrun the next start (logged, like a postponement). Its
+// winner goes through; a drawn deciding game sends the higher
+// seed. `seed`: the higher seed goes through at once. A knockout
+// created before this choice existed keeps `seed`.
+type CreateTournamentRequestKnockoutTiebreak string
+
+// CreateTournamentRequestSeeding The seeds (a knockout's bracket, a Swiss event's first
+// pairings): `entry`, the order of `players`, then players who
+// sign up as they come; `random`, drawn from the tournament's
+// seed when the first round starts (logged). Until then the
+// organiser may set them (`PUT /v1/tournaments/{id}/seeds`).
+type CreateTournamentRequestSeeding string
+
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
 type EditTournamentPlayerRequest struct {
-	Email  *string `json:"email,omitempty"`
-	Name   *string `json:"name,omitempty"`
-	Reason *string `json:"reason,omitempty"`
+	Email *string `json:"email,omitempty"`
+
+	// Member Replacing or correcting in a team event: which member of the team
+	// (`player`, who was entered first, or his `partner`).
+	Member *TeamMember `json:"member,omitempty"`
+	Name   *string     `json:"name,omitempty"`
+	Reason *string     `json:"reason,omitempty"`
 }
 
 // Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
@@ -1911,6 +2120,14 @@ type JoinTournamentRequest struct {
 
 	// Name How the event shows you; your account's name if omitted.
 	Name *string `json:"name,omitempty"`
+
+	// Partner A team event's (required there): your team mate. He is emailed
+	// that you entered him, and may withdraw the team before the start
+	// as you may.
+	Partner *PlayerRequest `json:"partner,omitempty"`
+
+	// Team A team event's team name; "You & Partner" if omitted.
+	Team *string `json:"team,omitempty"`
 }
 
 // LesBoard defines model for LesBoard.
@@ -2896,6 +3113,15 @@ type Seat struct {
 	ToMove bool `json:"to_move"`
 }
 
+// SeedsRequest defines model for SeedsRequest.
+type SeedsRequest struct {
+	// Order The players' indexes, strongest first; each once.
+	Order []int `json:"order"`
+
+	// Reason Why, for the log.
+	Reason *string `json:"reason,omitempty"`
+}
+
 // Setup A start position other than the start corners.
 type Setup struct {
 	// Pieces The squares of each colour's pieces, by colour: `white` and `black`
@@ -2976,6 +3202,10 @@ type SubmitTurnRequest struct {
 	// Example: e5e4:e4d4:d4c4
 	Turn string `json:"turn"`
 }
+
+// TeamMember Replacing or correcting in a team event: which member of the team
+// (`player`, who was entered first, or his `partner`).
+type TeamMember string
 
 // TimeControl A game's time control, and each bank (for `bank`).
 type TimeControl struct {
@@ -3083,6 +3313,9 @@ type Tournament struct {
 	Game GameKind `json:"game"`
 	Id   string   `json:"id"`
 
+	// KnockoutTiebreak A knockout's rule for a level match (see `CreateTournamentRequest`); null for other formats.
+	KnockoutTiebreak *TournamentKnockoutTiebreak `json:"knockout_tiebreak"`
+
 	// Log Every action on the event, oldest first (who, when, what, why).
 	Log  []TournamentLogEntry `json:"log"`
 	Name string               `json:"name"`
@@ -3098,6 +3331,9 @@ type Tournament struct {
 	Registration *Registration     `json:"registration"`
 	Rounds       []TournamentRound `json:"rounds"`
 
+	// Seeding How the seeds were or will be set; `random` until the draw, `entry` after the organiser sets them.
+	Seeding TournamentSeeding `json:"seeding"`
+
 	// Side The board side of every game (Les); null for Less, whose rounds each have a board of their own.
 	Side *int `json:"side"`
 
@@ -3108,15 +3344,29 @@ type Tournament struct {
 	Standings []Standing       `json:"standings"`
 	Status    TournamentStatus `json:"status"`
 
+	// Teams A team event: each of `players` is a team of two (its
+	// `members`), and each pairing a four-player game, team against
+	// team; standings are by team.
+	Teams bool `json:"teams"`
+
 	// Tiebreak The third criterion after points and margins; a knockout ranks
 	// by the round each player reached instead (`round_reached`: the
 	// champion, the finalist, then each round's losers sharing a
 	// rank), its `tiebreak` numbers 0.
 	Tiebreak TournamentTiebreak `json:"tiebreak"`
+
+	// TiebreakHours How long a knockout's deciding game lasts; null for the round's length (or no deciding games).
+	TiebreakHours *int `json:"tiebreak_hours"`
 }
 
 // TournamentFormat defines model for Tournament.Format.
 type TournamentFormat string
+
+// TournamentKnockoutTiebreak A knockout's rule for a level match (see `CreateTournamentRequest`); null for other formats.
+type TournamentKnockoutTiebreak string
+
+// TournamentSeeding How the seeds were or will be set; `random` until the draw, `entry` after the organiser sets them.
+type TournamentSeeding string
 
 // TournamentStatus defines model for Tournament.Status.
 type TournamentStatus string
@@ -3126,6 +3376,26 @@ type TournamentStatus string
 // champion, the finalist, then each round's losers sharing a
 // rank), its `tiebreak` numbers 0.
 type TournamentTiebreak string
+
+// TournamentEntryRequest A player; in a team event a team, with its partner.
+type TournamentEntryRequest struct {
+	// Email Example: ann@example.org
+	Email string `json:"email"`
+
+	// Locale The language of emails.
+	Locale *Locale `json:"locale,omitempty"`
+
+	// Name 1 to 64 characters after trimming; no control characters.
+	//
+	// Example: Ann
+	Name    string         `json:"name"`
+	Partner *PlayerRequest `json:"partner,omitempty"`
+
+	// Team A team event's team name; its members' names ("Ann & Bob") if omitted.
+	//
+	// Example: The Walls
+	Team *string `json:"team,omitempty"`
+}
 
 // TournamentInvite defines model for TournamentInvite.
 type TournamentInvite struct {
@@ -3168,8 +3438,36 @@ type TournamentListTournamentsStatus string
 // TournamentLogEntry defines model for TournamentLogEntry.
 type TournamentLogEntry struct {
 	Action TournamentLogEntryAction `json:"action"`
-	At     time.Time                `json:"at"`
-	By     struct {
+
+	// Args The facts `detail` words, for a client to put in its reader's
+	// words; null for an entry stored before they were kept. `kind`
+	// names which wording of the action it is ("" for its first).
+	Args *struct {
+		// At A time named (a new deadline or start, when registration closes).
+		At *time.Time `json:"at"`
+
+		// Count Players (registration), or rounds played (a withdrawal).
+		Count int `json:"count"`
+
+		// Hours A duration (an extension, a postponement, a pause, how far later rounds moved).
+		Hours int                        `json:"hours"`
+		Kind  TournamentLogEntryArgsKind `json:"kind"`
+
+		// Margin White's margin of a result set by the organiser.
+		Margin int `json:"margin"`
+
+		// Of The event's rounds (a withdrawal).
+		Of int `json:"of"`
+
+		// Players The players named, in the wording's order; for `seeds_set`, every player by seed.
+		Players []string `json:"players"`
+		Round   int      `json:"round"`
+
+		// Score A result set by the organiser, White's first (1–0, ½–½, 0–1).
+		Score *string `json:"score"`
+	} `json:"args"`
+	At time.Time `json:"at"`
+	By struct {
 		// Name The player's name; null for the organiser and the scheduler.
 		Name *string                  `json:"name"`
 		Role TournamentLogEntryByRole `json:"role"`
@@ -3182,6 +3480,9 @@ type TournamentLogEntry struct {
 
 // TournamentLogEntryAction defines model for TournamentLogEntry.Action.
 type TournamentLogEntryAction string
+
+// TournamentLogEntryArgsKind defines model for TournamentLogEntry.Args.Kind.
+type TournamentLogEntryArgsKind string
 
 // TournamentLogEntryByRole defines model for TournamentLogEntry.By.Role.
 type TournamentLogEntryByRole string
@@ -3205,6 +3506,11 @@ type TournamentPairing struct {
 	// Deadline When the game is adjudicated if unfinished; later than the round's if extended.
 	Deadline time.Time `json:"deadline"`
 
+	// Decider The deciding game of a knockout match its games left level:
+	// listed after the round's other games, on its match's board,
+	// the lower seed White, with its own deadline.
+	Decider bool `json:"decider"`
+
 	// GameId The game; null for a bye or a forfeit without play.
 	GameId *string `json:"game_id"`
 
@@ -3227,8 +3533,13 @@ type TournamentPairing struct {
 // TournamentPlayer defines model for TournamentPlayer.
 type TournamentPlayer struct {
 	// Annulled He withdrew under the annul policy; none of his games count.
-	Annulled  bool   `json:"annulled"`
-	Index     int    `json:"index"`
+	Annulled bool `json:"annulled"`
+	Index    int  `json:"index"`
+
+	// Members Who plays for the entrant, by name (the player, or a team's two, the player then his partner).
+	Members []string `json:"members"`
+
+	// Name The player's name; in a team event the team's.
 	Name      string `json:"name"`
 	Withdrawn bool   `json:"withdrawn"`
 }
@@ -3239,10 +3550,20 @@ type TournamentPlayerRequest struct {
 
 	// Locale The language of emails.
 	Locale *Locale `json:"locale,omitempty"`
-	Name   string  `json:"name"`
+
+	// Member Replacing or correcting in a team event: which member of the team
+	// (`player`, who was entered first, or his `partner`).
+	Member *TeamMember `json:"member,omitempty"`
+	Name   string      `json:"name"`
+
+	// Partner Adding to a team event (required there) the player's team mate.
+	Partner *PlayerRequest `json:"partner,omitempty"`
 
 	// Reason Why, for the log (required to replace a player).
 	Reason *string `json:"reason,omitempty"`
+
+	// Team Adding to a team event, the team's name; its members' if omitted.
+	Team *string `json:"team,omitempty"`
 }
 
 // TournamentRound defines model for TournamentRound.
@@ -3843,6 +4164,11 @@ type LoginPageParams struct {
 type NeverEmailPageParams struct {
 	// T The token of the email's "never email me again" link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // NeverEmailFormdataBody defines parameters for NeverEmail.
@@ -3853,12 +4179,32 @@ type NeverEmailFormdataBody = struct {
 type NeverEmailParams struct {
 	// T The token of the email's "never email me again" link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // PlayPageParams defines parameters for PlayPage.
 type PlayPageParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// ResubscribeFormdataBody defines parameters for Resubscribe.
+type ResubscribeFormdataBody = struct {
+}
+
+// ResubscribeParams defines parameters for Resubscribe.
+type ResubscribeParams struct {
+	// T The unsubscribe token of the email's link (the unsubscribe page passes it on).
+	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // GetServiceWorkerParams defines parameters for GetServiceWorker.
@@ -3880,12 +4226,29 @@ type StandingsPageParamsLang string
 type UnsubscribePageParams struct {
 	// T The unsubscribe token from the email's link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
 // UnsubscribeParams defines parameters for Unsubscribe.
 type UnsubscribeParams struct {
 	// T The unsubscribe token from the email's link.
 	T string `form:"t" json:"t"`
+
+	// Lang The page's language (its language links set it); without it, the
+	// best match of `Accept-Language`, else English (`Content-Language`
+	// says which).
+	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// CreateGameParams defines parameters for CreateGame.
+type CreateGameParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // GetGameParams defines parameters for GetGame.
@@ -3935,6 +4298,12 @@ type SubmitTurnParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
 	// change, so that it can be retried safely: see the API description.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetBoardViewParams defines parameters for GetBoardView.
+type GetBoardViewParams struct {
+	// Ply Show the board after this many plies (default, the board now).
+	Ply *int `form:"ply,omitempty" json:"ply,omitempty"`
 }
 
 // StreamMyEventsParams defines parameters for StreamMyEvents.
@@ -4041,6 +4410,13 @@ type PostponeTournamentRoundParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// SetTournamentSeedsParams defines parameters for SetTournamentSeeds.
+type SetTournamentSeedsParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetStandingsParams defines parameters for GetStandings.
 type GetStandingsParams struct {
 	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
@@ -4072,6 +4448,9 @@ type EventParams struct {
 
 // NeverEmailFormdataRequestBody defines body for NeverEmail for application/x-www-form-urlencoded ContentType.
 type NeverEmailFormdataRequestBody = NeverEmailFormdataBody
+
+// ResubscribeFormdataRequestBody defines body for Resubscribe for application/x-www-form-urlencoded ContentType.
+type ResubscribeFormdataRequestBody = ResubscribeFormdataBody
 
 // UnsubscribeFormdataRequestBody defines body for Unsubscribe for application/x-www-form-urlencoded ContentType.
 type UnsubscribeFormdataRequestBody = OneClickUnsubscribe
@@ -4156,6 +4535,9 @@ type OverrideTournamentResultJSONRequestBody = OverrideResultRequest
 
 // PostponeTournamentRoundJSONRequestBody defines body for PostponeTournamentRound for application/json ContentType.
 type PostponeTournamentRoundJSONRequestBody = MoreTimeRequest
+
+// SetTournamentSeedsJSONRequestBody defines body for SetTournamentSeeds for application/json ContentType.
+type SetTournamentSeedsJSONRequestBody = SeedsRequest
 
 // WithdrawFromTournamentJSONRequestBody defines body for WithdrawFromTournament for application/json ContentType.
 type WithdrawFromTournamentJSONRequestBody = WithdrawRequest
@@ -5129,6 +5511,34 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ResubscribeWithBody Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithBody(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResubscribeWithFormdataBody Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetServiceWorker The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -5182,6 +5592,8 @@ type ClientInterface interface {
 	// link scanners that follow links do not unsubscribe anyone.
 	// Unsubscribing turns off non-essential mail (reminders, spectator
 	// notices); invitations, your-turn emails and results still arrive.
+	// The page after unsubscribing offers to turn them back on
+	// (`/resubscribe`).
 	//
 	// Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
 	UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5404,12 +5816,17 @@ type ClientInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateGameWithBody(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateGame Create a game
 	//
@@ -5441,12 +5858,17 @@ type ClientInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGame(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetGame A game
 	//
@@ -5746,14 +6168,21 @@ type ClientInterface interface {
 	// the path before them stays). The play page and the email pictures
 	// draw this. What a move costs comes from `listLegalMoves`.
 	//
+	// With `ply`, the board as it stood after that many plies of the
+	// game's history (0: the start), its last turn marked: the play page
+	// steps through a game with it. A ply the rules made by themselves (an
+	// automatic pass) comes with the ply before it, so a `ply` inside
+	// such a run shows the board after the run.
+	//
 	// Token: an account token (of a player or the creator), a seat token
 	// or a spectator token of this game.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+	// (`ply` past the game's plies).
 	//
 	// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-	GetBoardView(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetBoardView(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMe The signed-in account
 	//
@@ -6406,10 +6835,19 @@ type ClientInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -6442,10 +6880,19 @@ type ClientInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -6875,6 +7322,40 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
 	PostponeTournamentRound(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SetTournamentSeedsWithBody Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeedsWithBody(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetTournamentSeeds Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeeds(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetStandings Standings, as JSON or CSV
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -7136,6 +7617,54 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
+// ResubscribeWithBody Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *Client) ResubscribeWithBody(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResubscribeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResubscribeWithFormdataBody Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *Client) ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResubscribeRequestWithFormdataBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetServiceWorker The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -7219,6 +7748,8 @@ func (c *Client) WatchTournamentGame(ctx context.Context, id TournamentId, game 
 // link scanners that follow links do not unsubscribe anyone.
 // Unsubscribing turns off non-essential mail (reminders, spectator
 // notices); invitations, your-turn emails and results still arrive.
+// The page after unsubscribing offers to turn them back on
+// (`/resubscribe`).
 //
 // Corresponds with GET /unsubscribe (the `UnsubscribePage` operationId).
 func (c *Client) UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7541,13 +8072,18 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *Client) CreateGameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateGameRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateGameRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7588,13 +8124,18 @@ func (c *Client) CreateGameWithBody(ctx context.Context, contentType string, bod
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *Client) CreateGame(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateGameRequest(c.Server, body)
+func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateGameRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8043,15 +8584,22 @@ func (c *Client) SubmitTurn(ctx context.Context, id GameId, params *SubmitTurnPa
 // the path before them stays). The play page and the email pictures
 // draw this. What a move costs comes from `listLegalMoves`.
 //
+// With `ply`, the board as it stood after that many plies of the
+// game's history (0: the start), its last turn marked: the play page
+// steps through a game with it. A ply the rules made by themselves (an
+// automatic pass) comes with the ply before it, so a `ply` inside
+// such a run shows the board after the run.
+//
 // Token: an account token (of a player or the creator), a seat token
 // or a spectator token of this game.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+// (`ply` past the game's plies).
 //
 // Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-func (c *Client) GetBoardView(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetBoardViewRequest(c.Server, id)
+func (c *Client) GetBoardView(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBoardViewRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9043,10 +9591,19 @@ func (c *Client) ListTournaments(ctx context.Context, reqEditors ...RequestEdito
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -9089,10 +9646,19 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -9782,6 +10348,60 @@ func (c *Client) PostponeTournamentRound(ctx context.Context, id TournamentId, r
 	return c.Client.Do(req)
 }
 
+// SetTournamentSeedsWithBody Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *Client) SetTournamentSeedsWithBody(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetTournamentSeedsRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetTournamentSeeds Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *Client) SetTournamentSeeds(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetTournamentSeedsRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetStandings Standings, as JSON or CSV
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -10061,6 +10681,18 @@ func NewNeverEmailPageRequest(server string, params *NeverEmailPageParams) (*htt
 			}
 		}
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10120,6 +10752,18 @@ func NewNeverEmailRequestWithBody(server string, params *NeverEmailParams, conte
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -10237,6 +10881,81 @@ func NewGetReadinessRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewResubscribeRequestWithFormdataBody calls the generic Resubscribe builder with application/x-www-form-urlencoded body
+func NewResubscribeRequestWithFormdataBody(server string, params *ResubscribeParams, body ResubscribeFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewResubscribeRequestWithBody(server, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewResubscribeRequestWithBody constructs an http.Request for the Resubscribe method, with any body, and a specified content type
+func NewResubscribeRequestWithBody(server string, params *ResubscribeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/resubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "t", params.T, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -10421,6 +11140,18 @@ func NewUnsubscribePageRequest(server string, params *UnsubscribePageParams) (*h
 			}
 		}
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10480,6 +11211,18 @@ func NewUnsubscribeRequestWithBody(server string, params *UnsubscribeParams, con
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -10646,18 +11389,18 @@ func NewExchangeLoginTokenRequestWithBody(server string, contentType string, bod
 }
 
 // NewCreateGameRequest calls the generic CreateGame builder with application/json body
-func NewCreateGameRequest(server string, body CreateGameJSONRequestBody) (*http.Request, error) {
+func NewCreateGameRequest(server string, params *CreateGameParams, body CreateGameJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateGameRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateGameRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateGameRequestWithBody constructs an http.Request for the CreateGame method, with any body, and a specified content type
-func NewCreateGameRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateGameRequestWithBody(server string, params *CreateGameParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10681,6 +11424,21 @@ func NewCreateGameRequestWithBody(server string, contentType string, body io.Rea
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11259,7 +12017,7 @@ func NewSubmitTurnRequestWithBody(server string, id GameId, params *SubmitTurnPa
 }
 
 // NewGetBoardViewRequest constructs an http.Request for the GetBoardView method
-func NewGetBoardViewRequest(server string, id GameId) (*http.Request, error) {
+func NewGetBoardViewRequest(server string, id GameId, params *GetBoardViewParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11282,6 +12040,33 @@ func NewGetBoardViewRequest(server string, id GameId) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ply != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ply", *params.Ply, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -13160,6 +13945,68 @@ func NewPostponeTournamentRoundRequestWithBody(server string, id TournamentId, r
 	return req, nil
 }
 
+// NewSetTournamentSeedsRequest calls the generic SetTournamentSeeds builder with application/json body
+func NewSetTournamentSeedsRequest(server string, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetTournamentSeedsRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewSetTournamentSeedsRequestWithBody constructs an http.Request for the SetTournamentSeeds method, with any body, and a specified content type
+func NewSetTournamentSeedsRequestWithBody(server string, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/tournaments/%s/seeds", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetStandingsRequest constructs an http.Request for the GetStandings method
 func NewGetStandingsRequest(server string, id TournamentId, params *GetStandingsParams) (*http.Request, error) {
 	var err error
@@ -13458,6 +14305,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
 
+	// ResubscribeWithBodyWithResponse Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithBodyWithResponse(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error)
+
+	// ResubscribeWithFormdataBodyWithResponse Turn reminders back on
+	//
+	// Undoes `/unsubscribe` for the address the token names: reminders
+	// and spectator notices are sent to it again. The button of the page
+	// shown after unsubscribing calls it. Idempotent (an address that is
+	// subscribed stays so).
+	//
+	// Errors: `400 invalid_link` (not a valid unsubscribe link).
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+	ResubscribeWithFormdataBodyWithResponse(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error)
+
 	// GetServiceWorkerWithResponse The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -13517,6 +14392,8 @@ type ClientWithResponsesInterface interface {
 	// link scanners that follow links do not unsubscribe anyone.
 	// Unsubscribing turns off non-essential mail (reminders, spectator
 	// notices); invitations, your-turn emails and results still arrive.
+	// The page after unsubscribing offers to turn them back on
+	// (`/resubscribe`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13743,12 +14620,17 @@ type ClientWithResponsesInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGameWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
+	CreateGameWithBodyWithResponse(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
 
 	// CreateGameWithResponse Create a game
 	//
@@ -13780,12 +14662,17 @@ type ClientWithResponsesInterface interface {
 	// `address_suppressed` (a player's address asked never to be emailed
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
-	// its daily budget of mail caused by others, see `TooManyRequests`).
+	// its daily budget of mail caused by others, see `TooManyRequests`);
+	// `409 idempotency_key_reused`.
+	//
+	// Send an `Idempotency-Key` to retry safely (a lost answer retried
+	// creates one game and one set of invitations): see the API
+	// description. A replayed answer carries `Idempotent-Replayed: true`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
-	CreateGameWithResponse(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
+	CreateGameWithResponse(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
 
 	// GetGameWithResponse A game
 	//
@@ -14101,16 +14988,23 @@ type ClientWithResponsesInterface interface {
 	// the path before them stays). The play page and the email pictures
 	// draw this. What a move costs comes from `listLegalMoves`.
 	//
+	// With `ply`, the board as it stood after that many plies of the
+	// game's history (0: the start), its last turn marked: the play page
+	// steps through a game with it. A ply the rules made by themselves (an
+	// automatic pass) comes with the ply before it, so a `ply` inside
+	// such a run shows the board after the run.
+	//
 	// Token: an account token (of a player or the creator), a seat token
 	// or a spectator token of this game.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+	// (`ply` past the game's plies).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-	GetBoardViewWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error)
+	GetBoardViewWithResponse(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error)
 
 	// GetMeWithResponse The signed-in account
 	//
@@ -14801,10 +15695,19 @@ type ClientWithResponsesInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -14837,10 +15740,19 @@ type ClientWithResponsesInterface interface {
 	// entrant over budget when a round starts gets no email for that round,
 	// though his game is created.
 	//
+	// Team events (`teams`, Less only): each entry is a team of two, a
+	// player and his `partner`, optionally named (`team`; by default "Ann
+	// & Bob"). Pairings, scores and standings are by team; each pairing
+	// plays a four-player game on 8x8, the White team on the side
+	// yellow-white (its player Yellow, his partner White), the Black team
+	// on black-red (its player Black, his partner Red). Every member gets
+	// his own move link and the event's mail.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `422 invalid_input`,
 	// `email_domain_literal`, `duplicate_address` (one address entered
-	// twice), `address_suppressed` (an entrant's address asked never to be
+	// twice, also as a partner), `teams_unsupported` (a team event of a
+	// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 	// emailed again); `429 rate_limited` (tournaments per account and per
 	// client address).
 	//
@@ -15275,6 +16187,40 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/tournaments/{id}/rounds/{round}/postpone (the `PostponeTournamentRound` operationId).
 	PostponeTournamentRoundWithResponse(ctx context.Context, id TournamentId, round RoundNumber, params *PostponeTournamentRoundParams, body PostponeTournamentRoundJSONRequestBody, reqEditors ...RequestEditorFn) (*PostponeTournamentRoundResponse, error)
+
+	// SetTournamentSeedsWithBodyWithResponse Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeedsWithBodyWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error)
+
+	// SetTournamentSeedsWithResponse Set the seeds before the start
+	//
+	// The organiser's order of the players, strongest first: a knockout's
+	// bracket is drawn from it and a Swiss event's first round paired by
+	// it. Every player's index once; the players are renumbered in this
+	// order (the first has index 0). It replaces a random draw asked for
+	// at creation (`seeding` becomes `entry`). Logged.
+	//
+	// Errors: `400 invalid_request`; `401 unauthorized`;
+	// `403 account_required`/`forbidden`; `404 not_found`;
+	// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+	SetTournamentSeedsWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error)
 
 	// GetStandingsWithResponse Standings, as JSON or CSV
 	//
@@ -15828,6 +16774,61 @@ func (r GetReadinessResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReadinessResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ResubscribeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ResubscribeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResubscribeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResubscribeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResubscribeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16465,7 +17466,8 @@ func (r ExchangeLoginTokenResponse) ContentType() string {
 
 // CreateGameResponse201Headers the declared response headers of an HTTP 201 response for CreateGame
 type CreateGameResponse201Headers struct {
-	Location string
+	IdempotentReplayed *string
+	Location           string
 }
 
 // CreateGameResponse401Headers the declared response headers of an HTTP 401 response for CreateGame
@@ -16489,6 +17491,8 @@ type CreateGameResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -16523,6 +17527,11 @@ func (r CreateGameResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateGameResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -17647,6 +18656,8 @@ type GetBoardViewResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -17676,6 +18687,11 @@ func (r GetBoardViewResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetBoardViewResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21368,6 +22384,110 @@ func (r PostponeTournamentRoundResponse) ContentType() string {
 	return ""
 }
 
+// SetTournamentSeedsResponse401Headers the declared response headers of an HTTP 401 response for SetTournamentSeeds
+type SetTournamentSeedsResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type SetTournamentSeedsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TournamentAfterAction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetTournamentSeedsResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetTournamentSeedsResponse) GetJSON200() *TournamentAfterAction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SetTournamentSeedsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetTournamentSeedsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetTournamentSeedsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetTournamentSeedsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21725,6 +22845,46 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessResponse(rsp)
 }
 
+// ResubscribeWithBodyWithResponse Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *ClientWithResponses) ResubscribeWithBodyWithResponse(ctx context.Context, params *ResubscribeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error) {
+	rsp, err := c.ResubscribeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResubscribeResponse(rsp)
+}
+
+// ResubscribeWithFormdataBodyWithResponse Turn reminders back on
+//
+// Undoes `/unsubscribe` for the address the token names: reminders
+// and spectator notices are sent to it again. The button of the page
+// shown after unsubscribing calls it. Idempotent (an address that is
+// subscribed stays so).
+//
+// Errors: `400 invalid_link` (not a valid unsubscribe link).
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
+func (c *ClientWithResponses) ResubscribeWithFormdataBodyWithResponse(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error) {
+	rsp, err := c.ResubscribeWithFormdataBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResubscribeResponse(rsp)
+}
+
 // GetServiceWorkerWithResponse The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -21802,6 +22962,8 @@ func (c *ClientWithResponses) WatchTournamentGameWithResponse(ctx context.Contex
 // link scanners that follow links do not unsubscribe anyone.
 // Unsubscribing turns off non-essential mail (reminders, spectator
 // notices); invitations, your-turn emails and results still arrive.
+// The page after unsubscribing offers to turn them back on
+// (`/resubscribe`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22088,13 +23250,18 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
-	rsp, err := c.CreateGameWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context, params *CreateGameParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
+	rsp, err := c.CreateGameWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -22131,13 +23298,18 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // `address_suppressed` (a player's address asked never to be emailed
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
-// its daily budget of mail caused by others, see `TooManyRequests`).
+// its daily budget of mail caused by others, see `TooManyRequests`);
+// `409 idempotency_key_reused`.
+//
+// Send an `Idempotency-Key` to retry safely (a lost answer retried
+// creates one game and one set of invitations): see the API
+// description. A replayed answer carries `Idempotent-Replayed: true`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
-func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
-	rsp, err := c.CreateGame(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error) {
+	rsp, err := c.CreateGame(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -22542,17 +23714,24 @@ func (c *ClientWithResponses) SubmitTurnWithResponse(ctx context.Context, id Gam
 // the path before them stays). The play page and the email pictures
 // draw this. What a move costs comes from `listLegalMoves`.
 //
+// With `ply`, the board as it stood after that many plies of the
+// game's history (0: the start), its last turn marked: the play page
+// steps through a game with it. A ply the rules made by themselves (an
+// automatic pass) comes with the ply before it, so a `ply` inside
+// such a run shows the board after the run.
+//
 // Token: an account token (of a player or the creator), a seat token
 // or a spectator token of this game.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_input`
+// (`ply` past the game's plies).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/view (the `GetBoardView` operationId).
-func (c *ClientWithResponses) GetBoardViewWithResponse(ctx context.Context, id GameId, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error) {
-	rsp, err := c.GetBoardView(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetBoardViewWithResponse(ctx context.Context, id GameId, params *GetBoardViewParams, reqEditors ...RequestEditorFn) (*GetBoardViewResponse, error) {
+	rsp, err := c.GetBoardView(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -23446,10 +24625,19 @@ func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, r
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -23488,10 +24676,19 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 // entrant over budget when a round starts gets no email for that round,
 // though his game is created.
 //
+// Team events (`teams`, Less only): each entry is a team of two, a
+// player and his `partner`, optionally named (`team`; by default "Ann
+// & Bob"). Pairings, scores and standings are by team; each pairing
+// plays a four-player game on 8x8, the White team on the side
+// yellow-white (its player Yellow, his partner White), the Black team
+// on black-red (its player Black, his partner Red). Every member gets
+// his own move link and the event's mail.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `422 invalid_input`,
 // `email_domain_literal`, `duplicate_address` (one address entered
-// twice), `address_suppressed` (an entrant's address asked never to be
+// twice, also as a partner), `teams_unsupported` (a team event of a
+// game without four-player games: Les), `address_suppressed` (an entrant's address asked never to be
 // emailed again); `429 rate_limited` (tournaments per account and per
 // client address).
 //
@@ -24083,6 +25280,52 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithResponse(ctx context.Co
 	return ParsePostponeTournamentRoundResponse(rsp)
 }
 
+// SetTournamentSeedsWithBodyWithResponse Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *ClientWithResponses) SetTournamentSeedsWithBodyWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error) {
+	rsp, err := c.SetTournamentSeedsWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetTournamentSeedsResponse(rsp)
+}
+
+// SetTournamentSeedsWithResponse Set the seeds before the start
+//
+// The organiser's order of the players, strongest first: a knockout's
+// bracket is drawn from it and a Swiss event's first round paired by
+// it. Every player's index once; the players are renumbered in this
+// order (the first has index 0). It replaces a random draw asked for
+// at creation (`seeding` becomes `entry`). Logged.
+//
+// Errors: `400 invalid_request`; `401 unauthorized`;
+// `403 account_required`/`forbidden`; `404 not_found`;
+// `409 tournament_started`/`tournament_over`; `422 invalid_input`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/tournaments/{id}/seeds (the `SetTournamentSeeds` operationId).
+func (c *ClientWithResponses) SetTournamentSeedsWithResponse(ctx context.Context, id TournamentId, params *SetTournamentSeedsParams, body SetTournamentSeedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetTournamentSeedsResponse, error) {
+	rsp, err := c.SetTournamentSeeds(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetTournamentSeedsResponse(rsp)
+}
+
 // GetStandingsWithResponse Standings, as JSON or CSV
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
@@ -24565,6 +25808,46 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseResubscribeResponse parses an HTTP response from a ResubscribeWithResponse call
+func ParseResubscribeResponse(rsp *http.Response) (*ResubscribeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResubscribeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
 
 	}
 
@@ -25179,6 +26462,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		}
 		response.ApplicationproblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25212,6 +26502,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 	switch {
 	case rsp.StatusCode == 201:
 		var headers CreateGameResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
 		if values := rsp.Header.Values("Location"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -26288,6 +27585,13 @@ func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -29624,6 +30928,101 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 	switch {
 	case rsp.StatusCode == 401:
 		var headers PostponeTournamentRoundResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetTournamentSeedsResponse parses an HTTP response from a SetTournamentSeedsWithResponse call
+func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetTournamentSeedsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TournamentAfterAction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers SetTournamentSeedsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

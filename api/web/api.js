@@ -166,11 +166,14 @@ export function gameClient(id, token) {
     game: (etag) => send('GET', base, { headers: etag ? { 'If-None-Match': etag } : {} }),
     turns: () => send('GET', base + '/turns').then((r) => r.body.turns),
     view: () => send('GET', base + '/view').then((r) => r.body),
+    /** The board after the first n plies: for stepping through the game. */
+    viewAt: (n) => send('GET', base + '/view?ply=' + n).then((r) => r.body),
     moves: (turn) => {
       const q = turn ? '?turn=' + encodeURIComponent(turn) : '';
       return send('GET', base + '/moves' + q).then((r) => r.body);
     },
     preview: (turn) => send('POST', base + '/preview', { body: { turn } }).then((r) => r.body),
+    resign: (key) => send('POST', base + '/resign', { body: {}, headers: { 'Idempotency-Key': key } }).then((r) => r.body),
     submit: (turn, ply, key) =>
       send('POST', base + '/turns', { body: { turn, ply }, headers: { 'Idempotency-Key': key } }).then((r) => r.body),
     // Push subscriptions are the caller's address's: the seat's, with a link.

@@ -5,12 +5,12 @@
 // play page, which uses the account token (both renew it as needed). Without a link it asks for an email address and sends one,
 // or takes the code from the email.
 
-import { accountRequest, loginCodeBody, request, takeLinkToken, tokens } from './api.js';
+import { accountRequest, loginCodeBody, newKey, request, takeLinkToken, tokens } from './api.js';
 import { describeLesResult, describeResult, lesSide, pickLocale, translatePage, translator } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
-const state = { t: null, locale: null, cursor: null };
+const state = { t: null, locale: null, cursor: null, user: null, newKey: null };
 
 function start() {
   const loginToken = takeLinkToken();
@@ -22,6 +22,15 @@ function start() {
   });
   $('more').addEventListener('click', () => loadGames().catch(showError));
   $('sign-out').addEventListener('click', signOut);
+  $('new-form').addEventListener('submit', newGame);
+  // A changed form is a new game: a new key (the same form sent twice is one).
+  $('new-form').addEventListener('input', () => (state.newKey = null));
+  // A sign-in link opened in a tab already on this page changes only the
+  // fragment, which loads nothing: take its token here.
+  window.addEventListener('hashchange', () => {
+    const token = takeLinkToken();
+    if (token) signIn({ token });
+  });
   if (loginToken) return signIn({ token: loginToken });
   if (tokens.account()) return showAccount();
   showAsk();
@@ -87,9 +96,12 @@ async function showAccount(user) {
   try {
     if (!user) user = (await accountRequest('GET', '/v1/me')).body;
     setLocale(user.locale);
+    state.user = user;
     $('who').textContent = state.t('login.signedIn', { email: user.email });
     $('ask').hidden = true;
     $('games-panel').hidden = false;
+    $('new-game').hidden = false;
+    if (!$('my-name').value) $('my-name').value = user.name || '';
     $('games').replaceChildren();
     state.cursor = null;
     await loadGames();
@@ -110,6 +122,9 @@ async function loadGames() {
   $('no-games').hidden = $('games').children.length > 0;
 }
 
+// A game of the list, told apart from the others: who the account plays
+// against (and with, in a team), the game and board, whose turn it is and
+// until when, in the reader's time.
 function gameItem(g) {
   const t = state.t;
   const li = document.createElement('li');
@@ -121,17 +136,74 @@ function gameItem(g) {
   const les = g.game === 'les';
   const color = les ? (s) => s.stone : (s) => s.color;
   const player = (s) => (color(s) ? `${s.name} (${t('color.' + color(s))})` : s.name);
-  a.textContent = g.seats.map(player).join(' – ');
-  const what = document.createElement('span');
-  what.className = 'state';
+  a.textContent = opponents(g, player);
+  const meta = [les ? t('login.lesSide', { n: g.board.side }) : t('login.lessSize', { n: g.board.size })];
   if (g.status === 'finished') {
     const result = les ? describeLesResult(t, g.result, g.seats) : describeResult(t, g.result);
-    what.textContent = t('login.over', { result });
-  } else if (mine) what.textContent = t('login.yourTurn');
-  else if (les) what.textContent = t('login.toMove', { name: lesSide(t, g.seats, g.to_move) });
-  else what.textContent = t('login.waiting', { color: t('color.' + g.to_move) });
+    meta.push(t('login.over', { result }));
+  } else {
+    if (mine) meta.push(t('login.yourTurn'));
+    else if (les) meta.push(t('login.toMove', { name: lesSide(t, g.seats, g.to_move) }));
+    else meta.push(t('login.waiting', { color: t('color.' + g.to_move) }));
+    if (g.deadline) meta.push(t('login.until', { time: when(g.deadline) }));
+  }
+  const what = document.createElement('span');
+  what.className = 'state';
+  what.textContent = meta.join(' · ');
   li.append(a, what);
   return li;
+}
+
+// opponents names the other side of a game the account plays in ("vs Bob",
+// "with Bea, vs Wim and Rae"), or every player of one it only created.
+function opponents(g, player) {
+  const t = state.t;
+  const mine = g.seats.filter((s) => g.your_colors.includes(s.color));
+  if (!mine.length) return g.seats.map(player).join(' – ');
+  const side = (s) => (g.seats.length === 4 ? g.seats.indexOf(s) % 2 : s);
+  const mySides = new Set(mine.map(side));
+  const others = g.seats.filter((s) => !mySides.has(side(s)));
+  const partners = g.seats.filter((s) => mySides.has(side(s)) && !g.your_colors.includes(s.color));
+  const names = others.length === 2 ? t('login.and', { a: player(others[0]), b: player(others[1]) }) : others.map(player).join(', ');
+  if (partners.length === 1) return t('login.withVs', { partner: partners[0].name, names });
+  return t('login.vs', { names });
+}
+
+// when writes a deadline in the reader's language and time zone.
+function when(iso) {
+  return new Intl.DateTimeFormat(state.locale, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+}
+
+// newGame invites the opponent to a game with the account's player: the
+// server emails each his link, and the game joins the list.
+async function newGame(e) {
+  e.preventDefault();
+  clearMessages();
+  const les = $('new-kind').value === 'les';
+  // Never a part of his address for a name: spectators see the names.
+  const me = { name: $('my-name').value.trim(), email: state.user.email };
+  const them = { name: $('opp-name').value.trim(), email: $('opp-email').value.trim() };
+  const body = { players: $('new-seat').value === 'first' ? [me, them] : [them, me] };
+  if (les) body.game = 'les';
+  const time = $('new-time').value;
+  if (time === 'bank') body.time = { kind: 'bank', initial_hours: 240, increment_hours: 36 };
+  else if (time !== 'none') body.time = { kind: 'per_turn', days: Number(time.slice(1)) };
+  state.newKey = state.newKey || newKey();
+  $('new-submit').disabled = true;
+  try {
+    await accountRequest('POST', '/v1/games', { body, headers: { 'Idempotency-Key': state.newKey } });
+    state.newKey = null;
+    $('new-form').reset();
+    $('my-name').value = me.name;
+    showNotice(state.t('new.created', { name: them.name }));
+    $('games').replaceChildren();
+    state.cursor = null;
+    await loadGames();
+  } catch (err) {
+    showError(err);
+  } finally {
+    $('new-submit').disabled = false;
+  }
 }
 
 async function signOut() {

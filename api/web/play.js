@@ -46,6 +46,8 @@ const state = {
   pollTimer: 0,
   pollDue: false, // a poll fell due while the tab was hidden
   polling: false,
+  replay: null, // stepping through the game: {n, view} (the board after n plies), or null for now
+  replayWanted: null, // the n last asked for, so that a slow answer for an older one is dropped
 };
 
 // ---- start ----------------------------------------------------------------
@@ -82,6 +84,16 @@ function wireControls() {
   $('clear').addEventListener('click', clearMoves);
   $('submit').addEventListener('click', submit);
   $('notation-form').addEventListener('submit', checkNotation);
+  $('resign-ask').addEventListener('click', () => askResign(true));
+  $('resign-no').addEventListener('click', () => askResign(false));
+  $('resign-yes').addEventListener('click', resign);
+  $('replay-prev').addEventListener('click', () => showPly(shownPly() - 1));
+  $('replay-next').addEventListener('click', () => showPly(shownPly() + 1));
+  $('replay-latest').addEventListener('click', () => showPly(state.turns.length));
+  $('history').addEventListener('click', (e) => {
+    const button = e.target.closest('button[data-after]');
+    if (button) showPly(Number(button.dataset.after));
+  });
   // Back to the tab: look at once rather than at the next tick.
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden && (state.pollDue || state.pollTimer)) poll();
@@ -256,6 +268,7 @@ function destinations(from) {
 }
 
 function onChoose(sq) {
+  if (state.replay) return; // an earlier position is only looked at
   if (isLes()) return placeStone(sq);
   if (!myTurn() || state.busy) return;
   if (!state.options) {
@@ -353,7 +366,12 @@ async function submit() {
 }
 
 function canSubmit() {
-  if (!myTurn() || state.busy || !state.options) return false;
+  return !state.busy && turnReady();
+}
+
+// turnReady: the turn on the board may be sent as it is (busy or not).
+function turnReady() {
+  if (!myTurn() || !state.options) return false;
   if (isLes() && state.game.stage === 'choice') {
     return state.options.moves.some((m) => m.kind === 'color' && m.to === state.choice);
   }
@@ -364,6 +382,7 @@ function canSubmit() {
 // then the next poll fetches everything again.
 function afterPlayed(res, view) {
   const mover = res.played[0];
+  state.replay = null; // the turn was made on the board now: show it
   state.game = res.game;
   state.etag = view ? `"v${res.game.version}"` : null;
   state.turns = state.turns.concat(res.played);
@@ -385,6 +404,47 @@ function afterPlayed(res, view) {
   }
   if (myTurn()) refreshOptions();
   schedulePoll();
+}
+
+// ---- resigning ----------------------------------------------------------------
+
+// A player may resign at any time (not only on his turn), after saying yes
+// to a question that names what is lost: the game, or his team's game.
+function renderResign() {
+  const player = state.game.your_colors.length > 0 && state.game.status === 'active';
+  $('resign').hidden = !player;
+  if (!player) $('resign-confirm').hidden = true;
+  const team = state.game.seats.length === 4;
+  setText($('resign-question'), state.t(team ? 'resign.questionTeam' : 'resign.question'));
+}
+
+function askResign(ask) {
+  $('resign-confirm').hidden = !ask;
+  $('resign-ask').hidden = ask;
+  (ask ? $('resign-no') : $('resign-ask')).focus();
+}
+
+async function resign() {
+  // One key for this decision: a retry after a lost answer resigns once.
+  state.resignKey = state.resignKey || newKey();
+  $('resign-yes').disabled = true;
+  try {
+    const res = await state.api.resign(state.resignKey);
+    state.replay = null;
+    state.game = res.game;
+    state.etag = null;
+    await fetchDetails();
+    startTurn();
+    render();
+    showNotice(state.t('notice.resigned', { result: resultLine(state.game.result) }), true);
+  } catch (err) {
+    showNotice(errorText(err), true);
+    if (err.code === 'game_over') await poll();
+  } finally {
+    $('resign-yes').disabled = false;
+    $('resign-confirm').hidden = true;
+    $('resign-ask').hidden = false;
+  }
 }
 
 async function onSubmitError(err) {
@@ -425,9 +485,12 @@ function render() {
   renderStatus();
   renderBoard();
   renderPanel();
+  renderSubmitBar();
   renderSeats();
   renderResult();
   renderHistory();
+  renderReplay();
+  renderResign();
 }
 
 // Live regions announce every change, so unchanged text is left alone.
@@ -485,6 +548,7 @@ function position() {
 }
 
 function renderBoard() {
+  if (state.replay) return renderReplayBoard();
   if (isLes()) return renderLesBoard();
   const mine = myTurn();
   state.board.update({
@@ -496,6 +560,81 @@ function renderBoard() {
     turnPath: state.moves,
   });
   $('board').classList.toggle('interactive', mine);
+}
+
+// ---- stepping through the game ----------------------------------------------
+
+// shownPly is how many plies the board shows: all of them unless stepping back.
+function shownPly() {
+  return state.replay ? state.replay.n : state.turns.length;
+}
+
+// showPly draws the board after the first n plies, as the server replays
+// it (the page knows no rules); n at the end is the game now, and playable.
+async function showPly(n) {
+  n = Math.max(0, Math.min(n, state.turns.length));
+  state.replayWanted = n;
+  if (n === state.turns.length) {
+    state.replay = null;
+    return render();
+  }
+  try {
+    const view = await state.api.viewAt(n);
+    if (state.replayWanted !== n) return; // a later step overtook this one
+    state.replay = { n, view };
+  } catch (err) {
+    state.replay = null;
+    showTurnError(err);
+  }
+  render();
+}
+
+// The board of an earlier ply: pieces and the path of its last turn, nothing
+// to choose.
+function renderReplayBoard() {
+  const v = state.replay.view;
+  const pieces = new Map(v.pieces.map((p) => [p.cell, p.color]));
+  if (isLes()) {
+    const holes = new Map();
+    for (const h of v.highlights) if (h.kind === 'hole') for (const c of h.cells) holes.set(c, h.color);
+    state.board.update({ stones: pieces, placed: new Set(), last: new Set(v.path.map((s) => s.to)), legal: new Set(), holes });
+  } else {
+    state.board.update({ pieces, movable: new Set(), selected: null, dests: new Map(), lastPath: v.path, turnPath: [] });
+  }
+  $('board').classList.remove('interactive');
+}
+
+// The bar above the board: where in the game the board is, and the steps.
+function renderReplay() {
+  const t = state.t;
+  const m = state.turns.length;
+  $('replay').hidden = m === 0;
+  $('game').classList.toggle('replaying', !!state.replay);
+  if (!m) return;
+  const n = shownPly();
+  let text = t('replay.now', { n: m });
+  if (state.replay) text = n === 0 ? t('replay.start') : t('replay.at', { n, m });
+  setText($('replay-text'), text);
+  $('replay-prev').disabled = n === 0;
+  $('replay-next').disabled = n === m;
+  $('replay-latest').disabled = n === m;
+}
+
+// renderSubmitBar keeps Submit in view on a phone, where the panel is below
+// a board as wide as the screen: once the turn can be sent (and while it is
+// being sent) the bar with Submit, its status and any error is fixed to the
+// bottom of the screen (play.css), and the page gets room below its end so
+// the bar covers nothing.
+function renderSubmitBar() {
+  const ready = !$('turn').hidden && turnReady();
+  document.body.classList.toggle('turn-ready', ready);
+  if (!state.barObserver) {
+    const bar = $('submit-bar');
+    state.barObserver = new ResizeObserver(() => {
+      document.body.style.setProperty('--submit-bar-h', bar.offsetHeight + 'px');
+    });
+    state.barObserver.observe(bar);
+  }
 }
 
 function renderPanel() {
@@ -575,19 +714,39 @@ function renderResult() {
   node.textContent = node.hidden ? '' : resultLine(state.game.result);
 }
 
+// The history, newest first: the turns since the player's own last turn
+// are marked new, and each turn shows the board after it when chosen.
 function renderHistory() {
   const t = state.t;
-  const items = state.turns.map((turn) => {
+  const mine = new Set(state.game.your_colors);
+  let lastMine = -1;
+  state.turns.forEach((turn, i) => {
+    if (mine.has(turn.color) && !turn.auto) lastMine = i;
+  });
+  const shown = shownPly();
+  const items = state.turns.map((turn, i) => {
     const li = document.createElement('li');
     li.value = turn.ply;
-    if (isLes()) {
-      li.textContent = lesHistoryItem(turn);
-      return li;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'history-turn';
+    button.dataset.after = String(i + 1);
+    button.title = t('history.show');
+    if (i + 1 === shown && state.replay) button.setAttribute('aria-current', 'step');
+    if (isLes()) button.textContent = lesHistoryItem(turn);
+    else button.textContent = t('history.item', { color: t('color.' + turn.color), turn: turn.auto ? t('history.auto') : turn.turn, n: turn.counted });
+    li.append(button);
+    if (mine.size && i > lastMine && !mine.has(turn.color)) {
+      li.classList.add('new');
+      const tag = document.createElement('span');
+      tag.className = 'new-tag';
+      tag.title = t('history.newTitle');
+      tag.textContent = t('history.new');
+      li.append(' ', tag);
     }
-    const text = turn.auto ? t('history.auto') : turn.turn;
-    li.textContent = t('history.item', { color: t('color.' + turn.color), turn: text, n: turn.counted });
     return li;
   });
+  items.reverse();
   $('history').replaceChildren(...items);
   $('history-empty').hidden = items.length > 0;
 }
@@ -610,6 +769,9 @@ function renderKind() {
   const les = isLes();
   $('legend-less').hidden = les;
   $('legend-les').hidden = !les;
+  // A spectator moves nothing: the help for choosing moves is not his.
+  const watching = !state.game.your_colors.length;
+  for (const node of document.querySelectorAll('.mover-help')) node.hidden = watching;
   if (!les) return;
   const t = state.t;
   setText(document.querySelector('.brand span'), t('brand.les'));

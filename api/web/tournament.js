@@ -125,6 +125,12 @@ $('signup-join').addEventListener('submit', async (e) => {
   clear();
   const body = { name: $('signup-name').value.trim() };
   if (invite) body.invite = invite;
+  // A team event's form also names the partner (and the team).
+  if ($('signup-partner-name')) {
+    body.partner = { name: $('signup-partner-name').value.trim(), email: $('signup-partner-email').value.trim() };
+    const team = $('signup-team').value.trim();
+    if (team) body.team = team;
+  }
   try {
     await accountRequest('POST', '/v1/tournaments/' + encodeURIComponent(id) + '/join', { body });
     location.reload();

@@ -171,6 +171,16 @@ func (g *Engine) TimeOut(pass bool) ([]ruleset.Played, error) {
 // Clone implements ruleset.Game.
 func (g *Engine) Clone() ruleset.Game { return g.clone() }
 
+// Restart implements ruleset.Game: the empty board of the same side, the
+// setter to set up (LB1).
+func (g *Engine) Restart() (ruleset.Game, []ruleset.Played, error) {
+	e, err := NewEngine(g.board.Side())
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, nil, nil
+}
+
 // Legal implements ruleset.Game: where the mover's next stone may go, after
 // the part of the ply given. In the setup (partial: its points so far) the
 // stones alternate from black (LS2) and CanEnd is true once the four are

@@ -377,6 +377,16 @@ func (g *RulesGame) Clone() ruleset.Game {
 	return &c
 }
 
+// Restart implements ruleset.Game: the start position and options, with
+// the passes the rules make at the start (T2).
+func (g *RulesGame) Restart() (ruleset.Game, []ruleset.Played, error) {
+	e, history, err := NewGame(g.Game.start, g.Game.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &RulesGame{Game: e, Preset: g.Preset, Seed: g.Seed}, RulesPlayed(history), nil
+}
+
 // Legal implements ruleset.Game: the moves of every piece of the mover
 // after the moves of the turn so far, with their costs.
 func (g *RulesGame) Legal(partial string) (ruleset.Legal, error) {

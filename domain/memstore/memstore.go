@@ -270,6 +270,14 @@ func (s *Store) Unsubscribe(ctx context.Context, email string, now time.Time) er
 	return nil
 }
 
+// Resubscribe implements domain.MailChoices.
+func (s *Store) Resubscribe(ctx context.Context, email string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.data.unsubscribed, email)
+	return nil
+}
+
 // Suppress implements domain.MailChoices.
 func (s *Store) Suppress(ctx context.Context, email string, now time.Time) error {
 	s.mu.Lock()

@@ -275,6 +275,12 @@ func (db *DB) Unsubscribe(ctx context.Context, email string, now time.Time) erro
 	return err
 }
 
+// Resubscribe turns an address's non-essential mail back on.
+func (db *DB) Resubscribe(ctx context.Context, email string) error {
+	_, err := db.exec(ctx, "resubscribe", `DELETE FROM unsubscribes WHERE email = $1`, email)
+	return err
+}
+
 // Unsubscribed reports whether an address turned off non-essential mail.
 func (db *DB) Unsubscribed(ctx context.Context, email string) (bool, error) {
 	var found bool

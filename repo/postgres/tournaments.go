@@ -17,13 +17,13 @@ import (
 // InsertTournament stores a new tournament, unless an entrant asked for no
 // mail from lesspost (the budget is counted as each round starts).
 func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) error {
-	for _, e := range t.Entrants {
-		suppressed, _, err := mailFacts{s.tx}.Stops(ctx, e.Email)
+	for _, email := range gamerow.TournamentPlayers(t) {
+		suppressed, _, err := mailFacts{s.tx}.Stops(ctx, email)
 		if err != nil {
 			return err
 		}
 		if suppressed {
-			return mailpolicy.SuppressedError(e.Email)
+			return mailpolicy.SuppressedError(email)
 		}
 	}
 	data, due, err := gamerow.EncodeTournament(t)

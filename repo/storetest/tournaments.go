@@ -108,7 +108,7 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
-	if _, err := open.Join(domain.Player{Name: "Eve", Email: "eve@example.org"}, eve.ID, 0, T0); err != nil {
+	if _, err := open.Join(domain.Entrant{Player: domain.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
 		t.Fatal(err)
 	}
 	version := open.Version
@@ -117,7 +117,7 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &open, version-1) })
 	version = closed.Version
-	if err := closed.UpdateEntrant(1, domain.Player{Name: "Rob", Email: "rob@example.org"}, false, false, "typo", T0); err != nil {
+	if err := closed.UpdateEntrant(1, 0, domain.Player{Name: "Rob", Email: "rob@example.org"}, false, false, "typo", T0); err != nil {
 		t.Fatal(err)
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &closed, version) })

@@ -132,13 +132,13 @@ func TournamentNotFound(id string) error {
 	return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
 }
 
-// TournamentPlayers are the addresses of a tournament's entrants, which the
-// stores keep beside the document so an account finds the tournaments it
-// plays in.
+// TournamentPlayers are the addresses of a tournament's entrants (both
+// members of a team), which the stores keep beside the document so an
+// account finds the tournaments it plays in.
 func TournamentPlayers(t *domain.Tournament) []string {
 	out := make([]string, 0, len(t.Entrants))
 	for _, e := range t.Entrants {
-		out = append(out, e.Email)
+		out = append(out, e.Emails()...)
 	}
 	return out
 }
