@@ -148,6 +148,7 @@ func (s *Server) me(c echo.Context) error {
 type updateMeRequest struct {
 	Name               *string `json:"name"`
 	Locale             *string `json:"locale"`
+	TimeZone           *string `json:"time_zone"`
 	ReplyConfirmations *bool   `json:"reply_confirmations"`
 }
 
@@ -171,11 +172,16 @@ func (s *Server) updateMe(c echo.Context) error {
 			return err
 		}
 	}
+	if req.TimeZone != nil {
+		if u.TimeZone, err = domain.CheckTimeZone(*req.TimeZone); err != nil {
+			return err
+		}
+	}
 	if req.ReplyConfirmations != nil {
 		u.ReplyConfirmations = *req.ReplyConfirmations
 	}
 	updated, err := s.app.UpdateUser(c.Request().Context(), u.ID,
-		domain.AccountSettings{Name: u.Name, Locale: u.Locale, ReplyConfirmations: u.ReplyConfirmations})
+		domain.AccountSettings{Name: u.Name, Locale: u.Locale, TimeZone: u.TimeZone, ReplyConfirmations: u.ReplyConfirmations})
 	if err != nil {
 		return err
 	}

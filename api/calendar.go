@@ -35,7 +35,8 @@ func (s *Server) calendar(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	tournaments, err := s.app.Tournaments(ctx, u)
+	// The events he plays in: the newest, as many as a list gives.
+	tournaments, _, err := s.app.Tournaments(ctx, u, []domain.TournamentCategory{domain.PlayingIn}, nil, domain.MaxTournamentList)
 	if err != nil {
 		return err
 	}

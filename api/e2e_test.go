@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -142,8 +143,24 @@ func TestFourPlayerGame(t *testing.T) {
 	}
 	links := map[string]string{}
 	mail := h.deliver()
+	// Each player's goal, as the board is drawn (S2), with the partner's
+	// pieces after his own (M6): on the page (the game's JSON) and in the
+	// invitation alike.
+	goals := map[string]string{"yellow": "a7–b8 (top right)", "black": "g7–h8 (bottom right)",
+		"white": "a1–b2 (top left)", "red": "g1–h2 (bottom left)"}
 	for c, email := range emails {
-		_, links[c] = moveLink(t, only(t, mail, email))
+		m := only(t, mail, email)
+		_, links[c] = moveLink(t, m)
+		want := "Bring your 4 pieces to " + goals[c] + "; once they are all there, you move your partner’s pieces until they are home too."
+		if got := h.game(g.ID, links[c]).Goal; got != want {
+			t.Errorf("%s's goal %q, want %q", c, got, want)
+		}
+		if !regexp.MustCompile(regexp.QuoteMeta(want+"\nThe rules of the game:\n") + `https?://[^/\s]+/rules\?lang=en\n`).MatchString(m.Text) {
+			t.Errorf("%s's invitation lacks the goal and the rules link:\n%s", c, m.Text)
+		}
+	}
+	if got := h.game(g.ID, organiser).Goal; got != "" {
+		t.Errorf("the organiser, who does not play, has a goal: %q", got)
 	}
 
 	board, err := less.GenerateBoard(8, 11)

@@ -616,3 +616,48 @@ func (s *Server) rotateSpectatorLink(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, v)
 }
+
+// rematchView answers a rematch: the new game as its caller sees it, and
+// for a caller who came with a move link, his own link to the new game.
+type rematchView struct {
+	Game    any     `json:"game"`
+	Created bool    `json:"created"`
+	PlayURL *string `json:"play_url"`
+}
+
+// rematch starts (or finds) the rematch of a finished game for one of its
+// players or its creator: one click on the finished game's page.
+func (s *Server) rematch(c echo.Context) error {
+	if _, err := decodeJSONBody(c, &struct{}{}); err != nil {
+		return err
+	}
+	p, err := s.caller(c, domain.ScopeGamesCreate)
+	if err != nil {
+		return err
+	}
+	done, err := s.app.Rematch(c.Request().Context(), c.Param("id"), p.credentials())
+	if err != nil {
+		return err
+	}
+	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	out := rematchView{Created: done.Created}
+	if done.Seat != "" {
+		seat, _ := done.Game.Seat(done.Seat)
+		actor = domain.Actor{SeatColor: &done.Seat}
+		u, err := s.links.MoveURL(done.Game.ID, seat.Color, seat.TokenVersion)
+		if err != nil {
+			return err
+		}
+		out.PlayURL = &u
+	}
+	if out.Game, err = s.viewGame(&done.Game, actor); err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if done.Created {
+		s.wakeMail()
+		status = http.StatusCreated
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/v1/games/"+done.Game.ID)
+	return c.JSON(status, out)
+}

@@ -362,6 +362,7 @@ type gameJSON struct {
 	Pieces     map[string][]string `json:"pieces"`
 	Counts     map[string]int      `json:"counts"`
 	YourColors []string            `json:"your_colors"`
+	Goal       string              `json:"goal"`
 	Version    int                 `json:"version"`
 	Board      struct {
 		Size  int     `json:"size"`

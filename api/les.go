@@ -29,6 +29,7 @@ type lesGameView struct {
 	ToMove       *string        `json:"to_move"`
 	YourColors   []string       `json:"your_colors"`
 	Locale       string         `json:"locale"`
+	Goal         string         `json:"goal"`
 	Result       *lesResultView `json:"result"`
 	Diagram      string         `json:"diagram"`
 	SpectatorURL string         `json:"spectator_url,omitempty"`
@@ -87,7 +88,7 @@ func (s *Server) viewLesGame(g *domain.Game, e *les.Engine, a domain.Actor) (les
 	b := e.Position().Board()
 	v := lesGameView{ID: g.ID, Game: les.RulesetName, Status: c.status, Players: len(g.Seats),
 		Board: lesBoardView{Side: b.Side(), Points: b.Points()}, Stage: stageNames[e.Stage()],
-		Stones: stones(e.Position()), Ply: e.Ply(), ToMove: c.toMove, YourColors: c.yourColors, Locale: c.locale,
+		Stones: stones(e.Position()), Ply: e.Ply(), ToMove: c.toMove, YourColors: c.yourColors, Locale: c.locale, Goal: c.goal,
 		Result: viewLesResult(e), Diagram: diagram, SpectatorURL: c.spectatorURL, Time: c.time,
 		Deadline: c.deadline, TimeLeft: c.timeLeft, Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}
 	toMove := g.ToMove()

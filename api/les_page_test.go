@@ -536,6 +536,13 @@ func TestLesPageSpeaksPlayersLocale(t *testing.T) {
 	if got := p.text("#submit"); got != "Aufbau abschicken" {
 		t.Errorf("submit button %q", got)
 	}
+	// The goal in words and the rules of Les, in German.
+	if got, want := p.text("#goal-text"), "Besitze mehr Löcher als dein Gegner: leere Punkte, die nur deine Steine umschließen."; got != want {
+		t.Errorf("goal %q, want %q", got, want)
+	}
+	if got := eval[string](p, `document.getElementById('rules-link').getAttribute('href')`); got != "/rules/les?lang=de" {
+		t.Errorf("rules link %q", got)
+	}
 	// Every language has every string; the Less page's test checks it too,
 	// but Les's strings are the ones that came last.
 	ctx, cancel := context.WithTimeout(p.ctx, browserTimeout)

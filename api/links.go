@@ -60,6 +60,9 @@ func (l *Links) InviteURL(tournamentID string, version int) (string, error) {
 	return l.TournamentURL(tournamentID) + "#invite=" + tok, nil
 }
 
+// RulesURL is the rules page of a game (a ruleset name) in a language.
+func (l *Links) RulesURL(game, locale string) string { return l.base + rulesPath(game, locale) }
+
 // LoginURL is a sign-in link for a login token.
 func (l *Links) LoginURL(token string) string {
 	return l.base + "/login#t=" + url.QueryEscape(token)

@@ -176,6 +176,10 @@ func TestPlayPageSpectator(t *testing.T) {
 	if !p.visible(`[data-i18n="legend.last"]`) || !p.visible(`[data-i18n="legend.wall"]`) {
 		t.Error("the spectator does not see the board's legend")
 	}
+	// No goal is his, but the rules are everyone's.
+	if p.visible("#goal-text") || !p.visible("#rules-link") || eval[string](p, `document.getElementById('rules-link').getAttribute('href')`) != "/rules?lang=en" {
+		t.Errorf("spectator: goal shown %v, rules link shown %v", p.visible("#goal-text"), p.visible("#rules-link"))
+	}
 	saveScreenshot(t, p, "play-1280-spectator.png")
 
 	// The player herself still has it.
@@ -255,6 +259,16 @@ func TestPlayPageSpeaksPlayersLocale(t *testing.T) {
 	}
 	if got := p.text("#submit"); got != "Runde abschicken" {
 		t.Errorf("submit button %q", got)
+	}
+	// The goal in words, as the invitation says it, and the rules in German.
+	if got, want := p.text("#goal-text"), "Bring deine 4 Spielsteine nach a1–b2 (oben links)."; got != want || !p.visible("#goal-text") {
+		t.Errorf("goal %q, want %q", got, want)
+	}
+	if got := eval[string](p, `document.getElementById('rules-link').getAttribute('href')`); got != "/rules?lang=de" {
+		t.Errorf("rules link %q", got)
+	}
+	if got := p.text("#rules-link"); got != "Spielregeln" {
+		t.Errorf("rules link text %q", got)
 	}
 	p.click(`[data-sq="e5"]`)
 	p.waitFor("a destination", `document.querySelector('.dest[data-sq="e4"]')`)
@@ -647,4 +661,59 @@ func TestLoginPageStartsAGame(t *testing.T) {
 		t.Errorf("Cleo's invitation does not name Ann:\n%s", invitation.Text)
 	}
 	saveScreenshot(t, p, "login-1280-new-game.png")
+}
+
+// After the game, "Play again" on the page starts the rematch and opens it:
+// the player is on the other side, and both are invited.
+func TestPlayPagePlaysAgain(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(wallBoard))
+	h.do("POST", "/v1/games/"+id+"/resign", bob, nil).want(t, http.StatusOK)
+	h.deliver()
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("the finished game", `!document.body.classList.contains('loading') && !document.getElementById('again').hidden`)
+	p.click("#again-button")
+	p.waitFor("the rematch", `location.pathname !== '/play/`+id+`' && !document.body.classList.contains('loading') && document.getElementById('status').textContent !== ''`)
+	if got := p.text("#status"); got != "White (Bob) to move" {
+		t.Errorf("status in the rematch %q, want Bob (now White) to move", got)
+	}
+	if p.visible("#again") || eval[string](p, "location.hash") != "" {
+		t.Error("the rematch page shows Play again, or keeps the token in the address bar")
+	}
+	mail := h.deliver()
+	if len(mail) != 2 {
+		t.Errorf("%d emails, want the 2 invitations: %v", len(mail), subjects(mail))
+	}
+	// Bob, arriving later from his finished game, gets the same rematch.
+	var r rematchJSON
+	h.do("POST", "/v1/games/"+id+"/rematch", bob, nil).want(t, http.StatusOK).decode(t, &r)
+	if path := eval[string](p, "location.pathname"); path != "/play/"+r.Game.ID {
+		t.Errorf("the page opened %s, Bob's rematch is %s", path, r.Game.ID)
+	}
+}
+
+// In the four-player game the page shows the two teams, each with its
+// players and its total of moves; the reader's team and partner are named.
+func TestPlayPageShowsTheTeams(t *testing.T) {
+	h := newHarness(t)
+	var g gameJSON
+	players := []map[string]any{}
+	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
+		players = append(players, map[string]any{"name": name, "email": strings.ToLower(name) + "@example.org"})
+	}
+	h.do("POST", "/v1/games", h.login("org@example.org"), map[string]any{"players": players, "board": map[string]any{"seed": "11"}}).
+		want(t, http.StatusCreated).decode(t, &g)
+	_, wim := moveLink(t, only(t, h.deliver(), "wim@example.org"))
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + g.ID + "#t=" + wim)
+	p.waitFor("the teams", `document.querySelectorAll('#seats .team').length === 2`)
+	heads := eval[[]string](p, `[...document.querySelectorAll('#seats .team-head')].map((e) => e.textContent)`)
+	if len(heads) != 2 || heads[0] != "Team Yellow & White · your team · 0 moves in all" || heads[1] != "Team Black & Red · 0 moves in all" {
+		t.Errorf("team headings %q", heads)
+	}
+	if got := p.text(".team-yours"); !strings.Contains(got, "Yan (your partner)") || !strings.Contains(got, "Wim (you)") {
+		t.Errorf("Wim's team reads %q", got)
+	}
+	saveScreenshot(t, p, "play-1280-teams.png")
 }

@@ -80,6 +80,7 @@ func (s *Server) routes() {
 	s.echo.POST("/v1/games/:id/turns", s.submitTurn)
 	s.echo.POST("/v1/games/:id/preview", s.previewTurn)
 	s.echo.POST("/v1/games/:id/resign", s.resign)
+	s.echo.POST("/v1/games/:id/rematch", s.rematch)
 	s.get("/v1/games/:id/record", s.record)
 	s.echo.POST("/v1/games/:id/seats/:color/link", s.rotateSeatLink, s.limitSeatLink())
 	s.echo.POST("/v1/games/:id/spectator-link", s.rotateSpectatorLink)
@@ -94,6 +95,8 @@ func (s *Server) routes() {
 
 	s.get("/play/:id", s.playPage)
 	s.get("/login", s.loginPage)
+	s.get("/rules", s.lessRulesPage)
+	s.get("/rules/les", s.lesRulesPage)
 	s.get("/assets/:file", s.asset)
 	s.get("/sw.js", s.serviceWorker)
 }

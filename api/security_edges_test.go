@@ -134,6 +134,8 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/never-email":                      {neverEmailLink(t, invitation), "", http.StatusOK},
 		"/play/{id}":                        {"/play/" + g.ID, "", http.StatusOK},
 		"/login":                            {"/login", "", http.StatusOK},
+		"/rules":                            {"/rules?lang=de", "", http.StatusOK},
+		"/rules/les":                        {"/rules/les", "", http.StatusOK},
 		"/assets/{file}":                    {"/assets/play.js", "", http.StatusOK},
 		"/sw.js":                            {"/sw.js", "", http.StatusOK},
 		"/v1/push/key":                      {"/v1/push/key", "", http.StatusOK},

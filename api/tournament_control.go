@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,20 +36,49 @@ type tournamentListItem struct {
 
 type tournamentList struct {
 	Tournaments []tournamentListItem `json:"tournaments"`
+	// Next is the cursor of each category's next page; null when it has
+	// no more, or was not asked for.
+	Next map[domain.TournamentCategory]*string `json:"next"`
 }
 
 // listTournaments lists the tournaments the account organises, plays in,
-// or can join (an open public registration), newest first.
+// or can join (an open public registration), newest first: the first page
+// of every category, or (category=) a page of one, each category bounded
+// and paged on its own.
 func (s *Server) listTournaments(c echo.Context) error {
 	p, err := s.account(c, domain.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
-	ls, err := s.app.Tournaments(c.Request().Context(), p.session.User)
+	limit := domain.DefaultTournamentList
+	if v := c.QueryParam("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > domain.MaxTournamentList {
+			return NewProblem(http.StatusBadRequest, "invalid_request", fmt.Sprintf("limit is a number from 1 to %d.", domain.MaxTournamentList))
+		}
+	}
+	cats := domain.TournamentCategories
+	cursors := map[domain.TournamentCategory]string{}
+	if v := c.QueryParam("category"); v != "" {
+		cat := domain.TournamentCategory(v)
+		if !slices.Contains(domain.TournamentCategories, cat) {
+			return NewProblem(http.StatusBadRequest, "invalid_request", "category is organising, playing or joinable.")
+		}
+		cats, cursors[cat] = []domain.TournamentCategory{cat}, c.QueryParam("cursor")
+	} else if c.QueryParam("cursor") != "" {
+		return NewProblem(http.StatusBadRequest, "invalid_request", "A cursor is of one category: give the category it came with.")
+	}
+	ls, next, err := s.app.Tournaments(c.Request().Context(), p.session.User, cats, cursors, limit)
 	if err != nil {
 		return err
 	}
-	out := tournamentList{Tournaments: []tournamentListItem{}}
+	out := tournamentList{Tournaments: []tournamentListItem{}, Next: map[domain.TournamentCategory]*string{}}
+	for _, cat := range domain.TournamentCategories {
+		if cursor, ok := next[cat]; ok {
+			out.Next[cat] = &cursor
+		} else {
+			out.Next[cat] = nil
+		}
+	}
 	for _, l := range ls {
 		v := s.viewTournament(&l.Tournament)
 		item := tournamentListItem{ID: l.ID, Name: l.Name, Format: string(l.Format), Status: string(l.Status),
@@ -61,17 +92,55 @@ func (s *Server) listTournaments(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
+// control says how an action on a tournament is run and answered.
+type control struct {
+	what string // the organiser's action, for the refusal of anyone else
+	// keyRequired: the action is not idempotent (it adds time, or issues a
+	// new invite link), so a retry without an Idempotency-Key would act
+	// twice; it is refused (428) rather than done so.
+	keyRequired bool
+	// answer renders the tournament after the action as the answer;
+	// nil: the tournament itself.
+	answer func(t *domain.Tournament) (any, error)
+}
+
+// codeIdempotencyKeyRequired refuses an action that is not idempotent when
+// it comes without an Idempotency-Key.
+const codeIdempotencyKeyRequired = "idempotency_key_required"
+
+func keyRequired() error {
+	return NewProblem(http.StatusPreconditionRequired, codeIdempotencyKeyRequired,
+		"Send an Idempotency-Key with this action: a retry without one would do it twice.")
+}
+
 // tournamentAction runs an action with the request's Idempotency-Key, if
 // any, and answers with the tournament after it (or the stored answer to
 // an earlier request with the same key).
 func (s *Server) tournamentAction(c echo.Context, p *principal, body []byte, id string,
 	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
+	return s.controlAction(c, p, body, id, control{}, act)
+}
+
+// controlAction is tournamentAction as ctl says.
+func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id string, ctl control,
+	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
 	idem, err := idempotency(c, p, body)
 	if err != nil {
 		return err
 	}
+	if idem == nil && ctl.keyRequired {
+		return keyRequired()
+	}
+	answer := ctl.answer
+	if answer == nil {
+		answer = func(t *domain.Tournament) (any, error) { return s.viewTournament(t), nil }
+	}
 	req := domain.TournamentRequest{ID: id, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
-		b, err := json.Marshal(s.viewTournament(t))
+		v, err := answer(t)
+		if err != nil {
+			return domain.Response{}, err
+		}
+		b, err := json.Marshal(v)
 		return domain.Response{Status: http.StatusOK, Body: b}, err
 	}}
 	done, err := act(req)
@@ -83,7 +152,11 @@ func (s *Server) tournamentAction(c echo.Context, p *principal, body []byte, id 
 		return c.JSONBlob(done.Response.Status, done.Response.Body)
 	}
 	s.wakeMail()
-	return c.JSON(http.StatusOK, s.viewTournament(&done.Tournament))
+	v, err := answer(&done.Tournament)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
 }
 
 // organiser authenticates the organiser of the tournament in the path.
@@ -107,7 +180,13 @@ func (s *Server) organiser(c echo.Context, what string) (*principal, domain.Tour
 // Idempotency-Key.
 func (s *Server) organiserDo(c echo.Context, what string, req any,
 	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
-	p, t, err := s.organiser(c, what)
+	return s.organiserControl(c, control{what: what}, req, act)
+}
+
+// organiserControl is organiserDo as ctl says.
+func (s *Server) organiserControl(c echo.Context, ctl control, req any,
+	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
+	p, t, err := s.organiser(c, ctl.what)
 	if err != nil {
 		return err
 	}
@@ -115,7 +194,7 @@ func (s *Server) organiserDo(c echo.Context, what string, req any,
 	if err != nil {
 		return err
 	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+	return s.controlAction(c, p, body, t.ID, ctl, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
 		return act(c.Request().Context(), r, &t)
 	})
 }
@@ -158,38 +237,28 @@ type inviteView struct {
 
 // openRegistration opens sign-up (or changes its terms) and gives the
 // organiser the invite link; new_link issues a new one, and older links
-// stop working.
+// stop working. Issuing a link is not idempotent (a retry would revoke the
+// link the first answer gave), so new_link needs an Idempotency-Key; its
+// retry replays the same link.
 func (s *Server) openRegistration(c echo.Context) error {
-	_, t, err := s.organiser(c, "open registration")
-	if err != nil {
-		return err
-	}
 	var req openRegistrationRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	done, err := s.app.OpenRegistration(c.Request().Context(), domain.TournamentRequest{ID: t.ID}, req.registration(), req.NewLink)
-	if err != nil {
-		return err
-	}
-	link, err := s.links.InviteURL(t.ID, done.Tournament.Registration.InviteVersion)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, inviteView{Tournament: s.viewTournament(&done.Tournament), InviteURL: link})
+	ctl := control{what: "open registration", answer: func(t *domain.Tournament) (any, error) {
+		link, err := s.links.InviteURL(t.ID, t.Registration.InviteVersion)
+		return inviteView{Tournament: s.viewTournament(t), InviteURL: link}, err
+	}}
+	return s.organiserControl(c, ctl, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		if req.NewLink && r.Idem == nil {
+			return domain.TournamentDone{}, keyRequired()
+		}
+		return s.app.OpenRegistration(ctx, r, req.registration(), req.NewLink)
+	})
 }
 
 // closeRegistration ends sign-up and revokes the invite link.
 func (s *Server) closeRegistration(c echo.Context) error {
-	_, t, err := s.organiser(c, "close registration")
-	if err != nil {
-		return err
-	}
-	done, err := s.app.CloseRegistration(c.Request().Context(), domain.TournamentRequest{ID: t.ID})
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, s.viewTournament(&done.Tournament))
+	return s.organiserDo(c, "close registration", &struct{}{}, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+		return s.app.CloseRegistration(ctx, r)
+	})
 }
 
 type joinRequest struct {
@@ -273,36 +342,29 @@ func playerParam(c echo.Context) (int, error) {
 }
 
 type editEntrantRequest struct {
-	Name   *string `json:"name"`
-	Email  *string `json:"email"`
-	Reason string  `json:"reason"`
-	Member string  `json:"member"` // see entrantRequest
+	Name       *string `json:"name"`
+	Email      *string `json:"email"`
+	Correction bool    `json:"correction"`
+	Reason     string  `json:"reason"`
+	Member     string  `json:"member"` // see entrantRequest
 }
 
-// editEntrant corrects an entrant's name or address; he keeps his results.
+// editEntrant changes an entrant's name or address: a correction keeps
+// his results, and a new address not declared a correction is a
+// replacement (domain.EntrantChange.Replaces decides which).
 func (s *Server) editEntrant(c echo.Context) error {
 	var req editEntrantRequest
-	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		n, err := playerParam(c)
-		if err != nil || n >= len(t.Entrants) {
-			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such player in this tournament.")
+		if err != nil {
+			return domain.TournamentDone{}, err
 		}
 		member, err := memberIndex(req.Member)
 		if err != nil {
 			return domain.TournamentDone{}, err
 		}
-		members := t.Entrants[n].Members()
-		if member >= len(members) {
-			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "This player has no partner: the tournament is not a team event.")
-		}
-		player := members[member]
-		if req.Name != nil {
-			player.Name = *req.Name
-		}
-		if req.Email != nil && *req.Email != player.Email {
-			player.Email, player.Locale = *req.Email, ""
-		}
-		return s.app.UpdateEntrant(ctx, r, n, member, player, false, req.Reason)
+		return s.app.UpdateEntrant(ctx, r, n, domain.EntrantChange{Member: member, Name: req.Name, Email: req.Email,
+			Correction: req.Correction, Reason: req.Reason})
 	})
 }
 
@@ -319,7 +381,9 @@ func (s *Server) replaceEntrant(c echo.Context) error {
 		if err != nil {
 			return domain.TournamentDone{}, err
 		}
-		return s.app.UpdateEntrant(ctx, r, n, member, req.player(), true, req.Reason)
+		p := req.player()
+		return s.app.UpdateEntrant(ctx, r, n, domain.EntrantChange{Member: member, Name: &p.Name, Email: &p.Email, Locale: p.Locale,
+			Replace: true, Reason: req.Reason})
 	})
 }
 
@@ -331,7 +395,7 @@ type moreTimeRequest struct {
 // extendGame gives one game of the running round more time.
 func (s *Server) extendGame(c echo.Context) error {
 	var req moreTimeRequest
-	return s.organiserDo(c, "extend a game", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, control{what: "extend a game", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		return s.app.ExtendGame(ctx, r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
 	})
 }
@@ -348,7 +412,7 @@ func roundParam(c echo.Context) (int, error) {
 // postponeRound moves a round, and the rounds after it, later.
 func (s *Server) postponeRound(c echo.Context) error {
 	var req moreTimeRequest
-	return s.organiserDo(c, "postpone a round", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, control{what: "postpone a round", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		round, err := roundParam(c)
 		if err != nil {
 			return domain.TournamentDone{}, err

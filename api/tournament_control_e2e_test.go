@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"crypto/rand"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -94,7 +95,8 @@ func invite(t *testing.T, h *harness, organiser, id string, body map[string]any)
 	var out struct {
 		InviteURL string `json:"invite_url"`
 	}
-	h.do("POST", "/v1/tournaments/"+id+"/registration", organiser, body).want(t, http.StatusOK).decode(t, &out)
+	// A new link needs a key: a retry without one would revoke the link.
+	h.do("POST", "/v1/tournaments/"+id+"/registration", organiser, body, "Idempotency-Key", rand.Text()).want(t, http.StatusOK).decode(t, &out)
 	m := inviteRE.FindStringSubmatch(out.InviteURL)
 	if m == nil || !strings.HasPrefix(out.InviteURL, "http://lesspost.test/tournaments/"+id+"#") {
 		t.Fatalf("invite link %q", out.InviteURL)
@@ -295,7 +297,8 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 
 	// The organiser postpones round 2 by a day: round 3 moves too.
 	start2, start3 := tour.Rounds[1].Start, tour.Rounds[2].Start
-	h.do("POST", path+"/rounds/2/postpone", organiser, map[string]any{"hours": 24, "reason": "club holiday"}).want(t, http.StatusOK).decode(t, &tour)
+	h.do("POST", path+"/rounds/2/postpone", organiser, map[string]any{"hours": 24, "reason": "club holiday"}, "Idempotency-Key", "pp-1").
+		want(t, http.StatusOK).decode(t, &tour)
 	if !tour.Rounds[1].Start.Equal(start2.Add(24*time.Hour)) || !tour.Rounds[2].Start.Equal(start3.Add(24*time.Hour)) {
 		t.Errorf("after postponing: round 2 starts %v, round 3 %v", tour.Rounds[1].Start, tour.Rounds[2].Start)
 	}
@@ -303,7 +306,8 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 		t.Errorf("the log says %q", got)
 	}
 	h.do("POST", path+"/rounds/2/postpone", players[0], map[string]any{"hours": 24, "reason": "me"}).want(t, http.StatusForbidden, "forbidden")
-	h.do("POST", path+"/rounds/2/postpone", organiser, map[string]any{"hours": 24, "reason": ""}).want(t, http.StatusUnprocessableEntity, "invalid_input")
+	h.do("POST", path+"/rounds/2/postpone", organiser, map[string]any{"hours": 24, "reason": ""}, "Idempotency-Key", "pp-2").
+		want(t, http.StatusUnprocessableEntity, "invalid_input")
 	for _, m := range mail.deliver(t, 4, "postponement") { // to each player still in
 		if subject := m.Header.Get("Subject"); subject != "Autumn: a change by the organiser" || !strings.Contains(m.Text, "club holiday") {
 			t.Errorf("the postponement's email to %v: %s\n%s", m.To, subject, m.Text)

@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,8 +100,11 @@ func TestReplaceTournamentPlayer(t *testing.T) {
 	if tour.Players[black].Name != "Nina" || !strings.Contains(tour.lastLog(t, "entrant_replaced"), "Nina replaces") {
 		t.Fatalf("after the replacement: %+v", tour.Players)
 	}
-	got := mail.deliver(t, 1, "replacement")
+	got := mail.deliver(t, 2, "replacement")
 	m := mailTo(t, got, "new@example.org")
+	if told := mailTo(t, got, oldMail.To); !strings.Contains(told.Text, "gave your place in it to another player") {
+		t.Errorf("the player put out is told:\n%s", told.Text)
+	}
 	id, token := moveLink(t, notify.Message{Subject: m.Header.Get("Subject"), Text: m.Text})
 	if id != gameID || !strings.Contains(m.Text, "round 1") {
 		t.Errorf("Nina's invitation to %s:\n%s", id, m.Text)
@@ -127,6 +131,135 @@ func TestReplaceTournamentPlayer(t *testing.T) {
 	}
 	mail.deliver(t, 2, "two turns and a correction") // the turns' mail; the correction sends none
 	h.do("GET", "/v1/games/"+gameID, token, nil).want(t, http.StatusOK)
+}
+
+// A new address in a PATCH is a replacement unless the organiser declares
+// it a correction: it needs a reason and a player who has not played, and
+// the player put out is told in his language. A correction keeps the
+// player, but only while the link evidently did not reach him (no move).
+func TestEditTournamentPlayerAddress(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	var tour controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Duel", "format": "round_robin",
+		"players":  []map[string]any{{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org", "locale": "de"}},
+		"time":     map[string]any{"kind": "per_turn", "days": 3},
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 240}}).
+		want(t, http.StatusCreated).decode(t, &tour)
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	round1 := h.deliver()
+	h.do("GET", "/v1/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).decode(t, &tour)
+	path := "/v1/tournaments/" + tour.ID + "/players/"
+	gameID := *tour.Rounds[0].Games[0].GameID
+	if tour.Rounds[0].Games[0].White != 0 {
+		t.Fatalf("Ann is not White: %+v", tour.Rounds[0].Games[0]) // a duel's pairing is fixed
+	}
+	_, annToken := moveLink(t, only(t, round1, "ann@example.org"))
+	_, bobToken := moveLink(t, only(t, round1, "bob@example.org"))
+	mail := useSMTP(t, h)
+
+	for _, tt := range []struct {
+		name   string
+		body   map[string]any
+		status int
+		code   string
+	}{
+		{"a new address without a reason", map[string]any{"name": "Cid", "email": "cid@example.org"}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"a new address without the newcomer's name", map[string]any{"email": "cid@example.org", "reason": "ill"}, http.StatusUnprocessableEntity, "invalid_input"},
+		{"a correction to a taken address", map[string]any{"email": "ann@example.org", "correction": true}, http.StatusConflict, "already_entered"},
+	} {
+		t.Run(tt.name, func(t *testing.T) { h.do("PATCH", path+"1", organiser, tt.body).want(t, tt.status, tt.code) })
+	}
+	// Ann's address is corrected before she moved: the same player, a new link.
+	h.do("PATCH", path+"0", organiser, map[string]any{"email": "ann@example.net", "correction": true}).want(t, http.StatusOK).decode(t, &tour)
+	if got := tour.lastLog(t, "entrant_edited"); got != "the address of Ann was corrected" {
+		t.Errorf("logged %q", got)
+	}
+	m := mailTo(t, mail.deliver(t, 1, "the correction"), "ann@example.net")
+	_, annToken2 := moveLink(t, notify.Message{Subject: m.Header.Get("Subject"), Text: m.Text})
+	h.do("GET", "/v1/games/"+gameID, annToken, nil).want(t, http.StatusUnauthorized, "link_replaced")
+	h.do("POST", "/v1/games/"+gameID+"/turns", annToken2, map[string]any{"ply": 0, "turn": whiteOpening(t, h, annToken2, gameID)}).
+		want(t, http.StatusCreated)
+	mail.deliver(t, 1, "Ann's turn")
+	// Now her link reached her: no more corrections of her address, nor a replacement.
+	h.do("PATCH", path+"0", organiser, map[string]any{"email": "ann@example.com", "correction": true}).want(t, http.StatusConflict, "already_played")
+	h.do("PATCH", path+"0", organiser, map[string]any{"name": "Cid", "email": "cid@example.org", "reason": "x"}).want(t, http.StatusConflict, "already_played")
+
+	// Bob, who has not moved, is replaced by a new address without "correction".
+	h.do("PATCH", path+"1", organiser, map[string]any{"name": "Cid", "email": "cid@example.org", "reason": "Bob is ill"}).
+		want(t, http.StatusOK).decode(t, &tour)
+	if got := tour.lastLog(t, "entrant_replaced"); got != "Cid replaces Bob / Bob is ill" {
+		t.Errorf("logged %q", got)
+	}
+	got := mail.deliver(t, 2, "the replacement")
+	if m := mailTo(t, got, "cid@example.org"); !strings.Contains(m.Text, "round 1") {
+		t.Errorf("Cid's invitation:\n%s", m.Text)
+	}
+	told := mailTo(t, got, "bob@example.org")
+	for _, want := range []string{"einem anderen Spieler gegeben", "Bob is ill", "gemeldet warst"} {
+		if !strings.Contains(told.Text, want) {
+			t.Errorf("Bob's mail (in German) lacks %q:\n%s", want, told.Text)
+		}
+	}
+	h.do("GET", "/v1/games/"+gameID, bobToken, nil).want(t, http.StatusUnauthorized, "link_replaced")
+	// A repeat changes nothing: no second log line, no mail.
+	logged := len(tour.Log)
+	h.do("PATCH", path+"1", organiser, map[string]any{"name": "Cid"}).want(t, http.StatusOK).decode(t, &tour)
+	if len(tour.Log) != logged {
+		t.Errorf("a change to nothing was logged: %+v", tour.Log[logged:])
+	}
+	mail.deliver(t, 0, "nothing")
+}
+
+// The control actions that are not idempotent refuse to run without an
+// Idempotency-Key, and a retry with one does nothing twice: no time added
+// twice, no second invite link revoking the first.
+func TestControlNeedsIdempotencyKey(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	tour, gameID, _ := duel(t, h, organiser)
+	path := "/v1/tournaments/" + tour.ID
+	more := map[string]any{"hours": 24, "reason": "storm"}
+	for _, tt := range []struct{ name, path string }{
+		{"extend", path + "/games/" + gameID + "/extend"},
+		{"postpone", path + "/rounds/1/postpone"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h.do("POST", tt.path, organiser, more).want(t, http.StatusPreconditionRequired, "idempotency_key_required")
+			var first, again controlJSON
+			h.do("POST", tt.path, organiser, more, "Idempotency-Key", tt.name).want(t, http.StatusOK).decode(t, &first)
+			h.do("POST", tt.path, organiser, more, "Idempotency-Key", tt.name).want(t, http.StatusOK).
+				wantHeader(t, "Idempotent-Replayed", "true").decode(t, &again)
+			var now controlJSON
+			h.do("GET", path, "", nil).want(t, http.StatusOK).decode(t, &now)
+			if len(now.Log) != len(first.Log) || len(again.Log) != len(first.Log) {
+				t.Errorf("the retry acted again: %d log lines, %d after the first", len(now.Log), len(first.Log))
+			}
+		})
+	}
+	// Registration: a second event, before its start.
+	var reg controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 1, "players": entrants(2),
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 48}}).
+		want(t, http.StatusCreated).decode(t, &reg)
+	regPath := "/v1/tournaments/" + reg.ID + "/registration"
+	var opened, retried struct {
+		InviteURL string `json:"invite_url"`
+	}
+	h.do("POST", regPath, organiser, map[string]any{}).want(t, http.StatusOK).decode(t, &opened) // no new link: no key needed
+	h.do("POST", regPath, organiser, map[string]any{"new_link": true}).want(t, http.StatusPreconditionRequired, "idempotency_key_required")
+	h.do("POST", regPath, organiser, map[string]any{"new_link": true}, "Idempotency-Key", "new-1").want(t, http.StatusOK).decode(t, &opened)
+	h.do("POST", regPath, organiser, map[string]any{"new_link": true}, "Idempotency-Key", "new-1").want(t, http.StatusOK).
+		wantHeader(t, "Idempotent-Replayed", "true").decode(t, &retried)
+	if retried.InviteURL != opened.InviteURL {
+		t.Errorf("the retry answered %s, not the link it issued: %s", retried.InviteURL, opened.InviteURL)
+	}
+	token := inviteRE.FindStringSubmatch(opened.InviteURL)[1]
+	h.do("POST", "/v1/tournaments/"+reg.ID+"/join", h.login("zed@example.org"), map[string]any{"invite": token, "name": "Zed"}).want(t, http.StatusOK)
+	// Closing, retried with its key, answers as the first time did.
+	h.do("DELETE", regPath, organiser, nil, "Idempotency-Key", "close-1").want(t, http.StatusOK)
+	h.do("DELETE", regPath, organiser, nil, "Idempotency-Key", "close-1").want(t, http.StatusOK).wantHeader(t, "Idempotent-Replayed", "true")
 }
 
 // whiteOpening is a legal turn for the player to move: the first legal
@@ -186,7 +319,8 @@ func TestLateEntryExtensionAndCancel(t *testing.T) {
 	if got := tour.Rounds[0].Games[0].Deadline.Sub(tour.Rounds[0].Deadline); got != 24*time.Hour {
 		t.Errorf("game A is adjudicated %v after the round, want 24h (once)", got)
 	}
-	h.do("POST", path+"/games/g_none/extend", organiser, map[string]any{"hours": 24, "reason": "x"}).want(t, http.StatusNotFound, "not_found")
+	h.do("POST", path+"/games/g_none/extend", organiser, map[string]any{"hours": 24, "reason": "x"}, "Idempotency-Key", "ext-2").
+		want(t, http.StatusNotFound, "not_found")
 
 	// Game B ends; at the round's deadline game A is still running, not yet
 	// adjudicated: the round waits for it.
@@ -219,7 +353,7 @@ func TestPublicRegistration(t *testing.T) {
 	organiser := h.login("org@example.org")
 	eve := h.login("eve@example.org")
 	var tour controlJSON
-	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 2, "players": entrants(2),
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 1, "players": entrants(2),
 		"schedule":     map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 72},
 		"registration": map[string]any{"public": true}}).want(t, http.StatusCreated).decode(t, &tour)
 	path := "/v1/tournaments/" + tour.ID
@@ -250,4 +384,83 @@ func TestPublicRegistration(t *testing.T) {
 	}
 	h.do("POST", path+"/join", zed, map[string]any{"name": "Zed"}).want(t, http.StatusConflict, "registration_closed")
 	h.do("GET", "/v1/tournaments", "", nil).want(t, http.StatusUnauthorized, "unauthorized")
+}
+
+// Each category of an account's list is bounded and paged on its own: the
+// public registrations of others do not crowd out an event he plays in.
+func TestTournamentListPagesByCategory(t *testing.T) {
+	h := newHarness(t)
+	other := h.login("other@example.org")
+	zed := h.login("zed@example.org")
+	// His event is the oldest of all: a bound of 2 on the merged list would drop it.
+	var mine controlJSON
+	h.do("POST", "/v1/tournaments", h.login("org@example.org"), map[string]any{"name": "Club", "format": "round_robin",
+		"players":  []map[string]any{{"name": "Zed", "email": "zed@example.org"}, {"name": "Ann", "email": "ann@example.org"}},
+		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 72}}).
+		want(t, http.StatusCreated).decode(t, &mine)
+	h.clock.Advance(time.Second)
+	var public []string
+	for range 3 {
+		var tour controlJSON
+		h.do("POST", "/v1/tournaments", other, map[string]any{"name": "Open", "format": "swiss", "rounds": 1, "players": entrants(2),
+			"schedule":     map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 72},
+			"registration": map[string]any{"public": true}}).want(t, http.StatusCreated).decode(t, &tour)
+		public = append([]string{tour.ID}, public...) // newest first
+		h.clock.Advance(time.Second)
+	}
+	type listJSON struct {
+		Tournaments []struct {
+			ID       string `json:"id"`
+			Playing  bool   `json:"playing"`
+			Joinable bool   `json:"joinable"`
+		} `json:"tournaments"`
+		Next map[string]*string `json:"next"`
+	}
+	ids := func(l listJSON) []string {
+		var out []string
+		for _, tour := range l.Tournaments {
+			out = append(out, tour.ID)
+		}
+		return out
+	}
+	var first listJSON
+	h.do("GET", "/v1/tournaments?limit=2", zed, nil).want(t, http.StatusOK).decode(t, &first)
+	if got, want := ids(first), []string{public[0], public[1], mine.ID}; !slices.Equal(got, want) || !first.Tournaments[2].Playing {
+		t.Fatalf("the first page: %v, want %v (his own event, and two he can join)", first.Tournaments, want)
+	}
+	if first.Next["joinable"] == nil || first.Next["playing"] != nil || first.Next["organising"] != nil {
+		t.Fatalf("the cursors of the first page: %v", first.Next)
+	}
+	var more listJSON
+	h.do("GET", "/v1/tournaments?limit=2&category=joinable&cursor="+url.QueryEscape(*first.Next["joinable"]), zed, nil).
+		want(t, http.StatusOK).decode(t, &more)
+	if got := ids(more); !slices.Equal(got, public[2:]) || more.Next["joinable"] != nil || !more.Tournaments[0].Joinable {
+		t.Errorf("the next page of joinable: %v (next %v), want %v", more.Tournaments, more.Next, public[2:])
+	}
+	var playing listJSON
+	h.do("GET", "/v1/tournaments?category=playing", zed, nil).want(t, http.StatusOK).decode(t, &playing)
+	if got := ids(playing); !slices.Equal(got, []string{mine.ID}) {
+		t.Errorf("playing: %v", got)
+	}
+	for _, tt := range []struct {
+		query  string
+		status int
+		code   string
+	}{
+		{"?cursor=" + url.QueryEscape(*first.Next["joinable"]), http.StatusBadRequest, "invalid_request"},
+		{"?category=watching", http.StatusBadRequest, "invalid_request"},
+		{"?category=joinable&cursor=bm90IG1pbmU", http.StatusUnprocessableEntity, "invalid_cursor"},
+		{"?limit=201", http.StatusBadRequest, "invalid_request"},
+	} {
+		h.do("GET", "/v1/tournaments"+tt.query, zed, nil).want(t, tt.status, tt.code)
+	}
+}
+
+// wantHeader fails the test unless the response has the header's value.
+func (r response) wantHeader(t *testing.T, name, value string) response {
+	t.Helper()
+	if got := r.header.Get(name); got != value {
+		t.Fatalf("%s: %q, want %q", name, got, value)
+	}
+	return r
 }

@@ -144,22 +144,29 @@ func pageDate(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC"
 // tournamentPage renders the public page of a tournament.
 func (s *Server) tournamentPage(c echo.Context) error {
 	ctx := c.Request().Context()
-	t, err := s.app.Tournament(ctx, c.Param("id"))
+	tr := pageLanguage(c.Request())
+	now := s.now()
+	c.Response().Header().Add("Vary", "Accept-Language")
+	t, current, err := s.cachedTournament(c, func(t *domain.Tournament) string {
+		// Sign-up ends at a time, not by a change to the tournament.
+		return "page " + tr.Lang + " joinable=" + strconv.FormatBool(t.Joinable(now))
+	})
 	if err != nil {
 		return err
+	}
+	if current {
+		return notModified(c)
 	}
 	playing, err := s.app.GamesInPlay(ctx, &t)
 	if err != nil {
 		return err
 	}
-	tr := pageLanguage(c.Request())
 	v := buildPageView(&t, playing, tr)
-	v.Registration = buildPageRegistration(&t, s.now(), v.S)
+	v.Registration = buildPageRegistration(&t, now, v.S)
 	h := c.Response().Header()
 	// The sign-up's script (web/tournament.js) calls the API.
 	h.Set("Content-Security-Policy", CSPScriptPage)
 	h.Set("Content-Language", tr.Lang)
-	h.Add("Vary", "Accept-Language")
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	var b strings.Builder
 	if err := tournamentPageTemplate.Execute(&b, v); err != nil {

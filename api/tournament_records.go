@@ -96,7 +96,14 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 		}
 		round = n
 	}
-	t, games, err := s.app.TournamentGames(c.Request().Context(), c.Param("id"), round)
+	t, current, err := s.cachedTournament(c, fixedVariant("records round="+strconv.Itoa(round)))
+	if err != nil {
+		return err
+	}
+	if current {
+		return notModified(c)
+	}
+	games, err := s.app.RoundGames(c.Request().Context(), &t, round)
 	if err != nil {
 		return err
 	}

@@ -162,7 +162,7 @@ func TestEditTeamMember(t *testing.T) {
 	if !slices.Equal(tour.Players[1].Members, []string{"P1", "Quinn"}) || tour.Players[1].Name != "P1 & Quinn" {
 		t.Errorf("after the edit: %+v", tour.Players[1])
 	}
-	h.do("PATCH", path, organiser, map[string]any{"email": "p0@example.org", "member": "partner"}).want(t, http.StatusConflict, "already_entered")
+	h.do("PATCH", path, organiser, map[string]any{"email": "p0@example.org", "member": "partner", "correction": true}).want(t, http.StatusConflict, "already_entered")
 	h.do("PATCH", path, organiser, map[string]any{"name": "X", "member": "third"}).want(t, http.StatusBadRequest, "invalid_request")
 	h.do("POST", path+"/replace", organiser, map[string]any{"name": "Rae", "email": "rae@example.org", "member": "player", "reason": "ill"}).
 		want(t, http.StatusOK).decode(t, &tour)

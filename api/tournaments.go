@@ -470,21 +470,28 @@ func (s *Server) createTournament(c echo.Context) error {
 // getTournament is public: the pairings, results and standings of a
 // tournament are for everyone who has its address.
 func (s *Server) getTournament(c echo.Context) error {
-	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
+	t, current, err := s.cachedTournament(c, fixedVariant("json"))
 	if err != nil {
 		return err
+	}
+	if current {
+		return notModified(c)
 	}
 	return c.JSON(http.StatusOK, s.viewTournament(&t))
 }
 
 // tournamentStandings returns the standings as JSON or as CSV (format=csv).
 func (s *Server) tournamentStandings(c echo.Context) error {
-	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
+	csvFormat := c.QueryParam("format") == "csv"
+	t, current, err := s.cachedTournament(c, fixedVariant("standings csv="+strconv.FormatBool(csvFormat)))
 	if err != nil {
 		return err
 	}
+	if current {
+		return notModified(c)
+	}
 	rows := viewStandings(&t)
-	if c.QueryParam("format") != "csv" {
+	if !csvFormat {
 		return c.JSON(http.StatusOK, standingsView{Tiebreak: tiebreakName(t.Format), Standings: rows})
 	}
 	var b bytes.Buffer

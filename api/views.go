@@ -19,6 +19,7 @@ type userView struct {
 	Email        string `json:"email"`
 	Name         string `json:"name"`
 	Locale       string `json:"locale"`
+	TimeZone     string `json:"time_zone"`
 	VacationDays int    `json:"vacation_days"`
 	CalendarURL  string `json:"calendar_url"`
 	// ReplyConfirmations: an email confirms each turn played by replying.
@@ -31,7 +32,7 @@ func (s *Server) viewUser(u domain.User) (userView, error) {
 	if err != nil {
 		return userView{}, err
 	}
-	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, VacationDays: u.VacationDays,
+	return userView{ID: u.ID, Email: u.Email, Name: u.Name, Locale: u.Locale, TimeZone: u.TimeZone, VacationDays: u.VacationDays,
 		CalendarURL: cal, ReplyConfirmations: u.ReplyConfirmations, CreatedAt: u.CreatedAt}, nil
 }
 
@@ -47,7 +48,10 @@ type optionsView struct {
 }
 
 type seatView struct {
-	Color  string `json:"color"`
+	Color string `json:"color"`
+	// Side is the side the seat plays for, as Result names the winner:
+	// partners in the four-player game share it.
+	Side   string `json:"side"`
 	Name   string `json:"name"`
 	ToMove bool   `json:"to_move"`
 }
@@ -80,6 +84,7 @@ type gameView struct {
 	ToMove       *string             `json:"to_move"`
 	YourColors   []string            `json:"your_colors"`
 	Locale       string              `json:"locale"`
+	Goal         string              `json:"goal"`
 	Result       *resultView         `json:"result"`
 	Diagram      string              `json:"diagram"`
 	SpectatorURL string              `json:"spectator_url,omitempty"`
@@ -122,6 +127,9 @@ type gameCommon struct {
 	deadline     *time.Time
 	timeLeft     *int
 	spectatorURL string
+	// goal is what the caller's (first) colour plays for, in his
+	// language; "" for a spectator.
+	goal string
 }
 
 func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) {
@@ -131,6 +139,13 @@ func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) 
 		if seat, _ := g.Seat(color); i == 0 {
 			c.locale = seat.Locale
 		}
+	}
+	if len(c.yourColors) > 0 {
+		goal, err := ruleset.GoalOf(g.Rules, c.yourColors[0])
+		if err != nil {
+			return gameCommon{}, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		c.goal = goal.Sentence(c.locale)
 	}
 	if g.Over() {
 		c.status = "finished"
@@ -164,7 +179,7 @@ func (s *Server) viewLessGame(g *domain.Game, lg *less.RulesGame, a domain.Actor
 		Board:   boardView{Size: size, Walls: st.Start.Board().Walls()},
 		Options: optionsView{EarlyStop: st.Options.EarlyStop, MaxTurns: st.Options.MaxTurns},
 		Pieces:  pieces(st.Position), Counts: map[string]int{}, Ply: st.Ply, ToMove: c.toMove,
-		YourColors: c.yourColors, Locale: c.locale, Diagram: less.Diagram(st.Position, nil),
+		YourColors: c.yourColors, Locale: c.locale, Goal: c.goal, Diagram: less.Diagram(st.Position, nil),
 		Time: c.time, Deadline: c.deadline, TimeLeft: c.timeLeft, SpectatorURL: c.spectatorURL,
 		Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
 	}
@@ -174,11 +189,12 @@ func (s *Server) viewLessGame(g *domain.Game, lg *less.RulesGame, a domain.Actor
 	}
 	toMove := g.ToMove()
 	for _, seat := range g.Seats {
-		v.Seats = append(v.Seats, seatView{Color: seat.Color, Name: seat.Name, ToMove: !g.Over() && seat.Color == toMove})
 		color, err := less.ParseColor(seat.Color)
 		if err != nil {
 			return gameView{}, fmt.Errorf("game %s: %w", g.ID, err)
 		}
+		v.Seats = append(v.Seats, seatView{Color: seat.Color, Side: less.SideName(less.SideOf(color), size), Name: seat.Name,
+			ToMove: !g.Over() && seat.Color == toMove})
 		v.Counts[seat.Color] = st.Counts[color]
 	}
 	if st.Result != nil {

@@ -22,10 +22,13 @@ const MaxLoginsPerHour = 5
 
 // User is an account, known by its email address.
 type User struct {
-	ID           int64
-	Email        string
-	Name         string
-	Locale       string
+	ID     int64
+	Email  string
+	Name   string
+	Locale string
+	// TimeZone is where the owner reads his deadlines (an IANA name such
+	// as "Europe/Berlin"); "" until his browser tells the page: UTC.
+	TimeZone     string
 	VacationDays int // per calendar year
 	// CalendarVersion is the version of the calendar link: replacing the
 	// link bumps it, and calendar tokens of older versions are refused.
@@ -40,6 +43,7 @@ type User struct {
 type AccountSettings struct {
 	Name               string
 	Locale             string
+	TimeZone           string
 	ReplyConfirmations bool
 }
 

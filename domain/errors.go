@@ -54,6 +54,7 @@ const (
 	CodeNotFound          = "not_found"
 	CodeStalePly          = "stale_ply"
 	CodeGameOver          = "game_over"
+	CodeGameNotOver       = "game_not_over" // a rematch of a game still being played
 	CodeIdempotencyReused = "idempotency_key_reused"
 	CodeInvalidCursor     = "invalid_cursor"
 	CodeInvalidVacation   = "invalid_vacation"

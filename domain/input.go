@@ -3,6 +3,10 @@ package domain
 import (
 	"net/mail"
 	"strings"
+	"time"
+	// The zones' rules are in the binary, so that a server without the
+	// system's zoneinfo (a slim container) knows every reader's zone.
+	_ "time/tzdata"
 	"unicode"
 	"unicode/utf8"
 
@@ -132,6 +136,22 @@ func CheckLocale(s string) (string, error) {
 		}
 	}
 	return "", Errorf(KindInvalid, CodeInvalidInput, "locale %q: lesspost speaks %s", Clip(s), strings.Join(Locales, ", "))
+}
+
+// CheckTimeZone returns an IANA time zone name ("Europe/Berlin") that the
+// server knows, or "" (none: UTC). "Local" is refused: it is the server's
+// zone, not the reader's.
+func CheckTimeZone(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	if len(s) > 64 || s == "Local" {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "time zone %q: give an IANA name such as Europe/Berlin", Clip(s))
+	}
+	if _, err := time.LoadLocation(s); err != nil {
+		return "", Errorf(KindInvalid, CodeInvalidInput, "time zone %q: give an IANA name such as Europe/Berlin", Clip(s))
+	}
+	return s, nil
 }
 
 // Clip shortens what a user typed (an id, an address) to 40 characters

@@ -19,6 +19,8 @@ type GameReader interface {
 	Game(ctx context.Context, id string) (Game, error)
 	// Turns lists a game's turns in order.
 	Turns(ctx context.Context, id string) ([]StoredTurn, error)
+	// RematchOf is the id of a game's rematch, "" if it has none.
+	RematchOf(ctx context.Context, id string) (string, error)
 	// StoredResponse is the response stored for an idempotent request, if
 	// its key was used before. A key used for a different request (another
 	// fingerprint) is a conflict *Error (CodeIdempotencyReused).
@@ -28,6 +30,7 @@ type GameReader interface {
 // Store is the persistence port of the use cases.
 type Store interface {
 	GameReader
+	GamesReader
 	AccountReader
 	PersonalTokenReader
 	PushReader
@@ -64,6 +67,9 @@ type StoreTx interface {
 	// InsertGame stores a new game, the turns it starts with and the
 	// notices its creation causes.
 	InsertGame(ctx context.Context, c *Created, cause Cause, now time.Time) error
+	// LinkRematch records rematchID as the rematch of gameID; a game that
+	// has one already (a concurrent request made it) is ErrStale.
+	LinkRematch(ctx context.Context, gameID, rematchID string, now time.Time) error
 	// UpdateGame stores a change to before, if the stored game is still at
 	// before's version; else it returns ErrStale. A change whose game is
 	// before itself (its Version unchanged: a reply refused, which only

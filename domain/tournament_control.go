@@ -293,42 +293,104 @@ func (t *Tournament) EntrantGames(entrant int) []TournamentGame {
 	return out
 }
 
-// UpdateEntrant corrects the name or address of an entrant's member (a
-// typo: he keeps his results), or, with replace, puts another player in
-// his place, which is allowed only before the entrant has played: hasMoved
-// says whether the member made a move in his game of the running round
-// (the caller reads its turns). member is 0 for the player, 1 for a team's
-// partner.
-func (t *Tournament) UpdateEntrant(entrant, member int, p Player, replace, hasMoved bool, reason string, now time.Time) error {
+// EntrantChange is what the organiser changes about a member of an
+// entrant (the player, or a team's partner). Which kind of change it is
+// follows from the change alone (see Replaces), so that no request slips a
+// replacement past the rules of one.
+type EntrantChange struct {
+	Member int     // 0: the player, 1: a team's partner
+	Name   *string // nil: his name stays
+	Email  *string // nil: his address stays
+	// Locale is the language of a new player, or of a corrected one who
+	// had none; the caller looks up the new address's account when "".
+	Locale string
+	// Replace puts another player in the place (Name and Email give him).
+	Replace bool
+	// Correction declares a new address the same player's (a typo, a new
+	// mailbox): he keeps his place, his results and his account.
+	Correction bool
+	Reason     string
+}
+
+// Replaces reports whether the change puts another player in old's place:
+// a new address, asked for as a replacement or not declared a correction.
+// A new name alone is a correction: the page shows names, but the move
+// link goes to the address, so the address is who plays. So a replacement
+// by the address the place has already is none, and its retry changes
+// nothing.
+func (c EntrantChange) Replaces(old Player) bool {
+	switch {
+	case c.Email == nil:
+		return c.Replace // and is refused: a replacement names the newcomer
+	case c.Correction && !c.Replace:
+		return false
+	}
+	email, err := NormalizeEmail(*c.Email)
+	return err != nil || email != old.Email
+}
+
+// UpdateEntrant changes a member of an entrant. A correction (a name, or
+// an address declared one) keeps his results; an address can be corrected
+// only while he has not moved in his running games, since until then the
+// link at the old address evidently did not reach him. A replacement puts
+// another player in his place, only before the entrant has played, and
+// needs a reason. hasMoved says whether the member made a move in his
+// games of the running round (the caller reads their turns).
+func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, now time.Time) error {
 	if entrant < 0 || entrant >= len(t.Entrants) {
 		return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 	}
-	if member < 0 || member >= len(t.Entrants[entrant].Members()) {
-		return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, member)
+	if c.Member < 0 || c.Member >= len(t.Entrants[entrant].Members()) {
+		return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, c.Member)
 	}
 	if err := t.checkChangeable(); err != nil {
 		return err
 	}
-	reason, err := checkReason(reason, replace)
-	if err != nil {
-		return err
-	}
-	p, err = checkPlayer(p)
-	if err != nil {
-		return err
-	}
 	e := t.Entrants[entrant]
+	old := e.Members()[c.Member]
+	replace := c.Replaces(old)
+	reason, err := checkReason(c.Reason, replace)
+	if err != nil {
+		return err
+	}
+	p := old
+	if replace {
+		if c.Name == nil || c.Email == nil {
+			return Errorf(KindInvalid, CodeInvalidInput,
+				"a new address puts another player in %s's place: give his name too, or declare the address a correction", old.Name)
+		}
+		p = Player{Locale: c.Locale}
+	}
+	if c.Name != nil {
+		p.Name = *c.Name
+	}
+	if c.Email != nil {
+		p.Email = *c.Email
+	}
+	if p.Locale == "" {
+		p.Locale = c.Locale // a corrected player keeps a language he has
+	}
+	if p, err = checkPlayer(p); err != nil {
+		return err
+	}
 	if e.Withdrawn {
 		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", e.Title())
 	}
-	old := e.Members()[member]
-	if replace && (hasMoved || t.played(entrant) > 0) {
+	newAddress := p.Email != old.Email
+	switch {
+	case replace && (hasMoved || t.played(entrant) > 0):
 		return Errorf(KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
+	case !replace && newAddress && hasMoved:
+		return Errorf(KindConflict, CodeAlreadyPlayed,
+			"%s has moved in his running game, so his link reached him: correct his address once the game is over", old.Name)
 	}
 	if p.Locale == "" {
 		p.Locale = old.Locale
 	}
-	if member == 0 {
+	if !replace && p == old {
+		return nil // nothing to change: a retry is no second log line
+	}
+	if c.Member == 0 {
 		e.Player = p
 	} else {
 		e.Partner = &p
@@ -340,13 +402,15 @@ func (t *Tournament) UpdateEntrant(entrant, member int, p Player, replace, hasMo
 	t.Entrants[entrant] = e
 	switch {
 	case replace:
-		if member == 0 {
+		if c.Member == 0 {
 			t.Entrants[entrant].UserID = 0
 		}
 		t.logf(ByOrganiser, now, ActionEntrantReplaced, reason, LogArgs{Players: []string{p.Name, old.Name}})
+		return nil
 	case old.Name != p.Name:
 		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogRenamed, Players: []string{old.Name, p.Name}})
-	default:
+	}
+	if newAddress {
 		t.logf(ByOrganiser, now, ActionEntrantEdited, reason, LogArgs{Kind: LogAddress, Players: []string{p.Name}})
 	}
 	return nil
@@ -492,6 +556,9 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	g := &t.Rounds[round-1].Games[index]
 	if g.Outcome == nil {
 		return Errorf(KindConflict, CodeRoundNotChangeable, "the game is still being played")
+	}
+	if g.Overridden && (annul && g.Annulled || !annul && !g.Annulled && g.Outcome.Score == whiteScore && g.Outcome.Margin == margin) {
+		return nil // so it is already: a retry logs and tells nothing twice
 	}
 	if g.Black == Bye && !annul {
 		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")

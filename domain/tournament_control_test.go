@@ -258,6 +258,19 @@ func TestTournamentControl(t *testing.T) {
 				t.Error("the game's result replaced the override")
 			}
 		}},
+		{"override twice the same", func(tour *domain.Tournament) error {
+			tour.RecordResult("g_1", whiteWins, now)
+			for range 2 {
+				if err := tour.Override(1, gameIndex(tour, "g_1"), 0, -2, false, "misclick", now); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "", domain.ActionResultOverridden, func(t *testing.T, tour *domain.Tournament) {
+			if len(tour.Log) != 1 {
+				t.Errorf("the retry was logged again: %+v", tour.Log)
+			}
+		}},
 		{"override a running game", func(tour *domain.Tournament) error {
 			return tour.Override(1, gameIndex(tour, "g_1"), 1, 2, false, "x", now)
 		}, domain.CodeRoundNotChangeable, "", nil},
@@ -304,28 +317,93 @@ func TestTournamentControl(t *testing.T) {
 			return err
 		}, domain.CodeAlreadyEntered, "", nil},
 		{"replace before he played", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "ill", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true, Reason: "ill"}, false, now)
 		}, "", domain.ActionEntrantReplaced, func(t *testing.T, tour *domain.Tournament) {
 			if e := tour.Entrants[1]; e.Email != "sub@example.org" || e.Name != "Sub" {
 				t.Errorf("entrant 1 is %+v", e)
 			}
 		}},
 		{"replace after he moved", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, true, "ill", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true, Reason: "ill"}, true, now)
 		}, domain.CodeAlreadyPlayed, "", nil},
 		{"replace without a reason", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Sub", Email: "sub@example.org"}, true, false, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true}, false, now)
 		}, domain.CodeInvalidInput, "", nil},
 		{"correct a name", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 0, domain.Player{Name: "Paul", Email: "p1@example.org"}, false, true, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Paul")}, true, now)
 		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
 			if got := tour.Log[len(tour.Log)-1].Detail; got != "P1 is now called Paul" {
 				t.Errorf("logged %q", got)
 			}
 		}},
 		{"correct an address to another player's", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 0, domain.Player{Name: "P1", Email: "p2@example.org"}, false, true, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p2@example.org"), Correction: true}, false, now)
 		}, domain.CodeAlreadyEntered, "", nil},
+		{"a replacement by his own address is none", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("P1"), Email: ptr("p1@example.org"), Replace: true, Reason: "ill"}, true, now)
+		}, "", "", func(t *testing.T, tour *domain.Tournament) {
+			if len(tour.Log) != 0 {
+				t.Errorf("a replacement by the same player was logged: %+v", tour.Log)
+			}
+		}},
+		{"a new address is a replacement", func(tour *domain.Tournament) error {
+			tour.Entrants[1].UserID = 7
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
+		}, "", domain.ActionEntrantReplaced, func(t *testing.T, tour *domain.Tournament) {
+			if e := tour.Entrants[1]; e.Email != "sub@example.org" || e.Name != "Sub" || e.UserID != 0 {
+				t.Errorf("entrant 1 is %+v; want Sub, without P1's account", e)
+			}
+		}},
+		{"a new address without a reason", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org")}, false, now)
+		}, domain.CodeInvalidInput, "", nil},
+		{"a new address without the newcomer's name", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
+		}, domain.CodeInvalidInput, "", nil},
+		{"a new address after he moved", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, true, now)
+		}, domain.CodeAlreadyPlayed, "", nil},
+		{"a new address after he played a round", func(tour *domain.Tournament) error {
+			p1 := tour.Rounds[0].Games[gameIndexOf(tour, 1)].GameID
+			tour.RecordResult(p1, whiteWins, now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
+		}, domain.CodeAlreadyPlayed, "", nil},
+		{"the same address, differently written, is no replacement", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Paul"), Email: ptr("P1@Example.ORG")}, true, now)
+		}, "", domain.ActionEntrantEdited, nil},
+		{"correct an address before he moved", func(tour *domain.Tournament) error {
+			tour.Entrants[1].UserID = 7
+			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p1@example.net"), Correction: true}, false, now)
+		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
+			e, was := tour.Entrants[1], swiss4(t).Entrants[1]
+			if e.Email != "p1@example.net" || e.Name != "P1" || e.UserID != 7 || e.Locale != was.Locale {
+				t.Errorf("entrant 1 is %+v; want P1 at his new address, with his account and language", e)
+			}
+			if got := tour.Log[len(tour.Log)-1].Detail; got != "the address of P1 was corrected" {
+				t.Errorf("logged %q", got)
+			}
+		}},
+		{"correct a name and an address", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Paul"), Email: ptr("p1@example.net"), Correction: true}, false, now)
+		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
+			n := len(tour.Log)
+			if n < 2 || tour.Log[n-2].Detail != "P1 is now called Paul" || tour.Log[n-1].Detail != "the address of Paul was corrected" {
+				t.Errorf("logged %+v", tour.Log)
+			}
+		}},
+		{"correct an address after he moved", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p1@example.net"), Correction: true}, true, now)
+		}, domain.CodeAlreadyPlayed, "", nil},
+		{"change nothing", func(tour *domain.Tournament) error {
+			version := tour.Version
+			if err := tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("P1")}, true, now); err != nil {
+				return err
+			}
+			if tour.Version != version {
+				t.Errorf("a change to nothing moved the version to %d", tour.Version)
+			}
+			return nil
+		}, "", "", nil},
 		{"withdraw under forfeit", func(tour *domain.Tournament) error {
 			_, err := tour.Withdraw(1, domain.WithdrawForfeit, domain.ByPlayer("P1"), "", now)
 			return err
@@ -377,6 +455,16 @@ func TestTournamentControl(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gameIndexOf is the index of entrant's pairing in round 1.
+func gameIndexOf(tour *domain.Tournament, entrant int) int {
+	for i, g := range tour.Rounds[0].Games {
+		if g.White == entrant || g.Black == entrant {
+			return i
+		}
+	}
+	return -1
 }
 
 func gameIndex(tour *domain.Tournament, id string) int {

@@ -246,7 +246,7 @@ func TestServiceSimultaneousPair(t *testing.T) {
 	if len(games) != 2 || games[0].GameID == "" || games[1].GameID == "" || games[0].GameID == games[1].GameID {
 		t.Fatalf("round 1: %+v; want two games", games)
 	}
-	if _, err := f.svc.UpdateEntrant(ctx, domain.TournamentRequest{ID: tour.ID}, 1, 0, domain.Player{Name: "Bob", Email: "bob@example.net"}, false, "typo"); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, domain.TournamentRequest{ID: tour.ID}, 1, domain.EntrantChange{Email: ptr("bob@example.net"), Correction: true, Reason: "typo"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tg := range games {

@@ -4,12 +4,44 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // A tournament's games are public: its page shows every pairing, links each
 // game for spectators and offers the records for download, to anyone who has
 // the tournament's address. These use cases read them without credentials,
 // but only through the tournament, so no other game is exposed this way.
+
+// GamesReader reads many games at once: a tournament's page and records
+// show thousands (a double round robin of 64 has 4,032), and a query or
+// two for each would cost as many round trips.
+type GamesReader interface {
+	// Games reads the games with the given ids, in that order, leaving
+	// out ids that do not exist; a few queries however many.
+	Games(ctx context.Context, ids []string) ([]Game, error)
+	// TurnsOf lists the turns of each of the games, in order, by game id;
+	// one query however many.
+	TurnsOf(ctx context.Context, ids []string) (map[string][]StoredTurn, error)
+	// TournamentGamesStamp sums up the games of a tournament, so that a
+	// reader can tell whether any changed without reading them.
+	TournamentGamesStamp(ctx context.Context, tournamentID string) (GamesStamp, error)
+}
+
+// GamesStamp sums up a tournament's games: every change to one (a turn,
+// its end, a new link) raises its version, so the sum of versions, their
+// number and the latest change move with any of them.
+type GamesStamp struct {
+	Count    int
+	Versions int64
+	Updated  time.Time // the latest change; zero without games
+}
+
+// TournamentGamesStamp sums up the games of a tournament (see GamesStamp).
+// Read before the tournament and its games, it never claims more than a
+// reader then shows: whatever changes meanwhile changes it again.
+func (s *Service) TournamentGamesStamp(ctx context.Context, tournamentID string) (GamesStamp, error) {
+	return s.store.TournamentGamesStamp(ctx, tournamentID)
+}
 
 // RoundGame is a played (or playing) game of a tournament with its turns.
 type RoundGame struct {
@@ -39,63 +71,90 @@ func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID strin
 
 // GamesInPlay reads the games of t that have no outcome yet, by id: what the
 // tournament alone cannot say about them (whose turn it is, or that the game
-// just ended and its round has not counted it yet). At most a round's games.
+// just ended and its round has not counted it yet). At most a round's games,
+// read at once.
 func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]Game, error) {
-	out := map[string]Game{}
+	var ids []string
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
-			if g.GameID == "" || g.Outcome != nil {
-				continue
+			if g.GameID != "" && g.Outcome == nil {
+				ids = append(ids, g.GameID)
 			}
-			game, err := s.store.Game(ctx, g.GameID)
-			if err != nil {
-				return nil, fmt.Errorf("tournament %s round %d: %w", t.ID, r.Number, err)
-			}
-			out[g.GameID] = game
 		}
+	}
+	games, err := s.store.Games(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
+	}
+	out := make(map[string]Game, len(games))
+	for _, g := range games {
+		out[g.ID] = g
+	}
+	if len(out) != len(ids) {
+		return nil, fmt.Errorf("tournament %s: %d of its %d games in play are missing: %w", t.ID, len(ids)-len(out), len(ids), ErrStoredData)
 	}
 	return out, nil
 }
 
 // TournamentGames reads the tournament and the games of one round (round
-// > 0) or of every round (round 0), in round and board order, each with its
-// turns. Pairings played by nobody (byes, forfeits decided at pairing) have
-// no game and are left out. A round the tournament does not have is not
-// found; a round not yet paired has no games.
+// > 0) or of every round (round 0); see RoundGames.
 func (s *Service) TournamentGames(ctx context.Context, id string, round int) (Tournament, []RoundGame, error) {
 	t, err := s.store.Tournament(ctx, id)
 	if err != nil {
 		return Tournament{}, nil, err
 	}
+	games, err := s.RoundGames(ctx, &t, round)
+	return t, games, err
+}
+
+// RoundGames reads the games of one round of t (round > 0) or of every
+// round (round 0), in round and board order, each with its turns, in a few
+// queries however many. Pairings played by nobody (byes, forfeits decided
+// at pairing) have no game and are left out. A round the tournament does
+// not have is not found; a round not yet paired has no games.
+func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]RoundGame, error) {
 	if round < 0 || round > len(t.Rounds) {
-		return Tournament{}, nil, Errorf(KindNotFound, CodeNotFound, "tournament %s has rounds 1 to %d, not %d", t.ID, len(t.Rounds), round)
+		return nil, Errorf(KindNotFound, CodeNotFound, "tournament %s has rounds 1 to %d, not %d", t.ID, len(t.Rounds), round)
 	}
 	var out []RoundGame
+	var ids []string
 	for _, r := range t.Rounds {
 		if round != 0 && r.Number != round {
 			continue
 		}
 		for i, g := range r.Games {
-			if g.GameID == "" {
-				continue
+			if g.GameID != "" {
+				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: Game{ID: g.GameID}})
+				ids = append(ids, g.GameID)
 			}
-			// The game first, then its turns: a turn played in between is
-			// dropped, so the record is the game as it was read.
-			game, err := s.store.Game(ctx, g.GameID)
-			if err != nil {
-				return Tournament{}, nil, fmt.Errorf("tournament %s round %d: %w", t.ID, r.Number, err)
-			}
-			turns, err := s.store.Turns(ctx, g.GameID)
-			if err != nil {
-				return Tournament{}, nil, fmt.Errorf("tournament %s round %d: %w", t.ID, r.Number, err)
-			}
-			// (A stored turn's Ply counts from 1: the game's ply after it.)
-			n := game.Ply()
-			turns = slices.DeleteFunc(turns, func(t StoredTurn) bool { return t.Ply > n })
-			out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: game, Turns: turns})
 		}
 	}
-	return t, out, nil
+	// The games first, then their turns: a turn played in between is
+	// dropped, so that each record is its game as it was read.
+	games, err := s.store.Games(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
+	}
+	turns, err := s.store.TurnsOf(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
+	}
+	byID := make(map[string]*Game, len(games))
+	for i := range games {
+		byID[games[i].ID] = &games[i]
+	}
+	for i := range out {
+		rg := &out[i]
+		g := byID[rg.Game.ID]
+		if g == nil {
+			return nil, fmt.Errorf("tournament %s round %d: game %s: %w", t.ID, rg.Round, rg.Game.ID, ErrStoredData)
+		}
+		rg.Game = *g
+		// (A stored turn's Ply counts from 1: the game's ply after it.)
+		n := g.Ply()
+		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t StoredTurn) bool { return t.Ply > n })
+	}
+	return out, nil
 }
 
 // BothForfeited says whether neither player scores: a game both forfeited

@@ -1,9 +1,11 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -28,16 +30,45 @@ type TournamentListing struct {
 	Joinable   bool // registration is open to him (public)
 }
 
-// TournamentLister reads tournaments by account.
-type TournamentLister interface {
-	// AccountTournaments lists up to limit tournaments that userID
-	// organises, that email plays in, or whose public registration is open
-	// at now, newest first.
-	AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]Tournament, error)
+// TournamentCategory is one way an account relates to tournaments; its
+// list pages through each apart, so that one (the public registrations of
+// everyone) cannot crowd out another (the events he plays in).
+type TournamentCategory string
+
+// The categories of an account's tournaments.
+const (
+	Organising TournamentCategory = "organising" // he organises it
+	PlayingIn  TournamentCategory = "playing"    // his address is entered, withdrawn or not
+	// CanJoin: its public registration is open and his address is not
+	// entered.
+	CanJoin TournamentCategory = "joinable"
+)
+
+// TournamentCategories are the categories, in the order a list names them.
+var TournamentCategories = []TournamentCategory{Organising, PlayingIn, CanJoin}
+
+// TournamentPage is a page of one category of an account's tournaments.
+type TournamentPage struct {
+	Tournaments []Tournament
+	Next        string // the cursor of the next page; "" on the last
 }
 
-// MaxTournamentList is the most tournaments a list gives.
-const MaxTournamentList = 200
+// TournamentLister reads tournaments by account.
+type TournamentLister interface {
+	// AccountTournaments lists a page of one category of an account's
+	// tournaments: those userID organises, those email plays in, or the
+	// public registrations open at now that email is not entered in;
+	// newest first (by creation, then id), at most limit, after cursor (""
+	// for the first page; a cursor the store did not write is an invalid
+	// *Error, CodeInvalidCursor).
+	AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat TournamentCategory, cursor string, limit int) (TournamentPage, error)
+}
+
+// Bounds of a page of an account's tournaments, per category.
+const (
+	DefaultTournamentList = 50
+	MaxTournamentList     = 200
+)
 
 // Tournament reads a tournament, with the results of the running round's
 // games that have ended since the scheduler last looked: a result counts
@@ -47,34 +78,51 @@ func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error)
 	if err != nil {
 		return Tournament{}, err
 	}
+	games, err := s.store.Games(ctx, t.RunningGames())
+	if err != nil {
+		return Tournament{}, fmt.Errorf("tournament %s: %w", id, err)
+	}
 	ended := map[string]ruleset.Result{}
-	for _, gid := range t.RunningGames() {
-		g, err := s.store.Game(ctx, gid)
-		if err != nil {
-			return Tournament{}, fmt.Errorf("tournament %s: %w", id, err)
-		}
+	for _, g := range games {
 		if res, over := g.Result(); over {
-			ended[gid] = res
+			ended[g.ID] = res
 		}
 	}
 	t.LiveResults(ended)
 	return t, nil
 }
 
-// Tournaments lists what an account organises, plays in or can join.
-func (s *Service) Tournaments(ctx context.Context, user User) ([]TournamentListing, error) {
+// Tournaments lists what an account organises, plays in or can join: a
+// page of the categories cats, each up to limit after its cursor (by
+// category; none for a first page), merged newest first with each
+// tournament once, and the cursor of each category that has more.
+func (s *Service) Tournaments(ctx context.Context, user User, cats []TournamentCategory, cursors map[TournamentCategory]string, limit int) ([]TournamentListing, map[TournamentCategory]string, error) {
 	now := s.now()
-	ts, err := s.store.AccountTournaments(ctx, user.ID, user.Email, now, MaxTournamentList)
-	if err != nil {
-		return nil, err
+	next := map[TournamentCategory]string{}
+	seen := map[string]bool{}
+	var out []TournamentListing
+	for _, cat := range cats {
+		page, err := s.store.AccountTournaments(ctx, user.ID, user.Email, now, cat, cursors[cat], limit)
+		if err != nil {
+			return nil, nil, err
+		}
+		if page.Next != "" {
+			next[cat] = page.Next
+		}
+		for _, t := range page.Tournaments {
+			if seen[t.ID] {
+				continue
+			}
+			seen[t.ID] = true
+			_, playing := t.EntrantOf(user.Email)
+			out = append(out, TournamentListing{Tournament: t, Organising: t.OrganizerID == user.ID, Playing: playing,
+				Joinable: !playing && t.Joinable(now) && t.Registration.Public})
+		}
 	}
-	out := make([]TournamentListing, 0, len(ts))
-	for _, t := range ts {
-		_, playing := t.EntrantOf(user.Email)
-		out = append(out, TournamentListing{Tournament: t, Organising: t.OrganizerID == user.ID, Playing: playing,
-			Joinable: !playing && t.Joinable(now) && t.Registration.Public})
-	}
-	return out, nil
+	slices.SortStableFunc(out, func(a, b TournamentListing) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(b.ID, a.ID))
+	})
+	return out, next, nil
 }
 
 // OpenRegistration opens sign-up (or changes its terms); newLink issues a
@@ -231,21 +279,23 @@ func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, e Entra
 	})
 }
 
-// UpdateEntrant corrects an entrant's member (replace false: member 0 is
-// the player, 1 a team's partner) or replaces him by another player who
-// has not played yet (replace true). His games of the running round
-// follow: the seat gets the new name and, when the address changed, a new
-// move link, sent to the new address with an invitation.
-func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant, member int, p Player, replace bool, reason string) (TournamentDone, error) {
+// UpdateEntrant changes a member of an entrant (see
+// Tournament.UpdateEntrant), built from the tournament as this unit of
+// work reads it, so that a change made meanwhile is not overwritten. His
+// games of the running round follow: the seat gets the new name and, when
+// the address changed, a new move link, sent to the new address with an
+// invitation (the old link stops working). A replaced player is told, in
+// his language.
+func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, c EntrantChange) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
 		if entrant < 0 || entrant >= len(t.Entrants) {
 			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 		}
 		members := t.Entrants[entrant].Members()
-		if member < 0 || member >= len(members) {
-			return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, member)
+		if c.Member < 0 || c.Member >= len(members) {
+			return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, c.Member)
 		}
-		old := members[member]
+		old := members[c.Member]
 		// His games of the running round: one, or a simultaneous pair.
 		type seated struct {
 			game Game
@@ -269,17 +319,18 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			moved = moved || slices.ContainsFunc(turns, func(st StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
 			games = append(games, seated{g, seat})
 		}
-		if p.Locale == "" && p.Email != old.Email {
-			locale, err := tx.AccountLocale(ctx, p.Email)
-			if err != nil {
+		replace := c.Replaces(old)
+		if email, err := NormalizeEmail(derefString(c.Email)); c.Locale == "" && err == nil && email != old.Email {
+			// A new address: its account's language, for another player or
+			// for a corrected one who had none.
+			if c.Locale, err = tx.AccountLocale(ctx, email); err != nil {
 				return err
 			}
-			p.Locale = locale
 		}
-		if err := t.UpdateEntrant(entrant, member, p, replace, moved, reason, now); err != nil {
+		if err := t.UpdateEntrant(entrant, c, moved, now); err != nil {
 			return err
 		}
-		if len(games) == 0 {
+		if !replace && t.Entrants[entrant].Members()[c.Member] == old {
 			return nil
 		}
 		// The invitation is the organiser's doing, like a round's.
@@ -288,16 +339,41 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			return err
 		}
 		for _, sg := range games {
-			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Members()[member], now)
+			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Members()[c.Member], now)
 			if err := tx.UpdateGame(ctx, &sg.game, &GameChange{Game: ng, Notices: notices, Cause: Cause{By: organizer, Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}
 		if replace {
-			return s.tellPlayers(ctx, tx, t, []string{old.Email}, now)
+			return tellReplaced(ctx, tx, t, old, now)
 		}
 		return nil
 	})
+}
+
+func derefString(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// tellReplaced tells a replaced player, who is no longer an entrant, that
+// he was replaced: the live event and an email in his language. (The
+// address the organiser got wrong is a correction, not a replacement, so
+// this mail goes to the player who really was put out.)
+func tellReplaced(ctx context.Context, tx StoreTx, t *Tournament, old Player, now time.Time) error {
+	last := t.Log[len(t.Log)-1]
+	ev := Event{Kind: EventTournament, Email: old.Email, Data: EventData{Tournament: t.ID, Line: last.Detail}}
+	if err := tx.AddEvents(ctx, []Event{ev}, now); err != nil {
+		return err
+	}
+	c, organizer, err := tournamentCause(ctx, tx, t)
+	if err != nil || old.Email == organizer {
+		return err // he replaced himself: he knows
+	}
+	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: len(t.Log)}
+	return tx.AddNotice(ctx, n, old.Locale, c, now)
 }
 
 // Reseat puts player p in seat i of g: his name, address and language.
@@ -411,7 +487,8 @@ func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, rou
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil {
+		logged := len(t.Log)
+		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil || len(t.Log) == logged {
 			return err
 		}
 		g := t.Rounds[round-1].Games[index]

@@ -96,24 +96,46 @@ func TestServiceReplaceEntrant(t *testing.T) {
 		black = 0
 	}
 	queued := len(f.store.Queued())
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, 0, domain.Player{Name: "Cat", Email: "cat@example.org"}, true, "Bob is ill"); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.EntrantChange{Name: ptr("Cat"), Email: ptr("cat@example.org"), Replace: true, Reason: "Bob is ill"}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := f.store.Game(ctx, g.ID)
 	if s := after.Seats[1]; s.Email != "cat@example.org" || s.Name != "Cat" || s.TokenVersion != g.Seats[1].TokenVersion+1 {
 		t.Errorf("Black's seat after the replacement: %+v", s)
 	}
+	// The newcomer is invited; the player put out is told, in his language.
 	mail := f.store.Queued()[queued:]
-	if len(mail) != 1 || mail[0].Kind != domain.NoticeInvitation || mail[0].Email != "cat@example.org" {
+	if len(mail) != 2 || mail[0].Kind != domain.NoticeInvitation || mail[0].Email != "cat@example.org" ||
+		mail[1].Kind != domain.NoticeTournamentUpdate || mail[1].Email != g.Seats[1].Email {
 		t.Errorf("mail after the replacement: %+v", mail)
 	}
 	// A correction of the name keeps the link.
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, 0, domain.Player{Name: "Catherine", Email: "cat@example.org"}, false, ""); err != nil {
+	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.EntrantChange{Name: ptr("Catherine")}); err != nil {
 		t.Fatal(err)
 	}
 	renamed, _ := f.store.Game(ctx, g.ID)
 	if s := renamed.Seats[1]; s.Name != "Catherine" || s.TokenVersion != after.Seats[1].TokenVersion {
 		t.Errorf("Black's seat after the correction: %+v", s)
+	}
+}
+
+// A change names only what changes, and is applied to the entrant as the
+// unit of work reads him: a new name after an address correction keeps
+// the corrected address (a request built from an older read would not).
+func TestServiceEntrantChangeKeepsWhatItDoesNotName(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, _ := startDuel(t, f)
+	req := domain.TournamentRequest{ID: tour.ID}
+	if _, err := f.svc.UpdateEntrant(ctx, req, 0, domain.EntrantChange{Email: ptr("ann@example.net"), Correction: true}); err != nil {
+		t.Fatal(err)
+	}
+	done, err := f.svc.UpdateEntrant(ctx, req, 0, domain.EntrantChange{Name: ptr("Anna")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := done.Tournament.Entrants[0]; e.Name != "Anna" || e.Email != "ann@example.net" {
+		t.Errorf("after a correction and a new name: %+v", e.Player)
 	}
 }
 

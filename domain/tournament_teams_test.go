@@ -157,7 +157,7 @@ func TestTeamEntrantChanges(t *testing.T) {
 			return ""
 		}},
 		{"the partner corrected", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 1, domain.Player{Name: "Quinn", Email: "quinn@example.org"}, false, false, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 1, Name: ptr("Quinn"), Email: ptr("quinn@example.org"), Correction: true}, false, now)
 		}, "", func(tour *domain.Tournament) string {
 			if e := tour.Entrants[1]; e.Partner.Email != "quinn@example.org" || e.Email != "p1@example.org" || e.Title() != "P1 & Quinn" {
 				return fmt.Sprintf("%+v", e)
@@ -165,13 +165,13 @@ func TestTeamEntrantChanges(t *testing.T) {
 			return ""
 		}},
 		{"a partner who plays for another team", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 1, domain.Player{Name: "P2", Email: "p2@example.org"}, false, false, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 1, Name: ptr("P2"), Email: ptr("p2@example.org"), Correction: true}, false, now)
 		}, domain.CodeAlreadyEntered, nil},
 		{"a partner who is his team mate", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 1, domain.Player{Name: "P1", Email: "p1@example.org"}, false, false, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 1, Name: ptr("P1"), Email: ptr("p1@example.org"), Correction: true}, false, now)
 		}, domain.CodeDuplicateAddress, nil},
 		{"a third member", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, 2, domain.Player{Name: "X", Email: "x@example.org"}, false, false, "", now)
+			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 2, Name: ptr("X"), Email: ptr("x@example.org"), Correction: true}, false, now)
 		}, domain.CodeNotFound, nil},
 		{"a team added", func(tour *domain.Tournament) error {
 			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},

@@ -160,7 +160,7 @@ func (v *lesMail) invitation(p *phrases) doc {
 		players = append(players, lp.Seats[s]+": "+v.playerName(s))
 	}
 	b := v.eng.Position().Board()
-	d := doc{preheader: intro, blocks: []block{v.greeting(p), {text: intro}}}
+	d := doc{preheader: intro, blocks: []block{v.greeting(p), {text: intro}, v.goalBlock(p)}}
 	d.blocks = append(d.blocks, v.tournamentBlocks(p, lp.RoundDeadline)...)
 	d.blocks = append(d.blocks,
 		block{text: p.PlayersHeading, list: players},

@@ -90,6 +90,7 @@ func (v *lessMail) invitation(p *phrases) doc {
 	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
 		v.greeting(p),
 		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
+		v.goalBlock(p),
 	}}
 	d.blocks = append(d.blocks, v.tournamentBlocks(p, p.RoundDeadline)...)
 	d.blocks = append(d.blocks, []block{

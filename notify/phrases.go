@@ -83,6 +83,7 @@ type phrases struct {
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
 	WatchLabel    string // the label above the spectator link
+	RulesLabel    string // the label before the link to the rules page
 	WatchAnchor   string // the spectator link's words in the HTML part, which shows no URL
 	BoardAlt      string // alt text of the board picture
 	Legend        string // .Pieces ("W B"), .Names (their colours), .Targets ("w b"): the ASCII board's legend
@@ -217,6 +218,7 @@ var english = phrases{
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",
 	WatchLabel:    "The game for spectators:",
+	RulesLabel:    "The rules of the game:",
 	WatchAnchor:   "Watch the game",
 	BoardAlt:      "The board",
 	Legend:        "{{.Pieces}} the pieces ({{.Names}}), {{.Targets}} the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",

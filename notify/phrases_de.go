@@ -81,6 +81,7 @@ var german = phrases{
 	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
 	MoveButton:    "Spielbrett öffnen",
 	WatchLabel:    "Die Partie für Zuschauer:",
+	RulesLabel:    "Die Spielregeln:",
 	WatchAnchor:   "Partie ansehen",
 	BoardAlt:      "Das Spielbrett",
 	Legend: "{{.Pieces}} die Spielsteine ({{.Names}}), {{.Targets}} die freien Felder ihrer Zielecken, " +

@@ -84,6 +84,7 @@ var spanish = phrases{
 	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
 	MoveButton:    "Abrir el tablero",
 	WatchLabel:    "La partida para espectadores:",
+	RulesLabel:    "Las reglas del juego:",
 	WatchAnchor:   "Ver la partida",
 	BoardAlt:      "El tablero",
 	Legend: "{{.Pieces}} las piezas ({{.Names}}), {{.Targets}} las casillas libres de sus esquinas de destino, " +

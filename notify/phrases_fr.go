@@ -82,6 +82,7 @@ var french = phrases{
 	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
 	MoveButton:    "Ouvrir le plateau",
 	WatchLabel:    "La partie pour les spectateurs\u00a0:",
+	RulesLabel:    "Les règles du jeu\u00a0:",
 	WatchAnchor:   "Regarder la partie",
 	BoardAlt:      "Le plateau",
 	Legend: "{{.Pieces}} les pions ({{.Names}}), {{.Targets}} les cases libres de leurs coins d'arrivée, " +

@@ -82,6 +82,7 @@ var italian = phrases{
 	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
 	MoveButton:    "Apri la scacchiera",
 	WatchLabel:    "La partita per gli spettatori:",
+	RulesLabel:    "Le regole del gioco:",
 	WatchAnchor:   "Guarda la partita",
 	BoardAlt:      "La scacchiera",
 	Legend: "{{.Pieces}} le pedine ({{.Names}}), {{.Targets}} le caselle libere dei loro angoli di arrivo, " +

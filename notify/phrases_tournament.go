@@ -41,6 +41,7 @@ type tournamentPhrases struct {
 	PageButton      string
 	FooterPlayer    string // .Name
 	FooterOrganiser string // .Name
+	FooterReplaced  string // .Name: to a player the organiser replaced
 }
 
 // tournamentCatalog holds the tournament phrases of every locale.
@@ -79,6 +80,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultAnnulled:   "the organiser of the tournament {{.Name}} annulled the result of a game: it counts for nobody.",
 			domain.ActionCancelled:        "the organiser cancelled the tournament {{.Name}}: no more rounds will be played.",
 			domain.ActionWithdrawn:        "the organiser withdrew you from the tournament {{.Name}}: you are paired no more.",
+			domain.ActionEntrantReplaced:  "the organiser of the tournament {{.Name}} gave your place in it to another player: you play in it no more, and your move link no longer works.",
 		},
 		Withdrew:        "{{.Player}} withdrew from the tournament {{.Name}}. You may want to look at the pairings.",
 		Reason:          "The organiser's reason: {{.Reason}}",
@@ -88,6 +90,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		PageButton:      "Open the tournament",
 		FooterPlayer:    "You receive this email because you play in the tournament {{.Name}} on lesspost.",
 		FooterOrganiser: "You receive this email because you organise the tournament {{.Name}} on lesspost.",
+		FooterReplaced:  "You receive this email because you were entered in the tournament {{.Name}} on lesspost.",
 	},
 	"de": {
 		NextRoundStarts: "Runde {{.Round}} beginnt am {{.Start}}.",
@@ -123,6 +126,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultAnnulled:   "die Turnierleitung von {{.Name}} hat das Ergebnis einer Partie annulliert: Es zählt für niemanden.",
 			domain.ActionCancelled:        "die Turnierleitung hat das Turnier {{.Name}} abgesagt: Es werden keine weiteren Runden gespielt.",
 			domain.ActionWithdrawn:        "die Turnierleitung hat dich aus dem Turnier {{.Name}} zurückgezogen: Du wirst nicht mehr gepaart.",
+			domain.ActionEntrantReplaced:  "die Turnierleitung von {{.Name}} hat deinen Platz im Turnier einem anderen Spieler gegeben: Du spielst nicht mehr mit, und dein Link zum Spielen funktioniert nicht mehr.",
 		},
 		Withdrew:        "{{.Player}} hat sich aus dem Turnier {{.Name}} zurückgezogen. Vielleicht möchtest du die Paarungen ansehen.",
 		Reason:          "Begründung der Turnierleitung: {{.Reason}}",
@@ -132,6 +136,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		PageButton:      "Turnier öffnen",
 		FooterPlayer:    "Du erhältst diese E-Mail, weil du bei lesspost im Turnier {{.Name}} mitspielst.",
 		FooterOrganiser: "Du erhältst diese E-Mail, weil du bei lesspost das Turnier {{.Name}} leitest.",
+		FooterReplaced:  "Du erhältst diese E-Mail, weil du bei lesspost für das Turnier {{.Name}} gemeldet warst.",
 	},
 	"fr": {
 		NextRoundStarts: "La ronde {{.Round}} commence le {{.Start}}.",
@@ -167,6 +172,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultAnnulled:   "L'organisateur du tournoi {{.Name}} a annulé le résultat d'une partie\u00a0: il ne compte pour personne.",
 			domain.ActionCancelled:        "L'organisateur a annulé le tournoi {{.Name}}\u00a0: plus aucune ronde ne sera jouée.",
 			domain.ActionWithdrawn:        "L'organisateur vous a retiré du tournoi {{.Name}}\u00a0: vous ne serez plus apparié.",
+			domain.ActionEntrantReplaced:  "L'organisateur du tournoi {{.Name}} a donné votre place à un autre joueur\u00a0: vous n'y jouez plus, et votre lien pour jouer ne fonctionne plus.",
 		},
 		Withdrew:        "{{.Player}} s'est retiré du tournoi {{.Name}}. Vous voudrez peut-être regarder les appariements.",
 		Reason:          "La raison de l'organisateur\u00a0: {{.Reason}}",
@@ -176,6 +182,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		PageButton:      "Ouvrir le tournoi",
 		FooterPlayer:    "Vous recevez cet e-mail parce que vous jouez dans le tournoi {{.Name}} sur lesspost.",
 		FooterOrganiser: "Vous recevez cet e-mail parce que vous organisez le tournoi {{.Name}} sur lesspost.",
+		FooterReplaced:  "Vous recevez cet e-mail parce que vous étiez inscrit au tournoi {{.Name}} sur lesspost.",
 	},
 	"es": {
 		NextRoundStarts: "La ronda {{.Round}} empieza el {{.Start}}.",
@@ -211,6 +218,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultAnnulled:   "El organizador del torneo {{.Name}} ha anulado el resultado de una partida: no cuenta para nadie.",
 			domain.ActionCancelled:        "El organizador ha cancelado el torneo {{.Name}}: no se jugarán más rondas.",
 			domain.ActionWithdrawn:        "El organizador te ha retirado del torneo {{.Name}}: ya no se te empareja.",
+			domain.ActionEntrantReplaced:  "El organizador del torneo {{.Name}} ha dado tu plaza a otro jugador: ya no juegas en él, y tu enlace para jugar ya no funciona.",
 		},
 		Withdrew:        "{{.Player}} se ha retirado del torneo {{.Name}}. Quizá quieras revisar los emparejamientos.",
 		Reason:          "El motivo del organizador: {{.Reason}}",
@@ -220,6 +228,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		PageButton:      "Abrir el torneo",
 		FooterPlayer:    "Recibes este correo porque juegas en el torneo {{.Name}} en lesspost.",
 		FooterOrganiser: "Recibes este correo porque organizas el torneo {{.Name}} en lesspost.",
+		FooterReplaced:  "Recibes este correo porque estabas inscrito en el torneo {{.Name}} en lesspost.",
 	},
 	"it": {
 		NextRoundStarts: "Il turno {{.Round}} inizia il {{.Start}}.",
@@ -255,6 +264,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionResultAnnulled:   "l'organizzatore del torneo {{.Name}} ha annullato il risultato di una partita: non conta per nessuno.",
 			domain.ActionCancelled:        "l'organizzatore ha annullato il torneo {{.Name}}: non si giocheranno altri turni.",
 			domain.ActionWithdrawn:        "l'organizzatore ti ha ritirato dal torneo {{.Name}}: non sarai più abbinato.",
+			domain.ActionEntrantReplaced:  "l'organizzatore del torneo {{.Name}} ha dato il tuo posto a un altro giocatore: non ci giochi più, e il tuo link per giocare non funziona più.",
 		},
 		Withdrew:        "{{.Player}} si è ritirato dal torneo {{.Name}}. Forse vuoi guardare gli abbinamenti.",
 		Reason:          "Il motivo dell'organizzatore: {{.Reason}}",
@@ -264,6 +274,7 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 		PageButton:      "Apri il torneo",
 		FooterPlayer:    "Ricevi questa e-mail perché giochi nel torneo {{.Name}} su lesspost.",
 		FooterOrganiser: "Ricevi questa e-mail perché organizzi il torneo {{.Name}} su lesspost.",
+		FooterReplaced:  "Ricevi questa e-mail perché eri iscritto al torneo {{.Name}} su lesspost.",
 	},
 }
 

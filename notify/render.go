@@ -13,6 +13,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // Message is one email, ready for a Sender.
@@ -52,6 +53,8 @@ type MailLinks interface {
 	NeverEmailURL(email string) (string, error)
 	// TournamentURL is a tournament's public page.
 	TournamentURL(id string) string
+	// RulesURL is the rules page of a game (a ruleset name) in a language.
+	RulesURL(game, locale string) string
 	// ReplyAddress is the address a seat moves at by replying to the email
 	// of a ply; "" when playing by reply is off.
 	ReplyAddress(gameID, color string, ply int) (string, error)
@@ -213,7 +216,10 @@ type gameView struct {
 	seat    domain.Seat
 	moveURL string
 	watch   string
-	notice  domain.Notice
+	// rules is the game's rules page in the reader's language, and goal
+	// what he plays for, in words: the play page says the same.
+	rules, goal string
+	notice      domain.Notice
 	// tournament is the game's tournament, for a tournament game.
 	tournament *domain.Tournament
 }
@@ -273,6 +279,11 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	if v.watch, err = r.Links.WatchURL(g.ID, g.WatchVersion); err != nil {
 		return nil, nil, err
 	}
+	goal, err := ruleset.GoalOf(g.Rules, seat.Color)
+	if err != nil {
+		return nil, nil, fmt.Errorf("render mail %d: game %s: %w", m.ID, g.ID, err)
+	}
+	v.goal, v.rules = goal.Sentence(seat.Locale), r.Links.RulesURL(g.Rules.Ruleset(), seat.Locale)
 	if g.Tournament != nil {
 		t, err := r.Store.Tournament(ctx, g.Tournament.ID)
 		if err != nil {
@@ -296,6 +307,11 @@ func (v *gameView) playerNames() string {
 
 func (v *gameView) greeting(p *phrases) block {
 	return block{text: say(p.Greeting, map[string]any{"Name": v.seat.Name})}
+}
+
+// goalBlock says what the reader plays for, with the link to the rules.
+func (v *gameView) goalBlock(p *phrases) block {
+	return block{text: v.goal, link: &link{label: p.RulesLabel, url: v.rules}}
 }
 
 func (v *gameView) moveLink(p *phrases) block {

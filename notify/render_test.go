@@ -63,6 +63,12 @@ func (fakeLinks) NeverEmailURL(email string) (string, error) {
 	return "https://less.example/never-email?t=stop-" + email, nil
 }
 func (fakeLinks) TournamentURL(id string) string { return "https://less.example/tournaments/" + id }
+func (fakeLinks) RulesURL(game, locale string) string {
+	if game == "les" {
+		return "https://less.example/rules/les?lang=" + locale
+	}
+	return "https://less.example/rules?lang=" + locale
+}
 func (fakeLinks) UnsubscribeURL(email string) (string, error) {
 	return "https://less.example/unsubscribe?t=unsub-" + email, nil
 }

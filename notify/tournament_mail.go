@@ -29,6 +29,10 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		greeting = block{text: say(p.Greeting, map[string]any{"Name": msg.ToName})}
 		footer = say(tp.FooterPlayer, map[string]any{"Name": t.Name})
 	}
+	if n := m.Notice; !playing && n.Kind == domain.NoticeTournamentUpdate && n.Ply >= 1 && n.Ply <= len(t.Log) &&
+		t.Log[n.Ply-1].Action == domain.ActionEntrantReplaced {
+		footer = say(tp.FooterReplaced, map[string]any{"Name": t.Name}) // the one put out: not the organiser
+	}
 	var d doc
 	switch m.Notice.Kind {
 	case domain.NoticeRoundResults, domain.NoticeFinalStandings:

@@ -23,7 +23,7 @@ type (
 )
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.
-const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days, u.calendar_version,
+const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.time_zone, u.vacation_days, u.calendar_version,
 	u.reply_confirmations, u.created_at
 	FROM sessions s JOIN users u ON u.id = s.user_id
 	WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`
@@ -41,7 +41,7 @@ func activeSession(ctx context.Context, q queryer, id string, now time.Time) (Se
 	s := Session{ID: id}
 	var expires, created int64
 	err := q.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
-		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays, &s.User.CalendarVersion,
+		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.TimeZone, &s.User.VacationDays, &s.User.CalendarVersion,
 		&s.User.ReplyConfirmations, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
@@ -187,8 +187,8 @@ func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) er
 }
 
 func (s storeTx) UpdateUser(ctx context.Context, id int64, set domain.AccountSettings) (User, error) {
-	if _, err := s.tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ?, reply_confirmations = ? WHERE id = ?`,
-		set.Name, set.Locale, set.ReplyConfirmations, id); err != nil {
+	if _, err := s.tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ?, time_zone = ?, reply_confirmations = ? WHERE id = ?`,
+		set.Name, set.Locale, set.TimeZone, set.ReplyConfirmations, id); err != nil {
 		return User{}, fmt.Errorf("update user: %w", err)
 	}
 	var email string
@@ -215,9 +215,9 @@ func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (User, bool,
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
 	u := User{Email: email}
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, name, locale, vacation_days, calendar_version, reply_confirmations, created_at
+	err := q.QueryRowContext(ctx, `SELECT id, name, locale, time_zone, vacation_days, calendar_version, reply_confirmations, created_at
 		FROM users WHERE email = ?`,
-		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &created)
+		email).Scan(&u.ID, &u.Name, &u.Locale, &u.TimeZone, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &created)
 	if err != nil {
 		return User{}, fmt.Errorf("read user: %w", err)
 	}

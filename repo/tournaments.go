@@ -128,16 +128,86 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 	return writeEvents(ctx, s.tx, evs, now)
 }
 
-// AccountTournaments lists what an account organises, plays in, or can
-// join (an open public registration), newest first.
-func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE organizer_id = ?
-		OR id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)
-		OR public_until > ?
-		ORDER BY created_at DESC, id DESC LIMIT ?`, userID, email, now.UnixMilli(), limit)
+// AccountTournaments lists a page of one category of an account's
+// tournaments, newest first (see domain.TournamentLister).
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
+	cursor string, limit int) (domain.TournamentPage, error) {
+	limit = max(limit, 1)
+	created, after, err := gamerow.TournamentAfter(cursor)
 	if err != nil {
-		return nil, fmt.Errorf("list tournaments: %w", err)
+		return domain.TournamentPage{}, err
+	}
+	var where string
+	var args []any
+	switch cat {
+	case domain.Organising:
+		where, args = `organizer_id = ?`, []any{userID}
+	case domain.PlayingIn:
+		where, args = `id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`, []any{email}
+	case domain.CanJoin:
+		where, args = `public_until > ? AND id NOT IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`,
+			[]any{now.UnixMilli(), email}
+	default:
+		return domain.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE `+where+`
+		AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, created, after, limit+1)...)
+	if err != nil {
+		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
-	return gamerow.DecodeTournaments(rows)
+	return gamerow.TournamentPage(rows, limit)
+}
+
+// Games reads many games at once (see domain.GamesReader).
+func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+	return loadGames(ctx, db.read, ids)
+}
+
+// TurnsOf lists the turns of each of the games, by game id, in one query.
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+	out := make(map[string][]domain.StoredTurn, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT game_id, ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, ply`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t domain.StoredTurn
+		var id string
+		var played int64
+		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
+			return nil, fmt.Errorf("read turns: %w", err)
+		}
+		t.PlayedAt = time.UnixMilli(played).UTC()
+		out[id] = append(out[id], t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	return out, nil
+}
+
+// TournamentGamesStamp sums up the games of a tournament (see
+// domain.GamesStamp).
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+	var st domain.GamesStamp
+	var updated int64
+	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(updated_at), 0)
+		FROM games WHERE tournament_id = ?`, id).Scan(&st.Count, &st.Versions, &updated)
+	if err != nil {
+		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+	}
+	if updated != 0 {
+		st.Updated = time.UnixMilli(updated).UTC()
+	}
+	return st, nil
 }

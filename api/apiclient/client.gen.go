@@ -762,8 +762,10 @@ const (
 	ProblemCodeDuplicateAddress         ProblemCode = "duplicate_address"
 	ProblemCodeEmailDomainLiteral       ProblemCode = "email_domain_literal"
 	ProblemCodeForbidden                ProblemCode = "forbidden"
+	ProblemCodeGameNotOver              ProblemCode = "game_not_over"
 	ProblemCodeGameOver                 ProblemCode = "game_over"
 	ProblemCodeHttpError                ProblemCode = "http_error"
+	ProblemCodeIdempotencyKeyRequired   ProblemCode = "idempotency_key_required"
 	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
 	ProblemCodeIllegalTurn              ProblemCode = "illegal_turn"
 	ProblemCodeInsufficientScope        ProblemCode = "insufficient_scope"
@@ -833,9 +835,13 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case ProblemCodeForbidden:
 		return true
+	case ProblemCodeGameNotOver:
+		return true
 	case ProblemCodeGameOver:
 		return true
 	case ProblemCodeHttpError:
+		return true
+	case ProblemCodeIdempotencyKeyRequired:
 		return true
 	case ProblemCodeIdempotencyKeyReused:
 		return true
@@ -1044,6 +1050,30 @@ func (e Scope) Valid() bool {
 	case WebhooksRead:
 		return true
 	case WebhooksWrite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SeatSide.
+const (
+	SeatSideBlack       SeatSide = "black"
+	SeatSideBlackRed    SeatSide = "black-red"
+	SeatSideWhite       SeatSide = "white"
+	SeatSideYellowWhite SeatSide = "yellow-white"
+)
+
+// Valid indicates whether the value is a known member of the SeatSide enum.
+func (e SeatSide) Valid() bool {
+	switch e {
+	case SeatSideBlack:
+		return true
+	case SeatSideBlackRed:
+		return true
+	case SeatSideWhite:
+		return true
+	case SeatSideYellowWhite:
 		return true
 	default:
 		return false
@@ -1716,6 +1746,87 @@ func (e WithdrawRequestPolicy) Valid() bool {
 	}
 }
 
+// Defines values for PageLang.
+const (
+	PageLangDe PageLang = "de"
+	PageLangEn PageLang = "en"
+	PageLangEs PageLang = "es"
+	PageLangFr PageLang = "fr"
+	PageLangIt PageLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the PageLang enum.
+func (e PageLang) Valid() bool {
+	switch e {
+	case PageLangDe:
+		return true
+	case PageLangEn:
+		return true
+	case PageLangEs:
+		return true
+	case PageLangFr:
+		return true
+	case PageLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessRulesPageParamsLang.
+const (
+	LessRulesPageParamsLangDe LessRulesPageParamsLang = "de"
+	LessRulesPageParamsLangEn LessRulesPageParamsLang = "en"
+	LessRulesPageParamsLangEs LessRulesPageParamsLang = "es"
+	LessRulesPageParamsLangFr LessRulesPageParamsLang = "fr"
+	LessRulesPageParamsLangIt LessRulesPageParamsLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the LessRulesPageParamsLang enum.
+func (e LessRulesPageParamsLang) Valid() bool {
+	switch e {
+	case LessRulesPageParamsLangDe:
+		return true
+	case LessRulesPageParamsLangEn:
+		return true
+	case LessRulesPageParamsLangEs:
+		return true
+	case LessRulesPageParamsLangFr:
+		return true
+	case LessRulesPageParamsLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesRulesPageParamsLang.
+const (
+	LesRulesPageParamsLangDe LesRulesPageParamsLang = "de"
+	LesRulesPageParamsLangEn LesRulesPageParamsLang = "en"
+	LesRulesPageParamsLangEs LesRulesPageParamsLang = "es"
+	LesRulesPageParamsLangFr LesRulesPageParamsLang = "fr"
+	LesRulesPageParamsLangIt LesRulesPageParamsLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the LesRulesPageParamsLang enum.
+func (e LesRulesPageParamsLang) Valid() bool {
+	switch e {
+	case LesRulesPageParamsLangDe:
+		return true
+	case LesRulesPageParamsLangEn:
+		return true
+	case LesRulesPageParamsLangEs:
+		return true
+	case LesRulesPageParamsLangFr:
+		return true
+	case LesRulesPageParamsLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StandingsPageParamsLang.
 const (
 	StandingsPageParamsLangDe StandingsPageParamsLang = "de"
@@ -1755,6 +1866,27 @@ func (e GetRecordParamsFormat) Valid() bool {
 	case GetRecordParamsFormatJson:
 		return true
 	case GetRecordParamsFormatText:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTournamentsParamsCategory.
+const (
+	Joinable   ListTournamentsParamsCategory = "joinable"
+	Organising ListTournamentsParamsCategory = "organising"
+	Playing    ListTournamentsParamsCategory = "playing"
+)
+
+// Valid indicates whether the value is a known member of the ListTournamentsParamsCategory enum.
+func (e ListTournamentsParamsCategory) Valid() bool {
+	switch e {
+	case Joinable:
+		return true
+	case Organising:
+		return true
+	case Playing:
 		return true
 	default:
 		return false
@@ -2078,13 +2210,18 @@ type CreateTournamentRequestSeeding string
 
 // EditTournamentPlayerRequest defines model for EditTournamentPlayerRequest.
 type EditTournamentPlayerRequest struct {
-	Email *string `json:"email,omitempty"`
+	// Correction The new `email` is the same player's, not another player's: see
+	// the operation.
+	Correction *bool   `json:"correction,omitempty"`
+	Email      *string `json:"email,omitempty"`
 
 	// Member Replacing or correcting in a team event: which member of the team
 	// (`player`, who was entered first, or his `partner`).
 	Member *TeamMember `json:"member,omitempty"`
 	Name   *string     `json:"name,omitempty"`
-	Reason *string     `json:"reason,omitempty"`
+
+	// Reason Required for a replacement (a new `email` without `correction`).
+	Reason *string `json:"reason,omitempty"`
 }
 
 // Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
@@ -2150,6 +2287,14 @@ type LesGame struct {
 	// Diagram The position drawn in plain ASCII (monospace); owned holes are marked once the game is over.
 	Diagram string      `json:"diagram"`
 	Game    LesGameGame `json:"game"`
+
+	// Goal What the caller plays for, in words and in `locale` (owning
+	// more holes, rule LE3); the invitation email says the same. Empty
+	// for a spectator.
+	//
+	//
+	// Example: Own more holes than your opponent: empty points walled in by your stones alone.
+	Goal string `json:"goal"`
 
 	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
 	Id string `json:"id"`
@@ -2367,6 +2512,16 @@ type LessGame struct {
 	// Diagram The position drawn in plain ASCII (monospace), with walls and target corners.
 	Diagram string       `json:"diagram"`
 	Game    LessGameGame `json:"game"`
+
+	// Goal What the caller's first colour plays for, in words and in
+	// `locale`: its target corner in notation and where it lies on the
+	// board as drawn (`a1` at the top left), and in a four-player
+	// game that it then moves its partner's pieces (rules S1, S2,
+	// M6). The invitation email says the same. Empty for a spectator.
+	//
+	//
+	// Example: Bring your 4 pieces to a1–b2 (top left).
+	Goal string `json:"goal"`
 
 	// Id Example: g_3k7q2mxa9fz4hw5cuj6t
 	Id string `json:"id"`
@@ -3035,6 +3190,19 @@ type RegistrationRequest struct {
 	Public *bool `json:"public,omitempty"`
 }
 
+// Rematch A finished game's rematch, as its caller sees it.
+type Rematch struct {
+	// Created This request made it (false for one made before).
+	Created bool `json:"created"`
+
+	// Game A game as the caller may see it: a `LessGame` or a `LesGame`, told
+	// apart by `game`.
+	Game Game `json:"game"`
+
+	// PlayUrl The caller's own move link to the rematch, for a caller who came with a move link; else null.
+	PlayUrl *string `json:"play_url"`
+}
+
 // ResignRequest Nothing; the empty object.
 type ResignRequest = map[string]interface{}
 
@@ -3109,9 +3277,19 @@ type Seat struct {
 	// Name The player's name.
 	Name string `json:"name"`
 
+	// Side The side the seat plays for, as `Result` names the winner:
+	// `white`/`black` for two players, `yellow-white`/`black-red` for
+	// the teams of four (partners share it).
+	Side SeatSide `json:"side"`
+
 	// ToMove This seat is to move (never true once the game is finished).
 	ToMove bool `json:"to_move"`
 }
+
+// SeatSide The side the seat plays for, as `Result` names the winner:
+// `white`/`black` for two players, `yellow-white`/`black-red` for
+// the teams of four (partners share it).
+type SeatSide string
 
 // SeedsRequest defines model for SeedsRequest.
 type SeedsRequest struct {
@@ -3407,6 +3585,14 @@ type TournamentInvite struct {
 
 // TournamentList defines model for TournamentList.
 type TournamentList struct {
+	// Next The cursor of the next page of each category (pass it with
+	// `category` and `cursor`); null when the category has no more, or
+	// was not asked for.
+	Next struct {
+		Joinable   *string `json:"joinable"`
+		Organising *string `json:"organising"`
+		Playing    *string `json:"playing"`
+	} `json:"next"`
 	Tournaments []struct {
 		CreatedAt  time.Time                       `json:"created_at"`
 		FirstStart time.Time                       `json:"first_start"`
@@ -3653,6 +3839,11 @@ type UpdateMeRequest struct {
 
 	// ReplyConfirmations Whether an email confirms each turn played by replying to a game's email.
 	ReplyConfirmations *bool `json:"reply_confirmations,omitempty"`
+
+	// TimeZone An IANA time zone name (`Europe/Berlin`) for the deadlines in the
+	// account's emails, or empty for UTC; an unknown name is `422
+	// invalid_input`.
+	TimeZone *string `json:"time_zone,omitempty"`
 }
 
 // User An account, known by its email address.
@@ -3679,6 +3870,14 @@ type User struct {
 	// ReplyConfirmations Whether an email confirms each turn the account plays by
 	// replying to a game's email (true for a new account).
 	ReplyConfirmations bool `json:"reply_confirmations"`
+
+	// TimeZone Where the account's emails write deadlines: an IANA time zone
+	// name (`Europe/Berlin`); empty (UTC) until set, as the pages do
+	// from the browser's zone when they find none.
+	//
+	//
+	// Example: Europe/Berlin
+	TimeZone string `json:"time_zone"`
 
 	// VacationDays Vacation days the account may declare per calendar year.
 	VacationDays int `json:"vacation_days"`
@@ -4042,6 +4241,9 @@ type GameId = string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// IdempotencyKeyNeeded defines model for IdempotencyKeyNeeded.
+type IdempotencyKeyNeeded = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -4050,6 +4252,9 @@ type LastEventId = string
 
 // LastEventIdQuery defines model for LastEventIdQuery.
 type LastEventIdQuery = string
+
+// PageLang defines model for PageLang.
+type PageLang string
 
 // RoundNumber defines model for RoundNumber.
 type RoundNumber = int
@@ -4112,6 +4317,13 @@ type NotFound = Problem
 // `insufficient_scope` adds `scope`.
 type PayloadTooLarge = Problem
 
+// PreconditionRequired RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type PreconditionRequired = Problem
+
 // ServiceUnavailable RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
@@ -4145,7 +4357,7 @@ type UnprocessableEntity = Problem
 
 // GetAssetParams defines parameters for GetAsset.
 type GetAssetParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4156,7 +4368,7 @@ type GetCalendarParams struct {
 
 // LoginPageParams defines parameters for LoginPage.
 type LoginPageParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4188,7 +4400,7 @@ type NeverEmailParams struct {
 
 // PlayPageParams defines parameters for PlayPage.
 type PlayPageParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4207,9 +4419,27 @@ type ResubscribeParams struct {
 	Lang *string `form:"lang,omitempty" json:"lang,omitempty"`
 }
 
+// LessRulesPageParams defines parameters for LessRulesPage.
+type LessRulesPageParams struct {
+	// Lang The page's language (its own language links set it, and so do the links of the play page and the emails).
+	Lang *LessRulesPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// LessRulesPageParamsLang defines parameters for LessRulesPage.
+type LessRulesPageParamsLang string
+
+// LesRulesPageParams defines parameters for LesRulesPage.
+type LesRulesPageParams struct {
+	// Lang The page's language (its own language links set it, and so do the links of the play page and the emails).
+	Lang *LesRulesPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// LesRulesPageParamsLang defines parameters for LesRulesPage.
+type LesRulesPageParamsLang string
+
 // GetServiceWorkerParams defines parameters for GetServiceWorker.
 type GetServiceWorkerParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4217,6 +4447,9 @@ type GetServiceWorkerParams struct {
 type StandingsPageParams struct {
 	// Lang The page's language (the page's own language links set it).
 	Lang *StandingsPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // StandingsPageParamsLang defines parameters for StandingsPage.
@@ -4253,7 +4486,7 @@ type CreateGameParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
-	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if the game has not changed since.
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -4334,6 +4567,27 @@ type ListWebhookDeliveriesParams struct {
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// ListTournamentsParams defines parameters for ListTournaments.
+type ListTournamentsParams struct {
+	// Category Only this category, one page of it.
+	Category *ListTournamentsParamsCategory `form:"category,omitempty" json:"category,omitempty"`
+
+	// Cursor The category's cursor from `next` of the previous page; omit for the first page. Needs `category`.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Tournaments per page of each category.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListTournamentsParamsCategory defines parameters for ListTournaments.
+type ListTournamentsParamsCategory string
+
+// GetTournamentParams defines parameters for GetTournament.
+type GetTournamentParams struct {
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
 // CancelTournamentParams defines parameters for CancelTournament.
 type CancelTournamentParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
@@ -4344,8 +4598,10 @@ type CancelTournamentParams struct {
 // ExtendTournamentGameParams defines parameters for ExtendTournamentGame.
 type ExtendTournamentGameParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // JoinTournamentParams defines parameters for JoinTournament.
@@ -4387,6 +4643,23 @@ type ReplaceTournamentPlayerParams struct {
 type GetTournamentRecordsParams struct {
 	// Round Only this round's games; every round's without.
 	Round *int `form:"round,omitempty" json:"round,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// CloseRegistrationParams defines parameters for CloseRegistration.
+type CloseRegistrationParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// OpenRegistrationParams defines parameters for OpenRegistration.
+type OpenRegistrationParams struct {
+	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
+	// change, so that it can be retried safely: see the API description.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ResumeTournamentParams defines parameters for ResumeTournament.
@@ -4406,8 +4679,10 @@ type OverrideTournamentResultParams struct {
 // PostponeTournamentRoundParams defines parameters for PostponeTournamentRound.
 type PostponeTournamentRoundParams struct {
 	// IdempotencyKey A key of 1 to 255 visible ASCII characters (e.g. a UUID) naming this
-	// change, so that it can be retried safely: see the API description.
-	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+	// change. This change is not idempotent (it adds time), so without a
+	// key a retry would make it twice: it is refused with
+	// `428 idempotency_key_required` (after the credentials are checked).
+	IdempotencyKey *IdempotencyKeyNeeded `json:"Idempotency-Key,omitempty"`
 }
 
 // SetTournamentSeedsParams defines parameters for SetTournamentSeeds.
@@ -4420,6 +4695,9 @@ type SetTournamentSeedsParams struct {
 // GetStandingsParams defines parameters for GetStandings.
 type GetStandingsParams struct {
 	Format *GetStandingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
 // GetStandingsParamsFormat defines parameters for GetStandings.
@@ -4472,6 +4750,9 @@ type CreateGameJSONRequestBody = CreateGameRequest
 
 // PreviewTurnJSONRequestBody defines body for PreviewTurn for application/json ContentType.
 type PreviewTurnJSONRequestBody = TurnRequest
+
+// RematchJSONRequestBody defines body for Rematch for application/json ContentType.
+type RematchJSONRequestBody = ResignRequest
 
 // ResignJSONRequestBody defines body for Resign for application/json ContentType.
 type ResignJSONRequestBody = ResignRequest
@@ -5539,6 +5820,30 @@ type ClientInterface interface {
 	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
 	ResubscribeWithFormdataBody(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LessRulesPage The rules of Less
+	//
+	// The rules of Less as lesspost plays them (`docs/rules.md` and its
+	// translations), as an HTML page for players, in the play page's
+	// style. Every rule has its anchor, lower case (`/rules#m5`): the
+	// `rule_ref` of an `illegal_turn` problem names it. The play page and
+	// the invitation email link here in the reader's language. No script;
+	// `Content-Security-Policy` as the other plain pages.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
+	//
+	// Corresponds with GET /rules (the `LessRulesPage` operationId).
+	LessRulesPage(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LesRulesPage The rules of Les
+	//
+	// The rules of Les (`docs/les-rules.md` and its translations), served
+	// like `lessRulesPage` (`/rules/les#lt2`).
+	//
+	// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+	LesRulesPage(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetServiceWorker The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -5564,7 +5869,8 @@ type ClientInterface interface {
 	//
 	// In English, German, French, Italian or Spanish: `lang` if given,
 	// else the best match of `Accept-Language`, else English
-	// (`Content-Language` says which; `Vary: Accept-Language`).
+	// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+	// as `getTournament`'s, for this language.
 	//
 	// Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
 	StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6001,6 +6307,68 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/record (the `GetRecord` operationId).
 	GetRecord(ctx context.Context, id GameId, params *GetRecordParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RematchWithBody Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	RematchWithBody(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// Rematch Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	Rematch(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResignWithBody Resign
 	//
@@ -6802,14 +7170,23 @@ type ClientInterface interface {
 
 	// ListTournaments Your tournaments
 	//
-	// The tournaments the account organises, plays in (withdrawn or not),
-	// or can join (a public registration that is open), newest first; at
-	// most 200.
+	// The tournaments the account organises (`organising`), plays in,
+	// withdrawn or not (`playing`), or can join (`joinable`: a public
+	// registration that is open, which his address has not entered),
+	// newest first. Each category is bounded and paged on its own, so the
+	// public registrations of everyone never crowd out his own events.
+	// Without `category`, the answer is the first page of every category
+	// (each up to `limit`), merged newest first, each tournament once with
+	// its flags; `next` holds the cursor of each category that has more.
+	// With `category`, it is one page of that category after `cursor`
+	// (the `next` of that category in an earlier answer).
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	// Errors: `400 invalid_request` (a `cursor` without its `category`);
+	// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+	// `422 invalid_cursor`.
 	//
 	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-	ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTournamentWithBody Create a tournament
 	//
@@ -6904,12 +7281,14 @@ type ClientInterface interface {
 	// GetTournament A tournament
 	//
 	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed.
+	// results, and the standings. Public: no token needed. Its `ETag`
+	// changes with any change to the tournament or its games: revalidate
+	// with `If-None-Match` and get `304` until something happens.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-	GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelTournamentWithBody Cancel a tournament
 	//
@@ -6947,12 +7326,14 @@ type ClientInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6963,12 +7344,14 @@ type ClientInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7075,32 +7458,56 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
 	AddTournamentPlayer(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EditTournamentPlayerWithBody Correct a player's name or address
+	// EditTournamentPlayerWithBody Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
 	EditTournamentPlayerWithBody(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EditTournamentPlayer Correct a player's name or address
+	// EditTournamentPlayer Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7112,8 +7519,8 @@ type ClientInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7130,8 +7537,8 @@ type ClientInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7157,7 +7564,9 @@ type ClientInterface interface {
 	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 	// still being played has `[Result "*"]`. Byes and pairings forfeited
 	// without play have no game and no record; a round not yet paired gives
-	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	// an empty file. `.less` or `.les` by the tournament's game. Public;
+	// an `ETag` as `getTournament`'s (a big event's records are large:
+	// revalidate rather than download them again).
 	//
 	// Errors: `400 invalid_request` (round not a number of 1 or more);
 	// `404 not_found` (no such tournament, or no such round).
@@ -7174,7 +7583,7 @@ type ClientInterface interface {
 	// `404 not_found`; `409 registration_closed` (not open).
 	//
 	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-	CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CloseRegistration(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OpenRegistrationWithBody Open sign-up, and get the invite link
 	//
@@ -7190,14 +7599,20 @@ type ClientInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	OpenRegistrationWithBody(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OpenRegistration Open sign-up, and get the invite link
 	//
@@ -7213,14 +7628,20 @@ type ClientInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	OpenRegistration(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResumeTournamentWithBody Resume a paused event
 	//
@@ -7258,7 +7679,9 @@ type ClientInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7276,7 +7699,9 @@ type ClientInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -7292,13 +7717,14 @@ type ClientInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7309,13 +7735,14 @@ type ClientInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7360,7 +7787,7 @@ type ClientInterface interface {
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-	// gives a spreadsheet file. Public.
+	// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
@@ -7665,6 +8092,50 @@ func (c *Client) ResubscribeWithFormdataBody(ctx context.Context, params *Resubs
 	return c.Client.Do(req)
 }
 
+// LessRulesPage The rules of Less
+//
+// The rules of Less as lesspost plays them (`docs/rules.md` and its
+// translations), as an HTML page for players, in the play page's
+// style. Every rule has its anchor, lower case (`/rules#m5`): the
+// `rule_ref` of an `illegal_turn` problem names it. The play page and
+// the invitation email link here in the reader's language. No script;
+// `Content-Security-Policy` as the other plain pages.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
+//
+// Corresponds with GET /rules (the `LessRulesPage` operationId).
+func (c *Client) LessRulesPage(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLessRulesPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LesRulesPage The rules of Les
+//
+// The rules of Les (`docs/les-rules.md` and its translations), served
+// like `lessRulesPage` (`/rules/les#lt2`).
+//
+// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+func (c *Client) LesRulesPage(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLesRulesPageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetServiceWorker The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -7700,7 +8171,8 @@ func (c *Client) GetServiceWorker(ctx context.Context, params *GetServiceWorkerP
 //
 // In English, German, French, Italian or Spanish: `lang` if given,
 // else the best match of `Accept-Language`, else English
-// (`Content-Language` says which; `Vary: Accept-Language`).
+// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+// as `getTournament`'s, for this language.
 //
 // Corresponds with GET /tournaments/{id} (the `StandingsPage` operationId).
 func (c *Client) StandingsPage(ctx context.Context, id TournamentId, params *StandingsPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8338,6 +8810,88 @@ func (c *Client) PreviewTurn(ctx context.Context, id GameId, body PreviewTurnJSO
 // Corresponds with GET /v1/games/{id}/record (the `GetRecord` operationId).
 func (c *Client) GetRecord(ctx context.Context, id GameId, params *GetRecordParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetRecordRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RematchWithBody Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *Client) RematchWithBody(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRematchRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// Rematch Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *Client) Rematch(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRematchRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9548,15 +10102,24 @@ func (c *Client) RenewPushSubscription(ctx context.Context, body RenewPushSubscr
 
 // ListTournaments Your tournaments
 //
-// The tournaments the account organises, plays in (withdrawn or not),
-// or can join (a public registration that is open), newest first; at
-// most 200.
+// The tournaments the account organises (`organising`), plays in,
+// withdrawn or not (`playing`), or can join (`joinable`: a public
+// registration that is open, which his address has not entered),
+// newest first. Each category is bounded and paged on its own, so the
+// public registrations of everyone never crowd out his own events.
+// Without `category`, the answer is the first page of every category
+// (each up to `limit`), merged newest first, each tournament once with
+// its flags; `next` holds the cursor of each category that has more.
+// With `category`, it is one page of that category after `cursor`
+// (the `next` of that category in an earlier answer).
 //
-// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+// Errors: `400 invalid_request` (a `cursor` without its `category`);
+// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+// `422 invalid_cursor`.
 //
 // Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-func (c *Client) ListTournaments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListTournamentsRequest(c.Server)
+func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTournamentsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9680,13 +10243,15 @@ func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSON
 // GetTournament A tournament
 //
 // The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed.
+// results, and the standings. Public: no token needed. Its `ETag`
+// changes with any change to the tournament or its games: revalidate
+// with `If-None-Match` and get `304` until something happens.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-func (c *Client) GetTournament(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetTournamentRequest(c.Server, id)
+func (c *Client) GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTournamentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9753,12 +10318,14 @@ func (c *Client) CancelTournament(ctx context.Context, id TournamentId, params *
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9779,12 +10346,14 @@ func (c *Client) ExtendTournamentGameWithBody(ctx context.Context, id Tournament
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9961,16 +10530,28 @@ func (c *Client) AddTournamentPlayer(ctx context.Context, id TournamentId, param
 	return c.Client.Do(req)
 }
 
-// EditTournamentPlayerWithBody Correct a player's name or address
+// EditTournamentPlayerWithBody Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9987,16 +10568,28 @@ func (c *Client) EditTournamentPlayerWithBody(ctx context.Context, id Tournament
 	return c.Client.Do(req)
 }
 
-// EditTournamentPlayer Correct a player's name or address
+// EditTournamentPlayer Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10018,8 +10611,8 @@ func (c *Client) EditTournamentPlayer(ctx context.Context, id TournamentId, play
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10046,8 +10639,8 @@ func (c *Client) ReplaceTournamentPlayerWithBody(ctx context.Context, id Tournam
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10083,7 +10676,9 @@ func (c *Client) ReplaceTournamentPlayer(ctx context.Context, id TournamentId, p
 // `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 // still being played has `[Result "*"]`. Byes and pairings forfeited
 // without play have no game and no record; a round not yet paired gives
-// an empty file. `.less` or `.les` by the tournament's game. Public.
+// an empty file. `.less` or `.les` by the tournament's game. Public;
+// an `ETag` as `getTournament`'s (a big event's records are large:
+// revalidate rather than download them again).
 //
 // Errors: `400 invalid_request` (round not a number of 1 or more);
 // `404 not_found` (no such tournament, or no such round).
@@ -10110,8 +10705,8 @@ func (c *Client) GetTournamentRecords(ctx context.Context, id TournamentId, para
 // `404 not_found`; `409 registration_closed` (not open).
 //
 // Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCloseRegistrationRequest(c.Server, id)
+func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseRegistrationRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10136,15 +10731,21 @@ func (c *Client) CloseRegistration(ctx context.Context, id TournamentId, reqEdit
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10169,15 +10770,21 @@ func (c *Client) OpenRegistrationWithBody(ctx context.Context, id TournamentId, 
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewOpenRegistrationRequest(c.Server, id, body)
+func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOpenRegistrationRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10244,7 +10851,9 @@ func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10272,7 +10881,9 @@ func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id Tourna
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -10298,13 +10909,14 @@ func (c *Client) OverrideTournamentResult(ctx context.Context, id TournamentId, 
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10325,13 +10937,14 @@ func (c *Client) PostponeTournamentRoundWithBody(ctx context.Context, id Tournam
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10406,7 +11019,7 @@ func (c *Client) SetTournamentSeeds(ctx context.Context, id TournamentId, params
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 // Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-// gives a spreadsheet file. Public.
+// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
@@ -10960,6 +11573,114 @@ func NewResubscribeRequestWithBody(server string, params *ResubscribeParams, con
 	return req, nil
 }
 
+// NewLessRulesPageRequest constructs an http.Request for the LessRulesPage method
+func NewLessRulesPageRequest(server string, params *LessRulesPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rules")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLesRulesPageRequest constructs an http.Request for the LesRulesPage method
+func NewLesRulesPageRequest(server string, params *LesRulesPageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rules/les")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetServiceWorkerRequest constructs an http.Request for the GetServiceWorker method
 func NewGetServiceWorkerRequest(server string, params *GetServiceWorkerParams) (*http.Request, error) {
 	var err error
@@ -11058,6 +11779,21 @@ func NewStandingsPageRequest(server string, id TournamentId, params *StandingsPa
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -11779,6 +12515,53 @@ func NewGetRecordRequest(server string, id GameId, params *GetRecordParams) (*ht
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewRematchRequest calls the generic Rematch builder with application/json body
+func NewRematchRequest(server string, id GameId, body RematchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRematchRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRematchRequestWithBody constructs an http.Request for the Rematch method, with any body, and a specified content type
+func NewRematchRequestWithBody(server string, id GameId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/rematch", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -13041,7 +13824,7 @@ func NewRenewPushSubscriptionRequestWithBody(server string, contentType string, 
 }
 
 // NewListTournamentsRequest constructs an http.Request for the ListTournaments method
-func NewListTournamentsRequest(server string) (*http.Request, error) {
+func NewListTournamentsRequest(server string, params *ListTournamentsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13057,6 +13840,57 @@ func NewListTournamentsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -13108,7 +13942,7 @@ func NewCreateTournamentRequestWithBody(server string, contentType string, body 
 }
 
 // NewGetTournamentRequest constructs an http.Request for the GetTournament method
-func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, error) {
+func NewGetTournamentRequest(server string, id TournamentId, params *GetTournamentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13136,6 +13970,21 @@ func NewGetTournamentRequest(server string, id TournamentId) (*http.Request, err
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13654,11 +14503,26 @@ func NewGetTournamentRecordsRequest(server string, id TournamentId, params *GetT
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewCloseRegistrationRequest constructs an http.Request for the CloseRegistration method
-func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request, error) {
+func NewCloseRegistrationRequest(server string, id TournamentId, params *CloseRegistrationParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13688,22 +14552,37 @@ func NewCloseRegistrationRequest(server string, id TournamentId) (*http.Request,
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewOpenRegistrationRequest calls the generic OpenRegistration builder with application/json body
-func NewOpenRegistrationRequest(server string, id TournamentId, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
+func NewOpenRegistrationRequest(server string, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewOpenRegistrationRequestWithBody(server, id, "application/json", bodyReader)
+	return NewOpenRegistrationRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewOpenRegistrationRequestWithBody constructs an http.Request for the OpenRegistration method, with any body, and a specified content type
-func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentType string, body io.Reader) (*http.Request, error) {
+func NewOpenRegistrationRequestWithBody(server string, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13734,6 +14613,21 @@ func NewOpenRegistrationRequestWithBody(server string, id TournamentId, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14065,6 +14959,21 @@ func NewGetStandingsRequest(server string, id TournamentId, params *GetStandings
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -14333,6 +15242,34 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /resubscribe (the `Resubscribe` operationId).
 	ResubscribeWithFormdataBodyWithResponse(ctx context.Context, params *ResubscribeParams, body ResubscribeFormdataRequestBody, reqEditors ...RequestEditorFn) (*ResubscribeResponse, error)
 
+	// LessRulesPageWithResponse The rules of Less
+	//
+	// The rules of Less as lesspost plays them (`docs/rules.md` and its
+	// translations), as an HTML page for players, in the play page's
+	// style. Every rule has its anchor, lower case (`/rules#m5`): the
+	// `rule_ref` of an `illegal_turn` problem names it. The play page and
+	// the invitation email link here in the reader's language. No script;
+	// `Content-Security-Policy` as the other plain pages.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rules (the `LessRulesPage` operationId).
+	LessRulesPageWithResponse(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*LessRulesPageResponse, error)
+
+	// LesRulesPageWithResponse The rules of Les
+	//
+	// The rules of Les (`docs/les-rules.md` and its translations), served
+	// like `lessRulesPage` (`/rules/les#lt2`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+	LesRulesPageWithResponse(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*LesRulesPageResponse, error)
+
 	// GetServiceWorkerWithResponse The play page's service worker
 	//
 	// Shows the push notifications the server sends (title, text, the
@@ -14360,7 +15297,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// In English, German, French, Italian or Spanish: `lang` if given,
 	// else the best match of `Accept-Language`, else English
-	// (`Content-Language` says which; `Vary: Accept-Language`).
+	// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+	// as `getTournament`'s, for this language.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14815,6 +15753,68 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/record (the `GetRecord` operationId).
 	GetRecordWithResponse(ctx context.Context, id GameId, params *GetRecordParams, reqEditors ...RequestEditorFn) (*GetRecordResponse, error)
+
+	// RematchWithBodyWithResponse Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	RematchWithBodyWithResponse(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RematchResponse, error)
+
+	// RematchWithResponse Play again
+	//
+	// Starts the rematch of a finished game: the same rules, board and
+	// options from the start, the same time control, and every player on
+	// the other side (two players swap colours; in the four-player game
+	// each team takes the other team's seats, partners staying partners).
+	// Each player is emailed an invitation with his move link, as for a
+	// new game; the game's creator stays its creator. A game has one
+	// rematch: whoever asks again, or at the same moment, gets the same
+	// game (`200`, `created` false) and nothing more is sent.
+	//
+	// A caller with a move link gets his own move link to the rematch
+	// (`play_url`), so that the finished game's page goes straight to it;
+	// `game` is the rematch as that seat (or the account) sees it.
+	//
+	// Token: a seat token of this game, or an account token of one of its
+	// players or its creator. The body is optional; if sent, it must be
+	// `{}`.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`;
+	// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+	// an account that neither plays in nor created the game), `wrong_game`;
+	// `404 not_found`; `409 game_not_over` (the game is still being
+	// played); `413 body_too_large`; `422 address_suppressed` (a player
+	// asked never to be emailed again).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+	RematchWithResponse(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*RematchResponse, error)
 
 	// ResignWithBodyWithResponse Resign
 	//
@@ -15660,16 +16660,25 @@ type ClientWithResponsesInterface interface {
 
 	// ListTournamentsWithResponse Your tournaments
 	//
-	// The tournaments the account organises, plays in (withdrawn or not),
-	// or can join (a public registration that is open), newest first; at
-	// most 200.
+	// The tournaments the account organises (`organising`), plays in,
+	// withdrawn or not (`playing`), or can join (`joinable`: a public
+	// registration that is open, which his address has not entered),
+	// newest first. Each category is bounded and paged on its own, so the
+	// public registrations of everyone never crowd out his own events.
+	// Without `category`, the answer is the first page of every category
+	// (each up to `limit`), merged newest first, each tournament once with
+	// its flags; `next` holds the cursor of each category that has more.
+	// With `category`, it is one page of that category after `cursor`
+	// (the `next` of that category in an earlier answer).
 	//
-	// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+	// Errors: `400 invalid_request` (a `cursor` without its `category`);
+	// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+	// `422 invalid_cursor`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-	ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
+	ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
 
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
@@ -15764,14 +16773,16 @@ type ClientWithResponsesInterface interface {
 	// GetTournamentWithResponse A tournament
 	//
 	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed.
+	// results, and the standings. Public: no token needed. Its `ETag`
+	// changes with any change to the tournament or its games: revalidate
+	// with `If-None-Match` and get `304` until something happens.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-	GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
+	GetTournamentWithResponse(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
 
 	// CancelTournamentWithBodyWithResponse Cancel a tournament
 	//
@@ -15809,12 +16820,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15825,12 +16838,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The game is adjudicated `hours` later than its round, and the player
 	// to move gets `hours` more for his turn. `reason` is required.
-	// Logged; both players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely: a repeat adds no more time.
+	// Logged; both players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it adds no more time.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 game_over`/`tournament_over`; `422 invalid_input`.
+	// `409 game_over`/`tournament_over`; `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15937,32 +16952,56 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/tournaments/{id}/players (the `AddTournamentPlayer` operationId).
 	AddTournamentPlayerWithResponse(ctx context.Context, id TournamentId, params *AddTournamentPlayerParams, body AddTournamentPlayerJSONRequestBody, reqEditors ...RequestEditorFn) (*AddTournamentPlayerResponse, error)
 
-	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+	// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/tournaments/{id}/players/{player} (the `EditTournamentPlayer` operationId).
 	EditTournamentPlayerWithBodyWithResponse(ctx context.Context, id TournamentId, player TournamentPlayerIndex, params *EditTournamentPlayerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EditTournamentPlayerResponse, error)
 
-	// EditTournamentPlayerWithResponse Correct a player's name or address
+	// EditTournamentPlayerWithResponse Correct a player's name or address, or replace him
 	//
-	// The organiser fixes a typo: the player keeps his results. A new
-	// address takes over his game of the running round: the old move link
-	// stops working and the new address is emailed a new one. Logged.
+	// A new `name` alone is a correction: the player keeps his place and
+	// his results. A new `email` is who plays (the move link goes to the
+	// address), so it is a **replacement** unless `correction` is `true`:
+	// exactly as `replaceTournamentPlayer`, it needs `name` (the
+	// newcomer's), a `reason`, and a player who has not played in the
+	// event yet (`409 already_played`), and the player put out is told by
+	// email in his language. With `correction: true` the address is the
+	// same player's (a typo, a new mailbox): he keeps his results and his
+	// account, but only while he has made no move in his game of the
+	// running round (`409 already_played`: the link reached him, so the
+	// address was no typo; correct it once the game is over). Either way
+	// the new address takes over his games of the running round: the old
+	// move link stops working and the new address is emailed a new one.
+	// A request that changes nothing changes nothing (no log line).
+	// Logged.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 already_played`/`already_entered`/`already_withdrawn`/
+	// `tournament_over`; `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15974,8 +17013,8 @@ type ClientWithResponsesInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -15992,8 +17031,8 @@ type ClientWithResponsesInterface interface {
 	// The organiser puts another player in the place of one who has not
 	// made a move in the event yet. The newcomer takes over his pairing
 	// and is emailed his move link; the old link stops working. `reason`
-	// is required. Logged, and the players concerned get a
-	// `tournament_update` event.
+	// is required. Logged; the player put out gets a `tournament_update`
+	// event and an email, in his language, saying so.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16019,7 +17058,9 @@ type ClientWithResponsesInterface interface {
 	// `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 	// still being played has `[Result "*"]`. Byes and pairings forfeited
 	// without play have no game and no record; a round not yet paired gives
-	// an empty file. `.less` or `.les` by the tournament's game. Public.
+	// an empty file. `.less` or `.les` by the tournament's game. Public;
+	// an `ETag` as `getTournament`'s (a big event's records are large:
+	// revalidate rather than download them again).
 	//
 	// Errors: `400 invalid_request` (round not a number of 1 or more);
 	// `404 not_found` (no such tournament, or no such round).
@@ -16040,7 +17081,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
+	CloseRegistrationWithResponse(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error)
 
 	// OpenRegistrationWithBodyWithResponse Open sign-up, and get the invite link
 	//
@@ -16056,14 +17097,20 @@ type ClientWithResponsesInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+	OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
 
 	// OpenRegistrationWithResponse Open sign-up, and get the invite link
 	//
@@ -16079,14 +17126,20 @@ type ClientWithResponsesInterface interface {
 	// players who came when registration closes. A Swiss event has no more
 	// rounds than its players can play.
 	//
+	// Issuing a link is not idempotent: a retry would revoke the link the
+	// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+	// (`428 idempotency_key_required` without one), and its retry answers
+	// the same link.
+	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 registration_closed` (the event started); `422 invalid_input`.
+	// `409 registration_closed` (the event started); `422 invalid_input`;
+	// `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
+	OpenRegistrationWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error)
 
 	// ResumeTournamentWithBodyWithResponse Resume a paused event
 	//
@@ -16124,7 +17177,9 @@ type ClientWithResponsesInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16142,7 +17197,9 @@ type ClientWithResponsesInterface interface {
 	// or 0 with White's `margin`, of the same sign; 0 for a draw) or
 	// annuls it (`annul`: it counts for nobody). A game still being played
 	// must end first. `reason` is required. The standings follow at once.
-	// Logged; both players get a `tournament_update` event.
+	// Logged; both players get a `tournament_update` event. Setting the
+	// result it has already (a retry) changes nothing: no second log line,
+	// no second event.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
@@ -16158,13 +17215,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16175,13 +17233,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// The round and every round after it move `hours` later: a pending
 	// round starts later, a running one ends later. `reason` is required.
-	// Logged; the players get a `tournament_update` event. Send an
-	// `Idempotency-Key` to retry safely.
+	// Logged; the players get a `tournament_update` event. The
+	// `Idempotency-Key` is required (`428 idempotency_key_required`
+	// without one): a retry with it moves nothing again.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `428 idempotency_key_required`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16226,7 +17285,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 	// Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-	// gives a spreadsheet file. Public.
+	// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 	//
 	// Errors: `400 invalid_request`; `404 not_found`.
 	//
@@ -16835,6 +17894,116 @@ func (r ResubscribeResponse) ContentType() string {
 	return ""
 }
 
+// LessRulesPageResponse200Headers the declared response headers of an HTTP 200 response for LessRulesPage
+type LessRulesPageResponse200Headers struct {
+	ContentLanguage string
+}
+
+type LessRulesPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LessRulesPageResponse200Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LessRulesPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LessRulesPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r LessRulesPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LessRulesPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LessRulesPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LessRulesPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LesRulesPageResponse200Headers the declared response headers of an HTTP 200 response for LesRulesPage
+type LesRulesPageResponse200Headers struct {
+	ContentLanguage string
+}
+
+type LesRulesPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LesRulesPageResponse200Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LesRulesPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LesRulesPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r LesRulesPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LesRulesPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LesRulesPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LesRulesPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetServiceWorkerResponse200Headers the declared response headers of an HTTP 200 response for GetServiceWorker
 type GetServiceWorkerResponse200Headers struct {
 	CacheControl string
@@ -16893,7 +18062,15 @@ func (r GetServiceWorkerResponse) ContentType() string {
 
 // StandingsPageResponse200Headers the declared response headers of an HTTP 200 response for StandingsPage
 type StandingsPageResponse200Headers struct {
+	CacheControl    string
 	ContentLanguage string
+	ETag            string
+}
+
+// StandingsPageResponse304Headers the declared response headers of an HTTP 304 response for StandingsPage
+type StandingsPageResponse304Headers struct {
+	CacheControl string
+	ETag         string
 }
 
 type StandingsPageResponse struct {
@@ -16907,6 +18084,8 @@ type StandingsPageResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StandingsPageResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *StandingsPageResponse304Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18147,6 +19326,131 @@ func (r GetRecordResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetRecordResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RematchResponse200Headers the declared response headers of an HTTP 200 response for Rematch
+type RematchResponse200Headers struct {
+	Location string
+}
+
+// RematchResponse201Headers the declared response headers of an HTTP 201 response for Rematch
+type RematchResponse201Headers struct {
+	Location string
+}
+
+// RematchResponse401Headers the declared response headers of an HTTP 401 response for Rematch
+type RematchResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+type RematchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Rematch
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Rematch
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RematchResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RematchResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RematchResponse401Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RematchResponse) GetJSON200() *Rematch {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RematchResponse) GetJSON201() *Rematch {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RematchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RematchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RematchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RematchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20855,6 +22159,8 @@ type ListTournamentsResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -20879,6 +22185,11 @@ func (r ListTournamentsResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListTournamentsResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21026,6 +22337,18 @@ func (r CreateTournamentResponse) ContentType() string {
 	return ""
 }
 
+// GetTournamentResponse200Headers the declared response headers of an HTTP 200 response for GetTournament
+type GetTournamentResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetTournamentResponse304Headers the declared response headers of an HTTP 304 response for GetTournament
+type GetTournamentResponse304Headers struct {
+	CacheControl string
+	ETag         string
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21037,6 +22360,10 @@ type GetTournamentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTournamentResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTournamentResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21216,6 +22543,8 @@ type ExtendTournamentGameResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -21260,6 +22589,11 @@ func (r ExtendTournamentGameResponse) GetApplicationproblemJSON413() *PayloadToo
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r ExtendTournamentGameResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21818,7 +23152,15 @@ func (r ReplaceTournamentPlayerResponse) ContentType() string {
 
 // GetTournamentRecordsResponse200Headers the declared response headers of an HTTP 200 response for GetTournamentRecords
 type GetTournamentRecordsResponse200Headers struct {
+	CacheControl       string
 	ContentDisposition *string
+	ETag               string
+}
+
+// GetTournamentRecordsResponse304Headers the declared response headers of an HTTP 304 response for GetTournamentRecords
+type GetTournamentRecordsResponse304Headers struct {
+	CacheControl string
+	ETag         string
 }
 
 type GetTournamentRecordsResponse struct {
@@ -21832,6 +23174,8 @@ type GetTournamentRecordsResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentRecordsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTournamentRecordsResponse304Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21992,6 +23336,8 @@ type OpenRegistrationResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -22036,6 +23382,11 @@ func (r OpenRegistrationResponse) GetApplicationproblemJSON413() *PayloadTooLarg
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r OpenRegistrationResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22304,6 +23655,8 @@ type PostponeTournamentRoundResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
+	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -22348,6 +23701,11 @@ func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON413() *Payload
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON428() *PreconditionRequired {
+	return r.ApplicationproblemJSON428
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22488,6 +23846,18 @@ func (r SetTournamentSeedsResponse) ContentType() string {
 	return ""
 }
 
+// GetStandingsResponse200Headers the declared response headers of an HTTP 200 response for GetStandings
+type GetStandingsResponse200Headers struct {
+	CacheControl string
+	ETag         string
+}
+
+// GetStandingsResponse304Headers the declared response headers of an HTTP 304 response for GetStandings
+type GetStandingsResponse304Headers struct {
+	CacheControl string
+	ETag         string
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22499,6 +23869,10 @@ type GetStandingsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetStandingsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetStandingsResponse304Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22885,6 +24259,46 @@ func (c *ClientWithResponses) ResubscribeWithFormdataBodyWithResponse(ctx contex
 	return ParseResubscribeResponse(rsp)
 }
 
+// LessRulesPageWithResponse The rules of Less
+//
+// The rules of Less as lesspost plays them (`docs/rules.md` and its
+// translations), as an HTML page for players, in the play page's
+// style. Every rule has its anchor, lower case (`/rules#m5`): the
+// `rule_ref` of an `illegal_turn` problem names it. The play page and
+// the invitation email link here in the reader's language. No script;
+// `Content-Security-Policy` as the other plain pages.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rules (the `LessRulesPage` operationId).
+func (c *ClientWithResponses) LessRulesPageWithResponse(ctx context.Context, params *LessRulesPageParams, reqEditors ...RequestEditorFn) (*LessRulesPageResponse, error) {
+	rsp, err := c.LessRulesPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLessRulesPageResponse(rsp)
+}
+
+// LesRulesPageWithResponse The rules of Les
+//
+// The rules of Les (`docs/les-rules.md` and its translations), served
+// like `lessRulesPage` (`/rules/les#lt2`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rules/les (the `LesRulesPage` operationId).
+func (c *ClientWithResponses) LesRulesPageWithResponse(ctx context.Context, params *LesRulesPageParams, reqEditors ...RequestEditorFn) (*LesRulesPageResponse, error) {
+	rsp, err := c.LesRulesPage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLesRulesPageResponse(rsp)
+}
+
 // GetServiceWorkerWithResponse The play page's service worker
 //
 // Shows the push notifications the server sends (title, text, the
@@ -22918,7 +24332,8 @@ func (c *ClientWithResponses) GetServiceWorkerWithResponse(ctx context.Context, 
 //
 // In English, German, French, Italian or Spanish: `lang` if given,
 // else the best match of `Accept-Language`, else English
-// (`Content-Language` says which; `Vary: Accept-Language`).
+// (`Content-Language` says which; `Vary: Accept-Language`). An `ETag`
+// as `getTournament`'s, for this language.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23498,6 +24913,80 @@ func (c *ClientWithResponses) GetRecordWithResponse(ctx context.Context, id Game
 		return nil, err
 	}
 	return ParseGetRecordResponse(rsp)
+}
+
+// RematchWithBodyWithResponse Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *ClientWithResponses) RematchWithBodyWithResponse(ctx context.Context, id GameId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RematchResponse, error) {
+	rsp, err := c.RematchWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRematchResponse(rsp)
+}
+
+// RematchWithResponse Play again
+//
+// Starts the rematch of a finished game: the same rules, board and
+// options from the start, the same time control, and every player on
+// the other side (two players swap colours; in the four-player game
+// each team takes the other team's seats, partners staying partners).
+// Each player is emailed an invitation with his move link, as for a
+// new game; the game's creator stays its creator. A game has one
+// rematch: whoever asks again, or at the same moment, gets the same
+// game (`200`, `created` false) and nothing more is sent.
+//
+// A caller with a move link gets his own move link to the rematch
+// (`play_url`), so that the finished game's page goes straight to it;
+// `game` is the rematch as that seat (or the account) sees it.
+//
+// Token: a seat token of this game, or an account token of one of its
+// players or its creator. The body is optional; if sent, it must be
+// `{}`.
+//
+// Errors: `400 invalid_request`/`invalid_json`;
+// `401 unauthorized`/`link_replaced`; `403 forbidden` (a spectator, or
+// an account that neither plays in nor created the game), `wrong_game`;
+// `404 not_found`; `409 game_not_over` (the game is still being
+// played); `413 body_too_large`; `422 address_suppressed` (a player
+// asked never to be emailed again).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `Rematch` operationId).
+func (c *ClientWithResponses) RematchWithResponse(ctx context.Context, id GameId, body RematchJSONRequestBody, reqEditors ...RequestEditorFn) (*RematchResponse, error) {
+	rsp, err := c.Rematch(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRematchResponse(rsp)
 }
 
 // ResignWithBodyWithResponse Resign
@@ -24584,17 +26073,26 @@ func (c *ClientWithResponses) RenewPushSubscriptionWithResponse(ctx context.Cont
 
 // ListTournamentsWithResponse Your tournaments
 //
-// The tournaments the account organises, plays in (withdrawn or not),
-// or can join (a public registration that is open), newest first; at
-// most 200.
+// The tournaments the account organises (`organising`), plays in,
+// withdrawn or not (`playing`), or can join (`joinable`: a public
+// registration that is open, which his address has not entered),
+// newest first. Each category is bounded and paged on its own, so the
+// public registrations of everyone never crowd out his own events.
+// Without `category`, the answer is the first page of every category
+// (each up to `limit`), merged newest first, each tournament once with
+// its flags; `next` holds the cursor of each category that has more.
+// With `category`, it is one page of that category after `cursor`
+// (the `next` of that category in an earlier answer).
 //
-// Errors: `401 unauthorized`; `403 account_required`/`insufficient_scope`.
+// Errors: `400 invalid_request` (a `cursor` without its `category`);
+// `401 unauthorized`; `403 account_required`/`insufficient_scope`;
+// `422 invalid_cursor`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/tournaments (the `ListTournaments` operationId).
-func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
-	rsp, err := c.ListTournaments(ctx, reqEditors...)
+func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
+	rsp, err := c.ListTournaments(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -24706,15 +26204,17 @@ func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, 
 // GetTournamentWithResponse A tournament
 //
 // The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed.
+// results, and the standings. Public: no token needed. Its `ETag`
+// changes with any change to the tournament or its games: revalidate
+// with `If-None-Match` and get `304` until something happens.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
-func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
-	rsp, err := c.GetTournament(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
+	rsp, err := c.GetTournament(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -24769,12 +26269,14 @@ func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, 
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24791,12 +26293,14 @@ func (c *ClientWithResponses) ExtendTournamentGameWithBodyWithResponse(ctx conte
 //
 // The game is adjudicated `hours` later than its round, and the player
 // to move gets `hours` more for his turn. `reason` is required.
-// Logged; both players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely: a repeat adds no more time.
+// Logged; both players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it adds no more time.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 game_over`/`tournament_over`; `422 invalid_input`.
+// `409 game_over`/`tournament_over`; `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24945,16 +26449,28 @@ func (c *ClientWithResponses) AddTournamentPlayerWithResponse(ctx context.Contex
 	return ParseAddTournamentPlayerResponse(rsp)
 }
 
-// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address
+// EditTournamentPlayerWithBodyWithResponse Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24967,16 +26483,28 @@ func (c *ClientWithResponses) EditTournamentPlayerWithBodyWithResponse(ctx conte
 	return ParseEditTournamentPlayerResponse(rsp)
 }
 
-// EditTournamentPlayerWithResponse Correct a player's name or address
+// EditTournamentPlayerWithResponse Correct a player's name or address, or replace him
 //
-// The organiser fixes a typo: the player keeps his results. A new
-// address takes over his game of the running round: the old move link
-// stops working and the new address is emailed a new one. Logged.
+// A new `name` alone is a correction: the player keeps his place and
+// his results. A new `email` is who plays (the move link goes to the
+// address), so it is a **replacement** unless `correction` is `true`:
+// exactly as `replaceTournamentPlayer`, it needs `name` (the
+// newcomer's), a `reason`, and a player who has not played in the
+// event yet (`409 already_played`), and the player put out is told by
+// email in his language. With `correction: true` the address is the
+// same player's (a typo, a new mailbox): he keeps his results and his
+// account, but only while he has made no move in his game of the
+// running round (`409 already_played`: the link reached him, so the
+// address was no typo; correct it once the game is over). Either way
+// the new address takes over his games of the running round: the old
+// move link stops working and the new address is emailed a new one.
+// A request that changes nothing changes nothing (no log line).
+// Logged.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_entered`/`already_withdrawn`/`tournament_over`;
-// `422 invalid_input`.
+// `409 already_played`/`already_entered`/`already_withdrawn`/
+// `tournament_over`; `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24994,8 +26522,8 @@ func (c *ClientWithResponses) EditTournamentPlayerWithResponse(ctx context.Conte
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25018,8 +26546,8 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithBodyWithResponse(ctx co
 // The organiser puts another player in the place of one who has not
 // made a move in the event yet. The newcomer takes over his pairing
 // and is emailed his move link; the old link stops working. `reason`
-// is required. Logged, and the players concerned get a
-// `tournament_update` event.
+// is required. Logged; the player put out gets a `tournament_update`
+// event and an email, in his language, saying so.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25051,7 +26579,9 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithResponse(ctx context.Co
 // `[Site "lesspost"]`, `[GameId "…"]` and `[Date "YYYY.MM.DD"]`. A game
 // still being played has `[Result "*"]`. Byes and pairings forfeited
 // without play have no game and no record; a round not yet paired gives
-// an empty file. `.less` or `.les` by the tournament's game. Public.
+// an empty file. `.less` or `.les` by the tournament's game. Public;
+// an `ETag` as `getTournament`'s (a big event's records are large:
+// revalidate rather than download them again).
 //
 // Errors: `400 invalid_request` (round not a number of 1 or more);
 // `404 not_found` (no such tournament, or no such round).
@@ -25078,8 +26608,8 @@ func (c *ClientWithResponses) GetTournamentRecordsWithResponse(ctx context.Conte
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /v1/tournaments/{id}/registration (the `CloseRegistration` operationId).
-func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
-	rsp, err := c.CloseRegistration(ctx, id, reqEditors...)
+func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context, id TournamentId, params *CloseRegistrationParams, reqEditors ...RequestEditorFn) (*CloseRegistrationResponse, error) {
+	rsp, err := c.CloseRegistration(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25100,15 +26630,21 @@ func (c *ClientWithResponses) CloseRegistrationWithResponse(ctx context.Context,
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
-	rsp, err := c.OpenRegistrationWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistrationWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25129,15 +26665,21 @@ func (c *ClientWithResponses) OpenRegistrationWithBodyWithResponse(ctx context.C
 // players who came when registration closes. A Swiss event has no more
 // rounds than its players can play.
 //
+// Issuing a link is not idempotent: a retry would revoke the link the
+// first answer gave. So `new_link: true` needs an `Idempotency-Key`
+// (`428 idempotency_key_required` without one), and its retry answers
+// the same link.
+//
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 registration_closed` (the event started); `422 invalid_input`.
+// `409 registration_closed` (the event started); `422 invalid_input`;
+// `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/tournaments/{id}/registration (the `OpenRegistration` operationId).
-func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
-	rsp, err := c.OpenRegistration(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, id TournamentId, params *OpenRegistrationParams, body OpenRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OpenRegistrationResponse, error) {
+	rsp, err := c.OpenRegistration(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -25192,7 +26734,9 @@ func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, 
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25216,7 +26760,9 @@ func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx c
 // or 0 with White's `margin`, of the same sign; 0 for a draw) or
 // annuls it (`annul`: it counts for nobody). A game still being played
 // must end first. `reason` is required. The standings follow at once.
-// Logged; both players get a `tournament_update` event.
+// Logged; both players get a `tournament_update` event. Setting the
+// result it has already (a retry) changes nothing: no second log line,
+// no second event.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
@@ -25238,13 +26784,14 @@ func (c *ClientWithResponses) OverrideTournamentResultWithResponse(ctx context.C
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25261,13 +26808,14 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithBodyWithResponse(ctx co
 //
 // The round and every round after it move `hours` later: a pending
 // round starts later, a running one ends later. `reason` is required.
-// Logged; the players get a `tournament_update` event. Send an
-// `Idempotency-Key` to retry safely.
+// Logged; the players get a `tournament_update` event. The
+// `Idempotency-Key` is required (`428 idempotency_key_required`
+// without one): a retry with it moves nothing again.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `428 idempotency_key_required`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25330,7 +26878,7 @@ func (c *ClientWithResponses) SetTournamentSeedsWithResponse(ctx context.Context
 //
 // Points (win 1, draw ½, loss 0, bye 1), then the sum of margins, then
 // Sonneborn-Berger (round robins) or Buchholz (Swiss). `format=csv`
-// gives a spreadsheet file. Public.
+// gives a spreadsheet file. Public; an `ETag` as `getTournament`'s.
 //
 // Errors: `400 invalid_request`; `404 not_found`.
 //
@@ -25854,6 +27402,98 @@ func ParseResubscribeResponse(rsp *http.Response) (*ResubscribeResponse, error) 
 	return response, nil
 }
 
+// ParseLessRulesPageResponse parses an HTTP response from a LessRulesPageWithResponse call
+func ParseLessRulesPageResponse(rsp *http.Response) (*LessRulesPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LessRulesPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LessRulesPageResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLesRulesPageResponse parses an HTTP response from a LesRulesPageWithResponse call
+func ParseLesRulesPageResponse(rsp *http.Response) (*LesRulesPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LesRulesPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LesRulesPageResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetServiceWorkerResponse parses an HTTP response from a GetServiceWorkerWithResponse call
 func ParseGetServiceWorkerResponse(rsp *http.Response) (*GetServiceWorkerResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25927,6 +27567,9 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25953,6 +27596,13 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 	switch {
 	case rsp.StatusCode == 200:
 		var headers StandingsPageResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
 		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -25960,7 +27610,31 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 			}
 			headers.ContentLanguage = value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers StandingsPageResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -27075,6 +28749,128 @@ func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetRecordResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRematchResponse parses an HTTP response from a RematchWithResponse call
+func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RematchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Rematch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Rematch
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RematchResponse200Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers RematchResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RematchResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -29582,6 +31378,13 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 		}
 		response.ApplicationproblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29736,6 +31539,9 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29757,6 +31563,43 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTournamentResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTournamentResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -29926,6 +31769,13 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -30441,6 +32291,9 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30467,6 +32320,13 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetTournamentRecordsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
 		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -30474,7 +32334,31 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetTournamentRecordsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil
@@ -30630,6 +32514,13 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 			return nil, err
 		}
 		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -30916,6 +32807,13 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 428:
+		var dest PreconditionRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON428 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31057,6 +32955,9 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31081,6 +32982,43 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetStandingsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetStandingsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
 	}
 
 	return response, nil

@@ -173,6 +173,7 @@ export function gameClient(id, token) {
       return send('GET', base + '/moves' + q).then((r) => r.body);
     },
     preview: (turn) => send('POST', base + '/preview', { body: { turn } }).then((r) => r.body),
+    rematch: () => send('POST', base + '/rematch', { body: {} }).then((r) => r.body),
     resign: (key) => send('POST', base + '/resign', { body: {}, headers: { 'Idempotency-Key': key } }).then((r) => r.body),
     submit: (turn, ply, key) =>
       send('POST', base + '/turns', { body: { turn, ply }, headers: { 'Idempotency-Key': key } }).then((r) => r.body),

@@ -97,6 +97,7 @@ async function showAccount(user) {
     if (!user) user = (await accountRequest('GET', '/v1/me')).body;
     setLocale(user.locale);
     state.user = user;
+    guessTimeZone(user);
     $('who').textContent = state.t('login.signedIn', { email: user.email });
     $('ask').hidden = true;
     $('games-panel').hidden = false;
@@ -120,6 +121,15 @@ async function loadGames() {
   state.cursor = body.next_cursor;
   $('more').hidden = !state.cursor;
   $('no-games').hidden = $('games').children.length > 0;
+}
+
+// guessTimeZone gives an account without a time zone the browser's, so that
+// its emails write deadlines in the reader's time; a zone the server does
+// not know is left alone (the emails keep UTC).
+function guessTimeZone(user) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (user.time_zone || !zone) return;
+  accountRequest('PATCH', '/v1/me', { body: { time_zone: zone } }).catch(() => {});
 }
 
 // A game of the list, told apart from the others: who the account plays

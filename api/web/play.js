@@ -84,6 +84,7 @@ function wireControls() {
   $('clear').addEventListener('click', clearMoves);
   $('submit').addEventListener('click', submit);
   $('notation-form').addEventListener('submit', checkNotation);
+  $('again-button').addEventListener('click', playAgain);
   $('resign-ask').addEventListener('click', () => askResign(true));
   $('resign-no').addEventListener('click', () => askResign(false));
   $('resign-yes').addEventListener('click', resign);
@@ -406,6 +407,31 @@ function afterPlayed(res, view) {
   schedulePoll();
 }
 
+// ---- playing again ----------------------------------------------------------
+
+// After the game its players may play it again: the same board, everyone
+// on the other side. The server makes one rematch however many ask.
+function renderAgain() {
+  const show = state.game.status === 'finished' && state.game.your_colors.length > 0;
+  $('again').hidden = !show;
+  if (show) setText($('again-help'), state.t(state.game.seats.length === 4 ? 'again.helpTeams' : 'again.help'));
+}
+
+async function playAgain() {
+  $('again-button').disabled = true;
+  try {
+    const res = await state.api.rematch();
+    // A move link's holder gets his link to the rematch (opened on this
+    // page's own address, whatever the server calls itself); an account
+    // opens the game with its token.
+    const link = res.play_url ? new URL(res.play_url) : null;
+    location.assign(link ? link.pathname + link.hash : '/play/' + encodeURIComponent(res.game.id));
+  } catch (err) {
+    showNotice(errorText(err), true);
+    $('again-button').disabled = false;
+  }
+}
+
 // ---- resigning ----------------------------------------------------------------
 
 // A player may resign at any time (not only on his turn), after saying yes
@@ -491,6 +517,7 @@ function render() {
   renderHistory();
   renderReplay();
   renderResign();
+  renderAgain();
 }
 
 // Live regions announce every change, so unchanged text is left alone.
@@ -679,10 +706,37 @@ function hintKey(opts) {
 function renderSeats() {
   const t = state.t;
   const g = state.game;
+  if (!isLes() && g.seats.length === 4) return renderTeams(t, g);
   $('seats').replaceChildren(...g.seats.map((s) => (isLes() ? lesSeatItem(t, g, s) : seatItem(t, g, s))));
 }
 
-function seatItem(t, g, s) {
+// The four-player game is two teams: each with its players (the reader's
+// partner named so) and its total of moves, which decides the game.
+function renderTeams(t, g) {
+  const sides = [...new Set(g.seats.map((s) => s.side))];
+  const mine = new Set(g.seats.filter((s) => g.your_colors.includes(s.color)).map((s) => s.side));
+  $('seats').replaceChildren(
+    ...sides.map((side) => {
+      const members = g.seats.filter((s) => s.side === side);
+      const li = document.createElement('li');
+      li.className = 'team' + (mine.has(side) ? ' team-yours' : '');
+      const head = document.createElement('p');
+      head.className = 'team-head';
+      const colors = t('team.and', { a: t('color.' + members[0].color), b: t('color.' + members[1].color) });
+      const total = members.reduce((n, s) => n + (g.counts[s.color] ?? 0), 0);
+      head.textContent = [t('team.heading', { colors }), mine.has(side) ? t('team.yours') : '', t('team.total', { n: total })]
+        .filter(Boolean)
+        .join(' · ');
+      const list = document.createElement('ul');
+      list.className = 'seats';
+      list.append(...members.map((s) => seatItem(t, g, s, mine.has(side) && !g.your_colors.includes(s.color))));
+      li.append(head, list);
+      return li;
+    }),
+  );
+}
+
+function seatItem(t, g, s, partner = false) {
   const span = (className, text = '') => {
     const node = document.createElement('span');
     node.className = className;
@@ -693,7 +747,8 @@ function seatItem(t, g, s) {
   li.className = 'seat';
   const swatch = span('swatch swatch-' + s.color);
   swatch.setAttribute('aria-hidden', 'true');
-  const you = g.your_colors.includes(s.color) ? ' ' + t('seat.you') : '';
+  let you = g.your_colors.includes(s.color) ? ' ' + t('seat.you') : '';
+  if (partner) you = ' ' + t('seat.partner');
   const who = span('who');
   who.append(
     span('name', s.name + you),
@@ -772,6 +827,11 @@ function renderKind() {
   // A spectator moves nothing: the help for choosing moves is not his.
   const watching = !state.game.your_colors.length;
   for (const node of document.querySelectorAll('.mover-help')) node.hidden = watching;
+  // The goal in words comes from the server, in the game's language, as the
+  // invitation says it; the rules page is in the page's language.
+  setText($('goal-text'), state.game.goal || '');
+  $('goal-text').hidden = !state.game.goal;
+  $('rules-link').href = `/rules${les ? '/les' : ''}?lang=${state.locale}`;
   if (!les) return;
   const t = state.t;
   setText(document.querySelector('.brand span'), t('brand.les'));

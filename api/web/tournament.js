@@ -71,7 +71,8 @@ async function refresh() {
   let list;
   try {
     me = (await accountRequest('GET', '/v1/me')).body;
-    list = (await accountRequest('GET', '/v1/tournaments')).body.tournaments;
+    // Only whether he plays in this one: an event still open to sign-up is among his newest.
+    list = (await accountRequest('GET', '/v1/tournaments?category=playing&limit=200')).body.tournaments;
   } catch (err) {
     if (err.status === 401) {
       tokens.setAccount(null);

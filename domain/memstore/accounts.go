@@ -236,7 +236,7 @@ func (t *tx) UpdateUser(ctx context.Context, id int64, s domain.AccountSettings)
 	if !ok {
 		return domain.User{}, fmt.Errorf("update user: no user %d", id)
 	}
-	u.Name, u.Locale, u.ReplyConfirmations = s.Name, s.Locale, s.ReplyConfirmations
+	u.Name, u.Locale, u.TimeZone, u.ReplyConfirmations = s.Name, s.Locale, s.TimeZone, s.ReplyConfirmations
 	t.data.users[id] = u
 	return u, nil
 }

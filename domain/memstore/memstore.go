@@ -49,6 +49,7 @@ type data struct {
 	lastEvent   int64 // the Seq of the last event written, pruned or not
 	// unsubscribed and suppressed are the addresses that chose so.
 	unsubscribed, suppressed map[string]bool
+	rematches                map[string]string // a game's id → its rematch's
 }
 
 type session struct {
@@ -96,7 +97,7 @@ func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
 		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
-		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}}}
+		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
 	}
@@ -124,6 +125,13 @@ func (s *Store) Turns(ctx context.Context, id string) ([]domain.StoredTurn, erro
 	return slices.Clone(s.data.turns[id]), nil
 }
 
+// RematchOf implements domain.GameReader.
+func (s *Store) RematchOf(ctx context.Context, id string) (string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.data.rematches[id], nil
+}
+
 // StoredResponse is the committed response of an idempotent request.
 func (s *Store) StoredResponse(ctx context.Context, idem domain.Idempotency) (domain.Response, bool, error) {
 	s.mu.RLock()
@@ -145,7 +153,8 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 		tournaments: maps.Clone(s.data.tournaments), queued: slices.Clone(s.data.queued), pats: slices.Clone(s.data.pats),
 		pushes: slices.Clone(s.data.pushes), pushKey: s.data.pushKey,
 		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent,
-		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed)}
+		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed),
+		rematches: maps.Clone(s.data.rematches)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}
@@ -182,6 +191,18 @@ func (t *tx) Game(ctx context.Context, id string) (domain.Game, error) { return 
 
 func (t *tx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
 	return slices.Clone(t.data.turns[id]), nil
+}
+
+func (t *tx) RematchOf(ctx context.Context, id string) (string, error) {
+	return t.data.rematches[id], nil
+}
+
+func (t *tx) LinkRematch(ctx context.Context, gameID, rematchID string, now time.Time) error {
+	if _, ok := t.data.rematches[gameID]; ok {
+		return domain.ErrStale
+	}
+	t.data.rematches[gameID] = rematchID
+	return nil
 }
 
 func (t *tx) StoredResponse(ctx context.Context, idem domain.Idempotency) (domain.Response, bool, error) {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -118,25 +120,95 @@ func (t *tx) AddEvents(ctx context.Context, evs []domain.Event, now time.Time) e
 	return nil
 }
 
-// AccountTournaments lists what an account organises, plays in, or can
-// join (an open public registration), newest first.
-func (s *Store) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
+// AccountTournaments lists a page of one category of an account's
+// tournaments, newest first (see domain.TournamentLister). Its cursor is
+// the last tournament's creation (Unix milliseconds) and id.
+func (s *Store) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
+	cursor string, limit int) (domain.TournamentPage, error) {
+	limit = max(limit, 1)
+	afterMs, afterID := int64(math.MaxInt64), ""
+	if cursor != "" {
+		ms, id, ok := strings.Cut(cursor, ":")
+		n, err := strconv.ParseInt(ms, 10, 64)
+		if !ok || err != nil || id == "" {
+			return domain.TournamentPage{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
+		}
+		afterMs, afterID = n, id
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []domain.Tournament
 	for id, t := range s.data.tournaments {
 		_, plays := t.EntrantOf(email)
-		if t.OrganizerID != userID && !plays && !(t.Joinable(now) && t.Registration.Public) {
+		var in bool
+		switch cat {
+		case domain.Organising:
+			in = t.OrganizerID == userID
+		case domain.PlayingIn:
+			in = plays
+		case domain.CanJoin:
+			in = !plays && t.Joinable(now) && t.Registration.Public
+		}
+		ms := t.CreatedAt.UnixMilli()
+		if !in || cmp.Or(cmp.Compare(ms, afterMs), strings.Compare(id, afterID)) >= 0 {
 			continue
 		}
 		c, err := s.data.tournament(id)
 		if err != nil {
-			return nil, err
+			return domain.TournamentPage{}, err
 		}
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b domain.Tournament) int {
-		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), strings.Compare(b.ID, a.ID))
+		return cmp.Or(cmp.Compare(b.CreatedAt.UnixMilli(), a.CreatedAt.UnixMilli()), strings.Compare(b.ID, a.ID))
 	})
-	return out[:min(limit, len(out))], nil
+	if len(out) <= limit {
+		return domain.TournamentPage{Tournaments: out}, nil
+	}
+	last := out[limit-1]
+	return domain.TournamentPage{Tournaments: out[:limit], Next: fmt.Sprintf("%d:%s", last.CreatedAt.UnixMilli(), last.ID)}, nil
+}
+
+// Games reads many games at once, leaving out ids that do not exist.
+func (s *Store) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []domain.Game
+	for _, id := range ids {
+		if g, err := s.data.game(id); err == nil {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// TurnsOf lists the committed turns of each of the games, by game id.
+func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[string][]domain.StoredTurn, len(ids))
+	for _, id := range ids {
+		if turns := s.data.turns[id]; len(turns) > 0 {
+			out[id] = slices.Clone(turns)
+		}
+	}
+	return out, nil
+}
+
+// TournamentGamesStamp sums up the games of a tournament.
+func (s *Store) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var st domain.GamesStamp
+	for _, g := range s.data.games {
+		if g.Tournament == nil || g.Tournament.ID != id {
+			continue
+		}
+		st.Count++
+		st.Versions += int64(g.Version)
+		if g.UpdatedAt.After(st.Updated) {
+			st.Updated = g.UpdatedAt.Truncate(time.Millisecond)
+		}
+	}
+	return st, nil
 }

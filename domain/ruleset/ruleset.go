@@ -218,3 +218,25 @@ func (r *Registry) Default() Ruleset { return r.byName[r.names[0]] }
 
 // Names lists the rulesets' names, the default first.
 func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
+
+// GoalOf is what color plays for in g, for the page and the invitation to
+// say in words (view.Goal.Sentence): read from the board as drawn, so that
+// the words match the picture, and with the partner of a team game (a
+// colour of the same side).
+func GoalOf(g Game, color string) (view.Goal, error) {
+	b, err := g.Board("")
+	if err != nil {
+		return view.Goal{}, err
+	}
+	partner := false
+	for _, c := range g.Colors() {
+		if c != color && g.Side(color) >= 0 && g.Side(c) == g.Side(color) {
+			partner = true
+		}
+	}
+	goal, ok := view.GoalOf(b, color, partner)
+	if !ok {
+		return view.Goal{}, fmt.Errorf("%s game: no goal marked for %q", g.Ruleset(), color)
+	}
+	return goal, nil
+}

@@ -24,11 +24,11 @@ func (s storeTx) ActiveSession(ctx context.Context, id string, now time.Time) (d
 
 func activeSession(ctx context.Context, q querier, id string, now time.Time) (domain.Session, error) {
 	s := domain.Session{ID: id}
-	err := q.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.vacation_days,
+	err := q.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.time_zone, u.vacation_days,
 		u.calendar_version, u.reply_confirmations, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`, id, ms(now)).Scan(
-		&s.ExpiresAt, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.VacationDays,
+		&s.ExpiresAt, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.TimeZone, &s.User.VacationDays,
 		&s.User.CalendarVersion, &s.User.ReplyConfirmations, &s.User.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
@@ -177,8 +177,8 @@ func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) er
 
 func (s storeTx) UpdateUser(ctx context.Context, id int64, set domain.AccountSettings) (domain.User, error) {
 	var email string
-	err := s.tx.QueryRow(ctx, `UPDATE users SET name = $1, locale = $2, reply_confirmations = $3 WHERE id = $4 RETURNING email`,
-		set.Name, set.Locale, set.ReplyConfirmations, id).Scan(&email)
+	err := s.tx.QueryRow(ctx, `UPDATE users SET name = $1, locale = $2, time_zone = $3, reply_confirmations = $4 WHERE id = $5
+		RETURNING email`, set.Name, set.Locale, set.TimeZone, set.ReplyConfirmations, id).Scan(&email)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("update user: %w", err)
 	}
@@ -201,9 +201,9 @@ func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (domain.User
 
 func userByEmail(ctx context.Context, q querier, email string) (domain.User, error) {
 	u := domain.User{Email: email}
-	err := q.QueryRow(ctx, `SELECT id, name, locale, vacation_days, calendar_version, reply_confirmations, created_at
+	err := q.QueryRow(ctx, `SELECT id, name, locale, time_zone, vacation_days, calendar_version, reply_confirmations, created_at
 		FROM users WHERE email = $1`,
-		email).Scan(&u.ID, &u.Name, &u.Locale, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &u.CreatedAt)
+		email).Scan(&u.ID, &u.Name, &u.Locale, &u.TimeZone, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &u.CreatedAt)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("read user: %w", err)
 	}

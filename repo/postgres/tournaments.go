@@ -138,16 +138,83 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 	return writeEvents(ctx, s.tx, evs, now)
 }
 
-// AccountTournaments lists what an account organises, plays in, or can
-// join (an open public registration), newest first.
-func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, limit int) ([]domain.Tournament, error) {
-	rows, err := db.pool.Query(ctx, `SELECT id, data::text FROM tournaments WHERE organizer_id = $1
-		OR id IN (SELECT tournament_id FROM tournament_players WHERE email = $2)
-		OR public_until > $3
-		ORDER BY created_at DESC, id DESC LIMIT $4`, userID, email, ms(now), limit)
+// AccountTournaments lists a page of one category of an account's
+// tournaments, newest first (see domain.TournamentLister).
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
+	cursor string, limit int) (domain.TournamentPage, error) {
+	limit = max(limit, 1)
+	created, after, err := gamerow.TournamentAfter(cursor)
 	if err != nil {
-		return nil, fmt.Errorf("list tournaments: %w", err)
+		return domain.TournamentPage{}, err
+	}
+	var where string
+	var args []any
+	switch cat {
+	case domain.Organising:
+		where, args = `organizer_id = $1`, []any{userID}
+	case domain.PlayingIn:
+		where, args = `id IN (SELECT tournament_id FROM tournament_players WHERE email = $1)`, []any{email}
+	case domain.CanJoin:
+		where, args = `public_until > $1 AND id NOT IN (SELECT tournament_id FROM tournament_players WHERE email = $2)`,
+			[]any{ms(now), email}
+	default:
+		return domain.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
+	}
+	n := len(args)
+	rows, err := db.pool.Query(ctx, fmt.Sprintf(`SELECT id, data::text FROM tournaments WHERE %s
+		AND (created_at, id) < ($%d, $%d) ORDER BY created_at DESC, id DESC LIMIT $%d`, where, n+1, n+2, n+3),
+		append(args, time.UnixMilli(created).UTC(), after, limit+1)...)
+	if err != nil {
+		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
-	return gamerow.DecodeTournaments(rows)
+	return gamerow.TournamentPage(rows, limit)
+}
+
+// Games reads many games at once (see domain.GamesReader).
+func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+	return loadGames(ctx, db.pool, ids, false)
+}
+
+// TurnsOf lists the turns of each of the games, by game id, in one query.
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+	out := make(map[string][]domain.StoredTurn, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := db.pool.Query(ctx, `SELECT game_id, ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id = ANY($1) ORDER BY game_id, ply`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t domain.StoredTurn
+		var id string
+		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &t.PlayedAt); err != nil {
+			return nil, fmt.Errorf("read turns: %w", err)
+		}
+		t.PlayedAt = t.PlayedAt.UTC()
+		out[id] = append(out[id], t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read turns: %w", err)
+	}
+	return out, nil
+}
+
+// TournamentGamesStamp sums up the games of a tournament (see
+// domain.GamesStamp).
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+	var st domain.GamesStamp
+	var updated *time.Time
+	err := db.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0)::bigint, MAX(updated_at)
+		FROM games WHERE tournament_id = $1`, id).Scan(&st.Count, &st.Versions, &updated)
+	if err != nil {
+		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+	}
+	if updated != nil {
+		st.Updated = updated.UTC()
+	}
+	return st, nil
 }

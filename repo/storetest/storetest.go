@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"VersionGuard", testVersionGuard},
 		{"ChangeWithoutGameChange", testChangeWithoutGameChange},
 		{"IdempotentResponses", testIdempotentResponses},
+		{"Rematches", testRematches},
 		{"Sessions", testSessions},
 		{"LoginTokens", testLoginTokens},
 		{"LoginCodes", testLoginCodes},
@@ -47,6 +48,8 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"DueGames", testDueGames},
 		{"Tournaments", testTournaments},
 		{"AccountTournaments", testAccountTournaments},
+		{"AccountTournamentPages", testAccountTournamentPages},
+		{"GamesInBulk", testGamesInBulk},
 		{"SeatChangesHands", testSeatChangesHands},
 	}
 	for _, tt := range tests {

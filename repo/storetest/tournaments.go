@@ -3,7 +3,9 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +68,7 @@ func testTournaments(t *testing.T, s domain.Store) {
 
 // An account's tournaments are those it organises, those its address plays
 // in (following the entrants as they change), and those with an open public
-// registration; newest first.
+// registration it is not entered in: each category apart, newest first.
 func testAccountTournaments(t *testing.T, s domain.Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
@@ -79,32 +81,35 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 		t.Fatal(err)
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &open) })
-	list := func(u domain.User, email string, now time.Time) []string {
+	// list gives the ids of each category, as "organising:t_1 playing:t_2".
+	list := func(u domain.User, email string, now time.Time) string {
 		t.Helper()
-		ts, err := s.AccountTournaments(ctx, u.ID, email, now, 10)
-		if err != nil {
-			t.Fatal(err)
+		var out []string
+		for _, cat := range domain.TournamentCategories {
+			page, err := s.AccountTournaments(ctx, u.ID, email, now, cat, "", 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tour := range page.Tournaments {
+				out = append(out, string(cat)+":"+tour.ID)
+			}
 		}
-		var ids []string
-		for _, tour := range ts {
-			ids = append(ids, tour.ID)
-		}
-		return ids
+		return strings.Join(out, " ")
 	}
 	eve := domain.User{ID: 999999, Email: "eve@example.org"}
 	for _, c := range []struct {
 		who  domain.User
 		now  time.Time
-		want []string
+		want string
 	}{
-		{org, T0, []string{"t_open", "t_closed"}}, // his own, and one he can join
-		{other, T0, []string{"t_open"}},
-		{domain.User{ID: 999998, Email: "bob@example.org"}, T0, []string{"t_open", "t_closed"}},
-		{eve, T0, []string{"t_open"}},
-		{eve, T0.Add(24 * time.Hour), nil}, // sign-up closed
+		{org, T0, "organising:t_closed joinable:t_open"}, // his own, and one he can join
+		{other, T0, "organising:t_open joinable:t_open"},
+		{domain.User{ID: 999998, Email: "bob@example.org"}, T0, "playing:t_closed joinable:t_open"},
+		{eve, T0, "joinable:t_open"},
+		{eve, T0.Add(24 * time.Hour), ""}, // sign-up closed
 	} {
-		if got := list(c.who, c.who.Email, c.now); !slices.Equal(got, c.want) {
-			t.Errorf("%s at %v: %v, want %v", c.who.Email, c.now, got, c.want)
+		if got := list(c.who, c.who.Email, c.now); got != c.want {
+			t.Errorf("%s at %v: %q, want %q", c.who.Email, c.now, got, c.want)
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
@@ -117,22 +122,78 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &open, version-1) })
 	version = closed.Version
-	if err := closed.UpdateEntrant(1, 0, domain.Player{Name: "Rob", Email: "rob@example.org"}, false, false, "typo", T0); err != nil {
+	if err := closed.UpdateEntrant(1, domain.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
 	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &closed, version) })
 	for _, c := range []struct {
 		email string
+		want  string
+	}{
+		{"eve@example.org", "playing:t_open"},
+		{"bob@example.org", ""},
+		{"rob@example.org", "playing:t_closed"},
+		{"zed@example.org", ""}, // the public registration is closed
+	} {
+		if got := list(domain.User{ID: 999997}, c.email, T0); got != c.want {
+			t.Errorf("%s after the changes: %q, want %q", c.email, got, c.want)
+		}
+	}
+}
+
+// A category of an account's tournaments pages by cursor, newest first,
+// each once, however many share a creation time; a cursor the store did
+// not write is refused.
+func testAccountTournamentPages(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	org := ensureUser(t, s, "org@example.org")
+	var want []string
+	for i := range 7 {
+		spec := domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: []domain.Player{
+			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+			Starts: []time.Time{T0.Add(24 * time.Hour)}, RoundLength: 24 * time.Hour}
+		id := fmt.Sprintf("t_page%d", i)
+		// Two by two at the same millisecond: the id breaks the tie.
+		tour, err := domain.CreateTournament(spec, id, org.ID, T0.Add(time.Duration(i/2)*time.Minute), 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
+		want = append([]string{id}, want...)
+	}
+	for _, c := range []struct {
+		cat   domain.TournamentCategory
+		email string
 		want  []string
 	}{
-		{"eve@example.org", []string{"t_open"}},
-		{"bob@example.org", nil},
-		{"rob@example.org", []string{"t_closed"}},
-		{"zed@example.org", nil}, // the public registration is closed
+		{domain.Organising, "org@example.org", want},
+		{domain.PlayingIn, "bob@example.org", want},
+		{domain.CanJoin, "bob@example.org", nil},
 	} {
-		if got := list(domain.User{ID: 999997}, c.email, T0); !slices.Equal(got, c.want) {
-			t.Errorf("%s after the changes: %v, want %v", c.email, got, c.want)
+		var got []string
+		cursor, pages := "", 0
+		for {
+			page, err := s.AccountTournaments(ctx, org.ID, c.email, T0, c.cat, cursor, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			if len(page.Tournaments) > 3 || pages > 5 {
+				t.Fatalf("%s: page %d has %d tournaments", c.cat, pages, len(page.Tournaments))
+			}
+			for _, tour := range page.Tournaments {
+				got = append(got, tour.ID)
+			}
+			if cursor = page.Next; cursor == "" {
+				break
+			}
 		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s, page by page: %v, want %v", c.cat, got, c.want)
+		}
+	}
+	if _, err := s.AccountTournaments(ctx, org.ID, "", T0, domain.Organising, "not a cursor", 3); code(err) != domain.CodeInvalidCursor {
+		t.Errorf("a cursor the store did not write: %v, want %s", err, domain.CodeInvalidCursor)
 	}
 }
 
@@ -159,5 +220,72 @@ func testSeatChangesHands(t *testing.T, s domain.Store) {
 		if page, err := s.MyGames(ctx, c.email, "", 10); err != nil || len(page.Games) != c.want {
 			t.Errorf("MyGames(%s) = %d games, %v; want %d", c.email, len(page.Games), err, c.want)
 		}
+	}
+}
+
+// A tournament's games read at once: the games asked for, in that order,
+// each with its turns, whatever else is stored; the stamp of its games
+// moves with any change to one of them.
+func testGamesInBulk(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	tour := newTournament(t, s, "t_bulk")
+	org := ensureUser(t, s, "org@example.org")
+	stamp := func() domain.GamesStamp {
+		t.Helper()
+		st, err := s.TournamentGamesStamp(ctx, tour.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if st := stamp(); st != (domain.GamesStamp{}) {
+		t.Errorf("the stamp of no games: %+v", st)
+	}
+	var games []domain.Game
+	for i, id := range []string{"g_bulk1", "g_bulk2", "g_bulk3"} {
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+		if i < 2 {
+			c.Game.Tournament = &domain.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
+		}
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
+		})
+		games = append(games, c.Game)
+	}
+	before := stamp()
+	if before.Count != 2 || before.Versions != int64(games[0].Version+games[1].Version) || !before.Updated.Equal(T0) {
+		t.Errorf("the stamp of two games: %+v", before)
+	}
+	played := play(t, s, games[1], T0.Add(time.Minute))
+	play(t, s, games[2], T0.Add(2*time.Minute)) // of no tournament
+	after := stamp()
+	if after.Count != 2 || after.Versions <= before.Versions || !after.Updated.Equal(T0.Add(time.Minute)) {
+		t.Errorf("the stamp after a turn: %+v, before %+v", after, before)
+	}
+
+	ids := []string{"g_bulk2", "g_missing", "g_bulk1"}
+	got, err := s.Games(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != "g_bulk2" || got[1].ID != "g_bulk1" || got[0].Version != played.Version || len(got[0].Seats) != 2 {
+		t.Errorf("Games(%v) = %+v", ids, got)
+	}
+	turns, err := s.TurnsOf(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Turns(ctx, "g_bulk2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || !slices.Equal(turns["g_bulk2"], want) || len(turns["g_bulk1"]) != 0 || len(turns) > 2 {
+		t.Errorf("TurnsOf(%v) = %+v; want g_bulk2's %+v", ids, turns, want)
+	}
+	if got, err := s.Games(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("Games(nil) = %v, %v", got, err)
+	}
+	if got, err := s.TurnsOf(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("TurnsOf(nil) = %v, %v", got, err)
 	}
 }

@@ -4,9 +4,12 @@
 package gamerow
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -182,4 +185,39 @@ func DecodeTournaments(rows Rows) ([]domain.Tournament, error) {
 		return nil, fmt.Errorf("read tournaments: %w", err)
 	}
 	return out, nil
+}
+
+// firstTournament is where the first page of a list of tournaments starts:
+// after any creation time a store holds (both keep the year 9999).
+var firstTournament = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).UnixMilli()
+
+// TournamentAfter reads the cursor of a page of an account's tournaments
+// (see TournamentPage): the page starts after the tournament created at
+// created (Unix milliseconds, as both stores keep it) with the id. ""
+// starts at the newest.
+func TournamentAfter(cursor string) (created int64, id string, err error) {
+	if cursor == "" {
+		return firstTournament, "", nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	ms, id, found := strings.Cut(string(raw), ":")
+	if err == nil && found && id != "" {
+		if created, err = strconv.ParseInt(ms, 10, 64); err == nil {
+			return created, id, nil
+		}
+	}
+	return 0, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
+}
+
+// TournamentPage reads rows of (id, document), read newest first with a
+// limit of limit+1, into the page and the cursor of the next ("" on the
+// last).
+func TournamentPage(rows Rows, limit int) (domain.TournamentPage, error) {
+	ts, err := DecodeTournaments(rows)
+	if err != nil || len(ts) <= limit {
+		return domain.TournamentPage{Tournaments: ts}, err
+	}
+	last := ts[limit-1]
+	cursor := base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%d:%s", last.CreatedAt.UnixMilli(), last.ID))
+	return domain.TournamentPage{Tournaments: ts[:limit], Next: cursor}, nil
 }
