@@ -47,8 +47,12 @@ func (s *Server) requestLogin(c echo.Context) error {
 	return c.JSON(http.StatusAccepted, loginResponse{Status: "sent", ExpiresIn: 15 * 60})
 }
 
+// tokenRequest is a login email's link token, or its code with the address
+// it was sent to.
 type tokenRequest struct {
 	Token string `json:"token"`
+	Email string `json:"email"`
+	Code  string `json:"code"`
 }
 
 type tokenResponse struct {
@@ -67,7 +71,17 @@ func (s *Server) exchangeToken(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	g, err := s.app.ExchangeLogin(c.Request().Context(), req.Token, domain.SessionTTL)
+	var g domain.Grant
+	var err error
+	switch {
+	case req.Token != "" && req.Code == "" && req.Email == "":
+		g, err = s.app.ExchangeLogin(c.Request().Context(), req.Token, domain.SessionTTL)
+	case req.Token == "" && req.Code != "":
+		g, err = s.app.ExchangeLoginCode(c.Request().Context(), req.Email, req.Code, domain.SessionTTL)
+	default:
+		err = domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
+			"send the login link's token, or the code from the login email with the email address it was sent to")
+	}
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,8 @@ func TestGeneratedClientPlaysAGame(t *testing.T) {
 	if res, err := client.RequestLoginWithResponse(ctx, apiclient.RequestLoginJSONRequestBody{Email: "org@example.org"}); err != nil || res.JSON202 == nil {
 		t.Fatalf("request login: %v %v", err, res.Status())
 	}
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
-	tok, err := client.ExchangeLoginTokenWithResponse(ctx, apiclient.ExchangeLoginTokenJSONRequestBody{Token: code})
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
+	tok, err := client.ExchangeLoginTokenWithResponse(ctx, apiclient.ExchangeLoginTokenJSONRequestBody{Token: &code})
 	if err != nil || tok.JSON200 == nil {
 		t.Fatalf("exchange login token: %v %s", err, tok.Body)
 	}

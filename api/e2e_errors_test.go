@@ -142,7 +142,7 @@ func TestLoginLinks(t *testing.T) {
 	h := newHarness(t)
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "Ann@Example.ORG"}).want(t, http.StatusAccepted)
 	m := only(t, h.deliver(), "ann@example.org")
-	code := loginCodeRE.FindStringSubmatch(m.Text)[1]
+	code := loginTokenRE.FindStringSubmatch(m.Text)[1]
 	if !strings.Contains(m.Text, "http://lesspost.test/login#t="+code) {
 		t.Errorf("no login link in:\n%s", m.Text)
 	}
@@ -179,7 +179,7 @@ func TestLoginLinks(t *testing.T) {
 
 	// A link expires after 15 minutes.
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "bob@example.org"}).want(t, http.StatusAccepted)
-	late := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
+	late := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
 	h.clock.Advance(16 * time.Minute)
 	h.do("POST", "/v1/auth/token", "", map[string]any{"token": late}).want(t, http.StatusUnauthorized, "login_invalid")
 }

@@ -192,8 +192,11 @@ func subjects(msgs []notify.Message) []string {
 }
 
 var (
-	moveLinkRE  = regexp.MustCompile(`http://lesspost\.test/play/([A-Za-z0-9_]+)#t=(\S+)`)
-	loginCodeRE = regexp.MustCompile(`enter this code in the app: (\S+)`)
+	moveLinkRE = regexp.MustCompile(`http://lesspost\.test/play/([A-Za-z0-9_]+)#t=(\S+)`)
+	// loginTokenRE finds a login email's token, in its link; loginCodeRE
+	// its code to type, which signs in with the address.
+	loginTokenRE = regexp.MustCompile(`/login#t=(\S+)`)
+	loginCodeRE  = regexp.MustCompile(`enter this code in the app: (\S+)`)
 )
 
 // moveLink takes the move link out of an email: the game id and the token.
@@ -346,7 +349,7 @@ func (h *harness) login(email string) string {
 		h.t.Fatalf("no login code in:\n%s", m.Text)
 	}
 	var tok tokenPair
-	h.do("POST", "/v1/auth/token", "", map[string]any{"token": match[1]}).want(h.t, http.StatusOK).decode(h.t, &tok)
+	h.do("POST", "/v1/auth/token", "", map[string]any{"email": email, "code": match[1]}).want(h.t, http.StatusOK).decode(h.t, &tok)
 	h.sessions.Store(tok.AccessToken, &session{access: tok.AccessToken, refresh: tok.RefreshToken, expires: tok.ExpiresAt})
 	return tok.AccessToken
 }

@@ -461,6 +461,48 @@ func TestPlayPageKeepsATapWhileMovesLoad(t *testing.T) {
 	p.waitFor("e5's destinations", `document.querySelector('.dest[data-sq="e4"]')`)
 }
 
+// The sign-in page takes the short code from the login email, typed as a
+// person types it (lower case, no dash), with the address it was sent to;
+// a wrong code and a code without an address are answered in words.
+func TestLoginPageSignsInWithTheCode(t *testing.T) {
+	h := newHarness(t)
+	newGame(t, h, twoPlayers(openBoard))
+	p := openBrowser(t, 390, 844)
+	p.open(h.url + "/login")
+	p.waitFor("the sign-in form", `!document.querySelector('#ask').hidden`)
+
+	p.do("type a code without an address", chromedp.SendKeys(chromedp.CSS("#code"), "abcd-2345\n"))
+	p.waitFor("the ask for the address", `!document.getElementById('alert').hidden`)
+	if got := p.text("#alert"); got != "Enter the email address the code was sent to, above." {
+		t.Errorf("a code without an address: %q", got)
+	}
+
+	p.do("ask for a login email", chromedp.SendKeys(chromedp.CSS("#email"), "ann@example.org\n"))
+	p.waitFor("the notice", `!document.getElementById('notice').hidden`)
+	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)
+	if code == nil || len(code[1]) != 9 {
+		t.Fatalf("no XXXX-XXXX code in the login email: %v", code)
+	}
+	clearCode := chromedp.Evaluate[chromedp.Void](`document.getElementById('code').value = ''`)
+	wrong := "2222-2222"
+	if code[1] == wrong {
+		wrong = "3333-3333"
+	}
+	p.do("type a wrong code", clearCode, chromedp.SendKeys(chromedp.CSS("#code"), wrong+"\n"))
+	p.waitFor("the refusal", `!document.getElementById('alert').hidden`)
+	if got := p.text("#alert"); !strings.HasPrefix(got, "This code is wrong, used or expired") {
+		t.Errorf("a wrong code: %q", got)
+	}
+	saveScreenshot(t, p, "login-code-refused-390.png")
+	typed := strings.ToLower(strings.ReplaceAll(code[1], "-", ""))
+	p.do("type the code", clearCode, chromedp.SendKeys(chromedp.CSS("#code"), typed+"\n"))
+	p.waitFor("the games", `document.querySelector('#games a')`)
+	if got := p.text("#who"); !strings.Contains(got, "ann@example.org") {
+		t.Errorf("signed in as %q", got)
+	}
+	saveScreenshot(t, p, "login-code-390.png")
+}
+
 // The history is newest first, the turns since the player's own last one
 // marked new, and the board steps back through the game (each position as
 // the server replays it) and forward again; an earlier position cannot be

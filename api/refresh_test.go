@@ -11,7 +11,7 @@ import (
 func signIn(t *testing.T, h *harness, email string) tokenPair {
 	t.Helper()
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": email}).want(t, http.StatusAccepted)
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), email).Text)[1]
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), email).Text)[1]
 	var tok struct {
 		tokenPair
 		TokenType string `json:"token_type"`

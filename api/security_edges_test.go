@@ -39,7 +39,7 @@ func TestBearerScheme(t *testing.T) {
 func TestPrivateResponsesAreNotStored(t *testing.T) {
 	h := newAttackHarness(t)
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "org@example.org"}).want(t, http.StatusAccepted)
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}

@@ -285,7 +285,7 @@ func TestAddressesAreNormalized(t *testing.T) {
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	h.do("POST", "/v1/auth/token", "", map[string]any{"token": loginCodeRE.FindStringSubmatch(m.Text)[1]}).
+	h.do("POST", "/v1/auth/token", "", map[string]any{"token": loginTokenRE.FindStringSubmatch(m.Text)[1]}).
 		want(t, http.StatusOK).decode(t, &tok)
 	h.do("GET", "/v1/me", tok.AccessToken, nil).want(t, http.StatusOK).decode(t, &me2)
 	if me1 != me2 {

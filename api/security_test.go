@@ -160,6 +160,31 @@ func jwtParts(t *testing.T, token string) (header, claims map[string]any, sig st
 	return header, claims, parts[2]
 }
 
+// legacyLink is the JWT a move or spectator link carried before links had
+// compact tokens, for what the compact token link says, signed now with
+// the harness's key.
+func legacyLink(t *testing.T, link string, now time.Time) string {
+	t.Helper()
+	parts := strings.Split(link, ".")
+	claims := map[string]any{"iss": "lesspost", "iat": now.Unix(), "exp": now.Add(api.LinkTTL).Unix(), "gid": parts[1]}
+	var version string
+	switch {
+	case parts[0] == "s" && len(parts) == 6:
+		claims["use"], claims["col"], version = "seat", parts[2], parts[3]
+	case parts[0] == "w" && len(parts) == 5:
+		claims["use"], version = "watch", parts[2]
+	default:
+		t.Fatalf("not a link's compact token: %q", link)
+	}
+	if v, err := strconv.Atoi(version); err != nil {
+		t.Fatal(err)
+	} else if v != 0 {
+		claims["ver"] = v // omitted when 0, as the server wrote it
+	}
+	header := map[string]any{"alg": "HS256", "typ": "JWT", "kid": api.KeyID([]byte(harnessSecret))}
+	return forge(t, header, claims, hmacWith(sha256.New, harnessSecret))
+}
+
 // forge builds a JWT from a header and claims; sign makes the signature of
 // the signing input (nil: an empty signature).
 func forge(t *testing.T, header, claims map[string]any, sign func(string) string) string {
@@ -220,10 +245,13 @@ func TestForgedTokensAreRefused(t *testing.T) {
 		{"account", s.organiser, [2]string{"GET", "/v1/me"}, func() (string, string, any) {
 			return "POST", "/v1/games", twoPlayers(strings.Repeat("0", 60))
 		}},
-		{"seat", s.white, [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
+		// Links carry compact tokens now (tokens_internal_test.go tries
+		// those); the JWTs of links sent before still work, so they must
+		// still refuse every forgery.
+		{"seat", legacyLink(t, s.white, now), [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
 			return "POST", "/v1/games/" + s.id + "/turns", map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
 		}},
-		{"spectator", s.watch, [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
+		{"spectator", legacyLink(t, s.watch, now), [2]string{"GET", "/v1/games/" + s.id}, func() (string, string, any) {
 			return "GET", "/v1/games/" + s.id + "/turns", nil // a spectator changes nothing; reading is what it may do
 		}},
 	}
@@ -322,7 +350,7 @@ func TestTokensOfOtherUses(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "org@example.org"}).want(t, http.StatusAccepted)
-	loginCode := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
+	loginCode := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "org@example.org").Text)[1]
 
 	for name, token := range map[string]string{"calendar token": calendar, "unsubscribe token": unsub, "login code": loginCode} {
 		t.Run(name+" as bearer", func(t *testing.T) {
@@ -432,35 +460,41 @@ func TestExpiredTokensChangeNothing(t *testing.T) {
 func TestLoginCodesAreSingleUse(t *testing.T) {
 	h := newAttackHarness(t)
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
 
-	const racers = 8
-	statuses := make([]int, racers)
-	var wg sync.WaitGroup
-	for i := range racers {
-		wg.Go(func() {
-			statuses[i] = h.do("POST", "/v1/auth/token", "", map[string]any{"token": code}).status
-		})
+	// race sends body from racers requests at once: one may sign in.
+	race := func(body map[string]any, sessions int) {
+		t.Helper()
+		const racers = 8
+		statuses := make([]int, racers)
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Go(func() { statuses[i] = h.do("POST", "/v1/auth/token", "", body).status })
+		}
+		wg.Wait()
+		slices.Sort(statuses)
+		if statuses[0] != http.StatusOK || statuses[1] != http.StatusUnauthorized || statuses[racers-1] != http.StatusUnauthorized {
+			t.Fatalf("statuses of %d racing exchanges of %v: %v, want one 200", racers, body, statuses)
+		}
+		if n := rowCount(t, h, "sessions"); n != sessions {
+			t.Fatalf("%d sessions, want %d", n, sessions)
+		}
 	}
-	wg.Wait()
-	slices.Sort(statuses)
-	if statuses[0] != http.StatusOK || statuses[1] != http.StatusUnauthorized || statuses[racers-1] != http.StatusUnauthorized {
-		t.Fatalf("statuses of %d racing exchanges of one code: %v, want one 200", racers, statuses)
-	}
-	if n := rowCount(t, h, "sessions"); n != 1 {
-		t.Fatalf("%d sessions, want 1", n)
-	}
+	race(map[string]any{"token": code}, 1)
 
 	t.Run("used twice", func(t *testing.T) {
 		h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": code})
 	})
 	t.Run("expired", func(t *testing.T) {
 		h.do("POST", "/v1/auth/login", "", map[string]any{"email": "bob@example.org"}).want(t, http.StatusAccepted)
-		late := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
+		late := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
 		h.clock.Advance(repo.LoginTTL)
 		h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": late})
 	})
-	for _, guess := range []string{"", "0", strings.Repeat("A", 32), strings.ToUpper(code), code + " ", " " + code, code[:len(code)-1]} {
+	t.Run("empty", func(t *testing.T) {
+		h.refused(t, http.StatusUnprocessableEntity, "invalid_input", "POST", "/v1/auth/token", "", map[string]any{"token": ""})
+	})
+	for _, guess := range []string{"0", strings.Repeat("A", 32), strings.ToUpper(code), code + " ", " " + code, code[:len(code)-1]} {
 		t.Run(fmt.Sprintf("guess %q", guess), func(t *testing.T) {
 			h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": guess})
 		})
@@ -471,6 +505,11 @@ func TestLoginCodesAreSingleUse(t *testing.T) {
 	if n := rowCount(t, h, "users"); n != 1 {
 		t.Errorf("%d users, want only ann", n)
 	}
+
+	// The code to type, raced for, is spent once too.
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+	typed := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
+	race(map[string]any{"email": "ann@example.org", "code": typed}, 2)
 }
 
 // --- Bodies -----------------------------------------------------------------
@@ -1019,7 +1058,7 @@ func TestTokenRateLimit(t *testing.T) {
 		c.RateLimits.Token = api.RateLimit{Requests: 5, Per: 10 * time.Minute}
 	})
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
-	code := loginCodeRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
+	code := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "ann@example.org").Text)[1]
 	for i := range 5 {
 		h.do("POST", "/v1/auth/token", "", map[string]any{"token": fmt.Sprint("guess", i)}).want(t, http.StatusUnauthorized, "login_invalid")
 	}

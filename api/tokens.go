@@ -4,9 +4,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -126,12 +129,106 @@ func (t *Tokens) Access(sess domain.Session) (string, time.Time, error) {
 
 // Seat returns a move-link token for one seat at a token version.
 func (t *Tokens) Seat(gameID, color string, version int) (string, error) {
-	return t.sign(claims{Use: useSeat, Game: gameID, Color: color, Version: version}, LinkTTL)
+	return t.link(claims{Use: useSeat, Game: gameID, Color: color, Version: version})
 }
 
 // Watch returns a spectator token for a game at a link version.
 func (t *Tokens) Watch(gameID string, version int) (string, error) {
-	return t.sign(claims{Use: useWatch, Game: gameID, Version: version}, LinkTTL)
+	return t.link(claims{Use: useWatch, Game: gameID, Version: version})
+}
+
+// Move and spectator links are in every game email, so their tokens are
+// compact rather than JWTs (which made a link of some 300 characters that
+// mail clients break and phones show as a wall of noise):
+//
+//	s.<game>.<color>.<version>.<expiry>.<mac>   a seat's move link
+//	w.<game>.<version>.<expiry>.<mac>           a game's spectator link
+//
+// version in decimal, expiry in Unix seconds in base 36, and mac the first
+// linkMACLen bytes (128 bits) of HMAC-SHA256 under the signing key, over
+// linkMACPrefix and the rest, in unpadded base64url: about 60 characters in
+// all. A forger must guess the MAC outright, one try per request, against
+// 2^128. The token names no key; it is checked against each key still
+// accepted (a handful at most). Every character is one a URL fragment and
+// an Authorization header carry as it is. Links of JWTs sent before keep
+// working until they expire (parse accepts both).
+const (
+	linkMACLen    = 16
+	linkMACPrefix = "lesspost link\x00"
+	linkSeat      = "s"
+	linkWatch     = "w"
+)
+
+// linkPart is what a game id or colour may hold to be put in a compact
+// token: no '.', which separates its parts, and nothing a URL fragment or
+// a header would change.
+func linkPart(s string) bool {
+	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == ""
+}
+
+// link signs a move or spectator link's token, compact; a game id or colour
+// that cannot be put in one (none lesspost makes) gets a JWT.
+func (t *Tokens) link(c claims) (string, error) {
+	if !linkPart(c.Game) || (c.Use == useSeat && !linkPart(c.Color)) || c.Version < 0 {
+		return t.sign(c, LinkTTL)
+	}
+	body := linkWatch + "." + c.Game
+	if c.Use == useSeat {
+		body = linkSeat + "." + c.Game + "." + c.Color
+	}
+	body += "." + strconv.Itoa(c.Version) + "." + strconv.FormatInt(t.now().Add(LinkTTL).Unix(), 36)
+	return body + "." + linkMAC(t.keys[0].secret, body), nil
+}
+
+// linkMAC is the MAC of a compact token's body under a key.
+func linkMAC(secret []byte, body string) string {
+	h := hmac.New(sha256.New, secret)
+	h.Write([]byte(linkMACPrefix + body))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:linkMACLen])
+}
+
+// isLink reports whether a token is in the compact form of links (a JWT
+// starts with its header's base64, never with "s." or "w.").
+func isLink(token string) bool {
+	return strings.HasPrefix(token, linkSeat+".") || strings.HasPrefix(token, linkWatch+".")
+}
+
+// parseLink checks a compact token: its MAC under any accepted key, its
+// expiry, and that every part is written the one way link writes it.
+func (t *Tokens) parseLink(token string) (*claims, error) {
+	bad := errors.New("not a valid link token")
+	at := strings.LastIndexByte(token, '.')
+	body, mac := token[:max(at, 0)], token[at+1:]
+	ok := false
+	for _, k := range t.keys {
+		ok = hmac.Equal([]byte(mac), []byte(linkMAC(k.secret, body))) || ok
+	}
+	if !ok {
+		return nil, bad
+	}
+	parts := strings.Split(body, ".")
+	c := &claims{}
+	switch {
+	case parts[0] == linkSeat && len(parts) == 5:
+		c.Use, c.Game, c.Color = useSeat, parts[1], parts[2]
+	case parts[0] == linkWatch && len(parts) == 4:
+		c.Use, c.Game = useWatch, parts[1]
+	default:
+		return nil, bad
+	}
+	version, err := strconv.Atoi(parts[len(parts)-2])
+	if err != nil || version < 0 || strconv.Itoa(version) != parts[len(parts)-2] {
+		return nil, bad
+	}
+	expiry, err := strconv.ParseInt(parts[len(parts)-1], 36, 64)
+	if err != nil || strconv.FormatInt(expiry, 36) != parts[len(parts)-1] {
+		return nil, bad
+	}
+	if !t.now().Before(time.Unix(expiry, 0)) {
+		return nil, errors.New("the link token expired")
+	}
+	c.Version = version
+	return c, nil
 }
 
 // Unsubscribe returns the token of an address's unsubscribe link.
@@ -198,8 +295,12 @@ func (t *Tokens) linkAddress(token, use string) (string, error) {
 	return c.Subject, nil
 }
 
-// parse checks a bearer token: signature, algorithm, issuer, expiry and use.
+// parse checks a bearer token: signature, algorithm, issuer, expiry and use;
+// or, for a link's compact token, its MAC and expiry.
 func (t *Tokens) parse(token string) (*claims, error) {
+	if isLink(token) {
+		return t.parseLink(token)
+	}
 	c, err := t.parseAny(token)
 	if err != nil {
 		return nil, err

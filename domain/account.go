@@ -91,8 +91,11 @@ type GamePage struct {
 // LoginToken is a single-use login token for an address, and the language
 // of the email that carries it.
 type LoginToken struct {
-	Email     string
-	Token     string
+	Email string
+	Token string
+	// CodeHash is the code to type instead of following the link (the
+	// token's LoginCode), as LoginCodeHash keeps it.
+	CodeHash  []byte
 	Locale    string
 	ExpiresAt time.Time
 }
@@ -134,6 +137,12 @@ type AccountTx interface {
 	// SpendLoginToken marks a token used, if it exists, is unused and has
 	// not expired at now, and says whose it was.
 	SpendLoginToken(ctx context.Context, token string, now time.Time) (email string, ok bool, err error)
+	// SpendLoginCode marks the token of an address's code (its
+	// LoginCodeHash) used, if it is unused, has not expired at now and has
+	// had fewer than maxMisses wrong codes. Otherwise the code was a miss:
+	// it counts one against each live token of the address, and ok is
+	// false.
+	SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (ok bool, err error)
 	// EnsureUser returns the account of an address, created if it has none
 	// (with ReplyConfirmations on).
 	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
@@ -177,6 +186,7 @@ type AccountTx interface {
 func (s *Service) RequestLogin(ctx context.Context, email, locale string) error {
 	now := s.now()
 	token := RandomToken(20)
+	codeHash := LoginCodeHash(email, LoginCode(token)) // slow on purpose: outside the transaction
 	return s.store.Transact(ctx, func(tx StoreTx) error {
 		// A token issued in the last hour expires after now - 1h + LoginTTL.
 		recent, err := tx.LoginTokensExpiringAfter(ctx, email, now.Add(-time.Hour+LoginTTL))
@@ -192,7 +202,8 @@ func (s *Service) RequestLogin(ctx context.Context, email, locale string) error 
 				return err
 			}
 		}
-		return tx.AddLoginToken(ctx, LoginToken{Email: email, Token: token, Locale: locale, ExpiresAt: now.Add(LoginTTL)}, now)
+		return tx.AddLoginToken(ctx, LoginToken{Email: email, Token: token, CodeHash: codeHash, Locale: locale,
+			ExpiresAt: now.Add(LoginTTL)}, now)
 	})
 }
 
@@ -211,18 +222,58 @@ func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Dura
 		if !ok {
 			return Errorf(KindUnauthorized, CodeLoginInvalid, "this login link is unknown, used or expired: ask for a new one")
 		}
-		u, err := tx.EnsureUser(ctx, email, now)
-		if err != nil {
-			return err
-		}
-		sess := Session{ID: RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
-		if err := tx.AddSession(ctx, sess, now); err != nil {
-			return err
-		}
-		g, err = addRefreshToken(ctx, tx, sess, now)
+		g, err = signIn(ctx, tx, email, ttl, now)
 		return err
 	})
 	return g, err
+}
+
+// ExchangeLoginCode spends the code of a login email sent to an address,
+// as ExchangeLogin spends its link's token. A wrong code counts against
+// the address's codes (see MaxLoginCodeMisses).
+func (s *Service) ExchangeLoginCode(ctx context.Context, email, typed string, ttl time.Duration) (Grant, error) {
+	email, err := NormalizeEmail(email)
+	if err != nil {
+		return Grant{}, Errorf(KindInvalid, CodeInvalidInput, "email: %v", err)
+	}
+	code, ok := NormalizeLoginCode(typed)
+	if !ok {
+		return Grant{}, Errorf(KindInvalid, CodeInvalidInput, "code: the code from the login email has %d letters and digits, e.g. %s",
+			LoginCodeLen, FormatLoginCode("ABCD2345"))
+	}
+	codeHash := LoginCodeHash(email, code) // slow on purpose: outside the transaction
+	now := s.now()
+	var g Grant
+	spent := false
+	err = s.store.Transact(ctx, func(tx StoreTx) error {
+		ok, err := tx.SpendLoginCode(ctx, email, codeHash, MaxLoginCodeMisses, now)
+		if err != nil || !ok {
+			return err // a miss is answered after the commit that counts it
+		}
+		spent = true
+		g, err = signIn(ctx, tx, email, ttl, now)
+		return err
+	})
+	if err == nil && !spent {
+		return Grant{}, Errorf(KindUnauthorized, CodeLoginInvalid,
+			"this code is wrong, used or expired for this address (after %d wrong codes, a login email's code stops "+
+				"working): use the link in the email, or ask for a new one", MaxLoginCodeMisses)
+	}
+	return g, err
+}
+
+// signIn starts a session of the account of an address, created on its
+// first login, that lasts ttl at most, with its first refresh token.
+func signIn(ctx context.Context, tx StoreTx, email string, ttl time.Duration, now time.Time) (Grant, error) {
+	u, err := tx.EnsureUser(ctx, email, now)
+	if err != nil {
+		return Grant{}, err
+	}
+	sess := Session{ID: RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
+	if err := tx.AddSession(ctx, sess, now); err != nil {
+		return Grant{}, err
+	}
+	return addRefreshToken(ctx, tx, sess, now)
 }
 
 // Refresh spends a refresh token for the next grant of its session. A token

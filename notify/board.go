@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"slices"
 	"sync"
 
@@ -17,31 +18,44 @@ import (
 	"github.com/lesspost/lesspost/domain/view"
 )
 
-// The picture's geometry in pixels. A square is cell pixels from grid line to
-// grid line; grid lines are one pixel wide and lie on the square's top and
-// left edge, so the square's own area starts one pixel further in.
+// dpr is the picture's pixels per CSS pixel (the device pixel ratio it is
+// drawn for): the email shows it at 1/dpr of its size (Image.Width), sharp
+// on the high-density screens of phones and most laptops.
+const dpr = 2
+
+// The picture's geometry in pixels, dpr times the sizes it is shown at. A
+// square is cell pixels from grid line to grid line; grid lines are
+// gridLine pixels wide and lie on the square's top and left edge, so the
+// square's own area starts gridLine pixels further in.
 const (
-	cell        = 48
-	marginLeft  = 34 // row letters
-	marginTop   = 34 // column numbers
-	marginRight = 14
-	marginBot   = 14
+	cell        = 48 * dpr
+	gridLine    = 1 * dpr
+	marginLeft  = 34 * dpr // row letters
+	marginTop   = 34 * dpr // column numbers
+	marginRight = 14 * dpr
+	marginBot   = 14 * dpr
 
-	labelScale = 2 // the 7x13 bitmap font drawn at twice its size
+	labelScale = 2 * dpr // the 7x13 bitmap font drawn at twice its size
 
-	pieceRadius   = 17.5 // outline included
-	pieceOutline  = 2.5
-	shadowOffset  = 2
-	wallThick     = 5   // single wall: one bar on the grid line
-	doubleBar     = 4   // double wall: two bars …
-	doubleGap     = 3   // … this far apart
-	pathRadius    = 2   // the last turn's line is 4 px wide
-	pathHalo      = 3.5 // with a light halo so it shows on dark pieces
-	pathDotRadius = 5.5 // the dot on each from-square
-	pathDotHalo   = 7.0
-	frameThick    = 4 // the closed outer border (B3)
-	sub           = 8 // geometry is computed in 1/8 pixels
-	samples       = 4 // 4x4 samples per pixel for anti-aliasing
+	pieceRadius   = 17.5 * dpr // outline included
+	pieceOutline  = 2.5 * dpr
+	shadowOffset  = 2 * dpr
+	wallThick     = 5 * dpr   // single wall: one bar on the grid line
+	doubleBar     = 4 * dpr   // double wall: two bars …
+	doubleGap     = 3 * dpr   // … this far apart
+	pathRadius    = 2 * dpr   // the last turn's line is 4 CSS px wide
+	pathHalo      = 3.5 * dpr // with a light halo so it shows on dark pieces
+	pathDotRadius = 5.5 * dpr // the dot on each from-square
+	pathDotHalo   = 7.0 * dpr
+	arrowLength   = 13 * dpr // the arrowhead at the end of each step: tip to base …
+	arrowWidth    = 13 * dpr // … and across its base
+	arrowHalo     = 2 * dpr  // its light rim
+	frameThick    = 4 * dpr  // the closed outer border (B3)
+	sub           = 8        // geometry is computed in 1/8 pixels
+	// 2x2 samples per pixel for anti-aliasing: at dpr 2, as many per CSS
+	// pixel as 4x4 gave at 1x. More would crowd the palette with blends (a
+	// four-player picture would run out of its 256 colours).
+	samples       = 2
 	fullCoverage  = samples * samples
 	subPerSample  = sub / samples
 	subHalfSample = subPerSample / 2
@@ -105,7 +119,8 @@ const maxSide = 26
 // their colour, single walls as a dark bar, double walls as two parallel red
 // bars, pieces as outlined discs in their colours and, on top, the path (the
 // turn just played): a blue line for each step with a dot on its
-// from-square. A view.Points board (Les) is drawn as points on a triangular
+// from-square and an arrowhead where each piece stopped. It has dpr times
+// the pixels it is shown at. A view.Points board (Les) is drawn as points on a triangular
 // grid instead (see drawPoints). It draws what the view says and knows no
 // rules. The output depends only on the input, byte for byte.
 //
@@ -153,7 +168,7 @@ func (encoderBuffers) Put(b *png.EncoderBuffer) { encoderPool.Put(b) }
 
 // boardPixels is the width and height of the picture of an n x n board.
 func boardPixels(n int) (w, h int) {
-	return marginLeft + n*cell + 1 + marginRight, marginTop + n*cell + 1 + marginBot
+	return marginLeft + n*cell + gridLine + marginRight, marginTop + n*cell + gridLine + marginBot
 }
 
 // place is a cell's row and column on the picture's grid.
@@ -163,7 +178,7 @@ type place struct{ row, col int }
 func squareRect(s place) image.Rectangle {
 	x := marginLeft + s.col*cell
 	y := marginTop + s.row*cell
-	return image.Rect(x+1, y+1, x+cell, y+cell)
+	return image.Rect(x+gridLine, y+gridLine, x+cell, y+cell)
 }
 
 // squareCenter is the centre of a square in 1/sub pixels.
@@ -304,7 +319,7 @@ func drawBackground(c painter, l layout) {
 
 	// Squares: grid colour under the whole board, then each square inside
 	// its lines, tinted where it is highlighted as a target.
-	c.fill(image.Rect(gridX(0), gridY(0), gridX(n)+1, gridY(n)+1), colGrid)
+	c.fill(image.Rect(gridX(0), gridY(0), gridX(n)+gridLine, gridY(n)+gridLine), colGrid)
 	tint := make(map[place]color.RGBA, 16)
 	for _, hl := range l.v.Highlights {
 		k, ok := colorNumber(hl.Color)
@@ -336,7 +351,7 @@ func drawBackground(c painter, l layout) {
 
 	// The closed outer border.
 	x0, y0 := gridX(0)-frameThick/2, gridY(0)-frameThick/2
-	x1, y1 := gridX(n)+1+frameThick/2, gridY(n)+1+frameThick/2
+	x1, y1 := gridX(n)+gridLine+frameThick/2, gridY(n)+gridLine+frameThick/2
 	c.fill(image.Rect(x0, y0, x1, y0+frameThick), colWall)
 	c.fill(image.Rect(x0, y1-frameThick, x1, y1), colWall)
 	c.fill(image.Rect(x0, y0, x0+frameThick, y1), colWall)
@@ -433,7 +448,7 @@ type canvas struct {
 	layerBox image.Rectangle
 }
 
-// canvases keeps canvases for reuse: a picture is 100-200 kB of pixels.
+// canvases keeps canvases for reuse: a picture is 0.4-1 MB of pixels.
 var canvases = sync.Pool{New: func() any { return new(canvas) }}
 
 // newCanvas takes a canvas from canvases, sized w x h, with undefined pixels.
@@ -528,7 +543,8 @@ func (c *canvas) paint(m mask, dx, dy, ink int) {
 	}
 }
 
-// path draws the path of moves: halo first, then the line, then the dots.
+// path draws the path of moves: halo first, then the line, then the dots,
+// with an arrowhead where each piece's way ends.
 // It is composed in RGBA and only then put into the palette: the halo's
 // blends under the line, which no pixel shows in the end, would crowd the
 // palette.
@@ -547,12 +563,16 @@ func (c *canvas) path(moves []step) {
 	for _, layer := range []struct {
 		radius float64
 		dot    mask
+		halo   bool
 		col    color.RGBA
-	}{{pathHalo, d.dotHalo, colPathHalo}, {pathRadius, d.dot, colPath}} {
-		for _, m := range moves {
+	}{{pathHalo, d.dotHalo, true, colPathHalo}, {pathRadius, d.dot, false, colPath}} {
+		for i, m := range moves {
 			dx, dy := squareOffset(m.from)
 			strokes = append(strokes, stroke{capsule(m, subUnits(layer.radius)), dx, dy, layer.col},
 				stroke{layer.dot, dx, dy, layer.col})
+			if pathEnds(moves, i) {
+				strokes = append(strokes, stroke{arrow(m, layer.halo), dx, dy, layer.col})
+			}
 		}
 	}
 	var box image.Rectangle
@@ -593,6 +613,56 @@ func (c *canvas) path(moves []step) {
 		}
 		c.img.Pix[c.img.PixOffset(box.Min.X+i%w, box.Min.Y+i/w)] = lastIndex
 	}
+}
+
+// pathEnds reports whether step i of a path ends a piece's way: the next
+// step (if any) moves from elsewhere. An arrowhead there shows which way
+// the piece went; the dots show where it passed.
+func pathEnds(moves []step, i int) bool { return i == len(moves)-1 || moves[i+1].from != moves[i].to }
+
+// arrowhead is the triangle at the end of a line from (ax, ay) to (bx, by),
+// in 1/sub pixels: its tip on (bx, by), its base arrowLength back; with
+// halo, the larger triangle of its light rim. The direction is rounded to
+// whole 1/sub pixels once, in float64 without fused operations, so the
+// corners are the same everywhere.
+func arrowhead(ax, ay, bx, by int, halo bool) [3][2]int {
+	dx, dy := float64(bx-ax), float64(by-ay)
+	l := math.Sqrt(dx*dx + dy*dy)
+	if l == 0 {
+		return [3][2]int{{bx, by}, {bx, by}, {bx, by}}
+	}
+	ux, uy := dx/l, dy/l
+	along := func(length float64) (int, int) {
+		return int(math.Round(float64(ux * length))), int(math.Round(float64(uy * length)))
+	}
+	tip, back, half := 0.0, float64(arrowLength*sub), float64(arrowWidth*sub/2)
+	if halo {
+		tip, back, half = float64(2*arrowHalo*sub), back+float64(arrowHalo*sub), half+float64(2*arrowHalo*sub)
+	}
+	tx, ty := along(tip)
+	bkx, bky := along(back)
+	px, py := along(half) // across: (-py, px)
+	return [3][2]int{{bx + tx, by + ty}, {bx - bkx - py, by - bky + px}, {bx - bkx + py, by - bky - px}}
+}
+
+// arrows caches the masks of arrowheads like capsules, by the step's
+// vector (r 1 for the halo, 0 for the head).
+var arrows sync.Map // capsuleKey -> mask
+
+// arrow is the mask of the arrowhead (or its halo) of step m, to be moved
+// by squareOffset(m.from).
+func arrow(m step, halo bool) mask {
+	key := capsuleKey{m.to.row - m.from.row, m.to.col - m.from.col, 0}
+	if halo {
+		key.r = 1
+	}
+	if c, ok := arrows.Load(key); ok {
+		return c.(mask)
+	}
+	ax, ay := squareCenter(place{})
+	c := triangleMask(arrowhead(ax, ay, ax+key.dCol*cell*sub, ay+key.dRow*cell*sub, halo))
+	arrows.Store(key, c)
+	return c
 }
 
 // blend composes col over under with the given coverage (0..fullCoverage).
@@ -720,17 +790,19 @@ func (c *canvas) wall(x, y int, vertical bool, walls int) {
 		ext := thick / 2
 		var r image.Rectangle
 		if vertical {
-			r = image.Rect(x+lo, y-ext, x+lo+thick, y+cell+1+ext)
+			r = image.Rect(x+lo, y-ext, x+lo+thick, y+cell+gridLine+ext)
 		} else {
-			r = image.Rect(x-ext, y+lo, x+cell+1+ext, y+lo+thick)
+			r = image.Rect(x-ext, y+lo, x+cell+gridLine+ext, y+lo+thick)
 		}
 		c.fill(r, col)
 	}
+	// Bars are centred on the grid line, which is gridLine pixels wide.
 	switch walls {
 	case 1:
-		bar(-wallThick/2, wallThick, colWall)
+		bar((gridLine-wallThick)/2, wallThick, colWall)
 	case 2:
-		lo, hi := -doubleGap/2, doubleGap-doubleGap/2
+		lo := (gridLine - doubleGap) / 2
+		hi := lo + doubleGap
 		bar(lo, doubleGap, colBackground) // a light channel between the bars
 		bar(lo-doubleBar, doubleBar, colDoubleWall)
 		bar(hi, doubleBar, colDoubleWall)

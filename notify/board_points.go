@@ -23,9 +23,9 @@ import (
 // keep the stones large enough to tell apart and the row letters (drawn at
 // labelScale) no taller than a row.
 const (
-	pointsTargetWidth = 480
-	minSpacing        = 28
-	maxSpacing        = 64
+	pointsTargetWidth = 480 * dpr
+	minSpacing        = 28 * dpr
+	maxSpacing        = 64 * dpr
 	maxPointsRows     = 51 // rows a picture draws at most; Les has 25
 )
 
@@ -143,8 +143,8 @@ func pointsLayoutOf(v *view.Board) (pointsLayout, error) {
 	g := pointsGeom{s: s, h: rowHeight(s)}
 	g.x0 = margin - minCol*s/2
 	g.y0 = margin
-	g.w = 2*margin + (maxCol-minCol)*s/2 + 1
-	g.ht = 2*margin + (v.Rows-1)*g.h + 1
+	g.w = 2*margin + (maxCol-minCol)*s/2 + gridLine
+	g.ht = 2*margin + (v.Rows-1)*g.h + gridLine
 	l.geom = g
 	return l, nil
 }
@@ -287,12 +287,12 @@ func pointMasksFor(s int) *pointMasks {
 		inner:   spansOf(discMask(c, c, frac(2, 5)-subUnits(pieceOutline))),
 		dot:     spansOf(discMask(c, c, frac(7, 50))),
 		dotHalo: spansOf(discMask(c, c, frac(10, 50))),
-		point:   spansOf(discMask(c, c, max(frac(1, 14), subUnits(2)))),
+		point:   spansOf(discMask(c, c, max(frac(1, 14), subUnits(2*dpr)))),
 	}
 	for d, step := range pointDirs {
 		bx, by := x(step.col), y(step.row)
-		m.lines[d] = spansOf(capsuleMask(c, c, bx, by, subUnits(0.75)))
-		m.rim[d] = spansOf(capsuleMask(c, c, bx, by, pad+subUnits(1.5)))
+		m.lines[d] = spansOf(capsuleMask(c, c, bx, by, subUnits(0.75*dpr)))
+		m.rim[d] = spansOf(capsuleMask(c, c, bx, by, pad+subUnits(1.5*dpr)))
 		m.face[d] = spansOf(capsuleMask(c, c, bx, by, pad))
 	}
 	actual, _ := pointMaskCache.LoadOrStore(s, m)
@@ -301,16 +301,26 @@ func pointMasksFor(s int) *pointMasks {
 
 // triangleMask is the filled triangle with corners v, in 1/sub pixels.
 func triangleMask(v [3][2]int) mask {
-	x0, y0 := min(v[0][0], v[1][0], v[2][0]), min(v[0][1], v[1][1], v[2][1])
-	x1, y1 := max(v[0][0], v[1][0], v[2][0]), max(v[0][1], v[1][1], v[2][1])
+	x0, y0, x1, y1 := triangleBox(v)
+	return coverage(x0, y0, x1, y1, inTriangle(v))
+}
+
+// triangleBox is the box around the triangle with corners v.
+func triangleBox(v [3][2]int) (x0, y0, x1, y1 int) {
+	return min(v[0][0], v[1][0], v[2][0]), min(v[0][1], v[1][1], v[2][1]),
+		max(v[0][0], v[1][0], v[2][0]), max(v[0][1], v[1][1], v[2][1])
+}
+
+// inTriangle is the test of a point against the triangle with corners v.
+func inTriangle(v [3][2]int) func(x, y int) bool {
 	// side is the cross product telling which side of edge a→b point (x, y) is on.
 	side := func(a, b [2]int, x, y int) int {
 		return (b[0]-a[0])*(y-a[1]) - (b[1]-a[1])*(x-a[0])
 	}
-	return coverage(x0, y0, x1, y1, func(x, y int) bool {
+	return func(x, y int) bool {
 		s0, s1, s2 := side(v[0], v[1], x, y), side(v[1], v[2], x, y), side(v[2], v[0], x, y)
 		return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0)
-	})
+	}
 }
 
 // drawPoints draws the picture of a view.Points board; the caller puts the

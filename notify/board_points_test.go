@@ -51,6 +51,27 @@ func pointsPicture(t *testing.T, ring les.Color, last string) (image.Image, poin
 	return decode(t, data), l
 }
 
+// lesEndView is the board at the end of a conformance game of Les, its last
+// ply marked.
+func lesEndView(t *testing.T, gc vectors.LesGameCase) view.Board {
+	t.Helper()
+	e, err := les.NewEngine(gc.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plies := append([]string{gc.Setup, gc.Choice}, gc.Turns...)
+	for _, ply := range plies {
+		if _, err := e.PlayPly(ply); err != nil {
+			t.Fatalf("ply %s: %v", ply, err)
+		}
+	}
+	v, err := e.Board(plies[len(plies)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // pointPixel is the pixel at the centre of a named point.
 func (l pointsLayout) pointPixel(t *testing.T, name string) image.Point {
 	t.Helper()
@@ -152,7 +173,7 @@ func TestPointsPNGEveryBoard(t *testing.T) {
 		}
 		img := decode(t, a)
 		w, h := img.Bounds().Dx(), img.Bounds().Dy()
-		if w < 200 || w > 800 || h < 150 || h > 800 {
+		if w < 200*dpr || w > 800*dpr || h < 150*dpr || h > 800*dpr {
 			t.Errorf("%s: %dx%d pixels", name, w, h)
 		}
 		if n := len(img.(*image.Paletted).Palette); n >= 256 {
@@ -163,20 +184,7 @@ func TestPointsPNGEveryBoard(t *testing.T) {
 		check(fmt.Sprintf("empty, side %d", side), les.View(les.EmptyPosition(les.MustBoard(side)), nil, true))
 	}
 	for i, gc := range vectors.LoadLes(t).GameCases {
-		e, err := les.NewEngine(gc.Size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plies := append([]string{gc.Setup, gc.Choice}, gc.Turns...)
-		for _, ply := range plies {
-			if _, err := e.PlayPly(ply); err != nil {
-				t.Fatalf("game %d: %v", i, err)
-			}
-		}
-		v, err := e.Board(plies[len(plies)-1])
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := lesEndView(t, gc)
 		if len(v.Highlights) == 0 && len(gc.Result.Holes["black"])+len(gc.Result.Holes["white"]) > 0 {
 			t.Errorf("game %d: the end shows no holes", i)
 		}

@@ -36,17 +36,23 @@ func refDrawBoard(v view.Board) (*image.RGBA, error) {
 
 	// The last turn's path: halo first, then the line, then the dots.
 	steps := l.steps()
-	for _, m := range steps {
+	for i, m := range steps {
 		ax, ay := squareCenter(m.from)
 		bx, by := squareCenter(m.to)
 		c.capsule(ax, ay, bx, by, subUnits(pathHalo), colPathHalo)
 		c.disc(ax, ay, subUnits(pathDotHalo), colPathHalo)
+		if pathEnds(steps, i) {
+			c.triangle(arrowhead(ax, ay, bx, by, true), colPathHalo)
+		}
 	}
-	for _, m := range steps {
+	for i, m := range steps {
 		ax, ay := squareCenter(m.from)
 		bx, by := squareCenter(m.to)
 		c.capsule(ax, ay, bx, by, subUnits(pathRadius), colPath)
 		c.disc(ax, ay, subUnits(pathDotRadius), colPath)
+		if pathEnds(steps, i) {
+			c.triangle(arrowhead(ax, ay, bx, by, false), colPath)
+		}
 	}
 	return c.img, nil
 }
@@ -128,6 +134,12 @@ func (c refCanvas) capsule(ax, ay, bx, by, r int, col color.RGBA) {
 	})
 }
 
+// triangle paints a filled triangle with corners v, in 1/sub pixels.
+func (c refCanvas) triangle(v [3][2]int, col color.RGBA) {
+	x0, y0, x1, y1 := triangleBox(v)
+	c.cover(x0, y0, x1, y1, col, inTriangle(v))
+}
+
 // wall draws the walls of one edge: a vertical edge at grid column x from grid
 // row y down one square, or a horizontal one at grid row y from grid column x
 // across one square. A single wall is a dark bar; a double wall two red bars
@@ -141,17 +153,18 @@ func (c refCanvas) wall(x, y int, vertical bool, walls int) {
 		ext := thick / 2
 		var r image.Rectangle
 		if vertical {
-			r = image.Rect(x+lo, y-ext, x+lo+thick, y+cell+1+ext)
+			r = image.Rect(x+lo, y-ext, x+lo+thick, y+cell+gridLine+ext)
 		} else {
-			r = image.Rect(x-ext, y+lo, x+cell+1+ext, y+lo+thick)
+			r = image.Rect(x-ext, y+lo, x+cell+gridLine+ext, y+lo+thick)
 		}
 		c.fill(r, col)
 	}
 	switch walls {
 	case 1:
-		bar(-wallThick/2, wallThick, colWall)
+		bar((gridLine-wallThick)/2, wallThick, colWall)
 	case 2:
-		lo, hi := -doubleGap/2, doubleGap-doubleGap/2
+		lo := (gridLine - doubleGap) / 2
+		hi := lo + doubleGap
 		bar(lo, doubleGap, colBackground) // a light channel between the bars
 		bar(lo-doubleBar, doubleBar, colDoubleWall)
 		bar(hi, doubleBar, colDoubleWall)

@@ -181,8 +181,8 @@ func TestBoardPNGSize(t *testing.T) {
 		p    less.Position
 		w, h int
 	}{
-		{"6x6", less.StartPosition(b6, false), 337, 337},
-		{"8x8", less.StartPosition(b8, false), 433, 433},
+		{"6x6", less.StartPosition(b6, false), 337 * dpr, 337 * dpr},
+		{"8x8", less.StartPosition(b8, false), 433 * dpr, 433 * dpr},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -593,7 +593,8 @@ func TestBoardPNGDrawsTheView(t *testing.T) {
 	if c := pixelCentre(place{2, 0}); at(img, c) != pieceColors[3] {
 		t.Errorf("piece on r2c0 is %v, want red", at(img, c))
 	}
-	if got := at(img, image.Pt(gridX(2)+3, gridY(1)+cell/2)); got != colDoubleWall {
+	// The middle of the right-hand bar of the double wall (see canvas.wall).
+	if got := at(img, image.Pt(gridX(2)+(gridLine-doubleGap)/2+doubleGap+doubleBar/2, gridY(1)+cell/2)); got != colDoubleWall {
 		t.Errorf("double wall right of r1c1: %v, want %v", got, colDoubleWall)
 	}
 
@@ -631,4 +632,43 @@ func TestBoardPNGDrawsTheView(t *testing.T) {
 func pixelCentre(p place) image.Point {
 	cx, cy := squareCenter(p)
 	return image.Pt(cx/sub, cy/sub)
+}
+
+// An arrowhead marks where each moved piece stopped, pointing the way it
+// went; a square a piece only passed through has its dot and no head.
+func TestBoardPNGArrowheads(t *testing.T) {
+	last, err := less.ParseTurn(sampleLast) // e5e4:e4d4:f5f4: one piece e5→e4→d4, another f5→f4
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := render(t, samplePosition(t), last)
+	// wing is a pixel inside the head of a step that ends on square to,
+	// coming from square from: beside the line, towards the base.
+	wing := func(from, to string) image.Point {
+		f, c := centre(sq(t, from)), centre(sq(t, to))
+		ux, uy := (c.X-f.X)/max(abs(c.X-f.X), abs(c.Y-f.Y)), (c.Y-f.Y)/max(abs(c.X-f.X), abs(c.Y-f.Y))
+		back, side := arrowLength*2/3, arrowWidth/4
+		return image.Pt(c.X-ux*back-uy*side, c.Y-uy*back+ux*side)
+	}
+	cases := []struct {
+		from, to string
+		head     bool
+	}{
+		{"e4", "d4", true},  // the first piece's stop: it went up
+		{"f5", "f4", true},  // the second's: it went left
+		{"e5", "e4", false}, // passed through
+	}
+	for _, c := range cases {
+		p := wing(c.from, c.to)
+		got := at(img, p)
+		if head := near(got, colPath, 8); head != c.head {
+			t.Errorf("%s→%s: pixel %v is %v; arrowhead %v, want %v", c.from, c.to, p, got, head, c.head)
+		}
+	}
+	// The pixel the head would cover on the way in from the other side
+	// is not blue: the head points the way the piece went.
+	f, c := centre(sq(t, "e4")), centre(sq(t, "d4"))
+	if got := at(img, image.Pt(c.X+arrowWidth/4, c.Y-(f.Y-c.Y)/abs(f.Y-c.Y)*arrowLength*2/3)); near(got, colPath, 8) {
+		t.Errorf("the head on d4 points the wrong way")
+	}
 }

@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"html/template"
+	"image"
 	"strings"
 )
 
@@ -11,6 +12,9 @@ import (
 type doc struct {
 	preheader string // the line mail clients show after the subject
 	blocks    []block
+	// boardSize is the size the board picture is shown at, in CSS pixels
+	// (the picture has dpr times as many).
+	boardSize image.Point
 }
 
 // block is a paragraph, optionally with a list, a link or a board.
@@ -23,9 +27,14 @@ type block struct {
 }
 
 type link struct {
-	label  string // said before the link; may be empty
-	url    string
-	button string // the HTML part shows a button with this text, if set
+	label string // said before the link; may be empty
+	url   string
+	// button is the text of the button the HTML part shows, if set; else
+	// anchor is the linked words there. The HTML part never shows the URL
+	// itself: a signed link is a few hundred characters of noise on a
+	// phone. The text part shows the URL, which is all it can do.
+	button string
+	anchor string
 }
 
 type boardBlock struct {
@@ -79,6 +88,7 @@ func (d doc) text() string {
 func (d doc) html(title, boardAlt string) string {
 	var b bytes.Buffer
 	err := htmlTemplate.Execute(&b, map[string]any{"Title": title, "Preheader": d.preheader, "Blocks": d.htmlBlocks(), "BoardAlt": boardAlt,
+		"BoardWidth": d.boardSize.X, "BoardHeight": d.boardSize.Y,
 		// cid: is not among the URL schemes html/template trusts; this one is ours.
 		"BoardSrc": template.URL("cid:" + boardCID)})
 	if err != nil {
@@ -90,6 +100,7 @@ func (d doc) html(title, boardAlt string) string {
 // htmlBlock is a block with exported fields for the template.
 type htmlBlock struct {
 	Text, LinkLabel, URL, Button string
+	Anchor                       string
 	List                         []string
 	Board, Footer                bool
 	FooterRule                   bool // the first footer block is set off by a rule
@@ -101,7 +112,7 @@ func (d doc) htmlBlocks() []htmlBlock {
 		h := htmlBlock{Text: bl.text, List: bl.list, Board: bl.board != nil, Footer: bl.footer,
 			FooterRule: bl.footer && (i == 0 || !d.blocks[i-1].footer)}
 		if bl.link != nil {
-			h.LinkLabel, h.URL, h.Button = bl.link.label, bl.link.url, bl.link.button
+			h.LinkLabel, h.URL, h.Button, h.Anchor = bl.link.label, bl.link.url, bl.link.button, bl.link.anchor
 		}
 		out[i] = h
 	}
@@ -118,8 +129,9 @@ var htmlTemplate = template.Must(template.New("email").Parse(`<!doctype html>
 {{end}}<p style="font-size:12px;color:#666">{{if .Text}}{{.Text}} {{end}}{{if .URL}}<a href="{{.URL}}" style="color:#666">{{.LinkLabel}}</a>{{end}}</p>
 {{else}}{{if .Text}}<p style="margin:0 0 12px">{{.Text}}</p>{{end}}
 {{if .List}}<ul style="margin:0 0 12px;padding-left:20px">{{range .List}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Board}}<p style="margin:0 0 12px"><img src="{{$.BoardSrc}}" alt="{{$.BoardAlt}}" width="100%" style="max-width:400px;height:auto;display:block"></p>{{end}}
+{{if .Board}}<p style="margin:0 0 12px"><img src="{{$.BoardSrc}}" alt="{{$.BoardAlt}}" width="{{$.BoardWidth}}" height="{{$.BoardHeight}}" style="width:{{$.BoardWidth}}px;max-width:100%;height:auto;display:block"></p>{{end}}
 {{if .URL}}{{if .Button}}{{if .LinkLabel}}<p style="margin:0 0 6px;color:#555">{{.LinkLabel}}</p>{{end}}<p style="margin:0 0 16px"><a href="{{.URL}}" style="display:inline-block;background:#1f5fbf;color:#fff;text-decoration:none;padding:10px 18px;border-radius:6px;font-weight:bold">{{.Button}}</a></p>
-{{else}}<p style="margin:0 0 12px">{{if .LinkLabel}}{{.LinkLabel}} {{end}}<a href="{{.URL}}">{{.URL}}</a></p>{{end}}{{end}}
+{{else if .Anchor}}<p style="margin:0 0 12px">{{if .LinkLabel}}{{.LinkLabel}} {{end}}<a href="{{.URL}}">{{.Anchor}}</a></p>
+{{else}}<p style="margin:0 0 12px"><a href="{{.URL}}">{{.LinkLabel}}</a></p>{{end}}{{end}}
 {{end}}{{end}}</div></body></html>
 `))

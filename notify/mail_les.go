@@ -178,7 +178,7 @@ func (v *lesMail) invitation(p *phrases) doc {
 	if toMove {
 		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
 	}
-	d.blocks = append(d.blocks, v.moveLink(p), block{link: &link{label: p.WatchLabel, url: v.watch}})
+	d.blocks = append(d.blocks, v.moveLink(p), v.watchLink(p))
 	return d
 }
 
@@ -217,7 +217,7 @@ func (v *lesMail) gameOver(p *phrases) doc {
 		}
 		blocks = append(blocks, block{text: v.lp.HolesHeading, list: list})
 	}
-	blocks = append(blocks, v.board(p), block{link: &link{label: p.WatchLabel, url: v.watch}})
+	blocks = append(blocks, v.board(p), v.watchLink(p))
 	return doc{preheader: over, blocks: blocks}
 }
 

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lesspost/lesspost/domain"
@@ -46,7 +47,21 @@ func (v *lessMail) lastTurn() less.Turn {
 
 func (v *lessMail) board(p *phrases) block {
 	ascii := less.Diagram(v.pos, v.lastTurn())
-	return block{board: &boardBlock{ascii: ascii, legend: p.Legend}}
+	return block{board: &boardBlock{ascii: ascii, legend: legend(p, v.pos.Size())}}
+}
+
+// legend explains the diagram of a board of the given size, naming only
+// the colours in play: a two-player game has no yellow or red to explain.
+func legend(p *phrases, size int) string {
+	colors := slices.Clone(less.Colors(size))
+	slices.Sort(colors) // White, Black, Yellow, Red: the order players know them in
+	var pieces, targets, names []string
+	for _, c := range colors {
+		piece, target := less.DiagramLetters(c)
+		pieces, targets, names = append(pieces, piece), append(targets, target), append(names, p.Colors[c])
+	}
+	return say(p.Legend, map[string]any{"Pieces": strings.Join(pieces, " "), "Targets": strings.Join(targets, " "),
+		"Names": strings.Join(names, ", ")})
 }
 
 func (v *lessMail) example() (string, bool) {
@@ -90,7 +105,7 @@ func (v *lessMail) invitation(p *phrases) doc {
 	d.blocks = append(d.blocks,
 		v.moveLink(p),
 		block{text: p.HowToPlay},
-		block{link: &link{label: p.WatchLabel, url: v.watch}},
+		v.watchLink(p),
 	)
 	return d
 }
@@ -155,7 +170,7 @@ func (v *lessMail) gameOver(p *phrases) doc {
 			blocks = append(blocks, block{text: say(p.NeededExplained, map[string]any{"Side": p.side(s, size), "Needed": res.Needed[s]})})
 		}
 	}
-	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, block{link: &link{label: p.WatchLabel, url: v.watch}})
+	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, v.watchLink(p))
 	return doc{preheader: say(p.GameOver, map[string]any{"Result": line}), blocks: blocks}
 }
 

@@ -84,8 +84,9 @@ type phrases struct {
 	MoveButton    string // the button of the HTML part
 	WatchLabel    string // the label above the spectator link
 	RulesLabel    string // the label before the link to the rules page
+	WatchAnchor   string // the spectator link's words in the HTML part, which shows no URL
 	BoardAlt      string // alt text of the board picture
-	Legend        string // the ASCII board's legend
+	Legend        string // .Pieces ("W B"), .Names (their colours), .Targets ("w b"): the ASCII board's legend
 	Footer        string // .Game: why the reader gets this email
 	Unsubscribe   string // the label of the unsubscribe link
 	NeverEmail    string // the label of the "never email me again" link every email carries
@@ -218,8 +219,9 @@ var english = phrases{
 	MoveButton:    "Open the board",
 	WatchLabel:    "The game for spectators:",
 	RulesLabel:    "The rules of the game:",
+	WatchAnchor:   "Watch the game",
 	BoardAlt:      "The board",
-	Legend:        "W B Y R pieces, w b y r the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
+	Legend:        "{{.Pieces}} the pieces ({{.Names}}), {{.Targets}} the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
 	Footer:        "You receive this email because you play in this game of {{.Game}} on lesspost.",
 	Unsubscribe:   "Turn off reminders and spectator notices",
 	NeverEmail:    "Never email me again (stops all email from lesspost to this address)",

@@ -82,8 +82,9 @@ var german = phrases{
 	MoveButton:    "Spielbrett öffnen",
 	WatchLabel:    "Die Partie für Zuschauer:",
 	RulesLabel:    "Die Spielregeln:",
+	WatchAnchor:   "Partie ansehen",
 	BoardAlt:      "Das Spielbrett",
-	Legend: "W B Y R die Spielsteine (Weiß, Schwarz, Gelb, Rot), w b y r die freien Felder ihrer Zielecken, " +
+	Legend: "{{.Pieces}} die Spielsteine ({{.Names}}), {{.Targets}} die freien Felder ihrer Zielecken, " +
 		"| und --- Mauern, # und === Doppelmauern, * die in der letzten Runde verlassenen Felder.",
 	Footer:      "Du erhältst diese E-Mail, weil du bei lesspost in dieser Partie {{.Game}} mitspielst.",
 	Unsubscribe: "Erinnerungen und Zuschauer-Benachrichtigungen abbestellen",

@@ -85,8 +85,9 @@ var spanish = phrases{
 	MoveButton:    "Abrir el tablero",
 	WatchLabel:    "La partida para espectadores:",
 	RulesLabel:    "Las reglas del juego:",
+	WatchAnchor:   "Ver la partida",
 	BoardAlt:      "El tablero",
-	Legend: "W B Y R las piezas (Blanco, Negro, Amarillo, Rojo), w b y r las casillas libres de sus esquinas de destino, " +
+	Legend: "{{.Pieces}} las piezas ({{.Names}}), {{.Targets}} las casillas libres de sus esquinas de destino, " +
 		"| y --- las paredes, # y === las paredes dobles, * las casillas de las que salieron piezas en el último turno.",
 	Footer:      "Recibes este correo porque juegas esta partida de {{.Game}} en lesspost.",
 	Unsubscribe: "Desactivar recordatorios y avisos para espectadores",

@@ -83,8 +83,9 @@ var french = phrases{
 	MoveButton:    "Ouvrir le plateau",
 	WatchLabel:    "La partie pour les spectateurs\u00a0:",
 	RulesLabel:    "Les règles du jeu\u00a0:",
+	WatchAnchor:   "Regarder la partie",
 	BoardAlt:      "Le plateau",
-	Legend: "W B Y R les pions (Blanc, Noir, Jaune, Rouge), w b y r les cases libres de leurs coins d'arrivée, " +
+	Legend: "{{.Pieces}} les pions ({{.Names}}), {{.Targets}} les cases libres de leurs coins d'arrivée, " +
 		"| et --- les murs, # et === les doubles murs, * les cases quittées lors du dernier tour.",
 	Footer:      "Vous recevez cet e-mail parce que vous participez à cette partie de {{.Game}} sur lesspost.",
 	Unsubscribe: "Désactiver les rappels et les notifications pour spectateurs",

@@ -83,8 +83,9 @@ var italian = phrases{
 	MoveButton:    "Apri la scacchiera",
 	WatchLabel:    "La partita per gli spettatori:",
 	RulesLabel:    "Le regole del gioco:",
+	WatchAnchor:   "Guarda la partita",
 	BoardAlt:      "La scacchiera",
-	Legend: "W B Y R le pedine (Bianco, Nero, Giallo, Rosso), w b y r le caselle libere dei loro angoli di arrivo, " +
+	Legend: "{{.Pieces}} le pedine ({{.Names}}), {{.Targets}} le caselle libere dei loro angoli di arrivo, " +
 		"| e --- i muri, # e === i doppi muri, * le caselle lasciate nell'ultimo turno.",
 	Footer:      "Ricevi questa email perché giochi in questa partita di {{.Game}} su lesspost.",
 	Unsubscribe: "Disattiva promemoria e notifiche per spettatori",

@@ -22,7 +22,7 @@ func phraseData(p *phrases, n int, earlyStop bool) map[string]any {
 		"Turn": "e5e4:f5f3:e6e5", "Counts": p.Colors[0] + " 9, " + p.Colors[1] + " 9", "Deadline": "2025-03-01 18:00 UTC", "Timeout": p.TimeoutLoses, "Round": 2,
 		"Result": p.Draw, "Side": p.Teams[0], "Opponent": "Bob", "Margin": n, "Total": 31, "Count": 28, "Needed": n,
 		"Example": "e5e4:e4d4:d4c4", "From": "eve@example.org", "Rule": "blocked", "RuleRef": "M2", "Part": n - 1, "Reason": "stale_ply",
-		"URL": "https://hooks.example.org/lesspost", "ID": 7,
+		"URL": "https://hooks.example.org/lesspost", "ID": 7, "Pieces": "W B", "Targets": "w b", "Names": p.Colors[0] + ", " + p.Colors[1],
 	}
 }
 

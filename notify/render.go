@@ -1,9 +1,12 @@
 package notify
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"time"
 
@@ -88,7 +91,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		d := doc{blocks: []block{
 			{text: p.LoginIntro},
 			{link: &link{url: r.Links.LoginURL(m.Secret), button: p.LoginButton}},
-			{text: say(p.LoginCode, map[string]any{"Code": m.Secret})},
+			{text: say(p.LoginCode, map[string]any{"Code": domain.FormatLoginCode(domain.LoginCode(m.Secret))})},
 			{text: p.LoginIgnore},
 		}}
 		if err := r.neverEmail(&d, p, m.Email); err != nil {
@@ -135,11 +138,17 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	if d.hasBoard() {
-		png, err := mail.boardPNG()
+		data, err := mail.boardPNG()
 		if err != nil {
 			return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 		}
-		msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: png}}
+		size, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil {
+			return Message{}, fmt.Errorf("render mail %d: board picture: %w", m.ID, err)
+		}
+		// Drawn at dpr times the size it is shown at: sharp on dense screens.
+		d.boardSize = image.Pt(size.Width/dpr, size.Height/dpr)
+		msg.Images = []Image{{ContentID: boardCID, Name: "board.png", PNG: data}}
 	}
 	footer := say(p.Footer, map[string]any{"Game": mail.name()})
 	unsubscribe := block{footer: true, text: footer, link: &link{label: p.Unsubscribe, url: msg.Unsubscribe}}
@@ -307,6 +316,12 @@ func (v *gameView) goalBlock(p *phrases) block {
 
 func (v *gameView) moveLink(p *phrases) block {
 	return block{link: &link{label: p.MoveLinkLabel, url: v.moveURL, button: p.MoveButton}}
+}
+
+// watchLink is the game's spectator link, to pass on to whoever wants to
+// follow the game.
+func (v *gameView) watchLink(p *phrases) block {
+	return block{link: &link{label: p.WatchLabel, url: v.watch, anchor: p.WatchAnchor}}
 }
 
 // round is the tournament round of a tournament game, or nil.

@@ -139,10 +139,10 @@ func TestReplyMailLess(t *testing.T) {
 				m    Message
 				want []string
 			}{
-				"no turn": {noTurn, []string{p.ReplyNoTurn, "  - hello\n", p.ReplyAgain, p.Legend}},
+				"no turn": {noTurn, []string{p.ReplyNoTurn, "  - hello\n", p.ReplyAgain, legend(p, 6)}},
 				"illegal": {illegal, []string{say(p.ReplyIllegal, map[string]any{"Turn": "e5e4:a1a2", "Rule": "not_your_piece",
-					"RuleRef": "M6", "Part": 2}), p.ReplyAgain, p.Legend}},
-				"accepted": {accepted, []string{say(p.ReplyAccepted, map[string]any{"Turn": opening}), p.Legend}},
+					"RuleRef": "M6", "Part": 2}), p.ReplyAgain, legend(p, 6)}},
+				"accepted": {accepted, []string{say(p.ReplyAccepted, map[string]any{"Turn": opening}), legend(p, 6)}},
 			} {
 				for _, w := range c.want {
 					if !strings.Contains(c.m.Text, w) {

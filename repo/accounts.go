@@ -79,8 +79,8 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t t
 // AddLoginToken stores the token's hash; the token itself is stored only in
 // the outbox row until the email is sent.
 func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
-	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at) VALUES (?, ?, ?)`,
-		hashToken(t.Token), t.Email, t.ExpiresAt.UnixMilli())
+	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at, code_hash) VALUES (?, ?, ?, ?)`,
+		hashToken(t.Token), t.Email, t.ExpiresAt.UnixMilli(), t.CodeHash)
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
@@ -102,6 +102,26 @@ func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Tim
 		return "", false, fmt.Errorf("spend login token: %w", err)
 	}
 	return email, true, nil
+}
+
+// SpendLoginCode looks the code up by its address: a code is no secret
+// among every address's (see domain.LoginCode).
+func (s storeTx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
+	res, err := s.tx.ExecContext(ctx, `UPDATE login_tokens SET used_at = ?
+		WHERE email = ? AND code_hash = ? AND used_at IS NULL AND expires_at > ? AND code_misses < ?`,
+		now.UnixMilli(), email, codeHash, now.UnixMilli(), maxMisses)
+	if err != nil {
+		return false, fmt.Errorf("spend login code: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n > 0 {
+		return n > 0, err
+	}
+	_, err = s.tx.ExecContext(ctx, `UPDATE login_tokens SET code_misses = code_misses + 1
+		WHERE email = ? AND used_at IS NULL AND expires_at > ?`, email, now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("count a wrong login code: %w", err)
+	}
+	return false, nil
 }
 
 func (s storeTx) EnsureUser(ctx context.Context, email string, now time.Time) (User, error) {

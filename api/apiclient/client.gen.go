@@ -3436,10 +3436,19 @@ type TimeRequestKind string
 // TimeRequestTimeoutPolicy defines model for TimeRequest.TimeoutPolicy.
 type TimeRequestTimeoutPolicy string
 
-// TokenRequest defines model for TokenRequest.
+// TokenRequest Either `token`, or `email` and `code`.
 type TokenRequest struct {
-	// Token The login token from the email (the code, or the link's `#t=` part).
-	Token string `json:"token"`
+	// Code The code from the login email, as typed: 8 letters and digits
+	// (no 0, O, 1, I or L), in either case, with or without the dash
+	// (`NWFS-66QN`). It signs in only with the address it was sent to.
+	Code *string `json:"code,omitempty"`
+
+	// Email The address the login email with `code` was sent to.
+	Email *string `json:"email,omitempty"`
+
+	// Token The login link's token (its `#t=` part). The code of a login
+	// email sent before 2026-11 (32 characters) is its token too.
+	Token *string `json:"token,omitempty"`
 }
 
 // TokenResponse defines model for TokenResponse.
@@ -5930,8 +5939,9 @@ type ClientInterface interface {
 	// RequestLoginWithBody Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -5957,8 +5967,9 @@ type ClientInterface interface {
 	// RequestLogin Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -6041,9 +6052,17 @@ type ClientInterface interface {
 	// account. Send the account token as `Authorization: Bearer
 	// <access_token>`.
 	//
+	// Send either the link's `token`, or the `code` typed from the email
+	// with the `email` address it was sent to. A code can be guessed at
+	// only 5 times: each wrong code for an address counts against every
+	// code of the address still valid, and a code with 5 wrong tries no
+	// longer signs in (the email's link still does).
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-	// (unknown, already used or expired: ask for a new link);
-	// `413 body_too_large`.
+	// (unknown, already used or expired, or a code after 5 wrong ones:
+	// ask for a new link); `413 body_too_large`; `422 invalid_input`
+	// (neither a token nor a code and an address, both, or a code or
+	// address that cannot be one); `429 rate_limited`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6058,9 +6077,17 @@ type ClientInterface interface {
 	// account. Send the account token as `Authorization: Bearer
 	// <access_token>`.
 	//
+	// Send either the link's `token`, or the `code` typed from the email
+	// with the `email` address it was sent to. A code can be guessed at
+	// only 5 times: each wrong code for an address counts against every
+	// code of the address still valid, and a code with 5 wrong tries no
+	// longer signs in (the email's link still does).
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-	// (unknown, already used or expired: ask for a new link);
-	// `413 body_too_large`.
+	// (unknown, already used or expired, or a code after 5 wrong ones:
+	// ask for a new link); `413 body_too_large`; `422 invalid_input`
+	// (neither a token nor a code and an address, both, or a code or
+	// address that cannot be one); `429 rate_limited`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8276,8 +8303,9 @@ func (c *Client) UnsubscribeWithFormdataBody(ctx context.Context, params *Unsubs
 // RequestLoginWithBody Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -8313,8 +8341,9 @@ func (c *Client) RequestLoginWithBody(ctx context.Context, contentType string, b
 // RequestLogin Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -8437,9 +8466,17 @@ func (c *Client) RefreshToken(ctx context.Context, body RefreshTokenJSONRequestB
 // account. Send the account token as `Authorization: Bearer
 // <access_token>`.
 //
+// Send either the link's `token`, or the `code` typed from the email
+// with the `email` address it was sent to. A code can be guessed at
+// only 5 times: each wrong code for an address counts against every
+// code of the address still valid, and a code with 5 wrong tries no
+// longer signs in (the email's link still does).
+//
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-// (unknown, already used or expired: ask for a new link);
-// `413 body_too_large`.
+// (unknown, already used or expired, or a code after 5 wrong ones:
+// ask for a new link); `413 body_too_large`; `422 invalid_input`
+// (neither a token nor a code and an address, both, or a code or
+// address that cannot be one); `429 rate_limited`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8464,9 +8501,17 @@ func (c *Client) ExchangeLoginTokenWithBody(ctx context.Context, contentType str
 // account. Send the account token as `Authorization: Bearer
 // <access_token>`.
 //
+// Send either the link's `token`, or the `code` typed from the email
+// with the `email` address it was sent to. A code can be guessed at
+// only 5 times: each wrong code for an address counts against every
+// code of the address still valid, and a code with 5 wrong tries no
+// longer signs in (the email's link still does).
+//
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-// (unknown, already used or expired: ask for a new link);
-// `413 body_too_large`.
+// (unknown, already used or expired, or a code after 5 wrong ones:
+// ask for a new link); `413 body_too_large`; `422 invalid_input`
+// (neither a token nor a code and an address, both, or a code or
+// address that cannot be one); `429 rate_limited`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15352,8 +15397,9 @@ type ClientWithResponsesInterface interface {
 	// RequestLoginWithBodyWithResponse Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -15379,8 +15425,9 @@ type ClientWithResponsesInterface interface {
 	// RequestLoginWithResponse Email a login link
 	//
 	// Emails a single-use login link to the address. The email carries the
-	// login token both in a link (`/login#t=<token>`) and as a code to enter
-	// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+	// login token in a link (`/login#t=<token>`), and a code of 8
+	// characters (`NWFS-66QN`) to type in the app; exchange either (the
+	// code with the address) with `exchangeLoginToken` within 15 minutes
 	// (`expires_in`). The account is created on first login.
 	//
 	// The answer is the same whether or not the address has an account, so
@@ -15465,9 +15512,17 @@ type ClientWithResponsesInterface interface {
 	// account. Send the account token as `Authorization: Bearer
 	// <access_token>`.
 	//
+	// Send either the link's `token`, or the `code` typed from the email
+	// with the `email` address it was sent to. A code can be guessed at
+	// only 5 times: each wrong code for an address counts against every
+	// code of the address still valid, and a code with 5 wrong tries no
+	// longer signs in (the email's link still does).
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-	// (unknown, already used or expired: ask for a new link);
-	// `413 body_too_large`.
+	// (unknown, already used or expired, or a code after 5 wrong ones:
+	// ask for a new link); `413 body_too_large`; `422 invalid_input`
+	// (neither a token nor a code and an address, both, or a code or
+	// address that cannot be one); `429 rate_limited`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15482,9 +15537,17 @@ type ClientWithResponsesInterface interface {
 	// account. Send the account token as `Authorization: Bearer
 	// <access_token>`.
 	//
+	// Send either the link's `token`, or the `code` typed from the email
+	// with the `email` address it was sent to. A code can be guessed at
+	// only 5 times: each wrong code for an address counts against every
+	// code of the address still valid, and a code with 5 wrong tries no
+	// longer signs in (the email's link still does).
+	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-	// (unknown, already used or expired: ask for a new link);
-	// `413 body_too_large`.
+	// (unknown, already used or expired, or a code after 5 wrong ones:
+	// ask for a new link); `413 body_too_large`; `422 invalid_input`
+	// (neither a token nor a code and an address, both, or a code or
+	// address that cannot be one); `429 rate_limited`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18540,6 +18603,8 @@ type ExchangeLoginTokenResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -18570,6 +18635,11 @@ func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON401() *Unauthorized
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -24425,8 +24495,9 @@ func (c *ClientWithResponses) UnsubscribeWithFormdataBodyWithResponse(ctx contex
 // RequestLoginWithBodyWithResponse Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -24458,8 +24529,9 @@ func (c *ClientWithResponses) RequestLoginWithBodyWithResponse(ctx context.Conte
 // RequestLoginWithResponse Email a login link
 //
 // Emails a single-use login link to the address. The email carries the
-// login token both in a link (`/login#t=<token>`) and as a code to enter
-// in the app; exchange it with `exchangeLoginToken` within 15 minutes
+// login token in a link (`/login#t=<token>`), and a code of 8
+// characters (`NWFS-66QN`) to type in the app; exchange either (the
+// code with the address) with `exchangeLoginToken` within 15 minutes
 // (`expires_in`). The account is created on first login.
 //
 // The answer is the same whether or not the address has an account, so
@@ -24568,9 +24640,17 @@ func (c *ClientWithResponses) RefreshTokenWithResponse(ctx context.Context, body
 // account. Send the account token as `Authorization: Bearer
 // <access_token>`.
 //
+// Send either the link's `token`, or the `code` typed from the email
+// with the `email` address it was sent to. A code can be guessed at
+// only 5 times: each wrong code for an address counts against every
+// code of the address still valid, and a code with 5 wrong tries no
+// longer signs in (the email's link still does).
+//
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-// (unknown, already used or expired: ask for a new link);
-// `413 body_too_large`.
+// (unknown, already used or expired, or a code after 5 wrong ones:
+// ask for a new link); `413 body_too_large`; `422 invalid_input`
+// (neither a token nor a code and an address, both, or a code or
+// address that cannot be one); `429 rate_limited`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24591,9 +24671,17 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithBodyWithResponse(ctx context
 // account. Send the account token as `Authorization: Bearer
 // <access_token>`.
 //
+// Send either the link's `token`, or the `code` typed from the email
+// with the `email` address it was sent to. A code can be guessed at
+// only 5 times: each wrong code for an address counts against every
+// code of the address still valid, and a code with 5 wrong tries no
+// longer signs in (the email's link still does).
+//
 // Errors: `400 invalid_request`/`invalid_json`; `401 login_invalid`
-// (unknown, already used or expired: ask for a new link);
-// `413 body_too_large`.
+// (unknown, already used or expired, or a code after 5 wrong ones:
+// ask for a new link); `413 body_too_large`; `422 invalid_input`
+// (neither a token nor a code and an address, both, or a code or
+// address that cannot be one); `429 rate_limited`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28017,6 +28105,13 @@ func ParseExchangeLoginTokenResponse(rsp *http.Response) (*ExchangeLoginTokenRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

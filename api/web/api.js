@@ -42,6 +42,22 @@ export function takeLinkToken() {
   return token && token.trim() ? token.trim() : null;
 }
 
+// A typed login code is 8 letters and digits of domain.LoginCode's alphabet
+// (no 0 O 1 I L), XXXX-XXXX, and signs in only with the address it was sent
+// to. A login email sent before codes were short showed the link's token
+// (32 characters) as its code, which signs in alone; such codes lived 15
+// minutes, so that branch can go in 2027.
+const LOGIN_CODE = /^[2-9A-HJKMNP-Z]{8}$/i;
+
+/**
+ * The body of POST /v1/auth/token for a code typed from a login email sent
+ * to email: { email, code }, or { token } for what is no short code.
+ */
+export function loginCodeBody(typed, email) {
+  const code = typed.replace(/[\s-]/g, '');
+  return LOGIN_CODE.test(code) ? { email: email.trim(), code } : { token: typed.trim().toLowerCase() };
+}
+
 export const tokens = {
   game: (id) => storageGet('lesspost.game.' + id),
   setGame: (id, token) => storageSet('lesspost.game.' + id, token),

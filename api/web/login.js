@@ -5,7 +5,7 @@
 // play page, which uses the account token (both renew it as needed). Without a link it asks for an email address and sends one,
 // or takes the code from the email.
 
-import { accountRequest, newKey, request, takeLinkToken, tokens } from './api.js';
+import { accountRequest, loginCodeBody, newKey, request, takeLinkToken, tokens } from './api.js';
 import { describeLesResult, describeResult, lesSide, pickLocale, translatePage, translator } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +18,7 @@ function start() {
   $('email-form').addEventListener('submit', askForLink);
   $('code-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    signIn($('code').value.trim());
+    signInWithCode($('code').value.trim());
   });
   $('more').addEventListener('click', () => loadGames().catch(showError));
   $('sign-out').addEventListener('click', signOut);
@@ -29,9 +29,9 @@ function start() {
   // fragment, which loads nothing: take its token here.
   window.addEventListener('hashchange', () => {
     const token = takeLinkToken();
-    if (token) signIn(token);
+    if (token) signIn({ token });
   });
-  if (loginToken) return signIn(loginToken);
+  if (loginToken) return signIn({ token: loginToken });
   if (tokens.account()) return showAccount();
   showAsk();
 }
@@ -63,19 +63,32 @@ async function askForLink(e) {
   }
 }
 
-async function signIn(code) {
-  if (!code) return;
+// A typed code signs in only with the address it was sent to: the one typed
+// above (the page asked for the email with it, or the visitor types it).
+function signInWithCode(typed) {
+  clearMessages();
+  const body = loginCodeBody(typed, $('email').value);
+  if (body.code && !body.email) {
+    showError({ code: 'need_email' });
+    $('email').focus();
+    return;
+  }
+  return signIn(body, 'login.codeInvalid');
+}
+
+/** Exchanges a login link's token ({ token }) or a typed code ({ email, code }); invalid names the words for a refusal. */
+async function signIn(login, invalid = 'login.invalid') {
   clearMessages();
   showNotice(state.t('login.signingIn'));
   try {
-    const { body } = await request('POST', '/v1/auth/token', { body: { token: code } });
+    const { body } = await request('POST', '/v1/auth/token', { body: login });
     tokens.setAccount(body.access_token, body.refresh_token);
     clearMessages();
     await showAccount(body.user);
   } catch (err) {
     clearMessages();
     showAsk();
-    showError(err);
+    showError(err, invalid);
   }
 }
 
@@ -224,10 +237,12 @@ function showNotice(text) {
   $('notice').hidden = false;
 }
 
-function showError(err) {
+/** Shows an error; invalid names the words for login_invalid (a link's or a code's). */
+function showError(err, invalid = 'login.invalid') {
   const t = state.t;
   let text;
-  if (err.code === 'login_invalid') text = t('login.invalid');
+  if (err.code === 'login_invalid') text = t(invalid);
+  else if (err.code === 'need_email') text = t('login.needEmail');
   else if (err.code === 'too_many_logins') text = t('login.tooMany');
   else if (err.code === 'network') text = t('error.network');
   else text = (err.problem && err.problem.detail) || t('error.generic');

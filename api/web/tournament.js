@@ -12,7 +12,7 @@
 //   invite (or the event is public). After either, the page reloads, so
 //   what the server renders (players, places left, log) is current.
 
-import { accountRequest, newKey, request, tokens } from './api.js';
+import { accountRequest, loginCodeBody, newKey, request, tokens } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const section = $('registration');
@@ -111,7 +111,8 @@ $('signup-code').addEventListener('submit', async (e) => {
   e.preventDefault();
   clear();
   try {
-    const { body } = await request('POST', '/v1/auth/token', { body: { token: $('signup-code-input').value.trim() } });
+    const login = loginCodeBody($('signup-code-input').value, $('signup-email-input').value);
+    const { body } = await request('POST', '/v1/auth/token', { body: login });
     tokens.setAccount(body.access_token, body.refresh_token);
     await refresh();
     if (!$('signup-join').hidden) $('signup-name').focus();

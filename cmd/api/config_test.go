@@ -258,3 +258,27 @@ func TestConfigLogValueHidesSecrets(t *testing.T) {
 		}
 	}
 }
+
+// Message-IDs are in the domain emails come from, not the web host's.
+func TestMessageIDDomain(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"the sender's domain", Config{BaseURL: "https://www.less.example:8443", SMTP: SMTPConfig{From: "Less <Games@Mail.Less.Example>"}}, "mail.less.example"},
+		{"a bare sender", Config{BaseURL: "https://www.less.example", SMTP: SMTPConfig{From: "games@less.example"}}, "less.example"},
+		{"the reply address without a sender", Config{BaseURL: "https://www.less.example", ReplyAddress: "play@reply.less.example"}, "reply.less.example"},
+		{"the sender before the reply address", Config{BaseURL: "https://www.less.example", ReplyAddress: "play@reply.less.example",
+			SMTP: SMTPConfig{From: "games@less.example"}}, "less.example"},
+		{"the web host without mail", Config{BaseURL: "http://localhost:8080"}, "localhost"},
+		{"nothing usable", Config{BaseURL: "not a url"}, "lesspost.invalid"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := messageIDDomain(c.cfg); got != c.want {
+				t.Errorf("messageIDDomain = %q, want %q", got, c.want)
+			}
+		})
+	}
+}

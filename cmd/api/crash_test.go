@@ -222,7 +222,7 @@ func (c *crashClient) login(t *testing.T, smtp *smtptest.Server, email string) s
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	c.must(t, "POST", "/v1/auth/token", map[string]any{"token": code[1]}, http.StatusOK, &tok)
+	c.must(t, "POST", "/v1/auth/token", map[string]any{"email": email, "code": code[1]}, http.StatusOK, &tok)
 	return tok.AccessToken
 }
 

@@ -118,7 +118,7 @@ func (s *server) login(smtp *smtptest.Server, email string) string {
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	s.call("POST", "/v1/auth/token", "", map[string]any{"token": codeRE.FindStringSubmatch(m.Text)[1]}, http.StatusOK, &tok)
+	s.call("POST", "/v1/auth/token", "", map[string]any{"email": email, "code": codeRE.FindStringSubmatch(m.Text)[1]}, http.StatusOK, &tok)
 	return tok.AccessToken
 }
 

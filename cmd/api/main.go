@@ -14,9 +14,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	netmail "net/mail"
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -135,7 +137,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	if err != nil {
 		return err
 	}
-	renderer := &notify.Renderer{Store: db, Links: srv.Links(), Host: mailHost(cfg.BaseURL)}
+	renderer := &notify.Renderer{Store: db, Links: srv.Links(), Host: messageIDDomain(cfg)}
 	sender, err := mailSender(cfg, log, logOut)
 	if err != nil {
 		return err
@@ -282,7 +284,23 @@ func mailSender(cfg Config, log *slog.Logger, out io.Writer) (notify.Sender, err
 		User: cfg.SMTP.User, Password: cfg.SMTP.Password, From: cfg.SMTP.From})
 }
 
-// mailHost is the domain of Message-IDs: the public host of the server.
+// messageIDDomain is the domain of Message-IDs: the domain of the address
+// the emails come from, else of the reply address, else the server's public
+// host. Mail filters (and people reading headers) expect a Message-ID in the
+// sender's domain; the web host (often www. or a subdomain of its own) is a
+// guess for when no mail domain is configured, as when emails go to the log.
+func messageIDDomain(cfg Config) string {
+	for _, addr := range []string{cfg.SMTP.From, cfg.ReplyAddress} {
+		if a, err := netmail.ParseAddress(addr); err == nil {
+			if at := strings.LastIndexByte(a.Address, '@'); at >= 0 && at < len(a.Address)-1 {
+				return strings.ToLower(a.Address[at+1:])
+			}
+		}
+	}
+	return mailHost(cfg.BaseURL)
+}
+
+// mailHost is the public host of the server.
 func mailHost(baseURL string) string {
 	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
 		return u.Hostname()

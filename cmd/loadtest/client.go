@@ -278,10 +278,10 @@ func fileSize(name string) (int64, error) {
 var (
 	// The LogSender prints "----- email to ADDRESS" ... "----- end of email".
 	emailStartRE = regexp.MustCompile(`^----- email to (\S+)\s*$`)
-	// The sign-in link carries the code after #t=; the text also says it as
-	// "code in the app: CODE" (English).
+	// The sign-in link carries the token after #t=. The code the text also
+	// gives signs in only with its address, a person's way; a script takes
+	// the link's token.
 	loginLinkRE = regexp.MustCompile(`/login#t=([A-Za-z0-9_-]+)`)
-	loginCodeRE = regexp.MustCompile(`code in the app: ([A-Za-z0-9_-]+)`)
 )
 
 // newestLoginCode scans the log file from offset and returns the code of
@@ -317,8 +317,6 @@ func scanLoginCode(r io.Reader, email string) (string, error) {
 			continue
 		}
 		if m := loginLinkRE.FindStringSubmatch(line); m != nil {
-			newest = m[1]
-		} else if m := loginCodeRE.FindStringSubmatch(line); m != nil {
 			newest = m[1]
 		}
 	}

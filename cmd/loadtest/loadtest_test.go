@@ -98,7 +98,8 @@ Sign in: http://localhost:8080/login#t=NOTMINE2
 ----- email to LoadTest@example.org
 Subject: Your lesspost sign-in link
 
-Or enter this code in the app: NEWCODE3
+Sign in: http://localhost:8080/login#t=NEWCODE3
+Or enter this code in the app: NWFS-66QN
 ----- end of email
 `
 	code, err := scanLoginCode(strings.NewReader(log), "loadtest@example.org")

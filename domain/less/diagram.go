@@ -9,6 +9,12 @@ var (
 	targetLetters = [4]byte{White: 'w', Black: 'b', Yellow: 'y', Red: 'r'}
 )
 
+// DiagramLetters are the letters Diagram draws a colour with: its pieces
+// (upper case) and the empty squares of its target corner (lower case).
+func DiagramLetters(c Color) (piece, target string) {
+	return string(pieceLetters[c]), string(targetLetters[c])
+}
+
 // DiagramLegend explains the symbols of Diagram.
 const DiagramLegend = "W B Y R pieces   w b y r an empty square of that colour's target corner\n" +
 	"| --- wall   # === double wall   * a square the last turn passed through"

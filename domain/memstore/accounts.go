@@ -1,6 +1,7 @@
 package memstore
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -157,6 +158,24 @@ func (t *tx) SpendLoginToken(ctx context.Context, token string, now time.Time) (
 	l.used = true
 	t.data.logins[token] = l
 	return l.Email, true, nil
+}
+
+func (t *tx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
+	live := func(l login) bool { return l.Email == email && !l.used && l.ExpiresAt.After(now) }
+	for token, l := range t.data.logins {
+		if live(l) && bytes.Equal(l.CodeHash, codeHash) && l.misses < maxMisses {
+			l.used = true
+			t.data.logins[token] = l
+			return true, nil
+		}
+	}
+	for token, l := range t.data.logins {
+		if live(l) {
+			l.misses++
+			t.data.logins[token] = l
+		}
+	}
+	return false, nil
 }
 
 func (t *tx) EnsureUser(ctx context.Context, email string, now time.Time) (domain.User, error) {

@@ -65,7 +65,8 @@ type refresh struct {
 
 type login struct {
 	domain.LoginToken
-	used bool
+	used   bool
+	misses int // wrong codes tried for the address while it lived
 }
 
 type vacation struct {

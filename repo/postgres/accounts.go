@@ -66,8 +66,8 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t t
 // AddLoginToken stores the token's hash; the token itself is stored only in
 // the outbox row until the email is sent.
 func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
-	_, err := s.tx.Exec(ctx, `INSERT INTO login_tokens (hash, email, expires_at) VALUES ($1, $2, $3)`,
-		hashToken(t.Token), t.Email, ms(t.ExpiresAt))
+	_, err := s.tx.Exec(ctx, `INSERT INTO login_tokens (hash, email, expires_at, code_hash) VALUES ($1, $2, $3, $4)`,
+		hashToken(t.Token), t.Email, ms(t.ExpiresAt), t.CodeHash)
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
@@ -89,6 +89,26 @@ func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Tim
 		return "", false, fmt.Errorf("spend login token: %w", err)
 	}
 	return email, true, nil
+}
+
+// SpendLoginCode looks the code up by its address: a code is no secret
+// among every address's (see domain.LoginCode).
+func (s storeTx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
+	tag, err := s.tx.Exec(ctx, `UPDATE login_tokens SET used_at = $1
+		WHERE email = $2 AND code_hash = $3 AND used_at IS NULL AND expires_at > $1 AND code_misses < $4`,
+		ms(now), email, codeHash, maxMisses)
+	if err != nil {
+		return false, fmt.Errorf("spend login code: %w", err)
+	}
+	if tag.RowsAffected() > 0 {
+		return true, nil
+	}
+	_, err = s.tx.Exec(ctx, `UPDATE login_tokens SET code_misses = code_misses + 1
+		WHERE email = $1 AND used_at IS NULL AND expires_at > $2`, email, ms(now))
+	if err != nil {
+		return false, fmt.Errorf("count a wrong login code: %w", err)
+	}
+	return false, nil
 }
 
 func (s storeTx) EnsureUser(ctx context.Context, email string, now time.Time) (domain.User, error) {

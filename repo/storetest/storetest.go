@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"Rematches", testRematches},
 		{"Sessions", testSessions},
 		{"LoginTokens", testLoginTokens},
+		{"LoginCodes", testLoginCodes},
 		{"RefreshTokens", testRefreshTokens},
 		{"RefreshTokensRollBack", testRefreshTokensRollBack},
 		{"PersonalTokens", testPersonalTokens},
@@ -276,6 +277,74 @@ func testSessions(t *testing.T, s domain.Store) {
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("a revoked session: %v, want %s", err, domain.CodeUnauthorized)
 	}
+}
+
+// A login code signs in with its address only, once, while it lives and
+// has had fewer than maxMisses wrong codes for its address; a wrong code
+// counts against every live code of the address and no other's, and the
+// link's token still signs in after its code has stopped.
+func testLoginCodes(t *testing.T, s domain.Store) {
+	const maxMisses = 3
+	add := func(email, token string, expires time.Time) {
+		l := domain.LoginToken{Email: email, Token: token, CodeHash: domain.LoginCodeHash(email, domain.LoginCode(token)), Locale: "en",
+			ExpiresAt: expires}
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddLoginToken(ctx, l, T0) })
+	}
+	spend := func(email, code string, at time.Time) bool {
+		var ok bool
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			var err error
+			ok, err = tx.SpendLoginCode(ctx, email, domain.LoginCodeHash(email, code), maxMisses, at)
+			return err
+		})
+		return ok
+	}
+	const ann, bob = "ann@example.org", "bob@example.org"
+	add(ann, "ann-1", T0.Add(domain.LoginTTL))
+	add(ann, "ann-2", T0.Add(domain.LoginTTL))
+	add(bob, "bob-1", T0.Add(domain.LoginTTL))
+	add(bob, "bob-old", T0.Add(time.Minute))
+	annCode, bobCode := domain.LoginCode("ann-1"), domain.LoginCode("bob-1")
+	wrong := domain.LoginCode("nobody's")
+
+	if spend(bob, annCode, T0) {
+		t.Error("Ann's code signed Bob in")
+	}
+	if spend(ann, annCode, T0.Add(domain.LoginTTL)) {
+		t.Error("an expired code signed in")
+	}
+	if !spend(ann, annCode, T0) {
+		t.Fatal("Ann's code did not sign her in")
+	}
+	if spend(ann, annCode, T0) {
+		t.Error("a code signed in twice")
+	}
+	// Bob has one miss (Ann's code) on both his codes; the expired one is
+	// untouched by later misses.
+	for range maxMisses - 2 {
+		if spend(bob, wrong, T0.Add(2*time.Minute)) {
+			t.Fatal("a wrong code signed in")
+		}
+	}
+	if !spend(bob, bobCode, T0.Add(2*time.Minute)) {
+		t.Fatalf("Bob's code after %d misses did not sign in", maxMisses-1)
+	}
+	// Ann's second code: her one miss so far is her spent code tried
+	// again (the try after expiry met no live code to count against).
+	for range maxMisses - 1 {
+		if spend(ann, wrong, T0) {
+			t.Fatal("a wrong code signed in")
+		}
+	}
+	if spend(ann, domain.LoginCode("ann-2"), T0) {
+		t.Errorf("a code signed in after %d misses", maxMisses)
+	}
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		if email, ok, err := tx.SpendLoginToken(ctx, "ann-2", T0); err != nil || !ok || email != ann {
+			t.Errorf("the link of a code that stopped: %q, %v, %v", email, ok, err)
+		}
+		return nil
+	})
 }
 
 func testLoginTokens(t *testing.T, s domain.Store) {

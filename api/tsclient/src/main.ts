@@ -111,17 +111,17 @@ const baseUrl = env("LESSPOST_URL");
 const mailbox = new Mailbox(env("LESSPOST_MAILBOX_URL"));
 const anonymous = publicClient(baseUrl);
 
-/** Signs in by email, as a person does in an app: ask for the email, copy the code, exchange it. */
+/** Signs in by email, as a person does in an app: ask for the email, copy the code, exchange it with the address. */
 async function signIn(email: string): Promise<Session> {
   const seen = (await mailbox.messages(email)).length;
   const sent = await must(anonymous.POST("/v1/auth/login", { body: { email } }), `ask for a login email to ${email}`);
   checkEqual(sent.status, "sent", "login answer");
   const code = await mailbox.find(email, seen, /enter this code in the app: (\S+)/, "the login email");
-  const tokens = await must(anonymous.POST("/v1/auth/token", { body: { token: code } }), `exchange the login code of ${email}`);
+  const tokens = await must(anonymous.POST("/v1/auth/token", { body: { email, code } }), `exchange the login code of ${email}`);
   checkEqual(tokens.token_type, "Bearer", "token type");
   checkEqual(tokens.user.email, email, "signed-in address");
   // The code works once.
-  await refused(anonymous.POST("/v1/auth/token", { body: { token: code } }), 401, "login_invalid", "the login code spent twice");
+  await refused(anonymous.POST("/v1/auth/token", { body: { email, code } }), 401, "login_invalid", "the login code spent twice");
   return new Session(anonymous, baseUrl, tokens);
 }
 
