@@ -1,0 +1,145 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// a11yPage is a page the accessibility test opens: its address, what shows
+// it is ready, and then steps that bring it to the states checked (each
+// checked by axe under its own name).
+type a11yPage struct {
+	name  string
+	url   func(t *testing.T) string // called when the page is opened: a sign-in link is used once
+	ready string
+	then  func(p *page)
+}
+
+// Every page, at a phone's size (as a phone) and a desktop's, with axe-core:
+// no serious or critical violation (issue 18 item 10). The play page for
+// Less with two and four players, with a piece selected; Les at its setup;
+// the spectator's view and a finished game; the sign-in page asking and
+// listing games; the tournament pages (round robin, knockout, teams); the
+// unsubscribe page before and after its button, and never-email.
+func TestPagesAreAccessible(t *testing.T) {
+	h := newHarness(t)
+
+	roundRobin := startLiveRound(t, h, "Winter Cup", "round_robin", entrants(5))
+	knockout := startLiveRound(t, h, "Knockout Cup", "knockout", entrants(7))
+	var teams teamTournamentJSON
+	h.do("POST", "/v1/tournaments", h.login("org@example.org"), map[string]any{"name": "Pairs Cup", "format": "round_robin", "teams": true,
+		"players": teamEntries(4, true), "schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 72}}).
+		want(t, http.StatusCreated).decode(t, &teams)
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	h.deliver()
+
+	less2, ann, _ := newGame(t, h, twoPlayers(wallBoard))
+	var spectated struct {
+		SpectatorURL string `json:"spectator_url"`
+	}
+	h.do("GET", "/v1/games/"+less2, ann, nil).want(t, http.StatusOK).decode(t, &spectated)
+	finished, ann2, bob2 := newGame(t, h, twoPlayers(openBoard))
+	h.do("POST", "/v1/games/"+finished+"/turns", ann2, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	h.do("POST", "/v1/games/"+finished+"/resign", bob2, nil).want(t, http.StatusOK)
+	var four gameJSON
+	var players []map[string]any
+	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
+		players = append(players, map[string]any{"name": name, "email": strings.ToLower(name) + "@example.org"})
+	}
+	h.do("POST", "/v1/games", h.login("org@example.org"), map[string]any{"players": players, "board": map[string]any{"seed": "11"}}).
+		want(t, http.StatusCreated).decode(t, &four)
+	_, yan := moveLink(t, only(t, h.deliver(), "yan@example.org"))
+	les, seats := newLesGame(t, h, 9, "")
+	h.deliver()
+
+	// The footer links of an invitation to a new player.
+	h.do("POST", "/v1/games", h.login("org@example.org"), map[string]any{"players": []map[string]any{
+		{"name": "Dee", "email": "dee@example.org"}, {"name": "Eve", "email": "eve@example.org"}}}).want(t, http.StatusCreated)
+	invitation := only(t, h.deliver(), "dee@example.org")
+	unsubscribe, never := h.pageURL(invitation.Unsubscribe), h.url+neverEmailLink(t, invitation)
+
+	fixed := func(url string) func(*testing.T) string { return func(*testing.T) string { return url } }
+	loaded := `!document.body.classList.contains('loading')`
+	pages := []a11yPage{
+		{name: "login-ask", url: fixed(h.url + "/login"), ready: `!document.querySelector('#ask').hidden`},
+		{name: "login-games", url: func(t *testing.T) string {
+			h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
+			link := loginLinkRE.FindString(only(t, h.deliver(), "ann@example.org").Text)
+			if link == "" {
+				t.Fatal("no sign-in link")
+			}
+			return h.pageURL(link)
+		}, ready: `document.querySelector('#games a')`},
+		{name: "play-less-2p", url: fixed(h.url + "/play/" + less2 + "#t=" + ann), ready: loaded + ` && document.querySelector('#board .movable')`,
+			then: func(p *page) {
+				p.click(`[data-sq="e5"]`)
+				p.waitFor("destinations", `document.querySelector('#board .dest')`)
+				p.axe("play-less-2p-selected")
+				p.click(`.dest[data-sq="d5"]`)
+				p.waitFor("the move", `document.getElementById('notation').value === 'e5d5'`)
+				p.axe("play-less-2p-moved")
+			}},
+		{name: "play-less-4p", url: fixed(h.url + "/play/" + four.ID + "#t=" + yan), ready: loaded + ` && document.querySelector('#board .movable')`},
+		{name: "play-les-setup", url: fixed(h.url + "/play/" + les + "#t=" + seats["setter"]), ready: loaded + ` && document.querySelector('#board .legal')`},
+		{name: "play-spectator", url: fixed(h.pageURL(spectated.SpectatorURL)), ready: loaded + ` && !document.getElementById('spectating').hidden`},
+		{name: "play-finished", url: fixed(h.url + "/play/" + finished + "#t=" + ann2), ready: loaded + ` && !document.getElementById('result').hidden`},
+		{name: "tournament-round-robin", url: fixed(h.url + "/tournaments/" + roundRobin.tour.ID), ready: `document.querySelector('table.crosstable')`},
+		{name: "tournament-knockout", url: fixed(h.url + "/tournaments/" + knockout.tour.ID), ready: `document.querySelector('#bracket .match')`},
+		{name: "tournament-teams", url: fixed(h.url + "/tournaments/" + teams.ID), ready: `document.querySelector('table.crosstable')`},
+		{name: "unsubscribe", url: fixed(unsubscribe), ready: `document.querySelector('form button')`,
+			then: func(p *page) {
+				p.click("form button")
+				p.waitFor("the page after the button", `document.readyState === 'complete' && document.querySelector('form[action^="/resubscribe"]')`)
+				p.axe("unsubscribe-done")
+			}},
+		{name: "never-email", url: fixed(never), ready: `document.querySelector('form button')`},
+	}
+	for _, size := range []screenSize{{390, 844, true}, {1280, 800, false}} {
+		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
+			p := openBrowser(t, size.width, size.height)
+			if size.phone {
+				p.do("emulate a phone", chromedp.EmulateViewport(int64(size.width), int64(size.height),
+					chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+			}
+			for _, pg := range pages {
+				p.do("open "+pg.name, chromedp.Navigate(pg.url(t)))
+				p.waitFor(pg.name, pg.ready)
+				p.axe(pg.name)
+				if pg.then != nil {
+					pg.then(p)
+				}
+			}
+		})
+	}
+}
+
+// The check can fail: on the sign-in page with an image without a text, a
+// button without a name and grey text on grey added, axe finds each of
+// them, as serious or critical.
+func TestAxeFindsViolations(t *testing.T) {
+	h := newHarness(t)
+	p := openBrowser(t, 1280, 800)
+	p.do("open the sign-in page", chromedp.Navigate(h.url+"/login"))
+	p.waitFor("the sign-in form", `!document.querySelector('#ask').hidden`)
+	// Styles set through the CSSOM: the page's CSP forbids style attributes.
+	eval[any](p, `(() => {
+		const main = document.querySelector('main') || document.body;
+		main.insertAdjacentHTML('beforeend', '<img src="/assets/icon.svg"><button id="nameless"></button><p id="grey">unreadable</p>');
+		Object.assign(document.getElementById('grey').style, {color: '#999', background: '#aaa'});
+	})()`)
+	got := map[string]string{}
+	for _, v := range p.axeViolations() {
+		got[v.ID] = v.Impact
+	}
+	for _, rule := range []string{"image-alt", "button-name", "color-contrast"} {
+		if impact := got[rule]; impact != "serious" && impact != "critical" {
+			t.Errorf("axe rule %s: impact %q, want serious or critical (all: %v)", rule, impact, got)
+		}
+	}
+}
