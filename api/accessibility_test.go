@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // a11yPage is a page the accessibility test opens: its address, what shows
@@ -142,4 +143,109 @@ func TestAxeFindsViolations(t *testing.T) {
 			t.Errorf("axe rule %s: impact %q, want serious or critical (all: %v)", rule, impact, got)
 		}
 	}
+}
+
+// A screen reader hears the game: each move made from the keyboard, a move
+// taken back, the turn sent, the opponent's turn when it arrives, and the
+// result, from live regions (the visually hidden #announce, the notice, the
+// status line).
+func TestPlayPageAnnouncesMoves(t *testing.T) {
+	h := newHarness(t)
+	id, ann, bob := newGame(t, h, twoPlayers(wallBoard))
+	p := openBrowser(t, 1280, 800)
+	p.open(h.url + "/play/" + id + "#t=" + ann)
+	p.waitFor("White's pieces to be movable", `document.querySelector('#board .movable')`)
+
+	region := eval[map[string]any](p, `(() => {
+		const e = document.getElementById('announce'), r = e.getBoundingClientRect();
+		return {role: e.getAttribute('role'), hidden: e.hidden || getComputedStyle(e).display === 'none', width: r.width, text: e.textContent};
+	})()`)
+	if region["role"] != "status" || region["hidden"] != false || region["width"].(float64) > 1 || region["text"] != "" {
+		t.Fatalf("#announce is %v, want an empty, visually hidden role=status region", region)
+	}
+	// Each move is announced at once; the next key waits for the piece to
+	// be in hand again, as a person waits for the board to show it.
+	announced := func(what, want string) {
+		t.Helper()
+		p.waitFor(what, `document.getElementById('announce').textContent === `+jsString(want))
+	}
+	inHand := func(sq string) {
+		t.Helper()
+		p.waitFor(sq+" in hand", `document.querySelector('.sq[data-sq="`+sq+`"]').getAttribute('aria-selected') === 'true'`)
+	}
+	p.do("choose e5 and move it to d5 with the keyboard",
+		chromedp.Focus(chromedp.CSS(`#board [tabindex="0"]`)),
+		chromedp.KeyEvent(kb.ArrowDown+kb.ArrowDown+kb.ArrowDown+kb.ArrowDown),
+		chromedp.KeyEvent(kb.ArrowRight+kb.ArrowRight+kb.ArrowRight+kb.ArrowRight),
+		chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.Enter))
+	announced("the first move", "e5 to d5, 1 point")
+	inHand("d5")
+	// d5 stays in hand: on to c5, then down to c4 across no wall.
+	p.do("d5 to c5", chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.Enter))
+	announced("the second move", "d5 to c5, 1 point")
+	inHand("c5")
+	p.do("undo", chromedp.Click(chromedp.CSS("#undo")))
+	announced("the undo", "Taken back.")
+	p.waitFor("the undo on the board", `document.querySelector('.piece[data-sq="d5"]') && document.getElementById('notation').value === 'e5d5'`)
+	// The board's tab stop is where the keys left it, on c5.
+	p.do("back to the board, down to d5", chromedp.Focus(chromedp.CSS(`#board [tabindex="0"]`)), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter))
+	inHand("d5")
+	p.do("to c5", chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.Enter))
+	announced("the move again", "d5 to c5, 1 point")
+	inHand("c5")
+	p.do("c5 to c4", chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.Enter))
+	announced("the third move", "c5 to c4, 1 point")
+	p.waitFor("the turn complete", `document.getElementById('meter-text').textContent === '3 of 3 points used, 0 left'`)
+	p.do("submit", chromedp.Click(chromedp.CSS("#submit")))
+	p.waitFor("the played notice", `!document.getElementById('notice').hidden`)
+	if got := p.text("#notice"); !strings.HasPrefix(got, "White played e5d5:d5c5:c5c4.") || eval[string](p, `document.getElementById('notice').getAttribute('role')`) != "status" {
+		t.Errorf("notice %q, or not a live region", got)
+	}
+
+	// Black plays over the API: the page, polling, says so, and that it is
+	// White's turn again.
+	black := firstLegalTurn(t, h, id, bob)
+	h.do("POST", "/v1/games/"+id+"/turns", bob, map[string]any{"turn": black, "ply": 1}).want(t, http.StatusCreated)
+	p.do("show the tab again", chromedp.Evaluate[chromedp.Void](`document.dispatchEvent(new Event('visibilitychange'))`))
+	announced("Black's turn", "Black played "+black+".")
+	if got := p.text("#status"); !strings.HasPrefix(got, "Your turn") || eval[string](p, `document.getElementById('status').getAttribute('aria-live')`) != "polite" {
+		t.Errorf("status %q, or not a live region", got)
+	}
+}
+
+// firstLegalTurn builds a whole turn for the seat to move from the server's
+// legal moves, taking the first each time.
+func firstLegalTurn(t *testing.T, h *harness, id, token string) string {
+	t.Helper()
+	var moves []string
+	for range 10 {
+		var o struct {
+			CanEnd bool `json:"can_end"`
+			Moves  []struct {
+				From string `json:"from"`
+				To   string `json:"to"`
+			} `json:"moves"`
+		}
+		h.do("GET", "/v1/games/"+id+"/moves?turn="+strings.Join(moves, ":"), token, nil).want(t, http.StatusOK).decode(t, &o)
+		if o.CanEnd && len(moves) > 0 || len(o.Moves) == 0 {
+			return strings.Join(moves, ":")
+		}
+		moves = append(moves, o.Moves[0].From+o.Moves[0].To)
+	}
+	t.Fatalf("no whole turn after %v", moves)
+	return ""
+}
+
+// In a game of Les each stone placed from the keyboard is announced.
+func TestLesPageAnnouncesStones(t *testing.T) {
+	h := newHarness(t)
+	id, seats := newLesGame(t, h, 3, "")
+	p := openBrowser(t, 1280, 800)
+	p.open(h.url + "/play/" + id + "#t=" + seats["setter"])
+	p.waitFor("the setup's points", `document.querySelector('#board .legal')`)
+	p.do("go to a2 and place B1", chromedp.Focus(chromedp.CSS(`#board [tabindex="0"]`)),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
+	p.waitFor("B1 announced", `document.getElementById('announce').textContent === 'Black stone on a2'`)
+	p.do("undo", chromedp.Click(chromedp.CSS("#undo")))
+	p.waitFor("the undo announced", `document.getElementById('announce').textContent === 'Taken back.'`)
 }
