@@ -69,6 +69,8 @@ func TestPagesAreAccessible(t *testing.T) {
 	loaded := `!document.body.classList.contains('loading')`
 	pages := []a11yPage{
 		{name: "login-ask", url: fixed(h.url + "/login"), ready: `!document.querySelector('#ask').hidden`},
+		// Before signing in: a play link without its token.
+		{name: "play-bad-link", url: fixed(h.url + "/play/" + finished), ready: `!document.getElementById('fatal').hidden`},
 		{name: "login-games", url: func(t *testing.T) string {
 			h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
 			link := loginLinkRE.FindString(only(t, h.deliver(), "ann@example.org").Text)
@@ -85,11 +87,21 @@ func TestPagesAreAccessible(t *testing.T) {
 				p.click(`.dest[data-sq="d5"]`)
 				p.waitFor("the move", `document.getElementById('notation').value === 'e5d5'`)
 				p.axe("play-less-2p-moved")
+				p.click("#clear")
+				p.waitFor("the moves taken back", `document.getElementById('notation').value === ''`)
+				p.do("type an illegal turn", chromedp.SendKeys(chromedp.CSS("#notation"), "e5e4:e4e2\n"))
+				p.waitFor("the error", `!document.getElementById('alert').hidden`)
+				p.axe("play-less-2p-illegal")
 			}},
 		{name: "play-less-4p", url: fixed(h.url + "/play/" + four.ID + "#t=" + yan), ready: loaded + ` && document.querySelector('#board .movable')`},
 		{name: "play-les-setup", url: fixed(h.url + "/play/" + les + "#t=" + seats["setter"]), ready: loaded + ` && document.querySelector('#board .legal')`},
 		{name: "play-spectator", url: fixed(h.pageURL(spectated.SpectatorURL)), ready: loaded + ` && !document.getElementById('spectating').hidden`},
-		{name: "play-finished", url: fixed(h.url + "/play/" + finished + "#t=" + ann2), ready: loaded + ` && !document.getElementById('result').hidden`},
+		{name: "play-finished", url: fixed(h.url + "/play/" + finished + "#t=" + ann2), ready: loaded + ` && !document.getElementById('result').hidden`,
+			then: func(p *page) {
+				p.click("#replay-prev")
+				p.waitFor("the board at the start", `document.getElementById('replay-prev').disabled`)
+				p.axe("play-finished-replay")
+			}},
 		{name: "tournament-round-robin", url: fixed(h.url + "/tournaments/" + roundRobin.tour.ID), ready: `document.querySelector('table.crosstable')`},
 		{name: "tournament-knockout", url: fixed(h.url + "/tournaments/" + knockout.tour.ID), ready: `document.querySelector('#bracket .match')`},
 		{name: "tournament-teams", url: fixed(h.url + "/tournaments/" + teams.ID), ready: `document.querySelector('table.crosstable')`},
