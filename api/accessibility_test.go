@@ -115,10 +115,11 @@ func TestPagesAreAccessible(t *testing.T) {
 	}
 	for _, size := range []screenSize{{390, 844, true}, {1280, 800, false}} {
 		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
-			p := openBrowser(t, size.width, size.height)
+			var p *page
 			if size.phone {
-				p.do("emulate a phone", chromedp.EmulateViewport(int64(size.width), int64(size.height),
-					chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+				p = phone(t, size.width, size.height)
+			} else {
+				p = openBrowser(t, size.width, size.height)
 			}
 			for _, pg := range pages {
 				p.do("open "+pg.name, chromedp.Navigate(pg.url(t)))
@@ -216,36 +217,13 @@ func TestPlayPageAnnouncesMoves(t *testing.T) {
 
 	// Black plays over the API: the page, polling, says so, and that it is
 	// White's turn again.
-	black := firstLegalTurn(t, h, id, bob)
+	black := bestOpening(t, h, id, bob)
 	h.do("POST", "/v1/games/"+id+"/turns", bob, map[string]any{"turn": black, "ply": 1}).want(t, http.StatusCreated)
 	p.do("show the tab again", chromedp.Evaluate[chromedp.Void](`document.dispatchEvent(new Event('visibilitychange'))`))
 	announced("Black's turn", "Black played "+black+".")
 	if got := p.text("#status"); !strings.HasPrefix(got, "Your turn") || eval[string](p, `document.getElementById('status').getAttribute('aria-live')`) != "polite" {
 		t.Errorf("status %q, or not a live region", got)
 	}
-}
-
-// firstLegalTurn builds a whole turn for the seat to move from the server's
-// legal moves, taking the first each time.
-func firstLegalTurn(t *testing.T, h *harness, id, token string) string {
-	t.Helper()
-	var moves []string
-	for range 10 {
-		var o struct {
-			CanEnd bool `json:"can_end"`
-			Moves  []struct {
-				From string `json:"from"`
-				To   string `json:"to"`
-			} `json:"moves"`
-		}
-		h.do("GET", "/v1/games/"+id+"/moves?turn="+strings.Join(moves, ":"), token, nil).want(t, http.StatusOK).decode(t, &o)
-		if o.CanEnd && len(moves) > 0 || len(o.Moves) == 0 {
-			return strings.Join(moves, ":")
-		}
-		moves = append(moves, o.Moves[0].From+o.Moves[0].To)
-	}
-	t.Fatalf("no whole turn after %v", moves)
-	return ""
 }
 
 // In a game of Les each stone placed from the keyboard is announced.
