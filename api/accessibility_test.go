@@ -23,7 +23,8 @@ type a11yPage struct {
 
 // Every page, at a phone's size (as a phone) and a desktop's, with axe-core:
 // no serious or critical violation (issue 18 item 10). The play page for
-// Less with two and four players, with a piece selected; Les at its setup;
+// Less with two and four players, with a piece selected, a move made, an
+// illegal turn's alert and the question before resigning; Les at its setup;
 // the spectator's view and a finished game; the sign-in page asking and
 // listing games; the tournament pages (round robin, knockout, teams); the
 // unsubscribe page before and after its button, and never-email.
@@ -92,6 +93,10 @@ func TestPagesAreAccessible(t *testing.T) {
 				p.do("type an illegal turn", chromedp.SendKeys(chromedp.CSS("#notation"), "e5e4:e4e2\n"))
 				p.waitFor("the error", `!document.getElementById('alert').hidden`)
 				p.axe("play-less-2p-illegal")
+				p.click("#resign-ask")
+				p.waitFor("the question", `!document.getElementById('resign-confirm').hidden`)
+				p.axe("play-less-2p-resign")
+				p.click("#resign-no")
 			}},
 		{name: "play-less-4p", url: fixed(h.url + "/play/" + four.ID + "#t=" + yan), ready: loaded + ` && document.querySelector('#board .movable')`},
 		{name: "play-les-setup", url: fixed(h.url + "/play/" + les + "#t=" + seats["setter"]), ready: loaded + ` && document.querySelector('#board .legal')`},
