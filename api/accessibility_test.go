@@ -24,10 +24,12 @@ type a11yPage struct {
 // Every page, at a phone's size (as a phone) and a desktop's, with axe-core:
 // no serious or critical violation (issue 18 item 10). The play page for
 // Less with two and four players, with a piece selected, a move made, an
-// illegal turn's alert and the question before resigning; Les at its setup;
-// the spectator's view and a finished game; the sign-in page asking and
-// listing games; the tournament pages (round robin, knockout, teams); the
-// unsubscribe page before and after its button, and never-email.
+// illegal turn's alert and the question before resigning; Les at its setup,
+// in a turn and finished (its holes shaded); the spectator's view, a
+// finished game and its replay, a link without its token; the sign-in page
+// asking, and listing games with the new game's form; the tournament pages
+// (round robin, knockout, teams); the unsubscribe page before and after its
+// button, and never-email.
 func TestPagesAreAccessible(t *testing.T) {
 	h := newHarness(t)
 
@@ -57,7 +59,17 @@ func TestPagesAreAccessible(t *testing.T) {
 	h.do("POST", "/v1/games", h.login("org@example.org"), map[string]any{"players": players, "board": map[string]any{"seed": "11"}}).
 		want(t, http.StatusCreated).decode(t, &four)
 	_, yan := moveLink(t, only(t, h.deliver(), "yan@example.org"))
+	// The organiser signs in for every game: an hour on, the limit on
+	// sign-in links per address starts again.
+	h.clock.Advance(time.Hour)
 	les, seats := newLesGame(t, h, 9, "")
+	lesCase := lesGameCase(t, true)
+	lesTurn, lesTurnSeats := newLesGame(t, h, lesCase.Size, "")
+	lesMover := *playLes(t, h, lesTurn, lesTurnSeats, []string{lesCase.Setup, lesCase.Choice}).ToMove
+	lesOver, lesOverSeats := newLesGame(t, h, lesCase.Size, "")
+	if g := playLes(t, h, lesOver, lesOverSeats, append([]string{lesCase.Setup, lesCase.Choice}, lesCase.Turns...)); g.Status != "finished" {
+		t.Fatalf("the vectors' game of Les did not finish: %+v", g)
+	}
 	h.deliver()
 
 	// The footer links of an invitation to a new player.
@@ -100,6 +112,8 @@ func TestPagesAreAccessible(t *testing.T) {
 			}},
 		{name: "play-less-4p", url: fixed(h.url + "/play/" + four.ID + "#t=" + yan), ready: loaded + ` && document.querySelector('#board .movable')`},
 		{name: "play-les-setup", url: fixed(h.url + "/play/" + les + "#t=" + seats["setter"]), ready: loaded + ` && document.querySelector('#board .legal')`},
+		{name: "play-les-turn", url: fixed(h.url + "/play/" + lesTurn + "#t=" + lesTurnSeats[lesMover]), ready: loaded + ` && document.querySelector('#board .legal')`},
+		{name: "play-les-finished", url: fixed(h.url + "/play/" + lesOver + "#t=" + lesOverSeats["chooser"]), ready: loaded + ` && !document.getElementById('result').hidden`},
 		{name: "play-spectator", url: fixed(h.pageURL(spectated.SpectatorURL)), ready: loaded + ` && !document.getElementById('spectating').hidden`},
 		{name: "play-finished", url: fixed(h.url + "/play/" + finished + "#t=" + ann2), ready: loaded + ` && !document.getElementById('result').hidden`,
 			then: func(p *page) {
