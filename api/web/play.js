@@ -185,8 +185,10 @@ async function poll() {
   try {
     const res = await state.api.game(state.etag);
     if (res.status === 200) {
+      const seen = state.turns.length;
       acceptGame(res);
       await fetchDetails();
+      announceTurns(state.turns.slice(seen));
       startTurn();
       render();
       if (myTurn()) {
@@ -288,6 +290,7 @@ function onChoose(sq) {
 
 async function addMove(m) {
   state.moves.push({ from: m.from, to: m.to, cost: m.cost });
+  announce(state.t('announce.move', { from: m.from, to: m.to, points: state.t('points', { n: m.cost }) }));
   state.selected = null;
   syncNotation();
   await refreshOptions();
@@ -301,6 +304,7 @@ async function addMove(m) {
 function undo() {
   if (!hasPly() || state.busy) return;
   clearAlert();
+  announce(state.t('announce.undo'));
   if (isLes()) return undoLes(false);
   state.moves.pop();
   state.selected = null;
@@ -311,6 +315,7 @@ function undo() {
 function clearMoves() {
   if (!hasPly() || state.busy) return;
   clearAlert();
+  announce(state.t('announce.clear'));
   if (isLes()) return undoLes(true);
   state.moves = [];
   state.selected = null;
@@ -876,7 +881,9 @@ async function placeStone(sq) {
   render();
   try {
     const options = await state.api.moves(next);
-    state.placed.push({ to: sq, color: stoneToPlace() });
+    const color = stoneToPlace();
+    state.placed.push({ to: sq, color });
+    announce(state.t('announce.stone', { stone: state.t('pt.stone', { color: state.t('color.' + color) }), point: sq }));
     state.options = options;
     syncNotation();
   } catch (err) {
@@ -1069,6 +1076,23 @@ function lesHistoryItem(turn) {
 }
 
 // ---- messages ----------------------------------------------------------------
+
+// The board's changes in words for a screen reader (a visually hidden live
+// region): a move made or a stone placed, a move taken back, the turns the
+// others played. The game's state and result are #status's, itself live.
+function announce(text) {
+  $('announce').textContent = text;
+}
+
+// The turns that arrived while the page waited, in the words of the history.
+function announceTurns(turns) {
+  const t = state.t;
+  const lines = turns.map((turn) => {
+    if (isLes()) return lesHistoryItem(turn) + '.';
+    return t('announce.turn', { color: t('color.' + turn.color), turn: turn.auto ? t('history.auto') : turn.turn });
+  });
+  if (lines.length) announce(lines.join(' '));
+}
 
 // The notice is above the board; focusing it brings it into view on a
 // phone, where the Submit button that caused it has just gone away.
