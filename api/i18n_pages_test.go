@@ -193,3 +193,35 @@ func TestPagesFrenchTypography(t *testing.T) {
 		}
 	}
 }
+
+// The pages' counts take the form each language's plural rules choose.
+func TestPageCountForms(t *testing.T) {
+	cases := []struct {
+		lang string
+		n    int
+		want string // players, places left, Swiss rounds
+	}{
+		{"en", 1, "1 player|1 place left.|1 round"},
+		{"en", 2, "2 players|2 places left.|2 rounds"},
+		{"en", 0, "0 players|0 places left.|0 rounds"},
+		{"de", 1, "1 Spieler|Noch 1 Platz frei.|1 Runde"},
+		{"de", 5, "5 Spieler|Noch 5 Plätze frei.|5 Runden"},
+		{"fr", 1, "1 joueur|1 place libre.|1 ronde"},
+		{"fr", 0, "0 joueur|0 place libre.|0 ronde"}, // French counts 0 as singular
+		{"fr", 3, "3 joueurs|3 places libres.|3 rondes"},
+		{"it", 1, "1 giocatore|1 posto libero.|1 turno"},
+		{"it", 0, "0 giocatori|0 posti liberi.|0 turni"},
+		{"es", 1, "1 jugador|Queda 1 plaza.|1 ronda"},
+		{"es", 12, "12 jugadores|Quedan 12 plazas.|12 rondas"},
+	}
+	for _, c := range cases {
+		tr, s := pageLanguages[c.lang], signupLanguages[c.lang]
+		got := strings.Join([]string{tr.Players.format(c.lang, c.n), s.PlacesLeft.format(c.lang, c.n), tr.SwissRounds.format(c.lang, c.n)}, "|")
+		if got != c.want {
+			t.Errorf("%s %d: %q, want %q", c.lang, c.n, got, c.want)
+		}
+	}
+	if got := pageLanguages["de"].Teams.format("de", 1); got != "1 Zweierteam" {
+		t.Errorf("de teams: %q", got)
+	}
+}

@@ -21,13 +21,13 @@ type pagePhrases struct {
 	Tournament string // the page title after the name
 
 	Formats       map[domain.Format]string
-	SwissRounds   string // %d rounds
+	SwissRounds   countForms // %d rounds
 	Statuses      map[domain.TournamentStatus]string
 	RoundStatuses map[domain.RoundStatus]string
 	GameLess      string
-	GameLes       string // %d: the board's side
-	Players       string // %d players
-	Teams         string // %d teams (of a team event)
+	GameLes       string     // %d: the board's side
+	Players       countForms // %d players
+	Teams         countForms // %d teams (of a team event)
 
 	Standings    string
 	RankingNote  string // %s: the tiebreak's name
@@ -101,12 +101,12 @@ var pageLanguages = map[string]*pagePhrases{
 		Lang: "en", LangName: "English", Tournament: "tournament",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Round robin", domain.DoubleRoundRobin: "Double round robin",
 			domain.Swiss: "Swiss system", domain.Knockout: "Knockout"},
-		SwissRounds: "%d rounds",
+		SwissRounds: countForms{"%d round", "%d rounds"},
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Not started yet",
 			domain.TournamentRunning: "In progress", domain.TournamentFinished: "Finished", domain.TournamentCancelled: "Cancelled"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "not started", domain.RoundRunning: "being played",
 			domain.RoundClosed: "finished"},
-		GameLess: "Less", GameLes: "Les, board side %d", Players: "%d players", Teams: "%d teams of two",
+		GameLess: "Less", GameLes: "Les, board side %d", Players: countForms{"%d player", "%d players"}, Teams: countForms{"%d team of two", "%d teams of two"},
 		Standings: "Standings", RankingNote: "Ranked by points (win 1, draw ½, bye 1), then the sum of margins, then %s.",
 		Rank: "#", Player: "Player", Team: "Team", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
 		WDL: "W–D–L", WDLTitle: "Won, drawn, lost", Margins: "Margins", MarginsTitle: "The sum of the margins of the player's games: what he won by, less what he lost by",
@@ -135,12 +135,12 @@ var pageLanguages = map[string]*pagePhrases{
 		Lang: "de", LangName: "Deutsch", Tournament: "Turnier",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Rundenturnier", domain.DoubleRoundRobin: "Doppelrundenturnier",
 			domain.Swiss: "Schweizer System", domain.Knockout: "K.-o.-System"},
-		SwissRounds: "%d Runden",
+		SwissRounds: countForms{"%d Runde", "%d Runden"},
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Noch nicht begonnen",
 			domain.TournamentRunning: "Läuft", domain.TournamentFinished: "Beendet", domain.TournamentCancelled: "Abgesagt"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "noch nicht begonnen", domain.RoundRunning: "wird gespielt",
 			domain.RoundClosed: "beendet"},
-		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: "%d Spieler", Teams: "%d Zweierteams",
+		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: countForms{"%d Spieler", "%d Spieler"}, Teams: countForms{"%d Zweierteam", "%d Zweierteams"},
 		Standings: "Tabelle", RankingNote: "Gewertet nach Punkten (Sieg 1, Remis ½, spielfrei 1), dann nach der Summe der Differenzen, dann nach %s.",
 		Rank: "Pl.", Player: "Spieler", Team: "Team", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
 		WDL: "S–R–N", WDLTitle: "Siege, Remis, Niederlagen", Margins: "Diff.", MarginsTitle: "Die Summe der Differenzen der Partien des Spielers: womit er gewann, abzüglich womit er verlor",
@@ -169,12 +169,12 @@ var pageLanguages = map[string]*pagePhrases{
 		Lang: "fr", LangName: "Français", Tournament: "tournoi",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Toutes rondes", domain.DoubleRoundRobin: "Toutes rondes aller-retour",
 			domain.Swiss: "Système suisse", domain.Knockout: "Élimination directe"},
-		SwissRounds: "%d rondes",
+		SwissRounds: countForms{"%d ronde", "%d rondes"},
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Pas encore commencé",
 			domain.TournamentRunning: "En cours", domain.TournamentFinished: "Terminé", domain.TournamentCancelled: "Annulé"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "pas commencée", domain.RoundRunning: "en cours",
 			domain.RoundClosed: "terminée"},
-		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: "%d joueurs", Teams: "%d équipes de deux",
+		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: countForms{"%d joueur", "%d joueurs"}, Teams: countForms{"%d équipe de deux", "%d équipes de deux"},
 		Standings: "Classement", RankingNote: "Classé aux points (victoire 1, nulle ½, exempt 1), puis à la somme des écarts, puis au %s.",
 		Rank: "N°", Player: "Joueur", Team: "Équipe", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
 		WDL: "G–N–P", WDLTitle: "Gagnées, nulles, perdues", Margins: "Écarts", MarginsTitle: "La somme des écarts des parties du joueur\u00a0: ce dont il a gagné, moins ce dont il a perdu",
@@ -203,12 +203,12 @@ var pageLanguages = map[string]*pagePhrases{
 		Lang: "it", LangName: "Italiano", Tournament: "torneo",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Girone all’italiana", domain.DoubleRoundRobin: "Girone all’italiana doppio",
 			domain.Swiss: "Sistema svizzero", domain.Knockout: "Eliminazione diretta"},
-		SwissRounds: "%d turni",
+		SwissRounds: countForms{"%d turno", "%d turni"},
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Non ancora iniziato",
 			domain.TournamentRunning: "In corso", domain.TournamentFinished: "Concluso", domain.TournamentCancelled: "Annullato"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "non iniziato", domain.RoundRunning: "in corso",
 			domain.RoundClosed: "concluso"},
-		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: "%d giocatori", Teams: "%d squadre di due",
+		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: countForms{"%d giocatore", "%d giocatori"}, Teams: countForms{"%d squadra di due", "%d squadre di due"},
 		Standings: "Classifica", RankingNote: "Ordinata per punti (vittoria 1, patta ½, turno di riposo 1), poi per somma degli scarti, poi per %s.",
 		Rank: "N.", Player: "Giocatore", Team: "Squadra", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
 		WDL: "V–P–S", WDLTitle: "Vinte, patte, perse", Margins: "Scarti", MarginsTitle: "La somma degli scarti delle partite del giocatore: di quanto ha vinto, meno di quanto ha perso",
@@ -237,12 +237,12 @@ var pageLanguages = map[string]*pagePhrases{
 		Lang: "es", LangName: "Español", Tournament: "torneo",
 		Formats: map[domain.Format]string{domain.RoundRobin: "Liga a una vuelta", domain.DoubleRoundRobin: "Liga a doble vuelta",
 			domain.Swiss: "Sistema suizo", domain.Knockout: "Eliminación directa"},
-		SwissRounds: "%d rondas",
+		SwissRounds: countForms{"%d ronda", "%d rondas"},
 		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Aún no ha empezado",
 			domain.TournamentRunning: "En curso", domain.TournamentFinished: "Terminado", domain.TournamentCancelled: "Cancelado"},
 		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "sin empezar", domain.RoundRunning: "en juego",
 			domain.RoundClosed: "terminada"},
-		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: "%d jugadores", Teams: "%d equipos de dos",
+		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: countForms{"%d jugador", "%d jugadores"}, Teams: countForms{"%d equipo de dos", "%d equipos de dos"},
 		Standings: "Clasificación", RankingNote: "Por puntos (victoria 1, tablas ½, descanso 1), luego por la suma de diferencias, luego por %s.",
 		Rank: "N.º", Player: "Jugador", Team: "Equipo", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",
 		WDL: "G–T–P", WDLTitle: "Ganadas, tablas, perdidas", Margins: "Dif.", MarginsTitle: "La suma de las diferencias de las partidas del jugador: por cuánto ganó, menos por cuánto perdió",

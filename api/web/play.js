@@ -675,7 +675,7 @@ function renderPanel() {
   // The points come with the legal moves; while they load, the meter waits.
   if (opts) {
     for (const [i, pip] of Array.from($('meter').children).entries()) pip.classList.toggle('used', i < opts.used);
-    setText($('meter-text'), t('meter', { used: opts.used, left: opts.left }));
+    setText($('meter-text'), t('meter', { n: opts.used, used: opts.used, left: opts.left }));
   }
 
   const list = $('moves');
