@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -41,6 +43,46 @@ func TestPagePluralsInTheBrowser(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s %s n=%d: %q, want %q", c.locale, c.key, c.n, got, c.want)
+		}
+	}
+}
+
+// apiNames are the API's names of presets and time controls, as they would
+// show if a page printed them raw ("bank" is also English for it).
+var apiNames = regexp.MustCompile(`\b(classic|codecup|per_turn|none)\b`)
+
+// The play page names the game's rules and time control in the player's
+// words, never by the API's names (classic, per_turn, bank).
+func TestPlayPageNamesPresetAndTimeInWords(t *testing.T) {
+	cases := []struct {
+		locale, preset string
+		time           map[string]any
+		want           string
+	}{
+		{"de", "classic", map[string]any{"kind": "per_turn", "days": 3}, "Klassische Regeln · 3 Tage pro Runde"},
+		{"fr", "classic", map[string]any{"kind": "per_turn", "days": 1}, "Règles classiques · 1 jour par tour"},
+		{"it", "classic", nil, "Regole classiche · Nessun limite di tempo"},
+		{"es", "classic", map[string]any{"kind": "per_turn", "hours": 12}, "Reglas clásicas · 12 horas por turno"},
+		{"en", "classic", map[string]any{"kind": "bank", "initial_hours": 240, "increment_hours": 36, "cap_hours": 480}, "Classic rules · Time bank, plus 36 hours per turn"},
+	}
+	h := newHarness(t)
+	p := openBrowser(t, 390, 844)
+	for _, c := range cases {
+		req := twoPlayers(openBoard)
+		req["players"].([]map[string]any)[0]["locale"] = c.locale
+		req["preset"] = c.preset
+		if c.time != nil {
+			req["time"] = c.time
+		}
+		id, ann, _ := newGame(t, h, req)
+		p.open(h.url + "/play/" + id + "#t=" + ann)
+		p.waitFor("the game's terms", `document.getElementById('game-id').textContent.includes(' · ')`)
+		got := p.text("#game-id")
+		if want := "· " + c.want; !strings.HasSuffix(got, want) {
+			t.Errorf("%s: %q, want it to end %q", c.locale, got, want)
+		}
+		if raw := apiNames.FindString(got); raw != "" {
+			t.Errorf("%s: %q shows the API's name %q", c.locale, got, raw)
 		}
 	}
 }

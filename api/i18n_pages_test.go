@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // The pages' words live in two kinds of table: web/i18n.js (the scripted
@@ -223,5 +225,18 @@ func TestPageCountForms(t *testing.T) {
 	}
 	if got := pageLanguages["de"].Teams.format("de", 1); got != "1 Zweierteam" {
 		t.Errorf("de teams: %q", got)
+	}
+}
+
+// The tournament page names every format in every language (its fallback,
+// the format's API name, would show "round_robin" to people).
+func TestPageFormatNames(t *testing.T) {
+	formats := []domain.Format{domain.RoundRobin, domain.DoubleRoundRobin, domain.Swiss, domain.Knockout}
+	for lang, tr := range pageLanguages {
+		for _, f := range formats {
+			if name := tr.Formats[f]; name == "" || name == string(f) || strings.Contains(name, "_") {
+				t.Errorf("%s: format %s is named %q", lang, f, name)
+			}
+		}
 	}
 }
