@@ -14,7 +14,7 @@ type logWords struct {
 
 var logLanguages = map[string]logWords{
 	"en": {Lines: domain.LogEnglish, Units: domain.EnglishUnits},
-	"de": {Units: domain.LogUnits{Days: "%d Tage", Hours: "%d Stunden"}, Lines: map[string]string{
+	"de": {Units: domain.LogUnits{Day: "%d Tag", Days: "%d Tage", Hour: "%d Stunde", Hours: "%d Stunden"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "die Anmeldung ist offen",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "die Anmeldung ist offen für bis zu {count} Spieler",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "die Anmeldung ist offen bis {at}",
@@ -46,7 +46,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionSeedsSet:                                "die Setzliste wurde festgelegt: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "die Setzliste wurde ausgelost: {players}",
 	}},
-	"fr": {Units: domain.LogUnits{Days: "%d jours", Hours: "%d heures"}, Lines: map[string]string{
+	"fr": {Units: domain.LogUnits{Day: "%d jour", Days: "%d jours", Hour: "%d heure", Hours: "%d heures"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "les inscriptions sont ouvertes",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "les inscriptions sont ouvertes pour {count} joueurs au plus",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "les inscriptions sont ouvertes jusqu’au {at}",
@@ -78,7 +78,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionSeedsSet:                                "les têtes de série ont été fixées\u00a0: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "les têtes de série ont été tirées au sort\u00a0: {players}",
 	}},
-	"es": {Units: domain.LogUnits{Days: "%d días", Hours: "%d horas"}, Lines: map[string]string{
+	"es": {Units: domain.LogUnits{Day: "%d día", Days: "%d días", Hour: "%d hora", Hours: "%d horas"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "la inscripción está abierta",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "la inscripción está abierta para hasta {count} jugadores",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "la inscripción está abierta hasta el {at}",
@@ -110,7 +110,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionSeedsSet:                                "se fijaron los cabezas de serie: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "se sortearon los cabezas de serie: {players}",
 	}},
-	"it": {Units: domain.LogUnits{Days: "%d giorni", Hours: "%d ore"}, Lines: map[string]string{
+	"it": {Units: domain.LogUnits{Day: "%d giorno", Days: "%d giorni", Hour: "%d ora", Hours: "%d ore"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "le iscrizioni sono aperte",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "le iscrizioni sono aperte per al massimo {count} giocatori",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "le iscrizioni sono aperte fino al {at}",
