@@ -13,6 +13,11 @@
 //
 // A string may hold {name} placeholders; a plural string is an object keyed
 // by Intl.PluralRules categories and is chosen by the variable n.
+//
+// The reader is addressed as the mails (notify/phrases_*.go) address him:
+// du, vous, tu, tú. French writes a no-break space (\u00a0) before : ; ? !
+// and inside « », as its mails do. api/i18n_pages_test.go holds both, here
+// and in the server-rendered pages' tables.
 
 const en = {
   'push.label': 'Notify me when it’s my turn',
