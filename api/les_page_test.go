@@ -526,11 +526,11 @@ func TestLesPageSpeaksPlayersLocale(t *testing.T) {
 	id, seats := newLesGame(t, h, 5, "de")
 	p := openBrowser(t, 1280, 900)
 	p.open(h.url + "/play/" + id + "#t=" + seats["setter"])
-	if got := p.text("#status"); got != "Sie sind an der Reihe: Bauen Sie das Spielbrett auf" {
+	if got := p.text("#status"); got != "Du bist an der Reihe: Bau das Spielbrett auf" {
 		t.Errorf("status %q", got)
 	}
 	p.waitFor("the first step", `document.getElementById('hint').textContent.startsWith('B1')`)
-	if got := p.text("#hint"); got != "B1: Setzen Sie einen schwarzen Stein auf einen beliebigen Punkt." {
+	if got := p.text("#hint"); got != "B1: Setz einen schwarzen Stein auf einen beliebigen Punkt." {
 		t.Errorf("hint %q", got)
 	}
 	if got := p.text("#submit"); got != "Aufbau abschicken" {

@@ -254,7 +254,7 @@ func TestPlayPageSpeaksPlayersLocale(t *testing.T) {
 	if lang := eval[string](p, "document.documentElement.lang"); lang != "de" {
 		t.Errorf("lang %q, want de", lang)
 	}
-	if got := p.text("#status"); got != "Sie sind an der Reihe: Sie spielen Weiß" {
+	if got := p.text("#status"); got != "Du bist an der Reihe: Du spielst Weiß" {
 		t.Errorf("status %q", got)
 	}
 	if got := p.text("#submit"); got != "Runde abschicken" {

@@ -302,7 +302,7 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	if !tour.Rounds[1].Start.Equal(start2.Add(24*time.Hour)) || !tour.Rounds[2].Start.Equal(start3.Add(24*time.Hour)) {
 		t.Errorf("after postponing: round 2 starts %v, round 3 %v", tour.Rounds[1].Start, tour.Rounds[2].Start)
 	}
-	if got := tour.lastLog(t, "round_postponed"); !strings.Contains(got, "round 2 was postponed by 1 days") || !strings.HasSuffix(got, "club holiday") {
+	if got := tour.lastLog(t, "round_postponed"); !strings.Contains(got, "round 2 was postponed by 1 day:") || !strings.HasSuffix(got, "club holiday") {
 		t.Errorf("the log says %q", got)
 	}
 	h.do("POST", path+"/rounds/2/postpone", players[0], map[string]any{"hours": 24, "reason": "me"}).want(t, http.StatusForbidden, "forbidden")

@@ -14,7 +14,7 @@ type logWords struct {
 
 var logLanguages = map[string]logWords{
 	"en": {Lines: domain.LogEnglish, Units: domain.EnglishUnits},
-	"de": {Units: domain.LogUnits{Days: "%d Tage", Hours: "%d Stunden"}, Lines: map[string]string{
+	"de": {Units: domain.LogUnits{Day: "%d Tag", Days: "%d Tage", Hour: "%d Stunde", Hours: "%d Stunden"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "die Anmeldung ist offen",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "die Anmeldung ist offen für bis zu {count} Spieler",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "die Anmeldung ist offen bis {at}",
@@ -46,7 +46,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionSeedsSet:                                "die Setzliste wurde festgelegt: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "die Setzliste wurde ausgelost: {players}",
 	}},
-	"fr": {Units: domain.LogUnits{Days: "%d jours", Hours: "%d heures"}, Lines: map[string]string{
+	"fr": {Units: domain.LogUnits{Day: "%d jour", Days: "%d jours", Hour: "%d heure", Hours: "%d heures"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "les inscriptions sont ouvertes",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "les inscriptions sont ouvertes pour {count} joueurs au plus",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "les inscriptions sont ouvertes jusqu’au {at}",
@@ -61,24 +61,24 @@ var logLanguages = map[string]logWords{
 		domain.ActionEntrantEdited + "/" + domain.LogRenamed: "{p1} s’appelle désormais {p2}",
 		domain.ActionEntrantEdited + "/" + domain.LogAddress: "l’adresse de {p1} a été corrigée",
 		domain.ActionDeadlineExtended:                        "la partie {p1} – {p2} de la ronde {round} a été prolongée de {for}, jusqu’au {at}",
-		domain.ActionRoundPostponed:                          "la ronde {round} a été reportée de {for} : elle commence le {at}",
-		domain.ActionRoundPostponed + "/" + domain.LogEnds:   "la ronde {round} a été reportée de {for} : elle se termine le {at}",
-		domain.ActionPaused:                                  "le tournoi est en pause : aucun délai ne court",
-		domain.ActionResumed:                                 "le tournoi a repris après {for} ; les délais sont décalés d’autant",
+		domain.ActionRoundPostponed:                          "la ronde {round} a été reportée de {for}\u00a0: elle commence le {at}",
+		domain.ActionRoundPostponed + "/" + domain.LogEnds:   "la ronde {round} a été reportée de {for}\u00a0: elle se termine le {at}",
+		domain.ActionPaused:                                  "le tournoi est en pause\u00a0: aucun délai ne court",
+		domain.ActionResumed:                                 "le tournoi a repris après {for}\u00a0; les délais sont décalés d’autant",
 		domain.ActionResultOverridden:                        "le résultat de {p1} – {p2} (ronde {round}) a été fixé à {score} (écart {margin})",
 		domain.ActionResultAnnulled:                          "le résultat de {p1} – {p2} (ronde {round}) a été annulé",
 		domain.ActionResultAnnulled + "/" + domain.LogBye:    "l’exemption de {p1} (ronde {round}) a été annulée",
-		domain.ActionWithdrawn:                               "{p1} s’est retiré ; ses parties restantes sont perdues par forfait",
-		domain.ActionWithdrawn + "/" + domain.LogAnnulled:    "{p1} s’est retiré après {count} rondes sur {of} ; toutes ses parties sont annulées",
-		domain.ActionWithdrawn + "/" + domain.LogHalf:        "{p1} s’est retiré après {count} rondes sur {of} (la moitié ou plus) : ses parties restantes sont perdues par forfait",
+		domain.ActionWithdrawn:                               "{p1} s’est retiré\u00a0; ses parties restantes sont perdues par forfait",
+		domain.ActionWithdrawn + "/" + domain.LogAnnulled:    "{p1} s’est retiré après {count} rondes sur {of}\u00a0; toutes ses parties sont annulées",
+		domain.ActionWithdrawn + "/" + domain.LogHalf:        "{p1} s’est retiré après {count} rondes sur {of} (la moitié ou plus)\u00a0: ses parties restantes sont perdues par forfait",
 		domain.ActionCancelled:                               "le tournoi a été annulé",
-		domain.ActionCancelled + "/" + domain.LogTooFew:      "annulé : moins de deux joueurs inscrits",
-		domain.ActionDecider:                                 "le match {p2} – {p1} de la ronde {round} est à égalité : une partie décisive, {p1} avec les Blancs, est arbitrée le {at}",
-		domain.ActionDecider + "/" + domain.LogMoved:         "le match {p2} – {p1} de la ronde {round} est à égalité : une partie décisive, {p1} avec les Blancs, est arbitrée le {at} ; les rondes suivantes sont décalées de {for}",
-		domain.ActionSeedsSet:                                "les têtes de série ont été fixées : {players}",
-		domain.ActionSeedsSet + "/" + domain.LogRandom:       "les têtes de série ont été tirées au sort : {players}",
+		domain.ActionCancelled + "/" + domain.LogTooFew:      "annulé\u00a0: moins de deux joueurs inscrits",
+		domain.ActionDecider:                                 "le match {p2} – {p1} de la ronde {round} est à égalité\u00a0: une partie décisive, {p1} avec les Blancs, est arbitrée le {at}",
+		domain.ActionDecider + "/" + domain.LogMoved:         "le match {p2} – {p1} de la ronde {round} est à égalité\u00a0: une partie décisive, {p1} avec les Blancs, est arbitrée le {at}\u00a0; les rondes suivantes sont décalées de {for}",
+		domain.ActionSeedsSet:                                "les têtes de série ont été fixées\u00a0: {players}",
+		domain.ActionSeedsSet + "/" + domain.LogRandom:       "les têtes de série ont été tirées au sort\u00a0: {players}",
 	}},
-	"es": {Units: domain.LogUnits{Days: "%d días", Hours: "%d horas"}, Lines: map[string]string{
+	"es": {Units: domain.LogUnits{Day: "%d día", Days: "%d días", Hour: "%d hora", Hours: "%d horas"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "la inscripción está abierta",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "la inscripción está abierta para hasta {count} jugadores",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "la inscripción está abierta hasta el {at}",
@@ -110,7 +110,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionSeedsSet:                                "se fijaron los cabezas de serie: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "se sortearon los cabezas de serie: {players}",
 	}},
-	"it": {Units: domain.LogUnits{Days: "%d giorni", Hours: "%d ore"}, Lines: map[string]string{
+	"it": {Units: domain.LogUnits{Day: "%d giorno", Days: "%d giorni", Hour: "%d ora", Hours: "%d ore"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "le iscrizioni sono aperte",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationLimit:      "le iscrizioni sono aperte per al massimo {count} giocatori",
 		domain.ActionRegistrationOpened + "/" + domain.LogRegistrationUntil:      "le iscrizioni sono aperte fino al {at}",

@@ -162,7 +162,7 @@ func (s *Server) tournamentPage(c echo.Context) error {
 		return err
 	}
 	v := buildPageView(&t, playing, tr)
-	v.Registration = buildPageRegistration(&t, now, v.S)
+	v.Registration = buildPageRegistration(&t, now, v.S, v.T.Lang)
 	h := c.Response().Header()
 	// The sign-up's script (web/tournament.js) calls the API.
 	h.Set("Content-Security-Policy", CSPScriptPage)
@@ -181,16 +181,16 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 	base := "/tournaments/" + url.PathEscape(t.ID)
 	api := "/v1/tournaments/" + url.PathEscape(t.ID)
 	v := pageView{T: tr, ID: t.ID, Name: t.Name, Format: tr.Formats[t.Format], Status: tr.Statuses[t.Status],
-		StatusOf: string(t.Status), Players: fmt.Sprintf(tr.Players, len(t.Entrants)), Les: t.Ruleset == les.RulesetName, Teams: t.Teams,
+		StatusOf: string(t.Status), Players: tr.Players.format(tr.Lang, len(t.Entrants)), Les: t.Ruleset == les.RulesetName, Teams: t.Teams,
 		CSVURL: api + "/standings?format=csv", JSONURL: api, RecordsURL: api + "/records"}
 	if v.Format == "" {
 		v.Format = string(t.Format)
 	}
 	if t.Format == domain.Swiss {
-		v.Format += " · " + fmt.Sprintf(tr.SwissRounds, len(t.Rounds))
+		v.Format += " · " + tr.SwissRounds.format(tr.Lang, len(t.Rounds))
 	}
 	if t.Teams {
-		v.Players = fmt.Sprintf(tr.Teams, len(t.Entrants))
+		v.Players = tr.Teams.format(tr.Lang, len(t.Entrants))
 	}
 	v.Game = tr.GameLess
 	if v.Les {

@@ -241,7 +241,7 @@ func TestPageLogLanguages(t *testing.T) {
 	}{
 		{"de", []string{"die Setzliste wurde ausgelost: 1. B, 2. A", "Runde 2 wurde um 2 Tage verschoben: sie beginnt 2026-03-03 12:00 UTC",
 			"the tournament is paused: no deadline runs"}, []bool{false, false, true}},
-		{"fr", []string{"les têtes de série ont été tirées au sort : 1. B, 2. A", "la ronde 2 a été reportée de 2 jours : elle commence le 2026-03-03 12:00 UTC",
+		{"fr", []string{"les têtes de série ont été tirées au sort\u00a0: 1. B, 2. A", "la ronde 2 a été reportée de 2 jours\u00a0: elle commence le 2026-03-03 12:00 UTC",
 			"the tournament is paused: no deadline runs"}, []bool{false, false, true}},
 		{"en", []string{"the seeds were drawn at random: 1. B, 2. A", "round 2 was postponed by 2 days: it starts 2026-03-03 12:00 UTC",
 			"the tournament is paused: no deadline runs"}, []bool{false, false, false}},

@@ -249,7 +249,7 @@ func TestTournamentRecordsLes(t *testing.T) {
 var pageWords = map[string][]string{
 	"en": {"Standings", "Crosstable", "Round robin", "In progress", "Round 1", "being played", "White", "Black", "Watch", "Sonneborn-Berger", "a bye: 1 point", "Downloads", "Every game record", "Played"},
 	"de": {"Tabelle", "Kreuztabelle", "Rundenturnier", "Läuft", "Runde 1", "wird gespielt", "Weiß", "Schwarz", "Zuschauen", "Sonneborn-Berger", "spielfrei: 1 Punkt", "Downloads", "Alle Partieaufzeichnungen", "Gesp."},
-	"fr": {"Classement", "Grille américaine", "Toutes rondes", "En cours", "Ronde 1", "en cours", "Blanc", "Noir", "Regarder", "Sonneborn-Berger", "exempt : 1 point", "Téléchargements", "Toutes les parties", "Joués"},
+	"fr": {"Classement", "Grille américaine", "Toutes rondes", "En cours", "Ronde 1", "en cours", "Blanc", "Noir", "Regarder", "Sonneborn-Berger", "exempt\u00a0: 1 point", "Téléchargements", "Toutes les parties", "Joués"},
 	"it": {"Classifica", "Tabellone", "Girone all’italiana", "In corso", "Turno 1", "in corso", "Bianco", "Nero", "Guarda", "Sonneborn-Berger", "turno di riposo: 1 punto", "Download", "Tutte le partite", "Giocate"},
 	"es": {"Clasificación", "Tabla cruzada", "Liga a una vuelta", "En curso", "Ronda 1", "en juego", "Blanco", "Negro", "Ver", "Sonneborn-Berger", "descanso: 1 punto", "Descargas", "Todas las partidas", "Jugadas"},
 }

@@ -38,9 +38,9 @@ type pageLogEntry struct {
 	Reason    string
 }
 
-// buildPageRegistration is the sign-up section at now, or nil when the
-// event takes no sign-ups or has started.
-func buildPageRegistration(t *domain.Tournament, now time.Time, s *signupPhrases) *pageRegistration {
+// buildPageRegistration is the sign-up section at now in lang, or nil
+// when the event takes no sign-ups or has started.
+func buildPageRegistration(t *domain.Tournament, now time.Time, s *signupPhrases, lang string) *pageRegistration {
 	r := t.Registration
 	if r == nil || t.Status != domain.TournamentScheduled || len(t.Rounds) == 0 {
 		return nil
@@ -55,7 +55,7 @@ func buildPageRegistration(t *domain.Tournament, now time.Time, s *signupPhrases
 	} else {
 		v.Status = fmt.Sprintf(s.OpenUntilStart, pageDate(start))
 	}
-	v.Places = fmt.Sprintf(s.PlacesLeft, r.PlacesLeft(len(t.Entrants)))
+	v.Places = s.PlacesLeft.format(lang, r.PlacesLeft(len(t.Entrants)))
 	v.Access = s.InviteOnly
 	if r.Public {
 		v.Access = s.Public

@@ -12,7 +12,7 @@ type signupPhrases struct {
 	Registration   string
 	OpenUntil      string // %s: when sign-up closes
 	OpenUntilStart string // %s: the first round's start, when sign-up closes then
-	PlacesLeft     string // %d
+	PlacesLeft     countForms
 	Public         string
 	InviteOnly     string
 	Closed         string
@@ -42,7 +42,7 @@ type signupPhrases struct {
 var signupLanguages = map[string]*signupPhrases{
 	"en": {
 		Registration: "Registration", OpenUntil: "Registration is open until %s.", OpenUntilStart: "Registration is open until the first round starts, %s.",
-		PlacesLeft: "%d places left.", Public: "Anyone signed in may join.", InviteOnly: "Joining takes the invite link the organiser shares.",
+		PlacesLeft: countForms{"%d place left.", "%d places left."}, Public: "Anyone signed in may join.", InviteOnly: "Joining takes the invite link the organiser shares.",
 		Closed:     "Registration is closed.",
 		EmailLabel: "Your email address", SendCode: "Email me a sign-in code", CodeSent: "We emailed a sign-in code to {email}.",
 		CodeLabel: "The code from the email", SignIn: "Sign in", SignedInAs: "Signed in as {email}.",
@@ -65,7 +65,7 @@ var signupLanguages = map[string]*signupPhrases{
 	},
 	"de": {
 		Registration: "Anmeldung", OpenUntil: "Die Anmeldung ist offen bis %s.", OpenUntilStart: "Die Anmeldung ist offen bis zum Beginn der ersten Runde, %s.",
-		PlacesLeft: "Noch %d Plätze frei.", Public: "Alle Angemeldeten können mitspielen.", InviteOnly: "Zum Mitspielen braucht es den Einladungslink der Turnierleitung.",
+		PlacesLeft: countForms{"Noch %d Platz frei.", "Noch %d Plätze frei."}, Public: "Alle Angemeldeten können mitspielen.", InviteOnly: "Zum Mitspielen braucht es den Einladungslink der Turnierleitung.",
 		Closed:     "Die Anmeldung ist geschlossen.",
 		EmailLabel: "Deine E-Mail-Adresse", SendCode: "Anmeldecode per E-Mail schicken", CodeSent: "Wir haben einen Anmeldecode an {email} geschickt.",
 		CodeLabel: "Der Code aus der E-Mail", SignIn: "Anmelden", SignedInAs: "Angemeldet als {email}.",
@@ -88,7 +88,7 @@ var signupLanguages = map[string]*signupPhrases{
 	},
 	"fr": {
 		Registration: "Inscription", OpenUntil: "L'inscription est ouverte jusqu'au %s.", OpenUntilStart: "L'inscription est ouverte jusqu'au début de la première ronde, le %s.",
-		PlacesLeft: "%d places libres.", Public: "Toute personne connectée peut s'inscrire.", InviteOnly: "L'inscription demande le lien d'invitation de l'organisateur.",
+		PlacesLeft: countForms{"%d place libre.", "%d places libres."}, Public: "Toute personne connectée peut s'inscrire.", InviteOnly: "L'inscription demande le lien d'invitation de l'organisateur.",
 		Closed:     "L'inscription est close.",
 		EmailLabel: "Votre adresse e-mail", SendCode: "M'envoyer un code de connexion", CodeSent: "Nous avons envoyé un code de connexion à {email}.",
 		CodeLabel: "Le code reçu par e-mail", SignIn: "Se connecter", SignedInAs: "Connecté en tant que {email}.",
@@ -111,7 +111,7 @@ var signupLanguages = map[string]*signupPhrases{
 	},
 	"it": {
 		Registration: "Iscrizione", OpenUntil: "L'iscrizione è aperta fino al %s.", OpenUntilStart: "L'iscrizione è aperta fino all'inizio del primo turno, il %s.",
-		PlacesLeft: "%d posti liberi.", Public: "Chiunque abbia effettuato l'accesso può iscriversi.", InviteOnly: "Per iscriversi serve il link d'invito dell'organizzatore.",
+		PlacesLeft: countForms{"%d posto libero.", "%d posti liberi."}, Public: "Chiunque abbia effettuato l'accesso può iscriversi.", InviteOnly: "Per iscriversi serve il link d'invito dell'organizzatore.",
 		Closed:     "L'iscrizione è chiusa.",
 		EmailLabel: "Il tuo indirizzo e-mail", SendCode: "Inviami un codice di accesso", CodeSent: "Abbiamo inviato un codice di accesso a {email}.",
 		CodeLabel: "Il codice dell'e-mail", SignIn: "Accedi", SignedInAs: "Accesso effettuato come {email}.",
@@ -134,7 +134,7 @@ var signupLanguages = map[string]*signupPhrases{
 	},
 	"es": {
 		Registration: "Inscripción", OpenUntil: "La inscripción está abierta hasta el %s.", OpenUntilStart: "La inscripción está abierta hasta que empiece la primera ronda, el %s.",
-		PlacesLeft: "Quedan %d plazas.", Public: "Cualquiera que haya iniciado sesión puede inscribirse.", InviteOnly: "Para inscribirse hace falta el enlace de invitación del organizador.",
+		PlacesLeft: countForms{"Queda %d plaza.", "Quedan %d plazas."}, Public: "Cualquiera que haya iniciado sesión puede inscribirse.", InviteOnly: "Para inscribirse hace falta el enlace de invitación del organizador.",
 		Closed:     "La inscripción está cerrada.",
 		EmailLabel: "Tu dirección de correo", SendCode: "Envíame un código de acceso", CodeSent: "Hemos enviado un código de acceso a {email}.",
 		CodeLabel: "El código del correo", SignIn: "Iniciar sesión", SignedInAs: "Sesión iniciada como {email}.",

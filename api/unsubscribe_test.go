@@ -102,7 +102,7 @@ func TestMailChoicePagesSpeakTheReadersLanguage(t *testing.T) {
 		{"unsubscribe, browser in German", "/unsubscribe?t=" + token, "de-CH,de;q=0.9,en;q=0.5", "de",
 			[]string{"Erinnerungen für ann@example.org abbestellen?", `action="/unsubscribe?lang=de&amp;t=`}},
 		{"unsubscribe, French picked", "/unsubscribe?t=" + token + "&lang=fr", "de", "fr",
-			[]string{"Désactiver les rappels pour ann@example.org ?", `action="/unsubscribe?lang=fr&amp;t=`, `hreflang="it"`}},
+			[]string{"Désactiver les rappels pour ann@example.org\u00a0?", `action="/unsubscribe?lang=fr&amp;t=`, `hreflang="it"`}},
 		{"unsubscribe, unknown language", "/unsubscribe?t=" + token, "ja", "en",
 			[]string{"Turn off reminders for ann@example.org?"}},
 		{"never email, Spanish", neverEmailPath(t, h, "ann@example.org"), "es-MX", "es",

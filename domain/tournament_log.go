@@ -105,11 +105,13 @@ func LogKey(action string, a LogArgs) string {
 }
 
 // LogUnits are the words a wording's durations are written in: fmt
-// formats of %d.
-type LogUnits struct{ Days, Hours string }
+// formats of %d, Day and Hour for 1 ("1 day"), Days and Hours for more. A
+// logged duration is a whole, positive number of hours, so 1 is the only
+// singular in the pages' five languages.
+type LogUnits struct{ Day, Days, Hour, Hours string }
 
 // EnglishUnits are LogUnits in English.
-var EnglishUnits = LogUnits{Days: "%d days", Hours: "%d hours"}
+var EnglishUnits = LogUnits{Day: "%d day", Days: "%d days", Hour: "%d hour", Hours: "%d hours"}
 
 // Render fills a wording's placeholders with a's facts, durations in
 // units. Times are UTC and written the same in every language.
@@ -135,10 +137,16 @@ func (a LogArgs) Render(wording string, units LogUnits) string {
 // durationText writes a duration in whole days when it is some, else in
 // hours.
 func durationText(d time.Duration, units LogUnits) string {
-	if h := d.Round(time.Hour); h%(24*time.Hour) == 0 && h > 0 {
-		return fmt.Sprintf(units.Days, h/(24*time.Hour))
+	one := func(n int, singular, plural string) string {
+		if n == 1 && singular != "" {
+			return fmt.Sprintf(singular, n)
+		}
+		return fmt.Sprintf(plural, n)
 	}
-	return fmt.Sprintf(units.Hours, int(d.Round(time.Hour)/time.Hour))
+	if h := d.Round(time.Hour); h%(24*time.Hour) == 0 && h > 0 {
+		return one(int(h/(24*time.Hour)), units.Day, units.Days)
+	}
+	return one(int(d.Round(time.Hour)/time.Hour), units.Hour, units.Hours)
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

@@ -552,8 +552,24 @@ function renderStatus() {
   }
   setText($('status'), text);
   document.title = text + (isLes() ? ' · Les' : ' · Less');
-  $('game-id').textContent = t('game.id', { id: g.id });
+  $('game-id').textContent = [t('game.id', { id: g.id }), ...gameTerms(t, g)].join(' · ');
   renderDeadline();
+}
+
+/**
+ * The game's rule preset and time control in words: the API's names
+ * (classic, per_turn, …) are not for people. A preset the catalog does not
+ * know is left out rather than shown raw.
+ */
+function gameTerms(t, g) {
+  const terms = [];
+  if (g.preset && t('preset.' + g.preset) !== 'preset.' + g.preset) terms.push(t('preset.' + g.preset));
+  const tc = g.time || {};
+  if (tc.kind === 'none') terms.push(t('time.none'));
+  else if (tc.kind === 'per_turn' && tc.hours % 24 === 0) terms.push(t('time.days', { n: tc.hours / 24 }));
+  else if (tc.kind === 'per_turn') terms.push(t('time.hours', { n: tc.hours }));
+  else if (tc.kind === 'bank') terms.push(t('time.bank', { n: tc.increment_hours }));
+  return terms;
 }
 
 function renderDeadline() {
@@ -688,7 +704,7 @@ function renderPanel() {
   // The points come with the legal moves; while they load, the meter waits.
   if (opts) {
     for (const [i, pip] of Array.from($('meter').children).entries()) pip.classList.toggle('used', i < opts.used);
-    setText($('meter-text'), t('meter', { used: opts.used, left: opts.left }));
+    setText($('meter-text'), t('meter', { n: opts.used, used: opts.used, left: opts.left }));
   }
 
   const list = $('moves');

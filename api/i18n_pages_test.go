@@ -1,0 +1,242 @@
+package api
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// The pages' words live in two kinds of table: web/i18n.js (the scripted
+// pages) and the Go tables of the server-rendered pages. These tests read
+// both and hold them to the house style of the mails (notify/phrases_*.go):
+// German says du, Spanish tú, French puts a no-break space before : ; ? !
+// and inside « ».
+
+// jsCatalog is the strings of one language of web/i18n.js, by key (a plural
+// string's forms as key.one, key.other, …).
+func jsCatalog(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	src, err := os.ReadFile("web/i18n.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	start := -1
+	for i, l := range lines {
+		if l == "const "+lang+" = {" {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		t.Fatalf("i18n.js has no catalog %s", lang)
+	}
+	line := regexp.MustCompile(`^  (?:'([^']+)'|([A-Za-z]+)): (.*),$`)
+	form := regexp.MustCompile(`(?:([a-z]+): )?'((?:[^'\\]|\\.)*)'`)
+	out := map[string]string{}
+	for _, l := range lines[start+1:] {
+		if l == "};" {
+			break
+		}
+		m := line.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		key := m[1] + m[2]
+		for _, f := range form.FindAllStringSubmatch(m[3], -1) {
+			s, err := strconv.Unquote(`"` + strings.ReplaceAll(strings.ReplaceAll(f[2], `\'`, `'`), `"`, `\"`) + `"`)
+			if err != nil {
+				t.Fatalf("i18n.js %s %s: %v", lang, key, err)
+			}
+			k := key
+			if f[1] != "" {
+				k += "." + f[1]
+			}
+			out[k] = s
+		}
+	}
+	if len(out) < 100 {
+		t.Fatalf("i18n.js %s: only %d strings read", lang, len(out))
+	}
+	return out
+}
+
+// goPageStrings is every string of one language of the server-rendered
+// pages' tables (tournament page, sign-up, log, the mail footer's pages),
+// by the field or key that holds it.
+func goPageStrings(lang string) map[string]string {
+	out := map[string]string{}
+	var walk func(name string, v reflect.Value)
+	walk = func(name string, v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			walk(name, v.Elem())
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(name+"."+v.Type().Field(i).Name, v.Field(i))
+			}
+		case reflect.Map:
+			for _, k := range v.MapKeys() {
+				walk(name+"["+reflect.ValueOf(k.Interface()).String()+"]", v.MapIndex(k))
+			}
+		case reflect.String:
+			out[name] = v.String()
+		}
+	}
+	walk("pagePhrases", reflect.ValueOf(pageLanguages[lang]))
+	walk("signupPhrases", reflect.ValueOf(signupLanguages[lang]))
+	walk("logWords", reflect.ValueOf(logLanguages[lang]))
+	walk("choicePhrases", reflect.ValueOf(choiceLanguages[lang]))
+	return out
+}
+
+// pageStrings is both kinds of table of a language.
+func pageStrings(t *testing.T, lang string) map[string]string {
+	out := goPageStrings(lang)
+	for k, s := range jsCatalog(t, lang) {
+		out["i18n.js "+k] = s
+	}
+	return out
+}
+
+// The pages address the reader as the mails do: du in German, tú in
+// Spanish, tu in Italian (French says vous, as its mails do).
+func TestPagesAddressTheReaderAsTheMailsDo(t *testing.T) {
+	cases := []struct {
+		lang   string
+		formal *regexp.Regexp
+	}{
+		// Sie/Ihnen/Ihr… capitalised mid-sentence are the polite forms;
+		// "Ihr" at the start of a string could be du's plural, which the
+		// pages never need, so it is refused too.
+		{"de", regexp.MustCompile(`\b(Sie|Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b`)},
+		// Spanish: usted, its possessive before the pages' nouns, and its
+		// imperatives opening a sentence ("Toque…", "…: envíe").
+		{"es", regexp.MustCompile(`(?i)\b(usted|ustedes)\b|\b(su|sus) (turno|correo|conexión|nombre|rival|piedra|piedras|equipo|compañero|color|elección|último|primera|segunda|movimientos|piezas|dirección)\b|(^|[:.¿] )(toque|pulse|envíe|envíelo|elija|ponga|escriba|inténtelo|compruebe|abra|inicie|mire|use|pida|deshaga|confirme|siga|pase)\b`)},
+		{"it", regexp.MustCompile(`\b(Lei|Suo|Sua|Suoi|Sue)\b`)},
+	}
+	for _, c := range cases {
+		t.Run(c.lang, func(t *testing.T) {
+			for k, s := range pageStrings(t, c.lang) {
+				if m := c.formal.FindString(s); m != "" {
+					t.Errorf("%s %q: %q is the formal address", k, s, m)
+				}
+			}
+		})
+	}
+}
+
+// frenchSpaces are the spaces French typography puts before : ; ? ! and
+// inside « »: no-break (as the mails write it) or narrow no-break.
+const frenchSpaces = "\u00a0\u202f"
+
+// frenchTypographyFaults lists the places in s where a no-break space is
+// missing. Only punctuation that ends a phrase counts (followed by a space
+// or the end), so notation (e5e4:f5f3), times (14:00) and URLs pass.
+func frenchTypographyFaults(s string) []string {
+	var faults []string
+	r := []rune(s)
+	for i, c := range r {
+		switch {
+		case strings.ContainsRune(":;?!", c):
+			if i+1 < len(r) && !strings.ContainsRune(" \u00a0\u202f»”)", r[i+1]) {
+				continue
+			}
+			if i == 0 || !strings.ContainsRune(frenchSpaces, r[i-1]) {
+				faults = append(faults, "before "+string(c)+" at "+strconv.Itoa(i))
+			}
+		case c == '«':
+			if i+1 >= len(r) || !strings.ContainsRune(frenchSpaces, r[i+1]) {
+				faults = append(faults, "after « at "+strconv.Itoa(i))
+			}
+		case c == '»':
+			if i == 0 || !strings.ContainsRune(frenchSpaces, r[i-1]) {
+				faults = append(faults, "before » at "+strconv.Itoa(i))
+			}
+		}
+	}
+	return faults
+}
+
+func TestFrenchTypographyFaults(t *testing.T) {
+	cases := []struct {
+		s     string
+		fault bool
+	}{
+		{"Partie terminée\u00a0: {result}", false},
+		{"Partie terminée : {result}", true},
+		{"Partie terminée: {result}", true},
+		{"Abandonner\u202f?", false},
+		{"Abandonner ?", true},
+		{"d’une case à l’autre\u00a0; Entrée", false},
+		{"d’une case à l’autre ; Entrée", true},
+		{"les e-mails «\u00a0à vous de jouer\u00a0»", false},
+		{"les e-mails « à vous de jouer »", true},
+		{"e5e4:f5f3, à 14:00, https://example.org/?a=1", false},
+		{"Bravo !", true},
+	}
+	for _, c := range cases {
+		if got := len(frenchTypographyFaults(c.s)) > 0; got != c.fault {
+			t.Errorf("%q: fault %v, want %v", c.s, got, c.fault)
+		}
+	}
+}
+
+// Every French string of the pages has its no-break spaces.
+func TestPagesFrenchTypography(t *testing.T) {
+	for k, s := range pageStrings(t, "fr") {
+		if f := frenchTypographyFaults(s); len(f) > 0 {
+			t.Errorf("%s %q: no-break space missing %s", k, s, strings.Join(f, ", "))
+		}
+	}
+}
+
+// The pages' counts take the form each language's plural rules choose.
+func TestPageCountForms(t *testing.T) {
+	cases := []struct {
+		lang string
+		n    int
+		want string // players, places left, Swiss rounds
+	}{
+		{"en", 1, "1 player|1 place left.|1 round"},
+		{"en", 2, "2 players|2 places left.|2 rounds"},
+		{"en", 0, "0 players|0 places left.|0 rounds"},
+		{"de", 1, "1 Spieler|Noch 1 Platz frei.|1 Runde"},
+		{"de", 5, "5 Spieler|Noch 5 Plätze frei.|5 Runden"},
+		{"fr", 1, "1 joueur|1 place libre.|1 ronde"},
+		{"fr", 0, "0 joueur|0 place libre.|0 ronde"}, // French counts 0 as singular
+		{"fr", 3, "3 joueurs|3 places libres.|3 rondes"},
+		{"it", 1, "1 giocatore|1 posto libero.|1 turno"},
+		{"it", 0, "0 giocatori|0 posti liberi.|0 turni"},
+		{"es", 1, "1 jugador|Queda 1 plaza.|1 ronda"},
+		{"es", 12, "12 jugadores|Quedan 12 plazas.|12 rondas"},
+	}
+	for _, c := range cases {
+		tr, s := pageLanguages[c.lang], signupLanguages[c.lang]
+		got := strings.Join([]string{tr.Players.format(c.lang, c.n), s.PlacesLeft.format(c.lang, c.n), tr.SwissRounds.format(c.lang, c.n)}, "|")
+		if got != c.want {
+			t.Errorf("%s %d: %q, want %q", c.lang, c.n, got, c.want)
+		}
+	}
+	if got := pageLanguages["de"].Teams.format("de", 1); got != "1 Zweierteam" {
+		t.Errorf("de teams: %q", got)
+	}
+}
+
+// The tournament page names every format in every language (its fallback,
+// the format's API name, would show "round_robin" to people).
+func TestPageFormatNames(t *testing.T) {
+	formats := []domain.Format{domain.RoundRobin, domain.DoubleRoundRobin, domain.Swiss, domain.Knockout}
+	for lang, tr := range pageLanguages {
+		for _, f := range formats {
+			if name := tr.Formats[f]; name == "" || name == string(f) || strings.Contains(name, "_") {
+				t.Errorf("%s: format %s is named %q", lang, f, name)
+			}
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package domain_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+)
+
+// A logged duration says "1 day", not "1 days", in each language's units.
+func TestLogDurationSingularAndPlural(t *testing.T) {
+	german := domain.LogUnits{Day: "%d Tag", Days: "%d Tage", Hour: "%d Stunde", Hours: "%d Stunden"}
+	cases := []struct {
+		d     time.Duration
+		units domain.LogUnits
+		want  string
+	}{
+		{24 * time.Hour, domain.EnglishUnits, "1 day"},
+		{48 * time.Hour, domain.EnglishUnits, "2 days"},
+		{time.Hour, domain.EnglishUnits, "1 hour"},
+		{36 * time.Hour, domain.EnglishUnits, "36 hours"},
+		{24 * time.Hour, german, "1 Tag"},
+		{72 * time.Hour, german, "3 Tage"},
+		{time.Hour, german, "1 Stunde"},
+		{5 * time.Hour, german, "5 Stunden"},
+	}
+	for _, c := range cases {
+		if got := (domain.LogArgs{For: c.d}).Render("{for}", c.units); got != c.want {
+			t.Errorf("%v: %q, want %q", c.d, got, c.want)
+		}
+	}
+}
