@@ -90,4 +90,7 @@ type GameRecords interface {
 	Game(ctx context.Context, id string) (Game, error)
 	Turns(ctx context.Context, id string) ([]StoredTurn, error)
 	Tournament(ctx context.Context, id string) (Tournament, error)
+	// TimeZoneOf is the time zone an address's account reads its
+	// deadlines in (User.TimeZone); "" for none, or no account.
+	TimeZoneOf(ctx context.Context, email string) (string, error)
 }

@@ -222,6 +222,7 @@ type gameView struct {
 	notice      domain.Notice
 	// tournament is the game's tournament, for a tournament game.
 	tournament *domain.Tournament
+	when       readerTime // the reader's clock
 }
 
 // gameMail is what a game's emails say that depends on its rules: one
@@ -269,6 +270,9 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 		return nil, nil, fmt.Errorf("render mail %d: game %s: no emails for %s games", m.ID, g.ID, g.Rules.Ruleset())
 	}
 	v := &gameView{game: g, seat: *seat, notice: m.Notice}
+	if v.when, err = r.readerTimeOf(ctx, m.Email); err != nil {
+		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
+	}
 	mail, err := build(v, turns)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
@@ -358,7 +362,7 @@ func (v *gameView) tournamentBlocks(p *phrases, roundDeadline string) []block {
 				out = append(out, block{text: say(p.TournamentDecider, map[string]any{"Round": ref.Round})})
 			}
 		}
-		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": formatDeadline(deadline)})})
+		out = append(out, block{text: say(roundDeadline, map[string]any{"Deadline": v.when.format(deadline)})})
 	}
 	return out
 }
@@ -387,13 +391,36 @@ func (v *gameView) deadline() (time.Time, bool) {
 	return c.Deadline, true
 }
 
-// formatDeadline writes a deadline the same way in every language.
-func formatDeadline(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+// readerTime writes the times of an email in its reader's time zone: his
+// account's (User.TimeZone), else UTC. Numbers, the same in every language,
+// and the zone named, so that nobody wonders whose clock it is.
+type readerTime struct{ loc *time.Location }
+
+func (w readerTime) format(t time.Time) string {
+	if w.loc == nil || w.loc == time.UTC {
+		return t.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return t.In(w.loc).Format("2006-01-02 15:04") + " (" + w.loc.String() + ")"
+}
+
+// readerTimeOf is the time of the account of an address. A zone this
+// server does not know (stored by another) is UTC rather than no email.
+func (r *Renderer) readerTimeOf(ctx context.Context, email string) (readerTime, error) {
+	name, err := r.Store.TimeZoneOf(ctx, email)
+	if err != nil || name == "" {
+		return readerTime{}, err
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return readerTime{}, nil
+	}
+	return readerTime{loc}, nil
+}
 
 // deadlineBlock says by when to move, when there is a deadline.
 func (v *gameView) deadlineBlock(p *phrases) []block {
 	if d, ok := v.deadline(); ok {
-		return []block{{text: say(p.Deadline, map[string]any{"Deadline": formatDeadline(d)})}}
+		return []block{{text: say(p.Deadline, map[string]any{"Deadline": v.when.format(d)})}}
 	}
 	return nil
 }
@@ -405,7 +432,7 @@ func (v *gameView) reminderText(p *phrases) string {
 	if v.game.Clock.Control.Timeout == domain.TimeoutPass {
 		timeout = p.TimeoutPasses
 	}
-	return say(p.Reminder, map[string]any{"Deadline": formatDeadline(d), "Timeout": timeout})
+	return say(p.Reminder, map[string]any{"Deadline": v.when.format(d), "Timeout": timeout})
 }
 
 func (v *gameView) newLink(p *phrases) doc {

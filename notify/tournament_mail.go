@@ -21,6 +21,10 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
 	p, tp := phrasesFor(m.Locale), tournamentPhrasesFor(m.Locale)
+	when, err := r.readerTimeOf(ctx, m.Email)
+	if err != nil {
+		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
+	}
 	entrant, member, playing := recipient(&t, m.Email)
 	greeting := block{text: tp.GreetingNoName}
 	footer := say(tp.FooterOrganiser, map[string]any{"Name": t.Name})
@@ -36,14 +40,14 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 	var d doc
 	switch m.Notice.Kind {
 	case domain.NoticeRoundResults, domain.NoticeFinalStandings:
-		d, err = r.roundResults(ctx, &t, m.Notice, tp, &msg)
+		d, err = r.roundResults(ctx, &t, m.Notice, tp, when, &msg)
 	case domain.NoticeTournamentUpdate:
-		d, err = tournamentUpdate(&t, m.Notice.Ply, entrant, playing, tp, &msg)
+		d, err = tournamentUpdate(&t, m.Notice.Ply, entrant, playing, tp, when, &msg)
 	case domain.NoticeRoundDeadline:
 		if !playing {
 			return Message{}, fmt.Errorf("render mail %d: %s plays no more in %s: %w", m.ID, m.Email, t.ID, ErrObsolete)
 		}
-		d, err = r.roundDeadline(ctx, &t, m.Notice.Ply, entrant, m.Email, p, tp, &msg)
+		d, err = r.roundDeadline(ctx, &t, m.Notice.Ply, entrant, m.Email, p, tp, when, &msg)
 	default:
 		err = fmt.Errorf("unknown kind %q", m.Notice.Kind)
 	}
@@ -84,7 +88,7 @@ func recipient(t *domain.Tournament, email string) (entrant int, name string, ok
 // roundResults is the email of a closed round: its results, marking how
 // games were decided when not by play to the end (the organiser's "time-
 // out"), and the standings after it.
-func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n domain.Notice, tp *tournamentPhrases, msg *Message) (doc, error) {
+func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n domain.Notice, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
 	if n.Ply < 1 || n.Ply > len(t.Rounds) {
 		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, n.Ply)
 	}
@@ -114,7 +118,7 @@ func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n dom
 		if _, playing := t.EntrantOf(n.Email); playing {
 			phrase = tp.NextRound
 		}
-		d.blocks = append(d.blocks, block{text: say(phrase, map[string]any{"Round": next.Number, "Start": formatDeadline(next.Start)})})
+		d.blocks = append(d.blocks, block{text: say(phrase, map[string]any{"Round": next.Number, "Start": when.format(next.Start)})})
 	}
 	return d, nil
 }
@@ -208,7 +212,7 @@ func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []str
 // changed, in the reader's words, the organiser's reason as he wrote it,
 // and for a player what it means for him now: when his game ends, or when
 // the next round starts.
-func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, msg *Message) (doc, error) {
+func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
 	if number < 1 || number > len(t.Log) {
 		return doc{}, fmt.Errorf("tournament %s has no log entry %d", t.ID, number)
 	}
@@ -233,32 +237,32 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 		d.blocks = append(d.blocks, block{text: say(tp.Reason, map[string]any{"Reason": e.Reason})})
 	}
 	if playing {
-		if line := scheduleLine(t, entrant, tp); line != "" {
+		if line := scheduleLine(t, entrant, tp, when); line != "" {
 			d.blocks = append(d.blocks, block{text: line})
 		}
 	}
-	d.blocks = append(d.blocks, block{text: say(tp.When, map[string]any{"At": formatDeadline(e.At)})})
+	d.blocks = append(d.blocks, block{text: say(tp.When, map[string]any{"At": when.format(e.At)})})
 	return d, nil
 }
 
 // scheduleLine says what the event's schedule now means for entrant: when
 // his running game is adjudicated, or when the next round starts; "" when
 // neither (the event is over or paused).
-func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases) string {
+func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases, when readerTime) string {
 	if !t.PausedAt.IsZero() || t.Status == domain.TournamentFinished || t.Status == domain.TournamentCancelled {
 		return ""
 	}
 	if r := t.Current(); r != nil {
 		for i, g := range r.Games {
 			if (g.White == entrant || g.Black == entrant) && g.GameID != "" && g.Outcome == nil {
-				return say(tp.YourDeadline, map[string]any{"Round": r.Number, "Deadline": formatDeadline(r.GameDeadline(i))})
+				return say(tp.YourDeadline, map[string]any{"Round": r.Number, "Deadline": when.format(r.GameDeadline(i))})
 			}
 		}
 		return ""
 	}
 	for _, r := range t.Rounds {
 		if r.Status == domain.RoundPending {
-			return say(tp.NextRound, map[string]any{"Round": r.Number, "Start": formatDeadline(r.Start)})
+			return say(tp.NextRound, map[string]any{"Round": r.Number, "Start": when.format(r.Start)})
 		}
 	}
 	return ""
@@ -268,7 +272,7 @@ func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases) stri
 // number is not finished and its deadline is near, with his move link.
 // Once the game or the round is over, or he withdrew, the reminder is
 // obsolete.
-func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, email string, p *phrases, tp *tournamentPhrases, msg *Message) (doc, error) {
+func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, email string, p *phrases, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
 	if number < 1 || number > len(t.Rounds) {
 		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, number)
 	}
@@ -294,7 +298,7 @@ func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, numb
 		if err != nil {
 			return doc{}, err
 		}
-		data := map[string]any{"Name": t.Name, "Round": round.Number, "Deadline": formatDeadline(round.GameDeadline(i))}
+		data := map[string]any{"Name": t.Name, "Round": round.Number, "Deadline": when.format(round.GameDeadline(i))}
 		msg.Subject = say(tp.SubjectDeadline, data)
 		return doc{preheader: say(tp.DeadlineNear, data), blocks: []block{
 			{text: say(tp.DeadlineNear, data)},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 type tournamentRecords struct {
 	t     domain.Tournament
 	games map[string]domain.Game
+	zones map[string]string // accounts' time zones by address
 }
 
 func (s *tournamentRecords) Game(_ context.Context, id string) (domain.Game, error) {
@@ -28,6 +30,9 @@ func (s *tournamentRecords) Game(_ context.Context, id string) (domain.Game, err
 }
 func (s *tournamentRecords) Turns(context.Context, string) ([]domain.StoredTurn, error) {
 	return nil, nil
+}
+func (s *tournamentRecords) TimeZoneOf(_ context.Context, email string) (string, error) {
+	return s.zones[email], nil
 }
 func (s *tournamentRecords) Tournament(_ context.Context, id string) (domain.Tournament, error) {
 	if id != s.t.ID {
@@ -198,5 +203,40 @@ func TestTournamentPhrasesEveryLocale(t *testing.T) {
 		if len(p.Actions) != len(en.Actions) {
 			t.Errorf("%s: %d actions; English has %d", locale, len(p.Actions), len(en.Actions))
 		}
+	}
+}
+
+// Deadlines are written in the reader's time zone (his account's), named;
+// without one, and for a zone this server does not know, in UTC.
+func TestTournamentMailInTheReadersTime(t *testing.T) {
+	s := tournamentFixture(t)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	n := domain.Notice{Kind: domain.NoticeRoundDeadline, Email: "ann@example.org", Tournament: "t_cup", Ply: 2}
+	render := func() string {
+		t.Helper()
+		msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: "en", MessageID: "m1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msg.Text
+	}
+	utc := render()
+	deadline := regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d UTC`).FindString(utc)
+	if deadline == "" {
+		t.Fatalf("no deadline in UTC in:\n%s", utc)
+	}
+	at, err := time.Parse("2006-01-02 15:04 MST", deadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	s.zones = map[string]string{"ann@example.org": "Asia/Tokyo"}
+	want := at.In(tokyo).Format("2006-01-02 15:04") + " (Asia/Tokyo)"
+	if got := render(); !strings.Contains(got, want) || strings.Contains(got, deadline) {
+		t.Errorf("in Tokyo the deadline is not %q:\n%s", want, got)
+	}
+	s.zones = map[string]string{"ann@example.org": "Nowhere/Atlantis"}
+	if got := render(); !strings.Contains(got, deadline) {
+		t.Errorf("an unknown zone does not fall back to UTC:\n%s", got)
 	}
 }

@@ -261,3 +261,16 @@ func userEmail(ctx context.Context, q queryer, id int64) (string, error) {
 	}
 	return email, nil
 }
+
+// TimeZoneOf is the time zone of an address's account, "" for none.
+func (db *DB) TimeZoneOf(ctx context.Context, email string) (string, error) {
+	var zone string
+	err := db.read.QueryRowContext(ctx, `SELECT time_zone FROM users WHERE email = ?`, email).Scan(&zone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read account time zone: %w", err)
+	}
+	return zone, nil
+}

@@ -24,6 +24,7 @@ type Store interface {
 	domain.PushKeys
 	domain.WebhookStore
 	domain.PushDeliveryStore
+	domain.GameRecords
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error

@@ -306,3 +306,15 @@ func (t *tx) EndVacation(ctx context.Context, userID, id int64, now time.Time) (
 func (t *tx) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
 	return t.data.gamesToMove(email), nil
 }
+
+// TimeZoneOf implements domain.GameRecords.
+func (s *Store) TimeZoneOf(ctx context.Context, email string) (string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, u := range s.data.users {
+		if u.Email == email {
+			return u.TimeZone, nil
+		}
+	}
+	return "", nil
+}

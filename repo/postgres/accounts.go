@@ -250,3 +250,16 @@ func hashToken(token string) []byte {
 	h := sha256.Sum256([]byte(token))
 	return h[:]
 }
+
+// TimeZoneOf is the time zone of an address's account, "" for none.
+func (db *DB) TimeZoneOf(ctx context.Context, email string) (string, error) {
+	var zone string
+	err := db.pool.QueryRow(ctx, `SELECT time_zone FROM users WHERE email = $1`, email).Scan(&zone)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read account time zone: %w", err)
+	}
+	return zone, nil
+}

@@ -36,6 +36,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) repo.Store) {
 		{"ExpireIdempotencyKeys", testExpireIdempotencyKeys},
 		{"Inbox", testInbox},
 		{"PruneInbound", testPruneInbound},
+		{"TimeZoneOf", testTimeZoneOf},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
@@ -588,5 +589,25 @@ func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
 		if err != nil || found != (k == "new") {
 			t.Errorf("key %s: found %v, %v", k, found, err)
 		}
+	}
+}
+
+// An account's time zone is kept through other changes, and read by address
+// for its emails; an address without an account has none.
+func testTimeZoneOf(t *testing.T, s repo.Store) {
+	ctx := t.Context()
+	u := ensureUser(t, s, "ann@example.org")
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		_, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de", TimeZone: "Europe/Berlin"})
+		return err
+	})
+	if z, err := s.TimeZoneOf(ctx, "ann@example.org"); err != nil || z != "Europe/Berlin" {
+		t.Errorf("TimeZoneOf = %q, %v, want Europe/Berlin", z, err)
+	}
+	if z, err := s.TimeZoneOf(ctx, "nobody@example.org"); err != nil || z != "" {
+		t.Errorf("TimeZoneOf of no account = %q, %v, want none", z, err)
+	}
+	if got, err := s.UserByID(ctx, u.ID); err != nil || got.TimeZone != "Europe/Berlin" {
+		t.Errorf("UserByID = %+v, %v", got, err)
 	}
 }
