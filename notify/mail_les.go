@@ -217,7 +217,7 @@ func (v *lesMail) gameOver(p *phrases) doc {
 		}
 		blocks = append(blocks, block{text: v.lp.HolesHeading, list: list})
 	}
-	blocks = append(blocks, v.board(p), v.watchLink(p))
+	blocks = append(blocks, v.board(p), v.finishedLink(p), v.watchLink(p))
 	return doc{preheader: over, blocks: blocks}
 }
 

@@ -90,12 +90,13 @@ func (v *lessMail) invitation(p *phrases) doc {
 	d := doc{preheader: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)}), blocks: []block{
 		v.greeting(p),
 		{text: say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})},
-		v.goalBlock(p),
 	}}
+	d.blocks = append(d.blocks, v.teamLine(p)...)
+	d.blocks = append(d.blocks, v.goalBlock(p))
 	d.blocks = append(d.blocks, v.tournamentBlocks(p, p.RoundDeadline)...)
 	d.blocks = append(d.blocks, []block{
 		{text: p.PlayersHeading, list: players},
-		{text: say(p.Rules, map[string]any{"Preset": string(v.less.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
+		{text: say(p.Rules, map[string]any{"Preset": p.preset(v.less.Preset), "MaxTurns": opts.MaxTurns, "EarlyStop": opts.EarlyStop})},
 		{text: first},
 		v.board(p),
 	}...)
@@ -135,7 +136,8 @@ func (v *lessMail) reminder(p *phrases) doc {
 	}}
 }
 
-func (v *lessMail) yourTurn(p *phrases) doc {
+// playedLines say the turns played since the reader's last.
+func (v *lessMail) playedLines(p *phrases) []string {
 	var played []string
 	for _, t := range v.since {
 		if t.TimedOut {
@@ -144,12 +146,49 @@ func (v *lessMail) yourTurn(p *phrases) doc {
 		}
 		played = append(played, say(p.Played, map[string]any{"Color": p.color(t.Color.String()), "Turn": t.Turn.String()}))
 	}
+	return played
+}
+
+// teamLine says a four-player game's teams to the reader: his side, his
+// partner, the other two; nothing in a two-player game.
+func (v *lessMail) teamLine(p *phrases) []block {
+	if len(v.game.Seats) != 4 {
+		return nil
+	}
+	mine, err := less.ParseColor(v.seat.Color)
+	if err != nil {
+		return nil
+	}
+	named := func(s domain.Seat) string { return s.Name + " (" + p.color(s.Color) + ")" }
+	var partner string
+	var others []string
+	for _, s := range v.game.Seats {
+		c, err := less.ParseColor(s.Color)
+		switch {
+		case err != nil || s.Color == v.seat.Color:
+		case less.SideOf(c) == less.SideOf(mine):
+			partner = named(s)
+		default:
+			others = append(others, named(s))
+		}
+	}
+	if partner == "" || len(others) != 2 {
+		return nil
+	}
+	return []block{{text: say(p.TeamLine, map[string]any{"Team": p.Teams[less.SideOf(mine)], "Partner": partner,
+		"Others": say(p.And, map[string]any{"A": others[0], "B": others[1]})})}}
+}
+
+func (v *lessMail) yourTurn(p *phrases) doc {
+	played := v.playedLines(p)
 	intro := say(p.YourTurn, map[string]any{"Color": p.color(v.seat.Color), "Ply": v.notice.Ply})
 	pre := intro
 	if len(played) > 0 {
 		pre = played[len(played)-1] + " · " + intro
 	}
-	blocks := []block{v.greeting(p), {text: intro, list: played}, v.board(p), {text: v.counted(p)}}
+	blocks := []block{v.greeting(p), {text: intro, list: played}}
+	blocks = append(blocks, v.teamLine(p)...)
+	blocks = append(blocks, v.board(p), block{text: v.counted(p)})
 	blocks = append(blocks, v.deadlineBlock(p)...)
 	return doc{preheader: pre, blocks: append(blocks, v.moveLink(p))}
 }
@@ -170,7 +209,12 @@ func (v *lessMail) gameOver(p *phrases) doc {
 			blocks = append(blocks, block{text: say(p.NeededExplained, map[string]any{"Side": p.side(s, size), "Needed": res.Needed[s]})})
 		}
 	}
-	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, v.watchLink(p))
+	// The turns since the reader's last, the final one among them (none
+	// for the player who made it).
+	if played := v.playedLines(p); len(played) > 0 {
+		blocks = append(blocks, block{list: played})
+	}
+	blocks = append(blocks, v.board(p), block{text: v.counted(p)}, v.finishedLink(p), v.watchLink(p))
 	return doc{preheader: say(p.GameOver, map[string]any{"Result": line}), blocks: blocks}
 }
 

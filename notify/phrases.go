@@ -6,6 +6,9 @@ import (
 	"sync"
 	"text/template"
 
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 )
@@ -17,6 +20,8 @@ import (
 type phrases struct {
 	Colors [4]string // by less.Color: white, black, yellow, red
 	Teams  [2]string // the four-player sides: yellow-white, black-red
+	// Presets name the rule presets, as the play page does.
+	Presets map[less.Preset]string
 
 	SubjectGame  string // .Game (its name: "Less", "Les"), .Players (names joined), .Short (short game id)
 	SubjectLogin string
@@ -80,6 +85,16 @@ type phrases struct {
 	Walkover          string // .Name, .Round, .Opponent (who withdrew): no game this round, a win
 	WalkoverAnnulled  string // .Name, .Round, .Opponent (who withdrew, his games annulled): no game, nothing counts
 
+	// The link of a game-over email: the finished game, to step through it
+	// or play again (the play page's Play again).
+	FinishedLabel  string
+	FinishedButton string
+	// TeamLine says a four-player game's teams to a player: .Team (his
+	// side's name), .Partner and .Others (names with colours); And joins
+	// two of them (.A, .B).
+	TeamLine string
+	And      string
+
 	MoveLinkLabel string // the label above a player's own move link
 	MoveButton    string // the button of the HTML part
 	WatchLabel    string // the label above the spectator link
@@ -132,7 +147,7 @@ func (p *phrases) side(s less.Side, size int) string {
 func say(phrase string, data any) string {
 	t, ok := parsedPhrases.Load(phrase)
 	if !ok {
-		parsed, err := template.New("").Option("missingkey=error").Parse(phrase)
+		parsed, err := template.New("").Option("missingkey=error").Funcs(phraseFuncs).Parse(phrase)
 		if err != nil {
 			panic(fmt.Sprintf("notify: phrase %q: %v", phrase, err))
 		}
@@ -145,13 +160,36 @@ func say(phrase string, data any) string {
 	return b.String()
 }
 
+// preset names a rule preset in the phrases' language; one without a name
+// here (a preset newer than the phrases) keeps the engine's.
+func (p *phrases) preset(name less.Preset) string {
+	if s, ok := p.Presets[name]; ok {
+		return s
+	}
+	return string(name)
+}
+
+// phraseFuncs are what phrases may call: plural picks the form of a noun
+// for a count by the CLDR rules of the phrase's language (x/text), as in
+// {{plural `fr` .Needed `coup` `coups`}}: French takes the singular for 0
+// too, and a language's other forms fall back to the second.
+var phraseFuncs = template.FuncMap{
+	"plural": func(lang string, n int, one, other string) string {
+		if plural.Cardinal.MatchPlural(language.Make(lang), n, 0, 0, 0, 0) == plural.One {
+			return one
+		}
+		return other
+	},
+}
+
 // parsedPhrases keeps each phrase parsed once: an email says several, and
 // the phrases are a fixed set.
 var parsedPhrases sync.Map // phrase -> *template.Template
 
 var english = phrases{
-	Colors: [4]string{less.White: "White", less.Black: "Black", less.Yellow: "Yellow", less.Red: "Red"},
-	Teams:  [2]string{"Yellow and White", "Black and Red"},
+	Colors:  [4]string{less.White: "White", less.Black: "Black", less.Yellow: "Yellow", less.Red: "Red"},
+	Presets: map[less.Preset]string{less.PresetClassic: "Classic rules", less.PresetCodeCup: "CodeCup rules"},
+	Teams:   [2]string{"Yellow and White", "Black and Red"},
 
 	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Your lesspost sign-in link",
@@ -165,14 +203,14 @@ var english = phrases{
 
 	InviteIntro:     "you are invited to a game of Less by correspondence. You play {{.Color}}.",
 	PlayersHeading:  "Players:",
-	Rules:           "Rules: {{.Preset}}, at most {{.MaxTurns}} turns each{{if .EarlyStop}}, a turn may end after any move{{end}}.",
+	Rules:           "{{.Preset}}, at most {{.MaxTurns}} {{plural `en` .MaxTurns `turn` `turns`}} each{{if .EarlyStop}}, a turn may end after any move{{end}}.",
 	YouMoveFirst:    "You move first.",
 	OtherMovesFirst: "{{.ToMove}} moves first; we will email you when it is your turn.",
 	HowToPlay: "How to play: bring your 4 pieces to the opposite corner. Each turn has 3 points: " +
 		"a step to a neighbouring square costs 1, a jump over one piece 1, a step across a wall 2, " +
 		"across a double wall 3. Whoever needs fewer moves in all wins.",
 
-	YourTurn: "it is your turn as {{.Color}} ({{.Ply}} turns played so far).",
+	YourTurn: "it is your turn as {{.Color}} ({{.Ply}} {{plural `en` .Ply `turn` `turns`}} played so far).",
 	Played:   "{{.Color}} played {{.Turn}}",
 	Counts:   "Moves counted: {{.Counts}}",
 	Deadline: "Please move by {{.Deadline}}.",
@@ -191,7 +229,7 @@ var english = phrases{
 	ByBlockedCorner: "a piece of {{.Side}} stayed on its start corner",
 	ByAdjudication:  "adjudicated at the end of the round",
 	ByWithdrawal:    "{{.Side}} withdrew from the tournament",
-	Total:           "{{.Side}}: {{.Total}} ({{.Count}} moves counted + {{.Needed}} still needed)",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} {{plural `en` .Count `move` `moves`}} counted + {{.Needed}} still needed)",
 	NeededExplained: "{{.Side}} had not brought every piece home: at least {{.Needed}} more points would have done it, and they count too.",
 
 	NewLink: "your move link for this game was renewed. Earlier links no longer work.",
@@ -214,6 +252,11 @@ var english = phrases{
 	Bye:               "you have a bye in round {{.Round}} of the tournament {{.Name}}: it counts as a win. Your next pairing will come by email.",
 	Walkover:          "{{.Opponent}} has withdrawn from the tournament {{.Name}}: your game of round {{.Round}} counts as a win for you, without play. Your next pairing will come by email.",
 	WalkoverAnnulled:  "{{.Opponent}} has withdrawn from the tournament {{.Name}}: you have no game in round {{.Round}}, and none of his games count, for him or his opponents. Your next pairing will come by email.",
+
+	FinishedLabel:  "See the finished game, step through its turns, or play again:",
+	FinishedButton: "Open the game",
+	TeamLine:       "You play in the team {{.Team}} with {{.Partner}}, against {{.Others}}.",
+	And:            "{{.A}} and {{.B}}",
 
 	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
 	MoveButton:    "Open the board",

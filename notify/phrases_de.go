@@ -12,8 +12,9 @@ import "github.com/lesspost/lesspost/domain/less"
 // team ("Gelb und Weiß"), so phrases about a side avoid a verb that would
 // have to agree with it.
 var german = phrases{
-	Colors: [4]string{less.White: "Weiß", less.Black: "Schwarz", less.Yellow: "Gelb", less.Red: "Rot"},
-	Teams:  [2]string{"Gelb und Weiß", "Schwarz und Rot"},
+	Colors:  [4]string{less.White: "Weiß", less.Black: "Schwarz", less.Yellow: "Gelb", less.Red: "Rot"},
+	Teams:   [2]string{"Gelb und Weiß", "Schwarz und Rot"},
+	Presets: map[less.Preset]string{less.PresetClassic: "Klassische Regeln", less.PresetCodeCup: "CodeCup-Regeln"},
 
 	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Dein Anmeldelink für lesspost",
@@ -27,7 +28,7 @@ var german = phrases{
 
 	InviteIntro:     "du bist zu einer Partie Less per E-Mail eingeladen. Du spielst {{.Color}}.",
 	PlayersHeading:  "Es spielen:",
-	Rules:           "Regeln: {{.Preset}}, höchstens {{.MaxTurns}} Runden je Spieler{{if .EarlyStop}}, eine Runde darf nach jedem Spielzug enden{{end}}.",
+	Rules:           "{{.Preset}}, höchstens {{.MaxTurns}} {{plural `de` .MaxTurns `Runde` `Runden`}} je Spieler{{if .EarlyStop}}, eine Runde darf nach jedem Spielzug enden{{end}}.",
 	YouMoveFirst:    "Du fängst an.",
 	OtherMovesFirst: "{{.ToMove}} fängt an; wir schreiben dir, sobald du an der Reihe bist.",
 	HowToPlay: "So wird gespielt: Bring deine 4 Spielsteine in die gegenüberliegende Ecke. In jeder Runde hast du " +
@@ -45,7 +46,7 @@ var german = phrases{
 	TimedOutPass:  "{{.Color}} hat die Zeit überschritten; die Runde wurde ausgelassen",
 
 	GameOver:        "die Partie ist vorbei: {{.Result}}.",
-	Win:             "Sieg für {{.Side}} mit {{.Margin}} {{if eq .Margin 1}}Punkt{{else}}Punkten{{end}} Vorsprung",
+	Win:             "Sieg für {{.Side}} mit {{.Margin}} {{plural `de` .Margin `Punkt` `Punkten`}} Vorsprung",
 	Draw:            "unentschieden",
 	ByResignation:   "Aufgabe von {{.Side}}",
 	ByTimeout:       "Zeitüberschreitung bei {{.Side}}",
@@ -55,7 +56,7 @@ var german = phrases{
 	ByWithdrawal:    "Rückzug von {{.Side}} aus dem Turnier",
 	Total:           "{{.Side}}: {{.Total}} ({{.Count}} gezählt + {{.Needed}} noch nötig)",
 	NeededExplained: "Bei {{.Side}} waren nicht alle Spielsteine im Ziel: Dafür hätte es noch mindestens {{.Needed}} " +
-		"{{if eq .Needed 1}}Spielzug{{else}}Spielzüge{{end}} gebraucht, und dieses Minimum zählt mit.",
+		"{{plural `de` .Needed `Spielzug` `Spielzüge`}} gebraucht, und dieses Minimum zählt mit.",
 
 	NewLink: "dein Link zum Spielen in dieser Partie wurde erneuert. Frühere Links funktionieren nicht mehr.",
 
@@ -77,6 +78,11 @@ var german = phrases{
 	Bye:               "in Runde {{.Round}} des Turniers {{.Name}} hast du spielfrei; das zählt als Sieg. Deine nächste Paarung kommt per E-Mail.",
 	Walkover:          "{{.Opponent}} hat sich aus dem Turnier {{.Name}} zurückgezogen; deine Partie in Runde {{.Round}} zählt für dich als Sieg, ohne dass du spielen musst. Deine nächste Paarung kommt per E-Mail.",
 	WalkoverAnnulled:  "{{.Opponent}} hat sich aus dem Turnier {{.Name}} zurückgezogen: Du hast in Runde {{.Round}} keine Partie, und keine seiner Partien zählt, weder für ihn noch für seine Gegner. Deine nächste Paarung kommt per E-Mail.",
+
+	FinishedLabel:  "Sieh dir die beendete Partie an, geh ihre Runden durch oder spiel noch einmal:",
+	FinishedButton: "Partie öffnen",
+	TeamLine:       "Du spielst im Team {{.Team}} mit {{.Partner}}, gegen {{.Others}}.",
+	And:            "{{.A}} und {{.B}}",
 
 	MoveLinkLabel: "Dein persönlicher Link zum Spielen (nur für dich, bitte nicht weiterleiten):",
 	MoveButton:    "Spielbrett öffnen",

@@ -15,8 +15,9 @@ import "github.com/lesspost/lesspost/domain/less"
 // team ("Amarillo y Blanco"), so phrases about a side use it without article
 // and without a verb that would have to agree with it.
 var spanish = phrases{
-	Colors: [4]string{less.White: "Blanco", less.Black: "Negro", less.Yellow: "Amarillo", less.Red: "Rojo"},
-	Teams:  [2]string{"Amarillo y Blanco", "Negro y Rojo"},
+	Colors:  [4]string{less.White: "Blanco", less.Black: "Negro", less.Yellow: "Amarillo", less.Red: "Rojo"},
+	Teams:   [2]string{"Amarillo y Blanco", "Negro y Rojo"},
+	Presets: map[less.Preset]string{less.PresetClassic: "Reglas clásicas", less.PresetCodeCup: "Reglas de la CodeCup"},
 
 	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Tu enlace para iniciar sesión en lesspost",
@@ -30,7 +31,7 @@ var spanish = phrases{
 
 	InviteIntro:     "Te invitan a una partida de Less por correspondencia. Juegas con el {{.Color}}.",
 	PlayersHeading:  "Jugadores:",
-	Rules:           "Reglas: {{.Preset}}, como máximo {{.MaxTurns}} turnos por jugador{{if .EarlyStop}}, un turno puede terminar después de cualquier movimiento{{end}}.",
+	Rules:           "{{.Preset}}, como máximo {{.MaxTurns}} {{plural `es` .MaxTurns `turno` `turnos`}} por jugador{{if .EarlyStop}}, un turno puede terminar después de cualquier movimiento{{end}}.",
 	YouMoveFirst:    "Empiezas tú.",
 	OtherMovesFirst: "Empieza el {{.ToMove}}; te escribiremos cuando sea tu turno.",
 	HowToPlay: "Cómo se juega: lleva tus 4 piezas a la esquina opuesta. En cada turno haces 3 movimientos: pasar a una " +
@@ -48,7 +49,7 @@ var spanish = phrases{
 	TimedOutPass:  "El {{.Color}} se quedó sin tiempo: se pasó su turno",
 
 	GameOver:        "Fin de la partida: {{.Result}}.",
-	Win:             "victoria de {{.Side}} por {{.Margin}} {{if eq .Margin 1}}punto{{else}}puntos{{end}}",
+	Win:             "victoria de {{.Side}} por {{.Margin}} {{plural `es` .Margin `punto` `puntos`}}",
 	Draw:            "empate",
 	ByResignation:   "abandono de {{.Side}}",
 	ByTimeout:       "se agotó el tiempo de {{.Side}}",
@@ -56,9 +57,9 @@ var spanish = phrases{
 	ByBlockedCorner: "una pieza de {{.Side}} quedó en la esquina de salida",
 	ByAdjudication:  "adjudicación al final de la ronda",
 	ByWithdrawal:    "retirada de {{.Side}} del torneo",
-	Total:           "{{.Side}}: {{.Total}} ({{.Count}} movimientos contados + {{.Needed}} para terminar)",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} {{plural `es` .Count `movimiento contado` `movimientos contados`}} + {{.Needed}} para terminar)",
 	NeededExplained: "No todas las piezas de {{.Side}} habían llegado: para terminar hacía falta un mínimo de {{.Needed}} " +
-		"{{if eq .Needed 1}}movimiento{{else}}movimientos{{end}}, que también se suma al total.",
+		"{{plural `es` .Needed `movimiento` `movimientos`}}, que también se suma al total.",
 
 	NewLink: "Tu enlace para jugar esta partida se ha renovado. Los enlaces anteriores ya no funcionan.",
 
@@ -80,6 +81,11 @@ var spanish = phrases{
 	Bye:               "Descansas en la ronda {{.Round}} del torneo {{.Name}}: cuenta como una victoria. Tu próximo emparejamiento llegará por correo.",
 	Walkover:          "{{.Opponent}} dejó el torneo {{.Name}}: tu partida de la ronda {{.Round}} cuenta como una victoria, sin jugar. Tu próximo emparejamiento llegará por correo.",
 	WalkoverAnnulled:  "{{.Opponent}} dejó el torneo {{.Name}}: no tienes partida en la ronda {{.Round}} y ninguna de sus partidas cuenta, ni para él ni para sus rivales. Tu próximo emparejamiento llegará por correo.",
+
+	FinishedLabel:  "Repasa la partida turno a turno, o juega otra vez:",
+	FinishedButton: "Abrir la partida",
+	TeamLine:       "Juegas en el equipo {{.Team}} con {{.Partner}}, contra {{.Others}}.",
+	And:            "{{.A}} y {{.B}}",
 
 	MoveLinkLabel: "Tu enlace personal para jugar (es solo tuyo: no lo reenvíes):",
 	MoveButton:    "Abrir el tablero",

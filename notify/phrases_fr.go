@@ -13,8 +13,9 @@ import "github.com/lesspost/lesspost/domain/less"
 // ("Jaune et Blanc"), so phrases about a side avoid a verb that would have
 // to agree with it.
 var french = phrases{
-	Colors: [4]string{less.White: "Blanc", less.Black: "Noir", less.Yellow: "Jaune", less.Red: "Rouge"},
-	Teams:  [2]string{"Jaune et Blanc", "Noir et Rouge"},
+	Colors:  [4]string{less.White: "Blanc", less.Black: "Noir", less.Yellow: "Jaune", less.Red: "Rouge"},
+	Teams:   [2]string{"Jaune et Blanc", "Noir et Rouge"},
+	Presets: map[less.Preset]string{less.PresetClassic: "Règles classiques", less.PresetCodeCup: "Règles CodeCup"},
 
 	SubjectGame:  "{{.Game}}\u00a0: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Votre lien de connexion à lesspost",
@@ -28,7 +29,7 @@ var french = phrases{
 
 	InviteIntro:     "On vous invite à une partie de Less par correspondance. Votre couleur\u00a0: {{.Color}}.",
 	PlayersHeading:  "Joueurs\u00a0:",
-	Rules:           "Règles\u00a0: {{.Preset}}, {{.MaxTurns}} tours au maximum par joueur{{if .EarlyStop}}, un tour peut s'arrêter après n'importe quel coup{{end}}.",
+	Rules:           "{{.Preset}}, {{.MaxTurns}} {{plural `fr` .MaxTurns `tour` `tours`}} au maximum par joueur{{if .EarlyStop}}, un tour peut s'arrêter après n'importe quel coup{{end}}.",
 	YouMoveFirst:    "Vous commencez.",
 	OtherMovesFirst: "{{.ToMove}} commence\u00a0; nous vous écrirons quand ce sera votre tour.",
 	HowToPlay: "Comment jouer\u00a0: amenez vos 4 pions dans le coin opposé. À chaque tour, vous jouez 3 coups\u00a0: " +
@@ -46,7 +47,7 @@ var french = phrases{
 	TimedOutPass:  "{{.Color}} a dépassé son temps\u00a0: son tour a été passé",
 
 	GameOver:        "La partie est terminée\u00a0: {{.Result}}.",
-	Win:             "victoire de {{.Side}} avec {{.Margin}} {{if eq .Margin 1}}point{{else}}points{{end}} d'avance",
+	Win:             "victoire de {{.Side}} avec {{.Margin}} {{plural `fr` .Margin `point` `points`}} d'avance",
 	Draw:            "égalité",
 	ByResignation:   "abandon de {{.Side}}",
 	ByTimeout:       "temps écoulé pour {{.Side}}",
@@ -54,9 +55,9 @@ var french = phrases{
 	ByBlockedCorner: "un pion de {{.Side}} est resté dans son camp de départ",
 	ByAdjudication:  "arbitrage à la fin de la ronde",
 	ByWithdrawal:    "retrait de {{.Side}} du tournoi",
-	Total:           "{{.Side}}\u00a0: {{.Total}} ({{.Count}} coups comptés + {{.Needed}} pour finir)",
+	Total:           "{{.Side}}\u00a0: {{.Total}} ({{.Count}} {{plural `fr` .Count `coup compté` `coups comptés`}} + {{.Needed}} pour finir)",
 	NeededExplained: "Les pions de {{.Side}} n'étaient pas tous arrivés\u00a0: il aurait fallu encore au moins {{.Needed}} " +
-		"{{if eq .Needed 1}}coup{{else}}coups{{end}}, et ce minimum compte aussi.",
+		"{{plural `fr` .Needed `coup` `coups`}}, et ce minimum compte aussi.",
 
 	NewLink: "Votre lien pour jouer cette partie a été renouvelé. Les anciens liens ne fonctionnent plus.",
 
@@ -78,6 +79,11 @@ var french = phrases{
 	Bye:               "Vous êtes exempt à la ronde {{.Round}} du tournoi {{.Name}}\u00a0: cela compte comme une victoire. Votre prochain appariement arrivera par e-mail.",
 	Walkover:          "{{.Opponent}} a quitté le tournoi {{.Name}}\u00a0: votre partie de la ronde {{.Round}} compte comme une victoire pour vous, sans jouer. Votre prochain appariement arrivera par e-mail.",
 	WalkoverAnnulled:  "{{.Opponent}} a quitté le tournoi {{.Name}}\u00a0: vous n’avez pas de partie à la ronde {{.Round}}, et aucune de ses parties ne compte, ni pour lui ni pour ses adversaires. Votre prochain appariement arrivera par e-mail.",
+
+	FinishedLabel:  "Revoyez la partie, tour par tour, ou rejouez\u00a0:",
+	FinishedButton: "Ouvrir la partie",
+	TeamLine:       "Vous jouez dans l'équipe {{.Team}} avec {{.Partner}}, contre {{.Others}}.",
+	And:            "{{.A}} et {{.B}}",
 
 	MoveLinkLabel: "Votre lien personnel pour jouer (ne le transférez à personne)\u00a0:",
 	MoveButton:    "Ouvrir le plateau",

@@ -13,8 +13,9 @@ import "github.com/lesspost/lesspost/domain/less"
 // team ("Giallo e Bianco"), so phrases about a side use it without article
 // and without a verb that would have to agree with it.
 var italian = phrases{
-	Colors: [4]string{less.White: "Bianco", less.Black: "Nero", less.Yellow: "Giallo", less.Red: "Rosso"},
-	Teams:  [2]string{"Giallo e Bianco", "Nero e Rosso"},
+	Colors:  [4]string{less.White: "Bianco", less.Black: "Nero", less.Yellow: "Giallo", less.Red: "Rosso"},
+	Teams:   [2]string{"Giallo e Bianco", "Nero e Rosso"},
+	Presets: map[less.Preset]string{less.PresetClassic: "Regole classiche", less.PresetCodeCup: "Regole CodeCup"},
 
 	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
 	SubjectLogin: "Il tuo link di accesso a lesspost",
@@ -28,7 +29,7 @@ var italian = phrases{
 
 	InviteIntro:     "hai ricevuto un invito a una partita di Less per corrispondenza. Giochi con il {{.Color}}.",
 	PlayersHeading:  "Giocatori:",
-	Rules:           "Regole: {{.Preset}}, al massimo {{.MaxTurns}} turni a testa{{if .EarlyStop}}, un turno può finire dopo qualsiasi mossa{{end}}.",
+	Rules:           "{{.Preset}}, al massimo {{.MaxTurns}} {{plural `it` .MaxTurns `turno` `turni`}} a testa{{if .EarlyStop}}, un turno può finire dopo qualsiasi mossa{{end}}.",
 	YouMoveFirst:    "Inizi tu.",
 	OtherMovesFirst: "Inizia il {{.ToMove}}; ti scriveremo quando sarà il tuo turno.",
 	HowToPlay: "Come si gioca: porta le tue 4 pedine nell'angolo opposto. In ogni turno hai 3 mosse: spostarsi in una " +
@@ -46,7 +47,7 @@ var italian = phrases{
 	TimedOutPass:  "Il {{.Color}} ha esaurito il tempo: il turno è stato saltato",
 
 	GameOver:        "la partita è finita: {{.Result}}.",
-	Win:             "vittoria per {{.Side}} con {{.Margin}} {{if eq .Margin 1}}punto{{else}}punti{{end}} di vantaggio",
+	Win:             "vittoria per {{.Side}} con {{.Margin}} {{plural `it` .Margin `punto` `punti`}} di vantaggio",
 	Draw:            "pareggio",
 	ByResignation:   "abbandono di {{.Side}}",
 	ByTimeout:       "tempo scaduto per {{.Side}}",
@@ -54,9 +55,9 @@ var italian = phrases{
 	ByBlockedCorner: "una pedina di {{.Side}} è rimasta nell'angolo di partenza",
 	ByAdjudication:  "aggiudicazione alla fine del turno del torneo",
 	ByWithdrawal:    "ritiro di {{.Side}} dal torneo",
-	Total:           "{{.Side}}: {{.Total}} ({{.Count}} mosse contate + {{.Needed}} per finire)",
+	Total:           "{{.Side}}: {{.Total}} ({{.Count}} {{plural `it` .Count `mossa contata` `mosse contate`}} + {{.Needed}} per finire)",
 	NeededExplained: "Le pedine di {{.Side}} non erano tutte arrivate: per finire serviva ancora un minimo di {{.Needed}} " +
-		"{{if eq .Needed 1}}mossa{{else}}mosse{{end}}, che si aggiunge al totale.",
+		"{{plural `it` .Needed `mossa` `mosse`}}, che si aggiunge al totale.",
 
 	NewLink: "il tuo link per giocare questa partita è stato rinnovato. I link precedenti non funzionano più.",
 
@@ -78,6 +79,11 @@ var italian = phrases{
 	Bye:               "nel turno {{.Round}} del torneo {{.Name}} riposi: vale come una vittoria. Il prossimo abbinamento ti arriverà per e-mail.",
 	Walkover:          "{{.Opponent}} ha lasciato il torneo {{.Name}}: la tua partita del turno {{.Round}} vale come una vittoria, senza giocare. Il prossimo abbinamento ti arriverà per e-mail.",
 	WalkoverAnnulled:  "{{.Opponent}} ha lasciato il torneo {{.Name}}: non hai una partita nel turno {{.Round}} e nessuna delle sue partite conta, né per lui né per i suoi avversari. Il prossimo abbinamento ti arriverà per e-mail.",
+
+	FinishedLabel:  "Rivedi la partita turno per turno, o gioca ancora:",
+	FinishedButton: "Apri la partita",
+	TeamLine:       "Giochi nella squadra {{.Team}} con {{.Partner}}, contro {{.Others}}.",
+	And:            "{{.A}} e {{.B}}",
 
 	MoveLinkLabel: "Il tuo link personale per giocare (è solo tuo: non inoltrarlo):",
 	MoveButton:    "Apri la scacchiera",

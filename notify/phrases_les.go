@@ -98,25 +98,25 @@ var lesEnglish = lesPhrases{
 	Played:   "{{.Color}} played {{.Ply}}",
 
 	Side:      "{{.Color}} ({{.Name}})",
-	Win:       "{{.Side}} won by {{.Margin}} {{if eq .Margin 1}}hole{{else}}holes{{end}}",
+	Win:       "{{.Side}} won by {{.Margin}} {{plural `en` .Margin `hole` `holes`}}",
 	WinSizes:  "{{.Side}} won on the sizes of the holes",
 	WinAround: "{{.Side}} won on the stones around the holes",
 
 	ByCount: "{{.Winner}} owns more holes than {{.Loser}}, {{.More}} to {{.Fewer}}: the number of holes decides first.",
-	BySizes: "Both own {{.Count}} {{if eq .Count 1}}hole{{else}}holes{{end}}, so the first tie-break decided, the sizes: " +
+	BySizes: "Both own {{.Count}} {{plural `en` .Count `hole` `holes`}}, so the first tie-break decided, the sizes: " +
 		"going down both lists from the largest hole, the first pair that differs is {{.Winner}}'s hole of {{.Win}} points " +
 		"against {{.Loser}}'s of {{.Lose}}.",
-	ByAround: "Both own {{.Count}} {{if eq .Count 1}}hole{{else}}holes{{end}} of the same sizes, so the second tie-break " +
+	ByAround: "Both own {{.Count}} {{plural `en` .Count `hole` `holes`}} of the same sizes, so the second tie-break " +
 		"decided, the stones around the holes: going down both lists, the first pair that differs is {{.Winner}}'s hole " +
 		"with {{.Win}} stones around against {{.Loser}}'s with {{.Lose}}.",
-	Equal:     "Both own {{.Count}} {{if eq .Count 1}}hole{{else}}holes{{end}}, alike in size and in stones around: the game is drawn.",
+	Equal:     "Both own {{.Count}} {{plural `en` .Count `hole` `holes`}}, alike in size and in stones around: the game is drawn.",
 	NoHoles:   "Nobody owns a hole: the game is drawn.",
 	NoColours: "The game ended before the colours were chosen, so it is drawn.",
 	Conceded: "After a resignation or a time-out the other player wins by the difference in holes owned on the board as it " +
 		"stands, and by at least 1.",
 
 	HolesHeading: "Holes owned, largest first, each as its size in points (and the stones around it):",
-	Holes:        "{{.Side}}: {{if eq .Count 0}}none{{else}}{{.Count}} {{if eq .Count 1}}hole{{else}}holes{{end}}: {{.List}}{{end}}",
+	Holes:        "{{.Side}}: {{if eq .Count 0}}none{{else}}{{.Count}} {{plural `en` .Count `hole` `holes`}}: {{.List}}{{end}}",
 
 	RoundDeadline: "The round ends on {{.Deadline}}: a game still unfinished then is adjudicated, scored on the board as it stands.",
 	Legend: "B W stones, (B) a stone of the last ply, . an empty point, b w the empty points of a hole Black or White owns " +

@@ -39,18 +39,18 @@ var lesGerman = lesPhrases{
 	Played:   "{{.Color}} hat {{.Ply}} gespielt",
 
 	Side:      "{{.Color}} ({{.Name}})",
-	Win:       "Sieg für {{.Side}} mit {{.Margin}} {{if eq .Margin 1}}Loch{{else}}Löchern{{end}} Vorsprung",
+	Win:       "Sieg für {{.Side}} mit {{.Margin}} {{plural `de` .Margin `Loch` `Löchern`}} Vorsprung",
 	WinSizes:  "Sieg für {{.Side}} nach der Größe der Löcher",
 	WinAround: "Sieg für {{.Side}} nach den Steinen rings um die Löcher",
 
 	ByCount: "{{.Winner}} besitzt mehr Löcher als {{.Loser}}, {{.More}} zu {{.Fewer}}: Die Zahl der Löcher entscheidet zuerst.",
-	BySizes: "Beide besitzen {{.Count}} {{if eq .Count 1}}Loch{{else}}Löcher{{end}}, also entschied die erste Wertung bei " +
+	BySizes: "Beide besitzen {{.Count}} {{plural `de` .Count `Loch` `Löcher`}}, also entschied die erste Wertung bei " +
 		"Gleichstand, die Größe: Geht man beide Listen vom größten Loch an durch, ist das erste Paar, das sich unterscheidet, " +
 		"das Loch von {{.Winner}} mit {{.Win}} Punkten gegen das von {{.Loser}} mit {{.Lose}}.",
-	ByAround: "Beide besitzen {{.Count}} {{if eq .Count 1}}Loch{{else}}Löcher{{end}} derselben Größen, also entschied die " +
+	ByAround: "Beide besitzen {{.Count}} {{plural `de` .Count `Loch` `Löcher`}} derselben Größen, also entschied die " +
 		"zweite Wertung bei Gleichstand, die Steine rings um die Löcher: Geht man beide Listen durch, ist das erste Paar, das " +
 		"sich unterscheidet, das Loch von {{.Winner}} mit {{.Win}} Steinen ringsum gegen das von {{.Loser}} mit {{.Lose}}.",
-	Equal: "Beide besitzen {{.Count}} {{if eq .Count 1}}Loch{{else}}Löcher{{end}}, gleich in Größe und Steinen ringsum: " +
+	Equal: "Beide besitzen {{.Count}} {{plural `de` .Count `Loch` `Löcher`}}, gleich in Größe und Steinen ringsum: " +
 		"Die Partie endet unentschieden.",
 	NoHoles:   "Niemand besitzt ein Loch: Die Partie endet unentschieden.",
 	NoColours: "Die Partie endete, bevor die Farben gewählt waren, und endet daher unentschieden.",
@@ -58,7 +58,7 @@ var lesGerman = lesPhrases{
 		"jeder auf dem Brett besitzt, wie es gerade steht, mindestens aber mit 1.",
 
 	HolesHeading: "Besessene Löcher, die größten zuerst, jeweils mit ihrer Größe in Punkten (und den Steinen ringsum):",
-	Holes:        "{{.Side}}: {{if eq .Count 0}}keine{{else}}{{.Count}} {{if eq .Count 1}}Loch{{else}}Löcher{{end}}: {{.List}}{{end}}",
+	Holes:        "{{.Side}}: {{if eq .Count 0}}keine{{else}}{{.Count}} {{plural `de` .Count `Loch` `Löcher`}}: {{.List}}{{end}}",
 
 	RoundDeadline: "Die Turnierrunde endet am {{.Deadline}}. Ist die Partie dann nicht beendet, wird sie nach dem Brett gewertet, wie es steht.",
 	Legend: "B W die Steine (Schwarz, Weiß), (B) ein zuletzt gesetzter Stein, . ein freier Punkt, b w die freien Punkte " +

@@ -39,18 +39,18 @@ var lesSpanish = lesPhrases{
 	Played:   "El {{.Color}} jugó {{.Ply}}",
 
 	Side:      "{{.Color}} ({{.Name}})",
-	Win:       "victoria de {{.Side}} por {{.Margin}} {{if eq .Margin 1}}hueco{{else}}huecos{{end}}",
+	Win:       "victoria de {{.Side}} por {{.Margin}} {{plural `es` .Margin `hueco` `huecos`}}",
 	WinSizes:  "victoria de {{.Side}} por el tamaño de los huecos",
 	WinAround: "victoria de {{.Side}} por las piedras alrededor de los huecos",
 
 	ByCount: "El {{.Winner}} posee más huecos que el {{.Loser}}, {{.More}} contra {{.Fewer}}: primero decide el número de huecos.",
-	BySizes: "Cada uno posee {{.Count}} {{if eq .Count 1}}hueco{{else}}huecos{{end}}, así que decidió el primer desempate, " +
+	BySizes: "Cada uno posee {{.Count}} {{plural `es` .Count `hueco` `huecos`}}, así que decidió el primer desempate, " +
 		"el tamaño: recorriendo ambas listas desde el hueco más grande, el primer par distinto es el hueco del {{.Winner}}, " +
 		"de {{.Win}} puntos, contra el del {{.Loser}}, de {{.Lose}}.",
-	ByAround: "Cada uno posee {{.Count}} {{if eq .Count 1}}hueco{{else}}huecos{{end}} de los mismos tamaños, así que " +
+	ByAround: "Cada uno posee {{.Count}} {{plural `es` .Count `hueco` `huecos`}} de los mismos tamaños, así que " +
 		"decidió el segundo desempate, las piedras alrededor de los huecos: recorriendo ambas listas, el primer par distinto " +
 		"es el hueco del {{.Winner}}, con {{.Win}} piedras alrededor, contra el del {{.Loser}}, con {{.Lose}}.",
-	Equal: "Cada uno posee {{.Count}} {{if eq .Count 1}}hueco{{else}}huecos{{end}}, iguales en tamaño y en piedras " +
+	Equal: "Cada uno posee {{.Count}} {{plural `es` .Count `hueco` `huecos`}}, iguales en tamaño y en piedras " +
 		"alrededor: la partida termina en empate.",
 	NoHoles:   "Nadie posee un hueco: la partida termina en empate.",
 	NoColours: "La partida terminó antes de elegir los colores: termina en empate.",
@@ -58,7 +58,7 @@ var lesSpanish = lesPhrases{
 		"tablero tal como está, y al menos por 1.",
 
 	HolesHeading: "Huecos poseídos, del más grande al más pequeño, cada uno con su tamaño en puntos (y las piedras alrededor):",
-	Holes:        "{{.Side}}: {{if eq .Count 0}}ninguno{{else}}{{.Count}} {{if eq .Count 1}}hueco{{else}}huecos{{end}}: {{.List}}{{end}}",
+	Holes:        "{{.Side}}: {{if eq .Count 0}}ninguno{{else}}{{.Count}} {{plural `es` .Count `hueco` `huecos`}}: {{.List}}{{end}}",
 
 	RoundDeadline: "La ronda termina el {{.Deadline}}: una partida aún sin terminar en ese momento se adjudica según el tablero tal como está.",
 	Legend: "B W las piedras (Negro, Blanco), (B) una piedra de la última jugada, . un punto vacío, b w los puntos vacíos " +

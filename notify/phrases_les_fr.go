@@ -39,19 +39,19 @@ var lesFrench = lesPhrases{
 	Played:   "{{.Color}} a joué {{.Ply}}",
 
 	Side:      "{{.Color}} ({{.Name}})",
-	Win:       "victoire de {{.Side}} avec {{.Margin}} {{if eq .Margin 1}}trou{{else}}trous{{end}} d'avance",
+	Win:       "victoire de {{.Side}} avec {{.Margin}} {{plural `fr` .Margin `trou` `trous`}} d'avance",
 	WinSizes:  "victoire de {{.Side}} à la taille des trous",
 	WinAround: "victoire de {{.Side}} aux pierres qui entourent les trous",
 
 	ByCount: "{{.Winner}} possède plus de trous que {{.Loser}}, {{.More}} contre {{.Fewer}}\u00a0: le nombre de trous " +
 		"départage en premier.",
-	BySizes: "Chacun possède {{.Count}} {{if eq .Count 1}}trou{{else}}trous{{end}}, c'est donc le premier départage qui a " +
+	BySizes: "Chacun possède {{.Count}} {{plural `fr` .Count `trou` `trous`}}, c'est donc le premier départage qui a " +
 		"décidé, la taille\u00a0: en parcourant les deux listes depuis le plus grand trou, la première paire qui diffère " +
 		"oppose le trou de {{.Winner}}, de {{.Win}} points, à celui de {{.Loser}}, de {{.Lose}}.",
-	ByAround: "Chacun possède {{.Count}} {{if eq .Count 1}}trou{{else}}trous{{end}} de mêmes tailles, c'est donc le second " +
+	ByAround: "Chacun possède {{.Count}} {{plural `fr` .Count `trou` `trous`}} de mêmes tailles, c'est donc le second " +
 		"départage qui a décidé, les pierres autour des trous\u00a0: en parcourant les deux listes, la première paire qui " +
 		"diffère oppose le trou de {{.Winner}}, entouré de {{.Win}} pierres, à celui de {{.Loser}}, entouré de {{.Lose}}.",
-	Equal: "Chacun possède {{.Count}} {{if eq .Count 1}}trou{{else}}trous{{end}}, de mêmes tailles et entourés d'autant " +
+	Equal: "Chacun possède {{.Count}} {{plural `fr` .Count `trou` `trous`}}, de mêmes tailles et entourés d'autant " +
 		"de pierres\u00a0: la partie se termine sur une égalité.",
 	NoHoles:   "Personne ne possède de trou\u00a0: la partie se termine sur une égalité.",
 	NoColours: "La partie s'est arrêtée avant le choix des couleurs\u00a0: elle se termine sur une égalité.",
@@ -59,7 +59,7 @@ var lesFrench = lesPhrases{
 		"plateau tel qu'il est, et au moins 1.",
 
 	HolesHeading: "Trous possédés, du plus grand au plus petit, chacun avec sa taille en points (et les pierres qui l'entourent)\u00a0:",
-	Holes:        "{{.Side}}\u00a0: {{if eq .Count 0}}aucun{{else}}{{.Count}} {{if eq .Count 1}}trou{{else}}trous{{end}}\u00a0: {{.List}}{{end}}",
+	Holes:        "{{.Side}}\u00a0: {{if eq .Count 0}}aucun{{else}}{{.Count}} {{plural `fr` .Count `trou` `trous`}}\u00a0: {{.List}}{{end}}",
 
 	RoundDeadline: "La ronde se termine le {{.Deadline}}\u00a0: une partie encore inachevée à ce moment est arbitrée d'après le plateau tel qu'il est.",
 	Legend: "B W les pierres (Noir, Blanc), (B) une pierre du dernier coup, . un point vide, b w les points vides d'un trou " +

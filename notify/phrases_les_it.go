@@ -39,18 +39,18 @@ var lesItalian = lesPhrases{
 	Played:   "Il {{.Color}} ha giocato {{.Ply}}",
 
 	Side:      "{{.Color}} ({{.Name}})",
-	Win:       "vittoria per {{.Side}} con {{.Margin}} {{if eq .Margin 1}}buco{{else}}buchi{{end}} di vantaggio",
+	Win:       "vittoria per {{.Side}} con {{.Margin}} {{plural `it` .Margin `buco` `buchi`}} di vantaggio",
 	WinSizes:  "vittoria per {{.Side}} per la grandezza dei buchi",
 	WinAround: "vittoria per {{.Side}} per le pietre intorno ai buchi",
 
 	ByCount: "Il {{.Winner}} possiede più buchi del {{.Loser}}, {{.More}} contro {{.Fewer}}: conta prima di tutto il numero dei buchi.",
-	BySizes: "Ognuno possiede {{.Count}} {{if eq .Count 1}}buco{{else}}buchi{{end}}, quindi ha deciso il primo spareggio, " +
+	BySizes: "Ognuno possiede {{.Count}} {{plural `it` .Count `buco` `buchi`}}, quindi ha deciso il primo spareggio, " +
 		"la grandezza: scorrendo le due liste dal buco più grande, la prima coppia diversa è il buco del {{.Winner}}, di " +
 		"{{.Win}} punti, contro quello del {{.Loser}}, di {{.Lose}}.",
-	ByAround: "Ognuno possiede {{.Count}} {{if eq .Count 1}}buco{{else}}buchi{{end}} delle stesse grandezze, quindi ha " +
+	ByAround: "Ognuno possiede {{.Count}} {{plural `it` .Count `buco` `buchi`}} delle stesse grandezze, quindi ha " +
 		"deciso il secondo spareggio, le pietre intorno ai buchi: scorrendo le due liste, la prima coppia diversa è il buco " +
 		"del {{.Winner}}, con {{.Win}} pietre intorno, contro quello del {{.Loser}}, con {{.Lose}}.",
-	Equal: "Ognuno possiede {{.Count}} {{if eq .Count 1}}buco{{else}}buchi{{end}}, uguali per grandezza e pietre intorno: " +
+	Equal: "Ognuno possiede {{.Count}} {{plural `it` .Count `buco` `buchi`}}, uguali per grandezza e pietre intorno: " +
 		"la partita finisce in pareggio.",
 	NoHoles:   "Nessuno possiede un buco: la partita finisce in pareggio.",
 	NoColours: "La partita è finita prima della scelta dei colori: finisce in pareggio.",
@@ -58,7 +58,7 @@ var lesItalian = lesPhrases{
 		"scacchiera così com'è, e almeno con 1.",
 
 	HolesHeading: "Buchi posseduti, dal più grande, ognuno con la sua grandezza in punti (e le pietre intorno):",
-	Holes:        "{{.Side}}: {{if eq .Count 0}}nessuno{{else}}{{.Count}} {{if eq .Count 1}}buco{{else}}buchi{{end}}: {{.List}}{{end}}",
+	Holes:        "{{.Side}}: {{if eq .Count 0}}nessuno{{else}}{{.Count}} {{plural `it` .Count `buco` `buchi`}}: {{.List}}{{end}}",
 
 	RoundDeadline: "Il turno del torneo finisce il {{.Deadline}}: una partita non ancora finita a quel momento viene aggiudicata in base alla scacchiera così com'è.",
 	Legend: "B W le pietre (Nero, Bianco), (B) una pietra dell'ultima giocata, . un punto vuoto, b w i punti vuoti di un " +

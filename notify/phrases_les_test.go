@@ -48,7 +48,7 @@ func TestLesPhrasesEveryLocale(t *testing.T) {
 		v := reflect.ValueOf(*p)
 		for _, f := range fields {
 			phrase := v.FieldByIndex(f.Index).String()
-			tmpl, err := template.New(f.Name).Option("missingkey=error").Parse(phrase)
+			tmpl, err := template.New(f.Name).Option("missingkey=error").Funcs(phraseFuncs).Parse(phrase)
 			if err != nil || strings.TrimSpace(phrase) == "" {
 				t.Errorf("%s.%s = %q: %v", locale, f.Name, phrase, err)
 				continue

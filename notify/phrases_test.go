@@ -23,6 +23,7 @@ func phraseData(p *phrases, n int, earlyStop bool) map[string]any {
 		"Result": p.Draw, "Side": p.Teams[0], "Opponent": "Bob", "Margin": n, "Total": 31, "Count": 28, "Needed": n,
 		"Example": "e5e4:e4d4:d4c4", "From": "eve@example.org", "Rule": "blocked", "RuleRef": "M2", "Part": n - 1, "Reason": "stale_ply",
 		"URL": "https://hooks.example.org/lesspost", "ID": 7, "Pieces": "W B", "Targets": "w b", "Names": p.Colors[0] + ", " + p.Colors[1],
+		"Team": p.Teams[0], "Partner": "Wim (" + p.Colors[2] + ")", "Others": "Bea and Rae", "A": "Bea", "B": "Rae",
 	}
 }
 
@@ -45,7 +46,7 @@ func phraseFields(t *testing.T) []reflect.StructField {
 // placeholders are the data fields a template uses, e.g. [Margin Side].
 func placeholders(t *testing.T, phrase string) []string {
 	t.Helper()
-	tmpl, err := template.New("phrase").Parse(phrase)
+	tmpl, err := template.New("phrase").Funcs(phraseFuncs).Parse(phrase)
 	if err != nil {
 		t.Fatalf("parse %q: %v", phrase, err)
 	}
@@ -123,7 +124,7 @@ func TestPhrasesEveryLocale(t *testing.T) {
 				t.Errorf("%s.%s is empty", locale, f.Name)
 				continue
 			}
-			tmpl, err := template.New(f.Name).Option("missingkey=error").Parse(phrase)
+			tmpl, err := template.New(f.Name).Option("missingkey=error").Funcs(phraseFuncs).Parse(phrase)
 			if err != nil {
 				t.Errorf("%s.%s: %v", locale, f.Name, err)
 				continue

@@ -322,6 +322,12 @@ func (v *gameView) moveLink(p *phrases) block {
 	return block{link: &link{label: p.MoveLinkLabel, url: v.moveURL, button: p.MoveButton}}
 }
 
+// finishedLink is the player's link to the finished game: his move link
+// still opens it, to step through its turns or play it again.
+func (v *gameView) finishedLink(p *phrases) block {
+	return block{link: &link{label: p.FinishedLabel, url: v.moveURL, button: p.FinishedButton}}
+}
+
 // watchLink is the game's spectator link, to pass on to whoever wants to
 // follow the game.
 func (v *gameView) watchLink(p *phrases) block {

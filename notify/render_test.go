@@ -177,12 +177,24 @@ func TestGolden(t *testing.T) {
 
 // classify names the kind of a rendered email from its Message-ID and text;
 // Render does not return the kind, and the mailbook knows the order.
+// finished says whether an email has the link to a finished game.
+func finished(text string) bool {
+	for _, p := range catalog {
+		if strings.Contains(text, p.FinishedLabel) {
+			return true
+		}
+	}
+	return false
+}
+
 func classify(m Message) string {
 	switch {
 	case m.Unsubscribe == "":
 		return "login"
 	case m.ThreadID == "":
 		return "invitation"
+	case finished(m.Text):
+		return "game_over" // its link opens the finished game
 	case strings.Contains(m.Text, "seat-black-2"):
 		return "new_link"
 	case strings.Contains(m.Text, "#t=seat-"):
@@ -276,5 +288,90 @@ func TestEveryEmailCarriesNeverEmailLink(t *testing.T) {
 				t.Errorf("%s %s: the HTML part has no never-email link:\n%s", locale, classify(m), m.HTML)
 			}
 		}
+	}
+}
+
+// The game-over email tells each player what was played since his own last
+// turn (the final turn, for the one who did not make it) and links his
+// finished game, to step through it or play again.
+func TestGameOverSaysTheFinalTurn(t *testing.T) {
+	last := vectors.Load(t).GameCases[0].Turns
+	final := last[len(last)-1]
+	var over []Message
+	for _, m := range mailbook(t, "en") {
+		if finished(m.Text) {
+			over = append(over, m)
+		}
+	}
+	if len(over) != 2 {
+		t.Fatalf("%d game-over emails, want one per player", len(over))
+	}
+	told := 0
+	for _, m := range over {
+		if strings.Contains(m.Text, " played "+final) {
+			told++
+		}
+		if !strings.Contains(m.Text, english.FinishedLabel+"\nhttps://less.example/play/g_abcdefghij#t=seat-") {
+			t.Errorf("%s's game-over email does not link the finished game:\n%s", m.To, m.Text)
+		}
+	}
+	if told != 1 {
+		t.Errorf("%d game-over emails say the final turn %s, want the one to the player who did not make it", told, final)
+	}
+}
+
+// In the four-player game the invitation and the your-turn email name the
+// reader's team, his partner and the other two.
+func TestFourPlayerMailsNameTheTeams(t *testing.T) {
+	ctx := t.Context()
+	db, err := repo.Open(ctx, repotest.Path(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	if err := db.RequestLogin(ctx, "org@example.org", "en", now); err != nil {
+		t.Fatal(err)
+	}
+	login, err := db.DueMail(ctx, now, 1)
+	if err != nil || len(login) != 1 {
+		t.Fatalf("login mail: %v %v", login, err)
+	}
+	session, err := db.ExchangeLogin(ctx, login[0].Secret, time.Hour, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var players []domain.Player
+	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
+		players = append(players, domain.Player{Name: name, Email: strings.ToLower(name) + "@example.org", Locale: "en"})
+	}
+	if _, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players}, session.User.ID, now); err != nil {
+		t.Fatal(err)
+	}
+	due, err := db.DueMail(ctx, now, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Renderer{Store: db, Links: fakeLinks{}, Host: "less.example"}
+	want := map[string]string{
+		"wim@example.org": "You play in the team Yellow and White with Yan (Yellow), against Bea (Black) and Rae (Red).",
+		"bea@example.org": "You play in the team Black and Red with Rae (Red), against Yan (Yellow) and Wim (White).",
+	}
+	for _, m := range due {
+		line, ok := want[m.Email]
+		if !ok || m.Notice.Kind != domain.NoticeInvitation {
+			continue
+		}
+		msg, err := r.Render(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(msg.Text, line) {
+			t.Errorf("%s's invitation lacks %q:\n%s", m.Email, line, msg.Text)
+		}
+		delete(want, m.Email)
+	}
+	if len(want) != 0 {
+		t.Errorf("no invitation to %v", want)
 	}
 }

@@ -73,9 +73,12 @@ func TestImportDirection(t *testing.T) {
 		// embedded SQL files), which is repo's to apply.
 		{"repo/...", []string{"repo", "domain", "migrations"}},
 		// api decodes, authenticates and calls the use cases: never the
-		// store. It serves the contract (the root package) and renders
-		// result lines with notify's phrases.
-		{"api/...", []string{"", "api", "domain", "notify"}},
+		// store. It serves the contract (the root package) and the rules
+		// pages (docs, the embedded rules), and renders result lines with
+		// notify's phrases.
+		{"api/...", []string{"", "api", "docs", "domain", "notify"}},
+		// docs is the rules as text: it knows nothing of the server.
+		{"docs/...", []string{"docs"}},
 	}
 	for _, tt := range tests {
 		for _, dep := range projectDeps(t, tt.pattern) {
