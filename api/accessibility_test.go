@@ -29,7 +29,7 @@ type a11yPage struct {
 // finished game and its replay, a link without its token; the sign-in page
 // asking, and listing games with the new game's form; the tournament pages
 // (round robin, knockout, teams); the unsubscribe page before and after its
-// button, and never-email.
+// button, and never-email; the rules pages of both games.
 func TestPagesAreAccessible(t *testing.T) {
 	h := newHarness(t)
 
@@ -131,6 +131,8 @@ func TestPagesAreAccessible(t *testing.T) {
 				p.axe("unsubscribe-done")
 			}},
 		{name: "never-email", url: fixed(never), ready: `document.querySelector('form button')`},
+		{name: "rules-less", url: fixed(h.url + "/rules?lang=fr"), ready: `document.querySelector('h1')`},
+		{name: "rules-les", url: fixed(h.url + "/rules/les?lang=de"), ready: `document.querySelector('h1')`},
 	}
 	for _, size := range []screenSize{{390, 844, true}, {1280, 800, false}} {
 		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
