@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/internal/typography"
 )
 
 // The pages' words live in two kinds of table: web/i18n.js (the scripted
@@ -131,66 +132,10 @@ func TestPagesAddressTheReaderAsTheMailsDo(t *testing.T) {
 	}
 }
 
-// frenchSpaces are the spaces French typography puts before : ; ? ! and
-// inside « »: no-break (as the mails write it) or narrow no-break.
-const frenchSpaces = "\u00a0\u202f"
-
-// frenchTypographyFaults lists the places in s where a no-break space is
-// missing. Only punctuation that ends a phrase counts (followed by a space
-// or the end), so notation (e5e4:f5f3), times (14:00) and URLs pass.
-func frenchTypographyFaults(s string) []string {
-	var faults []string
-	r := []rune(s)
-	for i, c := range r {
-		switch {
-		case strings.ContainsRune(":;?!", c):
-			if i+1 < len(r) && !strings.ContainsRune(" \u00a0\u202f»”)", r[i+1]) {
-				continue
-			}
-			if i == 0 || !strings.ContainsRune(frenchSpaces, r[i-1]) {
-				faults = append(faults, "before "+string(c)+" at "+strconv.Itoa(i))
-			}
-		case c == '«':
-			if i+1 >= len(r) || !strings.ContainsRune(frenchSpaces, r[i+1]) {
-				faults = append(faults, "after « at "+strconv.Itoa(i))
-			}
-		case c == '»':
-			if i == 0 || !strings.ContainsRune(frenchSpaces, r[i-1]) {
-				faults = append(faults, "before » at "+strconv.Itoa(i))
-			}
-		}
-	}
-	return faults
-}
-
-func TestFrenchTypographyFaults(t *testing.T) {
-	cases := []struct {
-		s     string
-		fault bool
-	}{
-		{"Partie terminée\u00a0: {result}", false},
-		{"Partie terminée : {result}", true},
-		{"Partie terminée: {result}", true},
-		{"Abandonner\u202f?", false},
-		{"Abandonner ?", true},
-		{"d’une case à l’autre\u00a0; Entrée", false},
-		{"d’une case à l’autre ; Entrée", true},
-		{"les e-mails «\u00a0à vous de jouer\u00a0»", false},
-		{"les e-mails « à vous de jouer »", true},
-		{"e5e4:f5f3, à 14:00, https://example.org/?a=1", false},
-		{"Bravo !", true},
-	}
-	for _, c := range cases {
-		if got := len(frenchTypographyFaults(c.s)) > 0; got != c.fault {
-			t.Errorf("%q: fault %v, want %v", c.s, got, c.fault)
-		}
-	}
-}
-
 // Every French string of the pages has its no-break spaces.
 func TestPagesFrenchTypography(t *testing.T) {
 	for k, s := range pageStrings(t, "fr") {
-		if f := frenchTypographyFaults(s); len(f) > 0 {
+		if f := typography.FrenchFaults(s); len(f) > 0 {
 			t.Errorf("%s %q: no-break space missing %s", k, s, strings.Join(f, ", "))
 		}
 	}

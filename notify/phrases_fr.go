@@ -63,17 +63,17 @@ var french = phrases{
 
 	ReplyHow:         "Répondez à cet e-mail avec votre tour, par exemple {{.Example}}, ou resign pour abandonner.",
 	ReplyAccepted:    "Votre tour {{.Turn}} a été joué. Nous vous écrirons quand ce sera de nouveau à vous de jouer.",
-	ReplyStranger:    "Une réponse à un e-mail de cette partie est venue de {{.From}}, et non de votre adresse : elle n'a rien joué. Pour jouer par e-mail, répondez depuis l'adresse où arrivent nos e-mails.",
-	ReplyEarlier:     "Votre réponse portait sur un e-mail d'un tour précédent ; la partie a avancé depuis, elle n'a donc rien joué. Voici le plateau maintenant.",
-	ReplyNoTurn:      "Nous n'avons trouvé aucun tour dans votre réponse : elle n'a rien joué. Écrivez votre tour sur une ligne à part. Nous avons lu :",
-	ReplyIllegal:     "Votre tour {{.Turn}} ne peut pas être joué : il enfreint la règle {{.RuleRef}} ({{.Rule}}){{if .Part}}, à sa partie {{.Part}}{{end}}. Rien n'a été joué.",
-	ReplyNotYourTurn: "Votre réponse est arrivée alors que ce n'était pas à vous de jouer : elle n'a rien joué.",
-	ReplyGameOver:    "Cette partie est terminée : votre réponse n'a rien joué.",
+	ReplyStranger:    "Une réponse à un e-mail de cette partie est venue de {{.From}}, et non de votre adresse\u00a0: elle n'a rien joué. Pour jouer par e-mail, répondez depuis l'adresse où arrivent nos e-mails.",
+	ReplyEarlier:     "Votre réponse portait sur un e-mail d'un tour précédent\u00a0; la partie a avancé depuis, elle n'a donc rien joué. Voici le plateau maintenant.",
+	ReplyNoTurn:      "Nous n'avons trouvé aucun tour dans votre réponse\u00a0: elle n'a rien joué. Écrivez votre tour sur une ligne à part. Nous avons lu\u00a0:",
+	ReplyIllegal:     "Votre tour {{.Turn}} ne peut pas être joué\u00a0: il enfreint la règle {{.RuleRef}} ({{.Rule}}){{if .Part}}, à sa partie {{.Part}}{{end}}. Rien n'a été joué.",
+	ReplyNotYourTurn: "Votre réponse est arrivée alors que ce n'était pas à vous de jouer\u00a0: elle n'a rien joué.",
+	ReplyGameOver:    "Cette partie est terminée\u00a0: votre réponse n'a rien joué.",
 	ReplyOther:       "Votre réponse n'a rien joué ({{.Reason}}).",
 	ReplyAgain:       "Pour répondre de nouveau, répondez à cet e-mail.",
 
 	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",
-	TournamentDecider: "Ceci est la partie décisive de votre match : les parties de la ronde {{.Round}} l’ont laissé à égalité. Son vainqueur se qualifie ; si elle est nulle aussi, la meilleure tête de série se qualifie.",
+	TournamentDecider: "Ceci est la partie décisive de votre match\u00a0: les parties de la ronde {{.Round}} l’ont laissé à égalité. Son vainqueur se qualifie\u00a0; si elle est nulle aussi, la meilleure tête de série se qualifie.",
 	RoundDeadline:     "La ronde se termine le {{.Deadline}}\u00a0: une partie encore inachevée à ce moment est arbitrée comme si le nombre maximal de tours était atteint.",
 	SubjectTournament: "Less\u00a0: {{.Name}}, ronde {{.Round}}",
 	Bye:               "Vous êtes exempt à la ronde {{.Round}} du tournoi {{.Name}}\u00a0: cela compte comme une victoire. Votre prochain appariement arrivera par e-mail.",
@@ -98,8 +98,8 @@ var french = phrases{
 	NeverEmail:  "Ne plus jamais m’écrire (arrête tous les e-mails de lesspost à cette adresse)",
 
 	SubjectWebhookDisabled: "Votre webhook lesspost a été désactivé",
-	WebhookDisabled:        "lesspost n’envoie plus d’événements à votre webhook {{.URL}}. Raison (en anglais) : {{.Reason}}.",
-	WebhookEnable:          "Les événements de votre compte n’y sont plus envoyés. Quand il fonctionne de nouveau, réactivez-le (PATCH /v1/me/webhooks/{{.ID}} avec {\"enabled\": true}) ; son journal de livraison (GET /v1/me/webhooks/{{.ID}}/deliveries) montre ce qui a échoué, et chaque message peut être renvoyé.",
+	WebhookDisabled:        "lesspost n’envoie plus d’événements à votre webhook {{.URL}}. Raison (en anglais)\u00a0: {{.Reason}}.",
+	WebhookEnable:          "Les événements de votre compte n’y sont plus envoyés. Quand il fonctionne de nouveau, réactivez-le (PATCH /v1/me/webhooks/{{.ID}} avec {\"enabled\": true})\u00a0; son journal de livraison (GET /v1/me/webhooks/{{.ID}}/deliveries) montre ce qui a échoué, et chaque message peut être renvoyé.",
 }
 
 func init() { catalog["fr"] = &french }
