@@ -722,3 +722,27 @@ func TestPlayPageShowsTheTeams(t *testing.T) {
 	}
 	saveScreenshot(t, p, "play-1280-teams.png")
 }
+
+// The game's creator, signed in, plays a finished game again from its page
+// (he does not play in it): the rematch opens, and both players are invited.
+func TestPlayPageCreatorPlaysAgain(t *testing.T) {
+	h := newHarness(t)
+	id, _, bob := newGame(t, h, twoPlayers(wallBoard))
+	h.do("POST", "/v1/games/"+id+"/resign", bob, nil).want(t, http.StatusOK)
+	h.deliver()
+	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "org@example.org"}).want(t, http.StatusAccepted)
+	link := loginLinkRE.FindString(only(t, h.deliver(), "org@example.org").Text)
+	p := openBrowser(t, 1280, 900)
+	p.do("open the sign-in link", chromedp.Navigate(h.pageURL(link)))
+	p.waitFor("the games", `document.querySelector('#games a')`)
+	p.click("#games a")
+	p.waitFor("the finished game", `location.pathname === '/play/`+id+`' && !document.getElementById('again').hidden`)
+	p.click("#again-button")
+	p.waitFor("the rematch", `location.pathname !== '/play/`+id+`' && !document.body.classList.contains('loading') && document.getElementById('status').textContent !== ''`)
+	if got := p.text("#status"); got != "White (Bob) to move" {
+		t.Errorf("status in the rematch %q", got)
+	}
+	if mail := h.deliver(); len(mail) != 2 {
+		t.Errorf("%d emails, want the 2 invitations: %v", len(mail), subjects(mail))
+	}
+}

@@ -418,7 +418,10 @@ function afterPlayed(res, view) {
 // After the game its players may play it again: the same board, everyone
 // on the other side. The server makes one rematch however many ask.
 function renderAgain() {
-  const show = state.game.status === 'finished' && state.game.your_colors.length > 0;
+  // Signed in (no link), the reader is a player or the game's creator: both
+  // may start the rematch.
+  const mayAsk = state.game.your_colors.length > 0 || !state.perGame;
+  const show = state.game.status === 'finished' && mayAsk;
   $('again').hidden = !show;
   if (show) setText($('again-help'), state.t(state.game.seats.length === 4 ? 'again.helpTeams' : 'again.help'));
 }
