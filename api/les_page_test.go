@@ -418,8 +418,7 @@ func TestLesPageKeyboard(t *testing.T) {
 func TestLesPageFitsSmallPhone(t *testing.T) {
 	h := newHarness(t)
 	id, seats := newLesGame(t, h, 9, "")
-	p := openBrowser(t, 360, 740)
-	p.do("emulate a phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+	p := phone(t, 360, 740)
 	fits := func(what string) {
 		t.Helper()
 		if w := eval[int](p, "document.scrollingElement.scrollWidth"); w > 360 {

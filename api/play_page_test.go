@@ -195,8 +195,7 @@ func TestPlayPageSpectator(t *testing.T) {
 func TestPlayPageFitsSmallPhone(t *testing.T) {
 	h := newHarness(t)
 	id, ann, _ := newGame(t, h, twoPlayers(wallBoard))
-	p := openBrowser(t, 360, 740)
-	p.do("emulate a phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+	p := phone(t, 360, 740)
 	p.open(h.url + "/play/" + id + "#t=" + ann)
 	p.waitFor("the turn panel", `!document.getElementById('turn').hidden && document.querySelector('.movable')`)
 	p.click(`[data-sq="e5"]`)

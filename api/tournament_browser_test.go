@@ -175,8 +175,7 @@ func TestTeamTournamentPageInBrowser(t *testing.T) {
 	}
 	for _, width := range []int{390, 360} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			p := openBrowser(t, width, 844)
-			p.do("emulate a phone", chromedp.EmulateViewport(int64(width), 844, chromedp.EmulateMobile, chromedp.EmulateScale(2)))
+			p := phone(t, width, 844)
 			p.do("open the page", chromedp.Navigate(h.url+"/tournaments/"+tour.ID))
 			p.waitFor("the page", `document.querySelector('table.crosstable')`)
 			if w := eval[int](p, "document.scrollingElement.scrollWidth"); w > width {

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -94,71 +93,61 @@ func rematchSeat(g, r *Game, c string) string {
 // that two players clicking at once get one), or the one made before.
 func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (RematchDone, error) {
 	var done RematchDone
-	for range 3 {
-		now := s.now()
-		err := s.store.Transact(ctx, func(tx StoreTx) error {
-			done = RematchDone{}
-			g, err := tx.Game(ctx, gameID)
-			if err != nil {
-				return err
-			}
-			a, err := by.ActorIn(&g)
-			if err != nil {
-				return err
-			}
-			if a.Spectator || len(a.Seats(&g)) == 0 && (a.UserID == 0 || a.UserID != g.CreatorID) {
-				return Errorf(KindForbidden, CodeForbidden, "only the game's players and its creator may ask for a rematch")
-			}
-			existing, err := tx.RematchOf(ctx, g.ID)
-			if err != nil {
-				return err
-			}
-			if existing != "" {
-				if done.Game, err = tx.Game(ctx, existing); err != nil {
-					return err
-				}
-				done.Seat = callerSeat(a, &g, &done.Game)
-				return nil
-			}
-			if !g.Over() {
-				return Errorf(KindConflict, CodeGameNotOver, "the game is still being played: a rematch follows its end")
-			}
-			away, err := tx.PlayersAway(ctx, RematchPlayers(&g), now)
-			if err != nil {
-				return err
-			}
-			created, err := Rematch(&g, s.newID("g"), now, away)
-			if err != nil {
-				return err
-			}
-			cause := Cause{By: a.UserEmail}
-			if a.SeatColor != nil {
-				if seat, ok := g.Seat(*a.SeatColor); ok {
-					cause.By = seat.Email
-				}
-			}
-			if err := tx.InsertGame(ctx, &created, cause, now); err != nil {
-				return err
-			}
-			// Two players asking at once: the second link is ErrStale, and
-			// the retry finds the first one's game.
-			if err := tx.LinkRematch(ctx, g.ID, created.Game.ID, now); err != nil {
-				return err
-			}
-			done = RematchDone{Game: created.Game, Created: true, Seat: callerSeat(a, &g, &created.Game)}
-			return nil
-		})
-		if errors.Is(err, ErrStale) {
-			continue
-		}
-
+	now := s.now()
+	// Two players asking at once: the second link is ErrStale, and the run
+	// again finds the first one's game.
+	err := transactAgain(ctx, s.store, func(tx StoreTx) error {
+		done = RematchDone{}
+		g, err := tx.Game(ctx, gameID)
 		if err != nil {
-			if _, ok := ErrorOf(err); ok {
-				return RematchDone{}, err
-			}
-			return RematchDone{}, fmt.Errorf("rematch of %s: %w", gameID, err)
+			return err
 		}
-		return done, nil
+		a, err := by.ActorIn(&g)
+		if err != nil {
+			return err
+		}
+		if a.Spectator || len(a.Seats(&g)) == 0 && (a.UserID == 0 || a.UserID != g.CreatorID) {
+			return Errorf(KindForbidden, CodeForbidden, "only the game's players and its creator may ask for a rematch")
+		}
+		existing, err := tx.RematchOf(ctx, g.ID)
+		if err != nil {
+			return err
+		}
+		if existing != "" {
+			if done.Game, err = tx.Game(ctx, existing); err != nil {
+				return err
+			}
+			done.Seat = callerSeat(a, &g, &done.Game)
+			return nil
+		}
+		away, err := tx.PlayersAway(ctx, RematchPlayers(&g), now)
+		if err != nil {
+			return err
+		}
+		created, err := Rematch(&g, s.newID("g"), now, away)
+		if err != nil {
+			return err
+		}
+		cause := Cause{By: a.UserEmail}
+		if a.SeatColor != nil {
+			if seat, ok := g.Seat(*a.SeatColor); ok {
+				cause.By = seat.Email
+			}
+		}
+		if err := tx.InsertGame(ctx, &created, cause, now); err != nil {
+			return err
+		}
+		if err := tx.LinkRematch(ctx, g.ID, created.Game.ID, now); err != nil {
+			return err
+		}
+		done = RematchDone{Game: created.Game, Created: true, Seat: callerSeat(a, &g, &created.Game)}
+		return nil
+	})
+	if err != nil {
+		if _, ok := ErrorOf(err); ok {
+			return RematchDone{}, err
+		}
+		return RematchDone{}, fmt.Errorf("rematch of %s: %w", gameID, err)
 	}
-	return RematchDone{}, fmt.Errorf("rematch of %s: %w", gameID, ErrStale)
+	return done, nil
 }

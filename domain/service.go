@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -207,11 +206,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 		}
 		return tx.StoreResponse(ctx, *idem, done.Response, now)
 	}
-	err := s.store.Transact(ctx, work)
-	for attempt := 1; errors.Is(err, ErrStale) && idem != nil && attempt < 3; attempt++ {
-		err = s.store.Transact(ctx, work)
-	}
-	if err != nil {
+	if err := transactAgain(ctx, s.store, work); err != nil {
 		if _, ok := ErrorOf(err); ok {
 			return GameCreated{}, err
 		}

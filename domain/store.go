@@ -213,6 +213,20 @@ func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, repl
 	return resp, replayed, nil
 }
 
+// transactAgain runs fn as one unit of work, and again when it lost a race
+// to a concurrent one (ErrStale: a key or a link another request wrote
+// first), at most OptimisticAttempts times: the next run reads what the
+// winner wrote and answers with it.
+func transactAgain(ctx context.Context, s Store, fn func(StoreTx) error) error {
+	var err error
+	for range OptimisticAttempts {
+		if err = s.Transact(ctx, fn); !errors.Is(err, ErrStale) {
+			return err
+		}
+	}
+	return err
+}
+
 // planChange decides what u does to before, reading through r: the stored
 // response if the Idempotency-Key was used before, else the change.
 func planChange(ctx context.Context, r GameReader, before *Game, u *GameUpdate) (GameChange, *Response, error) {

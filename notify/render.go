@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -416,12 +417,20 @@ func (r *Renderer) readerTimeOf(ctx context.Context, email string) (readerTime, 
 	if err != nil || name == "" {
 		return readerTime{}, err
 	}
+	if loc, ok := zones.Load(name); ok {
+		return readerTime{loc.(*time.Location)}, nil
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return readerTime{}, nil
 	}
+	zones.Store(name, loc)
 	return readerTime{loc}, nil
 }
+
+// zones keeps each zone loaded once: loading reads and parses its rules,
+// and every email to a reader with a zone needs it.
+var zones sync.Map // IANA name -> *time.Location
 
 // deadlineBlock says by when to move, when there is a deadline.
 func (v *gameView) deadlineBlock(p *phrases) []block {
