@@ -212,11 +212,15 @@ func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (User, bool,
 	return u, err == nil, err
 }
 
+// sqlSelectUserByEmail runs for every email a turn queues, so it is
+// prepared on the write pool (writeQueries).
+const sqlSelectUserByEmail = `SELECT id, name, locale, time_zone, vacation_days, calendar_version, reply_confirmations, created_at
+	FROM users WHERE email = ?`
+
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
 	u := User{Email: email}
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, name, locale, time_zone, vacation_days, calendar_version, reply_confirmations, created_at
-		FROM users WHERE email = ?`,
+	err := q.QueryRowContext(ctx, sqlSelectUserByEmail,
 		email).Scan(&u.ID, &u.Name, &u.Locale, &u.TimeZone, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &created)
 	if err != nil {
 		return User{}, fmt.Errorf("read user: %w", err)

@@ -73,13 +73,10 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 )
 
-// writeQueries and readQueries are prepared on the write and read pools.
-var (
-	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed,
-		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit}
-	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
-		sqlSelectTurns, sqlSelectRateLimit}
-)
+// writeQueries are prepared on the write pool when the store opens (see
+// prepared.go); the read pool prepares every query on first use.
+var writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed,
+	sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit, sqlSelectUserByEmail}
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.

@@ -104,7 +104,7 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 	if err != nil {
 		return failAll(fmt.Errorf("begin transaction: %w", err))
 	}
-	tx := &Tx{Tx: sqlTx, prepared: db.writeStmts}
+	tx := &Tx{Tx: sqlTx, stmts: db.writeStmts}
 	defer func() { _ = tx.Rollback() }() // after a Commit, it does nothing
 	if len(jobs) == 1 {
 		// Alone in its batch, a job needs no savepoint: an error rolls back
