@@ -105,9 +105,20 @@ func (w *Worker) Wake() {
 func (w *Worker) Run(ctx context.Context) error {
 	t := time.NewTicker(w.Poll)
 	defer t.Stop()
+	lastSent := w.Now()
 	for {
-		if _, err := w.DeliverDue(ctx); err != nil && ctx.Err() == nil {
+		n, err := w.DeliverDue(ctx)
+		if err != nil && ctx.Err() == nil {
 			w.Log.ErrorContext(ctx, "outbox pass failed", "error", err)
+		}
+		// Connections stay open while mail flows: under load the outbox is
+		// often empty for a moment between turns, and a new connection (TCP,
+		// greeting, EHLO, maybe TLS) for the next mail costs more than the
+		// mail. They close once a poll interval has gone by without any.
+		if n > 0 {
+			lastSent = w.Now()
+		} else if w.Now().Sub(lastSent) >= w.Poll {
+			w.closeIdle()
 		}
 		select {
 		case <-ctx.Done():
@@ -134,7 +145,6 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 			return sent, err
 		}
 		if len(due) == 0 {
-			w.closeIdle() // nothing to send: no connection to keep open
 			return sent, nil
 		}
 		n, released, err := w.deliverBatch(ctx, due, now.Add(w.Lease/2))
