@@ -57,6 +57,40 @@ type Worker struct {
 	Observer Observer
 
 	wake chan struct{}
+	// lag and lagAt are what Lag reports: how late the outbox was at the
+	// last claim, and when that was (Unix nanoseconds; 0: never).
+	lag, lagAt atomic.Int64
+}
+
+// Lag is how late the outbox is: how long the oldest new mail of the last
+// claim had waited, if that claim was a full batch (more mail was waiting
+// behind it); zero when the outbox was caught up, or when the last claim is
+// older than lagFresh (a worker stuck on a slow mail server says nothing
+// about the CPU). Retries do not count: their wait is the backoff's. The
+// server slows changes down while the outbox is late (api.Config.MailLag).
+func (w *Worker) Lag() time.Duration {
+	at := w.lagAt.Load()
+	if at == 0 || w.Now().Sub(time.Unix(0, at)) > lagFresh {
+		return 0
+	}
+	return time.Duration(w.lag.Load())
+}
+
+// lagFresh is how long Lag trusts the last claim.
+const lagFresh = 5 * time.Second
+
+// noteLag records how late the mail claimed at now was (see Lag).
+func (w *Worker) noteLag(now time.Time, due []domain.OutboxMail) {
+	var lag time.Duration
+	if len(due) == batchSize {
+		for _, m := range due {
+			if m.Attempts == 0 {
+				lag = max(lag, now.Sub(m.CreatedAt))
+			}
+		}
+	}
+	w.lag.Store(int64(lag))
+	w.lagAt.Store(now.UnixNano())
 }
 
 // Observer counts delivery attempts. Its methods are called from the
@@ -144,6 +178,7 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return sent, err
 		}
+		w.noteLag(now, due)
 		if len(due) == 0 {
 			return sent, nil
 		}
