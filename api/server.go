@@ -201,7 +201,7 @@ func (s *Server) wakeMail() {
 const (
 	mailLagLimit  = 250 * time.Millisecond
 	mailWaitStep  = 2 * time.Millisecond
-	mailWaitLimit = 250 * time.Millisecond
+	mailWaitLimit = time.Second
 )
 
 // waitForMail waits while the outbox is late (see mailLagLimit).
