@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Group commit. Every write transaction goes to one goroutine that owns the
@@ -63,13 +65,21 @@ func (db *DB) write(ctx context.Context, fn func(*Tx) error) error {
 func (db *DB) writeLoop() {
 	defer close(db.writerDone)
 	batch := make([]*writeJob, 0, maxBatch)
+	var next *writeJob
 	for {
-		select {
-		case <-db.closing:
-			return
-		case job := <-db.jobs:
-			batch = append(batch[:0], job)
+		if next == nil {
+			select {
+			case <-db.closing:
+				return
+			case job := <-db.jobs:
+				next = job
+			case <-db.syncAsked:
+				db.idleSync()
+				continue
+			}
 		}
+		batch = append(batch[:0], next)
+		next = nil
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -84,7 +94,27 @@ func (db *DB) writeLoop() {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
+		// The commit moved the monitor's data_version: reads go to the
+		// database until the writer looks again, which the next batch does
+		// as it begins, or, with none waiting, at once.
+		select {
+		case job := <-db.jobs:
+			next = job
+		default:
+			db.idleSync()
+		}
 	}
+}
+
+// idleSync looks for other processes' commits (syncCache) in a
+// transaction of its own, which writes nothing.
+func (db *DB) idleSync() {
+	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
+	if err != nil {
+		return // reads keep going to the database
+	}
+	db.syncCache(&Tx{sqlTx: sqlTx})
+	_ = sqlTx.Rollback()
 }
 
 // commitBatch runs jobs in one transaction and commits it.
@@ -104,32 +134,49 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 	if err != nil {
 		return failAll(fmt.Errorf("begin transaction: %w", err))
 	}
-	tx := &Tx{Tx: sqlTx, stmts: db.writeStmts}
+	var games batchGames
+	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, batch: &games, cache: db.games}
 	defer func() { _ = tx.Rollback() }() // after a Commit, it does nothing
+	db.syncCache(tx)
 	if len(jobs) == 1 {
 		// Alone in its batch, a job needs no savepoint: an error rolls back
 		// the whole transaction.
+		tx.games = &jobGames{}
 		if outcomes[0] = runJob(jobs[0], tx); outcomes[0].failed() {
 			return outcomes
 		}
+		games.add(tx.games)
 	} else {
 		for i, job := range jobs {
 			if err := exec(tx, sqlSavepoint); err != nil {
 				return failAll(fmt.Errorf("begin savepoint: %w", err))
 			}
+			tx.games = &jobGames{}
 			outcomes[i] = runJob(job, tx)
 			if outcomes[i].failed() {
 				if err := exec(tx, sqlRollbackToSavepoint); err != nil {
 					return failAll(fmt.Errorf("roll back savepoint: %w", err))
 				}
+			} else {
+				games.add(tx.games)
 			}
 			if err := exec(tx, sqlReleaseSavepoint); err != nil {
 				return failAll(fmt.Errorf("release savepoint: %w", err))
 			}
 		}
 	}
+	// Before the commit makes the changes visible, so that no read meets
+	// an entry older than them; filled only after it succeeded.
+	if games.touched {
+		db.games.clear()
+	} else if len(games.rows) > 0 {
+		db.games.evict(slices.Collect(maps.Keys(games.rows))...)
+	}
 	if err := tx.Commit(); err != nil {
 		return failAll(fmt.Errorf("commit transaction: %w", err))
+	}
+	if !games.touched {
+		db.games.store(games.filled())
 	}
 	return outcomes
 }
@@ -156,7 +203,8 @@ const (
 	sqlReleaseSavepoint    = "RELEASE job"
 )
 
+// exec runs the writer's own statements, which change no game.
 func exec(tx *Tx, query string) error {
-	_, err := tx.ExecContext(context.Background(), query)
+	_, err := tx.execGame(context.Background(), query)
 	return err
 }
