@@ -30,15 +30,17 @@ import (
 //     game (Rules cloned, slices and maps copied): nobody shares memory
 //     with the cache.
 //   - The writer evicts every game a batch changes before the batch
-//     commits, and fills the cache only after the commit succeeded: no read
-//     meets an entry older than a committed change.
+//     commits, so that no read meets an entry older than a committed
+//     change; and again after the commit, so that no read that began before
+//     it fills one; then it fills the cache with the new rows.
 //   - A job that ran any statement not known to leave game reads alone (see
 //     gameNeutral: anything but a SELECT or a write to a listed table, and
 //     storeChange's own statements) empties the whole cache before the
 //     commit, and no game of that batch is filled. That covers every change
 //     made without a game's version: vacations, seats, links, tournaments,
 //     deletions, admin, migrations, hand-written SQL. Forgetting to list a
-//     table costs misses, never a stale read.
+//     table costs misses, never a stale read. It is emptied again after
+//     the commit, for the reads under way.
 //   - A read that missed fills the cache only if nothing was evicted for its
 //     game, and nothing emptied, since it began (seq, slots): a slow read
 //     never puts back an older game.
@@ -187,10 +189,18 @@ func (c *gameCache) clear() {
 	clear(c.entries)
 }
 
-// store keeps rows the writer committed.
-func (c *gameCache) store(rows []*gameRow) {
+// committed is the writer's word after a commit that changed the games of
+// ids, whose new rows are rows (those known): reads that began before it
+// may have read the database before the commit, so their fills are
+// refused; then the new rows are kept.
+func (c *gameCache) committed(ids []string, rows []*gameRow) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.seq++
+	for _, id := range ids {
+		delete(c.entries, id)
+		c.slots[slotOf(id)] = c.seq
+	}
 	for _, r := range rows {
 		c.put(&cacheEntry{row: r})
 	}
@@ -354,8 +364,11 @@ func (tx *Tx) storingGame(id string) *storedGame {
 	return s
 }
 
-// filled are the rows to store after the commit.
-func (b *batchGames) filled() []*gameRow {
+// filled are the rows to store after the commit, if it succeeded.
+func (b *batchGames) filled(ok bool) []*gameRow {
+	if !ok {
+		return nil
+	}
 	out := make([]*gameRow, 0, len(b.rows))
 	for _, r := range b.rows {
 		if r != nil {

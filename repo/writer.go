@@ -166,17 +166,22 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 		}
 	}
 	// Before the commit makes the changes visible, so that no read meets
-	// an entry older than them; filled only after it succeeded.
+	// an entry older than them; and after, so that no read that began
+	// before fills one (see gameCache).
+	ids := slices.Collect(maps.Keys(games.rows))
 	if games.touched {
 		db.games.clear()
-	} else if len(games.rows) > 0 {
-		db.games.evict(slices.Collect(maps.Keys(games.rows))...)
+	} else if len(ids) > 0 {
+		db.games.evict(ids...)
 	}
-	if err := tx.Commit(); err != nil {
+	err = tx.Commit()
+	if games.touched {
+		db.games.clear()
+	} else if len(ids) > 0 {
+		db.games.committed(ids, games.filled(err == nil))
+	}
+	if err != nil {
 		return failAll(fmt.Errorf("commit transaction: %w", err))
-	}
-	if !games.touched {
-		db.games.store(games.filled())
 	}
 	return outcomes
 }
