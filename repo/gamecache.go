@@ -405,11 +405,12 @@ func (tx *Tx) rowBefore(id string) *gameRow {
 // (TestNeutralTablesLeaveGamesAlone checks both): a job that writes only
 // these leaves the cache alone. The frequent jobs: a turn's turns, events,
 // mail and idempotent answer; the outbox worker's claims; rate limits;
-// deliveries of webhooks and pushes; logins.
+// deliveries of webhooks and pushes; sessions and tokens.
 var neutralTables = map[string]bool{
 	"turns": true, "events": true, "outbox": true, "idempotency_keys": true, "rate_limits": true,
-	"tournaments": true, "webhook_deliveries": true, "push_deliveries": true, "inbound": true,
-	"login_tokens": true, "sessions": true, "refresh_tokens": true,
+	"tournaments": true, "webhook_deliveries": true, "webhook_endpoints": true, "push_deliveries": true,
+	"push_subscriptions": true, "inbound": true, "login_tokens": true, "sessions": true,
+	"refresh_tokens": true, "personal_tokens": true, "suppressions": true, "unsubscribes": true,
 }
 
 // gameReadTables are the tables a game read reads.

@@ -637,48 +637,38 @@ func BenchmarkGameRead(b *testing.B) {
 			db := newStore(b)
 			ctx := b.Context()
 			spec := twoPlayerSpec("a@example.org", "b@example.org")
-			read, err := db.CreateGame(ctx, spec, 0, t0)
+			creator := signUp(b, db, "a@example.org", t0).ID
+			read, err := db.CreateGame(ctx, spec, creator, t0)
 			if err != nil {
 				b.Fatal(err)
 			}
-			played, err := db.CreateGame(ctx, spec, 0, t0)
+			played, err := db.CreateGame(ctx, spec, creator, t0)
 			if err != nil {
 				b.Fatal(err)
 			}
 			if err := submitTurn(ctx, db, read.ID, seatOf(less.White), 0, firstTurn, t0); err != nil {
 				b.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(1, 2))
-			b.ResetTimer()
+			// The timer would cost more than a cached read (it reads the
+			// runtime's memory statistics): the reads are timed alone.
+			var reading time.Duration
 			for range b.N {
-				b.StopTimer()
-				g, err := db.Game(ctx, played.ID)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if g.Over() {
-					if played, err = db.CreateGame(ctx, spec, 0, t0); err != nil {
-						b.Fatal(err)
-					}
-					g = played
-				}
-				turn, color := randomTurn(b, g.Rules.Clone(), rng), g.ToMove()
-				_, _, err = db.UpdateGame(ctx, g.ID, nil, t0, allowAll, func(g domain.Game) (Change, error) {
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &color}, g.Ply(), turn, t0)
-					if err != nil {
-						return Change{}, err
-					}
-					return changeOf(sub), nil
+				// A change to the other game: a new version, nothing else.
+				_, _, err = db.UpdateGame(ctx, played.ID, nil, t0, allowAll, func(g domain.Game) (Change, error) {
+					g.Version++
+					return Change{Game: g}, nil
 				})
 				if err != nil {
 					b.Fatal(err)
 				}
 				waitTrusted(b, db)
-				b.StartTimer()
+				began := time.Now()
 				if _, err := tc.read(db, ctx, read.ID); err != nil {
 					b.Fatal(err)
 				}
+				reading += time.Since(began)
 			}
+			b.ReportMetric(float64(reading.Nanoseconds())/float64(b.N), "ns/read")
 		})
 	}
 }
