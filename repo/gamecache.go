@@ -91,13 +91,13 @@ type cacheEntry struct {
 // gameRow is what a database read of a game returns: the columns of
 // sqlSelectGames and the seats, before decoding.
 type gameRow struct {
-	id                      string
-	creatorID               int64
-	ruleset, state, clock   string
-	tournament              string // "" for NULL
-	version, watchVersion   int
-	createdAt, updatedAt    int64 // Unix milliseconds
-	seats                   []domain.Seat
+	id                    string
+	creatorID             int64
+	ruleset, state, clock string
+	tournament            string // "" for NULL
+	version, watchVersion int
+	createdAt, updatedAt  int64 // Unix milliseconds
+	seats                 []domain.Seat
 }
 
 func newGameCache() *gameCache {

@@ -65,21 +65,33 @@ func (db *DB) write(ctx context.Context, fn func(*Tx) error) error {
 func (db *DB) writeLoop() {
 	defer close(db.writerDone)
 	batch := make([]*writeJob, 0, maxBatch)
-	var next *writeJob
+	// open is the next batch's transaction, begun before the last batch's
+	// callers learned their outcome (see below); nil if none.
+	var open *Tx
 	for {
-		if next == nil {
+		var first *writeJob
+		select {
+		case first = <-db.jobs:
+		default:
+		}
+		if first == nil {
+			if open != nil {
+				_ = open.Rollback()
+				open = nil
+			}
 			select {
 			case <-db.closing:
 				return
-			case job := <-db.jobs:
-				next = job
+			case first = <-db.jobs:
 			case <-db.syncAsked:
-				db.idleSync()
+				// A read found that something committed: look again.
+				if tx, err := db.begin(); err == nil {
+					_ = tx.Rollback()
+				}
 				continue
 			}
 		}
-		batch = append(batch[:0], next)
-		next = nil
+		batch = append(batch[:0], first)
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -89,36 +101,38 @@ func (db *DB) writeLoop() {
 				break more
 			}
 		}
-		outcomes := db.commitBatch(batch)
+		outcomes := db.commitBatch(open, batch)
+		// The commit moved the monitor's data_version, so reads do not trust
+		// the game cache until the writer has looked again, under the write
+		// lock, for other processes' commits: it does so at once, before the
+		// callers learn their outcome and read what they wrote, in the next
+		// batch's transaction (rolled back if no job comes). A failed BEGIN
+		// only sends reads to the database until the next.
+		open, _ = db.begin()
 		for i, job := range batch {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
-		// The commit moved the monitor's data_version: reads go to the
-		// database until the writer looks again, which the next batch does
-		// as it begins, or, with none waiting, at once.
-		select {
-		case job := <-db.jobs:
-			next = job
-		default:
-			db.idleSync()
-		}
 	}
 }
 
-// idleSync looks for other processes' commits (syncCache) in a
-// transaction of its own, which writes nothing.
-func (db *DB) idleSync() {
+// begin begins a batch's transaction, which holds SQLite's write lock, and
+// looks for other processes' commits (syncCache).
+func (db *DB) begin() (*Tx, error) {
+	// Not a caller's context: one caller giving up must not end the others'
+	// transaction. Each job's statements use its own context.
 	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
 	if err != nil {
-		return // reads keep going to the database
+		return nil, err
 	}
-	db.syncCache(&Tx{sqlTx: sqlTx})
-	_ = sqlTx.Rollback()
+	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, cache: db.games}
+	db.syncCache(tx)
+	return tx, nil
 }
 
-// commitBatch runs jobs in one transaction and commits it.
-func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
+// commitBatch runs jobs in one transaction, tx if not nil (begun by begin),
+// and commits it.
+func (db *DB) commitBatch(tx *Tx, jobs []*writeJob) []writeOutcome {
 	outcomes := make([]writeOutcome, len(jobs))
 	failAll := func(err error) []writeOutcome {
 		for i := range outcomes {
@@ -128,16 +142,15 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 		}
 		return outcomes
 	}
-	// Not a caller's context: one caller giving up must not end the others'
-	// transaction. Each job's statements use its own context.
-	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
-	if err != nil {
-		return failAll(fmt.Errorf("begin transaction: %w", err))
+	if tx == nil {
+		var err error
+		if tx, err = db.begin(); err != nil {
+			return failAll(fmt.Errorf("begin transaction: %w", err))
+		}
 	}
 	var games batchGames
-	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, batch: &games, cache: db.games}
+	tx.batch = &games
 	defer func() { _ = tx.Rollback() }() // after a Commit, it does nothing
-	db.syncCache(tx)
 	if len(jobs) == 1 {
 		// Alone in its batch, a job needs no savepoint: an error rolls back
 		// the whole transaction.
@@ -174,7 +187,7 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 	} else if len(ids) > 0 {
 		db.games.evict(ids...)
 	}
-	err = tx.Commit()
+	err := tx.Commit()
 	if games.touched {
 		db.games.clear()
 	} else if len(ids) > 0 {
