@@ -45,15 +45,18 @@ import (
 //     game, and nothing emptied, since it began (seq, slots): a slow read
 //     never puts back an older game.
 //   - Several processes may share the file (README: one machine, several
-//     servers). The writer holds SQLite's write lock from its BEGIN
-//     IMMEDIATE to its commit, so at the start of each batch it sees
-//     exactly whether another process committed since its last batch (the
-//     write connection's PRAGMA data_version) and empties the cache if so;
-//     and, still under the lock, it notes the data_version of a monitor
-//     connection. A read trusts the cache only while the monitor's
-//     data_version is still the one noted: any commit since, ours or
-//     another's, sends reads to the database until the writer has looked
-//     again (it does at its next batch, or at once when idle and asked).
+//     servers; cmd/api's TestThreeInstancesOneDatabase). The writer holds
+//     SQLite's write lock from its BEGIN IMMEDIATE to its commit, so as
+//     each batch begins it sees exactly whether another process committed
+//     since its last batch (the write connection's PRAGMA data_version) and
+//     empties the cache if so; and, still under the lock, it notes the
+//     data_version of a monitor connection. A read trusts the cache only
+//     while the monitor's data_version is still the one noted: any commit
+//     since, ours or another's, sends reads to the database until the
+//     writer has looked again. It looks right after each commit, before
+//     its callers learn their outcome (writeLoop), and when a read that
+//     found a foreign commit asks. Checking costs a read one PRAGMA on the
+//     monitor (a few µs, no page read), far less than reading the game.
 //   - A version conflict evicts the game, so the retry reads the database.
 //
 // The cache is the SQLite store's alone: PostgreSQL instances share a
