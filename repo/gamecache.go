@@ -171,15 +171,8 @@ func (c *gameCache) put(e *cacheEntry) {
 // evict forgets the games of ids, and stops reads under way from filling
 // them.
 func (c *gameCache) evict(ids ...string) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.seq++
-	for _, id := range ids {
-		delete(c.entries, id)
-		c.slots[slotOf(id)] = c.seq
+	if c != nil {
+		c.committed(ids, nil)
 	}
 }
 

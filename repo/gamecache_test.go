@@ -119,12 +119,28 @@ func TestGameCacheTurnsAndResign(t *testing.T) {
 	f.turn(t, firstTurn)
 	wantCached(t, f.db, id, true) // the writer's
 	checkFresh(t, f.db, id)
-	f.turn(t, "b2b3:b3c3:c3d3")
-	wantCached(t, f.db, id, true)
+	// A turn with an Idempotency-Key, as the API plays them: its stored
+	// answer leaves the cache alone.
 	g := checkFresh(t, f.db, id)
+	f.now = f.now.Add(time.Hour)
+	idem := &Idempotency{Scope: "test", Key: "turn-2", Fingerprint: []byte("fp")}
+	if _, _, err := f.db.UpdateGame(t.Context(), id, idem, f.now, allowAll, func(g domain.Game) (Change, error) {
+		sub, err := domain.SubmitTurn(g, seatOf(less.Black), g.Ply(), "b2b3:b3c3:c3d3", f.now)
+		if err != nil {
+			return Change{}, err
+		}
+		return changeOf(sub), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantCached(t, f.db, id, true)
+	g = checkFresh(t, f.db, id)
 	if g.Ply() != 2 {
 		t.Fatalf("ply %d after two turns", g.Ply())
 	}
+	// Another game's creation evicts only that game.
+	mustCreate(t, f.db, twoPlayerSpec(f.white.Email, f.black.Email), f.white.ID, f.now)
+	wantCached(t, f.db, id, true)
 	f.now = f.now.Add(time.Hour)
 	if err := resignGame(t.Context(), f.db, id, seatOf(less.White), f.now); err != nil {
 		t.Fatal(err)

@@ -127,6 +127,12 @@ func (db *DB) begin() (*Tx, error) {
 	}
 	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, cache: db.games}
 	db.syncCache(tx)
+	// Whatever reads asked for before is done: nothing commits while tx
+	// holds the lock.
+	select {
+	case <-db.syncAsked:
+	default:
+	}
 	return tx, nil
 }
 
