@@ -194,10 +194,14 @@ const sqliteBusy = 5
 // holds the new file.
 const busyRetryFor = 30 * time.Second
 
+// busyTimeout is how long the write connection waits for another
+// process's write lock.
+const busyTimeout = 5 * time.Second
+
 func openWritePoolOnce(ctx context.Context, path string) (*sql.DB, error) {
 	return openPool(ctx, path, url.Values{
 		"_pragma": {
-			"busy_timeout(5000)",
+			fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
 			"journal_mode(WAL)",
 			// NORMAL is durable in WAL mode except for the last commits before a
 			// power loss, and several times faster than FULL.

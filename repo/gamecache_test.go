@@ -688,3 +688,42 @@ func BenchmarkGameRead(b *testing.B) {
 		})
 	}
 }
+
+// TestTryBeginWaitsForNobody: while another process holds the write lock,
+// the writer does not hold its callers' outcomes back to look for its
+// commits, and the connection keeps its busy timeout.
+func TestTryBeginWaitsForNobody(t *testing.T) {
+	f := newCacheFixture(t)
+	ctx := t.Context()
+	other, err := openWritePool(ctx, f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	holder, err := other.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	if tx := f.db.tryBegin(); tx != nil {
+		_ = tx.Rollback()
+		t.Fatal("began while another connection holds the write lock")
+	}
+	if waited := time.Since(began); waited > time.Second {
+		t.Fatalf("tryBegin waited %v", waited)
+	}
+	if err := holder.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	var timeout int
+	if err := f.db.WithTx(ctx, func(tx *Tx) error {
+		return tx.QueryRowContext(ctx, "SELECT timeout FROM pragma_busy_timeout").Scan(&timeout)
+	}); err != nil || timeout != int(busyTimeout.Milliseconds()) {
+		t.Fatalf("busy_timeout %d, %v; want %d", timeout, err, busyTimeout.Milliseconds())
+	}
+	if tx := f.db.tryBegin(); tx == nil {
+		t.Fatal("tryBegin failed with the lock free")
+	} else {
+		_ = tx.Rollback()
+	}
+}

@@ -106,14 +106,36 @@ func (db *DB) writeLoop() {
 		// the game cache until the writer has looked again, under the write
 		// lock, for other processes' commits: it does so at once, before the
 		// callers learn their outcome and read what they wrote, in the next
-		// batch's transaction (rolled back if no job comes). A failed BEGIN
-		// only sends reads to the database until the next.
-		open, _ = db.begin()
+		// batch's transaction (rolled back if no job comes). Unless another
+		// process holds the lock: the callers are not kept waiting for it,
+		// and their reads go to the database until the writer looks again.
+		open = db.tryBegin()
 		for i, job := range batch {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
 	}
+}
+
+// tryBegin is begin if SQLite's write lock is free at once, else nil.
+func (db *DB) tryBegin() *Tx {
+	// busy_timeout is the connection's: off for this BEGIN only. The pool's
+	// one connection is free here, and the transaction's once begun.
+	ctx := context.Background()
+	if _, err := db.writeConn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return nil
+	}
+	tx, err := db.begin()
+	restore := fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds())
+	if err != nil {
+		_, _ = db.writeConn.ExecContext(ctx, restore)
+		return nil
+	}
+	if _, err := tx.sqlTx.ExecContext(ctx, restore); err != nil {
+		_ = tx.Rollback()
+		return nil
+	}
+	return tx
 }
 
 // begin begins a batch's transaction, which holds SQLite's write lock, and
