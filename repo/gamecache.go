@@ -379,8 +379,8 @@ func (b *batchGames) filled(ok bool) []*gameRow {
 // current). Nil if unknown.
 func (tx *Tx) rowBefore(id string) *gameRow {
 	j := tx.games
-	if j == nil {
-		return nil
+	if j == nil || j.touched || tx.batch.touched {
+		return nil // whatever it ran may have changed the row
 	}
 	for i := len(j.stored) - 1; i >= 0; i-- {
 		if j.stored[i].id == id {
@@ -389,9 +389,6 @@ func (tx *Tx) rowBefore(id string) *gameRow {
 	}
 	if r, ok := tx.batch.rows[id]; ok {
 		return r
-	}
-	if tx.batch.touched {
-		return nil
 	}
 	return tx.cache.peekRow(id)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -466,16 +467,17 @@ func TestNeutralTablesLeaveGamesAlone(t *testing.T) {
 		if err := rows.Scan(&name, &table, &body); err != nil {
 			t.Fatal(err)
 		}
-		if !neutralTables[table] {
+		// Neither a write to a neutral table nor storeChange's and
+		// insertGame's writes to games and seats may set off a write to a
+		// table a game read reads.
+		if !neutralTables[table] && !slices.Contains(gameReadTables, table) {
 			continue
 		}
 		_, stmts, _ := strings.Cut(strings.ToLower(body), " begin")
 		for _, stmt := range strings.Split(stmts, ";") {
 			target, write := writeTarget(strings.TrimSpace(stmt))
-			for _, read := range gameReadTables {
-				if write && target == read {
-					t.Errorf("trigger %s on the neutral table %s writes %s", name, table, read)
-				}
+			if write && slices.Contains(gameReadTables, target) {
+				t.Errorf("trigger %s on %s writes %s", name, table, target)
 			}
 		}
 	}
@@ -638,16 +640,21 @@ func TestGameCacheConcurrent(t *testing.T) {
 	}
 }
 
-// BenchmarkGameRead reads a game right after a commit of another game's
-// turn, which empties the read connections' page caches: from the cache,
-// and from the database as every read did before it.
+// BenchmarkGameRead reads a game right after a commit, which empties the
+// read connections' page caches: from the database, as every read did
+// before the cache; from the cache after another game's change; and the
+// first read after the game's own change, which decodes the row the writer
+// left.
 func BenchmarkGameRead(b *testing.B) {
+	fromDB := func(db *DB, ctx context.Context, id string) (domain.Game, error) { return loadGame(ctx, db.read, id) }
 	for _, tc := range []struct {
 		name string
 		read func(*DB, context.Context, string) (domain.Game, error)
+		own  bool // the commit changes the game read
 	}{
-		{"cached", (*DB).Game},
-		{"database", func(db *DB, ctx context.Context, id string) (domain.Game, error) { return loadGame(ctx, db.read, id) }},
+		{"database", fromDB, false},
+		{"cached", (*DB).Game, false},
+		{"cached-after-own-change", (*DB).Game, true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := newStore(b)
@@ -665,12 +672,19 @@ func BenchmarkGameRead(b *testing.B) {
 			if err := submitTurn(ctx, db, read.ID, seatOf(less.White), 0, firstTurn, t0); err != nil {
 				b.Fatal(err)
 			}
+			if _, err := db.Game(ctx, read.ID); err != nil { // cached from now on
+				b.Fatal(err)
+			}
 			// The timer would cost more than a cached read (it reads the
 			// runtime's memory statistics): the reads are timed alone.
 			var reading time.Duration
 			for range b.N {
-				// A change to the other game: a new version, nothing else.
-				_, _, err = db.UpdateGame(ctx, played.ID, nil, t0, allowAll, func(g domain.Game) (Change, error) {
+				// A change to a game: a new version, nothing else.
+				changed := played.ID
+				if tc.own {
+					changed = read.ID
+				}
+				_, _, err = db.UpdateGame(ctx, changed, nil, t0, allowAll, func(g domain.Game) (Change, error) {
 					g.Version++
 					return Change{Game: g}, nil
 				})
