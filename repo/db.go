@@ -3,6 +3,8 @@
 // runs every write in a transaction; OpenStore opens it or, for a
 // postgres:// URL, the PostgreSQL store of repo/postgres. Nothing outside
 // these packages writes SQL; what both stores share lives in repo/internal.
+// The SQLite store keeps recently written and read games in memory
+// (gamecache.go), exactly as the database would return them.
 package repo
 
 import (
