@@ -3,6 +3,8 @@
 // runs every write in a transaction; OpenStore opens it or, for a
 // postgres:// URL, the PostgreSQL store of repo/postgres. Nothing outside
 // these packages writes SQL; what both stores share lives in repo/internal.
+// The SQLite store keeps recently written and read games in memory
+// (gamecache.go), exactly as the database would return them.
 package repo
 
 import (
@@ -53,6 +55,17 @@ type DB struct {
 	closing    chan struct{}
 	writerDone chan struct{}
 
+	// The game cache (gamecache.go): monitor is the connection whose
+	// data_version reads compare; syncAsked wakes an idle writer to look
+	// for other processes' commits; dataVersion is the write connection's
+	// at the writer's last look, which only the writer touches.
+	games         *gameCache
+	monitor       *sql.DB
+	monitorStmt   *sql.Stmt
+	syncAsked     chan struct{}
+	dataVersion   int64
+	dataVersionOK bool
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -71,7 +84,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{writeConn: write, jobs: make(chan *writeJob), closing: make(chan struct{})}
+	db := &DB{writeConn: write, jobs: make(chan *writeJob), closing: make(chan struct{}),
+		games: newGameCache(), syncAsked: make(chan struct{}, 1)}
 	// The other pools are opened after the write pool has switched the file to
 	// WAL, which persists, so they need not (and readers could not) set it.
 	if db.read.DB, err = openPool(ctx, path, url.Values{
@@ -85,6 +99,15 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		"_pragma": {"busy_timeout(5000)", "synchronous(NORMAL)"},
 	}, 1); err != nil {
 		return nil, errors.Join(err, db.Close())
+	}
+	if db.monitor, err = openPool(ctx, path, url.Values{
+		"_pragma":     {"busy_timeout(5000)"},
+		"_query_only": {"1"},
+	}, 1); err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	if db.monitorStmt, err = db.monitor.PrepareContext(ctx, sqlDataVersion); err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
 	}
 	if _, err := migrate(ctx, write, migrations.FS); err != nil {
 		return nil, errors.Join(fmt.Errorf("migrate database %s: %w", path, err), db.Close())
@@ -173,10 +196,14 @@ const sqliteBusy = 5
 // holds the new file.
 const busyRetryFor = 30 * time.Second
 
+// busyTimeout is how long the write connection waits for another
+// process's write lock.
+const busyTimeout = 5 * time.Second
+
 func openWritePoolOnce(ctx context.Context, path string) (*sql.DB, error) {
 	return openPool(ctx, path, url.Values{
 		"_pragma": {
-			"busy_timeout(5000)",
+			fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
 			"journal_mode(WAL)",
 			// NORMAL is durable in WAL mode except for the last commits before a
 			// power loss, and several times faster than FULL.
@@ -237,7 +264,10 @@ func (db *DB) close() error {
 	var errs []error
 	// Statements first: a pool waits for its statements' connections.
 	errs = append(errs, db.writeStmts.close(), db.read.stmts.close())
-	for _, pool := range []*sql.DB{db.read.DB, db.checkpoint, db.writeConn} {
+	if db.monitorStmt != nil {
+		errs = append(errs, db.monitorStmt.Close())
+	}
+	for _, pool := range []*sql.DB{db.read.DB, db.checkpoint, db.monitor, db.writeConn} {
 		if pool != nil {
 			errs = append(errs, pool.Close())
 		}
@@ -276,7 +306,7 @@ func withTx(ctx context.Context, pool *sql.DB, ps *statements, fn func(*Tx) erro
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{Tx: sqlTx, stmts: ps}
+	tx := &Tx{sqlTx: sqlTx, stmts: ps}
 	// Undoes everything on an error or a panic in fn; after a successful
 	// Commit it does nothing.
 	defer func() { _ = tx.Rollback() }()

@@ -130,27 +130,56 @@ func (p readPool) QueryContext(ctx context.Context, query string, args ...any) (
 // interrupt SQLite, and an interrupted write rolls back the whole
 // transaction, which group commit shares with other callers (writer.go).
 // Callers that gave up before their turn are skipped instead.
+//
+// Every statement goes through these methods, which tell the game cache
+// what the job may have changed (see gameCache): Tx does not expose the
+// *sql.Tx, so no statement can pass unseen.
 type Tx struct {
-	*sql.Tx
+	sqlTx *sql.Tx
 	stmts *statements
+
+	// For the game cache, in the writer (nil elsewhere): the running
+	// job's changes to games, the batch's before it, and the cache.
+	games *jobGames
+	batch *batchGames
+	cache *gameCache
 }
 
 func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	tx.note(query)
+	return tx.execGame(ctx, query, args...)
+}
+
+// execGame runs a statement of storeChange or insertGame, which tell the
+// cache themselves what they change.
+func (tx *Tx) execGame(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = context.WithoutCancel(ctx)
 	if s := tx.stmts.get(ctx, query); s != nil {
-		return tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+		return tx.sqlTx.StmtContext(ctx, s).ExecContext(ctx, args...)
 	}
-	return tx.Tx.ExecContext(ctx, query, args...)
+	return tx.sqlTx.ExecContext(ctx, query, args...)
 }
 
 func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	tx.note(query)
 	ctx = context.WithoutCancel(ctx)
 	if s := tx.stmts.get(ctx, query); s != nil {
-		return tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+		return tx.sqlTx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 	}
-	return tx.Tx.QueryRowContext(ctx, query, args...)
+	return tx.sqlTx.QueryRowContext(ctx, query, args...)
 }
 
 func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return tx.Tx.QueryContext(context.WithoutCancel(ctx), query, args...)
+	tx.note(query)
+	return tx.sqlTx.QueryContext(context.WithoutCancel(ctx), query, args...)
 }
+
+// PrepareContext prepares a statement for this transaction only, for a
+// job that runs it many times.
+func (tx *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	tx.note(query)
+	return tx.sqlTx.PrepareContext(context.WithoutCancel(ctx), query)
+}
+
+func (tx *Tx) Commit() error   { return tx.sqlTx.Commit() }
+func (tx *Tx) Rollback() error { return tx.sqlTx.Rollback() }

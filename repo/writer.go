@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Group commit. Every write transaction goes to one goroutine that owns the
@@ -63,13 +65,33 @@ func (db *DB) write(ctx context.Context, fn func(*Tx) error) error {
 func (db *DB) writeLoop() {
 	defer close(db.writerDone)
 	batch := make([]*writeJob, 0, maxBatch)
+	// open is the next batch's transaction, begun before the last batch's
+	// callers learned their outcome (see below); nil if none.
+	var open *Tx
 	for {
+		var first *writeJob
 		select {
-		case <-db.closing:
-			return
-		case job := <-db.jobs:
-			batch = append(batch[:0], job)
+		case first = <-db.jobs:
+		default:
 		}
+		if first == nil {
+			if open != nil {
+				_ = open.Rollback()
+				open = nil
+			}
+			select {
+			case <-db.closing:
+				return
+			case first = <-db.jobs:
+			case <-db.syncAsked:
+				// A read found that something committed: look again.
+				if tx, err := db.begin(); err == nil {
+					_ = tx.Rollback()
+				}
+				continue
+			}
+		}
+		batch = append(batch[:0], first)
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -79,7 +101,15 @@ func (db *DB) writeLoop() {
 				break more
 			}
 		}
-		outcomes := db.commitBatch(batch)
+		outcomes := db.commitBatch(open, batch)
+		// The commit moved the monitor's data_version, so reads do not trust
+		// the game cache until the writer has looked again, under the write
+		// lock, for other processes' commits: it does so at once, before the
+		// callers learn their outcome and read what they wrote, in the next
+		// batch's transaction (rolled back if no job comes). Unless another
+		// process holds the lock: the callers are not kept waiting for it,
+		// and their reads go to the database until the writer looks again.
+		open = db.tryBegin()
 		for i, job := range batch {
 			job.done <- outcomes[i]
 		}
@@ -87,8 +117,50 @@ func (db *DB) writeLoop() {
 	}
 }
 
-// commitBatch runs jobs in one transaction and commits it.
-func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
+// tryBegin is begin if SQLite's write lock is free at once, else nil.
+func (db *DB) tryBegin() *Tx {
+	// busy_timeout is the connection's: off for this BEGIN only. The pool's
+	// one connection is free here, and the transaction's once begun.
+	ctx := context.Background()
+	if _, err := db.writeConn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return nil
+	}
+	tx, err := db.begin()
+	restore := fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds())
+	if err != nil {
+		_, _ = db.writeConn.ExecContext(ctx, restore)
+		return nil
+	}
+	if _, err := tx.sqlTx.ExecContext(ctx, restore); err != nil {
+		_ = tx.Rollback()
+		return nil
+	}
+	return tx
+}
+
+// begin begins a batch's transaction, which holds SQLite's write lock, and
+// looks for other processes' commits (syncCache).
+func (db *DB) begin() (*Tx, error) {
+	// Not a caller's context: one caller giving up must not end the others'
+	// transaction. Each job's statements use its own context.
+	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
+	if err != nil {
+		return nil, err
+	}
+	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, cache: db.games}
+	db.syncCache(tx)
+	// Whatever reads asked for before is done: nothing commits while tx
+	// holds the lock.
+	select {
+	case <-db.syncAsked:
+	default:
+	}
+	return tx, nil
+}
+
+// commitBatch runs jobs in one transaction, tx if not nil (begun by begin),
+// and commits it.
+func (db *DB) commitBatch(tx *Tx, jobs []*writeJob) []writeOutcome {
 	outcomes := make([]writeOutcome, len(jobs))
 	failAll := func(err error) []writeOutcome {
 		for i := range outcomes {
@@ -98,37 +170,58 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 		}
 		return outcomes
 	}
-	// Not a caller's context: one caller giving up must not end the others'
-	// transaction. Each job's statements use its own context.
-	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
-	if err != nil {
-		return failAll(fmt.Errorf("begin transaction: %w", err))
+	if tx == nil {
+		var err error
+		if tx, err = db.begin(); err != nil {
+			return failAll(fmt.Errorf("begin transaction: %w", err))
+		}
 	}
-	tx := &Tx{Tx: sqlTx, stmts: db.writeStmts}
+	var games batchGames
+	tx.batch = &games
 	defer func() { _ = tx.Rollback() }() // after a Commit, it does nothing
 	if len(jobs) == 1 {
 		// Alone in its batch, a job needs no savepoint: an error rolls back
 		// the whole transaction.
+		tx.games = &jobGames{}
 		if outcomes[0] = runJob(jobs[0], tx); outcomes[0].failed() {
 			return outcomes
 		}
+		games.add(tx.games)
 	} else {
 		for i, job := range jobs {
 			if err := exec(tx, sqlSavepoint); err != nil {
 				return failAll(fmt.Errorf("begin savepoint: %w", err))
 			}
+			tx.games = &jobGames{}
 			outcomes[i] = runJob(job, tx)
 			if outcomes[i].failed() {
 				if err := exec(tx, sqlRollbackToSavepoint); err != nil {
 					return failAll(fmt.Errorf("roll back savepoint: %w", err))
 				}
+			} else {
+				games.add(tx.games)
 			}
 			if err := exec(tx, sqlReleaseSavepoint); err != nil {
 				return failAll(fmt.Errorf("release savepoint: %w", err))
 			}
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	// Before the commit makes the changes visible, so that no read meets
+	// an entry older than them; and after, so that no read that began
+	// before fills one (see gameCache).
+	ids := slices.Collect(maps.Keys(games.rows))
+	if games.touched {
+		db.games.clear()
+	} else if len(ids) > 0 {
+		db.games.evict(ids...)
+	}
+	err := tx.Commit()
+	if games.touched {
+		db.games.clear()
+	} else if len(ids) > 0 {
+		db.games.committed(ids, games.filled(err == nil))
+	}
+	if err != nil {
 		return failAll(fmt.Errorf("commit transaction: %w", err))
 	}
 	return outcomes
@@ -156,7 +249,8 @@ const (
 	sqlReleaseSavepoint    = "RELEASE job"
 )
 
+// exec runs the writer's own statements, which change no game.
 func exec(tx *Tx, query string) error {
-	_, err := tx.ExecContext(context.Background(), query)
+	_, err := tx.execGame(context.Background(), query)
 	return err
 }
