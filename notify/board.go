@@ -139,6 +139,11 @@ func BoardPNG(v view.Board) ([]byte, error) {
 		return nil, err
 	}
 	defer canvases.Put(c)
+	return c.encode()
+}
+
+// encode is the canvas as a PNG.
+func (c *canvas) encode() ([]byte, error) {
 	c.img.Palette = c.img.Palette[:0]
 	for _, col := range c.colors {
 		c.img.Palette = append(c.img.Palette, col)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/view"
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
 // edge names the edge between two orthogonally adjacent squares.
@@ -470,22 +471,53 @@ func TestBoardPNGSample(t *testing.T) {
 }
 
 // BenchmarkBoardPNG measures the picture of every "your turn" email: a
-// two-player 6x6 board and a four-player 8x8 board, each with the last turn.
+// two-player 6x6 board and a four-player 8x8 board, each with the last turn,
+// and a game of Les at its end; then, for the same views, the drawing alone
+// and the encoding alone.
 func BenchmarkBoardPNG(b *testing.B) {
 	p8, last8 := sample8(b)
 	cases := []struct {
 		name string
-		p    less.Position
-		last less.Turn
+		v    view.Board
 	}{
-		{"6x6", samplePosition(b), less.MustParseTurn(sampleLast)},
-		{"8x8", p8, last8},
+		{"6x6", less.View(samplePosition(b), less.MustParseTurn(sampleLast))},
+		{"8x8", less.View(p8, last8)},
+		{"Les", lesEndView(b, vectors.LoadLes(b).GameCases[0])},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := pngOf(c.p, c.last); err != nil {
+				if _, err := BoardPNG(c.v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, c := range cases {
+		draw := drawBoard
+		if c.v.Layout == view.Points {
+			draw = drawPoints
+		}
+		b.Run("draw/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cv, err := draw(c.v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				canvases.Put(cv)
+			}
+		})
+		b.Run("encode/"+c.name, func(b *testing.B) {
+			cv, err := draw(c.v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(cv.img.Pix)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cv.encode(); err != nil {
 					b.Fatal(err)
 				}
 			}
