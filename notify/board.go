@@ -1,12 +1,10 @@
 package notify
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"slices"
 	"sync"
@@ -142,34 +140,17 @@ func BoardPNG(v view.Board) ([]byte, error) {
 	return c.encode()
 }
 
-// encode is the canvas as a PNG.
+// encode is the canvas as a PNG (board_png.go).
 func (c *canvas) encode() ([]byte, error) {
-	c.img.Palette = c.img.Palette[:0]
-	for _, col := range c.colors {
-		c.img.Palette = append(c.img.Palette, col)
+	w, h := c.img.Rect.Dx(), c.img.Rect.Dy()
+	// Matches repeat the byte before, one period to the left, or the byte above.
+	dists := append(make([]int, 0, 3), 1)
+	if c.period > 1 && c.period < w {
+		dists = append(dists, c.period)
 	}
-	var buf bytes.Buffer
-	buf.Grow(16 << 10) // most pictures are smaller
-	if err := pngEncoder.Encode(&buf, &c.img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	dists = append(dists, w+1)
+	return encodePNG(make([]byte, 0, 16<<10), c.raw[:pngRaw(w, h)], w, h, c.colors, dists), nil
 }
-
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderBuffers{}}
-
-// encoderBuffers lets the PNG encoder reuse its deflate state, which is
-// larger than the picture.
-type encoderBuffers struct{}
-
-var encoderPool sync.Pool
-
-func (encoderBuffers) Get() *png.EncoderBuffer {
-	b, _ := encoderPool.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (encoderBuffers) Put(b *png.EncoderBuffer) { encoderPool.Put(b) }
 
 // boardPixels is the width and height of the picture of an n x n board.
 func boardPixels(n int) (w, h int) {
@@ -285,6 +266,7 @@ func drawBoard(v view.Board) (*canvas, error) {
 	}
 	w, h := boardPixels(l.n)
 	c := newCanvas(w, h)
+	c.period = cell
 	drawBackground(c, l)
 
 	// Pieces. Their colours and the path's go into the palette before any
@@ -436,7 +418,11 @@ const (
 // varies. A colour painted over another is blended in RGBA, then looked up in
 // the palette, which grows as blends appear.
 type canvas struct {
+	// img's pixels lie in raw, each row after a zero byte: raw is what PNG
+	// compresses (see pngRaw), so the encoder reads it as drawn.
 	img    image.Paletted
+	raw    []uint8
+	period int
 	colors []color.RGBA // the palette, for blending
 	index  map[color.RGBA]uint8
 	// memo[ink][coverage][under] is the palette index + 1 of ink painted
@@ -459,11 +445,15 @@ var canvases = sync.Pool{New: func() any { return new(canvas) }}
 // newCanvas takes a canvas from canvases, sized w x h, with undefined pixels.
 func newCanvas(w, h int) *canvas {
 	c := canvases.Get().(*canvas)
-	c.img.Rect, c.img.Stride = image.Rect(0, 0, w, h), w
-	if cap(c.img.Pix) < w*h {
-		c.img.Pix = make([]uint8, w*h)
+	n := pngRaw(w, h)
+	if cap(c.raw) < n {
+		c.raw = make([]uint8, n)
 	}
-	c.img.Pix = c.img.Pix[:w*h]
+	c.raw = c.raw[:n]
+	for y := 0; y < n; y += w + 1 {
+		c.raw[y] = 0 // filter None
+	}
+	c.img.Rect, c.img.Stride, c.img.Pix = image.Rect(0, 0, w, h), w+1, c.raw[1:]
 	c.colors = c.colors[:0]
 	if c.index == nil {
 		c.index = make(map[color.RGBA]uint8, 256)

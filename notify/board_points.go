@@ -334,6 +334,7 @@ func drawPoints(v view.Board) (*canvas, error) {
 	}
 	g := l.geom
 	c := newCanvas(g.w, g.ht)
+	c.period = g.s
 	c.startLayers()
 	c.fill(image.Rect(0, 0, g.w, g.ht), colBackground)
 	// The flat colours go into the palette first, so that they stay exact
