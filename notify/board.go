@@ -276,13 +276,14 @@ func drawBoard(v view.Board) (*canvas, error) {
 		k, _ := colorNumber(p.Color)
 		c.colorIndex(pieceColors[k])
 	}
-	d := discs()
+	pc := pieceShapes()
 	for _, p := range v.Pieces {
 		k, _ := colorNumber(p.Color)
 		dx, dy := squareOffset(l.places[p.Cell])
-		c.paint(d.piece, dx+shadowOffset, dy+shadowOffset, inkShadow)
-		c.paint(d.piece, dx, dy, inkOutline)
-		c.paint(d.inner, dx, dy, inkPiece+k)
+		c.paintPixels(pc.shadow, dx, dy, inkShadow)
+		c.paintPixels(pc.outline, dx, dy, inkOutline)
+		c.fillSpans(pc.inside, dx, dy, pieceColors[k])
+		c.paintPixels(pc.edge, dx, dy, inkPiece+k)
 	}
 
 	c.path(l.steps()) // the last turn's path
@@ -431,7 +432,7 @@ type canvas struct {
 	memo [numInks][fullCoverage + 1][256]uint16
 
 	rgba    []color.RGBA // the path's area, see path
-	painted []bool
+	painted []uint8 // by pixel of the path's area: how, see path
 
 	// layer is the coverage of the shapes of one colour gathered before
 	// they are painted together (see addLayer), over layerBox.
@@ -578,35 +579,65 @@ func (c *canvas) path(moves []step) {
 	w, size := box.Dx(), box.Dx()*box.Dy()
 	c.rgba, c.painted = slices.Grow(c.rgba[:0], size)[:size], slices.Grow(c.painted[:0], size)[:size]
 	clear(c.painted)
-	for _, s := range strokes {
+	// each calls f for the pixels that stroke s covers: the pixel's offset
+	// in the picture and in box, and the coverage.
+	each := func(s stroke, f func(pix, i int, n uint8)) {
 		r := s.m.r.Add(image.Pt(s.dx, s.dy)).Intersect(box)
 		for y := r.Min.Y; y < r.Max.Y; y++ {
-			pix := c.img.Pix[c.img.PixOffset(r.Min.X, y):]
+			pix := c.img.PixOffset(r.Min.X, y)
 			at := (y-s.dy-s.m.r.Min.Y)*s.m.r.Dx() + r.Min.X - s.dx - s.m.r.Min.X
 			i := (y-box.Min.Y)*w + r.Min.X - box.Min.X
 			for x, n := range s.m.cov[at : at+r.Dx()] {
-				if n == 0 {
-					continue
+				if n != 0 {
+					f(pix+x, i+x, n)
 				}
-				if !c.painted[i+x] {
-					c.rgba[i+x], c.painted[i+x] = c.colors[pix[x]], true
-				}
-				c.rgba[i+x] = blend(c.rgba[i+x], s.col, int(n))
 			}
 		}
+	}
+	// Where the opaque line covers a pixel whole, it ends in the line's
+	// colour whatever lies under it: those pixels are marked first, and
+	// nothing is blended there.
+	const (
+		unpainted = iota
+		painted
+		line
+	)
+	for _, s := range strokes {
+		if s.col == colPath {
+			each(s, func(_, i int, n uint8) {
+				if n == fullCoverage {
+					c.painted[i], c.rgba[i] = line, colPath
+				}
+			})
+		}
+	}
+	for _, s := range strokes {
+		each(s, func(pix, i int, n uint8) {
+			switch c.painted[i] {
+			case line:
+				return
+			case unpainted:
+				c.rgba[i], c.painted[i] = c.colors[c.img.Pix[pix]], painted
+			}
+			c.rgba[i] = blend(c.rgba[i], s.col, int(n))
+		})
 	}
 	// Neighbours often share a colour: look each run up once.
 	var last color.RGBA
 	var lastIndex uint8
 	known := false
-	for i, ok := range c.painted {
-		if !ok {
-			continue
+	for y := range box.Dy() {
+		pix := c.img.Pix[c.img.PixOffset(box.Min.X, box.Min.Y+y):][:w]
+		painted, rgba := c.painted[y*w:][:w], c.rgba[y*w:][:w]
+		for x, state := range painted {
+			if state == unpainted {
+				continue
+			}
+			if col := rgba[x]; !known || col != last {
+				last, lastIndex, known = col, c.colorIndex(col), true
+			}
+			pix[x] = lastIndex
 		}
-		if col := c.rgba[i]; !known || col != last {
-			last, lastIndex, known = col, c.colorIndex(col), true
-		}
-		c.img.Pix[c.img.PixOffset(box.Min.X+i%w, box.Min.Y+i/w)] = lastIndex
 	}
 }
 
@@ -662,9 +693,12 @@ func arrow(m step, halo bool) mask {
 
 // blend composes col over under with the given coverage (0..fullCoverage).
 func blend(under, col color.RGBA, coverage int) color.RGBA {
-	a := coverage * int(col.A) // 0 .. fullCoverage*255
+	if coverage == fullCoverage && col.A == 0xff {
+		return col // the path's line, mostly
+	}
+	a := uint32(coverage) * uint32(col.A) // 0 .. fullCoverage*255
 	const full = fullCoverage * 255
-	mix := func(u, s uint8) uint8 { return uint8((int(u)*(full-a) + int(s)*a + full/2) / full) }
+	mix := func(u, s uint8) uint8 { return uint8((uint32(u)*(full-a) + uint32(s)*a + full/2) / full) }
 	return color.RGBA{mix(under.R, col.R), mix(under.G, col.G), mix(under.B, col.B), 0xff}
 }
 
@@ -750,6 +784,92 @@ var discs = sync.OnceValue(func() squareDiscs {
 		dotHalo: discMask(cx, cy, subUnits(pathDotHalo)),
 	}
 })
+
+// pieceShapes are the parts of a piece (a shadow, an outline disc and an
+// inner disc in its colour, painted in turn) that show: the shadow where the
+// outline does not cover it whole, the outline where the inner disc does
+// not, the inside that the inner disc covers whole (one flat colour, filled
+// span by span), and the inner disc's edge. Painted in this order they give
+// the pixels of the three discs painted whole, for a small part of the work.
+// A piece lies inside its square, so these need no clipping.
+var pieceShapes = sync.OnceValue(func() (s struct {
+	shadow, outline, edge []maskPixel
+	inside               []span
+}) {
+	d := discs()
+	piece, inner := d.piece, d.inner // inner's box lies inside piece's
+	for i, n := range piece.cov {
+		x, y := piece.r.Min.X+i%piece.r.Dx(), piece.r.Min.Y+i/piece.r.Dx()
+		if m := inner.at(x, y); m == fullCoverage {
+			if len(s.inside) > 0 && s.inside[len(s.inside)-1].y == y && s.inside[len(s.inside)-1].x1 == x {
+				s.inside[len(s.inside)-1].x1++
+			} else {
+				s.inside = append(s.inside, span{y, x, x + 1})
+			}
+		} else {
+			if m > 0 {
+				s.edge = append(s.edge, maskPixel{x, y, m})
+			}
+			if n > 0 {
+				s.outline = append(s.outline, maskPixel{x, y, n})
+			}
+		}
+		// The shadow's pixel here, and whether the outline hides it.
+		if n > 0 {
+			sx, sy := x+shadowOffset, y+shadowOffset
+			if piece.at(sx, sy) < fullCoverage {
+				s.shadow = append(s.shadow, maskPixel{sx, sy, n})
+			}
+		}
+	}
+	return s
+})
+
+// at is the mask's coverage of pixel (x, y), 0 outside its box.
+func (m mask) at(x, y int) uint8 {
+	if !image.Pt(x, y).In(m.r) {
+		return 0
+	}
+	return m.cov[(y-m.r.Min.Y)*m.r.Dx()+x-m.r.Min.X]
+}
+
+// A maskPixel is a pixel of a shape with its coverage.
+type maskPixel struct {
+	x, y int
+	n    uint8
+}
+
+// A span is the pixels x0..x1-1 of row y.
+type span struct{ y, x0, x1 int }
+
+// paintPixels is paint for a shape given as its pixels, which lie inside the
+// picture once moved by (dx, dy).
+func (c *canvas) paintPixels(px []maskPixel, dx, dy, ink int) {
+	memo := &c.memo[ink]
+	pix, stride := c.img.Pix, c.img.Stride
+	for _, p := range px {
+		i := (p.y+dy)*stride + p.x + dx
+		under := pix[i]
+		k := memo[p.n][under]
+		if k == 0 {
+			k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(p.n)))) + 1
+			memo[p.n][under] = k
+		}
+		pix[i] = uint8(k - 1)
+	}
+}
+
+// fillSpans fills spans, moved by (dx, dy), in col.
+func (c *canvas) fillSpans(spans []span, dx, dy int, col color.RGBA) {
+	k := c.colorIndex(col)
+	for _, s := range spans {
+		i := c.img.PixOffset(s.x0+dx, s.y+dy)
+		row := c.img.Pix[i : i+s.x1-s.x0]
+		for j := range row {
+			row[j] = k
+		}
+	}
+}
 
 // capsuleKey is a step as a vector in squares, with the line's radius.
 type capsuleKey struct{ dRow, dCol, r int }

@@ -490,45 +490,74 @@ func (w *bitWriter) flush() []byte {
 const adlerMod = 65521
 
 // adlerRows is the Adler-32 checksum of raw, rows of stride bytes, which
-// zlib ends with. hash/adler32 reads a byte at a time; this sums a row 8
-// bytes at a time, and a row equal to the one above not at all.
+// zlib ends with. hash/adler32 reads every byte; here a row's sums are the
+// row above's, corrected where the two differ (a few bytes, in most rows).
 func adlerRows(raw []byte, stride int) uint32 {
-	a, b := uint64(1), uint64(0)
-	var s1, s2 uint64 // the sums of the last row, see rowSums
+	a, b := int64(1), int64(0)
+	var s1, s2 int64 // the sums of the last row, see rowSums
 	for y := 0; y < len(raw); y += stride {
-		row := raw[y : y+stride]
-		if y == 0 || !bytes.Equal(row, raw[y-stride:y]) {
-			s1, s2 = rowSums(row)
+		if y == 0 {
+			s1, s2 = rowSums(raw[:stride], nil)
+		} else {
+			d1, d2 := rowSums(raw[y:y+stride], raw[y-stride:y])
+			s1, s2 = (s1+d1)%adlerMod, (s2+d2)%adlerMod
 		}
-		b = (b + uint64(stride)*a + s2) % adlerMod
+		b = (b + int64(stride)*a + s2) % adlerMod
 		a = (a + s1) % adlerMod
 	}
+	a, b = (a+adlerMod)%adlerMod, (b+adlerMod)%adlerMod
 	return uint32(b<<16 | a)
 }
 
-// rowSums is Adler-32's two sums over row, started from 0, modulo adlerMod:
-// the sum of its bytes x[i], and the sum of (len(row)-i)·x[i]. Appended to
-// a checksum with sums a and b, a row adds s1 to a and len(row)·a + s2 to b.
-func rowSums(row []byte) (s1, s2 uint64) {
-	// 8 bytes at a time: the bytes at even and odd places as 16-bit lanes,
-	// whose sum, and sum weighted 8, 7, …, 1, one multiplication gathers
-	// in the top lane (no lane exceeds 16 bits on the way).
+// rowSums is Adler-32's two sums over row, started from 0, less those over
+// above (of the same length, or nil for none), modulo adlerMod: the sum of
+// the bytes x[i], and the sum of (len(row)-i)·x[i]. Appended to a checksum
+// with sums a and b, a row adds s1 to a and len(row)·a + s2 to b.
+func rowSums(row, above []byte) (s1, s2 int64) {
+	// 8 bytes at a time, where they differ: the bytes at even and odd
+	// places as 16-bit lanes, whose sum, and sum weighted 8, 7, …, 1, one
+	// multiplication gathers in the top lane (no lane exceeds 16 bits on the
+	// way).
 	const (
 		lanes = 0x00ff00ff00ff00ff
 		ones  = 0x0001000100010001
 		even  = 2 | 4<<16 | 6<<32 | 8<<48 // weights of bytes 6, 4, 2, 0
 		odd   = 1 | 3<<16 | 5<<32 | 7<<48 // of bytes 7, 5, 3, 1
 	)
-	i := 0
-	for ; i+8 <= len(row); i += 8 {
-		v := binary.LittleEndian.Uint64(row[i:])
+	sums := func(v uint64) (sum, weighted int64) {
 		lo, hi := v&lanes, v>>8&lanes
-		s2 += 8*s1 + (lo*even+hi*odd)>>48
-		s1 += (lo + hi) * ones >> 48
+		return int64((lo + hi) * ones >> 48), int64((lo*even + hi*odd) >> 48)
 	}
-	for ; i < len(row); i++ {
-		s1 += uint64(row[i])
-		s2 += s1
+	n := len(row)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		// Equal stretches are skipped by bytes.Equal, far faster than a loop.
+		const block = 64
+		for above != nil && i%block == 0 && i+block <= n && bytes.Equal(row[i:i+block], above[i:i+block]) {
+			i += block
+		}
+		if i+8 > n {
+			break
+		}
+		v := binary.LittleEndian.Uint64(row[i:])
+		var u uint64
+		if above != nil {
+			if u = binary.LittleEndian.Uint64(above[i:]); u == v {
+				continue
+			}
+		}
+		sv, wv := sums(v)
+		su, wu := sums(u)
+		s1 += sv - su
+		s2 += int64(n-i-8)*(sv-su) + wv - wu
+	}
+	for ; i < n; i++ {
+		x := int64(row[i])
+		if above != nil {
+			x -= int64(above[i])
+		}
+		s1 += x
+		s2 += int64(n-i) * x
 	}
 	return s1 % adlerMod, s2 % adlerMod
 }
