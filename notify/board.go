@@ -432,7 +432,7 @@ type canvas struct {
 	memo [numInks][fullCoverage + 1][256]uint16
 
 	rgba    []color.RGBA // the path's area, see path
-	painted []uint8 // by pixel of the path's area: how, see path
+	painted []uint8      // by pixel of the path's area: how, see path
 
 	// layer is the coverage of the shapes of one colour gathered before
 	// they are painted together (see addLayer), over layerBox.
@@ -579,19 +579,15 @@ func (c *canvas) path(moves []step) {
 	w, size := box.Dx(), box.Dx()*box.Dy()
 	c.rgba, c.painted = slices.Grow(c.rgba[:0], size)[:size], slices.Grow(c.painted[:0], size)[:size]
 	clear(c.painted)
-	// each calls f for the pixels that stroke s covers: the pixel's offset
-	// in the picture and in box, and the coverage.
-	each := func(s stroke, f func(pix, i int, n uint8)) {
+	// rows calls f with each row of the pixels of stroke s: the picture's
+	// pixels and the row of the path's area (painted, rgba) from the first,
+	// and the stroke's coverage of them.
+	rows := func(s stroke, f func(pix []uint8, painted []uint8, rgba []color.RGBA, cov []uint8)) {
 		r := s.m.r.Add(image.Pt(s.dx, s.dy)).Intersect(box)
 		for y := r.Min.Y; y < r.Max.Y; y++ {
-			pix := c.img.PixOffset(r.Min.X, y)
 			at := (y-s.dy-s.m.r.Min.Y)*s.m.r.Dx() + r.Min.X - s.dx - s.m.r.Min.X
 			i := (y-box.Min.Y)*w + r.Min.X - box.Min.X
-			for x, n := range s.m.cov[at : at+r.Dx()] {
-				if n != 0 {
-					f(pix+x, i+x, n)
-				}
-			}
+			f(c.img.Pix[c.img.PixOffset(r.Min.X, y):][:r.Dx()], c.painted[i:][:r.Dx()], c.rgba[i:][:r.Dx()], s.m.cov[at:][:r.Dx()])
 		}
 	}
 	// Where the opaque line covers a pixel whole, it ends in the line's
@@ -604,22 +600,26 @@ func (c *canvas) path(moves []step) {
 	)
 	for _, s := range strokes {
 		if s.col == colPath {
-			each(s, func(_, i int, n uint8) {
-				if n == fullCoverage {
-					c.painted[i], c.rgba[i] = line, colPath
+			rows(s, func(_, state []uint8, rgba []color.RGBA, cov []uint8) {
+				for x, n := range cov {
+					if n == fullCoverage {
+						state[x], rgba[x] = line, colPath
+					}
 				}
 			})
 		}
 	}
 	for _, s := range strokes {
-		each(s, func(pix, i int, n uint8) {
-			switch c.painted[i] {
-			case line:
-				return
-			case unpainted:
-				c.rgba[i], c.painted[i] = c.colors[c.img.Pix[pix]], painted
+		rows(s, func(pix, state []uint8, rgba []color.RGBA, cov []uint8) {
+			for x, n := range cov {
+				if n == 0 || state[x] == line {
+					continue
+				}
+				if state[x] == unpainted {
+					rgba[x], state[x] = c.colors[pix[x]], painted
+				}
+				rgba[x] = blend(rgba[x], s.col, int(n))
 			}
-			c.rgba[i] = blend(c.rgba[i], s.col, int(n))
 		})
 	}
 	// Neighbours often share a colour: look each run up once.
@@ -794,7 +794,7 @@ var discs = sync.OnceValue(func() squareDiscs {
 // A piece lies inside its square, so these need no clipping.
 var pieceShapes = sync.OnceValue(func() (s struct {
 	shadow, outline, edge []maskPixel
-	inside               []span
+	inside                []span
 }) {
 	d := discs()
 	piece, inner := d.piece, d.inner // inner's box lies inside piece's
