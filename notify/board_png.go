@@ -529,10 +529,13 @@ func rowSums(row, above []byte) (s1, s2 int64) {
 		return int64((lo + hi) * ones >> 48), int64((lo*even + hi*odd) >> 48)
 	}
 	n := len(row)
+	if above != nil && bytes.Equal(row, above) {
+		return 0, 0
+	}
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		// Equal stretches are skipped by bytes.Equal, far faster than a loop.
-		const block = 64
+		const block = 128
 		for above != nil && i%block == 0 && i+block <= n && bytes.Equal(row[i:i+block], above[i:i+block]) {
 			i += block
 		}
