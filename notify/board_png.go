@@ -14,11 +14,12 @@ import (
 // The board pictures' PNG writer. image/png with compress/flate spent more
 // time than the drawing: it hashes every byte looking for matches anywhere in
 // a 32 kB window. A board picture is flat colour with anti-aliased edges, so
-// nearly every byte repeats either the byte before it (a run along a row) or
-// the byte above it (rows that continue the row before, or the same square
-// one row down): those two distances are all this writer looks at. It writes
-// a plain PNG (8-bit palette, no interlace, filter None, one IDAT of one
-// fixed-Huffman deflate block) that any decoder reads.
+// nearly every byte repeats the byte before it (a run along a row), the byte
+// one period to the left (the next square or point of a row) or the byte
+// above it (rows that continue the row before): those distances are all this
+// writer looks at, each compared 8 or more bytes at a time. It writes a plain
+// PNG (8-bit palette, no interlace, filter None, one IDAT of one deflate
+// block with Huffman codes made for the picture) that any decoder reads.
 
 // pngRaw is the size of the data PNG compresses for a picture of w x h
 // pixels: each row is a filter byte (0, None) then the row's palette
@@ -30,7 +31,9 @@ var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 
 // encodePNG appends to dst the PNG of a picture of w x h pixels with 8-bit
 // palette indices, raw as pngRaw describes it, and colours palette (at most
-// 256).
+// 256; not premultiplied, as PNG stores them, which for the boards' opaque
+// colours is the same), its matches at distances dists (see
+// deflater.tokenize).
 func encodePNG(dst []byte, raw []byte, w, h int, palette []color.RGBA, dists []int) []byte {
 	dst = append(dst, pngSignature...)
 
