@@ -63,8 +63,8 @@ func encodePNG(dst []byte, raw []byte, w, h int, palette []color.RGBA, dists []i
 	z := deflaters.Get().(*deflater)
 	z.tokenize(raw, dists)
 	dst = z.write(dst)
+	dst = binary.BigEndian.AppendUint32(dst, z.adler(raw))
 	deflaters.Put(z)
-	dst = binary.BigEndian.AppendUint32(dst, adlerRows(raw, w+1))
 	dst = endChunk(dst, start)
 
 	return appendChunk(dst, "IEND", nil)
@@ -110,6 +110,12 @@ type deflater struct {
 	dists    [maxDists]int
 	litFreq  [numLitLen]uint32
 	distFreq [numDist]uint32
+
+	// For the Adler-32 checksum (see adler): the row length, and by row the
+	// sums of δ[c] and c·δ[c] over its columns c, δ being how much a byte
+	// exceeds the one above it (or 0 for the first row).
+	stride int
+	delta  [][2]int64
 }
 
 var deflaters = sync.Pool{New: func() any { return new(deflater) }}
@@ -124,6 +130,9 @@ var deflaters = sync.Pool{New: func() any { return new(deflater) }}
 func (z *deflater) tokenize(raw []byte, dists []int) {
 	z.toks = z.toks[:0]
 	z.litFreq, z.distFreq = [numLitLen]uint32{}, [numDist]uint32{}
+	stride, rows := dists[len(dists)-1], len(raw)/dists[len(dists)-1]
+	z.stride, z.delta = stride, slices.Grow(z.delta[:0], rows)[:rows]
+	clear(z.delta)
 	// raw[end[k]] is the first byte from the last look that differs at dists[k].
 	var end [maxDists]int
 	var dsym [maxDists]int
@@ -142,7 +151,11 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 		return max(end[k]-p, 0)
 	}
 	up := len(dists) - 1
+	y, rowStart := 0, 0 // p's row, and where it starts
 	for p := 0; p < len(raw); {
+		for p >= rowStart+stride {
+			y, rowStart = y+1, rowStart+stride
+		}
 		best, bk := length(up, p), up
 		if best < maxMatch {
 			best = min(best, maxMatch)
@@ -153,10 +166,20 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 			}
 		}
 		if best < minMatch {
-			z.toks = append(z.toks, uint32(raw[p]))
-			z.litFreq[raw[p]]++
+			x := raw[p]
+			z.toks = append(z.toks, uint32(x))
+			z.litFreq[x]++
+			d := int64(x)
+			if y > 0 {
+				d -= int64(raw[p-stride])
+			}
+			z.delta[y][0] += d
+			z.delta[y][1] += int64(p-rowStart) * d
 			p++
 			continue
+		}
+		if bk != up {
+			z.addDelta(raw, y, p-rowStart, end[bk]-p)
 		}
 		// Take the whole match, in pieces of at most maxMatch, none shorter than minMatch.
 		for n := end[bk] - p; n >= minMatch; {
@@ -489,62 +512,46 @@ func (w *bitWriter) flush() []byte {
 	return w.out
 }
 
-// adlerMod is Adler-32's modulus.
-const adlerMod = 65521
-
-// adlerRows is the Adler-32 checksum of raw, rows of stride bytes, which
-// zlib ends with. hash/adler32 reads every byte; here a row's sums are the
-// row above's, corrected where the two differ (a few bytes, in most rows).
-func adlerRows(raw []byte, stride int) uint32 {
-	a, b := int64(1), int64(0)
-	var s1, s2 int64 // the sums of the last row, see rowSums
-	for y := 0; y < len(raw); y += stride {
-		if y == 0 {
-			s1, s2 = rowSums(raw[:stride], nil)
-		} else {
-			d1, d2 := rowSums(raw[y:y+stride], raw[y-stride:y])
-			s1, s2 = (s1+d1)%adlerMod, (s2+d2)%adlerMod
+// addDelta adds to z.delta the l bytes of raw from row y, column c, which need not be
+// equal to those above them; where a match with the row above was taken, δ
+// is 0 and nothing is added. So the checksum costs only a little work where
+// rows differ, much as the matches do.
+func (z *deflater) addDelta(raw []byte, y, c, l int) {
+	n := z.stride
+	for ; l > 0; y, c = y+1, 0 {
+		from := y*n + c
+		e := from + min(l, n-c)
+		var above []byte
+		if y > 0 {
+			above = raw[from-n : e-n]
 		}
-		b = (b + int64(stride)*a + s2) % adlerMod
-		a = (a + s1) % adlerMod
+		d0, d1 := deltaSums(raw[from:e], above)
+		z.delta[y][0] += d0
+		z.delta[y][1] += d1 + int64(c)*d0
+		l -= e - from
 	}
-	a, b = (a+adlerMod)%adlerMod, (b+adlerMod)%adlerMod
-	return uint32(b<<16 | a)
 }
 
-// rowSums is Adler-32's two sums over row, started from 0, less those over
-// above (of the same length, or nil for none), modulo adlerMod: the sum of
-// the bytes x[i], and the sum of (len(row)-i)·x[i]. Appended to a checksum
-// with sums a and b, a row adds s1 to a and len(row)·a + s2 to b.
-func rowSums(row, above []byte) (s1, s2 int64) {
+// deltaSums is the sum of row[i]-above[i] and of i·(row[i]-above[i]), above
+// being nil for zeros.
+func deltaSums(row, above []byte) (d0, d1 int64) {
 	// 8 bytes at a time, where they differ: the bytes at even and odd
 	// places as 16-bit lanes, whose sum, and sum weighted 8, 7, …, 1, one
 	// multiplication gathers in the top lane (no lane exceeds 16 bits on the
-	// way).
+	// way). Σ k·x[k] over 8 bytes is 8·sum - weighted.
 	const (
 		lanes = 0x00ff00ff00ff00ff
 		ones  = 0x0001000100010001
 		even  = 2 | 4<<16 | 6<<32 | 8<<48 // weights of bytes 6, 4, 2, 0
 		odd   = 1 | 3<<16 | 5<<32 | 7<<48 // of bytes 7, 5, 3, 1
 	)
-	sums := func(v uint64) (sum, weighted int64) {
+	sums := func(v uint64) (sum, ksum int64) {
 		lo, hi := v&lanes, v>>8&lanes
-		return int64((lo + hi) * ones >> 48), int64((lo*even + hi*odd) >> 48)
-	}
-	n := len(row)
-	if above != nil && bytes.Equal(row, above) {
-		return 0, 0
+		s, w := int64((lo+hi)*ones>>48), int64((lo*even+hi*odd)>>48)
+		return s, 8*s - w
 	}
 	i := 0
-	for ; i+8 <= n; i += 8 {
-		// Equal stretches are skipped by bytes.Equal, far faster than a loop.
-		const block = 128
-		for above != nil && i%block == 0 && i+block <= n && bytes.Equal(row[i:i+block], above[i:i+block]) {
-			i += block
-		}
-		if i+8 > n {
-			break
-		}
+	for ; i+8 <= len(row); i += 8 {
 		v := binary.LittleEndian.Uint64(row[i:])
 		var u uint64
 		if above != nil {
@@ -552,18 +559,40 @@ func rowSums(row, above []byte) (s1, s2 int64) {
 				continue
 			}
 		}
-		sv, wv := sums(v)
-		su, wu := sums(u)
-		s1 += sv - su
-		s2 += int64(n-i-8)*(sv-su) + wv - wu
+		sv, kv := sums(v)
+		su, ku := sums(u)
+		d0 += sv - su
+		d1 += int64(i)*(sv-su) + kv - ku
 	}
-	for ; i < n; i++ {
-		x := int64(row[i])
+	for ; i < len(row); i++ {
+		d := int64(row[i])
 		if above != nil {
-			x -= int64(above[i])
+			d -= int64(above[i])
 		}
-		s1 += x
-		s2 += int64(n-i) * x
+		d0 += d
+		d1 += int64(i) * d
 	}
-	return s1 % adlerMod, s2 % adlerMod
+	return d0, d1
+}
+
+// adlerMod is Adler-32's modulus.
+const adlerMod = 65521
+
+// adler is the Adler-32 checksum of raw, which zlib ends with, from the
+// sums tokenize gathered: a row's sums are the row above's plus its δ's.
+// Over a stream of L bytes x[i], Adler-32's sums are 1 + Σ x[i] and
+// L + Σ (L-i)·x[i], modulo adlerMod.
+func (z *deflater) adler(raw []byte) uint32 {
+	var r0, r1 int64 // the row's Σ x[c] and Σ c·x[c], exact
+	var t0, t1 int64 // Σ x[i] and Σ i·x[i] over the rows so far, modulo adlerMod
+	for y, d := range z.delta {
+		r0 += d[0]
+		r1 += d[1]
+		t0 = (t0 + r0) % adlerMod
+		t1 = (t1 + int64(y*z.stride%adlerMod)*(r0%adlerMod) + r1) % adlerMod
+	}
+	l := int64(len(raw) % adlerMod)
+	a := (1 + t0) % adlerMod
+	b := ((l+l*t0-t1)%adlerMod + adlerMod) % adlerMod
+	return uint32(b<<16 | a)
 }
