@@ -133,34 +133,22 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 	stride, rows := dists[len(dists)-1], len(raw)/dists[len(dists)-1]
 	z.stride, z.delta = stride, slices.Grow(z.delta[:0], rows)[:rows]
 	clear(z.delta)
-	// raw[end[k]] is the first byte from the last look that differs at dists[k].
-	var end [maxDists]int
+	var ms [maxDists]matcher
 	var dsym [maxDists]int
 	for k, d := range dists {
-		z.dists[k], end[k], dsym[k] = d, -1, distSymbol(d)
+		z.dists[k], ms[k], dsym[k] = d, matcher{d, -1}, distSymbol(d)
 	}
-	// length is how far raw matches at dists[k] from p.
-	length := func(k, p int) int {
-		if d := dists[k]; p > end[k] && p >= d {
-			if raw[p] != raw[p-d] { // often, where there are literals
-				end[k] = p
-			} else {
-				end[k] = p + matchLen(raw[p:], raw[p-d:])
-			}
-		}
-		return max(end[k]-p, 0)
-	}
+	m := ms[:len(dists)]
 	up := len(dists) - 1
 	y, rowStart := 0, 0 // p's row, and where it starts
 	for p := 0; p < len(raw); {
 		for p >= rowStart+stride {
 			y, rowStart = y+1, rowStart+stride
 		}
-		best, bk := length(up, p), up
+		best, bk := m[up].length(raw, p), up
 		if best < maxMatch {
-			best = min(best, maxMatch)
-			for k := range up {
-				if n := min(length(k, p), maxMatch); n >= best {
+			for k := range m[:up] {
+				if n := min(m[k].length(raw, p), maxMatch); n >= best {
 					best, bk = n, k
 				}
 			}
@@ -179,10 +167,10 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 			continue
 		}
 		if bk != up {
-			z.addDelta(raw, y, p-rowStart, end[bk]-p)
+			z.addDelta(raw, y, p-rowStart, m[bk].end-p)
 		}
 		// Take the whole match, in pieces of at most maxMatch, none shorter than minMatch.
-		for n := end[bk] - p; n >= minMatch; {
+		for n := m[bk].end - p; n >= minMatch; {
 			l := min(n, maxMatch)
 			if r := n - l; r > 0 && r < minMatch {
 				l = n - minMatch
@@ -195,6 +183,36 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 		}
 	}
 	z.litFreq[endOfBlock]++
+}
+
+// A matcher finds how far raw matches at distance d.
+type matcher struct {
+	d   int
+	end int // raw[end] is the first byte from the last look that differs at d
+}
+
+// length is how far raw matches at m.d from p (negative for not at all),
+// looked for again only past the end of the last match.
+func (m *matcher) length(raw []byte, p int) int {
+	if p > m.end {
+		if p >= m.d && raw[p] == raw[p-m.d] {
+			m.look(raw, p)
+		} else {
+			m.end = p // often, where there are literals
+		}
+	}
+	return m.end - p
+}
+
+// look finds the end of the match at p.
+func (m *matcher) look(raw []byte, p int) {
+	if p+8 <= len(raw) { // most matches end within 8 bytes
+		if x := binary.LittleEndian.Uint64(raw[p:]) ^ binary.LittleEndian.Uint64(raw[p-m.d:]); x != 0 {
+			m.end = p + bits.TrailingZeros64(x)/8
+			return
+		}
+	}
+	m.end = p + matchLen(raw[p:], raw[p-m.d:])
 }
 
 // matchLen is how many bytes of a from the first equal b's, b being at

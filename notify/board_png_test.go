@@ -27,7 +27,7 @@ func TestEncodePNG(t *testing.T) {
 		{"noise", 37, 23, 0, 256, 0xff, func(x, y int) uint8 { return uint8(rng.IntN(256)) }},
 		{"flat", 300, 300, 0, 2, 0xff, func(x, y int) uint8 { return 1 }},
 		{"stripes", 500, 40, 7, 5, 0xff, func(x, y int) uint8 { return uint8(x % 7 % 5) }},
-		{"rows", 260, 90, 0, 200, 0xff, func(x, y int) uint8 { return uint8((y / 9 * 31) ^ (x / 3)) % 200 }},
+		{"rows", 260, 90, 0, 200, 0xff, func(x, y int) uint8 { return uint8((y/9*31)^(x/3)) % 200 }},
 		{"sparse", 700, 50, 96, 3, 0xff, func(x, y int) uint8 {
 			if rng.IntN(50) == 0 {
 				return 2
