@@ -280,10 +280,7 @@ func drawBoard(v view.Board) (*canvas, error) {
 	for _, p := range v.Pieces {
 		k, _ := colorNumber(p.Color)
 		dx, dy := squareOffset(l.places[p.Cell])
-		c.paintPixels(pc.shadow, dx, dy, inkShadow)
-		c.paintPixels(pc.outline, dx, dy, inkOutline)
-		c.fillSpans(pc.inside, dx, dy, pieceColors[k])
-		c.paintPixels(pc.edge, dx, dy, inkPiece+k)
+		c.paintDisc(pc, dx, dy, k)
 	}
 
 	c.path(l.steps()) // the last turn's path
@@ -785,19 +782,23 @@ var discs = sync.OnceValue(func() squareDiscs {
 	}
 })
 
-// pieceShapes are the parts of a piece (a shadow, an outline disc and an
+// discShapes are the parts of a piece (a shadow, an outline disc and an
 // inner disc in its colour, painted in turn) that show: the shadow where the
 // outline does not cover it whole, the outline where the inner disc does
 // not, the inside that the inner disc covers whole (one flat colour, filled
 // span by span), and the inner disc's edge. Painted in this order they give
 // the pixels of the three discs painted whole, for a small part of the work.
-// A piece lies inside its square, so these need no clipping.
-var pieceShapes = sync.OnceValue(func() (s struct {
+// A piece lies inside its square (a stone inside the picture), so these need
+// no clipping.
+type discShapes struct {
 	shadow, outline, edge []maskPixel
 	inside                []span
-}) {
-	d := discs()
-	piece, inner := d.piece, d.inner // inner's box lies inside piece's
+}
+
+// shapesOf finds the parts of a piece with an outline disc piece, an inner
+// disc inner, whose box lies inside piece's, and with a shadow moved by
+// shadow pixels right and down (none for 0).
+func shapesOf(piece, inner mask, shadow int) (s discShapes) {
 	for i, n := range piece.cov {
 		x, y := piece.r.Min.X+i%piece.r.Dx(), piece.r.Min.Y+i/piece.r.Dx()
 		if m := inner.at(x, y); m == fullCoverage {
@@ -815,15 +816,27 @@ var pieceShapes = sync.OnceValue(func() (s struct {
 			}
 		}
 		// The shadow's pixel here, and whether the outline hides it.
-		if n > 0 {
-			sx, sy := x+shadowOffset, y+shadowOffset
-			if piece.at(sx, sy) < fullCoverage {
-				s.shadow = append(s.shadow, maskPixel{sx, sy, n})
-			}
+		if sx, sy := x+shadow, y+shadow; shadow > 0 && n > 0 && piece.at(sx, sy) < fullCoverage {
+			s.shadow = append(s.shadow, maskPixel{sx, sy, n})
 		}
 	}
 	return s
+}
+
+// pieceShapes are the shapes of a piece on a square, on the top-left one.
+var pieceShapes = sync.OnceValue(func() discShapes {
+	d := discs()
+	return shapesOf(d.piece, d.inner, shadowOffset)
 })
+
+// paintDisc paints a piece (or stone) of shapes s moved by (dx, dy), in
+// colour number k.
+func (c *canvas) paintDisc(s discShapes, dx, dy, k int) {
+	c.paintPixels(s.shadow, dx, dy, inkShadow)
+	c.paintPixels(s.outline, dx, dy, inkOutline)
+	c.fillSpans(s.inside, dx, dy, pieceColors[k])
+	c.paintPixels(s.edge, dx, dy, inkPiece+k)
+}
 
 // at is the mask's coverage of pixel (x, y), 0 outside its box.
 func (m mask) at(x, y int) uint8 {

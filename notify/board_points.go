@@ -264,6 +264,7 @@ type pointMasks struct {
 	stone, inner spanMask
 	dot, dotHalo spanMask // the mark of a stone of the last ply
 	point        spanMask // the dot on an empty point
+	stoneShapes  discShapes
 }
 
 var pointMaskCache sync.Map // spacing -> *pointMasks
@@ -289,6 +290,7 @@ func pointMasksFor(s int) *pointMasks {
 		dotHalo: spansOf(discMask(c, c, frac(10, 50))),
 		point:   spansOf(discMask(c, c, max(frac(1, 14), subUnits(2*dpr)))),
 	}
+	m.stoneShapes = shapesOf(m.stone.mask, m.inner.mask, 0)
 	for d, step := range pointDirs {
 		bx, by := x(step.col), y(step.row)
 		m.lines[d] = spansOf(capsuleMask(c, c, bx, by, subUnits(0.75*dpr)))
@@ -432,8 +434,7 @@ func drawPoints(v view.Board) (*canvas, error) {
 	for _, p := range v.Pieces {
 		k, _ := colorNumber(p.Color)
 		x, y := at(l.byName[p.Cell])
-		c.paint(m.stone.mask, x, y, inkOutline)
-		c.paint(m.inner.mask, x, y, inkPiece+k)
+		c.paintDisc(m.stoneShapes, x, y, k)
 	}
 
 	// The last ply: a blue dot with a light halo on each stone it placed.
