@@ -145,6 +145,31 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 		for p >= rowStart+stride {
 			y, rowStart = y+1, rowStart+stride
 		}
+		// Stretches of literals (the edges of shapes), where not even a
+		// byte matches at any distance, are taken in a tight loop.
+	literals:
+		for ; p >= stride && p < len(raw); p++ {
+			x := raw[p]
+			for _, d := range dists {
+				if x == raw[p-d] {
+					break literals
+				}
+			}
+			if p >= rowStart+stride {
+				y, rowStart = y+1, rowStart+stride
+			}
+			z.toks = append(z.toks, uint32(x))
+			z.litFreq[x]++
+			d := int64(x) - int64(raw[p-stride])
+			z.delta[y][0] += d
+			z.delta[y][1] += int64(p-rowStart) * d
+		}
+		if p >= len(raw) {
+			break
+		}
+		for p >= rowStart+stride {
+			y, rowStart = y+1, rowStart+stride
+		}
 		best, bk := m[up].length(raw, p), up
 		if best < maxMatch {
 			for k := range m[:up] {
