@@ -300,11 +300,16 @@ type painter interface {
 func drawBackground(c painter, l layout) {
 	n := l.n
 	w, h := boardPixels(n)
-	c.fill(image.Rect(0, 0, w, h), colBackground)
+	// The margins, around the board.
+	board := image.Rect(gridX(0), gridY(0), gridX(n)+gridLine, gridY(n)+gridLine)
+	c.fill(image.Rect(0, 0, w, board.Min.Y), colBackground)
+	c.fill(image.Rect(0, board.Max.Y, w, h), colBackground)
+	c.fill(image.Rect(0, board.Min.Y, board.Min.X, board.Max.Y), colBackground)
+	c.fill(image.Rect(board.Max.X, board.Min.Y, w, board.Max.Y), colBackground)
 
 	// Squares: grid colour under the whole board, then each square inside
 	// its lines, tinted where it is highlighted as a target.
-	c.fill(image.Rect(gridX(0), gridY(0), gridX(n)+gridLine, gridY(n)+gridLine), colGrid)
+	c.fill(board, colGrid)
 	tint := make(map[place]color.RGBA, 16)
 	for _, hl := range l.v.Highlights {
 		k, ok := colorNumber(hl.Color)
@@ -428,6 +433,13 @@ type canvas struct {
 	// few distinct blends, each computed once.
 	memo [numInks][fullCoverage + 1][256]uint16
 
+	recent [1 << recentBits]recentColor // a cache of index, by a hash of the colour
+
+	// The colour of the last fill and its index, while fillKnown.
+	fillCol   color.RGBA
+	fillIndex uint8
+	fillKnown bool
+
 	rgba    []color.RGBA // the path's area, see path
 	painted []uint8      // by pixel of the path's area: how, see path
 
@@ -457,6 +469,8 @@ func newCanvas(w, h int) *canvas {
 		c.index = make(map[color.RGBA]uint8, 256)
 	}
 	clear(c.index)
+	c.recent = [1 << recentBits]recentColor{}
+	c.fillKnown = false
 	c.memo = [numInks][fullCoverage + 1][256]uint16{}
 	return c
 }
@@ -466,18 +480,37 @@ func newCanvas(w, h int) *canvas {
 // at the edges of its shapes, and those get the nearest colour already there
 // (an edge pixel a shade off).
 func (c *canvas) colorIndex(col color.RGBA) uint8 {
-	if k, ok := c.index[col]; ok {
-		return k
+	// Most look-ups are of a few colours, found in recent: a map look-up
+	// costs more than the blend that made the colour.
+	key := uint32(col.R)<<24 | uint32(col.G)<<16 | uint32(col.B)<<8 | uint32(col.A)
+	slot := &c.recent[(key*0x9e3779b1)>>(32-recentBits)]
+	if slot.known && slot.key == key {
+		return slot.index
 	}
-	k := len(c.colors)
-	if k < 256 {
-		c.colors = append(c.colors, col)
-	} else {
-		k = nearest(c.colors, col)
+	k, ok := c.index[col]
+	if !ok {
+		n := len(c.colors)
+		if n < 256 {
+			c.colors = append(c.colors, col)
+		} else {
+			n = nearest(c.colors, col)
+		}
+		k = uint8(n)
+		c.index[col] = k
 	}
-	c.index[col] = uint8(k)
-	return uint8(k)
+	*slot = recentColor{key, k, true}
+	return k
 }
+
+// recentColor is an entry of canvas.recent: a colour as R, G, B, A bytes,
+// and its index.
+type recentColor struct {
+	key   uint32
+	index uint8
+	known bool
+}
+
+const recentBits = 6
 
 // nearest is the index of the colour of palette closest to col, the first
 // of equals.
@@ -498,7 +531,10 @@ func (c *canvas) fill(r image.Rectangle, col color.RGBA) {
 	if r.Empty() {
 		return
 	}
-	k := c.colorIndex(col)
+	if !c.fillKnown || c.fillCol != col { // fills come in long runs of one colour (labels, squares)
+		c.fillCol, c.fillIndex, c.fillKnown = col, c.colorIndex(col), true
+	}
+	k := c.fillIndex
 	first := c.img.Pix[c.img.PixOffset(r.Min.X, r.Min.Y):][:r.Dx()]
 	for i := range first {
 		first[i] = k
@@ -942,16 +978,16 @@ func (c *canvas) label(text string, x, y int) {
 	g := glyphOf(text)
 	ox := x - (g.ink.Min.X+g.ink.Max.X)*labelScale/2
 	oy := y - (g.ink.Min.Y+g.ink.Max.Y)*labelScale/2
-	for _, p := range g.pixels {
-		c.fill(image.Rect(ox+p.X*labelScale, oy+p.Y*labelScale, ox+(p.X+1)*labelScale, oy+(p.Y+1)*labelScale), colLabel)
+	for _, r := range g.runs {
+		c.fill(image.Rect(ox+r.x0*labelScale, oy+r.y*labelScale, ox+r.x1*labelScale, oy+(r.y+1)*labelScale), colLabel)
 	}
 }
 
 // A glyph is the ink of a text in the bitmap font: the box around it, and
-// its pixels.
+// its pixels, as runs along its rows.
 type glyph struct {
-	ink    image.Rectangle
-	pixels []image.Point
+	ink  image.Rectangle
+	runs []span
 }
 
 var glyphs sync.Map // text -> glyph; only coordinates are labels
@@ -972,9 +1008,14 @@ func glyphOf(text string) glyph {
 	var g glyph
 	for py := range h {
 		for px := range w {
-			if alpha.AlphaAt(px, py).A != 0 {
-				g.ink = g.ink.Union(image.Rect(px, py, px+1, py+1))
-				g.pixels = append(g.pixels, image.Pt(px, py))
+			if alpha.AlphaAt(px, py).A == 0 {
+				continue
+			}
+			g.ink = g.ink.Union(image.Rect(px, py, px+1, py+1))
+			if k := len(g.runs) - 1; k >= 0 && g.runs[k].y == py && g.runs[k].x1 == px {
+				g.runs[k].x1++
+			} else {
+				g.runs = append(g.runs, span{py, px, px + 1})
 			}
 		}
 	}
