@@ -447,6 +447,9 @@ type canvas struct {
 	// they are painted together (see addLayer), over layerBox.
 	layer    []uint8
 	layerBox image.Rectangle
+	// layerTiles marks, by row, the tiles of layerTile pixels that the
+	// layer covers, bit k for pixels k·layerTile up.
+	layerTiles []uint64
 }
 
 // canvases keeps canvases for reuse: a picture is 0.4-1 MB of pixels.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -486,8 +487,15 @@ func (c *canvas) startLayers() {
 	n := len(c.img.Pix)
 	c.layer = slices.Grow(c.layer[:0], n)[:n]
 	clear(c.layer)
+	h := c.img.Rect.Dy()
+	c.layerTiles = slices.Grow(c.layerTiles[:0], h)[:h]
+	clear(c.layerTiles)
 	c.layerBox = image.Rectangle{}
 }
+
+// layerTile is the width of the tiles of a layer's rows that layerTiles
+// marks: a picture is at most 64 of them wide (maxPointsRows).
+const layerTile = 64
 
 // addLayer adds mask m, moved by (dx, dy) pixels, to the layer: with union
 // a pixel keeps the larger coverage (for shapes that overlap, such as lines
@@ -510,6 +518,7 @@ func (c *canvas) addLayer(m spanMask, dx, dy int, union bool) {
 		if x0 >= x1 {
 			continue
 		}
+		c.layerTiles[y] |= 1<<((x1-1)/layerTile+1) - 1<<(x0/layerTile) // bits x0/64 .. (x1-1)/64
 		row := c.layer[c.img.PixOffset(x0, y):][:x1-x0]
 		cov := m.cov[my*w+x0-dx-m.r.Min.X:][:x1-x0]
 		if union {
@@ -525,29 +534,35 @@ func (c *canvas) addLayer(m spanMask, dx, dy int, union bool) {
 }
 
 // paintLayer paints the layer in inks[ink] and clears it. Most of a layer
-// is empty, so it is read a word at a time where it is.
+// is empty: it is read only in the tiles addLayer marked, and there a word
+// at a time where it is empty.
 func (c *canvas) paintLayer(ink int) {
 	r := c.layerBox
 	memo := &c.memo[ink]
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		off := c.img.PixOffset(r.Min.X, y)
-		row, cov := c.img.Pix[off:][:r.Dx()], c.layer[off:][:r.Dx()]
-		for i := 0; i < len(cov); {
-			if i+8 <= len(cov) && binary.LittleEndian.Uint64(cov[i:]) == 0 {
-				i += 8
-				continue
-			}
-			if n := cov[i]; n != 0 {
-				under := row[i]
-				k := memo[n][under]
-				if k == 0 {
-					k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(n)))) + 1
-					memo[n][under] = k
+		for tiles := c.layerTiles[y]; tiles != 0; tiles &= tiles - 1 {
+			t := bits.TrailingZeros64(tiles)
+			x0, x1 := max(t*layerTile, r.Min.X), min((t+1)*layerTile, r.Max.X)
+			off := c.img.PixOffset(x0, y)
+			row, cov := c.img.Pix[off:][:x1-x0], c.layer[off:][:x1-x0]
+			for i := 0; i < len(cov); {
+				if i+8 <= len(cov) && binary.LittleEndian.Uint64(cov[i:]) == 0 {
+					i += 8
+					continue
 				}
-				row[i], cov[i] = uint8(k-1), 0
+				if n := cov[i]; n != 0 {
+					under := row[i]
+					k := memo[n][under]
+					if k == 0 {
+						k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(n)))) + 1
+						memo[n][under] = k
+					}
+					row[i], cov[i] = uint8(k-1), 0
+				}
+				i++
 			}
-			i++
 		}
+		c.layerTiles[y] = 0
 	}
 	c.layerBox = image.Rectangle{}
 }
