@@ -539,6 +539,9 @@ func (c *canvas) addLayer(m spanMask, dx, dy int, union bool) {
 func (c *canvas) paintLayer(ink int) {
 	r := c.layerBox
 	memo := &c.memo[ink]
+	// Where an opaque ink covers 8 pixels whole, they take its colour.
+	const whole = fullCoverage * 0x0101010101010101
+	opaque, full := inks[ink].A == 0xff, uint64(c.colorIndex(inks[ink]))*0x0101010101010101
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for tiles := c.layerTiles[y]; tiles != 0; tiles &= tiles - 1 {
 			t := bits.TrailingZeros64(tiles)
@@ -546,9 +549,17 @@ func (c *canvas) paintLayer(ink int) {
 			off := c.img.PixOffset(x0, y)
 			row, cov := c.img.Pix[off:][:x1-x0], c.layer[off:][:x1-x0]
 			for i := 0; i < len(cov); {
-				if i+8 <= len(cov) && binary.LittleEndian.Uint64(cov[i:]) == 0 {
-					i += 8
-					continue
+				if i+8 <= len(cov) {
+					switch w := binary.LittleEndian.Uint64(cov[i:]); {
+					case w == 0:
+						i += 8
+						continue
+					case w == whole && opaque:
+						binary.LittleEndian.PutUint64(row[i:], full)
+						binary.LittleEndian.PutUint64(cov[i:], 0)
+						i += 8
+						continue
+					}
 				}
 				if n := cov[i]; n != 0 {
 					under := row[i]
