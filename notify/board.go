@@ -442,6 +442,8 @@ type canvas struct {
 
 	rgba    []color.RGBA // the path's area, see path
 	painted []uint8      // by pixel of the path's area: how, see path
+	// pathSpans are, by row of the path's area, the columns it paints.
+	pathSpans [][2]int
 
 	// layer is the coverage of the shapes of one colour gathered before
 	// they are painted together (see addLayer), over layerBox.
@@ -613,8 +615,13 @@ func (c *canvas) path(moves []step) {
 	}
 	box = box.Intersect(c.img.Rect)
 	w, size := box.Dx(), box.Dx()*box.Dy()
+	// painted is all unpainted between pictures: only the spans are
+	// cleared, after use.
 	c.rgba, c.painted = slices.Grow(c.rgba[:0], size)[:size], slices.Grow(c.painted[:0], size)[:size]
-	clear(c.painted)
+	spans := slices.Grow(c.pathSpans[:0], box.Dy())[:box.Dy()]
+	for y := range spans {
+		spans[y] = [2]int{w, 0}
+	}
 	// rows calls f with each row of the pixels of stroke s: the picture's
 	// pixels and the row of the path's area (painted, rgba) from the first,
 	// and the stroke's coverage of them.
@@ -623,6 +630,8 @@ func (c *canvas) path(moves []step) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			at := (y-s.dy-s.m.r.Min.Y)*s.m.r.Dx() + r.Min.X - s.dx - s.m.r.Min.X
 			i := (y-box.Min.Y)*w + r.Min.X - box.Min.X
+			sp := &spans[y-box.Min.Y]
+			sp[0], sp[1] = min(sp[0], r.Min.X-box.Min.X), max(sp[1], r.Max.X-box.Min.X)
 			f(c.img.Pix[c.img.PixOffset(r.Min.X, y):][:r.Dx()], c.painted[i:][:r.Dx()], c.rgba[i:][:r.Dx()], s.m.cov[at:][:r.Dx()])
 		}
 	}
@@ -662,9 +671,14 @@ func (c *canvas) path(moves []step) {
 	var last color.RGBA
 	var lastIndex uint8
 	known := false
-	for y := range box.Dy() {
-		pix := c.img.Pix[c.img.PixOffset(box.Min.X, box.Min.Y+y):][:w]
-		painted, rgba := c.painted[y*w:][:w], c.rgba[y*w:][:w]
+	for y, sp := range spans {
+		if sp[0] >= sp[1] {
+			continue
+		}
+		n := sp[1] - sp[0]
+		pix := c.img.Pix[c.img.PixOffset(box.Min.X+sp[0], box.Min.Y+y):][:n]
+		i := y*w + sp[0]
+		painted, rgba := c.painted[i:][:n], c.rgba[i:][:n]
 		for x, state := range painted {
 			if state == unpainted {
 				continue
@@ -674,7 +688,9 @@ func (c *canvas) path(moves []step) {
 			}
 			pix[x] = lastIndex
 		}
+		clear(painted)
 	}
+	c.pathSpans = spans
 }
 
 // pathEnds reports whether step i of a path ends a piece's way: the next
