@@ -236,25 +236,35 @@ func (m *matcher) look(raw []byte, p int) {
 			m.end = p + bits.TrailingZeros64(x)/8
 			return
 		}
+		p += 8
 	}
 	m.end = p + matchLen(raw[p:], raw[p-m.d:])
 }
 
 // matchLen is how many bytes of a from the first equal b's, b being at
-// least as long: 8 bytes at a time, and past the first 64 in blocks that
-// bytes.Equal compares far faster.
+// least as long: 32 bytes at a time (one branch for four words), and past
+// the first 128 in blocks that bytes.Equal compares far faster.
 func matchLen(a, b []byte) int {
 	const block = 256
 	n := 0
-	for ; n+8 <= len(a); n += 8 {
-		if n == 64 {
+	for n+32 <= len(a) {
+		if n == 128 {
 			for n+block <= len(a) && bytes.Equal(a[n:n+block], b[n:n+block]) {
 				n += block
 			}
-			if n+8 > len(a) {
+			if n+32 > len(a) {
 				break
 			}
 		}
+		x, y := a[n:n+32], b[n:n+32]
+		le := binary.LittleEndian
+		if (le.Uint64(x)^le.Uint64(y))|(le.Uint64(x[8:])^le.Uint64(y[8:]))|
+			(le.Uint64(x[16:])^le.Uint64(y[16:]))|(le.Uint64(x[24:])^le.Uint64(y[24:])) != 0 {
+			break
+		}
+		n += 32
+	}
+	for ; n+8 <= len(a); n += 8 {
 		if x := binary.LittleEndian.Uint64(a[n:]) ^ binary.LittleEndian.Uint64(b[n:]); x != 0 {
 			return n + bits.TrailingZeros64(x)/8
 		}
