@@ -291,6 +291,7 @@ func drawBoard(v view.Board) (*canvas, error) {
 // the tests the plain RGBA reference drawing, which so shares this layout.
 type painter interface {
 	fill(r image.Rectangle, col color.RGBA)
+	copyDown(r image.Rectangle) // r's first row over the rows below it in r
 	wall(x, y int, vertical bool, walls int)
 	label(text string, x, y int)
 }
@@ -308,8 +309,8 @@ func drawBackground(c painter, l layout) {
 	c.fill(image.Rect(board.Max.X, board.Min.Y, w, board.Max.Y), colBackground)
 
 	// Squares: grid colour under the whole board, then each square inside
-	// its lines, tinted where it is highlighted as a target.
-	c.fill(board, colGrid)
+	// its lines, tinted where it is highlighted as a target. A row of
+	// squares is drawn on the first row of its pixels, then copied down.
 	tint := make(map[place]color.RGBA, 16)
 	for _, hl := range l.v.Highlights {
 		k, ok := colorNumber(hl.Color)
@@ -320,14 +321,24 @@ func drawBackground(c painter, l layout) {
 			tint[l.places[name]] = targetTints[k]
 		}
 	}
-	for _, cl := range l.v.Cells {
-		p := place{cl.Row, cl.Col}
-		fillCol, ok := tint[p]
-		if !ok {
-			fillCol = colSquare
+	for row := range n {
+		y := gridY(row) + gridLine // the first row of pixels inside the squares
+		c.fill(image.Rect(board.Min.X, gridY(row), board.Max.X, y+1), colGrid)
+		for _, cl := range l.v.Cells {
+			if cl.Row != row {
+				continue
+			}
+			p := place{cl.Row, cl.Col}
+			fillCol, ok := tint[p]
+			if !ok {
+				fillCol = colSquare
+			}
+			r := squareRect(p)
+			c.fill(image.Rect(r.Min.X, y, r.Max.X, y+1), fillCol)
 		}
-		c.fill(squareRect(p), fillCol)
+		c.copyDown(image.Rect(board.Min.X, y, board.Max.X, gridY(row+1)))
 	}
+	c.fill(image.Rect(board.Min.X, gridY(n), board.Max.X, board.Max.Y), colGrid)
 
 	// Walls, on the edges between squares.
 	for _, wl := range l.v.Walls {
@@ -544,6 +555,12 @@ func (c *canvas) fill(r image.Rectangle, col color.RGBA) {
 	for i := range first {
 		first[i] = k
 	}
+	c.copyDown(r)
+}
+
+// copyDown copies r's first row of pixels over the rest of r.
+func (c *canvas) copyDown(r image.Rectangle) {
+	first := c.img.Pix[c.img.PixOffset(r.Min.X, r.Min.Y):][:r.Dx()]
 	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
 		copy(c.img.Pix[c.img.PixOffset(r.Min.X, y):], first)
 	}
