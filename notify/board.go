@@ -672,6 +672,10 @@ func (c *canvas) path(moves []step) {
 		}
 	}
 	for _, s := range strokes {
+		blends := pathBlends()[0]
+		if s.col == colPath {
+			blends = pathBlends()[1]
+		}
 		rows(s, func(pix, state []uint8, rgba []color.RGBA, cov []uint8) {
 			for x, n := range cov {
 				if n == 0 || state[x] == line {
@@ -680,7 +684,8 @@ func (c *canvas) path(moves []step) {
 				if state[x] == unpainted {
 					rgba[x], state[x] = c.colors[pix[x]], painted
 				}
-				rgba[x] = blend(rgba[x], s.col, int(n))
+				t, u := &blends[n], rgba[x]
+				rgba[x] = color.RGBA{t[0][u.R], t[1][u.G], t[2][u.B], 0xff}
 			}
 		})
 	}
@@ -759,6 +764,27 @@ func arrow(m step, halo bool) mask {
 	arrows.Store(key, c)
 	return c
 }
+
+// A blendTable is blend with one colour: by coverage and channel, the
+// channel's value over each value under.
+type blendTable [fullCoverage + 1][3][256]uint8
+
+func blendTableOf(col color.RGBA) *blendTable {
+	t := new(blendTable)
+	for n := range t {
+		for u := range 256 {
+			b := blend(color.RGBA{uint8(u), uint8(u), uint8(u), 0xff}, col, n)
+			t[n][0][u], t[n][1][u], t[n][2][u] = b.R, b.G, b.B
+		}
+	}
+	return t
+}
+
+// pathBlends are the blend tables of the path's halo and line: the path
+// blends more pixels than anything else.
+var pathBlends = sync.OnceValue(func() [2]*blendTable {
+	return [2]*blendTable{blendTableOf(colPathHalo), blendTableOf(colPath)}
+})
 
 // blend composes col over under with the given coverage (0..fullCoverage).
 func blend(under, col color.RGBA, coverage int) color.RGBA {
