@@ -125,8 +125,12 @@ const maxSide = 26
 // Every "your turn" email carries one, so it is drawn for speed: into a
 // paletted image (a few dozen colours, of which most are the blends at the
 // edges of discs and lines), with shapes painted from coverage masks computed
-// once, and encoded at deflate's fastest level, which on flat colour loses
-// little.
+// once (of a piece only what shows), rows of squares copied down, and
+// encoded by a PNG writer of its own (board_png.go) that looks for matches
+// only where this kind of picture has them. On two cores of the server a
+// two-player 6x6 picture costs ≈ 0.5 ms (0.2 drawing, 0.3 encoding;
+// image/png took 1.6-1.9 ms), a four-player 8x8 one ≈ 0.9 ms, a board of
+// Les ≈ 7 ms (BenchmarkBoardPNG); they are ≈ 10, 17 and 49 kB.
 func BoardPNG(v view.Board) ([]byte, error) {
 	draw := drawBoard
 	if v.Layout == view.Points {
