@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -153,7 +154,10 @@ func (c *canvas) encode() ([]byte, error) {
 		dists = append(dists, c.period)
 	}
 	dists = append(dists, w+1)
-	return encodePNG(make([]byte, 0, 16<<10), c.raw[:pngRaw(w, h)], w, h, c.colors, dists), nil
+	// Written into the canvas's buffer, then copied out at its size: the
+	// mail keeps it a while.
+	c.out = encodePNG(c.out[:0], c.raw[:pngRaw(w, h)], w, h, c.colors, dists)
+	return bytes.Clone(c.out), nil
 }
 
 // boardPixels is the width and height of the picture of an n x n board.
@@ -440,7 +444,8 @@ type canvas struct {
 	// compresses (see pngRaw), so the encoder reads it as drawn.
 	img    image.Paletted
 	raw    []uint8
-	period int
+	period int          // pixels from a square (or point) to the next along a row, see encode
+	out    []byte       // the PNG, see encode
 	colors []color.RGBA // the palette, for blending
 	index  map[color.RGBA]uint8
 	// memo[ink][coverage][under] is the palette index + 1 of ink painted
