@@ -522,8 +522,17 @@ func (c *canvas) addLayer(m spanMask, dx, dy int, union bool) {
 		row := c.layer[c.img.PixOffset(x0, y):][:x1-x0]
 		cov := m.cov[my*w+x0-dx-m.r.Min.X:][:x1-x0]
 		if union {
-			for i, n := range cov {
-				row[i] = max(row[i], n)
+			// 8 at a time: coverages are below 128, so a byte's top bit
+			// in (a|H) - b tells whether a >= b.
+			const h = 0x8080808080808080
+			i := 0
+			for ; i+8 <= len(cov); i += 8 {
+				a, b := binary.LittleEndian.Uint64(row[i:]), binary.LittleEndian.Uint64(cov[i:])
+				ge := (((a | h) - b) & h) >> 7 * 0xff
+				binary.LittleEndian.PutUint64(row[i:], a&ge|b&^ge)
+			}
+			for ; i < len(cov); i++ {
+				row[i] = max(row[i], cov[i])
 			}
 		} else {
 			for i, n := range cov {
