@@ -113,7 +113,7 @@ type deflater struct {
 
 	// For the Adler-32 checksum (see adler): the row length, and by row the
 	// sums of δ[c] and c·δ[c] over its columns c, δ being how much a byte
-	// exceeds the one above it (or 0 for the first row).
+	// exceeds the one above it (in the first row, the byte itself).
 	stride int
 	delta  [][2]int64
 }
@@ -158,11 +158,7 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 			if p >= rowStart+stride {
 				y, rowStart = y+1, rowStart+stride
 			}
-			z.toks = append(z.toks, uint32(x))
-			z.litFreq[x]++
-			d := int64(x) - int64(raw[p-stride])
-			z.delta[y][0] += d
-			z.delta[y][1] += int64(p-rowStart) * d
+			z.literal(raw, p, y, rowStart)
 		}
 		if p >= len(raw) {
 			break
@@ -179,15 +175,7 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 			}
 		}
 		if best < minMatch {
-			x := raw[p]
-			z.toks = append(z.toks, uint32(x))
-			z.litFreq[x]++
-			d := int64(x)
-			if y > 0 {
-				d -= int64(raw[p-stride])
-			}
-			z.delta[y][0] += d
-			z.delta[y][1] += int64(p-rowStart) * d
+			z.literal(raw, p, y, rowStart)
 			p++
 			continue
 		}
@@ -208,6 +196,19 @@ func (z *deflater) tokenize(raw []byte, dists []int) {
 		}
 	}
 	z.litFreq[endOfBlock]++
+}
+
+// literal takes raw[p], in row y from rowStart, as a literal.
+func (z *deflater) literal(raw []byte, p, y, rowStart int) {
+	x := raw[p]
+	z.toks = append(z.toks, uint32(x))
+	z.litFreq[x]++
+	d := int64(x)
+	if y > 0 {
+		d -= int64(raw[p-z.stride])
+	}
+	z.delta[y][0] += d
+	z.delta[y][1] += int64(p-rowStart) * d
 }
 
 // A matcher finds how far raw matches at distance d.
