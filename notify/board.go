@@ -128,10 +128,11 @@ const maxSide = 26
 // edges of discs and lines), with shapes painted from coverage masks computed
 // once (of a piece only what shows), rows of squares copied down, and
 // encoded by a PNG writer of its own (board_png.go) that looks for matches
-// only where this kind of picture has them. On two cores of the server a
-// two-player 6x6 picture costs ≈ 0.5 ms (0.2 drawing, 0.3 encoding;
-// image/png took 1.6-1.9 ms), a four-player 8x8 one ≈ 0.9 ms, a board of
-// Les ≈ 7 ms (BenchmarkBoardPNG); they are ≈ 10, 17 and 49 kB.
+// only where this kind of picture has them. On the two busy cores of the
+// test machine a two-player 6x6 picture costs ≈ 0.6 ms (0.2 drawing, 0.35
+// encoding; with image/png ≈ 1.9 ms), a four-player 8x8 one ≈ 1 ms (2.9),
+// the end of a game of Les ≈ 7 ms (11) (BenchmarkBoardPNG); they are ≈ 10,
+// 17 and 49 kB.
 func BoardPNG(v view.Board) ([]byte, error) {
 	draw := drawBoard
 	if v.Layout == view.Points {
