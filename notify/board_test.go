@@ -704,3 +704,48 @@ func TestBoardPNGArrowheads(t *testing.T) {
 		t.Errorf("the head on d4 points the wrong way")
 	}
 }
+
+// TestBoardPNGLargestBoard draws the largest board a picture takes, with
+// pieces in its corners, walls, targets and a long path, and compares it
+// with the reference drawing pixel by pixel: its rows are over 2,500 bytes,
+// and the encoder's matches reach that far back.
+func TestBoardPNGLargestBoard(t *testing.T) {
+	n := maxSide
+	name := func(r, c int) string { return fmt.Sprintf("r%dc%d", r, c) }
+	v := view.Board{Layout: view.Squares, Rows: n, Cols: n}
+	for r := range n {
+		for c := range n {
+			v.Cells = append(v.Cells, view.Cell{Name: name(r, c), Row: r, Col: c})
+		}
+	}
+	for i, col := range colorNames {
+		r, c := (i/2)*(n-1), (i%2)*(n-1)
+		v.Pieces = append(v.Pieces, view.Piece{Cell: name(r, c), Color: col})
+		v.Highlights = append(v.Highlights, view.Highlight{Kind: view.Target, Color: col, Cells: []string{name(n-1-r, n-1-c)}})
+	}
+	v.Walls = []view.Wall{{Between: [2]string{name(3, 3), name(3, 4)}, Count: 1}, {Between: [2]string{name(20, 7), name(21, 7)}, Count: 2}}
+	v.Path = []view.Step{{From: name(0, 0), To: name(0, 9)}, {From: name(0, 9), To: name(12, 9)}, {From: name(25, 25), To: name(24, 24)}}
+	want, err := refDrawBoard(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := BoardPNG(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, data)
+	if got.Bounds() != want.Rect {
+		t.Fatalf("bounds %v, want %v", got.Bounds(), want.Rect)
+	}
+	differ := 0
+	for y := range want.Rect.Dy() {
+		for x := range want.Rect.Dx() {
+			if at(got, image.Pt(x, y)) != want.RGBAAt(x, y) {
+				differ++
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d pixels differ from the reference (%d bytes)", differ, len(data))
+	}
+}
