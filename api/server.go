@@ -200,7 +200,7 @@ func (s *Server) wakeMail() {
 // and the wait shows where it belongs, in the turns' latency.
 const (
 	mailLagLimit  = 250 * time.Millisecond
-	mailWaitStep  = 2 * time.Millisecond
+	mailWaitStep  = 10 * time.Millisecond
 	mailWaitLimit = time.Second
 )
 
