@@ -55,8 +55,11 @@ import (
 //     since, ours or another's, sends reads to the database until the
 //     writer has looked again. It looks right after each commit, before
 //     its callers learn their outcome (writeLoop), and when a read that
-//     found a foreign commit asks. Checking costs a read one PRAGMA on the
-//     monitor (a few µs, no page read), far less than reading the game.
+//     found a foreign commit asks; between batches without the lock, which
+//     the order of its two reads makes unneeded (syncBetweenBatches), so
+//     that it never waits for, nor holds up, another process. Checking
+//     costs a read one PRAGMA on the monitor (a few µs, no page read), far
+//     less than reading the game.
 //   - A version conflict evicts the game, so the retry reads the database.
 //
 // The cache is the SQLite store's alone: PostgreSQL instances share a
@@ -315,6 +318,34 @@ func (db *DB) syncCache(tx *Tx) {
 	if err != nil {
 		return
 	}
+	c.synced.Store(m)
+	c.syncedOK.Store(true)
+}
+
+// syncBetweenBatches is syncCache without the write lock, for the writer
+// between batches: after each commit, and when a read asks. It reads the
+// monitor's data_version first, then the write connection's: a commit
+// after the first read moves the monitor past what reads are told to
+// trust, and one before the second read is seen by it, so the cache is
+// emptied if another connection committed since the writer last looked.
+func (db *DB) syncBetweenBatches() {
+	c := db.games
+	m, err := db.monitorVersion(context.Background())
+	if err != nil {
+		c.syncedOK.Store(false)
+		return
+	}
+	var v int64
+	if err := db.writeConn.QueryRowContext(context.Background(), sqlDataVersion).Scan(&v); err != nil {
+		c.syncedOK.Store(false)
+		c.clear()
+		db.dataVersionOK = false
+		return
+	}
+	if !db.dataVersionOK || v != db.dataVersion {
+		c.clear()
+	}
+	db.dataVersion, db.dataVersionOK = v, true
 	c.synced.Store(m)
 	c.syncedOK.Store(true)
 }

@@ -703,41 +703,35 @@ func BenchmarkGameRead(b *testing.B) {
 	}
 }
 
-// TestTryBeginWaitsForNobody: while another process holds the write lock,
-// the writer does not hold its callers' outcomes back to look for its
-// commits, and the connection keeps its busy timeout.
-func TestTryBeginWaitsForNobody(t *testing.T) {
+// Between batches, the writer looks for other processes' commits without
+// SQLite's write lock: it does not wait for another process that holds
+// it, and what that process committed before still empties the cache.
+func TestSyncBetweenBatchesWaitsForNobody(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
+	id := f.game.ID
+	checkFresh(t, f.db, id)
+	wantCached(t, f.db, id, true)
 	other, err := openWritePool(ctx, f.path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
+	if _, err := other.ExecContext(ctx, "UPDATE games SET due_at = due_at WHERE id = ?", id); err != nil {
+		t.Fatal(err)
+	}
 	holder, err := other.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer holder.Rollback()
 	began := time.Now()
-	if tx := f.db.tryBegin(); tx != nil {
-		_ = tx.Rollback()
-		t.Fatal("began while another connection holds the write lock")
-	}
+	f.db.syncBetweenBatches()
 	if waited := time.Since(began); waited > time.Second {
-		t.Fatalf("tryBegin waited %v", waited)
+		t.Fatalf("waited %v for the other's lock", waited)
 	}
-	if err := holder.Rollback(); err != nil {
-		t.Fatal(err)
+	if !f.db.games.syncedOK.Load() {
+		t.Error("the cache is not trusted after looking")
 	}
-	var timeout int
-	if err := f.db.WithTx(ctx, func(tx *Tx) error {
-		return tx.QueryRowContext(ctx, "SELECT timeout FROM pragma_busy_timeout").Scan(&timeout)
-	}); err != nil || timeout != int(busyTimeout.Milliseconds()) {
-		t.Fatalf("busy_timeout %d, %v; want %d", timeout, err, busyTimeout.Milliseconds())
-	}
-	if tx := f.db.tryBegin(); tx == nil {
-		t.Fatal("tryBegin failed with the lock free")
-	} else {
-		_ = tx.Rollback()
-	}
+	wantCached(t, f.db, id, false)
 }

@@ -65,33 +65,17 @@ func (db *DB) write(ctx context.Context, fn func(*Tx) error) error {
 func (db *DB) writeLoop() {
 	defer close(db.writerDone)
 	batch := make([]*writeJob, 0, maxBatch)
-	// open is the next batch's transaction, begun before the last batch's
-	// callers learned their outcome (see below); nil if none.
-	var open *Tx
 	for {
-		var first *writeJob
 		select {
-		case first = <-db.jobs:
-		default:
+		case <-db.closing:
+			return
+		case <-db.syncAsked:
+			// A read found that something committed: look again.
+			db.syncBetweenBatches()
+			continue
+		case job := <-db.jobs:
+			batch = append(batch[:0], job)
 		}
-		if first == nil {
-			if open != nil {
-				_ = open.Rollback()
-				open = nil
-			}
-			select {
-			case <-db.closing:
-				return
-			case first = <-db.jobs:
-			case <-db.syncAsked:
-				// A read found that something committed: look again.
-				if tx, err := db.begin(); err == nil {
-					_ = tx.Rollback()
-				}
-				continue
-			}
-		}
-		batch = append(batch[:0], first)
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -101,41 +85,17 @@ func (db *DB) writeLoop() {
 				break more
 			}
 		}
-		outcomes := db.commitBatch(open, batch)
+		outcomes := db.commitBatch(batch)
 		// The commit moved the monitor's data_version, so reads do not trust
-		// the game cache until the writer has looked again, under the write
-		// lock, for other processes' commits: it does so at once, before the
-		// callers learn their outcome and read what they wrote, in the next
-		// batch's transaction (rolled back if no job comes). Unless another
-		// process holds the lock: the callers are not kept waiting for it,
-		// and their reads go to the database until the writer looks again.
-		open = db.tryBegin()
+		// the game cache until the writer has looked again for other
+		// processes' commits: it does so at once, before the callers learn
+		// their outcome and read what they wrote.
+		db.syncBetweenBatches()
 		for i, job := range batch {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
 	}
-}
-
-// tryBegin is begin if SQLite's write lock is free at once, else nil.
-func (db *DB) tryBegin() *Tx {
-	// busy_timeout is the connection's: off for this BEGIN only. The pool's
-	// one connection is free here, and the transaction's once begun.
-	ctx := context.Background()
-	if _, err := db.writeConn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
-		return nil
-	}
-	tx, err := db.begin()
-	restore := fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout.Milliseconds())
-	if err != nil {
-		_, _ = db.writeConn.ExecContext(ctx, restore)
-		return nil
-	}
-	if _, err := tx.sqlTx.ExecContext(ctx, restore); err != nil {
-		_ = tx.Rollback()
-		return nil
-	}
-	return tx
 }
 
 // begin begins a batch's transaction, which holds SQLite's write lock, and
@@ -158,9 +118,8 @@ func (db *DB) begin() (*Tx, error) {
 	return tx, nil
 }
 
-// commitBatch runs jobs in one transaction, tx if not nil (begun by begin),
-// and commits it.
-func (db *DB) commitBatch(tx *Tx, jobs []*writeJob) []writeOutcome {
+// commitBatch runs jobs in one transaction and commits it.
+func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 	outcomes := make([]writeOutcome, len(jobs))
 	failAll := func(err error) []writeOutcome {
 		for i := range outcomes {
@@ -170,11 +129,9 @@ func (db *DB) commitBatch(tx *Tx, jobs []*writeJob) []writeOutcome {
 		}
 		return outcomes
 	}
-	if tx == nil {
-		var err error
-		if tx, err = db.begin(); err != nil {
-			return failAll(fmt.Errorf("begin transaction: %w", err))
-		}
+	tx, err := db.begin()
+	if err != nil {
+		return failAll(fmt.Errorf("begin transaction: %w", err))
 	}
 	var games batchGames
 	tx.batch = &games
@@ -215,7 +172,7 @@ func (db *DB) commitBatch(tx *Tx, jobs []*writeJob) []writeOutcome {
 	} else if len(ids) > 0 {
 		db.games.evict(ids...)
 	}
-	err := tx.Commit()
+	err = tx.Commit()
 	if games.touched {
 		db.games.clear()
 	} else if len(ids) > 0 {

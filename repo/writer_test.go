@@ -60,7 +60,7 @@ func TestCommitBatch(t *testing.T) {
 					return j.fail
 				}})
 			}
-			outcomes := db.commitBatch(nil, jobs)
+			outcomes := db.commitBatch(jobs)
 			for i, kept := range tt.want {
 				_, found, err := db.Setting(ctx, fmt.Sprint("k", i))
 				if err != nil {
@@ -112,7 +112,7 @@ func TestGivingUpDoesNotInterruptTheBatch(t *testing.T) {
 			INSERT INTO settings (key, value) SELECT 'slow' || i, 'v' FROM n`)
 		return err
 	}
-	outcomes := db.commitBatch(nil, []*writeJob{
+	outcomes := db.commitBatch([]*writeJob{
 		{ctx: ctx, fn: insert("before")}, {ctx: impatient, fn: slow}, {ctx: ctx, fn: insert("after")},
 	})
 	for i, key := range []string{"before", "slow1", "after"} {
