@@ -206,7 +206,7 @@ const (
 
 // waitForMail waits while the outbox is late (see mailLagLimit).
 func (s *Server) waitForMail(ctx context.Context) {
-	if s.cfg.MailLag == nil {
+	if s.cfg.MailLag == nil || s.cfg.MailLag() <= mailLagLimit {
 		return
 	}
 	t := time.NewTimer(mailWaitStep)

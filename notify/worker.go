@@ -60,14 +60,20 @@ type Worker struct {
 	// lag and lagAt are what Lag reports: how late the outbox was at the
 	// last claim, and when that was (Unix nanoseconds; 0: never).
 	lag, lagAt atomic.Int64
+	// slowBatch says the last batch did not go out whole and quickly (a mail
+	// failed or was left untried, or it took lagFresh or more): the mail
+	// server, not the CPU, was what held mail up. Only DeliverDue uses it.
+	slowBatch bool
 }
 
 // Lag is how late the outbox is: how long the oldest new mail of the last
 // claim had waited, if that claim was a full batch (more mail was waiting
-// behind it); zero when the outbox was caught up, or when the last claim is
-// older than lagFresh (a worker stuck on a slow mail server says nothing
-// about the CPU). Retries do not count: their wait is the backoff's. The
-// server slows changes down while the outbox is late (api.Config.MailLag).
+// behind it); zero when the outbox was caught up. A slow or failing mail
+// server says nothing about the CPU, so Lag is also zero when the last
+// claim is older than lagFresh (a worker stuck on a slow server) or the
+// batch before it did not go out whole and quickly. Retries do not count:
+// their wait is the backoff's. The server slows changes down while the
+// outbox is late (api.Config.MailLag).
 func (w *Worker) Lag() time.Duration {
 	at := w.lagAt.Load()
 	if at == 0 || w.Now().Sub(time.Unix(0, at)) > lagFresh {
@@ -82,7 +88,7 @@ const lagFresh = 5 * time.Second
 // noteLag records how late the mail claimed at now was (see Lag).
 func (w *Worker) noteLag(now time.Time, due []domain.OutboxMail) {
 	var lag time.Duration
-	if len(due) == batchSize {
+	if len(due) == batchSize && !w.slowBatch {
 		for _, m := range due {
 			if m.Attempts == 0 {
 				lag = max(lag, now.Sub(m.CreatedAt))
@@ -183,6 +189,7 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 			return sent, nil
 		}
 		n, released, err := w.deliverBatch(ctx, due, now.Add(w.Lease/2))
+		w.slowBatch = err != nil || released > 0 || n < len(due) || w.Now().Sub(now) >= lagFresh
 		sent += n
 		if err != nil {
 			// Unrecorded mail is due again at once: end the pass rather

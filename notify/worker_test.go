@@ -550,6 +550,22 @@ func TestWorkerLag(t *testing.T) {
 	if got := w.Lag(); got != 0 {
 		t.Errorf("stale: lag %v, want 0", got)
 	}
+	// After a batch the mail server held up, a full claim says nothing
+	// about the CPU.
+	fresh := make([]domain.OutboxMail, batchSize)
+	for i := range fresh {
+		fresh[i] = domain.OutboxMail{CreatedAt: now.Add(-time.Minute)}
+	}
+	w.slowBatch = true
+	w.noteLag(now, fresh)
+	if got := w.Lag(); got != 0 {
+		t.Errorf("after a slow batch: lag %v, want 0", got)
+	}
+	w.slowBatch = false
+	w.noteLag(now, fresh)
+	if got := w.Lag(); got != time.Minute {
+		t.Errorf("after a good batch: lag %v, want 1m", got)
+	}
 	// Retries wait for their backoff, not for the CPU.
 	retries := make([]domain.OutboxMail, batchSize)
 	for i := range retries {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -473,8 +474,11 @@ func TestNeutralTablesLeaveGamesAlone(t *testing.T) {
 		if !neutralTables[table] && !slices.Contains(gameReadTables, table) {
 			continue
 		}
-		_, stmts, _ := strings.Cut(strings.ToLower(body), " begin")
-		for _, stmt := range strings.Split(stmts, ";") {
+		loc := triggerBegin.FindStringIndex(body)
+		if loc == nil {
+			t.Fatalf("trigger %s: no BEGIN in %q", name, body)
+		}
+		for _, stmt := range strings.Split(strings.ToLower(body[loc[1]:]), ";") {
 			target, write := writeTarget(strings.TrimSpace(stmt))
 			if write && slices.Contains(gameReadTables, target) {
 				t.Errorf("trigger %s on %s writes %s", name, table, target)
@@ -735,3 +739,7 @@ func TestSyncBetweenBatchesWaitsForNobody(t *testing.T) {
 	}
 	wantCached(t, f.db, id, false)
 }
+
+// triggerBegin finds the BEGIN that starts a trigger's statements, on its
+// own line or not.
+var triggerBegin = regexp.MustCompile(`(?i)\bbegin\b`)

@@ -59,7 +59,7 @@ func prepareStatements(ctx context.Context, pool *sql.DB, queries []string) (*st
 }
 
 // get is query's prepared statement, or nil if it has none: the cache is
-// not lazy or full, or the text does not prepare (the caller then runs it
+// not lazy or full, or the text did not prepare (the caller then runs it
 // unprepared, and reports its error as usual).
 func (s *statements) get(ctx context.Context, query string) *sql.Stmt {
 	if s == nil {
@@ -71,17 +71,20 @@ func (s *statements) get(ctx context.Context, query string) *sql.Stmt {
 	if ok || !s.lazy {
 		return st
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st, ok := s.stmts[query]; ok {
-		return st
-	}
-	if len(s.stmts) >= maxStatements {
-		return nil
-	}
+	// Prepared without the lock, which would keep every other query
+	// waiting while this one waits for a connection. A text that does not
+	// prepare is remembered as nil: it runs unprepared from then on.
 	st, err := s.pool.PrepareContext(context.WithoutCancel(ctx), query)
 	if err != nil {
-		return nil
+		st = nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if had, ok := s.stmts[query]; ok || len(s.stmts) >= maxStatements {
+		if st != nil {
+			st.Close() // another goroutine's came first, or no room
+		}
+		return had
 	}
 	s.stmts[query] = st
 	return st
@@ -95,7 +98,9 @@ func (s *statements) close() error {
 	defer s.mu.Unlock()
 	var errs []error
 	for _, st := range s.stmts {
-		errs = append(errs, st.Close())
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
 	}
 	clear(s.stmts)
 	return errors.Join(errs...)
