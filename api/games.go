@@ -527,6 +527,7 @@ func (s *Server) changeGame(c echo.Context, body []byte,
 	if err != nil {
 		return err
 	}
+	s.waitForMail(c.Request().Context())
 	resp, replayed, err := change(domain.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem})
 	if err != nil {
 		return err

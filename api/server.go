@@ -42,6 +42,10 @@ type Config struct {
 	// MailQueued, if set, is called after a change that queued email has
 	// committed, so the outbox worker can send it at once.
 	MailQueued func()
+	// MailLag, if set, says how late the outbox is sending (notify.Worker.Lag):
+	// while it is more than mailLagLimit, game changes wait a little before
+	// they start (see waitForMail).
+	MailLag func() time.Duration
 	// RateLimits bound logins, login-code exchanges and game creation per
 	// client address and account (429 rate_limited); zero fields mean
 	// DefaultRateLimits.
@@ -182,6 +186,38 @@ func (s *Server) wakeMail() {
 	s.events.Wake()
 	if s.cfg.MailQueued != nil {
 		s.cfg.MailQueued()
+	}
+}
+
+// Every turn queues an email, and rendering and sending it costs about as
+// much CPU as the turn. Under more load than the machine can carry, the
+// requests (a goroutine each) outnumber the outbox's workers, Go's scheduler
+// shares the CPU out by goroutine, and turns would be taken faster than
+// their mail goes out: the outbox would fall behind without bound, and mail
+// arrive minutes late. So while the outbox is more than mailLagLimit late, a
+// game change waits before it starts, mailWaitStep at a time and at most
+// mailWaitLimit: the server takes turns about as fast as it can mail them,
+// and the wait shows where it belongs, in the turns' latency.
+const (
+	mailLagLimit  = 250 * time.Millisecond
+	mailWaitStep  = 10 * time.Millisecond
+	mailWaitLimit = time.Second
+)
+
+// waitForMail waits while the outbox is late (see mailLagLimit).
+func (s *Server) waitForMail(ctx context.Context) {
+	if s.cfg.MailLag == nil || s.cfg.MailLag() <= mailLagLimit {
+		return
+	}
+	t := time.NewTimer(mailWaitStep)
+	defer t.Stop()
+	for waited := time.Duration(0); waited < mailWaitLimit && s.cfg.MailLag() > mailLagLimit; waited += mailWaitStep {
+		t.Reset(mailWaitStep)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
 

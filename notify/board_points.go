@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -264,6 +265,7 @@ type pointMasks struct {
 	stone, inner spanMask
 	dot, dotHalo spanMask // the mark of a stone of the last ply
 	point        spanMask // the dot on an empty point
+	stoneShapes  discShapes
 }
 
 var pointMaskCache sync.Map // spacing -> *pointMasks
@@ -289,6 +291,7 @@ func pointMasksFor(s int) *pointMasks {
 		dotHalo: spansOf(discMask(c, c, frac(10, 50))),
 		point:   spansOf(discMask(c, c, max(frac(1, 14), subUnits(2*dpr)))),
 	}
+	m.stoneShapes = shapesOf(m.stone.mask, m.inner.mask, 0)
 	for d, step := range pointDirs {
 		bx, by := x(step.col), y(step.row)
 		m.lines[d] = spansOf(capsuleMask(c, c, bx, by, subUnits(0.75*dpr)))
@@ -334,6 +337,7 @@ func drawPoints(v view.Board) (*canvas, error) {
 	}
 	g := l.geom
 	c := newCanvas(g.w, g.ht)
+	c.period = g.s
 	c.startLayers()
 	c.fill(image.Rect(0, 0, g.w, g.ht), colBackground)
 	// The flat colours go into the palette first, so that they stay exact
@@ -431,8 +435,7 @@ func drawPoints(v view.Board) (*canvas, error) {
 	for _, p := range v.Pieces {
 		k, _ := colorNumber(p.Color)
 		x, y := at(l.byName[p.Cell])
-		c.paint(m.stone.mask, x, y, inkOutline)
-		c.paint(m.inner.mask, x, y, inkPiece+k)
+		c.paintDisc(m.stoneShapes, x, y, k)
 	}
 
 	// The last ply: a blue dot with a light halo on each stone it placed.
@@ -484,8 +487,15 @@ func (c *canvas) startLayers() {
 	n := len(c.img.Pix)
 	c.layer = slices.Grow(c.layer[:0], n)[:n]
 	clear(c.layer)
+	h := c.img.Rect.Dy()
+	c.layerTiles = slices.Grow(c.layerTiles[:0], h)[:h]
+	clear(c.layerTiles)
 	c.layerBox = image.Rectangle{}
 }
+
+// layerTile is the width of the tiles of a layer's rows that layerTiles
+// marks: a picture is at most 64 of them wide (maxPointsRows).
+const layerTile = 64
 
 // addLayer adds mask m, moved by (dx, dy) pixels, to the layer: with union
 // a pixel keeps the larger coverage (for shapes that overlap, such as lines
@@ -508,11 +518,21 @@ func (c *canvas) addLayer(m spanMask, dx, dy int, union bool) {
 		if x0 >= x1 {
 			continue
 		}
+		c.layerTiles[y] |= 1<<((x1-1)/layerTile+1) - 1<<(x0/layerTile) // bits x0/64 .. (x1-1)/64
 		row := c.layer[c.img.PixOffset(x0, y):][:x1-x0]
 		cov := m.cov[my*w+x0-dx-m.r.Min.X:][:x1-x0]
 		if union {
-			for i, n := range cov {
-				row[i] = max(row[i], n)
+			// 8 at a time: coverages are below 128, so a byte's top bit
+			// in (a|H) - b tells whether a >= b.
+			const h = 0x8080808080808080
+			i := 0
+			for ; i+8 <= len(cov); i += 8 {
+				a, b := binary.LittleEndian.Uint64(row[i:]), binary.LittleEndian.Uint64(cov[i:])
+				ge := (((a | h) - b) & h) >> 7 * 0xff
+				binary.LittleEndian.PutUint64(row[i:], a&ge|b&^ge)
+			}
+			for ; i < len(cov); i++ {
+				row[i] = max(row[i], cov[i])
 			}
 		} else {
 			for i, n := range cov {
@@ -523,29 +543,46 @@ func (c *canvas) addLayer(m spanMask, dx, dy int, union bool) {
 }
 
 // paintLayer paints the layer in inks[ink] and clears it. Most of a layer
-// is empty, so it is read a word at a time where it is.
+// is empty: it is read only in the tiles addLayer marked, and there a word
+// at a time where it is empty.
 func (c *canvas) paintLayer(ink int) {
 	r := c.layerBox
 	memo := &c.memo[ink]
+	// Where an opaque ink covers 8 pixels whole, they take its colour.
+	const whole = fullCoverage * 0x0101010101010101
+	opaque, full := inks[ink].A == 0xff, uint64(c.colorIndex(inks[ink]))*0x0101010101010101
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		off := c.img.PixOffset(r.Min.X, y)
-		row, cov := c.img.Pix[off:][:r.Dx()], c.layer[off:][:r.Dx()]
-		for i := 0; i < len(cov); {
-			if i+8 <= len(cov) && binary.LittleEndian.Uint64(cov[i:]) == 0 {
-				i += 8
-				continue
-			}
-			if n := cov[i]; n != 0 {
-				under := row[i]
-				k := memo[n][under]
-				if k == 0 {
-					k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(n)))) + 1
-					memo[n][under] = k
+		for tiles := c.layerTiles[y]; tiles != 0; tiles &= tiles - 1 {
+			t := bits.TrailingZeros64(tiles)
+			x0, x1 := max(t*layerTile, r.Min.X), min((t+1)*layerTile, r.Max.X)
+			off := c.img.PixOffset(x0, y)
+			row, cov := c.img.Pix[off:][:x1-x0], c.layer[off:][:x1-x0]
+			for i := 0; i < len(cov); {
+				if i+8 <= len(cov) {
+					switch w := binary.LittleEndian.Uint64(cov[i:]); {
+					case w == 0:
+						i += 8
+						continue
+					case w == whole && opaque:
+						binary.LittleEndian.PutUint64(row[i:], full)
+						binary.LittleEndian.PutUint64(cov[i:], 0)
+						i += 8
+						continue
+					}
 				}
-				row[i], cov[i] = uint8(k-1), 0
+				if n := cov[i]; n != 0 {
+					under := row[i]
+					k := memo[n][under]
+					if k == 0 {
+						k = uint16(c.colorIndex(blend(c.colors[under], inks[ink], int(n)))) + 1
+						memo[n][under] = k
+					}
+					row[i], cov[i] = uint8(k-1), 0
+				}
+				i++
 			}
-			i++
 		}
+		c.layerTiles[y] = 0
 	}
 	c.layerBox = image.Rectangle{}
 }

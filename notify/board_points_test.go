@@ -53,7 +53,7 @@ func pointsPicture(t *testing.T, ring les.Color, last string) (image.Image, poin
 
 // lesEndView is the board at the end of a conformance game of Les, its last
 // ply marked.
-func lesEndView(t *testing.T, gc vectors.LesGameCase) view.Board {
+func lesEndView(t testing.TB, gc vectors.LesGameCase) view.Board {
 	t.Helper()
 	e, err := les.NewEngine(gc.Size)
 	if err != nil {

@@ -66,6 +66,14 @@ func (c refCanvas) fill(r image.Rectangle, col color.RGBA) {
 	draw.Draw(c.img, r, image.NewUniform(col), image.Point{}, draw.Src)
 }
 
+func (c refCanvas) copyDown(r image.Rectangle) {
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c.img.SetRGBA(x, y, c.img.RGBAAt(x, r.Min.Y))
+		}
+	}
+}
+
 // blend composes col over pixel (x, y) with the given coverage (0..fullCoverage).
 func (c refCanvas) blend(x, y int, col color.RGBA, coverage int) {
 	if coverage <= 0 || !(image.Point{x, y}).In(c.img.Rect) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/view"
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
 // edge names the edge between two orthogonally adjacent squares.
@@ -470,22 +471,53 @@ func TestBoardPNGSample(t *testing.T) {
 }
 
 // BenchmarkBoardPNG measures the picture of every "your turn" email: a
-// two-player 6x6 board and a four-player 8x8 board, each with the last turn.
+// two-player 6x6 board and a four-player 8x8 board, each with the last turn,
+// and a game of Les at its end; then, for the same views, the drawing alone
+// and the encoding alone.
 func BenchmarkBoardPNG(b *testing.B) {
 	p8, last8 := sample8(b)
 	cases := []struct {
 		name string
-		p    less.Position
-		last less.Turn
+		v    view.Board
 	}{
-		{"6x6", samplePosition(b), less.MustParseTurn(sampleLast)},
-		{"8x8", p8, last8},
+		{"6x6", less.View(samplePosition(b), less.MustParseTurn(sampleLast))},
+		{"8x8", less.View(p8, last8)},
+		{"Les", lesEndView(b, vectors.LoadLes(b).GameCases[0])},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := pngOf(c.p, c.last); err != nil {
+				if _, err := BoardPNG(c.v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	for _, c := range cases {
+		draw := drawBoard
+		if c.v.Layout == view.Points {
+			draw = drawPoints
+		}
+		b.Run("draw/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cv, err := draw(c.v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				canvases.Put(cv)
+			}
+		})
+		b.Run("encode/"+c.name, func(b *testing.B) {
+			cv, err := draw(c.v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(cv.img.Pix)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cv.encode(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -670,5 +702,50 @@ func TestBoardPNGArrowheads(t *testing.T) {
 	f, c := centre(sq(t, "e4")), centre(sq(t, "d4"))
 	if got := at(img, image.Pt(c.X+arrowWidth/4, c.Y-(f.Y-c.Y)/abs(f.Y-c.Y)*arrowLength*2/3)); near(got, colPath, 8) {
 		t.Errorf("the head on d4 points the wrong way")
+	}
+}
+
+// TestBoardPNGLargestBoard draws the largest board a picture takes, with
+// pieces in its corners, walls, targets and a long path, and compares it
+// with the reference drawing pixel by pixel: its rows are over 2,500 bytes,
+// and the encoder's matches reach that far back.
+func TestBoardPNGLargestBoard(t *testing.T) {
+	n := maxSide
+	name := func(r, c int) string { return fmt.Sprintf("r%dc%d", r, c) }
+	v := view.Board{Layout: view.Squares, Rows: n, Cols: n}
+	for r := range n {
+		for c := range n {
+			v.Cells = append(v.Cells, view.Cell{Name: name(r, c), Row: r, Col: c})
+		}
+	}
+	for i, col := range colorNames {
+		r, c := (i/2)*(n-1), (i%2)*(n-1)
+		v.Pieces = append(v.Pieces, view.Piece{Cell: name(r, c), Color: col})
+		v.Highlights = append(v.Highlights, view.Highlight{Kind: view.Target, Color: col, Cells: []string{name(n-1-r, n-1-c)}})
+	}
+	v.Walls = []view.Wall{{Between: [2]string{name(3, 3), name(3, 4)}, Count: 1}, {Between: [2]string{name(20, 7), name(21, 7)}, Count: 2}}
+	v.Path = []view.Step{{From: name(0, 0), To: name(0, 9)}, {From: name(0, 9), To: name(12, 9)}, {From: name(25, 25), To: name(24, 24)}}
+	want, err := refDrawBoard(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := BoardPNG(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, data)
+	if got.Bounds() != want.Rect {
+		t.Fatalf("bounds %v, want %v", got.Bounds(), want.Rect)
+	}
+	differ := 0
+	for y := range want.Rect.Dy() {
+		for x := range want.Rect.Dx() {
+			if at(got, image.Pt(x, y)) != want.RGBAAt(x, y) {
+				differ++
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d pixels differ from the reference (%d bytes)", differ, len(data))
 	}
 }

@@ -134,18 +134,53 @@ func (s *SMTPSender) transact(conn *smtp.Client, to string, raw []byte) error {
 	if err := conn.Rcpt(to); err != nil {
 		return fmt.Errorf("RCPT TO: %w", err)
 	}
-	w, err := conn.Data()
+	// DATA is sent here rather than by conn.Data, and the message goes out
+	// in one write, dot-stuffed by dotStuff: the writer Data returns stuffs
+	// and buffers a message a byte at a time, which was two thirds of the
+	// time a send took. (That writer, once made, also ends the data itself
+	// before the next command, so it cannot merely be left unused.)
+	id, err := conn.Text.Cmd("DATA")
 	if err != nil {
 		return fmt.Errorf("DATA: %w", err)
 	}
-	if _, err := w.Write(raw); err != nil {
-		w.Close()
+	conn.Text.StartResponse(id)
+	_, _, err = conn.Text.ReadResponse(354)
+	conn.Text.EndResponse(id)
+	if err != nil {
 		return fmt.Errorf("DATA: %w", err)
 	}
-	if err := w.Close(); err != nil {
+	if _, err := conn.Text.W.Write(dotStuff(raw)); err != nil {
+		return fmt.Errorf("DATA: %w", err)
+	}
+	if err := conn.Text.W.Flush(); err != nil {
+		return fmt.Errorf("DATA: %w", err)
+	}
+	if _, _, err := conn.Text.ReadResponse(250); err != nil {
 		return fmt.Errorf("end of DATA: %w", err)
 	}
 	return nil
+}
+
+// dotStuff is msg as the data of an SMTP DATA command (RFC 5321 4.5.2):
+// every line ends in CRLF, a line that starts with a dot gets another, and
+// a line with a lone dot ends it.
+func dotStuff(msg []byte) []byte {
+	out := make([]byte, 0, len(msg)+len(msg)/64+8)
+	lineStart := true
+	for i, b := range msg {
+		switch {
+		case lineStart && b == '.':
+			out = append(out, '.')
+		case b == '\n' && (i == 0 || msg[i-1] != '\r'):
+			out = append(out, '\r')
+		}
+		out = append(out, b)
+		lineStart = b == '\n'
+	}
+	if !lineStart {
+		out = append(out, '\r', '\n')
+	}
+	return append(out, '.', '\r', '\n')
 }
 
 // beforeMail reports whether a send failed before the server had accepted

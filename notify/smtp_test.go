@@ -21,7 +21,7 @@ func TestSMTPSenderDeliversEverything(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\nnot really")
 	msg := notify.Message{
 		To: "ann@example.org", ToName: `Ann "the Rook" Müller`, Subject: "Less: Ann – Bob [abcdef]",
-		Text: "Hello Ann,\nit is your turn.\n", HTML: `<p>Hello <b>Ann</b></p><img src="cid:board">`,
+		Text: "Hello Ann,\nit is your turn.\n.\n..a line of dots, which SMTP stuffs\n", HTML: `<p>Hello <b>Ann</b></p><img src="cid:board">`,
 		Images:    []notify.Image{{ContentID: "board", Name: "board.png", PNG: png}},
 		MessageID: "x1@less.example", ThreadID: "g_1.white@less.example",
 		Unsubscribe: "https://less.example/unsubscribe?t=abc",

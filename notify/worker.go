@@ -57,6 +57,46 @@ type Worker struct {
 	Observer Observer
 
 	wake chan struct{}
+	// lag and lagAt are what Lag reports: how late the outbox was at the
+	// last claim, and when that was (Unix nanoseconds; 0: never).
+	lag, lagAt atomic.Int64
+	// slowBatch says the last batch did not go out whole and quickly (a mail
+	// failed or was left untried, or it took lagFresh or more): the mail
+	// server, not the CPU, was what held mail up. Only DeliverDue uses it.
+	slowBatch bool
+}
+
+// Lag is how late the outbox is: how long the oldest new mail of the last
+// claim had waited, if that claim was a full batch (more mail was waiting
+// behind it); zero when the outbox was caught up. A slow or failing mail
+// server says nothing about the CPU, so Lag is also zero when the last
+// claim is older than lagFresh (a worker stuck on a slow server) or the
+// batch before it did not go out whole and quickly. Retries do not count:
+// their wait is the backoff's. The server slows changes down while the
+// outbox is late (api.Config.MailLag).
+func (w *Worker) Lag() time.Duration {
+	at := w.lagAt.Load()
+	if at == 0 || w.Now().Sub(time.Unix(0, at)) > lagFresh {
+		return 0
+	}
+	return time.Duration(w.lag.Load())
+}
+
+// lagFresh is how long Lag trusts the last claim.
+const lagFresh = 5 * time.Second
+
+// noteLag records how late the mail claimed at now was (see Lag).
+func (w *Worker) noteLag(now time.Time, due []domain.OutboxMail) {
+	var lag time.Duration
+	if len(due) == batchSize && !w.slowBatch {
+		for _, m := range due {
+			if m.Attempts == 0 {
+				lag = max(lag, now.Sub(m.CreatedAt))
+			}
+		}
+	}
+	w.lag.Store(int64(lag))
+	w.lagAt.Store(now.UnixNano())
 }
 
 // Observer counts delivery attempts. Its methods are called from the
@@ -105,9 +145,20 @@ func (w *Worker) Wake() {
 func (w *Worker) Run(ctx context.Context) error {
 	t := time.NewTicker(w.Poll)
 	defer t.Stop()
+	lastSent := w.Now()
 	for {
-		if _, err := w.DeliverDue(ctx); err != nil && ctx.Err() == nil {
+		n, err := w.DeliverDue(ctx)
+		if err != nil && ctx.Err() == nil {
 			w.Log.ErrorContext(ctx, "outbox pass failed", "error", err)
+		}
+		// Connections stay open while mail flows: under load the outbox is
+		// often empty for a moment between turns, and a new connection (TCP,
+		// greeting, EHLO, maybe TLS) for the next mail costs more than the
+		// mail. They close once a poll interval has gone by without any.
+		if n > 0 {
+			lastSent = w.Now()
+		} else if w.Now().Sub(lastSent) >= w.Poll {
+			w.closeIdle()
 		}
 		select {
 		case <-ctx.Done():
@@ -133,11 +184,12 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return sent, err
 		}
+		w.noteLag(now, due)
 		if len(due) == 0 {
-			w.closeIdle() // nothing to send: no connection to keep open
 			return sent, nil
 		}
 		n, released, err := w.deliverBatch(ctx, due, now.Add(w.Lease/2))
+		w.slowBatch = err != nil || released > 0 || n < len(due) || w.Now().Sub(now) >= lagFresh
 		sent += n
 		if err != nil {
 			// Unrecorded mail is due again at once: end the pass rather

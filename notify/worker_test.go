@@ -488,3 +488,91 @@ func BenchmarkDeliverDue(b *testing.B) {
 		})
 	}
 }
+
+// lagSender notes the worker's Lag at each mail it sends.
+type lagSender struct {
+	w    *Worker
+	mu   sync.Mutex
+	lags []time.Duration
+}
+
+func (s *lagSender) Send(context.Context, Message) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lags = append(s.lags, s.w.Lag())
+	return nil
+}
+
+// Lag says how late the outbox is while a full batch of new mail goes out,
+// and nothing once it has caught up, once the last claim is stale, or for
+// mail that is only being retried.
+func TestWorkerLag(t *testing.T) {
+	created := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	now := created
+	sender := &lagSender{}
+	w, db := newTestWorker(t, sender, &now)
+	sender.w = w
+	ctx := t.Context()
+	for i := range batchSize + 10 {
+		if err := db.RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en", created); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := w.Lag(); got != 0 {
+		t.Fatalf("before any claim: lag %v", got)
+	}
+	now = created.Add(3 * time.Second)
+	if n, err := w.DeliverDue(ctx); err != nil || n != batchSize+10 {
+		t.Fatalf("sent %d, %v", n, err)
+	}
+	want := func(i int) time.Duration {
+		if i < batchSize {
+			return 3 * time.Second // the full first batch: more was waiting
+		}
+		return 0 // the rest: caught up
+	}
+	for i, lag := range sender.lags {
+		if lag != want(i) {
+			t.Fatalf("mail %d was sent with lag %v, want %v", i, lag, want(i))
+		}
+	}
+	if got := w.Lag(); got != 0 {
+		t.Errorf("caught up: lag %v", got)
+	}
+
+	// A stale measure says nothing.
+	w.noteLag(now, make([]domain.OutboxMail, batchSize))
+	w.lag.Store(int64(time.Minute))
+	if got := w.Lag(); got != time.Minute {
+		t.Errorf("fresh: lag %v, want 1m", got)
+	}
+	now = now.Add(lagFresh + time.Second)
+	if got := w.Lag(); got != 0 {
+		t.Errorf("stale: lag %v, want 0", got)
+	}
+	// After a batch the mail server held up, a full claim says nothing
+	// about the CPU.
+	fresh := make([]domain.OutboxMail, batchSize)
+	for i := range fresh {
+		fresh[i] = domain.OutboxMail{CreatedAt: now.Add(-time.Minute)}
+	}
+	w.slowBatch = true
+	w.noteLag(now, fresh)
+	if got := w.Lag(); got != 0 {
+		t.Errorf("after a slow batch: lag %v, want 0", got)
+	}
+	w.slowBatch = false
+	w.noteLag(now, fresh)
+	if got := w.Lag(); got != time.Minute {
+		t.Errorf("after a good batch: lag %v, want 1m", got)
+	}
+	// Retries wait for their backoff, not for the CPU.
+	retries := make([]domain.OutboxMail, batchSize)
+	for i := range retries {
+		retries[i] = domain.OutboxMail{Attempts: 1, CreatedAt: created}
+	}
+	w.noteLag(now, retries)
+	if got := w.Lag(); got != 0 {
+		t.Errorf("retries: lag %v, want 0", got)
+	}
+}

@@ -23,10 +23,21 @@ type (
 )
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.
-const sqlSelectSession = `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.time_zone, u.vacation_days, u.calendar_version,
-	u.reply_confirmations, u.created_at
+const sqlSelectSession = `SELECT s.expires_at, ` + sqlUserColumns + `
 	FROM sessions s JOIN users u ON u.id = s.user_id
 	WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?`
+
+// sqlUserColumns are an account's columns of users u, in the order
+// userFields scans them.
+const sqlUserColumns = `u.id, u.email, u.name, u.locale, u.time_zone, u.vacation_days, u.calendar_version,
+	u.reply_confirmations, u.created_at`
+
+// userFields are the scan destinations of sqlUserColumns: u, and created
+// for created_at in Unix milliseconds.
+func userFields(u *User, created *int64) []any {
+	return []any{&u.ID, &u.Email, &u.Name, &u.Locale, &u.TimeZone, &u.VacationDays, &u.CalendarVersion,
+		&u.ReplyConfirmations, created}
+}
 
 // ActiveSession returns the session if it exists and is neither revoked nor expired.
 func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (Session, error) {
@@ -41,8 +52,7 @@ func activeSession(ctx context.Context, q queryer, id string, now time.Time) (Se
 	s := Session{ID: id}
 	var expires, created int64
 	err := q.QueryRowContext(ctx, sqlSelectSession, id, now.UnixMilli()).Scan(
-		&expires, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.TimeZone, &s.User.VacationDays, &s.User.CalendarVersion,
-		&s.User.ReplyConfirmations, &created)
+		append([]any{&expires}, userFields(&s.User, &created)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
@@ -212,12 +222,14 @@ func (s storeTx) NextCalendarVersion(ctx context.Context, id int64) (User, bool,
 	return u, err == nil, err
 }
 
+// sqlSelectUserByEmail runs for every email a turn queues, so it is
+// prepared on the write pool (writeQueries).
+const sqlSelectUserByEmail = `SELECT ` + sqlUserColumns + ` FROM users u WHERE u.email = ?`
+
 func userByEmail(ctx context.Context, q queryer, email string) (User, error) {
-	u := User{Email: email}
+	var u User
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT id, name, locale, time_zone, vacation_days, calendar_version, reply_confirmations, created_at
-		FROM users WHERE email = ?`,
-		email).Scan(&u.ID, &u.Name, &u.Locale, &u.TimeZone, &u.VacationDays, &u.CalendarVersion, &u.ReplyConfirmations, &created)
+	err := q.QueryRowContext(ctx, sqlSelectUserByEmail, email).Scan(userFields(&u, &created)...)
 	if err != nil {
 		return User{}, fmt.Errorf("read user: %w", err)
 	}

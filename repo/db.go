@@ -3,6 +3,8 @@
 // runs every write in a transaction; OpenStore opens it or, for a
 // postgres:// URL, the PostgreSQL store of repo/postgres. Nothing outside
 // these packages writes SQL; what both stores share lives in repo/internal.
+// The SQLite store keeps recently written and read games in memory
+// (gamecache.go), exactly as the database would return them.
 package repo
 
 import (
@@ -42,7 +44,7 @@ type DB struct {
 	read       readPool
 	checkpoint *sql.DB
 	// writeStmts are the hot statements prepared on the write connection.
-	writeStmts prepared
+	writeStmts *statements
 
 	stopCheckpoints context.CancelFunc
 	checkpointsDone chan struct{}
@@ -52,6 +54,17 @@ type DB struct {
 	jobs       chan *writeJob
 	closing    chan struct{}
 	writerDone chan struct{}
+
+	// The game cache (gamecache.go): monitor is the connection whose
+	// data_version reads compare; syncAsked wakes an idle writer to look
+	// for other processes' commits; dataVersion is the write connection's
+	// at the writer's last look, which only the writer touches.
+	games         *gameCache
+	monitor       *sql.DB
+	monitorStmt   *sql.Stmt
+	syncAsked     chan struct{}
+	dataVersion   int64
+	dataVersionOK bool
 
 	closeOnce sync.Once
 	closeErr  error
@@ -71,7 +84,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{writeConn: write, jobs: make(chan *writeJob), closing: make(chan struct{})}
+	db := &DB{writeConn: write, jobs: make(chan *writeJob), closing: make(chan struct{}),
+		games: newGameCache(), syncAsked: make(chan struct{}, 1)}
 	// The other pools are opened after the write pool has switched the file to
 	// WAL, which persists, so they need not (and readers could not) set it.
 	if db.read.DB, err = openPool(ctx, path, url.Values{
@@ -86,16 +100,23 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}, 1); err != nil {
 		return nil, errors.Join(err, db.Close())
 	}
+	if db.monitor, err = openPool(ctx, path, url.Values{
+		"_pragma":     {"busy_timeout(5000)"},
+		"_query_only": {"1"},
+	}, 1); err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	if db.monitorStmt, err = db.monitor.PrepareContext(ctx, sqlDataVersion); err != nil {
+		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
+	}
 	if _, err := migrate(ctx, write, migrations.FS); err != nil {
 		return nil, errors.Join(fmt.Errorf("migrate database %s: %w", path, err), db.Close())
 	}
 	// Prepared after the migrations, which may change the tables they use.
-	if db.writeStmts, err = prepare(ctx, write, writeQueries); err != nil {
+	if db.writeStmts, err = prepareStatements(ctx, write, writeQueries); err != nil {
 		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
 	}
-	if db.read.prepared, err = prepare(ctx, db.read.DB, readQueries); err != nil {
-		return nil, errors.Join(fmt.Errorf("open database %s: %w", path, err), db.Close())
-	}
+	db.read.stmts = lazyStatements(db.read.DB)
 	cpCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	db.stopCheckpoints, db.checkpointsDone = stop, make(chan struct{})
 	go db.checkpoints(cpCtx)
@@ -175,10 +196,14 @@ const sqliteBusy = 5
 // holds the new file.
 const busyRetryFor = 30 * time.Second
 
+// busyTimeout is how long the write connection waits for another
+// process's write lock.
+const busyTimeout = 5 * time.Second
+
 func openWritePoolOnce(ctx context.Context, path string) (*sql.DB, error) {
 	return openPool(ctx, path, url.Values{
 		"_pragma": {
-			"busy_timeout(5000)",
+			fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
 			"journal_mode(WAL)",
 			// NORMAL is durable in WAL mode except for the last commits before a
 			// power loss, and several times faster than FULL.
@@ -186,6 +211,13 @@ func openWritePoolOnce(ctx context.Context, path string) (*sql.DB, error) {
 			"foreign_keys(1)",
 			// The backstop if background checkpoints fall behind: 40 MB of WAL.
 			"wal_autocheckpoint(10000)",
+			// Group commit gives each caller a savepoint (writer.go), whose
+			// undo log SQLite keeps in a temporary file once it passes 64 KiB:
+			// a write system call for every page a turn first touched, a
+			// seventh of the writer's time under load. In memory it costs
+			// what the pages do; it never outlives the transaction, so a
+			// crash loses nothing the WAL would have kept.
+			"temp_store(MEMORY)",
 		},
 		"_txlock":      {"immediate"},
 		"_time_format": {"sqlite"}, // without it, time.Time keeps its monotonic-clock suffix
@@ -231,8 +263,11 @@ func (db *DB) close() error {
 	}
 	var errs []error
 	// Statements first: a pool waits for its statements' connections.
-	errs = append(errs, db.writeStmts.close(), db.read.prepared.close())
-	for _, pool := range []*sql.DB{db.read.DB, db.checkpoint, db.writeConn} {
+	errs = append(errs, db.writeStmts.close(), db.read.stmts.close())
+	if db.monitorStmt != nil {
+		errs = append(errs, db.monitorStmt.Close())
+	}
+	for _, pool := range []*sql.DB{db.read.DB, db.checkpoint, db.monitor, db.writeConn} {
 		if pool != nil {
 			errs = append(errs, pool.Close())
 		}
@@ -264,13 +299,14 @@ func (db *DB) WithTx(ctx context.Context, fn func(*Tx) error) error {
 }
 
 // withTx runs fn in a transaction of its own on pool, whose prepared
-// statements are ps: for the migrations, which run before the writer starts.
-func withTx(ctx context.Context, pool *sql.DB, ps prepared, fn func(*Tx) error) error {
+// statements are ps (nil: none): for the migrations, which run before the
+// writer starts.
+func withTx(ctx context.Context, pool *sql.DB, ps *statements, fn func(*Tx) error) error {
 	sqlTx, err := pool.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{Tx: sqlTx, prepared: ps}
+	tx := &Tx{sqlTx: sqlTx, stmts: ps}
 	// Undoes everything on an error or a panic in fn; after a successful
 	// Commit it does nothing.
 	defer func() { _ = tx.Rollback() }()

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
@@ -39,9 +40,10 @@ func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]stri
 	return ids, rows.Err()
 }
 
-// Game reads a game; a missing game is a domain not-found error.
+// Game reads a game; a missing game is a domain not-found error. It
+// answers from the game cache when it can (see gameCache).
 func (db *DB) Game(ctx context.Context, id string) (domain.Game, error) {
-	return loadGame(ctx, db.read, id)
+	return db.cachedGame(ctx, id)
 }
 
 // Change, Response and Idempotency are the domain's, under the names the
@@ -73,13 +75,10 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 )
 
-// writeQueries and readQueries are prepared on the write and read pools.
-var (
-	writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed,
-		sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit}
-	readQueries = []string{sqlSelectGames, sqlSelectSeats, sqlSelectIdempotency, sqlSelectSession, myGamesPage,
-		sqlSelectTurns, sqlSelectRateLimit}
-)
+// writeQueries are prepared on the write pool when the store opens (see
+// prepared.go); the read pool prepares every query on first use.
+var writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed,
+	sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit, sqlSelectUserByEmail}
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
@@ -142,7 +141,8 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, creator_id, ruleset, state, to_move, ply, status, version,
+	tx.storingGame(g.ID) // a new game: nothing to fill, only to evict
+	_, err = tx.execGame(ctx, `INSERT INTO games (id, creator_id, ruleset, state, to_move, ply, status, version,
 		created_at, updated_at, clock, deadline_at, due_at, tournament_id, tournament)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.CreatorID, c.Ruleset, c.State, c.ToMove, c.Ply, c.Status, g.Version,
@@ -152,7 +152,7 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 		return fmt.Errorf("insert game: %w", err)
 	}
 	for i, s := range g.Seats {
-		_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, color, seat_order, name, email, locale, token_version)
+		_, err := tx.execGame(ctx, `INSERT INTO seats (game_id, color, seat_order, name, email, locale, token_version)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, g.ID, s.Color, i, s.Name, s.Email, s.Locale, s.TokenVersion)
 		if err != nil {
 			return fmt.Errorf("insert seat: %w", err)
@@ -173,12 +173,16 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, sqlUpdateGame, c.State, c.ToMove, c.Ply, c.Status, g.Version,
+	// Whatever happens next, the cache must not keep the game as it was.
+	base := tx.rowBefore(g.ID)
+	stored := tx.storingGame(g.ID)
+	res, err := tx.execGame(ctx, sqlUpdateGame, c.State, c.ToMove, c.Ply, c.Status, g.Version,
 		g.UpdatedAt.UnixMilli(), c.Clock, millis(c.Deadline), millis(c.Due), g.ID, version)
 	if err != nil {
 		return fmt.Errorf("update game %s: %w", g.ID, err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		tx.cache.evict(g.ID) // the retry reads the database
 		return fmt.Errorf("update game %s at version %d: %w", g.ID, version, cmp.Or(err, domain.ErrStale))
 	}
 	if g.Over() && g.Tournament != nil {
@@ -189,7 +193,7 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 		}
 	}
 	if g.WatchVersion != before.WatchVersion {
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET watch_version = ? WHERE id = ?`, g.WatchVersion, g.ID); err != nil {
+		if _, err := tx.execGame(ctx, `UPDATE games SET watch_version = ? WHERE id = ?`, g.WatchVersion, g.ID); err != nil {
 			return fmt.Errorf("update game %s: spectator link: %w", g.ID, err)
 		}
 	}
@@ -197,12 +201,39 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 		if i < len(before.Seats) && before.Seats[i] == s {
 			continue // most changes leave the seats alone
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE seats SET token_version = ?, name = ?, email = ?, locale = ? WHERE game_id = ? AND color = ?`,
+		if _, err := tx.execGame(ctx, `UPDATE seats SET token_version = ?, name = ?, email = ?, locale = ? WHERE game_id = ? AND color = ?`,
 			s.TokenVersion, s.Name, s.Email, s.Locale, g.ID, s.Color); err != nil {
 			return fmt.Errorf("update seat: %w", err)
 		}
 	}
+	stored.row = updatedRow(base, g, before, &c)
 	return nil
+}
+
+// updatedRow is the row updateGame leaves, from the row before (nil if
+// unknown: then so is the result): exactly the columns its statements
+// write, the others as they were.
+func updatedRow(base *gameRow, g, before *domain.Game, c *gamerow.Columns) *gameRow {
+	if base == nil || base.version != before.Version {
+		return nil
+	}
+	r := *base
+	r.state, r.clock, r.version, r.updatedAt = c.State, c.Clock, g.Version, g.UpdatedAt.UnixMilli()
+	if g.WatchVersion != before.WatchVersion {
+		r.watchVersion = g.WatchVersion
+	}
+	r.seats = slices.Clone(base.seats)
+	for i, s := range g.Seats {
+		if i < len(before.Seats) && before.Seats[i] == s {
+			continue
+		}
+		for j := range r.seats {
+			if r.seats[j].Color == s.Color {
+				r.seats[j].Name, r.seats[j].Email, r.seats[j].Locale, r.seats[j].TokenVersion = s.Name, s.Email, s.Locale, s.TokenVersion
+			}
+		}
+	}
+	return &r
 }
 
 // checkVersion checks that the stored game is still at before's version,
@@ -213,6 +244,7 @@ func checkVersion(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 		return fmt.Errorf("read game %s version: %w", before.ID, err)
 	}
 	if !current {
+		tx.cache.evict(before.ID) // the retry reads the database
 		return fmt.Errorf("game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
 	}
 	return nil
@@ -237,15 +269,27 @@ func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
 		return domain.Game{}, err
 	}
 	if len(games) == 0 {
-		return domain.Game{}, gamerow.GameNotFound(id)
+		return domain.Game{}, gameNotFound(id)
 	}
 	return games[0], nil
 }
+
+func gameNotFound(id string) error { return gamerow.GameNotFound(id) }
 
 // loadGames reads the games with the given ids, in that order, skipping
 // ids that do not exist: a page of "my games" costs two queries, not two
 // per game.
 func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, error) {
+	rows, err := loadRows(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	return completeRows(ctx, q, ids, rows)
+}
+
+// loadRows reads the rows and seats of the games with the given ids, in
+// that order, skipping ids that do not exist.
+func loadRows(ctx context.Context, q queryer, ids []string) ([]*gameRow, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -258,13 +302,13 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 		return nil, fmt.Errorf("read games: %w", err)
 	}
 	defer rows.Close()
-	byID := make(map[string]*domain.Game, len(ids))
+	byID := make(map[string]*gameRow, len(ids))
 	for rows.Next() {
-		g, err := scanGame(rows)
+		r, err := scanRow(rows)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read game: %w", err)
 		}
-		byID[g.ID] = &g
+		byID[r.id] = r
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read games: %w", err)
@@ -280,31 +324,55 @@ func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, err
 		if err := rows.Scan(&gameID, &s.Color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
 			return nil, fmt.Errorf("read seats: %w", err)
 		}
-		if g := byID[gameID]; g != nil {
-			g.Seats = append(g.Seats, s)
+		if r := byID[gameID]; r != nil {
+			r.seats = append(r.seats, s)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read seats: %w", err)
 	}
 	rows.Close()
+	out := make([]*gameRow, 0, len(byID))
+	for _, id := range ids {
+		if r := byID[id]; r != nil {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// completeRows decodes rows read for ids and reads what else their games
+// need (see gamerow.Complete).
+func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow) ([]domain.Game, error) {
+	byID := make(map[string]*domain.Game, len(rows))
+	for _, r := range rows {
+		if _, ok := byID[r.id]; ok {
+			continue
+		}
+		g, err := decodeRow(r)
+		if err != nil {
+			return nil, err
+		}
+		byID[r.id] = &g
+	}
 	return gamerow.Complete(ctx, vacationsIn(q), ids, byID)
 }
 
-// scanGame reads a row of sqlSelectGames.
-func scanGame(row interface{ Scan(...any) error }) (domain.Game, error) {
-	var (
-		g                     domain.Game
-		ruleset, state, clock string
-		tournament            sql.NullString
-		created, updated      int64
-	)
-	if err := row.Scan(&g.ID, &g.CreatorID, &ruleset, &state, &g.Version, &created, &updated, &clock, &tournament,
-		&g.WatchVersion); err != nil {
-		return domain.Game{}, fmt.Errorf("read game: %w", err)
+// completeRow is completeRows for one row.
+func completeRow(ctx context.Context, q queryer, r *gameRow) (domain.Game, error) {
+	games, err := completeRows(ctx, q, []string{r.id}, []*gameRow{r})
+	if err != nil {
+		return domain.Game{}, err
 	}
-	g.CreatedAt, g.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
-	if err := gamerow.Decode(&g, ruleset, state, clock, tournament.String); err != nil {
+	return games[0], nil
+}
+
+// decodeRow is the game of a row, sharing no memory with it.
+func decodeRow(r *gameRow) (domain.Game, error) {
+	g := domain.Game{ID: r.id, CreatorID: r.creatorID, Version: r.version, WatchVersion: r.watchVersion,
+		CreatedAt: time.UnixMilli(r.createdAt).UTC(), UpdatedAt: time.UnixMilli(r.updatedAt).UTC(),
+		Seats: slices.Clone(r.seats)}
+	if err := gamerow.Decode(&g, r.ruleset, r.state, r.clock, r.tournament); err != nil {
 		return domain.Game{}, err
 	}
 	return g, nil

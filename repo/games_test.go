@@ -42,7 +42,7 @@ func sameTime(got, want time.Time) bool {
 }
 
 // signUp creates an account through the login flow and returns it.
-func signUp(t *testing.T, db *DB, email string, now time.Time) User {
+func signUp(t testing.TB, db *DB, email string, now time.Time) User {
 	t.Helper()
 	token := requestToken(t, db, email, now)
 	s, err := db.ExchangeLogin(t.Context(), token, time.Hour, now)
@@ -54,7 +54,7 @@ func signUp(t *testing.T, db *DB, email string, now time.Time) User {
 
 // requestToken asks for a login link and returns the token of its email,
 // which it marks sent so that it no longer shows among due mail.
-func requestToken(t *testing.T, db *DB, email string, now time.Time) string {
+func requestToken(t testing.TB, db *DB, email string, now time.Time) string {
 	t.Helper()
 	if err := db.RequestLogin(t.Context(), email, "en", now); err != nil {
 		t.Fatalf("RequestLogin %s: %v", email, err)
@@ -66,7 +66,7 @@ func requestToken(t *testing.T, db *DB, email string, now time.Time) string {
 	return mail.Secret
 }
 
-func lastLoginMail(t *testing.T, db *DB, email string, now time.Time) domain.OutboxMail {
+func lastLoginMail(t testing.TB, db *DB, email string, now time.Time) domain.OutboxMail {
 	t.Helper()
 	due, err := db.DueMail(t.Context(), now, 1000)
 	if err != nil {

@@ -49,7 +49,7 @@ const myGamesPage = `
 	ORDER BY 2, 3, 1 LIMIT ?5 + 0`
 
 // Parsing myGamesPage takes several times longer than running it, so it is
-// prepared on the read pool (readQueries). Its limits are written ?5 + 0,
+// prepared on the read pool (see prepared.go). Its limits are written ?5 + 0,
 // not ?5: SQLite plans an ORDER BY with a LIMIT that is a bare parameter for
 // the value bound, and so marks the statement to be prepared anew every time
 // the parameter is bound — every page.

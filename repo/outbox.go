@@ -169,7 +169,7 @@ func (db *DB) MarkSentBatch(ctx context.Context, claimant string, sent []domain.
 		return nil
 	}
 	return db.WithTx(ctx, func(tx *Tx) error {
-		stmt, err := tx.Tx.PrepareContext(ctx, sqlMarkSent) // parsed once for the batch
+		stmt, err := tx.PrepareContext(ctx, sqlMarkSent) // parsed once for the batch
 		if err != nil {
 			return fmt.Errorf("mark mail sent: %w", err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Group commit. Every write transaction goes to one goroutine that owns the
@@ -67,6 +69,10 @@ func (db *DB) writeLoop() {
 		select {
 		case <-db.closing:
 			return
+		case <-db.syncAsked:
+			// A read found that something committed: look again.
+			db.syncBetweenBatches()
+			continue
 		case job := <-db.jobs:
 			batch = append(batch[:0], job)
 		}
@@ -80,11 +86,36 @@ func (db *DB) writeLoop() {
 			}
 		}
 		outcomes := db.commitBatch(batch)
+		// The commit moved the monitor's data_version, so reads do not trust
+		// the game cache until the writer has looked again for other
+		// processes' commits: it does so at once, before the callers learn
+		// their outcome and read what they wrote.
+		db.syncBetweenBatches()
 		for i, job := range batch {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
 	}
+}
+
+// begin begins a batch's transaction, which holds SQLite's write lock, and
+// looks for other processes' commits (syncCache).
+func (db *DB) begin() (*Tx, error) {
+	// Not a caller's context: one caller giving up must not end the others'
+	// transaction. Each job's statements use its own context.
+	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
+	if err != nil {
+		return nil, err
+	}
+	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, cache: db.games}
+	db.syncCache(tx)
+	// Whatever reads asked for before is done: nothing commits while tx
+	// holds the lock.
+	select {
+	case <-db.syncAsked:
+	default:
+	}
+	return tx, nil
 }
 
 // commitBatch runs jobs in one transaction and commits it.
@@ -98,37 +129,56 @@ func (db *DB) commitBatch(jobs []*writeJob) []writeOutcome {
 		}
 		return outcomes
 	}
-	// Not a caller's context: one caller giving up must not end the others'
-	// transaction. Each job's statements use its own context.
-	sqlTx, err := db.writeConn.BeginTx(context.Background(), nil)
+	tx, err := db.begin()
 	if err != nil {
 		return failAll(fmt.Errorf("begin transaction: %w", err))
 	}
-	tx := &Tx{Tx: sqlTx, prepared: db.writeStmts}
+	var games batchGames
+	tx.batch = &games
 	defer func() { _ = tx.Rollback() }() // after a Commit, it does nothing
 	if len(jobs) == 1 {
 		// Alone in its batch, a job needs no savepoint: an error rolls back
 		// the whole transaction.
+		tx.games = &jobGames{}
 		if outcomes[0] = runJob(jobs[0], tx); outcomes[0].failed() {
 			return outcomes
 		}
+		games.add(tx.games)
 	} else {
 		for i, job := range jobs {
 			if err := exec(tx, sqlSavepoint); err != nil {
 				return failAll(fmt.Errorf("begin savepoint: %w", err))
 			}
+			tx.games = &jobGames{}
 			outcomes[i] = runJob(job, tx)
 			if outcomes[i].failed() {
 				if err := exec(tx, sqlRollbackToSavepoint); err != nil {
 					return failAll(fmt.Errorf("roll back savepoint: %w", err))
 				}
+			} else {
+				games.add(tx.games)
 			}
 			if err := exec(tx, sqlReleaseSavepoint); err != nil {
 				return failAll(fmt.Errorf("release savepoint: %w", err))
 			}
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	// Before the commit makes the changes visible, so that no read meets
+	// an entry older than them; and after, so that no read that began
+	// before fills one (see gameCache).
+	ids := slices.Collect(maps.Keys(games.rows))
+	if games.touched {
+		db.games.clear()
+	} else if len(ids) > 0 {
+		db.games.evict(ids...)
+	}
+	err = tx.Commit()
+	if games.touched {
+		db.games.clear()
+	} else if len(ids) > 0 {
+		db.games.committed(ids, games.filled(err == nil))
+	}
+	if err != nil {
 		return failAll(fmt.Errorf("commit transaction: %w", err))
 	}
 	return outcomes
@@ -156,7 +206,8 @@ const (
 	sqlReleaseSavepoint    = "RELEASE job"
 )
 
+// exec runs the writer's own statements, which change no game.
 func exec(tx *Tx, query string) error {
-	_, err := tx.ExecContext(context.Background(), query)
+	_, err := tx.execGame(context.Background(), query)
 	return err
 }

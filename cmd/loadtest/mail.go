@@ -35,6 +35,10 @@ type MailSummary struct {
 	// BehindAtEnd is how many emails created before the window's end were
 	// not yet sent at its end: the backlog the load left.
 	BehindAtEnd int `json:"behind_at_window_end"`
+	// Backlog is how many emails created before each fifth of the window
+	// (its start, 20%, ..., its end) were not yet sent at that moment: flat
+	// when the outbox keeps pace, growing when it falls behind.
+	Backlog []int `json:"backlog"`
 }
 
 func (m *MailSummary) print(w io.Writer) {
@@ -42,6 +46,7 @@ func (m *MailSummary) print(w io.Writer) {
 	fmt.Fprintf(w, "  %d emails: %d sent, %d pending, %d failed\n", m.Emails, m.Sent, m.Pending, m.Failed)
 	fmt.Fprintf(w, "  latency p50 %v  p95 %v  p99 %v  max %v (pending ones count with their age so far)\n", m.P50, m.P95, m.P99, m.Max)
 	fmt.Fprintf(w, "  outbox sent %.1f emails/s during the window; %d emails created before its end were still unsent at its end\n", m.SentPerSecond, m.BehindAtEnd)
+	fmt.Fprintf(w, "  backlog (created, not yet sent) at 0, 20, 40, 60, 80, 100%% of the window: %v\n", m.Backlog)
 }
 
 // openReadOnly opens a lesspost database file for reading only, beside a
@@ -125,10 +130,16 @@ func mailLatency(ctx context.Context, path string, from, to time.Time, wait time
 		return nil, err
 	}
 	m.SentPerSecond = float64(sentIn) / to.Sub(from).Seconds()
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE created_at < ?1 AND failed_at IS NULL AND (sent_at IS NULL OR sent_at >= ?1)`,
-		to.UnixMilli()).Scan(&m.BehindAtEnd); err != nil {
-		return nil, err
+	for i := range 6 {
+		at := from.Add(to.Sub(from) * time.Duration(i) / 5)
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE created_at < ?1 AND failed_at IS NULL AND (sent_at IS NULL OR sent_at >= ?1)`,
+			at.UnixMilli()).Scan(&n); err != nil {
+			return nil, err
+		}
+		m.Backlog = append(m.Backlog, n)
 	}
+	m.BehindAtEnd = m.Backlog[len(m.Backlog)-1]
 	return m, nil
 }
 
