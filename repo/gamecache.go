@@ -56,7 +56,7 @@ import (
 //     writer has looked again. It looks right after each commit, before
 //     its callers learn their outcome (writeLoop), and when a read that
 //     found a foreign commit asks; between batches without the lock, which
-//     the order of its two reads makes unneeded (syncBetweenBatches), so
+//     the order of its two reads makes unneeded (syncCache), so
 //     that it never waits for, nor holds up, another process. Checking
 //     costs a read one PRAGMA on the monitor (a few µs, no page read), far
 //     less than reading the game.
@@ -296,48 +296,24 @@ func (db *DB) monitorVersion(ctx context.Context) (int64, error) {
 	return v, err
 }
 
-// syncCache runs at the start of each batch, in tx, which holds SQLite's
-// write lock: nothing can commit until tx ends. If another connection (of
-// another process) committed since the writer last looked, the cache is
-// emptied; then the monitor's data_version is noted, which is what reads
-// compare with.
-func (db *DB) syncCache(tx *Tx) {
+// syncCache looks for other processes' commits: if another connection
+// committed since the writer last looked, the cache is emptied; then the
+// monitor's data_version is noted, which is what reads compare with. The
+// writer calls it with q its write connection: in each batch's
+// transaction, which holds SQLite's write lock, and between batches,
+// after each commit and when a read asks, without it. That needs no lock
+// because of the order of the two reads: a commit after the monitor's
+// moves the monitor past what reads are told to trust, and one before the
+// write connection's is seen by it.
+func (db *DB) syncCache(q queryer) {
 	c := db.games
 	c.syncedOK.Store(false)
-	var v int64
-	if err := tx.sqlTx.QueryRowContext(context.Background(), sqlDataVersion).Scan(&v); err != nil {
-		c.clear()
-		db.dataVersionOK = false
-		return
-	}
-	if !db.dataVersionOK || v != db.dataVersion {
-		c.clear()
-	}
-	db.dataVersion, db.dataVersionOK = v, true
 	m, err := db.monitorVersion(context.Background())
 	if err != nil {
 		return
 	}
-	c.synced.Store(m)
-	c.syncedOK.Store(true)
-}
-
-// syncBetweenBatches is syncCache without the write lock, for the writer
-// between batches: after each commit, and when a read asks. It reads the
-// monitor's data_version first, then the write connection's: a commit
-// after the first read moves the monitor past what reads are told to
-// trust, and one before the second read is seen by it, so the cache is
-// emptied if another connection committed since the writer last looked.
-func (db *DB) syncBetweenBatches() {
-	c := db.games
-	m, err := db.monitorVersion(context.Background())
-	if err != nil {
-		c.syncedOK.Store(false)
-		return
-	}
 	var v int64
-	if err := db.writeConn.QueryRowContext(context.Background(), sqlDataVersion).Scan(&v); err != nil {
-		c.syncedOK.Store(false)
+	if err := q.QueryRowContext(context.Background(), sqlDataVersion).Scan(&v); err != nil {
 		c.clear()
 		db.dataVersionOK = false
 		return

@@ -710,7 +710,7 @@ func BenchmarkGameRead(b *testing.B) {
 // Between batches, the writer looks for other processes' commits without
 // SQLite's write lock: it does not wait for another process that holds
 // it, and what that process committed before still empties the cache.
-func TestSyncBetweenBatchesWaitsForNobody(t *testing.T) {
+func TestSyncCacheBetweenBatchesWaitsForNobody(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
 	id := f.game.ID
@@ -730,7 +730,7 @@ func TestSyncBetweenBatchesWaitsForNobody(t *testing.T) {
 	}
 	defer holder.Rollback()
 	began := time.Now()
-	f.db.syncBetweenBatches()
+	f.db.syncCache(f.db.writeConn)
 	if waited := time.Since(began); waited > time.Second {
 		t.Fatalf("waited %v for the other's lock", waited)
 	}

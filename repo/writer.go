@@ -71,7 +71,7 @@ func (db *DB) writeLoop() {
 			return
 		case <-db.syncAsked:
 			// A read found that something committed: look again.
-			db.syncBetweenBatches()
+			db.syncCache(db.writeConn)
 			continue
 		case job := <-db.jobs:
 			batch = append(batch[:0], job)
@@ -90,7 +90,7 @@ func (db *DB) writeLoop() {
 		// the game cache until the writer has looked again for other
 		// processes' commits: it does so at once, before the callers learn
 		// their outcome and read what they wrote.
-		db.syncBetweenBatches()
+		db.syncCache(db.writeConn)
 		for i, job := range batch {
 			job.done <- outcomes[i]
 		}
@@ -108,7 +108,7 @@ func (db *DB) begin() (*Tx, error) {
 		return nil, err
 	}
 	tx := &Tx{sqlTx: sqlTx, stmts: db.writeStmts, cache: db.games}
-	db.syncCache(tx)
+	db.syncCache(tx.sqlTx)
 	// Whatever reads asked for before is done: nothing commits while tx
 	// holds the lock.
 	select {
