@@ -62,8 +62,8 @@ type Worker struct {
 	lag, lagAt atomic.Int64
 	// slowBatch says the last batch did not go out whole and quickly (a mail
 	// failed or was left untried, or it took lagFresh or more): the mail
-	// server, not the CPU, was what held mail up. Only DeliverDue uses it.
-	slowBatch bool
+	// server, not the CPU, was what held mail up.
+	slowBatch atomic.Bool
 }
 
 // Lag is how late the outbox is: how long the oldest new mail of the last
@@ -88,7 +88,7 @@ const lagFresh = 5 * time.Second
 // noteLag records how late the mail claimed at now was (see Lag).
 func (w *Worker) noteLag(now time.Time, due []domain.OutboxMail) {
 	var lag time.Duration
-	if len(due) == batchSize && !w.slowBatch {
+	if len(due) == batchSize && !w.slowBatch.Load() {
 		for _, m := range due {
 			if m.Attempts == 0 {
 				lag = max(lag, now.Sub(m.CreatedAt))
@@ -189,7 +189,7 @@ func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
 			return sent, nil
 		}
 		n, released, err := w.deliverBatch(ctx, due, now.Add(w.Lease/2))
-		w.slowBatch = err != nil || released > 0 || n < len(due) || w.Now().Sub(now) >= lagFresh
+		w.slowBatch.Store(err != nil || released > 0 || n < len(due) || w.Now().Sub(now) >= lagFresh)
 		sent += n
 		if err != nil {
 			// Unrecorded mail is due again at once: end the pass rather

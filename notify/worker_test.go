@@ -556,12 +556,12 @@ func TestWorkerLag(t *testing.T) {
 	for i := range fresh {
 		fresh[i] = domain.OutboxMail{CreatedAt: now.Add(-time.Minute)}
 	}
-	w.slowBatch = true
+	w.slowBatch.Store(true)
 	w.noteLag(now, fresh)
 	if got := w.Lag(); got != 0 {
 		t.Errorf("after a slow batch: lag %v, want 0", got)
 	}
-	w.slowBatch = false
+	w.slowBatch.Store(false)
 	w.noteLag(now, fresh)
 	if got := w.Lag(); got != time.Minute {
 		t.Errorf("after a good batch: lag %v, want 1m", got)
