@@ -744,3 +744,21 @@ func TestSyncCacheBetweenBatchesWaitsForNobody(t *testing.T) {
 // triggerBegin finds the BEGIN that starts a trigger's statements, on its
 // own line or not.
 var triggerBegin = regexp.MustCompile(`(?i)\bbegin\b`)
+
+// A read whose caller gave up still asks the monitor: the driver would
+// interrupt the connection for a cancelled context, and database/sql would
+// then replace it, whose data_version the cache could not compare with the
+// one noted (see monitorVersion).
+func TestMonitorIgnoresCancelledContexts(t *testing.T) {
+	f := newCacheFixture(t)
+	id := f.game.ID
+	checkFresh(t, f.db, id)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := f.db.monitorVersion(ctx); err != nil {
+		t.Fatalf("the monitor with a cancelled context: %v", err)
+	}
+	if !f.db.cacheTrusted(ctx) {
+		t.Error("a read with a cancelled context does not trust the cache")
+	}
+}
