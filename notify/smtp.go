@@ -128,10 +128,12 @@ func (s *SMTPSender) transact(conn *smtp.Client, to string, raw []byte) error {
 	if err := conn.UpdateDeadline(s.cfg.Timeout); err != nil {
 		return fmt.Errorf("%w: %w", errMailFrom, err)
 	}
-	if err := conn.Mail(s.from.Address); err != nil {
+	// go-mail writes the path as given: the angle brackets are ours to add
+	// (RFC 5321 4.1.2), and servers such as Gmail's refuse it without.
+	if err := conn.Mail("<" + s.from.Address + ">"); err != nil {
 		return fmt.Errorf("%w: %w", errMailFrom, err)
 	}
-	if err := conn.Rcpt(to); err != nil {
+	if err := conn.Rcpt("<" + to + ">"); err != nil {
 		return fmt.Errorf("RCPT TO: %w", err)
 	}
 	// DATA is sent here rather than by conn.Data, and the message goes out
