@@ -176,8 +176,9 @@ type AccountTx interface {
 	// or ends one under way at now; ok is false if it has no such vacation
 	// that has not ended.
 	EndVacation(ctx context.Context, userID, id int64, now time.Time) (ok bool, err error)
-	// GamesToMove is AccountReader.GamesToMove inside the unit of work.
-	GamesToMove(ctx context.Context, email string) ([]Game, error)
+	// GamesPlaying lists the running games in which the address holds a
+	// seat, by id.
+	GamesPlaying(ctx context.Context, email string) ([]Game, error)
 }
 
 // RequestLogin creates a single-use login token for the address and queues
@@ -404,7 +405,7 @@ func (s *Service) Vacations(ctx context.Context, u User) ([]Vacation, int, error
 }
 
 // DeclareVacation records a vacation and moves the deadlines of u's games
-// where he is to move, in one unit of work.
+// where he is to move, in one unit of work (see refreshDeadlines).
 func (s *Service) DeclareVacation(ctx context.Context, u User, p Period) (Vacation, error) {
 	now := s.now()
 	v := Vacation{Period: p}
@@ -440,23 +441,23 @@ func (s *Service) CancelVacation(ctx context.Context, u User, id int64) error {
 	})
 }
 
-// refreshDeadlines recomputes the deadline of every running game in which
-// the address holds the seat to move.
+// refreshDeadlines gives every running game of the address that counts
+// vacations his vacations as they now are (see WithVacations): the deadline
+// moves in those where he is to move, and the others get a new version.
 func refreshDeadlines(ctx context.Context, tx StoreTx, email string, now time.Time) error {
-	games, err := tx.GamesToMove(ctx, email)
+	games, err := tx.GamesPlaying(ctx, email)
 	if err != nil {
 		return err
 	}
 	for _, g := range games {
+		if !g.CountsVacations() {
+			continue
+		}
 		away, err := tx.SeatsAway(ctx, g.Seats, g.Clock.TurnStart)
 		if err != nil {
 			return err
 		}
-		moved, changed := RefreshDeadline(g, away)
-		if !changed {
-			continue
-		}
-		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: moved}, now); err != nil {
+		if err := tx.UpdateGame(ctx, &g, &GameChange{Game: WithVacations(g, away)}, now); err != nil {
 			return err
 		}
 	}

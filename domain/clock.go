@@ -413,15 +413,21 @@ func TimeOut(g Game, now time.Time) (Submitted, error) {
 	return Submitted{Game: g, Played: played, Notices: afterPly(&g, played)}, nil
 }
 
-// RefreshDeadline recomputes the current deadline with the players'
-// vacations as they are now; changed reports whether it moved.
-func RefreshDeadline(g Game, away Away) (Game, bool) {
-	before := g.Clock.Deadline
+// CountsVacations reports whether g has a turn running whose deadline its
+// players' vacations move.
+func (g *Game) CountsVacations() bool {
+	return g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero()
+}
+
+// WithVacations is g with its players' vacations as they now are: the
+// current deadline recomputed, and a new version even where the deadline
+// stays. The version matters as much as the deadline: a change computed
+// from the vacations as they were, such as the turn after which the player
+// now away is to move, must find the game changed and be computed again,
+// or the next deadline would ignore the vacation.
+func WithVacations(g Game, away Away) Game {
 	g.Away = away
 	g.refreshDeadline()
-	if g.Clock.Deadline.Equal(before) {
-		return g, false
-	}
 	g.Version++
-	return g, true
+	return g
 }

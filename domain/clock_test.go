@@ -172,12 +172,20 @@ func TestVacationMovesDeadlines(t *testing.T) {
 	if g := timedGame(t, twoPlayers(), tc, away); !g.Clock.Deadline.Equal(t0.Add(3 * day)) {
 		t.Errorf("vacations counted in a game that disallows them: %v", g.Clock.Deadline)
 	}
-	// Declared later: RefreshDeadline moves the running deadline.
+	// Declared later: WithVacations moves the running deadline.
 	tc.AllowVacation = true
 	g = timedGame(t, twoPlayers(), tc, nil)
-	moved, changed := domain.RefreshDeadline(g, away)
-	if !changed || !moved.Clock.Deadline.Equal(t0.Add(5*day)) || moved.Version != g.Version+1 {
-		t.Errorf("refreshed deadline %v (changed %v)", moved.Clock.Deadline, changed)
+	moved := domain.WithVacations(g, away)
+	if !moved.Clock.Deadline.Equal(t0.Add(5*day)) || moved.Version != g.Version+1 {
+		t.Errorf("refreshed deadline %v, version %d (was %d)", moved.Clock.Deadline, moved.Version, g.Version)
+	}
+	// Black's vacation leaves White's deadline, but not the version: a turn
+	// computed before it must be computed again.
+	const blackSeat = 1
+	kept := domain.WithVacations(g, domain.Away{blackSeat: away[whiteSeat]})
+	if !kept.Clock.Deadline.Equal(g.Clock.Deadline) || kept.Version != g.Version+1 {
+		t.Errorf("after Black's vacation: deadline %v (was %v), version %d (was %d)",
+			kept.Clock.Deadline, g.Clock.Deadline, kept.Version, g.Version)
 	}
 }
 

@@ -24,9 +24,9 @@ func TestRemindersFollowTheDeadline(t *testing.T) {
 
 	// White declares two days away, starting after the reminder.
 	away := domain.Away{reminded.SeatIndex(white): {{Start: deadline.Add(-22 * time.Hour), End: deadline.Add(26 * time.Hour)}}}
-	moved, changed := domain.RefreshDeadline(reminded, away)
+	moved := domain.WithVacations(reminded, away)
 	newDeadline := deadline.Add(48 * time.Hour)
-	if !changed || !moved.Clock.Deadline.Equal(newDeadline) {
+	if !moved.Clock.Deadline.Equal(newDeadline) {
 		t.Fatalf("deadline %v, want %v", moved.Clock.Deadline, newDeadline)
 	}
 	if want := newDeadline.Add(-24 * time.Hour); !moved.Clock.NextDue().Equal(want) {
@@ -45,8 +45,8 @@ func TestRemindersFollowTheDeadline(t *testing.T) {
 
 	// Cancelled: the deadline moves back; the 24 h reminder was sent for a
 	// later one and is not sent again, the 1 h one still comes.
-	back, changed := domain.RefreshDeadline(again.Game, nil)
-	if !changed || !back.Clock.NextDue().Equal(deadline.Add(-time.Hour)) {
+	back := domain.WithVacations(again.Game, nil)
+	if !back.Clock.Deadline.Equal(deadline) || !back.Clock.NextDue().Equal(deadline.Add(-time.Hour)) {
 		t.Errorf("after cancelling: next due %v, want %v", back.Clock.NextDue(), deadline.Add(-time.Hour))
 	}
 

@@ -180,3 +180,35 @@ func TestSMTPSenderConcurrent(t *testing.T) {
 		t.Errorf("%d connections for %d senders", n, senders)
 	}
 }
+
+// To a server that offers PIPELINING, MAIL, RCPT and DATA go out at once;
+// to one that does not, one by one. Either way a refused recipient fails
+// its message only, and the next one goes through.
+func TestSMTPSenderPipelining(t *testing.T) {
+	for _, offered := range []bool{true, false} {
+		t.Run(fmt.Sprintf("offered=%t", offered), func(t *testing.T) {
+			srv := smtptest.Start(t)
+			srv.OfferPipelining(offered)
+			srv.Refuse("gone@example.org", 550, "5.1.1 no such user")
+			s, err := notify.NewSMTPSender(notify.SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: notify.TLSNone, From: "games@less.example"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.CloseIdleConnections()
+			for i, to := range []string{"ann@example.org", "gone@example.org", "bob@example.org"} {
+				id := fmt.Sprintf("p%d@less.example", i)
+				err := s.Send(t.Context(), notify.Message{To: to, Subject: "x", Text: id, MessageID: id})
+				if refused := to == "gone@example.org"; (err != nil) != refused || refused && !strings.Contains(err.Error(), "550") {
+					t.Errorf("to %s: %v", to, err)
+				}
+			}
+			got := srv.Wait(t, 2, 5*time.Second)
+			if len(got) != 2 || got[0].To[0] != "ann@example.org" || got[1].To[0] != "bob@example.org" {
+				t.Errorf("received %d messages", len(got))
+			}
+			if pipelined := srv.Pipelined() > 0; pipelined != offered {
+				t.Errorf("commands pipelined: %t, want %t", pipelined, offered)
+			}
+		})
+	}
+}

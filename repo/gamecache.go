@@ -290,9 +290,17 @@ const sqlDataVersion = "PRAGMA data_version"
 
 // monitorVersion is the monitor connection's data_version: it moves with
 // every commit of any other connection, the writer's included.
+//
+// A data_version means something only against the same connection's
+// earlier ones, so neither the monitor nor the write connection may be
+// replaced behind the cache's back. database/sql replaces a connection only
+// when the driver finds it unusable, which the SQLite driver does after a
+// cancelled context interrupted it; so no caller's context reaches either:
+// here, and in Tx's statements, for the same reason and one more (writer.go).
+// The PRAGMA takes microseconds and reads no page: nothing to cut short.
 func (db *DB) monitorVersion(ctx context.Context) (int64, error) {
 	var v int64
-	err := db.monitorStmt.QueryRowContext(ctx).Scan(&v)
+	err := db.monitorStmt.QueryRowContext(context.WithoutCancel(ctx)).Scan(&v)
 	return v, err
 }
 

@@ -183,13 +183,14 @@ func TestGameCacheVacation(t *testing.T) {
 	f := newCacheFixture(t)
 	id := f.game.ID
 	before := checkFresh(t, f.db, id)
-	// Black is away while White is to move: the game's version stays.
+	// Black is away while White is to move: the deadline stays, the
+	// version moves (see domain.WithVacations).
 	p := domain.Period{Start: f.now.Add(24 * time.Hour), End: f.now.Add(48 * time.Hour)}
 	if _, err := f.svc.DeclareVacation(t.Context(), f.black, p); err != nil {
 		t.Fatal(err)
 	}
 	g := checkFresh(t, f.db, id)
-	if g.Version != before.Version || len(g.Away[1]) != 1 {
+	if g.Version != before.Version+1 || !g.Clock.Deadline.Equal(before.Clock.Deadline) || len(g.Away[1]) != 1 {
 		t.Fatalf("after Black's vacation: version %d (was %d), away %+v", g.Version, before.Version, g.Away)
 	}
 	// White plays: Black's deadline counts the vacation.
@@ -346,7 +347,7 @@ func TestGameCacheOtherProcess(t *testing.T) {
 	if _, err := otherSvc.DeclareVacation(ctx, f.white, p); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := f.db.Game(ctx, id); err != nil || len(got.Away[0]) != 1 || got.Version != g.Version {
+	if got, err := f.db.Game(ctx, id); err != nil || len(got.Away[0]) != 1 || got.Version != g.Version+1 {
 		t.Fatalf("read after the other's vacation: away %+v version %d, %v", got.Away, got.Version, err)
 	}
 	checkFresh(t, f.db, id)
@@ -743,3 +744,21 @@ func TestSyncCacheBetweenBatchesWaitsForNobody(t *testing.T) {
 // triggerBegin finds the BEGIN that starts a trigger's statements, on its
 // own line or not.
 var triggerBegin = regexp.MustCompile(`(?i)\bbegin\b`)
+
+// A read whose caller gave up still asks the monitor: the driver would
+// interrupt the connection for a cancelled context, and database/sql would
+// then replace it, whose data_version the cache could not compare with the
+// one noted (see monitorVersion).
+func TestMonitorIgnoresCancelledContexts(t *testing.T) {
+	f := newCacheFixture(t)
+	id := f.game.ID
+	checkFresh(t, f.db, id)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := f.db.monitorVersion(ctx); err != nil {
+		t.Fatalf("the monitor with a cancelled context: %v", err)
+	}
+	if !f.db.cacheTrusted(ctx) {
+		t.Error("a read with a cancelled context does not trust the cache")
+	}
+}

@@ -91,10 +91,11 @@ func (s storeTx) EndVacation(ctx context.Context, userID, id int64, now time.Tim
 	return n > 0, nil
 }
 
-func (s storeTx) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
-	ids, err := gamesToMove(ctx, s.tx, email)
+func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]domain.Game, error) {
+	ids, err := queryIDs(ctx, s.tx, `SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id
+		WHERE s.email = ? AND g.status = 'active' ORDER BY g.id`, email)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("find games playing: %w", err)
 	}
 	return loadGames(ctx, s.tx, ids)
 }

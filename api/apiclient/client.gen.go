@@ -6836,7 +6836,9 @@ type ClientInterface interface {
 	//
 	// Declares a period away. Time inside it does not count against the
 	// player's deadlines in games that allow vacations; the deadlines of
-	// his games where it is his turn move at once. A vacation costs its
+	// his games where it is his turn move at once, and each of his running
+	// games that allows vacations gets a new version (`ETag`), since its
+	// next deadlines change. A vacation costs its
 	// started days of the year's allowance (14 by default), must not
 	// overlap another, and starts now or later (within a year).
 	// Token: an account token.
@@ -6853,7 +6855,9 @@ type ClientInterface interface {
 	//
 	// Declares a period away. Time inside it does not count against the
 	// player's deadlines in games that allow vacations; the deadlines of
-	// his games where it is his turn move at once. A vacation costs its
+	// his games where it is his turn move at once, and each of his running
+	// games that allows vacations gets a new version (`ETag`), since its
+	// next deadlines change. A vacation costs its
 	// started days of the year's allowance (14 by default), must not
 	// overlap another, and starts now or later (within a year).
 	// Token: an account token.
@@ -9610,7 +9614,9 @@ func (c *Client) ListVacations(ctx context.Context, reqEditors ...RequestEditorF
 //
 // Declares a period away. Time inside it does not count against the
 // player's deadlines in games that allow vacations; the deadlines of
-// his games where it is his turn move at once. A vacation costs its
+// his games where it is his turn move at once, and each of his running
+// games that allows vacations gets a new version (`ETag`), since its
+// next deadlines change. A vacation costs its
 // started days of the year's allowance (14 by default), must not
 // overlap another, and starts now or later (within a year).
 // Token: an account token.
@@ -9637,7 +9643,9 @@ func (c *Client) DeclareVacationWithBody(ctx context.Context, contentType string
 //
 // Declares a period away. Time inside it does not count against the
 // player's deadlines in games that allow vacations; the deadlines of
-// his games where it is his turn move at once. A vacation costs its
+// his games where it is his turn move at once, and each of his running
+// games that allows vacations gets a new version (`ETag`), since its
+// next deadlines change. A vacation costs its
 // started days of the year's allowance (14 by default), must not
 // overlap another, and starts now or later (within a year).
 // Token: an account token.
@@ -16332,7 +16340,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Declares a period away. Time inside it does not count against the
 	// player's deadlines in games that allow vacations; the deadlines of
-	// his games where it is his turn move at once. A vacation costs its
+	// his games where it is his turn move at once, and each of his running
+	// games that allows vacations gets a new version (`ETag`), since its
+	// next deadlines change. A vacation costs its
 	// started days of the year's allowance (14 by default), must not
 	// overlap another, and starts now or later (within a year).
 	// Token: an account token.
@@ -16349,7 +16359,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Declares a period away. Time inside it does not count against the
 	// player's deadlines in games that allow vacations; the deadlines of
-	// his games where it is his turn move at once. A vacation costs its
+	// his games where it is his turn move at once, and each of his running
+	// games that allows vacations gets a new version (`ETag`), since its
+	// next deadlines change. A vacation costs its
 	// started days of the year's allowance (14 by default), must not
 	// overlap another, and starts now or later (within a year).
 	// Token: an account token.
@@ -25676,7 +25688,9 @@ func (c *ClientWithResponses) ListVacationsWithResponse(ctx context.Context, req
 //
 // Declares a period away. Time inside it does not count against the
 // player's deadlines in games that allow vacations; the deadlines of
-// his games where it is his turn move at once. A vacation costs its
+// his games where it is his turn move at once, and each of his running
+// games that allows vacations gets a new version (`ETag`), since its
+// next deadlines change. A vacation costs its
 // started days of the year's allowance (14 by default), must not
 // overlap another, and starts now or later (within a year).
 // Token: an account token.
@@ -25699,7 +25713,9 @@ func (c *ClientWithResponses) DeclareVacationWithBodyWithResponse(ctx context.Co
 //
 // Declares a period away. Time inside it does not count against the
 // player's deadlines in games that allow vacations; the deadlines of
-// his games where it is his turn move at once. A vacation costs its
+// his games where it is his turn move at once, and each of his running
+// games that allows vacations gets a new version (`ETag`), since its
+// next deadlines change. A vacation costs its
 // started days of the year's allowance (14 by default), must not
 // overlap another, and starts now or later (within a year).
 // Token: an account token.

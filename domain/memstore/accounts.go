@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -186,7 +187,8 @@ func (t *tx) EnsureUser(ctx context.Context, email string, now time.Time) (domai
 		}
 		last = max(last, id)
 	}
-	u := domain.User{ID: last + 1, Email: email, Locale: domain.DefaultLocale, ReplyConfirmations: true, CreatedAt: now}
+	u := domain.User{ID: last + 1, Email: email, Locale: domain.DefaultLocale, ReplyConfirmations: true,
+		VacationDays: domain.DefaultVacationDays, CreatedAt: now}
 	t.data.users[u.ID] = u
 	return u, nil
 }
@@ -303,8 +305,15 @@ func (t *tx) EndVacation(ctx context.Context, userID, id int64, now time.Time) (
 	return false, nil
 }
 
-func (t *tx) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
-	return t.data.gamesToMove(email), nil
+func (t *tx) GamesPlaying(ctx context.Context, email string) ([]domain.Game, error) {
+	var out []domain.Game
+	for _, id := range slices.Sorted(maps.Keys(t.data.games)) {
+		g, _ := t.data.game(id)
+		if !g.Over() && slices.ContainsFunc(g.Seats, func(s domain.Seat) bool { return s.Email == email }) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
 }
 
 // TimeZoneOf implements domain.GameRecords.

@@ -36,6 +36,10 @@ type Server struct {
 	got   chan struct{}
 	// refuse holds the reply to RCPT TO of addresses the server refuses.
 	refuse map[string]*smtp.SMTPError
+	// noPipelining hides PIPELINING from EHLO's reply; pipelined counts
+	// the reads that brought several commands.
+	noPipelining bool
+	pipelined    int
 }
 
 // Mail is a received message.
@@ -63,17 +67,17 @@ func StartAt(t testing.TB, addr string) *Server {
 	s := &Server{Addr: ln.Addr().String(), ln: ln, got: make(chan struct{}, 1)}
 	tcp := ln.Addr().(*net.TCPAddr)
 	s.Host, s.Port = tcp.IP.String(), tcp.Port
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		s.mu.Lock()
 		s.conns++
 		s.mu.Unlock()
-		return &session{s: s}, nil
+		return &session{s: s, paths: c.Conn().(*strictConn)}, nil
 	}))
 	s.srv.Domain = "localhost"
 	s.srv.ReadTimeout, s.srv.WriteTimeout = 10*time.Second, 10*time.Second
 	s.srv.MaxMessageBytes = 10 << 20
 	s.srv.ErrorLog = discard{}
-	go s.srv.Serve(ln)
+	go s.srv.Serve(strictListener{ln, s})
 	t.Cleanup(s.Close)
 	return s
 }
@@ -101,6 +105,21 @@ func (s *Server) Refuse(addr string, code int, message string) {
 		e.EnhancedCode, e.Message = smtp.EnhancedCode{class, subject, detail}, strings.SplitN(message, " ", 2)[1]
 	}
 	s.refuse[strings.ToLower(addr)] = e
+}
+
+// OfferPipelining says whether the server offers PIPELINING (RFC 2920) to
+// the clients that connect from now on; it does from the start.
+func (s *Server) OfferPipelining(offer bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noPipelining = !offer
+}
+
+// Pipelined counts the times a client's commands arrived several at once.
+func (s *Server) Pipelined() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pipelined
 }
 
 // Messages returns what was received so far.
@@ -148,18 +167,25 @@ func (s *Server) To(addr string) []*Mail {
 }
 
 type session struct {
-	s    *Server
-	from string
-	to   []string
+	s     *Server
+	paths *strictConn
+	from  string
+	to    []string
 }
 
 func (ss *session) Reset()        { ss.from, ss.to = "", nil }
 func (ss *session) Logout() error { return nil }
 func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
+	if err := ss.paths.check(); err != nil {
+		return err
+	}
 	ss.from = from
 	return nil
 }
 func (ss *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if err := ss.paths.check(); err != nil {
+		return err
+	}
 	ss.s.mu.Lock()
 	refused := ss.s.refuse[strings.ToLower(to)]
 	ss.s.mu.Unlock()
@@ -272,6 +298,101 @@ func (m *Mail) Subject() string {
 		return m.Header.Get("Subject")
 	}
 	return s
+}
+
+// strictListener hands go-smtp connections that note the paths of MAIL
+// and RCPT as the client wrote them. go-smtp takes an address without its
+// angle brackets, but RFC 5321 (4.1.2) requires them and real servers,
+// Gmail's among them, refuse the command without: so does this one.
+type strictListener struct {
+	net.Listener
+	s *Server
+}
+
+func (l strictListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &strictConn{Conn: c, s: l.s}, nil
+}
+
+// strictConn reads the client's lines as go-smtp does, and queues whether
+// each MAIL FROM and RCPT TO wrote its path in brackets, for the session to
+// answer in order (pipelined commands arrive in one read).
+type strictConn struct {
+	net.Conn
+	s       *Server
+	mu      sync.Mutex
+	partial []byte // an unfinished line
+	inData  bool   // between DATA's 354 and the lone dot: message lines
+	paths   []bool
+}
+
+func (c *strictConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.partial = append(c.partial, p[:n]...)
+	commands := 0
+	for {
+		i := bytes.IndexByte(c.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimRight(string(c.partial[:i]), "\r")
+		c.partial = c.partial[i+1:]
+		upper := strings.ToUpper(line)
+		if c.inData {
+			c.inData = line != "."
+			continue
+		}
+		commands++
+		switch {
+		case upper == "DATA":
+			c.inData = true
+		case strings.HasPrefix(upper, "MAIL FROM:"), strings.HasPrefix(upper, "RCPT TO:"):
+			path := strings.TrimSpace(line[strings.IndexByte(line, ':')+1:])
+			c.paths = append(c.paths, strings.HasPrefix(path, "<") && strings.Contains(path, ">"))
+		}
+	}
+	if commands > 1 {
+		c.s.mu.Lock()
+		c.s.pipelined++
+		c.s.mu.Unlock()
+	}
+	return n, err
+}
+
+// Write passes the server's replies on, without PIPELINING in EHLO's if
+// the test asked so (go-smtp offers it always).
+func (c *strictConn) Write(p []byte) (int, error) {
+	c.s.mu.Lock()
+	hide := c.s.noPipelining
+	c.s.mu.Unlock()
+	if hide && bytes.Contains(p, []byte("250-PIPELINING\r\n")) {
+		if _, err := c.Conn.Write(bytes.Replace(p, []byte("250-PIPELINING\r\n"), nil, 1)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
+}
+
+// check answers the next MAIL or RCPT: a path without brackets is refused
+// as Gmail refuses it.
+func (c *strictConn) check() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.paths) == 0 {
+		return nil
+	}
+	ok := c.paths[0]
+	c.paths = c.paths[1:]
+	if !ok {
+		return &smtp.SMTPError{Code: 555, EnhancedCode: smtp.EnhancedCode{5, 5, 2}, Message: "Syntax error: the path needs angle brackets"}
+	}
+	return nil
 }
 
 type discard struct{}

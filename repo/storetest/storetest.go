@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,6 +42,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 		{"PushKey", testPushKey},
 		{"Accounts", testAccounts},
 		{"Vacations", testVacations},
+		{"VacationDuringATurn", testVacationDuringATurn},
 		{"GamesOfAnAddress", testGamesOfAnAddress},
 		{"MailChoices", testMailChoices},
 		{"MyGamesOrderAndCursor", testMyGamesOrder},
@@ -511,6 +513,70 @@ func testGamesOfAnAddress(t *testing.T, s domain.Store) {
 	// Without a time control, no game has a deadline to move by.
 	if games, err := s.GamesToMove(ctx, "ann@example.org"); err != nil || len(games) != 0 {
 		t.Errorf("GamesToMove = %d games, %v; want none: %s has no deadline", len(games), err, g.ID)
+	}
+	// A unit of work sees the running games each address plays in, to
+	// move or not, but not one that ended nor one it only created.
+	over := resign(t, s, insertGame(t, s, "g_over"), "black", T0)
+	other := insertGame(t, s, "g_mine2")
+	for _, c := range []struct {
+		email string
+		want  []string
+	}{{"ann@example.org", []string{g.ID, other.ID}}, {"bob@example.org", []string{g.ID, other.ID}}, {"org@example.org", nil}} {
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			games, err := tx.GamesPlaying(ctx, c.email)
+			var ids []string
+			for _, g := range games {
+				ids = append(ids, g.ID)
+			}
+			if err != nil || !slices.Equal(ids, c.want) {
+				t.Errorf("GamesPlaying(%s) = %v, %v; want %v (not %s, over)", c.email, ids, err, c.want, over.ID)
+			}
+			return nil
+		})
+	}
+}
+
+// A vacation declared while a turn is being computed, by the player whom
+// the turn makes the one to move, counts in the deadline the turn gives
+// him: the vacation changes the game's version, so the turn is computed
+// again from the game as it now is.
+func testVacationDuringATurn(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	day := 24 * time.Hour
+	org := ensureUser(t, s, "org@example.org")
+	bob := ensureUser(t, s, "bob@example.org")
+	now := T0
+	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
+	c := newGameOf(t, "g_away", org, "ann@example.org", bob.Email, tc, T0)
+	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
+	})
+	away := domain.Period{Start: T0.Add(day), End: T0.Add(3 * day)}
+	computed := 0
+	played := T0.Add(time.Hour)
+	_, _, err := domain.UpdateGame(ctx, s, domain.GameUpdate{GameID: c.Game.ID, Now: played,
+		Compute: func(g domain.Game) (domain.GameChange, error) {
+			computed++
+			if computed == 1 { // Bob, not to move, goes away meanwhile
+				if _, err := svc.DeclareVacation(ctx, bob, away); err != nil {
+					t.Fatal(err)
+				}
+			}
+			white := "white"
+			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, played)
+			return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Game(ctx, c.Game.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := played.Add(3*day + away.End.Sub(away.Start)); computed != 2 || !g.Clock.Deadline.Equal(want) {
+		t.Errorf("Bob's deadline %v after %d computations, want %v after 2: his vacation counts",
+			g.Clock.Deadline, computed, want)
 	}
 }
 

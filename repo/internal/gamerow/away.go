@@ -53,7 +53,7 @@ func Complete(ctx context.Context, vacations Vacations, ids []string, byID map[s
 		if err := CheckSeats(g); err != nil {
 			return nil, err
 		}
-		if NeedsAway(g) {
+		if g.CountsVacations() {
 			var err error
 			if g.Away, err = Away(ctx, vacations, g.Seats, g.Clock.TurnStart); err != nil {
 				return nil, err

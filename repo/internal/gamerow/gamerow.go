@@ -94,12 +94,6 @@ func CheckSeats(g *domain.Game) error {
 	return nil
 }
 
-// NeedsAway reports whether reading g needs its players' vacations: they
-// move its deadlines.
-func NeedsAway(g *domain.Game) bool {
-	return g.Clock.Control.AllowVacation && !g.Clock.TurnStart.IsZero()
-}
-
 // GameNotFound is the error for a game that does not exist.
 func GameNotFound(id string) error {
 	return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
