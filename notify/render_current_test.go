@@ -28,7 +28,9 @@ type mailGame struct {
 	g   domain.Game
 }
 
-func newMailGame(tb testing.TB, spec domain.NewGameSpec) *mailGame {
+// newMailGame creates a game on a fresh database; id is its id, "" for a
+// random one.
+func newMailGame(tb testing.TB, spec domain.NewGameSpec, id string) *mailGame {
 	tb.Helper()
 	ctx := tb.Context()
 	db, err := repo.Open(ctx, repotest.Path(tb))
@@ -45,7 +47,11 @@ func newMailGame(tb testing.TB, spec domain.NewGameSpec) *mailGame {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	mg.svc = domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return mg.now }})
+	cfg := domain.ServiceConfig{Store: db, Now: func() time.Time { return mg.now }}
+	if id != "" {
+		cfg.NewID = func(string) string { return id }
+	}
+	mg.svc = domain.NewService(cfg)
 	if mg.g, err = mg.svc.CreateGame(ctx, spec, creator.ID); err != nil {
 		tb.Fatal(err)
 	}
@@ -134,7 +140,7 @@ func (mg *mailGame) due() []domain.OutboxMail {
 // since the recipient's last.
 func BenchmarkRenderCurrentMail(b *testing.B) {
 	mg := newMailGame(b, domain.NewGameSpec{Players: players(2),
-		Params: less.Params{Walls: strings.Repeat("0", 60), MaxTurns: new(60)}.Map()})
+		Params: less.Params{Walls: strings.Repeat("0", 60), MaxTurns: new(60)}.Map()}, "")
 	for range 100 {
 		mg.playLess()
 	}
@@ -357,7 +363,7 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mg := newMailGame(t, tt.spec())
+			mg := newMailGame(t, tt.spec(), "")
 			seen := map[int64]bool{}
 			current := mg.bothWays(t, seen, false)
 			tt.play(mg, func() { current += mg.bothWays(t, seen, false) })
@@ -389,7 +395,7 @@ func (s tamperedRecords) TurnsFrom(ctx context.Context, id string, ply int) ([]d
 // and the whole record when those do not hold the recipient's last turn
 // up to the notice; a late email reads the whole record up to its ply.
 func TestRenderRecord(t *testing.T) {
-	mg := newMailGame(t, domain.NewGameSpec{Players: players(2), Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()})
+	mg := newMailGame(t, domain.NewGameSpec{Players: players(2), Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, "")
 	for range 6 {
 		mg.playLess()
 	}
