@@ -89,6 +89,7 @@ type MailChoices interface {
 type GameRecords interface {
 	Game(ctx context.Context, id string) (Game, error)
 	Turns(ctx context.Context, id string) ([]StoredTurn, error)
+	TurnsFrom(ctx context.Context, id string, ply int) ([]StoredTurn, error)
 	Tournament(ctx context.Context, id string) (Tournament, error)
 	// TimeZoneOf is the time zone an address's account reads its
 	// deadlines in (User.TimeZone); "" for none, or no account.

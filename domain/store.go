@@ -19,6 +19,9 @@ type GameReader interface {
 	Game(ctx context.Context, id string) (Game, error)
 	// Turns lists a game's turns in order.
 	Turns(ctx context.Context, id string) ([]StoredTurn, error)
+	// TurnsFrom lists a game's turns from ply on, in order: the end of
+	// its record, without reading the rest.
+	TurnsFrom(ctx context.Context, id string, ply int) ([]StoredTurn, error)
 	// RematchOf is the id of a game's rematch, "" if it has none.
 	RematchOf(ctx context.Context, id string) (string, error)
 	// StoredResponse is the response stored for an idempotent request, if

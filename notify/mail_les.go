@@ -8,7 +8,7 @@ import (
 	"github.com/lesspost/lesspost/domain/les"
 )
 
-// lesMail is what the emails of a game of Les say: the game replayed to the
+// lesMail is what the emails of a game of Les say: the game as of the
 // notice's ply, the plies the recipient has not seen, what to do now (set
 // up, choose, or place), and at the end the holes and what decided.
 type lesMail struct {
@@ -20,38 +20,45 @@ type lesMail struct {
 	ascii string
 }
 
-func newLesMail(v *gameView, turns []domain.StoredTurn) (gameMail, error) {
+func newLesMail(v *gameView, rec record) (gameMail, error) {
 	stored, ok := v.game.Rules.(*les.Engine)
 	if !ok {
 		return nil, fmt.Errorf("game %s: %T is not a game of Les", v.game.ID, v.game.Rules)
 	}
-	g, err := les.NewEngine(stored.Position().Board().Side())
-	if err != nil {
-		return nil, err
-	}
-	m := &lesMail{gameView: v, lp: lesPhrasesFor(v.seat.Locale)}
-	for _, t := range turns {
-		if t.Ply > v.notice.Ply {
-			break
-		}
-		p, err := g.PlayPly(t.Notation)
-		if err != nil {
-			return nil, fmt.Errorf("replay ply %d: %w: %w", t.Ply, domain.ErrStoredData, err)
-		}
-		m.last = t.Notation
-		if t.Color == v.seat.Color {
-			m.since = m.since[:0]
-		} else {
+	m := &lesMail{gameView: v, lp: lesPhrasesFor(v.seat.Locale), eng: stored}
+	news := sinceLast(rec.turns, v.seat.Color)
+	if rec.tail {
+		for _, t := range news {
+			p, err := stored.PlayedFrom(t.Ply-1, t.Played())
+			if err != nil {
+				return nil, fmt.Errorf("ply %d: %w: %w", t.Ply, domain.ErrStoredData, err)
+			}
 			m.since = append(m.since, p)
 		}
+	} else {
+		g, err := les.NewEngine(stored.Position().Board().Side())
+		if err != nil {
+			return nil, err
+		}
+		played := make([]les.Played, len(rec.turns))
+		for i, t := range rec.turns {
+			if played[i], err = g.PlayPly(t.Notation); err != nil {
+				return nil, fmt.Errorf("replay ply %d: %w: %w", t.Ply, domain.ErrStoredData, err)
+			}
+		}
+		m.since = played[len(played)-len(news):] // as the replay played them
+		// A resignation or a time-out ends the game without a ply: the
+		// stored game, when the notice is about it as it is now, has the
+		// result.
+		if g.Ply() != stored.Ply() {
+			m.eng = g
+		}
 	}
-	// A resignation or a time-out ends the game without a ply: the stored
-	// game, when the notice is about it as it is now, has the result.
-	if g.Ply() == stored.Ply() {
-		g = stored
+	if n := len(rec.turns); n > 0 {
+		m.last = rec.turns[n-1].Notation
 	}
-	m.eng = g
-	if m.ascii, err = g.Diagram(m.last); err != nil {
+	var err error
+	if m.ascii, err = m.eng.Diagram(m.last); err != nil {
 		return nil, err
 	}
 	return m, nil

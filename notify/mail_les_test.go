@@ -159,7 +159,7 @@ func TestLesYourTurnNews(t *testing.T) {
 			v.seat = v.game.Seats[1]
 		}
 		v.notice = domain.Notice{Kind: domain.NoticeYourTurn, Color: tt.seat, Ply: tt.ply}
-		m, err := newLesMail(v, turns)
+		m, err := newLesMail(v, record{turns: upTo(turns, tt.ply)})
 		if err != nil {
 			t.Fatal(err)
 		}

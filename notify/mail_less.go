@@ -9,9 +9,8 @@ import (
 	"github.com/lesspost/lesspost/domain/less"
 )
 
-// lessMail is what the emails of a game of Less say: the position replayed
-// to the notice's ply, the moves counted, the turns the recipient has not
-// seen.
+// lessMail is what the emails of a game of Less say: the position at the
+// notice's ply, the moves counted, the turns the recipient has not seen.
 type lessMail struct {
 	*gameView
 	less   *less.RulesGame
@@ -20,15 +19,27 @@ type lessMail struct {
 	since  []less.Played // the turns since the recipient last moved
 }
 
-func newLessMail(v *gameView, turns []domain.StoredTurn) (gameMail, error) {
+func newLessMail(v *gameView, rec record) (gameMail, error) {
 	lg, ok := v.game.Rules.(*less.RulesGame)
 	if !ok {
 		return nil, fmt.Errorf("game %s: %T is not a game of Less", v.game.ID, v.game.Rules)
 	}
 	m := &lessMail{gameView: v, less: lg}
 	var err error
-	if m.pos, m.counts, m.since, err = replay(lg.Game.Start(), turns, v.notice.Ply, v.seat.Color); err != nil {
+	if rec.tail {
+		m.pos, m.counts = lg.Game.Position(), lg.Game.State().Counts
+	} else if m.pos, m.counts, err = replay(lg.Game.Start(), rec.turns); err != nil {
 		return nil, err
+	}
+	for _, t := range sinceLast(rec.turns, v.seat.Color) {
+		p, err := playedFrom(t)
+		if err != nil {
+			return nil, err
+		}
+		// A pass on time is news, another automatic pass is not.
+		if !p.Auto || p.TimedOut {
+			m.since = append(m.since, p)
+		}
 	}
 	return m, nil
 }
@@ -255,35 +266,34 @@ func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
 	return s
 }
 
-// replay rebuilds the position after ply turns, the counts, and the turns
-// played since recipient's last turn (the news for him).
-func replay(start less.Position, turns []domain.StoredTurn, ply int, recipient string) (less.Position, [4]int, []less.Played, error) {
+// replay plays turns from start: the position after them, and the counts.
+func replay(start less.Position, turns []domain.StoredTurn) (less.Position, [4]int, error) {
 	pos := start
 	var counts [4]int
-	var since []less.Played
 	for _, t := range turns {
-		if t.Ply > ply {
-			break
-		}
-		p, err := less.PlayedFrom(t.Played())
+		p, err := playedFrom(t)
 		if err != nil {
-			return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w: %w", t.Ply, domain.ErrStoredData, err)
+			return less.Position{}, counts, err
 		}
 		if p.TimedOut {
 			pos, _ = pos.PassOnTime()
 		} else {
 			next, _, err := pos.Play(p.Turn)
 			if err != nil {
-				return less.Position{}, counts, nil, fmt.Errorf("replay turn %d: %w", t.Ply, err)
+				return less.Position{}, counts, fmt.Errorf("replay turn %d: %w", t.Ply, err)
 			}
 			pos = next
 		}
 		counts[p.Color] += p.Counted
-		if p.Color.String() == recipient {
-			since = since[:0]
-		} else if !p.Auto || p.TimedOut {
-			since = append(since, p)
-		}
 	}
-	return pos, counts, since, nil
+	return pos, counts, nil
+}
+
+// playedFrom reads a stored turn of Less.
+func playedFrom(t domain.StoredTurn) (less.Played, error) {
+	p, err := less.PlayedFrom(t.Played())
+	if err != nil {
+		return less.Played{}, fmt.Errorf("turn %d: %w: %w", t.Ply, domain.ErrStoredData, err)
+	}
+	return p, nil
 }

@@ -2,11 +2,13 @@ package notify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"image"
 	"image/png"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +70,9 @@ type Renderer struct {
 	Links MailLinks
 	// Host is the domain part of Message-IDs, e.g. less.example.
 	Host string
+	// replayAll builds every game email as a late one is built: from its
+	// game's whole record, replayed. The tests compare both ways.
+	replayAll bool
 }
 
 // ThreadID is the Message-ID of the first email (the invitation) to a seat
@@ -248,9 +253,64 @@ type gameMail interface {
 
 // mailBuilders build a game's gameMail by the name of its ruleset, from
 // the game's view and its stored turns, as of the notice's ply.
-var mailBuilders = map[string]func(v *gameView, turns []domain.StoredTurn) (gameMail, error){
+var mailBuilders = map[string]func(v *gameView, rec record) (gameMail, error){
 	less.RulesetName: newLessMail,
 	les.RulesetName:  newLesMail,
+}
+
+// record is the stored turns a game email is built from, up to the
+// notice's ply.
+type record struct {
+	turns []domain.StoredTurn
+	// tail says that turns are only the end of the record, from the
+	// recipient's last turn on at least, and that the stored game is as
+	// of the notice: its state is the position the email shows. Else
+	// turns are the whole record, to replay.
+	tail bool
+}
+
+// readRecord reads the turns an email is built from. An email about the game
+// as it is (the usual case: sent right after its turn) shows the stored
+// game and needs only the turns since the recipient's last, at the end of
+// the record; a late one replays the record to the notice's ply.
+func (r *Renderer) readRecord(ctx context.Context, g *domain.Game, n domain.Notice) (record, error) {
+	if n.Ply == g.Ply() && !r.replayAll {
+		// Every seat plays once a round, but in Les the chooser who takes
+		// Black plays twice running: a round and one turn hold the
+		// recipient's last.
+		from := max(n.Ply-len(g.Seats), 1)
+		turns, err := r.Store.TurnsFrom(ctx, g.ID, from)
+		if err != nil {
+			return record{}, err
+		}
+		turns = upTo(turns, n.Ply) // a turn played since the game was read is not the notice's
+		complete := len(turns) == n.Ply-from+1 && (len(turns) == 0 || turns[0].Ply == from)
+		if complete && (from == 1 || len(sinceLast(turns, n.Color)) < len(turns)) {
+			return record{turns: turns, tail: true}, nil
+		}
+	}
+	turns, err := r.Store.Turns(ctx, g.ID)
+	if err != nil {
+		return record{}, err
+	}
+	return record{turns: upTo(turns, n.Ply)}, nil
+}
+
+// upTo is the turns up to ply, of turns in ply order.
+func upTo(turns []domain.StoredTurn, ply int) []domain.StoredTurn {
+	i, _ := slices.BinarySearchFunc(turns, ply+1, func(t domain.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
+	return turns[:i]
+}
+
+// sinceLast is the turns played after the last of a seat's: the news for
+// its player. All of them if he has not played.
+func sinceLast(turns []domain.StoredTurn, color string) []domain.StoredTurn {
+	for i := len(turns) - 1; i >= 0; i-- {
+		if turns[i].Color == color {
+			return turns[i+1:]
+		}
+	}
+	return turns
 }
 
 func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView, gameMail, error) {
@@ -258,7 +318,7 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	if err != nil {
 		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
-	turns, err := r.Store.Turns(ctx, g.ID)
+	rec, err := r.readRecord(ctx, &g, m.Notice)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
@@ -274,7 +334,7 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	if v.when, err = r.readerTimeOf(ctx, m.Email); err != nil {
 		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}
-	mail, err := build(v, turns)
+	mail, err := build(v, rec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}

@@ -15,72 +15,21 @@ import (
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/repo"
-	"github.com/lesspost/lesspost/repo/repotest"
 )
 
 // lesGameID is the id of the mailbook's game: fixed, so that links and
 // subjects are the same in every run.
 const lesGameID = "g_abcdefghij"
 
-// lesGame is a Les game on a fresh database, played through the use cases
-// at a clock the test moves.
-type lesGame struct {
-	t   *testing.T
-	db  *repo.DB
-	svc *domain.Service
-	now time.Time
-	g   domain.Game
-}
-
 // newLesGame creates a game of Les on the board of the conformance game
 // gc, Ann setting up and Bob choosing, 3 days a turn.
-func newLesGame(t *testing.T, locale string, gc vectors.LesGameCase) *lesGame {
+func newLesGame(t *testing.T, locale string, gc vectors.LesGameCase) *mailGame {
 	t.Helper()
-	ctx := t.Context()
-	db, err := repo.Open(ctx, repotest.Path(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	lg := &lesGame{t: t, db: db, now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
-	var creator domain.User
-	err = db.Transact(ctx, func(tx domain.StoreTx) error {
-		creator, err = tx.EnsureUser(ctx, "org@example.org", lg.now)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lg.svc = domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return lg.now },
-		NewID: func(string) string { return lesGameID }})
-	lg.g, err = lg.svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: les.RulesetName,
+	return newMailGame(t, domain.NewGameSpec{Ruleset: les.RulesetName,
 		Params: map[string]string{les.ParamSize: strconv.Itoa(gc.Size)},
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale},
 			{Name: "Bob", Email: "bob@example.org", Locale: locale}},
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}}, creator.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lg
-}
-
-// play plays the mover's ply an hour later, by his seat's link.
-func (lg *lesGame) play(text string) {
-	lg.t.Helper()
-	lg.now = lg.now.Add(time.Hour)
-	mover := lg.g.ToMove()
-	s, _ := lg.g.Seat(mover)
-	req := domain.GameRequest{GameID: lg.g.ID, By: domain.Credentials{GameID: lg.g.ID, Seat: &mover, LinkVersion: s.TokenVersion}}
-	present := func(domain.Actor, *domain.Game, *domain.Submitted, time.Time) (domain.Response, error) {
-		return domain.Response{Status: 201}, nil
-	}
-	if _, _, err := lg.svc.SubmitTurn(lg.t.Context(), req, lg.g.Ply(), text, present); err != nil {
-		lg.t.Fatalf("ply %d %q by %s: %v", lg.g.Ply(), text, mover, err)
-	}
-	var err error
-	if lg.g, err = lg.db.Game(lg.t.Context(), lg.g.ID); err != nil {
-		lg.t.Fatal(err)
-	}
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}}, lesGameID)
 }
 
 // lesMailItem is a rendered email with the notice it is about.

@@ -31,6 +31,9 @@ func (s *tournamentRecords) Game(_ context.Context, id string) (domain.Game, err
 func (s *tournamentRecords) Turns(context.Context, string) ([]domain.StoredTurn, error) {
 	return nil, nil
 }
+func (s *tournamentRecords) TurnsFrom(context.Context, string, int) ([]domain.StoredTurn, error) {
+	return nil, nil
+}
 func (s *tournamentRecords) TimeZoneOf(_ context.Context, email string) (string, error) {
 	return s.zones[email], nil
 }

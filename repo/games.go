@@ -66,9 +66,12 @@ const (
 	sqlSelectIdempotency = `SELECT fingerprint, status, body FROM idempotency_keys WHERE scope = ? AND key = ?`
 	sqlUpdateGame        = `UPDATE games SET state = ?, to_move = ?, ply = ?, status = ?,
 		version = ?, updated_at = ?, clock = ?, deadline_at = ?, due_at = ? WHERE id = ? AND version = ?`
-	// Every email replays its game's turns.
 	sqlSelectTurns = `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
 		FROM turns WHERE game_id = ? ORDER BY ply`
+	// Every email reads the end of its game's record: a range of the
+	// primary key (game_id, ply).
+	sqlSelectTurnsFrom = `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id = ? AND ply >= ? ORDER BY ply`
 	sqlInsertTurn = `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, timed_out, played_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlInsertIdempotency = `INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_at)
@@ -114,11 +117,17 @@ func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (do
 
 // Turns lists a game's turns in order.
 func (db *DB) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
-	return loadTurns(ctx, db.read, id)
+	return loadTurns(ctx, db.read, id, sqlSelectTurns, id)
 }
 
-func loadTurns(ctx context.Context, q queryer, id string) ([]domain.StoredTurn, error) {
-	rows, err := q.QueryContext(ctx, sqlSelectTurns, id)
+// TurnsFrom lists a game's turns from ply on, in order.
+func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+	return loadTurns(ctx, db.read, id, sqlSelectTurnsFrom, id, ply)
+}
+
+// loadTurns reads the turns of game id that query selects with args.
+func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([]domain.StoredTurn, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}

@@ -7,6 +7,7 @@
 package memstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -125,6 +126,19 @@ func (s *Store) Turns(ctx context.Context, id string) ([]domain.StoredTurn, erro
 	return slices.Clone(s.data.turns[id]), nil
 }
 
+// TurnsFrom lists a game's committed turns from ply on.
+func (s *Store) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return turnsFrom(s.data.turns[id], ply), nil
+}
+
+// turnsFrom is a copy of the turns from ply on (turns are in ply order).
+func turnsFrom(turns []domain.StoredTurn, ply int) []domain.StoredTurn {
+	i, _ := slices.BinarySearchFunc(turns, ply, func(t domain.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
+	return slices.Clone(turns[i:])
+}
+
 // RematchOf implements domain.GameReader.
 func (s *Store) RematchOf(ctx context.Context, id string) (string, error) {
 	s.mu.RLock()
@@ -191,6 +205,10 @@ func (t *tx) Game(ctx context.Context, id string) (domain.Game, error) { return 
 
 func (t *tx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
 	return slices.Clone(t.data.turns[id]), nil
+}
+
+func (t *tx) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+	return turnsFrom(t.data.turns[id], ply), nil
 }
 
 func (t *tx) RematchOf(ctx context.Context, id string) (string, error) {

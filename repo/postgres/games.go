@@ -21,7 +21,12 @@ func (db *DB) Game(ctx context.Context, id string) (domain.Game, error) {
 
 // Turns lists a game's turns in order.
 func (db *DB) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
-	return loadTurns(ctx, db.pool, id)
+	return loadTurns(ctx, db.pool, id, sqlSelectTurns, id)
+}
+
+// TurnsFrom lists a game's turns from ply on, in order.
+func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+	return loadTurns(ctx, db.pool, id, sqlSelectTurnsFrom, id, ply)
 }
 
 // StoredResponse is the response stored for an idempotent request.
@@ -40,10 +45,15 @@ const (
 		WHERE game_id = ANY($1) ORDER BY game_id, seat_order`
 	sqlSelectTurns = `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
 		FROM turns WHERE game_id = $1 ORDER BY ply`
+	// Every email reads the end of its game's record: a range of the
+	// primary key (game_id, ply).
+	sqlSelectTurnsFrom = `SELECT ply, color, notation, used, counted, auto, timed_out, played_at
+		FROM turns WHERE game_id = $1 AND ply >= $2 ORDER BY ply`
 )
 
-func loadTurns(ctx context.Context, q querier, id string) ([]domain.StoredTurn, error) {
-	rows, err := q.Query(ctx, sqlSelectTurns, id)
+// loadTurns reads the turns of game id that query selects with args.
+func loadTurns(ctx context.Context, q querier, id, query string, args ...any) ([]domain.StoredTurn, error) {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}

@@ -30,7 +30,11 @@ func (s storeTx) Game(ctx context.Context, id string) (domain.Game, error) {
 }
 
 func (s storeTx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
-	return loadTurns(ctx, s.tx, id)
+	return loadTurns(ctx, s.tx, id, sqlSelectTurns, id)
+}
+
+func (s storeTx) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+	return loadTurns(ctx, s.tx, id, sqlSelectTurnsFrom, id, ply)
 }
 
 func (s storeTx) StoredResponse(ctx context.Context, idem domain.Idempotency) (domain.Response, bool, error) {

@@ -23,6 +23,7 @@ func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
 	}{
 		{"GameRoundTrip", testGameRoundTrip},
 		{"MissingGame", testMissingGame},
+		{"TurnsFrom", testTurnsFrom},
 		{"UnitOfWorkAllOrNothing", testAllOrNothing},
 		{"VersionGuard", testVersionGuard},
 		{"ChangeWithoutGameChange", testChangeWithoutGameChange},
@@ -190,6 +191,41 @@ func testGameRoundTrip(t *testing.T, s domain.Store) {
 	if len(turns) != 1 || turns[0].Ply != 1 || turns[0].Color != "white" || turns[0].Notation != opening ||
 		!turns[0].PlayedAt.Equal(at) || turns[0].Counted != 3 {
 		t.Errorf("turns %+v", turns)
+	}
+}
+
+// TurnsFrom reads the end of a game's record, the same turns as Turns,
+// and nothing of another game's.
+func testTurnsFrom(t *testing.T, s domain.Store) {
+	ctx := t.Context()
+	g, other := insertGame(t, s, "g_tail"), insertGame(t, s, "g_other")
+	for i := range 5 {
+		g = change(t, s, g, T0.Add(time.Duration(i)*time.Minute), func(g domain.Game) (domain.Submitted, error) {
+			c := g.ToMove()
+			turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
+			return domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, T0)
+		})
+	}
+	play(t, s, other, T0)
+	all, err := s.Turns(ctx, g.ID)
+	if err != nil || len(all) != 5 {
+		t.Fatalf("Turns: %d turns, %v", len(all), err)
+	}
+	for _, from := range []int{-1, 0, 1, 2, 5, 6, 100} {
+		want := all[min(max(from-1, 0), len(all)):]
+		got, err := s.TurnsFrom(ctx, g.ID, from)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
+		}
+		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+			if got, err := tx.TurnsFrom(ctx, g.ID, from); err != nil || !slices.Equal(got, want) {
+				t.Errorf("in a unit of work, TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
+			}
+			return nil
+		})
+	}
+	if got, err := s.TurnsFrom(ctx, "g_missing", 1); err != nil || len(got) != 0 {
+		t.Errorf("TurnsFrom of a missing game = %+v, %v", got, err)
 	}
 }
 
