@@ -35,6 +35,7 @@ func (s *SMTPSender) compose(m Message, now time.Time) ([]byte, error) {
 		return nil, fmt.Errorf("smtp: recipient %q", m.To)
 	}
 	var b bytes.Buffer
+	b.Grow(encodedSize(&m))
 	h := func(name, value string) { fmt.Fprintf(&b, "%s: %s\r\n", name, value) }
 	h("From", s.from.String())
 	h("To", fold((&mail.Address{Name: m.ToName, Address: m.To}).String()))
@@ -83,6 +84,7 @@ func (s *SMTPSender) compose(m Message, now time.Time) ([]byte, error) {
 		return b.Bytes(), nil
 	}
 	var related bytes.Buffer
+	related.Grow(encodedSize(&Message{HTML: m.HTML, Images: m.Images}))
 	rel := multipart.NewWriter(&related)
 	if err := textPart(rel, "text/html", m.HTML); err != nil {
 		return nil, err
@@ -144,12 +146,30 @@ func writeQP(w interface{ Write([]byte) (int, error) }, text string) error {
 	return qp.Close()
 }
 
-// writeBase64 writes data in base64 lines of 76 characters (RFC 2045).
+// writeBase64 writes data in base64 lines of 76 characters (RFC 2045),
+// a line at a time from one small buffer: the picture is most of an
+// email, and encoding it whole, then copying each line, allocated several
+// times its size.
 func writeBase64(w interface{ Write([]byte) (int, error) }, data []byte) {
-	enc := base64.StdEncoding.EncodeToString(data)
-	for len(enc) > 76 {
-		w.Write([]byte(enc[:76] + "\r\n"))
-		enc = enc[76:]
+	const in = 57 // bytes a 76-character line encodes
+	var line [76 + 2]byte
+	for len(data) > 0 {
+		chunk := data[:min(in, len(data))]
+		data = data[len(chunk):]
+		n := base64.StdEncoding.EncodedLen(len(chunk))
+		base64.StdEncoding.Encode(line[:n], chunk)
+		line[n], line[n+1] = '\r', '\n'
+		w.Write(line[:n+2])
 	}
-	w.Write([]byte(enc + "\r\n"))
+}
+
+// encodedSize is about the size of a message's MIME, to size its buffer
+// once: quoted-printable text grows a little, base64 by a third, and the
+// headers and boundaries take a few hundred bytes.
+func encodedSize(m *Message) int {
+	n := 2048 + (len(m.Text)+len(m.HTML))*11/10
+	for _, img := range m.Images {
+		n += base64.StdEncoding.EncodedLen(len(img.PNG)) * 78 / 76
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"bytes"
+	"encoding/base64"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -168,5 +169,58 @@ func TestSMTPBoardStructure(t *testing.T) {
 	}
 	if !bytes.Equal(got.Inline[strings.Trim(cid, "<>")], withBoard.Images[0].PNG) {
 		t.Error("the picture arrived changed")
+	}
+}
+
+// BenchmarkCompose measures building one "your turn" email of the usual
+// size (a board picture of 30 kB), its memory above all: each is made
+// while others are sent, and what it allocates sets how often the server
+// collects garbage and how far its memory grows between collections.
+func BenchmarkCompose(b *testing.B) {
+	s, err := NewSMTPSender(SMTPConfig{Host: "localhost", Port: 25, TLS: TLSNone, From: "Less <games@less.example>"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	png := make([]byte, 30<<10)
+	for i := range png {
+		png[i] = byte(i * 7919 >> 3)
+	}
+	m := Message{To: "ann@example.org", ToName: "Ann", Subject: "Less: Ann – Bob", MessageID: "x@less.example",
+		Text:   strings.Repeat("A line of the email, as long as most are.\n", 70),
+		HTML:   strings.Repeat("<p style=\"margin:0 0 12px\">A line of the email, as long as most are.</p>\n", 140),
+		Images: []Image{{ContentID: "board", Name: "board.png", PNG: png}}}
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.compose(m, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The picture's base64 comes in lines of 76 characters but the last, each
+// ending in CRLF, and decodes to the picture, whatever its length.
+func TestWriteBase64(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 56, 57, 58, 114, 115, 1000} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i * 31)
+		}
+		var b bytes.Buffer
+		writeBase64(&b, data)
+		lines := strings.Split(b.String(), "\r\n")
+		if lines[len(lines)-1] != "" {
+			t.Errorf("%d bytes: does not end in CRLF: %q", n, b.String())
+		}
+		lines = lines[:len(lines)-1]
+		for i, l := range lines {
+			if len(l) > 76 || i < len(lines)-1 && len(l) != 76 {
+				t.Errorf("%d bytes: line %d of %d is %d characters", n, i, len(lines), len(l))
+			}
+		}
+		got, err := base64.StdEncoding.DecodeString(strings.Join(lines, ""))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%d bytes: decodes to %d bytes, %v", n, len(got), err)
+		}
 	}
 }

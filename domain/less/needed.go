@@ -1,5 +1,7 @@
 package less
 
+import "runtime"
+
 // Needed is docs/rules.md E4 for side s: the least number of points that would
 // bring all its pieces home, ignoring how they fall into turns. Two players:
 // exact, with the other side's pieces standing where they are (they block and
@@ -51,12 +53,11 @@ func needed(b *Board, own, target, blockers Bitboard) (int, bool) {
 	// Queue entries carry their cost, so a stale entry (a cheaper path to its
 	// state was found after it was queued) is recognised without recomputing
 	// the heuristic.
-	best := make([]uint16, binomial[b.size*b.size][4])
-	type entry struct {
-		state Bitboard
-		g     int
-	}
-	var buckets [][]entry
+	space := <-searchSpaces
+	defer func() { searchSpaces <- space }()
+	best := space.table(b.size)
+	defer clear(best)
+	var buckets [][]searchEntry
 	push := func(state Bitboard, g int) {
 		r := rank(state)
 		if best[r] != 0 && int(best[r]) <= g+1 {
@@ -67,7 +68,7 @@ func needed(b *Board, own, target, blockers Bitboard) (int, bool) {
 		for len(buckets) <= f {
 			buckets = append(buckets, nil)
 		}
-		buckets[f] = append(buckets[f], entry{state, g})
+		buckets[f] = append(buckets[f], searchEntry{state, g})
 	}
 	push(own, 0)
 	for f := 0; f < len(buckets); f++ {
@@ -104,9 +105,42 @@ func needed(b *Board, own, target, blockers Bitboard) (int, bool) {
 				}
 			}
 		}
-		buckets[f] = nil
+		buckets[f] = nil // what a hard search queued is many MB
 	}
 	return 0, false
+}
+
+// searchSpace is needed's table of costs, by board size, made when first
+// needed: for an 8x8 board alone 1.27 MB. All zero between searches.
+type searchSpace struct {
+	best [MaxSize + 1][]uint16
+}
+
+// searchSpaces are as many as searches may run at once: one per CPU, since
+// a search only computes, and more would only wait for a CPU while holding
+// their memory. Each is kept between searches. Scoring a game runs one for
+// every player; made anew each time, and as many at once as games ended
+// together, they took the server from 89 to 170 MB when the load tool's
+// 4-player games reached the turn limit at once.
+var searchSpaces = func() chan *searchSpace {
+	c := make(chan *searchSpace, runtime.GOMAXPROCS(0))
+	for range cap(c) {
+		c <- &searchSpace{}
+	}
+	return c
+}()
+
+func (s *searchSpace) table(size int) []uint16 {
+	if s.best[size] == nil {
+		s.best[size] = make([]uint16, binomial[size*size][4])
+	}
+	return s.best[size]
+}
+
+// searchEntry is a queued placement and its cost so far.
+type searchEntry struct {
+	state Bitboard
+	g     int
 }
 
 // targetDistances holds, for every square, the cheapest cost from it to each

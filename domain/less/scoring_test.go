@@ -1,6 +1,9 @@
 package less
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
 // The publisher's scoring examples, as docs/rules.md E6 restates them:
 //
@@ -129,4 +132,44 @@ func TestPublisherExampleBlackByThree(t *testing.T) {
 	if r.Draw || r.Winner != SideBlack || r.Loser != SideWhite || r.Margin != 3 {
 		t.Errorf("result %+v, want Black by 3", r)
 	}
+}
+
+// needed keeps its working memory between searches (searchSpace): searches
+// of both sizes, one after another and at once, find what a first search
+// finds.
+func TestNeededReusesItsSpace(t *testing.T) {
+	positions := []Position{
+		StartPosition(MustParseBoard(6, bnBoard6), false),
+		StartPosition(MustParseBoard(8, bnBoard8), false),
+	}
+	type query struct {
+		p Position
+		c Color
+	}
+	var queries []query
+	for _, p := range positions {
+		for _, c := range Colors(p.Size()) {
+			queries = append(queries, query{p, c})
+		}
+	}
+	want := make([]int, len(queries))
+	for i, q := range queries {
+		want[i] = q.p.NeededFor(q.c)
+	}
+	for i, q := range queries { // again, each after another size's search
+		if got := q.p.NeededFor(q.c); got != want[i] {
+			t.Errorf("%s on %dx%d: %d, then %d", q.c, q.p.Size(), q.p.Size(), want[i], got)
+		}
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i, q := range queries {
+				if got := q.p.NeededFor(q.c); got != want[i] {
+					t.Errorf("at once: %s on %dx%d: %d, want %d", q.c, q.p.Size(), q.p.Size(), got, want[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
