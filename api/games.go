@@ -527,8 +527,8 @@ func (s *Server) changeGame(c echo.Context, body []byte,
 	if err != nil {
 		return err
 	}
-	s.waitForMail(c.Request().Context())
-	resp, replayed, err := change(domain.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem})
+	resp, replayed, err := change(domain.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem,
+		Hold: s.waitForMail})
 	if err != nil {
 		return err
 	}

@@ -45,3 +45,28 @@ func TestTurnsWaitWhileMailIsLate(t *testing.T) {
 		})
 	}
 }
+
+// A retry of a turn (its Idempotency-Key used before) queues no mail: it
+// is answered at once with what was answered, however late the outbox.
+func TestRetriesDoNotWaitForMail(t *testing.T) {
+	var late atomic.Bool
+	var asked atomic.Int64
+	h := newHarness(t, func(cfg *api.Config) {
+		cfg.MailLag = func() time.Duration {
+			if !late.Load() {
+				return 0
+			}
+			asked.Add(1)
+			return time.Hour
+		}
+	})
+	id, ann, _ := newGame(t, h, twoPlayers(openBoard))
+	turn := map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
+	h.do("POST", "/v1/games/"+id+"/turns", ann, turn, "Idempotency-Key", "t-1").want(t, http.StatusCreated)
+	late.Store(true)
+	again := h.do("POST", "/v1/games/"+id+"/turns", ann, turn, "Idempotency-Key", "t-1").want(t, http.StatusCreated)
+	if again.header.Get("Idempotent-Replayed") != "true" || asked.Load() != 0 {
+		t.Errorf("the retry: replayed %q, the outbox asked %d times; want a replay without asking",
+			again.header.Get("Idempotent-Replayed"), asked.Load())
+	}
+}

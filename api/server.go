@@ -44,7 +44,8 @@ type Config struct {
 	MailQueued func()
 	// MailLag, if set, says how late the outbox is sending (notify.Worker.Lag):
 	// while it is more than mailLagLimit, game changes wait a little before
-	// they start (see waitForMail).
+	// they are written (see waitForMail); a retry answered with its stored
+	// response does not.
 	MailLag func() time.Duration
 	// RateLimits bound logins, login-code exchanges and game creation per
 	// client address and account (429 rate_limited); zero fields mean
@@ -195,7 +196,7 @@ func (s *Server) wakeMail() {
 // shares the CPU out by goroutine, and turns would be taken faster than
 // their mail goes out: the outbox would fall behind without bound, and mail
 // arrive minutes late. So while the outbox is more than mailLagLimit late, a
-// game change waits before it starts, mailWaitStep at a time and at most
+// game change waits before it is written, mailWaitStep at a time and at most
 // mailWaitLimit: the server takes turns about as fast as it can mail them,
 // and the wait shows where it belongs, in the turns' latency.
 const (

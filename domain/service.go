@@ -140,6 +140,8 @@ type GameRequest struct {
 	GameID string
 	By     Credentials
 	Idem   *Idempotency
+	// Hold, if set, runs before the change is written (see GameUpdate).
+	Hold func(context.Context)
 }
 
 // CreateGame builds a game from spec for the account creatorID and stores
@@ -294,7 +296,7 @@ func (s *Service) Resign(ctx context.Context, r GameRequest, present Presenter) 
 func (s *Service) playOrResign(ctx context.Context, r GameRequest, present Presenter,
 	change func(Game, Actor, time.Time) (Submitted, error)) (Response, bool, error) {
 	now := s.now()
-	return UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: r.Idem, Now: now,
+	return UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: r.Idem, Now: now, Hold: r.Hold,
 		Authorize: func(g *Game) error {
 			_, err := r.By.ActorIn(g)
 			return err

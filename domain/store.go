@@ -154,6 +154,10 @@ type GameUpdate struct {
 	// Compute is the change, from the game as read. It must be free of
 	// side effects: it runs again when the game changed meanwhile.
 	Compute func(Game) (GameChange, error)
+	// Hold, if set, runs once before the change is first written, and
+	// never for a stored response replayed: an edge's backpressure holds
+	// new work back, not the retry of work already done.
+	Hold func(context.Context)
 }
 
 // OptimisticAttempts bounds how often UpdateGame computes a change outside
@@ -185,6 +189,10 @@ func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, repl
 		}
 		if stored != nil {
 			return *stored, true, nil
+		}
+		if u.Hold != nil {
+			u.Hold(ctx)
+			u.Hold = nil
 		}
 		err = s.Transact(ctx, func(tx StoreTx) error { return applyChange(ctx, tx, &before, &c, &u) })
 		if err == nil {
