@@ -169,11 +169,11 @@ func (s *SMTPSender) transact(conn *smtp.Client, to string, raw []byte) error {
 			w.WriteString(".\r\n")
 			w.Flush()
 			conn.Text.ReadResponse(250)
-			return fmt.Errorf("RCPT TO: %w", rcptErr)
+			return fmt.Errorf("%w: %w", errRcptTo, rcptErr)
 		case rcptErr != nil:
-			return fmt.Errorf("RCPT TO: %w", rcptErr)
+			return fmt.Errorf("%w: %w", errRcptTo, rcptErr)
 		case dataErr != nil:
-			return fmt.Errorf("DATA: %w", dataErr)
+			return fmt.Errorf("%w: %w", errData, dataErr)
 		}
 	} else {
 		for _, step := range []struct {
@@ -194,10 +194,10 @@ func (s *SMTPSender) transact(conn *smtp.Client, to string, raw []byte) error {
 	// writer go-mail's Data returns stuffs and buffers a message a byte at
 	// a time, which was two thirds of the time a send took.
 	if _, err := w.Write(dotStuff(raw)); err != nil {
-		return fmt.Errorf("DATA: %w", err)
+		return fmt.Errorf("%w: %w", errData, err)
 	}
 	if err := w.Flush(); err != nil {
-		return fmt.Errorf("DATA: %w", err)
+		return fmt.Errorf("%w: %w", errData, err)
 	}
 	if _, _, err := conn.Text.ReadResponse(250); err != nil {
 		return fmt.Errorf("end of DATA: %w", err)
