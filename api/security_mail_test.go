@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
 )
 
 // Security tests of issue 11, item 2: the server's mail cannot be aimed at
@@ -113,7 +113,7 @@ func budgetSpent(t *testing.T, res response, retryAfter int) {
 }
 
 // However many accounts and client addresses an attacker uses, an address
-// gets at most repo.RecipientBudget invitations and renewed links in any 24
+// gets at most domain.DefaultMailLimits.RecipientPerDay invitations and renewed links in any 24
 // hours that other people caused. Mail its owner causes himself is not
 // counted, and the budget comes back as the day passes.
 func TestRecipientBudget(t *testing.T) {
@@ -125,7 +125,7 @@ func TestRecipientBudget(t *testing.T) {
 			{"name": "Victim", "email": victim}}, "board": map[string]any{"walls": strings.Repeat("0", 60)}}
 	}
 	attackers := []string{h.login("mallory@evil.example"), h.login("trudy@evil.example")}
-	half := repo.RecipientBudget / 2
+	half := domain.DefaultMailLimits.RecipientPerDay / 2
 	var gameID string
 	for i := range half {
 		var g gameJSON
@@ -133,12 +133,12 @@ func TestRecipientBudget(t *testing.T) {
 		gameID = g.ID
 		h.clock.Advance(time.Minute)
 	}
-	for range repo.RecipientBudget - half { // the last game's creator renews the victim's link
+	for range domain.DefaultMailLimits.RecipientPerDay - half { // the last game's creator renews the victim's link
 		h.do("POST", "/v1/games/"+gameID+"/seats/black/link", attackers[(half-1)%2], nil).want(t, http.StatusAccepted)
 	}
 	mail := h.deliver()
-	if n := countMailTo(mail, victim); n != repo.RecipientBudget {
-		t.Fatalf("the victim got %d emails, want %d", n, repo.RecipientBudget)
+	if n := countMailTo(mail, victim); n != domain.DefaultMailLimits.RecipientPerDay {
+		t.Fatalf("the victim got %d emails, want %d", n, domain.DefaultMailLimits.RecipientPerDay)
 	}
 	_, victimToken := moveLink(t, mail[len(mail)-1])
 
@@ -183,7 +183,7 @@ func TestTournamentRoundsRespectTheBudget(t *testing.T) {
 		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 24}}).
 		want(t, http.StatusCreated).decode(t, &tour)
 	mallory := h.login("mallory@evil.example")
-	for i := range repo.RecipientBudget {
+	for i := range domain.DefaultMailLimits.RecipientPerDay {
 		h.do("POST", "/v1/games", mallory, map[string]any{"players": []map[string]any{
 			{"name": "M", "email": fmt.Sprintf("m%d@evil.example", i)}, {"name": "V", "email": "victim@example.org"}},
 			"board": map[string]any{"walls": strings.Repeat("0", 60)}}).want(t, http.StatusCreated)
@@ -337,7 +337,7 @@ func TestTurnsOfUnansweredGamesCountAgainstTheBudget(t *testing.T) {
 		{"name": "Mallory", "email": "mallory@evil.example"}, {"name": "Victim", "email": victim}},
 		"board": map[string]any{"walls": strings.Repeat("0", 60)}}
 	var first, last gameJSON
-	for i := range repo.RecipientBudget {
+	for i := range domain.DefaultMailLimits.RecipientPerDay {
 		var g gameJSON
 		h.do("POST", "/v1/games", mallory, game).want(t, http.StatusCreated).decode(t, &g)
 		if i == 0 {
@@ -346,8 +346,8 @@ func TestTurnsOfUnansweredGamesCountAgainstTheBudget(t *testing.T) {
 		last = g
 	}
 	mail := h.deliver()
-	if n := countMailTo(mail, victim); n != repo.RecipientBudget {
-		t.Fatalf("the victim got %d invitations, want %d", n, repo.RecipientBudget)
+	if n := countMailTo(mail, victim); n != domain.DefaultMailLimits.RecipientPerDay {
+		t.Fatalf("the victim got %d invitations, want %d", n, domain.DefaultMailLimits.RecipientPerDay)
 	}
 	var victimLink string
 	for _, m := range mail {

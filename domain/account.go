@@ -16,8 +16,9 @@ const (
 	RefreshIdleTTL = 30 * 24 * time.Hour
 )
 
-// MaxLoginsPerHour bounds the login emails one address receives, so the
-// server cannot be used to flood anyone's inbox.
+// MaxLoginsPerHour bounds the login emails one mailbox receives (its
+// +tagged addresses together, see Mailbox), so the server cannot be used to
+// flood anyone's inbox.
 const MaxLoginsPerHour = 5
 
 // User is an account, known by its email address.
@@ -127,13 +128,12 @@ type AccountReader interface {
 
 // AccountTx is what a unit of work may do to accounts.
 type AccountTx interface {
-	// LoginTokensExpiringAfter counts an address's login tokens that
-	// expire after t.
-	LoginTokensExpiringAfter(ctx context.Context, email string, t time.Time) (int, error)
-	// AddLoginToken stores a login token (its hash only) and queues the
-	// email that carries it: the address asked for it himself, so it goes
-	// even to a suppressed address and counts against no budget.
-	AddLoginToken(ctx context.Context, t LoginToken, now time.Time) error
+	// LoginTokensExpiringAfter counts the login tokens of a mailbox's
+	// addresses (see Mailbox) that expire after t.
+	LoginTokensExpiringAfter(ctx context.Context, mailbox string, t time.Time) (int, error)
+	// AddLoginToken stores a login token (its hash only) and queues mail,
+	// the email that carries it (the token is its secret).
+	AddLoginToken(ctx context.Context, t LoginToken, mail Mail, now time.Time) error
 	// SpendLoginToken marks a token used, if it exists, is unused and has
 	// not expired at now, and says whose it was.
 	SpendLoginToken(ctx context.Context, token string, now time.Time) (email string, ok bool, err error)
@@ -188,9 +188,9 @@ func (s *Service) RequestLogin(ctx context.Context, email, locale string) error 
 	now := s.now()
 	token := RandomToken(20)
 	codeHash := LoginCodeHash(email, LoginCode(token)) // slow on purpose: outside the transaction
-	return s.store.Transact(ctx, func(tx StoreTx) error {
+	return s.transact(ctx, func(tx *Tx) error {
 		// A token issued in the last hour expires after now - 1h + LoginTTL.
-		recent, err := tx.LoginTokensExpiringAfter(ctx, email, now.Add(-time.Hour+LoginTTL))
+		recent, err := tx.LoginTokensExpiringAfter(ctx, Mailbox(email), now.Add(-time.Hour+LoginTTL))
 		if err != nil {
 			return err
 		}
@@ -215,7 +215,7 @@ func (s *Service) RequestLogin(ctx context.Context, email, locale string) error 
 func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Duration) (Grant, error) {
 	now := s.now()
 	var g Grant
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		email, ok, err := tx.SpendLoginToken(ctx, token, now)
 		if err != nil {
 			return err
@@ -246,7 +246,7 @@ func (s *Service) ExchangeLoginCode(ctx context.Context, email, typed string, tt
 	now := s.now()
 	var g Grant
 	spent := false
-	err = s.store.Transact(ctx, func(tx StoreTx) error {
+	err = s.transact(ctx, func(tx *Tx) error {
 		ok, err := tx.SpendLoginCode(ctx, email, codeHash, MaxLoginCodeMisses, now)
 		if err != nil || !ok {
 			return err // a miss is answered after the commit that counts it
@@ -265,7 +265,7 @@ func (s *Service) ExchangeLoginCode(ctx context.Context, email, typed string, tt
 
 // signIn starts a session of the account of an address, created on its
 // first login, that lasts ttl at most, with its first refresh token.
-func signIn(ctx context.Context, tx StoreTx, email string, ttl time.Duration, now time.Time) (Grant, error) {
+func signIn(ctx context.Context, tx *Tx, email string, ttl time.Duration, now time.Time) (Grant, error) {
 	u, err := tx.EnsureUser(ctx, email, now)
 	if err != nil {
 		return Grant{}, err
@@ -287,7 +287,7 @@ func (s *Service) Refresh(ctx context.Context, token string) (Grant, error) {
 	now := s.now()
 	var g Grant
 	reused := false
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		id, state, err := tx.SpendRefreshToken(ctx, token, now)
 		if err != nil {
 			return err
@@ -320,7 +320,7 @@ var errRefreshInvalid = Errorf(KindUnauthorized, CodeRefreshInvalid, "this refre
 
 // addRefreshToken issues a session's next refresh token: it lives
 // RefreshIdleTTL, and no longer than the session.
-func addRefreshToken(ctx context.Context, tx StoreTx, sess Session, now time.Time) (Grant, error) {
+func addRefreshToken(ctx context.Context, tx *Tx, sess Session, now time.Time) (Grant, error) {
 	g := Grant{Session: sess, RefreshToken: RandomToken(32), RefreshExpiresAt: now.Add(RefreshIdleTTL)}
 	if sess.ExpiresAt.Before(g.RefreshExpiresAt) {
 		g.RefreshExpiresAt = sess.ExpiresAt
@@ -336,7 +336,7 @@ func (s *Service) ActiveSession(ctx context.Context, id string) (Session, error)
 // Logout ends a session: its access and refresh tokens stop working at once.
 func (s *Service) Logout(ctx context.Context, sessionID string) error {
 	now := s.now()
-	return s.store.Transact(ctx, func(tx StoreTx) error { return tx.RevokeSession(ctx, sessionID, now) })
+	return s.transact(ctx, func(tx *Tx) error { return tx.RevokeSession(ctx, sessionID, now) })
 }
 
 // UserByID reads an account.
@@ -348,7 +348,7 @@ func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
 // the caller).
 func (s *Service) UpdateUser(ctx context.Context, id int64, settings AccountSettings) (User, error) {
 	var u User
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		var err error
 		u, err = tx.UpdateUser(ctx, id, settings)
 		return err
@@ -360,7 +360,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, settings AccountSett
 // previous versions stop working. It returns the account.
 func (s *Service) RotateCalendarLink(ctx context.Context, id int64) (User, error) {
 	var u User
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		var ok bool
 		var err error
 		if u, ok, err = tx.NextCalendarVersion(ctx, id); err != nil {
@@ -409,7 +409,7 @@ func (s *Service) Vacations(ctx context.Context, u User) ([]Vacation, int, error
 func (s *Service) DeclareVacation(ctx context.Context, u User, p Period) (Vacation, error) {
 	now := s.now()
 	v := Vacation{Period: p}
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		existing, err := tx.Vacations(ctx, u.Email, time.Time{})
 		if err != nil {
 			return err
@@ -429,7 +429,7 @@ func (s *Service) DeclareVacation(ctx context.Context, u User, p Period) (Vacati
 // under way ends now. Deadlines move back accordingly.
 func (s *Service) CancelVacation(ctx context.Context, u User, id int64) error {
 	now := s.now()
-	return s.store.Transact(ctx, func(tx StoreTx) error {
+	return s.transact(ctx, func(tx *Tx) error {
 		ok, err := tx.EndVacation(ctx, u.ID, id, now)
 		if err != nil {
 			return err
@@ -444,7 +444,7 @@ func (s *Service) CancelVacation(ctx context.Context, u User, id int64) error {
 // refreshDeadlines gives every running game of the address that counts
 // vacations his vacations as they now are (see WithVacations): the deadline
 // moves in those where he is to move, and the others get a new version.
-func refreshDeadlines(ctx context.Context, tx StoreTx, email string, now time.Time) error {
+func refreshDeadlines(ctx context.Context, tx *Tx, email string, now time.Time) error {
 	games, err := tx.GamesPlaying(ctx, email)
 	if err != nil {
 		return err

@@ -69,11 +69,12 @@ const (
 	// reminder or deadline not due (it ran twice, or on two servers).
 	CodeNotDue = "not_due"
 
-	// Mail to strangers (see repo's budget.go and the suppression list).
+	// Mail to strangers (see MailPolicy).
 	CodeEmailDomainLiteral   = "email_domain_literal"       // ann@[127.0.0.1]
 	CodeDuplicateAddress     = "duplicate_address"          // one address on two seats or entries
 	CodeAddressSuppressed    = "address_suppressed"         // the address asked for no mail from lesspost
 	CodeRecipientBudgetSpent = "recipient_budget_exhausted" // the address had enough mail from others today
+	CodeMailLimited          = "mail_limited"               // the caller caused enough mail to others for now
 )
 
 // ErrStoredData marks an error in decoding what the store holds: a damaged

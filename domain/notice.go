@@ -38,6 +38,11 @@ type Notice struct {
 	Reply *ReplyDetail
 	// Webhook is what a NoticeWebhookDisabled says; nil for other kinds.
 	Webhook *WebhookNotice
+	// Agreed says the recipient agreed to hear from whoever causes the
+	// notice: an entrant who signed up to a tournament himself gets its
+	// organiser's mail. It counts against no budget, and may carry the
+	// organiser's words (see MailPolicy).
+	Agreed bool
 }
 
 // ReplyDetail is what the answer to a reply by email says about it. The

@@ -20,6 +20,9 @@ type OutboxMail struct {
 	MessageID string // unique per row, so a rare duplicate delivery is recognisable
 	Attempts  int
 	CreatedAt time.Time
+	// Quiet says the mail leaves out the words of whoever caused it (a
+	// reason, a team's name): see MailPolicy.
+	Quiet bool
 }
 
 // SentMail is a mail handed to the mail server, and when.

@@ -109,7 +109,7 @@ func (s *Service) CreatePersonalToken(ctx context.Context, u User, name string, 
 		t.ExpiresAt = now.Add(time.Duration(days) * 24 * time.Hour)
 	}
 	secret := PersonalTokenPrefix + RandomToken(20)
-	err = s.store.Transact(ctx, func(tx StoreTx) error {
+	err = s.transact(ctx, func(tx *Tx) error {
 		n, err := tx.CountPersonalTokens(ctx, u.ID, now)
 		if err != nil {
 			return err
@@ -134,7 +134,7 @@ func (s *Service) PersonalTokens(ctx context.Context, u User) ([]PersonalToken, 
 // RevokePersonalToken deletes one of u's personal access tokens: it stops
 // working at once.
 func (s *Service) RevokePersonalToken(ctx context.Context, u User, id int64) error {
-	return s.store.Transact(ctx, func(tx StoreTx) error {
+	return s.transact(ctx, func(tx *Tx) error {
 		ok, err := tx.DeletePersonalToken(ctx, u.ID, id)
 		if err != nil {
 			return err
@@ -160,7 +160,7 @@ func (s *Service) PersonalTokenUser(ctx context.Context, secret string) (Persona
 	}
 	if used := now.Truncate(personalTokenUseGrain); used.After(t.LastUsedAt) {
 		t.LastUsedAt = used
-		if err := s.store.Transact(ctx, func(tx StoreTx) error { return tx.TouchPersonalToken(ctx, t.ID, used) }); err != nil {
+		if err := s.transact(ctx, func(tx *Tx) error { return tx.TouchPersonalToken(ctx, t.ID, used) }); err != nil {
 			return PersonalToken{}, User{}, err
 		}
 	}

@@ -225,7 +225,7 @@ func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubs
 	}
 	sub.Owner, sub.Game, sub.Color, sub.LinkVersion = scope.Owner, scope.Game, scope.Color, scope.LinkVersion
 	sub.CreatedAt, sub.ID = now, 0
-	err = s.store.Transact(ctx, func(tx StoreTx) error {
+	err = s.transact(ctx, func(tx *Tx) error {
 		if err := tx.LockPushOwner(ctx, scope.Owner); err != nil {
 			return err
 		}
@@ -282,7 +282,7 @@ func (s *Service) UnsubscribePush(ctx context.Context, c Credentials, id int64) 
 		return err
 	}
 	notFound := Errorf(KindNotFound, CodeNotFound, "no push subscription %d", id)
-	return s.store.Transact(ctx, func(tx StoreTx) error {
+	return s.transact(ctx, func(tx *Tx) error {
 		if scope.Game != "" {
 			live, err := tx.PushSubscriptions(ctx, scope.Owner, s.now())
 			if err != nil {
@@ -308,7 +308,7 @@ func (s *Service) UnsubscribePush(ctx context.Context, c Credentials, id int64) 
 // service ended it), and any that expired meanwhile. Deleting twice is
 // harmless, so several deliveries that learn it at once may all call it.
 func (s *Service) ForgetPushEndpoint(ctx context.Context, endpoint string) (deleted int, err error) {
-	err = s.store.Transact(ctx, func(tx StoreTx) error {
+	err = s.transact(ctx, func(tx *Tx) error {
 		deleted, err = tx.DeletePushEndpoint(ctx, endpoint, s.now())
 		return err
 	})
@@ -330,7 +330,7 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 		return 0, err
 	}
 	moved := 0
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		old, err := tx.PushSubscriptionsAt(ctx, oldEndpoint)
 		if err != nil {
 			return err

@@ -96,7 +96,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (R
 	now := s.now()
 	// Two players asking at once: the second link is ErrStale, and the run
 	// again finds the first one's game.
-	err := transactAgain(ctx, s.store, func(tx StoreTx) error {
+	err := s.transactAgain(ctx, func(tx *Tx) error {
 		done = RematchDone{}
 		g, err := tx.Game(ctx, gameID)
 		if err != nil {

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,9 +50,11 @@ func TestServiceRematch(t *testing.T) {
 	}
 	var invited []string
 	for _, q := range f.store.Queued()[queued:] {
-		invited = append(invited, string(q.Kind)+" "+q.Email+" by "+q.Cause.By)
+		invited = append(invited, fmt.Sprintf("%s %s budgeted %v", q.Kind, q.Email, q.Budgeted))
 	}
-	if want := "invitation bob@example.org by bob@example.org,invitation ann@example.org by bob@example.org"; strings.Join(invited, ",") != want {
+	// Bob asked: his own invitation counts against nobody's budget, Ann's
+	// against hers.
+	if want := "invitation bob@example.org budgeted false,invitation ann@example.org budgeted true"; strings.Join(invited, ",") != want {
 		t.Errorf("queued %q, want %q", invited, want)
 	}
 	// Ann and the creator asking later get the same game, and nothing more is sent.

@@ -124,7 +124,7 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 		from = Clip(r.From)
 	}
 	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
-	resp, replayed, err := UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: idem, Now: now,
+	resp, replayed, err := s.updateGame(ctx, GameUpdate{GameID: r.GameID, Idem: idem, Now: now,
 		Compute: func(g Game) (GameChange, error) {
 			c, out, err := judgeReply(g, r, from, confirm, now)
 			if err != nil {

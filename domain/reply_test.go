@@ -10,11 +10,11 @@ import (
 )
 
 // queuedSince is what the notices queued after the first n say: kind, to,
-// colour, ply, cause and detail.
+// colour, ply, whether it counts against the recipient's budget, and detail.
 func queuedSince(f *fixture, n int) []string {
 	var out []string
 	for _, q := range f.store.Queued()[n:] {
-		s := fmt.Sprintf("%s %s %s@%d by %q", q.Kind, q.Email, q.Color, q.Ply, q.Cause.By)
+		s := fmt.Sprintf("%s %s %s@%d budgeted %v", q.Kind, q.Email, q.Color, q.Ply, q.Budgeted)
 		if q.Reply != nil {
 			s += fmt.Sprintf(" %+v", *q.Reply)
 		}
@@ -38,33 +38,33 @@ func TestPlayByReply(t *testing.T) {
 			name:  "a turn among other lines",
 			reply: domain.Reply{Color: white, From: "Ann@Example.org", Lines: []string{"Hi Bob,", "", "  e5-e4 e4d4, d4c4 ", "resign"}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "e5-e4 e4d4, d4c4"}, wantPly: 1,
-			queued: []string{`your_turn bob@example.org black@1 by "ann@example.org"`},
+			queued: []string{`your_turn bob@example.org black@1 budgeted true`},
 		},
 		{
 			name: "a turn, confirmed", confirm: true,
 			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}, wantPly: 1,
-			queued: []string{`your_turn bob@example.org black@1 by "ann@example.org"`,
-				`reply_accepted ann@example.org white@1 by "ann@example.org" {Reason: Turn:` + opening + ` Rule: RuleRef: Part:0 Lines:[] From:}`},
+			queued: []string{`your_turn bob@example.org black@1 budgeted true`,
+				`reply_accepted ann@example.org white@1 budgeted false {Reason: Turn:` + opening + ` Rule: RuleRef: Part:0 Lines:[] From:}`},
 		},
 		{
 			name: "resign, in any case", confirm: true,
 			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"Resign"}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Resign"},
-			queued: []string{`game_over ann@example.org white@0 by "ann@example.org"`,
-				`game_over bob@example.org black@0 by "ann@example.org"`},
+			queued: []string{`game_over ann@example.org white@0 budgeted false`,
+				`game_over bob@example.org black@0 budgeted true`},
 		},
 		{
 			name:   "from another address: the seat's owner is told",
 			reply:  domain.Reply{Color: white, From: "eve@example.org", Lines: []string{opening}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
-			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org}`},
 		},
 		{
 			name:   "from no address at all",
 			reply:  domain.Reply{Color: white, From: "not an address", Lines: []string{opening}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
-			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address}`},
 		},
 		{
 			name: "an answer to an earlier email",
@@ -76,19 +76,19 @@ func TestPlayByReply(t *testing.T) {
 			},
 			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"c4c3"}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyEarlierTurn}, wantPly: 2,
-			queued: []string{`reply_refused ann@example.org white@2 by "ann@example.org" {Reason:earlier_turn Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
+			queued: []string{`reply_refused ann@example.org white@2 budgeted false {Reason:earlier_turn Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
 		},
 		{
 			name:   "no turn in it",
 			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"", "Hello Bob,", "I move e5 to e4.", "Cheers", "Ann"}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn},
-			queued: []string{`reply_refused ann@example.org white@0 by "ann@example.org" {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[Hello Bob, I move e5 to e4. Cheers] From:}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[Hello Bob, I move e5 to e4. Cheers] From:}`},
 		},
 		{
 			name:   "an illegal turn",
 			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"e5e4:a1a2"}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2"},
-			queued: []string{`reply_refused ann@example.org white@0 by "ann@example.org" {Reason:illegal_turn Turn:e5e4:a1a2 Rule:not_your_piece RuleRef:M6 Part:2 Lines:[] From:}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:illegal_turn Turn:e5e4:a1a2 Rule:not_your_piece RuleRef:M6 Part:2 Lines:[] From:}`},
 		},
 		{
 			name: "after the end",
@@ -99,7 +99,7 @@ func TestPlayByReply(t *testing.T) {
 			},
 			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeGameOver},
-			queued: []string{`reply_refused ann@example.org white@0 by "ann@example.org" {Reason:game_over Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:game_over Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
 		},
 		{
 			name:  "a seat the game does not have",

@@ -25,9 +25,7 @@ type ScheduleReader interface {
 // TournamentTx is what a unit of work may do to tournaments.
 type TournamentTx interface {
 	Tournament(ctx context.Context, id string) (Tournament, error)
-	// InsertTournament stores a new tournament. Its rounds will mail every
-	// entrant, so an entrant whose address asked for no mail refuses it
-	// (a conflict *Error, CodeAddressSuppressed).
+	// InsertTournament stores a new tournament.
 	InsertTournament(ctx context.Context, t *Tournament) error
 	// SaveTournament stores t if the stored one is still at version; else
 	// it returns ErrStale.
@@ -35,9 +33,9 @@ type TournamentTx interface {
 	// RescheduleTournament brings the stored tournament's due time in line
 	// with t (a game ended early, say), if it is still at t's version.
 	RescheduleTournament(ctx context.Context, t *Tournament) error
-	// AddNotice queues a notice that belongs to no game (a bye) to its
-	// Email, in locale. What c may not send there is left out.
-	AddNotice(ctx context.Context, n Notice, locale string, c Cause, now time.Time) error
+	// AddNotice writes the event of a notice that belongs to no game (a
+	// bye) and queues mail, the policy's admission of it (none, or one).
+	AddNotice(ctx context.Context, n Notice, mail []Mail, now time.Time) error
 	// AddEvents writes events that come with no notice (a tournament
 	// changed) to the live streams.
 	AddEvents(ctx context.Context, evs []Event, now time.Time) error
@@ -60,7 +58,7 @@ func (s *Service) DueTournaments(ctx context.Context, limit int) ([]string, erro
 // due and reports false.
 func (s *Service) TickGame(ctx context.Context, id string) (acted bool, err error) {
 	now := s.now()
-	_, _, err = UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
+	_, _, err = s.updateGame(ctx, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
 		sub, err := Tick(g, now)
 		if err != nil {
 			return GameChange{}, err
@@ -83,7 +81,13 @@ func (s *Service) CreateTournament(ctx context.Context, spec NewTournamentSpec, 
 	if err != nil {
 		return Tournament{}, err
 	}
-	err = s.store.Transact(ctx, func(tx StoreTx) error { return tx.InsertTournament(ctx, &t) })
+	err = s.transact(ctx, func(tx *Tx) error {
+		// Its rounds will mail every entrant.
+		if err := tx.RefuseSuppressed(ctx, t.emails()...); err != nil {
+			return err
+		}
+		return tx.InsertTournament(ctx, &t)
+	})
 	return t, err
 }
 
@@ -109,10 +113,10 @@ type TournamentDone struct {
 // changeTournament reads a tournament, lets change act on it, and saves it
 // guarded by the version it was read at, all in one unit of work, with the
 // response for the request's Idempotency-Key.
-func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, change func(tx StoreTx, t *Tournament, now time.Time) error) (TournamentDone, error) {
+func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, change func(tx *Tx, t *Tournament, now time.Time) error) (TournamentDone, error) {
 	now := s.now()
 	var done TournamentDone
-	err := s.store.Transact(ctx, func(tx StoreTx) error {
+	err := s.transact(ctx, func(tx *Tx) error {
 		done = TournamentDone{}
 		if req.Idem != nil {
 			stored, found, err := tx.StoredResponse(ctx, *req.Idem)
@@ -152,7 +156,7 @@ func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, c
 // servers, it acts once.
 func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, err error) {
 	now := s.now()
-	err = s.store.Transact(ctx, func(tx StoreTx) error {
+	err = s.transact(ctx, func(tx *Tx) error {
 		t, err := tx.Tournament(ctx, id)
 		if err != nil {
 			return err
@@ -197,7 +201,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 // has ended (live standings), adjudicates those whose deadline has passed
 // (E3–E7), starts the deciding game of each knockout match left level,
 // and closes the round once all are decided.
-func (s *Service) settleRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.Time) (bool, error) {
 	acted := false
 	for i := range r.Games {
 		tg := r.Games[i]
@@ -242,7 +246,7 @@ func (s *Service) settleRound(ctx context.Context, tx StoreTx, t *Tournament, r 
 
 // createRoundGames creates the games of r at indexes toPlay, on the
 // round's board, each player invited with his move link.
-func (s *Service) createRoundGames(ctx context.Context, tx StoreTx, t *Tournament, r *Round, toPlay []int, now time.Time) error {
+func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r *Round, toPlay []int, now time.Time) error {
 	if len(toPlay) == 0 {
 		return nil
 	}
@@ -266,6 +270,9 @@ func (s *Service) createRoundGames(ctx context.Context, tx StoreTx, t *Tournamen
 		if err := FillLocales(ctx, tx, &created.Game); err != nil {
 			return err
 		}
+		for j, n := range created.Notices {
+			created.Notices[j].Agreed = t.Agreed(created.Game.Recipient(n))
+		}
 		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
 			return err
 		}
@@ -274,7 +281,7 @@ func (s *Service) createRoundGames(ctx context.Context, tx StoreTx, t *Tournamen
 	return nil
 }
 
-func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) (bool, error) {
+func (s *Service) startRoundIfDue(ctx context.Context, tx *Tx, t *Tournament, now time.Time) (bool, error) {
 	next := t.NextDue()
 	if next.IsZero() || now.Before(next) {
 		return false, nil
@@ -301,7 +308,7 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx StoreTx, t *Tournament
 				continue
 			}
 			for _, p := range t.Entrants[e].Members() {
-				n := Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+				n := Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number, Agreed: t.Agreed(p.Email)}
 				if err := tx.AddNotice(ctx, n, p.Locale, by, now); err != nil {
 					return false, err
 				}

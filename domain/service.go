@@ -16,6 +16,7 @@ import (
 type Service struct {
 	store   Store
 	limiter RateLimiter
+	mail    *MailPolicy
 	now     func() time.Time
 	newID   func(prefix string) string
 	random  func() uint64
@@ -36,6 +37,9 @@ type ServiceConfig struct {
 	// Limiter keeps the rate limits of the use cases that need one (turns
 	// by email, see PlayByReply); nil means the Store, if it is one.
 	Limiter RateLimiter
+	// MailLimits are the mail policy's numbers (see MailPolicy); zero
+	// fields mean the defaults.
+	MailLimits MailLimits
 	// PushEndpointCheck vets the endpoint of a push subscription at
 	// subscribe and renewal (the sender checks again at connect time): the
 	// server refuses endpoints on private addresses, so that nobody makes
@@ -47,7 +51,7 @@ type ServiceConfig struct {
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		pushCheck: cfg.PushEndpointCheck}
+		pushCheck: cfg.PushEndpointCheck, mail: NewMailPolicy(cfg.MailLimits)}
 	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}
@@ -171,7 +175,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 	// The same key sent twice at once: both may create a game, and the
 	// second to store its response finds the key taken (ErrStale), rolls
 	// back, and runs again to answer with the first one's response.
-	work := func(tx StoreTx) error {
+	work := func(tx *Tx) error {
 		done = GameCreated{}
 		if idem != nil {
 			stored, found, err := tx.StoredResponse(ctx, *idem)
@@ -208,7 +212,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 		}
 		return tx.StoreResponse(ctx, *idem, done.Response, now)
 	}
-	if err := transactAgain(ctx, s.store, work); err != nil {
+	if err := s.transactAgain(ctx, work); err != nil {
 		if _, ok := ErrorOf(err); ok {
 			return GameCreated{}, err
 		}
@@ -218,7 +222,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 }
 
 // FillLocales gives seats without a chosen locale their account's language.
-func FillLocales(ctx context.Context, tx StoreTx, g *Game) error {
+func FillLocales(ctx context.Context, tx *Tx, g *Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.Locale == "" {
@@ -296,7 +300,7 @@ func (s *Service) Resign(ctx context.Context, r GameRequest, present Presenter) 
 func (s *Service) playOrResign(ctx context.Context, r GameRequest, present Presenter,
 	change func(Game, Actor, time.Time) (Submitted, error)) (Response, bool, error) {
 	now := s.now()
-	return UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: r.Idem, Now: now, Hold: r.Hold,
+	return s.updateGame(ctx, GameUpdate{GameID: r.GameID, Idem: r.Idem, Now: now, Hold: r.Hold,
 		Authorize: func(g *Game) error {
 			_, err := r.By.ActorIn(g)
 			return err
@@ -322,7 +326,7 @@ func (s *Service) playOrResign(ctx context.Context, r GameRequest, present Prese
 // one is sent to the seat's player, never to the caller.
 func (s *Service) RotateSeat(ctx context.Context, id string, by Credentials, color string) error {
 	now := s.now()
-	_, _, err := UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
+	_, _, err := s.updateGame(ctx, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
 		a, err := by.ActorIn(&g)
 		if err != nil {
 			return GameChange{}, err
@@ -350,7 +354,7 @@ func (s *Service) RotateSpectatorLink(ctx context.Context, id string, by Credent
 	// the last computation is the one stored.
 	var rotated Game
 	var actor Actor
-	_, _, err := UpdateGame(ctx, s.store, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
+	_, _, err := s.updateGame(ctx, GameUpdate{GameID: id, Now: now, Compute: func(g Game) (GameChange, error) {
 		a, err := by.ActorIn(&g)
 		if err != nil {
 			return GameChange{}, err

@@ -78,9 +78,9 @@ func TestServiceCreateGame(t *testing.T) {
 	}
 	var kinds []string
 	for _, q := range f.store.Queued() {
-		kinds = append(kinds, string(q.Kind)+" "+q.Email+" by "+q.Cause.By)
+		kinds = append(kinds, fmt.Sprintf("%s %s budgeted %v", q.Kind, q.Email, q.Budgeted))
 	}
-	want := "invitation ann@example.org by org@example.org,invitation bob@example.org by org@example.org"
+	want := "invitation ann@example.org budgeted true,invitation bob@example.org budgeted true"
 	if strings.Join(kinds, ",") != want {
 		t.Errorf("queued %q, want %q", kinds, want)
 	}
@@ -224,10 +224,12 @@ func TestServiceRotateSeat(t *testing.T) {
 		name     string
 		by       func(g domain.Game) domain.Credentials
 		wantCode string
-		wantBy   string // whose doing the new link's mail is
+		// wantBudgeted: the new link's mail counts against ann's budget
+		// (it is not her own doing).
+		wantBudgeted bool
 	}{
-		{name: "the seat itself", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, wantBy: "ann@example.org"},
-		{name: "the creator", by: func(domain.Game) domain.Credentials { return creator }, wantBy: "org@example.org"},
+		{name: "the seat itself", by: func(g domain.Game) domain.Credentials { return seat(g, white) }},
+		{name: "the creator", by: func(domain.Game) domain.Credentials { return creator }, wantBudgeted: true},
 		{name: "another seat", by: func(g domain.Game) domain.Credentials { return seat(g, black) }, wantCode: domain.CodeForbidden},
 	}
 	for _, tt := range tests {
@@ -249,8 +251,8 @@ func TestServiceRotateSeat(t *testing.T) {
 			if code(readErr) != domain.CodeLinkReplaced {
 				t.Errorf("the old link reads: %v, want %s", readErr, domain.CodeLinkReplaced)
 			}
-			if last := q[len(q)-1]; last.Kind != domain.NoticeNewLink || last.Email != "ann@example.org" || last.Cause.By != tt.wantBy {
-				t.Errorf("last notice %+v, want new_link to ann by %s", last, tt.wantBy)
+			if last := q[len(q)-1]; last.Kind != domain.NoticeNewLink || last.Email != "ann@example.org" || last.Budgeted != tt.wantBudgeted {
+				t.Errorf("last notice %+v, want new_link to ann, budgeted %v", last, tt.wantBudgeted)
 			}
 		})
 	}
@@ -300,7 +302,7 @@ func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
 			f := newFixture(t)
 			ctx := t.Context()
 			calls := 0
-			_, _, err := domain.UpdateGame(ctx, f.store, domain.GameUpdate{GameID: f.game.ID, Now: t0,
+			_, _, err := domain.UpdateGame(ctx, f.store, nil, domain.GameUpdate{GameID: f.game.ID, Now: t0,
 				Compute: func(g domain.Game) (domain.GameChange, error) {
 					calls++
 					if calls <= races {

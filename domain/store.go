@@ -49,15 +49,17 @@ type Store interface {
 	Transact(ctx context.Context, fn func(tx StoreTx) error) error
 }
 
-// StoreTx is what a unit of work may do. Its writes are the whole of a
-// change: the game, its turns, the notices it causes (the mail the store
-// queues with it), and the idempotent response.
+// StoreTx is what a unit of work may do, as a store implements it. Its
+// writes are the whole of a change: the game, its turns, the events of the
+// notices it causes and the mail the policy admitted of them (see Tx, which
+// is how the use cases see a unit of work), and the idempotent response.
 type StoreTx interface {
 	GameReader
 	AccountTx
 	PersonalTokenTx
 	PushTx
 	TournamentTx
+	MailFacts
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would
 	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.
@@ -67,17 +69,18 @@ type StoreTx interface {
 	// AccountLocale is the language an address chose for its account, or
 	// DefaultLocale when it has none.
 	AccountLocale(ctx context.Context, email string) (string, error)
-	// InsertGame stores a new game, the turns it starts with and the
-	// notices its creation causes.
-	InsertGame(ctx context.Context, c *Created, cause Cause, now time.Time) error
+	// InsertGame stores a new game, the turns it starts with, the events of
+	// the notices its creation causes, and mail.
+	InsertGame(ctx context.Context, c *Created, mail []Mail, now time.Time) error
 	// LinkRematch records rematchID as the rematch of gameID; a game that
 	// has one already (a concurrent request made it) is ErrStale.
 	LinkRematch(ctx context.Context, gameID, rematchID string, now time.Time) error
-	// UpdateGame stores a change to before, if the stored game is still at
-	// before's version; else it returns ErrStale. A change whose game is
-	// before itself (its Version unchanged: a reply refused, which only
-	// answers) leaves the stored game alone and queues its notices.
-	UpdateGame(ctx context.Context, before *Game, c *GameChange, now time.Time) error
+	// UpdateGame stores a change to before with the events of its notices
+	// and mail, if the stored game is still at before's version; else it
+	// returns ErrStale. A change whose game is before itself (its Version
+	// unchanged: a reply refused, which only answers) leaves the stored game
+	// alone and queues its mail.
+	UpdateGame(ctx context.Context, before *Game, c *GameChange, mail []Mail, now time.Time) error
 	// StoreResponse keeps the response to an idempotent request; a key
 	// stored meanwhile (a concurrent retry) is ErrStale.
 	StoreResponse(ctx context.Context, idem Idempotency, r Response, now time.Time) error
@@ -177,7 +180,15 @@ const OptimisticAttempts = 3
 // first, UpdateGame reads and computes again, and after OptimisticAttempts
 // such races it computes the change inside the unit of work, where nothing
 // can overtake it.
-func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, replayed bool, err error) {
+//
+// Its mail passes through p (nil: the default policy).
+func UpdateGame(ctx context.Context, s Store, p *MailPolicy, u GameUpdate) (resp Response, replayed bool, err error) {
+	if p == nil {
+		p = NewMailPolicy(MailLimits{})
+	}
+	transact := func(fn func(*Tx) error) error {
+		return s.Transact(ctx, func(st StoreTx) error { return fn(NewTx(st, p)) })
+	}
 	for range OptimisticAttempts {
 		before, err := s.Game(ctx, u.GameID)
 		if err != nil {
@@ -194,7 +205,7 @@ func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, repl
 			u.Hold(ctx)
 			u.Hold = nil
 		}
-		err = s.Transact(ctx, func(tx StoreTx) error { return applyChange(ctx, tx, &before, &c, &u) })
+		err = transact(func(tx *Tx) error { return applyChange(ctx, tx, &before, &c, &u) })
 		if err == nil {
 			return c.Response, false, nil
 		}
@@ -202,7 +213,7 @@ func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, repl
 			return Response{}, false, err
 		}
 	}
-	err = s.Transact(ctx, func(tx StoreTx) error {
+	err = transact(func(tx *Tx) error {
 		before, err := tx.Game(ctx, u.GameID)
 		if err != nil {
 			return err
@@ -228,10 +239,10 @@ func UpdateGame(ctx context.Context, s Store, u GameUpdate) (resp Response, repl
 // to a concurrent one (ErrStale: a key or a link another request wrote
 // first), at most OptimisticAttempts times: the next run reads what the
 // winner wrote and answers with it.
-func transactAgain(ctx context.Context, s Store, fn func(StoreTx) error) error {
+func (s *Service) transactAgain(ctx context.Context, fn func(*Tx) error) error {
 	var err error
 	for range OptimisticAttempts {
-		if err = s.Transact(ctx, fn); !errors.Is(err, ErrStale) {
+		if err = s.transact(ctx, fn); !errors.Is(err, ErrStale) {
 			return err
 		}
 	}
@@ -261,7 +272,7 @@ func planChange(ctx context.Context, r GameReader, before *Game, u *GameUpdate) 
 
 // applyChange writes a planned change and, for an idempotent request, its
 // response.
-func applyChange(ctx context.Context, tx StoreTx, before *Game, c *GameChange, u *GameUpdate) error {
+func applyChange(ctx context.Context, tx *Tx, before *Game, c *GameChange, u *GameUpdate) error {
 	if err := tx.UpdateGame(ctx, before, c, u.Now); err != nil {
 		return err
 	}
@@ -269,4 +280,77 @@ func applyChange(ctx context.Context, tx StoreTx, before *Game, c *GameChange, u
 		return nil
 	}
 	return tx.StoreResponse(ctx, *u.Idem, c.Response, u.Now)
+}
+
+// Tx is a unit of work as the use cases see it: the store's, with every
+// notice it queues passed through the mail policy first. Its InsertGame,
+// UpdateGame, AddNotice and AddLoginToken take what a change causes and
+// hand the store only the mail the policy admits, or refuse the change.
+type Tx struct {
+	StoreTx
+	mail admission
+}
+
+// NewTx wraps a store's unit of work in the policy p (nil: the default
+// policy). The use cases get theirs from Service; tools and the store
+// contract tests use this.
+func NewTx(st StoreTx, p *MailPolicy) *Tx {
+	if p == nil {
+		p = NewMailPolicy(MailLimits{})
+	}
+	return &Tx{StoreTx: st, mail: admission{policy: p, facts: st}}
+}
+
+// transact runs fn as one unit of work of the Service's store, under its
+// mail policy (see Store.Transact).
+func (s *Service) transact(ctx context.Context, fn func(*Tx) error) error {
+	return s.store.Transact(ctx, func(st StoreTx) error { return fn(NewTx(st, s.mail)) })
+}
+
+// updateGame is UpdateGame under the Service's mail policy.
+func (s *Service) updateGame(ctx context.Context, u GameUpdate) (Response, bool, error) {
+	return UpdateGame(ctx, s.store, s.mail, u)
+}
+
+// InsertGame stores a new game, and the mail of its notices that the policy
+// admits (cause says who caused them).
+func (t *Tx) InsertGame(ctx context.Context, c *Created, cause Cause, now time.Time) error {
+	mail, err := t.mail.admit(ctx, c.Notices, c.Game.Recipient, "", cause, now)
+	if err != nil {
+		return err
+	}
+	return t.StoreTx.InsertGame(ctx, c, mail, now)
+}
+
+// UpdateGame stores a change to before (see StoreTx.UpdateGame), and the
+// mail of its notices that the policy admits.
+func (t *Tx) UpdateGame(ctx context.Context, before *Game, c *GameChange, now time.Time) error {
+	mail, err := t.mail.admit(ctx, c.Notices, c.Game.Recipient, "", c.Cause, now)
+	if err != nil {
+		return err
+	}
+	return t.StoreTx.UpdateGame(ctx, before, c, mail, now)
+}
+
+// AddNotice writes the event of a notice that belongs to no game and
+// queues its mail to n.Email in locale, if the policy admits it.
+func (t *Tx) AddNotice(ctx context.Context, n Notice, locale string, c Cause, now time.Time) error {
+	mail, err := t.mail.admit(ctx, []Notice{n}, func(n Notice) string { return n.Email }, locale, c, now)
+	if err != nil {
+		return err
+	}
+	return t.StoreTx.AddNotice(ctx, n, mail, now)
+}
+
+// AddLoginToken stores a login token and queues the email that carries it
+// (see loginMail).
+func (t *Tx) AddLoginToken(ctx context.Context, lt LoginToken, now time.Time) error {
+	return t.StoreTx.AddLoginToken(ctx, lt, loginMail(lt.Email, lt.Locale), now)
+}
+
+// RefuseSuppressed refuses addresses that a caller typed (an entrant, a
+// replacement, a partner) of which one asked for no mail from lesspost:
+// whether or not the change mails them now, the event would later.
+func (t *Tx) RefuseSuppressed(ctx context.Context, emails ...string) error {
+	return refuseSuppressed(ctx, t.StoreTx, emails...)
 }

@@ -827,6 +827,27 @@ func (t *Tournament) EntrantOf(email string) (int, bool) {
 	return 0, false
 }
 
+// Agreed says the address signed up to t itself (by its registration): it
+// agreed to hear from the organiser. A partner he named did not, nor did a
+// player the organiser typed in.
+func (t *Tournament) Agreed(email string) bool {
+	for i := range t.Entrants {
+		if e := &t.Entrants[i]; e.UserID != 0 && e.Email == email {
+			return true
+		}
+	}
+	return false
+}
+
+// emails lists the addresses of every entrant's members.
+func (t *Tournament) emails() []string {
+	var out []string
+	for i := range t.Entrants {
+		out = append(out, t.Entrants[i].Emails()...)
+	}
+	return out
+}
+
 // Adjudicate ends an unfinished game at its round's deadline, scored as if
 // the turn limit were reached (E3–E7); everyone is told.
 func Adjudicate(g Game, now time.Time) (Submitted, error) {

@@ -64,7 +64,7 @@ func (r *Round) reminderDue() time.Time {
 // deadline is near that it will be adjudicated then, once per game: the
 // game is marked Reminded in the same unit of work, so a second tick, or
 // a second scheduler, finds nothing to do.
-func remindRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) (bool, error) {
+func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.Time) (bool, error) {
 	var c Cause
 	acted := false
 	for i := range r.Games {
@@ -82,7 +82,7 @@ func remindRound(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now t
 		g.Reminded = true
 		for _, e := range []int{g.White, g.Black} {
 			for _, p := range t.Entrants[e].Members() {
-				n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+				n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number, Agreed: t.Agreed(p.Email)}
 				if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
 					return false, err
 				}
@@ -127,7 +127,7 @@ var organiserActions = map[string]bool{
 
 // tournamentCause is who causes the mail of an event: the organiser, in
 // the scheduler's name (a change goes ahead however its mail fares).
-func tournamentCause(ctx context.Context, tx StoreTx, t *Tournament) (Cause, string, error) {
+func tournamentCause(ctx context.Context, tx *Tx, t *Tournament) (Cause, string, error) {
 	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
 	if err != nil {
 		return Cause{}, "", err
@@ -136,7 +136,7 @@ func tournamentCause(ctx context.Context, tx StoreTx, t *Tournament) (Cause, str
 }
 
 // mailOrganiser queues a notice about t to its organiser, in his language.
-func mailOrganiser(ctx context.Context, tx StoreTx, t *Tournament, kind NoticeKind, ply int, c Cause, organizer string, now time.Time) error {
+func mailOrganiser(ctx context.Context, tx *Tx, t *Tournament, kind NoticeKind, ply int, c Cause, organizer string, now time.Time) error {
 	locale, err := tx.AccountLocale(ctx, organizer)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func mailOrganiser(ctx context.Context, tx StoreTx, t *Tournament, kind NoticeKi
 // roundClosedMail tells the players and the organiser that round r
 // closed: its results and the standings, or the final standings after the
 // last round. The organiser who also plays gets one email.
-func roundClosedMail(ctx context.Context, tx StoreTx, t *Tournament, r *Round, now time.Time) error {
+func roundClosedMail(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.Time) error {
 	c, organizer, err := tournamentCause(ctx, tx, t)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func roundClosedMail(ctx context.Context, tx StoreTx, t *Tournament, r *Round, n
 			if (e.Withdrawn && kind == NoticeRoundResults) || p.Email == organizer {
 				continue
 			}
-			n := Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number}
+			n := Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number, Agreed: t.Agreed(p.Email)}
 			if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
 				return err
 			}
@@ -173,7 +173,7 @@ func roundClosedMail(ctx context.Context, tx StoreTx, t *Tournament, r *Round, n
 // updateMail mails the last log entry to the players it concerns (emails)
 // when it is one they must know, and to the organiser when it is one he
 // must know and he did not do it himself.
-func updateMail(ctx context.Context, tx StoreTx, t *Tournament, emails []string, now time.Time) error {
+func updateMail(ctx context.Context, tx *Tx, t *Tournament, emails []string, now time.Time) error {
 	if len(t.Log) == 0 {
 		return nil
 	}
@@ -199,7 +199,7 @@ func updateMail(ctx context.Context, tx StoreTx, t *Tournament, emails []string,
 				continue
 			}
 			member, _ := t.Entrants[i].Member(email)
-			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: len(t.Log)}
+			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: len(t.Log), Agreed: t.Agreed(email)}
 			if err := tx.AddNotice(ctx, n, member.Locale, c, now); err != nil {
 				return err
 			}

@@ -128,14 +128,14 @@ func (s *Service) Tournaments(ctx context.Context, user User, cats []TournamentC
 // OpenRegistration opens sign-up (or changes its terms); newLink issues a
 // new invite link, so that older ones stop working.
 func (s *Service) OpenRegistration(ctx context.Context, req TournamentRequest, r Registration, newLink bool) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(_ *Tx, t *Tournament, now time.Time) error {
 		return t.OpenRegistration(r, newLink, now)
 	})
 }
 
 // CloseRegistration ends sign-up and revokes the invite link.
 func (s *Service) CloseRegistration(ctx context.Context, req TournamentRequest) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(_ *Tx, t *Tournament, now time.Time) error {
 		return t.CloseRegistration(now)
 	})
 }
@@ -146,7 +146,7 @@ func (s *Service) CloseRegistration(ctx context.Context, req TournamentRequest) 
 // partner and the team's name. His address must be able to receive the
 // event's mail; the partner is told by email with whom he was entered.
 func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user User, entry Entrant, invite int) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		locale, err := tx.AccountLocale(ctx, user.Email)
 		if err != nil {
 			return err
@@ -154,6 +154,11 @@ func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, use
 		entry.Email, entry.Locale = user.Email, locale
 		if err := fillPartnerLocale(ctx, tx, &entry); err != nil {
 			return err
+		}
+		if entry.Partner != nil {
+			if err := tx.RefuseSuppressed(ctx, entry.Partner.Email); err != nil {
+				return err
+			}
 		}
 		i, err := t.Join(entry, user.ID, invite, now)
 		if err != nil || t.Entrants[i].Partner == nil {
@@ -167,7 +172,7 @@ func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, use
 }
 
 // fillPartnerLocale gives a partner without a language his account's.
-func fillPartnerLocale(ctx context.Context, tx StoreTx, e *Entrant) error {
+func fillPartnerLocale(ctx context.Context, tx *Tx, e *Entrant) error {
 	if e.Partner == nil || e.Partner.Locale != "" {
 		return nil
 	}
@@ -184,7 +189,7 @@ func fillPartnerLocale(ctx context.Context, tx StoreTx, e *Entrant) error {
 // Withdraw takes an entrant out, counting his games by policy; his game of
 // the running round is resigned (E8) in the same unit of work.
 func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant int, policy WithdrawPolicy, by TournamentActor, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		// What he played counts as it stands now, not as the scheduler last saw it.
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
@@ -209,7 +214,7 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 
 // resignFor resigns an entrant's game (he withdrew: members are his
 // addresses; a team resigns by one seat for its side) and records its result.
-func resignFor(ctx context.Context, tx StoreTx, t *Tournament, members []string, gameID string, now time.Time) error {
+func resignFor(ctx context.Context, tx *Tx, t *Tournament, members []string, gameID string, now time.Time) error {
 	g, err := tx.Game(ctx, gameID)
 	if err != nil || g.Over() {
 		return err
@@ -234,7 +239,7 @@ func resignFor(ctx context.Context, tx StoreTx, t *Tournament, members []string,
 // CancelTournament stops a tournament: no further rounds; the results of
 // the running round's finished games are kept and the round is closed.
 func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
@@ -247,7 +252,7 @@ func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, r
 
 // recordEnded records the results of the running round's games that have
 // ended since the scheduler last looked.
-func recordEnded(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) error {
+func recordEnded(ctx context.Context, tx *Tx, t *Tournament, now time.Time) error {
 	for _, gid := range t.RunningGames() {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
@@ -263,7 +268,7 @@ func recordEnded(ctx context.Context, tx StoreTx, t *Tournament, now time.Time) 
 // AddEntrant enters a player the organiser types in: before the start, or
 // as a late entry into a running Swiss event.
 func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, e Entrant, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if e.Locale == "" {
 			locale, err := tx.AccountLocale(ctx, e.Email)
 			if err != nil {
@@ -272,6 +277,9 @@ func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, e Entra
 			e.Locale = locale
 		}
 		if err := fillPartnerLocale(ctx, tx, &e); err != nil {
+			return err
+		}
+		if err := tx.RefuseSuppressed(ctx, e.Emails()...); err != nil {
 			return err
 		}
 		_, err := t.AddEntrant(e, reason, now)
@@ -287,7 +295,7 @@ func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, e Entra
 // invitation (the old link stops working). A replaced player is told, in
 // his language.
 func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, c EntrantChange) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if entrant < 0 || entrant >= len(t.Entrants) {
 			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
 		}
@@ -327,11 +335,18 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 				return err
 			}
 		}
+		oldAgreed := t.Agreed(old.Email)
 		if err := t.UpdateEntrant(entrant, c, moved, now); err != nil {
 			return err
 		}
-		if !replace && t.Entrants[entrant].Members()[c.Member] == old {
+		updated := t.Entrants[entrant].Members()[c.Member]
+		if !replace && updated == old {
 			return nil
+		}
+		if updated.Email != old.Email {
+			if err := tx.RefuseSuppressed(ctx, updated.Email); err != nil {
+				return err
+			}
 		}
 		// The invitation is the organiser's doing, like a round's.
 		organizer, err := tx.UserEmail(ctx, t.OrganizerID)
@@ -345,7 +360,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			}
 		}
 		if replace {
-			return tellReplaced(ctx, tx, t, old, now)
+			return tellReplaced(ctx, tx, t, old, oldAgreed, now)
 		}
 		return nil
 	})
@@ -361,8 +376,9 @@ func derefString(s *string) string {
 // tellReplaced tells a replaced player, who is no longer an entrant, that
 // he was replaced: the live event and an email in his language. (The
 // address the organiser got wrong is a correction, not a replacement, so
-// this mail goes to the player who really was put out.)
-func tellReplaced(ctx context.Context, tx StoreTx, t *Tournament, old Player, now time.Time) error {
+// this mail goes to the player who really was put out.) agreed says he
+// had signed up himself.
+func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old Player, agreed bool, now time.Time) error {
 	last := t.Log[len(t.Log)-1]
 	ev := Event{Kind: EventTournament, Email: old.Email, Data: EventData{Tournament: t.ID, Line: last.Detail}}
 	if err := tx.AddEvents(ctx, []Event{ev}, now); err != nil {
@@ -372,7 +388,7 @@ func tellReplaced(ctx context.Context, tx StoreTx, t *Tournament, old Player, no
 	if err != nil || old.Email == organizer {
 		return err // he replaced himself: he knows
 	}
-	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: len(t.Log)}
+	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: len(t.Log), Agreed: agreed}
 	return tx.AddNotice(ctx, n, old.Locale, c, now)
 }
 
@@ -399,7 +415,7 @@ func Reseat(g Game, i int, p Player, now time.Time) (Game, []Notice) {
 // ExtendGame gives one game of the running round more time: it is
 // adjudicated later, and the player to move has more time for his turn.
 func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID string, by time.Duration, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if err := t.ExtendGame(gameID, by, reason, now); err != nil {
 			return err
 		}
@@ -418,7 +434,7 @@ func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID 
 
 // PostponeRound moves a round and the rounds after it by later.
 func (s *Service) PostponeRound(ctx context.Context, req TournamentRequest, round int, by time.Duration, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if err := t.PostponeRound(round, by, reason, now); err != nil {
 			return err
 		}
@@ -428,14 +444,14 @@ func (s *Service) PostponeRound(ctx context.Context, req TournamentRequest, roun
 
 // SetSeeds puts the entrants in the organiser's order before the start.
 func (s *Service) SetSeeds(ctx context.Context, req TournamentRequest, order []int, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(_ StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(_ *Tx, t *Tournament, now time.Time) error {
 		return t.SetSeeds(order, reason, now)
 	})
 }
 
 // PauseTournament pauses the event: the clocks of its running games stop.
 func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if err := t.Pause(reason, now); err != nil {
 			return err
 		}
@@ -448,7 +464,7 @@ func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, re
 
 // ResumeTournament restarts a paused event: deadlines move by the pause.
 func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if _, err := t.Resume(reason, now); err != nil {
 			return err
 		}
@@ -464,7 +480,7 @@ func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, r
 	})
 }
 
-func eachRunningGame(ctx context.Context, tx StoreTx, t *Tournament, now time.Time, change func(Game, time.Time) (Game, bool)) error {
+func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(Game, time.Time) (Game, bool)) error {
 	for _, gid := range t.RunningGames() {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
@@ -483,7 +499,7 @@ func eachRunningGame(ctx context.Context, tx StoreTx, t *Tournament, now time.Ti
 // A game that has ended since the scheduler last looked is recorded
 // first, so the organiser overrides what the game gave.
 func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, round, index int, whiteScore float64, margin int, annul bool, reason string) (TournamentDone, error) {
-	return s.changeTournament(ctx, req, func(tx StoreTx, t *Tournament, now time.Time) error {
+	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
@@ -510,7 +526,7 @@ func (t *Tournament) activeEmails() []string {
 // tellPlayers writes the event of the last log entry to each address, so
 // that their clients learn what changed, and queues its mail to those who
 // must know (see mailedActions).
-func (s *Service) tellPlayers(ctx context.Context, tx StoreTx, t *Tournament, emails []string, now time.Time) error {
+func (s *Service) tellPlayers(ctx context.Context, tx *Tx, t *Tournament, emails []string, now time.Time) error {
 	if len(t.Log) == 0 {
 		return nil
 	}

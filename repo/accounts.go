@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 // LoginTTL is domain.LoginTTL.
@@ -76,10 +75,10 @@ func (db *DB) UserByID(ctx context.Context, id int64) (User, error) {
 	return userByEmail(ctx, db.read, email)
 }
 
-func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t time.Time) (int, error) {
+func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, t time.Time) (int, error) {
 	var n int
-	err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM login_tokens WHERE email = ? AND expires_at > ?`,
-		email, t.UnixMilli()).Scan(&n)
+	err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM login_tokens WHERE mailbox = ? AND expires_at > ?`,
+		mailbox, t.UnixMilli()).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count login requests: %w", err)
 	}
@@ -88,17 +87,13 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t t
 
 // AddLoginToken stores the token's hash; the token itself is stored only in
 // the outbox row until the email is sent.
-func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
-	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, expires_at, code_hash) VALUES (?, ?, ?, ?)`,
-		hashToken(t.Token), t.Email, t.ExpiresAt.UnixMilli(), t.CodeHash)
+func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, mail domain.Mail, now time.Time) error {
+	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, mailbox, expires_at, code_hash) VALUES (?, ?, ?, ?, ?)`,
+		hashToken(t.Token), t.Email, domain.Mailbox(t.Email), t.ExpiresAt.UnixMilli(), t.CodeHash)
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
-	r, err := mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false)
-	if err != nil {
-		return err
-	}
-	return insertOutbox(ctx, s.tx, r, now)
+	return insertMail(ctx, s.tx, mail, t.Token, now)
 }
 
 func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {

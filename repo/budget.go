@@ -3,24 +3,20 @@ package repo
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
+	"github.com/lesspost/lesspost/domain"
 )
 
-// RecipientBudget is mailpolicy.RecipientBudget: how much mail that others
-// caused one address receives in any 24 hours.
-const RecipientBudget = mailpolicy.RecipientBudget
-
-// mailFacts are the facts of mailpolicy, read inside a write transaction.
-type mailFacts struct{ tx *Tx }
+// The facts the mail policy reads in a unit of work (domain.MailFacts).
 
 // sqlMailStops runs for every email a turn queues, so it is prepared.
-const sqlMailStops = `SELECT EXISTS (SELECT 1 FROM suppressions WHERE email = ?), EXISTS (SELECT 1 FROM unsubscribes WHERE email = ?)`
+const sqlMailStops = `SELECT EXISTS (SELECT 1 FROM suppressions WHERE mailbox = ?), EXISTS (SELECT 1 FROM unsubscribes WHERE email = ?)`
 
-func (f mailFacts) Stops(ctx context.Context, email string) (suppressed, unsubscribed bool, err error) {
-	if err := f.tx.QueryRowContext(ctx, sqlMailStops, email, email).Scan(&suppressed, &unsubscribed); err != nil {
+func (s storeTx) MailStops(ctx context.Context, mailbox, email string) (suppressed, unsubscribed bool, err error) {
+	if err := s.tx.QueryRowContext(ctx, sqlMailStops, mailbox, email).Scan(&suppressed, &unsubscribed); err != nil {
 		return false, false, fmt.Errorf("read mail stops: %w", err)
 	}
 	return suppressed, unsubscribed, nil
@@ -29,28 +25,42 @@ func (f mailFacts) Stops(ctx context.Context, email string) (suppressed, unsubsc
 // sqlSeatPlayed runs for every email a turn queues, so it is prepared.
 const sqlSeatPlayed = `SELECT EXISTS (SELECT 1 FROM turns WHERE game_id = ? AND color = ? AND auto = 0)`
 
-func (f mailFacts) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
+func (s storeTx) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
 	var played bool
-	if err := f.tx.QueryRowContext(ctx, sqlSeatPlayed, gameID, color).Scan(&played); err != nil {
+	if err := s.tx.QueryRowContext(ctx, sqlSeatPlayed, gameID, color).Scan(&played); err != nil {
 		return false, fmt.Errorf("read the seat's turns: %w", err)
 	}
 	return played, nil
 }
 
-func (f mailFacts) BudgetSpent(ctx context.Context, email string, since time.Time) (int, error) {
+// sqlBudgetSpent reads the outbox_budget index.
+const sqlBudgetSpent = `SELECT count(*), min(created_at) FROM outbox WHERE mailbox = ? AND budgeted = 1 AND created_at > ?`
+
+func (s storeTx) BudgetSpent(ctx context.Context, mailbox string, since time.Time) (int, time.Time, error) {
 	var spent int
-	if err := f.tx.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE email = ? AND budgeted = 1 AND created_at > ?`,
-		email, since.UnixMilli()).Scan(&spent); err != nil {
-		return 0, fmt.Errorf("read mail budget: %w", err)
+	var oldest sql.NullInt64
+	if err := s.tx.QueryRowContext(ctx, sqlBudgetSpent, mailbox, since.UnixMilli()).Scan(&spent, &oldest); err != nil {
+		return 0, time.Time{}, fmt.Errorf("read mail budget: %w", err)
 	}
-	return spent, nil
+	return spent, fromMillis(oldest), nil
 }
 
-func (f mailFacts) OldestBudgeted(ctx context.Context, email string, since time.Time) (time.Time, error) {
-	var oldest sql.NullInt64
-	if err := f.tx.QueryRowContext(ctx, `SELECT min(created_at) FROM outbox WHERE email = ? AND budgeted = 1 AND created_at > ?`,
-		email, since.UnixMilli()).Scan(&oldest); err != nil {
-		return time.Time{}, fmt.Errorf("read mail budget: %w", err)
+// TakeRequest takes one request from key's bucket in the unit of work (see
+// domain.RateLimiter).
+func (s storeTx) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
+	at := now.UnixNano()
+	var full int64
+	err := s.tx.QueryRowContext(ctx, sqlTakeRequest, key, at, int64(interval), int64(tolerance)).Scan(&full)
+	if err == nil {
+		return true, 0, nil
 	}
-	return fromMillis(oldest), nil
+	if !errors.Is(err, sql.ErrNoRows) {
+		return false, 0, fmt.Errorf("take request %s: %w", key, err)
+	}
+	if err := s.tx.QueryRowContext(ctx, sqlSelectRateLimit, key).Scan(&full); err != nil {
+		return false, 0, fmt.Errorf("take request %s: %w", key, err)
+	}
+	return false, time.Duration(max(full, at) - at - int64(tolerance)), nil
 }
+
+var _ domain.MailFacts = storeTx{}

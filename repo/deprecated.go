@@ -30,7 +30,7 @@ func (db *DB) CreateGame(ctx context.Context, spec domain.NewGameSpec, creatorID
 // with closures of their own.
 func (db *DB) UpdateGame(ctx context.Context, id string, idem *Idempotency, now time.Time,
 	authorize func(domain.Game) error, change func(domain.Game) (Change, error)) (resp Response, replayed bool, err error) {
-	return domain.UpdateGame(ctx, db, domain.GameUpdate{GameID: id, Idem: idem, Now: now,
+	return domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: id, Idem: idem, Now: now,
 		Authorize: func(g *domain.Game) error { return authorize(*g) }, Compute: change})
 }
 

@@ -301,7 +301,10 @@ func TestGameCacheConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	change := changeOf(sub)
-	err = f.db.Transact(ctx, func(tx domain.StoreTx) error { return tx.UpdateGame(ctx, &stale, &change, f.now) })
+	err = f.db.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+		return tx.UpdateGame(ctx, &stale, &change, f.now)
+	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Fatalf("a change to a stale game: %v, want ErrStale", err)
 	}

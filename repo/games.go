@@ -80,12 +80,12 @@ const (
 
 // writeQueries are prepared on the write pool when the store opens (see
 // prepared.go); the read pool prepares every query on first use.
-var writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed,
+var writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, sqlInsertIdempotency, sqlInsertOutbox, sqlInsertEvent, sqlMailStops, sqlSeatPlayed, sqlBudgetSpent,
 	sqlSavepoint, sqlRollbackToSavepoint, sqlReleaseSavepoint, sqlTakeRequest, sqlSelectRateLimit, sqlSelectUserByEmail}
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
-func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.GameChange, now time.Time) error {
+func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
 	write := updateGame
 	if c.Game.Version == before.Version {
 		write = checkVersion // a change that only answers: the game stays as it is
@@ -99,7 +99,7 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.Gam
 	if err := writeEvents(ctx, tx, domain.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
-	return enqueue(ctx, tx, &c.Game, c.Notices, c.Cause, now)
+	return enqueue(ctx, tx, mail, now)
 }
 
 func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (domain.Response, bool, error) {

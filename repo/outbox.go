@@ -10,26 +10,37 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
-	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
 	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
-// enqueue queues the mail of a change in its transaction (see
-// mailpolicy.QueueAll).
-func enqueue(ctx context.Context, tx *Tx, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time) error {
-	return mailpolicy.QueueAll(ctx, mailFacts{tx}, g, notices, c, now, func(r mailrow.Row) error {
-		return insertOutbox(ctx, tx, r, now)
-	})
+// enqueue queues mail the policy admitted (domain.Tx), in the transaction
+// of the change that causes it.
+func enqueue(ctx context.Context, tx *Tx, mail []domain.Mail, now time.Time) error {
+	for _, m := range mail {
+		if err := insertMail(ctx, tx, m, "", now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertMail writes the outbox row of m; secret is a login token.
+func insertMail(ctx context.Context, tx *Tx, m domain.Mail, secret string, now time.Time) error {
+	r, err := mailrow.New(m, secret)
+	if err != nil {
+		return err
+	}
+	return insertOutbox(ctx, tx, r, now)
 }
 
 // sqlInsertOutbox runs for every turn, so it is prepared (see prepared.go).
-const sqlInsertOutbox = `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-	next_attempt_at, tournament_id, budgeted, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+const sqlInsertOutbox = `INSERT INTO outbox (kind, email, mailbox, game_id, color, ply, secret, locale, message_id, created_at,
+	next_attempt_at, tournament_id, budgeted, quiet, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // insertOutbox writes one outbox row, due at once.
 func insertOutbox(ctx context.Context, tx *Tx, r mailrow.Row, now time.Time) error {
-	_, err := tx.ExecContext(ctx, sqlInsertOutbox, r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID,
-		now.UnixMilli(), now.UnixMilli(), r.Tournament, r.Budgeted, r.Detail)
+	_, err := tx.ExecContext(ctx, sqlInsertOutbox, r.Kind, r.Email, r.Mailbox, r.GameID, r.Color, r.Ply, r.Secret, r.Locale,
+		r.MessageID, now.UnixMilli(), now.UnixMilli(), r.Tournament, r.Budgeted, r.Quiet, r.Detail)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", r.Kind, err)
 	}
@@ -38,14 +49,14 @@ func insertOutbox(ctx context.Context, tx *Tx, r mailrow.Row, now time.Time) err
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	tournament_id, detail`
+	tournament_id, quiet, detail`
 
 // scanMail reads the mailColumns of one row.
 func scanMail(rows *sql.Rows) (domain.OutboxMail, error) {
 	var r mailrow.Read
 	var created int64
 	if err := rows.Scan(&r.ID, &r.Kind, &r.Email, &r.GameID, &r.Color, &r.Ply, &r.Secret, &r.Locale, &r.MessageID,
-		&r.Attempts, &created, &r.Tournament, &r.Detail); err != nil {
+		&r.Attempts, &created, &r.Tournament, &r.Quiet, &r.Detail); err != nil {
 		return domain.OutboxMail{}, err
 	}
 	r.CreatedAt = time.UnixMilli(created)

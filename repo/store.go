@@ -59,7 +59,7 @@ func (s storeTx) AccountLocale(ctx context.Context, email string) (string, error
 	return accountLocale(ctx, s.tx, email)
 }
 
-func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Cause, now time.Time) error {
+func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, mail []domain.Mail, now time.Time) error {
 	if err := insertGame(ctx, s.tx, &c.Game); err != nil {
 		return err
 	}
@@ -69,11 +69,11 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now); err != nil {
 		return err
 	}
-	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
+	return enqueue(ctx, s.tx, mail, now)
 }
 
-func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {
-	return storeChange(ctx, s.tx, before, c, now)
+func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
+	return storeChange(ctx, s.tx, before, c, mail, now)
 }
 
 // StoreResponse keeps the response to an idempotent request. A key stored

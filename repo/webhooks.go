@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
-	"github.com/lesspost/lesspost/repo/internal/mailrow"
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
@@ -290,8 +288,14 @@ func disableWebhook(ctx context.Context, tx *Tx, endpoint int64, o domain.Webhoo
 		return fmt.Errorf("disable webhook %d: %w", endpoint, err)
 	}
 	n := webhookrow.DisabledNotice(email, endpoint, url, o.Disable)
-	return mailpolicy.Queue(ctx, mailFacts{tx}, n, email, locale, domain.Cause{By: email, Scheduled: true}, o.At,
-		func(r mailrow.Row) error { return insertOutbox(ctx, tx, r, o.At) })
+	suppressed, unsubscribed, err := storeTx{tx}.MailStops(ctx, domain.Mailbox(email), email)
+	if err != nil {
+		return err
+	}
+	if m, ok := domain.OwnMail(n, email, locale, suppressed, unsubscribed); ok {
+		return insertMail(ctx, tx, m, "", o.At)
+	}
+	return nil
 }
 
 // ReleaseWebhooks ends claimant's claim on deliveries it did not try.

@@ -221,7 +221,7 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 // change applies one change to a game through the store, as the use cases do.
 func change(ctx context.Context, store *repo.DB, id string, fn func(domain.Game) (domain.Submitted, error)) (domain.Game, error) {
 	var after domain.Game
-	_, _, err := domain.UpdateGame(ctx, store, domain.GameUpdate{GameID: id, Now: time.Now(),
+	_, _, err := domain.UpdateGame(ctx, store, nil, domain.GameUpdate{GameID: id, Now: time.Now(),
 		Compute: func(g domain.Game) (domain.GameChange, error) {
 			sub, err := fn(g)
 			if err != nil {

@@ -135,19 +135,19 @@ func (d *data) gamesToMove(email string) []domain.Game {
 	return out
 }
 
-func (t *tx) LoginTokensExpiringAfter(ctx context.Context, email string, after time.Time) (int, error) {
+func (t *tx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, after time.Time) (int, error) {
 	n := 0
 	for _, l := range t.data.logins {
-		if l.Email == email && l.ExpiresAt.After(after) {
+		if domain.Mailbox(l.Email) == mailbox && l.ExpiresAt.After(after) {
 			n++
 		}
 	}
 	return n, nil
 }
 
-func (t *tx) AddLoginToken(ctx context.Context, l domain.LoginToken, now time.Time) error {
+func (t *tx) AddLoginToken(ctx context.Context, l domain.LoginToken, mail domain.Mail, now time.Time) error {
 	t.data.logins[l.Token] = login{LoginToken: l}
-	t.data.queued = append(t.data.queued, Queued{Notice: domain.Notice{Kind: domain.NoticeLogin, Email: l.Email}, Email: l.Email, Secret: l.Token})
+	t.queue([]domain.Mail{mail}, l.Token, now)
 	return nil
 }
 

@@ -1,9 +1,10 @@
 // Package memstore is an in-memory domain.Store, for testing the use cases
 // without a database. It keeps what the ports promise (units of work that
 // stand or fall whole, version-guarded writes, idempotent responses) and
-// nothing more: no mail budgets, no suppression list, and a new game is
-// created without its players' vacations (PlayersAway has none). It keeps
-// rate limits too (domain.RateLimiter), for the use cases that take them.
+// nothing more: a new game is created without its players' vacations
+// (PlayersAway has none). It keeps the facts the mail policy reads (the
+// suppression list, the budgeted mail queued) and rate limits
+// (domain.RateLimiter), for the use cases that take them.
 package memstore
 
 import (
@@ -23,11 +24,6 @@ import (
 type Store struct {
 	mu   sync.RWMutex
 	data data
-	// The rate limits' buckets: when each key's is full again. They are
-	// no unit of work's (TakeRequest commits at once), so they have a lock
-	// of their own.
-	limitsMu sync.Mutex
-	full     map[string]time.Time
 }
 
 // data is everything stored; a unit of work changes a copy and keeps it
@@ -48,9 +44,12 @@ type data struct {
 	queued      []Queued
 	events      []domain.Event
 	lastEvent   int64 // the Seq of the last event written, pruned or not
-	// unsubscribed and suppressed are the addresses that chose so.
+	// unsubscribed are the addresses that chose so, suppressed the
+	// mailboxes (domain.Mailbox).
 	unsubscribed, suppressed map[string]bool
 	rematches                map[string]string // a game's id → its rematch's
+	// full are the rate limits' buckets: when each key's is full again.
+	full map[string]time.Time
 }
 
 type session struct {
@@ -80,12 +79,14 @@ type storedResponse struct {
 	resp        domain.Response
 }
 
-// Queued is a notice a committed change caused, and why.
+// Queued is mail a committed change queued, as the mail policy admitted it.
 type Queued struct {
 	domain.Notice
-	Email  string // the recipient
-	Secret string // what the mail alone carries: a login token
-	Cause  domain.Cause
+	Email    string // the recipient
+	Secret   string // what the mail alone carries: a login token
+	Budgeted bool   // it counts against the recipient's budget
+	Quiet    bool   // it leaves out the words of whoever caused it
+	At       time.Time
 }
 
 var (
@@ -98,7 +99,8 @@ func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
 		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
-		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{}}}
+		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{},
+		full: map[string]time.Time{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
 	}
@@ -168,7 +170,7 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 		pushes: slices.Clone(s.data.pushes), pushKey: s.data.pushKey,
 		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent,
 		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed),
-		rematches: maps.Clone(s.data.rematches)}
+		rematches: maps.Clone(s.data.rematches), full: maps.Clone(s.data.full)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}
@@ -248,7 +250,7 @@ func (t *tx) AccountLocale(ctx context.Context, email string) (string, error) {
 	return domain.DefaultLocale, nil
 }
 
-func (t *tx) InsertGame(ctx context.Context, c *domain.Created, cause domain.Cause, now time.Time) error {
+func (t *tx) InsertGame(ctx context.Context, c *domain.Created, mail []domain.Mail, now time.Time) error {
 	if _, ok := t.data.games[c.Game.ID]; ok {
 		return fmt.Errorf("insert game %s: it exists", c.Game.ID)
 	}
@@ -257,11 +259,11 @@ func (t *tx) InsertGame(ctx context.Context, c *domain.Created, cause domain.Cau
 	t.data.games[g.ID] = g
 	t.addTurns(c.Game.ID, 0, c.History, now)
 	t.addEvents(domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now)
-	t.queue(&c.Game, c.Notices, cause)
+	t.queue(mail, "", now)
 	return nil
 }
 
-func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {
+func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
 	stored, ok := t.data.games[before.ID]
 	if !ok || stored.Version != before.Version {
 		return fmt.Errorf("update game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
@@ -272,7 +274,7 @@ func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.Game
 	t.data.dropStalePushes(g)
 	t.addTurns(g.ID, before.Ply(), c.Played, now)
 	t.addEvents(domain.ChangeEvents(&g, before.Ply(), c.Played, c.Notices), now)
-	t.queue(&g, c.Notices, c.Cause)
+	t.queue(mail, "", now)
 	return nil
 }
 
@@ -286,10 +288,42 @@ func (t *tx) addTurns(gameID string, plyBefore int, played []ruleset.Played, now
 	t.data.turns[gameID] = turns
 }
 
-func (t *tx) queue(g *domain.Game, notices []domain.Notice, cause domain.Cause) {
-	for _, n := range notices {
-		t.data.queued = append(t.data.queued, Queued{Notice: n, Email: g.Recipient(n), Cause: cause})
+// queue keeps mail the policy admitted; secret is a login token.
+func (t *tx) queue(mail []domain.Mail, secret string, now time.Time) {
+	for _, m := range mail {
+		t.data.queued = append(t.data.queued, Queued{Notice: m.Notice(), Email: m.To(), Secret: secret,
+			Budgeted: m.Budgeted(), Quiet: m.Quiet(), At: now})
 	}
+}
+
+// MailStops implements domain.MailFacts.
+func (t *tx) MailStops(ctx context.Context, mailbox, email string) (bool, bool, error) {
+	return t.data.suppressed[mailbox], t.data.unsubscribed[email], nil
+}
+
+// SeatPlayed implements domain.MailFacts.
+func (t *tx) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
+	return slices.ContainsFunc(t.data.turns[gameID], func(s domain.StoredTurn) bool { return s.Color == color && !s.Auto }), nil
+}
+
+// BudgetSpent implements domain.MailFacts.
+func (t *tx) BudgetSpent(ctx context.Context, mailbox string, since time.Time) (int, time.Time, error) {
+	n, oldest := 0, time.Time{}
+	for _, q := range t.data.queued {
+		if q.Budgeted && q.At.After(since) && domain.Mailbox(q.Email) == mailbox {
+			if n == 0 {
+				oldest = q.At
+			}
+			n++
+		}
+	}
+	return n, oldest, nil
+}
+
+// TakeRequest implements domain.MailFacts: the generic cell rate algorithm
+// (see domain.RateLimiter), in the unit of work.
+func (t *tx) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
+	return t.data.takeRequest(key, interval, tolerance, now)
 }
 
 func (t *tx) StoreResponse(ctx context.Context, idem domain.Idempotency, r domain.Response, now time.Time) error {
@@ -321,7 +355,7 @@ func (s *Store) Resubscribe(ctx context.Context, email string) error {
 func (s *Store) Suppress(ctx context.Context, email string, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.data.suppressed[email] = true
+	s.data.suppressed[domain.Mailbox(email)] = true
 	return nil
 }
 
@@ -336,7 +370,7 @@ func (s *Store) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDel
 			continue
 		}
 		d := domain.NoticeDelivery{Kind: q.Kind, Color: q.Color, Ply: q.Ply, Status: "pending"}
-		if s.data.suppressed[q.Email] {
+		if s.data.suppressed[domain.Mailbox(q.Email)] {
 			d.Status, d.ErrorCode = "failed", "suppressed"
 		}
 		out = append(out, d)

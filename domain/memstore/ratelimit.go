@@ -10,30 +10,32 @@ import (
 var _ domain.RateLimiter = (*Store)(nil)
 
 // TakeRequest implements domain.RateLimiter: the generic cell rate
-// algorithm, on a bucket per key kept in memory.
+// algorithm, on a bucket per key kept in memory; it commits at once.
 func (s *Store) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
-	s.limitsMu.Lock()
-	defer s.limitsMu.Unlock()
-	if s.full == nil {
-		s.full = map[string]time.Time{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data.takeRequest(key, interval, tolerance, now)
+}
+
+// ReturnRequest implements domain.RateLimiter.
+func (s *Store) ReturnRequest(ctx context.Context, key string, interval time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.data.full[key]; ok {
+		s.data.full[key] = f.Add(-interval)
 	}
-	f := s.full[key]
+	return nil
+}
+
+// takeRequest takes one request from key's bucket (see domain.RateLimiter).
+func (d *data) takeRequest(key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
+	f := d.full[key]
 	if f.Before(now) {
 		f = now
 	}
 	if wait := f.Sub(now) - tolerance; wait > 0 {
 		return false, wait, nil
 	}
-	s.full[key] = f.Add(interval)
+	d.full[key] = f.Add(interval)
 	return true, 0, nil
-}
-
-// ReturnRequest implements domain.RateLimiter.
-func (s *Store) ReturnRequest(ctx context.Context, key string, interval time.Duration) error {
-	s.limitsMu.Lock()
-	defer s.limitsMu.Unlock()
-	if f, ok := s.full[key]; ok {
-		s.full[key] = f.Add(-interval)
-	}
-	return nil
 }

@@ -106,11 +106,11 @@ func (t *tx) SaveTournament(ctx context.Context, tm *domain.Tournament, version 
 // stored tournament.
 func (t *tx) RescheduleTournament(ctx context.Context, tm *domain.Tournament) error { return nil }
 
-func (t *tx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
+func (t *tx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
 	if e, ok := domain.NoticeEvent(n); ok {
 		t.addEvents([]domain.Event{e}, now)
 	}
-	t.data.queued = append(t.data.queued, Queued{Notice: n, Email: n.Email, Cause: c})
+	t.queue(mail, "", now)
 	return nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 // ActiveSession returns the session if it exists and is neither revoked nor expired.
@@ -53,10 +52,10 @@ func (db *DB) UserByID(ctx context.Context, id int64) (domain.User, error) {
 	return userByEmail(ctx, db.pool, email)
 }
 
-func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t time.Time) (int, error) {
+func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, t time.Time) (int, error) {
 	var n int
-	err := s.tx.QueryRow(ctx, `SELECT count(*) FROM login_tokens WHERE email = $1 AND expires_at > $2`,
-		email, ms(t)).Scan(&n)
+	err := s.tx.QueryRow(ctx, `SELECT count(*) FROM login_tokens WHERE mailbox = $1 AND expires_at > $2`,
+		mailbox, ms(t)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count login requests: %w", err)
 	}
@@ -65,17 +64,13 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, email string, t t
 
 // AddLoginToken stores the token's hash; the token itself is stored only in
 // the outbox row until the email is sent.
-func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, now time.Time) error {
-	_, err := s.tx.Exec(ctx, `INSERT INTO login_tokens (hash, email, expires_at, code_hash) VALUES ($1, $2, $3, $4)`,
-		hashToken(t.Token), t.Email, ms(t.ExpiresAt), t.CodeHash)
+func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, mail domain.Mail, now time.Time) error {
+	_, err := s.tx.Exec(ctx, `INSERT INTO login_tokens (hash, email, mailbox, expires_at, code_hash) VALUES ($1, $2, $3, $4, $5)`,
+		hashToken(t.Token), t.Email, domain.Mailbox(t.Email), ms(t.ExpiresAt), t.CodeHash)
 	if err != nil {
 		return fmt.Errorf("store login token: %w", err)
 	}
-	r, err := mailrow.New(domain.Notice{Kind: domain.NoticeLogin, Email: t.Email}, t.Email, t.Token, t.Locale, false)
-	if err != nil {
-		return err
-	}
-	return insertOutbox(ctx, s.tx, r, now)
+	return insertMail(ctx, s.tx, mail, t.Token, now)
 }
 
 func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Time) (string, bool, error) {

@@ -197,7 +197,7 @@ func createGame(t testing.TB, db *postgres.DB, id string, tc domain.TimeControl)
 			return err
 		}
 		g = c.Game
-		return tx.InsertGame(t.Context(), &c, domain.Cause{By: org.Email}, t0)
+		return domain.NewTx(tx, nil).InsertGame(t.Context(), &c, domain.Cause{By: org.Email}, t0)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestVersionRaceBetweenInstances(t *testing.T) {
 		db := dbs[w%len(dbs)]
 		wg.Go(func() {
 			for range perWorker {
-				_, _, err := domain.UpdateGame(t.Context(), db, domain.GameUpdate{GameID: g.ID, Now: t0,
+				_, _, err := domain.UpdateGame(t.Context(), db, nil, domain.GameUpdate{GameID: g.ID, Now: t0,
 					Compute: func(g domain.Game) (domain.GameChange, error) {
 						g.Version++ // a change of nothing but the version: an ETag bump
 						return domain.GameChange{Game: g}, nil
@@ -290,7 +290,7 @@ func BenchmarkStoreTurn(b *testing.B) {
 		for pb.Next() {
 			id := ids[next.Add(1)-1]
 			white := "white"
-			_, _, err := domain.UpdateGame(b.Context(), db, domain.GameUpdate{GameID: id, Now: t0,
+			_, _, err := domain.UpdateGame(b.Context(), db, nil, domain.GameUpdate{GameID: id, Now: t0,
 				Idem: &domain.Idempotency{Scope: "seat:" + id + ":white", Key: "k", Fingerprint: []byte{1}},
 				Compute: func(g domain.Game) (domain.GameChange, error) {
 					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, 0, "e5e4:e4d4:d4c4", t0)

@@ -11,46 +11,54 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
-	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
 	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
 var _ domain.Outbox = (*DB)(nil)
 
-// enqueue queues the mail of a change in its transaction (see
-// mailpolicy.QueueAll).
-func enqueue(ctx context.Context, tx pgx.Tx, g *domain.Game, notices []domain.Notice, c domain.Cause, now time.Time) error {
-	return mailpolicy.QueueAll(ctx, mailFacts{tx}, g, notices, c, now, func(r mailrow.Row) error {
-		return insertOutbox(ctx, tx, r, now)
-	})
+// enqueue queues mail the policy admitted (domain.Tx), in the transaction
+// of the change that causes it.
+func enqueue(ctx context.Context, tx pgx.Tx, mail []domain.Mail, now time.Time) error {
+	for _, m := range mail {
+		if err := insertMail(ctx, tx, m, "", now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// insertOutbox writes one outbox row, due at once.
-func insertOutbox(ctx context.Context, tx pgx.Tx, r mailrow.Row, now time.Time) error {
-	_, err := tx.Exec(ctx, `INSERT INTO outbox (kind, email, game_id, color, ply, secret, locale, message_id, created_at,
-		next_attempt_at, tournament_id, budgeted, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12)`,
-		r.Kind, r.Email, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID, ms(now), r.Tournament, r.Budgeted, r.Detail)
+// insertMail writes the outbox row of m, due at once; secret is a login
+// token.
+func insertMail(ctx context.Context, tx pgx.Tx, m domain.Mail, secret string, now time.Time) error {
+	r, err := mailrow.New(m, secret)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO outbox (kind, email, mailbox, game_id, color, ply, secret, locale, message_id, created_at,
+		next_attempt_at, tournament_id, budgeted, quiet, detail)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14)`,
+		r.Kind, r.Email, r.Mailbox, r.GameID, r.Color, r.Ply, r.Secret, r.Locale, r.MessageID, ms(now), r.Tournament,
+		r.Budgeted, r.Quiet, r.Detail)
 	if err != nil {
 		return fmt.Errorf("enqueue %s email: %w", r.Kind, err)
 	}
 	return nil
 }
 
-// mailFacts are the facts of mailpolicy, read inside a transaction.
-type mailFacts struct{ tx pgx.Tx }
+// The facts the mail policy reads in a unit of work (domain.MailFacts).
 
-func (f mailFacts) Stops(ctx context.Context, email string) (suppressed, unsubscribed bool, err error) {
-	err = f.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suppressions WHERE email = $1),
-		EXISTS (SELECT 1 FROM unsubscribes WHERE email = $1)`, email).Scan(&suppressed, &unsubscribed)
+func (s storeTx) MailStops(ctx context.Context, mailbox, email string) (suppressed, unsubscribed bool, err error) {
+	err = s.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM suppressions WHERE mailbox = $1),
+		EXISTS (SELECT 1 FROM unsubscribes WHERE email = $2)`, mailbox, email).Scan(&suppressed, &unsubscribed)
 	if err != nil {
 		return false, false, fmt.Errorf("read mail stops: %w", err)
 	}
 	return suppressed, unsubscribed, nil
 }
 
-func (f mailFacts) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
+func (s storeTx) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
 	var played bool
-	err := f.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM turns WHERE game_id = $1 AND color = $2 AND NOT auto)`,
+	err := s.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM turns WHERE game_id = $1 AND color = $2 AND NOT auto)`,
 		gameID, color).Scan(&played)
 	if err != nil {
 		return false, fmt.Errorf("read the seat's turns: %w", err)
@@ -58,34 +66,33 @@ func (f mailFacts) SeatPlayed(ctx context.Context, gameID, color string) (bool, 
 	return played, nil
 }
 
-func (f mailFacts) BudgetSpent(ctx context.Context, email string, since time.Time) (int, error) {
+func (s storeTx) BudgetSpent(ctx context.Context, mailbox string, since time.Time) (int, time.Time, error) {
 	var spent int
-	err := f.tx.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE email = $1 AND budgeted AND created_at > $2`,
-		email, ms(since)).Scan(&spent)
+	var oldest *time.Time
+	err := s.tx.QueryRow(ctx, `SELECT count(*), min(created_at) FROM outbox WHERE mailbox = $1 AND budgeted AND created_at > $2`,
+		mailbox, ms(since)).Scan(&spent, &oldest)
 	if err != nil {
-		return 0, fmt.Errorf("read mail budget: %w", err)
+		return 0, time.Time{}, fmt.Errorf("read mail budget: %w", err)
 	}
-	return spent, nil
+	return spent, utc(oldest), nil
 }
 
-func (f mailFacts) OldestBudgeted(ctx context.Context, email string, since time.Time) (time.Time, error) {
-	var oldest *time.Time
-	err := f.tx.QueryRow(ctx, `SELECT min(created_at) FROM outbox WHERE email = $1 AND budgeted AND created_at > $2`,
-		email, ms(since)).Scan(&oldest)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read mail budget: %w", err)
-	}
-	return utc(oldest), nil
+// TakeRequest takes one request from key's bucket in the unit of work (see
+// DB.TakeRequest).
+func (s storeTx) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
+	return takeRequest(ctx, s.tx, key, interval, tolerance, now)
 }
+
+var _ domain.MailFacts = storeTx{}
 
 // mailColumns are the columns scanMail reads, in its order.
 const mailColumns = `id, kind, email, game_id, color, ply, secret, locale, message_id, attempts, created_at,
-	tournament_id, detail`
+	tournament_id, quiet, detail`
 
 func scanMail(row pgx.CollectableRow) (domain.OutboxMail, error) {
 	var r mailrow.Read
 	if err := row.Scan(&r.ID, &r.Kind, &r.Email, &r.GameID, &r.Color, &r.Ply, &r.Secret, &r.Locale, &r.MessageID,
-		&r.Attempts, &r.CreatedAt, &r.Tournament, &r.Detail); err != nil {
+		&r.Attempts, &r.CreatedAt, &r.Tournament, &r.Quiet, &r.Detail); err != nil {
 		return domain.OutboxMail{}, err
 	}
 	m, err := r.Mail()
@@ -247,19 +254,21 @@ func (db *DB) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDeliv
 	return out, nil
 }
 
-// Suppress puts an address on the suppression list: from now on it gets
-// only the login mail it asks for itself, and its mail still waiting in the
-// outbox is marked failed. Doing it again changes nothing.
+// Suppress puts an address's mailbox (domain.Mailbox) on the suppression
+// list: from now on none of its addresses gets more than the login mail it
+// asks for itself, and their mail still waiting in the outbox is marked
+// failed. Doing it again changes nothing.
 func (db *DB) Suppress(ctx context.Context, email string, now time.Time) error {
+	mailbox := domain.Mailbox(email)
 	return db.withTx(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO suppressions (email, created_at) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`,
-			email, ms(now))
+		_, err := tx.Exec(ctx, `INSERT INTO suppressions (mailbox, created_at) VALUES ($1, $2) ON CONFLICT (mailbox) DO NOTHING`,
+			mailbox, ms(now))
 		if err != nil {
 			return fmt.Errorf("suppress: %w", err)
 		}
 		_, err = tx.Exec(ctx, `UPDATE outbox SET failed_at = $1, error_code = 'suppressed', last_error = $2
-			WHERE email = $3 AND kind <> 'login' AND sent_at IS NULL AND failed_at IS NULL`,
-			ms(now), "not sent: the address asked for no more email", email)
+			WHERE mailbox = $3 AND kind <> 'login' AND sent_at IS NULL AND failed_at IS NULL`,
+			ms(now), "not sent: the address asked for no more email", mailbox)
 		if err != nil {
 			return fmt.Errorf("suppress: drop queued mail: %w", err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Rate limits shared by every instance on the database: per key, the time
@@ -31,8 +33,15 @@ const sqlTakeRequest = `
 // nothing and returns ok=false and wait = f-now-tolerance; else it stores
 // full = f+interval and returns ok=true.
 func (db *DB) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (ok bool, wait time.Duration, err error) {
+	return takeRequest(ctx, db.pool, key, interval, tolerance, now)
+}
+
+// takeRequest runs sqlTakeRequest on q (the pool, or a unit of work).
+func takeRequest(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, key string, interval, tolerance time.Duration, now time.Time) (ok bool, wait time.Duration, err error) {
 	var full int64
-	err = db.pool.QueryRow(ctx, sqlTakeRequest, key, now.UnixNano(), int64(interval), int64(tolerance)).Scan(&ok, &full)
+	err = q.QueryRow(ctx, sqlTakeRequest, key, now.UnixNano(), int64(interval), int64(tolerance)).Scan(&ok, &full)
 	if err != nil {
 		return false, 0, fmt.Errorf("take request %s: %w", key, err)
 	}

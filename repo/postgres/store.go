@@ -53,7 +53,7 @@ func (s storeTx) AccountLocale(ctx context.Context, email string) (string, error
 	return accountLocale(ctx, s.tx, email)
 }
 
-func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Cause, now time.Time) error {
+func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, mail []domain.Mail, now time.Time) error {
 	if err := insertGame(ctx, s.tx, &c.Game); err != nil {
 		return err
 	}
@@ -63,13 +63,13 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, by domain.Ca
 	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now); err != nil {
 		return err
 	}
-	return enqueue(ctx, s.tx, &c.Game, c.Notices, by, now)
+	return enqueue(ctx, s.tx, mail, now)
 }
 
 // UpdateGame writes what a change did to before: the new state (if the
 // game is still at before's version, else domain.ErrStale), the turns it
 // played and its emails.
-func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, now time.Time) error {
+func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
 	write := updateGame
 	if c.Game.Version == before.Version {
 		write = checkVersion // a change that only answers: the game stays as it is
@@ -83,7 +83,7 @@ func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.
 	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
-	return enqueue(ctx, s.tx, &c.Game, c.Notices, c.Cause, now)
+	return enqueue(ctx, s.tx, mail, now)
 }
 
 // StoreResponse keeps the response to an idempotent request. A key stored

@@ -10,22 +10,10 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
-	"github.com/lesspost/lesspost/repo/internal/mailpolicy"
-	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
 
-// InsertTournament stores a new tournament, unless an entrant asked for no
-// mail from lesspost (the budget is counted as each round starts).
+// InsertTournament stores a new tournament.
 func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) error {
-	for _, email := range gamerow.TournamentPlayers(t) {
-		suppressed, _, err := mailFacts{s.tx}.Stops(ctx, email)
-		if err != nil {
-			return err
-		}
-		if suppressed {
-			return mailpolicy.SuppressedError(email)
-		}
-	}
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -111,17 +99,15 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament)
 	return nil
 }
 
-// AddNotice queues a notice of no game (a bye): what mailpolicy refuses is
-// left out.
-func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, locale string, c domain.Cause, now time.Time) error {
+// AddNotice writes the event of a notice of no game (a bye) and queues its
+// mail, as the policy admitted it.
+func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
 	if e, ok := domain.NoticeEvent(n); ok {
 		if err := writeEvents(ctx, s.tx, []domain.Event{e}, now); err != nil {
 			return err
 		}
 	}
-	return mailpolicy.Queue(ctx, mailFacts{s.tx}, n, n.Email, locale, c, now, func(r mailrow.Row) error {
-		return insertOutbox(ctx, s.tx, r, now)
-	})
+	return enqueue(ctx, s.tx, mail, now)
 }
 
 // DueTournaments lists tournaments whose schedule needs attention at now.

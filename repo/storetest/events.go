@@ -164,7 +164,9 @@ func testPruneEvents(t *testing.T, s EventStore) {
 // that then fails: nothing of it may stay.
 func abandonResign(t *testing.T, s domain.Store, g domain.Game) {
 	t.Helper()
-	err := s.Transact(t.Context(), func(tx domain.StoreTx) error {
+	err := s.Transact(t.Context(), func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		sub, err := domain.Resign(g, domain.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
 		if err != nil {
 			return err

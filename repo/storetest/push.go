@@ -22,7 +22,7 @@ func pushSub(owner, endpoint string, seed byte, expires time.Time) domain.PushSu
 
 func savePush(t *testing.T, s domain.Store, p domain.PushSubscription) (id int64, created bool) {
 	t.Helper()
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
 		id, created, err = tx.SavePushSubscription(ctx, p)
 		return err
 	})
@@ -79,7 +79,7 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 	if got := listPush(t, s, ann, later); len(got) != 1 || got[0].ID != a1 {
 		t.Errorf("after a2 expired the list is %s; want a1 alone", describePush(got))
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		got, err := tx.PushSubscriptions(ctx, ann, T0)
 		if err != nil || len(got) != 2 || got[0].ID != a1 || !bytes.Equal(got[0].Auth, again.Auth) {
 			t.Errorf("list in a unit of work = %s, %v", describePush(got), err)
@@ -97,7 +97,9 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 		return nil
 	})
 	// A rolled back unit of work keeps nothing.
-	_ = s.Transact(t.Context(), func(tx domain.StoreTx) error {
+	_ = s.Transact(t.Context(), func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		if _, _, err := tx.SavePushSubscription(t.Context(), pushSub(ann, "https://push.example/lost", 9, time.Time{})); err != nil {
 			return err
 		}
@@ -108,7 +110,7 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 	}
 	savePush(t, s, pushSub(bob, "https://push.example/old", 11, T0.Add(time.Minute)))
 	var n int
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
 		n, err = tx.DeletePushEndpoint(ctx, "https://push.example/a1", T0.Add(time.Minute))
 		return err
 	})

@@ -18,7 +18,7 @@ func testRematches(t *testing.T, s domain.Store) {
 	if got, err := s.RematchOf(ctx, "g_first"); err != nil || got != "" {
 		t.Fatalf("RematchOf before any = %q, %v", got, err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if err := tx.LinkRematch(ctx, "g_first", "g_again", T0); err != nil {
 			return err
 		}
@@ -28,7 +28,9 @@ func testRematches(t *testing.T, s domain.Store) {
 		}
 		return err
 	})
-	err := s.Transact(ctx, func(tx domain.StoreTx) error {
+	err := s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		return tx.LinkRematch(ctx, "g_first", "g_third", T0)
 	})
 	if !errors.Is(err, domain.ErrStale) {

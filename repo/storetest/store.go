@@ -317,8 +317,9 @@ func testMailOutcomes(t *testing.T, s repo.Store) {
 }
 
 // An address that asked for no mail refuses invitations and tournaments
-// that would mail it, unless the change is scheduled, where its mail is
-// left out; its login mail still goes.
+// that would mail it, or any other address of its mailbox (+tags), unless
+// the change is scheduled, where its mail is left out; its login mail
+// still goes.
 func testSuppressedAddresses(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
@@ -326,28 +327,34 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 		t.Fatal(err)
 	}
 	c := newGameOf(t, "g_refused", org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
-	err := s.Transact(ctx, func(tx domain.StoreTx) error { return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0) })
+	err := s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
+	})
 	if code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("inviting a suppressed address: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	if _, err := s.Game(ctx, c.Game.ID); code(err) != domain.CodeNotFound {
 		t.Errorf("the refused game was stored: %v", err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email, Scheduled: true}, T0)
 	})
 	if list, err := s.GameMail(ctx, c.Game.ID); err != nil || len(list) != 1 || list[0].Color != "white" {
 		t.Errorf("the scheduled game's mail = %+v, %v; want ann's invitation only", list, err)
 	}
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, "t_refused", org.ID, T0, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Transact(ctx, func(tx domain.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
+	_, err = serviceAt(s, T0).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
+		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, org.ID)
 	if code(err) != domain.CodeAddressSuppressed {
-		t.Errorf("a tournament with a suppressed entrant: %v, want %s", err, domain.CodeAddressSuppressed)
+		t.Errorf("a tournament with another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
+	}
+	tagged := newGameOf(t, "g_tagged", org, "ann@example.org", "bob+games@example.org", domain.TimeControl{}, T0)
+	err = s.Transact(ctx, func(st domain.StoreTx) error {
+		return domain.NewTx(st, nil).InsertGame(ctx, &tagged, domain.Cause{By: org.Email}, T0)
+	})
+	if code(err) != domain.CodeAddressSuppressed {
+		t.Errorf("inviting another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	if err := serviceAt(s, T0).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
@@ -357,40 +364,46 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 	}
 }
 
-// An address receives at most mailpolicy.RecipientBudget emails that others
-// caused in any 24 hours: past it, an invitation is refused until the
-// oldest leaves the window; a scheduled change goes ahead without its mail.
+// A mailbox receives at most its budget of emails that others caused in any
+// 24 hours (domain.MailPolicy, deciding from the counts each store keeps):
+// past it, an invitation is refused until the oldest leaves the window; a
+// scheduled change goes ahead without its mail.
 func testRecipientBudget(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
-	for i := range repo.RecipientBudget {
+	for i := range domain.DefaultMailLimits.RecipientPerDay {
 		// The creator's own seat counts against nobody's budget.
 		createGame(t, s, "g_"+string(rune('A'+i/26))+string(rune('a'+i%26)), org, "org@example.org", "vic@example.org",
 			T0.Add(time.Duration(i)*time.Minute))
 	}
 	now := T0.Add(2 * time.Hour)
 	c := newGameOf(t, "g_over", org, "org@example.org", "vic@example.org", domain.TimeControl{}, now)
-	err := s.Transact(ctx, func(tx domain.StoreTx) error { return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, now) })
+	err := s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, now)
+	})
 	de, ok := domain.ErrorOf(err)
 	if !ok || de.Code != domain.CodeRecipientBudgetSpent || de.RetryAfter != 22*time.Hour {
 		t.Fatalf("an invitation over the budget: %v (%+v), want %s retrying after 22h", err, de, domain.CodeRecipientBudgetSpent)
 	}
 	// Another address still gets its invitations; org's own never counted.
 	createGame(t, s, "g_other", org, "org@example.org", "wes@example.org", now)
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email, Scheduled: true}, now)
 	})
 	if list, _ := s.GameMail(ctx, c.Game.ID); len(list) != 1 || list[0].Color != "white" {
 		t.Errorf("the scheduled game's mail = %+v, want org's invitation only", list)
 	}
-	// A tournament's round results and the reminder of a round's end are
-	// not counted (they follow the round's invitation, which was); a change
-	// by its organiser is, and is left out.
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	// A tournament's mail counts, and is left out, unless its recipient
+	// signed up himself (Agreed); the budget is the mailbox's, whatever
+	// +tag the address has.
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		for _, k := range []domain.NoticeKind{domain.NoticeRoundResults, domain.NoticeRoundDeadline, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate} {
-			n := domain.Notice{Kind: k, Email: "vic@example.org", Tournament: "t_budget", Ply: 1}
-			if err := tx.AddNotice(ctx, n, "en", domain.Cause{By: org.Email, Scheduled: true}, now); err != nil {
-				return err
+			for _, agreed := range []bool{false, true} {
+				n := domain.Notice{Kind: k, Email: "vic+event@example.org", Tournament: "t_budget", Ply: 1, Agreed: agreed}
+				if err := tx.AddNotice(ctx, n, "en", domain.Cause{By: org.Email, Scheduled: true}, now); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -402,8 +415,15 @@ func testRecipientBudget(t *testing.T, s repo.Store) {
 			got = append(got, string(m.Notice.Kind))
 		}
 	}
-	if want := "round_results round_deadline final_standings"; strings.Join(got, " ") != want {
-		t.Errorf("a tournament's mail over the budget: %q, want %q", got, want)
+	if want := "round_results round_deadline final_standings tournament_update"; strings.Join(got, " ") != want {
+		t.Errorf("a tournament's mail over the budget: %q, want the agreed %q", got, want)
+	}
+	c2 := newGameOf(t, "g_tagged", org, "org@example.org", "vic+2@example.org", domain.TimeControl{}, now)
+	err = s.Transact(ctx, func(st domain.StoreTx) error {
+		return domain.NewTx(st, nil).InsertGame(ctx, &c2, domain.Cause{By: org.Email}, now)
+	})
+	if code(err) != domain.CodeRecipientBudgetSpent {
+		t.Errorf("an invitation to another +tag of the mailbox over its budget: %v, want %s", err, domain.CodeRecipientBudgetSpent)
 	}
 	// A day after the first, there is room again.
 	later := T0.Add(24*time.Hour + time.Millisecond)
@@ -422,7 +442,7 @@ func testBacklog(t *testing.T, s repo.Store) {
 	org := ensureUser(t, s, "org@example.org")
 	c := newGameOf(t, "g_clock", org, "ann@example.org", "bob@example.org",
 		domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, T0)
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	now := T0.Add(3 * 24 * time.Hour)
@@ -496,7 +516,7 @@ func testPruneMail(t *testing.T, s repo.Store) {
 func testPruneSessions(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		for i, id := range []string{"s1", "s2", "s3", "s4"} {
 			if err := tx.AddSession(ctx, domain.Session{ID: id, User: u, ExpiresAt: T0.Add(time.Duration(i+1) * time.Minute)}, T0); err != nil {
 				return err
@@ -567,7 +587,7 @@ func testExpireLoginMail(t *testing.T, s repo.Store) {
 func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	keys := []string{"old1", "old2", "old3", "new"}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		for i, k := range keys {
 			at := T0.Add(time.Duration(i) * time.Minute)
 			if k == "new" {
@@ -597,7 +617,7 @@ func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
 func testTimeZoneOf(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		_, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de", TimeZone: "Europe/Berlin"})
 		return err
 	})

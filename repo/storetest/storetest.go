@@ -70,10 +70,10 @@ const (
 )
 
 // transact runs fn in a unit of work and fails the test if it fails.
-func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx domain.StoreTx) error) {
+func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx *domain.Tx) error) {
 	t.Helper()
 	ctx := t.Context()
-	if err := s.Transact(ctx, func(tx domain.StoreTx) error { return fn(ctx, tx) }); err != nil {
+	if err := s.Transact(ctx, func(st domain.StoreTx) error { return fn(ctx, domain.NewTx(st, nil)) }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -81,7 +81,7 @@ func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx doma
 func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
 	t.Helper()
 	var u domain.User
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
 		u, err = tx.EnsureUser(ctx, email, T0)
 		return err
 	})
@@ -112,7 +112,7 @@ func newGameOf(t *testing.T, id string, creator domain.User, white, black string
 func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
 	t.Helper()
 	c := newGame(t, s, id)
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: "org@example.org"}, T0)
 	})
 	return c.Game
@@ -122,7 +122,7 @@ func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
 func createGame(t *testing.T, s domain.Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
 	t.Helper()
 	c := newGameOf(t, id, creator, white, black, domain.TimeControl{}, now)
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: creator.Email}, now)
 	})
 	return c.Game
@@ -152,7 +152,7 @@ func change(t *testing.T, s domain.Store, g domain.Game, at time.Time, submit fu
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
 	})
 	return sub.Game
@@ -217,7 +217,7 @@ func testTurnsFrom(t *testing.T, s domain.Store) {
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
 		}
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 			if got, err := tx.TurnsFrom(ctx, g.ID, from); err != nil || !slices.Equal(got, want) {
 				t.Errorf("in a unit of work, TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
 			}
@@ -239,7 +239,9 @@ func testAllOrNothing(t *testing.T, s domain.Store) {
 	ctx := t.Context()
 	c := newGame(t, s, "g_undone")
 	failed := errors.New("the change fails after its writes")
-	err := s.Transact(ctx, func(tx domain.StoreTx) error {
+	err := s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		if err := tx.InsertGame(ctx, &c, domain.Cause{}, T0); err != nil {
 			return err
 		}
@@ -265,7 +267,9 @@ func testVersionGuard(t *testing.T, s domain.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Transact(ctx, func(tx domain.StoreTx) error {
+	err = s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
 	})
 	if !errors.Is(err, domain.ErrStale) {
@@ -283,12 +287,15 @@ func testIdempotentResponses(t *testing.T, s domain.Store) {
 		t.Fatalf("before: found %v, %v", found, err)
 	}
 	resp := domain.Response{Status: 201, Body: []byte(`{"ok":true}`)}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
 	got, found, err := s.StoredResponse(ctx, idem)
 	if err != nil || !found || got.Status != 201 || string(got.Body) != string(resp.Body) {
 		t.Errorf("StoredResponse = %+v, %v, %v", got, found, err)
 	}
-	err = s.Transact(ctx, func(tx domain.StoreTx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
+	err = s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+		return tx.StoreResponse(ctx, idem, resp, T0)
+	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("storing a key twice: %v, want ErrStale", err)
 	}
@@ -303,7 +310,7 @@ func testSessions(t *testing.T, s domain.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddSession(ctx, sess, T0) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddSession(ctx, sess, T0) })
 	got, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute))
 	if err != nil || got.User.ID != u.ID || got.User.Email != u.Email || !got.ExpiresAt.Equal(sess.ExpiresAt) {
 		t.Errorf("ActiveSession = %+v, %v", got, err)
@@ -311,7 +318,7 @@ func testSessions(t *testing.T, s domain.Store) {
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Hour)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("an expired session: %v, want %s", err, domain.CodeUnauthorized)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.RevokeSession(ctx, "s1", T0) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.RevokeSession(ctx, "s1", T0) })
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("a revoked session: %v, want %s", err, domain.CodeUnauthorized)
 	}
@@ -326,11 +333,11 @@ func testLoginCodes(t *testing.T, s domain.Store) {
 	add := func(email, token string, expires time.Time) {
 		l := domain.LoginToken{Email: email, Token: token, CodeHash: domain.LoginCodeHash(email, domain.LoginCode(token)), Locale: "en",
 			ExpiresAt: expires}
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddLoginToken(ctx, l, T0) })
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, l, T0) })
 	}
 	spend := func(email, code string, at time.Time) bool {
 		var ok bool
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 			var err error
 			ok, err = tx.SpendLoginCode(ctx, email, domain.LoginCodeHash(email, code), maxMisses, at)
 			return err
@@ -377,7 +384,7 @@ func testLoginCodes(t *testing.T, s domain.Store) {
 	if spend(ann, domain.LoginCode("ann-2"), T0) {
 		t.Errorf("a code signed in after %d misses", maxMisses)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if email, ok, err := tx.SpendLoginToken(ctx, "ann-2", T0); err != nil || !ok || email != ann {
 			t.Errorf("the link of a code that stopped: %q, %v, %v", email, ok, err)
 		}
@@ -387,8 +394,8 @@ func testLoginCodes(t *testing.T, s domain.Store) {
 
 func testLoginTokens(t *testing.T, s domain.Store) {
 	token := domain.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(domain.LoginTTL)}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.AddLoginToken(ctx, token, T0) })
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, token, T0) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		for _, c := range []struct {
 			after time.Time
 			want  int
@@ -419,7 +426,7 @@ func testAccounts(t *testing.T, s domain.Store) {
 	if !u.ReplyConfirmations {
 		t.Error("a new account has ReplyConfirmations off, want on")
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		got, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de"})
 		if err != nil || got.Name != "Ann" || got.Locale != "de" || got.ReplyConfirmations {
 			t.Errorf("UpdateUser = %+v, %v", got, err)
@@ -466,7 +473,7 @@ func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
 	refusal := domain.Notice{Kind: domain.NoticeReplyRefused, GameID: g.ID, Color: "white", Ply: 0,
 		Reply: &domain.ReplyDetail{Reason: domain.ReplyNoTurn, Lines: []string{"hello"}}}
 	resp := domain.Response{Status: 200, Body: []byte(`{"status":"refused"}`)}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		c := domain.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
 		if err := tx.UpdateGame(ctx, &g, &c, T0.Add(time.Minute)); err != nil {
 			return err
@@ -485,7 +492,9 @@ func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
 		t.Errorf("GameMail = %+v, %v; want the invitations and the refusal", mail, err)
 	}
 	play(t, s, g, T0.Add(2*time.Minute)) // g is now stale
-	err = s.Transact(ctx, func(tx domain.StoreTx) error {
+	err = s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
 	})
 	if !errors.Is(err, domain.ErrStale) {
@@ -500,7 +509,7 @@ func testVacations(t *testing.T, s domain.Store) {
 	later := domain.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
 	now := domain.Period{Start: T0.Add(-day), End: T0.Add(day)}
 	var ids [2]int64
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
 		if ids[0], err = tx.AddVacation(ctx, u.ID, later, T0); err != nil {
 			return err
 		}
@@ -511,7 +520,7 @@ func testVacations(t *testing.T, s domain.Store) {
 	if err != nil || len(list) != 2 || list[0].ID != ids[1] || !list[0].End.Equal(now.End) || list[1].ID != ids[0] {
 		t.Fatalf("UserVacations = %+v, %v; want both, by start", list, err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if p, err := tx.Vacations(ctx, u.Email, T0.Add(5*day)); err != nil || len(p) != 1 || !p[0].Start.Equal(later.Start) {
 			t.Errorf("Vacations after 5 days = %+v, %v; want the later one", p, err)
 		}
@@ -558,7 +567,7 @@ func testGamesOfAnAddress(t *testing.T, s domain.Store) {
 		email string
 		want  []string
 	}{{"ann@example.org", []string{g.ID, other.ID}}, {"bob@example.org", []string{g.ID, other.ID}}, {"org@example.org", nil}} {
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 			games, err := tx.GamesPlaying(ctx, c.email)
 			var ids []string
 			for _, g := range games {
@@ -585,13 +594,13 @@ func testVacationDuringATurn(t *testing.T, s domain.Store) {
 	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
 	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
 	c := newGameOf(t, "g_away", org, "ann@example.org", bob.Email, tc, T0)
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	away := domain.Period{Start: T0.Add(day), End: T0.Add(3 * day)}
 	computed := 0
 	played := T0.Add(time.Hour)
-	_, _, err := domain.UpdateGame(ctx, s, domain.GameUpdate{GameID: c.Game.ID, Now: played,
+	_, _, err := domain.UpdateGame(ctx, s, nil, domain.GameUpdate{GameID: c.Game.ID, Now: played,
 		Compute: func(g domain.Game) (domain.GameChange, error) {
 			computed++
 			if computed == 1 { // Bob, not to move, goes away meanwhile

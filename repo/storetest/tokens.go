@@ -15,7 +15,7 @@ import (
 func testRefreshTokens(t *testing.T, s domain.Store) {
 	u := ensureUser(t, s, "ann@example.org")
 	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(24 * time.Hour)}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if err := tx.AddSession(ctx, sess, T0); err != nil {
 			return err
 		}
@@ -41,7 +41,7 @@ func testRefreshTokens(t *testing.T, s domain.Store) {
 		{"r3", T0.Add(2 * time.Hour), "s1", domain.RefreshSpent},  // which forgets the expired r1 and r2
 		{"r1", T0.Add(2 * time.Hour), "", domain.RefreshUnknown},
 	} {
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 			id, state, err := tx.SpendRefreshToken(ctx, c.token, c.at)
 			if err != nil || id != c.id || state != c.state {
 				t.Errorf("SpendRefreshToken(%s at %v) = %q, %v, %v; want %q, %v", c.token, c.at, id, state, err, c.id, c.state)
@@ -49,7 +49,7 @@ func testRefreshTokens(t *testing.T, s domain.Store) {
 			return nil
 		})
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		got, err := tx.ActiveSession(ctx, "s1", T0)
 		if err != nil || got.User.ID != u.ID || got.User.Email != u.Email || !got.ExpiresAt.Equal(sess.ExpiresAt) {
 			t.Errorf("ActiveSession in a unit of work = %+v, %v", got, err)
@@ -67,13 +67,15 @@ func testRefreshTokens(t *testing.T, s domain.Store) {
 // testRefreshTokensRollBack: a unit of work that fails spends nothing.
 func testRefreshTokensRollBack(t *testing.T, s domain.Store) {
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if err := tx.AddSession(ctx, domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}, T0); err != nil {
 			return err
 		}
 		return tx.AddRefreshToken(ctx, "s1", "r1", T0.Add(time.Hour))
 	})
-	failed := s.Transact(t.Context(), func(tx domain.StoreTx) error {
+	failed := s.Transact(t.Context(), func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+
 		if _, _, err := tx.SpendRefreshToken(t.Context(), "r1", T0); err != nil {
 			return err
 		}
@@ -82,7 +84,7 @@ func testRefreshTokensRollBack(t *testing.T, s domain.Store) {
 	if failed != domain.ErrStale {
 		t.Fatalf("Transact = %v", failed)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if _, state, err := tx.SpendRefreshToken(ctx, "r1", T0); err != nil || state != domain.RefreshSpent {
 			t.Errorf("after a failed unit of work: %v, %v; want spent now", state, err)
 		}
@@ -97,7 +99,7 @@ func testPersonalTokens(t *testing.T, s domain.Store) {
 	ann, bob := ensureUser(t, s, "ann@example.org"), ensureUser(t, s, "bob@example.org")
 	forever := domain.PersonalToken{UserID: ann.ID, Name: "bot", Scopes: []string{domain.ScopeGamesRead, domain.ScopeGamesPlay}, CreatedAt: T0}
 	brief := domain.PersonalToken{UserID: ann.ID, Name: "script", Scopes: []string{domain.ScopeAccountRead}, CreatedAt: T0, ExpiresAt: T0.Add(time.Hour)}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
 		if forever.ID, err = tx.AddPersonalToken(ctx, forever, "lp_pat_one"); err != nil {
 			return err
 		}
@@ -124,7 +126,7 @@ func testPersonalTokens(t *testing.T, s domain.Store) {
 			t.Errorf("%s at %v: %+v of %+v (%v), want %+v of ann", c.secret, c.at, got, owner, ok, *c.want)
 		}
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if n, err := tx.CountPersonalTokens(ctx, ann.ID, T0); err != nil || n != 2 {
 			t.Errorf("CountPersonalTokens = %d, %v; want 2", n, err)
 		}
@@ -138,7 +140,7 @@ func testPersonalTokens(t *testing.T, s domain.Store) {
 	if err != nil || len(list) != 2 || !samePersonalToken(list[0], brief) || !samePersonalToken(list[1], forever) {
 		t.Errorf("PersonalTokens = %+v, %v; want the script, then the touched bot", list, err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if ok, err := tx.DeletePersonalToken(ctx, bob.ID, forever.ID); err != nil || ok {
 			t.Errorf("bob deleting ann's token: %v, %v", ok, err)
 		}

@@ -24,7 +24,7 @@ func newTournament(t *testing.T, s domain.Store, id string) domain.Tournament {
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.InsertTournament(ctx, &tour) })
 	return tour
 }
 
@@ -52,12 +52,15 @@ func testTournaments(t *testing.T, s domain.Store) {
 
 	renamed := got
 	renamed.Name, renamed.Version = "Cup II", got.Version+1
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.SaveTournament(ctx, &renamed, got.Version)
 	})
 	stale := got
 	stale.Name, stale.Version = "Cup III", got.Version+1
-	err = s.Transact(ctx, func(tx domain.StoreTx) error { return tx.SaveTournament(ctx, &stale, got.Version) })
+	err = s.Transact(ctx, func(st domain.StoreTx) error {
+		tx := domain.NewTx(st, nil)
+		return tx.SaveTournament(ctx, &stale, got.Version)
+	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("saving from a version that is gone: %v, want ErrStale", err)
 	}
@@ -80,7 +83,7 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &open) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.InsertTournament(ctx, &open) })
 	// list gives the ids of each category, as "organising:t_1 playing:t_2".
 	list := func(u domain.User, email string, now time.Time) string {
 		t.Helper()
@@ -120,12 +123,12 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 	if err := open.CloseRegistration(T0); err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &open, version-1) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.SaveTournament(ctx, &open, version-1) })
 	version = closed.Version
 	if err := closed.UpdateEntrant(1, domain.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.SaveTournament(ctx, &closed, version) })
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.SaveTournament(ctx, &closed, version) })
 	for _, c := range []struct {
 		email string
 		want  string
@@ -158,7 +161,7 @@ func testAccountTournamentPages(t *testing.T, s domain.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.InsertTournament(ctx, &tour) })
 		want = append([]string{id}, want...)
 	}
 	for _, c := range []struct {
@@ -203,7 +206,7 @@ func testSeatChangesHands(t *testing.T, s domain.Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
 	ng, notices := domain.Reseat(g, 1, domain.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
-	transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
 	got, err := s.Game(ctx, g.ID)
@@ -247,7 +250,7 @@ func testGamesInBulk(t *testing.T, s domain.Store) {
 		if i < 2 {
 			c.Game.Tournament = &domain.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
 		}
-		transact(t, s, func(ctx context.Context, tx domain.StoreTx) error {
+		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
 		games = append(games, c.Game)

@@ -19,6 +19,7 @@ import (
 type Row struct {
 	Kind       string
 	Email      string
+	Mailbox    string // domain.Mailbox of Email, which the budget counts by
 	GameID     sql.NullString
 	Color      sql.NullString
 	Ply        sql.NullInt64
@@ -27,18 +28,20 @@ type Row struct {
 	MessageID  string
 	Tournament sql.NullString
 	Budgeted   bool
+	Quiet      bool // the mail leaves out the words of whoever caused it
 	// Detail is what the answer to a reply says (domain.ReplyDetail as
 	// JSON), or what a disabled webhook's notice says (domain.WebhookNotice);
 	// NULL for other mail.
 	Detail sql.NullString
 }
 
-// New is the row of notice n to email. locale matters only for mail that
-// belongs to no seat (a seat's mail speaks the seat's locale); secret is a
-// login token, kept until the mail is sent; budgeted counts the mail
-// against the recipient's budget of mail caused by others.
-func New(n domain.Notice, email, secret, locale string, budgeted bool) (Row, error) {
-	r := Row{Kind: string(n.Kind), Email: email, Locale: locale, MessageID: domain.RandomToken(16), Budgeted: budgeted}
+// New is the row of mail m, as the mail policy admitted it. Its locale
+// matters only for mail that belongs to no seat (a seat's mail speaks the
+// seat's locale); secret is a login token, kept until the mail is sent.
+func New(m domain.Mail, secret string) (Row, error) {
+	n := m.Notice()
+	r := Row{Kind: string(n.Kind), Email: m.To(), Mailbox: m.Mailbox(), Locale: m.Locale(), MessageID: domain.RandomToken(16),
+		Budgeted: m.Budgeted(), Quiet: m.Quiet()}
 	if r.Locale == "" {
 		r.Locale = domain.DefaultLocale
 	}
@@ -90,7 +93,7 @@ type Read struct {
 func (r *Read) Mail() (domain.OutboxMail, error) {
 	m := domain.OutboxMail{
 		ID: r.ID, Email: r.Email, Secret: r.Secret.String, Locale: r.Locale, MessageID: r.MessageID,
-		Attempts: r.Attempts, CreatedAt: r.CreatedAt.UTC(),
+		Attempts: r.Attempts, CreatedAt: r.CreatedAt.UTC(), Quiet: r.Quiet,
 		Notice: domain.Notice{Kind: domain.NoticeKind(r.Kind), GameID: r.GameID.String, Color: r.Color.String,
 			Ply: int(r.Ply.Int64), Email: r.Email, Tournament: r.Tournament.String},
 	}
