@@ -61,7 +61,7 @@ var problemCodes = []string{
 	domain.CodeInviteInvalid, domain.CodeAlreadyPlayed, domain.CodeTournamentPaused, domain.CodeTournamentNotPaused,
 	domain.CodeRoundNotChangeable, domain.CodeTournamentStarted, domain.CodeTeamsUnsupported,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
-	domain.CodeRecipientBudgetSpent,
+	domain.CodeRecipientBudgetSpent, domain.CodeMailLimited,
 	domain.CodeInvalidPushSubscription, domain.CodeTooManyPushSubscription, domain.CodeSeatOrAccountRequired,
 	domain.CodeWebhookURLRefused, domain.CodeTooManyWebhooks, domain.CodeWebhookDisabled,
 }

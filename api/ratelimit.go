@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/lesspost/lesspost/domain"
 )
 
 // RateLimit lets one key (a client address, an account) make Requests
@@ -279,20 +280,14 @@ func (s *Server) limitWebhookRedeliver() echo.MiddlewareFunc {
 }
 
 // callerRule limits per signed-in account, or per seat for a request made
-// with a seat's move link (which has no account). A seat's links share one
-// key whatever their version: each renewal makes a new version, which must
-// not bring a fresh allowance.
+// with a seat's move link (which has no account; see callerKey).
 func (s *Server) callerRule(l limiter) limitRule {
-	account := s.accountRule(l)
 	return limitRule{limiter: l, key: func(c echo.Context) string {
-		if key := account.key(c); key != "" {
-			return key
-		}
 		p, err := s.authenticate(c)
-		if err != nil || p.use != useSeat {
+		if err != nil {
 			return ""
 		}
-		return "seat:" + p.game + "/" + p.color
+		return p.callerKey()
 	}}
 }
 
@@ -307,6 +302,36 @@ func (s *Server) accountRule(l limiter) limitRule {
 		}
 		return "user:" + strconv.FormatInt(p.session.User.ID, 10)
 	}}
+}
+
+// identifyRequester tells the use cases who asks (domain.Requester), for the
+// mail policy's limits on the mail a request causes to others: the caller's
+// credentials, if the token is valid, and the client address. Every route
+// passes here, so no route that can cause mail escapes the sender's limits.
+func (s *Server) identifyRequester(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := domain.Requester{Client: "ip:" + clientKey(c.Request(), s.cfg.TrustedProxies)}
+		if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
+			if p, err := s.authenticate(c); err == nil {
+				r.Caller = p.callerKey()
+			}
+		}
+		c.SetRequest(c.Request().WithContext(domain.WithRequester(c.Request().Context(), r)))
+		return next(c)
+	}
+}
+
+// callerKey names the principal's credentials for the limits: its account,
+// or its move link's seat whatever the link's version (a renewal must not
+// bring a fresh allowance); "" for a spectator link, which can cause no mail.
+func (p *principal) callerKey() string {
+	switch {
+	case p.account():
+		return "user:" + strconv.FormatInt(p.session.User.ID, 10)
+	case p.use == useSeat:
+		return "seat:" + p.game + "/" + p.color
+	}
+	return ""
 }
 
 // clientKey is the key of the client a request comes from: its IPv4 address,

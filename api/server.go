@@ -51,6 +51,10 @@ type Config struct {
 	// client address and account (429 rate_limited); zero fields mean
 	// DefaultRateLimits.
 	RateLimits RateLimits
+	// MailLimits are the mail policy's numbers (domain.MailPolicy): the
+	// recipient's daily budget and the sender's limits, which every route
+	// that can cause mail meets. Zero fields mean the defaults.
+	MailLimits domain.MailLimits
 	// CORSOrigins are the origins (scheme://host[:port], or "*" for any)
 	// whose web pages may call the API with bearer tokens. Empty (the
 	// default) allows none: no response carries a CORS header.
@@ -137,7 +141,8 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: links, limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
-	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
+	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, MailLimits: cfg.MailLimits,
+		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
 	s.shutdown, s.stop = context.WithCancel(context.Background())
@@ -158,6 +163,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	e.Use(
 		limitBody,
 		validateRequests(c),
+		s.identifyRequester,
 	)
 	// Rate limits are route middleware (see routes), so they run after
 	// these: a request the contract refuses counts against no limit.

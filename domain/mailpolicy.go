@@ -19,12 +19,14 @@ import (
 //     enter it in a tournament) is refused with address_suppressed.
 //   - The recipient's budget: at most MailLimits.RecipientPerDay emails a
 //     day that other people caused (see countsAgainstBudget for what counts).
-//   - The sender's limits, for mail a request causes to strangers beyond a
-//     game's own course: per caller and per client address, at most
-//     MailLimits.PairPerDay emails a day to any one stranger, and at most
-//     MailLimits.CallerPerHour (ClientPerHour) such requests an hour. Over
-//     them the request is refused whole (429 mail_limited), so nothing is
-//     half done.
+//   - The sender's limits, for mail a request causes to strangers: per
+//     caller and per client address, at most MailLimits.PairPerDay emails a
+//     day to any one stranger, and at most MailLimits.CallerPerHour
+//     (ClientPerHour) requests an hour that mail strangers beyond a game's
+//     own course. Over them the request is refused whole (429 mail_limited),
+//     so nothing is half done; but a turn is never refused for its mail: the
+//     course of a game goes on, and the stranger who has not answered is not
+//     mailed about it.
 //   - The caller's own words (a reason, a team's name) go only to people who
 //     agreed to hear from him: himself, and entrants who signed up to his
 //     event themselves. Everyone else gets the mail without them (Quiet), so
@@ -49,9 +51,11 @@ type MailLimits struct {
 	RecipientPerDay int
 	// PairPerDay is how much mail one caller, or one client address, may
 	// cause to one stranger's mailbox in 24 hours (at once; then one more
-	// every 24h/PairPerDay) beyond the course of a game: invitations, renewed
-	// links, a tournament's changes. An organiser who pauses and resumes his
-	// event five times in a day reaches it.
+	// every 24h/PairPerDay): invitations, renewed links, a tournament's
+	// changes, and the turns of games the stranger has not played in yet.
+	// An organiser who pauses and resumes his event five times in a day
+	// reaches it; a player who starts five games with a friend who has not
+	// answered yet, and moves first in each, too.
 	PairPerDay int
 	// CallerPerHour and ClientPerHour bound the requests, per caller (an
 	// account, or a move link's seat) and per client address, that mail
@@ -286,8 +290,16 @@ func (a *admission) admitOne(ctx context.Context, n Notice, to, locale string, c
 		e.RetryAfter = oldest.Add(BudgetWindow).Sub(now)
 		return Mail{}, false, e
 	}
-	if inRequest && !n.Kind.course() {
-		if err := a.takePair(ctx, req, mailbox, to, now); err != nil {
+	if inRequest {
+		err := a.takePair(ctx, req, mailbox, to, now)
+		if de, ok := ErrorOf(err); ok && de.Code == CodeMailLimited && n.Kind.course() {
+			// The game goes on; the stranger, who has not answered this
+			// sender's mail today, is not mailed about it.
+			p.log.WarnContext(ctx, "mail left out: the sender's mail to the recipient today is spent",
+				"kind", string(n.Kind), "game", n.GameID)
+			return Mail{}, false, nil
+		}
+		if err != nil {
 			return Mail{}, false, err
 		}
 	}

@@ -350,7 +350,7 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	}
 	v.goal, v.rules = goal.Sentence(seat.Locale), r.Links.RulesURL(g.Rules.Ruleset(), seat.Locale)
 	if g.Tournament != nil {
-		t, err := r.Store.Tournament(ctx, g.Tournament.ID)
+		t, err := r.tournamentOf(ctx, m, g.Tournament.ID)
 		if err != nil {
 			return nil, nil, fmt.Errorf("render mail %d: %w", m.ID, err)
 		}
@@ -540,7 +540,7 @@ func withdrawnOpponent(t *domain.Tournament, round, entrant int) (int, bool) {
 // bye renders the email of a tournament player who plays no game this
 // round: he has a bye, or his opponent withdrew.
 func (r *Renderer) bye(ctx context.Context, m domain.OutboxMail, msg Message) (Message, error) {
-	t, err := r.Store.Tournament(ctx, m.Notice.Tournament)
+	t, err := r.tournamentOf(ctx, m, m.Notice.Tournament)
 	if err != nil {
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}

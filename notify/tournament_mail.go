@@ -13,10 +13,29 @@ import (
 // know. Each is rendered from the tournament as stored when it is sent, in
 // the recipient's language; the log entry it is about is named by number.
 
+// tournamentOf reads tournament id for mail m. A quiet mail (see
+// domain.MailPolicy) reads it without the organiser's and the players' own
+// words: no reasons in its log, and teams named by their members.
+func (r *Renderer) tournamentOf(ctx context.Context, m domain.OutboxMail, id string) (domain.Tournament, error) {
+	t, err := r.Store.Tournament(ctx, id)
+	if err != nil || !m.Quiet {
+		return t, err
+	}
+	t.Entrants = slices.Clone(t.Entrants)
+	for i := range t.Entrants {
+		t.Entrants[i].Team = ""
+	}
+	t.Log = slices.Clone(t.Log)
+	for i := range t.Log {
+		t.Log[i].Reason = ""
+	}
+	return t, nil
+}
+
 // tournamentMail renders a round_results, final_standings or
 // tournament_update email.
 func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg Message) (Message, error) {
-	t, err := r.Store.Tournament(ctx, m.Notice.Tournament)
+	t, err := r.tournamentOf(ctx, m, m.Notice.Tournament)
 	if err != nil {
 		return Message{}, fmt.Errorf("render mail %d: %w", m.ID, err)
 	}

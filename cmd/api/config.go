@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
@@ -45,6 +46,9 @@ type Config struct {
 	// RateLimits bound logins, login-code exchanges, game and tournament
 	// creation and move-link renewals.
 	RateLimits api.RateLimits
+	// MailLimits are the mail policy's numbers: the recipient's daily
+	// budget and the sender's limits (domain.MailPolicy).
+	MailLimits domain.MailLimits
 	// CORSOrigins lists, comma-separated, the origins whose web pages may
 	// call the API (see origins).
 	CORSOrigins string
@@ -136,6 +140,11 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	for _, l := range limits {
 		fs.TextVar(l.p, l.name, l.def, l.what+", as `N/duration`: N at once, then N per duration")
 	}
+	mail := domain.DefaultMailLimits
+	fs.IntVar(&cfg.MailLimits.RecipientPerDay, "mail-budget", mail.RecipientPerDay, "`emails` that other people may cause to one mailbox (its +tags together) in 24 hours:\ninvitations, renewed links, tournament mail, the mail of games it has not played in yet")
+	fs.IntVar(&cfg.MailLimits.PairPerDay, "limit-mail-per-stranger", mail.PairPerDay, "`emails` one account (or move link) and one client address may each cause to one\nstranger's mailbox in 24 hours, beyond a game's turns: invitations, links, an event's changes")
+	fs.IntVar(&cfg.MailLimits.CallerPerHour, "limit-mail-requests-account", mail.CallerPerHour, "`requests` an hour that email strangers beyond a game's turns, per account (or move link)")
+	fs.IntVar(&cfg.MailLimits.ClientPerHour, "limit-mail-requests-ip", mail.ClientPerHour, "`requests` an hour that email strangers beyond a game's turns, per client address")
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
@@ -414,6 +423,10 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("limit_tournaments_account", cfg.RateLimits.TournamentAccount.String()),
 		slog.String("limit_webhook_pings_account", cfg.RateLimits.WebhookPingAccount.String()),
 		slog.String("limit_webhook_redeliveries_account", cfg.RateLimits.WebhookRedeliverAccount.String()),
+		slog.Int("mail_budget", cfg.MailLimits.RecipientPerDay),
+		slog.Int("limit_mail_per_stranger", cfg.MailLimits.PairPerDay),
+		slog.Int("limit_mail_requests_account", cfg.MailLimits.CallerPerHour),
+		slog.Int("limit_mail_requests_ip", cfg.MailLimits.ClientPerHour),
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),
