@@ -113,10 +113,25 @@ func Mailbox(email string) string {
 // "seat:g_x/white" for a move link; "" for none) and Client the address the
 // request came from ("ip:203.0.113.9", or an IPv6 /64). The edge puts it in
 // the request's context (WithRequester); changes with none in their context
-// (the scheduler's) are not charged to anyone.
+// (a game's deadlines) are not charged to anyone.
+//
+// Deferred marks a change made later on the caller's behalf, not at his
+// request: a tournament's round, its organiser's doing. It cannot be
+// refused, so its mail over the per-stranger limit is left out, and it
+// takes nothing from the hourly allowance of requests.
 type Requester struct {
-	Caller string
-	Client string
+	Caller   string
+	Client   string
+	Deferred bool
+}
+
+// onBehalfOf is ctx with the organiser of a tournament as the deferred
+// requester of what the scheduler does to it, unless ctx is a request's.
+func onBehalfOf(ctx context.Context, organizerID int64) context.Context {
+	if _, ok := RequesterOf(ctx); ok {
+		return ctx
+	}
+	return WithRequester(ctx, Requester{Caller: fmt.Sprint("user:", organizerID), Deferred: true})
 }
 
 type requesterKey struct{}
@@ -244,7 +259,7 @@ func (a *admission) admit(ctx context.Context, notices []Notice, to func(Notice)
 			continue
 		}
 		out = append(out, m)
-		charge = charge || inRequest && m.budgeted && !n.Kind.course()
+		charge = charge || inRequest && !req.Deferred && m.budgeted && !n.Kind.course()
 	}
 	if charge && !a.charged {
 		if err := a.chargeRequest(ctx, req, now); err != nil {
@@ -292,9 +307,9 @@ func (a *admission) admitOne(ctx context.Context, n Notice, to, locale string, c
 	}
 	if inRequest {
 		err := a.takePair(ctx, req, mailbox, to, now)
-		if de, ok := ErrorOf(err); ok && de.Code == CodeMailLimited && n.Kind.course() {
-			// The game goes on; the stranger, who has not answered this
-			// sender's mail today, is not mailed about it.
+		if de, ok := ErrorOf(err); ok && de.Code == CodeMailLimited && (n.Kind.course() || req.Deferred) {
+			// The game (or the event) goes on; the stranger, who has had
+			// enough of this sender's mail today, is not mailed about it.
 			p.log.WarnContext(ctx, "mail left out: the sender's mail to the recipient today is spent",
 				"kind", string(n.Kind), "game", n.GameID)
 			return Mail{}, false, nil

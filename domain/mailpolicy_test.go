@@ -231,3 +231,42 @@ func TestMailPolicyTournamentWords(t *testing.T) {
 		t.Errorf("the pause's mail: %v, want %v", got, want)
 	}
 }
+
+// What the schedule does to an event is its organiser's doing: the rounds
+// of his events mail a stranger he typed in no more than a request of his
+// could; past that the rounds go on and the stranger is not mailed.
+func TestMailPolicyScheduledRoundsAreTheOrganisers(t *testing.T) {
+	f := newFixture(t)
+	limit := domain.DefaultMailLimits.PairPerDay
+	var ids []string
+	for i := range limit + 2 {
+		tour, err := f.svc.CreateTournament(t.Context(), domain.NewTournamentSpec{Name: fmt.Sprint("Cup ", i), Format: domain.RoundRobin,
+			Players:    []domain.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: fmt.Sprint("P", i), Email: fmt.Sprintf("p%d@example.org", i)}},
+			FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tour.ID)
+	}
+	f.now = t0.Add(time.Hour)
+	for _, id := range ids {
+		if acted, err := f.svc.TickTournament(t.Context(), id); err != nil || !acted {
+			t.Fatalf("round 1 of %s: %v, %v", id, acted, err)
+		}
+		if tour, _ := f.svc.Tournament(t.Context(), id); tour.Current() == nil || tour.Current().Games[0].GameID == "" {
+			t.Errorf("%s: round 1 did not start with its game", id)
+		}
+	}
+	vic, others := 0, 0
+	for _, q := range f.store.Queued() {
+		switch {
+		case q.Email == "vic@example.org":
+			vic++
+		case q.Kind == domain.NoticeInvitation && q.Email[0] == 'p':
+			others++
+		}
+	}
+	if vic != limit || others != limit+2 {
+		t.Errorf("invitations: %d to the stranger in every event, %d to the others; want %d and %d", vic, others, limit, limit+2)
+	}
+}

@@ -161,6 +161,8 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 		if err != nil {
 			return err
 		}
+		// What the schedule does is the organiser's doing (see Requester).
+		ctx := onBehalfOf(ctx, t.OrganizerID)
 		version := t.Version
 		if !t.PausedAt.IsZero() {
 			return tx.RescheduleTournament(ctx, &t) // nothing moves until it resumes

@@ -780,6 +780,7 @@ const (
 	ProblemCodeInviteInvalid            ProblemCode = "invite_invalid"
 	ProblemCodeLinkReplaced             ProblemCode = "link_replaced"
 	ProblemCodeLoginInvalid             ProblemCode = "login_invalid"
+	ProblemCodeMailLimited              ProblemCode = "mail_limited"
 	ProblemCodeMethodNotAllowed         ProblemCode = "method_not_allowed"
 	ProblemCodeNotDue                   ProblemCode = "not_due"
 	ProblemCodeNotFound                 ProblemCode = "not_found"
@@ -870,6 +871,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeLinkReplaced:
 		return true
 	case ProblemCodeLoginInvalid:
+		return true
+	case ProblemCodeMailLimited:
 		return true
 	case ProblemCodeMethodNotAllowed:
 		return true
@@ -6125,7 +6128,7 @@ type ClientInterface interface {
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
-	// `409 idempotency_key_reused`.
+	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Send an `Idempotency-Key` to retry safely (a lost answer retried
 	// creates one game and one set of invitations): see the API
@@ -6167,7 +6170,7 @@ type ClientInterface interface {
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
-	// `409 idempotency_key_reused`.
+	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Send an `Idempotency-Key` to retry safely (a lost answer retried
 	// creates one game and one set of invitations): see the API
@@ -6336,7 +6339,7 @@ type ClientInterface interface {
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
 	// asked never to be emailed again); `429 rate_limited` (rematches
 	// count as games created: per caller and per client address),
-	// `recipient_budget_exhausted` (see `TooManyRequests`).
+	// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6369,7 +6372,7 @@ type ClientInterface interface {
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
 	// asked never to be emailed again); `429 rate_limited` (rematches
 	// count as games created: per caller and per client address),
-	// `recipient_budget_exhausted` (see `TooManyRequests`).
+	// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6445,7 +6448,7 @@ type ClientInterface interface {
 	// `429 rate_limited` (renewals per caller — account or seat — and per
 	// client address), `recipient_budget_exhausted` (the creator renewing
 	// a link the seat's address has had enough mail from others today;
-	// a player renewing his own link is not counted).
+	// a player renewing his own link is not counted); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Corresponds with POST /v1/games/{id}/seats/{color}/link (the `RotateSeatLink` operationId).
 	RotateSeatLink(ctx context.Context, id GameId, color Color, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7309,7 +7312,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_over`; `422 invalid_input`.
+	// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7325,7 +7328,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_over`; `422 invalid_input`.
+	// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7343,7 +7346,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 game_over`/`tournament_over`; `422 invalid_input`;
-	// `428 idempotency_key_required`.
+	// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7361,7 +7364,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 game_over`/`tournament_over`; `422 invalid_input`;
-	// `428 idempotency_key_required`.
+	// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7379,7 +7382,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
 	// another event's); `404 not_found`; `409 registration_closed`/
-	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7397,7 +7400,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
 	// another event's); `404 not_found`; `409 registration_closed`/
-	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7413,7 +7416,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7429,7 +7432,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7445,7 +7448,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_entered`/`tournament_full`/`registration_closed`/
-	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7461,7 +7464,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_entered`/`tournament_full`/`registration_closed`/
-	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7489,7 +7492,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7517,7 +7520,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7535,7 +7538,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7553,7 +7556,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7661,7 +7664,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7676,7 +7679,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7696,7 +7699,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7716,7 +7719,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7734,7 +7737,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`; `428 idempotency_key_required`.
+	// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7752,7 +7755,7 @@ type ClientInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`; `428 idempotency_key_required`.
+	// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7822,7 +7825,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7839,7 +7842,7 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8563,7 +8566,7 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
-// `409 idempotency_key_reused`.
+// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Send an `Idempotency-Key` to retry safely (a lost answer retried
 // creates one game and one set of invitations): see the API
@@ -8615,7 +8618,7 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
-// `409 idempotency_key_reused`.
+// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Send an `Idempotency-Key` to retry safely (a lost answer retried
 // creates one game and one set of invitations): see the API
@@ -8864,7 +8867,7 @@ func (c *Client) GetRecord(ctx context.Context, id GameId, params *GetRecordPara
 // played); `413 body_too_large`; `422 address_suppressed` (a player
 // asked never to be emailed again); `429 rate_limited` (rematches
 // count as games created: per caller and per client address),
-// `recipient_budget_exhausted` (see `TooManyRequests`).
+// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -8907,7 +8910,7 @@ func (c *Client) RematchWithBody(ctx context.Context, id GameId, contentType str
 // played); `413 body_too_large`; `422 address_suppressed` (a player
 // asked never to be emailed again); `429 rate_limited` (rematches
 // count as games created: per caller and per client address),
-// `recipient_budget_exhausted` (see `TooManyRequests`).
+// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9013,7 +9016,7 @@ func (c *Client) Resign(ctx context.Context, id GameId, params *ResignParams, bo
 // `429 rate_limited` (renewals per caller — account or seat — and per
 // client address), `recipient_budget_exhausted` (the creator renewing
 // a link the seat's address has had enough mail from others today;
-// a player renewing his own link is not counted).
+// a player renewing his own link is not counted); `429 mail_limited` (see `TooManyRequests`).
 //
 // Corresponds with POST /v1/games/{id}/seats/{color}/link (the `RotateSeatLink` operationId).
 func (c *Client) RotateSeatLink(ctx context.Context, id GameId, color Color, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10297,7 +10300,7 @@ func (c *Client) GetTournament(ctx context.Context, id TournamentId, params *Get
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_over`; `422 invalid_input`.
+// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10323,7 +10326,7 @@ func (c *Client) CancelTournamentWithBody(ctx context.Context, id TournamentId, 
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_over`; `422 invalid_input`.
+// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10351,7 +10354,7 @@ func (c *Client) CancelTournament(ctx context.Context, id TournamentId, params *
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 game_over`/`tournament_over`; `422 invalid_input`;
-// `428 idempotency_key_required`.
+// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10379,7 +10382,7 @@ func (c *Client) ExtendTournamentGameWithBody(ctx context.Context, id Tournament
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 game_over`/`tournament_over`; `422 invalid_input`;
-// `428 idempotency_key_required`.
+// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10407,7 +10410,7 @@ func (c *Client) ExtendTournamentGame(ctx context.Context, id TournamentId, game
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`invite_invalid` (revoked, re-issued, or
 // another event's); `404 not_found`; `409 registration_closed`/
-// `tournament_full`/`already_entered`; `422 invalid_input`.
+// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10435,7 +10438,7 @@ func (c *Client) JoinTournamentWithBody(ctx context.Context, id TournamentId, pa
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`invite_invalid` (revoked, re-issued, or
 // another event's); `404 not_found`; `409 registration_closed`/
-// `tournament_full`/`already_entered`; `422 invalid_input`.
+// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10461,7 +10464,7 @@ func (c *Client) JoinTournament(ctx context.Context, id TournamentId, params *Jo
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10487,7 +10490,7 @@ func (c *Client) PauseTournamentWithBody(ctx context.Context, id TournamentId, p
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10513,7 +10516,7 @@ func (c *Client) PauseTournament(ctx context.Context, id TournamentId, params *P
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_entered`/`tournament_full`/`registration_closed`/
-// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10539,7 +10542,7 @@ func (c *Client) AddTournamentPlayerWithBody(ctx context.Context, id TournamentI
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_entered`/`tournament_full`/`registration_closed`/
-// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10577,7 +10580,7 @@ func (c *Client) AddTournamentPlayer(ctx context.Context, id TournamentId, param
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10615,7 +10618,7 @@ func (c *Client) EditTournamentPlayerWithBody(ctx context.Context, id Tournament
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10643,7 +10646,7 @@ func (c *Client) EditTournamentPlayer(ctx context.Context, id TournamentId, play
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10671,7 +10674,7 @@ func (c *Client) ReplaceTournamentPlayerWithBody(ctx context.Context, id Tournam
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10829,7 +10832,7 @@ func (c *Client) OpenRegistration(ctx context.Context, id TournamentId, params *
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10854,7 +10857,7 @@ func (c *Client) ResumeTournamentWithBody(ctx context.Context, id TournamentId, 
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10884,7 +10887,7 @@ func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10914,7 +10917,7 @@ func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id Tourna
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10942,7 +10945,7 @@ func (c *Client) OverrideTournamentResult(ctx context.Context, id TournamentId, 
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`; `428 idempotency_key_required`.
+// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10970,7 +10973,7 @@ func (c *Client) PostponeTournamentRoundWithBody(ctx context.Context, id Tournam
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`; `428 idempotency_key_required`.
+// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11080,7 +11083,7 @@ func (c *Client) GetStandings(ctx context.Context, id TournamentId, params *GetS
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -11107,7 +11110,7 @@ func (c *Client) WithdrawFromTournamentWithBody(ctx context.Context, id Tourname
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15593,7 +15596,7 @@ type ClientWithResponsesInterface interface {
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
-	// `409 idempotency_key_reused`.
+	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Send an `Idempotency-Key` to retry safely (a lost answer retried
 	// creates one game and one set of invitations): see the API
@@ -15635,7 +15638,7 @@ type ClientWithResponsesInterface interface {
 	// again); `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
-	// `409 idempotency_key_reused`.
+	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Send an `Idempotency-Key` to retry safely (a lost answer retried
 	// creates one game and one set of invitations): see the API
@@ -15814,7 +15817,7 @@ type ClientWithResponsesInterface interface {
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
 	// asked never to be emailed again); `429 rate_limited` (rematches
 	// count as games created: per caller and per client address),
-	// `recipient_budget_exhausted` (see `TooManyRequests`).
+	// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15847,7 +15850,7 @@ type ClientWithResponsesInterface interface {
 	// played); `413 body_too_large`; `422 address_suppressed` (a player
 	// asked never to be emailed again); `429 rate_limited` (rematches
 	// count as games created: per caller and per client address),
-	// `recipient_budget_exhausted` (see `TooManyRequests`).
+	// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15923,7 +15926,7 @@ type ClientWithResponsesInterface interface {
 	// `429 rate_limited` (renewals per caller — account or seat — and per
 	// client address), `recipient_budget_exhausted` (the creator renewing
 	// a link the seat's address has had enough mail from others today;
-	// a player renewing his own link is not counted).
+	// a player renewing his own link is not counted); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16835,7 +16838,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_over`; `422 invalid_input`.
+	// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16851,7 +16854,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_over`; `422 invalid_input`.
+	// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16869,7 +16872,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 game_over`/`tournament_over`; `422 invalid_input`;
-	// `428 idempotency_key_required`.
+	// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16887,7 +16890,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 game_over`/`tournament_over`; `422 invalid_input`;
-	// `428 idempotency_key_required`.
+	// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16905,7 +16908,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
 	// another event's); `404 not_found`; `409 registration_closed`/
-	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16923,7 +16926,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`invite_invalid` (revoked, re-issued, or
 	// another event's); `404 not_found`; `409 registration_closed`/
-	// `tournament_full`/`already_entered`; `422 invalid_input`.
+	// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16939,7 +16942,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16955,7 +16958,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16971,7 +16974,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_entered`/`tournament_full`/`registration_closed`/
-	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16987,7 +16990,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_entered`/`tournament_full`/`registration_closed`/
-	// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17015,7 +17018,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17043,7 +17046,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17061,7 +17064,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17079,7 +17082,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 already_played`/`already_entered`/`already_withdrawn`/
-	// `tournament_over`; `422 invalid_input`.
+	// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17191,7 +17194,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17206,7 +17209,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+	// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17226,7 +17229,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17246,7 +17249,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17264,7 +17267,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`; `428 idempotency_key_required`.
+	// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17282,7 +17285,7 @@ type ClientWithResponsesInterface interface {
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
 	// `409 round_not_changeable` (closed)/`tournament_over`;
-	// `422 invalid_input`; `428 idempotency_key_required`.
+	// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17354,7 +17357,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17371,7 +17374,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+	// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -22484,6 +22487,11 @@ type CancelTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CancelTournamentResponse429Headers the declared response headers of an HTTP 429 response for CancelTournament
+type CancelTournamentResponse429Headers struct {
+	RetryAfter int
+}
+
 type CancelTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22503,10 +22511,14 @@ type CancelTournamentResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CancelTournamentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CancelTournamentResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22549,6 +22561,11 @@ func (r CancelTournamentResponse) GetApplicationproblemJSON422() *UnprocessableE
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CancelTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -22588,6 +22605,11 @@ type ExtendTournamentGameResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ExtendTournamentGameResponse429Headers the declared response headers of an HTTP 429 response for ExtendTournamentGame
+type ExtendTournamentGameResponse429Headers struct {
+	RetryAfter int
+}
+
 type ExtendTournamentGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22609,10 +22631,14 @@ type ExtendTournamentGameResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
 	ApplicationproblemJSON428 *PreconditionRequired
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ExtendTournamentGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExtendTournamentGameResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22660,6 +22686,11 @@ func (r ExtendTournamentGameResponse) GetApplicationproblemJSON428() *Preconditi
 	return r.ApplicationproblemJSON428
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ExtendTournamentGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -22699,6 +22730,11 @@ type JoinTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// JoinTournamentResponse429Headers the declared response headers of an HTTP 429 response for JoinTournament
+type JoinTournamentResponse429Headers struct {
+	RetryAfter int
+}
+
 type JoinTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22718,10 +22754,14 @@ type JoinTournamentResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *JoinTournamentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *JoinTournamentResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22764,6 +22804,11 @@ func (r JoinTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEnt
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r JoinTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -22803,6 +22848,11 @@ type PauseTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PauseTournamentResponse429Headers the declared response headers of an HTTP 429 response for PauseTournament
+type PauseTournamentResponse429Headers struct {
+	RetryAfter int
+}
+
 type PauseTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22822,10 +22872,14 @@ type PauseTournamentResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PauseTournamentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PauseTournamentResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22868,6 +22922,11 @@ func (r PauseTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEn
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r PauseTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -22907,6 +22966,11 @@ type AddTournamentPlayerResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// AddTournamentPlayerResponse429Headers the declared response headers of an HTTP 429 response for AddTournamentPlayer
+type AddTournamentPlayerResponse429Headers struct {
+	RetryAfter int
+}
+
 type AddTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22926,10 +22990,14 @@ type AddTournamentPlayerResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AddTournamentPlayerResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AddTournamentPlayerResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22972,6 +23040,11 @@ func (r AddTournamentPlayerResponse) GetApplicationproblemJSON422() *Unprocessab
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r AddTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -23011,6 +23084,11 @@ type EditTournamentPlayerResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// EditTournamentPlayerResponse429Headers the declared response headers of an HTTP 429 response for EditTournamentPlayer
+type EditTournamentPlayerResponse429Headers struct {
+	RetryAfter int
+}
+
 type EditTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23030,10 +23108,14 @@ type EditTournamentPlayerResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EditTournamentPlayerResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *EditTournamentPlayerResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23076,6 +23158,11 @@ func (r EditTournamentPlayerResponse) GetApplicationproblemJSON422() *Unprocessa
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r EditTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -23115,6 +23202,11 @@ type ReplaceTournamentPlayerResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ReplaceTournamentPlayerResponse429Headers the declared response headers of an HTTP 429 response for ReplaceTournamentPlayer
+type ReplaceTournamentPlayerResponse429Headers struct {
+	RetryAfter int
+}
+
 type ReplaceTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23134,10 +23226,14 @@ type ReplaceTournamentPlayerResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReplaceTournamentPlayerResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReplaceTournamentPlayerResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23178,6 +23274,11 @@ func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON413() *Payload
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23492,6 +23593,11 @@ type ResumeTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ResumeTournamentResponse429Headers the declared response headers of an HTTP 429 response for ResumeTournament
+type ResumeTournamentResponse429Headers struct {
+	RetryAfter int
+}
+
 type ResumeTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23511,10 +23617,14 @@ type ResumeTournamentResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResumeTournamentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResumeTournamentResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23557,6 +23667,11 @@ func (r ResumeTournamentResponse) GetApplicationproblemJSON422() *UnprocessableE
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ResumeTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -23596,6 +23711,11 @@ type OverrideTournamentResultResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// OverrideTournamentResultResponse429Headers the declared response headers of an HTTP 429 response for OverrideTournamentResult
+type OverrideTournamentResultResponse429Headers struct {
+	RetryAfter int
+}
+
 type OverrideTournamentResultResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23615,10 +23735,14 @@ type OverrideTournamentResultResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *OverrideTournamentResultResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *OverrideTournamentResultResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23661,6 +23785,11 @@ func (r OverrideTournamentResultResponse) GetApplicationproblemJSON422() *Unproc
 	return r.ApplicationproblemJSON422
 }
 
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r OverrideTournamentResultResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
@@ -23700,6 +23829,11 @@ type PostponeTournamentRoundResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PostponeTournamentRoundResponse429Headers the declared response headers of an HTTP 429 response for PostponeTournamentRound
+type PostponeTournamentRoundResponse429Headers struct {
+	RetryAfter int
+}
+
 type PostponeTournamentRoundResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23721,10 +23855,14 @@ type PostponeTournamentRoundResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON428 the response for an HTTP 428 `application/problem+json` response
 	ApplicationproblemJSON428 *PreconditionRequired
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PostponeTournamentRoundResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostponeTournamentRoundResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23770,6 +23908,11 @@ func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON422() *Unproce
 // GetApplicationproblemJSON428 returns the response for an HTTP 428 `application/problem+json` response
 func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON428() *PreconditionRequired {
 	return r.ApplicationproblemJSON428
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -24000,6 +24143,11 @@ type WithdrawFromTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// WithdrawFromTournamentResponse429Headers the declared response headers of an HTTP 429 response for WithdrawFromTournament
+type WithdrawFromTournamentResponse429Headers struct {
+	RetryAfter int
+}
+
 type WithdrawFromTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24019,10 +24167,14 @@ type WithdrawFromTournamentResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *WithdrawFromTournamentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *WithdrawFromTournamentResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24063,6 +24215,11 @@ func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON413() *PayloadT
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -24737,7 +24894,7 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
-// `409 idempotency_key_reused`.
+// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Send an `Idempotency-Key` to retry safely (a lost answer retried
 // creates one game and one set of invitations): see the API
@@ -24785,7 +24942,7 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // again); `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
-// `409 idempotency_key_reused`.
+// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Send an `Idempotency-Key` to retry safely (a lost answer retried
 // creates one game and one set of invitations): see the API
@@ -25012,7 +25169,7 @@ func (c *ClientWithResponses) GetRecordWithResponse(ctx context.Context, id Game
 // played); `413 body_too_large`; `422 address_suppressed` (a player
 // asked never to be emailed again); `429 rate_limited` (rematches
 // count as games created: per caller and per client address),
-// `recipient_budget_exhausted` (see `TooManyRequests`).
+// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25051,7 +25208,7 @@ func (c *ClientWithResponses) RematchWithBodyWithResponse(ctx context.Context, i
 // played); `413 body_too_large`; `422 address_suppressed` (a player
 // asked never to be emailed again); `429 rate_limited` (rematches
 // count as games created: per caller and per client address),
-// `recipient_budget_exhausted` (see `TooManyRequests`).
+// `recipient_budget_exhausted` (see `TooManyRequests`); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25145,7 +25302,7 @@ func (c *ClientWithResponses) ResignWithResponse(ctx context.Context, id GameId,
 // `429 rate_limited` (renewals per caller — account or seat — and per
 // client address), `recipient_budget_exhausted` (the creator renewing
 // a link the seat's address has had enough mail from others today;
-// a player renewing his own link is not counted).
+// a player renewing his own link is not counted); `429 mail_limited` (see `TooManyRequests`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26309,7 +26466,7 @@ func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id 
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_over`; `422 invalid_input`.
+// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26331,7 +26488,7 @@ func (c *ClientWithResponses) CancelTournamentWithBodyWithResponse(ctx context.C
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_over`; `422 invalid_input`.
+// `409 tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26355,7 +26512,7 @@ func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, 
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 game_over`/`tournament_over`; `422 invalid_input`;
-// `428 idempotency_key_required`.
+// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26379,7 +26536,7 @@ func (c *ClientWithResponses) ExtendTournamentGameWithBodyWithResponse(ctx conte
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 game_over`/`tournament_over`; `422 invalid_input`;
-// `428 idempotency_key_required`.
+// `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26403,7 +26560,7 @@ func (c *ClientWithResponses) ExtendTournamentGameWithResponse(ctx context.Conte
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`invite_invalid` (revoked, re-issued, or
 // another event's); `404 not_found`; `409 registration_closed`/
-// `tournament_full`/`already_entered`; `422 invalid_input`.
+// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26427,7 +26584,7 @@ func (c *ClientWithResponses) JoinTournamentWithBodyWithResponse(ctx context.Con
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`invite_invalid` (revoked, re-issued, or
 // another event's); `404 not_found`; `409 registration_closed`/
-// `tournament_full`/`already_entered`; `422 invalid_input`.
+// `tournament_full`/`already_entered`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26449,7 +26606,7 @@ func (c *ClientWithResponses) JoinTournamentWithResponse(ctx context.Context, id
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26471,7 +26628,7 @@ func (c *ClientWithResponses) PauseTournamentWithBodyWithResponse(ctx context.Co
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26493,7 +26650,7 @@ func (c *ClientWithResponses) PauseTournamentWithResponse(ctx context.Context, i
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_entered`/`tournament_full`/`registration_closed`/
-// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26515,7 +26672,7 @@ func (c *ClientWithResponses) AddTournamentPlayerWithBodyWithResponse(ctx contex
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_entered`/`tournament_full`/`registration_closed`/
-// `tournament_over`; `422 invalid_input`, `email_domain_literal`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed), `email_domain_literal`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26549,7 +26706,7 @@ func (c *ClientWithResponses) AddTournamentPlayerWithResponse(ctx context.Contex
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26583,7 +26740,7 @@ func (c *ClientWithResponses) EditTournamentPlayerWithBodyWithResponse(ctx conte
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26607,7 +26764,7 @@ func (c *ClientWithResponses) EditTournamentPlayerWithResponse(ctx context.Conte
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26631,7 +26788,7 @@ func (c *ClientWithResponses) ReplaceTournamentPlayerWithBodyWithResponse(ctx co
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 already_played`/`already_entered`/`already_withdrawn`/
-// `tournament_over`; `422 invalid_input`.
+// `tournament_over`; `422 invalid_input`/`address_suppressed` (an address typed in asked never to be emailed); `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26773,7 +26930,7 @@ func (c *ClientWithResponses) OpenRegistrationWithResponse(ctx context.Context, 
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26794,7 +26951,7 @@ func (c *ClientWithResponses) ResumeTournamentWithBodyWithResponse(ctx context.C
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`.
+// `409 tournament_not_paused`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26820,7 +26977,7 @@ func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, 
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26846,7 +27003,7 @@ func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx c
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26870,7 +27027,7 @@ func (c *ClientWithResponses) OverrideTournamentResultWithResponse(ctx context.C
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`; `428 idempotency_key_required`.
+// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26894,7 +27051,7 @@ func (c *ClientWithResponses) PostponeTournamentRoundWithBodyWithResponse(ctx co
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
 // `409 round_not_changeable` (closed)/`tournament_over`;
-// `422 invalid_input`; `428 idempotency_key_required`.
+// `422 invalid_input`; `428 idempotency_key_required`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26990,7 +27147,7 @@ func (c *ClientWithResponses) GetStandingsWithResponse(ctx context.Context, id T
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27013,7 +27170,7 @@ func (c *ClientWithResponses) WithdrawFromTournamentWithBodyWithResponse(ctx con
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`.
+// `409 already_withdrawn`/`tournament_over`; `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31779,6 +31936,13 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31799,6 +31963,16 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CancelTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -31881,6 +32055,13 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 		}
 		response.ApplicationproblemJSON428 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31901,6 +32082,16 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ExtendTournamentGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -31976,6 +32167,13 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31996,6 +32194,16 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers JoinTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32071,6 +32279,13 @@ func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse,
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32091,6 +32306,16 @@ func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse,
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers PauseTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32166,6 +32391,13 @@ func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerR
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32186,6 +32418,16 @@ func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AddTournamentPlayerResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32261,6 +32503,13 @@ func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlaye
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32281,6 +32530,16 @@ func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlaye
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers EditTournamentPlayerResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32356,6 +32615,13 @@ func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamen
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32376,6 +32642,16 @@ func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamen
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReplaceTournamentPlayerResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32721,6 +32997,13 @@ func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentRespons
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32741,6 +33024,16 @@ func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResumeTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32816,6 +33109,13 @@ func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournam
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32836,6 +33136,16 @@ func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournam
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers OverrideTournamentResultResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -32918,6 +33228,13 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 		}
 		response.ApplicationproblemJSON428 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32938,6 +33255,16 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostponeTournamentRoundResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -33205,6 +33532,13 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -33225,6 +33559,16 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers WithdrawFromTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
