@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
 )
 
@@ -29,7 +30,8 @@ func TestLoadConfig(t *testing.T) {
 			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount,
 			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
 			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
-		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
+		MailLimits: domain.DefaultMailLimits,
+		Inbound:    InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -104,6 +106,14 @@ func TestLoadConfig(t *testing.T) {
 				c.RateLimits.SeatLinkIP = api.RateLimit{Requests: 4, Per: time.Minute}
 				c.RateLimits.WebhookPingAccount = api.RateLimit{Requests: 6, Per: time.Hour}
 				c.RateLimits.WebhookRedeliverAccount = api.RateLimit{Requests: 200, Per: time.Hour}
+			},
+		},
+		{
+			name: "mail limits",
+			args: []string{"--mail-budget", "80", "--limit-mail-requests-ip=90"},
+			env:  map[string]string{"LESSPOST_LIMIT_MAIL_PER_STRANGER": "4", "LESSPOST_LIMIT_MAIL_REQUESTS_ACCOUNT": "12"},
+			want: func(c *Config) {
+				c.MailLimits = domain.MailLimits{RecipientPerDay: 80, PairPerDay: 4, CallerPerHour: 12, ClientPerHour: 90}
 			},
 		},
 		{
