@@ -54,7 +54,7 @@ func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
 	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
 	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
 	fs.DurationVar(&c.IMAPInterval, "imap-poll-interval", time.Minute, "how often the mailbox is looked at when the server has no IDLE (and now and then when it has)")
-	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. Empty: the topmost such header counts")
+	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. The topmost header with it counts; empty: the topmost header")
 }
 
 // validate checks the inbound flags; replies need reply addresses.
