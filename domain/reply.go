@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/lesspost/lesspost/domain/internal/text"
 )
@@ -226,18 +227,75 @@ func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (Game
 }
 
 // findTurn is the first line that resigns or is written as a ply of the
-// game, trimmed.
+// game, trimmed, read through what mail clients and phones add to a line
+// that nobody reads (byte order marks, zero-width characters) and the full
+// stop or exclamation mark that ends a sentence; or else the ply a line
+// names by one word among others (namedPly). What is a ply is the rules'
+// business (Syntax); only the words around it are this function's.
 func findTurn(rules Rules, lines []string) (string, bool) {
+	isTurn := func(l string) bool { return strings.EqualFold(l, resignWord) || rules.Syntax(l) == nil }
 	for _, l := range lines {
-		l = strings.TrimSpace(l)
+		l = strings.TrimSpace(strings.Map(dropInvisible, l))
 		if l == "" {
 			continue
 		}
-		if strings.EqualFold(l, resignWord) || rules.Syntax(l) == nil {
+		if isTurn(l) {
 			return l, true
+		}
+		if end := strings.TrimSpace(strings.TrimRight(l, ".!")); end != l && end != "" && isTurn(end) {
+			return end, true
+		}
+		if ply, ok := namedPly(rules, l); ok {
+			return ply, true
 		}
 	}
 	return "", false
+}
+
+// dropInvisible drops the characters that show as nothing: the byte order
+// mark some clients put at the start of a text, and the zero-width spaces
+// and joiners phones and rich-text editors put between words.
+func dropInvisible(r rune) rune {
+	switch r {
+	case '\ufeff', '\u200b', '\u200c', '\u200d', '\u2060':
+		return -1
+	}
+	return r
+}
+
+// namedPly is the ply a sentence names by a word, as Les's chooser writes
+// "I take black": a word of letters alone that the rules read as a ply and
+// that the mover's legal choices name whole (Les's colours; not Less's
+// "nil", which a sentence may say without meaning to pass, nor a point,
+// which is no word). A sentence naming two ("black or white?") names none.
+func namedPly(rules Rules, line string) (string, bool) {
+	var named string
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) {
+		if strings.EqualFold(w, named) || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 ||
+			rules.Syntax(w) != nil || !isChoice(rules, w) {
+			continue
+		}
+		if named != "" {
+			return "", false
+		}
+		named = w
+	}
+	return named, named != ""
+}
+
+// isChoice says whether the mover's legal choices name the word itself
+// (Les's colours), not a place on the board.
+func isChoice(rules Rules, word string) bool {
+	legal, err := rules.Legal("")
+	if err != nil {
+		return false
+	}
+	for _, c := range legal.Choices {
+		if c.From == "" && strings.EqualFold(c.To, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstLines are the first non-empty lines of a reply, clipped, for the

@@ -252,3 +252,74 @@ func exampleOf(r domain.Rules) (string, bool) {
 	}
 	return e.Example()
 }
+
+// A turn line is read through what mail clients and phones add to it (a
+// byte order mark, zero-width characters, the full stop or exclamation mark
+// that ends a sentence), and Les's colour choice also inside a sentence ("I
+// take black") when the sentence names one colour only; the rest is refused
+// as before: a Less pass ("nil") or a point inside a sentence, two colours.
+func TestPlayByReplyReadsTheTurnLineLeniently(t *testing.T) {
+	lessTests := []struct {
+		line string
+		want domain.ReplyOutcome
+	}{
+		{opening + ".", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{opening + "!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{"\ufeff" + opening, domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{"e5e4:\u200be4d4:d4c4\u200d", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{"Resign!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Resign"}},
+		{"I pass: nil", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"I play " + opening + " now", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{opening + "?", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+	}
+	for i, tt := range lessTests {
+		t.Run("less "+tt.line, func(t *testing.T) {
+			f := newFixture(t)
+			got, err := f.svc.PlayByReply(t.Context(), domain.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org",
+				MessageID: fmt.Sprintf("l%d", i), Lines: []string{"Hi,", tt.line}})
+			if err != nil || got != tt.want {
+				t.Errorf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+
+	lesTests := []struct {
+		line string
+		want domain.ReplyOutcome
+	}{
+		{"I take black", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "black"}},
+		{"White, please!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "White"}},
+		{"Black. Black it is.", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Black"}},
+		{"\u200bwhite.", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "white"}},
+		{"black or white?", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"I take black, not white", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"blackish", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+	}
+	for i, tt := range lesTests {
+		t.Run("les "+tt.line, func(t *testing.T) {
+			f := newFixture(t)
+			ctx := t.Context()
+			g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: "les", Players: []domain.Player{
+				{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, creatorID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// At the setup, a colour is no ply, in a sentence or not.
+			out, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+				MessageID: fmt.Sprintf("s%d", i), Lines: []string{tt.line}})
+			if err != nil || out.Status != domain.ReplyRefused || out.Reason != domain.ReplyNoTurn {
+				t.Fatalf("%q at the setup: %+v, %v; want no turn", tt.line, out, err)
+			}
+			setup, _ := exampleOf(g.Rules)
+			if _, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+				MessageID: fmt.Sprintf("t%d", i), Lines: []string{setup}}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "chooser", Ply: 1, From: "bob@example.org",
+				MessageID: fmt.Sprintf("c%d", i), Lines: []string{"Thanks Ann.", tt.line}})
+			if err != nil || got != tt.want {
+				t.Errorf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+}
