@@ -46,8 +46,11 @@ const (
 	ReplyNotSeatAddress = "not_seat_address" // refused: From is not the seat's address
 	ReplyEarlierTurn    = "earlier_turn"     // refused: the email answered was about an earlier ply
 	ReplyNoTurn         = "no_turn"          // refused: no line is a turn, nor "resign"
-	ReplyRateLimited    = "rate_limited"     // ignored: too many replies for the seat
-	ReplyUnknownSeat    = "unknown_seat"     // ignored: no such game, seat or ply
+	// ReplyRateLimited: too many replies (see ReplyLimits). Refused, with
+	// when to send again, the first time a seat's own address is over its
+	// limit; ignored after that, and for replies from other addresses.
+	ReplyRateLimited = "rate_limited"
+	ReplyUnknownSeat = "unknown_seat" // ignored: no such game, seat or ply
 )
 
 // ReplyOutcome is what PlayByReply did, for the edge to log: a reply that
@@ -64,13 +67,33 @@ type ReplyOutcome struct {
 	Replayed bool `json:"-"`
 }
 
-// The rate limit of replies per seat: ReplyLimit in ReplyPeriod. Over it a
-// reply is ignored, not answered, so that a mail loop (an autoresponder
-// answering the answers) dies out.
-const (
-	ReplyLimit  = 10
-	ReplyPeriod = time.Hour
-)
+// ReplyLimits bound the replies PlayByReply reads, so that a mail loop (an
+// autoresponder answering the answers) dies out, and so that nobody can
+// have a seat's owner mailed without end.
+type ReplyLimits struct {
+	// Seat bounds the replies from a seat's own address, per seat. Over it
+	// a reply plays nothing; the first one is answered with when to send
+	// again, the others are not until Seat.Per has passed since that
+	// answer: a loop gets one answer a period, not one a message.
+	Seat ReplyRate
+	// Others bounds the replies to a seat from any other address (whose
+	// senders are never answered, but whose seat's owner is told), per
+	// owner's address over all his seats. Over it they are ignored.
+	Others ReplyRate
+}
+
+// ReplyRate is a rate limit: N replies at once, then N per Per.
+type ReplyRate struct {
+	N   int
+	Per time.Duration
+}
+
+// DefaultReplyLimits are the limits of a Service unless told otherwise. A
+// player who answers every email of a 40-turn game played in an hour, with
+// a typo and a word of thanks now and then, sends about 60 replies in it;
+// 60 an hour, then one a minute, is more than anyone types. Strangers'
+// replies are rare and never the owner's doing: 10 a day tell him of them.
+var DefaultReplyLimits = ReplyLimits{Seat: ReplyRate{N: 60, Per: time.Hour}, Others: ReplyRate{N: 10, Per: 24 * time.Hour}}
 
 // replyLinesShown bounds the lines a "no turn found" answer quotes, and
 // replyLineWidth their length in characters.
@@ -97,7 +120,7 @@ var errReplyUnknown = errors.New("reply to an unknown seat")
 // ignored is one unit of work with the answer it causes (the usual emails
 // of a turn, and the mover's confirmation if he wants one; or a refusal to
 // the seat) and the record of the message, so that a duplicate delivery
-// changes and answers nothing.
+// changes and answers nothing, and counts against no limit.
 //
 // An error is a failure to be tried again (the store); every answer to the
 // reply itself is an outcome.
@@ -107,27 +130,44 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 	}
 	now := s.now()
 	scope := "reply:" + r.GameID + "/" + r.Color
-	ok, _, err := s.limiter.TakeRequest(ctx, scope, ReplyPeriod/ReplyLimit, ReplyPeriod-ReplyPeriod/ReplyLimit, now)
+	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
+	if resp, done, err := s.store.StoredResponse(ctx, *idem); err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+	} else if done {
+		return storedReplyOutcome(r, resp, true)
+	}
+	g, err := s.store.Game(ctx, r.GameID)
+	if de, ok := ErrorOf(err); ok && de.Kind == KindNotFound {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
+	}
 	if err != nil {
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
 	}
-	if !ok {
-		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyRateLimited}, nil
+	seat, ok := g.Seat(r.Color)
+	if !ok || r.Ply > g.Ply() {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
 	from, fromErr := NormalizeEmail(r.From)
-	confirm := false
-	if fromErr == nil {
-		if confirm, err = s.store.ReplyConfirmations(ctx, from); err != nil {
-			return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
-		}
-	}
 	if fromErr != nil {
 		from = Clip(r.From)
 	}
-	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
+	wait, ignore, giveBack, err := s.countReply(ctx, r, seat.Email, fromErr == nil && from == seat.Email, now)
+	if err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+	}
+	if ignore {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyRateLimited}, nil
+	}
+	confirm := false
+	if fromErr == nil {
+		if confirm, err = s.store.ReplyConfirmations(ctx, from); err != nil {
+			giveBack()
+			return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+		}
+	}
 	resp, replayed, err := UpdateGame(ctx, s.store, GameUpdate{GameID: r.GameID, Idem: idem, Now: now,
 		Compute: func(g Game) (GameChange, error) {
-			c, out, err := judgeReply(g, r, from, confirm, now)
+			c, out, err := judgeReply(g, r, from, confirm, wait, now)
 			if err != nil {
 				return GameChange{}, err
 			}
@@ -140,8 +180,55 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
 	if err != nil {
+		giveBack()
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
 	}
+	return storedReplyOutcome(r, resp, replayed)
+}
+
+// countReply counts a reply to the seat of owner against its limit
+// (ReplyLimits): the seat's when the reply is from the owner's address
+// (own), else the others'. ignore says the reply is over it and goes
+// unanswered; wait > 0 that the owner is over his and is told to wait that
+// long. giveBack returns what was counted, for a reply that could not be
+// stored: its retry counts once, and the answer it was to give is given
+// then.
+func (s *Service) countReply(ctx context.Context, r Reply, owner string, own bool, now time.Time) (
+	wait time.Duration, ignore bool, giveBack func(), err error) {
+	type token struct {
+		key      string
+		interval time.Duration
+	}
+	var taken []token
+	giveBack = func() {
+		for _, t := range taken {
+			_ = s.limiter.ReturnRequest(context.WithoutCancel(ctx), t.key, t.interval)
+		}
+	}
+	take := func(key string, rate ReplyRate) (bool, time.Duration, error) {
+		interval := rate.Per / time.Duration(rate.N)
+		ok, wait, err := s.limiter.TakeRequest(ctx, key, interval, rate.Per-interval, now)
+		if ok && err == nil {
+			taken = append(taken, token{key, interval})
+		}
+		return ok, wait, err
+	}
+	lim := s.replyLimits
+	if !own {
+		ok, _, err := take("reply-others:"+owner, lim.Others)
+		return 0, !ok, giveBack, err
+	}
+	ok, wait, err := take("reply:"+r.GameID+"/"+r.Color, lim.Seat)
+	if err != nil || ok {
+		return 0, false, giveBack, err
+	}
+	// One answer a period: a bucket of one, full again after Per.
+	told, _, err := take("reply-limited:"+r.GameID+"/"+r.Color, ReplyRate{N: 1, Per: lim.Seat.Per})
+	return wait, !told, giveBack, err
+}
+
+// storedReplyOutcome is the outcome PlayByReply stored as its response.
+func storedReplyOutcome(r Reply, resp Response, replayed bool) (ReplyOutcome, error) {
 	var out ReplyOutcome
 	if err := json.Unmarshal(resp.Body, &out); err != nil {
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: stored outcome: %w: %w", r.GameID, ErrStoredData, err)
@@ -167,8 +254,9 @@ func replyKey(r Reply) string {
 // judgeReply decides what a reply from the address from (normalised, or
 // clipped when it is no address) does to g: a turn, a resignation, or a
 // refusal that changes nothing but queues its answer. confirm says the
-// sender wants a confirmation of a turn played.
-func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (GameChange, ReplyOutcome, error) {
+// sender wants a confirmation of a turn played; wait > 0 that the seat is
+// over its limit and is told to wait that long.
+func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, now time.Time) (GameChange, ReplyOutcome, error) {
 	seat, ok := g.Seat(r.Color)
 	if !ok || r.Ply > g.Ply() {
 		return GameChange{}, ReplyOutcome{}, errReplyUnknown
@@ -187,6 +275,8 @@ func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (Game
 	}
 	mine := Cause{By: seat.Email}
 	switch {
+	case wait > 0:
+		return refuse(ReplyDetail{Reason: ReplyRateLimited, WaitMinutes: int((wait + time.Minute - 1) / time.Minute)}, mine)
 	case g.Over():
 		return refuse(ReplyDetail{Reason: CodeGameOver}, mine)
 	case r.Ply < g.Ply():

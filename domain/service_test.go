@@ -29,6 +29,8 @@ type fixture struct {
 	svc   *domain.Service
 	game  domain.Game
 	now   time.Time
+	// replies counts the replies sent (see reply), for their Message-IDs.
+	replies int
 }
 
 // newFixture creates a two-player game (ann White, bob Black) made by org.

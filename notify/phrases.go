@@ -75,6 +75,7 @@ type phrases struct {
 	ReplyNotYourTurn string
 	ReplyGameOver    string
 	ReplyOther       string // .Reason (a code): any other refusal
+	ReplyLimited     string // .Minutes: too many replies from the reader; wait that long
 	ReplyAgain       string // the reader may answer again
 
 	TournamentRound   string // .Name, .Round: the line an invitation to a tournament game adds
@@ -243,6 +244,7 @@ var english = phrases{
 	ReplyNotYourTurn: "your reply came when it was not your turn, so it played nothing.",
 	ReplyGameOver:    "this game is over, so your reply played nothing.",
 	ReplyOther:       "your reply played nothing ({{.Reason}}).",
+	ReplyLimited:     "too many of your replies came in a short time, so this one played nothing. Wait {{.Minutes}} {{plural `en` .Minutes `minute` `minutes`}}, then send your turn again: replies sent before then play nothing and get no answer.",
 	ReplyAgain:       "To answer again, reply to this email.",
 
 	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",

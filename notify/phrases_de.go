@@ -69,6 +69,7 @@ var german = phrases{
 	ReplyNotYourTurn: "deine Antwort kam, als du nicht an der Reihe warst; deshalb wurde nichts gespielt.",
 	ReplyGameOver:    "diese Partie ist vorbei; deine Antwort hat nichts gespielt.",
 	ReplyOther:       "deine Antwort hat nichts gespielt ({{.Reason}}).",
+	ReplyLimited:     "zu viele deiner Antworten kamen in kurzer Zeit, deshalb hat diese nichts gespielt. Warte {{.Minutes}} {{plural `de` .Minutes `Minute` `Minuten`}} und schick deine Runde dann noch einmal: Antworten davor spielen nichts und bleiben unbeantwortet.",
 	ReplyAgain:       "Um erneut zu antworten, antworte auf diese E-Mail.",
 
 	TournamentRound:   "Diese Partie ist Runde {{.Round}} des Turniers {{.Name}}.",

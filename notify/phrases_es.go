@@ -72,6 +72,7 @@ var spanish = phrases{
 	ReplyNotYourTurn: "Tu respuesta llegó cuando no era tu turno, así que no jugó nada.",
 	ReplyGameOver:    "Esta partida ha terminado, así que tu respuesta no jugó nada.",
 	ReplyOther:       "Tu respuesta no jugó nada ({{.Reason}}).",
+	ReplyLimited:     "Llegaron demasiadas respuestas tuyas en poco tiempo, así que esta no jugó nada. Espera {{.Minutes}} {{plural `es` .Minutes `minuto` `minutos`}} y vuelve a enviar tu turno: las respuestas enviadas antes no juegan nada y no reciben respuesta.",
 	ReplyAgain:       "Para responder de nuevo, responde a este correo.",
 
 	TournamentRound:   "Esta partida es la ronda {{.Round}} del torneo {{.Name}}.",

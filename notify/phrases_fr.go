@@ -70,6 +70,7 @@ var french = phrases{
 	ReplyNotYourTurn: "Votre réponse est arrivée alors que ce n'était pas à vous de jouer\u00a0: elle n'a rien joué.",
 	ReplyGameOver:    "Cette partie est terminée\u00a0: votre réponse n'a rien joué.",
 	ReplyOther:       "Votre réponse n'a rien joué ({{.Reason}}).",
+	ReplyLimited:     "Trop de vos réponses sont arrivées en peu de temps, celle-ci n'a donc rien joué. Attendez {{.Minutes}} {{plural `fr` .Minutes `minute` `minutes`}}, puis renvoyez votre tour : les réponses envoyées d'ici là ne jouent rien et restent sans réponse.",
 	ReplyAgain:       "Pour répondre de nouveau, répondez à cet e-mail.",
 
 	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",

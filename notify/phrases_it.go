@@ -70,6 +70,7 @@ var italian = phrases{
 	ReplyNotYourTurn: "la tua risposta è arrivata quando non toccava a te, quindi non ha giocato nulla.",
 	ReplyGameOver:    "questa partita è finita, quindi la tua risposta non ha giocato nulla.",
 	ReplyOther:       "la tua risposta non ha giocato nulla ({{.Reason}}).",
+	ReplyLimited:     "troppe tue risposte sono arrivate in poco tempo, quindi questa non ha giocato nulla. Aspetta {{.Minutes}} {{plural `it` .Minutes `minuto` `minuti`}}, poi invia di nuovo il tuo turno: le risposte inviate prima non giocano nulla e restano senza risposta.",
 	ReplyAgain:       "Per rispondere di nuovo, rispondi a questa e-mail.",
 
 	TournamentRound:   "Questa partita è il turno {{.Round}} del torneo {{.Name}}.",

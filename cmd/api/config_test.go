@@ -29,7 +29,8 @@ func TestLoadConfig(t *testing.T) {
 			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount,
 			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
 			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
-		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
+		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute,
+			LimitRepliesSeat: api.RateLimit{Requests: 60, Per: time.Hour}, LimitRepliesOthers: api.RateLimit{Requests: 10, Per: 24 * time.Hour}},
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -184,13 +185,15 @@ func TestLoadConfig(t *testing.T) {
 		},
 		{
 			name: "replies by IMAP",
-			args: []string{"--reply-address", "play@less.example.org", "--imap-processed-mailbox", "Done"},
+			args: []string{"--reply-address", "play@less.example.org", "--imap-processed-mailbox", "Done", "--limit-replies-seat", "100/2h"},
 			env: map[string]string{"LESSPOST_IMAP_URL": "imaps://play@imap.example.org/INBOX", "LESSPOST_IMAP_PASSWORD": "pw",
-				"LESSPOST_IMAP_POLL_INTERVAL": "30s"},
+				"LESSPOST_IMAP_POLL_INTERVAL": "30s", "LESSPOST_LIMIT_REPLIES_OTHERS": "3/1h"},
 			want: func(c *Config) {
 				c.ReplyAddress = "play@less.example.org"
 				c.Inbound.IMAPURL, c.Inbound.IMAPPassword, c.Inbound.IMAPProcessed = "imaps://play@imap.example.org/INBOX", "pw", "Done"
 				c.Inbound.IMAPInterval = 30 * time.Second
+				c.Inbound.LimitRepliesSeat = api.RateLimit{Requests: 100, Per: 2 * time.Hour}
+				c.Inbound.LimitRepliesOthers = api.RateLimit{Requests: 3, Per: time.Hour}
 			},
 		},
 		{name: "smtp listener without reply addresses", args: []string{"--smtp-listen-addr", ":25"}},

@@ -39,6 +39,18 @@ type InboundConfig struct {
 	// AuthServID is the authserv-id of the receiving server's
 	// Authentication-Results headers (see mailin.Limits).
 	AuthServID string
+	// LimitRepliesSeat and LimitRepliesOthers bound the replies played (see
+	// domain.ReplyLimits): per seat from its own address, and per address
+	// from any other.
+	LimitRepliesSeat, LimitRepliesOthers api.RateLimit
+}
+
+// replyLimits are the limits of replies the use case applies.
+func (c InboundConfig) replyLimits() domain.ReplyLimits {
+	return domain.ReplyLimits{
+		Seat:   domain.ReplyRate{N: c.LimitRepliesSeat.Requests, Per: c.LimitRepliesSeat.Per},
+		Others: domain.ReplyRate{N: c.LimitRepliesOthers.Requests, Per: c.LimitRepliesOthers.Per},
+	}
 }
 
 // imapPasswordEnv holds the IMAP password: a flag would show it to other
@@ -54,6 +66,9 @@ func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
 	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
 	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
 	fs.DurationVar(&c.IMAPInterval, "imap-poll-interval", time.Minute, "how often the mailbox is looked at when the server has no IDLE (and now and then when it has)")
+	seat, others := domain.DefaultReplyLimits.Seat, domain.DefaultReplyLimits.Others
+	fs.TextVar(&c.LimitRepliesSeat, "limit-replies-seat", api.RateLimit{Requests: seat.N, Per: seat.Per}, "replies a seat's own address may send, as `N/duration`; over it the seat is told once when to send again")
+	fs.TextVar(&c.LimitRepliesOthers, "limit-replies-others", api.RateLimit{Requests: others.N, Per: others.Per}, "replies from other addresses (or forged, or unreadable) whose seat's owner is told, per owner, as `N/duration`;\nover it they are dropped")
 	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. The topmost header with it counts; empty: the topmost header")
 }
 
@@ -94,6 +109,8 @@ func (c InboundConfig) logAttrs() []slog.Attr {
 		slog.String("imap_url", c.IMAPURL),
 		slog.String("imap_processed_mailbox", c.IMAPProcessed),
 		slog.String("mail_authserv_id", c.AuthServID),
+		slog.String("limit_replies_seat", c.LimitRepliesSeat.String()),
+		slog.String("limit_replies_others", c.LimitRepliesOthers.String()),
 	}
 }
 
