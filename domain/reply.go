@@ -28,6 +28,12 @@ type Reply struct {
 	// is answered once. "" means the message had none.
 	MessageID string
 	Lines     []string
+	// Unread is why the edge would not read the message, "" when it did:
+	// ReplyAuthFailed, ReplyMalformed or ReplyTooLarge. Such a reply plays
+	// nothing; the seat is told why (never From, which may be anyone's),
+	// within the limit of replies from other addresses, since nothing says
+	// the seat's owner sent it.
+	Unread string
 }
 
 // ReplyStatus is what became of a reply.
@@ -51,6 +57,10 @@ const (
 	// limit; ignored after that, and for replies from other addresses.
 	ReplyRateLimited = "rate_limited"
 	ReplyUnknownSeat = "unknown_seat" // ignored: no such game, seat or ply
+	// Refused because the edge would not read the message (Reply.Unread).
+	ReplyAuthFailed = "auth_failed" // the receiving server found it forged (DKIM, SPF or DMARC failed)
+	ReplyMalformed  = "malformed"   // its MIME structure is broken
+	ReplyTooLarge   = "too_large"   // it is over the size a reply may have
 )
 
 // ReplyOutcome is what PlayByReply did, for the edge to log: a reply that
@@ -151,7 +161,8 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 	if fromErr != nil {
 		from = Clip(r.From)
 	}
-	wait, ignore, giveBack, err := s.countReply(ctx, r, seat.Email, fromErr == nil && from == seat.Email, now)
+	own := r.Unread == "" && fromErr == nil && from == seat.Email
+	wait, ignore, giveBack, err := s.countReply(ctx, r, seat.Email, own, now)
 	if err != nil {
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
 	}
@@ -267,10 +278,14 @@ func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, 
 			ReplyOutcome{Status: ReplyRefused, Reason: d.Reason, Turn: d.Turn}, nil
 	}
 	// The seat's owner hears of a reply from another address (he may have
-	// sent it from another of his own); its sender, who may be anyone, is
-	// never answered. The mail counts against the owner's budget of mail
-	// others cause.
-	if from != seat.Email {
+	// sent it from another of his own), and of one that could not be read
+	// (he may have sent it, through a server or a client that mangled it);
+	// its sender, who may be anyone, is never answered. The mail counts
+	// against the owner's budget of mail others cause.
+	switch {
+	case r.Unread != "":
+		return refuse(ReplyDetail{Reason: r.Unread}, Cause{})
+	case from != seat.Email:
 		return refuse(ReplyDetail{Reason: ReplyNotSeatAddress, From: from}, Cause{})
 	}
 	mine := Cause{By: seat.Email}

@@ -68,6 +68,29 @@ func TestPlayByReply(t *testing.T) {
 			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address WaitMinutes:0}`},
 		},
 		{
+			name:   "forged, as the receiving server says: the seat is told, whoever the sender claims to be",
+			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}, Unread: domain.ReplyAuthFailed},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyAuthFailed},
+			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:auth_failed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
+		},
+		{
+			name:   "malformed, from a stranger: the seat is told, not the stranger",
+			reply:  domain.Reply{Color: white, From: "eve@example.org", Unread: domain.ReplyMalformed},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyMalformed},
+			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:malformed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
+		},
+		{
+			name:   "too large, without a From",
+			reply:  domain.Reply{Color: white, Unread: domain.ReplyTooLarge},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyTooLarge},
+			queued: []string{`reply_refused ann@example.org white@0 by "" {Reason:too_large Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
+		},
+		{
+			name:  "unreadable, to a seat the game does not have",
+			reply: domain.Reply{Color: "green", From: "ann@example.org", Unread: domain.ReplyAuthFailed},
+			want:  domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyUnknownSeat},
+		},
+		{
 			name: "an answer to an earlier email",
 			before: func(t *testing.T, f *fixture) {
 				f.play(t, white, opening)
@@ -195,7 +218,7 @@ func (f *fixture) reply(t *testing.T, svc *domain.Service, color, from string, l
 		t.Fatal(err)
 	}
 	out, err := svc.PlayByReply(t.Context(), domain.Reply{GameID: g.ID, Color: color, Ply: g.Ply(), From: from,
-		MessageID: fmt.Sprintf("m%d@example.org", f.replies), Lines: lines})
+		MessageID: fmt.Sprintf("m%d@example.org", f.replies), Lines: lines, Unread: f.unread})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +298,11 @@ func TestPlayByReplyLimits(t *testing.T) {
 	noTurn := `reply_refused ann@example.org white@0 by "ann@example.org" {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[hello] From: WaitMinutes:0}`
 	strangerTold := `reply_refused ann@example.org white@0 by "" {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org WaitMinutes:0}`
 	step("a stranger", white, "eve@example.org", stranger, strangerTold)
-	step("a stranger again", white, "eve@example.org", stranger, strangerTold)
+	f.unread = domain.ReplyAuthFailed // forged, in ann's name: not hers
+	step("a forgery", white, ann, domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyAuthFailed},
+		`reply_refused ann@example.org white@0 by "" {Reason:auth_failed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`)
+	step("a forgery past the others' limit", white, ann, ignored)
+	f.unread = ""
 	step("a stranger past the others' limit", white, "eve@example.org", ignored)
 	for i := range limits.Seat.N {
 		step(fmt.Sprintf("ann's reply %d", i+1), white, ann, refused, noTurn)

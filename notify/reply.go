@@ -63,6 +63,12 @@ func (v *gameView) replyAnswer(p *phrases, mail gameMail) doc {
 		intro.text = p.ReplyGameOver
 	case detail.Reason == domain.ReplyRateLimited:
 		intro.text = say(p.ReplyLimited, data)
+	case detail.Reason == domain.ReplyAuthFailed:
+		intro.text = p.ReplyForged
+	case detail.Reason == domain.ReplyMalformed:
+		intro.text = p.ReplyMalformed
+	case detail.Reason == domain.ReplyTooLarge:
+		intro.text = p.ReplyTooLarge
 	default:
 		intro.text = say(p.ReplyOther, data)
 	}

@@ -196,16 +196,21 @@ func TestReplyMailLes(t *testing.T) {
 }
 
 // The refusals that are no judgement of the turn say why in every
-// language, with the board and the way to answer again: too many replies.
+// language, with the board and the way to answer again: too many replies,
+// and replies that were not read (forged, broken, too large).
 func TestReplyMailRefusals(t *testing.T) {
 	for _, locale := range domain.Locales {
 		t.Run(locale, func(t *testing.T) {
 			p := phrasesFor(locale)
 			limits := domain.ReplyLimits{Seat: domain.ReplyRate{N: 1, Per: time.Hour}}
 			g, mail := replyMailWith(t, limits, less.RulesetName, locale, []domain.Reply{
-				{Lines: []string{"hello"}}, {Lines: []string{"hello again"}}})
+				{Lines: []string{"hello"}}, {Lines: []string{"hello again"}}, {Unread: domain.ReplyAuthFailed},
+				{Unread: domain.ReplyMalformed}, {Unread: domain.ReplyTooLarge}})
 			for reason, want := range map[string]string{
 				domain.ReplyRateLimited: say(p.ReplyLimited, map[string]any{"Minutes": 59}),
+				domain.ReplyAuthFailed:  p.ReplyForged,
+				domain.ReplyMalformed:   p.ReplyMalformed,
+				domain.ReplyTooLarge:    p.ReplyTooLarge,
 			} {
 				m, ok := mail["reply_refused ann "+reason]
 				if !ok {
