@@ -96,8 +96,10 @@ type Poller struct {
 	Inbox  domain.Inbox
 	// Accept says whether an address is a reply address (see Listener).
 	Accept func(addr string) bool
-	// MaxBytes bounds a message (DefaultMaxBytes if 0): a larger one is
-	// not fetched, only logged and put aside.
+	// MaxBytes bounds a message (DefaultMaxBytes if 0): of a larger one only
+	// the first MaxBytes+1 bytes are fetched and kept, which the processor
+	// (reading at most MaxBytes) finds too large: it reads the header, and
+	// the seat is told.
 	MaxBytes int64
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -237,16 +239,17 @@ func (p *Poller) fetch(ctx context.Context, c *imapclient.Client) (int, error) {
 		if ctx.Err() != nil {
 			return kept, nil
 		}
+		limit := int64(0)
 		if s.RFC822Size > maxBytes {
-			p.Log.WarnContext(ctx, "imap: message too large; put aside unread", "uid", s.UID, "bytes", s.RFC822Size)
-		} else {
-			stored, err := p.keep(ctx, c, s.UID)
-			if err != nil {
-				return kept, err
-			}
-			if stored {
-				kept++
-			}
+			p.Log.WarnContext(ctx, "imap: message too large; keeping its start only", "uid", s.UID, "bytes", s.RFC822Size)
+			limit = maxBytes + 1
+		}
+		stored, err := p.keep(ctx, c, s.UID, limit)
+		if err != nil {
+			return kept, err
+		}
+		if stored {
+			kept++
 		}
 		if err := p.putAside(c, s.UID); err != nil {
 			return kept, err
@@ -255,10 +258,14 @@ func (p *Poller) fetch(ctx context.Context, c *imapclient.Client) (int, error) {
 	return kept, nil
 }
 
-// keep fetches one message and keeps it in the Inbox; false when it was
-// kept before, or is for no reply address.
-func (p *Poller) keep(ctx context.Context, c *imapclient.Client, uid imap.UID) (bool, error) {
+// keep fetches one message, or its first limit bytes if limit > 0, and
+// keeps it in the Inbox; false when it was kept before, or is for no reply
+// address.
+func (p *Poller) keep(ctx context.Context, c *imapclient.Client, uid imap.UID, limit int64) (bool, error) {
 	body := &imap.FetchItemBodySection{Peek: true}
+	if limit > 0 {
+		body.Partial = &imap.SectionPartial{Size: limit}
+	}
 	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{body}}).Collect()
 	if err != nil {
 		return false, fmt.Errorf("fetch message %d: %w", uid, err)

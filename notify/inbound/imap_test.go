@@ -1,9 +1,11 @@
 package inbound_test
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -190,4 +192,64 @@ func TestPollerMoves(t *testing.T) {
 	if got := keys(t, store); len(got) != 2 {
 		t.Errorf("kept %q", got)
 	}
+}
+
+// waitKept waits for a poller's pass that kept mail; a poller that never
+// keeps any fails the test rather than hang it.
+func waitKept(t *testing.T, kept <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-kept:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the poller kept nothing")
+	}
+}
+
+// A message over the size limit is not fetched whole: its start is kept,
+// for the processor to read its header and have the seat told that it was
+// too large (on the SMTP path, the sending server tells its sender). It is
+// put aside like any other.
+func TestPollerKeepsTheStartOfATooLargeMessage(t *testing.T) {
+	box := startIMAP(t)
+	store, dsn := openStore(t)
+	big := message(ann, white, "big@x", "resign\n"+strings.Repeat("A picture of my board, in base64 of course.\n", 40<<10))
+	box.deliver(t, big)
+	box.deliver(t, message(ann, white, "small@x", "resign"))
+	kept := make(chan struct{}, 10)
+	stop := poll(t, box, store, "", true, kept)
+	waitKept(t, kept)
+	stop()
+	if n := box.count(t, "INBOX", inbound.ProcessedKeyword); n != 2 {
+		t.Errorf("%d messages flagged, want both", n)
+	}
+	mail, err := store.ClaimInbound(t.Context(), "check", T0, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mail) != 2 || mail[0].DedupeKey != "mid:big@x "+white || len(mail[0].Raw) != inbound.DefaultMaxBytes+1 ||
+		!bytes.Equal(mail[0].Raw, big[:inbound.DefaultMaxBytes+1]) {
+		t.Fatalf("kept %d messages, the first %q of %d bytes; want the start of big@x, %d bytes, and small@x",
+			len(mail), keyOf(mail), len(big), inbound.DefaultMaxBytes+1)
+	}
+	// As if the claim had lapsed: the processor reads it.
+	p := &player{}
+	proc := processor(t, store, p)
+	proc.Now = func() time.Time { return T0.Add(time.Hour) }
+	if _, err := proc.ProcessDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(t, dsn); !slices.Equal(got, []string{"refused:too_large", "played"}) {
+		t.Errorf("outcomes %q, want the large message refused as too large", got)
+	}
+	if got := p.replies(); len(got) != 2 || got[0].From != ann || got[0].Unread != domain.ReplyTooLarge {
+		t.Errorf("played %+v", got)
+	}
+}
+
+func keyOf(mail []domain.InboundMail) []string {
+	var out []string
+	for _, m := range mail {
+		out = append(out, m.DedupeKey)
+	}
+	return out
 }
