@@ -30,6 +30,7 @@ func TestLoadConfig(t *testing.T) {
 			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
 			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
 		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute,
+			MaxConns: 100, MaxConnsIP: 10, IdleTimeout: time.Minute,
 			LimitRepliesSeat: api.RateLimit{Requests: 60, Per: time.Hour}, LimitRepliesOthers: api.RateLimit{Requests: 10, Per: 24 * time.Hour}},
 	}
 	secret := strings.Repeat("s", 32)
@@ -176,13 +177,18 @@ func TestLoadConfig(t *testing.T) {
 		{
 			name: "replies by SMTP",
 			args: []string{"--reply-address", "play@less.example.org", "--smtp-listen-addr", ":25", "--limit-smtp-ip", "10/1m",
-				"--smtp-listen-tls-cert", "cert.pem", "--smtp-listen-tls-key", "key.pem", "--mail-authserv-id", "mx.less.example.org"},
+				"--smtp-listen-tls-cert", "cert.pem", "--smtp-listen-tls-key", "key.pem", "--mail-authserv-id", "mx.less.example.org",
+				"--smtp-listen-max-conns", "20", "--smtp-listen-idle-timeout", "30s"},
+			env: map[string]string{"LESSPOST_SMTP_LISTEN_MAX_CONNS_IP": "4"},
 			want: func(c *Config) {
 				c.ReplyAddress = "play@less.example.org"
 				c.Inbound.ListenAddr, c.Inbound.TLSCert, c.Inbound.TLSKey = ":25", "cert.pem", "key.pem"
 				c.Inbound.LimitIP, c.Inbound.AuthServID = api.RateLimit{Requests: 10, Per: time.Minute}, "mx.less.example.org"
+				c.Inbound.MaxConns, c.Inbound.MaxConnsIP, c.Inbound.IdleTimeout = 20, 4, 30*time.Second
 			},
 		},
+		{name: "smtp listener without connections", args: []string{"--reply-address", "play@x.org", "--smtp-listen-max-conns-ip", "0"}},
+		{name: "smtp listener idle timeout too short", args: []string{"--reply-address", "play@x.org", "--smtp-listen-idle-timeout", "10ms"}},
 		{
 			name: "replies by IMAP",
 			args: []string{"--reply-address", "play@less.example.org", "--imap-processed-mailbox", "Done", "--limit-replies-seat", "100/2h"},

@@ -28,6 +28,10 @@ type InboundConfig struct {
 	TLSCert, TLSKey string
 	// LimitIP bounds the messages one client address may send.
 	LimitIP api.RateLimit
+	// MaxConns and MaxConnsIP bound the listener's connections, in all and
+	// per client address; IdleTimeout closes one silent that long.
+	MaxConns, MaxConnsIP int
+	IdleTimeout          time.Duration
 	// IMAPURL, if set, is the mailbox to fetch replies from; its password
 	// is IMAPPassword, from the environment only. Never log it.
 	IMAPURL      string
@@ -63,6 +67,9 @@ func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
 	fs.StringVar(&c.TLSCert, "smtp-listen-tls-cert", "", "certificate `file` (PEM) to offer STARTTLS with on --smtp-listen-addr; with --smtp-listen-tls-key")
 	fs.StringVar(&c.TLSKey, "smtp-listen-tls-key", "", "private key `file` (PEM) of --smtp-listen-tls-cert")
 	fs.TextVar(&c.LimitIP, "limit-smtp-ip", api.RateLimit{Requests: 60, Per: time.Hour}, "messages one client address may send to --smtp-listen-addr, as `N/duration`")
+	fs.IntVar(&c.MaxConns, "smtp-listen-max-conns", inbound.DefaultMaxConns, "connections --smtp-listen-addr holds open at once; more are answered 421")
+	fs.IntVar(&c.MaxConnsIP, "smtp-listen-max-conns-ip", inbound.DefaultMaxConnsPerClient, "connections --smtp-listen-addr holds open at once from one client address; more are answered 421")
+	fs.DurationVar(&c.IdleTimeout, "smtp-listen-idle-timeout", inbound.DefaultIdleTimeout, "how long a connection to --smtp-listen-addr may stay silent before it is closed")
 	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
 	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
 	fs.DurationVar(&c.IMAPInterval, "imap-poll-interval", time.Minute, "how often the mailbox is looked at when the server has no IDLE (and now and then when it has)")
@@ -82,6 +89,12 @@ func (c *InboundConfig) validate(replyAddress string) []error {
 		if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 			errs = append(errs, fmt.Errorf("--smtp-listen-addr %q: want host:port, such as :25", c.ListenAddr))
 		}
+	}
+	if c.MaxConns < 1 || c.MaxConnsIP < 1 {
+		errs = append(errs, fmt.Errorf("--smtp-listen-max-conns %d, --smtp-listen-max-conns-ip %d: want at least 1", c.MaxConns, c.MaxConnsIP))
+	}
+	if c.IdleTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("--smtp-listen-idle-timeout %v: want at least 1s", c.IdleTimeout))
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("--smtp-listen-tls-cert and --smtp-listen-tls-key: give both or neither"))
@@ -106,6 +119,9 @@ func (c InboundConfig) logAttrs() []slog.Attr {
 		slog.String("smtp_listen_addr", c.ListenAddr),
 		slog.Bool("smtp_listen_tls", c.TLSCert != ""),
 		slog.String("limit_smtp_ip", c.LimitIP.String()),
+		slog.Int("smtp_listen_max_conns", c.MaxConns),
+		slog.Int("smtp_listen_max_conns_ip", c.MaxConnsIP),
+		slog.Duration("smtp_listen_idle_timeout", c.IdleTimeout),
 		slog.String("imap_url", c.IMAPURL),
 		slog.String("imap_processed_mailbox", c.IMAPProcessed),
 		slog.String("mail_authserv_id", c.AuthServID),
@@ -137,7 +153,8 @@ func inboundWorkers(cfg Config, db repo.Store, app *domain.Service, links *api.L
 	workers := []func(context.Context) error{proc.Run}
 	if c.ListenAddr != "" {
 		l := &inbound.Listener{Inbox: db, Accept: accept, Limiter: db, Rate: inbound.Rate{N: c.LimitIP.Requests, Per: c.LimitIP.Per},
-			Domain: mailHost(cfg.BaseURL), Log: log, Now: time.Now, Stored: proc.Wake}
+			Domain: mailHost(cfg.BaseURL), Log: log, Now: time.Now, Stored: proc.Wake,
+			MaxConns: c.MaxConns, MaxConnsPerClient: c.MaxConnsIP, Timeout: c.IdleTimeout}
 		if c.TLSCert != "" {
 			cert, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
 			if err != nil {
