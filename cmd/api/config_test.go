@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -179,14 +181,16 @@ func TestLoadConfig(t *testing.T) {
 			args: []string{"--reply-address", "play@less.example.org", "--smtp-listen-addr", ":25", "--limit-smtp-ip", "10/1m",
 				"--smtp-listen-tls-cert", "cert.pem", "--smtp-listen-tls-key", "key.pem", "--mail-authserv-id", "mx.less.example.org",
 				"--smtp-listen-max-conns", "20", "--smtp-listen-idle-timeout", "30s"},
-			env: map[string]string{"LESSPOST_SMTP_LISTEN_MAX_CONNS_IP": "4"},
+			env: map[string]string{"LESSPOST_SMTP_LISTEN_MAX_CONNS_IP": "4", "LESSPOST_SMTP_LISTEN_TRUSTED_RELAYS": "192.0.2.10, 2001:db8::/64"},
 			want: func(c *Config) {
 				c.ReplyAddress = "play@less.example.org"
 				c.Inbound.ListenAddr, c.Inbound.TLSCert, c.Inbound.TLSKey = ":25", "cert.pem", "key.pem"
 				c.Inbound.LimitIP, c.Inbound.AuthServID = api.RateLimit{Requests: 10, Per: time.Minute}, "mx.less.example.org"
 				c.Inbound.MaxConns, c.Inbound.MaxConnsIP, c.Inbound.IdleTimeout = 20, 4, 30*time.Second
+				c.Inbound.TrustedRelays = "192.0.2.10, 2001:db8::/64"
 			},
 		},
+		{name: "smtp listener trusting a host name", args: []string{"--reply-address", "play@x.org", "--smtp-listen-trusted-relays", "relay.example.org"}},
 		{name: "smtp listener without connections", args: []string{"--reply-address", "play@x.org", "--smtp-listen-max-conns-ip", "0"}},
 		{name: "smtp listener idle timeout too short", args: []string{"--reply-address", "play@x.org", "--smtp-listen-idle-timeout", "10ms"}},
 		{
@@ -289,5 +293,14 @@ func TestMessageIDDomain(t *testing.T) {
 				t.Errorf("messageIDDomain = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+func TestTrustedRelays(t *testing.T) {
+	got, err := InboundConfig{TrustedRelays: " 192.0.2.10, 198.51.100.7/24,2001:db8::1/64,::ffff:192.0.2.11 ,"}.trustedRelays()
+	want := []netip.Prefix{netip.MustParsePrefix("192.0.2.10/32"), netip.MustParsePrefix("198.51.100.0/24"),
+		netip.MustParsePrefix("2001:db8::/64"), netip.MustParsePrefix("192.0.2.11/32")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("trustedRelays = %v, %v; want %v", got, err, want)
 	}
 }

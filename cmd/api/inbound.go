@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/api"
@@ -32,6 +34,10 @@ type InboundConfig struct {
 	// per client address; IdleTimeout closes one silent that long.
 	MaxConns, MaxConnsIP int
 	IdleTimeout          time.Duration
+	// TrustedRelays lists, comma-separated, the addresses or prefixes of
+	// the domain's own relays, whose mail is counted per envelope sender
+	// (see trustedRelays).
+	TrustedRelays string
 	// IMAPURL, if set, is the mailbox to fetch replies from; its password
 	// is IMAPPassword, from the environment only. Never log it.
 	IMAPURL      string
@@ -57,6 +63,27 @@ func (c InboundConfig) replyLimits() domain.ReplyLimits {
 	}
 }
 
+// trustedRelays reads TrustedRelays: addresses (a prefix of one address)
+// and prefixes.
+func (c InboundConfig) trustedRelays() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for v := range strings.SplitSeq(c.TrustedRelays, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return nil, fmt.Errorf("--smtp-listen-trusted-relays %q: want addresses or prefixes, such as 192.0.2.10 or 2001:db8::/64", v)
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
 // imapPasswordEnv holds the IMAP password: a flag would show it to other
 // users of the machine.
 const imapPasswordEnv = "LESSPOST_IMAP_PASSWORD"
@@ -69,6 +96,7 @@ func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
 	fs.TextVar(&c.LimitIP, "limit-smtp-ip", api.RateLimit{Requests: 60, Per: time.Hour}, "messages one client address may send to --smtp-listen-addr, as `N/duration`")
 	fs.IntVar(&c.MaxConns, "smtp-listen-max-conns", inbound.DefaultMaxConns, "connections --smtp-listen-addr holds open at once; more are answered 421")
 	fs.IntVar(&c.MaxConnsIP, "smtp-listen-max-conns-ip", inbound.DefaultMaxConnsPerClient, "connections --smtp-listen-addr holds open at once from one client address; more are answered 421")
+	fs.StringVar(&c.TrustedRelays, "smtp-listen-trusted-relays", "", "comma-separated `addresses` or prefixes (192.0.2.10, 2001:db8::/64) of your own relays in front of\n--smtp-listen-addr: their mail counts against --limit-smtp-ip per envelope sender, and\n--smtp-listen-max-conns-ip does not bound them. Empty: every client counts by its address")
 	fs.DurationVar(&c.IdleTimeout, "smtp-listen-idle-timeout", inbound.DefaultIdleTimeout, "how long a connection to --smtp-listen-addr may stay silent before it is closed")
 	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
 	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
@@ -92,6 +120,9 @@ func (c *InboundConfig) validate(replyAddress string) []error {
 	}
 	if c.MaxConns < 1 || c.MaxConnsIP < 1 {
 		errs = append(errs, fmt.Errorf("--smtp-listen-max-conns %d, --smtp-listen-max-conns-ip %d: want at least 1", c.MaxConns, c.MaxConnsIP))
+	}
+	if _, err := c.trustedRelays(); err != nil {
+		errs = append(errs, err)
 	}
 	if c.IdleTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("--smtp-listen-idle-timeout %v: want at least 1s", c.IdleTimeout))
@@ -122,6 +153,7 @@ func (c InboundConfig) logAttrs() []slog.Attr {
 		slog.Int("smtp_listen_max_conns", c.MaxConns),
 		slog.Int("smtp_listen_max_conns_ip", c.MaxConnsIP),
 		slog.Duration("smtp_listen_idle_timeout", c.IdleTimeout),
+		slog.String("smtp_listen_trusted_relays", c.TrustedRelays),
 		slog.String("imap_url", c.IMAPURL),
 		slog.String("imap_processed_mailbox", c.IMAPProcessed),
 		slog.String("mail_authserv_id", c.AuthServID),
@@ -152,9 +184,13 @@ func inboundWorkers(cfg Config, db repo.Store, app *domain.Service, links *api.L
 	proc.Queued = queued
 	workers := []func(context.Context) error{proc.Run}
 	if c.ListenAddr != "" {
+		relays, err := c.trustedRelays()
+		if err != nil {
+			return nil, err
+		}
 		l := &inbound.Listener{Inbox: db, Accept: accept, Limiter: db, Rate: inbound.Rate{N: c.LimitIP.Requests, Per: c.LimitIP.Per},
 			Domain: mailHost(cfg.BaseURL), Log: log, Now: time.Now, Stored: proc.Wake,
-			MaxConns: c.MaxConns, MaxConnsPerClient: c.MaxConnsIP, Timeout: c.IdleTimeout}
+			MaxConns: c.MaxConns, MaxConnsPerClient: c.MaxConnsIP, Timeout: c.IdleTimeout, TrustedRelays: relays}
 		if c.TLSCert != "" {
 			cert, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -32,6 +33,11 @@ type Listener struct {
 	// Rate.N at once, then N per Rate.Per. A zero Rate does not limit.
 	Limiter domain.RateLimiter
 	Rate    Rate
+	// TrustedRelays are the addresses of the mail domain's own relays,
+	// which deliver everyone's mail from one address: Rate counts what
+	// one of them delivers per envelope sender instead, and
+	// MaxConnsPerClient does not bound their connections.
+	TrustedRelays []netip.Prefix
 	// Domain is the name the server greets with (the MX's host name).
 	Domain string
 	// MaxBytes bounds a message (DefaultMaxBytes if 0); MaxRecipients the
@@ -108,7 +114,8 @@ func (l *Listener) Serve(ctx context.Context, ln net.Listener) error {
 // server is the go-smtp server of the listener.
 func (l *Listener) server() *smtp.Server {
 	s := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		return &session{l: l, client: clientIP(c.Conn().RemoteAddr())}, nil
+		client := clientIP(c.Conn().RemoteAddr())
+		return &session{l: l, client: client, relay: l.trusted(client)}, nil
 	}))
 	s.Domain = l.Domain
 	s.MaxMessageBytes = l.MaxBytes
@@ -133,6 +140,7 @@ func (l *Listener) server() *smtp.Server {
 type session struct {
 	l      *Listener
 	client string
+	relay  bool // the client is a trusted relay
 	from   string
 	rcpts  []string
 }
@@ -141,22 +149,30 @@ func (s *session) Reset() { s.from, s.rcpts = "", nil }
 
 func (s *session) Logout() error { return nil }
 
-// Mail starts a message and counts it against its client's rate. The null
-// sender of bounces is taken, and kept as "", for the processor to drop.
+// Mail starts a message and counts it against its client's rate, or, from
+// a trusted relay, its sender's. The null sender of bounces is taken, and
+// kept as "", for the processor to drop.
 func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	from = strings.ToLower(from)
 	if r := s.l.Rate; r.N > 0 && s.l.Limiter != nil {
-		ok, _, err := s.l.Limiter.TakeRequest(context.Background(), "smtp:"+s.client, r.Per/time.Duration(r.N),
+		key := "smtp:" + s.client
+		if s.relay {
+			// Everyone's mail comes through the relay: one sender must not
+			// use up the others' rate.
+			key = "smtp-sender:" + from
+		}
+		ok, _, err := s.l.Limiter.TakeRequest(context.Background(), key, r.Per/time.Duration(r.N),
 			r.Per-r.Per/time.Duration(r.N), s.l.Now())
 		if err != nil {
 			s.l.Log.Error("smtp: rate limit", "client", s.client, "error", err)
 			return errTryLater
 		}
 		if !ok {
-			s.l.Log.Warn("smtp: rate limited", "client", s.client)
+			s.l.Log.Warn("smtp: rate limited", "client", s.client, "sender", from, "relay", s.relay)
 			return errRateLimited
 		}
 	}
-	s.from = strings.ToLower(from)
+	s.from = from
 	return nil
 }
 
@@ -202,6 +218,21 @@ func (s *session) Data(r io.Reader) error {
 	return nil
 }
 
+// trusted says whether a client address is one of TrustedRelays.
+func (l *Listener) trusted(client string) bool {
+	ip, err := netip.ParseAddr(client)
+	if err != nil {
+		return false
+	}
+	ip = ip.Unmap()
+	for _, p := range l.TrustedRelays {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *Listener) idleTimeout() time.Duration {
 	if l.Timeout > 0 {
 		return l.Timeout
@@ -209,9 +240,9 @@ func (l *Listener) idleTimeout() time.Duration {
 	return DefaultIdleTimeout
 }
 
-// capped is ln with the listener's caps on connections: what it accepts
-// over them it answers 421 and closes, and what it returns closes when
-// silent for the idle timeout.
+// capped is ln with the listener's caps on connections (a trusted relay's
+// count toward MaxConns only): what it accepts over them it answers 421
+// and closes, and what it returns closes when silent for the idle timeout.
 func (l *Listener) capped(ln net.Listener) net.Listener {
 	c := &cappedListener{Listener: ln, l: l, max: l.MaxConns, perClient: l.MaxConnsPerClient, open: map[string]int{}}
 	if c.max <= 0 {
@@ -254,7 +285,7 @@ func (c *cappedListener) Accept() (net.Conn, error) {
 func (c *cappedListener) admit(client string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.total >= c.max || c.open[client] >= c.perClient {
+	if c.total >= c.max || c.open[client] >= c.perClient && !c.l.trusted(client) {
 		return false
 	}
 	c.total++

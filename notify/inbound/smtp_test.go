@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/smtp"
 	"net/textproto"
 	"strings"
@@ -310,4 +311,70 @@ func TestListenerClosesIdleConnections(t *testing.T) {
 		time.Sleep(idle / 5)
 	}
 	say(".", "250")
+}
+
+// sendFrom is send from a loopback address of the test's choice.
+func sendFrom(t *testing.T, addr, client, from string, raw []byte) error {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(client)}}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gosmtp.NewClient(conn)
+	defer c.Close()
+	if err := c.Mail(from, nil); err != nil {
+		return err
+	}
+	if err := c.Rcpt(white, nil); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// Behind a trusted relay, everyone's mail comes from one address: the rate
+// counts per envelope sender there, so one sender does not use up the
+// others', and the relay's connections are not capped per client. Any
+// other client is counted by its address as before.
+func TestListenerTrustedRelayCountsPerSender(t *testing.T) {
+	store, _ := openStore(t)
+	relays := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	addr, _ := listen(t, &inbound.Listener{Inbox: store, Accept: accept, Limiter: store, Rate: inbound.Rate{N: 2, Per: time.Hour},
+		TrustedRelays: relays, Log: quiet(t), Now: clock})
+	bob := "bob@example.org"
+	for i, tt := range []struct {
+		client, from string
+		wantCode     int
+	}{
+		{"127.0.0.1", ann, 0},
+		{"127.0.0.1", ann, 0},
+		{"127.0.0.1", ann, 450}, // ann's rate is used up
+		{"127.0.0.1", bob, 0},   // bob's is not, though the relay is the same
+		{"127.0.0.2", ann, 0},   // a client of its own: its address counts
+		{"127.0.0.2", bob, 0},
+		{"127.0.0.2", "carol@example.org", 450},
+	} {
+		raw := message(tt.from, white, fmt.Sprintf("relay%d@example.org", i), "resign")
+		if got := code(sendFrom(t, addr, tt.client, tt.from, raw)); got != tt.wantCode {
+			t.Errorf("message %d from %s through %s: %d, want %d", i, tt.from, tt.client, got, tt.wantCode)
+		}
+	}
+	// Two connections from the relay at once, where one client has one.
+	addr, _ = listen(t, &inbound.Listener{Inbox: store, Accept: accept, TrustedRelays: relays, MaxConnsPerClient: 1,
+		Log: quiet(t), Now: clock})
+	dialFrom(t, addr, "127.0.0.1")
+	if _, _, line := dialFrom(t, addr, "127.0.0.1"); !strings.HasPrefix(line, "220 ") {
+		t.Errorf("the relay's second connection: %q", line)
+	}
+	dialFrom(t, addr, "127.0.0.2")
+	if _, _, line := dialFrom(t, addr, "127.0.0.2"); !strings.HasPrefix(line, "421 ") {
+		t.Errorf("another client's second connection: %q, want 421", line)
+	}
 }
