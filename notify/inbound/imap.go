@@ -107,13 +107,23 @@ type Poller struct {
 	Stored func()
 }
 
+// firstRetry is how long the poller waits to reconnect after a session
+// that worked; the wait doubles with each failed attempt in a row, up to
+// the poll interval or a minute, whichever is longer.
+const firstRetry = time.Second
+
 // Run polls until ctx ends, reconnecting after a failure.
 func (p *Poller) Run(ctx context.Context) error {
-	wait := time.Second
+	wait := firstRetry
 	for {
-		err := p.session(ctx)
+		worked, err := p.session(ctx)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if worked {
+			// The server was there a moment ago (a restart, a dropped
+			// connection): it is likely back soon.
+			wait = firstRetry
 		}
 		p.Log.ErrorContext(ctx, "imap: session failed; reconnecting", "addr", p.Account.Addr, "in", wait, "error", err)
 		select {
@@ -125,8 +135,12 @@ func (p *Poller) Run(ctx context.Context) error {
 	}
 }
 
+// errClosed is a session the server ended.
+var errClosed = errors.New("the server closed the connection")
+
 // session is one connection: log in, select, then fetch, wait, fetch …
-func (p *Poller) session(ctx context.Context) error {
+// worked says it got as far as fetching.
+func (p *Poller) session(ctx context.Context) (worked bool, err error) {
 	news := make(chan struct{}, 1)
 	c, err := p.dial(&imapclient.Options{TLSConfig: p.TLSConfig, UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
@@ -138,33 +152,34 @@ func (p *Poller) session(ctx context.Context) error {
 			}
 		}}})
 	if err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return false, fmt.Errorf("connect: %w", err)
 	}
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
 	defer stop()
 	if err := c.Login(p.Account.User, p.Account.Password).Wait(); err != nil {
-		return fmt.Errorf("log in as %s: %w", p.Account.User, err)
+		return false, fmt.Errorf("log in as %s: %w", p.Account.User, err)
 	}
 	if p.ProcessedMailbox != "" {
 		// It may exist; a MOVE to a mailbox that does not would fail below.
 		_ = c.Create(p.ProcessedMailbox, nil).Wait()
 	}
 	if _, err := c.Select(p.Account.Mailbox, nil).Wait(); err != nil {
-		return fmt.Errorf("select %s: %w", p.Account.Mailbox, err)
+		return false, fmt.Errorf("select %s: %w", p.Account.Mailbox, err)
 	}
 	idle := !p.NoIdle && c.Caps().Has(imap.CapIdle)
 	p.Log.InfoContext(ctx, "imap: watching", "addr", p.Account.Addr, "mailbox", p.Account.Mailbox, "idle", idle)
 	for {
 		n, err := p.fetch(ctx, c)
 		if err != nil {
-			return err
+			return worked, err
 		}
+		worked = true
 		if n > 0 && p.Stored != nil {
 			p.Stored()
 		}
 		if err := p.wait(ctx, c, idle, news); err != nil || ctx.Err() != nil {
-			return err
+			return worked, err
 		}
 	}
 }
@@ -182,13 +197,16 @@ func (p *Poller) dial(opts *imapclient.Options) (*imapclient.Client, error) {
 }
 
 // wait returns when new mail may have come: the server said so during
-// IDLE, or Interval passed.
+// IDLE, or Interval passed; or, with errClosed, as soon as the server
+// closes the connection.
 func (p *Poller) wait(ctx context.Context, c *imapclient.Client, idle bool, news <-chan struct{}) error {
 	t := time.NewTimer(p.Interval)
 	defer t.Stop()
 	if !idle {
 		select {
 		case <-ctx.Done():
+		case <-c.Closed():
+			return errClosed
 		case <-t.C:
 		}
 		return nil
@@ -199,6 +217,8 @@ func (p *Poller) wait(ctx context.Context, c *imapclient.Client, idle bool, news
 	}
 	select {
 	case <-ctx.Done():
+	case <-c.Closed():
+		return fmt.Errorf("idle: %w", errClosed)
 	case <-news:
 	case <-t.C: // a look now and then, in case a notification was lost
 	}

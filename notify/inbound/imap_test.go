@@ -3,9 +3,13 @@ package inbound_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"log/slog"
 	"net"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +27,9 @@ import (
 type mailbox struct {
 	addr string
 	c    *imapclient.Client // the test's own session, to deliver and look
+	// idling hears of each session that begins IDLE.
+	idling chan struct{}
+	conns  *trackingListener
 }
 
 func startIMAP(t *testing.T) *mailbox {
@@ -33,18 +40,20 @@ func startIMAP(t *testing.T) *mailbox {
 		t.Fatal(err)
 	}
 	mem.AddUser(user)
+	idling := make(chan struct{}, 10)
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
+			return watchedSession{mem.NewSession().(imapserver.SessionIMAP4rev2), idling}, nil, nil
 		},
 		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}},
 		InsecureAuth: true,
 		Logger:       discardLogger{},
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := &trackingListener{Listener: inner}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	c, err := imapclient.DialInsecure(ln.Addr().String(), nil)
@@ -55,7 +64,50 @@ func startIMAP(t *testing.T) *mailbox {
 	if err := c.Login("play", "secret").Wait(); err != nil {
 		t.Fatal(err)
 	}
-	return &mailbox{addr: ln.Addr().String(), c: c}
+	return &mailbox{addr: ln.Addr().String(), c: c, idling: idling, conns: ln}
+}
+
+// watchedSession tells when it begins IDLE.
+type watchedSession struct {
+	imapserver.SessionIMAP4rev2
+	idling chan<- struct{}
+}
+
+func (s watchedSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	select {
+	case s.idling <- struct{}{}:
+	default:
+	}
+	return s.SessionIMAP4rev2.Idle(w, stop)
+}
+
+// trackingListener keeps the server's side of the connections it accepts,
+// so that a test can close them as a server that restarts does.
+type trackingListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.conns = append(l.conns, c)
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+// dropSessions closes the server's side of every connection but the
+// test's own (the first): the IMAP server went away under its clients.
+func (m *mailbox) dropSessions() {
+	m.conns.mu.Lock()
+	defer m.conns.mu.Unlock()
+	for _, c := range m.conns.conns[1:] {
+		_ = c.Close()
+	}
+	m.conns.conns = m.conns.conns[:1]
 }
 
 type discardLogger struct{}
@@ -252,4 +304,66 @@ func keyOf(mail []domain.InboundMail) []string {
 		out = append(out, m.DedupeKey)
 	}
 	return out
+}
+
+// syncBuffer is a buffer for a logger's output that a test reads while the
+// logger writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// When the IMAP server drops the session (a restart), the poller notices
+// at once, in IDLE, not at its next look (here an hour away), and
+// reconnects; the back-off between attempts starts over after every
+// session that worked, so that each restart is met as fast as the first.
+func TestPollerReconnectsAtOnceWhenTheServerDropsIt(t *testing.T) {
+	box := startIMAP(t)
+	store, _ := openStore(t)
+	var logs syncBuffer
+	kept := make(chan struct{}, 10)
+	p := &inbound.Poller{Account: inbound.IMAPAccount{Addr: box.addr, TLS: "none", User: "play", Password: "secret", Mailbox: "INBOX"},
+		Interval: time.Hour, Inbox: store, Accept: accept, Now: clock, Stored: func() { kept <- struct{}{} },
+		Log: slog.New(slog.NewTextHandler(&logs, nil))}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	box.deliver(t, message(ann, white, "before@x", "resign"))
+	waitKept(t, kept)
+	const restarts = 3
+	for i := range restarts {
+		select {
+		case <-box.idling:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the poller does not wait in IDLE")
+		}
+		box.dropSessions()
+		box.deliver(t, message(ann, white, fmt.Sprintf("after%d@x", i), "resign"))
+		waitKept(t, kept)
+	}
+	waits := regexp.MustCompile(`msg="imap: session failed; reconnecting".* in=(\S+)`).FindAllStringSubmatch(logs.String(), -1)
+	if len(waits) != restarts {
+		t.Fatalf("%d reconnections logged, want %d:\n%s", len(waits), restarts, logs.String())
+	}
+	for i, w := range waits {
+		if w[1] != waits[0][1] {
+			t.Errorf("reconnection %d waited %s, the first %s: the back-off did not start over", i+1, w[1], waits[0][1])
+		}
+	}
 }
