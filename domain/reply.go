@@ -99,10 +99,11 @@ type ReplyRate struct {
 }
 
 // DefaultReplyLimits are the limits of a Service unless told otherwise. A
-// player who answers every email of a 40-turn game played in an hour, with
-// a typo and a word of thanks now and then, sends about 60 replies in it;
-// 60 an hour, then one a minute, is more than anyone types. Strangers'
-// replies are rare and never the owner's doing: 10 a day tell him of them.
+// player who plays a 40-turn game by reply in an hour, answering every
+// email, with a typo and a word of thanks now and then, sends some 30
+// replies in it; 60 an hour, then one a minute, leaves room twice over.
+// Strangers' replies are rare and never the owner's doing: 10 a day tell
+// him of them.
 var DefaultReplyLimits = ReplyLimits{Seat: ReplyRate{N: 60, Per: time.Hour}, Others: ReplyRate{N: 10, Per: 24 * time.Hour}}
 
 // replyLinesShown bounds the lines a "no turn found" answer quotes, and
