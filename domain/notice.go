@@ -63,6 +63,9 @@ type ReplyDetail struct {
 	Lines []string `json:"lines,omitempty"`
 	// From is the address a reply came from that is not the seat's.
 	From string `json:"from,omitempty"`
+	// WaitMinutes is how long a seat over its limit of replies waits
+	// before its replies are read again (ReplyRateLimited).
+	WaitMinutes int `json:"wait_minutes,omitempty"`
 }
 
 // Essential reports whether a notice is sent even to an address that

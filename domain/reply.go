@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/lesspost/lesspost/domain/internal/text"
 )
@@ -27,6 +28,12 @@ type Reply struct {
 	// is answered once. "" means the message had none.
 	MessageID string
 	Lines     []string
+	// Unread is why the edge would not read the message, "" when it did:
+	// ReplyAuthFailed, ReplyMalformed or ReplyTooLarge. Such a reply plays
+	// nothing; the seat is told why (never From, which may be anyone's),
+	// within the limit of replies from other addresses, since nothing says
+	// the seat's owner sent it.
+	Unread string
 }
 
 // ReplyStatus is what became of a reply.
@@ -45,8 +52,15 @@ const (
 	ReplyNotSeatAddress = "not_seat_address" // refused: From is not the seat's address
 	ReplyEarlierTurn    = "earlier_turn"     // refused: the email answered was about an earlier ply
 	ReplyNoTurn         = "no_turn"          // refused: no line is a turn, nor "resign"
-	ReplyRateLimited    = "rate_limited"     // ignored: too many replies for the seat
-	ReplyUnknownSeat    = "unknown_seat"     // ignored: no such game, seat or ply
+	// ReplyRateLimited: too many replies (see ReplyLimits). Refused, with
+	// when to send again, the first time a seat's own address is over its
+	// limit; ignored after that, and for replies from other addresses.
+	ReplyRateLimited = "rate_limited"
+	ReplyUnknownSeat = "unknown_seat" // ignored: no such game, seat or ply
+	// Refused because the edge would not read the message (Reply.Unread).
+	ReplyAuthFailed = "auth_failed" // the receiving server found it forged (DKIM, SPF or DMARC failed)
+	ReplyMalformed  = "malformed"   // its MIME structure is broken
+	ReplyTooLarge   = "too_large"   // it is over the size a reply may have
 )
 
 // ReplyOutcome is what PlayByReply did, for the edge to log: a reply that
@@ -63,13 +77,34 @@ type ReplyOutcome struct {
 	Replayed bool `json:"-"`
 }
 
-// The rate limit of replies per seat: ReplyLimit in ReplyPeriod. Over it a
-// reply is ignored, not answered, so that a mail loop (an autoresponder
-// answering the answers) dies out.
-const (
-	ReplyLimit  = 10
-	ReplyPeriod = time.Hour
-)
+// ReplyLimits bound the replies PlayByReply reads, so that a mail loop (an
+// autoresponder answering the answers) dies out, and so that nobody can
+// have a seat's owner mailed without end.
+type ReplyLimits struct {
+	// Seat bounds the replies from a seat's own address, per seat. Over it
+	// a reply plays nothing; the first one is answered with when to send
+	// again, the others are not until Seat.Per has passed since that
+	// answer: a loop gets one answer a period, not one a message.
+	Seat ReplyRate
+	// Others bounds the replies to a seat from any other address (whose
+	// senders are never answered, but whose seat's owner is told), per
+	// owner's address over all his seats. Over it they are ignored.
+	Others ReplyRate
+}
+
+// ReplyRate is a rate limit: N replies at once, then N per Per.
+type ReplyRate struct {
+	N   int
+	Per time.Duration
+}
+
+// DefaultReplyLimits are the limits of a Service unless told otherwise. A
+// player who plays a 40-turn game by reply in an hour, answering every
+// email, with a typo and a word of thanks now and then, sends some 30
+// replies in it; 60 an hour, then one a minute, leaves room twice over.
+// Strangers' replies are rare and never the owner's doing: 10 a day tell
+// him of them.
+var DefaultReplyLimits = ReplyLimits{Seat: ReplyRate{N: 60, Per: time.Hour}, Others: ReplyRate{N: 10, Per: 24 * time.Hour}}
 
 // replyLinesShown bounds the lines a "no turn found" answer quotes, and
 // replyLineWidth their length in characters.
@@ -96,7 +131,7 @@ var errReplyUnknown = errors.New("reply to an unknown seat")
 // ignored is one unit of work with the answer it causes (the usual emails
 // of a turn, and the mover's confirmation if he wants one; or a refusal to
 // the seat) and the record of the message, so that a duplicate delivery
-// changes and answers nothing.
+// changes and answers nothing, and counts against no limit.
 //
 // An error is a failure to be tried again (the store); every answer to the
 // reply itself is an outcome.
@@ -106,27 +141,45 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 	}
 	now := s.now()
 	scope := "reply:" + r.GameID + "/" + r.Color
-	ok, _, err := s.limiter.TakeRequest(ctx, scope, ReplyPeriod/ReplyLimit, ReplyPeriod-ReplyPeriod/ReplyLimit, now)
+	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
+	if resp, done, err := s.store.StoredResponse(ctx, *idem); err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+	} else if done {
+		return storedReplyOutcome(r, resp, true)
+	}
+	g, err := s.store.Game(ctx, r.GameID)
+	if de, ok := ErrorOf(err); ok && de.Kind == KindNotFound {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
+	}
 	if err != nil {
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
 	}
-	if !ok {
-		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyRateLimited}, nil
+	seat, ok := g.Seat(r.Color)
+	if !ok || r.Ply > g.Ply() {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
 	from, fromErr := NormalizeEmail(r.From)
-	confirm := false
-	if fromErr == nil {
-		if confirm, err = s.store.ReplyConfirmations(ctx, from); err != nil {
-			return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
-		}
-	}
 	if fromErr != nil {
 		from = Clip(r.From)
 	}
-	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
+	own := r.Unread == "" && fromErr == nil && from == seat.Email
+	wait, ignore, giveBack, err := s.countReply(ctx, r, seat.Email, own, now)
+	if err != nil {
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+	}
+	if ignore {
+		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyRateLimited}, nil
+	}
+	confirm := false
+	if fromErr == nil {
+		if confirm, err = s.store.ReplyConfirmations(ctx, from); err != nil {
+			giveBack()
+			return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
+		}
+	}
 	resp, replayed, err := s.updateGame(ctx, GameUpdate{GameID: r.GameID, Idem: idem, Now: now,
 		Compute: func(g Game) (GameChange, error) {
-			c, out, err := judgeReply(g, r, from, confirm, now)
+			c, out, err := judgeReply(g, r, from, confirm, wait, now)
 			if err != nil {
 				return GameChange{}, err
 			}
@@ -139,8 +192,55 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
 	if err != nil {
+		giveBack()
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
 	}
+	return storedReplyOutcome(r, resp, replayed)
+}
+
+// countReply counts a reply to the seat of owner against its limit
+// (ReplyLimits): the seat's when the reply is from the owner's address
+// (own), else the others'. ignore says the reply is over it and goes
+// unanswered; wait > 0 that the owner is over his and is told to wait that
+// long. giveBack returns what was counted, for a reply that could not be
+// stored: its retry counts once, and the answer it was to give is given
+// then.
+func (s *Service) countReply(ctx context.Context, r Reply, owner string, own bool, now time.Time) (
+	wait time.Duration, ignore bool, giveBack func(), err error) {
+	type token struct {
+		key      string
+		interval time.Duration
+	}
+	var taken []token
+	giveBack = func() {
+		for _, t := range taken {
+			_ = s.limiter.ReturnRequest(context.WithoutCancel(ctx), t.key, t.interval)
+		}
+	}
+	take := func(key string, rate ReplyRate) (bool, time.Duration, error) {
+		interval := rate.Per / time.Duration(rate.N)
+		ok, wait, err := s.limiter.TakeRequest(ctx, key, interval, rate.Per-interval, now)
+		if ok && err == nil {
+			taken = append(taken, token{key, interval})
+		}
+		return ok, wait, err
+	}
+	lim := s.replyLimits
+	if !own {
+		ok, _, err := take("reply-others:"+owner, lim.Others)
+		return 0, !ok, giveBack, err
+	}
+	ok, wait, err := take("reply:"+r.GameID+"/"+r.Color, lim.Seat)
+	if err != nil || ok {
+		return 0, false, giveBack, err
+	}
+	// One answer a period: a bucket of one, full again after Per.
+	told, _, err := take("reply-limited:"+r.GameID+"/"+r.Color, ReplyRate{N: 1, Per: lim.Seat.Per})
+	return wait, !told, giveBack, err
+}
+
+// storedReplyOutcome is the outcome PlayByReply stored as its response.
+func storedReplyOutcome(r Reply, resp Response, replayed bool) (ReplyOutcome, error) {
 	var out ReplyOutcome
 	if err := json.Unmarshal(resp.Body, &out); err != nil {
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: stored outcome: %w: %w", r.GameID, ErrStoredData, err)
@@ -166,8 +266,9 @@ func replyKey(r Reply) string {
 // judgeReply decides what a reply from the address from (normalised, or
 // clipped when it is no address) does to g: a turn, a resignation, or a
 // refusal that changes nothing but queues its answer. confirm says the
-// sender wants a confirmation of a turn played.
-func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (GameChange, ReplyOutcome, error) {
+// sender wants a confirmation of a turn played; wait > 0 that the seat is
+// over its limit and is told to wait that long.
+func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, now time.Time) (GameChange, ReplyOutcome, error) {
 	seat, ok := g.Seat(r.Color)
 	if !ok || r.Ply > g.Ply() {
 		return GameChange{}, ReplyOutcome{}, errReplyUnknown
@@ -178,14 +279,20 @@ func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (Game
 			ReplyOutcome{Status: ReplyRefused, Reason: d.Reason, Turn: d.Turn}, nil
 	}
 	// The seat's owner hears of a reply from another address (he may have
-	// sent it from another of his own); its sender, who may be anyone, is
-	// never answered. The mail counts against the owner's budget of mail
-	// others cause.
-	if from != seat.Email {
+	// sent it from another of his own), and of one that could not be read
+	// (he may have sent it, through a server or a client that mangled it);
+	// its sender, who may be anyone, is never answered. The mail counts
+	// against the owner's budget of mail others cause.
+	switch {
+	case r.Unread != "":
+		return refuse(ReplyDetail{Reason: r.Unread}, Cause{})
+	case from != seat.Email:
 		return refuse(ReplyDetail{Reason: ReplyNotSeatAddress, From: from}, Cause{})
 	}
 	mine := Cause{By: seat.Email}
 	switch {
+	case wait > 0:
+		return refuse(ReplyDetail{Reason: ReplyRateLimited, WaitMinutes: int((wait + time.Minute - 1) / time.Minute)}, mine)
 	case g.Over():
 		return refuse(ReplyDetail{Reason: CodeGameOver}, mine)
 	case r.Ply < g.Ply():
@@ -226,18 +333,75 @@ func judgeReply(g Game, r Reply, from string, confirm bool, now time.Time) (Game
 }
 
 // findTurn is the first line that resigns or is written as a ply of the
-// game, trimmed.
+// game, trimmed, read through what mail clients and phones add to a line
+// that nobody reads (byte order marks, zero-width characters) and the full
+// stop or exclamation mark that ends a sentence; or else the ply a line
+// names by one word among others (namedPly). What is a ply is the rules'
+// business (Syntax); only the words around it are this function's.
 func findTurn(rules Rules, lines []string) (string, bool) {
+	isTurn := func(l string) bool { return strings.EqualFold(l, resignWord) || rules.Syntax(l) == nil }
 	for _, l := range lines {
-		l = strings.TrimSpace(l)
+		l = strings.TrimSpace(strings.Map(dropInvisible, l))
 		if l == "" {
 			continue
 		}
-		if strings.EqualFold(l, resignWord) || rules.Syntax(l) == nil {
+		if isTurn(l) {
 			return l, true
+		}
+		if end := strings.TrimSpace(strings.TrimRight(l, ".!")); end != l && end != "" && isTurn(end) {
+			return end, true
+		}
+		if ply, ok := namedPly(rules, l); ok {
+			return ply, true
 		}
 	}
 	return "", false
+}
+
+// dropInvisible drops the characters that show as nothing: the byte order
+// mark some clients put at the start of a text, and the zero-width spaces
+// and joiners phones and rich-text editors put between words.
+func dropInvisible(r rune) rune {
+	switch r {
+	case '\ufeff', '\u200b', '\u200c', '\u200d', '\u2060':
+		return -1
+	}
+	return r
+}
+
+// namedPly is the ply a sentence names by a word, as Les's chooser writes
+// "I take black": a word of letters alone that the rules read as a ply and
+// that the mover's legal choices name whole (Les's colours; not Less's
+// "nil", which a sentence may say without meaning to pass, nor a point,
+// which is no word). A sentence naming two ("black or white?") names none.
+func namedPly(rules Rules, line string) (string, bool) {
+	var named string
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) {
+		if strings.EqualFold(w, named) || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 ||
+			rules.Syntax(w) != nil || !isChoice(rules, w) {
+			continue
+		}
+		if named != "" {
+			return "", false
+		}
+		named = w
+	}
+	return named, named != ""
+}
+
+// isChoice says whether the mover's legal choices name the word itself
+// (Les's colours), not a place on the board.
+func isChoice(rules Rules, word string) bool {
+	legal, err := rules.Legal("")
+	if err != nil {
+		return false
+	}
+	for _, c := range legal.Choices {
+		if c.From == "" && strings.EqualFold(c.To, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstLines are the first non-empty lines of a reply, clipped, for the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
@@ -45,7 +46,7 @@ func TestPlayByReply(t *testing.T) {
 			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}, wantPly: 1,
 			queued: []string{`your_turn bob@example.org black@1 budgeted true`,
-				`reply_accepted ann@example.org white@1 budgeted false {Reason: Turn:` + opening + ` Rule: RuleRef: Part:0 Lines:[] From:}`},
+				`reply_accepted ann@example.org white@1 budgeted false {Reason: Turn:` + opening + ` Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name: "resign, in any case", confirm: true,
@@ -58,13 +59,36 @@ func TestPlayByReply(t *testing.T) {
 			name:   "from another address: the seat's owner is told",
 			reply:  domain.Reply{Color: white, From: "eve@example.org", Lines: []string{opening}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
-			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org WaitMinutes:0}`},
 		},
 		{
 			name:   "from no address at all",
 			reply:  domain.Reply{Color: white, From: "not an address", Lines: []string{opening}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
-			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address WaitMinutes:0}`},
+		},
+		{
+			name:   "forged, as the receiving server says: the seat is told, whoever the sender claims to be",
+			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}, Unread: domain.ReplyAuthFailed},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyAuthFailed},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:auth_failed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
+		},
+		{
+			name:   "malformed, from a stranger: the seat is told, not the stranger",
+			reply:  domain.Reply{Color: white, From: "eve@example.org", Unread: domain.ReplyMalformed},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyMalformed},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:malformed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
+		},
+		{
+			name:   "too large, without a From",
+			reply:  domain.Reply{Color: white, Unread: domain.ReplyTooLarge},
+			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyTooLarge},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:too_large Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
+		},
+		{
+			name:  "unreadable, to a seat the game does not have",
+			reply: domain.Reply{Color: "green", From: "ann@example.org", Unread: domain.ReplyAuthFailed},
+			want:  domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyUnknownSeat},
 		},
 		{
 			name: "an answer to an earlier email",
@@ -76,19 +100,19 @@ func TestPlayByReply(t *testing.T) {
 			},
 			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"c4c3"}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyEarlierTurn}, wantPly: 2,
-			queued: []string{`reply_refused ann@example.org white@2 budgeted false {Reason:earlier_turn Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
+			queued: []string{`reply_refused ann@example.org white@2 budgeted false {Reason:earlier_turn Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:   "no turn in it",
 			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"", "Hello Bob,", "I move e5 to e4.", "Cheers", "Ann"}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn},
-			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[Hello Bob, I move e5 to e4. Cheers] From:}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[Hello Bob, I move e5 to e4. Cheers] From: WaitMinutes:0}`},
 		},
 		{
 			name:   "an illegal turn",
 			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"e5e4:a1a2"}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2"},
-			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:illegal_turn Turn:e5e4:a1a2 Rule:not_your_piece RuleRef:M6 Part:2 Lines:[] From:}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:illegal_turn Turn:e5e4:a1a2 Rule:not_your_piece RuleRef:M6 Part:2 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name: "after the end",
@@ -99,7 +123,7 @@ func TestPlayByReply(t *testing.T) {
 			},
 			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
 			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeGameOver},
-			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:game_over Turn: Rule: RuleRef: Part:0 Lines:[] From:}`},
+			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:game_over Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:  "a seat the game does not have",
@@ -184,41 +208,118 @@ func TestPlayByReplyWithoutMessageIDIsAnsweredOnce(t *testing.T) {
 	}
 }
 
-func TestPlayByReplyRateLimitIgnores(t *testing.T) {
+// reply sends a reply with the lines from an address to a seat of the
+// fixture's game, under a new Message-ID, and returns the outcome.
+func (f *fixture) reply(t *testing.T, svc *domain.Service, color, from string, lines ...string) domain.ReplyOutcome {
+	t.Helper()
+	f.replies++
+	g, err := f.store.Game(t.Context(), f.game.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := svc.PlayByReply(t.Context(), domain.Reply{GameID: g.ID, Color: color, Ply: g.Ply(), From: from,
+		MessageID: fmt.Sprintf("m%d@example.org", f.replies), Lines: lines, Unread: f.unread})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A player who plays a whole game by reply, as fast as he likes, with a
+// word of thanks and a typo now and then, never meets the limit: a 40-turn
+// game in an afternoon is normal. Nor do strangers' replies to his seat,
+// however many, count against it.
+func TestPlayByReplyLimitLetsAWholeGameBePlayed(t *testing.T) {
 	f := newFixture(t)
-	ctx := t.Context()
-	reply := func(i int) domain.ReplyOutcome {
+	ann, bob := "ann@example.org", "bob@example.org"
+	for i := range 30 {
+		if out := f.reply(t, f.svc, white, "eve@example.org", "resign"); out.Status == domain.ReplyPlayed {
+			t.Fatalf("stranger's reply %d: %+v", i, out)
+		}
+	}
+	const turns = 40
+	for i := range turns {
+		g, _ := f.store.Game(t.Context(), f.game.ID)
+		if g.Over() {
+			t.Fatalf("the game ended after %d turns; the test wants %d", i, turns)
+		}
+		color, from := white, ann
+		if g.ToMove() == black {
+			color, from = black, bob
+		}
+		example, ok := g.Rules.(*less.RulesGame).Game.Position().ExampleTurn()
+		if !ok {
+			t.Fatalf("turn %d: no example turn", i)
+		}
+		turn := example.String()
+		if i%5 == 0 { // a typo first, which is refused
+			if out := f.reply(t, f.svc, color, from, "e9e9:"+turn); out.Status != domain.ReplyRefused || out.Reason == domain.ReplyRateLimited {
+				t.Fatalf("turn %d, a typo: %+v", i, out)
+			}
+		}
+		if out := f.reply(t, f.svc, color, from, turn); out.Status != domain.ReplyPlayed {
+			t.Fatalf("turn %d (%s): %+v", i, turn, out)
+		}
+		if i%3 == 0 { // thanks, to the confirmation
+			if out := f.reply(t, f.svc, color, from, "thanks!"); out.Reason == domain.ReplyRateLimited {
+				t.Fatalf("turn %d, thanks: %+v", i, out)
+			}
+		}
+		f.now = f.now.Add(90 * time.Second) // the whole game in an hour
+	}
+}
+
+// Over the seat's limit, a reply from the seat's own address plays nothing
+// and is answered once with when to send again; the next ones are not
+// answered until the limit's period has passed, so that a mail loop (an
+// autoresponder answering the answers) dies out. Replies from other
+// addresses do not count against the seat's limit, and have their own,
+// counted per owner's address over all his seats: past it, their owner is
+// not told any more.
+func TestPlayByReplyLimits(t *testing.T) {
+	f := newFixture(t)
+	limits := domain.ReplyLimits{Seat: domain.ReplyRate{N: 3, Per: time.Hour}, Others: domain.ReplyRate{N: 2, Per: 24 * time.Hour}}
+	svc := domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now }, Replies: limits})
+	ann := "ann@example.org"
+	refused := domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}
+	limited := domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyRateLimited}
+	ignored := domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyRateLimited}
+	stranger := domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress}
+	step := func(name string, color, from string, want domain.ReplyOutcome, wantQueued ...string) {
 		t.Helper()
-		out, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org",
-			MessageID: fmt.Sprintf("m%d", i), Lines: []string{"thanks"}})
-		if err != nil {
-			t.Fatal(err)
+		n := len(f.store.Queued())
+		if out := f.reply(t, svc, color, from, "hello"); out != want {
+			t.Errorf("%s: %+v, want %+v", name, out, want)
 		}
-		return out
-	}
-	for i := range domain.ReplyLimit {
-		if out := reply(i); out.Status != domain.ReplyRefused {
-			t.Fatalf("reply %d: %+v, want refused (no turn)", i, out)
+		if q := queuedSince(f, n); !reflect.DeepEqual(q, wantQueued) && !(len(q) == 0 && len(wantQueued) == 0) {
+			t.Errorf("%s: queued %q, want %q", name, q, wantQueued)
 		}
 	}
-	n := len(f.store.Queued())
-	if out := reply(domain.ReplyLimit); out != (domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyRateLimited}) {
-		t.Errorf("reply over the limit: %+v, want ignored", out)
+	noTurn := `reply_refused ann@example.org white@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[hello] From: WaitMinutes:0}`
+	strangerTold := `reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org WaitMinutes:0}`
+	step("a stranger", white, "eve@example.org", stranger, strangerTold)
+	f.unread = domain.ReplyAuthFailed // forged, in ann's name: not hers
+	step("a forgery", white, ann, domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyAuthFailed},
+		`reply_refused ann@example.org white@0 budgeted true {Reason:auth_failed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`)
+	step("a forgery past the others' limit", white, ann, ignored)
+	f.unread = ""
+	step("a stranger past the others' limit", white, "eve@example.org", ignored)
+	for i := range limits.Seat.N {
+		step(fmt.Sprintf("ann's reply %d", i+1), white, ann, refused, noTurn)
 	}
-	if len(f.store.Queued()) != n {
-		t.Error("a reply over the limit was answered")
-	}
-	// The limit is the seat's: the other seat still answers.
-	out, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: f.game.ID, Color: black, From: "bob@example.org",
-		MessageID: "b1", Lines: []string{"hi"}})
-	if err != nil || out.Status != domain.ReplyRefused {
-		t.Errorf("the other seat: %+v, %v", out, err)
-	}
-	// Once the hour has passed, the seat answers again.
-	f.now = f.now.Add(domain.ReplyPeriod)
-	if out := reply(100); out.Status != domain.ReplyRefused {
-		t.Errorf("an hour later: %+v", out)
-	}
+	step("ann over the limit", white, ann, limited,
+		`reply_refused ann@example.org white@0 budgeted false {Reason:rate_limited Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:20}`)
+	step("ann over the limit again", white, ann, ignored)
+	step("the other seat has its own limit", black, "bob@example.org", refused,
+		`reply_refused bob@example.org black@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[hello] From: WaitMinutes:0}`)
+	f.now = f.now.Add(20 * time.Minute)
+	step("ann, when she was told to", white, ann, refused, noTurn)
+	step("ann over the limit once more, within the hour", white, ann, ignored)
+	f.now = f.now.Add(40 * time.Minute)
+	step("ann, an hour after she was told", white, ann, refused, noTurn)
+	step("ann", white, ann, refused, noTurn)
+	step("ann over the limit, an hour after she was told", white, ann, limited,
+		`reply_refused ann@example.org white@0 budgeted false {Reason:rate_limited Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:20}`)
 }
 
 func TestPlayByReplyLesSetup(t *testing.T) {
@@ -251,4 +352,75 @@ func exampleOf(r domain.Rules) (string, bool) {
 		return "", false
 	}
 	return e.Example()
+}
+
+// A turn line is read through what mail clients and phones add to it (a
+// byte order mark, zero-width characters, the full stop or exclamation mark
+// that ends a sentence), and Les's colour choice also inside a sentence ("I
+// take black") when the sentence names one colour only; the rest is refused
+// as before: a Less pass ("nil") or a point inside a sentence, two colours.
+func TestPlayByReplyReadsTheTurnLineLeniently(t *testing.T) {
+	lessTests := []struct {
+		line string
+		want domain.ReplyOutcome
+	}{
+		{opening + ".", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{opening + "!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{"\ufeff" + opening, domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{"e5e4:\u200be4d4:d4c4\u200d", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
+		{"Resign!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Resign"}},
+		{"I pass: nil", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"I play " + opening + " now", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{opening + "?", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+	}
+	for i, tt := range lessTests {
+		t.Run("less "+tt.line, func(t *testing.T) {
+			f := newFixture(t)
+			got, err := f.svc.PlayByReply(t.Context(), domain.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org",
+				MessageID: fmt.Sprintf("l%d", i), Lines: []string{"Hi,", tt.line}})
+			if err != nil || got != tt.want {
+				t.Errorf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+
+	lesTests := []struct {
+		line string
+		want domain.ReplyOutcome
+	}{
+		{"I take black", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "black"}},
+		{"White, please!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "White"}},
+		{"Black. Black it is.", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Black"}},
+		{"\u200bwhite.", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "white"}},
+		{"black or white?", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"I take black, not white", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"blackish", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+	}
+	for i, tt := range lesTests {
+		t.Run("les "+tt.line, func(t *testing.T) {
+			f := newFixture(t)
+			ctx := t.Context()
+			g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: "les", Players: []domain.Player{
+				{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, creatorID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// At the setup, a colour is no ply, in a sentence or not.
+			out, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+				MessageID: fmt.Sprintf("s%d", i), Lines: []string{tt.line}})
+			if err != nil || out.Status != domain.ReplyRefused || out.Reason != domain.ReplyNoTurn {
+				t.Fatalf("%q at the setup: %+v, %v; want no turn", tt.line, out, err)
+			}
+			setup, _ := exampleOf(g.Rules)
+			if _, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+				MessageID: fmt.Sprintf("t%d", i), Lines: []string{setup}}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "chooser", Ply: 1, From: "bob@example.org",
+				MessageID: fmt.Sprintf("c%d", i), Lines: []string{"Thanks Ann.", tt.line}})
+			if err != nil || got != tt.want {
+				t.Errorf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
 }

@@ -22,6 +22,8 @@ type Service struct {
 	random  func() uint64
 	// pushCheck vets push endpoints; nil allows every one.
 	pushCheck URLCheck
+	// replyLimits bound the replies by email (see PlayByReply).
+	replyLimits ReplyLimits
 }
 
 // ServiceConfig is what a Service needs from outside.
@@ -46,6 +48,9 @@ type ServiceConfig struct {
 	// it call into its own network. Its error is the caller's answer. Nil
 	// allows every endpoint CheckPushSubscription allows.
 	PushEndpointCheck URLCheck
+	// Replies bound the replies by email PlayByReply reads; a zero rate
+	// is DefaultReplyLimits'.
+	Replies ReplyLimits
 }
 
 // NewService builds the use cases on a store.
@@ -60,6 +65,13 @@ func NewService(cfg ServiceConfig) *Service {
 	}
 	if s.random == nil {
 		s.random = RandomUint64
+	}
+	s.replyLimits = cfg.Replies
+	if s.replyLimits.Seat.N <= 0 || s.replyLimits.Seat.Per <= 0 {
+		s.replyLimits.Seat = DefaultReplyLimits.Seat
+	}
+	if s.replyLimits.Others.N <= 0 || s.replyLimits.Others.Per <= 0 {
+		s.replyLimits.Others = DefaultReplyLimits.Others
 	}
 	return s
 }

@@ -29,6 +29,10 @@ type fixture struct {
 	svc   *domain.Service
 	game  domain.Game
 	now   time.Time
+	// replies counts the replies sent (see reply), for their Message-IDs;
+	// unread is what they say of why they were not read.
+	replies int
+	unread  string
 }
 
 // newFixture creates a two-player game (ann White, bob Black) made by org.

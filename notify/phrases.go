@@ -75,6 +75,10 @@ type phrases struct {
 	ReplyNotYourTurn string
 	ReplyGameOver    string
 	ReplyOther       string // .Reason (a code): any other refusal
+	ReplyLimited     string // .Minutes: too many replies from the reader; wait that long
+	ReplyForged      string // a reply to the reader's seat, whoever sent it, failed DKIM, SPF or DMARC
+	ReplyMalformed   string // a reply to the reader's seat, whoever sent it, has a broken MIME structure
+	ReplyTooLarge    string // a reply to the reader's seat, whoever sent it, is over the size a reply may have
 	ReplyAgain       string // the reader may answer again
 
 	TournamentRound   string // .Name, .Round: the line an invitation to a tournament game adds
@@ -243,6 +247,10 @@ var english = phrases{
 	ReplyNotYourTurn: "your reply came when it was not your turn, so it played nothing.",
 	ReplyGameOver:    "this game is over, so your reply played nothing.",
 	ReplyOther:       "your reply played nothing ({{.Reason}}).",
+	ReplyLimited:     "too many of your replies came in a short time, so this one played nothing. Wait {{.Minutes}} {{plural `en` .Minutes `minute` `minutes`}}, then send your turn again: replies sent before then play nothing and get no answer.",
+	ReplyForged:      "a reply to an email of this game failed our mail server's sender checks (it may be forged), so it played nothing. If you sent it, send it again from your usual mail account.",
+	ReplyMalformed:   "a reply to an email of this game could not be read (its format is broken), so it played nothing. If you sent it, write your turn again as plain text.",
+	ReplyTooLarge:    "a reply to an email of this game was too large to read, so it played nothing. If you sent it, reply again without attachments or the quoted email.",
 	ReplyAgain:       "To answer again, reply to this email.",
 
 	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",

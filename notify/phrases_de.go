@@ -69,6 +69,10 @@ var german = phrases{
 	ReplyNotYourTurn: "deine Antwort kam, als du nicht an der Reihe warst; deshalb wurde nichts gespielt.",
 	ReplyGameOver:    "diese Partie ist vorbei; deine Antwort hat nichts gespielt.",
 	ReplyOther:       "deine Antwort hat nichts gespielt ({{.Reason}}).",
+	ReplyLimited:     "zu viele deiner Antworten kamen in kurzer Zeit, deshalb hat diese nichts gespielt. Warte {{.Minutes}} {{plural `de` .Minutes `Minute` `Minuten`}} und schick deine Runde dann noch einmal: Antworten davor spielen nichts und bleiben unbeantwortet.",
+	ReplyForged:      "eine Antwort auf eine E-Mail dieser Partie hat die Absenderprüfung unseres Mailservers nicht bestanden (sie ist vielleicht gefälscht), deshalb wurde nichts gespielt. Wenn du sie geschickt hast, schick sie noch einmal von deinem üblichen E-Mail-Konto.",
+	ReplyMalformed:   "eine Antwort auf eine E-Mail dieser Partie war nicht lesbar (ihr Format ist beschädigt), deshalb wurde nichts gespielt. Wenn du sie geschickt hast, schreib deine Runde noch einmal als einfachen Text.",
+	ReplyTooLarge:    "eine Antwort auf eine E-Mail dieser Partie war zu groß zum Lesen, deshalb wurde nichts gespielt. Wenn du sie geschickt hast, antworte noch einmal ohne Anhänge und ohne die zitierte E-Mail.",
 	ReplyAgain:       "Um erneut zu antworten, antworte auf diese E-Mail.",
 
 	TournamentRound:   "Diese Partie ist Runde {{.Round}} des Turniers {{.Name}}.",

@@ -72,6 +72,10 @@ var spanish = phrases{
 	ReplyNotYourTurn: "Tu respuesta llegó cuando no era tu turno, así que no jugó nada.",
 	ReplyGameOver:    "Esta partida ha terminado, así que tu respuesta no jugó nada.",
 	ReplyOther:       "Tu respuesta no jugó nada ({{.Reason}}).",
+	ReplyLimited:     "Llegaron demasiadas respuestas tuyas en poco tiempo, así que esta no jugó nada. Espera {{.Minutes}} {{plural `es` .Minutes `minuto` `minutos`}} y vuelve a enviar tu turno: las respuestas enviadas antes no juegan nada y no reciben respuesta.",
+	ReplyForged:      "Una respuesta a un correo de esta partida no superó las comprobaciones de remitente de nuestro servidor de correo (puede ser falsificada), así que no jugó nada. Si la enviaste tú, vuelve a enviarla desde tu cuenta de correo habitual.",
+	ReplyMalformed:   "Una respuesta a un correo de esta partida no se pudo leer (su formato está dañado), así que no jugó nada. Si la enviaste tú, vuelve a escribir tu turno como texto sin formato.",
+	ReplyTooLarge:    "Una respuesta a un correo de esta partida era demasiado grande para leerla, así que no jugó nada. Si la enviaste tú, responde de nuevo sin adjuntos ni el correo citado.",
 	ReplyAgain:       "Para responder de nuevo, responde a este correo.",
 
 	TournamentRound:   "Esta partida es la ronda {{.Round}} del torneo {{.Name}}.",

@@ -70,6 +70,10 @@ var french = phrases{
 	ReplyNotYourTurn: "Votre réponse est arrivée alors que ce n'était pas à vous de jouer\u00a0: elle n'a rien joué.",
 	ReplyGameOver:    "Cette partie est terminée\u00a0: votre réponse n'a rien joué.",
 	ReplyOther:       "Votre réponse n'a rien joué ({{.Reason}}).",
+	ReplyLimited:     "Trop de vos réponses sont arrivées en peu de temps, celle-ci n'a donc rien joué. Attendez {{.Minutes}} {{plural `fr` .Minutes `minute` `minutes`}}, puis renvoyez votre tour\u00a0: les réponses envoyées d'ici là ne jouent rien et restent sans réponse.",
+	ReplyForged:      "Une réponse à un e-mail de cette partie n'a pas passé les contrôles d'expéditeur de notre serveur de messagerie (elle est peut-être falsifiée), elle n'a donc rien joué. Si vous l'avez envoyée, renvoyez-la depuis votre compte de messagerie habituel.",
+	ReplyMalformed:   "Une réponse à un e-mail de cette partie était illisible (son format est endommagé), elle n'a donc rien joué. Si vous l'avez envoyée, écrivez de nouveau votre tour en texte simple.",
+	ReplyTooLarge:    "Une réponse à un e-mail de cette partie était trop volumineuse pour être lue, elle n'a donc rien joué. Si vous l'avez envoyée, répondez de nouveau sans pièces jointes ni l'e-mail cité.",
 	ReplyAgain:       "Pour répondre de nouveau, répondez à cet e-mail.",
 
 	TournamentRound:   "Cette partie est la ronde {{.Round}} du tournoi {{.Name}}.",

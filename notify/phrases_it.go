@@ -70,6 +70,10 @@ var italian = phrases{
 	ReplyNotYourTurn: "la tua risposta è arrivata quando non toccava a te, quindi non ha giocato nulla.",
 	ReplyGameOver:    "questa partita è finita, quindi la tua risposta non ha giocato nulla.",
 	ReplyOther:       "la tua risposta non ha giocato nulla ({{.Reason}}).",
+	ReplyLimited:     "troppe tue risposte sono arrivate in poco tempo, quindi questa non ha giocato nulla. Aspetta {{.Minutes}} {{plural `it` .Minutes `minuto` `minuti`}}, poi invia di nuovo il tuo turno: le risposte inviate prima non giocano nulla e restano senza risposta.",
+	ReplyForged:      "una risposta a un'e-mail di questa partita non ha superato i controlli sul mittente del nostro server di posta (potrebbe essere falsificata), quindi non ha giocato nulla. Se l'hai inviata tu, inviala di nuovo dal tuo solito account di posta.",
+	ReplyMalformed:   "una risposta a un'e-mail di questa partita era illeggibile (il suo formato è danneggiato), quindi non ha giocato nulla. Se l'hai inviata tu, scrivi di nuovo il tuo turno come testo semplice.",
+	ReplyTooLarge:    "una risposta a un'e-mail di questa partita era troppo grande per essere letta, quindi non ha giocato nulla. Se l'hai inviata tu, rispondi di nuovo senza allegati e senza l'e-mail citata.",
 	ReplyAgain:       "Per rispondere di nuovo, rispondi a questa e-mail.",
 
 	TournamentRound:   "Questa partita è il turno {{.Round}} del torneo {{.Name}}.",

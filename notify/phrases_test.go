@@ -23,7 +23,7 @@ func phraseData(p *phrases, n int, earlyStop bool) map[string]any {
 		"Result": p.Draw, "Side": p.Teams[0], "Opponent": "Bob", "Margin": n, "Total": 31, "Count": 28, "Needed": n,
 		"Example": "e5e4:e4d4:d4c4", "From": "eve@example.org", "Rule": "blocked", "RuleRef": "M2", "Part": n - 1, "Reason": "stale_ply",
 		"URL": "https://hooks.example.org/lesspost", "ID": 7, "Pieces": "W B", "Targets": "w b", "Names": p.Colors[0] + ", " + p.Colors[1],
-		"Team": p.Teams[0], "Partner": "Wim (" + p.Colors[2] + ")", "Others": "Bea and Rae", "A": "Bea", "B": "Rae",
+		"Minutes": n, "Team": p.Teams[0], "Partner": "Wim (" + p.Colors[2] + ")", "Others": "Bea and Rae", "A": "Bea", "B": "Rae",
 	}
 }
 

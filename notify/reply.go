@@ -44,7 +44,7 @@ func (v *gameView) replyAnswer(p *phrases, mail gameMail) doc {
 		detail = *v.notice.Reply
 	}
 	data := map[string]any{"Turn": detail.Turn, "From": detail.From, "Rule": detail.Rule, "RuleRef": detail.RuleRef,
-		"Part": detail.Part, "Reason": detail.Reason}
+		"Part": detail.Part, "Reason": detail.Reason, "Minutes": detail.WaitMinutes}
 	var intro block
 	switch {
 	case v.notice.Kind == domain.NoticeReplyAccepted:
@@ -61,6 +61,14 @@ func (v *gameView) replyAnswer(p *phrases, mail gameMail) doc {
 		intro.text = p.ReplyNotYourTurn
 	case detail.Reason == domain.CodeGameOver:
 		intro.text = p.ReplyGameOver
+	case detail.Reason == domain.ReplyRateLimited:
+		intro.text = say(p.ReplyLimited, data)
+	case detail.Reason == domain.ReplyAuthFailed:
+		intro.text = p.ReplyForged
+	case detail.Reason == domain.ReplyMalformed:
+		intro.text = p.ReplyMalformed
+	case detail.Reason == domain.ReplyTooLarge:
+		intro.text = p.ReplyTooLarge
 	default:
 		intro.text = say(p.ReplyOther, data)
 	}

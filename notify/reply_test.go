@@ -26,6 +26,17 @@ func (replyingLinks) ReplyAddress(gameID, color string, ply int) (string, error)
 // email the outbox holds, by kind and recipient ("your_turn bob").
 func replyMail(t *testing.T, ruleset, locale string, replies ...[]string) (domain.Game, map[string]Message) {
 	t.Helper()
+	rs := make([]domain.Reply, len(replies))
+	for i, lines := range replies {
+		rs[i].Lines = lines
+	}
+	return replyMailWith(t, domain.ReplyLimits{}, ruleset, locale, rs)
+}
+
+// replyMailWith is replyMail with limits, and replies from ann to the first
+// seat with anything else they say.
+func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale string, replies []domain.Reply) (domain.Game, map[string]Message) {
+	t.Helper()
 	ctx := t.Context()
 	db, err := repo.Open(ctx, repotest.Path(t))
 	if err != nil {
@@ -33,7 +44,7 @@ func replyMail(t *testing.T, ruleset, locale string, replies ...[]string) (domai
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }, Replies: limits})
 	org, err := db.ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour, now)
 	if err != nil {
 		t.Fatal(err)
@@ -75,12 +86,12 @@ func replyMail(t *testing.T, ruleset, locale string, replies ...[]string) (domai
 	}
 	render()
 	first := g.Seats[0].Color
-	for i, lines := range replies {
+	for i, reply := range replies {
 		now = now.Add(time.Minute)
-		res, err := svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: first, From: "ann@example.org",
-			MessageID: fmt.Sprint("m", i), Lines: lines})
+		reply.GameID, reply.Color, reply.From, reply.MessageID = g.ID, first, "ann@example.org", fmt.Sprint("m", i)
+		res, err := svc.PlayByReply(ctx, reply)
 		if err != nil || res.Status == domain.ReplyIgnored {
-			t.Fatalf("reply %q: %+v, %v", lines, res, err)
+			t.Fatalf("reply %+v: %+v, %v", reply, res, err)
 		}
 		render()
 	}
@@ -179,6 +190,44 @@ func TestReplyMailLes(t *testing.T) {
 			refused := mail["reply_refused ann no_turn"]
 			if !strings.Contains(refused.Text, p.ReplyNoTurn) || !strings.Contains(refused.Text, "  - e5\n") {
 				t.Errorf("a one-point reply at the setup is no turn:\n%s", refused.Text)
+			}
+		})
+	}
+}
+
+// The refusals that are no judgement of the turn say why in every
+// language, with the board and the way to answer again: too many replies,
+// and replies that were not read (forged, broken, too large).
+func TestReplyMailRefusals(t *testing.T) {
+	for _, locale := range domain.Locales {
+		t.Run(locale, func(t *testing.T) {
+			p := phrasesFor(locale)
+			limits := domain.ReplyLimits{Seat: domain.ReplyRate{N: 1, Per: time.Hour}}
+			g, mail := replyMailWith(t, limits, less.RulesetName, locale, []domain.Reply{
+				{Lines: []string{"hello"}}, {Lines: []string{"hello again"}}, {Unread: domain.ReplyAuthFailed},
+				{Unread: domain.ReplyMalformed}, {Unread: domain.ReplyTooLarge}})
+			for reason, want := range map[string]string{
+				domain.ReplyRateLimited: say(p.ReplyLimited, map[string]any{"Minutes": 59}),
+				domain.ReplyAuthFailed:  p.ReplyForged,
+				domain.ReplyMalformed:   p.ReplyMalformed,
+				domain.ReplyTooLarge:    p.ReplyTooLarge,
+			} {
+				m, ok := mail["reply_refused ann "+reason]
+				if !ok {
+					t.Errorf("%s: no email", reason)
+					continue
+				}
+				for _, w := range []string{want, p.ReplyAgain, legend(p, 6)} {
+					if !strings.Contains(m.Text, w) {
+						t.Errorf("%s: the text has no %q:\n%s", reason, w, m.Text)
+					}
+				}
+				if want := "play+" + g.ID + ".white.0.mac@less.example"; m.ReplyTo != want {
+					t.Errorf("%s: Reply-To %q, want %q", reason, m.ReplyTo, want)
+				}
+				if m.HTML == "" || len(m.Images) != 1 {
+					t.Errorf("%s: no HTML part with the board", reason)
+				}
 			}
 		})
 	}

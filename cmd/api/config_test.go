@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +33,9 @@ func TestLoadConfig(t *testing.T) {
 			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
 			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
 		MailLimits: domain.DefaultMailLimits,
-		Inbound:    InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
+		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute,
+			MaxConns: 100, MaxConnsIP: 10, IdleTimeout: time.Minute,
+			LimitRepliesSeat: api.RateLimit{Requests: 60, Per: time.Hour}, LimitRepliesOthers: api.RateLimit{Requests: 10, Per: 24 * time.Hour}},
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -185,22 +189,31 @@ func TestLoadConfig(t *testing.T) {
 		{
 			name: "replies by SMTP",
 			args: []string{"--reply-address", "play@less.example.org", "--smtp-listen-addr", ":25", "--limit-smtp-ip", "10/1m",
-				"--smtp-listen-tls-cert", "cert.pem", "--smtp-listen-tls-key", "key.pem", "--mail-authserv-id", "mx.less.example.org"},
+				"--smtp-listen-tls-cert", "cert.pem", "--smtp-listen-tls-key", "key.pem", "--mail-authserv-id", "mx.less.example.org",
+				"--smtp-listen-max-conns", "20", "--smtp-listen-idle-timeout", "30s"},
+			env: map[string]string{"LESSPOST_SMTP_LISTEN_MAX_CONNS_IP": "4", "LESSPOST_SMTP_LISTEN_TRUSTED_RELAYS": "192.0.2.10, 2001:db8::/64"},
 			want: func(c *Config) {
 				c.ReplyAddress = "play@less.example.org"
 				c.Inbound.ListenAddr, c.Inbound.TLSCert, c.Inbound.TLSKey = ":25", "cert.pem", "key.pem"
 				c.Inbound.LimitIP, c.Inbound.AuthServID = api.RateLimit{Requests: 10, Per: time.Minute}, "mx.less.example.org"
+				c.Inbound.MaxConns, c.Inbound.MaxConnsIP, c.Inbound.IdleTimeout = 20, 4, 30*time.Second
+				c.Inbound.TrustedRelays = "192.0.2.10, 2001:db8::/64"
 			},
 		},
+		{name: "smtp listener trusting a host name", args: []string{"--reply-address", "play@x.org", "--smtp-listen-trusted-relays", "relay.example.org"}},
+		{name: "smtp listener without connections", args: []string{"--reply-address", "play@x.org", "--smtp-listen-max-conns-ip", "0"}},
+		{name: "smtp listener idle timeout too short", args: []string{"--reply-address", "play@x.org", "--smtp-listen-idle-timeout", "10ms"}},
 		{
 			name: "replies by IMAP",
-			args: []string{"--reply-address", "play@less.example.org", "--imap-processed-mailbox", "Done"},
+			args: []string{"--reply-address", "play@less.example.org", "--imap-processed-mailbox", "Done", "--limit-replies-seat", "100/2h"},
 			env: map[string]string{"LESSPOST_IMAP_URL": "imaps://play@imap.example.org/INBOX", "LESSPOST_IMAP_PASSWORD": "pw",
-				"LESSPOST_IMAP_POLL_INTERVAL": "30s"},
+				"LESSPOST_IMAP_POLL_INTERVAL": "30s", "LESSPOST_LIMIT_REPLIES_OTHERS": "3/1h"},
 			want: func(c *Config) {
 				c.ReplyAddress = "play@less.example.org"
 				c.Inbound.IMAPURL, c.Inbound.IMAPPassword, c.Inbound.IMAPProcessed = "imaps://play@imap.example.org/INBOX", "pw", "Done"
 				c.Inbound.IMAPInterval = 30 * time.Second
+				c.Inbound.LimitRepliesSeat = api.RateLimit{Requests: 100, Per: 2 * time.Hour}
+				c.Inbound.LimitRepliesOthers = api.RateLimit{Requests: 3, Per: time.Hour}
 			},
 		},
 		{name: "smtp listener without reply addresses", args: []string{"--smtp-listen-addr", ":25"}},
@@ -290,5 +303,14 @@ func TestMessageIDDomain(t *testing.T) {
 				t.Errorf("messageIDDomain = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+func TestTrustedRelays(t *testing.T) {
+	got, err := InboundConfig{TrustedRelays: " 192.0.2.10, 198.51.100.7/24,2001:db8::1/64,::ffff:192.0.2.11 ,"}.trustedRelays()
+	want := []netip.Prefix{netip.MustParsePrefix("192.0.2.10/32"), netip.MustParsePrefix("198.51.100.0/24"),
+		netip.MustParsePrefix("2001:db8::/64"), netip.MustParsePrefix("192.0.2.11/32")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("trustedRelays = %v, %v; want %v", got, err, want)
 	}
 }

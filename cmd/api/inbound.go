@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/lesspost/lesspost/api"
@@ -28,6 +30,14 @@ type InboundConfig struct {
 	TLSCert, TLSKey string
 	// LimitIP bounds the messages one client address may send.
 	LimitIP api.RateLimit
+	// MaxConns and MaxConnsIP bound the listener's connections, in all and
+	// per client address; IdleTimeout closes one silent that long.
+	MaxConns, MaxConnsIP int
+	IdleTimeout          time.Duration
+	// TrustedRelays lists, comma-separated, the addresses or prefixes of
+	// the domain's own relays, whose mail is counted per envelope sender
+	// (see trustedRelays).
+	TrustedRelays string
 	// IMAPURL, if set, is the mailbox to fetch replies from; its password
 	// is IMAPPassword, from the environment only. Never log it.
 	IMAPURL      string
@@ -39,6 +49,39 @@ type InboundConfig struct {
 	// AuthServID is the authserv-id of the receiving server's
 	// Authentication-Results headers (see mailin.Limits).
 	AuthServID string
+	// LimitRepliesSeat and LimitRepliesOthers bound the replies played (see
+	// domain.ReplyLimits): per seat from its own address, and per address
+	// from any other.
+	LimitRepliesSeat, LimitRepliesOthers api.RateLimit
+}
+
+// replyLimits are the limits of replies the use case applies.
+func (c InboundConfig) replyLimits() domain.ReplyLimits {
+	return domain.ReplyLimits{
+		Seat:   domain.ReplyRate{N: c.LimitRepliesSeat.Requests, Per: c.LimitRepliesSeat.Per},
+		Others: domain.ReplyRate{N: c.LimitRepliesOthers.Requests, Per: c.LimitRepliesOthers.Per},
+	}
+}
+
+// trustedRelays reads TrustedRelays: addresses (a prefix of one address)
+// and prefixes.
+func (c InboundConfig) trustedRelays() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for v := range strings.SplitSeq(c.TrustedRelays, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return nil, fmt.Errorf("--smtp-listen-trusted-relays %q: want addresses or prefixes, such as 192.0.2.10 or 2001:db8::/64", v)
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // imapPasswordEnv holds the IMAP password: a flag would show it to other
@@ -51,10 +94,17 @@ func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
 	fs.StringVar(&c.TLSCert, "smtp-listen-tls-cert", "", "certificate `file` (PEM) to offer STARTTLS with on --smtp-listen-addr; with --smtp-listen-tls-key")
 	fs.StringVar(&c.TLSKey, "smtp-listen-tls-key", "", "private key `file` (PEM) of --smtp-listen-tls-cert")
 	fs.TextVar(&c.LimitIP, "limit-smtp-ip", api.RateLimit{Requests: 60, Per: time.Hour}, "messages one client address may send to --smtp-listen-addr, as `N/duration`")
+	fs.IntVar(&c.MaxConns, "smtp-listen-max-conns", inbound.DefaultMaxConns, "connections --smtp-listen-addr holds open at once; more are answered 421")
+	fs.IntVar(&c.MaxConnsIP, "smtp-listen-max-conns-ip", inbound.DefaultMaxConnsPerClient, "connections --smtp-listen-addr holds open at once from one client address; more are answered 421")
+	fs.StringVar(&c.TrustedRelays, "smtp-listen-trusted-relays", "", "comma-separated `addresses` or prefixes (192.0.2.10, 2001:db8::/64) of your own relays in front of\n--smtp-listen-addr: their mail counts against --limit-smtp-ip per envelope sender, and\n--smtp-listen-max-conns-ip does not bound them. Empty: every client counts by its address")
+	fs.DurationVar(&c.IdleTimeout, "smtp-listen-idle-timeout", inbound.DefaultIdleTimeout, "how long a connection to --smtp-listen-addr may stay silent before it is closed")
 	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
 	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
 	fs.DurationVar(&c.IMAPInterval, "imap-poll-interval", time.Minute, "how often the mailbox is looked at when the server has no IDLE (and now and then when it has)")
-	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. Empty: the topmost such header counts")
+	seat, others := domain.DefaultReplyLimits.Seat, domain.DefaultReplyLimits.Others
+	fs.TextVar(&c.LimitRepliesSeat, "limit-replies-seat", api.RateLimit{Requests: seat.N, Per: seat.Per}, "replies a seat's own address may send, as `N/duration`; over it the seat is told once when to send again")
+	fs.TextVar(&c.LimitRepliesOthers, "limit-replies-others", api.RateLimit{Requests: others.N, Per: others.Per}, "replies from other addresses (or forged, or unreadable) whose seat's owner is told, per owner, as `N/duration`;\nover it they are dropped")
+	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. The topmost header with it counts; empty: the topmost header")
 }
 
 // validate checks the inbound flags; replies need reply addresses.
@@ -67,6 +117,15 @@ func (c *InboundConfig) validate(replyAddress string) []error {
 		if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 			errs = append(errs, fmt.Errorf("--smtp-listen-addr %q: want host:port, such as :25", c.ListenAddr))
 		}
+	}
+	if c.MaxConns < 1 || c.MaxConnsIP < 1 {
+		errs = append(errs, fmt.Errorf("--smtp-listen-max-conns %d, --smtp-listen-max-conns-ip %d: want at least 1", c.MaxConns, c.MaxConnsIP))
+	}
+	if _, err := c.trustedRelays(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.IdleTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("--smtp-listen-idle-timeout %v: want at least 1s", c.IdleTimeout))
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("--smtp-listen-tls-cert and --smtp-listen-tls-key: give both or neither"))
@@ -91,9 +150,15 @@ func (c InboundConfig) logAttrs() []slog.Attr {
 		slog.String("smtp_listen_addr", c.ListenAddr),
 		slog.Bool("smtp_listen_tls", c.TLSCert != ""),
 		slog.String("limit_smtp_ip", c.LimitIP.String()),
+		slog.Int("smtp_listen_max_conns", c.MaxConns),
+		slog.Int("smtp_listen_max_conns_ip", c.MaxConnsIP),
+		slog.Duration("smtp_listen_idle_timeout", c.IdleTimeout),
+		slog.String("smtp_listen_trusted_relays", c.TrustedRelays),
 		slog.String("imap_url", c.IMAPURL),
 		slog.String("imap_processed_mailbox", c.IMAPProcessed),
 		slog.String("mail_authserv_id", c.AuthServID),
+		slog.String("limit_replies_seat", c.LimitRepliesSeat.String()),
+		slog.String("limit_replies_others", c.LimitRepliesOthers.String()),
 	}
 }
 
@@ -119,8 +184,13 @@ func inboundWorkers(cfg Config, db repo.Store, app *domain.Service, links *api.L
 	proc.Queued = queued
 	workers := []func(context.Context) error{proc.Run}
 	if c.ListenAddr != "" {
+		relays, err := c.trustedRelays()
+		if err != nil {
+			return nil, err
+		}
 		l := &inbound.Listener{Inbox: db, Accept: accept, Limiter: db, Rate: inbound.Rate{N: c.LimitIP.Requests, Per: c.LimitIP.Per},
-			Domain: mailHost(cfg.BaseURL), Log: log, Now: time.Now, Stored: proc.Wake}
+			Domain: mailHost(cfg.BaseURL), Log: log, Now: time.Now, Stored: proc.Wake,
+			MaxConns: c.MaxConns, MaxConnsPerClient: c.MaxConnsIP, Timeout: c.IdleTimeout, TrustedRelays: relays}
 		if c.TLSCert != "" {
 			cert, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
 			if err != nil {

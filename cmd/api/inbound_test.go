@@ -104,7 +104,8 @@ func mailKinds(s *server, token, gameID string) map[string]int {
 // hostile cases the listener and the use case meet together: the same
 // reply delivered twice plays once and is answered once; a reply to an
 // earlier email is refused kindly; a forged From plays nothing and answers
-// the stranger nothing; an out-of-office answer is ignored.
+// the stranger nothing; a reply the receiving server found forged plays
+// nothing and the seat is told; an out-of-office answer is ignored.
 func TestPlayOnlyByReplying(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -141,6 +142,8 @@ func TestPlayOnlyByReplying(t *testing.T) {
 			forged := *last
 			forged.To = []string{"mallory@example.net"}
 			replyTo(t, listener, &forged, "forged@client.example", "resign", "")
+			replyTo(t, listener, last, "dmarc@client.example", "resign",
+				"Authentication-Results: mx.lesspost.test; dmarc=fail header.from=example.org")
 			replyTo(t, listener, last, "resign@client.example", "resign", "")
 
 			var state struct {
@@ -156,10 +159,10 @@ func TestPlayOnlyByReplying(t *testing.T) {
 			}
 			// Confirmations: one per turn played (the resignation's is
 			// the game's result); refusals: the earlier email, and the
-			// stranger's reply, told to the seat.
+			// stranger's reply and the forged one, told to the seat.
 			waitFor(t, func() bool {
 				k := mailKinds(s, organiser, g.ID)
-				return k["reply_accepted"] == plies && k["reply_refused"] == 2
+				return k["reply_accepted"] == plies && k["reply_refused"] == 3
 			})
 			if n := len(mail.To("mallory@example.net")); n != 0 {
 				t.Errorf("the forger got %d emails", n)
@@ -169,7 +172,9 @@ func TestPlayOnlyByReplying(t *testing.T) {
 			told := func(addr, what string) bool {
 				return slices.ContainsFunc(mail.To(addr), func(m *smtptest.Mail) bool { return strings.Contains(m.Text, what) })
 			}
-			waitFor(t, func() bool { return told(first.To[0], "earlier turn") && told(last.To[0], "mallory@example.net") })
+			waitFor(t, func() bool {
+				return told(first.To[0], "earlier turn") && told(last.To[0], "mallory@example.net") && told(last.To[0], "sender checks")
+			})
 		})
 	}
 }

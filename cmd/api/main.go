@@ -146,7 +146,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits})
+	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits()})
 	if push != nil {
 		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
 			return err

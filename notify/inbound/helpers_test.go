@@ -57,6 +57,9 @@ func (p *player) PlayByReply(_ context.Context, r domain.Reply) (domain.ReplyOut
 	p.played = append(p.played, r)
 	replayed := p.seen[r.MessageID]
 	p.seen[r.MessageID] = true
+	if r.Unread != "" {
+		return domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: r.Unread, Replayed: replayed}, nil
+	}
 	return domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: strings.Join(r.Lines, "|"), Replayed: replayed}, nil
 }
 

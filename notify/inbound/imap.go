@@ -96,8 +96,10 @@ type Poller struct {
 	Inbox  domain.Inbox
 	// Accept says whether an address is a reply address (see Listener).
 	Accept func(addr string) bool
-	// MaxBytes bounds a message (DefaultMaxBytes if 0): a larger one is
-	// not fetched, only logged and put aside.
+	// MaxBytes bounds a message (DefaultMaxBytes if 0): of a larger one only
+	// the first MaxBytes+1 bytes are fetched and kept, which the processor
+	// (reading at most MaxBytes) finds too large: it reads the header, and
+	// the seat is told.
 	MaxBytes int64
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -105,13 +107,23 @@ type Poller struct {
 	Stored func()
 }
 
+// firstRetry is how long the poller waits to reconnect after a session
+// that worked; the wait doubles with each failed attempt in a row, up to
+// the poll interval or a minute, whichever is longer.
+const firstRetry = time.Second
+
 // Run polls until ctx ends, reconnecting after a failure.
 func (p *Poller) Run(ctx context.Context) error {
-	wait := time.Second
+	wait := firstRetry
 	for {
-		err := p.session(ctx)
+		worked, err := p.session(ctx)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if worked {
+			// The server was there a moment ago (a restart, a dropped
+			// connection): it is likely back soon.
+			wait = firstRetry
 		}
 		p.Log.ErrorContext(ctx, "imap: session failed; reconnecting", "addr", p.Account.Addr, "in", wait, "error", err)
 		select {
@@ -123,8 +135,12 @@ func (p *Poller) Run(ctx context.Context) error {
 	}
 }
 
+// errClosed is a session the server ended.
+var errClosed = errors.New("the server closed the connection")
+
 // session is one connection: log in, select, then fetch, wait, fetch …
-func (p *Poller) session(ctx context.Context) error {
+// worked says it got as far as fetching.
+func (p *Poller) session(ctx context.Context) (worked bool, err error) {
 	news := make(chan struct{}, 1)
 	c, err := p.dial(&imapclient.Options{TLSConfig: p.TLSConfig, UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
@@ -136,33 +152,34 @@ func (p *Poller) session(ctx context.Context) error {
 			}
 		}}})
 	if err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return false, fmt.Errorf("connect: %w", err)
 	}
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
 	defer stop()
 	if err := c.Login(p.Account.User, p.Account.Password).Wait(); err != nil {
-		return fmt.Errorf("log in as %s: %w", p.Account.User, err)
+		return false, fmt.Errorf("log in as %s: %w", p.Account.User, err)
 	}
 	if p.ProcessedMailbox != "" {
 		// It may exist; a MOVE to a mailbox that does not would fail below.
 		_ = c.Create(p.ProcessedMailbox, nil).Wait()
 	}
 	if _, err := c.Select(p.Account.Mailbox, nil).Wait(); err != nil {
-		return fmt.Errorf("select %s: %w", p.Account.Mailbox, err)
+		return false, fmt.Errorf("select %s: %w", p.Account.Mailbox, err)
 	}
 	idle := !p.NoIdle && c.Caps().Has(imap.CapIdle)
 	p.Log.InfoContext(ctx, "imap: watching", "addr", p.Account.Addr, "mailbox", p.Account.Mailbox, "idle", idle)
 	for {
 		n, err := p.fetch(ctx, c)
 		if err != nil {
-			return err
+			return worked, err
 		}
+		worked = true
 		if n > 0 && p.Stored != nil {
 			p.Stored()
 		}
 		if err := p.wait(ctx, c, idle, news); err != nil || ctx.Err() != nil {
-			return err
+			return worked, err
 		}
 	}
 }
@@ -180,13 +197,16 @@ func (p *Poller) dial(opts *imapclient.Options) (*imapclient.Client, error) {
 }
 
 // wait returns when new mail may have come: the server said so during
-// IDLE, or Interval passed.
+// IDLE, or Interval passed; or, with errClosed, as soon as the server
+// closes the connection.
 func (p *Poller) wait(ctx context.Context, c *imapclient.Client, idle bool, news <-chan struct{}) error {
 	t := time.NewTimer(p.Interval)
 	defer t.Stop()
 	if !idle {
 		select {
 		case <-ctx.Done():
+		case <-c.Closed():
+			return errClosed
 		case <-t.C:
 		}
 		return nil
@@ -197,6 +217,8 @@ func (p *Poller) wait(ctx context.Context, c *imapclient.Client, idle bool, news
 	}
 	select {
 	case <-ctx.Done():
+	case <-c.Closed():
+		return fmt.Errorf("idle: %w", errClosed)
 	case <-news:
 	case <-t.C: // a look now and then, in case a notification was lost
 	}
@@ -237,16 +259,17 @@ func (p *Poller) fetch(ctx context.Context, c *imapclient.Client) (int, error) {
 		if ctx.Err() != nil {
 			return kept, nil
 		}
+		limit := int64(0)
 		if s.RFC822Size > maxBytes {
-			p.Log.WarnContext(ctx, "imap: message too large; put aside unread", "uid", s.UID, "bytes", s.RFC822Size)
-		} else {
-			stored, err := p.keep(ctx, c, s.UID)
-			if err != nil {
-				return kept, err
-			}
-			if stored {
-				kept++
-			}
+			p.Log.WarnContext(ctx, "imap: message too large; keeping its start only", "uid", s.UID, "bytes", s.RFC822Size)
+			limit = maxBytes + 1
+		}
+		stored, err := p.keep(ctx, c, s.UID, limit)
+		if err != nil {
+			return kept, err
+		}
+		if stored {
+			kept++
 		}
 		if err := p.putAside(c, s.UID); err != nil {
 			return kept, err
@@ -255,10 +278,14 @@ func (p *Poller) fetch(ctx context.Context, c *imapclient.Client) (int, error) {
 	return kept, nil
 }
 
-// keep fetches one message and keeps it in the Inbox; false when it was
-// kept before, or is for no reply address.
-func (p *Poller) keep(ctx context.Context, c *imapclient.Client, uid imap.UID) (bool, error) {
+// keep fetches one message, or its first limit bytes if limit > 0, and
+// keeps it in the Inbox; false when it was kept before, or is for no reply
+// address.
+func (p *Poller) keep(ctx context.Context, c *imapclient.Client, uid imap.UID, limit int64) (bool, error) {
 	body := &imap.FetchItemBodySection{Peek: true}
+	if limit > 0 {
+		body.Partial = &imap.SectionPartial{Size: limit}
+	}
 	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{body}}).Collect()
 	if err != nil {
 		return false, fmt.Errorf("fetch message %d: %w", uid, err)

@@ -1,9 +1,15 @@
 package inbound_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"log/slog"
 	"net"
+	"regexp"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +27,9 @@ import (
 type mailbox struct {
 	addr string
 	c    *imapclient.Client // the test's own session, to deliver and look
+	// idling hears of each session that begins IDLE.
+	idling chan struct{}
+	conns  *trackingListener
 }
 
 func startIMAP(t *testing.T) *mailbox {
@@ -31,18 +40,20 @@ func startIMAP(t *testing.T) *mailbox {
 		t.Fatal(err)
 	}
 	mem.AddUser(user)
+	idling := make(chan struct{}, 10)
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
+			return watchedSession{mem.NewSession().(imapserver.SessionIMAP4rev2), idling}, nil, nil
 		},
 		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapMove: {}, imap.CapUIDPlus: {}},
 		InsecureAuth: true,
 		Logger:       discardLogger{},
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := &trackingListener{Listener: inner}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	c, err := imapclient.DialInsecure(ln.Addr().String(), nil)
@@ -53,7 +64,50 @@ func startIMAP(t *testing.T) *mailbox {
 	if err := c.Login("play", "secret").Wait(); err != nil {
 		t.Fatal(err)
 	}
-	return &mailbox{addr: ln.Addr().String(), c: c}
+	return &mailbox{addr: ln.Addr().String(), c: c, idling: idling, conns: ln}
+}
+
+// watchedSession tells when it begins IDLE.
+type watchedSession struct {
+	imapserver.SessionIMAP4rev2
+	idling chan<- struct{}
+}
+
+func (s watchedSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	select {
+	case s.idling <- struct{}{}:
+	default:
+	}
+	return s.SessionIMAP4rev2.Idle(w, stop)
+}
+
+// trackingListener keeps the server's side of the connections it accepts,
+// so that a test can close them as a server that restarts does.
+type trackingListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.conns = append(l.conns, c)
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+// dropSessions closes the server's side of every connection but the
+// test's own (the first): the IMAP server went away under its clients.
+func (m *mailbox) dropSessions() {
+	m.conns.mu.Lock()
+	defer m.conns.mu.Unlock()
+	for _, c := range m.conns.conns[1:] {
+		_ = c.Close()
+	}
+	m.conns.conns = m.conns.conns[:1]
 }
 
 type discardLogger struct{}
@@ -189,5 +243,127 @@ func TestPollerMoves(t *testing.T) {
 	}
 	if got := keys(t, store); len(got) != 2 {
 		t.Errorf("kept %q", got)
+	}
+}
+
+// waitKept waits for a poller's pass that kept mail; a poller that never
+// keeps any fails the test rather than hang it.
+func waitKept(t *testing.T, kept <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-kept:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the poller kept nothing")
+	}
+}
+
+// A message over the size limit is not fetched whole: its start is kept,
+// for the processor to read its header and have the seat told that it was
+// too large (on the SMTP path, the sending server tells its sender). It is
+// put aside like any other.
+func TestPollerKeepsTheStartOfATooLargeMessage(t *testing.T) {
+	box := startIMAP(t)
+	store, dsn := openStore(t)
+	big := message(ann, white, "big@x", "resign\n"+strings.Repeat("A picture of my board, in base64 of course.\n", 40<<10))
+	box.deliver(t, big)
+	box.deliver(t, message(ann, white, "small@x", "resign"))
+	kept := make(chan struct{}, 10)
+	stop := poll(t, box, store, "", true, kept)
+	waitKept(t, kept)
+	stop()
+	if n := box.count(t, "INBOX", inbound.ProcessedKeyword); n != 2 {
+		t.Errorf("%d messages flagged, want both", n)
+	}
+	mail, err := store.ClaimInbound(t.Context(), "check", T0, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mail) != 2 || mail[0].DedupeKey != "mid:big@x "+white || len(mail[0].Raw) != inbound.DefaultMaxBytes+1 ||
+		!bytes.Equal(mail[0].Raw, big[:inbound.DefaultMaxBytes+1]) {
+		t.Fatalf("kept %d messages, the first %q of %d bytes; want the start of big@x, %d bytes, and small@x",
+			len(mail), keyOf(mail), len(big), inbound.DefaultMaxBytes+1)
+	}
+	// As if the claim had lapsed: the processor reads it.
+	p := &player{}
+	proc := processor(t, store, p)
+	proc.Now = func() time.Time { return T0.Add(time.Hour) }
+	if _, err := proc.ProcessDue(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(t, dsn); !slices.Equal(got, []string{"refused:too_large", "played"}) {
+		t.Errorf("outcomes %q, want the large message refused as too large", got)
+	}
+	if got := p.replies(); len(got) != 2 || got[0].From != ann || got[0].Unread != domain.ReplyTooLarge {
+		t.Errorf("played %+v", got)
+	}
+}
+
+func keyOf(mail []domain.InboundMail) []string {
+	var out []string
+	for _, m := range mail {
+		out = append(out, m.DedupeKey)
+	}
+	return out
+}
+
+// syncBuffer is a buffer for a logger's output that a test reads while the
+// logger writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// When the IMAP server drops the session (a restart), the poller notices
+// at once, in IDLE, not at its next look (here an hour away), and
+// reconnects; the back-off between attempts starts over after every
+// session that worked, so that each restart is met as fast as the first.
+func TestPollerReconnectsAtOnceWhenTheServerDropsIt(t *testing.T) {
+	box := startIMAP(t)
+	store, _ := openStore(t)
+	var logs syncBuffer
+	kept := make(chan struct{}, 10)
+	p := &inbound.Poller{Account: inbound.IMAPAccount{Addr: box.addr, TLS: "none", User: "play", Password: "secret", Mailbox: "INBOX"},
+		Interval: time.Hour, Inbox: store, Accept: accept, Now: clock, Stored: func() { kept <- struct{}{} },
+		Log: slog.New(slog.NewTextHandler(&logs, nil))}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	box.deliver(t, message(ann, white, "before@x", "resign"))
+	waitKept(t, kept)
+	const restarts = 3
+	for i := range restarts {
+		select {
+		case <-box.idling:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the poller does not wait in IDLE")
+		}
+		box.dropSessions()
+		box.deliver(t, message(ann, white, fmt.Sprintf("after%d@x", i), "resign"))
+		waitKept(t, kept)
+	}
+	waits := regexp.MustCompile(`msg="imap: session failed; reconnecting".* in=(\S+)`).FindAllStringSubmatch(logs.String(), -1)
+	if len(waits) != restarts {
+		t.Fatalf("%d reconnections logged, want %d:\n%s", len(waits), restarts, logs.String())
+	}
+	for i, w := range waits {
+		if w[1] != waits[0][1] {
+			t.Errorf("reconnection %d waited %s, the first %s: the back-off did not start over", i+1, w[1], waits[0][1])
+		}
 	}
 }

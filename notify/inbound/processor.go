@@ -26,17 +26,18 @@ type Seat func(recipient string) (domain.Reply, error)
 const (
 	OutcomeBounce      = "ignored:null_sender"       // MAIL FROM:<>: a bounce or another automatic message
 	OutcomeUnknownRcpt = "ignored:unknown_recipient" // not a reply address (any more)
-	OutcomeMalformed   = "ignored:malformed"         // no header or no single From to read
-	OutcomeAuthFailed  = "ignored:auth_failed_"      // + the check: the receiving server says the sender is forged
+	OutcomeMalformed   = "ignored:malformed"         // no header, or a broken one without a single From to read
 	OutcomeAuto        = "ignored:auto_"             // + mailin's reason: an auto-reply, a bounce, a list
 	OutcomeGaveUp      = "failed:gave_up"            // the use case failed MaxAttempts times
 )
 
 // Processor plays what the receivers kept: it claims received mail from the
-// Inbox, reads it, drops what no person wrote or what the receiving server
-// found forged, and plays the rest (PlayByReply), then records the outcome.
-// A message is never answered from here: the use case's notices are the
-// answers, and machines and forgers get none.
+// Inbox, reads it, drops what no person wrote, and plays the rest
+// (PlayByReply), then records the outcome. What a person may have written
+// but it will not read (the receiving server found it forged, its MIME is
+// broken, it is too large) goes to the use case unread, which tells the
+// seat. A message is never answered from here: the use case's notices are
+// the answers, to the seat's address, and machines and forgers get none.
 //
 // A processor that dies between playing and recording leaves its claim to
 // lapse; the message is played again then, which the use case's
@@ -136,7 +137,7 @@ func (p *Processor) ProcessDue(ctx context.Context) (int, error) {
 // not, and the message waits for its lease to end.
 func (p *Processor) process(ctx context.Context, m domain.InboundMail) bool {
 	log := p.Log.With("inbound", m.ID, "source", m.Source)
-	outcome, queued, err := p.outcome(ctx, m)
+	outcome, queued, err := p.outcome(ctx, log, m)
 	if err != nil {
 		if m.Attempts < p.MaxAttempts {
 			log.ErrorContext(ctx, "inbound: playing a reply failed; tried again later", "attempt", m.Attempts, "error", err)
@@ -158,7 +159,7 @@ func (p *Processor) process(ctx context.Context, m domain.InboundMail) bool {
 
 // outcome decides what m is and plays it if it is a person's reply; queued
 // says mail was queued.
-func (p *Processor) outcome(ctx context.Context, m domain.InboundMail) (outcome string, queued bool, err error) {
+func (p *Processor) outcome(ctx context.Context, log *slog.Logger, m domain.InboundMail) (outcome string, queued bool, err error) {
 	if m.EnvelopeFrom == "" {
 		return OutcomeBounce, false, nil
 	}
@@ -168,18 +169,29 @@ func (p *Processor) outcome(ctx context.Context, m domain.InboundMail) (outcome 
 	}
 	msg, err := mailin.Parse(m.Raw, p.Limits)
 	switch {
-	case msg == nil || errors.Is(err, mailin.ErrMalformed):
-		// Without a sender there is nobody to play for, nor to answer.
+	case msg == nil:
+		// No header: nothing says who wrote it, nor that a person did.
 		return OutcomeMalformed, false, nil
 	case msg.Auto != "":
 		return OutcomeAuto + msg.Auto, false, nil
 	case msg.AuthFailed != "":
-		return OutcomeAuthFailed + msg.AuthFailed, false, nil
+		log.InfoContext(ctx, "inbound: the receiving server found the sender forged", "check", msg.AuthFailed)
+		r.Unread = domain.ReplyAuthFailed
+	case errors.Is(err, mailin.ErrTooLarge):
+		r.Unread = domain.ReplyTooLarge
+	case errors.Is(err, mailin.ErrMalformed) && msg.From == "":
+		// Not even a From: junk more likely than a player's reply.
+		return OutcomeMalformed, false, nil
+	case errors.Is(err, mailin.ErrMalformed):
+		r.Unread = domain.ReplyMalformed
 	}
-	// Past here a person wrote to a seat. A message with no text, or too
-	// large or too complex to find it, plays nothing; the use case answers
+	// Past here a person may have written to a seat. A message with no
+	// text, or too complex to find it, plays nothing; the use case answers
 	// that it found no turn, which helps the player more than silence.
-	r.From, r.MessageID, r.Lines = msg.From, msg.MessageID, msg.Lines
+	r.From, r.MessageID = msg.From, msg.MessageID
+	if r.Unread == "" {
+		r.Lines = msg.Lines
+	}
 	if r.MessageID == "" {
 		// Retries of one message without a Message-ID are the same row.
 		r.MessageID = m.DedupeKey

@@ -21,9 +21,10 @@ func mimeBomb() []byte {
 	return []byte(b.String())
 }
 
-// The processor plays what a person wrote to a seat, and drops, with the
-// reason recorded and nothing answered, what a machine sent or the
-// receiving server found forged; each message once.
+// The processor plays what a person wrote to a seat, drops, with the
+// reason recorded and nothing answered, what a machine sent, and hands the
+// use case what it would not read (forged, broken, too large) for the seat
+// to be told; each message once.
 func TestProcessor(t *testing.T) {
 	html := "Content-Type: text/html; charset=utf-8"
 	latin1 := "Content-Type: text/plain; charset=iso-8859-1"
@@ -34,6 +35,7 @@ func TestProcessor(t *testing.T) {
 		raw         []byte
 		wantOutcome string
 		wantLines   []string // of the reply played; nil if none is
+		wantUnread  string   // of the reply handed on unread
 	}{
 		{name: "a reply", rcpt: white, from: ann, raw: message(ann, white, "m1@x", "e5e4:e4d4:d4c4"),
 			wantOutcome: "played", wantLines: []string{"e5e4:e4d4:d4c4"}},
@@ -51,14 +53,24 @@ func TestProcessor(t *testing.T) {
 			wantOutcome: inbound.OutcomeBounce},
 		{name: "forged: DKIM failed", rcpt: white, from: ann,
 			raw:         message(ann, white, "m6@x", "resign", "Authentication-Results: mx.less.test; dkim=fail header.d=example.org; spf=pass"),
-			wantOutcome: inbound.OutcomeAuthFailed + "dkim"},
+			wantOutcome: "refused:auth_failed", wantLines: []string{}, wantUnread: domain.ReplyAuthFailed},
 		{name: "forged: SPF failed", rcpt: white, from: ann,
 			raw:         message(ann, white, "m7@x", "resign", "Authentication-Results: mx.less.test; spf=fail smtp.mailfrom=example.org"),
-			wantOutcome: inbound.OutcomeAuthFailed + "spf"},
+			wantOutcome: "refused:auth_failed", wantLines: []string{}, wantUnread: domain.ReplyAuthFailed},
+		{name: "forged, an auto-reply: dropped", rcpt: white, from: ann,
+			raw: message(ann, white, "m9@x", "I am away", "Authentication-Results: mx.less.test; spf=fail",
+				"Auto-Submitted: auto-replied"),
+			wantOutcome: inbound.OutcomeAuto + "auto-submitted"},
 		{name: "an address no longer signed", rcpt: "play+nonsense@less.test", from: ann, raw: message(ann, white, "m8@x", "resign"),
 			wantOutcome: inbound.OutcomeUnknownRcpt},
 		{name: "no From", rcpt: white, from: ann, raw: []byte("To: " + white + "\r\n\r\nresign\r\n"),
 			wantOutcome: inbound.OutcomeMalformed},
+		{name: "broken MIME, From readable", rcpt: white, from: ann,
+			raw:         message(ann, white, "m10@x", "!!! not base64 !!!", "Content-Type: text/plain", "Content-Transfer-Encoding: base64"),
+			wantOutcome: "refused:malformed", wantLines: []string{}, wantUnread: domain.ReplyMalformed},
+		{name: "too large", rcpt: white, from: ann,
+			raw:         message(ann, white, "m11@x", "resign\n"+strings.Repeat("x", 2<<20)),
+			wantOutcome: "refused:too_large", wantLines: []string{}, wantUnread: domain.ReplyTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,8 +94,8 @@ func TestProcessor(t *testing.T) {
 				return
 			}
 			if len(played) != 1 || played[0].GameID != "g1" || played[0].Color != "white" || played[0].Ply != 4 ||
-				played[0].From != ann || !slices.Equal(played[0].Lines, tt.wantLines) {
-				t.Errorf("played %+v, want lines %q from %s to g1 white at 4", played, tt.wantLines, ann)
+				played[0].From != ann || !slices.Equal(played[0].Lines, tt.wantLines) || played[0].Unread != tt.wantUnread {
+				t.Errorf("played %+v, want lines %q (unread %q) from %s to g1 white at 4", played, tt.wantLines, tt.wantUnread, ann)
 			}
 		})
 	}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-smtp"
@@ -31,17 +33,29 @@ type Listener struct {
 	// Rate.N at once, then N per Rate.Per. A zero Rate does not limit.
 	Limiter domain.RateLimiter
 	Rate    Rate
+	// TrustedRelays are the addresses of the mail domain's own relays,
+	// which deliver everyone's mail from one address: Rate counts what
+	// one of them delivers per envelope sender instead, and
+	// MaxConnsPerClient does not bound their connections.
+	TrustedRelays []netip.Prefix
 	// Domain is the name the server greets with (the MX's host name).
 	Domain string
 	// MaxBytes bounds a message (DefaultMaxBytes if 0); MaxRecipients the
 	// recipients of one (10 if 0).
 	MaxBytes      int64
 	MaxRecipients int
+	// MaxConns bounds the connections open at once (DefaultMaxConns if 0),
+	// MaxConnsPerClient those from one client address
+	// (DefaultMaxConnsPerClient if 0). A connection over either is answered
+	// 421 and closed: its sender tries again later.
+	MaxConns, MaxConnsPerClient int
 	// TLS, if set, offers STARTTLS. Mail servers deliver in the clear when
 	// it is not offered.
 	TLS *tls.Config
-	// Timeout bounds each read and write on a connection (5 min if 0, as
-	// RFC 5321 asks of the DATA phase).
+	// Timeout is how long a connection may stay silent, between commands
+	// or within a message, before it is closed (DefaultIdleTimeout if 0).
+	// A sender that keeps sending is never cut off; its message is bounded
+	// by MaxBytes.
 	Timeout time.Duration
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -49,6 +63,16 @@ type Listener struct {
 	// Wake).
 	Stored func()
 }
+
+// The listener's defaults. A mail server delivers a reply in well under a
+// second and seldom opens more than a few connections to one MX at once;
+// RFC 5321 asks a server to wait 5 minutes for a command, which lets idle
+// connections pile up for nothing: a sender cut off delivers again.
+const (
+	DefaultIdleTimeout       = time.Minute
+	DefaultMaxConns          = 100
+	DefaultMaxConnsPerClient = 10
+)
 
 // Rate is a rate limit: N at once, then N per Per.
 type Rate struct {
@@ -68,6 +92,9 @@ var (
 		Message: "The message was not received whole"}
 )
 
+// tooManyConns is the greeting of a connection over the caps.
+const tooManyConns = "421 4.7.0 Too many connections; try again later\r\n"
+
 // Serve serves SMTP on ln until ctx ends; connections under way are
 // closed then, and their messages not yet kept are delivered again by
 // their senders.
@@ -78,7 +105,7 @@ func (l *Listener) Serve(ctx context.Context, ln net.Listener) error {
 		_ = s.Close()
 	}()
 	l.Log.Info("smtp listening", "addr", ln.Addr().String(), "starttls", l.TLS != nil)
-	if err := s.Serve(ln); err != nil && !errors.Is(err, smtp.ErrServerClosed) && ctx.Err() == nil {
+	if err := s.Serve(l.capped(ln)); err != nil && !errors.Is(err, smtp.ErrServerClosed) && ctx.Err() == nil {
 		return fmt.Errorf("smtp: %w", err)
 	}
 	return nil
@@ -87,7 +114,8 @@ func (l *Listener) Serve(ctx context.Context, ln net.Listener) error {
 // server is the go-smtp server of the listener.
 func (l *Listener) server() *smtp.Server {
 	s := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		return &session{l: l, client: clientIP(c.Conn().RemoteAddr())}, nil
+		client := clientIP(c.Conn().RemoteAddr())
+		return &session{l: l, client: client, relay: l.trusted(client)}, nil
 	}))
 	s.Domain = l.Domain
 	s.MaxMessageBytes = l.MaxBytes
@@ -98,10 +126,10 @@ func (l *Listener) server() *smtp.Server {
 	if s.MaxRecipients <= 0 {
 		s.MaxRecipients = 10
 	}
-	s.ReadTimeout, s.WriteTimeout = l.Timeout, l.Timeout
-	if l.Timeout <= 0 {
-		s.ReadTimeout, s.WriteTimeout = 5*time.Minute, 5*time.Minute
-	}
+	// go-smtp's ReadTimeout would bound a whole message from its DATA
+	// command on; the connections' own deadlines (silentConn) bound the
+	// silence instead.
+	s.WriteTimeout = l.idleTimeout()
 	s.TLSConfig = l.TLS
 	s.ErrorLog = slogLogger{l.Log}
 	return s
@@ -112,6 +140,7 @@ func (l *Listener) server() *smtp.Server {
 type session struct {
 	l      *Listener
 	client string
+	relay  bool // the client is a trusted relay
 	from   string
 	rcpts  []string
 }
@@ -120,22 +149,30 @@ func (s *session) Reset() { s.from, s.rcpts = "", nil }
 
 func (s *session) Logout() error { return nil }
 
-// Mail starts a message and counts it against its client's rate. The null
-// sender of bounces is taken, and kept as "", for the processor to drop.
+// Mail starts a message and counts it against its client's rate, or, from
+// a trusted relay, its sender's. The null sender of bounces is taken, and
+// kept as "", for the processor to drop.
 func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	from = strings.ToLower(from)
 	if r := s.l.Rate; r.N > 0 && s.l.Limiter != nil {
-		ok, _, err := s.l.Limiter.TakeRequest(context.Background(), "smtp:"+s.client, r.Per/time.Duration(r.N),
+		key := "smtp:" + s.client
+		if s.relay {
+			// Everyone's mail comes through the relay: one sender must not
+			// use up the others' rate.
+			key = "smtp-sender:" + from
+		}
+		ok, _, err := s.l.Limiter.TakeRequest(context.Background(), key, r.Per/time.Duration(r.N),
 			r.Per-r.Per/time.Duration(r.N), s.l.Now())
 		if err != nil {
 			s.l.Log.Error("smtp: rate limit", "client", s.client, "error", err)
 			return errTryLater
 		}
 		if !ok {
-			s.l.Log.Warn("smtp: rate limited", "client", s.client)
+			s.l.Log.Warn("smtp: rate limited", "client", s.client, "sender", from, "relay", s.relay)
 			return errRateLimited
 		}
 	}
-	s.from = strings.ToLower(from)
+	s.from = from
 	return nil
 }
 
@@ -179,6 +216,112 @@ func (s *session) Data(r io.Reader) error {
 		s.l.Stored()
 	}
 	return nil
+}
+
+// trusted says whether a client address is one of TrustedRelays.
+func (l *Listener) trusted(client string) bool {
+	ip, err := netip.ParseAddr(client)
+	if err != nil {
+		return false
+	}
+	ip = ip.Unmap()
+	for _, p := range l.TrustedRelays {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *Listener) idleTimeout() time.Duration {
+	if l.Timeout > 0 {
+		return l.Timeout
+	}
+	return DefaultIdleTimeout
+}
+
+// capped is ln with the listener's caps on connections (a trusted relay's
+// count toward MaxConns only): what it accepts over them it answers 421
+// and closes, and what it returns closes when silent for the idle timeout.
+func (l *Listener) capped(ln net.Listener) net.Listener {
+	c := &cappedListener{Listener: ln, l: l, max: l.MaxConns, perClient: l.MaxConnsPerClient, open: map[string]int{}}
+	if c.max <= 0 {
+		c.max = DefaultMaxConns
+	}
+	if c.perClient <= 0 {
+		c.perClient = DefaultMaxConnsPerClient
+	}
+	return c
+}
+
+type cappedListener struct {
+	net.Listener
+	l              *Listener
+	max, perClient int
+	mu             sync.Mutex
+	total          int
+	open           map[string]int // by client address
+}
+
+func (c *cappedListener) Accept() (net.Conn, error) {
+	for {
+		conn, err := c.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		client := clientIP(conn.RemoteAddr())
+		if c.admit(client) {
+			return &silentConn{Conn: conn, idle: c.l.idleTimeout(), release: sync.OnceFunc(func() { c.release(client) })}, nil
+		}
+		c.l.Log.Warn("smtp: too many connections; refused", "client", client)
+		// A new connection's send buffer is empty: the write does not wait.
+		_ = conn.SetWriteDeadline(time.Now().Add(time.Second))
+		_, _ = io.WriteString(conn, tooManyConns)
+		_ = conn.Close()
+	}
+}
+
+// admit counts a connection from client, if the caps leave room for it.
+func (c *cappedListener) admit(client string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.total >= c.max || c.open[client] >= c.perClient && !c.l.trusted(client) {
+		return false
+	}
+	c.total++
+	c.open[client]++
+	return true
+}
+
+func (c *cappedListener) release(client string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total--
+	if c.open[client]--; c.open[client] <= 0 {
+		delete(c.open, client)
+	}
+}
+
+// silentConn is an accepted connection that times out when silent for
+// idle, and gives back its place under the caps once closed.
+type silentConn struct {
+	net.Conn
+	idle    time.Duration
+	release func()
+}
+
+func (c *silentConn) Read(b []byte) (int, error) {
+	if err := c.Conn.SetReadDeadline(time.Now().Add(c.idle)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Read(b)
+}
+
+// Close gives back the connection's place before it closes it: a client
+// that sees the connection closed may open another at once.
+func (c *silentConn) Close() error {
+	c.release()
+	return c.Conn.Close()
 }
 
 // clientIP is the host of a connection's remote address.

@@ -1,10 +1,14 @@
 package inbound_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/netip"
 	"net/smtp"
 	"net/textproto"
 	"strings"
@@ -200,4 +204,177 @@ func serveUntil(t *testing.T, ctx context.Context, l *inbound.Listener) string {
 		stop()
 	}()
 	return addr
+}
+
+// dialFrom opens a connection to the listener from a loopback address of
+// the test's choice (127.0.0.x: another client) and returns it with its
+// reader, and the first line the listener says.
+func dialFrom(t *testing.T, addr, from string) (net.Conn, *bufio.Reader, string) {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	// A guard, not a measure: a listener that says nothing fails the test.
+	if err := c.SetReadDeadline(time.Now().Add(30 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("from %s: %v", from, err)
+	}
+	return c, r, line
+}
+
+// The listener holds at most MaxConnsPerClient connections from one client
+// address and MaxConns in all: one over is answered 421 and closed, and a
+// place closed is free again at once.
+func TestListenerCapsConnections(t *testing.T) {
+	store, _ := openStore(t)
+	addr, _ := listen(t, &inbound.Listener{Inbox: store, Accept: accept, Log: quiet(t), Now: clock,
+		MaxConns: 3, MaxConnsPerClient: 2})
+	greeted := func(line string) bool { return strings.HasPrefix(line, "220 ") }
+	first, firstR, line := dialFrom(t, addr, "127.0.0.1")
+	if !greeted(line) {
+		t.Fatalf("first connection: %q", line)
+	}
+	if _, _, line := dialFrom(t, addr, "127.0.0.1"); !greeted(line) {
+		t.Fatalf("second connection: %q", line)
+	}
+	over, overR, line := dialFrom(t, addr, "127.0.0.1")
+	if !strings.HasPrefix(line, "421 ") {
+		t.Errorf("a third connection from one client: %q, want 421", line)
+	}
+	if _, err := overR.ReadString('\n'); err != io.EOF {
+		t.Errorf("a connection over the cap stays open: %v", err)
+	}
+	over.Close()
+	if _, _, line := dialFrom(t, addr, "127.0.0.2"); !greeted(line) {
+		t.Fatalf("another client: %q", line)
+	}
+	if _, _, line := dialFrom(t, addr, "127.0.0.3"); !strings.HasPrefix(line, "421 ") {
+		t.Errorf("a fourth connection in all: %q, want 421", line)
+	}
+	// The first client leaves; its place is free.
+	fmt.Fprintf(first, "QUIT\r\n")
+	if line, _ := firstR.ReadString('\n'); !strings.HasPrefix(line, "221 ") {
+		t.Fatalf("QUIT: %q", line)
+	}
+	if _, err := firstR.ReadString('\n'); err != io.EOF {
+		t.Fatalf("after QUIT: %v", err)
+	}
+	if _, _, line := dialFrom(t, addr, "127.0.0.3"); !greeted(line) {
+		t.Errorf("a connection once one closed: %q", line)
+	}
+}
+
+// A connection that says nothing for the idle timeout is closed; one that
+// keeps sending a message, however slowly, is not, even when the whole
+// message takes several times the timeout.
+func TestListenerClosesIdleConnections(t *testing.T) {
+	store, _ := openStore(t)
+	const idle = time.Second
+	addr, _ := listen(t, &inbound.Listener{Inbox: store, Accept: accept, Log: quiet(t), Now: clock, Timeout: idle})
+	_, r, _ := dialFrom(t, addr, "127.0.0.1")
+	if line, err := r.ReadString('\n'); !strings.HasPrefix(line, "421 4.4.2") {
+		t.Errorf("an idle connection: %q, %v; want 421 4.4.2", line, err)
+	}
+
+	// By hand: a client library buffers what it writes of a message.
+	c, r, _ := dialFrom(t, addr, "127.0.0.1")
+	say := func(cmd string, want string) {
+		t.Helper()
+		fmt.Fprintf(c, "%s\r\n", cmd)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil || !strings.HasPrefix(line, want) {
+				t.Fatalf("%s: %q, %v; want %s", cmd, line, err, want)
+			}
+			if line[3] == ' ' { // the last line of a reply
+				return
+			}
+		}
+	}
+	say("EHLO client.example", "250")
+	say("MAIL FROM:<"+ann+">", "250")
+	say("RCPT TO:<"+white+">", "250")
+	say("DATA", "354")
+	raw := message(ann, white, "slow@example.org", "resign")
+	const pieces = 12 // each a fifth of the timeout after the last: 2.4 timeouts in all
+	for i := range pieces {
+		if _, err := c.Write(raw[i*len(raw)/pieces : (i+1)*len(raw)/pieces]); err != nil {
+			t.Fatalf("piece %d: %v", i, err)
+		}
+		time.Sleep(idle / 5)
+	}
+	say(".", "250")
+}
+
+// sendFrom is send from a loopback address of the test's choice.
+func sendFrom(t *testing.T, addr, client, from string, raw []byte) error {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(client)}}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gosmtp.NewClient(conn)
+	defer c.Close()
+	if err := c.Mail(from, nil); err != nil {
+		return err
+	}
+	if err := c.Rcpt(white, nil); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// Behind a trusted relay, everyone's mail comes from one address: the rate
+// counts per envelope sender there, so one sender does not use up the
+// others', and the relay's connections are not capped per client. Any
+// other client is counted by its address as before.
+func TestListenerTrustedRelayCountsPerSender(t *testing.T) {
+	store, _ := openStore(t)
+	relays := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	addr, _ := listen(t, &inbound.Listener{Inbox: store, Accept: accept, Limiter: store, Rate: inbound.Rate{N: 2, Per: time.Hour},
+		TrustedRelays: relays, Log: quiet(t), Now: clock})
+	bob := "bob@example.org"
+	for i, tt := range []struct {
+		client, from string
+		wantCode     int
+	}{
+		{"127.0.0.1", ann, 0},
+		{"127.0.0.1", ann, 0},
+		{"127.0.0.1", ann, 450}, // ann's rate is used up
+		{"127.0.0.1", bob, 0},   // bob's is not, though the relay is the same
+		{"127.0.0.2", ann, 0},   // a client of its own: its address counts
+		{"127.0.0.2", bob, 0},
+		{"127.0.0.2", "carol@example.org", 450},
+	} {
+		raw := message(tt.from, white, fmt.Sprintf("relay%d@example.org", i), "resign")
+		if got := code(sendFrom(t, addr, tt.client, tt.from, raw)); got != tt.wantCode {
+			t.Errorf("message %d from %s through %s: %d, want %d", i, tt.from, tt.client, got, tt.wantCode)
+		}
+	}
+	// Two connections from the relay at once, where one client has one.
+	addr, _ = listen(t, &inbound.Listener{Inbox: store, Accept: accept, TrustedRelays: relays, MaxConnsPerClient: 1,
+		Log: quiet(t), Now: clock})
+	dialFrom(t, addr, "127.0.0.1")
+	if _, _, line := dialFrom(t, addr, "127.0.0.1"); !strings.HasPrefix(line, "220 ") {
+		t.Errorf("the relay's second connection: %q", line)
+	}
+	dialFrom(t, addr, "127.0.0.2")
+	if _, _, line := dialFrom(t, addr, "127.0.0.2"); !strings.HasPrefix(line, "421 ") {
+		t.Errorf("another client's second connection: %q, want 421", line)
+	}
 }

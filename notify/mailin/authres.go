@@ -3,10 +3,12 @@ package mailin
 import "strings"
 
 // authFailed names the check that failed according to the receiving server's
-// Authentication-Results headers (RFC 8601), given topmost first: those whose
-// authserv-id is authServID, or the topmost one if authServID is empty (a
-// server adds its own on top, and one further down may be anyone's, the
-// sender's included).
+// Authentication-Results header (RFC 8601), given topmost first: the topmost
+// one whose authserv-id is authServID, or the topmost one if authServID is
+// empty. A server adds its own on top, and any further down may be anyone's,
+// the sender's included, even one written with our authserv-id (RFC 8601 §5
+// asks the receiving server to remove those, and not every one does): a
+// forged "dmarc=pass" below must not outweigh the real "dmarc=fail" above.
 //
 // Only the result "fail" fails a check. SPF's softfail, neutral and none say
 // the domain does not vouch for the sender, not that it disowns it, and
@@ -18,11 +20,8 @@ import "strings"
 // DMARC's is named first, then DKIM's, then SPF's.
 func authFailed(headers []string, authServID string) string {
 	results := map[string]map[string]bool{} // method -> results seen
-	for i, h := range headers {
+	for _, h := range headers {
 		id, res := parseAuthResults(h)
-		if authServID == "" && i > 0 {
-			break
-		}
 		if authServID != "" && !strings.EqualFold(id, authServID) {
 			continue
 		}
@@ -32,6 +31,7 @@ func authFailed(headers []string, authServID string) string {
 			}
 			results[r.method][r.result] = true
 		}
+		break
 	}
 	switch {
 	case results["dmarc"]["pass"]:

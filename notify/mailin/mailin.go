@@ -101,7 +101,8 @@ type Limits struct {
 	MaxDepth int // multipart nesting (default 10)
 	MaxText  int // bytes of decoded text kept (default 64 KiB)
 	// AuthServID is the authserv-id of the receiving server's
-	// Authentication-Results headers; only those count. If empty, only the
+	// Authentication-Results headers; only the topmost of those counts
+	// (one further down is not the server's own). If empty, only the
 	// topmost Authentication-Results header counts.
 	AuthServID string
 }
