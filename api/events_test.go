@@ -24,6 +24,10 @@ type sseEvent struct {
 		Ply    int    `json:"ply"`
 		Turn   string `json:"turn"`
 		Result string `json:"result"`
+		// ResultLine is a game's result in words, or what changed in a
+		// tournament.
+		ResultLine string `json:"result_line"`
+		Tournament string `json:"tournament_id"`
 	}
 }
 

@@ -6617,7 +6617,8 @@ type ClientInterface interface {
 	// A `text/event-stream` of the events concerning the account's
 	// address: an invitation, a tournament round that starts (its game or
 	// a bye), a turn played in one of its games, its turn, a game that
-	// ended, its deadline near. Each event has `id:` (opaque), `event:`
+	// ended, its deadline near, an organiser's change to one of its
+	// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 	// (its kind) and `data:` (an `Event` as JSON, one line); a comment
 	// line keeps the stream alive every 20 seconds.
 	//
@@ -9285,7 +9286,8 @@ func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEd
 // A `text/event-stream` of the events concerning the account's
 // address: an invitation, a tournament round that starts (its game or
 // a bye), a turn played in one of its games, its turn, a game that
-// ended, its deadline near. Each event has `id:` (opaque), `event:`
+// ended, its deadline near, an organiser's change to one of its
+// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 // (its kind) and `data:` (an `Event` as JSON, one line); a comment
 // line keeps the stream alive every 20 seconds.
 //
@@ -16107,7 +16109,8 @@ type ClientWithResponsesInterface interface {
 	// A `text/event-stream` of the events concerning the account's
 	// address: an invitation, a tournament round that starts (its game or
 	// a bye), a turn played in one of its games, its turn, a game that
-	// ended, its deadline near. Each event has `id:` (opaque), `event:`
+	// ended, its deadline near, an organiser's change to one of its
+	// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 	// (its kind) and `data:` (an `Event` as JSON, one line); a comment
 	// line keeps the stream alive every 20 seconds.
 	//
@@ -25389,7 +25392,8 @@ func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context
 // A `text/event-stream` of the events concerning the account's
 // address: an invitation, a tournament round that starts (its game or
 // a bye), a turn played in one of its games, its turn, a game that
-// ended, its deadline near. Each event has `id:` (opaque), `event:`
+// ended, its deadline near, an organiser's change to one of its
+// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 // (its kind) and `data:` (an `Event` as JSON, one line); a comment
 // line keeps the stream alive every 20 seconds.
 //
