@@ -213,7 +213,7 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 	var after domain.EventPos
 	if resume != "" {
 		var err error
-		if after, err = domain.ParseEventPos(resume); err != nil {
+		if after, err = s.resumeAfter(ctx, resume); err != nil {
 			return err
 		}
 	}
@@ -278,6 +278,35 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 		}
 	}
 }
+
+// resumeAfter reads the id a client resumes after, refusing one this
+// server never gave out (422 invalid_cursor: resumed after, it would skip
+// events, or wait for ones that never come) and one whose events may be
+// gone (410 cursor_expired): either way, the client reads the games again
+// and follows the stream without an id.
+func (s *Server) resumeAfter(ctx context.Context, id string) (domain.EventPos, error) {
+	p, err := domain.ParseEventPos(id)
+	if err != nil {
+		return p, err
+	}
+	state, err := s.db.EventCursor(ctx, p)
+	if err != nil {
+		return p, err
+	}
+	switch state {
+	case domain.EventCursorKept:
+		return p, nil
+	case domain.EventCursorPruned:
+		return p, NewProblem(http.StatusGone, codeCursorExpired, fmt.Sprintf(
+			"The events after %q are no longer kept (%d days): read the games again, then follow the stream without an id.",
+			id, int(domain.EventRetention/(24*time.Hour))))
+	}
+	return p, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "%q is no event id of this server", id)
+}
+
+// codeCursorExpired refuses to resume a stream after an event that may
+// have been pruned.
+const codeCursorExpired = "cursor_expired"
 
 // backlog sends the events f chooses after after, up to from, where the
 // hub takes over, and says the last it sent (or after).

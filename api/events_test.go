@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/internal/vectors"
 )
 
@@ -158,13 +160,44 @@ func TestEventStreamFollowsAGame(t *testing.T) {
 	play(3)
 	back.expect(t, "turn_played black ply 4")
 
-	watch := openStream(t, h.client, h.url, "/v1/games/"+g.ID+"/events", seats["white"], "0-0")
+	// Any id given out is a place in the one order of events: after Bob's
+	// invitation, the game's own stream has every turn.
+	watch := openStream(t, h.client, h.url, "/v1/games/"+g.ID+"/events", seats["white"], first[0].id)
 	watch.expect(t, "turn_played white ply 1", "turn_played black ply 2", "turn_played white ply 3", "turn_played black ply 4")
 	h.do("POST", "/v1/games/"+g.ID+"/resign", seats["white"], map[string]any{}).want(t, http.StatusOK)
 	if over := watch.next(t); over.kind != "game_over" || over.data.Result == "" {
 		t.Errorf("after the resignation: %v %+v", over, over.data)
 	}
 	back.expect(t, "game_over black ply 4")
+}
+
+// A client away longer than events are kept cannot get what it missed:
+// resuming after an event that was pruned is answered 410 cursor_expired
+// (read the games again, then follow the stream without an id), not with a
+// stream that leaves out what is gone; an id still kept resumes as ever.
+func TestEventStreamAfterRetention(t *testing.T) {
+	h := newHarness(t)
+	s := startGame(t, h)
+	watch := openStream(t, h.client, h.url, "/v1/games/"+s.id+"/events", s.watch, "")
+	h.do("POST", "/v1/games/"+s.id+"/turns", s.white, map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}).want(t, http.StatusCreated)
+	turn := watch.expect(t, "turn_played white ply 1")[0]
+	h.clock.Advance(domain.EventRetention + time.Hour)
+	h.do("POST", "/v1/games/"+s.id+"/resign", s.black, map[string]any{}).want(t, http.StatusOK)
+	end := watch.next(t)
+	watch.close()
+	if _, err := h.db.PruneEvents(t.Context(), h.clock.Now().Add(-domain.EventRetention), 100); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, path := range []string{"/v1/games/" + s.id + "/events", "/v1/me/events"} {
+		token := map[bool]string{true: s.watch, false: s.organiser}[strings.HasPrefix(path, "/v1/games/")]
+		h.do("GET", path, token, nil, "Last-Event-ID", turn.id).want(t, http.StatusGone, "cursor_expired")
+		h.do("GET", path+"?last_event_id="+turn.id, token, nil).want(t, http.StatusGone, "cursor_expired")
+	}
+	if end.kind != "game_over" {
+		t.Fatalf("after the resignation: %v", end)
+	}
+	openStream(t, h.client, h.url, "/v1/games/"+s.id+"/events", s.watch, end.id) // kept: it opens
 }
 
 // An event committed through one server reaches a stream held on another
@@ -190,6 +223,17 @@ func TestEventStreamRefusals(t *testing.T) {
 	ann := h.login("ann@example.org")
 	h.do("GET", "/v1/me/events", ann, nil, "Last-Event-ID", "yesterday").want(t, http.StatusUnprocessableEntity, "invalid_cursor")
 	h.do("GET", "/v1/me/events?last_event_id=12", ann, nil).want(t, http.StatusUnprocessableEntity, "invalid_cursor")
+	// Well-formed, but never given out: before the first event, after the
+	// last, of a transaction still to come. Taken, each would make a
+	// stream that waits for events that never come, or skips some.
+	s := startGame(t, h)
+	for _, id := range []string{"0-0", "0-999999", "999999999999-1", "999999999999-999999"} {
+		for _, path := range []string{"/v1/me/events", "/v1/games/" + s.id + "/events"} {
+			token := map[bool]string{true: ann, false: s.watch}[path == "/v1/me/events"]
+			h.do("GET", path, token, nil, "Last-Event-ID", id).want(t, http.StatusUnprocessableEntity, "invalid_cursor")
+			h.do("GET", path+"?last_event_id="+id, token, nil).want(t, http.StatusUnprocessableEntity, "invalid_cursor")
+		}
+	}
 	for range api.MaxStreamsPerAccount {
 		openStream(t, h.client, h.url, "/v1/me/events", ann, "")
 	}

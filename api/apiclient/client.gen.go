@@ -759,6 +759,7 @@ const (
 	ProblemCodeAlreadyWithdrawn         ProblemCode = "already_withdrawn"
 	ProblemCodeBadRequest               ProblemCode = "bad_request"
 	ProblemCodeBodyTooLarge             ProblemCode = "body_too_large"
+	ProblemCodeCursorExpired            ProblemCode = "cursor_expired"
 	ProblemCodeDuplicateAddress         ProblemCode = "duplicate_address"
 	ProblemCodeEmailDomainLiteral       ProblemCode = "email_domain_literal"
 	ProblemCodeForbidden                ProblemCode = "forbidden"
@@ -828,6 +829,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeBadRequest:
 		return true
 	case ProblemCodeBodyTooLarge:
+		return true
+	case ProblemCodeCursorExpired:
 		return true
 	case ProblemCodeDuplicateAddress:
 		return true
@@ -4282,6 +4285,13 @@ type BadRequest = Problem
 // `insufficient_scope` adds `scope`.
 type Conflict = Problem
 
+// CursorExpired RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type CursorExpired = Problem
+
 // Forbidden RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
@@ -6207,8 +6217,8 @@ type ClientInterface interface {
 	// game. Account tokens count against the account's 8 open streams.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-	// `429 rate_limited`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+	// `422 invalid_cursor`; `429 rate_limited`.
 	//
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 	StreamGameEvents(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6627,14 +6637,18 @@ type ClientInterface interface {
 	// `Last-Event-ID` (browsers' EventSource does so itself), or in
 	// `last_event_id`, gets exactly the events it missed, then the new
 	// ones, whichever server instance it reaches. Without it the stream
-	// starts with the next event.
+	// starts with the next event. An id whose events are no longer all
+	// kept (the client was away longer than 7 days) is answered
+	// `410 cursor_expired`, and one this server never gave out
+	// `422 invalid_cursor`, before the stream starts: either way, read
+	// the games again and open the stream without an id.
 	//
 	// Token: an account token. An account holds at most 8 streams open at
 	// once per server instance (`429 rate_limited`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_cursor` (an event id this server
-	// did not give out); `429 rate_limited`.
+	// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+	// (an event id this server did not give out); `429 rate_limited`.
 	//
 	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 	StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8676,8 +8690,8 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 // game. Account tokens count against the account's 8 open streams.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-// `429 rate_limited`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+// `422 invalid_cursor`; `429 rate_limited`.
 //
 // Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 func (c *Client) StreamGameEvents(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9296,14 +9310,18 @@ func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEd
 // `Last-Event-ID` (browsers' EventSource does so itself), or in
 // `last_event_id`, gets exactly the events it missed, then the new
 // ones, whichever server instance it reaches. Without it the stream
-// starts with the next event.
+// starts with the next event. An id whose events are no longer all
+// kept (the client was away longer than 7 days) is answered
+// `410 cursor_expired`, and one this server never gave out
+// `422 invalid_cursor`, before the stream starts: either way, read
+// the games again and open the stream without an id.
 //
 // Token: an account token. An account holds at most 8 streams open at
 // once per server instance (`429 rate_limited`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_cursor` (an event id this server
-// did not give out); `429 rate_limited`.
+// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+// (an event id this server did not give out); `429 rate_limited`.
 //
 // Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15679,8 +15697,8 @@ type ClientWithResponsesInterface interface {
 	// game. Account tokens count against the account's 8 open streams.
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-	// `429 rate_limited`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+	// `422 invalid_cursor`; `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16119,14 +16137,18 @@ type ClientWithResponsesInterface interface {
 	// `Last-Event-ID` (browsers' EventSource does so itself), or in
 	// `last_event_id`, gets exactly the events it missed, then the new
 	// ones, whichever server instance it reaches. Without it the stream
-	// starts with the next event.
+	// starts with the next event. An id whose events are no longer all
+	// kept (the client was away longer than 7 days) is answered
+	// `410 cursor_expired`, and one this server never gave out
+	// `422 invalid_cursor`, before the stream starts: either way, read
+	// the games again and open the stream without an id.
 	//
 	// Token: an account token. An account holds at most 8 streams open at
 	// once per server instance (`429 rate_limited`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_cursor` (an event id this server
-	// did not give out); `429 rate_limited`.
+	// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+	// (an event id this server did not give out); `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18935,6 +18957,8 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *CursorExpired
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -18965,6 +18989,11 @@ func (r StreamGameEventsResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r StreamGameEventsResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON410() *CursorExpired {
+	return r.ApplicationproblemJSON410
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -20360,6 +20389,8 @@ type StreamMyEventsResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *CursorExpired
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -20385,6 +20416,11 @@ func (r StreamMyEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r StreamMyEventsResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON410() *CursorExpired {
+	return r.ApplicationproblemJSON410
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -24842,8 +24878,8 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 // game. Account tokens count against the account's 8 open streams.
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-// `429 rate_limited`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+// `422 invalid_cursor`; `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25402,14 +25438,18 @@ func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context
 // `Last-Event-ID` (browsers' EventSource does so itself), or in
 // `last_event_id`, gets exactly the events it missed, then the new
 // ones, whichever server instance it reaches. Without it the stream
-// starts with the next event.
+// starts with the next event. An id whose events are no longer all
+// kept (the client was away longer than 7 days) is answered
+// `410 cursor_expired`, and one this server never gave out
+// `422 invalid_cursor`, before the stream starts: either way, read
+// the games again and open the stream without an id.
 //
 // Token: an account token. An account holds at most 8 streams open at
 // once per server instance (`429 rate_limited`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_cursor` (an event id this server
-// did not give out); `429 rate_limited`.
+// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+// (an event id this server did not give out); `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28460,6 +28500,13 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest CursorExpired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29777,6 +29824,13 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest CursorExpired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity
