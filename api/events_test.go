@@ -171,6 +171,57 @@ func TestEventStreamFollowsAGame(t *testing.T) {
 	back.expect(t, "game_over black ply 4")
 }
 
+// Every kind of credential holds a bounded number of streams, and so does
+// every client address whatever its credentials: each stream is a
+// connection and a file held open. A refusal is 429 rate_limited with
+// Retry-After; a stream that ends frees its place.
+func TestEventStreamLimits(t *testing.T) {
+	h := newHarness(t, func(cfg *api.Config) {
+		cfg.StreamLimits = api.StreamLimits{Credential: 2, IP: 7}
+		cfg.TrustedProxies = 1 // so that a test can come from another address
+	})
+	s := startGame(t, h)
+	org := s.organiser
+	pat := h.personalToken(org, "games:read")
+	refused := func(path, token, why string) {
+		t.Helper()
+		r := h.do("GET", path, token, nil).want(t, http.StatusTooManyRequests, "rate_limited")
+		if r.header.Get("Retry-After") == "" {
+			t.Errorf("%s: a refusal without Retry-After", why)
+		}
+	}
+	game := "/v1/games/" + s.id + "/events"
+
+	// An account's personal access tokens and sign-in tokens share its two.
+	patStream := openStream(t, h.client, h.url, "/v1/me/events", pat, "")
+	openStream(t, h.client, h.url, game, pat, "")
+	refused("/v1/me/events", pat, "a third stream of a personal access token")
+	refused("/v1/me/events", org, "a sign-in token of an account whose personal access tokens hold its streams")
+	// A seat's move link, a game's spectator link.
+	for _, token := range []string{s.white, s.watch} {
+		openStream(t, h.client, h.url, game, token, "")
+		openStream(t, h.client, h.url, game, token, "")
+		refused(game, token, "a third stream of a game link")
+	}
+	// Six open: the address has one more, whoever asks.
+	zoe := h.login("zoe@example.org")
+	openStream(t, h.client, h.url, "/v1/me/events", zoe, "")
+	refused("/v1/me/events", zoe, "a stream of an address at its limit")
+	h.do("GET", "/v1/me/events", zoe, nil, "X-Forwarded-For", "203.0.113.9").want(t, http.StatusOK)
+
+	// A stream that ends gives its place back (once the server has seen it
+	// go).
+	patStream.close()
+	zoePAT := h.personalToken(zoe, "games:read")
+	for h.do("GET", "/v1/me/events", zoePAT, nil).status != http.StatusOK {
+		select {
+		case <-t.Context().Done():
+			t.Fatal("the address's place never came back")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
 // A client away longer than events are kept cannot get what it missed:
 // resuming after an event that was pruned is answered 410 cursor_expired
 // (read the games again, then follow the stream without an id), not with a
@@ -234,7 +285,7 @@ func TestEventStreamRefusals(t *testing.T) {
 			h.do("GET", path+"?last_event_id="+id, token, nil).want(t, http.StatusUnprocessableEntity, "invalid_cursor")
 		}
 	}
-	for range api.MaxStreamsPerAccount {
+	for range api.DefaultStreamLimits.Credential {
 		openStream(t, h.client, h.url, "/v1/me/events", ann, "")
 	}
 	h.do("GET", "/v1/me/events", ann, nil).want(t, http.StatusTooManyRequests, "rate_limited")

@@ -51,6 +51,10 @@ type Config struct {
 	// client address and account (429 rate_limited); zero fields mean
 	// DefaultRateLimits.
 	RateLimits RateLimits
+	// StreamLimits bound the event streams open at once per credential and
+	// per client address (429 rate_limited); zero fields mean
+	// DefaultStreamLimits.
+	StreamLimits StreamLimits
 	// CORSOrigins are the origins (scheme://host[:port], or "*" for any)
 	// whose web pages may call the API with bearer tokens. Empty (the
 	// default) allows none: no response carries a CORS header.
@@ -97,6 +101,8 @@ type Server struct {
 	// routed holds "METHOD path" of every route, for ObserveRequest.
 	routed map[string]bool
 	events *eventHub
+	// streamLimits are cfg.StreamLimits with the defaults filled in.
+	streamLimits StreamLimits
 	// shutdown ends with Shutdown, and the event streams with it: they
 	// would hold it until its deadline.
 	shutdown context.Context
@@ -140,6 +146,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
+	s.streamLimits = cfg.StreamLimits.withDefaults()
 	s.shutdown, s.stop = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = s.handleError
 	// Outermost first. Headers and the request id come before anything that

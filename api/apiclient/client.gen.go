@@ -6214,7 +6214,10 @@ type ClientInterface interface {
 	//
 	// Token: any token that may read the game: an account token of a
 	// player or its creator, a seat token or a spectator token of this
-	// game. Account tokens count against the account's 8 open streams.
+	// game. Streams are limited per server instance as `streamMyEvents`'
+	// are: at most 8 open at once for an account, a seat (its move
+	// links) or the game's spectator link, and 32 for a client address,
+	// whatever its tokens (by default; `429 rate_limited`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 	// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
@@ -6643,8 +6646,11 @@ type ClientInterface interface {
 	// `422 invalid_cursor`, before the stream starts: either way, read
 	// the games again and open the stream without an id.
 	//
-	// Token: an account token. An account holds at most 8 streams open at
-	// once per server instance (`429 rate_limited`).
+	// Token: an account token, or a personal access token with
+	// `games:read`. An account holds at most 8 streams open at once per
+	// server instance, its sign-in and personal access tokens together,
+	// and a client address at most 32, whatever its tokens (by default;
+	// `429 rate_limited`, with `Retry-After`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
@@ -8687,7 +8693,10 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 //
 // Token: any token that may read the game: an account token of a
 // player or its creator, a seat token or a spectator token of this
-// game. Account tokens count against the account's 8 open streams.
+// game. Streams are limited per server instance as `streamMyEvents`'
+// are: at most 8 open at once for an account, a seat (its move
+// links) or the game's spectator link, and 32 for a client address,
+// whatever its tokens (by default; `429 rate_limited`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 // `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
@@ -9316,8 +9325,11 @@ func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEd
 // `422 invalid_cursor`, before the stream starts: either way, read
 // the games again and open the stream without an id.
 //
-// Token: an account token. An account holds at most 8 streams open at
-// once per server instance (`429 rate_limited`).
+// Token: an account token, or a personal access token with
+// `games:read`. An account holds at most 8 streams open at once per
+// server instance, its sign-in and personal access tokens together,
+// and a client address at most 32, whatever its tokens (by default;
+// `429 rate_limited`, with `Retry-After`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
@@ -15694,7 +15706,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Token: any token that may read the game: an account token of a
 	// player or its creator, a seat token or a spectator token of this
-	// game. Account tokens count against the account's 8 open streams.
+	// game. Streams are limited per server instance as `streamMyEvents`'
+	// are: at most 8 open at once for an account, a seat (its move
+	// links) or the game's spectator link, and 32 for a client address,
+	// whatever its tokens (by default; `429 rate_limited`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 	// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
@@ -16143,8 +16158,11 @@ type ClientWithResponsesInterface interface {
 	// `422 invalid_cursor`, before the stream starts: either way, read
 	// the games again and open the stream without an id.
 	//
-	// Token: an account token. An account holds at most 8 streams open at
-	// once per server instance (`429 rate_limited`).
+	// Token: an account token, or a personal access token with
+	// `games:read`. An account holds at most 8 streams open at once per
+	// server instance, its sign-in and personal access tokens together,
+	// and a client address at most 32, whatever its tokens (by default;
+	// `429 rate_limited`, with `Retry-After`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
@@ -24875,7 +24893,10 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 //
 // Token: any token that may read the game: an account token of a
 // player or its creator, a seat token or a spectator token of this
-// game. Account tokens count against the account's 8 open streams.
+// game. Streams are limited per server instance as `streamMyEvents`'
+// are: at most 8 open at once for an account, a seat (its move
+// links) or the game's spectator link, and 32 for a client address,
+// whatever its tokens (by default; `429 rate_limited`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
 // `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
@@ -25444,8 +25465,11 @@ func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context
 // `422 invalid_cursor`, before the stream starts: either way, read
 // the games again and open the stream without an id.
 //
-// Token: an account token. An account holds at most 8 streams open at
-// once per server instance (`429 rate_limited`).
+// Token: an account token, or a personal access token with
+// `games:read`. An account holds at most 8 streams open at once per
+// server instance, its sign-in and personal access tokens together,
+// and a client address at most 32, whatever its tokens (by default;
+// `429 rate_limited`, with `Retry-After`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
