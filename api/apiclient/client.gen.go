@@ -3142,7 +3142,8 @@ type PushSubscriptionList struct {
 // PushSubscriptionRequest `PushSubscription.toJSON()` as the browser gives it (W3C Push API,
 // hence the camelCase `expirationTime`).
 type PushSubscriptionRequest struct {
-	// Endpoint The push service's URL for this browser; https.
+	// Endpoint The push service's URL for this browser; https (plain http too on
+	// a server that allows private push services).
 	Endpoint string `json:"endpoint"`
 
 	// ExpirationTime When the subscription ends, in milliseconds since 1970; null if it does not say.
@@ -6724,8 +6725,9 @@ type ClientInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6757,8 +6759,9 @@ type ClientInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9433,8 +9436,9 @@ func (c *Client) ListPushSubscriptions(ctx context.Context, reqEditors ...Reques
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9476,8 +9480,9 @@ func (c *Client) SubscribePushWithBody(ctx context.Context, contentType string, 
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16242,8 +16247,9 @@ type ClientWithResponsesInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16275,8 +16281,9 @@ type ClientWithResponsesInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -25567,8 +25574,9 @@ func (c *ClientWithResponses) ListPushSubscriptionsWithResponse(ctx context.Cont
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25606,8 +25614,9 @@ func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Cont
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
