@@ -177,21 +177,6 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
-// Defines values for LesGameGame.
-const (
-	LesGameGameLes LesGameGame = "les"
-)
-
-// Valid indicates whether the value is a known member of the LesGameGame enum.
-func (e LesGameGame) Valid() bool {
-	switch e {
-	case LesGameGameLes:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for LesGamePlayers.
 const (
 	LesGamePlayersN2 LesGamePlayers = 2
@@ -270,6 +255,21 @@ func (e LesGameToMove) Valid() bool {
 	case LesGameToMoveWhite:
 		return true
 	case LesGameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGameKind.
+const (
+	LesGameKindLes LesGameKind = "les"
+)
+
+// Valid indicates whether the value is a known member of the LesGameKind enum.
+func (e LesGameKind) Valid() bool {
+	switch e {
+	case LesGameKindLes:
 		return true
 	default:
 		return false
@@ -429,21 +429,6 @@ func (e LesSeatStone) Valid() bool {
 	}
 }
 
-// Defines values for LessGameGame.
-const (
-	LessGameGameLess LessGameGame = "less"
-)
-
-// Valid indicates whether the value is a known member of the LessGameGame enum.
-func (e LessGameGame) Valid() bool {
-	switch e {
-	case LessGameGameLess:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for LessGamePlayers.
 const (
 	LessGamePlayersN2 LessGamePlayers = 2
@@ -504,6 +489,21 @@ func (e LessGameToMove) Valid() bool {
 	case LessGameToMoveWhite:
 		return true
 	case LessGameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessGameKind.
+const (
+	LessGameKindLess LessGameKind = "less"
+)
+
+// Valid indicates whether the value is a known member of the LessGameKind enum.
+func (e LessGameKind) Valid() bool {
+	switch e {
+	case LessGameKindLess:
 		return true
 	default:
 		return false
@@ -2288,8 +2288,10 @@ type LesGame struct {
 	Deadline *time.Time `json:"deadline"`
 
 	// Diagram The position drawn in plain ASCII (monospace); owned holes are marked once the game is over.
-	Diagram string      `json:"diagram"`
-	Game    LesGameGame `json:"game"`
+	Diagram string `json:"diagram"`
+
+	// Game A game of Les.
+	Game LesGameKind `json:"game"`
 
 	// Goal What the caller plays for, in words and in `locale` (owning
 	// more holes, rule LE3); the invitation email says the same. Empty
@@ -2349,9 +2351,6 @@ type LesGame struct {
 	YourColors []Color `json:"your_colors"`
 }
 
-// LesGameGame defines model for LesGame.Game.
-type LesGameGame string
-
 // LesGamePlayers defines model for LesGame.Players.
 type LesGamePlayers int
 
@@ -2365,6 +2364,9 @@ type LesGameStatus string
 
 // LesGameToMove The seat to move (a `Color`, here `setter` or `chooser`); null once the game is finished.
 type LesGameToMove string
+
+// LesGameKind A game of Les.
+type LesGameKind string
 
 // LesHole defines model for LesHole.
 type LesHole = []int
@@ -2513,8 +2515,10 @@ type LessGame struct {
 	Deadline *time.Time `json:"deadline"`
 
 	// Diagram The position drawn in plain ASCII (monospace), with walls and target corners.
-	Diagram string       `json:"diagram"`
-	Game    LessGameGame `json:"game"`
+	Diagram string `json:"diagram"`
+
+	// Game A game of Less.
+	Game LessGameKind `json:"game"`
 
 	// Goal What the caller's first colour plays for, in words and in
 	// `locale`: its target corner in notation and where it lies on the
@@ -2591,9 +2595,6 @@ type LessGame struct {
 	YourColors []Color `json:"your_colors"`
 }
 
-// LessGameGame defines model for LessGame.Game.
-type LessGameGame string
-
 // LessGamePlayers defines model for LessGame.Players.
 type LessGamePlayers int
 
@@ -2602,6 +2603,9 @@ type LessGameStatus string
 
 // LessGameToMove The colour to move (a `Color`); null once the game is finished.
 type LessGameToMove string
+
+// LessGameKind A game of Less.
+type LessGameKind string
 
 // LessPreview Where a legal turn of Less leads.
 type LessPreview struct {
@@ -6798,7 +6802,7 @@ type ClientInterface interface {
 	// CreatePersonalTokenWithBody Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -6817,7 +6821,7 @@ type ClientInterface interface {
 	// CreatePersonalToken Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -9549,7 +9553,7 @@ func (c *Client) ListPersonalTokens(ctx context.Context, reqEditors ...RequestEd
 // CreatePersonalTokenWithBody Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -9578,7 +9582,7 @@ func (c *Client) CreatePersonalTokenWithBody(ctx context.Context, contentType st
 // CreatePersonalToken Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -16324,7 +16328,7 @@ type ClientWithResponsesInterface interface {
 	// CreatePersonalTokenWithBodyWithResponse Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -16343,7 +16347,7 @@ type ClientWithResponsesInterface interface {
 	// CreatePersonalTokenWithResponse Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -25675,7 +25679,7 @@ func (c *ClientWithResponses) ListPersonalTokensWithResponse(ctx context.Context
 // CreatePersonalTokenWithBodyWithResponse Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -25700,7 +25704,7 @@ func (c *ClientWithResponses) CreatePersonalTokenWithBodyWithResponse(ctx contex
 // CreatePersonalTokenWithResponse Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
