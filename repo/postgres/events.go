@@ -110,8 +110,11 @@ func (db *DB) LastEvent(ctx context.Context) (domain.EventPos, error) {
 
 // EventCursor says what a stream can do with a position. No event has a tx
 // at or past the snapshot's xmax (no transaction had that id yet), nor an
-// id past the identity's last value; both are kept by the server when an
-// event is pruned.
+// id past the identity's last value; neither goes back when events are
+// pruned. Pruning goes by created_at, which instances with clocks apart may
+// write out of position order: an id pruned among kept ones is then judged
+// unknown, not pruned, and its client, told 422, reads the games again all
+// the same.
 func (db *DB) EventCursor(ctx context.Context, p domain.EventPos) (domain.EventCursorState, error) {
 	var kept, beyond, beforeAll bool
 	err := db.pool.QueryRow(ctx, `SELECT
