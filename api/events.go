@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,9 +44,38 @@ const (
 	// poller; past it the stream ends and its client resumes from the
 	// store with Last-Event-ID, losing nothing.
 	subscriberBuffer = 256
-	// MaxStreamsPerAccount caps an account's open streams on one instance.
-	MaxStreamsPerAccount = 8
+	// streamRetryAfter is the Retry-After of a stream refused for the
+	// limits: a slot frees when another stream of the same client ends.
+	streamRetryAfter = 30 * time.Second
 )
+
+// StreamLimits bound the event streams one server instance holds open:
+// each is a connection, a goroutine and a file descriptor for as long as
+// its client likes, so no credential and no client may hold many. Zero
+// fields mean DefaultStreamLimits.
+type StreamLimits struct {
+	// Credential bounds the streams of what a token proves: an account
+	// (its sign-in and personal access tokens together), a seat of a game
+	// (its move links), a game's spectator link.
+	Credential int
+	// IP bounds the streams of one client address (see clientKey), whatever
+	// its tokens.
+	IP int
+}
+
+// DefaultStreamLimits let a player follow his events on a few devices, and
+// a household or office behind one address hold a few streams each.
+var DefaultStreamLimits = StreamLimits{Credential: 8, IP: 32}
+
+func (l StreamLimits) withDefaults() StreamLimits {
+	if l.Credential <= 0 {
+		l.Credential = DefaultStreamLimits.Credential
+	}
+	if l.IP <= 0 {
+		l.IP = DefaultStreamLimits.IP
+	}
+	return l
+}
 
 // eventHub is an instance's one poller of the store's events, fanning them
 // out to its streams. It runs while a stream is open.
@@ -57,8 +88,9 @@ type eventHub struct {
 	running bool
 	last    domain.EventPos // every event up to it went to the streams open then
 	subs    map[*subscriber]bool
-	// streams counts each account's open streams.
-	streams map[int64]int
+	// streams counts the open streams of each credential and client
+	// address (see streamKeys).
+	streams map[string]int
 }
 
 // subscriber is one stream's place at the hub.
@@ -70,7 +102,7 @@ type subscriber struct {
 }
 
 func newEventHub(store domain.EventReader, log *slog.Logger) *eventHub {
-	return &eventHub{store: store, log: log, wake: make(chan struct{}, 1), subs: map[*subscriber]bool{}, streams: map[int64]int{}}
+	return &eventHub{store: store, log: log, wake: make(chan struct{}, 1), subs: map[*subscriber]bool{}, streams: map[string]int{}}
 }
 
 // Wake tells the poller that events were committed here.
@@ -105,23 +137,34 @@ func (h *eventHub) unsubscribe(sub *subscriber) {
 	delete(h.subs, sub)
 }
 
-// openStream counts a stream of an account, refusing one past the cap.
-func (h *eventHub) openStream(userID int64) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.streams[userID] >= MaxStreamsPerAccount {
-		return false
-	}
-	h.streams[userID]++
-	return true
+// streamKey is one thing a stream counts against, and its limit.
+type streamKey struct {
+	key   string
+	limit int
 }
 
-func (h *eventHub) closeStream(userID int64) {
+// openStream counts a stream against each of its keys, or refuses it,
+// counting nothing, when one of them is at its limit (which it returns).
+func (h *eventHub) openStream(keys []streamKey) (release func(), full *streamKey) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.streams[userID]--; h.streams[userID] <= 0 {
-		delete(h.streams, userID)
+	for i := range keys {
+		if h.streams[keys[i].key] >= keys[i].limit {
+			return nil, &keys[i]
+		}
 	}
+	for _, k := range keys {
+		h.streams[k.key]++
+	}
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, k := range keys {
+			if h.streams[k.key]--; h.streams[k.key] <= 0 {
+				delete(h.streams, k.key)
+			}
+		}
+	}, nil
 }
 
 // run polls until no stream is left.
@@ -213,17 +256,17 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 	var after domain.EventPos
 	if resume != "" {
 		var err error
-		if after, err = domain.ParseEventPos(resume); err != nil {
+		if after, err = s.resumeAfter(ctx, resume); err != nil {
 			return err
 		}
 	}
-	if p.use == useAccess {
-		if !s.events.openStream(p.session.User.ID) {
-			return NewProblem(http.StatusTooManyRequests, "rate_limited",
-				fmt.Sprintf("An account may hold %d event streams open at once; close one first.", MaxStreamsPerAccount))
-		}
-		defer s.events.closeStream(p.session.User.ID)
+	release, full := s.events.openStream(s.streamKeys(c, p))
+	if full != nil {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(streamRetryAfter/time.Second)))
+		return NewProblem(http.StatusTooManyRequests, "rate_limited", fmt.Sprintf(
+			"%s may hold %d event streams open at once on this server; close one first.", full.who(), full.limit))
 	}
+	defer release()
 	res := c.Response()
 	h := res.Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
@@ -278,6 +321,60 @@ func (s *Server) stream(c echo.Context, p *principal, f domain.EventFilter) erro
 		}
 	}
 }
+
+// streamKeys are what a stream of p counts against: its credential and its
+// client's address.
+func (s *Server) streamKeys(c echo.Context, p *principal) []streamKey {
+	var credential string
+	switch p.use {
+	case useAccess, usePersonal:
+		credential = "account:" + strconv.FormatInt(p.session.User.ID, 10)
+	case useSeat:
+		credential = "seat:" + p.game + "/" + p.color
+	default: // useWatch
+		credential = "spectator:" + p.game
+	}
+	return []streamKey{
+		{key: credential, limit: s.streamLimits.Credential},
+		{key: "ip:" + clientKey(c.Request(), s.cfg.TrustedProxies), limit: s.streamLimits.IP},
+	}
+}
+
+// who names the holder of a key, for a refusal.
+func (k *streamKey) who() string {
+	kind, _, _ := strings.Cut(k.key, ":")
+	return map[string]string{"account": "An account", "seat": "A seat's move link", "spectator": "A game's spectator link",
+		"ip": "A client address"}[kind]
+}
+
+// resumeAfter reads the id a client resumes after, refusing one this
+// server never gave out (422 invalid_cursor: resumed after, it would skip
+// events, or wait for ones that never come) and one whose events may be
+// gone (410 cursor_expired): either way, the client reads the games again
+// and follows the stream without an id.
+func (s *Server) resumeAfter(ctx context.Context, id string) (domain.EventPos, error) {
+	p, err := domain.ParseEventPos(id)
+	if err != nil {
+		return p, err
+	}
+	state, err := s.db.EventCursor(ctx, p)
+	if err != nil {
+		return p, err
+	}
+	switch state {
+	case domain.EventCursorKept:
+		return p, nil
+	case domain.EventCursorPruned:
+		return p, NewProblem(http.StatusGone, codeCursorExpired, fmt.Sprintf(
+			"The events after %q are no longer kept (%d days): read the games again, then follow the stream without an id.",
+			id, int(domain.EventRetention/(24*time.Hour))))
+	}
+	return p, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "%q is no event id of this server", id)
+}
+
+// codeCursorExpired refuses to resume a stream after an event that may
+// have been pruned.
+const codeCursorExpired = "cursor_expired"
 
 // backlog sends the events f chooses after after, up to from, where the
 // hub takes over, and says the last it sent (or after).

@@ -40,6 +40,13 @@ func (l *eventList) LastEvent(ctx context.Context) (domain.EventPos, error) {
 	return domain.EventPos{Seq: int64(len(l.evs))}, nil
 }
 
+func (l *eventList) EventCursor(ctx context.Context, p domain.EventPos) (domain.EventCursorState, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	kept := p.Tx == 0 && p.Seq >= 1 && p.Seq <= int64(len(l.evs))
+	return domain.EventCursorOf(kept, p.Tx != 0 || p.Seq > int64(len(l.evs)), false), nil
+}
+
 // A stream that falls too far behind is dropped (its client resumes from
 // the store); the others get their events, each once, in order.
 func TestEventHubDropsASlowStream(t *testing.T) {

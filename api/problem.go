@@ -52,7 +52,7 @@ var problemCodes = []string{
 	"bad_request", "invalid_request", "invalid_json", "body_too_large", "unsupported_media_type",
 	domain.CodeUnauthorized, domain.CodeForbidden, "account_required", "insufficient_scope", domain.CodeWrongGame, domain.CodeLinkReplaced,
 	"invalid_link", domain.CodeNotFound, "method_not_allowed", "too_many_requests", "rate_limited",
-	"http_error", "internal", "unavailable", "not_ready", "push_disabled", codeIdempotencyKeyRequired,
+	"http_error", "internal", "unavailable", "not_ready", "push_disabled", codeIdempotencyKeyRequired, codeCursorExpired,
 	// The domain and the repository.
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeRefreshInvalid, domain.CodeTooManyTokens, domain.CodeNotYourTurn,
 	domain.CodeStalePly, domain.CodeGameOver, domain.CodeGameNotOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,

@@ -141,7 +141,7 @@ func TestPushRenewal(t *testing.T) {
 	h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": old.Endpoint, "old_auth": wrongAuth,
 		"subscription": subscriptionJSON(renewed)}).want(t, http.StatusNotFound, "not_found")
 	h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": old.Endpoint, "old_auth": oldAuth,
-		"subscription": map[string]any{"endpoint": "http://insecure.example/x", "keys": subscriptionJSON(renewed)["keys"]}}).
+		"subscription": map[string]any{"endpoint": "ftp://insecure.example/x", "keys": subscriptionJSON(renewed)["keys"]}}).
 		want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
 	h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": old.Endpoint, "old_auth": oldAuth,
 		"subscription": subscriptionJSON(renewed)}).want(t, http.StatusNoContent)
@@ -204,7 +204,7 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"http endpoint", with("endpoint", "http://push.example/x"), 422, domain.CodeInvalidPushSubscription},
+		{"endpoint neither https nor http", with("endpoint", "ftp://push.example/x"), 422, domain.CodeInvalidPushSubscription},
 		{"relative endpoint", with("endpoint", "/push/1"), 422, domain.CodeInvalidPushSubscription},
 		{"endpoint too long", with("endpoint", "https://push.example/"+strings.Repeat("a", 2048)), 400, "invalid_request"},
 		{"no keys", map[string]any{"endpoint": good["endpoint"]}, 400, "invalid_request"},
@@ -313,9 +313,10 @@ func (h hosts) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, err
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
-// Without --webhook-allow-private, push endpoints on private addresses (or
-// names that resolve to one, or to nothing) are refused at subscribe and
-// at renewal, without saying what the name resolved to.
+// Without --egress-allow-private, push endpoints of plain http, or on
+// private addresses (or names that resolve to one, or to nothing), are
+// refused at subscribe and at renewal, without saying what the name
+// resolved to.
 func TestPushEndpointsRefused(t *testing.T) {
 	dns := hosts{"push.example": netip.MustParseAddr("93.184.215.14"), "intranet.example": netip.MustParseAddr("10.1.2.3")}
 	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
@@ -326,7 +327,7 @@ func TestPushEndpointsRefused(t *testing.T) {
 		return map[string]any{"endpoint": endpoint, "expirationTime": nil, "keys": good["keys"]}
 	}
 	h.do("POST", "/v1/me/push-subscriptions", ann, at("https://push.example/1")).want(t, http.StatusCreated)
-	for _, endpoint := range []string{good["endpoint"].(string), "https://10.0.0.5/push", "https://[::1]/push",
+	for _, endpoint := range []string{good["endpoint"].(string), "http://push.example/1", "https://10.0.0.5/push", "https://[::1]/push",
 		"https://169.254.169.254/latest", "https://intranet.example/push", "https://nowhere.example/push"} {
 		res := h.do("POST", "/v1/me/push-subscriptions", ann, at(endpoint)).
 			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)

@@ -14,7 +14,7 @@ import (
 )
 
 // The token kinds of openapi.yaml's securitySchemes, as the server knows them.
-var tokenKinds = []string{"accountToken", "personalToken", "seatToken", "spectatorToken"}
+var tokenKinds = []string{"accountToken", "personalAccessToken", "seatToken", "spectatorToken"}
 
 // scopes are the scopes of personal access tokens.
 var scopes = []string{"games:read", "games:play", "games:create", "tournaments:write", "account:read", "account:write",
@@ -27,7 +27,8 @@ var scopes = []string{"games:read", "games:play", "games:create", "tournaments:w
 // (`security: []`) work without a token. Each operation is tried with each
 // kind on a fresh game, where the account plays the seat: White to move.
 //
-// A personal access token declares the scope it needs: the server answers a
+// A personal access token's operation names the scope it needs (x-scope,
+// security lists no scopes but OAuth 2's): the server answers a
 // token with only that scope, and refuses one with every other scope with
 // 403 insufficient_scope naming it.
 func TestSecurityDeclared(t *testing.T) {
@@ -169,14 +170,24 @@ func TestSecurityDeclared(t *testing.T) {
 					t.Fatalf("%s %s declares no security: list the token kinds it takes, or [] for none", method, path)
 				}
 				var declared []string
-				var scope []string // personalToken's
 				for _, requirement := range *op.Security {
 					for scheme, sc := range requirement {
 						declared = append(declared, scheme)
-						if scheme == "personalToken" {
-							scope = sc
+						// OpenAPI 3.0 lists scopes for OAuth 2 alone: a personal
+						// access token's is the operation's x-scope.
+						if len(sc) != 0 {
+							t.Errorf("%s lists the scopes %v, which OpenAPI 3.0 allows for OAuth 2 schemes only", scheme, sc)
 						}
 					}
+				}
+				var scope []string // personalAccessToken's
+				if s, ok := op.Extensions["x-scope"].(string); ok {
+					scope = []string{s}
+				} else if op.Extensions["x-scope"] != nil {
+					t.Fatalf("x-scope %v is no scope", op.Extensions["x-scope"])
+				}
+				if len(scope) != 0 && !slices.Contains(declared, "personalAccessToken") {
+					t.Errorf("x-scope %s, but the operation takes no personal access token", scope[0])
 				}
 				if len(declared) == 0 {
 					id, _, _ := newGame(t)
@@ -186,14 +197,14 @@ func TestSecurityDeclared(t *testing.T) {
 					}
 					return
 				}
-				if slices.Contains(declared, "personalToken") {
+				if slices.Contains(declared, "personalAccessToken") {
 					if len(scope) != 1 || !slices.Contains(scopes, scope[0]) {
-						t.Fatalf("personalToken lists %v: want one scope of %v", scope, scopes)
+						t.Fatalf("personalAccessToken with the x-scope %v: want one scope of %v", scope, scopes)
 					}
 					id, _, _ := newGame(t)
 					res := h.do(method, strings.ReplaceAll(req.path, "{id}", id), just[scope[0]], req.body)
 					if refusedForKind(t, res) || res.status == http.StatusForbidden && res.problem(t).Code == "insufficient_scope" {
-						t.Errorf("declares personalToken with %s, but a token with just that scope is refused: %d %s", scope[0], res.status, res.body)
+						t.Errorf("declares personalAccessToken with %s, but a token with just that scope is refused: %d %s", scope[0], res.status, res.body)
 					}
 					id, _, _ = newGame(t)
 					res = h.do(method, strings.ReplaceAll(req.path, "{id}", id), allBut[scope[0]], req.body)
@@ -203,7 +214,7 @@ func TestSecurityDeclared(t *testing.T) {
 				}
 				for _, kind := range tokenKinds {
 					id, white, watch := newGame(t)
-					token := map[string]string{"accountToken": ann, "personalToken": all, "seatToken": white, "spectatorToken": watch}[kind]
+					token := map[string]string{"accountToken": ann, "personalAccessToken": all, "seatToken": white, "spectatorToken": watch}[kind]
 					if op.OperationID == "logout" && kind == "accountToken" {
 						token = zoe // Ann's session must outlive this test
 					}

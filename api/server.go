@@ -55,6 +55,10 @@ type Config struct {
 	// recipient's daily budget and the sender's limits, which every route
 	// that can cause mail meets. Zero fields mean the defaults.
 	MailLimits domain.MailLimits
+	// StreamLimits bound the event streams open at once per credential and
+	// per client address (429 rate_limited); zero fields mean
+	// DefaultStreamLimits.
+	StreamLimits StreamLimits
 	// CORSOrigins are the origins (scheme://host[:port], or "*" for any)
 	// whose web pages may call the API with bearer tokens. Empty (the
 	// default) allows none: no response carries a CORS header.
@@ -101,6 +105,8 @@ type Server struct {
 	// routed holds "METHOD path" of every route, for ObserveRequest.
 	routed map[string]bool
 	events *eventHub
+	// streamLimits are cfg.StreamLimits with the defaults filled in.
+	streamLimits StreamLimits
 	// shutdown ends with Shutdown, and the event streams with it: they
 	// would hold it until its deadline.
 	shutdown context.Context
@@ -145,6 +151,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
+	s.streamLimits = cfg.StreamLimits.withDefaults()
 	s.shutdown, s.stop = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = s.handleError
 	// Outermost first. Headers and the request id come before anything that

@@ -40,11 +40,15 @@ var renderEpoch = func() string {
 }()
 
 // cachedTournament reads the tournament in the path for a public view and
-// sets the view's ETag and Cache-Control. variant names the view (and
-// whatever else it depends on: its language, whether sign-up is open now).
-// notModified reports that the client's copy is current: the caller
-// answers 304 and reads nothing more.
-func (s *Server) cachedTournament(c echo.Context, variant func(t *domain.Tournament) string) (t domain.Tournament, notModified bool, err error) {
+// sets the view's ETag and Cache-Control, and its other headers with
+// headers (if not nil). variant names the view (and whatever else it
+// depends on: its language, whether sign-up is open now). notModified
+// reports that the client's copy is current: the caller answers 304 and
+// reads nothing more. The 304 has the view's headers, every one: a cache
+// updates its copy with them (RFC 9110 15.4.5), and a browser that kept
+// the page would take the API's default policy for the page's own.
+func (s *Server) cachedTournament(c echo.Context, variant func(t *domain.Tournament) string,
+	headers func(h http.Header, t *domain.Tournament)) (t domain.Tournament, notModified bool, err error) {
 	ctx := c.Request().Context()
 	id := c.Param("id")
 	// The stamp first: whatever changes after it changes it again, so the
@@ -63,6 +67,9 @@ func (s *Server) cachedTournament(c echo.Context, variant func(t *domain.Tournam
 	header := c.Response().Header()
 	header.Set("ETag", etag)
 	header.Set(echo.HeaderCacheControl, tournamentCacheControl)
+	if headers != nil {
+		headers(header, &t)
+	}
 	if match := c.Request().Header.Get("If-None-Match"); match != "" && etagMatches(match, etag) {
 		return t, true, nil
 	}

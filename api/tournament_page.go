@@ -150,6 +150,11 @@ func (s *Server) tournamentPage(c echo.Context) error {
 	t, current, err := s.cachedTournament(c, func(t *domain.Tournament) string {
 		// Sign-up ends at a time, not by a change to the tournament.
 		return "page " + tr.Lang + " joinable=" + strconv.FormatBool(t.Joinable(now))
+	}, func(h http.Header, _ *domain.Tournament) {
+		// The sign-up's script (web/tournament.js) calls the API.
+		h.Set("Content-Security-Policy", CSPScriptPage)
+		h.Set("Content-Language", tr.Lang)
+		h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	})
 	if err != nil {
 		return err
@@ -163,11 +168,6 @@ func (s *Server) tournamentPage(c echo.Context) error {
 	}
 	v := buildPageView(&t, playing, tr)
 	v.Registration = buildPageRegistration(&t, now, v.S, v.T.Lang)
-	h := c.Response().Header()
-	// The sign-up's script (web/tournament.js) calls the API.
-	h.Set("Content-Security-Policy", CSPScriptPage)
-	h.Set("Content-Language", tr.Lang)
-	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	var b strings.Builder
 	if err := tournamentPageTemplate.Execute(&b, v); err != nil {
 		return fmt.Errorf("tournament page %s: %w", t.ID, err)

@@ -96,7 +96,14 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 		}
 		round = n
 	}
-	t, current, err := s.cachedTournament(c, fixedVariant("records round="+strconv.Itoa(round)))
+	t, current, err := s.cachedTournament(c, fixedVariant("records round="+strconv.Itoa(round)),
+		func(h http.Header, t *domain.Tournament) {
+			name := t.ID
+			if round != 0 {
+				name += "-round-" + strconv.Itoa(round)
+			}
+			h.Set("Content-Disposition", `attachment; filename="`+name+recordExtension(t.Ruleset)+`"`)
+		})
 	if err != nil {
 		return err
 	}
@@ -121,11 +128,6 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 		}
 		b.WriteString(text)
 	}
-	name := t.ID
-	if round != 0 {
-		name += "-round-" + strconv.Itoa(round)
-	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+recordExtension(t.Ruleset)+`"`)
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(b.String()))
 }
 

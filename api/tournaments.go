@@ -470,7 +470,7 @@ func (s *Server) createTournament(c echo.Context) error {
 // getTournament is public: the pairings, results and standings of a
 // tournament are for everyone who has its address.
 func (s *Server) getTournament(c echo.Context) error {
-	t, current, err := s.cachedTournament(c, fixedVariant("json"))
+	t, current, err := s.cachedTournament(c, fixedVariant("json"), nil)
 	if err != nil {
 		return err
 	}
@@ -483,7 +483,12 @@ func (s *Server) getTournament(c echo.Context) error {
 // tournamentStandings returns the standings as JSON or as CSV (format=csv).
 func (s *Server) tournamentStandings(c echo.Context) error {
 	csvFormat := c.QueryParam("format") == "csv"
-	t, current, err := s.cachedTournament(c, fixedVariant("standings csv="+strconv.FormatBool(csvFormat)))
+	t, current, err := s.cachedTournament(c, fixedVariant("standings csv="+strconv.FormatBool(csvFormat)),
+		func(h http.Header, t *domain.Tournament) {
+			if csvFormat {
+				h.Set("Content-Disposition", `attachment; filename="`+t.ID+`-standings.csv"`)
+			}
+		})
 	if err != nil {
 		return err
 	}
@@ -513,7 +518,6 @@ func (s *Server) tournamentStandings(c echo.Context) error {
 		_ = w.Write(row)
 	}
 	w.Flush()
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+t.ID+`-standings.csv"`)
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
 }
 

@@ -22,13 +22,14 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webhook"
 )
 
 // receiver is a webhook endpoint that keeps what it gets and answers
-// status.
+// status. Every message it gets must conform to the contract.
 type receiver struct {
 	srv    *httptest.Server
 	status atomic.Int32
@@ -53,6 +54,7 @@ func newReceiver(t *testing.T) *receiver {
 	r.status.Store(http.StatusNoContent)
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
+		apitest.CheckWebhook(t, req.Header, body)
 		r.mu.Lock()
 		r.got = append(r.got, received{header: req.Header.Clone(), body: body})
 		r.mu.Unlock()

@@ -71,7 +71,8 @@ func (p EventPos) String() string {
 	return strconv.FormatInt(p.Tx, 10) + "-" + strconv.FormatInt(p.Seq, 10)
 }
 
-// ParseEventPos reads a position String wrote.
+// ParseEventPos reads a position String wrote. Every store numbers its
+// events from 1, so a Seq of 0 was never an event's.
 func ParseEventPos(s string) (EventPos, error) {
 	tx, seq, ok := strings.Cut(s, "-")
 	if ok {
@@ -79,7 +80,7 @@ func ParseEventPos(s string) (EventPos, error) {
 		var err1, err2 error
 		p.Tx, err1 = strconv.ParseInt(tx, 10, 64)
 		p.Seq, err2 = strconv.ParseInt(seq, 10, 64)
-		if err1 == nil && err2 == nil && p.Tx >= 0 && p.Seq >= 0 {
+		if err1 == nil && err2 == nil && p.Tx >= 0 && p.Seq >= 1 {
 			return p, nil
 		}
 	}
@@ -115,6 +116,45 @@ type EventReader interface {
 	// LastEvent is the position of the last event Events would list now
 	// (the zero position when there is none): a new stream starts after it.
 	LastEvent(ctx context.Context) (EventPos, error)
+	// EventCursor says what a stream can do with a position a client
+	// resumes after (see EventCursorState).
+	EventCursor(ctx context.Context, p EventPos) (EventCursorState, error)
+}
+
+// EventCursorState is what the store knows of a position a client resumes
+// after: the last event id it received, or so it says.
+type EventCursorState int
+
+const (
+	// EventCursorKept: an event at the position is stored, so the stream
+	// resumes exactly after it.
+	EventCursorKept EventCursorState = iota + 1
+	// EventCursorPruned: the store gave out positions that far, but keeps
+	// no event before it: the events after it may have been pruned (they
+	// are kept EventRetention), so the client must read the games again.
+	// A position that was never an event's but lies among pruned ones
+	// cannot be told apart, and needs the same.
+	EventCursorPruned
+	// EventCursorUnknown: the store never gave the position out: it lies
+	// after every position given out, or among the events kept without
+	// being one of them. Resuming after it would skip events, or wait for
+	// ones that will never come.
+	EventCursorUnknown
+)
+
+// EventCursorOf judges a position from what a store knows of it: whether
+// an event at it is kept, whether it lies beyond every position the store
+// gave out, and whether every event kept comes after it (or none is kept).
+func EventCursorOf(kept, beyond, beforeAll bool) EventCursorState {
+	switch {
+	case kept:
+		return EventCursorKept
+	case beyond:
+		return EventCursorUnknown
+	case beforeAll:
+		return EventCursorPruned
+	}
+	return EventCursorUnknown
 }
 
 // ChangeEvents are the events of a change to g: its turns played (the first

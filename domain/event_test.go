@@ -12,8 +12,9 @@ func TestParseEventPos(t *testing.T) {
 		want domain.EventPos
 		ok   bool
 	}{
-		{"0-0", domain.EventPos{}, true},
+		{"0-1", domain.EventPos{Seq: 1}, true},
 		{"17-42", domain.EventPos{Tx: 17, Seq: 42}, true},
+		{"0-0", domain.EventPos{}, false}, // every store numbers its events from 1
 		{"42", domain.EventPos{}, false},
 		{"-1-2", domain.EventPos{}, false},
 		{"1-x", domain.EventPos{}, false},

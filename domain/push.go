@@ -128,8 +128,11 @@ type PushKeys interface {
 }
 
 // CheckPushSubscription checks what a browser sent as its subscription:
-// an https endpoint of sane length, a P-256 public key and a 16-byte
-// secret, and no expiry in the past.
+// an absolute http or https endpoint of sane length, a P-256 public key and
+// a 16-byte secret, and no expiry in the past. Which endpoints the server
+// may call is the PushEndpointCheck's to say: https to public addresses
+// only, unless the operator allows plain http and private addresses (push
+// services on a closed network).
 func CheckPushSubscription(sub PushSubscription, now time.Time) error {
 	bad := func(format string, args ...any) error {
 		return Errorf(KindInvalid, CodeInvalidPushSubscription, format, args...)
@@ -138,7 +141,7 @@ func CheckPushSubscription(sub PushSubscription, now time.Time) error {
 		return bad("the endpoint is longer than %d characters", MaxPushEndpointLength)
 	}
 	u, err := url.Parse(sub.Endpoint)
-	if err != nil || u.Scheme != "https" || u.Hostname() == "" || u.User != nil || u.Fragment != "" {
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.User != nil || u.Fragment != "" {
 		return bad("the endpoint must be an https URL of a push service")
 	}
 	if len(sub.P256DH) != PushP256DHSize {

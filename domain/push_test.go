@@ -31,7 +31,9 @@ func TestCheckPushSubscription(t *testing.T) {
 	}{
 		{"valid", ok, ""},
 		{"expires later", with(func(s *domain.PushSubscription) { s.ExpiresAt = now.Add(time.Hour) }), ""},
-		{"http", with(func(s *domain.PushSubscription) { s.Endpoint = "http://push.example/x" }), "https"},
+		// Plain http is the endpoint check's to refuse (see ServiceConfig).
+		{"http", with(func(s *domain.PushSubscription) { s.Endpoint = "http://push.example/x" }), ""},
+		{"another scheme", with(func(s *domain.PushSubscription) { s.Endpoint = "ftp://push.example/x" }), "https"},
 		{"relative", with(func(s *domain.PushSubscription) { s.Endpoint = "/push" }), "https"},
 		{"no host", with(func(s *domain.PushSubscription) { s.Endpoint = "https:///x" }), "https"},
 		{"user info", with(func(s *domain.PushSubscription) { s.Endpoint = "https://u:p@push.example/x" }), "https"},

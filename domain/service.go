@@ -45,8 +45,9 @@ type ServiceConfig struct {
 	// PushEndpointCheck vets the endpoint of a push subscription at
 	// subscribe and renewal (the sender checks again at connect time): the
 	// server refuses endpoints on private addresses, so that nobody makes
-	// it call into its own network. Its error is the caller's answer. Nil
-	// allows every endpoint CheckPushSubscription allows.
+	// it call into its own network, and plain http unless the operator
+	// allows it. Its error is the caller's answer. Nil allows every
+	// endpoint CheckPushSubscription allows, plain http too.
 	PushEndpointCheck URLCheck
 	// Replies bound the replies by email PlayByReply reads; a zero rate
 	// is DefaultReplyLimits'.

@@ -78,6 +78,25 @@ func (db *DB) LastEvent(ctx context.Context) (domain.EventPos, error) {
 	return p, nil
 }
 
+// EventCursor says what a stream can do with a position. Positions are the
+// rowid alone (Tx 0), and AUTOINCREMENT never hands one out twice:
+// sqlite_sequence holds the last one given out, even once its event is
+// pruned.
+func (db *DB) EventCursor(ctx context.Context, p domain.EventPos) (domain.EventCursorState, error) {
+	if p.Tx != 0 {
+		return domain.EventCursorUnknown, nil
+	}
+	var kept, beyond, beforeAll bool
+	err := db.read.QueryRowContext(ctx, `SELECT
+		EXISTS (SELECT 1 FROM events WHERE id = ?1),
+		?1 > COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0),
+		COALESCE((SELECT min(id) FROM events) > ?1, 1)`, p.Seq).Scan(&kept, &beyond, &beforeAll)
+	if err != nil {
+		return 0, fmt.Errorf("read the event cursor %v: %w", p, err)
+	}
+	return domain.EventCursorOf(kept, beyond, beforeAll), nil
+}
+
 // PruneEvents deletes events created before before.
 func (db *DB) PruneEvents(ctx context.Context, before time.Time, limit int) (int, error) {
 	return db.deleteBatch(ctx, "prune events", `DELETE FROM events WHERE id IN

@@ -177,21 +177,6 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
-// Defines values for LesGameGame.
-const (
-	LesGameGameLes LesGameGame = "les"
-)
-
-// Valid indicates whether the value is a known member of the LesGameGame enum.
-func (e LesGameGame) Valid() bool {
-	switch e {
-	case LesGameGameLes:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for LesGamePlayers.
 const (
 	LesGamePlayersN2 LesGamePlayers = 2
@@ -270,6 +255,21 @@ func (e LesGameToMove) Valid() bool {
 	case LesGameToMoveWhite:
 		return true
 	case LesGameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LesGameKind.
+const (
+	LesGameKindLes LesGameKind = "les"
+)
+
+// Valid indicates whether the value is a known member of the LesGameKind enum.
+func (e LesGameKind) Valid() bool {
+	switch e {
+	case LesGameKindLes:
 		return true
 	default:
 		return false
@@ -429,21 +429,6 @@ func (e LesSeatStone) Valid() bool {
 	}
 }
 
-// Defines values for LessGameGame.
-const (
-	LessGameGameLess LessGameGame = "less"
-)
-
-// Valid indicates whether the value is a known member of the LessGameGame enum.
-func (e LessGameGame) Valid() bool {
-	switch e {
-	case LessGameGameLess:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for LessGamePlayers.
 const (
 	LessGamePlayersN2 LessGamePlayers = 2
@@ -504,6 +489,21 @@ func (e LessGameToMove) Valid() bool {
 	case LessGameToMoveWhite:
 		return true
 	case LessGameToMoveYellow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LessGameKind.
+const (
+	LessGameKindLess LessGameKind = "less"
+)
+
+// Valid indicates whether the value is a known member of the LessGameKind enum.
+func (e LessGameKind) Valid() bool {
+	switch e {
+	case LessGameKindLess:
 		return true
 	default:
 		return false
@@ -759,6 +759,7 @@ const (
 	ProblemCodeAlreadyWithdrawn         ProblemCode = "already_withdrawn"
 	ProblemCodeBadRequest               ProblemCode = "bad_request"
 	ProblemCodeBodyTooLarge             ProblemCode = "body_too_large"
+	ProblemCodeCursorExpired            ProblemCode = "cursor_expired"
 	ProblemCodeDuplicateAddress         ProblemCode = "duplicate_address"
 	ProblemCodeEmailDomainLiteral       ProblemCode = "email_domain_literal"
 	ProblemCodeForbidden                ProblemCode = "forbidden"
@@ -829,6 +830,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeBadRequest:
 		return true
 	case ProblemCodeBodyTooLarge:
+		return true
+	case ProblemCodeCursorExpired:
 		return true
 	case ProblemCodeDuplicateAddress:
 		return true
@@ -2288,8 +2291,10 @@ type LesGame struct {
 	Deadline *time.Time `json:"deadline"`
 
 	// Diagram The position drawn in plain ASCII (monospace); owned holes are marked once the game is over.
-	Diagram string      `json:"diagram"`
-	Game    LesGameGame `json:"game"`
+	Diagram string `json:"diagram"`
+
+	// Game A game of Les.
+	Game LesGameKind `json:"game"`
 
 	// Goal What the caller plays for, in words and in `locale` (owning
 	// more holes, rule LE3); the invitation email says the same. Empty
@@ -2349,9 +2354,6 @@ type LesGame struct {
 	YourColors []Color `json:"your_colors"`
 }
 
-// LesGameGame defines model for LesGame.Game.
-type LesGameGame string
-
 // LesGamePlayers defines model for LesGame.Players.
 type LesGamePlayers int
 
@@ -2365,6 +2367,9 @@ type LesGameStatus string
 
 // LesGameToMove The seat to move (a `Color`, here `setter` or `chooser`); null once the game is finished.
 type LesGameToMove string
+
+// LesGameKind A game of Les.
+type LesGameKind string
 
 // LesHole defines model for LesHole.
 type LesHole = []int
@@ -2513,8 +2518,10 @@ type LessGame struct {
 	Deadline *time.Time `json:"deadline"`
 
 	// Diagram The position drawn in plain ASCII (monospace), with walls and target corners.
-	Diagram string       `json:"diagram"`
-	Game    LessGameGame `json:"game"`
+	Diagram string `json:"diagram"`
+
+	// Game A game of Less.
+	Game LessGameKind `json:"game"`
 
 	// Goal What the caller's first colour plays for, in words and in
 	// `locale`: its target corner in notation and where it lies on the
@@ -2591,9 +2598,6 @@ type LessGame struct {
 	YourColors []Color `json:"your_colors"`
 }
 
-// LessGameGame defines model for LessGame.Game.
-type LessGameGame string
-
 // LessGamePlayers defines model for LessGame.Players.
 type LessGamePlayers int
 
@@ -2602,6 +2606,9 @@ type LessGameStatus string
 
 // LessGameToMove The colour to move (a `Color`); null once the game is finished.
 type LessGameToMove string
+
+// LessGameKind A game of Less.
+type LessGameKind string
 
 // LessPreview Where a legal turn of Less leads.
 type LessPreview struct {
@@ -3142,7 +3149,8 @@ type PushSubscriptionList struct {
 // PushSubscriptionRequest `PushSubscription.toJSON()` as the browser gives it (W3C Push API,
 // hence the camelCase `expirationTime`).
 type PushSubscriptionRequest struct {
-	// Endpoint The push service's URL for this browser; https.
+	// Endpoint The push service's URL for this browser; https (plain http too on
+	// a server that allows private push services).
 	Endpoint string `json:"endpoint"`
 
 	// ExpirationTime When the subscription ends, in milliseconds since 1970; null if it does not say.
@@ -4284,6 +4292,13 @@ type BadRequest = Problem
 // `illegal_turn` adds `rule`, `rule_ref` and `index`;
 // `insufficient_scope` adds `scope`.
 type Conflict = Problem
+
+// CursorExpired RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type CursorExpired = Problem
 
 // Forbidden RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
@@ -5770,6 +5785,9 @@ type ClientInterface interface {
 
 	// GetOpenAPI This document
 	//
+	// The OpenAPI document this server enforces, to generate a client from
+	// (see the README's "Writing a client").
+	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -6207,11 +6225,14 @@ type ClientInterface interface {
 	//
 	// Token: any token that may read the game: an account token of a
 	// player or its creator, a seat token or a spectator token of this
-	// game. Account tokens count against the account's 8 open streams.
+	// game. Streams are limited per server instance as `streamMyEvents`'
+	// are: at most 8 open at once for an account, a seat (its move
+	// links) or the game's spectator link, and 32 for a client address,
+	// whatever its tokens (by default; `429 rate_limited`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-	// `429 rate_limited`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+	// `422 invalid_cursor`; `429 rate_limited`.
 	//
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 	StreamGameEvents(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6620,7 +6641,8 @@ type ClientInterface interface {
 	// A `text/event-stream` of the events concerning the account's
 	// address: an invitation, a tournament round that starts (its game or
 	// a bye), a turn played in one of its games, its turn, a game that
-	// ended, its deadline near. Each event has `id:` (opaque), `event:`
+	// ended, its deadline near, an organiser's change to one of its
+	// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 	// (its kind) and `data:` (an `Event` as JSON, one line); a comment
 	// line keeps the stream alive every 20 seconds.
 	//
@@ -6629,14 +6651,21 @@ type ClientInterface interface {
 	// `Last-Event-ID` (browsers' EventSource does so itself), or in
 	// `last_event_id`, gets exactly the events it missed, then the new
 	// ones, whichever server instance it reaches. Without it the stream
-	// starts with the next event.
+	// starts with the next event. An id whose events are no longer all
+	// kept (the client was away longer than 7 days) is answered
+	// `410 cursor_expired`, and one this server never gave out
+	// `422 invalid_cursor`, before the stream starts: either way, read
+	// the games again and open the stream without an id.
 	//
-	// Token: an account token. An account holds at most 8 streams open at
-	// once per server instance (`429 rate_limited`).
+	// Token: an account token, or a personal access token with
+	// `games:read`. An account holds at most 8 streams open at once per
+	// server instance, its sign-in and personal access tokens together,
+	// and a client address at most 32, whatever its tokens (by default;
+	// `429 rate_limited`, with `Retry-After`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_cursor` (an event id this server
-	// did not give out); `429 rate_limited`.
+	// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+	// (an event id this server did not give out); `429 rate_limited`.
 	//
 	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 	StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6706,8 +6735,9 @@ type ClientInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6739,8 +6769,9 @@ type ClientInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6777,7 +6808,7 @@ type ClientInterface interface {
 	// CreatePersonalTokenWithBody Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -6796,7 +6827,7 @@ type ClientInterface interface {
 	// CreatePersonalToken Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -8008,6 +8039,9 @@ func (c *Client) NeverEmailWithFormdataBody(ctx context.Context, params *NeverEm
 
 // GetOpenAPI This document
 //
+// The OpenAPI document this server enforces, to generate a client from
+// (see the README's "Writing a client").
+//
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
@@ -8675,11 +8709,14 @@ func (c *Client) GetGame(ctx context.Context, id GameId, params *GetGameParams, 
 //
 // Token: any token that may read the game: an account token of a
 // player or its creator, a seat token or a spectator token of this
-// game. Account tokens count against the account's 8 open streams.
+// game. Streams are limited per server instance as `streamMyEvents`'
+// are: at most 8 open at once for an account, a seat (its move
+// links) or the game's spectator link, and 32 for a client address,
+// whatever its tokens (by default; `429 rate_limited`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-// `429 rate_limited`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+// `422 invalid_cursor`; `429 rate_limited`.
 //
 // Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 func (c *Client) StreamGameEvents(ctx context.Context, id GameId, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9288,7 +9325,8 @@ func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEd
 // A `text/event-stream` of the events concerning the account's
 // address: an invitation, a tournament round that starts (its game or
 // a bye), a turn played in one of its games, its turn, a game that
-// ended, its deadline near. Each event has `id:` (opaque), `event:`
+// ended, its deadline near, an organiser's change to one of its
+// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 // (its kind) and `data:` (an `Event` as JSON, one line); a comment
 // line keeps the stream alive every 20 seconds.
 //
@@ -9297,14 +9335,21 @@ func (c *Client) RotateCalendarLink(ctx context.Context, reqEditors ...RequestEd
 // `Last-Event-ID` (browsers' EventSource does so itself), or in
 // `last_event_id`, gets exactly the events it missed, then the new
 // ones, whichever server instance it reaches. Without it the stream
-// starts with the next event.
+// starts with the next event. An id whose events are no longer all
+// kept (the client was away longer than 7 days) is answered
+// `410 cursor_expired`, and one this server never gave out
+// `422 invalid_cursor`, before the stream starts: either way, read
+// the games again and open the stream without an id.
 //
-// Token: an account token. An account holds at most 8 streams open at
-// once per server instance (`429 rate_limited`).
+// Token: an account token, or a personal access token with
+// `games:read`. An account holds at most 8 streams open at once per
+// server instance, its sign-in and personal access tokens together,
+// and a client address at most 32, whatever its tokens (by default;
+// `429 rate_limited`, with `Retry-After`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_cursor` (an event id this server
-// did not give out); `429 rate_limited`.
+// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+// (an event id this server did not give out); `429 rate_limited`.
 //
 // Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9404,8 +9449,9 @@ func (c *Client) ListPushSubscriptions(ctx context.Context, reqEditors ...Reques
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9447,8 +9493,9 @@ func (c *Client) SubscribePushWithBody(ctx context.Context, contentType string, 
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9515,7 +9562,7 @@ func (c *Client) ListPersonalTokens(ctx context.Context, reqEditors ...RequestEd
 // CreatePersonalTokenWithBody Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -9544,7 +9591,7 @@ func (c *Client) CreatePersonalTokenWithBody(ctx context.Context, contentType st
 // CreatePersonalToken Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -15218,6 +15265,9 @@ type ClientWithResponsesInterface interface {
 
 	// GetOpenAPIWithResponse This document
 	//
+	// The OpenAPI document this server enforces, to generate a client from
+	// (see the README's "Writing a client").
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
@@ -15677,11 +15727,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// Token: any token that may read the game: an account token of a
 	// player or its creator, a seat token or a spectator token of this
-	// game. Account tokens count against the account's 8 open streams.
+	// game. Streams are limited per server instance as `streamMyEvents`'
+	// are: at most 8 open at once for an account, a seat (its move
+	// links) or the game's spectator link, and 32 for a client address,
+	// whatever its tokens (by default; `429 rate_limited`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-	// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-	// `429 rate_limited`.
+	// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+	// `422 invalid_cursor`; `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16110,7 +16163,8 @@ type ClientWithResponsesInterface interface {
 	// A `text/event-stream` of the events concerning the account's
 	// address: an invitation, a tournament round that starts (its game or
 	// a bye), a turn played in one of its games, its turn, a game that
-	// ended, its deadline near. Each event has `id:` (opaque), `event:`
+	// ended, its deadline near, an organiser's change to one of its
+	// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 	// (its kind) and `data:` (an `Event` as JSON, one line); a comment
 	// line keeps the stream alive every 20 seconds.
 	//
@@ -16119,14 +16173,21 @@ type ClientWithResponsesInterface interface {
 	// `Last-Event-ID` (browsers' EventSource does so itself), or in
 	// `last_event_id`, gets exactly the events it missed, then the new
 	// ones, whichever server instance it reaches. Without it the stream
-	// starts with the next event.
+	// starts with the next event. An id whose events are no longer all
+	// kept (the client was away longer than 7 days) is answered
+	// `410 cursor_expired`, and one this server never gave out
+	// `422 invalid_cursor`, before the stream starts: either way, read
+	// the games again and open the stream without an id.
 	//
-	// Token: an account token. An account holds at most 8 streams open at
-	// once per server instance (`429 rate_limited`).
+	// Token: an account token, or a personal access token with
+	// `games:read`. An account holds at most 8 streams open at once per
+	// server instance, its sign-in and personal access tokens together,
+	// and a client address at most 32, whatever its tokens (by default;
+	// `429 rate_limited`, with `Retry-After`).
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
-	// `403 account_required`; `422 invalid_cursor` (an event id this server
-	// did not give out); `429 rate_limited`.
+	// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+	// (an event id this server did not give out); `429 rate_limited`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16202,8 +16263,9 @@ type ClientWithResponsesInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16235,8 +16297,9 @@ type ClientWithResponsesInterface interface {
 	// unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 	// `403 insufficient_scope`; `404 push_disabled`; `409
 	// too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-	// endpoint is no https URL of a public host, a key is malformed, or
-	// it expired).
+	// endpoint is no https URL of a public host, unless the server lets
+	// push services be plain http on private addresses, a key is
+	// malformed, or it expired).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16277,7 +16340,7 @@ type ClientWithResponsesInterface interface {
 	// CreatePersonalTokenWithBodyWithResponse Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -16296,7 +16359,7 @@ type ClientWithResponsesInterface interface {
 	// CreatePersonalTokenWithResponse Create a personal access token
 	//
 	// Makes a personal access token for scripts and bots, with the scopes
-	// it may use (see the security scheme `personalToken`). The answer
+	// it may use (see the security scheme `personalAccessToken`). The answer
 	// holds the secret (`token`), this once: the server keeps only its
 	// hash. At most 50 tokens per account.
 	//
@@ -18935,6 +18998,8 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *CursorExpired
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -18965,6 +19030,11 @@ func (r StreamGameEventsResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r StreamGameEventsResponse) GetApplicationproblemJSON404() *NotFound {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON410() *CursorExpired {
+	return r.ApplicationproblemJSON410
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -20360,6 +20430,8 @@ type StreamMyEventsResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *CursorExpired
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -20385,6 +20457,11 @@ func (r StreamMyEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r StreamMyEventsResponse) GetApplicationproblemJSON403() *Forbidden {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON410() *CursorExpired {
+	return r.ApplicationproblemJSON410
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -24396,6 +24473,9 @@ func (c *ClientWithResponses) NeverEmailWithFormdataBodyWithResponse(ctx context
 
 // GetOpenAPIWithResponse This document
 //
+// The OpenAPI document this server enforces, to generate a client from
+// (see the README's "Writing a client").
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
@@ -24993,11 +25073,14 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameId
 //
 // Token: any token that may read the game: an account token of a
 // player or its creator, a seat token or a spectator token of this
-// game. Account tokens count against the account's 8 open streams.
+// game. Streams are limited per server instance as `streamMyEvents`'
+// are: at most 8 open at once for an account, a seat (its move
+// links) or the game's spectator link, and 32 for a client address,
+// whatever its tokens (by default; `429 rate_limited`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`/`link_replaced`;
-// `403 forbidden`/`wrong_game`; `404 not_found`; `422 invalid_cursor`;
-// `429 rate_limited`.
+// `403 forbidden`/`wrong_game`; `404 not_found`; `410 cursor_expired`;
+// `422 invalid_cursor`; `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25546,7 +25629,8 @@ func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context
 // A `text/event-stream` of the events concerning the account's
 // address: an invitation, a tournament round that starts (its game or
 // a bye), a turn played in one of its games, its turn, a game that
-// ended, its deadline near. Each event has `id:` (opaque), `event:`
+// ended, its deadline near, an organiser's change to one of its
+// tournaments (`tournament_update`). Each event has `id:` (opaque), `event:`
 // (its kind) and `data:` (an `Event` as JSON, one line); a comment
 // line keeps the stream alive every 20 seconds.
 //
@@ -25555,14 +25639,21 @@ func (c *ClientWithResponses) RotateCalendarLinkWithResponse(ctx context.Context
 // `Last-Event-ID` (browsers' EventSource does so itself), or in
 // `last_event_id`, gets exactly the events it missed, then the new
 // ones, whichever server instance it reaches. Without it the stream
-// starts with the next event.
+// starts with the next event. An id whose events are no longer all
+// kept (the client was away longer than 7 days) is answered
+// `410 cursor_expired`, and one this server never gave out
+// `422 invalid_cursor`, before the stream starts: either way, read
+// the games again and open the stream without an id.
 //
-// Token: an account token. An account holds at most 8 streams open at
-// once per server instance (`429 rate_limited`).
+// Token: an account token, or a personal access token with
+// `games:read`. An account holds at most 8 streams open at once per
+// server instance, its sign-in and personal access tokens together,
+// and a client address at most 32, whatever its tokens (by default;
+// `429 rate_limited`, with `Retry-After`).
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
-// `403 account_required`; `422 invalid_cursor` (an event id this server
-// did not give out); `429 rate_limited`.
+// `403 account_required`; `410 cursor_expired`; `422 invalid_cursor`
+// (an event id this server did not give out); `429 rate_limited`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25656,8 +25747,9 @@ func (c *ClientWithResponses) ListPushSubscriptionsWithResponse(ctx context.Cont
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25695,8 +25787,9 @@ func (c *ClientWithResponses) SubscribePushWithBodyWithResponse(ctx context.Cont
 // unauthorized`/`link_replaced`; `403 seat_or_account_required`,
 // `403 insufficient_scope`; `404 push_disabled`; `409
 // too_many_push_subscriptions`; `422 invalid_push_subscription` (the
-// endpoint is no https URL of a public host, a key is malformed, or
-// it expired).
+// endpoint is no https URL of a public host, unless the server lets
+// push services be plain http on private addresses, a key is
+// malformed, or it expired).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25755,7 +25848,7 @@ func (c *ClientWithResponses) ListPersonalTokensWithResponse(ctx context.Context
 // CreatePersonalTokenWithBodyWithResponse Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -25780,7 +25873,7 @@ func (c *ClientWithResponses) CreatePersonalTokenWithBodyWithResponse(ctx contex
 // CreatePersonalTokenWithResponse Create a personal access token
 //
 // Makes a personal access token for scripts and bots, with the scopes
-// it may use (see the security scheme `personalToken`). The answer
+// it may use (see the security scheme `personalAccessToken`). The answer
 // holds the secret (`token`), this once: the server keeps only its
 // hash. At most 50 tokens per account.
 //
@@ -28613,6 +28706,13 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest CursorExpired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29930,6 +30030,13 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest CursorExpired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity

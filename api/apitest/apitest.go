@@ -2,6 +2,9 @@
 // that every response they see conforms to openapi.yaml: status documented for
 // the operation, headers, content type and body schema, and a problem+json
 // body for every error and for paths or methods the contract does not know.
+// The events of a stream are checked as the test reads them, and a webhook
+// receiver checks each message it gets with CheckWebhook: what the server
+// sends outside a response body is held to the contract too.
 package apitest
 
 import (
@@ -60,6 +63,9 @@ func (ch *checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := ch.checkResponse(req, res, nil, true); err != nil {
 			ch.t.Errorf("%s %s answered %d, which does not conform to openapi.yaml: %v",
 				req.Method, req.URL.Path, res.StatusCode, err)
+		}
+		if req.Method != http.MethodHead {
+			res.Body = ch.checkEvents(req, res)
 		}
 		return res, nil
 	}

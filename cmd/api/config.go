@@ -49,6 +49,9 @@ type Config struct {
 	// MailLimits are the mail policy's numbers: the recipient's daily
 	// budget and the sender's limits (domain.MailPolicy).
 	MailLimits domain.MailLimits
+	// StreamLimits bound the event streams open at once per credential and
+	// per client address.
+	StreamLimits api.StreamLimits
 	// CORSOrigins lists, comma-separated, the origins whose web pages may
 	// call the API (see origins).
 	CORSOrigins string
@@ -145,6 +148,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.IntVar(&cfg.MailLimits.PairPerDay, "limit-mail-per-stranger", mail.PairPerDay, "`emails` one account (or move link) and one client address may each cause to one\nstranger's mailbox in 24 hours, beyond a game's turns: invitations, links, an event's changes")
 	fs.IntVar(&cfg.MailLimits.CallerPerHour, "limit-mail-requests-account", mail.CallerPerHour, "`requests` an hour that email strangers beyond a game's turns, per account (or move link)")
 	fs.IntVar(&cfg.MailLimits.ClientPerHour, "limit-mail-requests-ip", mail.ClientPerHour, "`requests` an hour that email strangers beyond a game's turns, per client address")
+	fs.IntVar(&cfg.StreamLimits.Credential, "limit-streams-credential", api.DefaultStreamLimits.Credential, "event streams one account (its sign-in and personal access tokens together), one\nseat's move link or one game's spectator link may hold open at once on this server")
+	fs.IntVar(&cfg.StreamLimits.IP, "limit-streams-ip", api.DefaultStreamLimits.IP, "event streams one client address may hold open at once on this server")
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
 	fs.TextVar(&cfg.LogLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.StringVar(&cfg.CORSOrigins, "cors-origins", "", "comma-separated `origins` (such as https://app.example.org) whose web pages may call the\nAPI with bearer tokens (CORS, never cookies); * allows any. Empty: no CORS headers at all")
@@ -285,6 +290,10 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.TrustedProxies < 0 || cfg.TrustedProxies > 10 {
 		errs = append(errs, fmt.Errorf("--trusted-proxies %d: want 0 to 10", cfg.TrustedProxies))
+	}
+	if cfg.StreamLimits.Credential < 1 || cfg.StreamLimits.IP < 1 {
+		errs = append(errs, fmt.Errorf("--limit-streams-credential %d, --limit-streams-ip %d: want at least 1 each",
+			cfg.StreamLimits.Credential, cfg.StreamLimits.IP))
 	}
 	if cfg.PprofAddr != "" && !isLoopback(cfg.PprofAddr) {
 		errs = append(errs, fmt.Errorf("--pprof-addr %q: want a loopback host:port, such as 127.0.0.1:6060", cfg.PprofAddr))
@@ -427,6 +436,8 @@ func (cfg Config) LogValue() slog.Value {
 		slog.Int("limit_mail_per_stranger", cfg.MailLimits.PairPerDay),
 		slog.Int("limit_mail_requests_account", cfg.MailLimits.CallerPerHour),
 		slog.Int("limit_mail_requests_ip", cfg.MailLimits.ClientPerHour),
+		slog.Int("limit_streams_credential", cfg.StreamLimits.Credential),
+		slog.Int("limit_streams_ip", cfg.StreamLimits.IP),
 		slog.String("cors_origins", cfg.CORSOrigins),
 		slog.String("pprof_addr", cfg.PprofAddr),
 		slog.String("metrics_addr", cfg.MetricsAddr),

@@ -32,7 +32,8 @@ func TestLoadConfig(t *testing.T) {
 			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount,
 			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
 			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
-		MailLimits: domain.DefaultMailLimits,
+		MailLimits:   domain.DefaultMailLimits,
+		StreamLimits: api.DefaultStreamLimits,
 		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute,
 			MaxConns: 100, MaxConnsIP: 10, IdleTimeout: time.Minute,
 			LimitRepliesSeat: api.RateLimit{Requests: 60, Per: time.Hour}, LimitRepliesOthers: api.RateLimit{Requests: 10, Per: 24 * time.Hour}},
@@ -163,6 +164,12 @@ func TestLoadConfig(t *testing.T) {
 		{name: "bad sender", args: []string{"--smtp-from", "not an address"}},
 		{name: "user without password", args: []string{"--smtp-user", "u"}},
 		{name: "negative trusted proxies", args: []string{"--trusted-proxies", "-1"}},
+		{
+			name: "stream limits",
+			args: []string{"--limit-streams-credential", "3"}, env: map[string]string{"LESSPOST_LIMIT_STREAMS_IP": "100"},
+			want: func(c *Config) { c.StreamLimits = api.StreamLimits{Credential: 3, IP: 100} },
+		},
+		{name: "no streams", args: []string{"--limit-streams-ip", "0"}},
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{

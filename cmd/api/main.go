@@ -134,7 +134,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, MailLag: func() time.Duration { return outbox.Lag() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		MailLimits:  cfg.MailLimits,
 		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
-		PushKey: pushPublic})
+		PushKey: pushPublic, StreamLimits: cfg.StreamLimits})
 	if err != nil {
 		return err
 	}

@@ -115,3 +115,37 @@ func TestPushSentThroughTheGuard(t *testing.T) {
 		t.Errorf("the push service on loopback received %d messages", len(got))
 	}
 }
+
+// --egress-allow-private lets push services be plain http on a closed
+// network, as its help says: the server takes such a subscription and
+// sends it the messages of its events.
+func TestPushToPlainHTTPWithEgressAllowPrivate(t *testing.T) {
+	smtp := smtptest.Start(t)
+	s := startServer(t, filepath.Join(t.TempDir(), "lesspost.db"), smtp.Addr, "--vapid-subject", "mailto:ops@lesspost.test",
+		"--egress-allow-private")
+	var key struct {
+		ApplicationServerKey string `json:"application_server_key"`
+	}
+	s.call("GET", "/v1/push/key", "", nil, http.StatusOK, &key)
+	public, err := base64.RawURLEncoding.DecodeString(key.ApplicationServerKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := pushtest.NewPlain(t, nil)
+	sub := service.Subscribe(public).Subscription()
+	if !strings.HasPrefix(sub.Endpoint, "http://") {
+		t.Fatalf("the endpoint %s is not plain http", sub.Endpoint)
+	}
+	token := s.login(smtp, "ann@example.org")
+	s.call("POST", "/v1/me/push-subscriptions", token, map[string]any{"endpoint": sub.Endpoint, "keys": map[string]any{
+		"p256dh": base64.RawURLEncoding.EncodeToString(sub.P256DH), "auth": base64.RawURLEncoding.EncodeToString(sub.Auth)}},
+		http.StatusCreated, nil)
+	s.call("POST", "/v1/games", token, map[string]any{
+		"players": []map[string]any{{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}},
+		"board":   map[string]any{"walls": strings.Repeat("0", 60)},
+	}, http.StatusCreated, nil)
+	waitFor(t, func() bool { return len(service.Received()) == 1 })
+	if m := service.Received()[0]; !strings.Contains(string(m.Payload), "invitation") {
+		t.Errorf("the push service received %s, want Ann's invitation", m.Payload)
+	}
+}

@@ -43,6 +43,19 @@ func (s *Store) LastEvent(ctx context.Context) (domain.EventPos, error) {
 	return s.data.events[len(s.data.events)-1].Pos, nil
 }
 
+// EventCursor implements domain.EventReader. Positions are Seq alone, from
+// 1, never reused.
+func (s *Store) EventCursor(ctx context.Context, p domain.EventPos) (domain.EventCursorState, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p.Tx != 0 {
+		return domain.EventCursorUnknown, nil
+	}
+	kept := slices.ContainsFunc(s.data.events, func(e domain.Event) bool { return e.Pos == p })
+	beforeAll := len(s.data.events) == 0 || p.Less(s.data.events[0].Pos)
+	return domain.EventCursorOf(kept, p.Seq > s.data.lastEvent, beforeAll), nil
+}
+
 // PruneEvents deletes up to limit events created before before.
 func (s *Store) PruneEvents(ctx context.Context, before time.Time, limit int) (int, error) {
 	s.mu.Lock()

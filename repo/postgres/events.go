@@ -108,6 +108,27 @@ func (db *DB) LastEvent(ctx context.Context) (domain.EventPos, error) {
 	return p, nil
 }
 
+// EventCursor says what a stream can do with a position. No event has a tx
+// at or past the snapshot's xmax (no transaction had that id yet), nor an
+// id past the identity's last value; neither goes back when events are
+// pruned. Pruning goes by created_at, which instances with clocks apart may
+// write out of position order: an id pruned among kept ones is then judged
+// unknown, not pruned, and its client, told 422, reads the games again all
+// the same.
+func (db *DB) EventCursor(ctx context.Context, p domain.EventPos) (domain.EventCursorState, error) {
+	var kept, beyond, beforeAll bool
+	err := db.pool.QueryRow(ctx, `SELECT
+		EXISTS (SELECT 1 FROM events WHERE id = $2 AND tx = $1::bigint::text::xid8),
+		$1::bigint::text::xid8 >= pg_snapshot_xmax(pg_current_snapshot())
+			OR $2 > COALESCE(pg_sequence_last_value(pg_get_serial_sequence('events', 'id')::regclass), 0),
+		COALESCE((SELECT ($1::bigint::text::xid8, $2::bigint) < (tx, id) FROM events ORDER BY tx, id LIMIT 1), true)`,
+		p.Tx, p.Seq).Scan(&kept, &beyond, &beforeAll)
+	if err != nil {
+		return 0, fmt.Errorf("read the event cursor %v: %w", p, err)
+	}
+	return domain.EventCursorOf(kept, beyond, beforeAll), nil
+}
+
 // PruneEvents deletes events created before before.
 func (db *DB) PruneEvents(ctx context.Context, before time.Time, limit int) (int, error) {
 	return db.exec(ctx, "prune events", `DELETE FROM events WHERE id IN

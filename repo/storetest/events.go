@@ -31,6 +31,7 @@ func RunEvents(t *testing.T, newStore func(t *testing.T) EventStore) {
 		{"WrittenWithTheChange", testEventsWrittenWithChange},
 		{"ResumeAfterAPosition", testEventsResume},
 		{"PruneEvents", testPruneEvents},
+		{"Cursors", testEventCursors},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
@@ -157,6 +158,65 @@ func testPruneEvents(t *testing.T, s EventStore) {
 	}
 	if after := readEvents(t, s, domain.EventFilter{}, domain.EventPos{}, before-2); len(after) != before-2 || after[0].Kind != domain.EventTurnPlayed {
 		t.Errorf("after pruning: %q", describe(after))
+	}
+}
+
+// A position a client resumes after is kept while its event is; once
+// pruned, or before every event kept, the events after it may be gone;
+// positions the store never gave out (past the last, or among the kept
+// ones) are unknown, also once every event is pruned.
+func testEventCursors(t *testing.T, s EventStore) {
+	ctx := t.Context()
+	cursor := func(p domain.EventPos) domain.EventCursorState {
+		t.Helper()
+		state, err := s.EventCursor(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return state
+	}
+	if got := cursor(domain.EventPos{Seq: 5}); got != domain.EventCursorUnknown {
+		t.Errorf("a position of an empty store that never had an event: %v, want unknown", got)
+	}
+	g := insertGame(t, s, "g1") // 2 invitations at T0
+	play(t, s, g, T0.Add(time.Hour))
+	all := readEvents(t, s, domain.EventFilter{}, domain.EventPos{}, 6)
+	last := all[len(all)-1].Pos
+	for _, e := range all {
+		if got := cursor(e.Pos); got != domain.EventCursorKept {
+			t.Errorf("the position of %v: %v, want kept", e, got)
+		}
+	}
+	unknown := map[string]domain.EventPos{
+		"past the last event":            {Tx: last.Tx, Seq: last.Seq + 1000},
+		"of a transaction still to come": {Tx: last.Tx + 1<<40, Seq: last.Seq},
+		"among the events, none of them": {Tx: all[2].Pos.Tx + 1, Seq: all[2].Pos.Seq},
+	}
+	for name, p := range unknown {
+		if got := cursor(p); got != domain.EventCursorUnknown {
+			t.Errorf("a position %s (%v): %v, want unknown", name, p, got)
+		}
+	}
+
+	drain(t, func(ctx context.Context, limit int) (int, error) {
+		return s.PruneEvents(ctx, T0.Add(time.Minute), limit)
+	}, 1)
+	for _, e := range all[:2] {
+		if got := cursor(e.Pos); got != domain.EventCursorPruned {
+			t.Errorf("the position of the pruned %v: %v, want pruned", e, got)
+		}
+	}
+	if got := cursor(all[2].Pos); got != domain.EventCursorKept {
+		t.Errorf("the position of the kept %v: %v, want kept", all[2], got)
+	}
+	drain(t, func(ctx context.Context, limit int) (int, error) {
+		return s.PruneEvents(ctx, T0.Add(24*time.Hour), limit)
+	}, 1)
+	if got := cursor(last); got != domain.EventCursorPruned {
+		t.Errorf("the position of the last event, pruned with all others: %v, want pruned", got)
+	}
+	if got := cursor(unknown["past the last event"]); got != domain.EventCursorUnknown {
+		t.Errorf("a position past the last event, all pruned: %v, want unknown", got)
 	}
 }
 

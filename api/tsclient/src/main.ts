@@ -76,7 +76,7 @@ class Player {
       check(!this.received.includes(e.id), `${this.name}: event ${e.id} (${describe(e)}) arrived twice`);
       this.received.push(e.id);
       this.events.push(e.data);
-      const got: Expected = { kind: e.data.kind, game_id: e.data.game_id ?? "", color: e.data.color ?? "", ply: e.data.ply };
+      const got: Expected = { kind: e.data.kind, ...seatOf(e.data), ply: e.data.ply };
       if (want.turn !== undefined && e.data.kind === "turn_played") {
         got.turn = e.data.turn;
       }
@@ -88,10 +88,15 @@ class Player {
   }
 }
 
+/** The game and seat an event is about: none for a tournament's update or a bye. */
+function seatOf(d: LiveEvent): { game_id: string; color: string } {
+  return d.kind === "tournament_update" ? { game_id: "", color: "" } : { game_id: d.game_id ?? "", color: d.color ?? "" };
+}
+
 function describe(e: StreamEvent): string {
   const d = e.data;
   const turn = d.kind === "turn_played" ? ` ${d.turn}` : d.kind === "game_over" ? ` ${d.result}` : "";
-  return `${d.kind} ${d.color ?? ""} ply ${d.ply}${turn} (id ${e.id})`;
+  return `${d.kind} ${seatOf(d).color} ply ${d.ply}${turn} (id ${e.id})`;
 }
 
 function env(name: string, fallback?: string): string {

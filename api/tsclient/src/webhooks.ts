@@ -102,6 +102,8 @@ function eventFact(e: LiveEvent): Fact {
     case "your_turn":
     case "deadline_near":
       return [e.kind, e.game_id, e.color, e.ply, "", at];
+    case "tournament_update": // no webhook type: never among the wanted
+      return [e.kind, "", "", e.ply, `${e.tournament_id} ${e.result_line}`, at];
     default:
       return unknownKind(e);
   }

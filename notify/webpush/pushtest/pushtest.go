@@ -35,7 +35,8 @@ import (
 	"github.com/lesspost/lesspost/domain"
 )
 
-// Service is the push service: an HTTPS server on loopback.
+// Service is the push service: an HTTPS server on loopback (or, made with
+// NewPlain, an HTTP one).
 type Service struct {
 	srv *httptest.Server
 	now func() time.Time
@@ -82,11 +83,21 @@ func (b *Browser) Subscription() domain.PushSubscription {
 // New starts a service, stopped when t ends. now is its clock (nil:
 // time.Now), for the JWT's expiry.
 func New(t testing.TB, now func() time.Time) *Service {
+	return start(t, now, httptest.NewTLSServer)
+}
+
+// NewPlain starts a service that speaks plain HTTP, as one on a closed
+// network may (which lesspost calls only with --egress-allow-private).
+func NewPlain(t testing.TB, now func() time.Time) *Service {
+	return start(t, now, httptest.NewServer)
+}
+
+func start(t testing.TB, now func() time.Time, serve func(http.Handler) *httptest.Server) *Service {
 	if now == nil {
 		now = time.Now
 	}
 	s := &Service{now: now, browsers: map[string]*Browser{}, gone: map[string]bool{}}
-	s.srv = httptest.NewTLSServer(http.HandlerFunc(s.serve))
+	s.srv = serve(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
 }
