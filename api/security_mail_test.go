@@ -24,7 +24,7 @@ func newMailAttackHarness(t *testing.T) *harness {
 		lots := api.RateLimit{Requests: 100_000, Per: time.Minute}
 		c.RateLimits = api.RateLimits{Login: lots, Token: lots, CreateGameIP: lots, CreateGameAccount: lots,
 			SeatLinkIP: lots, SeatLinkAccount: lots, TournamentIP: lots, TournamentAccount: lots}
-		c.MailLimits = domain.MailLimits{PairPerDay: 100_000, CallerPerHour: 100_000, ClientPerHour: 100_000}
+		relaxedMail(c)
 	})
 }
 
@@ -60,9 +60,7 @@ func countMailTo(msgs []notify.Message, addr string) int {
 func TestSeatLinkRenewalsAreRateLimited(t *testing.T) {
 	// The route's own limits, apart from the mail policy's (which a move
 	// link's tenth renewal for one stranger reaches too).
-	h := newHarnessWith(t, func(c *api.Config) {
-		c.MailLimits = domain.MailLimits{PairPerDay: 100_000, CallerPerHour: 100_000, ClientPerHour: 100_000}
-	})
+	h := newHarnessWith(t, relaxedMail)
 	s := startGame(t, h)
 	link := "/v1/games/" + s.id + "/seats/black/link"
 	for range 10 {

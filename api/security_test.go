@@ -50,7 +50,6 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -86,7 +85,7 @@ func newAttackHarness(t *testing.T) *harness {
 	return newHarnessWith(t, func(c *api.Config) {
 		lots := api.RateLimit{Requests: 100_000, Per: time.Minute}
 		c.RateLimits = api.RateLimits{Login: lots, Token: lots, CreateGameIP: lots, CreateGameAccount: lots}
-		c.MailLimits = domain.MailLimits{PairPerDay: 100_000, CallerPerHour: 100_000, ClientPerHour: 100_000}
+		relaxedMail(c)
 	})
 }
 
