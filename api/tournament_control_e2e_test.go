@@ -449,3 +449,46 @@ func playRoundOf(t *testing.T, h *harness, tour *controlJSON, path string, round
 		}
 	}
 }
+
+// After the last round the final standings are mailed; the organiser can
+// then no longer set or annul a result (409 tournament_over): the event,
+// its standings and its log stay as they were sent, and nobody is mailed.
+func TestOverrideAfterTheEndIsRefused(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	var tour controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Final", "format": "round_robin", "players": entrants(2),
+		"schedule": map[string]any{"starts": []time.Time{start}, "round_hours": 24}}).want(t, http.StatusCreated).decode(t, &tour)
+	path := "/v1/tournaments/" + tour.ID
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	h.playRound(h.deliver())
+	h.tickAll()
+	final := 0
+	for _, m := range h.deliver() {
+		if strings.HasSuffix(m.Subject, "final standings") {
+			final++
+		}
+	}
+	if final != 3 {
+		t.Fatalf("%d final standings emails, want one to each player and the organiser", final)
+	}
+	var before controlJSON
+	res := h.do("GET", path, "", nil).want(t, http.StatusOK)
+	res.decode(t, &before)
+	body := res.body
+	if before.Status != "finished" {
+		t.Fatalf("the tournament is %s after its only round", before.Status)
+	}
+	h.do("POST", path+"/rounds/1/games/0/result", organiser, map[string]any{"white_score": 0, "margin": -3, "reason": "a late complaint"}).
+		want(t, http.StatusConflict, "tournament_over")
+	h.do("POST", path+"/rounds/1/games/0/result", organiser, map[string]any{"annul": true, "reason": "a late complaint"}).
+		want(t, http.StatusConflict, "tournament_over")
+	if after := h.do("GET", path, "", nil).want(t, http.StatusOK).body; string(after) != string(body) {
+		t.Errorf("the finished tournament changed:\n%s\nwas\n%s", after, body)
+	}
+	if mail := h.deliver(); len(mail) != 0 {
+		t.Errorf("a refused override mailed %v", subjects(mail))
+	}
+}

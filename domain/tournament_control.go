@@ -541,13 +541,16 @@ func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration,
 // the round): whiteScore 1, 0.5 or 0 with White's margin, or annul to let
 // it count for nobody. A game still running must end first (the organiser
 // may end it by adjudication or a resignation); the tick then never
-// overwrites what the organiser decided.
+// overwrites what the organiser decided. A finished or cancelled event
+// takes no override (CodeTournamentOver).
 func (t *Tournament) Override(round, index int, whiteScore float64, margin int, annul bool, reason string, now time.Time) error {
 	if round < 1 || round > len(t.Rounds) || index < 0 || index >= len(t.Rounds[round-1].Games) {
 		return Errorf(KindNotFound, CodeNotFound, "no game %d in round %d", index, round)
 	}
-	if t.Status == TournamentCancelled {
-		return Errorf(KindConflict, CodeTournamentOver, "the tournament is cancelled")
+	// Once the event is over its final standings have been sent: a result
+	// changed afterwards would make them, and what the players keep, wrong.
+	if err := t.checkChangeable(); err != nil {
+		return err
 	}
 	reason, err := checkReason(reason, true)
 	if err != nil {

@@ -7695,8 +7695,9 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7715,8 +7716,9 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10883,8 +10885,9 @@ func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10913,8 +10916,9 @@ func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id Tourna
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17225,8 +17229,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17245,8 +17250,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`.
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26819,8 +26825,9 @@ func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, 
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26845,8 +26852,9 @@ func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx c
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`.
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
