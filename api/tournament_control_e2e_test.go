@@ -359,8 +359,15 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 		}
 	}
 	overridden := mail.deliver(t, 3, "override") // game B's players, and the organiser's record
-	if m := mailTo(t, overridden, "org@example.org"); !strings.Contains(m.Text, "set the result of a game") || !strings.Contains(m.Text, "misclick") {
+	if m := mailTo(t, overridden, "org@example.org"); !strings.Contains(m.Text, "misclick") {
 		t.Errorf("the organiser's record of the override:\n%s", m.Text)
+	}
+	// Each names the game and its new result.
+	set := "set the result of the game " + tour.Players[b.White].Name + " – " + tour.Players[*b.Black].Name + " of round 1 to ½–½ (a draw)"
+	for _, m := range overridden {
+		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), set) {
+			t.Errorf("the override's email to %v does not say %q:\n%s", m.To, set, m.Text)
+		}
 	}
 
 	// Round 2 waits for its postponed start.

@@ -228,6 +228,9 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 		what, subject, ok = tp.PartnerEntered, tp.SubjectPartner, true
 		data["Team"] = t.Entrants[entrant].Title()
 	}
+	if words, ok := resultWords(e, tp, data); ok {
+		what = words
+	}
 	if !ok {
 		return doc{}, fmt.Errorf("tournament %s log entry %d: no words for %q", t.ID, number, e.Action)
 	}
@@ -243,6 +246,40 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 	}
 	d.blocks = append(d.blocks, block{text: say(tp.When, map[string]any{"At": when.format(e.At)})})
 	return d, nil
+}
+
+// resultWords says a result the organiser set or annulled, naming the game
+// and the new result, with the entry's facts put in data; false for any
+// other entry, and for one stored without its facts.
+func resultWords(e domain.LogEntry, tp *tournamentPhrases, data map[string]any) (string, bool) {
+	a := e.Args
+	if a == nil || len(a.Players) == 0 {
+		return "", false
+	}
+	data["Round"] = a.Round
+	switch {
+	case e.Action == domain.ActionResultAnnulled && a.Kind == domain.LogBye:
+		data["Bye"] = a.Players[0]
+		return tp.ByeAnnulled, true
+	case len(a.Players) < 2:
+		return "", false
+	}
+	data["Pair"] = a.Players[0] + " – " + a.Players[1]
+	switch e.Action {
+	case domain.ActionResultAnnulled:
+		return tp.ResultAnnulled, true
+	case domain.ActionResultOverridden:
+		outcome := tp.DrawnGame
+		switch {
+		case a.Margin > 0:
+			outcome = say(tp.WinsBy, map[string]any{"Winner": a.Players[0], "Margin": a.Margin})
+		case a.Margin < 0:
+			outcome = say(tp.WinsBy, map[string]any{"Winner": a.Players[1], "Margin": -a.Margin})
+		}
+		data["Score"], data["Outcome"] = a.Score, outcome
+		return tp.ResultSet, true
+	}
+	return "", false
 }
 
 // scheduleLine says what the event's schedule now means for entrant: when

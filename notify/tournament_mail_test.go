@@ -243,3 +243,63 @@ func TestTournamentMailInTheReadersTime(t *testing.T) {
 		t.Errorf("an unknown zone does not fall back to UTC:\n%s", got)
 	}
 }
+
+// The mail of a result the organiser set names the game (its players and
+// round) and the new result, in every language; so does an annulment, and
+// the annulment of a bye names who had it. One golden file per language.
+func TestOverrideMailNamesTheGameAndResult(t *testing.T) {
+	s := tournamentFixture(t)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	round := s.t.Rounds[0]
+	game, bye := -1, -1
+	for i, g := range round.Games {
+		if g.Black == domain.Bye {
+			bye = i
+		} else {
+			game = i
+		}
+	}
+	g := round.Games[game]
+	white, black := s.t.Entrants[g.White].Name, s.t.Entrants[g.Black].Name
+	pair := white + " – " + black
+	at := s.t.UpdatedAt
+	render := func(locale string) string {
+		t.Helper()
+		n := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: len(s.t.Log)}
+		msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: locale, MessageID: "m1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return goldenText(msg)
+	}
+	if err := s.t.Override(1, game, 0, -3, false, "the score was miscounted", at); err != nil {
+		t.Fatal(err)
+	}
+	for _, locale := range domain.Locales {
+		text := render(locale)
+		for _, want := range []string{pair, " 1 ", "0–1", black + " ", " 3"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the override's email lacks %q:\n%s", locale, want, text)
+			}
+		}
+		golden(t, filepath.Join("testdata", "golden", "tournament_overridden."+locale+".txt"), text)
+	}
+	if err := s.t.Override(1, game, 0.5, 0, false, "both agree", at); err != nil {
+		t.Fatal(err)
+	}
+	if text := render("en"); !strings.Contains(text, "the game "+pair+" of round 1 to ½–½ (a draw)") {
+		t.Errorf("a drawn override's email:\n%s", text)
+	}
+	if err := s.t.Override(1, game, 0, 0, true, "cheating", at); err != nil {
+		t.Fatal(err)
+	}
+	if text := render("en"); !strings.Contains(text, "annulled the result of the game "+pair+" of round 1") {
+		t.Errorf("the annulment's email:\n%s", text)
+	}
+	if err := s.t.Override(1, bye, 0, 0, true, "he never was free", at); err != nil {
+		t.Fatal(err)
+	}
+	if text := render("en"); !strings.Contains(text, "annulled the bye of "+s.t.Entrants[round.Games[bye].White].Name+" in round 1") {
+		t.Errorf("the bye's annulment's email:\n%s", text)
+	}
+}
