@@ -317,7 +317,50 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 		t.Rounds = append(t.Rounds, Round{Number: i + 1, Start: start, Deadline: start.Add(length),
 			Status: RoundPending, Seed: seed + uint64(i)})
 	}
+	if err := t.checkRoundsOutlastATurn(); err != nil {
+		return Tournament{}, err
+	}
 	return t, nil
+}
+
+// checkRoundsOutlastATurn refuses a schedule in which a round (or a
+// knockout's deciding game) ends before its games' first turn could time
+// out: its unfinished games would be adjudicated before a player had had
+// the time the time control promises him, most often from the start. A
+// round robin or knockout planned when registration closes gives every
+// round the first round's length, so a time control listed for a round
+// not planned yet is held to that.
+func (t *Tournament) checkRoundsOutlastATurn() error {
+	length := func(n int) time.Duration {
+		r := t.Rounds[min(n, len(t.Rounds))-1]
+		return r.Deadline.Sub(r.Start)
+	}
+	for n := 1; n <= max(len(t.Rounds), len(t.RoundTimes)); n++ {
+		turn := t.RoundTime(n).firstTurn()
+		if l := length(n); l < turn {
+			return Errorf(KindInvalid, CodeInvalidInput,
+				"round %d lasts %s, less than one turn's time (%s): its games would be adjudicated before a player could use his time; make the rounds longer or the turns shorter",
+				n, durationText(l, EnglishUnits), durationText(turn, EnglishUnits))
+		}
+		if t.TiebreakLength > 0 && t.TiebreakLength < turn {
+			return Errorf(KindInvalid, CodeInvalidInput,
+				"a deciding game lasts %s, less than one turn's time in round %d (%s)",
+				durationText(t.TiebreakLength, EnglishUnits), n, durationText(turn, EnglishUnits))
+		}
+	}
+	return nil
+}
+
+// firstTurn is the time a game's first turn has under the control: a turn
+// of a per-turn control, a player's initial bank; 0 without a clock.
+func (tc TimeControl) firstTurn() time.Duration {
+	switch tc.Kind {
+	case TimePerTurn:
+		return tc.PerTurn
+	case TimeBank:
+		return tc.Initial
+	}
+	return 0
 }
 
 // normalizeRoundTimes checks the time control of each round that has its

@@ -206,3 +206,21 @@ func TestServiceOverrideAfterTheEndIsRefused(t *testing.T) {
 		t.Errorf("%d emails queued by a refused override", n-queued)
 	}
 }
+
+// The use case refuses a schedule whose rounds end before a turn's time
+// (see TestRoundsOutlastATurn) and stores nothing.
+func TestServiceRefusesRoundsShorterThanATurn(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	_, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Rush", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
+		FirstStart: f.now.Add(time.Hour), Interval: day}, creatorID)
+	if code(err) != domain.CodeInvalidInput {
+		t.Fatalf("rounds of a day with turns of 3 days: %v, want %s", err, domain.CodeInvalidInput)
+	}
+	page, err := f.store.AccountTournaments(ctx, creatorID, "org@example.org", f.now, domain.Organising, "", 10)
+	if err != nil || len(page.Tournaments) != 0 {
+		t.Errorf("a refused tournament was stored: %+v, %v", page.Tournaments, err)
+	}
+}

@@ -3257,7 +3257,8 @@ type ScheduleRequest struct {
 	FirstStart    *time.Time `json:"first_start,omitempty"`
 	IntervalHours *int       `json:"interval_hours,omitempty"`
 
-	// RoundHours How long a round lasts; default until the next start.
+	// RoundHours How long a round lasts; default until the next start. At least
+	// one turn's time of the round's games.
 	RoundHours *int         `json:"round_hours,omitempty"`
 	Starts     *[]time.Time `json:"starts,omitempty"`
 }
@@ -7207,7 +7208,11 @@ type ClientInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -7252,7 +7257,11 @@ type ClientInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -10167,7 +10176,11 @@ func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsPar
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -10222,7 +10235,11 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -16735,7 +16752,11 @@ type ClientWithResponsesInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -16780,7 +16801,11 @@ type ClientWithResponsesInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -26193,7 +26218,11 @@ func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, p
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -26244,7 +26273,11 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
