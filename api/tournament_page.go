@@ -243,7 +243,7 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 			StatusOf: string(r.Status), Schedule: fmt.Sprintf(tr.Schedule, pageDate(r.Start), pageDate(r.Deadline))}
 		for _, g := range r.Games {
 			pg := buildPageGame(t, r.Number, g, playing, tr)
-			if g.GameID != "" {
+			if g.GameID != "" && !g.Unplayed { // a game nobody moved in has nothing to watch
 				pr.RecordsURL = api + "/records?round=" + strconv.Itoa(r.Number)
 				pg.WatchURL = base + "/games/" + url.PathEscape(g.GameID) + "/watch"
 			}
@@ -321,7 +321,10 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 	case o.Margin < 0:
 		pg.Detail = fmt.Sprintf(tr.WinsBy, black, -o.Margin)
 	}
-	if o.Forfeit {
+	switch {
+	case g.Unplayed:
+		pg.Detail = tr.NoMove
+	case o.Forfeit:
 		pg.Detail = strings.TrimPrefix(pg.Detail+" · "+tr.Forfeit, " · ")
 	}
 	return pg

@@ -232,6 +232,8 @@ func viewLogArgs(a *domain.LogArgs) *logArgsView {
 
 type outcomeView struct {
 	WhiteScore float64 `json:"white_score"`
+	// BlackScore is 1 - WhiteScore but in a double forfeit, which both lose.
+	BlackScore float64 `json:"black_score"`
 	Margin     int     `json:"margin"`
 	Forfeit    bool    `json:"forfeit"`
 }
@@ -251,6 +253,8 @@ type pairingView struct {
 	Overridden bool      `json:"overridden"`
 	// Decider: the deciding game of a level knockout match.
 	Decider bool `json:"decider"`
+	// Unplayed: nobody moved in the game by its deadline; a double forfeit.
+	Unplayed bool `json:"unplayed"`
 }
 
 type roundView struct {
@@ -427,7 +431,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
 			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden,
-				Decider: g.Decider}
+				Decider: g.Decider, Unplayed: g.Unplayed}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black
@@ -437,7 +441,10 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 				pv.GameID = &id
 			}
 			if o := g.Outcome; o != nil {
-				pv.Result = &outcomeView{WhiteScore: o.Score, Margin: o.Margin, Forfeit: o.Forfeit}
+				pv.Result = &outcomeView{WhiteScore: o.Score, BlackScore: 1 - o.Score, Margin: o.Margin, Forfeit: o.Forfeit}
+				if o.BothForfeited() {
+					pv.Result.BlackScore = 0
+				}
 			}
 			rv.Games = append(rv.Games, pv)
 		}

@@ -69,6 +69,9 @@ type TournamentGame struct {
 	// games (see knockout.go): added to the round when they end, the lower
 	// seed White, adjudicated Extra after the round's deadline.
 	Decider bool `json:",omitempty"`
+	// Unplayed: nobody made a move in the game by its deadline, so it
+	// scored a double forfeit (see ScoreUnplayed), not its adjudication.
+	Unplayed bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -613,6 +616,31 @@ func (t *Tournament) RecordResult(gameID string, res ruleset.Result, now time.Ti
 		return true
 	}
 	return false
+}
+
+// ScoreUnplayed scores game i of the running round, which reached its
+// deadline without a move by anyone, as a double forfeit: both sides lose,
+// neither scores (0–0, a margin of 0). Adjudicating it instead would score
+// its starting position, most often a draw, and a draw rewards two players
+// who never played over those who did. The game counts as lost in the
+// standings and tie-breaks like any forfeit; a Swiss event may pair the two
+// again (they never met, see SwissPairings); a knockout match nobody played
+// sends the higher seed through (see MatchWinner). The organiser may set
+// another result (Override) while the event runs. It is logged, for the
+// players to be told.
+func (t *Tournament) ScoreUnplayed(i int, now time.Time) error {
+	r := t.Current()
+	if r == nil || i < 0 || i >= len(r.Games) {
+		return fmt.Errorf("tournament %s: no game %d in a running round", t.ID, i)
+	}
+	g := &r.Games[i]
+	if g.Outcome != nil || g.GameID == "" || g.Black == Bye {
+		return fmt.Errorf("tournament %s round %d: game %d is decided", t.ID, r.Number, i)
+	}
+	g.Outcome = &PairingResult{Round: r.Number, White: g.White, Black: g.Black, Forfeit: true}
+	g.Unplayed = true
+	t.logf(ByScheduler, now, ActionUnplayed, "", LogArgs{Players: []string{t.Entrants[g.White].Title(), t.Entrants[g.Black].Title()}, Round: r.Number})
+	return nil
 }
 
 // CloseRound closes the running round once every game of it is decided

@@ -43,6 +43,7 @@ const (
 	ActionCancelled          = "cancelled"
 	ActionDecider            = "deciding_game" // a knockout match is level: a deciding game
 	ActionSeedsSet           = "seeds_set"
+	ActionUnplayed           = "unplayed" // a game without a move by its deadline: a double forfeit
 )
 
 // TournamentActor is who acts on a tournament, as the public log names

@@ -93,6 +93,7 @@ var LogEnglish = map[string]string{
 	ActionDecider + "/" + LogMoved:         "the match {p2} – {p1} of round {round} is level: a deciding game, {p1} with White, is adjudicated {at}; the later rounds move by {for}",
 	ActionSeedsSet:                         "the seeds were set: {players}",
 	ActionSeedsSet + "/" + LogRandom:       "the seeds were drawn at random: {players}",
+	ActionUnplayed:                         "the game {p1} – {p2} of round {round} had no move by its deadline: a double forfeit, lost by both",
 }
 
 // LogKey is the key of an entry's wording in LogEnglish and its

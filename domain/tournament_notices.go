@@ -113,6 +113,7 @@ var mailedActions = map[string]bool{
 	ActionResultAnnulled:   true,
 	ActionCancelled:        true,
 	ActionWithdrawn:        true, // by the organiser: the player withdrawn
+	ActionUnplayed:         true, // by the scheduler: a double forfeit
 }
 
 // organiserActions are the logged actions the organiser is mailed about:

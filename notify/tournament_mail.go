@@ -133,13 +133,19 @@ func (r *Renderer) resultLine(ctx context.Context, t *domain.Tournament, g domai
 	if g.Outcome == nil {
 		return say(tp.ResultLine, map[string]any{"Pair": pair, "Score": tp.Undecided}), nil
 	}
-	line := say(tp.ResultLine, map[string]any{"Pair": pair, "Score": scoreLine(g.Outcome.Score)})
+	score := scoreLine(g.Outcome.Score)
+	if g.Outcome.BothForfeited() {
+		score = "0–0"
+	}
+	line := say(tp.ResultLine, map[string]any{"Pair": pair, "Score": score})
 	var how string
 	switch {
 	case g.Annulled:
 		how = tp.Annulled
 	case g.Overridden:
 		how = tp.Overridden
+	case g.Unplayed:
+		how = tp.NoMove
 	case g.GameID == "":
 		how = tp.Forfeit
 	default:
@@ -228,8 +234,11 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 		what, subject, ok = tp.PartnerEntered, tp.SubjectPartner, true
 		data["Team"] = t.Entrants[entrant].Title()
 	}
-	if words, ok := resultWords(e, tp, data); ok {
-		what = words
+	if words, found := resultWords(e, tp, data); found {
+		what, ok = words, true
+	}
+	if e.Action == domain.ActionUnplayed {
+		subject = tp.SubjectUnplayed // the scheduler's doing, not the organiser's
 	}
 	if !ok {
 		return doc{}, fmt.Errorf("tournament %s log entry %d: no words for %q", t.ID, number, e.Action)
@@ -266,6 +275,8 @@ func resultWords(e domain.LogEntry, tp *tournamentPhrases, data map[string]any) 
 	}
 	data["Pair"] = a.Players[0] + " – " + a.Players[1]
 	switch e.Action {
+	case domain.ActionUnplayed:
+		return tp.Unplayed, true
 	case domain.ActionResultAnnulled:
 		return tp.ResultAnnulled, true
 	case domain.ActionResultOverridden:

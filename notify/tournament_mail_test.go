@@ -303,3 +303,48 @@ func TestOverrideMailNamesTheGameAndResult(t *testing.T) {
 		t.Errorf("the bye's annulment's email:\n%s", text)
 	}
 }
+
+// A game nobody moved in by its deadline is a double forfeit: its players
+// are told so, naming the game (the scheduler's doing, not the
+// organiser's), and the round's results show it 0–0, marked. One golden
+// file per language.
+func TestUnplayedGameMail(t *testing.T) {
+	s := tournamentFixture(t)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	round := s.t.Current()
+	i := slices.IndexFunc(round.Games, func(g domain.TournamentGame) bool { return g.GameID == "g_r2" })
+	g := round.Games[i]
+	pair := s.t.Entrants[g.White].Name + " – " + s.t.Entrants[g.Black].Name
+	to := s.t.Entrants[g.White].Email
+	at := round.GameDeadline(i)
+	if err := s.t.ScoreUnplayed(i, at); err != nil {
+		t.Fatal(err)
+	}
+	render := func(n domain.Notice, locale string) Message {
+		t.Helper()
+		msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: locale, MessageID: "m1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msg
+	}
+	update := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: to, Tournament: "t_cup", Ply: len(s.t.Log)}
+	for _, locale := range domain.Locales {
+		msg := render(update, locale)
+		if !strings.Contains(msg.Text, pair) || !strings.Contains(msg.Subject, "2") {
+			t.Errorf("%s: the unplayed game's email does not name %s of round 2:\n%s\n%s", locale, pair, msg.Subject, msg.Text)
+		}
+		golden(t, filepath.Join("testdata", "golden", "tournament_unplayed."+locale+".txt"), goldenText(msg))
+	}
+	if msg := render(update, "en"); msg.Subject != "Winter Cup: your game of round 2 was not played" ||
+		!strings.Contains(msg.Text, "nobody moved in your game "+pair+" of round 2 of the tournament Winter Cup by its deadline: it counts as a double forfeit, lost by both of you (0 points each).") {
+		t.Errorf("the unplayed game's email:\n%s\n%s", msg.Subject, msg.Text)
+	}
+	if err := s.t.CloseRound(at); err != nil {
+		t.Fatal(err)
+	}
+	results := render(domain.Notice{Kind: domain.NoticeFinalStandings, Email: to, Tournament: "t_cup", Ply: 2}, "en")
+	if want := pair + ": 0–0 (no move by the deadline: a double forfeit)"; !strings.Contains(results.Text, want) {
+		t.Errorf("the round's results lack %q:\n%s", want, results.Text)
+	}
+}

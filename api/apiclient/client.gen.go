@@ -1410,6 +1410,7 @@ const (
 	TournamentLogEntryActionResumed            TournamentLogEntryAction = "resumed"
 	TournamentLogEntryActionRoundPostponed     TournamentLogEntryAction = "round_postponed"
 	TournamentLogEntryActionSeedsSet           TournamentLogEntryAction = "seeds_set"
+	TournamentLogEntryActionUnplayed           TournamentLogEntryAction = "unplayed"
 	TournamentLogEntryActionWithdrawn          TournamentLogEntryAction = "withdrawn"
 )
 
@@ -1447,6 +1448,8 @@ func (e TournamentLogEntryAction) Valid() bool {
 	case TournamentLogEntryActionRoundPostponed:
 		return true
 	case TournamentLogEntryActionSeedsSet:
+		return true
+	case TournamentLogEntryActionUnplayed:
 		return true
 	case TournamentLogEntryActionWithdrawn:
 		return true
@@ -3704,6 +3707,12 @@ type TournamentPairing struct {
 	// Overridden The organiser set the result (the log says why).
 	Overridden bool `json:"overridden"`
 	Result     *struct {
+		// BlackScore Black's points: 1 − `white_score`, but 0 in a double forfeit
+		// (both withdrew, or `unplayed`), which both lose.
+		BlackScore float32 `json:"black_score"`
+
+		// Forfeit Decided without play: a withdrawal (`game_id` null), or a
+		// game nobody moved in (`unplayed`).
 		Forfeit bool `json:"forfeit"`
 
 		// Margin White's margin (negative if White lost).
@@ -3712,6 +3721,15 @@ type TournamentPairing struct {
 		// WhiteScore White's points (1, 0.5, 0).
 		WhiteScore float32 `json:"white_score"`
 	} `json:"result"`
+
+	// Unplayed Nobody moved in the game by its deadline: it is not adjudicated
+	// but scored a double forfeit (0–0, `forfeit`), lost by both in
+	// the standings and tie-breaks. A Swiss event may pair the two
+	// again (they never met); a knockout match nobody played sends
+	// the higher seed through, without a deciding game. The organiser
+	// may set another result while the event runs. Its record is not
+	// among the tournament's records.
+	Unplayed bool `json:"unplayed"`
 
 	// White The index of the player with White.
 	White int `json:"white"`
