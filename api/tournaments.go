@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -166,6 +167,47 @@ type entrantView struct {
 	Members   []string `json:"members"`
 	Withdrawn bool     `json:"withdrawn"`
 	Annulled  bool     `json:"annulled"`
+	// Email and PartnerEmail are the addresses of the player and a team's
+	// partner, to whom may see them (see viewer); null to anyone else.
+	Email        *string `json:"email"`
+	PartnerEmail *string `json:"partner_email"`
+}
+
+// viewer is who reads a tournament's JSON. Its views are public, so they
+// name players by name; only the organiser sees the entrants' addresses
+// (he typed them in, or they signed up to play under him: he must be able
+// to reach them), and a player his own.
+type viewer struct {
+	organiser bool
+	email     string // the reader's account's address; "" for none
+}
+
+// viewerOf is who the principal (nil: nobody signed in) is to t.
+func viewerOf(p *principal, t *domain.Tournament) viewer {
+	if p == nil || !p.account() {
+		return viewer{}
+	}
+	u := p.session.User
+	return viewer{organiser: u.ID == t.OrganizerID, email: u.Email}
+}
+
+// address is p's address if the viewer may see it, else nil.
+func (v viewer) address(p domain.Player) *string {
+	if v.organiser || v.email != "" && v.email == p.Email {
+		email := p.Email
+		return &email
+	}
+	return nil
+}
+
+// personal says whether the viewer sees any address of t: his view is his
+// own, not the public one.
+func (v viewer) personal(t *domain.Tournament) bool {
+	if v.organiser {
+		return true
+	}
+	_, in := t.EntrantOf(v.email)
+	return v.email != "" && in
 }
 
 // memberNames are the names of an entrant's members (never addresses: the
@@ -380,6 +422,12 @@ func viewStandings(t *domain.Tournament) []standingView {
 
 // viewTournament shows a tournament publicly: names, never addresses.
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
+	return s.viewTournamentFor(t, viewer{})
+}
+
+// viewTournamentFor shows a tournament to who: publicly, with the
+// addresses he may see.
+func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentView {
 	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Teams: t.Teams, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
 		Standings: viewStandings(t), Bracket: viewBracket(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
@@ -391,7 +439,12 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		v.Side = &side
 	}
 	for i, e := range t.Entrants {
-		v.Players = append(v.Players, entrantView{Index: i, Name: e.Title(), Members: memberNames(&e), Withdrawn: e.Withdrawn, Annulled: e.Annulled})
+		ev := entrantView{Index: i, Name: e.Title(), Members: memberNames(&e), Withdrawn: e.Withdrawn, Annulled: e.Annulled,
+			Email: who.address(e.Player)}
+		if e.Partner != nil {
+			ev.PartnerEmail = who.address(*e.Partner)
+		}
+		v.Players = append(v.Players, ev)
 	}
 	if r := t.Registration; r != nil {
 		rv := registrationView{Open: r.Open, Public: r.Public}
@@ -471,20 +524,39 @@ func (s *Server) createTournament(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/v1/tournaments/"+t.ID)
-	return c.JSON(http.StatusCreated, s.viewTournament(&t))
+	return c.JSON(http.StatusCreated, s.viewTournamentFor(&t, viewerOf(p, &t)))
 }
 
 // getTournament is public: the pairings, results and standings of a
-// tournament are for everyone who has its address.
+// tournament are for everyone who has its address. A reader who sends
+// his account's token sees the addresses he may (see viewer): that view
+// is his own, kept by no shared cache.
 func (s *Server) getTournament(c echo.Context) error {
-	t, current, err := s.cachedTournament(c, fixedVariant("json"))
+	var p *principal
+	if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
+		var err error
+		if p, err = s.account(c, domain.ScopeGamesRead); err != nil {
+			return err
+		}
+	}
+	t, current, err := s.cachedTournament(c, func(t *domain.Tournament) string {
+		if who := viewerOf(p, t); who.personal(t) {
+			return fmt.Sprintf("json organiser=%v email=%s", who.organiser, who.email)
+		}
+		return "json"
+	})
 	if err != nil {
 		return err
+	}
+	who := viewerOf(p, &t)
+	c.Response().Header().Add(echo.HeaderVary, echo.HeaderAuthorization)
+	if who.personal(&t) {
+		c.Response().Header().Set(echo.HeaderCacheControl, personalCacheControl)
 	}
 	if current {
 		return notModified(c)
 	}
-	return c.JSON(http.StatusOK, s.viewTournament(&t))
+	return c.JSON(http.StatusOK, s.viewTournamentFor(&t, who))
 }
 
 // tournamentStandings returns the standings as JSON or as CSV (format=csv).

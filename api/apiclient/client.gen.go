@@ -3739,14 +3739,22 @@ type TournamentPairing struct {
 type TournamentPlayer struct {
 	// Annulled He withdrew under the annul policy; none of his games count.
 	Annulled bool `json:"annulled"`
-	Index    int  `json:"index"`
+
+	// Email The player's address: to the organiser, and to the player
+	// himself, who send their account's token; null to anyone else.
+	Email *string `json:"email"`
+	Index int     `json:"index"`
 
 	// Members Who plays for the entrant, by name (the player, or a team's two, the player then his partner).
 	Members []string `json:"members"`
 
 	// Name The player's name; in a team event the team's.
-	Name      string `json:"name"`
-	Withdrawn bool   `json:"withdrawn"`
+	Name string `json:"name"`
+
+	// PartnerEmail A team's partner's address, as `email`: to the organiser and the
+	// partner himself; null to anyone else, and in other events.
+	PartnerEmail *string `json:"partner_email"`
+	Withdrawn    bool    `json:"withdrawn"`
 }
 
 // TournamentPlayerRequest defines model for TournamentPlayerRequest.
@@ -7317,12 +7325,20 @@ type ClientInterface interface {
 
 	// GetTournament A tournament
 	//
-	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed. Its `ETag`
-	// changes with any change to the tournament or its games: revalidate
-	// with `If-None-Match` and get `304` until something happens.
+	// The players, the rounds with their pairings, games and results, and
+	// the standings. Public: no token needed, and then the players are
+	// named, never their addresses. With the token of his account the
+	// organiser sees every player's address (`email`, `partner_email`),
+	// and a player his own; that view is the reader's (`Cache-Control:
+	// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+	// public view, token or not; a token that is not an account's is
+	// refused. Its `ETag` changes with any change to the tournament or
+	// its games: revalidate with `If-None-Match` and get `304` until
+	// something happens.
 	//
-	// Errors: `400 invalid_request`; `404 not_found`.
+	// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+	// that is invalid or expired); `403 account_required` (a move or
+	// spectator link's token)/`insufficient_scope`; `404 not_found`.
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
 	GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10305,12 +10321,20 @@ func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSON
 
 // GetTournament A tournament
 //
-// The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed. Its `ETag`
-// changes with any change to the tournament or its games: revalidate
-// with `If-None-Match` and get `304` until something happens.
+// The players, the rounds with their pairings, games and results, and
+// the standings. Public: no token needed, and then the players are
+// named, never their addresses. With the token of his account the
+// organiser sees every player's address (`email`, `partner_email`),
+// and a player his own; that view is the reader's (`Cache-Control:
+// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+// public view, token or not; a token that is not an account's is
+// refused. Its `ETag` changes with any change to the tournament or
+// its games: revalidate with `If-None-Match` and get `304` until
+// something happens.
 //
-// Errors: `400 invalid_request`; `404 not_found`.
+// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+// that is invalid or expired); `403 account_required` (a move or
+// spectator link's token)/`insufficient_scope`; `404 not_found`.
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
 func (c *Client) GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16861,12 +16885,20 @@ type ClientWithResponsesInterface interface {
 
 	// GetTournamentWithResponse A tournament
 	//
-	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed. Its `ETag`
-	// changes with any change to the tournament or its games: revalidate
-	// with `If-None-Match` and get `304` until something happens.
+	// The players, the rounds with their pairings, games and results, and
+	// the standings. Public: no token needed, and then the players are
+	// named, never their addresses. With the token of his account the
+	// organiser sees every player's address (`email`, `partner_email`),
+	// and a player his own; that view is the reader's (`Cache-Control:
+	// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+	// public view, token or not; a token that is not an account's is
+	// refused. Its `ETag` changes with any change to the tournament or
+	// its games: revalidate with `If-None-Match` and get `304` until
+	// something happens.
 	//
-	// Errors: `400 invalid_request`; `404 not_found`.
+	// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+	// that is invalid or expired); `403 account_required` (a move or
+	// spectator link's token)/`insufficient_scope`; `404 not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -22462,6 +22494,11 @@ type GetTournamentResponse304Headers struct {
 	ETag         string
 }
 
+// GetTournamentResponse401Headers the declared response headers of an HTTP 401 response for GetTournament
+type GetTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22469,6 +22506,10 @@ type GetTournamentResponse struct {
 	JSON200 *Tournament
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -22477,6 +22518,8 @@ type GetTournamentResponse struct {
 	Headers200 *GetTournamentResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTournamentResponse304Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTournamentResponse401Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22487,6 +22530,16 @@ func (r GetTournamentResponse) GetJSON200() *Tournament {
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
 func (r GetTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
 	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -26339,12 +26392,20 @@ func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, 
 
 // GetTournamentWithResponse A tournament
 //
-// The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed. Its `ETag`
-// changes with any change to the tournament or its games: revalidate
-// with `If-None-Match` and get `304` until something happens.
+// The players, the rounds with their pairings, games and results, and
+// the standings. Public: no token needed, and then the players are
+// named, never their addresses. With the token of his account the
+// organiser sees every player's address (`email`, `partner_email`),
+// and a player his own; that view is the reader's (`Cache-Control:
+// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+// public view, token or not; a token that is not an account's is
+// refused. Its `ETag` changes with any change to the tournament or
+// its games: revalidate with `If-None-Match` and get `304` until
+// something happens.
 //
-// Errors: `400 invalid_request`; `404 not_found`.
+// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+// that is invalid or expired); `403 account_required` (a move or
+// spectator link's token)/`insufficient_scope`; `404 not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -31712,6 +31773,20 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31763,6 +31838,16 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil
