@@ -171,7 +171,7 @@ func TestUnplayedGameIsADoubleForfeit(t *testing.T) {
 		}
 	}
 	page := string(h.do("GET", "/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).body)
-	if !strings.Contains(page, "no move by the deadline: a double forfeit") || strings.Contains(page, "/watch") {
+	if !strings.Contains(page, "no move by the deadline: a double forfeit") || !strings.Contains(page, "Not played") || strings.Contains(page, "/watch") {
 		t.Errorf("the page does not mark the unplayed game (or links it to watch):\n%s", page)
 	}
 	if records := h.do("GET", path+"/records", "", nil).want(t, http.StatusOK).body; len(records) != 0 {

@@ -61,6 +61,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Paused", domain.ActionResumed: "Resumed", domain.ActionResultOverridden: "Result set",
 			domain.ActionResultAnnulled: "Result annulled", domain.ActionWithdrawn: "Withdrawal", domain.ActionCancelled: "Cancelled",
 			domain.ActionDecider: "Deciding game", domain.ActionSeedsSet: "Seeds set",
+			domain.ActionUnplayed: "Not played",
 		},
 	},
 	"de": {
@@ -84,6 +85,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Unterbrochen", domain.ActionResumed: "Fortgesetzt", domain.ActionResultOverridden: "Ergebnis festgesetzt",
 			domain.ActionResultAnnulled: "Ergebnis annulliert", domain.ActionWithdrawn: "Rückzug", domain.ActionCancelled: "Abgesagt",
 			domain.ActionDecider: "Entscheidungspartie", domain.ActionSeedsSet: "Setzliste festgelegt",
+			domain.ActionUnplayed: "Nicht gespielt",
 		},
 	},
 	"fr": {
@@ -107,6 +109,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Suspendu", domain.ActionResumed: "Repris", domain.ActionResultOverridden: "Résultat fixé",
 			domain.ActionResultAnnulled: "Résultat annulé", domain.ActionWithdrawn: "Retrait", domain.ActionCancelled: "Annulé",
 			domain.ActionDecider: "Partie décisive", domain.ActionSeedsSet: "Têtes de série fixées",
+			domain.ActionUnplayed: "Non jouée",
 		},
 	},
 	"it": {
@@ -130,6 +133,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Sospeso", domain.ActionResumed: "Ripreso", domain.ActionResultOverridden: "Risultato fissato",
 			domain.ActionResultAnnulled: "Risultato annullato", domain.ActionWithdrawn: "Ritiro", domain.ActionCancelled: "Annullato",
 			domain.ActionDecider: "Spareggio", domain.ActionSeedsSet: "Teste di serie fissate",
+			domain.ActionUnplayed: "Non giocata",
 		},
 	},
 	"es": {
@@ -153,6 +157,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Pausado", domain.ActionResumed: "Reanudado", domain.ActionResultOverridden: "Resultado fijado",
 			domain.ActionResultAnnulled: "Resultado anulado", domain.ActionWithdrawn: "Retirada", domain.ActionCancelled: "Cancelado",
 			domain.ActionDecider: "Partida de desempate", domain.ActionSeedsSet: "Cabezas de serie fijados",
+			domain.ActionUnplayed: "No jugada",
 		},
 	},
 }
