@@ -62,6 +62,7 @@ type pageView struct {
 	S            *signupPhrases
 	Registration *pageRegistration
 	Log          []pageLogEntry
+	LogDropped   string // how many of its oldest entries are no longer kept; "" for none
 }
 
 type tiebreakWords struct{ Name, Abbr, Title string }
@@ -220,6 +221,9 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 	}
 	v.S = signupLanguages[tr.Lang]
 	v.Log = buildPageLog(t, v.S, tr.Lang)
+	if t.Trimmed > 0 {
+		v.LogDropped = v.S.LogDropped.format(tr.Lang, t.Trimmed)
+	}
 	standings := t.Standings()
 	for _, st := range standings {
 		e := &t.Entrants[st.Player]

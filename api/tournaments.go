@@ -394,6 +394,7 @@ type tournamentView struct {
 	Registration     *registrationView `json:"registration"`
 	PausedAt         *time.Time        `json:"paused_at"`
 	Log              []logEntryView    `json:"log"`
+	LogDropped       int               `json:"log_dropped"` // its oldest entries no longer kept (domain.Tournament.TrimLog)
 	PageURL          string            `json:"page_url"`
 	CreatedAt        time.Time         `json:"created_at"`
 }
@@ -468,7 +469,7 @@ func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentV
 			v.TiebreakHours = &h
 		}
 	}
-	v.Log = []logEntryView{}
+	v.Log, v.LogDropped = []logEntryView{}, t.Trimmed
 	for _, e := range t.Log {
 		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail, Args: viewLogArgs(e.Args)}
 		if e.By.Name != "" {

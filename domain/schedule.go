@@ -130,6 +130,7 @@ func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, c
 		if err := change(tx, &t, now); err != nil {
 			return err
 		}
+		t.TrimLog(s.tournamentLog)
 		if err := tx.SaveTournament(ctx, &t, version); err != nil {
 			return err
 		}
@@ -186,6 +187,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 		if t.Version == version {
 			return tx.RescheduleTournament(ctx, &t)
 		}
+		t.TrimLog(s.tournamentLog)
 		return tx.SaveTournament(ctx, &t, version)
 	})
 	if err != nil {

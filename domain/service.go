@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
@@ -21,6 +22,8 @@ type Service struct {
 	random  func() uint64
 	// pushCheck vets push endpoints; nil allows every one.
 	pushCheck URLCheck
+	// tournamentLog is the most entries a tournament's log keeps.
+	tournamentLog int
 }
 
 // ServiceConfig is what a Service needs from outside.
@@ -42,12 +45,16 @@ type ServiceConfig struct {
 	// it call into its own network. Its error is the caller's answer. Nil
 	// allows every endpoint CheckPushSubscription allows.
 	PushEndpointCheck URLCheck
+	// TournamentLog is the most entries a tournament's log keeps, the
+	// oldest dropped first (Tournament.TrimLog); 0 means
+	// DefaultTournamentLog.
+	TournamentLog int
 }
 
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		pushCheck: cfg.PushEndpointCheck}
+		pushCheck: cfg.PushEndpointCheck, tournamentLog: cmp.Or(cfg.TournamentLog, DefaultTournamentLog)}
 	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}

@@ -45,6 +45,9 @@ type Entrant struct {
 	// UserID is the account that joined by registration; 0 when typed in
 	// by the organiser.
 	UserID int64 `json:",omitempty"`
+	// Entered is the number of the log entry that entered him (he joined,
+	// or the organiser added him); 0 for none.
+	Entered int `json:",omitempty"`
 }
 
 // TournamentGame is one pairing of a round, its game and, once decided, its outcome.
@@ -136,8 +139,15 @@ type Tournament struct {
 	// While paused no round starts or closes and no game's clock runs.
 	PausedAt time.Time `json:",omitempty"`
 	// Log is every action of the organiser and the players on the event,
-	// oldest first; append-only, and public.
-	Log       []LogEntry `json:",omitempty"`
+	// oldest first, and public: appended to, but for a join and a leave
+	// before the start that cancel out, and the oldest entries dropped
+	// past a bound (TrimLog).
+	Log []LogEntry `json:",omitempty"`
+	// Logged is how many entries were ever logged, the latest's number
+	// (see LogEntry.Number); 0 for a log stored before they were counted.
+	Logged int `json:",omitempty"`
+	// Trimmed is how many of the log's oldest entries TrimLog dropped.
+	Trimmed   int `json:",omitempty"`
 	Version   int
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -829,8 +839,16 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	}
 	if t.Status == TournamentScheduled {
 		// Nothing was paired yet: he leaves the list (and may join again).
-		name := e.Title()
+		// His joining and leaving cancel out in the log, if nothing else
+		// named him meanwhile: who comes and goes before the start leaves
+		// no trace, however often.
+		name, entered := e.Title(), e.Entered
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
+		if t.unlogEntry(entered, name) {
+			t.Version++
+			t.UpdatedAt = now
+			return nil, nil
+		}
 		t.logf(by, now, ActionLeft, reason, LogArgs{Players: []string{name}})
 		return nil, nil
 	}

@@ -198,8 +198,9 @@ func (t *Tournament) Join(e Entrant, userID int64, invite int, now time.Time) (i
 		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
 	e.UserID, e.Withdrawn, e.Annulled = userID, false, false
-	t.Entrants = append(t.Entrants, e)
 	t.logf(ByPlayer(e.Name), now, ActionJoined, "", LogArgs{Players: []string{e.Title()}})
+	e.Entered = t.LastLogNumber()
+	t.Entrants = append(t.Entrants, e)
 	return len(t.Entrants) - 1, nil
 }
 
@@ -262,12 +263,13 @@ func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, e
 	if len(t.Entrants) >= maxTournamentPlayers {
 		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
 	}
-	t.Entrants = append(t.Entrants, e)
 	added := LogArgs{Players: []string{e.Title()}}
 	if t.Status == TournamentRunning {
 		added.Kind = LogLate
 	}
 	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, added)
+	e.Entered = t.LastLogNumber()
+	t.Entrants = append(t.Entrants, e)
 	return len(t.Entrants) - 1, nil
 }
 

@@ -33,9 +33,10 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		greeting = block{text: say(p.Greeting, map[string]any{"Name": msg.ToName})}
 		footer = say(tp.FooterPlayer, map[string]any{"Name": t.Name})
 	}
-	if n := m.Notice; !playing && n.Kind == domain.NoticeTournamentUpdate && n.Ply >= 1 && n.Ply <= len(t.Log) &&
-		t.Log[n.Ply-1].Action == domain.ActionEntrantReplaced {
-		footer = say(tp.FooterReplaced, map[string]any{"Name": t.Name}) // the one put out: not the organiser
+	if n := m.Notice; !playing && n.Kind == domain.NoticeTournamentUpdate {
+		if e, ok := t.LogEntryNumbered(n.Ply); ok && e.Action == domain.ActionEntrantReplaced {
+			footer = say(tp.FooterReplaced, map[string]any{"Name": t.Name}) // the one put out: not the organiser
+		}
 	}
 	var d doc
 	switch m.Notice.Kind {
@@ -214,15 +215,20 @@ func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []str
 	return out
 }
 
-// tournamentUpdate is the email of log entry number (1-based): what
-// changed, in the reader's words, the organiser's reason as he wrote it,
-// and for a player what it means for him now: when his game ends, or when
-// the next round starts.
+// tournamentUpdate is the email of log entry number (LogEntry.Number):
+// what changed, in the reader's words, the organiser's reason as he wrote
+// it, and for a player what it means for him now: when his game ends, or
+// when the next round starts. An entry the log no longer has (dropped as
+// it grew, or a join cancelled out by the leave that followed) is
+// obsolete.
 func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
-	if number < 1 || number > len(t.Log) {
+	if number < 1 || number > t.LastLogNumber() {
 		return doc{}, fmt.Errorf("tournament %s has no log entry %d", t.ID, number)
 	}
-	e := t.Log[number-1]
+	e, ok := t.LogEntryNumbered(number)
+	if !ok {
+		return doc{}, fmt.Errorf("tournament %s log entry %d is no longer kept: %w", t.ID, number, ErrObsolete)
+	}
 	what, ok := tp.Actions[e.Action]
 	if e.Action == domain.ActionWithdrawn && e.By.Name != "" {
 		what = tp.Withdrew // to the organiser

@@ -348,3 +348,31 @@ func TestUnplayedGameMail(t *testing.T) {
 		t.Errorf("the round's results lack %q:\n%s", want, results.Text)
 	}
 }
+
+// The mail of a log entry finds it by its number after older entries are
+// dropped; an entry no longer kept (dropped, or a join its leave cancelled)
+// makes its mail obsolete, and a number never given is an error.
+func TestTournamentMailOfADroppedEntry(t *testing.T) {
+	s := tournamentFixture(t)
+	at := s.t.UpdatedAt
+	extended := s.t.LastLogNumber()
+	if err := s.t.Pause("holiday", at); err != nil {
+		t.Fatal(err)
+	}
+	paused := s.t.LastLogNumber()
+	s.t.TrimLog(1)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	render := func(ply int) (Message, error) {
+		n := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: ply}
+		return r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: "en", MessageID: "m1"})
+	}
+	if msg, err := render(paused); err != nil || !strings.Contains(msg.Text, "paused the tournament") {
+		t.Errorf("the pause's email: %v\n%s", err, msg.Text)
+	}
+	if _, err := render(extended); !errors.Is(err, ErrObsolete) {
+		t.Errorf("the email of a dropped entry: %v; want obsolete", err)
+	}
+	if _, err := render(paused + 1); err == nil || errors.Is(err, ErrObsolete) {
+		t.Errorf("the email of an entry never logged: %v; want an error", err)
+	}
+}

@@ -3499,8 +3499,16 @@ type Tournament struct {
 	KnockoutTiebreak *TournamentKnockoutTiebreak `json:"knockout_tiebreak"`
 
 	// Log Every action on the event, oldest first (who, when, what, why).
-	Log  []TournamentLogEntry `json:"log"`
-	Name string               `json:"name"`
+	// A player who joins and leaves again before the start, with
+	// nothing else about him in between, leaves no entry: the two
+	// cancel out. The log keeps the newest entries, as many as the
+	// server's `--tournament-log-entries` (default 200); older ones
+	// are dropped, oldest first, and counted in `log_dropped`.
+	Log []TournamentLogEntry `json:"log"`
+
+	// LogDropped How many of the log's oldest entries are no longer kept.
+	LogDropped int    `json:"log_dropped"`
+	Name       string `json:"name"`
 
 	// PageUrl The public HTML standings page.
 	PageUrl string `json:"page_url"`

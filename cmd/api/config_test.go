@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify"
 )
 
@@ -21,6 +22,7 @@ func TestLoadConfig(t *testing.T) {
 		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8, Lease: notify.DefaultLease},
 
 		SchedulerInterval: 30 * time.Second,
+		TournamentLog:     domain.DefaultTournamentLog,
 		MailRetention:     30 * 24 * time.Hour,
 		LogLevel:          slog.LevelInfo,
 		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,
@@ -149,6 +151,11 @@ func TestLoadConfig(t *testing.T) {
 		{name: "bad sender", args: []string{"--smtp-from", "not an address"}},
 		{name: "user without password", args: []string{"--smtp-user", "u"}},
 		{name: "negative trusted proxies", args: []string{"--trusted-proxies", "-1"}},
+		{
+			name: "tournament log", env: map[string]string{"LESSPOST_TOURNAMENT_LOG_ENTRIES": "500"},
+			want: func(c *Config) { c.TournamentLog = 500 },
+		},
+		{name: "tiny tournament log", args: []string{"--tournament-log-entries", "5"}},
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{

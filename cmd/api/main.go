@@ -133,7 +133,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, MailLag: func() time.Duration { return outbox.Lag() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
-		PushKey: pushPublic})
+		PushKey: pushPublic, TournamentLog: cfg.TournamentLog})
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
+	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, TournamentLog: cfg.TournamentLog})
 	if push != nil {
 		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
 			return err
