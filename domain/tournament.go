@@ -340,20 +340,32 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 // knockout's deciding game) ends before its games' first turn could time
 // out: its unfinished games would be adjudicated before a player had had
 // the time the time control promises him, most often from the start. A
-// round robin or knockout planned when registration closes gives every
-// round the first round's length, so a time control listed for a round
-// not planned yet is held to that.
+// round robin or knockout scheduled by an interval is planned again when
+// registration closes (which may open later), every round as long as the
+// first: a round not planned yet is held to that, under its own time
+// control or the tournament's.
 func (t *Tournament) checkRoundsOutlastATurn() error {
 	length := func(n int) time.Duration {
-		r := t.Rounds[min(n, len(t.Rounds))-1]
+		r := t.Rounds[0]
+		if n <= len(t.Rounds) {
+			r = t.Rounds[n-1]
+		}
 		return r.Deadline.Sub(r.Start)
 	}
-	for n := 1; n <= max(len(t.Rounds), len(t.RoundTimes)); n++ {
+	last := max(len(t.Rounds), len(t.RoundTimes))
+	if t.Format != Swiss && t.Interval > 0 {
+		last = max(last, len(t.Rounds)+1)
+	}
+	for n := 1; n <= last; n++ {
 		turn := t.RoundTime(n).firstTurn()
 		if l := length(n); l < turn {
+			round := fmt.Sprintf("round %d", n)
+			if n > len(t.Rounds) {
+				round = fmt.Sprintf("round %d (planned if more players sign up)", n)
+			}
 			return Errorf(KindInvalid, CodeInvalidInput,
-				"round %d lasts %s, less than one turn's time (%s): its games would be adjudicated before a player could use his time; make the rounds longer or the turns shorter",
-				n, durationText(l, EnglishUnits), durationText(turn, EnglishUnits))
+				"%s lasts %s, less than one turn's time (%s): its games would be adjudicated before a player could use his time; make the rounds longer or the turns shorter",
+				round, durationText(l, EnglishUnits), durationText(turn, EnglishUnits))
 		}
 		if t.TiebreakLength > 0 && t.TiebreakLength < turn {
 			return Errorf(KindInvalid, CodeInvalidInput,
