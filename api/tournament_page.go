@@ -326,7 +326,7 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 		pg.Detail = fmt.Sprintf(tr.WinsBy, black, -o.Margin)
 	}
 	switch {
-	case g.Unplayed:
+	case g.Unplayed && !g.Overridden:
 		pg.Detail = tr.NoMove
 	case o.Forfeit:
 		pg.Detail = strings.TrimPrefix(pg.Detail+" · "+tr.Forfeit, " · ")
