@@ -85,6 +85,9 @@ type Config struct {
 	// WebhooksQueued, if set, is called after a webhook delivery was queued
 	// (a ping, a redelivery), so the webhook worker can send it at once.
 	WebhooksQueued func()
+	// TournamentLog is the most entries a tournament's log keeps (see
+	// domain.ServiceConfig); 0 means domain.DefaultTournamentLog.
+	TournamentLog int
 }
 
 // Server is the HTTP API. It is an http.Handler, so tests can mount it on an
@@ -148,7 +151,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, MailLimits: cfg.MailLimits,
-		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
+		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard), TournamentLog: cfg.TournamentLog})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
 	s.streamLimits = cfg.StreamLimits.withDefaults()

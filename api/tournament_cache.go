@@ -25,6 +25,10 @@ import (
 // revalidate it: results come in at any moment.
 const tournamentCacheControl = "public, no-cache"
 
+// personalCacheControl is a view with what only its reader may see (the
+// organiser's, with the entrants' addresses): no shared cache keeps it.
+const personalCacheControl = "private, no-cache"
+
 // renderEpoch names the code that renders the views, so that a new
 // release does not answer 304 to a copy an older one rendered: its VCS
 // revision, or else when this process started.

@@ -99,9 +99,9 @@ type control struct {
 	// new invite link), so a retry without an Idempotency-Key would act
 	// twice; it is refused (428) rather than done so.
 	keyRequired bool
-	// answer renders the tournament after the action as the answer;
-	// nil: the tournament itself.
-	answer func(t *domain.Tournament) (any, error)
+	// answer renders the tournament after the action as the answer, to
+	// who; nil: the tournament itself.
+	answer func(t *domain.Tournament, who viewer) (any, error)
 }
 
 // codeIdempotencyKeyRequired refuses an action that is not idempotent when
@@ -133,10 +133,10 @@ func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id str
 	}
 	answer := ctl.answer
 	if answer == nil {
-		answer = func(t *domain.Tournament) (any, error) { return s.viewTournament(t), nil }
+		answer = func(t *domain.Tournament, who viewer) (any, error) { return s.viewTournamentFor(t, who), nil }
 	}
 	req := domain.TournamentRequest{ID: id, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
-		v, err := answer(t)
+		v, err := answer(t, viewerOf(p, t))
 		if err != nil {
 			return domain.Response{}, err
 		}
@@ -152,7 +152,7 @@ func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id str
 		return c.JSONBlob(done.Response.Status, done.Response.Body)
 	}
 	s.wakeMail()
-	v, err := answer(&done.Tournament)
+	v, err := answer(&done.Tournament, viewerOf(p, &done.Tournament))
 	if err != nil {
 		return err
 	}
@@ -244,9 +244,9 @@ type inviteView struct {
 // retry replays the same link.
 func (s *Server) openRegistration(c echo.Context) error {
 	var req openRegistrationRequest
-	ctl := control{what: "open registration", answer: func(t *domain.Tournament) (any, error) {
+	ctl := control{what: "open registration", answer: func(t *domain.Tournament, who viewer) (any, error) {
 		link, err := s.links.InviteURL(t.ID, t.Registration.InviteVersion)
-		return inviteView{Tournament: s.viewTournament(t), InviteURL: link}, err
+		return inviteView{Tournament: s.viewTournamentFor(t, who), InviteURL: link}, err
 	}}
 	return s.organiserControl(c, ctl, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
 		if req.NewLink && r.Idem == nil {

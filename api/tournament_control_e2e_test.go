@@ -210,9 +210,10 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	h.do("POST", path+"/join", players[3], map[string]any{"invite": fresh, "name": "Dee"}).want(t, http.StatusOK)
 	h.do("POST", path+"/join", players[4], map[string]any{"invite": fresh, "name": "Eve"}).want(t, http.StatusConflict, "tournament_full")
 	// Bob withdraws before the start and leaves the list, then comes back.
+	// His joining and leaving cancel out in the log.
 	h.do("POST", path+"/withdraw", players[1], map[string]any{}).want(t, http.StatusOK).decode(t, &tour)
-	if len(tour.Players) != 3 || tour.lastLog(t, "left") != "Bob left before the start" {
-		t.Fatalf("after Bob left: %v", tour.Players)
+	if len(tour.Players) != 3 || tour.lastLog(t, "joined") != "Dee joined" {
+		t.Fatalf("after Bob left: %v, log %+v", tour.Players, tour.Log)
 	}
 	h.do("POST", path+"/join", players[1], map[string]any{"invite": fresh, "name": "Bob"}).want(t, http.StatusOK).decode(t, &tour)
 	// Entrants are numbered by joining: p0, p2, p3, p1.
@@ -359,8 +360,15 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 		}
 	}
 	overridden := mail.deliver(t, 3, "override") // game B's players, and the organiser's record
-	if m := mailTo(t, overridden, "org@example.org"); !strings.Contains(m.Text, "set the result of a game") || !strings.Contains(m.Text, "misclick") {
+	if m := mailTo(t, overridden, "org@example.org"); !strings.Contains(m.Text, "misclick") {
 		t.Errorf("the organiser's record of the override:\n%s", m.Text)
+	}
+	// Each names the game and its new result.
+	set := "set the result of the game " + tour.Players[b.White].Name + " – " + tour.Players[*b.Black].Name + " of round 1 to ½–½ (a draw)"
+	for _, m := range overridden {
+		if !strings.Contains(strings.Join(strings.Fields(m.Text), " "), set) {
+			t.Errorf("the override's email to %v does not say %q:\n%s", m.To, set, m.Text)
+		}
 	}
 
 	// Round 2 waits for its postponed start.
@@ -409,7 +417,7 @@ func TestTournamentFromRegistrationToFinalStandings(t *testing.T) {
 	for _, e := range tour.Log {
 		actions = append(actions, e.Action)
 	}
-	want := "registration_opened joined joined joined registration_opened joined left joined registration_closed round_postponed withdrawn result_overridden"
+	want := "registration_opened joined joined registration_opened joined joined registration_closed round_postponed withdrawn result_overridden"
 	if got := strings.Join(actions, " "); got != want {
 		t.Errorf("the log:\n%s\nwant\n%s", got, want)
 	}
@@ -447,5 +455,102 @@ func playRoundOf(t *testing.T, h *harness, tour *controlJSON, path string, round
 		default:
 			h.resignBlack(t, mails, *g.GameID, entrantNumber(t, email, *g.Black))
 		}
+	}
+}
+
+// After the last round the final standings are mailed; the organiser can
+// then no longer set or annul a result (409 tournament_over): the event,
+// its standings and its log stay as they were sent, and nobody is mailed.
+func TestOverrideAfterTheEndIsRefused(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	var tour controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Final", "format": "round_robin", "players": entrants(2),
+		"schedule": map[string]any{"starts": []time.Time{start}, "round_hours": 24}}).want(t, http.StatusCreated).decode(t, &tour)
+	path := "/v1/tournaments/" + tour.ID
+	h.clock.Advance(time.Hour)
+	h.tickAll()
+	h.playRound(h.deliver())
+	h.tickAll()
+	final := 0
+	for _, m := range h.deliver() {
+		if strings.HasSuffix(m.Subject, "final standings") {
+			final++
+		}
+	}
+	if final != 3 {
+		t.Fatalf("%d final standings emails, want one to each player and the organiser", final)
+	}
+	var before controlJSON
+	res := h.do("GET", path, "", nil).want(t, http.StatusOK)
+	res.decode(t, &before)
+	body := res.body
+	if before.Status != "finished" {
+		t.Fatalf("the tournament is %s after its only round", before.Status)
+	}
+	h.do("POST", path+"/rounds/1/games/0/result", organiser, map[string]any{"white_score": 0, "margin": -3, "reason": "a late complaint"}).
+		want(t, http.StatusConflict, "tournament_over")
+	h.do("POST", path+"/rounds/1/games/0/result", organiser, map[string]any{"annul": true, "reason": "a late complaint"}).
+		want(t, http.StatusConflict, "tournament_over")
+	if after := h.do("GET", path, "", nil).want(t, http.StatusOK).body; string(after) != string(body) {
+		t.Errorf("the finished tournament changed:\n%s\nwas\n%s", after, body)
+	}
+	if mail := h.deliver(); len(mail) != 0 {
+		t.Errorf("a refused override mailed %v", subjects(mail))
+	}
+}
+
+// The log stays bounded. A player who joins and leaves before the start
+// 240 times leaves no trace in it, and the tournament's JSON and page stay
+// as small as before; the organiser's actions past the bound (200 entries
+// by default) keep the newest entries, and the JSON and the page say how
+// many older ones are no longer kept.
+func TestTournamentLogStaysBounded(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	ann, bob := h.login("p0@example.org"), h.login("p1@example.org")
+	var tour controlJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Open", "format": "swiss", "rounds": 1,
+		"schedule":     map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 24},
+		"registration": map[string]any{"public": true}}).want(t, http.StatusCreated).decode(t, &tour)
+	path := "/v1/tournaments/" + tour.ID
+	h.do("POST", path+"/join", ann, map[string]any{"name": "Ann"}).want(t, http.StatusOK)
+	size := func(p string) int { return len(h.do("GET", p, "", nil).want(t, http.StatusOK).body) }
+	jsonBefore, pageBefore := size(path), size("/tournaments/"+tour.ID)
+	for range 240 {
+		h.do("POST", path+"/join", bob, map[string]any{"name": "Bob"}).want(t, http.StatusOK)
+		h.do("POST", path+"/withdraw", bob, map[string]any{}).want(t, http.StatusOK)
+	}
+	h.do("GET", path, "", nil).want(t, http.StatusOK).decode(t, &tour)
+	if len(tour.Log) != 1 || len(tour.Players) != 1 {
+		t.Errorf("after 240 joins and leaves: %d entries, %d players", len(tour.Log), len(tour.Players))
+	}
+	// The same, but for its version's place in the ETag and the like.
+	if j, p := size(path), size("/tournaments/"+tour.ID); j > jsonBefore+50 || p > pageBefore+50 {
+		t.Errorf("after 240 joins and leaves the JSON is %d bytes (was %d), the page %d (was %d)", j, jsonBefore, p, pageBefore)
+	}
+
+	for i := range 110 {
+		h.do("POST", path+"/pause", organiser, map[string]any{"reason": fmt.Sprint("pause ", i)}).want(t, http.StatusOK)
+		h.do("POST", path+"/resume", organiser, map[string]any{}).want(t, http.StatusOK)
+	}
+	var bounded struct {
+		Log []struct {
+			Action string  `json:"action"`
+			Reason *string `json:"reason"`
+		} `json:"log"`
+		LogDropped int `json:"log_dropped"`
+	}
+	h.do("GET", path, "", nil).want(t, http.StatusOK).decode(t, &bounded)
+	if len(bounded.Log) != 200 || bounded.LogDropped != 21 {
+		t.Fatalf("after 221 entries: %d kept, %d dropped; want 200 and 21", len(bounded.Log), bounded.LogDropped)
+	}
+	// Ann's joining and the first 10 pauses and resumptions are gone.
+	if first := bounded.Log[0]; first.Action != "paused" || first.Reason == nil || *first.Reason != "pause 10" {
+		t.Errorf("the oldest entry kept: %+v", first)
+	}
+	if page := string(h.do("GET", "/tournaments/"+tour.ID, "", nil).want(t, http.StatusOK).body); !strings.Contains(page, "The 21 oldest entries are no longer kept.") {
+		t.Error("the page does not say that older entries are no longer kept")
 	}
 }

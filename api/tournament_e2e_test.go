@@ -394,3 +394,36 @@ func TestWithdrawAndCancel(t *testing.T) {
 		t.Errorf("after cancelling: %s, round 3 %s", tour.Status, tour.Rounds[2].Status)
 	}
 }
+
+// A schedule whose rounds end before one turn's time is refused (422
+// invalid_input, naming the round): its games would be adjudicated before
+// a player could move. Rounds as long as a turn are fine.
+func TestRoundShorterThanATurnIsRefused(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	start := h.clock.Now().Add(time.Hour)
+	body := func(turn map[string]any, roundHours int) map[string]any {
+		return map[string]any{"name": "Rush", "format": "round_robin", "players": entrants(2), "time": turn,
+			"schedule": map[string]any{"starts": []time.Time{start}, "round_hours": roundHours}}
+	}
+	for _, bad := range []struct {
+		turn  map[string]any
+		hours int
+	}{
+		{map[string]any{"kind": "per_turn", "days": 3}, 24},
+		{map[string]any{"kind": "bank", "initial_hours": 240, "increment_hours": 36}, 7 * 24},
+	} {
+		p := h.do("POST", "/v1/tournaments", organiser, body(bad.turn, bad.hours)).want(t, http.StatusUnprocessableEntity, "invalid_input").problem(t)
+		if !strings.Contains(p.Detail, "round 1 lasts") || !strings.Contains(p.Detail, "less than one turn's time") {
+			t.Errorf("the refusal of %v in rounds of %d hours says %q", bad.turn, bad.hours, p.Detail)
+		}
+	}
+	var list struct {
+		Tournaments []any `json:"tournaments"`
+	}
+	h.do("GET", "/v1/tournaments", organiser, nil).want(t, http.StatusOK).decode(t, &list)
+	if len(list.Tournaments) != 0 {
+		t.Errorf("refused tournaments were stored: %v", list.Tournaments)
+	}
+	h.do("POST", "/v1/tournaments", organiser, body(map[string]any{"kind": "per_turn", "days": 3}, 72)).want(t, http.StatusCreated)
+}

@@ -45,6 +45,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionDecider + "/" + domain.LogMoved:         "das Match {p2} – {p1} der Runde {round} steht unentschieden: eine Entscheidungspartie, {p1} mit Weiß, wird am {at} gewertet; die späteren Runden verschieben sich um {for}",
 		domain.ActionSeedsSet:                                "die Setzliste wurde festgelegt: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "die Setzliste wurde ausgelost: {players}",
+		domain.ActionUnplayed:                                "in der Partie {p1} – {p2} der Runde {round} wurde bis zur Frist nicht gezogen: für beide kampflos verloren",
 	}},
 	"fr": {Units: domain.LogUnits{Day: "%d jour", Days: "%d jours", Hour: "%d heure", Hours: "%d heures"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "les inscriptions sont ouvertes",
@@ -77,6 +78,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionDecider + "/" + domain.LogMoved:         "le match {p2} – {p1} de la ronde {round} est à égalité\u00a0: une partie décisive, {p1} avec les Blancs, est arbitrée le {at}\u00a0; les rondes suivantes sont décalées de {for}",
 		domain.ActionSeedsSet:                                "les têtes de série ont été fixées\u00a0: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "les têtes de série ont été tirées au sort\u00a0: {players}",
+		domain.ActionUnplayed:                                "la partie {p1} – {p2} de la ronde {round} n'a eu aucun coup avant son échéance\u00a0: double forfait, perdue par les deux",
 	}},
 	"es": {Units: domain.LogUnits{Day: "%d día", Days: "%d días", Hour: "%d hora", Hours: "%d horas"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "la inscripción está abierta",
@@ -109,6 +111,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionDecider + "/" + domain.LogMoved:         "el enfrentamiento {p2} – {p1} de la ronda {round} está igualado: una partida de desempate, {p1} con blancas, se adjudica el {at}; las rondas siguientes se mueven {for}",
 		domain.ActionSeedsSet:                                "se fijaron los cabezas de serie: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "se sortearon los cabezas de serie: {players}",
+		domain.ActionUnplayed:                                "la partida {p1} – {p2} de la ronda {round} no tuvo ningún movimiento antes de su plazo: doble incomparecencia, perdida por ambos",
 	}},
 	"it": {Units: domain.LogUnits{Day: "%d giorno", Days: "%d giorni", Hour: "%d ora", Hours: "%d ore"}, Lines: map[string]string{
 		domain.ActionRegistrationOpened:                                          "le iscrizioni sono aperte",
@@ -141,6 +144,7 @@ var logLanguages = map[string]logWords{
 		domain.ActionDecider + "/" + domain.LogMoved:         "l’incontro {p2} – {p1} del turno {round} è in parità: uno spareggio, {p1} con il Bianco, viene aggiudicato il {at}; i turni successivi sono spostati di {for}",
 		domain.ActionSeedsSet:                                "le teste di serie sono state fissate: {players}",
 		domain.ActionSeedsSet + "/" + domain.LogRandom:       "le teste di serie sono state sorteggiate: {players}",
+		domain.ActionUnplayed:                                "la partita {p1} – {p2} del turno {round} non ha avuto nessuna mossa entro la scadenza: doppio forfait, persa da entrambi",
 	}},
 }
 

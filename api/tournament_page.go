@@ -62,6 +62,7 @@ type pageView struct {
 	S            *signupPhrases
 	Registration *pageRegistration
 	Log          []pageLogEntry
+	LogDropped   string // how many of its oldest entries are no longer kept; "" for none
 }
 
 type tiebreakWords struct{ Name, Abbr, Title string }
@@ -220,6 +221,9 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 	}
 	v.S = signupLanguages[tr.Lang]
 	v.Log = buildPageLog(t, v.S, tr.Lang)
+	if t.Trimmed > 0 {
+		v.LogDropped = v.S.LogDropped.format(tr.Lang, t.Trimmed)
+	}
 	standings := t.Standings()
 	for _, st := range standings {
 		e := &t.Entrants[st.Player]
@@ -243,7 +247,7 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 			StatusOf: string(r.Status), Schedule: fmt.Sprintf(tr.Schedule, pageDate(r.Start), pageDate(r.Deadline))}
 		for _, g := range r.Games {
 			pg := buildPageGame(t, r.Number, g, playing, tr)
-			if g.GameID != "" {
+			if g.GameID != "" && !g.Unplayed { // a game nobody moved in has nothing to watch
 				pr.RecordsURL = api + "/records?round=" + strconv.Itoa(r.Number)
 				pg.WatchURL = base + "/games/" + url.PathEscape(g.GameID) + "/watch"
 			}
@@ -321,7 +325,10 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 	case o.Margin < 0:
 		pg.Detail = fmt.Sprintf(tr.WinsBy, black, -o.Margin)
 	}
-	if o.Forfeit {
+	switch {
+	case g.Unplayed && !g.Overridden:
+		pg.Detail = tr.NoMove
+	case o.Forfeit:
 		pg.Detail = strings.TrimPrefix(pg.Detail+" · "+tr.Forfeit, " · ")
 	}
 	return pg

@@ -81,6 +81,17 @@ func TestPageGameWords(t *testing.T) {
 			t.Errorf("round %d: %q, want %q", c.round, got, c.want)
 		}
 	}
+	// A game nobody moved in says so; once the organiser sets its result,
+	// that result.
+	unplayed := tour.Rounds[4].Games[0]
+	unplayed.Unplayed = true
+	if g := buildPageGame(tour, 5, unplayed, nil, tr); g.Score+" "+g.Detail != "0–0 no move by the deadline: a double forfeit" {
+		t.Errorf("an unplayed game: %q", g.Score+" "+g.Detail)
+	}
+	unplayed.Overridden, unplayed.Outcome = true, &domain.PairingResult{Round: 5, White: 2, Black: 1, Score: 1, Margin: 5}
+	if g := buildPageGame(tour, 5, unplayed, nil, tr); g.Score+" "+g.Detail != "1–0 C wins by 5" {
+		t.Errorf("an unplayed game whose result the organiser set: %q", g.Score+" "+g.Detail)
+	}
 	bye := buildPageGame(tour, 1, domain.TournamentGame{Pairing: domain.Pairing{White: 0, Black: domain.Bye},
 		Outcome: &domain.PairingResult{Round: 1, White: 0, Black: domain.Bye, Score: 1}}, nil, tr)
 	if bye.Black != "" || bye.Detail != "a bye: 1 point" || bye.WatchLabel != "" {

@@ -60,6 +60,7 @@ type pagePhrases struct {
 	Bye             string
 	ByePoint        string
 	Forfeit         string
+	NoMove          string // a game nobody moved in by its deadline: a double forfeit
 	Draw            string
 	WinsBy          string // %s who, %d margin
 	ToMove          string // %s who
@@ -118,7 +119,7 @@ var pageLanguages = map[string]*pagePhrases{
 		Total:  "Total",
 		Rounds: "Rounds", Round: "Round %d", Schedule: "%s – %s", RoundEndNote: "Games unfinished at the end of a round are adjudicated then.",
 		White: "White", Black: "Black", Setter: "Sets up", Chooser: "Chooses",
-		Bye: "bye", ByePoint: "a bye: 1 point", Forfeit: "forfeit", Draw: "draw", WinsBy: "%s wins by %d",
+		Bye: "bye", ByePoint: "a bye: 1 point", Forfeit: "forfeit", NoMove: "no move by the deadline: a double forfeit", Draw: "draw", WinsBy: "%s wins by %d",
 		ToMove: "%s to move", InProgress: "in progress", GameOver: "game over", Watch: "Watch", WatchLabel: "Watch %s against %s",
 		NoGamesYet: "Paired when the round starts.",
 		Bracket:    "Bracket", Final: "Final", SemiFinals: "Semi-finals", QuarterFinals: "Quarter-finals", MatchN: "Match %d",
@@ -152,7 +153,7 @@ var pageLanguages = map[string]*pagePhrases{
 		Total:  "Summe",
 		Rounds: "Runden", Round: "Runde %d", Schedule: "%s – %s", RoundEndNote: "Partien, die am Ende einer Runde nicht beendet sind, werden dann gewertet.",
 		White: "Weiß", Black: "Schwarz", Setter: "Stellt auf", Chooser: "Wählt",
-		Bye: "spielfrei", ByePoint: "spielfrei: 1 Punkt", Forfeit: "kampflos", Draw: "Remis", WinsBy: "%s gewinnt mit %d",
+		Bye: "spielfrei", ByePoint: "spielfrei: 1 Punkt", Forfeit: "kampflos", NoMove: "kein Zug bis zur Frist: für beide kampflos verloren", Draw: "Remis", WinsBy: "%s gewinnt mit %d",
 		ToMove: "%s ist am Zug", InProgress: "läuft", GameOver: "Partie beendet", Watch: "Zuschauen", WatchLabel: "%s gegen %s zuschauen",
 		NoGamesYet: "Wird zu Rundenbeginn gepaart.",
 		Bracket:    "Turnierbaum", Final: "Finale", SemiFinals: "Halbfinale", QuarterFinals: "Viertelfinale", MatchN: "Match %d",
@@ -186,7 +187,7 @@ var pageLanguages = map[string]*pagePhrases{
 		Total:  "Total",
 		Rounds: "Rondes", Round: "Ronde %d", Schedule: "%s – %s", RoundEndNote: "Les parties non terminées à la fin d’une ronde sont alors arbitrées.",
 		White: "Blanc", Black: "Noir", Setter: "Met en place", Chooser: "Choisit",
-		Bye: "exempt", ByePoint: "exempt\u00a0: 1 point", Forfeit: "forfait", Draw: "nulle", WinsBy: "%s gagne de %d",
+		Bye: "exempt", ByePoint: "exempt\u00a0: 1 point", Forfeit: "forfait", NoMove: "aucun coup avant l'échéance\u00a0: double forfait", Draw: "nulle", WinsBy: "%s gagne de %d",
 		ToMove: "Au tour de %s", InProgress: "en cours", GameOver: "partie terminée", Watch: "Regarder", WatchLabel: "Regarder %s contre %s",
 		NoGamesYet: "Appariée au début de la ronde.",
 		Bracket:    "Tableau", Final: "Finale", SemiFinals: "Demi-finales", QuarterFinals: "Quarts de finale", MatchN: "Match %d",
@@ -220,7 +221,7 @@ var pageLanguages = map[string]*pagePhrases{
 		Total:  "Totale",
 		Rounds: "Turni", Round: "Turno %d", Schedule: "%s – %s", RoundEndNote: "Le partite non concluse alla fine di un turno vengono allora aggiudicate.",
 		White: "Bianco", Black: "Nero", Setter: "Dispone", Chooser: "Sceglie",
-		Bye: "riposo", ByePoint: "turno di riposo: 1 punto", Forfeit: "forfait", Draw: "patta", WinsBy: "%s vince di %d",
+		Bye: "riposo", ByePoint: "turno di riposo: 1 punto", Forfeit: "forfait", NoMove: "nessuna mossa entro la scadenza: doppio forfait", Draw: "patta", WinsBy: "%s vince di %d",
 		ToMove: "Tocca a %s", InProgress: "in corso", GameOver: "partita conclusa", Watch: "Guarda", WatchLabel: "Guarda %s contro %s",
 		NoGamesYet: "Abbinato all’inizio del turno.",
 		Bracket:    "Tabellone", Final: "Finale", SemiFinals: "Semifinali", QuarterFinals: "Quarti di finale", MatchN: "Incontro %d",
@@ -254,7 +255,7 @@ var pageLanguages = map[string]*pagePhrases{
 		Total:  "Total",
 		Rounds: "Rondas", Round: "Ronda %d", Schedule: "%s – %s", RoundEndNote: "Las partidas sin terminar al final de una ronda se adjudican entonces.",
 		White: "Blanco", Black: "Negro", Setter: "Prepara", Chooser: "Elige",
-		Bye: "descanso", ByePoint: "descanso: 1 punto", Forfeit: "incomparecencia", Draw: "tablas", WinsBy: "%s gana por %d",
+		Bye: "descanso", ByePoint: "descanso: 1 punto", Forfeit: "incomparecencia", NoMove: "ningún movimiento antes del plazo: doble incomparecencia", Draw: "tablas", WinsBy: "%s gana por %d",
 		ToMove: "Turno de %s", InProgress: "en juego", GameOver: "partida terminada", Watch: "Ver", WatchLabel: "Ver %s contra %s",
 		NoGamesYet: "Se empareja al empezar la ronda.",
 		Bracket:    "Cuadro", Final: "Final", SemiFinals: "Semifinales", QuarterFinals: "Cuartos de final", MatchN: "Enfrentamiento %d",

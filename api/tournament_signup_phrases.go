@@ -34,6 +34,7 @@ type signupPhrases struct {
 	ErrClosed, ErrFull, ErrAlready, ErrInvite, ErrLogin, ErrTooMany, ErrNetwork, ErrGeneric string
 
 	Log                  string
+	LogDropped           countForms // %d: the log's oldest entries no longer kept
 	Organiser, Scheduler string
 	Reason               string // %s
 	Actions              map[string]string
@@ -53,6 +54,7 @@ var signupLanguages = map[string]*signupPhrases{
 		ErrTooMany: "Too many sign-in emails: try again in a while.", ErrNetwork: "The server cannot be reached. Try again.",
 		ErrGeneric: "Something went wrong. Try again.",
 		Log:        "What happened", Organiser: "the organiser", Scheduler: "the schedule", Reason: "Reason: %s",
+		LogDropped: countForms{"%d entry, the oldest, is no longer kept.", "The %d oldest entries are no longer kept."},
 		Actions: map[string]string{
 			domain.ActionRegistrationOpened: "Registration opened", domain.ActionRegistrationClosed: "Registration closed",
 			domain.ActionJoined: "Joined", domain.ActionLeft: "Left", domain.ActionEntrantAdded: "Player added",
@@ -61,6 +63,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Paused", domain.ActionResumed: "Resumed", domain.ActionResultOverridden: "Result set",
 			domain.ActionResultAnnulled: "Result annulled", domain.ActionWithdrawn: "Withdrawal", domain.ActionCancelled: "Cancelled",
 			domain.ActionDecider: "Deciding game", domain.ActionSeedsSet: "Seeds set",
+			domain.ActionUnplayed: "Not played",
 		},
 	},
 	"de": {
@@ -76,6 +79,7 @@ var signupLanguages = map[string]*signupPhrases{
 		ErrTooMany: "Zu viele Anmelde-E-Mails: Versuch es später noch einmal.", ErrNetwork: "Der Server ist nicht erreichbar. Versuch es noch einmal.",
 		ErrGeneric: "Etwas ist schiefgegangen. Versuch es noch einmal.",
 		Log:        "Was geschah", Organiser: "die Turnierleitung", Scheduler: "der Zeitplan", Reason: "Begründung: %s",
+		LogDropped: countForms{"%d Eintrag, der älteste, wird nicht mehr aufbewahrt.", "Die %d ältesten Einträge werden nicht mehr aufbewahrt."},
 		Actions: map[string]string{
 			domain.ActionRegistrationOpened: "Anmeldung geöffnet", domain.ActionRegistrationClosed: "Anmeldung geschlossen",
 			domain.ActionJoined: "Angemeldet", domain.ActionLeft: "Abgemeldet", domain.ActionEntrantAdded: "Spieler hinzugefügt",
@@ -84,6 +88,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Unterbrochen", domain.ActionResumed: "Fortgesetzt", domain.ActionResultOverridden: "Ergebnis festgesetzt",
 			domain.ActionResultAnnulled: "Ergebnis annulliert", domain.ActionWithdrawn: "Rückzug", domain.ActionCancelled: "Abgesagt",
 			domain.ActionDecider: "Entscheidungspartie", domain.ActionSeedsSet: "Setzliste festgelegt",
+			domain.ActionUnplayed: "Nicht gespielt",
 		},
 	},
 	"fr": {
@@ -99,6 +104,7 @@ var signupLanguages = map[string]*signupPhrases{
 		ErrTooMany: "Trop d'e-mails de connexion\u00a0: réessayez plus tard.", ErrNetwork: "Le serveur est injoignable. Réessayez.",
 		ErrGeneric: "Un problème est survenu. Réessayez.",
 		Log:        "Historique", Organiser: "l'organisateur", Scheduler: "le calendrier", Reason: "Raison\u00a0: %s",
+		LogDropped: countForms{"%d entrée, la plus ancienne, n'est plus conservée.", "Les %d entrées les plus anciennes ne sont plus conservées."},
 		Actions: map[string]string{
 			domain.ActionRegistrationOpened: "Inscription ouverte", domain.ActionRegistrationClosed: "Inscription close",
 			domain.ActionJoined: "Inscription", domain.ActionLeft: "Désinscription", domain.ActionEntrantAdded: "Joueur ajouté",
@@ -107,6 +113,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Suspendu", domain.ActionResumed: "Repris", domain.ActionResultOverridden: "Résultat fixé",
 			domain.ActionResultAnnulled: "Résultat annulé", domain.ActionWithdrawn: "Retrait", domain.ActionCancelled: "Annulé",
 			domain.ActionDecider: "Partie décisive", domain.ActionSeedsSet: "Têtes de série fixées",
+			domain.ActionUnplayed: "Non jouée",
 		},
 	},
 	"it": {
@@ -122,6 +129,7 @@ var signupLanguages = map[string]*signupPhrases{
 		ErrTooMany: "Troppe e-mail di accesso: riprova più tardi.", ErrNetwork: "Il server non è raggiungibile. Riprova.",
 		ErrGeneric: "Qualcosa è andato storto. Riprova.",
 		Log:        "Cronologia", Organiser: "l'organizzatore", Scheduler: "il calendario", Reason: "Motivo: %s",
+		LogDropped: countForms{"%d voce, la più vecchia, non è più conservata.", "Le %d voci più vecchie non sono più conservate."},
 		Actions: map[string]string{
 			domain.ActionRegistrationOpened: "Iscrizione aperta", domain.ActionRegistrationClosed: "Iscrizione chiusa",
 			domain.ActionJoined: "Iscrizione", domain.ActionLeft: "Cancellazione", domain.ActionEntrantAdded: "Giocatore aggiunto",
@@ -130,6 +138,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Sospeso", domain.ActionResumed: "Ripreso", domain.ActionResultOverridden: "Risultato fissato",
 			domain.ActionResultAnnulled: "Risultato annullato", domain.ActionWithdrawn: "Ritiro", domain.ActionCancelled: "Annullato",
 			domain.ActionDecider: "Spareggio", domain.ActionSeedsSet: "Teste di serie fissate",
+			domain.ActionUnplayed: "Non giocata",
 		},
 	},
 	"es": {
@@ -145,6 +154,7 @@ var signupLanguages = map[string]*signupPhrases{
 		ErrTooMany: "Demasiados correos de acceso: inténtalo más tarde.", ErrNetwork: "No se puede contactar con el servidor. Inténtalo de nuevo.",
 		ErrGeneric: "Algo ha fallado. Inténtalo de nuevo.",
 		Log:        "Historial", Organiser: "el organizador", Scheduler: "el calendario", Reason: "Motivo: %s",
+		LogDropped: countForms{"%d entrada, la más antigua, ya no se conserva.", "Las %d entradas más antiguas ya no se conservan."},
 		Actions: map[string]string{
 			domain.ActionRegistrationOpened: "Inscripción abierta", domain.ActionRegistrationClosed: "Inscripción cerrada",
 			domain.ActionJoined: "Inscripción", domain.ActionLeft: "Baja", domain.ActionEntrantAdded: "Jugador añadido",
@@ -153,6 +163,7 @@ var signupLanguages = map[string]*signupPhrases{
 			domain.ActionPaused: "Pausado", domain.ActionResumed: "Reanudado", domain.ActionResultOverridden: "Resultado fijado",
 			domain.ActionResultAnnulled: "Resultado anulado", domain.ActionWithdrawn: "Retirada", domain.ActionCancelled: "Cancelado",
 			domain.ActionDecider: "Partida de desempate", domain.ActionSeedsSet: "Cabezas de serie fijados",
+			domain.ActionUnplayed: "No jugada",
 		},
 	},
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -166,6 +167,47 @@ type entrantView struct {
 	Members   []string `json:"members"`
 	Withdrawn bool     `json:"withdrawn"`
 	Annulled  bool     `json:"annulled"`
+	// Email and PartnerEmail are the addresses of the player and a team's
+	// partner, to whom may see them (see viewer); null to anyone else.
+	Email        *string `json:"email"`
+	PartnerEmail *string `json:"partner_email"`
+}
+
+// viewer is who reads a tournament's JSON. Its views are public, so they
+// name players by name; only the organiser sees the entrants' addresses
+// (he typed them in, or they signed up to play under him: he must be able
+// to reach them), and a player his own.
+type viewer struct {
+	organiser bool
+	email     string // the reader's account's address; "" for none
+}
+
+// viewerOf is who the principal (nil: nobody signed in) is to t.
+func viewerOf(p *principal, t *domain.Tournament) viewer {
+	if p == nil || !p.account() {
+		return viewer{}
+	}
+	u := p.session.User
+	return viewer{organiser: u.ID == t.OrganizerID, email: u.Email}
+}
+
+// address is p's address if the viewer may see it, else nil.
+func (v viewer) address(p domain.Player) *string {
+	if v.organiser || v.email != "" && v.email == p.Email {
+		email := p.Email
+		return &email
+	}
+	return nil
+}
+
+// personal says whether the viewer sees any address of t: his view is his
+// own, not the public one.
+func (v viewer) personal(t *domain.Tournament) bool {
+	if v.organiser {
+		return true
+	}
+	_, in := t.EntrantOf(v.email)
+	return v.email != "" && in
 }
 
 // memberNames are the names of an entrant's members (never addresses: the
@@ -232,6 +274,8 @@ func viewLogArgs(a *domain.LogArgs) *logArgsView {
 
 type outcomeView struct {
 	WhiteScore float64 `json:"white_score"`
+	// BlackScore is 1 - WhiteScore but in a double forfeit, which both lose.
+	BlackScore float64 `json:"black_score"`
 	Margin     int     `json:"margin"`
 	Forfeit    bool    `json:"forfeit"`
 }
@@ -251,6 +295,8 @@ type pairingView struct {
 	Overridden bool      `json:"overridden"`
 	// Decider: the deciding game of a level knockout match.
 	Decider bool `json:"decider"`
+	// Unplayed: nobody moved in the game by its deadline; a double forfeit.
+	Unplayed bool `json:"unplayed"`
 }
 
 type roundView struct {
@@ -348,6 +394,7 @@ type tournamentView struct {
 	Registration     *registrationView `json:"registration"`
 	PausedAt         *time.Time        `json:"paused_at"`
 	Log              []logEntryView    `json:"log"`
+	LogDropped       int               `json:"log_dropped"` // its oldest entries no longer kept (domain.Tournament.TrimLog)
 	PageURL          string            `json:"page_url"`
 	CreatedAt        time.Time         `json:"created_at"`
 }
@@ -376,6 +423,12 @@ func viewStandings(t *domain.Tournament) []standingView {
 
 // viewTournament shows a tournament publicly: names, never addresses.
 func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
+	return s.viewTournamentFor(t, viewer{})
+}
+
+// viewTournamentFor shows a tournament to who: publicly, with the
+// addresses he may see.
+func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentView {
 	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Teams: t.Teams, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
 		Standings: viewStandings(t), Bracket: viewBracket(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
@@ -387,7 +440,12 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 		v.Side = &side
 	}
 	for i, e := range t.Entrants {
-		v.Players = append(v.Players, entrantView{Index: i, Name: e.Title(), Members: memberNames(&e), Withdrawn: e.Withdrawn, Annulled: e.Annulled})
+		ev := entrantView{Index: i, Name: e.Title(), Members: memberNames(&e), Withdrawn: e.Withdrawn, Annulled: e.Annulled,
+			Email: who.address(e.Player)}
+		if e.Partner != nil {
+			ev.PartnerEmail = who.address(*e.Partner)
+		}
+		v.Players = append(v.Players, ev)
 	}
 	if r := t.Registration; r != nil {
 		rv := registrationView{Open: r.Open, Public: r.Public}
@@ -411,7 +469,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 			v.TiebreakHours = &h
 		}
 	}
-	v.Log = []logEntryView{}
+	v.Log, v.LogDropped = []logEntryView{}, t.Trimmed
 	for _, e := range t.Log {
 		lv := logEntryView{At: e.At, By: actorView{Role: e.By.Role}, Action: e.Action, Detail: e.Detail, Args: viewLogArgs(e.Args)}
 		if e.By.Name != "" {
@@ -427,7 +485,7 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 			BoardSeed: strconv.FormatUint(r.Seed, 10), Time: viewControl(t.RoundTime(r.Number)), Games: []pairingView{}}
 		for i, g := range r.Games {
 			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden,
-				Decider: g.Decider}
+				Decider: g.Decider, Unplayed: g.Unplayed}
 			if g.Black != domain.Bye {
 				black := g.Black
 				pv.Black = &black
@@ -437,7 +495,10 @@ func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
 				pv.GameID = &id
 			}
 			if o := g.Outcome; o != nil {
-				pv.Result = &outcomeView{WhiteScore: o.Score, Margin: o.Margin, Forfeit: o.Forfeit}
+				pv.Result = &outcomeView{WhiteScore: o.Score, BlackScore: 1 - o.Score, Margin: o.Margin, Forfeit: o.Forfeit}
+				if o.BothForfeited() {
+					pv.Result.BlackScore = 0
+				}
 			}
 			rv.Games = append(rv.Games, pv)
 		}
@@ -464,20 +525,39 @@ func (s *Server) createTournament(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/v1/tournaments/"+t.ID)
-	return c.JSON(http.StatusCreated, s.viewTournament(&t))
+	return c.JSON(http.StatusCreated, s.viewTournamentFor(&t, viewerOf(p, &t)))
 }
 
 // getTournament is public: the pairings, results and standings of a
-// tournament are for everyone who has its address.
+// tournament are for everyone who has its address. A reader who sends
+// his account's token sees the addresses he may (see viewer): that view
+// is his own, kept by no shared cache.
 func (s *Server) getTournament(c echo.Context) error {
-	t, current, err := s.cachedTournament(c, fixedVariant("json"), nil)
+	var p *principal
+	if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
+		var err error
+		if p, err = s.account(c, domain.ScopeGamesRead); err != nil {
+			return err
+		}
+	}
+	t, current, err := s.cachedTournament(c, func(t *domain.Tournament) string {
+		if who := viewerOf(p, t); who.personal(t) {
+			return fmt.Sprintf("json organiser=%v email=%s", who.organiser, who.email)
+		}
+		return "json"
+	}, func(h http.Header, t *domain.Tournament) {
+		h.Add(echo.HeaderVary, echo.HeaderAuthorization)
+		if viewerOf(p, t).personal(t) {
+			h.Set(echo.HeaderCacheControl, personalCacheControl)
+		}
+	})
 	if err != nil {
 		return err
 	}
 	if current {
 		return notModified(c)
 	}
-	return c.JSON(http.StatusOK, s.viewTournament(&t))
+	return c.JSON(http.StatusOK, s.viewTournamentFor(&t, viewerOf(p, &t)))
 }
 
 // tournamentStandings returns the standings as JSON or as CSV (format=csv).

@@ -26,7 +26,10 @@ import (
 // TiebreakSeed, sends the higher seed: a rule everyone knows before the
 // start. A match found level in a round already closed (a result the
 // organiser changed afterwards) goes to the higher seed too: the round is
-// over and cannot take another game. A withdrawn player's games are
+// over and cannot take another game; so does a match in which nobody moved
+// (its games double forfeits, see Tournament.ScoreUnplayed), without a
+// deciding game that would hold up the bracket: the organiser may set its
+// result before the next round is paired. A withdrawn player's games are
 // forfeited, so he goes through only from a match he won before
 // withdrawing, and his next opponent then wins by forfeit; a match of two
 // withdrawn players sends nobody, and the next opponent has a bye.
@@ -169,7 +172,7 @@ func (t *Tournament) MatchWinner(number, a, b int) (winner int, decided bool) {
 				return decider.White, true
 			}
 			return decider.Black, true
-		case decider == nil && t.needsDecider(number):
+		case decider == nil && t.needsDecider(number) && !t.matchUnplayed(number, a, b):
 			return Bye, false
 		}
 	}
@@ -177,6 +180,24 @@ func (t *Tournament) MatchWinner(number, a, b int) (winner int, decided bool) {
 		return a, true
 	}
 	return b, true
+}
+
+// matchUnplayed reports whether nobody moved in any game of the match of
+// a and b in round number (each a double forfeit, see ScoreUnplayed): the
+// higher seed goes through without a deciding game, which would hold up
+// the whole bracket for two players who did not play.
+func (t *Tournament) matchUnplayed(number, a, b int) bool {
+	games := 0
+	for _, g := range t.Rounds[number-1].Games {
+		if g.Decider || !(g.White == a && g.Black == b || g.White == b && g.Black == a) {
+			continue
+		}
+		if !g.Unplayed {
+			return false
+		}
+		games++
+	}
+	return games > 0
 }
 
 // needsDecider reports whether a level match of round number is decided

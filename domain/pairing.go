@@ -28,7 +28,7 @@ type PairingResult struct {
 	White, Black int     // Black == Bye for a bye
 	Score        float64 // White's points: 1, 0.5 or 0 (a bye: 1)
 	Margin       int     // White's margin: positive if White won, negative if lost, 0 for a draw or bye
-	Forfeit      bool    // decided without play (withdrawal); still counts
+	Forfeit      bool    // decided without play (a withdrawal, or nobody moved); still counts
 }
 
 // RoundRobinRounds is the whole schedule of a round-robin for n players
@@ -179,8 +179,9 @@ func (r *record) count(score float64) {
 	}
 }
 
-// doubleForfeit is a game both players forfeited (both withdrew): a
-// forfeit where White scores nothing by a margin of 0. Neither scores; both
+// doubleForfeit is a game both players forfeited (both withdrew, or
+// neither moved by its deadline): a forfeit where White scores nothing by a
+// margin of 0. Neither scores; both
 // lose. (A forfeit lost by White alone has a nonzero margin.)
 func doubleForfeit(o PairingResult) bool {
 	return o.Forfeit && o.Black != Bye && o.Score == 0 && o.Margin == 0
@@ -231,7 +232,8 @@ const swissSearchBudget = 200_000
 // Should the search exceed its budget, the rest is paired greedily in the
 // same order. Round 1 needs no special case: all scores are equal, so the
 // order is by entrant index and the Dutch order is top half against bottom
-// half. Earlier meetings include forfeits; colours count only games played
+// half. Earlier meetings include forfeits won by one side, not double
+// forfeits (nobody played); colours count only games played
 // over the board ("fewer times White" is read as the lower Whites minus
 // Blacks, then fewer Whites, so that a bye does not upset the balance;
 // "Black last round" as Black in his latest game over the board). Still
@@ -250,7 +252,9 @@ func SwissPairings(n, round int, outcomes []PairingResult, withdrawn []bool) ([]
 	recs := records(n, outcomes, round)
 	met := map[[2]int]bool{}
 	for _, o := range outcomes {
-		if o.Round < round && o.Black != Bye {
+		// A double forfeit is no meeting: neither played (both withdrew, and
+		// are paired no more, or neither moved), so the two may meet again.
+		if o.Round < round && o.Black != Bye && !doubleForfeit(o) {
 			met[meetKey(o.White, o.Black)] = true
 		}
 	}
@@ -490,7 +494,8 @@ type Standing struct {
 //
 // Forfeits count like games played: in points, margins, Played/Won/Lost
 // and the tie-breaks; a forfeit that White scores 0 by a margin of 0 is a
-// double forfeit (both withdrew), in which Black scores 0 too. A bye
+// double forfeit (both withdrew, or neither moved), in which Black scores 0
+// too: a game lost by both. A bye
 // scores its Score (1, or 0 when forfeited by a withdrawn player) and
 // counts as won (or lost), never as played, so Won+Drawn+Lost is
 // Played+Byes. Both tie-breaks go game by game (in a double round robin an opponent

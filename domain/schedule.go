@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -133,6 +134,7 @@ func (s *Service) changeTournament(ctx context.Context, req TournamentRequest, c
 		if err := change(tx, &t, now); err != nil {
 			return err
 		}
+		t.TrimLog(s.tournamentLog)
 		if err := tx.SaveTournament(ctx, &t, version); err != nil {
 			return err
 		}
@@ -191,6 +193,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 		if t.Version == version {
 			return tx.RescheduleTournament(ctx, &t)
 		}
+		t.TrimLog(s.tournamentLog)
 		return tx.SaveTournament(ctx, &t, version)
 	})
 	if err != nil {
@@ -218,12 +221,33 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 			if now.Before(r.GameDeadline(i)) {
 				continue
 			}
+			moved, err := anyoneMoved(ctx, tx, g.ID)
+			if err != nil {
+				return false, err
+			}
 			sub, err := Adjudicate(g, now)
 			if err != nil {
 				return false, err
 			}
-			if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
+			change := GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}
+			if !moved {
+				// The game ends, but its adjudication (the starting
+				// position's score) is not what counts: the players are
+				// told the double forfeit instead of a result that is none.
+				change.Notices = nil
+			}
+			if err := tx.UpdateGame(ctx, &g, &change, now); err != nil {
 				return false, err
+			}
+			if !moved {
+				if err := t.ScoreUnplayed(i, now); err != nil {
+					return false, err
+				}
+				if err := s.tellPlayers(ctx, tx, t, t.memberEmails(tg.White, tg.Black), now); err != nil {
+					return false, err
+				}
+				acted = true
+				continue
 			}
 			g = sub.Game
 		}
@@ -244,6 +268,16 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 		return false, err
 	}
 	return true, roundClosedMail(ctx, tx, t, r, now)
+}
+
+// anyoneMoved reports whether a player made a move in a game: a turn that
+// neither the rules made for him nor a time-out passed.
+func anyoneMoved(ctx context.Context, tx GameReader, gameID string) (bool, error) {
+	turns, err := tx.Turns(ctx, gameID)
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(turns, func(st StoredTurn) bool { return !st.Auto && !st.TimedOut }), nil
 }
 
 // createRoundGames creates the games of r at indexes toPlay, on the

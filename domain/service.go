@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
@@ -24,6 +25,8 @@ type Service struct {
 	pushCheck URLCheck
 	// replyLimits bound the replies by email (see PlayByReply).
 	replyLimits ReplyLimits
+	// tournamentLog is the most entries a tournament's log keeps.
+	tournamentLog int
 }
 
 // ServiceConfig is what a Service needs from outside.
@@ -52,12 +55,16 @@ type ServiceConfig struct {
 	// Replies bound the replies by email PlayByReply reads; a zero rate
 	// is DefaultReplyLimits'.
 	Replies ReplyLimits
+	// TournamentLog is the most entries a tournament's log keeps, the
+	// oldest dropped first (Tournament.TrimLog); 0 means
+	// DefaultTournamentLog.
+	TournamentLog int
 }
 
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		pushCheck: cfg.PushEndpointCheck, mail: NewMailPolicy(cfg.MailLimits)}
+		pushCheck: cfg.PushEndpointCheck, mail: NewMailPolicy(cfg.MailLimits), tournamentLog: cmp.Or(cfg.TournamentLog, DefaultTournamentLog)}
 	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}

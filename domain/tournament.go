@@ -45,6 +45,9 @@ type Entrant struct {
 	// UserID is the account that joined by registration; 0 when typed in
 	// by the organiser.
 	UserID int64 `json:",omitempty"`
+	// Entered is the number of the log entry that entered him (he joined,
+	// or the organiser added him); 0 for none.
+	Entered int `json:",omitempty"`
 }
 
 // TournamentGame is one pairing of a round, its game and, once decided, its outcome.
@@ -69,6 +72,9 @@ type TournamentGame struct {
 	// games (see knockout.go): added to the round when they end, the lower
 	// seed White, adjudicated Extra after the round's deadline.
 	Decider bool `json:",omitempty"`
+	// Unplayed: nobody made a move in the game by its deadline, so it
+	// scored a double forfeit (see ScoreUnplayed), not its adjudication.
+	Unplayed bool `json:",omitempty"`
 }
 
 // Round is one round of a tournament. Every game of a round is played on
@@ -133,8 +139,15 @@ type Tournament struct {
 	// While paused no round starts or closes and no game's clock runs.
 	PausedAt time.Time `json:",omitempty"`
 	// Log is every action of the organiser and the players on the event,
-	// oldest first; append-only, and public.
-	Log       []LogEntry `json:",omitempty"`
+	// oldest first, and public: appended to, but for a join and a leave
+	// before the start that cancel out, and the oldest entries dropped
+	// past a bound (TrimLog).
+	Log []LogEntry `json:",omitempty"`
+	// Logged is how many entries were ever logged, the latest's number
+	// (see LogEntry.Number); 0 for a log stored before they were counted.
+	Logged int `json:",omitempty"`
+	// Trimmed is how many of the log's oldest entries TrimLog dropped.
+	Trimmed   int `json:",omitempty"`
 	Version   int
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -317,7 +330,62 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 		t.Rounds = append(t.Rounds, Round{Number: i + 1, Start: start, Deadline: start.Add(length),
 			Status: RoundPending, Seed: seed + uint64(i)})
 	}
+	if err := t.checkRoundsOutlastATurn(); err != nil {
+		return Tournament{}, err
+	}
 	return t, nil
+}
+
+// checkRoundsOutlastATurn refuses a schedule in which a round (or a
+// knockout's deciding game) ends before its games' first turn could time
+// out: its unfinished games would be adjudicated before a player had had
+// the time the time control promises him, most often from the start. A
+// round robin or knockout scheduled by an interval is planned again when
+// registration closes (which may open later), every round as long as the
+// first: a round not planned yet is held to that, under its own time
+// control or the tournament's.
+func (t *Tournament) checkRoundsOutlastATurn() error {
+	length := func(n int) time.Duration {
+		r := t.Rounds[0]
+		if n <= len(t.Rounds) {
+			r = t.Rounds[n-1]
+		}
+		return r.Deadline.Sub(r.Start)
+	}
+	last := max(len(t.Rounds), len(t.RoundTimes))
+	if t.Format != Swiss && t.Interval > 0 {
+		last = max(last, len(t.Rounds)+1)
+	}
+	for n := 1; n <= last; n++ {
+		turn := t.RoundTime(n).firstTurn()
+		if l := length(n); l < turn {
+			round := fmt.Sprintf("round %d", n)
+			if n > len(t.Rounds) {
+				round = fmt.Sprintf("round %d (planned if more players sign up)", n)
+			}
+			return Errorf(KindInvalid, CodeInvalidInput,
+				"%s lasts %s, less than one turn's time (%s): its games would be adjudicated before a player could use his time; make the rounds longer or the turns shorter",
+				round, durationText(l, EnglishUnits), durationText(turn, EnglishUnits))
+		}
+		if t.TiebreakLength > 0 && t.TiebreakLength < turn {
+			return Errorf(KindInvalid, CodeInvalidInput,
+				"a deciding game lasts %s, less than one turn's time in round %d (%s)",
+				durationText(t.TiebreakLength, EnglishUnits), n, durationText(turn, EnglishUnits))
+		}
+	}
+	return nil
+}
+
+// firstTurn is the time a game's first turn has under the control: a turn
+// of a per-turn control, a player's initial bank; 0 without a clock.
+func (tc TimeControl) firstTurn() time.Duration {
+	switch tc.Kind {
+	case TimePerTurn:
+		return tc.PerTurn
+	case TimeBank:
+		return tc.Initial
+	}
+	return 0
 }
 
 // normalizeRoundTimes checks the time control of each round that has its
@@ -572,6 +640,31 @@ func (t *Tournament) RecordResult(gameID string, res ruleset.Result, now time.Ti
 	return false
 }
 
+// ScoreUnplayed scores game i of the running round, which reached its
+// deadline without a move by anyone, as a double forfeit: both sides lose,
+// neither scores (0–0, a margin of 0). Adjudicating it instead would score
+// its starting position, most often a draw, and a draw rewards two players
+// who never played over those who did. The game counts as lost in the
+// standings and tie-breaks like any forfeit; a Swiss event may pair the two
+// again (they never met, see SwissPairings); a knockout match nobody played
+// sends the higher seed through (see MatchWinner). The organiser may set
+// another result (Override) while the event runs. It is logged, for the
+// players to be told.
+func (t *Tournament) ScoreUnplayed(i int, now time.Time) error {
+	r := t.Current()
+	if r == nil || i < 0 || i >= len(r.Games) {
+		return fmt.Errorf("tournament %s: no game %d in a running round", t.ID, i)
+	}
+	g := &r.Games[i]
+	if g.Outcome != nil || g.GameID == "" || g.Black == Bye {
+		return fmt.Errorf("tournament %s round %d: game %d is decided", t.ID, r.Number, i)
+	}
+	g.Outcome = &PairingResult{Round: r.Number, White: g.White, Black: g.Black, Forfeit: true}
+	g.Unplayed = true
+	t.logf(ByScheduler, now, ActionUnplayed, "", LogArgs{Players: []string{t.Entrants[g.White].Title(), t.Entrants[g.Black].Title()}, Round: r.Number})
+	return nil
+}
+
 // CloseRound closes the running round once every game of it is decided
 // (RecordResult, or decided without play); after the last round the
 // tournament is finished.
@@ -758,8 +851,16 @@ func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentA
 	}
 	if t.Status == TournamentScheduled {
 		// Nothing was paired yet: he leaves the list (and may join again).
-		name := e.Title()
+		// His joining and leaving cancel out in the log, if nothing else
+		// named him meanwhile: who comes and goes before the start leaves
+		// no trace, however often.
+		name, entered := e.Title(), e.Entered
 		t.Entrants = slices.Delete(t.Entrants, entrant, entrant+1)
+		if t.unlogEntry(entered, name) {
+			t.Version++
+			t.UpdatedAt = now
+			return nil, nil
+		}
 		t.logf(by, now, ActionLeft, reason, LogArgs{Players: []string{name}})
 		return nil, nil
 	}

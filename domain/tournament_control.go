@@ -43,6 +43,7 @@ const (
 	ActionCancelled          = "cancelled"
 	ActionDecider            = "deciding_game" // a knockout match is level: a deciding game
 	ActionSeedsSet           = "seeds_set"
+	ActionUnplayed           = "unplayed" // a game without a move by its deadline: a double forfeit
 )
 
 // TournamentActor is who acts on a tournament, as the public log names
@@ -197,8 +198,9 @@ func (t *Tournament) Join(e Entrant, userID int64, invite int, now time.Time) (i
 		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
 	e.UserID, e.Withdrawn, e.Annulled = userID, false, false
-	t.Entrants = append(t.Entrants, e)
 	t.logf(ByPlayer(e.Name), now, ActionJoined, "", LogArgs{Players: []string{e.Title()}})
+	e.Entered = t.LastLogNumber()
+	t.Entrants = append(t.Entrants, e)
 	return len(t.Entrants) - 1, nil
 }
 
@@ -261,12 +263,13 @@ func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, e
 	if len(t.Entrants) >= maxTournamentPlayers {
 		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
 	}
-	t.Entrants = append(t.Entrants, e)
 	added := LogArgs{Players: []string{e.Title()}}
 	if t.Status == TournamentRunning {
 		added.Kind = LogLate
 	}
 	t.logf(ByOrganiser, now, ActionEntrantAdded, reason, added)
+	e.Entered = t.LastLogNumber()
+	t.Entrants = append(t.Entrants, e)
 	return len(t.Entrants) - 1, nil
 }
 
@@ -541,13 +544,16 @@ func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration,
 // the round): whiteScore 1, 0.5 or 0 with White's margin, or annul to let
 // it count for nobody. A game still running must end first (the organiser
 // may end it by adjudication or a resignation); the tick then never
-// overwrites what the organiser decided.
+// overwrites what the organiser decided. A finished or cancelled event
+// takes no override (CodeTournamentOver).
 func (t *Tournament) Override(round, index int, whiteScore float64, margin int, annul bool, reason string, now time.Time) error {
 	if round < 1 || round > len(t.Rounds) || index < 0 || index >= len(t.Rounds[round-1].Games) {
 		return Errorf(KindNotFound, CodeNotFound, "no game %d in round %d", index, round)
 	}
-	if t.Status == TournamentCancelled {
-		return Errorf(KindConflict, CodeTournamentOver, "the tournament is cancelled")
+	// Once the event is over its final standings have been sent: a result
+	// changed afterwards would make them, and what the players keep, wrong.
+	if err := t.checkChangeable(); err != nil {
+		return err
 	}
 	reason, err := checkReason(reason, true)
 	if err != nil {

@@ -110,7 +110,7 @@ func (s *Service) TournamentGames(ctx context.Context, id string, round int) (To
 // RoundGames reads the games of one round of t (round > 0) or of every
 // round (round 0), in round and board order, each with its turns, in a few
 // queries however many. Pairings played by nobody (byes, forfeits decided
-// at pairing) have no game and are left out. A round the tournament does
+// at pairing, games nobody moved in) are left out. A round the tournament does
 // not have is not found; a round not yet paired has no games.
 func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]RoundGame, error) {
 	if round < 0 || round > len(t.Rounds) {
@@ -123,7 +123,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 			continue
 		}
 		for i, g := range r.Games {
-			if g.GameID != "" {
+			if g.GameID != "" && !g.Unplayed {
 				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: Game{ID: g.GameID}})
 				ids = append(ids, g.GameID)
 			}
@@ -158,5 +158,5 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 }
 
 // BothForfeited says whether neither player scores: a game both forfeited
-// (both withdrew), where Black's points are not 1 - White's.
+// (both withdrew, or neither moved), where Black's points are not 1 - White's.
 func (o PairingResult) BothForfeited() bool { return doubleForfeit(o) }

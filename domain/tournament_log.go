@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,13 @@ import (
 
 // LogEntry is one action on a tournament.
 type LogEntry struct {
+	// Number is the entry's, from 1, counted over every entry ever logged:
+	// it stays the entry's when older ones are dropped (TrimLog) or a join
+	// and a leave cancel out (Withdraw), so that a mail about an entry
+	// (Notice.Ply) finds it, or finds it gone. 0: an entry stored before
+	// entries were numbered, numbered by its place (nothing was taken out
+	// of such a log).
+	Number int `json:",omitempty"`
 	At     time.Time
 	By     TournamentActor
 	Action string // Action*
@@ -93,6 +101,7 @@ var LogEnglish = map[string]string{
 	ActionDecider + "/" + LogMoved:         "the match {p2} – {p1} of round {round} is level: a deciding game, {p1} with White, is adjudicated {at}; the later rounds move by {for}",
 	ActionSeedsSet:                         "the seeds were set: {players}",
 	ActionSeedsSet + "/" + LogRandom:       "the seeds were drawn at random: {players}",
+	ActionUnplayed:                         "the game {p1} – {p2} of round {round} had no move by its deadline: a double forfeit, lost by both",
 }
 
 // LogKey is the key of an entry's wording in LogEnglish and its
@@ -155,7 +164,83 @@ func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC")
 // words; every logged action is a change.
 func (t *Tournament) logf(by TournamentActor, now time.Time, action, reason string, args LogArgs) {
 	detail := args.Render(LogEnglish[LogKey(action, args)], EnglishUnits)
-	t.Log = append(t.Log, LogEntry{At: now, By: by, Action: action, Detail: detail, Args: &args, Reason: reason})
+	t.numberLog()
+	t.Logged++
+	t.Log = append(t.Log, LogEntry{Number: t.Logged, At: now, By: by, Action: action, Detail: detail, Args: &args, Reason: reason})
 	t.Version++
 	t.UpdatedAt = now
+}
+
+// DefaultTournamentLog is how many entries a tournament's log keeps by
+// default (see TrimLog): more than a 64-player event's sign-up and a
+// season of the organiser's actions, about 50 kB.
+const DefaultTournamentLog = 200
+
+// numberLog numbers the entries of a log stored before entries were
+// numbered by their place, as they were known then.
+func (t *Tournament) numberLog() {
+	if t.Logged != 0 {
+		return
+	}
+	for i := range t.Log {
+		t.Log[i].Number = i + 1
+	}
+	t.Logged = len(t.Log)
+}
+
+// LastLogNumber is the number of the latest entry ever logged (0 for
+// none): the entry a mail about the latest action names.
+func (t *Tournament) LastLogNumber() int {
+	if t.Logged == 0 {
+		return len(t.Log)
+	}
+	return t.Logged
+}
+
+// LogEntryNumbered finds the entry of a number; false when there is none
+// (a number never given, or an entry since dropped or cancelled out).
+func (t *Tournament) LogEntryNumbered(number int) (LogEntry, bool) {
+	for i, e := range t.Log {
+		if e.Number == number || e.Number == 0 && i+1 == number {
+			return e, number > 0
+		}
+	}
+	return LogEntry{}, false
+}
+
+// TrimLog keeps the newest most entries of the log and drops the older
+// ones, counting them in Trimmed, so that the log, which every reading
+// of the event shows and every change rewrites, stays bounded however busy
+// the event. most <= 0 keeps every entry.
+func (t *Tournament) TrimLog(most int) {
+	if most <= 0 || len(t.Log) <= most {
+		return
+	}
+	t.numberLog()
+	drop := len(t.Log) - most
+	t.Log = append([]LogEntry(nil), t.Log[drop:]...)
+	t.Trimmed += drop
+}
+
+// unlogEntry takes out the entry that entered a player (number; joined, or
+// added by the organiser) when he leaves before the start, so that joining
+// and leaving again and again leaves no trace: only while the entry names
+// him as he is (title) and no later entry names him. It reports whether
+// it did; if not, his leaving is logged as ever.
+func (t *Tournament) unlogEntry(number int, title string) bool {
+	at := slices.IndexFunc(t.Log, func(e LogEntry) bool { return number > 0 && e.Number == number })
+	if at < 0 {
+		return false
+	}
+	e := t.Log[at]
+	if e.Action != ActionJoined && e.Action != ActionEntrantAdded || e.Args == nil || len(e.Args.Players) == 0 || e.Args.Players[0] != title {
+		return false
+	}
+	for _, later := range t.Log[at+1:] {
+		if later.Args != nil && slices.Contains(later.Args.Players, title) {
+			return false
+		}
+	}
+	t.Log = slices.Delete(t.Log, at, at+1)
+	return true
 }

@@ -22,7 +22,7 @@ const (
 	// last round.
 	NoticeFinalStandings NoticeKind = "final_standings"
 	// NoticeTournamentUpdate: an action on the event a recipient must know
-	// (see mailedActions). Ply: the log entry's number, 1-based.
+	// (see mailedActions). Ply: the log entry's number (LogEntry.Number).
 	NoticeTournamentUpdate NoticeKind = "tournament_update"
 	// NoticeRoundDeadline: the round's deadline is near and the
 	// recipient's game of it is unfinished (it will be adjudicated). Not
@@ -113,6 +113,7 @@ var mailedActions = map[string]bool{
 	ActionResultAnnulled:   true,
 	ActionCancelled:        true,
 	ActionWithdrawn:        true, // by the organiser: the player withdrawn
+	ActionUnplayed:         true, // by the scheduler: a double forfeit
 }
 
 // organiserActions are the logged actions the organiser is mailed about:
@@ -199,14 +200,14 @@ func updateMail(ctx context.Context, tx *Tx, t *Tournament, emails []string, now
 				continue
 			}
 			member, _ := t.Entrants[i].Member(email)
-			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: len(t.Log), Agreed: t.Agreed(email)}
+			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: t.LastLogNumber(), Agreed: t.Agreed(email)}
 			if err := tx.AddNotice(ctx, n, member.Locale, c, now); err != nil {
 				return err
 			}
 		}
 	}
 	if toOrganiser {
-		return mailOrganiser(ctx, tx, t, NoticeTournamentUpdate, len(t.Log), c, organizer, now)
+		return mailOrganiser(ctx, tx, t, NoticeTournamentUpdate, t.LastLogNumber(), c, organizer, now)
 	}
 	return nil
 }

@@ -112,11 +112,13 @@ func TestTournamentMail(t *testing.T) {
 	tick(remindAt.Add(time.Minute))
 	check("a tick after the reminder")
 
-	// The deadline passes: the game is adjudicated and the round closes.
+	// The deadline passes: the game, in which nobody moved, is a double
+	// forfeit (its players are told), and the round closes.
 	tick(start.Add(24*time.Hour + time.Hour))
+	n = logged()
 	check("round 1 closes",
 		"round_results 1 ann@example.org", "round_results 1 bob@example.org", "round_results 1 cat@example.org",
-		"round_results 1 org@example.org")
+		"round_results 1 org@example.org", fmt.Sprintf("tournament_update %d %s", n, seats[0]), fmt.Sprintf("tournament_update %d %s", n, seats[1]))
 
 	// Cat withdraws herself: the organiser hears of it; withdrawn, she gets
 	// no more round results.

@@ -166,7 +166,7 @@ func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, use
 		}
 		partner := t.Entrants[i].Partner
 		c := Cause{By: user.Email}
-		n := Notice{Kind: NoticeTournamentUpdate, Email: partner.Email, Tournament: t.ID, Ply: len(t.Log)}
+		n := Notice{Kind: NoticeTournamentUpdate, Email: partner.Email, Tournament: t.ID, Ply: t.LastLogNumber()}
 		return tx.AddNotice(ctx, n, partner.Locale, c, now)
 	})
 }
@@ -196,9 +196,16 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 		}
 		// Read before Withdraw: before the start, he leaves the list.
 		members := t.memberEmails(entrant)
+		logged := t.LastLogNumber()
 		gameIDs, err := t.Withdraw(entrant, policy, by, reason, now)
 		if err != nil {
 			return err
+		}
+		// Leaving before the start may log nothing (his joining cancels
+		// out): then there is nothing to mail, the log's last entry is
+		// another's.
+		if t.LastLogNumber() == logged {
+			return nil
 		}
 		if err := updateMail(ctx, tx, t, members, now); err != nil {
 			return err
@@ -388,7 +395,7 @@ func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old Player, agreed
 	if err != nil || old.Email == organizer {
 		return err // he replaced himself: he knows
 	}
-	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: len(t.Log), Agreed: agreed}
+	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: t.LastLogNumber(), Agreed: agreed}
 	return tx.AddNotice(ctx, n, old.Locale, c, now)
 }
 
@@ -503,8 +510,8 @@ func (s *Service) OverrideResult(ctx context.Context, req TournamentRequest, rou
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		logged := len(t.Log)
-		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil || len(t.Log) == logged {
+		logged := t.LastLogNumber()
+		if err := t.Override(round, index, whiteScore, margin, annul, reason, now); err != nil || t.LastLogNumber() == logged {
 			return err
 		}
 		g := t.Rounds[round-1].Games[index]

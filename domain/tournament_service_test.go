@@ -170,3 +170,57 @@ func TestServiceExtendGame(t *testing.T) {
 		t.Errorf("the event is next due at %v, want the extended game's reminder %v", tour.NextDue(), tour.Rounds[0].ReminderAt(0))
 	}
 }
+
+// Once the last round has closed and the final standings are out, a result
+// can no longer be set or annulled: the event is over (409 tournament_over),
+// and nothing changes or is mailed.
+func TestServiceOverrideAfterTheEndIsRefused(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tour, g := startDuel(t, f)
+	if _, _, err := f.svc.Resign(ctx, domain.GameRequest{GameID: g.ID, By: seat(g, black)}, present); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	over, err := f.svc.Tournament(ctx, tour.ID)
+	if err != nil || over.Status != domain.TournamentFinished {
+		t.Fatalf("after its only game: %s, %v", over.Status, err)
+	}
+	queued := len(f.store.Queued())
+	req := domain.TournamentRequest{ID: tour.ID}
+	for _, annul := range []bool{false, true} {
+		if _, err := f.svc.OverrideResult(ctx, req, 1, 0, 0.5, 0, annul, "a late complaint"); code(err) != domain.CodeTournamentOver {
+			t.Errorf("override (annul %v) after the end: %v, want %s", annul, err, domain.CodeTournamentOver)
+		}
+	}
+	after, err := f.svc.Tournament(ctx, tour.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version != over.Version || *after.Rounds[0].Games[0].Outcome != *over.Rounds[0].Games[0].Outcome || len(after.Log) != len(over.Log) {
+		t.Errorf("the finished event changed: %+v", after.Rounds[0].Games[0])
+	}
+	if n := len(f.store.Queued()); n != queued {
+		t.Errorf("%d emails queued by a refused override", n-queued)
+	}
+}
+
+// The use case refuses a schedule whose rounds end before a turn's time
+// (see TestRoundsOutlastATurn) and stores nothing.
+func TestServiceRefusesRoundsShorterThanATurn(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	_, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Rush", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
+		FirstStart: f.now.Add(time.Hour), Interval: day}, creatorID)
+	if code(err) != domain.CodeInvalidInput {
+		t.Fatalf("rounds of a day with turns of 3 days: %v, want %s", err, domain.CodeInvalidInput)
+	}
+	page, err := f.store.AccountTournaments(ctx, creatorID, "org@example.org", f.now, domain.Organising, "", 10)
+	if err != nil || len(page.Tournaments) != 0 {
+		t.Errorf("a refused tournament was stored: %+v, %v", page.Tournaments, err)
+	}
+}

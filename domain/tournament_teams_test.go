@@ -15,7 +15,7 @@ import (
 // teamSpec is a team round robin of n teams: team i is Pi with Qi.
 func teamSpec(n int) domain.NewTournamentSpec {
 	spec := domain.NewTournamentSpec{Name: "Pairs", Format: domain.RoundRobin, Teams: true,
-		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
+		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}
 	for i := range n {
 		spec.Players = append(spec.Players, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})

@@ -108,3 +108,59 @@ func TestTournamentRounds(t *testing.T) {
 		t.Error("withdrew a player who does not exist")
 	}
 }
+
+// A round must last at least one turn's time of its games (a per-turn
+// control's turn, a bank's initial time), and a knockout's deciding game
+// too: else its unfinished games are adjudicated before a player could use
+// the time he was promised, from the start if nobody moved. A round's own
+// time control is held to its round; one listed for a round that a round
+// robin with registration has not planned yet, to the rounds' common
+// length.
+func TestRoundsOutlastATurn(t *testing.T) {
+	first := t0.Add(time.Hour)
+	perTurn := func(d time.Duration) domain.TimeControl {
+		return domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: d}
+	}
+	bank := domain.TimeControl{Kind: domain.TimeBank, Initial: 240 * time.Hour, Increment: 36 * time.Hour}
+	swiss := func(interval time.Duration, tc domain.TimeControl, rounds ...domain.TimeControl) domain.NewTournamentSpec {
+		return domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 3, Players: players(4), FirstStart: first,
+			Interval: interval, Time: tc, RoundTimes: rounds}
+	}
+	tests := []struct {
+		name string
+		spec domain.NewTournamentSpec
+		want string // "" accepted; else a part of the refusal
+	}{
+		{"rounds of a day, turns of 3 days", swiss(day, perTurn(3*day)), "round 1 lasts 1 day, less than one turn's time (3 days)"},
+		{"rounds as long as a turn", swiss(3*day, perTurn(3*day)), ""},
+		{"rounds shorter than the bank", swiss(7*day, bank), "round 1 lasts 7 days, less than one turn's time (10 days)"},
+		{"rounds as long as the bank", swiss(10*day, bank), ""},
+		{"no clock, hourly rounds", swiss(time.Hour, domain.TimeControl{}), ""},
+		{"a round's own longer turns", swiss(3*day, perTurn(day), domain.TimeControl{}, perTurn(5*day)), "round 2 lasts 3 days, less than one turn's time (5 days)"},
+		{"a round's own shorter turns", swiss(day, perTurn(3*day), perTurn(day), perTurn(day), perTurn(day)), ""},
+		{"a round's own listed starts", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2, Players: players(4),
+			Starts: []time.Time{first, first.Add(5 * day)}, RoundLength: 2 * day, Time: perTurn(day), RoundTimes: []domain.TimeControl{{}, perTurn(3 * day)}},
+			"round 2 lasts 2 days"},
+		{"a round not planned before registration closes", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+			FirstStart: first.Add(day), Interval: 2 * day, Time: perTurn(day), Registration: &domain.Registration{},
+			RoundTimes: []domain.TimeControl{{}, {}, {}, {}, perTurn(3 * day)}}, "round 5 (planned if more players sign up) lasts 2 days"},
+		{"rounds a registration may add, under the tournament's time", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+			Players: players(3), FirstStart: first, Interval: 3 * day, Time: perTurn(5 * day),
+			RoundTimes: []domain.TimeControl{perTurn(day), perTurn(day), perTurn(day)}}, "round 4 (planned if more players sign up) lasts 3 days"},
+		{"a deciding game shorter than a turn", domain.NewTournamentSpec{Name: "KO", Format: domain.Knockout, Players: players(4),
+			FirstStart: first, Interval: 4 * day, Time: perTurn(3 * day), TiebreakLength: day}, "a deciding game lasts 1 day"},
+		{"a deciding game as long as a turn", domain.NewTournamentSpec{Name: "KO", Format: domain.Knockout, Players: players(4),
+			FirstStart: first, Interval: 4 * day, Time: perTurn(3 * day), TiebreakLength: 3 * day}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := domain.CreateTournament(tt.spec, "t_1", testCreator, t0, 7)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && (code(err) != domain.CodeInvalidInput || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("CreateTournament: %v; want %s saying %q", err, domain.CodeInvalidInput, tt.want)
+			}
+		})
+	}
+}

@@ -36,6 +36,18 @@ type tournamentPhrases struct {
 	// To a team event's partner whom his team mate entered: .Name,
 	// .Player (the team mate), .Team.
 	SubjectPartner, PartnerEntered string
+	// A result the organiser set or annulled, naming the game: .Name,
+	// .Pair (White – Black), .Round, and to ResultSet .Score (White's
+	// first) and .Outcome (WinsBy or DrawnGame); to ByeAnnulled .Bye (the
+	// player who had it). Actions' words are for a log entry stored
+	// without its facts.
+	ResultSet, ResultAnnulled, ByeAnnulled string
+	WinsBy                                 string // .Winner, .Margin
+	DrawnGame                              string
+	// A game nobody moved in by its deadline, a double forfeit: the mail
+	// to its players (.Name, .Pair, .Round; the subject .Name, .Round),
+	// and how a result line marks it.
+	SubjectUnplayed, Unplayed, NoMove string
 
 	PageLabel       string
 	PageButton      string
@@ -81,7 +93,16 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionCancelled:        "the organiser cancelled the tournament {{.Name}}: no more rounds will be played.",
 			domain.ActionWithdrawn:        "the organiser withdrew you from the tournament {{.Name}}: you are paired no more.",
 			domain.ActionEntrantReplaced:  "the organiser of the tournament {{.Name}} gave your place in it to another player: you play in it no more, and your move link no longer works.",
+			domain.ActionUnplayed:         "a game of yours in the tournament {{.Name}} had no move by its deadline: it counts as a double forfeit, lost by both players.",
 		},
+		ResultSet:       "the organiser of the tournament {{.Name}} set the result of the game {{.Pair}} of round {{.Round}} to {{.Score}} ({{.Outcome}}); the standings count it.",
+		ResultAnnulled:  "the organiser of the tournament {{.Name}} annulled the result of the game {{.Pair}} of round {{.Round}}: it counts for nobody.",
+		ByeAnnulled:     "the organiser of the tournament {{.Name}} annulled the bye of {{.Bye}} in round {{.Round}}: it counts for nobody.",
+		WinsBy:          "{{.Winner}} wins by {{.Margin}}",
+		DrawnGame:       "a draw",
+		SubjectUnplayed: "{{.Name}}: your game of round {{.Round}} was not played",
+		Unplayed:        "nobody moved in your game {{.Pair}} of round {{.Round}} of the tournament {{.Name}} by its deadline: it counts as a double forfeit, lost by both of you (0 points each).",
+		NoMove:          "no move by the deadline: a double forfeit",
 		Withdrew:        "{{.Player}} withdrew from the tournament {{.Name}}. You may want to look at the pairings.",
 		Reason:          "The organiser's reason: {{.Reason}}",
 		When:            "This happened on {{.At}}.",
@@ -127,7 +148,16 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionCancelled:        "die Turnierleitung hat das Turnier {{.Name}} abgesagt: Es werden keine weiteren Runden gespielt.",
 			domain.ActionWithdrawn:        "die Turnierleitung hat dich aus dem Turnier {{.Name}} zurückgezogen: Du wirst nicht mehr gepaart.",
 			domain.ActionEntrantReplaced:  "die Turnierleitung von {{.Name}} hat deinen Platz im Turnier einem anderen Spieler gegeben: Du spielst nicht mehr mit, und dein Link zum Spielen funktioniert nicht mehr.",
+			domain.ActionUnplayed:         "in einer deiner Partien des Turniers {{.Name}} hat bis zu ihrer Frist niemand gezogen: Sie zählt für beide als kampflos verloren.",
 		},
+		ResultSet:       "die Turnierleitung von {{.Name}} hat das Ergebnis der Partie {{.Pair}} der Runde {{.Round}} auf {{.Score}} festgesetzt ({{.Outcome}}); der Stand zählt es.",
+		ResultAnnulled:  "die Turnierleitung von {{.Name}} hat das Ergebnis der Partie {{.Pair}} der Runde {{.Round}} annulliert: Es zählt für niemanden.",
+		ByeAnnulled:     "die Turnierleitung von {{.Name}} hat das Spielfrei von {{.Bye}} in Runde {{.Round}} annulliert: Es zählt für niemanden.",
+		WinsBy:          "{{.Winner}} gewinnt mit {{.Margin}}",
+		DrawnGame:       "Remis",
+		SubjectUnplayed: "{{.Name}}: deine Partie der Runde {{.Round}} wurde nicht gespielt",
+		Unplayed:        "in deiner Partie {{.Pair}} der Runde {{.Round}} des Turniers {{.Name}} hat bis zu ihrer Frist niemand gezogen: Sie zählt für beide als kampflos verloren (0 Punkte für jeden).",
+		NoMove:          "kein Zug bis zur Frist: für beide kampflos verloren",
 		Withdrew:        "{{.Player}} hat sich aus dem Turnier {{.Name}} zurückgezogen. Vielleicht möchtest du die Paarungen ansehen.",
 		Reason:          "Begründung der Turnierleitung: {{.Reason}}",
 		When:            "Das geschah am {{.At}}.",
@@ -173,7 +203,16 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionCancelled:        "L'organisateur a annulé le tournoi {{.Name}}\u00a0: plus aucune ronde ne sera jouée.",
 			domain.ActionWithdrawn:        "L'organisateur vous a retiré du tournoi {{.Name}}\u00a0: vous ne serez plus apparié.",
 			domain.ActionEntrantReplaced:  "L'organisateur du tournoi {{.Name}} a donné votre place à un autre joueur\u00a0: vous n'y jouez plus, et votre lien pour jouer ne fonctionne plus.",
+			domain.ActionUnplayed:         "Personne n'a joué de coup dans une de vos parties du tournoi {{.Name}} avant son échéance\u00a0: elle compte comme un double forfait, perdue par les deux joueurs.",
 		},
+		ResultSet:       "L'organisateur du tournoi {{.Name}} a fixé le résultat de la partie {{.Pair}} de la ronde {{.Round}} à {{.Score}} ({{.Outcome}})\u00a0; le classement en tient compte.",
+		ResultAnnulled:  "L'organisateur du tournoi {{.Name}} a annulé le résultat de la partie {{.Pair}} de la ronde {{.Round}}\u00a0: il ne compte pour personne.",
+		ByeAnnulled:     "L'organisateur du tournoi {{.Name}} a annulé l'exemption de {{.Bye}} à la ronde {{.Round}}\u00a0: elle ne compte pour personne.",
+		WinsBy:          "{{.Winner}} gagne de {{.Margin}}",
+		DrawnGame:       "nulle",
+		SubjectUnplayed: "{{.Name}}\u00a0: votre partie de la ronde {{.Round}} n'a pas été jouée",
+		Unplayed:        "Personne n'a joué de coup dans votre partie {{.Pair}} de la ronde {{.Round}} du tournoi {{.Name}} avant son échéance\u00a0: elle compte comme un double forfait, perdue par vous deux (0 point chacun).",
+		NoMove:          "aucun coup avant l'échéance\u00a0: double forfait",
 		Withdrew:        "{{.Player}} s'est retiré du tournoi {{.Name}}. Vous voudrez peut-être regarder les appariements.",
 		Reason:          "La raison de l'organisateur\u00a0: {{.Reason}}",
 		When:            "C'était le {{.At}}.",
@@ -219,7 +258,16 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionCancelled:        "El organizador ha cancelado el torneo {{.Name}}: no se jugarán más rondas.",
 			domain.ActionWithdrawn:        "El organizador te ha retirado del torneo {{.Name}}: ya no se te empareja.",
 			domain.ActionEntrantReplaced:  "El organizador del torneo {{.Name}} ha dado tu plaza a otro jugador: ya no juegas en él, y tu enlace para jugar ya no funciona.",
+			domain.ActionUnplayed:         "Nadie movió en una de tus partidas del torneo {{.Name}} antes de su plazo: cuenta como doble incomparecencia, perdida por ambos jugadores.",
 		},
+		ResultSet:       "El organizador del torneo {{.Name}} ha fijado el resultado de la partida {{.Pair}} de la ronda {{.Round}} en {{.Score}} ({{.Outcome}}); la clasificación lo cuenta.",
+		ResultAnnulled:  "El organizador del torneo {{.Name}} ha anulado el resultado de la partida {{.Pair}} de la ronda {{.Round}}: no cuenta para nadie.",
+		ByeAnnulled:     "El organizador del torneo {{.Name}} ha anulado el descanso de {{.Bye}} en la ronda {{.Round}}: no cuenta para nadie.",
+		WinsBy:          "{{.Winner}} gana por {{.Margin}}",
+		DrawnGame:       "tablas",
+		SubjectUnplayed: "{{.Name}}: tu partida de la ronda {{.Round}} no se jugó",
+		Unplayed:        "Nadie movió en tu partida {{.Pair}} de la ronda {{.Round}} del torneo {{.Name}} antes de su plazo: cuenta como doble incomparecencia, perdida por los dos (0 puntos cada uno).",
+		NoMove:          "ningún movimiento antes del plazo: doble incomparecencia",
 		Withdrew:        "{{.Player}} se ha retirado del torneo {{.Name}}. Quizá quieras revisar los emparejamientos.",
 		Reason:          "El motivo del organizador: {{.Reason}}",
 		When:            "Ocurrió el {{.At}}.",
@@ -265,7 +313,16 @@ var tournamentCatalog = map[string]*tournamentPhrases{
 			domain.ActionCancelled:        "l'organizzatore ha annullato il torneo {{.Name}}: non si giocheranno altri turni.",
 			domain.ActionWithdrawn:        "l'organizzatore ti ha ritirato dal torneo {{.Name}}: non sarai più abbinato.",
 			domain.ActionEntrantReplaced:  "l'organizzatore del torneo {{.Name}} ha dato il tuo posto a un altro giocatore: non ci giochi più, e il tuo link per giocare non funziona più.",
+			domain.ActionUnplayed:         "nessuno ha mosso in una tua partita del torneo {{.Name}} entro la scadenza: conta come doppio forfait, persa da entrambi i giocatori.",
 		},
+		ResultSet:       "l'organizzatore del torneo {{.Name}} ha fissato il risultato della partita {{.Pair}} del turno {{.Round}} a {{.Score}} ({{.Outcome}}); la classifica lo conta.",
+		ResultAnnulled:  "l'organizzatore del torneo {{.Name}} ha annullato il risultato della partita {{.Pair}} del turno {{.Round}}: non conta per nessuno.",
+		ByeAnnulled:     "l'organizzatore del torneo {{.Name}} ha annullato il riposo di {{.Bye}} nel turno {{.Round}}: non conta per nessuno.",
+		WinsBy:          "{{.Winner}} vince di {{.Margin}}",
+		DrawnGame:       "patta",
+		SubjectUnplayed: "{{.Name}}: la tua partita del turno {{.Round}} non è stata giocata",
+		Unplayed:        "nessuno ha mosso nella tua partita {{.Pair}} del turno {{.Round}} del torneo {{.Name}} entro la scadenza: conta come doppio forfait, persa da entrambi (0 punti a testa).",
+		NoMove:          "nessuna mossa entro la scadenza: doppio forfait",
 		Withdrew:        "{{.Player}} si è ritirato dal torneo {{.Name}}. Forse vuoi guardare gli abbinamenti.",
 		Reason:          "Il motivo dell'organizzatore: {{.Reason}}",
 		When:            "È successo il {{.At}}.",

@@ -52,9 +52,10 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		greeting = block{text: say(p.Greeting, map[string]any{"Name": msg.ToName})}
 		footer = say(tp.FooterPlayer, map[string]any{"Name": t.Name})
 	}
-	if n := m.Notice; !playing && n.Kind == domain.NoticeTournamentUpdate && n.Ply >= 1 && n.Ply <= len(t.Log) &&
-		t.Log[n.Ply-1].Action == domain.ActionEntrantReplaced {
-		footer = say(tp.FooterReplaced, map[string]any{"Name": t.Name}) // the one put out: not the organiser
+	if n := m.Notice; !playing && n.Kind == domain.NoticeTournamentUpdate {
+		if e, ok := t.LogEntryNumbered(n.Ply); ok && e.Action == domain.ActionEntrantReplaced {
+			footer = say(tp.FooterReplaced, map[string]any{"Name": t.Name}) // the one put out: not the organiser
+		}
 	}
 	var d doc
 	switch m.Notice.Kind {
@@ -152,13 +153,19 @@ func (r *Renderer) resultLine(ctx context.Context, t *domain.Tournament, g domai
 	if g.Outcome == nil {
 		return say(tp.ResultLine, map[string]any{"Pair": pair, "Score": tp.Undecided}), nil
 	}
-	line := say(tp.ResultLine, map[string]any{"Pair": pair, "Score": scoreLine(g.Outcome.Score)})
+	score := scoreLine(g.Outcome.Score)
+	if g.Outcome.BothForfeited() {
+		score = "0–0"
+	}
+	line := say(tp.ResultLine, map[string]any{"Pair": pair, "Score": score})
 	var how string
 	switch {
 	case g.Annulled:
 		how = tp.Annulled
 	case g.Overridden:
 		how = tp.Overridden
+	case g.Unplayed:
+		how = tp.NoMove
 	case g.GameID == "":
 		how = tp.Forfeit
 	default:
@@ -227,15 +234,20 @@ func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []str
 	return out
 }
 
-// tournamentUpdate is the email of log entry number (1-based): what
-// changed, in the reader's words, the organiser's reason as he wrote it,
-// and for a player what it means for him now: when his game ends, or when
-// the next round starts.
+// tournamentUpdate is the email of log entry number (LogEntry.Number):
+// what changed, in the reader's words, the organiser's reason as he wrote
+// it, and for a player what it means for him now: when his game ends, or
+// when the next round starts. An entry the log no longer has (dropped as
+// it grew, or a join cancelled out by the leave that followed) is
+// obsolete.
 func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
-	if number < 1 || number > len(t.Log) {
+	if number < 1 || number > t.LastLogNumber() {
 		return doc{}, fmt.Errorf("tournament %s has no log entry %d", t.ID, number)
 	}
-	e := t.Log[number-1]
+	e, ok := t.LogEntryNumbered(number)
+	if !ok {
+		return doc{}, fmt.Errorf("tournament %s log entry %d is no longer kept: %w", t.ID, number, ErrObsolete)
+	}
 	what, ok := tp.Actions[e.Action]
 	if e.Action == domain.ActionWithdrawn && e.By.Name != "" {
 		what = tp.Withdrew // to the organiser
@@ -246,6 +258,12 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 		// A team's partner: his team mate entered him.
 		what, subject, ok = tp.PartnerEntered, tp.SubjectPartner, true
 		data["Team"] = t.Entrants[entrant].Title()
+	}
+	if words, found := resultWords(e, tp, data); found {
+		what, ok = words, true
+	}
+	if e.Action == domain.ActionUnplayed {
+		subject = tp.SubjectUnplayed // the scheduler's doing, not the organiser's
 	}
 	if !ok {
 		return doc{}, fmt.Errorf("tournament %s log entry %d: no words for %q", t.ID, number, e.Action)
@@ -262,6 +280,42 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 	}
 	d.blocks = append(d.blocks, block{text: say(tp.When, map[string]any{"At": when.format(e.At)})})
 	return d, nil
+}
+
+// resultWords says a result the organiser set or annulled, naming the game
+// and the new result, with the entry's facts put in data; false for any
+// other entry, and for one stored without its facts.
+func resultWords(e domain.LogEntry, tp *tournamentPhrases, data map[string]any) (string, bool) {
+	a := e.Args
+	if a == nil || len(a.Players) == 0 {
+		return "", false
+	}
+	data["Round"] = a.Round
+	switch {
+	case e.Action == domain.ActionResultAnnulled && a.Kind == domain.LogBye:
+		data["Bye"] = a.Players[0]
+		return tp.ByeAnnulled, true
+	case len(a.Players) < 2:
+		return "", false
+	}
+	data["Pair"] = a.Players[0] + " – " + a.Players[1]
+	switch e.Action {
+	case domain.ActionUnplayed:
+		return tp.Unplayed, true
+	case domain.ActionResultAnnulled:
+		return tp.ResultAnnulled, true
+	case domain.ActionResultOverridden:
+		outcome := tp.DrawnGame
+		switch {
+		case a.Margin > 0:
+			outcome = say(tp.WinsBy, map[string]any{"Winner": a.Players[0], "Margin": a.Margin})
+		case a.Margin < 0:
+			outcome = say(tp.WinsBy, map[string]any{"Winner": a.Players[1], "Margin": -a.Margin})
+		}
+		data["Score"], data["Outcome"] = a.Score, outcome
+		return tp.ResultSet, true
+	}
+	return "", false
 }
 
 // scheduleLine says what the event's schedule now means for entrant: when

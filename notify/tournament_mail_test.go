@@ -243,3 +243,136 @@ func TestTournamentMailInTheReadersTime(t *testing.T) {
 		t.Errorf("an unknown zone does not fall back to UTC:\n%s", got)
 	}
 }
+
+// The mail of a result the organiser set names the game (its players and
+// round) and the new result, in every language; so does an annulment, and
+// the annulment of a bye names who had it. One golden file per language.
+func TestOverrideMailNamesTheGameAndResult(t *testing.T) {
+	s := tournamentFixture(t)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	round := s.t.Rounds[0]
+	game, bye := -1, -1
+	for i, g := range round.Games {
+		if g.Black == domain.Bye {
+			bye = i
+		} else {
+			game = i
+		}
+	}
+	g := round.Games[game]
+	white, black := s.t.Entrants[g.White].Name, s.t.Entrants[g.Black].Name
+	pair := white + " – " + black
+	at := s.t.UpdatedAt
+	render := func(locale string) string {
+		t.Helper()
+		n := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: len(s.t.Log)}
+		msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: locale, MessageID: "m1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return goldenText(msg)
+	}
+	if err := s.t.Override(1, game, 0, -3, false, "the score was miscounted", at); err != nil {
+		t.Fatal(err)
+	}
+	for _, locale := range domain.Locales {
+		text := render(locale)
+		for _, want := range []string{pair, " 1 ", "0–1", black + " ", " 3"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the override's email lacks %q:\n%s", locale, want, text)
+			}
+		}
+		golden(t, filepath.Join("testdata", "golden", "tournament_overridden."+locale+".txt"), text)
+	}
+	if err := s.t.Override(1, game, 0.5, 0, false, "both agree", at); err != nil {
+		t.Fatal(err)
+	}
+	if text := render("en"); !strings.Contains(text, "the game "+pair+" of round 1 to ½–½ (a draw)") {
+		t.Errorf("a drawn override's email:\n%s", text)
+	}
+	if err := s.t.Override(1, game, 0, 0, true, "cheating", at); err != nil {
+		t.Fatal(err)
+	}
+	if text := render("en"); !strings.Contains(text, "annulled the result of the game "+pair+" of round 1") {
+		t.Errorf("the annulment's email:\n%s", text)
+	}
+	if err := s.t.Override(1, bye, 0, 0, true, "he never was free", at); err != nil {
+		t.Fatal(err)
+	}
+	if text := render("en"); !strings.Contains(text, "annulled the bye of "+s.t.Entrants[round.Games[bye].White].Name+" in round 1") {
+		t.Errorf("the bye's annulment's email:\n%s", text)
+	}
+}
+
+// A game nobody moved in by its deadline is a double forfeit: its players
+// are told so, naming the game (the scheduler's doing, not the
+// organiser's), and the round's results show it 0–0, marked. One golden
+// file per language.
+func TestUnplayedGameMail(t *testing.T) {
+	s := tournamentFixture(t)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	round := s.t.Current()
+	i := slices.IndexFunc(round.Games, func(g domain.TournamentGame) bool { return g.GameID == "g_r2" })
+	g := round.Games[i]
+	pair := s.t.Entrants[g.White].Name + " – " + s.t.Entrants[g.Black].Name
+	to := s.t.Entrants[g.White].Email
+	at := round.GameDeadline(i)
+	if err := s.t.ScoreUnplayed(i, at); err != nil {
+		t.Fatal(err)
+	}
+	render := func(n domain.Notice, locale string) Message {
+		t.Helper()
+		msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: locale, MessageID: "m1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msg
+	}
+	update := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: to, Tournament: "t_cup", Ply: len(s.t.Log)}
+	for _, locale := range domain.Locales {
+		msg := render(update, locale)
+		if !strings.Contains(msg.Text, pair) || !strings.Contains(msg.Subject, "2") {
+			t.Errorf("%s: the unplayed game's email does not name %s of round 2:\n%s\n%s", locale, pair, msg.Subject, msg.Text)
+		}
+		golden(t, filepath.Join("testdata", "golden", "tournament_unplayed."+locale+".txt"), goldenText(msg))
+	}
+	if msg := render(update, "en"); msg.Subject != "Winter Cup: your game of round 2 was not played" ||
+		!strings.Contains(msg.Text, "nobody moved in your game "+pair+" of round 2 of the tournament Winter Cup by its deadline: it counts as a double forfeit, lost by both of you (0 points each).") {
+		t.Errorf("the unplayed game's email:\n%s\n%s", msg.Subject, msg.Text)
+	}
+	if err := s.t.CloseRound(at); err != nil {
+		t.Fatal(err)
+	}
+	results := render(domain.Notice{Kind: domain.NoticeFinalStandings, Email: to, Tournament: "t_cup", Ply: 2}, "en")
+	if want := pair + ": 0–0 (no move by the deadline: a double forfeit)"; !strings.Contains(results.Text, want) {
+		t.Errorf("the round's results lack %q:\n%s", want, results.Text)
+	}
+}
+
+// The mail of a log entry finds it by its number after older entries are
+// dropped; an entry no longer kept (dropped, or a join its leave cancelled)
+// makes its mail obsolete, and a number never given is an error.
+func TestTournamentMailOfADroppedEntry(t *testing.T) {
+	s := tournamentFixture(t)
+	at := s.t.UpdatedAt
+	extended := s.t.LastLogNumber()
+	if err := s.t.Pause("holiday", at); err != nil {
+		t.Fatal(err)
+	}
+	paused := s.t.LastLogNumber()
+	s.t.TrimLog(1)
+	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
+	render := func(ply int) (Message, error) {
+		n := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: "ann@example.org", Tournament: "t_cup", Ply: ply}
+		return r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: n, Email: n.Email, Locale: "en", MessageID: "m1"})
+	}
+	if msg, err := render(paused); err != nil || !strings.Contains(msg.Text, "paused the tournament") {
+		t.Errorf("the pause's email: %v\n%s", err, msg.Text)
+	}
+	if _, err := render(extended); !errors.Is(err, ErrObsolete) {
+		t.Errorf("the email of a dropped entry: %v; want obsolete", err)
+	}
+	if _, err := render(paused + 1); err == nil || errors.Is(err, ErrObsolete) {
+		t.Errorf("the email of an entry never logged: %v; want an error", err)
+	}
+}

@@ -1416,6 +1416,7 @@ const (
 	TournamentLogEntryActionResumed            TournamentLogEntryAction = "resumed"
 	TournamentLogEntryActionRoundPostponed     TournamentLogEntryAction = "round_postponed"
 	TournamentLogEntryActionSeedsSet           TournamentLogEntryAction = "seeds_set"
+	TournamentLogEntryActionUnplayed           TournamentLogEntryAction = "unplayed"
 	TournamentLogEntryActionWithdrawn          TournamentLogEntryAction = "withdrawn"
 )
 
@@ -1453,6 +1454,8 @@ func (e TournamentLogEntryAction) Valid() bool {
 	case TournamentLogEntryActionRoundPostponed:
 		return true
 	case TournamentLogEntryActionSeedsSet:
+		return true
+	case TournamentLogEntryActionUnplayed:
 		return true
 	case TournamentLogEntryActionWithdrawn:
 		return true
@@ -3268,7 +3271,8 @@ type ScheduleRequest struct {
 	FirstStart    *time.Time `json:"first_start,omitempty"`
 	IntervalHours *int       `json:"interval_hours,omitempty"`
 
-	// RoundHours How long a round lasts; default until the next start.
+	// RoundHours How long a round lasts; default until the next start. At least
+	// one turn's time of the round's games.
 	RoundHours *int         `json:"round_hours,omitempty"`
 	Starts     *[]time.Time `json:"starts,omitempty"`
 }
@@ -3506,8 +3510,16 @@ type Tournament struct {
 	KnockoutTiebreak *TournamentKnockoutTiebreak `json:"knockout_tiebreak"`
 
 	// Log Every action on the event, oldest first (who, when, what, why).
-	Log  []TournamentLogEntry `json:"log"`
-	Name string               `json:"name"`
+	// A player who joins and leaves again before the start, with
+	// nothing else about him in between, leaves no entry: the two
+	// cancel out. The log keeps the newest entries, as many as the
+	// server's `--tournament-log-entries` (default 200); older ones
+	// are dropped, oldest first, and counted in `log_dropped`.
+	Log []TournamentLogEntry `json:"log"`
+
+	// LogDropped How many of the log's oldest entries are no longer kept.
+	LogDropped int    `json:"log_dropped"`
+	Name       string `json:"name"`
 
 	// PageUrl The public HTML standings page.
 	PageUrl string `json:"page_url"`
@@ -3714,6 +3726,12 @@ type TournamentPairing struct {
 	// Overridden The organiser set the result (the log says why).
 	Overridden bool `json:"overridden"`
 	Result     *struct {
+		// BlackScore Black's points: 1 − `white_score`, but 0 in a double forfeit
+		// (both withdrew, or `unplayed`), which both lose.
+		BlackScore float32 `json:"black_score"`
+
+		// Forfeit Decided without play: a withdrawal (`game_id` null), or a
+		// game nobody moved in (`unplayed`).
 		Forfeit bool `json:"forfeit"`
 
 		// Margin White's margin (negative if White lost).
@@ -3723,6 +3741,15 @@ type TournamentPairing struct {
 		WhiteScore float32 `json:"white_score"`
 	} `json:"result"`
 
+	// Unplayed Nobody moved in the game by its deadline: it is not adjudicated
+	// but scored a double forfeit (0–0, `forfeit`), lost by both in
+	// the standings and tie-breaks. A Swiss event may pair the two
+	// again (they never met); a knockout match nobody played sends
+	// the higher seed through, without a deciding game. The organiser
+	// may set another result while the event runs. Its record is not
+	// among the tournament's records.
+	Unplayed bool `json:"unplayed"`
+
 	// White The index of the player with White.
 	White int `json:"white"`
 }
@@ -3731,14 +3758,22 @@ type TournamentPairing struct {
 type TournamentPlayer struct {
 	// Annulled He withdrew under the annul policy; none of his games count.
 	Annulled bool `json:"annulled"`
-	Index    int  `json:"index"`
+
+	// Email The player's address: to the organiser, and to the player
+	// himself, who send their account's token; null to anyone else.
+	Email *string `json:"email"`
+	Index int     `json:"index"`
 
 	// Members Who plays for the entrant, by name (the player, or a team's two, the player then his partner).
 	Members []string `json:"members"`
 
 	// Name The player's name; in a team event the team's.
-	Name      string `json:"name"`
-	Withdrawn bool   `json:"withdrawn"`
+	Name string `json:"name"`
+
+	// PartnerEmail A team's partner's address, as `email`: to the organiser and the
+	// partner himself; null to anyone else, and in other events.
+	PartnerEmail *string `json:"partner_email"`
+	Withdrawn    bool    `json:"withdrawn"`
 }
 
 // TournamentPlayerRequest defines model for TournamentPlayerRequest.
@@ -7241,7 +7276,11 @@ type ClientInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -7286,7 +7325,11 @@ type ClientInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -7324,12 +7367,20 @@ type ClientInterface interface {
 
 	// GetTournament A tournament
 	//
-	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed. Its `ETag`
-	// changes with any change to the tournament or its games: revalidate
-	// with `If-None-Match` and get `304` until something happens.
+	// The players, the rounds with their pairings, games and results, and
+	// the standings. Public: no token needed, and then the players are
+	// named, never their addresses. With the token of his account the
+	// organiser sees every player's address (`email`, `partner_email`),
+	// and a player his own; that view is the reader's (`Cache-Control:
+	// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+	// public view, token or not; a token that is not an account's is
+	// refused. Its `ETag` changes with any change to the tournament or
+	// its games: revalidate with `If-None-Match` and get `304` until
+	// something happens.
 	//
-	// Errors: `400 invalid_request`; `404 not_found`.
+	// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+	// that is invalid or expired); `403 account_required` (a move or
+	// spectator link's token)/`insufficient_scope`; `404 not_found`.
 	//
 	// Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
 	GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7729,8 +7780,9 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7749,8 +7801,9 @@ type ClientInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10215,7 +10268,11 @@ func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsPar
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -10270,7 +10327,11 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -10318,12 +10379,20 @@ func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSON
 
 // GetTournament A tournament
 //
-// The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed. Its `ETag`
-// changes with any change to the tournament or its games: revalidate
-// with `If-None-Match` and get `304` until something happens.
+// The players, the rounds with their pairings, games and results, and
+// the standings. Public: no token needed, and then the players are
+// named, never their addresses. With the token of his account the
+// organiser sees every player's address (`email`, `partner_email`),
+// and a player his own; that view is the reader's (`Cache-Control:
+// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+// public view, token or not; a token that is not an account's is
+// refused. Its `ETag` changes with any change to the tournament or
+// its games: revalidate with `If-None-Match` and get `304` until
+// something happens.
 //
-// Errors: `400 invalid_request`; `404 not_found`.
+// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+// that is invalid or expired); `403 account_required` (a move or
+// spectator link's token)/`insufficient_scope`; `404 not_found`.
 //
 // Corresponds with GET /v1/tournaments/{id} (the `GetTournament` operationId).
 func (c *Client) GetTournament(ctx context.Context, id TournamentId, params *GetTournamentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10933,8 +11002,9 @@ func (c *Client) ResumeTournament(ctx context.Context, id TournamentId, params *
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -10963,8 +11033,9 @@ func (c *Client) OverrideTournamentResultWithBody(ctx context.Context, id Tourna
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16797,7 +16868,11 @@ type ClientWithResponsesInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -16842,7 +16917,11 @@ type ClientWithResponsesInterface interface {
 	// rounds, paired by standing without rematches (an odd player out gets
 	// a bye worth a win). The schedule is a start per round (`starts`) or
 	// a `first_start` and `interval_hours`; a round lasts `round_hours`
-	// (default: until the next start). At each start the round's games
+	// (default: until the next start), and at least one turn's time of its
+	// games (a `per_turn` control's turn, a `bank`'s initial time; a
+	// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+	// round: its games would be adjudicated before a player could move.
+	// At each start the round's games
 	// are created, all on the same seeded board, and every player is
 	// emailed the pairing and the move link. A round closes when all its
 	// games end, or at its deadline, when unfinished games are
@@ -16880,12 +16959,20 @@ type ClientWithResponsesInterface interface {
 
 	// GetTournamentWithResponse A tournament
 	//
-	// The players (names only), the rounds with their pairings, games and
-	// results, and the standings. Public: no token needed. Its `ETag`
-	// changes with any change to the tournament or its games: revalidate
-	// with `If-None-Match` and get `304` until something happens.
+	// The players, the rounds with their pairings, games and results, and
+	// the standings. Public: no token needed, and then the players are
+	// named, never their addresses. With the token of his account the
+	// organiser sees every player's address (`email`, `partner_email`),
+	// and a player his own; that view is the reader's (`Cache-Control:
+	// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+	// public view, token or not; a token that is not an account's is
+	// refused. Its `ETag` changes with any change to the tournament or
+	// its games: revalidate with `If-None-Match` and get `304` until
+	// something happens.
 	//
-	// Errors: `400 invalid_request`; `404 not_found`.
+	// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+	// that is invalid or expired); `403 account_required` (a move or
+	// spectator link's token)/`insufficient_scope`; `404 not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17291,8 +17378,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17311,8 +17399,9 @@ type ClientWithResponsesInterface interface {
 	//
 	// Errors: `400 invalid_request`; `401 unauthorized`;
 	// `403 account_required`/`forbidden`; `404 not_found`;
-	// `409 round_not_changeable` (still being played)/`tournament_over`;
-	// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+	// `409 round_not_changeable` (still being played)/`tournament_over`
+	// (finished or cancelled: the final standings are out, and stay as
+	// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -22493,6 +22582,11 @@ type GetTournamentResponse304Headers struct {
 	ETag         string
 }
 
+// GetTournamentResponse401Headers the declared response headers of an HTTP 401 response for GetTournament
+type GetTournamentResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22500,6 +22594,10 @@ type GetTournamentResponse struct {
 	JSON200 *Tournament
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -22508,6 +22606,8 @@ type GetTournamentResponse struct {
 	Headers200 *GetTournamentResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTournamentResponse304Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTournamentResponse401Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22518,6 +22618,16 @@ func (r GetTournamentResponse) GetJSON200() *Tournament {
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
 func (r GetTournamentResponse) GetApplicationproblemJSON400() *BadRequest {
 	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -26437,7 +26547,11 @@ func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, p
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -26488,7 +26602,11 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 // rounds, paired by standing without rematches (an odd player out gets
 // a bye worth a win). The schedule is a start per round (`starts`) or
 // a `first_start` and `interval_hours`; a round lasts `round_hours`
-// (default: until the next start). At each start the round's games
+// (default: until the next start), and at least one turn's time of its
+// games (a `per_turn` control's turn, a `bank`'s initial time; a
+// knockout's `tiebreak_hours` too), else `422 invalid_input` names the
+// round: its games would be adjudicated before a player could move.
+// At each start the round's games
 // are created, all on the same seeded board, and every player is
 // emailed the pairing and the move link. A round closes when all its
 // games end, or at its deadline, when unfinished games are
@@ -26532,12 +26650,20 @@ func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, 
 
 // GetTournamentWithResponse A tournament
 //
-// The players (names only), the rounds with their pairings, games and
-// results, and the standings. Public: no token needed. Its `ETag`
-// changes with any change to the tournament or its games: revalidate
-// with `If-None-Match` and get `304` until something happens.
+// The players, the rounds with their pairings, games and results, and
+// the standings. Public: no token needed, and then the players are
+// named, never their addresses. With the token of his account the
+// organiser sees every player's address (`email`, `partner_email`),
+// and a player his own; that view is the reader's (`Cache-Control:
+// private, no-cache`, and an `ETag` of its own). Anyone else sees the
+// public view, token or not; a token that is not an account's is
+// refused. Its `ETag` changes with any change to the tournament or
+// its games: revalidate with `If-None-Match` and get `304` until
+// something happens.
 //
-// Errors: `400 invalid_request`; `404 not_found`.
+// Errors: `400 invalid_request`; `401 unauthorized` (a token sent
+// that is invalid or expired); `403 account_required` (a move or
+// spectator link's token)/`insufficient_scope`; `404 not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27069,8 +27195,9 @@ func (c *ClientWithResponses) ResumeTournamentWithResponse(ctx context.Context, 
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27095,8 +27222,9 @@ func (c *ClientWithResponses) OverrideTournamentResultWithBodyWithResponse(ctx c
 //
 // Errors: `400 invalid_request`; `401 unauthorized`;
 // `403 account_required`/`forbidden`; `404 not_found`;
-// `409 round_not_changeable` (still being played)/`tournament_over`;
-// `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
+// `409 round_not_changeable` (still being played)/`tournament_over`
+// (finished or cancelled: the final standings are out, and stay as
+// they were sent); `422 invalid_input`; `429 mail_limited` (see `TooManyRequests`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31917,6 +32045,20 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31968,6 +32110,16 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetTournamentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
 	}
 
 	return response, nil

@@ -73,6 +73,9 @@ type Config struct {
 	// VAPIDSubject is the contact push services see with each push
 	// notification (a mailto: or https: URL); empty turns push off.
 	VAPIDSubject string
+	// TournamentLog is the most entries a tournament's log keeps; older
+	// ones are dropped, oldest first.
+	TournamentLog int
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -122,6 +125,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
 	fs.DurationVar(&cfg.SMTP.Lease, "mail-lease", notify.DefaultLease, "how long a server's claim on the mail it is sending keeps other servers on the same\ndatabase from sending it; mail claimed by a server that crashed waits this long.\nAt least twice the longest SMTP send")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
+	fs.IntVar(&cfg.TournamentLog, "tournament-log-entries", domain.DefaultTournamentLog, "the most `entries` a tournament's log keeps (every reading of the event shows it, every\nchange rewrites it); older ones are dropped, oldest first, and counted")
 	fs.DurationVar(&cfg.MailRetention, "mail-retention", repo.DefaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
 	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
 	limits := []struct {
@@ -288,6 +292,9 @@ func (cfg *Config) validate() error {
 	if cfg.SchedulerInterval < time.Second {
 		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
 	}
+	if cfg.TournamentLog < 10 || cfg.TournamentLog > 10000 {
+		errs = append(errs, fmt.Errorf("--tournament-log-entries %d: want 10 to 10000", cfg.TournamentLog))
+	}
 	if cfg.TrustedProxies < 0 || cfg.TrustedProxies > 10 {
 		errs = append(errs, fmt.Errorf("--trusted-proxies %d: want 0 to 10", cfg.TrustedProxies))
 	}
@@ -422,6 +429,7 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("log_level", cfg.LogLevel.String()),
 		slog.Int("trusted_proxies", cfg.TrustedProxies),
 		slog.String("mail_retention", cfg.MailRetention.String()),
+		slog.Int("tournament_log_entries", cfg.TournamentLog),
 		slog.String("limit_login", cfg.RateLimits.Login.String()),
 		slog.String("limit_token", cfg.RateLimits.Token.String()),
 		slog.String("limit_games_ip", cfg.RateLimits.CreateGameIP.String()),

@@ -24,6 +24,7 @@ func TestLoadConfig(t *testing.T) {
 		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8, Lease: notify.DefaultLease},
 
 		SchedulerInterval: 30 * time.Second,
+		TournamentLog:     domain.DefaultTournamentLog,
 		MailRetention:     30 * 24 * time.Hour,
 		LogLevel:          slog.LevelInfo,
 		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,
@@ -170,6 +171,11 @@ func TestLoadConfig(t *testing.T) {
 			want: func(c *Config) { c.StreamLimits = api.StreamLimits{Credential: 3, IP: 100} },
 		},
 		{name: "no streams", args: []string{"--limit-streams-ip", "0"}},
+		{
+			name: "tournament log", env: map[string]string{"LESSPOST_TOURNAMENT_LOG_ENTRIES": "500"},
+			want: func(c *Config) { c.TournamentLog = 500 },
+		},
+		{name: "tiny tournament log", args: []string{"--tournament-log-entries", "5"}},
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{

@@ -134,7 +134,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, MailLag: func() time.Duration { return outbox.Lag() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		MailLimits:  cfg.MailLimits,
 		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
-		PushKey: pushPublic, StreamLimits: cfg.StreamLimits})
+		PushKey: pushPublic, StreamLimits: cfg.StreamLimits, TournamentLog: cfg.TournamentLog})
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits()})
+	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits(),
+		TournamentLog: cfg.TournamentLog})
 	if push != nil {
 		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
 			return err
