@@ -41,13 +41,12 @@ type MailLimits struct {
 	// RecipientPerDay is how much mail that other people caused one mailbox
 	// receives in any 24 hours.
 	//
-	// The busiest honest recipient is an entrant, typed in by the organiser,
-	// of a tournament with hourly rounds (the shortest a round may be): a
-	// round's invitation and its results, 48 a day, and the mail of his other
-	// games. An entrant who signed up himself agreed to his event's mail and
-	// counts none of it. 50 leaves honest players their mail, while nobody can
-	// aim more than 50 emails a day at a stranger, however many accounts and
-	// addresses he uses, each with a link to stop them all.
+	// An event's mail counts only until its recipient signed up himself or
+	// played in it, a game's until he played in it: what counts is mail
+	// aimed at someone who has not taken part, a few invitations a day for
+	// the busiest honest player. 50 leaves them room many times over, while
+	// nobody can aim more than 50 emails a day at a stranger, however many
+	// accounts and addresses he uses, each with a link to stop them all.
 	RecipientPerDay int
 	// PairPerDay is how much mail one caller, or one client address, may
 	// cause to one stranger's mailbox in 24 hours (at once; then one more
@@ -195,6 +194,9 @@ type MailFacts interface {
 	// SeatPlayed says whether the seat of color in game played a turn itself
 	// (not one the server passed for it).
 	SeatPlayed(ctx context.Context, gameID, color string) (bool, error)
+	// PlayedIn says whether the address played a turn itself in any of the
+	// games.
+	PlayedIn(ctx context.Context, email string, gameIDs []string) (bool, error)
 	// BudgetSpent counts mailbox's budgeted mail created after since, and
 	// when the oldest of it was created (zero if none).
 	BudgetSpent(ctx context.Context, mailbox string, since time.Time) (n int, oldest time.Time, err error)
@@ -374,15 +376,15 @@ func (a *admission) chargeRequest(ctx context.Context, req Requester, now time.T
 // Mail a person causes himself is not counted: the login mail he asks for
 // (which has its own cap, MaxLoginsPerHour), his own seats in games he
 // creates, his own link renewals. Nor is the mail of an event he signed up
-// to himself (Notice.Agreed), nor the mail of a game once he has played a
-// turn in it: that is his game, and its opponents cannot take turns faster
-// than he answers or his deadlines pass. Until then a stranger's game is
+// to himself (Notice.Agreed) or has played in (Notice.Engaged), nor the
+// mail of a game once he has played a turn in it: that is his game, and its
+// opponents cannot take turns faster than he answers or his deadlines pass. Until then a stranger's game is
 // mail aimed at him: an attacker who invites someone and then plays on, or
 // holds every other seat of a four-player game, gets no more through than
 // his invitations.
 func (a *admission) countsAgainstBudget(ctx context.Context, n Notice, own bool) (bool, error) {
 	switch {
-	case n.Kind == NoticeLogin, n.Kind == NoticeWebhookDisabled, own, n.Agreed:
+	case n.Kind == NoticeLogin, n.Kind == NoticeWebhookDisabled, own, n.Agreed, n.Engaged:
 		return false, nil
 	case n.GameID == "" || !n.Kind.course():
 		// An event's mail, invitations, renewed links: somebody else's doing.

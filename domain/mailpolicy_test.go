@@ -270,3 +270,42 @@ func TestMailPolicyScheduledRoundsAreTheOrganisers(t *testing.T) {
 		t.Errorf("invitations: %d to the stranger in every event, %d to the others; want %d and %d", vic, others, limit, limit+2)
 	}
 }
+
+// An entrant the organiser typed in who has played a turn in the event
+// takes part: its mail counts against nothing of his, as a game's once he
+// played in it, though it still leaves out the organiser's words; one who
+// has not is a stranger to it.
+func TestMailPolicyEntrantsWhoPlayed(t *testing.T) {
+	f := newFixture(t)
+	tour, err := f.svc.CreateTournament(t.Context(), domain.NewTournamentSpec{Name: "Cup", Format: domain.DoubleRoundRobin,
+		Players:    []domain.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Wes", Email: "wes@example.org"}},
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.now = t0.Add(time.Hour)
+	if _, err := f.svc.TickTournament(t.Context(), tour.ID); err != nil {
+		t.Fatal(err)
+	}
+	tour, _ = f.svc.Tournament(t.Context(), tour.ID)
+	g, err := f.store.Game(t.Context(), tour.Current().Games[0].GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mover := g.Seats[0] // White moves first
+	if _, _, err := f.svc.SubmitTurn(t.Context(), domain.GameRequest{GameID: g.ID, By: seat(g, mover.Color)}, 0, legalOpening(t, g), present); err != nil {
+		t.Fatal(err)
+	}
+	seen := len(f.store.Queued())
+	if _, err := f.svc.PauseTournament(t.Context(), domain.TournamentRequest{ID: tour.ID}, "holidays"); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, q := range f.store.Queued()[seen:] {
+		got[q.Email] = fmt.Sprintf("budgeted %v quiet %v", q.Budgeted, q.Quiet)
+	}
+	other := g.Seats[1].Email
+	if got[mover.Email] != "budgeted false quiet true" || got[other] != "budgeted true quiet true" {
+		t.Errorf("the pause's mail: %v; want %s (who played) not counted, %s counted, both without the reason", got, mover.Email, other)
+	}
+}

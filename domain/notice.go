@@ -43,6 +43,11 @@ type Notice struct {
 	// organiser's mail. It counts against no budget, and may carry the
 	// organiser's words (see MailPolicy).
 	Agreed bool
+	// Engaged says the recipient took part already: an entrant the
+	// organiser typed in who has played a turn in the event. Its mail is
+	// his event's and counts against no budget, as a game's mail once he
+	// played in it; it still leaves out the organiser's words.
+	Engaged bool
 }
 
 // ReplyDetail is what the answer to a reply by email says about it. The

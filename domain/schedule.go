@@ -307,7 +307,11 @@ func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r
 			return err
 		}
 		for j, n := range created.Notices {
-			created.Notices[j].Agreed = t.Agreed(created.Game.Recipient(n))
+			member, err := toMember(ctx, tx, t, Notice{Email: created.Game.Recipient(n)})
+			if err != nil {
+				return err
+			}
+			created.Notices[j].Agreed, created.Notices[j].Engaged = member.Agreed, member.Engaged
 		}
 		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
 			return err
@@ -344,7 +348,10 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx *Tx, t *Tournament, no
 				continue
 			}
 			for _, p := range t.Entrants[e].Members() {
-				n := Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number, Agreed: t.Agreed(p.Email)}
+				n, err := toMember(ctx, tx, t, Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number})
+				if err != nil {
+					return false, err
+				}
 				if err := tx.AddNotice(ctx, n, p.Locale, by, now); err != nil {
 					return false, err
 				}

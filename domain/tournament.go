@@ -940,6 +940,24 @@ func (t *Tournament) Agreed(email string) bool {
 	return false
 }
 
+// gameIDsOf lists the games, in every round, of the entrant that email is
+// a member of.
+func (t *Tournament) gameIDsOf(email string) []string {
+	e, ok := t.EntrantOf(email)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, r := range t.Rounds {
+		for _, g := range r.Games {
+			if g.GameID != "" && (g.White == e || g.Black == e) {
+				out = append(out, g.GameID)
+			}
+		}
+	}
+	return out
+}
+
 // emails lists the addresses of every entrant's members.
 func (t *Tournament) emails() []string {
 	var out []string

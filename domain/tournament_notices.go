@@ -82,7 +82,10 @@ func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.
 		g.Reminded = true
 		for _, e := range []int{g.White, g.Black} {
 			for _, p := range t.Entrants[e].Members() {
-				n := Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number, Agreed: t.Agreed(p.Email)}
+				n, err := toMember(ctx, tx, t, Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number})
+				if err != nil {
+					return false, err
+				}
 				if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
 					return false, err
 				}
@@ -94,6 +97,22 @@ func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.
 		t.UpdatedAt = now
 	}
 	return acted, nil
+}
+
+// toMember is notice n of t to one of its members (n.Email), with what the
+// mail policy weighs: whether he signed up himself (Agreed), or else has
+// played a turn in the event (Engaged).
+func toMember(ctx context.Context, tx *Tx, t *Tournament, n Notice) (Notice, error) {
+	if n.Agreed = t.Agreed(n.Email); n.Agreed {
+		return n, nil
+	}
+	ids := t.gameIDsOf(n.Email)
+	if len(ids) == 0 {
+		return n, nil
+	}
+	played, err := tx.PlayedIn(ctx, n.Email, ids)
+	n.Engaged = played
+	return n, err
 }
 
 // mailedActions are the logged actions that are mailed to the players
@@ -162,7 +181,10 @@ func roundClosedMail(ctx context.Context, tx *Tx, t *Tournament, r *Round, now t
 			if (e.Withdrawn && kind == NoticeRoundResults) || p.Email == organizer {
 				continue
 			}
-			n := Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number, Agreed: t.Agreed(p.Email)}
+			n, err := toMember(ctx, tx, t, Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number})
+			if err != nil {
+				return err
+			}
 			if err := tx.AddNotice(ctx, n, p.Locale, c, now); err != nil {
 				return err
 			}
@@ -200,7 +222,10 @@ func updateMail(ctx context.Context, tx *Tx, t *Tournament, emails []string, now
 				continue
 			}
 			member, _ := t.Entrants[i].Member(email)
-			n := Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: t.LastLogNumber(), Agreed: t.Agreed(email)}
+			n, err := toMember(ctx, tx, t, Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: t.LastLogNumber()})
+			if err != nil {
+				return err
+			}
 			if err := tx.AddNotice(ctx, n, member.Locale, c, now); err != nil {
 				return err
 			}

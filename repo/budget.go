@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -29,6 +30,22 @@ func (s storeTx) SeatPlayed(ctx context.Context, gameID, color string) (bool, er
 	var played bool
 	if err := s.tx.QueryRowContext(ctx, sqlSeatPlayed, gameID, color).Scan(&played); err != nil {
 		return false, fmt.Errorf("read the seat's turns: %w", err)
+	}
+	return played, nil
+}
+
+// PlayedIn runs for each entrant an event's mail goes to, on the seats of
+// his address and the primary key of turns.
+func (s storeTx) PlayedIn(ctx context.Context, email string, gameIDs []string) (bool, error) {
+	ids, err := json.Marshal(gameIDs)
+	if err != nil {
+		return false, err
+	}
+	var played bool
+	err = s.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM seats s JOIN turns t ON t.game_id = s.game_id AND t.color = s.color
+		WHERE s.email = ? AND s.game_id IN (SELECT value FROM json_each(?)) AND t.auto = 0)`, email, string(ids)).Scan(&played)
+	if err != nil {
+		return false, fmt.Errorf("read the address's turns: %w", err)
 	}
 	return played, nil
 }

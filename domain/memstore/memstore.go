@@ -306,6 +306,22 @@ func (t *tx) SeatPlayed(ctx context.Context, gameID, color string) (bool, error)
 	return slices.ContainsFunc(t.data.turns[gameID], func(s domain.StoredTurn) bool { return s.Color == color && !s.Auto }), nil
 }
 
+// PlayedIn implements domain.MailFacts.
+func (t *tx) PlayedIn(ctx context.Context, email string, gameIDs []string) (bool, error) {
+	for _, id := range gameIDs {
+		g, ok := t.data.games[id]
+		if !ok {
+			continue
+		}
+		for _, s := range g.Seats {
+			if s.Email == email && slices.ContainsFunc(t.data.turns[id], func(st domain.StoredTurn) bool { return st.Color == s.Color && !st.Auto }) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
 // BudgetSpent implements domain.MailFacts.
 func (t *tx) BudgetSpent(ctx context.Context, mailbox string, since time.Time) (int, time.Time, error) {
 	n, oldest := 0, time.Time{}

@@ -66,6 +66,16 @@ func (s storeTx) SeatPlayed(ctx context.Context, gameID, color string) (bool, er
 	return played, nil
 }
 
+func (s storeTx) PlayedIn(ctx context.Context, email string, gameIDs []string) (bool, error) {
+	var played bool
+	err := s.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM seats s JOIN turns t ON t.game_id = s.game_id AND t.color = s.color
+		WHERE s.email = $1 AND s.game_id = ANY($2) AND NOT t.auto)`, email, gameIDs).Scan(&played)
+	if err != nil {
+		return false, fmt.Errorf("read the address's turns: %w", err)
+	}
+	return played, nil
+}
+
 func (s storeTx) BudgetSpent(ctx context.Context, mailbox string, since time.Time) (int, time.Time, error) {
 	var spent int
 	var oldest *time.Time
