@@ -154,6 +154,7 @@ type routeState struct {
 	cursor      int
 	added       int                  // entries made
 	lateEntries bool                 // the event they go to has started
+	paused      bool                 // the running event is paused
 	backoff     map[string]time.Time // mailbox ("" the whole route) -> until
 	games       map[string]string    // mailbox -> a game against it
 	finished    map[string]string    // mailbox -> a finished game against it
@@ -651,11 +652,19 @@ func attackRoutes() []attackRoute {
 			return aimed(a.call(ctx, rs, "cancelTournament", a.token, "POST", path+"/cancel", map[string]any{"reason": spamReason}, nil), target)
 		}},
 		{name: "pauseTournament+resumeTournament", needs: running, attack: func(ctx context.Context, a *attackRun, rs *routeState, _ string) outcome {
+			// Pause, then resume; a resumption refused (429) is tried
+			// again first, or the event would stay paused.
 			path := a.running.path
-			if ans := a.call(ctx, rs, "pauseTournament", a.token, "POST", path+"/pause", map[string]any{"reason": spamReason}, nil); !ans.ok() {
-				return outcome{answer: ans}
+			if !rs.paused {
+				ans := a.call(ctx, rs, "pauseTournament", a.token, "POST", path+"/pause", map[string]any{"reason": spamReason}, nil)
+				rs.paused = ans.ok() || ans.code == "tournament_paused"
+				if !rs.paused {
+					return outcome{answer: ans}
+				}
 			}
-			return outcome{answer: a.call(ctx, rs, "resumeTournament", a.token, "POST", path+"/resume", map[string]any{"reason": spamReason}, nil)}
+			ans := a.call(ctx, rs, "resumeTournament", a.token, "POST", path+"/resume", map[string]any{"reason": spamReason}, nil)
+			rs.paused = !ans.ok() && ans.code != "tournament_not_paused"
+			return outcome{answer: ans}
 		}},
 		{name: "extendTournamentGame", needs: running, attack: func(ctx context.Context, a *attackRun, rs *routeState, _ string) outcome {
 			return outcome{answer: a.call(ctx, rs, "", a.token, "POST", a.running.path+"/games/"+a.running.running+"/extend",
