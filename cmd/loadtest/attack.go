@@ -215,7 +215,7 @@ type attackRun struct {
 	running, swiss, open *sharedEvent
 }
 
-// addressOf is the mailbox's address under a new +tag.
+// tagged is the mailbox's address under a new +tag.
 func (a *attackRun) tagged(mailbox string) string {
 	at := strings.LastIndexByte(mailbox, '@')
 	return fmt.Sprintf("%s+%d%s", mailbox[:at], a.tag.Add(1), mailbox[at:])
