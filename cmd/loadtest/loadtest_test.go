@@ -309,7 +309,7 @@ func TestHelp(t *testing.T) {
 	if err := run(t.Context(), []string{"help"}, &out, io.Discard); err != nil || !strings.Contains(out.String(), "seed") {
 		t.Errorf("help: %v\n%s", err, out.String())
 	}
-	for _, sub := range []string{"play", "read", "seed", "mail", "smtp", "login"} {
+	for _, sub := range []string{"play", "read", "seed", "mail", "smtp", "login", "attack"} {
 		var errOut strings.Builder
 		err := run(t.Context(), []string{sub, "--help"}, io.Discard, &errOut)
 		if !errors.Is(err, flag.ErrHelp) || !strings.Contains(errOut.String(), "Usage: loadtest "+sub) {

@@ -9,6 +9,7 @@
 //	loadtest mail   [flags]   turn -> SMTP hand-off latency, from the outbox of a database file
 //	loadtest smtp   [flags]   an SMTP server that accepts and discards every message
 //	loadtest login  [flags]   sign in through the server's log and print a personal access token
+//	loadtest attack [flags]   black-box check of the mail policy: one attacker mails strangers through every route
 //
 // play signs in like any client: with --token (a personal access token, or an account token for a run under 15 minutes), or
 // with --login-from-log FILE, which asks the server for a login email and
@@ -61,6 +62,7 @@ func commands() []command {
 		{"mail", "turn -> SMTP hand-off latency from the outbox of a database file", runMail},
 		{"smtp", "run an SMTP server that accepts and discards every message", runSMTP},
 		{"login", "sign in through the server's log and print a personal access token, for --token", runLogin},
+		{"attack", "one account from one address tries to mail strangers through every route; checks the mail policy's bound", runAttack},
 	}
 }
 
