@@ -108,6 +108,30 @@ func (s *mailScene) started() {
 	s.refresh()
 }
 
+// decided starts an event of the attacker and the stranger once, and ends
+// its first round: the attacker resigns.
+func (s *mailScene) decided() {
+	if s.path != "" {
+		return
+	}
+	s.eventOrFail("double_round_robin", time.Minute, map[string]any{"name": "Mallory", "email": "mallory@evil.example"},
+		map[string]any{"name": "Victim", "email": s.victim()})
+	s.h.clock.Advance(time.Minute)
+	s.h.tickAll()
+	s.refresh()
+	if code := s.post("/v1/games/"+*s.tour.Rounds[0].Games[0].GameID+"/resign", map[string]any{}); code != http.StatusOK {
+		s.t.Fatalf("resign: %d", code)
+	}
+	s.h.tickAll()
+	s.refresh()
+	if s.tour.Rounds[0].Status != "closed" {
+		s.t.Fatalf("round 1 is %s after its game ended", s.tour.Rounds[0].Status)
+	}
+}
+
+// key is a new Idempotency-Key for each attempt.
+func (s *mailScene) key() string { return fmt.Sprintf("attack-%d", s.attempt) }
+
 func (s *mailScene) refresh() {
 	s.h.do("GET", s.path, s.attacker, nil).want(s.t, http.StatusOK).decode(s.t, &s.tour)
 }
@@ -152,10 +176,14 @@ var mailRoutes = map[string]mailRoute{
 		}
 		res := s.h.do("POST", "/v1/games/"+s.game+"/rematch", s.attacker, map[string]any{})
 		if res.status == http.StatusCreated {
-			var g gameJSON
-			res.decode(s.t, &g)
-			s.game = g.ID
-			s.post("/v1/games/"+s.game+"/resign", map[string]any{})
+			var r struct {
+				Game gameJSON `json:"game"`
+			}
+			res.decode(s.t, &r)
+			s.game = r.Game.ID
+			if code := s.post("/v1/games/"+s.game+"/resign", map[string]any{}); code != http.StatusOK {
+				s.t.Fatalf("resign the rematch %q: %d", s.game, code)
+			}
 		}
 		return res.status
 	}},
@@ -182,18 +210,19 @@ var mailRoutes = map[string]mailRoute{
 	"resumeTournament": {attack: pauseAndResume},
 	"extendTournamentGame": {attack: func(s *mailScene) int {
 		s.started()
-		return s.post(s.path+"/games/"+*s.tour.Rounds[0].Games[0].GameID+"/extend",
-			map[string]any{"hours": 1, "reason": "Cheap pills http://spam.example"})
+		return s.h.do("POST", s.path+"/games/"+*s.tour.Rounds[0].Games[0].GameID+"/extend", s.attacker,
+			map[string]any{"hours": 1, "reason": "Cheap pills http://spam.example"}, "Idempotency-Key", s.key()).status
 	}},
 	"postponeTournamentRound": {attack: func(s *mailScene) int {
 		s.started()
-		return s.post(s.path+"/rounds/2/postpone", map[string]any{"hours": 1, "reason": "Cheap pills http://spam.example"})
+		return s.h.do("POST", s.path+"/rounds/2/postpone", s.attacker,
+			map[string]any{"hours": 1, "reason": "Cheap pills http://spam.example"}, "Idempotency-Key", s.key()).status
 	}},
 	"overrideTournamentResult": {attack: func(s *mailScene) int {
-		s.started()
+		s.decided()
 		score := []float64{1, 0}[s.attempt%2]
-		return s.post(s.path+"/rounds/1/games/0/result", map[string]any{"white_score": score, "margin": 1,
-			"reason": "Cheap pills http://spam.example"})
+		return s.h.do("POST", s.path+"/rounds/1/games/0/result", s.attacker, map[string]any{"white_score": score, "margin": 1,
+			"reason": "Cheap pills http://spam.example"}, "Idempotency-Key", s.key()).status
 	}},
 	"editTournamentPlayer": {attack: func(s *mailScene) int {
 		s.started()
@@ -375,6 +404,9 @@ func TestEveryMailRouteIsCapped(t *testing.T) {
 						t.Errorf("the stranger's mail %q carries the attacker's words %q:\n%s", m.Subject, words, m.Text)
 					}
 				}
+			}
+			if !slices.ContainsFunc(codes, func(c int) bool { return c/100 == 2 }) {
+				t.Errorf("the attack never got through: %v", codes)
 			}
 			limit := r.cap
 			if limit == 0 {

@@ -311,3 +311,26 @@ func TestTeamRoundRobinE2E(t *testing.T) {
 		}
 	}
 }
+
+// A team that joins and leaves before its partner's mail went out leaves
+// nothing to tell him: the mail is dropped, not retried for an hour and then
+// failed (it could not be worded for someone no longer entered).
+func TestPartnerMailOfATeamThatLeft(t *testing.T) {
+	h := newHarness(t)
+	organiser := h.login("org@example.org")
+	var tour teamTournamentJSON
+	h.do("POST", "/v1/tournaments", organiser, map[string]any{"name": "Pairs Open", "format": "round_robin", "teams": true,
+		"schedule":     map[string]any{"first_start": h.clock.Now().Add(48 * time.Hour), "interval_hours": 72},
+		"registration": map[string]any{"public": true}}).want(t, http.StatusCreated).decode(t, &tour)
+	ann := h.login("ann@example.org")
+	path := "/v1/tournaments/" + tour.ID
+	h.do("POST", path+"/join", ann, map[string]any{"name": "Ann", "partner": map[string]any{"name": "Bob", "email": "bob@example.org"}}).
+		want(t, http.StatusOK)
+	h.do("POST", path+"/withdraw", ann, map[string]any{}).want(t, http.StatusOK)
+	if mail := h.deliver(); countMailTo(mail, "bob@example.org") != 0 {
+		t.Errorf("Bob was told of a team that left: %v", subjects(mail))
+	}
+	if b, err := h.db.Backlog(t.Context(), h.clock.Now()); err != nil || b.MailPending != 0 || b.MailFailed != 0 {
+		t.Errorf("mail pending %d, failed %d (%v); want it dropped", b.MailPending, b.MailFailed, err)
+	}
+}

@@ -151,12 +151,13 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		if err != nil {
 			return Created{}, err
 		}
-		// One mailbox holds one seat: each seat more would be one email
-		// more to it, per invitation and per turn. Only the creator may
-		// play several seats himself (to try something out, or to test the
-		// server): that mail goes to nobody else.
+		// One mailbox holds one seat (ann+w@x and ann+b@x are one, see
+		// Mailbox): each seat more would be one email more to it, per
+		// invitation and per turn. Only the creator may play several seats
+		// himself (to try something out, or to test the server): that mail
+		// goes to nobody else.
 		for _, q := range players[:i] {
-			if q.Email == p.Email && p.Email != spec.Creator {
+			if Mailbox(q.Email) == Mailbox(p.Email) && Mailbox(p.Email) != Mailbox(spec.Creator) {
 				return Created{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s has two seats in this game", p.Email)
 			}
 		}

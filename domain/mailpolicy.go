@@ -24,9 +24,12 @@ import (
 //     day to any one stranger, and at most MailLimits.CallerPerHour
 //     (ClientPerHour) requests an hour that mail strangers beyond a game's
 //     own course. Over them the request is refused whole (429 mail_limited),
-//     so nothing is half done; but a turn is never refused for its mail: the
-//     course of a game goes on, and the stranger who has not answered is not
-//     mailed about it.
+//     so nothing is half done; but a change that happens however its mail
+//     fares (a turn, a tournament's round, an organiser's change to his
+//     event: Cause.Scheduled) is not refused for the per-stranger limit:
+//     it goes on, and the stranger who has had enough is not mailed about
+//     it. Invitations and new links, which are all their request does, are
+//     always refused.
 //   - The caller's own words (a reason, a team's name) go only to people who
 //     agreed to hear from him: himself, and entrants who signed up to his
 //     event themselves. Everyone else gets the mail without them (Quiet), so
@@ -309,9 +312,13 @@ func (a *admission) admitOne(ctx context.Context, n Notice, to, locale string, c
 	}
 	if inRequest {
 		err := a.takePair(ctx, req, mailbox, to, now)
-		if de, ok := ErrorOf(err); ok && de.Code == CodeMailLimited && (n.Kind.course() || req.Deferred) {
+		leaveOut := n.Kind.course() || req.Deferred || c.Scheduled && !n.Kind.refusable()
+		if de, ok := ErrorOf(err); ok && de.Code == CodeMailLimited && leaveOut {
 			// The game (or the event) goes on; the stranger, who has had
 			// enough of this sender's mail today, is not mailed about it.
+			// So an organiser can always undo his pause, say: only an
+			// invitation or a new link, which is all its mail is, is
+			// refused.
 			p.log.WarnContext(ctx, "mail left out: the sender's mail to the recipient today is spent",
 				"kind", string(n.Kind), "game", n.GameID)
 			return Mail{}, false, nil

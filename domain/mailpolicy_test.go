@@ -309,3 +309,37 @@ func TestMailPolicyEntrantsWhoPlayed(t *testing.T) {
 		t.Errorf("the pause's mail: %v; want %s (who played) not counted, %s counted, both without the reason", got, mover.Email, other)
 	}
 }
+
+// An organiser's change to his event happens however its mail fares: past
+// a stranger's allowance his pause, and the resumption that undoes it, go
+// ahead without mail to him.
+func TestMailPolicyOrganiserCanAlwaysResume(t *testing.T) {
+	f := newFixture(t)
+	ctx := asRequester(t.Context(), "user:1", "ip:192.0.2.1")
+	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := domain.TournamentRequest{ID: tour.ID}
+	seen := len(f.store.Queued())
+	limit := domain.DefaultMailLimits.PairPerDay
+	for i := range limit {
+		if _, err := f.svc.PauseTournament(ctx, req, ""); err != nil {
+			t.Fatalf("pause %d: %v", i, err)
+		}
+		if _, err := f.svc.ResumeTournament(ctx, req, ""); err != nil {
+			t.Fatalf("resumption %d: %v", i, err)
+		}
+	}
+	bob := 0
+	for _, q := range f.store.Queued()[seen:] {
+		if q.Email == "bob@example.org" {
+			bob++
+		}
+	}
+	if bob != limit {
+		t.Errorf("Bob got %d emails of %d pauses and resumptions, want %d", bob, 2*limit, limit)
+	}
+}

@@ -93,7 +93,7 @@ func (t *Tournament) checkShape(e Entrant) (Entrant, error) {
 		if err != nil {
 			return Entrant{}, err
 		}
-		if partner.Email == p.Email {
+		if Mailbox(partner.Email) == Mailbox(p.Email) {
 			return Entrant{}, Errorf(KindInvalid, CodeDuplicateAddress, "a team is two players: %s is named twice", p.Email)
 		}
 		e.Partner = &partner
@@ -106,12 +106,20 @@ func (t *Tournament) checkShape(e Entrant) (Entrant, error) {
 	return e, nil
 }
 
-// playsIn finds an address of e that plays in the event already, for an
-// entrant other than except.
+// playsIn finds an address of e whose mailbox (see Mailbox) plays in the
+// event already, for an entrant other than except: one mailbox holds one
+// place, or it would get every round's mail once per place.
 func (t *Tournament) playsIn(e *Entrant, except int) (string, bool) {
 	for _, email := range e.Emails() {
-		if other, in := t.EntrantOf(email); in && other != except {
-			return email, true
+		for i := range t.Entrants {
+			if i == except {
+				continue
+			}
+			for _, other := range t.Entrants[i].Emails() {
+				if Mailbox(other) == Mailbox(email) {
+					return email, true
+				}
+			}
 		}
 	}
 	return "", false

@@ -254,8 +254,12 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 	}
 	data := map[string]any{"Name": t.Name, "Player": e.By.Name}
 	subject := tp.SubjectUpdate
-	if e.Action == domain.ActionJoined && playing {
-		// A team's partner: his team mate entered him.
+	if e.Action == domain.ActionJoined {
+		// A team's partner: his team mate entered him. If the team left
+		// before this was sent, there is nothing to tell him.
+		if !playing {
+			return doc{}, fmt.Errorf("tournament %s: the team of log entry %d left: %w", t.ID, number, ErrObsolete)
+		}
 		what, subject, ok = tp.PartnerEntered, tp.SubjectPartner, true
 		data["Team"] = t.Entrants[entrant].Title()
 	}
