@@ -343,3 +343,25 @@ func TestMailPolicyOrganiserCanAlwaysResume(t *testing.T) {
 		t.Errorf("Bob got %d emails of %d pauses and resumptions, want %d", bob, 2*limit, limit)
 	}
 }
+
+// One mailbox holds one seat of a game and one place in an event, however
+// its addresses are tagged: each more would be one email more to it for
+// every invitation and round.
+func TestOneMailboxOnePlace(t *testing.T) {
+	f := newFixture(t)
+	spec := domain.NewGameSpec{Players: []domain.Player{{Name: "A", Email: "vic+w@example.org"}, {Name: "B", Email: "vic+b@example.org"}},
+		Params: less.Params{Walls: openWalls}.Map()}
+	if _, err := f.svc.CreateGame(t.Context(), spec, creatorID); code(err) != domain.CodeDuplicateAddress {
+		t.Errorf("two seats of one mailbox: %v, want %s", err, domain.CodeDuplicateAddress)
+	}
+	spec.Players = []domain.Player{{Name: "A", Email: "org+w@example.org"}, {Name: "B", Email: "org@example.org"}}
+	if _, err := f.svc.CreateGame(t.Context(), spec, creatorID); err != nil {
+		t.Errorf("the creator's own seats: %v", err)
+	}
+	_, err := f.svc.CreateTournament(t.Context(), domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		Players:    []domain.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Vic 2", Email: "vic+2@example.org"}},
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
+	if code(err) != domain.CodeDuplicateAddress {
+		t.Errorf("two places of one mailbox: %v, want %s", err, domain.CodeDuplicateAddress)
+	}
+}
