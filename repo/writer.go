@@ -95,6 +95,8 @@ func (db *DB) writeLoop() {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
+		// After the callers have their outcome: the next batch waits for it.
+		db.limitWAL()
 	}
 }
 

@@ -66,6 +66,9 @@ type Config struct {
 	// VAPIDSubject is the contact push services see with each push
 	// notification (a mailto: or https: URL); empty turns push off.
 	VAPIDSubject string
+	// SQLiteWALLimit is the size, in MiB, at which SQLite's write-ahead log
+	// is started over (repo.Options.WALLimit).
+	SQLiteWALLimit int
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -144,6 +147,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", "", "contact for the push services (Web Push, RFC 8292): a mailto: address or an https: URL,\ne.g. mailto:ops@example.org. Setting it turns on \"notify me when it's my turn\" on the\nplay page; the VAPID key pair is made once and kept in the database. Empty: push off")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "egress-allow-private", false, "let webhook endpoints and push subscriptions use plain http and reach private,\nloopback and link-local addresses; for tests and closed networks only: on a public\nserver it lets any account or browser make this server call inside its network")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "the former name of --egress-allow-private")
+	fs.IntVar(&cfg.SQLiteWALLimit, "sqlite-wal-limit", repo.DefaultWALLimit>>20, "`MiB` of SQLite's write-ahead log at which it is copied into the database file and\nstarted over, waiting up to 100 ms for the reads in progress; after a full disk, writes\nresume once about this much is free beside what the database file grows by")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
@@ -273,6 +277,9 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.SchedulerInterval < time.Second {
 		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
+	}
+	if cfg.SQLiteWALLimit < 1 || cfg.SQLiteWALLimit > 1024 {
+		errs = append(errs, fmt.Errorf("--sqlite-wal-limit %d: want 1 to 1024 (MiB)", cfg.SQLiteWALLimit))
 	}
 	if cfg.TrustedProxies < 0 || cfg.TrustedProxies > 10 {
 		errs = append(errs, fmt.Errorf("--trusted-proxies %d: want 0 to 10", cfg.TrustedProxies))
@@ -419,7 +426,13 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("metrics_addr", cfg.MetricsAddr),
 		slog.String("vapid_subject", cfg.VAPIDSubject),
 		slog.Bool("webhook_allow_private", cfg.WebhookAllowPrivate),
+		slog.Int("sqlite_wal_limit_mib", cfg.SQLiteWALLimit),
 	}, cfg.Inbound.logAttrs()...)...)
+}
+
+// storeOptions is how the store is opened.
+func (cfg *Config) storeOptions() repo.StoreOptions {
+	return repo.StoreOptions{SQLite: repo.Options{WALLimit: int64(cfg.SQLiteWALLimit) << 20}}
 }
 
 // redactDSN hides the password of a PostgreSQL URL, for the log.

@@ -29,7 +29,8 @@ func TestLoadConfig(t *testing.T) {
 			TournamentIP: api.DefaultRateLimits.TournamentIP, TournamentAccount: api.DefaultRateLimits.TournamentAccount,
 			WebhookPingAccount:      api.DefaultRateLimits.WebhookPingAccount,
 			WebhookRedeliverAccount: api.DefaultRateLimits.WebhookRedeliverAccount},
-		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
+		Inbound:        InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute},
+		SQLiteWALLimit: 4,
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -149,6 +150,11 @@ func TestLoadConfig(t *testing.T) {
 		{name: "bad sender", args: []string{"--smtp-from", "not an address"}},
 		{name: "user without password", args: []string{"--smtp-user", "u"}},
 		{name: "negative trusted proxies", args: []string{"--trusted-proxies", "-1"}},
+		{
+			name: "sqlite wal limit", env: map[string]string{"LESSPOST_SQLITE_WAL_LIMIT": "16"},
+			want: func(c *Config) { c.SQLiteWALLimit = 16 },
+		},
+		{name: "no sqlite wal limit", args: []string{"--sqlite-wal-limit", "0"}},
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{

@@ -85,7 +85,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 		log.Warn("webhooks and push messages may reach private, loopback and link-local addresses (--egress-allow-private): for tests only")
 	}
 
-	db, err := repo.OpenStore(ctx, cfg.DB) // also applies the migrations
+	db, err := repo.OpenStoreWith(ctx, cfg.DB, cfg.storeOptions()) // also applies the migrations
 	if err != nil {
 		return err
 	}
