@@ -4348,6 +4348,13 @@ type TournamentAfterAction = Tournament
 // `insufficient_scope` adds `scope`.
 type Unauthorized = Problem
 
+// Unavailable RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type Unavailable = Problem
+
 // UnprocessableEntity RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
@@ -17454,6 +17461,11 @@ type GetCalendarResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetCalendarResponse503Headers the declared response headers of an HTTP 503 response for GetCalendar
+type GetCalendarResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetCalendarResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17465,8 +17477,12 @@ type GetCalendarResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetCalendarResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCalendarResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17487,6 +17503,11 @@ func (r GetCalendarResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetCalendarResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetCalendarResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17628,6 +17649,11 @@ func (r LoginPageResponse) ContentType() string {
 	return ""
 }
 
+// NeverEmailPageResponse503Headers the declared response headers of an HTTP 503 response for NeverEmailPage
+type NeverEmailPageResponse503Headers struct {
+	RetryAfter int
+}
+
 type NeverEmailPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17635,6 +17661,10 @@ type NeverEmailPageResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *NeverEmailPageResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17645,6 +17675,11 @@ func (r NeverEmailPageResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r NeverEmailPageResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r NeverEmailPageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17676,6 +17711,11 @@ func (r NeverEmailPageResponse) ContentType() string {
 	return ""
 }
 
+// NeverEmailResponse503Headers the declared response headers of an HTTP 503 response for NeverEmail
+type NeverEmailResponse503Headers struct {
+	RetryAfter int
+}
+
 type NeverEmailResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17685,6 +17725,10 @@ type NeverEmailResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *NeverEmailResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17700,6 +17744,11 @@ func (r NeverEmailResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r NeverEmailResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r NeverEmailResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17834,6 +17883,11 @@ func (r PlayPageResponse) ContentType() string {
 	return ""
 }
 
+// GetReadinessResponse503Headers the declared response headers of an HTTP 503 response for GetReadiness
+type GetReadinessResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetReadinessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17843,6 +17897,8 @@ type GetReadinessResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReadinessResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17889,6 +17945,11 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// ResubscribeResponse503Headers the declared response headers of an HTTP 503 response for Resubscribe
+type ResubscribeResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResubscribeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17898,6 +17959,10 @@ type ResubscribeResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResubscribeResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17913,6 +17978,11 @@ func (r ResubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ResubscribeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18123,6 +18193,11 @@ type StandingsPageResponse304Headers struct {
 	ETag         string
 }
 
+// StandingsPageResponse503Headers the declared response headers of an HTTP 503 response for StandingsPage
+type StandingsPageResponse503Headers struct {
+	RetryAfter int
+}
+
 type StandingsPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18132,10 +18207,14 @@ type StandingsPageResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StandingsPageResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *StandingsPageResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StandingsPageResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18151,6 +18230,11 @@ func (r StandingsPageResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r StandingsPageResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StandingsPageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18187,6 +18271,11 @@ type WatchTournamentGameResponse303Headers struct {
 	Location string
 }
 
+// WatchTournamentGameResponse503Headers the declared response headers of an HTTP 503 response for WatchTournamentGame
+type WatchTournamentGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type WatchTournamentGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18196,8 +18285,12 @@ type WatchTournamentGameResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers303 the parsed response headers for an HTTP 303 response
 	Headers303 *WatchTournamentGameResponse303Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WatchTournamentGameResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18213,6 +18306,11 @@ func (r WatchTournamentGameResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WatchTournamentGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WatchTournamentGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18244,6 +18342,11 @@ func (r WatchTournamentGameResponse) ContentType() string {
 	return ""
 }
 
+// UnsubscribePageResponse503Headers the declared response headers of an HTTP 503 response for UnsubscribePage
+type UnsubscribePageResponse503Headers struct {
+	RetryAfter int
+}
+
 type UnsubscribePageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18251,6 +18354,10 @@ type UnsubscribePageResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribePageResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18261,6 +18368,11 @@ func (r UnsubscribePageResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UnsubscribePageResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnsubscribePageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18292,6 +18404,11 @@ func (r UnsubscribePageResponse) ContentType() string {
 	return ""
 }
 
+// UnsubscribeResponse503Headers the declared response headers of an HTTP 503 response for Unsubscribe
+type UnsubscribeResponse503Headers struct {
+	RetryAfter int
+}
+
 type UnsubscribeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18301,6 +18418,10 @@ type UnsubscribeResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribeResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18316,6 +18437,11 @@ func (r UnsubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UnsubscribeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnsubscribeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18352,6 +18478,11 @@ type RequestLoginResponse429Headers struct {
 	RetryAfter int
 }
 
+// RequestLoginResponse503Headers the declared response headers of an HTTP 503 response for RequestLogin
+type RequestLoginResponse503Headers struct {
+	RetryAfter int
+}
+
 type RequestLoginResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18367,8 +18498,12 @@ type RequestLoginResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RequestLoginResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RequestLoginResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -18399,6 +18534,11 @@ func (r RequestLoginResponse) GetApplicationproblemJSON429() *TooManyRequests {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RequestLoginResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RequestLoginResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18435,6 +18575,11 @@ type LogoutResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
+type LogoutResponse503Headers struct {
+	RetryAfter int
+}
+
 type LogoutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18444,8 +18589,12 @@ type LogoutResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *LogoutResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogoutResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -18461,6 +18610,11 @@ func (r LogoutResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r LogoutResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LogoutResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18507,6 +18661,11 @@ type RefreshTokenResponse429Headers struct {
 	RetryAfter int
 }
 
+// RefreshTokenResponse503Headers the declared response headers of an HTTP 503 response for RefreshToken
+type RefreshTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type RefreshTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18522,12 +18681,16 @@ type RefreshTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RefreshTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RefreshTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RefreshTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RefreshTokenResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18558,6 +18721,11 @@ func (r RefreshTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RefreshTokenResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18604,6 +18772,11 @@ type ExchangeLoginTokenResponse429Headers struct {
 	RetryAfter int
 }
 
+// ExchangeLoginTokenResponse503Headers the declared response headers of an HTTP 503 response for ExchangeLoginToken
+type ExchangeLoginTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type ExchangeLoginTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18621,12 +18794,16 @@ type ExchangeLoginTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ExchangeLoginTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ExchangeLoginTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExchangeLoginTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExchangeLoginTokenResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18662,6 +18839,11 @@ func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON429() *TooManyReque
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18709,6 +18891,11 @@ type CreateGameResponse429Headers struct {
 	RetryAfter int
 }
 
+// CreateGameResponse503Headers the declared response headers of an HTTP 503 response for CreateGame
+type CreateGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18730,12 +18917,16 @@ type CreateGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateGameResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateGameResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -18781,6 +18972,11 @@ func (r CreateGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CreateGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18829,6 +19025,11 @@ type GetGameResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetGameResponse503Headers the declared response headers of an HTTP 503 response for GetGame
+type GetGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18844,12 +19045,16 @@ type GetGameResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetGameResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetGameResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetGameResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18880,6 +19085,11 @@ func (r GetGameResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18921,6 +19131,11 @@ type StreamGameEventsResponse429Headers struct {
 	RetryAfter int
 }
 
+// StreamGameEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamGameEvents
+type StreamGameEventsResponse503Headers struct {
+	RetryAfter int
+}
+
 type StreamGameEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18938,10 +19153,14 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamGameEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamGameEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamGameEventsResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18979,6 +19198,11 @@ func (r StreamGameEventsResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r StreamGameEventsResponse) GetBody() []byte {
 	return r.Body
@@ -19013,6 +19237,11 @@ type ListGameMailResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListGameMailResponse503Headers the declared response headers of an HTTP 503 response for ListGameMail
+type ListGameMailResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListGameMailResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19028,8 +19257,12 @@ type ListGameMailResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListGameMailResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListGameMailResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19060,6 +19293,11 @@ func (r ListGameMailResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListGameMailResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19096,6 +19334,11 @@ type ListLegalMovesResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListLegalMovesResponse503Headers the declared response headers of an HTTP 503 response for ListLegalMoves
+type ListLegalMovesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListLegalMovesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19115,8 +19358,12 @@ type ListLegalMovesResponse struct {
 	ApplicationproblemJSON422 *IllegalTurn
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListLegalMovesResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLegalMovesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19159,6 +19406,11 @@ func (r ListLegalMovesResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListLegalMovesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ListLegalMovesResponse) GetBody() []byte {
 	return r.Body
@@ -19193,6 +19445,11 @@ type PreviewTurnResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PreviewTurnResponse503Headers the declared response headers of an HTTP 503 response for PreviewTurn
+type PreviewTurnResponse503Headers struct {
+	RetryAfter int
+}
+
 type PreviewTurnResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19214,8 +19471,12 @@ type PreviewTurnResponse struct {
 	ApplicationproblemJSON422 *IllegalTurn
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PreviewTurnResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PreviewTurnResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19263,6 +19524,11 @@ func (r PreviewTurnResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PreviewTurnResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PreviewTurnResponse) GetBody() []byte {
 	return r.Body
@@ -19302,6 +19568,11 @@ type GetRecordResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetRecordResponse503Headers the declared response headers of an HTTP 503 response for GetRecord
+type GetRecordResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetRecordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19317,10 +19588,14 @@ type GetRecordResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetRecordResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetRecordResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetRecordResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19351,6 +19626,11 @@ func (r GetRecordResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetRecordResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetRecordResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19402,6 +19682,11 @@ type RematchResponse429Headers struct {
 	RetryAfter int
 }
 
+// RematchResponse503Headers the declared response headers of an HTTP 503 response for Rematch
+type RematchResponse503Headers struct {
+	RetryAfter int
+}
+
 type RematchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19427,6 +19712,8 @@ type RematchResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RematchResponse200Headers
 	// Headers201 the parsed response headers for an HTTP 201 response
@@ -19435,6 +19722,8 @@ type RematchResponse struct {
 	Headers401 *RematchResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RematchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RematchResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19492,6 +19781,11 @@ func (r RematchResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RematchResponse) GetBody() []byte {
 	return r.Body
@@ -19531,6 +19825,11 @@ type ResignResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ResignResponse503Headers the declared response headers of an HTTP 503 response for Resign
+type ResignResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResignResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19550,10 +19849,14 @@ type ResignResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ResignResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResignResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResignResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19596,6 +19899,11 @@ func (r ResignResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResignResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResignResponse) GetBody() []byte {
 	return r.Body
@@ -19635,6 +19943,11 @@ type RotateSeatLinkResponse429Headers struct {
 	RetryAfter int
 }
 
+// RotateSeatLinkResponse503Headers the declared response headers of an HTTP 503 response for RotateSeatLink
+type RotateSeatLinkResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateSeatLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19654,10 +19967,14 @@ type RotateSeatLinkResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateSeatLinkResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RotateSeatLinkResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateSeatLinkResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -19700,6 +20017,11 @@ func (r RotateSeatLinkResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateSeatLinkResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RotateSeatLinkResponse) GetBody() []byte {
 	return r.Body
@@ -19734,6 +20056,11 @@ type RotateSpectatorLinkResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateSpectatorLinkResponse503Headers the declared response headers of an HTTP 503 response for RotateSpectatorLink
+type RotateSpectatorLinkResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateSpectatorLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19749,8 +20076,12 @@ type RotateSpectatorLinkResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateSpectatorLinkResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateSpectatorLinkResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19781,6 +20112,11 @@ func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19817,6 +20153,11 @@ type ListTurnsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListTurnsResponse503Headers the declared response headers of an HTTP 503 response for ListTurns
+type ListTurnsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListTurnsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19832,8 +20173,12 @@ type ListTurnsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListTurnsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTurnsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19864,6 +20209,11 @@ func (r ListTurnsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListTurnsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTurnsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19905,6 +20255,11 @@ type SubmitTurnResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SubmitTurnResponse503Headers the declared response headers of an HTTP 503 response for SubmitTurn
+type SubmitTurnResponse503Headers struct {
+	RetryAfter int
+}
+
 type SubmitTurnResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19926,10 +20281,14 @@ type SubmitTurnResponse struct {
 	ApplicationproblemJSON422 *IllegalTurn
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *SubmitTurnResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SubmitTurnResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SubmitTurnResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -19977,6 +20336,11 @@ func (r SubmitTurnResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SubmitTurnResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SubmitTurnResponse) GetBody() []byte {
 	return r.Body
@@ -20011,6 +20375,11 @@ type GetBoardViewResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetBoardViewResponse503Headers the declared response headers of an HTTP 503 response for GetBoardView
+type GetBoardViewResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetBoardViewResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20028,8 +20397,12 @@ type GetBoardViewResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetBoardViewResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBoardViewResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20065,6 +20438,11 @@ func (r GetBoardViewResponse) GetApplicationproblemJSON422() *UnprocessableEntit
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetBoardViewResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20106,6 +20484,11 @@ type GetMeResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetMeResponse503Headers the declared response headers of an HTTP 503 response for GetMe
+type GetMeResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20117,10 +20500,14 @@ type GetMeResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetMeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetMeResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetMeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20141,6 +20528,11 @@ func (r GetMeResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetMeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20182,6 +20574,11 @@ type UpdateMeResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// UpdateMeResponse503Headers the declared response headers of an HTTP 503 response for UpdateMe
+type UpdateMeResponse503Headers struct {
+	RetryAfter int
+}
+
 type UpdateMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20199,10 +20596,14 @@ type UpdateMeResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *UpdateMeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateMeResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateMeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20240,6 +20641,11 @@ func (r UpdateMeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateMeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateMeResponse) GetBody() []byte {
 	return r.Body
@@ -20274,6 +20680,11 @@ type RotateCalendarLinkResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateCalendarLinkResponse503Headers the declared response headers of an HTTP 503 response for RotateCalendarLink
+type RotateCalendarLinkResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateCalendarLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20285,8 +20696,12 @@ type RotateCalendarLinkResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateCalendarLinkResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateCalendarLinkResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20307,6 +20722,11 @@ func (r RotateCalendarLinkResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RotateCalendarLinkResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateCalendarLinkResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20348,6 +20768,11 @@ type StreamMyEventsResponse429Headers struct {
 	RetryAfter int
 }
 
+// StreamMyEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamMyEvents
+type StreamMyEventsResponse503Headers struct {
+	RetryAfter int
+}
+
 type StreamMyEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20363,10 +20788,14 @@ type StreamMyEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamMyEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamMyEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamMyEventsResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -20397,6 +20826,11 @@ func (r StreamMyEventsResponse) GetApplicationproblemJSON429() *TooManyRequests 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r StreamMyEventsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20433,6 +20867,11 @@ type ListMyGamesResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListMyGamesResponse503Headers the declared response headers of an HTTP 503 response for ListMyGames
+type ListMyGamesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListMyGamesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20448,8 +20887,12 @@ type ListMyGamesResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListMyGamesResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyGamesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20480,6 +20923,11 @@ func (r ListMyGamesResponse) GetApplicationproblemJSON422() *UnprocessableEntity
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListMyGamesResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20516,6 +20964,11 @@ type ListPushSubscriptionsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListPushSubscriptionsResponse503Headers the declared response headers of an HTTP 503 response for ListPushSubscriptions
+type ListPushSubscriptionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListPushSubscriptionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20529,8 +20982,12 @@ type ListPushSubscriptionsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListPushSubscriptionsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPushSubscriptionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20556,6 +21013,11 @@ func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON404() *NotFound 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20592,6 +21054,11 @@ type SubscribePushResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SubscribePushResponse503Headers the declared response headers of an HTTP 503 response for SubscribePush
+type SubscribePushResponse503Headers struct {
+	RetryAfter int
+}
+
 type SubscribePushResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20615,8 +21082,12 @@ type SubscribePushResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SubscribePushResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SubscribePushResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20669,6 +21140,11 @@ func (r SubscribePushResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SubscribePushResponse) GetBody() []byte {
 	return r.Body
@@ -20703,6 +21179,11 @@ type DeletePushSubscriptionResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// DeletePushSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for DeletePushSubscription
+type DeletePushSubscriptionResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeletePushSubscriptionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20716,8 +21197,12 @@ type DeletePushSubscriptionResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeletePushSubscriptionResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePushSubscriptionResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -20743,6 +21228,11 @@ func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON404() *NotFound
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20784,6 +21274,11 @@ type ListPersonalTokensResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListPersonalTokensResponse503Headers the declared response headers of an HTTP 503 response for ListPersonalTokens
+type ListPersonalTokensResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListPersonalTokensResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20795,10 +21290,14 @@ type ListPersonalTokensResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListPersonalTokensResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListPersonalTokensResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPersonalTokensResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20819,6 +21318,11 @@ func (r ListPersonalTokensResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListPersonalTokensResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPersonalTokensResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20860,6 +21364,11 @@ type CreatePersonalTokenResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CreatePersonalTokenResponse503Headers the declared response headers of an HTTP 503 response for CreatePersonalToken
+type CreatePersonalTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreatePersonalTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20879,10 +21388,14 @@ type CreatePersonalTokenResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreatePersonalTokenResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreatePersonalTokenResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePersonalTokenResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -20925,6 +21438,11 @@ func (r CreatePersonalTokenResponse) GetApplicationproblemJSON500() *InternalErr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreatePersonalTokenResponse) GetBody() []byte {
 	return r.Body
@@ -20959,6 +21477,11 @@ type RevokePersonalTokenResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RevokePersonalTokenResponse503Headers the declared response headers of an HTTP 503 response for RevokePersonalToken
+type RevokePersonalTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type RevokePersonalTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20972,8 +21495,12 @@ type RevokePersonalTokenResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RevokePersonalTokenResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokePersonalTokenResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -20999,6 +21526,11 @@ func (r RevokePersonalTokenResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RevokePersonalTokenResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21035,6 +21567,11 @@ type ListVacationsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListVacationsResponse503Headers the declared response headers of an HTTP 503 response for ListVacations
+type ListVacationsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListVacationsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21046,8 +21583,12 @@ type ListVacationsResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListVacationsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListVacationsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21068,6 +21609,11 @@ func (r ListVacationsResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListVacationsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListVacationsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21104,6 +21650,11 @@ type DeclareVacationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// DeclareVacationResponse503Headers the declared response headers of an HTTP 503 response for DeclareVacation
+type DeclareVacationResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeclareVacationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21121,8 +21672,12 @@ type DeclareVacationResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeclareVacationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeclareVacationResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21160,6 +21715,11 @@ func (r DeclareVacationResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeclareVacationResponse) GetBody() []byte {
 	return r.Body
@@ -21194,6 +21754,11 @@ type CancelVacationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CancelVacationResponse503Headers the declared response headers of an HTTP 503 response for CancelVacation
+type CancelVacationResponse503Headers struct {
+	RetryAfter int
+}
+
 type CancelVacationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21207,8 +21772,12 @@ type CancelVacationResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CancelVacationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelVacationResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21234,6 +21803,11 @@ func (r CancelVacationResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CancelVacationResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21270,6 +21844,11 @@ type ListWebhooksResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21281,8 +21860,12 @@ type ListWebhooksResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWebhooksResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21303,6 +21886,11 @@ func (r ListWebhooksResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21345,6 +21933,11 @@ type CreateWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CreateWebhookResponse503Headers the declared response headers of an HTTP 503 response for CreateWebhook
+type CreateWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21364,10 +21957,14 @@ type CreateWebhookResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateWebhookResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateWebhookResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21410,6 +22007,11 @@ func (r CreateWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -21444,6 +22046,11 @@ type DeleteWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21457,8 +22064,12 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeleteWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21484,6 +22095,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21520,6 +22136,11 @@ type GetWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
+type GetWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21535,8 +22156,12 @@ type GetWebhookResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21567,6 +22192,11 @@ func (r GetWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21603,6 +22233,11 @@ type UpdateWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
+type UpdateWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type UpdateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21622,8 +22257,12 @@ type UpdateWebhookResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21666,6 +22305,11 @@ func (r UpdateWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -21700,6 +22344,11 @@ type ListWebhookDeliveriesResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListWebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListWebhookDeliveriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21717,8 +22366,12 @@ type ListWebhookDeliveriesResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWebhookDeliveriesResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhookDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21754,6 +22407,11 @@ func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON422() *Unprocess
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21795,6 +22453,11 @@ type RedeliverWebhookResponse429Headers struct {
 	RetryAfter int
 }
 
+// RedeliverWebhookResponse503Headers the declared response headers of an HTTP 503 response for RedeliverWebhook
+type RedeliverWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type RedeliverWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21814,10 +22477,14 @@ type RedeliverWebhookResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RedeliverWebhookResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RedeliverWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RedeliverWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -21860,6 +22527,11 @@ func (r RedeliverWebhookResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RedeliverWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -21899,6 +22571,11 @@ type PingWebhookResponse429Headers struct {
 	RetryAfter int
 }
 
+// PingWebhookResponse503Headers the declared response headers of an HTTP 503 response for PingWebhook
+type PingWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type PingWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21918,10 +22595,14 @@ type PingWebhookResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PingWebhookResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PingWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PingWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -21964,6 +22645,11 @@ func (r PingWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PingWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -22003,6 +22689,11 @@ type RotateWebhookSecretResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateWebhookSecretResponse503Headers the declared response headers of an HTTP 503 response for RotateWebhookSecret
+type RotateWebhookSecretResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateWebhookSecretResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22018,10 +22709,14 @@ type RotateWebhookSecretResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RotateWebhookSecretResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateWebhookSecretResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateWebhookSecretResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22052,6 +22747,11 @@ func (r RotateWebhookSecretResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RotateWebhookSecretResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22138,6 +22838,11 @@ func (r GetPushKeyResponse) ContentType() string {
 	return ""
 }
 
+// RenewPushSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for RenewPushSubscription
+type RenewPushSubscriptionResponse503Headers struct {
+	RetryAfter int
+}
+
 type RenewPushSubscriptionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22151,6 +22856,10 @@ type RenewPushSubscriptionResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RenewPushSubscriptionResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -22176,6 +22885,11 @@ func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON422() *Unprocess
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22212,6 +22926,11 @@ type ListTournamentsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListTournamentsResponse503Headers the declared response headers of an HTTP 503 response for ListTournaments
+type ListTournamentsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListTournamentsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22227,8 +22946,12 @@ type ListTournamentsResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListTournamentsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTournamentsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22259,6 +22982,11 @@ func (r ListTournamentsResponse) GetApplicationproblemJSON422() *UnprocessableEn
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListTournamentsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22305,6 +23033,11 @@ type CreateTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// CreateTournamentResponse503Headers the declared response headers of an HTTP 503 response for CreateTournament
+type CreateTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22324,12 +23057,16 @@ type CreateTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateTournamentResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTournamentResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -22370,6 +23107,11 @@ func (r CreateTournamentResponse) GetApplicationproblemJSON429() *TooManyRequest
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CreateTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22413,6 +23155,11 @@ type GetTournamentResponse304Headers struct {
 	ETag         string
 }
 
+// GetTournamentResponse503Headers the declared response headers of an HTTP 503 response for GetTournament
+type GetTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22424,10 +23171,14 @@ type GetTournamentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTournamentResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22448,6 +23199,11 @@ func (r GetTournamentResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22484,6 +23240,11 @@ type CancelTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CancelTournamentResponse503Headers the declared response headers of an HTTP 503 response for CancelTournament
+type CancelTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type CancelTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22505,8 +23266,12 @@ type CancelTournamentResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CancelTournamentResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22554,6 +23319,11 @@ func (r CancelTournamentResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -22588,6 +23358,11 @@ type ExtendTournamentGameResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ExtendTournamentGameResponse503Headers the declared response headers of an HTTP 503 response for ExtendTournamentGame
+type ExtendTournamentGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type ExtendTournamentGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22611,8 +23386,12 @@ type ExtendTournamentGameResponse struct {
 	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ExtendTournamentGameResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExtendTournamentGameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22665,6 +23444,11 @@ func (r ExtendTournamentGameResponse) GetApplicationproblemJSON500() *InternalEr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ExtendTournamentGameResponse) GetBody() []byte {
 	return r.Body
@@ -22699,6 +23483,11 @@ type JoinTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// JoinTournamentResponse503Headers the declared response headers of an HTTP 503 response for JoinTournament
+type JoinTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type JoinTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22720,8 +23509,12 @@ type JoinTournamentResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *JoinTournamentResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22769,6 +23562,11 @@ func (r JoinTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r JoinTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -22803,6 +23601,11 @@ type PauseTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PauseTournamentResponse503Headers the declared response headers of an HTTP 503 response for PauseTournament
+type PauseTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type PauseTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22824,8 +23627,12 @@ type PauseTournamentResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PauseTournamentResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PauseTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22873,6 +23680,11 @@ func (r PauseTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PauseTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -22907,6 +23719,11 @@ type AddTournamentPlayerResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// AddTournamentPlayerResponse503Headers the declared response headers of an HTTP 503 response for AddTournamentPlayer
+type AddTournamentPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
 type AddTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22928,8 +23745,12 @@ type AddTournamentPlayerResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AddTournamentPlayerResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddTournamentPlayerResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22977,6 +23798,11 @@ func (r AddTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalErr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r AddTournamentPlayerResponse) GetBody() []byte {
 	return r.Body
@@ -23011,6 +23837,11 @@ type EditTournamentPlayerResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// EditTournamentPlayerResponse503Headers the declared response headers of an HTTP 503 response for EditTournamentPlayer
+type EditTournamentPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
 type EditTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23032,8 +23863,12 @@ type EditTournamentPlayerResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EditTournamentPlayerResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EditTournamentPlayerResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23081,6 +23916,11 @@ func (r EditTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalEr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r EditTournamentPlayerResponse) GetBody() []byte {
 	return r.Body
@@ -23115,6 +23955,11 @@ type ReplaceTournamentPlayerResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ReplaceTournamentPlayerResponse503Headers the declared response headers of an HTTP 503 response for ReplaceTournamentPlayer
+type ReplaceTournamentPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
 type ReplaceTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23136,8 +23981,12 @@ type ReplaceTournamentPlayerResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReplaceTournamentPlayerResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReplaceTournamentPlayerResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23185,6 +24034,11 @@ func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON500() *Interna
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ReplaceTournamentPlayerResponse) GetBody() []byte {
 	return r.Body
@@ -23227,6 +24081,11 @@ type GetTournamentRecordsResponse304Headers struct {
 	ETag         string
 }
 
+// GetTournamentRecordsResponse503Headers the declared response headers of an HTTP 503 response for GetTournamentRecords
+type GetTournamentRecordsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetTournamentRecordsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23236,10 +24095,14 @@ type GetTournamentRecordsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentRecordsResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTournamentRecordsResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTournamentRecordsResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -23255,6 +24118,11 @@ func (r GetTournamentRecordsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetTournamentRecordsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTournamentRecordsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23291,6 +24159,11 @@ type CloseRegistrationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CloseRegistrationResponse503Headers the declared response headers of an HTTP 503 response for CloseRegistration
+type CloseRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
 type CloseRegistrationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23308,8 +24181,12 @@ type CloseRegistrationResponse struct {
 	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CloseRegistrationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CloseRegistrationResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23347,6 +24224,11 @@ func (r CloseRegistrationResponse) GetApplicationproblemJSON500() *InternalError
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CloseRegistrationResponse) GetBody() []byte {
 	return r.Body
@@ -23381,6 +24263,11 @@ type OpenRegistrationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// OpenRegistrationResponse503Headers the declared response headers of an HTTP 503 response for OpenRegistration
+type OpenRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
 type OpenRegistrationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23404,8 +24291,12 @@ type OpenRegistrationResponse struct {
 	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *OpenRegistrationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *OpenRegistrationResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23458,6 +24349,11 @@ func (r OpenRegistrationResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r OpenRegistrationResponse) GetBody() []byte {
 	return r.Body
@@ -23492,6 +24388,11 @@ type ResumeTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ResumeTournamentResponse503Headers the declared response headers of an HTTP 503 response for ResumeTournament
+type ResumeTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResumeTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23513,8 +24414,12 @@ type ResumeTournamentResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResumeTournamentResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResumeTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23562,6 +24467,11 @@ func (r ResumeTournamentResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResumeTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -23596,6 +24506,11 @@ type OverrideTournamentResultResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// OverrideTournamentResultResponse503Headers the declared response headers of an HTTP 503 response for OverrideTournamentResult
+type OverrideTournamentResultResponse503Headers struct {
+	RetryAfter int
+}
+
 type OverrideTournamentResultResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23617,8 +24532,12 @@ type OverrideTournamentResultResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *OverrideTournamentResultResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *OverrideTournamentResultResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23666,6 +24585,11 @@ func (r OverrideTournamentResultResponse) GetApplicationproblemJSON500() *Intern
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r OverrideTournamentResultResponse) GetBody() []byte {
 	return r.Body
@@ -23700,6 +24624,11 @@ type PostponeTournamentRoundResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PostponeTournamentRoundResponse503Headers the declared response headers of an HTTP 503 response for PostponeTournamentRound
+type PostponeTournamentRoundResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostponeTournamentRoundResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23723,8 +24652,12 @@ type PostponeTournamentRoundResponse struct {
 	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PostponeTournamentRoundResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostponeTournamentRoundResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23777,6 +24710,11 @@ func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON500() *Interna
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PostponeTournamentRoundResponse) GetBody() []byte {
 	return r.Body
@@ -23811,6 +24749,11 @@ type SetTournamentSeedsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SetTournamentSeedsResponse503Headers the declared response headers of an HTTP 503 response for SetTournamentSeeds
+type SetTournamentSeedsResponse503Headers struct {
+	RetryAfter int
+}
+
 type SetTournamentSeedsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23834,8 +24777,12 @@ type SetTournamentSeedsResponse struct {
 	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SetTournamentSeedsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetTournamentSeedsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23888,6 +24835,11 @@ func (r SetTournamentSeedsResponse) GetApplicationproblemJSON500() *InternalErro
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetTournamentSeedsResponse) GetBody() []byte {
 	return r.Body
@@ -23929,6 +24881,11 @@ type GetStandingsResponse304Headers struct {
 	ETag         string
 }
 
+// GetStandingsResponse503Headers the declared response headers of an HTTP 503 response for GetStandings
+type GetStandingsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23940,10 +24897,14 @@ type GetStandingsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetStandingsResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetStandingsResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetStandingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23964,6 +24925,11 @@ func (r GetStandingsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetStandingsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24000,6 +24966,11 @@ type WithdrawFromTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// WithdrawFromTournamentResponse503Headers the declared response headers of an HTTP 503 response for WithdrawFromTournament
+type WithdrawFromTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type WithdrawFromTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24021,8 +24992,12 @@ type WithdrawFromTournamentResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *WithdrawFromTournamentResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WithdrawFromTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24068,6 +25043,11 @@ func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON422() *Unproces
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -27141,6 +28121,13 @@ func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -27154,6 +28141,16 @@ func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetCalendarResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27279,6 +28276,26 @@ func ParseNeverEmailPageResponse(rsp *http.Response) (*NeverEmailPageResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers NeverEmailPageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27319,6 +28336,26 @@ func ParseNeverEmailResponse(rsp *http.Response) (*NeverEmailResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers NeverEmailResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27446,6 +28483,19 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 
 	}
 
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetReadinessResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
 	return response, nil
 }
 
@@ -27484,6 +28534,26 @@ func ParseResubscribeResponse(rsp *http.Response) (*ResubscribeResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResubscribeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27678,6 +28748,13 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -27722,6 +28799,16 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers StandingsPageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27765,6 +28852,13 @@ func ParseWatchTournamentGameResponse(rsp *http.Response) (*WatchTournamentGameR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -27778,6 +28872,16 @@ func ParseWatchTournamentGameResponse(rsp *http.Response) (*WatchTournamentGameR
 			headers.Location = value
 		}
 		response.Headers303 = &headers
+	case rsp.StatusCode == 503:
+		var headers WatchTournamentGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27811,6 +28915,26 @@ func ParseUnsubscribePageResponse(rsp *http.Response) (*UnsubscribePageResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribePageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27851,6 +28975,26 @@ func ParseUnsubscribeResponse(rsp *http.Response) (*UnsubscribeResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27912,6 +29056,13 @@ func ParseRequestLoginResponse(rsp *http.Response) (*RequestLoginResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -27925,6 +29076,16 @@ func ParseRequestLoginResponse(rsp *http.Response) (*RequestLoginResponse, error
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RequestLoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27968,6 +29129,13 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -27981,6 +29149,16 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers LogoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28042,6 +29220,13 @@ func ParseRefreshTokenResponse(rsp *http.Response) (*RefreshTokenResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28075,6 +29260,16 @@ func ParseRefreshTokenResponse(rsp *http.Response) (*RefreshTokenResponse, error
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RefreshTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28143,6 +29338,13 @@ func ParseExchangeLoginTokenResponse(rsp *http.Response) (*ExchangeLoginTokenRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28176,6 +29378,16 @@ func ParseExchangeLoginTokenResponse(rsp *http.Response) (*ExchangeLoginTokenRes
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExchangeLoginTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28258,6 +29470,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28298,6 +29517,16 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28362,6 +29591,13 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28409,6 +29645,16 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28477,6 +29723,13 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28500,6 +29753,16 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamGameEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28561,6 +29824,13 @@ func ParseListGameMailResponse(rsp *http.Response) (*ListGameMailResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28574,6 +29844,16 @@ func ParseListGameMailResponse(rsp *http.Response) (*ListGameMailResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListGameMailResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28649,6 +29929,13 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28662,6 +29949,16 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListLegalMovesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28744,6 +30041,13 @@ func ParsePreviewTurnResponse(rsp *http.Response) (*PreviewTurnResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28757,6 +30061,16 @@ func ParsePreviewTurnResponse(rsp *http.Response) (*PreviewTurnResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers PreviewTurnResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28818,6 +30132,13 @@ func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	case rsp.StatusCode == 200:
 		// Content-type (text/plain) unsupported
 
@@ -28844,6 +30165,16 @@ func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetRecordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28940,6 +30271,13 @@ func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28983,6 +30321,16 @@ func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RematchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29058,6 +30406,13 @@ func ParseResignResponse(rsp *http.Response) (*ResignResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29081,6 +30436,16 @@ func ParseResignResponse(rsp *http.Response) (*ResignResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResignResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29156,6 +30521,13 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29179,6 +30551,16 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateSeatLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29240,6 +30622,13 @@ func ParseRotateSpectatorLinkResponse(rsp *http.Response) (*RotateSpectatorLinkR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29253,6 +30642,16 @@ func ParseRotateSpectatorLinkResponse(rsp *http.Response) (*RotateSpectatorLinkR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateSpectatorLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29314,6 +30713,13 @@ func ParseListTurnsResponse(rsp *http.Response) (*ListTurnsResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29327,6 +30733,16 @@ func ParseListTurnsResponse(rsp *http.Response) (*ListTurnsResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListTurnsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29409,6 +30825,13 @@ func ParseSubmitTurnResponse(rsp *http.Response) (*SubmitTurnResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29432,6 +30855,16 @@ func ParseSubmitTurnResponse(rsp *http.Response) (*SubmitTurnResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers SubmitTurnResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29500,6 +30933,13 @@ func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29513,6 +30953,16 @@ func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBoardViewResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29560,6 +31010,13 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29583,6 +31040,16 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29651,6 +31118,13 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29674,6 +31148,16 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29721,6 +31205,13 @@ func ParseRotateCalendarLinkResponse(rsp *http.Response) (*RotateCalendarLinkRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29734,6 +31225,16 @@ func ParseRotateCalendarLinkResponse(rsp *http.Response) (*RotateCalendarLinkRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateCalendarLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29795,6 +31296,13 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29818,6 +31326,16 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamMyEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29879,6 +31397,13 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29892,6 +31417,16 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyGamesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29946,6 +31481,13 @@ func ParseListPushSubscriptionsResponse(rsp *http.Response) (*ListPushSubscripti
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29959,6 +31501,16 @@ func ParseListPushSubscriptionsResponse(rsp *http.Response) (*ListPushSubscripti
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPushSubscriptionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30048,6 +31600,13 @@ func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30061,6 +31620,16 @@ func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers SubscribePushResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30118,6 +31687,13 @@ func ParseDeletePushSubscriptionResponse(rsp *http.Response) (*DeletePushSubscri
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30131,6 +31707,16 @@ func ParseDeletePushSubscriptionResponse(rsp *http.Response) (*DeletePushSubscri
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeletePushSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30178,6 +31764,13 @@ func ParseListPersonalTokensResponse(rsp *http.Response) (*ListPersonalTokensRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30201,6 +31794,16 @@ func ParseListPersonalTokensResponse(rsp *http.Response) (*ListPersonalTokensRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPersonalTokensResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30276,6 +31879,13 @@ func ParseCreatePersonalTokenResponse(rsp *http.Response) (*CreatePersonalTokenR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30299,6 +31909,16 @@ func ParseCreatePersonalTokenResponse(rsp *http.Response) (*CreatePersonalTokenR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePersonalTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30356,6 +31976,13 @@ func ParseRevokePersonalTokenResponse(rsp *http.Response) (*RevokePersonalTokenR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30369,6 +31996,16 @@ func ParseRevokePersonalTokenResponse(rsp *http.Response) (*RevokePersonalTokenR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokePersonalTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30416,6 +32053,13 @@ func ParseListVacationsResponse(rsp *http.Response) (*ListVacationsResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30429,6 +32073,16 @@ func ParseListVacationsResponse(rsp *http.Response) (*ListVacationsResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListVacationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30497,6 +32151,13 @@ func ParseDeclareVacationResponse(rsp *http.Response) (*DeclareVacationResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30510,6 +32171,16 @@ func ParseDeclareVacationResponse(rsp *http.Response) (*DeclareVacationResponse,
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeclareVacationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30567,6 +32238,13 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30580,6 +32258,16 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelVacationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30627,6 +32315,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30640,6 +32335,16 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30715,6 +32420,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30745,6 +32457,16 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30802,6 +32524,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30815,6 +32544,16 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30876,6 +32615,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30889,6 +32635,16 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30964,6 +32720,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30977,6 +32740,16 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31045,6 +32818,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31058,6 +32838,16 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhookDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31133,6 +32923,13 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31156,6 +32953,16 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RedeliverWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31231,6 +33038,13 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31254,6 +33068,16 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PingWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31315,6 +33139,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31338,6 +33169,16 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateWebhookSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31435,6 +33276,26 @@ func ParseRenewPushSubscriptionResponse(rsp *http.Response) (*RenewPushSubscript
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RenewPushSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31496,6 +33357,13 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31509,6 +33377,16 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListTournamentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31584,6 +33462,13 @@ func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31617,6 +33502,16 @@ func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31667,6 +33562,13 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31704,6 +33606,16 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31786,6 +33698,13 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31799,6 +33718,16 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31888,6 +33817,13 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31901,6 +33837,16 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExtendTournamentGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31983,6 +33929,13 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31996,6 +33949,16 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32078,6 +34041,13 @@ func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32091,6 +34061,16 @@ func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse,
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers PauseTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32173,6 +34153,13 @@ func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32186,6 +34173,16 @@ func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers AddTournamentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32268,6 +34265,13 @@ func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlaye
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32281,6 +34285,16 @@ func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlaye
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers EditTournamentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32363,6 +34377,13 @@ func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamen
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32376,6 +34397,16 @@ func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamen
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReplaceTournamentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32418,6 +34449,13 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
 
 	}
 
@@ -32463,6 +34501,16 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetTournamentRecordsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32531,6 +34579,13 @@ func ParseCloseRegistrationResponse(rsp *http.Response) (*CloseRegistrationRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32544,6 +34599,16 @@ func ParseCloseRegistrationResponse(rsp *http.Response) (*CloseRegistrationRespo
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CloseRegistrationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32633,6 +34698,13 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32646,6 +34718,16 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers OpenRegistrationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32728,6 +34810,13 @@ func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32741,6 +34830,16 @@ func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResumeTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32823,6 +34922,13 @@ func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournam
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32836,6 +34942,16 @@ func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournam
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers OverrideTournamentResultResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32925,6 +35041,13 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32938,6 +35061,16 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostponeTournamentRoundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33027,6 +35160,13 @@ func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33040,6 +35180,16 @@ func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetTournamentSeedsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33090,6 +35240,13 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
 
@@ -33130,6 +35287,16 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetStandingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33212,6 +35379,13 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33225,6 +35399,16 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers WithdrawFromTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
