@@ -15,7 +15,9 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +25,7 @@ import (
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/migrations"
 )
 
@@ -77,8 +80,8 @@ type DB struct {
 	walLimit   int64
 	walRetryAt int64
 
-	// writesFailing says the last write failed for want of disk (or of
-	// the file): Ping reports it until a write succeeds again.
+	// writesFailing says a write failed for want of disk (or of the file)
+	// since Ping last found that writes work (see Ping).
 	writesFailing atomic.Bool
 
 	closeOnce sync.Once
@@ -181,6 +184,7 @@ func (db *DB) checkpoints(ctx context.Context) {
 	defer close(db.checkpointsDone)
 	t := time.NewTicker(checkpointInterval)
 	defer t.Stop()
+	failing := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -189,10 +193,16 @@ func (db *DB) checkpoints(ctx context.Context) {
 		}
 		var busy, logFrames, done int
 		err := db.checkpoint.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logFrames, &done)
-		if err != nil && ctx.Err() == nil {
-			// Not fatal: the writer's automatic checkpoint is the backstop. The
-			// next tick tries again.
-			slog.WarnContext(ctx, "wal checkpoint failed", "error", err)
+		switch {
+		case ctx.Err() != nil:
+		case err != nil && !failing:
+			// Not fatal: the next tick tries again. Said once, not four
+			// times a second while the disk is full.
+			slog.WarnContext(ctx, "wal checkpoints fail", "error", err)
+			failing = true
+		case err == nil && failing:
+			slog.InfoContext(ctx, "wal checkpoints work again")
+			failing = false
 		}
 	}
 }
@@ -221,13 +231,18 @@ func (db *DB) limitWAL() {
 	}
 	var busy, logFrames, done int
 	err = db.checkpoint.QueryRow("PRAGMA wal_checkpoint(RESTART)").Scan(&busy, &logFrames, &done)
-	if err != nil || busy != 0 {
+	switch {
+	case err != nil:
+		// The database file could not take the WAL's pages (a full disk):
+		// the next batch tries again, before the WAL takes what was freed.
+		slog.Warn("wal checkpoint could not start the WAL over", "wal_bytes", fi.Size(), "error", err)
+	case busy != 0:
 		db.walRetryAt = fi.Size() + db.walLimit
-		slog.Warn("wal checkpoint could not start the WAL over", "wal_bytes", fi.Size(), "busy", busy,
-			"frames", logFrames, "copied", done, "error", err)
-		return
+		slog.Warn("wal checkpoint could not start the WAL over: a read took longer than "+restartWait.String(),
+			"wal_bytes", fi.Size(), "frames", logFrames, "copied", done)
+	default:
+		db.walRetryAt = 0
 	}
-	db.walRetryAt = 0
 }
 
 // openWritePool opens the one connection that writes to the file at path,
@@ -357,13 +372,64 @@ func (db *DB) close() error {
 
 // Ping reports whether the database answers, for readiness checks. It uses a
 // read connection so that it does not wait behind a long write transaction.
+//
+// Reads work on a full disk, and so do some writes (those that fit into
+// what the WAL file already holds, or that only change pages in place), so
+// neither says whether the server can take turns. Once a write has failed
+// for want of disk (or of the file), Ping reports the store unavailable
+// until the disk has at least the WAL's limit free, which lets the WAL
+// grow until it starts over, and a write of its own succeeds.
 func (db *DB) Ping(ctx context.Context) error {
 	var one int
 	if err := db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 		return fmt.Errorf("ping database: %w", err)
 	}
+	if !db.writesFailing.Load() {
+		return nil
+	}
+	if free, known := freeBytes(filepath.Dir(db.path)); known && free < db.walLimit {
+		return domain.Unavailable(fmt.Errorf("ping database: writes failed, and the disk has %d bytes free, less than the WAL's limit of %d",
+			free, db.walLimit))
+	}
+	err := db.write(ctx, func(tx *Tx) error {
+		return setSetting(ctx, tx, writeProbeKey, strconv.FormatInt(time.Now().UnixNano(), 10))
+	})
+	if err != nil {
+		return fmt.Errorf("ping database: writes fail: %w", err)
+	}
+	db.writesFailing.Store(false)
 	return nil
 }
+
+// writeProbeKey is the setting Ping writes while writes fail: a new value
+// each time, so that the commit writes a page.
+const writeProbeKey = "write_probe"
+
+// sqliteUnavailable says whether err is SQLite's report that the file
+// cannot be written now, for a reason outside the request: a full disk
+// (SQLITE_FULL), an I/O error (SQLITE_IOERR), a file it cannot open
+// (SQLITE_CANTOPEN) or write (SQLITE_READONLY: a file system remounted
+// read-only after errors), or another process's write lock held past
+// busy_timeout (SQLITE_BUSY).
+func sqliteUnavailable(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqliteBusy, sqliteReadOnly, sqliteIOErr, sqliteFull, sqliteCantOpen:
+		return true
+	}
+	return false
+}
+
+// SQLite's primary result codes that sqliteUnavailable knows.
+const (
+	sqliteReadOnly = 8
+	sqliteIOErr    = 10
+	sqliteFull     = 13
+	sqliteCantOpen = 14
+)
 
 // WithTx runs fn in a write transaction and commits if fn returns nil; if fn
 // returns an error or panics, the transaction is rolled back and nothing fn
