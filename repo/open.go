@@ -88,13 +88,14 @@ func OpenStore(ctx context.Context, dsn string) (Store, error) {
 // StoreOptions tune the store OpenStoreWith opens; each store heeds its
 // own, and zero fields mean the defaults.
 type StoreOptions struct {
-	SQLite Options
+	SQLite   Options
+	Postgres postgres.Options
 }
 
 // OpenStoreWith is OpenStore with options other than the defaults.
 func OpenStoreWith(ctx context.Context, dsn string, opts StoreOptions) (Store, error) {
 	if IsPostgres(dsn) {
-		return postgres.Open(ctx, dsn)
+		return postgres.OpenWith(ctx, dsn, opts.Postgres)
 	}
 	return OpenWith(ctx, dsn, opts.SQLite)
 }

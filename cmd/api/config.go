@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/postgres"
 )
 
 // Config is the whole configuration of the server.
@@ -69,6 +70,12 @@ type Config struct {
 	// SQLiteWALLimit is the size, in MiB, at which SQLite's write-ahead log
 	// is started over (repo.Options.WALLimit).
 	SQLiteWALLimit int
+	// PostgresConnectTimeout and PostgresStatementTimeout bound the waits
+	// on PostgreSQL (postgres.Options).
+	PostgresConnectTimeout, PostgresStatementTimeout time.Duration
+	// RequestTimeout bounds each API request but the event streams
+	// (api.Config.RequestTimeout).
+	RequestTimeout time.Duration
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -148,6 +155,9 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "egress-allow-private", false, "let webhook endpoints and push subscriptions use plain http and reach private,\nloopback and link-local addresses; for tests and closed networks only: on a public\nserver it lets any account or browser make this server call inside its network")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "the former name of --egress-allow-private")
 	fs.IntVar(&cfg.SQLiteWALLimit, "sqlite-wal-limit", repo.DefaultWALLimit>>20, "`MiB` of SQLite's write-ahead log at which it is copied into the database file and\nstarted over, waiting up to 100 ms for the reads in progress; after a full disk, writes\nresume once about this much is free beside what the database file grows by")
+	fs.DurationVar(&cfg.PostgresConnectTimeout, "postgres-connect-timeout", postgres.DefaultConnectTimeout, "how long making a connection to PostgreSQL may take, unless the URL sets connect_timeout")
+	fs.DurationVar(&cfg.PostgresStatementTimeout, "postgres-statement-timeout", postgres.DefaultStatementTimeout, "how long one statement on PostgreSQL may take (statement_timeout, unless the URL sets it;\nalso idle_in_transaction_session_timeout); the server waits 1s more for an answer, then\ncloses the connection and answers 503 unavailable. Migrations are not bounded")
+	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", api.DefaultRequestTimeout, "how long an API request may take (the event streams are not bounded); one that runs out\nwaiting for the database is answered 503 unavailable")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
@@ -277,6 +287,15 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.SchedulerInterval < time.Second {
 		errs = append(errs, fmt.Errorf("--scheduler-interval %v: want at least 1s", cfg.SchedulerInterval))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"postgres-connect-timeout", cfg.PostgresConnectTimeout}, {"postgres-statement-timeout", cfg.PostgresStatementTimeout},
+		{"request-timeout", cfg.RequestTimeout}} {
+		if d.v < 100*time.Millisecond {
+			errs = append(errs, fmt.Errorf("--%s %v: want at least 100ms", d.name, d.v))
+		}
 	}
 	if cfg.SQLiteWALLimit < 1 || cfg.SQLiteWALLimit > 1024 {
 		errs = append(errs, fmt.Errorf("--sqlite-wal-limit %d: want 1 to 1024 (MiB)", cfg.SQLiteWALLimit))
@@ -427,12 +446,16 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("vapid_subject", cfg.VAPIDSubject),
 		slog.Bool("webhook_allow_private", cfg.WebhookAllowPrivate),
 		slog.Int("sqlite_wal_limit_mib", cfg.SQLiteWALLimit),
+		slog.String("postgres_connect_timeout", cfg.PostgresConnectTimeout.String()),
+		slog.String("postgres_statement_timeout", cfg.PostgresStatementTimeout.String()),
+		slog.String("request_timeout", cfg.RequestTimeout.String()),
 	}, cfg.Inbound.logAttrs()...)...)
 }
 
 // storeOptions is how the store is opened.
 func (cfg *Config) storeOptions() repo.StoreOptions {
-	return repo.StoreOptions{SQLite: repo.Options{WALLimit: int64(cfg.SQLiteWALLimit) << 20}}
+	return repo.StoreOptions{SQLite: repo.Options{WALLimit: int64(cfg.SQLiteWALLimit) << 20},
+		Postgres: postgres.Options{ConnectTimeout: cfg.PostgresConnectTimeout, StatementTimeout: cfg.PostgresStatementTimeout}}
 }
 
 // redactDSN hides the password of a PostgreSQL URL, for the log.
