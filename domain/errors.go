@@ -47,8 +47,14 @@ func (e *Error) Error() string {
 	return e.Code + ": " + e.Message
 }
 
-// Unwrap is the failure an unavailable error stands for, if any.
-func (e *Error) Unwrap() error { return e.cause }
+// Unwrap is the failure an unavailable error stands for, if any. A nil
+// *Error wraps nothing: errors.Is walks into one (see ErrorOf).
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.cause
+}
 
 // UnavailableRetryAfter is how long a client is told to wait when the store
 // is unavailable: a database restarts, or a connection is made again, in
