@@ -170,6 +170,7 @@ func domainProblem(err error) *Problem {
 		domain.KindNotFound:     http.StatusNotFound,
 		domain.KindConflict:     http.StatusConflict,
 		domain.KindRateLimited:  http.StatusTooManyRequests,
+		domain.KindUnavailable:  http.StatusServiceUnavailable,
 	}[de.Kind]
 	if status == 0 {
 		return nil

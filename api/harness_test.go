@@ -56,9 +56,15 @@ type session struct {
 
 func newHarness(t *testing.T, configure ...func(*api.Config)) *harness {
 	t.Helper()
+	return newHarnessAt(t, repotest.DSN(t), configure...)
+}
+
+// newHarnessAt is newHarness on the database dsn.
+func newHarnessAt(t *testing.T, dsn string, configure ...func(*api.Config)) *harness {
+	t.Helper()
 	runParallel(t)
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
-		dsn: repotest.DSN(t), configure: configure}
+		dsn: dsn, configure: configure}
 	h.start()
 	return h
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // maxBodyBytes caps every request body. The API takes small JSON documents
@@ -151,6 +154,33 @@ func recoverPanics(log *slog.Logger) echo.MiddlewareFunc {
 				err = fmt.Errorf("panic: %v", p)
 			}()
 			return next(c)
+		}
+	}
+}
+
+// streams are the routes whose answer stays open (Server-Sent Events):
+// boundRequests leaves them alone.
+var streams = map[string]bool{"/v1/me/events": true, "/v1/games/:id/events": true}
+
+// boundRequests gives each request but the streams d to be answered in,
+// through its context, which every wait on the store heeds. A request that
+// fails once its time is up failed for want of the store, nearly always
+// (a database that does not answer, a queue of writes): 503 unavailable,
+// unless it failed for a reason of its own.
+func boundRequests(d time.Duration) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if streams[c.Path()] {
+				return next(c)
+			}
+			ctx, cancel := context.WithTimeout(c.Request().Context(), d)
+			defer cancel()
+			c.SetRequest(c.Request().WithContext(ctx))
+			err := next(c)
+			if _, classified := domain.ErrorOf(err); err != nil && !classified && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = domain.Unavailable(fmt.Errorf("no answer within the request timeout of %v: %w", d, err))
+			}
+			return err
 		}
 	}
 }

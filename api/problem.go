@@ -154,6 +154,14 @@ func httpErrorProblem(he *echo.HTTPError) *Problem {
 	return p
 }
 
+// retryAfter is the wait a 429 or a 503 names when the error does not know
+// better: a rate limit's window is usually an hour; a store that is
+// unavailable comes back in seconds (domain.UnavailableRetryAfter).
+var retryAfter = map[int]time.Duration{
+	http.StatusTooManyRequests:    time.Hour,
+	http.StatusServiceUnavailable: domain.UnavailableRetryAfter,
+}
+
 // handleError is echo's error handler: it renders err as a problem.
 func (s *Server) handleError(err error, c echo.Context) {
 	res := c.Response()
@@ -167,9 +175,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		body, _ = json.Marshal(p)
 	}
 	res.Header().Set(echo.HeaderContentType, ContentTypeProblem)
-	if p.Status == http.StatusTooManyRequests && res.Header().Get("Retry-After") == "" {
-		// Every 429 says when to come back: the domain's estimate, else an hour.
-		wait := time.Hour
+	if wait, ok := retryAfter[p.Status]; ok && res.Header().Get("Retry-After") == "" {
+		// Every 429 and 503 says when to come back: the domain's estimate,
+		// else the status's default.
 		if de, ok := domain.ErrorOf(err); ok && de.RetryAfter > 0 {
 			wait = de.RetryAfter
 		}

@@ -88,7 +88,15 @@ type Config struct {
 	// TournamentLog is the most entries a tournament's log keeps (see
 	// domain.ServiceConfig); 0 means domain.DefaultTournamentLog.
 	TournamentLog int
+	// RequestTimeout bounds each request but the event streams; zero means
+	// DefaultRequestTimeout.
+	RequestTimeout time.Duration
 }
+
+// DefaultRequestTimeout bounds a request: three times a statement's
+// timeout on PostgreSQL (postgres.DefaultStatementTimeout), where a
+// request takes milliseconds.
+const DefaultRequestTimeout = 15 * time.Second
 
 // Server is the HTTP API. It is an http.Handler, so tests can mount it on an
 // httptest.Server; Serve and Shutdown run it on a listener.
@@ -133,6 +141,9 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
 	if cfg.DB == nil {
 		return nil, errors.New("api: no database")
 	}
@@ -164,6 +175,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		requestID,
 		logRequests(log, s.observe),
 		recoverPanics(log),
+		boundRequests(cfg.RequestTimeout),
 	)
 	// CORS before anything that can refuse a request, so that a page of an
 	// allowed origin can read the problem.

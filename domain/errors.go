@@ -19,6 +19,9 @@ const (
 	KindNotFound                     // no such thing, or not visible to the caller
 	KindConflict                     // the state moved on (stale ply, game over, reused key)
 	KindRateLimited                  // too many requests
+	// KindUnavailable: the store cannot serve now (a full disk, a database
+	// that does not answer in time); the same request may succeed later.
+	KindUnavailable
 )
 
 // Error is a domain error with a stable machine-readable code.
@@ -29,12 +32,55 @@ type Error struct {
 	// Turn is set for KindIllegalTurn: the rule code and the index of the
 	// bad part of the ply.
 	Turn *ruleset.Error
-	// RetryAfter is, for KindRateLimited, how long until the same request
-	// can succeed; 0 if unknown.
+	// RetryAfter is, for KindRateLimited and KindUnavailable, how long
+	// until the same request can succeed; 0 if unknown.
 	RetryAfter time.Duration
+	// cause is the failure a KindUnavailable error stands for (see
+	// Unavailable): for the log, never for the client.
+	cause error
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string {
+	if e.cause != nil {
+		return e.Code + ": " + e.Message + ": " + e.cause.Error()
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Unwrap is the failure an unavailable error stands for, if any. A nil
+// *Error wraps nothing: errors.Is walks into one (see ErrorOf).
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.cause
+}
+
+// UnavailableRetryAfter is how long a client is told to wait when the store
+// is unavailable: a database restarts, or a connection is made again, in
+// seconds; a full disk waits for an operator, and a client that tries
+// every few seconds costs next to nothing meanwhile.
+const UnavailableRetryAfter = 5 * time.Second
+
+// Unavailable marks err, a failure of the store, as its state rather than
+// the request's: a full disk, a database that does not answer in time or
+// not at all. The store marks such failures where it meets them; the HTTP
+// edge answers them 503 unavailable with Retry-After, and the mail worker
+// does not count them as a delivery attempt. nil stays nil, and an error
+// marked once is returned as it is.
+func Unavailable(err error) error {
+	if err == nil || IsUnavailable(err) {
+		return err
+	}
+	return &Error{Kind: KindUnavailable, Code: CodeUnavailable, RetryAfter: UnavailableRetryAfter, cause: err,
+		Message: "The server cannot reach its data store just now; try again shortly."}
+}
+
+// IsUnavailable says whether err is, or wraps, a failure Unavailable marked.
+func IsUnavailable(err error) bool {
+	de, ok := ErrorOf(err)
+	return ok && de.Kind == KindUnavailable
+}
 
 // Errorf builds an *Error.
 func Errorf(kind Kind, code, format string, args ...any) *Error {
@@ -68,6 +114,8 @@ const (
 	// CodeNotDue is the scheduler's "nothing to do": a tick found the game's
 	// reminder or deadline not due (it ran twice, or on two servers).
 	CodeNotDue = "not_due"
+	// CodeUnavailable: the store cannot serve now (KindUnavailable).
+	CodeUnavailable = "unavailable"
 
 	// Mail to strangers (see MailPolicy).
 	CodeEmailDomainLiteral   = "email_domain_literal"       // ann@[127.0.0.1]

@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lesspost/lesspost/domain/less"
@@ -42,5 +43,31 @@ func TestClassify(t *testing.T) {
 	}
 	if got := classify(diskFull); !errors.Is(got, diskFull) {
 		t.Errorf("classify lost the error: %v", got)
+	}
+}
+
+// Unavailable marks a store failure once, keeps it for the log, and is what
+// ErrorOf classifies; nil stays nil.
+func TestUnavailable(t *testing.T) {
+	diskFull := errors.New("database or disk is full")
+	err := fmt.Errorf("create game: %w", Unavailable(fmt.Errorf("commit: %w", diskFull)))
+	de, ok := ErrorOf(err)
+	if !ok || de.Kind != KindUnavailable || de.Code != CodeUnavailable || de.RetryAfter != UnavailableRetryAfter {
+		t.Fatalf("ErrorOf = %+v, %v", de, ok)
+	}
+	if !errors.Is(err, diskFull) || !IsUnavailable(err) {
+		t.Errorf("the failure is lost: %v", err)
+	}
+	if strings.Contains(de.Message, "full") {
+		t.Errorf("the message for the client names the failure: %q", de.Message)
+	}
+	if again := Unavailable(err); again != err {
+		t.Errorf("marked twice: %v", again)
+	}
+	if c := classify(err); !errors.Is(c, diskFull) {
+		t.Errorf("classify lost the failure: %v", c)
+	}
+	if Unavailable(nil) != nil || IsUnavailable(diskFull) {
+		t.Error("Unavailable(nil) or IsUnavailable of an unmarked error")
 	}
 }

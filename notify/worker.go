@@ -57,6 +57,8 @@ type Worker struct {
 	Observer Observer
 
 	wake chan struct{}
+	// unrecorded is what the store could not record (see recordPending).
+	unrecorded pending
 	// lag and lagAt are what Lag reports: how late the outbox was at the
 	// last claim, and when that was (Unix nanoseconds; 0: never).
 	lag, lagAt atomic.Int64
@@ -141,10 +143,72 @@ func (w *Worker) Wake() {
 	}
 }
 
+// pending is what a worker could not record because the store failed (a
+// database restarting, a commit whose answer was lost): mail it sent, failed
+// attempts, and claims on mail it did not try. Until it is recorded, the
+// mail stays claimed, and with it the later mail of its thread, so the
+// worker records it again before it claims anything else.
+type pending struct {
+	mu       sync.Mutex
+	sent     []domain.SentMail
+	failed   []failedAttempt
+	released []int64
+}
+
+// failedAttempt is a MarkAttemptFailed to make.
+type failedAttempt struct {
+	id        int64
+	f         domain.MailFailure
+	next, now time.Time
+}
+
+// recordPending records what the store could not record before, and
+// reports an error while any of it is left.
+func (w *Worker) recordPending(ctx context.Context) error {
+	p := &w.unrecorded
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.sent)+len(p.failed)+len(p.released) == 0 {
+		return nil
+	}
+	var errs []error
+	if len(p.sent) > 0 {
+		// Recording it twice (the first answer was lost) changes nothing.
+		if err := w.Store.MarkSentBatch(ctx, w.Claimant, p.sent); err != nil {
+			errs = append(errs, err)
+		} else {
+			w.Log.InfoContext(ctx, "mail sent earlier now recorded", "mails", len(p.sent))
+			p.sent = nil
+		}
+	}
+	left := p.failed[:0]
+	for _, a := range p.failed {
+		if err := w.Store.MarkAttemptFailed(ctx, w.Claimant, a.id, a.f, a.next, a.now); err != nil {
+			errs = append(errs, err)
+			left = append(left, a)
+		}
+	}
+	p.failed = left
+	if len(p.released) > 0 {
+		if err := w.Store.ReleaseMail(ctx, w.Claimant, p.released); err != nil {
+			errs = append(errs, err)
+		} else {
+			p.released = nil
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("record what the store failed to record before: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
 // Run delivers mail until ctx ends.
 func (w *Worker) Run(ctx context.Context) error {
 	t := time.NewTicker(w.Poll)
 	defer t.Stop()
+	// What is left unrecorded at the end stays claimed until the lease
+	// ends, and mail sent goes out again: one more try.
+	defer func() { _ = w.recordPending(context.WithoutCancel(ctx)) }()
 	lastSent := w.Now()
 	for {
 		n, err := w.DeliverDue(ctx)
@@ -175,8 +239,13 @@ func (w *Worker) Run(ctx context.Context) error {
 // is done, so it also bounds the mail a crash could send twice.
 const batchSize = 50
 
-// DeliverDue makes one pass over the due mail and returns how many were sent.
+// DeliverDue makes one pass over the due mail and returns how many were
+// sent. It first records what the store failed to record before: until
+// then it claims nothing.
 func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
+	if err := w.recordPending(ctx); err != nil {
+		return 0, err
+	}
 	sent := 0
 	for {
 		now := w.Now()
@@ -270,6 +339,12 @@ func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last
 		case ctx.Err() != nil && errors.Is(o.err, ctx.Err()):
 			// shutting down: the attempt does not count
 			untried = append(untried, m.ID)
+		case domain.IsUnavailable(o.err):
+			// The store failed while the mail was rendered: not the mail's
+			// fault, and not an attempt. It is due again at once, and the
+			// pass ends.
+			untried = append(untried, m.ID)
+			errs = append(errs, o.err)
 		default:
 			errs = append(errs, w.failed(ctx, m, o.err, o.at))
 		}
@@ -277,6 +352,9 @@ func (w *Worker) deliverBatch(ctx context.Context, due []domain.OutboxMail, last
 	// Released, so that another worker need not wait for the lease to end.
 	if err := w.Store.ReleaseMail(context.WithoutCancel(ctx), w.Claimant, untried); err != nil {
 		w.Log.ErrorContext(ctx, "release claimed mail", "mails", len(untried), "error", err)
+		w.unrecorded.mu.Lock()
+		w.unrecorded.released = append(w.unrecorded.released, untried...)
+		w.unrecorded.mu.Unlock()
 		errs = append(errs, err)
 	}
 	return sent, len(untried), errors.Join(errs...)
@@ -304,9 +382,13 @@ func (w *Worker) recordSent(ctx context.Context, in <-chan domain.SentMail) erro
 			}
 		}
 		if err := w.Store.MarkSentBatch(context.WithoutCancel(ctx), w.Claimant, batch); err != nil {
-			// The Message-IDs let the recipients' clients recognise the
-			// duplicates.
-			w.Log.ErrorContext(ctx, "mail sent but not recorded", "mails", len(batch), "error", err)
+			// Recorded again before the next claim (recordPending): the
+			// mail stays claimed meanwhile, so nobody sends it again unless
+			// the store fails for longer than the lease.
+			w.Log.ErrorContext(ctx, "mail sent but not recorded yet", "mails", len(batch), "error", err)
+			w.unrecorded.mu.Lock()
+			w.unrecorded.sent = append(w.unrecorded.sent, batch...)
+			w.unrecorded.mu.Unlock()
 			errs = append(errs, err)
 		}
 	}
@@ -370,6 +452,9 @@ func (w *Worker) failed(ctx context.Context, m domain.OutboxMail, err error, now
 	// description without what the mail server said.
 	if err := w.Store.MarkAttemptFailed(ctx, w.Claimant, m.ID, failure(err), next, now); err != nil {
 		w.Log.ErrorContext(ctx, "record failed delivery", "mail", m.ID, "error", err)
+		w.unrecorded.mu.Lock()
+		w.unrecorded.failed = append(w.unrecorded.failed, failedAttempt{id: m.ID, f: failure(err), next: next, now: now})
+		w.unrecorded.mu.Unlock()
 		return err
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -581,4 +582,122 @@ func TestWorkerLag(t *testing.T) {
 	if got := w.Lag(); got != 0 {
 		t.Errorf("retries: lag %v, want 0", got)
 	}
+}
+
+// recordsFail is an outbox whose records of sent mail fail, the way a
+// database that restarts fails them (kept: false), or one whose answer to
+// the commit is lost (kept: true).
+type recordsFail struct {
+	*repo.DB
+	failing *atomic.Bool
+	kept    bool
+}
+
+func (s recordsFail) MarkSentBatch(ctx context.Context, claimant string, sent []domain.SentMail) error {
+	if !s.failing.Load() {
+		return s.DB.MarkSentBatch(ctx, claimant, sent)
+	}
+	if s.kept {
+		if err := s.DB.MarkSentBatch(ctx, claimant, sent); err != nil {
+			return err
+		}
+		return domain.Unavailable(errors.New("commit transaction: unexpected EOF"))
+	}
+	return domain.Unavailable(errors.New("terminating connection due to administrator command (SQLSTATE 57P01)"))
+}
+
+// Mail sent that the store failed to record is recorded as soon as the
+// store answers again: the later mail of its thread need not wait for the
+// claim's lease to end, and nothing is sent twice when it ends.
+func TestWorkerRecordsOnceTheStoreAnswers(t *testing.T) {
+	for _, kept := range []bool{false, true} {
+		t.Run(fmt.Sprintf("kept=%v", kept), func(t *testing.T) {
+			now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+			sender := &flakySender{}
+			w, db := newTestWorker(t, sender, &now)
+			var failing atomic.Bool
+			w.Store = recordsFail{db, &failing, kept}
+			ctx := t.Context()
+			login := func() { // one address: one thread
+				t.Helper()
+				if err := db.RequestLogin(ctx, "ann@example.org", "en", now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			login()
+			login()
+			failing.Store(true)
+			if n, err := w.DeliverDue(ctx); n != 2 || err == nil {
+				t.Fatalf("sent %d, %v; want 2 and an error", n, err)
+			}
+			failing.Store(false)
+			login()
+			if n, err := w.DeliverDue(ctx); n != 1 || err != nil {
+				t.Errorf("once the store answers: sent %d, %v; want the third mail at once", n, err)
+			}
+			now = now.Add(2 * w.Lease)
+			if n, err := w.DeliverDue(ctx); n != 0 || err != nil {
+				t.Errorf("after the lease: sent %d, %v; want nothing again", n, err)
+			}
+			if ids := messageIDs(sender.sent); len(sender.sent) != 3 || len(ids) != 3 {
+				t.Errorf("%d messages sent, %d different; want 3", len(sender.sent), len(ids))
+			}
+			if due, err := db.DueMail(ctx, now, 10); err != nil || len(due) != 0 {
+				t.Errorf("%d mails still due (%v)", len(due), err)
+			}
+		})
+	}
+}
+
+// messageIDs is the set of the messages' Message-IDs.
+func messageIDs(msgs []Message) map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range msgs {
+		ids[m.MessageID] = true
+	}
+	return ids
+}
+
+// gamesFail is a game store whose reads fail while failing is set, as a
+// database that restarts fails them.
+type gamesFail struct {
+	domain.GameRecords
+	failing *atomic.Bool
+}
+
+func (s gamesFail) Game(ctx context.Context, id string) (domain.Game, error) {
+	if s.failing.Load() {
+		return domain.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
+	}
+	return s.GameRecords.Game(ctx, id)
+}
+
+// A database failure while a mail is rendered is not the mail's: it spends
+// no delivery attempt, and the mail is due again at once.
+func TestWorkerRenderingOnAFailingStore(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	sender := &flakySender{}
+	w, db := newTestWorker(t, sender, &now)
+	var observed counts
+	w.Observer = &observed
+	var failing atomic.Bool
+	w.Renderer.Store = gamesFail{db, &failing}
+	ctx := t.Context()
+	queueGames(t, db, 1, 0, now) // two invitations
+	failing.Store(true)
+	if n, err := w.DeliverDue(ctx); n != 0 || !domain.IsUnavailable(err) {
+		t.Fatalf("sent %d, %v; want none, and the store's error", n, err)
+	}
+	due, err := db.DueMail(ctx, now, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(due) != 2 || due[0].Attempts != 0 || due[1].Attempts != 0 {
+		t.Fatalf("due at once: %d mails (%+v); want both invitations, no attempt spent", len(due), due)
+	}
+	failing.Store(false)
+	if n, err := w.DeliverDue(ctx); n != 2 || err != nil {
+		t.Errorf("once the store answers: sent %d, %v; want 2", n, err)
+	}
+	observed.check(t, 2, 0, 0)
 }

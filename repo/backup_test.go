@@ -115,7 +115,7 @@ func TestBackupRefuses(t *testing.T) {
 			wantErr: "no such file", wantIs: fs.ErrNotExist},
 		{name: "a newer schema", src: func(t testing.TB) string {
 			path := freshPath(t)
-			pool, err := openWritePool(t.Context(), path)
+			pool, err := openWritePool(t.Context(), path, DefaultWALLimit)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -720,7 +720,7 @@ func TestSyncCacheBetweenBatchesWaitsForNobody(t *testing.T) {
 	id := f.game.ID
 	checkFresh(t, f.db, id)
 	wantCached(t, f.db, id, true)
-	other, err := openWritePool(ctx, f.path)
+	other, err := openWritePool(ctx, f.path, DefaultWALLimit)
 	if err != nil {
 		t.Fatal(err)
 	}

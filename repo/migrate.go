@@ -34,7 +34,7 @@ func Migrate(ctx context.Context, path string) (Migrated, error) {
 	if err := makePrivate(path); err != nil {
 		return Migrated{}, err
 	}
-	pool, err := openWritePool(ctx, path)
+	pool, err := openWritePool(ctx, path, DefaultWALLimit)
 	if err != nil {
 		return Migrated{}, err
 	}

@@ -82,10 +82,22 @@ func IsPostgres(dsn string) bool {
 // postgres:// URL, else the SQLite file at that path. Either way the schema
 // is migrated to the current version first.
 func OpenStore(ctx context.Context, dsn string) (Store, error) {
+	return OpenStoreWith(ctx, dsn, StoreOptions{})
+}
+
+// StoreOptions tune the store OpenStoreWith opens; each store heeds its
+// own, and zero fields mean the defaults.
+type StoreOptions struct {
+	SQLite   Options
+	Postgres postgres.Options
+}
+
+// OpenStoreWith is OpenStore with options other than the defaults.
+func OpenStoreWith(ctx context.Context, dsn string, opts StoreOptions) (Store, error) {
 	if IsPostgres(dsn) {
-		return postgres.Open(ctx, dsn)
+		return postgres.OpenWith(ctx, dsn, opts.Postgres)
 	}
-	return Open(ctx, dsn)
+	return OpenWith(ctx, dsn, opts.SQLite)
 }
 
 // MigrateStore applies the pending migrations of the store dsn names, as

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // Group commit. Every write transaction goes to one goroutine that owns the
@@ -58,6 +60,9 @@ func (db *DB) write(ctx context.Context, fn func(*Tx) error) error {
 	if out.panicked != nil {
 		panic(out.panicked)
 	}
+	if sqliteUnavailable(out.err) {
+		return domain.Unavailable(out.err)
+	}
 	return out.err
 }
 
@@ -86,6 +91,7 @@ func (db *DB) writeLoop() {
 			}
 		}
 		outcomes := db.commitBatch(batch)
+		db.noteWrites(outcomes)
 		// The commit moved the monitor's data_version, so reads do not trust
 		// the game cache until the writer has looked again for other
 		// processes' commits: it does so at once, before the callers learn
@@ -95,6 +101,18 @@ func (db *DB) writeLoop() {
 			job.done <- outcomes[i]
 		}
 		clear(batch) // let the jobs' closures go
+		// After the callers have their outcome: the next batch waits for it.
+		db.limitWAL()
+	}
+}
+
+// noteWrites notes a write that failed for want of disk (see Ping).
+func (db *DB) noteWrites(outcomes []writeOutcome) {
+	for _, o := range outcomes {
+		if sqliteUnavailable(o.err) {
+			db.writesFailing.Store(true)
+			return
+		}
 	}
 }
 

@@ -4401,6 +4401,13 @@ type TournamentAfterAction = Tournament
 // `insufficient_scope` adds `scope`.
 type Unauthorized = Problem
 
+// Unavailable RFC 9457 problem details. `code` is the stable machine-readable
+// identifier to branch on; `title` and `detail` are for humans and may
+// change. Some codes add extension members (listed with the code):
+// `illegal_turn` adds `rule`, `rule_ref` and `index`;
+// `insufficient_scope` adds `scope`.
+type Unavailable = Problem
+
 // UnprocessableEntity RFC 9457 problem details. `code` is the stable machine-readable
 // identifier to branch on; `title` and `detail` are for humans and may
 // change. Some codes add extension members (listed with the code):
@@ -17609,6 +17616,11 @@ type GetCalendarResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetCalendarResponse503Headers the declared response headers of an HTTP 503 response for GetCalendar
+type GetCalendarResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetCalendarResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17620,8 +17632,12 @@ type GetCalendarResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetCalendarResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCalendarResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17642,6 +17658,11 @@ func (r GetCalendarResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetCalendarResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetCalendarResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17783,6 +17804,11 @@ func (r LoginPageResponse) ContentType() string {
 	return ""
 }
 
+// NeverEmailPageResponse503Headers the declared response headers of an HTTP 503 response for NeverEmailPage
+type NeverEmailPageResponse503Headers struct {
+	RetryAfter int
+}
+
 type NeverEmailPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17790,6 +17816,10 @@ type NeverEmailPageResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *NeverEmailPageResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17800,6 +17830,11 @@ func (r NeverEmailPageResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r NeverEmailPageResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r NeverEmailPageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17831,6 +17866,11 @@ func (r NeverEmailPageResponse) ContentType() string {
 	return ""
 }
 
+// NeverEmailResponse503Headers the declared response headers of an HTTP 503 response for NeverEmail
+type NeverEmailResponse503Headers struct {
+	RetryAfter int
+}
+
 type NeverEmailResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17840,6 +17880,10 @@ type NeverEmailResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *NeverEmailResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -17855,6 +17899,11 @@ func (r NeverEmailResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r NeverEmailResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r NeverEmailResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17989,6 +18038,11 @@ func (r PlayPageResponse) ContentType() string {
 	return ""
 }
 
+// GetReadinessResponse503Headers the declared response headers of an HTTP 503 response for GetReadiness
+type GetReadinessResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetReadinessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17998,6 +18052,8 @@ type GetReadinessResponse struct {
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReadinessResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18044,6 +18100,11 @@ func (r GetReadinessResponse) ContentType() string {
 	return ""
 }
 
+// ResubscribeResponse503Headers the declared response headers of an HTTP 503 response for Resubscribe
+type ResubscribeResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResubscribeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18053,6 +18114,10 @@ type ResubscribeResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResubscribeResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18068,6 +18133,11 @@ func (r ResubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ResubscribeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResubscribeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18278,6 +18348,11 @@ type StandingsPageResponse304Headers struct {
 	ETag         string
 }
 
+// StandingsPageResponse503Headers the declared response headers of an HTTP 503 response for StandingsPage
+type StandingsPageResponse503Headers struct {
+	RetryAfter int
+}
+
 type StandingsPageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18287,10 +18362,14 @@ type StandingsPageResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StandingsPageResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *StandingsPageResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StandingsPageResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18306,6 +18385,11 @@ func (r StandingsPageResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r StandingsPageResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StandingsPageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18342,6 +18426,11 @@ type WatchTournamentGameResponse303Headers struct {
 	Location string
 }
 
+// WatchTournamentGameResponse503Headers the declared response headers of an HTTP 503 response for WatchTournamentGame
+type WatchTournamentGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type WatchTournamentGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18351,8 +18440,12 @@ type WatchTournamentGameResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers303 the parsed response headers for an HTTP 303 response
 	Headers303 *WatchTournamentGameResponse303Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WatchTournamentGameResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18368,6 +18461,11 @@ func (r WatchTournamentGameResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WatchTournamentGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WatchTournamentGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18399,6 +18497,11 @@ func (r WatchTournamentGameResponse) ContentType() string {
 	return ""
 }
 
+// UnsubscribePageResponse503Headers the declared response headers of an HTTP 503 response for UnsubscribePage
+type UnsubscribePageResponse503Headers struct {
+	RetryAfter int
+}
+
 type UnsubscribePageResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18406,6 +18509,10 @@ type UnsubscribePageResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribePageResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18416,6 +18523,11 @@ func (r UnsubscribePageResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UnsubscribePageResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnsubscribePageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18447,6 +18559,11 @@ func (r UnsubscribePageResponse) ContentType() string {
 	return ""
 }
 
+// UnsubscribeResponse503Headers the declared response headers of an HTTP 503 response for Unsubscribe
+type UnsubscribeResponse503Headers struct {
+	RetryAfter int
+}
+
 type UnsubscribeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18456,6 +18573,10 @@ type UnsubscribeResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribeResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -18471,6 +18592,11 @@ func (r UnsubscribeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r UnsubscribeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnsubscribeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18507,6 +18633,11 @@ type RequestLoginResponse429Headers struct {
 	RetryAfter int
 }
 
+// RequestLoginResponse503Headers the declared response headers of an HTTP 503 response for RequestLogin
+type RequestLoginResponse503Headers struct {
+	RetryAfter int
+}
+
 type RequestLoginResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18522,8 +18653,12 @@ type RequestLoginResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RequestLoginResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RequestLoginResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -18554,6 +18689,11 @@ func (r RequestLoginResponse) GetApplicationproblemJSON429() *TooManyRequests {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RequestLoginResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RequestLoginResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18590,6 +18730,11 @@ type LogoutResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
+type LogoutResponse503Headers struct {
+	RetryAfter int
+}
+
 type LogoutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18599,8 +18744,12 @@ type LogoutResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *LogoutResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogoutResponse503Headers
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -18616,6 +18765,11 @@ func (r LogoutResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r LogoutResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LogoutResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18662,6 +18816,11 @@ type RefreshTokenResponse429Headers struct {
 	RetryAfter int
 }
 
+// RefreshTokenResponse503Headers the declared response headers of an HTTP 503 response for RefreshToken
+type RefreshTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type RefreshTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18677,12 +18836,16 @@ type RefreshTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RefreshTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RefreshTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RefreshTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RefreshTokenResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18713,6 +18876,11 @@ func (r RefreshTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RefreshTokenResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RefreshTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18759,6 +18927,11 @@ type ExchangeLoginTokenResponse429Headers struct {
 	RetryAfter int
 }
 
+// ExchangeLoginTokenResponse503Headers the declared response headers of an HTTP 503 response for ExchangeLoginToken
+type ExchangeLoginTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type ExchangeLoginTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18776,12 +18949,16 @@ type ExchangeLoginTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ExchangeLoginTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ExchangeLoginTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExchangeLoginTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExchangeLoginTokenResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18817,6 +18994,11 @@ func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON429() *TooManyReque
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExchangeLoginTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18864,6 +19046,11 @@ type CreateGameResponse429Headers struct {
 	RetryAfter int
 }
 
+// CreateGameResponse503Headers the declared response headers of an HTTP 503 response for CreateGame
+type CreateGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18885,12 +19072,16 @@ type CreateGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateGameResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateGameResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -18936,6 +19127,11 @@ func (r CreateGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CreateGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18984,6 +19180,11 @@ type GetGameResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetGameResponse503Headers the declared response headers of an HTTP 503 response for GetGame
+type GetGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18999,12 +19200,16 @@ type GetGameResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetGameResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetGameResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetGameResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19035,6 +19240,11 @@ func (r GetGameResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetGameResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19076,6 +19286,11 @@ type StreamGameEventsResponse429Headers struct {
 	RetryAfter int
 }
 
+// StreamGameEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamGameEvents
+type StreamGameEventsResponse503Headers struct {
+	RetryAfter int
+}
+
 type StreamGameEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19095,10 +19310,14 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamGameEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamGameEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamGameEventsResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -19141,6 +19360,11 @@ func (r StreamGameEventsResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamGameEventsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r StreamGameEventsResponse) GetBody() []byte {
 	return r.Body
@@ -19175,6 +19399,11 @@ type ListGameMailResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListGameMailResponse503Headers the declared response headers of an HTTP 503 response for ListGameMail
+type ListGameMailResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListGameMailResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19190,8 +19419,12 @@ type ListGameMailResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListGameMailResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListGameMailResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19222,6 +19455,11 @@ func (r ListGameMailResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListGameMailResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListGameMailResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19258,6 +19496,11 @@ type ListLegalMovesResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListLegalMovesResponse503Headers the declared response headers of an HTTP 503 response for ListLegalMoves
+type ListLegalMovesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListLegalMovesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19277,8 +19520,12 @@ type ListLegalMovesResponse struct {
 	ApplicationproblemJSON422 *IllegalTurn
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListLegalMovesResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLegalMovesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19321,6 +19568,11 @@ func (r ListLegalMovesResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListLegalMovesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ListLegalMovesResponse) GetBody() []byte {
 	return r.Body
@@ -19355,6 +19607,11 @@ type PreviewTurnResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// PreviewTurnResponse503Headers the declared response headers of an HTTP 503 response for PreviewTurn
+type PreviewTurnResponse503Headers struct {
+	RetryAfter int
+}
+
 type PreviewTurnResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19376,8 +19633,12 @@ type PreviewTurnResponse struct {
 	ApplicationproblemJSON422 *IllegalTurn
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PreviewTurnResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PreviewTurnResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19425,6 +19686,11 @@ func (r PreviewTurnResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PreviewTurnResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PreviewTurnResponse) GetBody() []byte {
 	return r.Body
@@ -19464,6 +19730,11 @@ type GetRecordResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetRecordResponse503Headers the declared response headers of an HTTP 503 response for GetRecord
+type GetRecordResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetRecordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19479,10 +19750,14 @@ type GetRecordResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetRecordResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetRecordResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetRecordResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19513,6 +19788,11 @@ func (r GetRecordResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetRecordResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetRecordResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19564,6 +19844,11 @@ type RematchResponse429Headers struct {
 	RetryAfter int
 }
 
+// RematchResponse503Headers the declared response headers of an HTTP 503 response for Rematch
+type RematchResponse503Headers struct {
+	RetryAfter int
+}
+
 type RematchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19589,6 +19874,8 @@ type RematchResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RematchResponse200Headers
 	// Headers201 the parsed response headers for an HTTP 201 response
@@ -19597,6 +19884,8 @@ type RematchResponse struct {
 	Headers401 *RematchResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RematchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RematchResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19654,6 +19943,11 @@ func (r RematchResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RematchResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RematchResponse) GetBody() []byte {
 	return r.Body
@@ -19693,6 +19987,11 @@ type ResignResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ResignResponse503Headers the declared response headers of an HTTP 503 response for Resign
+type ResignResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResignResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19712,10 +20011,14 @@ type ResignResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ResignResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResignResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResignResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19758,6 +20061,11 @@ func (r ResignResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResignResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResignResponse) GetBody() []byte {
 	return r.Body
@@ -19797,6 +20105,11 @@ type RotateSeatLinkResponse429Headers struct {
 	RetryAfter int
 }
 
+// RotateSeatLinkResponse503Headers the declared response headers of an HTTP 503 response for RotateSeatLink
+type RotateSeatLinkResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateSeatLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19816,10 +20129,14 @@ type RotateSeatLinkResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateSeatLinkResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RotateSeatLinkResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateSeatLinkResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -19862,6 +20179,11 @@ func (r RotateSeatLinkResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateSeatLinkResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RotateSeatLinkResponse) GetBody() []byte {
 	return r.Body
@@ -19896,6 +20218,11 @@ type RotateSpectatorLinkResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateSpectatorLinkResponse503Headers the declared response headers of an HTTP 503 response for RotateSpectatorLink
+type RotateSpectatorLinkResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateSpectatorLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19911,8 +20238,12 @@ type RotateSpectatorLinkResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateSpectatorLinkResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateSpectatorLinkResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19943,6 +20274,11 @@ func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateSpectatorLinkResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19979,6 +20315,11 @@ type ListTurnsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListTurnsResponse503Headers the declared response headers of an HTTP 503 response for ListTurns
+type ListTurnsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListTurnsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19994,8 +20335,12 @@ type ListTurnsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListTurnsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTurnsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20026,6 +20371,11 @@ func (r ListTurnsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListTurnsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTurnsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20067,6 +20417,11 @@ type SubmitTurnResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SubmitTurnResponse503Headers the declared response headers of an HTTP 503 response for SubmitTurn
+type SubmitTurnResponse503Headers struct {
+	RetryAfter int
+}
+
 type SubmitTurnResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20088,10 +20443,14 @@ type SubmitTurnResponse struct {
 	ApplicationproblemJSON422 *IllegalTurn
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *SubmitTurnResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SubmitTurnResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SubmitTurnResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -20139,6 +20498,11 @@ func (r SubmitTurnResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SubmitTurnResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SubmitTurnResponse) GetBody() []byte {
 	return r.Body
@@ -20173,6 +20537,11 @@ type GetBoardViewResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetBoardViewResponse503Headers the declared response headers of an HTTP 503 response for GetBoardView
+type GetBoardViewResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetBoardViewResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20190,8 +20559,12 @@ type GetBoardViewResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetBoardViewResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBoardViewResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20227,6 +20600,11 @@ func (r GetBoardViewResponse) GetApplicationproblemJSON422() *UnprocessableEntit
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetBoardViewResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBoardViewResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20268,6 +20646,11 @@ type GetMeResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetMeResponse503Headers the declared response headers of an HTTP 503 response for GetMe
+type GetMeResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20279,10 +20662,14 @@ type GetMeResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetMeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetMeResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetMeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20303,6 +20690,11 @@ func (r GetMeResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetMeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20344,6 +20736,11 @@ type UpdateMeResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// UpdateMeResponse503Headers the declared response headers of an HTTP 503 response for UpdateMe
+type UpdateMeResponse503Headers struct {
+	RetryAfter int
+}
+
 type UpdateMeResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20361,10 +20758,14 @@ type UpdateMeResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *UpdateMeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateMeResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateMeResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20402,6 +20803,11 @@ func (r UpdateMeResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateMeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateMeResponse) GetBody() []byte {
 	return r.Body
@@ -20436,6 +20842,11 @@ type RotateCalendarLinkResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateCalendarLinkResponse503Headers the declared response headers of an HTTP 503 response for RotateCalendarLink
+type RotateCalendarLinkResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateCalendarLinkResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20447,8 +20858,12 @@ type RotateCalendarLinkResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateCalendarLinkResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateCalendarLinkResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20469,6 +20884,11 @@ func (r RotateCalendarLinkResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RotateCalendarLinkResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateCalendarLinkResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20510,6 +20930,11 @@ type StreamMyEventsResponse429Headers struct {
 	RetryAfter int
 }
 
+// StreamMyEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamMyEvents
+type StreamMyEventsResponse503Headers struct {
+	RetryAfter int
+}
+
 type StreamMyEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20527,10 +20952,14 @@ type StreamMyEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamMyEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamMyEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamMyEventsResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -20568,6 +20997,11 @@ func (r StreamMyEventsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r StreamMyEventsResponse) GetBody() []byte {
 	return r.Body
@@ -20602,6 +21036,11 @@ type ListMyGamesResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListMyGamesResponse503Headers the declared response headers of an HTTP 503 response for ListMyGames
+type ListMyGamesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListMyGamesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20617,8 +21056,12 @@ type ListMyGamesResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListMyGamesResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyGamesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20649,6 +21092,11 @@ func (r ListMyGamesResponse) GetApplicationproblemJSON422() *UnprocessableEntity
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListMyGamesResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20685,6 +21133,11 @@ type ListPushSubscriptionsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListPushSubscriptionsResponse503Headers the declared response headers of an HTTP 503 response for ListPushSubscriptions
+type ListPushSubscriptionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListPushSubscriptionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20698,8 +21151,12 @@ type ListPushSubscriptionsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListPushSubscriptionsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPushSubscriptionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20725,6 +21182,11 @@ func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON404() *NotFound 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPushSubscriptionsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20761,6 +21223,11 @@ type SubscribePushResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SubscribePushResponse503Headers the declared response headers of an HTTP 503 response for SubscribePush
+type SubscribePushResponse503Headers struct {
+	RetryAfter int
+}
+
 type SubscribePushResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20784,8 +21251,12 @@ type SubscribePushResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SubscribePushResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SubscribePushResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20838,6 +21309,11 @@ func (r SubscribePushResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SubscribePushResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SubscribePushResponse) GetBody() []byte {
 	return r.Body
@@ -20872,6 +21348,11 @@ type DeletePushSubscriptionResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// DeletePushSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for DeletePushSubscription
+type DeletePushSubscriptionResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeletePushSubscriptionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20885,8 +21366,12 @@ type DeletePushSubscriptionResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeletePushSubscriptionResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePushSubscriptionResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -20912,6 +21397,11 @@ func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON404() *NotFound
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeletePushSubscriptionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20953,6 +21443,11 @@ type ListPersonalTokensResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListPersonalTokensResponse503Headers the declared response headers of an HTTP 503 response for ListPersonalTokens
+type ListPersonalTokensResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListPersonalTokensResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20964,10 +21459,14 @@ type ListPersonalTokensResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListPersonalTokensResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListPersonalTokensResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPersonalTokensResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20988,6 +21487,11 @@ func (r ListPersonalTokensResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListPersonalTokensResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPersonalTokensResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21029,6 +21533,11 @@ type CreatePersonalTokenResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CreatePersonalTokenResponse503Headers the declared response headers of an HTTP 503 response for CreatePersonalToken
+type CreatePersonalTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreatePersonalTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21048,10 +21557,14 @@ type CreatePersonalTokenResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreatePersonalTokenResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreatePersonalTokenResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePersonalTokenResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21094,6 +21607,11 @@ func (r CreatePersonalTokenResponse) GetApplicationproblemJSON500() *InternalErr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreatePersonalTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreatePersonalTokenResponse) GetBody() []byte {
 	return r.Body
@@ -21128,6 +21646,11 @@ type RevokePersonalTokenResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RevokePersonalTokenResponse503Headers the declared response headers of an HTTP 503 response for RevokePersonalToken
+type RevokePersonalTokenResponse503Headers struct {
+	RetryAfter int
+}
+
 type RevokePersonalTokenResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21141,8 +21664,12 @@ type RevokePersonalTokenResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RevokePersonalTokenResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokePersonalTokenResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21168,6 +21695,11 @@ func (r RevokePersonalTokenResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RevokePersonalTokenResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokePersonalTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21204,6 +21736,11 @@ type ListVacationsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListVacationsResponse503Headers the declared response headers of an HTTP 503 response for ListVacations
+type ListVacationsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListVacationsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21215,8 +21752,12 @@ type ListVacationsResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListVacationsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListVacationsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21237,6 +21778,11 @@ func (r ListVacationsResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListVacationsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListVacationsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21273,6 +21819,11 @@ type DeclareVacationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// DeclareVacationResponse503Headers the declared response headers of an HTTP 503 response for DeclareVacation
+type DeclareVacationResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeclareVacationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21290,8 +21841,12 @@ type DeclareVacationResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeclareVacationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeclareVacationResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21329,6 +21884,11 @@ func (r DeclareVacationResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeclareVacationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeclareVacationResponse) GetBody() []byte {
 	return r.Body
@@ -21363,6 +21923,11 @@ type CancelVacationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CancelVacationResponse503Headers the declared response headers of an HTTP 503 response for CancelVacation
+type CancelVacationResponse503Headers struct {
+	RetryAfter int
+}
+
 type CancelVacationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21376,8 +21941,12 @@ type CancelVacationResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CancelVacationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelVacationResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21403,6 +21972,11 @@ func (r CancelVacationResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CancelVacationResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelVacationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21439,6 +22013,11 @@ type ListWebhooksResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21450,8 +22029,12 @@ type ListWebhooksResponse struct {
 	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWebhooksResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21472,6 +22055,11 @@ func (r ListWebhooksResponse) GetApplicationproblemJSON403() *Forbidden {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhooksResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21514,6 +22102,11 @@ type CreateWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CreateWebhookResponse503Headers the declared response headers of an HTTP 503 response for CreateWebhook
+type CreateWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21533,10 +22126,14 @@ type CreateWebhookResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateWebhookResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateWebhookResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21579,6 +22176,11 @@ func (r CreateWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -21613,6 +22215,11 @@ type DeleteWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21626,8 +22233,12 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeleteWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -21653,6 +22264,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21689,6 +22305,11 @@ type GetWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetWebhookResponse503Headers the declared response headers of an HTTP 503 response for GetWebhook
+type GetWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21704,8 +22325,12 @@ type GetWebhookResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21736,6 +22361,11 @@ func (r GetWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21772,6 +22402,11 @@ type UpdateWebhookResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// UpdateWebhookResponse503Headers the declared response headers of an HTTP 503 response for UpdateWebhook
+type UpdateWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type UpdateWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21791,8 +22426,12 @@ type UpdateWebhookResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateWebhookResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateWebhookResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21835,6 +22474,11 @@ func (r UpdateWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -21869,6 +22513,11 @@ type ListWebhookDeliveriesResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListWebhookDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for ListWebhookDeliveries
+type ListWebhookDeliveriesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListWebhookDeliveriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21886,8 +22535,12 @@ type ListWebhookDeliveriesResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListWebhookDeliveriesResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhookDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21923,6 +22576,11 @@ func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON422() *Unprocess
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhookDeliveriesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21964,6 +22622,11 @@ type RedeliverWebhookResponse429Headers struct {
 	RetryAfter int
 }
 
+// RedeliverWebhookResponse503Headers the declared response headers of an HTTP 503 response for RedeliverWebhook
+type RedeliverWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type RedeliverWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21983,10 +22646,14 @@ type RedeliverWebhookResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RedeliverWebhookResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RedeliverWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RedeliverWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -22029,6 +22696,11 @@ func (r RedeliverWebhookResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RedeliverWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r RedeliverWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -22068,6 +22740,11 @@ type PingWebhookResponse429Headers struct {
 	RetryAfter int
 }
 
+// PingWebhookResponse503Headers the declared response headers of an HTTP 503 response for PingWebhook
+type PingWebhookResponse503Headers struct {
+	RetryAfter int
+}
+
 type PingWebhookResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22087,10 +22764,14 @@ type PingWebhookResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PingWebhookResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PingWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PingWebhookResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -22133,6 +22814,11 @@ func (r PingWebhookResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PingWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PingWebhookResponse) GetBody() []byte {
 	return r.Body
@@ -22172,6 +22858,11 @@ type RotateWebhookSecretResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// RotateWebhookSecretResponse503Headers the declared response headers of an HTTP 503 response for RotateWebhookSecret
+type RotateWebhookSecretResponse503Headers struct {
+	RetryAfter int
+}
+
 type RotateWebhookSecretResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22187,10 +22878,14 @@ type RotateWebhookSecretResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *RotateWebhookSecretResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateWebhookSecretResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateWebhookSecretResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22221,6 +22916,11 @@ func (r RotateWebhookSecretResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RotateWebhookSecretResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22307,6 +23007,11 @@ func (r GetPushKeyResponse) ContentType() string {
 	return ""
 }
 
+// RenewPushSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for RenewPushSubscription
+type RenewPushSubscriptionResponse503Headers struct {
+	RetryAfter int
+}
+
 type RenewPushSubscriptionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22320,6 +23025,10 @@ type RenewPushSubscriptionResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RenewPushSubscriptionResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -22345,6 +23054,11 @@ func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON422() *Unprocess
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RenewPushSubscriptionResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22381,6 +23095,11 @@ type ListTournamentsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// ListTournamentsResponse503Headers the declared response headers of an HTTP 503 response for ListTournaments
+type ListTournamentsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListTournamentsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22396,8 +23115,12 @@ type ListTournamentsResponse struct {
 	ApplicationproblemJSON422 *UnprocessableEntity
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListTournamentsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTournamentsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22428,6 +23151,11 @@ func (r ListTournamentsResponse) GetApplicationproblemJSON422() *UnprocessableEn
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ListTournamentsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22474,6 +23202,11 @@ type CreateTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// CreateTournamentResponse503Headers the declared response headers of an HTTP 503 response for CreateTournament
+type CreateTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22493,12 +23226,16 @@ type CreateTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateTournamentResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTournamentResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -22539,6 +23276,11 @@ func (r CreateTournamentResponse) GetApplicationproblemJSON429() *TooManyRequest
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r CreateTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22587,6 +23329,11 @@ type GetTournamentResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// GetTournamentResponse503Headers the declared response headers of an HTTP 503 response for GetTournament
+type GetTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22602,12 +23349,16 @@ type GetTournamentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTournamentResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetTournamentResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22638,6 +23389,11 @@ func (r GetTournamentResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22679,6 +23435,11 @@ type CancelTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// CancelTournamentResponse503Headers the declared response headers of an HTTP 503 response for CancelTournament
+type CancelTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type CancelTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22702,10 +23463,14 @@ type CancelTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CancelTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CancelTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22758,6 +23523,11 @@ func (r CancelTournamentResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -22797,6 +23567,11 @@ type ExtendTournamentGameResponse429Headers struct {
 	RetryAfter int
 }
 
+// ExtendTournamentGameResponse503Headers the declared response headers of an HTTP 503 response for ExtendTournamentGame
+type ExtendTournamentGameResponse503Headers struct {
+	RetryAfter int
+}
+
 type ExtendTournamentGameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22822,10 +23597,14 @@ type ExtendTournamentGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ExtendTournamentGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ExtendTournamentGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExtendTournamentGameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22883,6 +23662,11 @@ func (r ExtendTournamentGameResponse) GetApplicationproblemJSON500() *InternalEr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExtendTournamentGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ExtendTournamentGameResponse) GetBody() []byte {
 	return r.Body
@@ -22922,6 +23706,11 @@ type JoinTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// JoinTournamentResponse503Headers the declared response headers of an HTTP 503 response for JoinTournament
+type JoinTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type JoinTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22945,10 +23734,14 @@ type JoinTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *JoinTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *JoinTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23001,6 +23794,11 @@ func (r JoinTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r JoinTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -23040,6 +23838,11 @@ type PauseTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// PauseTournamentResponse503Headers the declared response headers of an HTTP 503 response for PauseTournament
+type PauseTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type PauseTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23063,10 +23866,14 @@ type PauseTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PauseTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PauseTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PauseTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23119,6 +23926,11 @@ func (r PauseTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PauseTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PauseTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -23158,6 +23970,11 @@ type AddTournamentPlayerResponse429Headers struct {
 	RetryAfter int
 }
 
+// AddTournamentPlayerResponse503Headers the declared response headers of an HTTP 503 response for AddTournamentPlayer
+type AddTournamentPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
 type AddTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23181,10 +23998,14 @@ type AddTournamentPlayerResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AddTournamentPlayerResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AddTournamentPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddTournamentPlayerResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23237,6 +24058,11 @@ func (r AddTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalErr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AddTournamentPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r AddTournamentPlayerResponse) GetBody() []byte {
 	return r.Body
@@ -23276,6 +24102,11 @@ type EditTournamentPlayerResponse429Headers struct {
 	RetryAfter int
 }
 
+// EditTournamentPlayerResponse503Headers the declared response headers of an HTTP 503 response for EditTournamentPlayer
+type EditTournamentPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
 type EditTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23299,10 +24130,14 @@ type EditTournamentPlayerResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EditTournamentPlayerResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *EditTournamentPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EditTournamentPlayerResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23355,6 +24190,11 @@ func (r EditTournamentPlayerResponse) GetApplicationproblemJSON500() *InternalEr
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EditTournamentPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r EditTournamentPlayerResponse) GetBody() []byte {
 	return r.Body
@@ -23394,6 +24234,11 @@ type ReplaceTournamentPlayerResponse429Headers struct {
 	RetryAfter int
 }
 
+// ReplaceTournamentPlayerResponse503Headers the declared response headers of an HTTP 503 response for ReplaceTournamentPlayer
+type ReplaceTournamentPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
 type ReplaceTournamentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23417,10 +24262,14 @@ type ReplaceTournamentPlayerResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReplaceTournamentPlayerResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ReplaceTournamentPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReplaceTournamentPlayerResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23473,6 +24322,11 @@ func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON500() *Interna
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReplaceTournamentPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ReplaceTournamentPlayerResponse) GetBody() []byte {
 	return r.Body
@@ -23515,6 +24369,11 @@ type GetTournamentRecordsResponse304Headers struct {
 	ETag         string
 }
 
+// GetTournamentRecordsResponse503Headers the declared response headers of an HTTP 503 response for GetTournamentRecords
+type GetTournamentRecordsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetTournamentRecordsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23524,10 +24383,14 @@ type GetTournamentRecordsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetTournamentRecordsResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTournamentRecordsResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTournamentRecordsResponse503Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -23543,6 +24406,11 @@ func (r GetTournamentRecordsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetTournamentRecordsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTournamentRecordsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23579,6 +24447,11 @@ type CloseRegistrationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// CloseRegistrationResponse503Headers the declared response headers of an HTTP 503 response for CloseRegistration
+type CloseRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
 type CloseRegistrationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23596,8 +24469,12 @@ type CloseRegistrationResponse struct {
 	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CloseRegistrationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CloseRegistrationResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23635,6 +24512,11 @@ func (r CloseRegistrationResponse) GetApplicationproblemJSON500() *InternalError
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CloseRegistrationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CloseRegistrationResponse) GetBody() []byte {
 	return r.Body
@@ -23669,6 +24551,11 @@ type OpenRegistrationResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// OpenRegistrationResponse503Headers the declared response headers of an HTTP 503 response for OpenRegistration
+type OpenRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
 type OpenRegistrationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23692,8 +24579,12 @@ type OpenRegistrationResponse struct {
 	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *OpenRegistrationResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *OpenRegistrationResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23746,6 +24637,11 @@ func (r OpenRegistrationResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r OpenRegistrationResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r OpenRegistrationResponse) GetBody() []byte {
 	return r.Body
@@ -23785,6 +24681,11 @@ type ResumeTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// ResumeTournamentResponse503Headers the declared response headers of an HTTP 503 response for ResumeTournament
+type ResumeTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResumeTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23808,10 +24709,14 @@ type ResumeTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ResumeTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ResumeTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResumeTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23864,6 +24769,11 @@ func (r ResumeTournamentResponse) GetApplicationproblemJSON500() *InternalError 
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResumeTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ResumeTournamentResponse) GetBody() []byte {
 	return r.Body
@@ -23903,6 +24813,11 @@ type OverrideTournamentResultResponse429Headers struct {
 	RetryAfter int
 }
 
+// OverrideTournamentResultResponse503Headers the declared response headers of an HTTP 503 response for OverrideTournamentResult
+type OverrideTournamentResultResponse503Headers struct {
+	RetryAfter int
+}
+
 type OverrideTournamentResultResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23926,10 +24841,14 @@ type OverrideTournamentResultResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *OverrideTournamentResultResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *OverrideTournamentResultResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *OverrideTournamentResultResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23982,6 +24901,11 @@ func (r OverrideTournamentResultResponse) GetApplicationproblemJSON500() *Intern
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r OverrideTournamentResultResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r OverrideTournamentResultResponse) GetBody() []byte {
 	return r.Body
@@ -24021,6 +24945,11 @@ type PostponeTournamentRoundResponse429Headers struct {
 	RetryAfter int
 }
 
+// PostponeTournamentRoundResponse503Headers the declared response headers of an HTTP 503 response for PostponeTournamentRound
+type PostponeTournamentRoundResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostponeTournamentRoundResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24046,10 +24975,14 @@ type PostponeTournamentRoundResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PostponeTournamentRoundResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostponeTournamentRoundResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostponeTournamentRoundResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24107,6 +25040,11 @@ func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON500() *Interna
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PostponeTournamentRoundResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PostponeTournamentRoundResponse) GetBody() []byte {
 	return r.Body
@@ -24141,6 +25079,11 @@ type SetTournamentSeedsResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SetTournamentSeedsResponse503Headers the declared response headers of an HTTP 503 response for SetTournamentSeeds
+type SetTournamentSeedsResponse503Headers struct {
+	RetryAfter int
+}
+
 type SetTournamentSeedsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24164,8 +25107,12 @@ type SetTournamentSeedsResponse struct {
 	ApplicationproblemJSON428 *PreconditionRequired
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SetTournamentSeedsResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetTournamentSeedsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24218,6 +25165,11 @@ func (r SetTournamentSeedsResponse) GetApplicationproblemJSON500() *InternalErro
 	return r.ApplicationproblemJSON500
 }
 
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetTournamentSeedsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetTournamentSeedsResponse) GetBody() []byte {
 	return r.Body
@@ -24259,6 +25211,11 @@ type GetStandingsResponse304Headers struct {
 	ETag         string
 }
 
+// GetStandingsResponse503Headers the declared response headers of an HTTP 503 response for GetStandings
+type GetStandingsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetStandingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24270,10 +25227,14 @@ type GetStandingsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetStandingsResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetStandingsResponse304Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetStandingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24294,6 +25255,11 @@ func (r GetStandingsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetStandingsResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetStandingsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24335,6 +25301,11 @@ type WithdrawFromTournamentResponse429Headers struct {
 	RetryAfter int
 }
 
+// WithdrawFromTournamentResponse503Headers the declared response headers of an HTTP 503 response for WithdrawFromTournament
+type WithdrawFromTournamentResponse503Headers struct {
+	RetryAfter int
+}
+
 type WithdrawFromTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24358,10 +25329,14 @@ type WithdrawFromTournamentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *WithdrawFromTournamentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *WithdrawFromTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WithdrawFromTournamentResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24412,6 +25387,11 @@ func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON429() *TooManyR
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON500() *InternalError {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WithdrawFromTournamentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -27519,6 +28499,13 @@ func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -27532,6 +28519,16 @@ func ParseGetCalendarResponse(rsp *http.Response) (*GetCalendarResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetCalendarResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27657,6 +28654,26 @@ func ParseNeverEmailPageResponse(rsp *http.Response) (*NeverEmailPageResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers NeverEmailPageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27697,6 +28714,26 @@ func ParseNeverEmailResponse(rsp *http.Response) (*NeverEmailResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers NeverEmailResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27824,6 +28861,19 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 
 	}
 
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetReadinessResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
 	return response, nil
 }
 
@@ -27862,6 +28912,26 @@ func ParseResubscribeResponse(rsp *http.Response) (*ResubscribeResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResubscribeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28056,6 +29126,13 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28100,6 +29177,16 @@ func ParseStandingsPageResponse(rsp *http.Response) (*StandingsPageResponse, err
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers StandingsPageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28143,6 +29230,13 @@ func ParseWatchTournamentGameResponse(rsp *http.Response) (*WatchTournamentGameR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28156,6 +29250,16 @@ func ParseWatchTournamentGameResponse(rsp *http.Response) (*WatchTournamentGameR
 			headers.Location = value
 		}
 		response.Headers303 = &headers
+	case rsp.StatusCode == 503:
+		var headers WatchTournamentGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28189,6 +29293,26 @@ func ParseUnsubscribePageResponse(rsp *http.Response) (*UnsubscribePageResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribePageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28229,6 +29353,26 @@ func ParseUnsubscribeResponse(rsp *http.Response) (*UnsubscribeResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28290,6 +29434,13 @@ func ParseRequestLoginResponse(rsp *http.Response) (*RequestLoginResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28303,6 +29454,16 @@ func ParseRequestLoginResponse(rsp *http.Response) (*RequestLoginResponse, error
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RequestLoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28346,6 +29507,13 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28359,6 +29527,16 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers LogoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28420,6 +29598,13 @@ func ParseRefreshTokenResponse(rsp *http.Response) (*RefreshTokenResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28453,6 +29638,16 @@ func ParseRefreshTokenResponse(rsp *http.Response) (*RefreshTokenResponse, error
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RefreshTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28521,6 +29716,13 @@ func ParseExchangeLoginTokenResponse(rsp *http.Response) (*ExchangeLoginTokenRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28554,6 +29756,16 @@ func ParseExchangeLoginTokenResponse(rsp *http.Response) (*ExchangeLoginTokenRes
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExchangeLoginTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28636,6 +29848,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28676,6 +29895,16 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28740,6 +29969,13 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28787,6 +30023,16 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28862,6 +30108,13 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28885,6 +30138,16 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamGameEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28946,6 +30209,13 @@ func ParseListGameMailResponse(rsp *http.Response) (*ListGameMailResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -28959,6 +30229,16 @@ func ParseListGameMailResponse(rsp *http.Response) (*ListGameMailResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListGameMailResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29034,6 +30314,13 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29047,6 +30334,16 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListLegalMovesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29129,6 +30426,13 @@ func ParsePreviewTurnResponse(rsp *http.Response) (*PreviewTurnResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29142,6 +30446,16 @@ func ParsePreviewTurnResponse(rsp *http.Response) (*PreviewTurnResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers PreviewTurnResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29203,6 +30517,13 @@ func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	case rsp.StatusCode == 200:
 		// Content-type (text/plain) unsupported
 
@@ -29229,6 +30550,16 @@ func ParseGetRecordResponse(rsp *http.Response) (*GetRecordResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetRecordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29325,6 +30656,13 @@ func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29368,6 +30706,16 @@ func ParseRematchResponse(rsp *http.Response) (*RematchResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RematchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29443,6 +30791,13 @@ func ParseResignResponse(rsp *http.Response) (*ResignResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29466,6 +30821,16 @@ func ParseResignResponse(rsp *http.Response) (*ResignResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResignResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29541,6 +30906,13 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29564,6 +30936,16 @@ func ParseRotateSeatLinkResponse(rsp *http.Response) (*RotateSeatLinkResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateSeatLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29625,6 +31007,13 @@ func ParseRotateSpectatorLinkResponse(rsp *http.Response) (*RotateSpectatorLinkR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29638,6 +31027,16 @@ func ParseRotateSpectatorLinkResponse(rsp *http.Response) (*RotateSpectatorLinkR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateSpectatorLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29699,6 +31098,13 @@ func ParseListTurnsResponse(rsp *http.Response) (*ListTurnsResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29712,6 +31118,16 @@ func ParseListTurnsResponse(rsp *http.Response) (*ListTurnsResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListTurnsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29794,6 +31210,13 @@ func ParseSubmitTurnResponse(rsp *http.Response) (*SubmitTurnResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29817,6 +31240,16 @@ func ParseSubmitTurnResponse(rsp *http.Response) (*SubmitTurnResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers SubmitTurnResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29885,6 +31318,13 @@ func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29898,6 +31338,16 @@ func ParseGetBoardViewResponse(rsp *http.Response) (*GetBoardViewResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBoardViewResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29945,6 +31395,13 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -29968,6 +31425,16 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30036,6 +31503,13 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30059,6 +31533,16 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30106,6 +31590,13 @@ func ParseRotateCalendarLinkResponse(rsp *http.Response) (*RotateCalendarLinkRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30119,6 +31610,16 @@ func ParseRotateCalendarLinkResponse(rsp *http.Response) (*RotateCalendarLinkRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateCalendarLinkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30187,6 +31688,13 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30210,6 +31718,16 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamMyEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30271,6 +31789,13 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30284,6 +31809,16 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyGamesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30338,6 +31873,13 @@ func ParseListPushSubscriptionsResponse(rsp *http.Response) (*ListPushSubscripti
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30351,6 +31893,16 @@ func ParseListPushSubscriptionsResponse(rsp *http.Response) (*ListPushSubscripti
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPushSubscriptionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30440,6 +31992,13 @@ func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30453,6 +32012,16 @@ func ParseSubscribePushResponse(rsp *http.Response) (*SubscribePushResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers SubscribePushResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30510,6 +32079,13 @@ func ParseDeletePushSubscriptionResponse(rsp *http.Response) (*DeletePushSubscri
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30523,6 +32099,16 @@ func ParseDeletePushSubscriptionResponse(rsp *http.Response) (*DeletePushSubscri
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeletePushSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30570,6 +32156,13 @@ func ParseListPersonalTokensResponse(rsp *http.Response) (*ListPersonalTokensRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30593,6 +32186,16 @@ func ParseListPersonalTokensResponse(rsp *http.Response) (*ListPersonalTokensRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPersonalTokensResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30668,6 +32271,13 @@ func ParseCreatePersonalTokenResponse(rsp *http.Response) (*CreatePersonalTokenR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30691,6 +32301,16 @@ func ParseCreatePersonalTokenResponse(rsp *http.Response) (*CreatePersonalTokenR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePersonalTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30748,6 +32368,13 @@ func ParseRevokePersonalTokenResponse(rsp *http.Response) (*RevokePersonalTokenR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30761,6 +32388,16 @@ func ParseRevokePersonalTokenResponse(rsp *http.Response) (*RevokePersonalTokenR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokePersonalTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30808,6 +32445,13 @@ func ParseListVacationsResponse(rsp *http.Response) (*ListVacationsResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30821,6 +32465,16 @@ func ParseListVacationsResponse(rsp *http.Response) (*ListVacationsResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListVacationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30889,6 +32543,13 @@ func ParseDeclareVacationResponse(rsp *http.Response) (*DeclareVacationResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30902,6 +32563,16 @@ func ParseDeclareVacationResponse(rsp *http.Response) (*DeclareVacationResponse,
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeclareVacationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30959,6 +32630,13 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -30972,6 +32650,16 @@ func ParseCancelVacationResponse(rsp *http.Response) (*CancelVacationResponse, e
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelVacationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31019,6 +32707,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31032,6 +32727,16 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31107,6 +32812,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31137,6 +32849,16 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31194,6 +32916,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31207,6 +32936,16 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31268,6 +33007,13 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31281,6 +33027,16 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31356,6 +33112,13 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31369,6 +33132,16 @@ func ParseUpdateWebhookResponse(rsp *http.Response) (*UpdateWebhookResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31437,6 +33210,13 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31450,6 +33230,16 @@ func ParseListWebhookDeliveriesResponse(rsp *http.Response) (*ListWebhookDeliver
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhookDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31525,6 +33315,13 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31548,6 +33345,16 @@ func ParseRedeliverWebhookResponse(rsp *http.Response) (*RedeliverWebhookRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RedeliverWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31623,6 +33430,13 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31646,6 +33460,16 @@ func ParsePingWebhookResponse(rsp *http.Response) (*PingWebhookResponse, error) 
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PingWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31707,6 +33531,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31730,6 +33561,16 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateWebhookSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31827,6 +33668,26 @@ func ParseRenewPushSubscriptionResponse(rsp *http.Response) (*RenewPushSubscript
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RenewPushSubscriptionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31888,6 +33749,13 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -31901,6 +33769,16 @@ func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse,
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListTournamentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31976,6 +33854,13 @@ func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32009,6 +33894,16 @@ func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32073,6 +33968,13 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32120,6 +34022,16 @@ func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, err
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32209,6 +34121,13 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32232,6 +34151,16 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32328,6 +34257,13 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32351,6 +34287,16 @@ func ParseExtendTournamentGameResponse(rsp *http.Response) (*ExtendTournamentGam
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExtendTournamentGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32440,6 +34386,13 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32463,6 +34416,16 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32552,6 +34515,13 @@ func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse,
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32575,6 +34545,16 @@ func ParsePauseTournamentResponse(rsp *http.Response) (*PauseTournamentResponse,
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PauseTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32664,6 +34644,13 @@ func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerR
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32687,6 +34674,16 @@ func ParseAddTournamentPlayerResponse(rsp *http.Response) (*AddTournamentPlayerR
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AddTournamentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32776,6 +34773,13 @@ func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlaye
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32799,6 +34803,16 @@ func ParseEditTournamentPlayerResponse(rsp *http.Response) (*EditTournamentPlaye
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers EditTournamentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32888,6 +34902,13 @@ func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamen
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -32911,6 +34932,16 @@ func ParseReplaceTournamentPlayerResponse(rsp *http.Response) (*ReplaceTournamen
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReplaceTournamentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32953,6 +34984,13 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
 
 	}
 
@@ -32998,6 +35036,16 @@ func ParseGetTournamentRecordsResponse(rsp *http.Response) (*GetTournamentRecord
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetTournamentRecordsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33066,6 +35114,13 @@ func ParseCloseRegistrationResponse(rsp *http.Response) (*CloseRegistrationRespo
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33079,6 +35134,16 @@ func ParseCloseRegistrationResponse(rsp *http.Response) (*CloseRegistrationRespo
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers CloseRegistrationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33168,6 +35233,13 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33181,6 +35253,16 @@ func ParseOpenRegistrationResponse(rsp *http.Response) (*OpenRegistrationRespons
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers OpenRegistrationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33270,6 +35352,13 @@ func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentRespons
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33293,6 +35382,16 @@ func ParseResumeTournamentResponse(rsp *http.Response) (*ResumeTournamentRespons
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResumeTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33382,6 +35481,13 @@ func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournam
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33405,6 +35511,16 @@ func ParseOverrideTournamentResultResponse(rsp *http.Response) (*OverrideTournam
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers OverrideTournamentResultResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33501,6 +35617,13 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33524,6 +35647,16 @@ func ParsePostponeTournamentRoundResponse(rsp *http.Response) (*PostponeTourname
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostponeTournamentRoundResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33613,6 +35746,13 @@ func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsRes
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33626,6 +35766,16 @@ func ParseSetTournamentSeedsResponse(rsp *http.Response) (*SetTournamentSeedsRes
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetTournamentSeedsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33676,6 +35826,13 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
 
@@ -33716,6 +35873,16 @@ func ParseGetStandingsResponse(rsp *http.Response) (*GetStandingsResponse, error
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetStandingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33805,6 +35972,13 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
 	}
 
 	switch {
@@ -33828,6 +36002,16 @@ func ParseWithdrawFromTournamentResponse(rsp *http.Response) (*WithdrawFromTourn
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers WithdrawFromTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/postgres"
 )
 
 // Config is the whole configuration of the server.
@@ -76,6 +77,15 @@ type Config struct {
 	// TournamentLog is the most entries a tournament's log keeps; older
 	// ones are dropped, oldest first.
 	TournamentLog int
+	// SQLiteWALLimit is the size, in MiB, at which SQLite's write-ahead log
+	// is started over (repo.Options.WALLimit).
+	SQLiteWALLimit int
+	// PostgresConnectTimeout and PostgresStatementTimeout bound the waits
+	// on PostgreSQL (postgres.Options).
+	PostgresConnectTimeout, PostgresStatementTimeout time.Duration
+	// RequestTimeout bounds each API request but the event streams
+	// (api.Config.RequestTimeout).
+	RequestTimeout time.Duration
 }
 
 // SMTPConfig says how to send email. Without a Host, emails are written to
@@ -162,6 +172,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", "", "contact for the push services (Web Push, RFC 8292): a mailto: address or an https: URL,\ne.g. mailto:ops@example.org. Setting it turns on \"notify me when it's my turn\" on the\nplay page; the VAPID key pair is made once and kept in the database. Empty: push off")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "egress-allow-private", false, "let webhook endpoints and push subscriptions use plain http and reach private,\nloopback and link-local addresses; for tests and closed networks only: on a public\nserver it lets any account or browser make this server call inside its network")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "the former name of --egress-allow-private")
+	fs.IntVar(&cfg.SQLiteWALLimit, "sqlite-wal-limit", repo.DefaultWALLimit>>20, "`MiB` of SQLite's write-ahead log at which it is copied into the database file and\nstarted over, waiting up to 100 ms for the reads in progress; after a full disk, writes\nresume once about this much is free beside what the database file grows by")
+	fs.DurationVar(&cfg.PostgresConnectTimeout, "postgres-connect-timeout", postgres.DefaultConnectTimeout, "how long making a connection to PostgreSQL may take, unless the URL sets connect_timeout")
+	fs.DurationVar(&cfg.PostgresStatementTimeout, "postgres-statement-timeout", postgres.DefaultStatementTimeout, "how long one statement on PostgreSQL may take (statement_timeout, unless the URL sets it;\nalso idle_in_transaction_session_timeout); the server waits 1s more for an answer, then\ncloses the connection and answers 503 unavailable. Migrations are not bounded")
+	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", api.DefaultRequestTimeout, "how long an API request may take (the event streams are not bounded); one that runs out\nwaiting for the database is answered 503 unavailable")
 	inboundFlags(fs, &cfg.Inbound)
 	fs.VisitAll(backByEnv)
 	fs.Usage = func() {
@@ -294,6 +308,18 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.TournamentLog < 10 || cfg.TournamentLog > 10000 {
 		errs = append(errs, fmt.Errorf("--tournament-log-entries %d: want 10 to 10000", cfg.TournamentLog))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"postgres-connect-timeout", cfg.PostgresConnectTimeout}, {"postgres-statement-timeout", cfg.PostgresStatementTimeout},
+		{"request-timeout", cfg.RequestTimeout}} {
+		if d.v < 100*time.Millisecond {
+			errs = append(errs, fmt.Errorf("--%s %v: want at least 100ms", d.name, d.v))
+		}
+	}
+	if cfg.SQLiteWALLimit < 1 || cfg.SQLiteWALLimit > 1024 {
+		errs = append(errs, fmt.Errorf("--sqlite-wal-limit %d: want 1 to 1024 (MiB)", cfg.SQLiteWALLimit))
 	}
 	if cfg.TrustedProxies < 0 || cfg.TrustedProxies > 10 {
 		errs = append(errs, fmt.Errorf("--trusted-proxies %d: want 0 to 10", cfg.TrustedProxies))
@@ -451,7 +477,17 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("metrics_addr", cfg.MetricsAddr),
 		slog.String("vapid_subject", cfg.VAPIDSubject),
 		slog.Bool("webhook_allow_private", cfg.WebhookAllowPrivate),
+		slog.Int("sqlite_wal_limit_mib", cfg.SQLiteWALLimit),
+		slog.String("postgres_connect_timeout", cfg.PostgresConnectTimeout.String()),
+		slog.String("postgres_statement_timeout", cfg.PostgresStatementTimeout.String()),
+		slog.String("request_timeout", cfg.RequestTimeout.String()),
 	}, cfg.Inbound.logAttrs()...)...)
+}
+
+// storeOptions is how the store is opened.
+func (cfg *Config) storeOptions() repo.StoreOptions {
+	return repo.StoreOptions{SQLite: repo.Options{WALLimit: int64(cfg.SQLiteWALLimit) << 20},
+		Postgres: postgres.Options{ConnectTimeout: cfg.PostgresConnectTimeout, StatementTimeout: cfg.PostgresStatementTimeout}}
 }
 
 // redactDSN hides the password of a PostgreSQL URL, for the log.

@@ -38,6 +38,8 @@ func TestLoadConfig(t *testing.T) {
 		Inbound: InboundConfig{LimitIP: api.RateLimit{Requests: 60, Per: time.Hour}, IMAPInterval: time.Minute,
 			MaxConns: 100, MaxConnsIP: 10, IdleTimeout: time.Minute,
 			LimitRepliesSeat: api.RateLimit{Requests: 60, Per: time.Hour}, LimitRepliesOthers: api.RateLimit{Requests: 10, Per: 24 * time.Hour}},
+		SQLiteWALLimit:         4,
+		PostgresConnectTimeout: 5 * time.Second, PostgresStatementTimeout: 5 * time.Second, RequestTimeout: 15 * time.Second,
 	}
 	secret := strings.Repeat("s", 32)
 	tests := []struct {
@@ -176,6 +178,21 @@ func TestLoadConfig(t *testing.T) {
 			want: func(c *Config) { c.TournamentLog = 500 },
 		},
 		{name: "tiny tournament log", args: []string{"--tournament-log-entries", "5"}},
+		{
+			name: "sqlite wal limit", env: map[string]string{"LESSPOST_SQLITE_WAL_LIMIT": "16"},
+			want: func(c *Config) { c.SQLiteWALLimit = 16 },
+		},
+		{name: "no sqlite wal limit", args: []string{"--sqlite-wal-limit", "0"}},
+		{
+			name: "timeouts",
+			args: []string{"--postgres-connect-timeout", "2s", "--request-timeout", "1m"},
+			env:  map[string]string{"LESSPOST_POSTGRES_STATEMENT_TIMEOUT": "3s"},
+			want: func(c *Config) {
+				c.PostgresConnectTimeout, c.PostgresStatementTimeout, c.RequestTimeout = 2*time.Second, 3*time.Second, time.Minute
+			},
+		},
+		{name: "no statement timeout", args: []string{"--postgres-statement-timeout", "0s"}},
+		{name: "request timeout too short", args: []string{"--request-timeout", "10ms"}},
 		{name: "profiler on a public address", args: []string{"--pprof-addr", ":6060"}},
 		{name: "profiler on a LAN address", args: []string{"--pprof-addr", "192.168.1.2:6060"}},
 		{

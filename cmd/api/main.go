@@ -85,7 +85,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 		log.Warn("webhooks and push messages may reach private, loopback and link-local addresses (--egress-allow-private): for tests only")
 	}
 
-	db, err := repo.OpenStore(ctx, cfg.DB) // also applies the migrations
+	db, err := repo.OpenStoreWith(ctx, cfg.DB, cfg.storeOptions()) // also applies the migrations
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, MailLag: func() time.Duration { return outbox.Lag() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		MailLimits:  cfg.MailLimits,
 		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
-		PushKey: pushPublic, StreamLimits: cfg.StreamLimits, TournamentLog: cfg.TournamentLog})
+		PushKey: pushPublic, StreamLimits: cfg.StreamLimits, TournamentLog: cfg.TournamentLog, RequestTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ type playConfig struct {
 	PID          int
 	OutboxDB     string
 	MailWait     time.Duration
+	WALOf        string
 	JSON         bool
 
 	transport func(http.RoundTripper) http.RoundTripper // tests wrap the HTTP transport
@@ -50,6 +51,7 @@ after the turn committed), latency percentiles and errors by kind.`, out)
 	fs.BoolVar(&cfg.GetFirst, "get-first", false, "GET the game before every turn, as a client without local state would (default: use the game in the previous answer)")
 	fs.StringVar(&cfg.OutboxDB, "outbox-db", "", "the server's database `file`: after the run, wait for the emails of turns in the window and report the turn -> SMTP hand-off latency")
 	fs.DurationVar(&cfg.MailWait, "mail-wait", 60*time.Second, "with --outbox-db, how long to wait for the outbox to send the window's emails")
+	fs.StringVar(&cfg.WALOf, "wal-of", "", "the server's SQLite database `file`: report the size of its write-ahead log (FILE-wal), sampled every 100 ms from the warmup on")
 	return fs
 }
 
@@ -159,6 +161,10 @@ func play(ctx context.Context, cfg playConfig, log io.Writer) (*Summary, error) 
 		wg.Go(func() { p.run(runCtx) })
 	}
 	server, clientCPU := watch(runCtx, w, cfg.PID, &prog, "turn", log)
+	var wal func() *WALStats
+	if cfg.WALOf != "" {
+		wal = watchWAL(runCtx, cfg.WALOf+"-wal", w)
+	}
 	wg.Wait()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -174,6 +180,9 @@ func play(ctx context.Context, cfg playConfig, log io.Writer) (*Summary, error) 
 		Server: server(), Client: ClientStats{CPUSeconds: clientCPU()}}
 	for _, n := range all.errors {
 		sum.ErrorCount += n
+	}
+	if wal != nil {
+		sum.WAL = wal()
 	}
 	if cfg.OutboxDB != "" {
 		fmt.Fprintf(log, "waiting up to %v for the emails of the window's turns...\n", cfg.MailWait)
@@ -410,4 +419,58 @@ func createGame(ctx context.Context, c *client, cfg playConfig) (*liveGame, erro
 		return nil, err
 	}
 	return &liveGame{g: g}, nil
+}
+
+// WALStats is the size of the server's SQLite write-ahead log during a run
+// (--wal-of): SQLite reuses the file from its start once a checkpoint has
+// copied all of it, so its size is the most the log held at once (or the
+// size it is truncated back to).
+type WALStats struct {
+	File         string `json:"file"`
+	MaxBytes     int64  `json:"max_bytes"`        // from the warmup on
+	WindowMax    int64  `json:"window_max_bytes"` // in the measured window
+	EndBytes     int64  `json:"end_bytes"`
+	OverMiB      int    `json:"samples_over_mib"` // of the window's samples, how many found more than 1 MiB
+	WindowSample int    `json:"window_samples"`
+}
+
+// watchWAL samples the size of the file wal every 100 ms until ctx ends.
+func watchWAL(ctx context.Context, wal string, w window) func() *WALStats {
+	st := &WALStats{File: wal}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			fi, err := os.Stat(wal)
+			var size int64
+			if err == nil {
+				size = fi.Size()
+			}
+			now := time.Now()
+			st.MaxBytes, st.EndBytes = max(st.MaxBytes, size), size
+			if !now.Before(w.start) && now.Before(w.end) {
+				st.WindowMax = max(st.WindowMax, size)
+				st.WindowSample++
+				if size > 1<<20 {
+					st.OverMiB++
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() *WALStats {
+		<-done
+		return st
+	}
+}
+
+func (s *WALStats) print(w io.Writer) {
+	fmt.Fprintf(w, "WAL %s: max %.1f MB (%.1f MB in the window, %d of %d samples over 1 MiB), %.1f MB at the end\n",
+		s.File, float64(s.MaxBytes)/1e6, float64(s.WindowMax)/1e6, s.OverMiB, s.WindowSample, float64(s.EndBytes)/1e6)
 }

@@ -129,6 +129,7 @@ type Summary struct {
 	ErrorCount   int            `json:"error_count"`
 	Server       *ServerStats   `json:"server,omitempty"`
 	Mail         *MailSummary   `json:"mail,omitempty"`
+	WAL          *WALStats      `json:"wal,omitempty"`
 	Client       ClientStats    `json:"client"`
 }
 
@@ -266,6 +267,9 @@ func (s *Summary) print(w io.Writer) {
 			sv.PID, mb(sv.RSSMaxKiB), mb(sv.RSSEndKiB), mb(sv.HWMKiB), sv.CPUSeconds, sv.CPUSeconds/time.Duration(s.Measured).Seconds())
 	}
 	fmt.Fprintf(w, "load client: CPU %.1fs in the window (%.2f cores)\n", s.Client.CPUSeconds, s.Client.CPUSeconds/time.Duration(s.Measured).Seconds())
+	if s.WAL != nil {
+		s.WAL.print(w)
+	}
 	if s.Mail != nil {
 		fmt.Fprintln(w)
 		s.Mail.print(w)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,8 +25,14 @@ import (
 // writer makes a read-then-write safe, this store locks what it read:
 // reads of a game or a tournament inside a transaction take FOR UPDATE, and
 // writes check the version they were computed from.
+//
+// No wait on the database is unbounded (see Options): a database that
+// stops answering (frozen, or cut off by the network) costs a request at
+// most a statement's timeout, and the store answers with an error that
+// domain.Unavailable marks, as it does when the database refuses
+// connections or is shutting down.
 type DB struct {
-	pool *pgxpool.Pool
+	pool pool
 }
 
 // DefaultMaxConns is the size of an instance's connection pool unless the
@@ -34,10 +41,48 @@ type DB struct {
 // maintenance and psql.
 const DefaultMaxConns = 20
 
+// Options bound how long the store waits for the database; zero fields
+// mean the defaults.
+type Options struct {
+	// ConnectTimeout bounds making a connection, unless the URL sets
+	// connect_timeout.
+	ConnectTimeout time.Duration
+	// StatementTimeout bounds each statement, COMMIT included: the
+	// database cancels one that runs longer (statement_timeout, unless the
+	// URL sets it), and ends a session left idle inside a transaction as
+	// long (an instance cut off while it held locks); the store stops
+	// waiting for an answer a little later (statementGrace), closing the
+	// connection, when the database does not answer at all.
+	StatementTimeout time.Duration
+}
+
+// The default bounds: a turn's statements take milliseconds, the
+// housekeeping's are limited in rows, and the migrations are not bounded.
+const (
+	DefaultConnectTimeout   = 5 * time.Second
+	DefaultStatementTimeout = 5 * time.Second
+)
+
+// statementGrace is how much longer than StatementTimeout the store waits
+// for an answer, so that a live database reports its own cancellation
+// (and the connection stays usable) before the store gives up on it.
+const statementGrace = time.Second
+
 // Open connects to the database dsn names (a postgres:// URL) and applies
 // any pending migrations (see Migrate), so the store it returns always has
 // the current schema.
 func Open(ctx context.Context, dsn string) (*DB, error) {
+	return OpenWith(ctx, dsn, Options{})
+}
+
+// OpenWith is Open with options other than the defaults.
+func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = DefaultConnectTimeout
+	}
+	if opts.StatementTimeout <= 0 {
+		opts.StatementTimeout = DefaultStatementTimeout
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -48,13 +93,30 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		// on the network and the commit's flush, not on the CPU.
 		cfg.MaxConns = DefaultMaxConns
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if !strings.Contains(dsn, "connect_timeout") {
+		cfg.ConnConfig.ConnectTimeout = opts.ConnectTimeout
+	}
+	params := cfg.ConnConfig.RuntimeParams
+	timeout := strconv.FormatInt(opts.StatementTimeout.Milliseconds(), 10)
+	if _, set := params["statement_timeout"]; !set {
+		params["statement_timeout"] = timeout
+	}
+	if _, set := params["idle_in_transaction_session_timeout"]; !set {
+		params["idle_in_transaction_session_timeout"] = timeout
+	}
+	cfg.ConnConfig.Tracer = statementDeadline(opts.StatementTimeout + statementGrace)
+	if !strings.Contains(dsn, "pool_ping_timeout") {
+		// The pool pings a connection that was idle for a second before
+		// handing it out: bounded like a statement.
+		cfg.PingTimeout = opts.StatementTimeout + statementGrace
+	}
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool{p}}
 	if err := db.migrate(ctx); err != nil {
-		pool.Close()
+		p.Close()
 		return nil, err
 	}
 	return db, nil
@@ -69,7 +131,7 @@ func (db *DB) Close() error {
 // Ping reports whether the database answers, for readiness checks.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("ping database: %w", err)
+		return unavailable(fmt.Errorf("ping database: %w", err))
 	}
 	return nil
 }
@@ -92,11 +154,14 @@ const maxAttempts = 4
 // durable (synchronous_commit stays on). The commit does not heed ctx: once
 // fn succeeded, the outcome is never left unknown because its caller gave
 // up.
+//
+// An error that says the database cannot serve is marked unavailable
+// (see unavailable).
 func (db *DB) withTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	for attempt := 1; ; attempt++ {
 		err := db.tryTx(ctx, fn)
 		if err == nil || attempt == maxAttempts || !retryable(err) {
-			return err
+			return unavailable(err)
 		}
 	}
 }

@@ -60,6 +60,9 @@ func Migrate(ctx context.Context, dsn string) (applied []string, err error) {
 }
 
 func (db *DB) migrate(ctx context.Context) error {
+	// A migration may rebuild a large table, and waits for another
+	// instance's: no statement deadline (see statementDeadline).
+	ctx = context.WithValue(ctx, noDeadline{}, true)
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate database: %w", err)
@@ -80,6 +83,10 @@ func migrate(ctx context.Context, conn *pgx.Conn) (applied []string, err error) 
 		return nil, err
 	}
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		// Nor a timeout of the database's (see Options.StatementTimeout).
+		if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 			return err
 		}
