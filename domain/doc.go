@@ -14,8 +14,13 @@
 // ports (Store, and StoreTx inside one unit of work, see store.go), asks the
 // rules, and writes the whole of a change in one unit of work. The edges
 // (api, cmd/api's scheduler) authenticate, decode and call them; repo
-// implements the ports on SQLite and domain/memstore in memory, and
-// repo/storetest is the contract both keep.
+// implements the ports on SQLite and PostgreSQL and domain/memstore in
+// memory, and repo/storetest is the contract all keep.
+//
+// Every email a change causes passes through the mail policy
+// (mailpolicy.go): the use cases see a unit of work as a Tx, which hands the
+// store only the Mail the policy admitted, from the counts the store keeps
+// and the Requester the edge names in the request's context.
 //
 // It knows no HTTP, SQL or SMTP. The clock is the Service's Now; the pure
 // functions beneath it take the time and randomness as arguments.
