@@ -49,6 +49,9 @@ func TestChecker(t *testing.T) {
 			rec := &recorder{TB: t}
 			srv, client := NewServer(rec, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", tt.contentType)
+				if tt.status == http.StatusServiceUnavailable {
+					w.Header().Set("Retry-After", "5") // the contract requires it of every 503
+				}
 				w.WriteHeader(tt.status)
 				fmt.Fprint(w, tt.body)
 			}))

@@ -376,7 +376,7 @@ func (a *attackRun) setUp(ctx context.Context) error {
 	// invitations the scheduler sends at the start, and late entries after.
 	a.swiss.start = time.Now().Add(min(2*time.Minute, a.cfg.Duration/3))
 	path, ans := a.newEvent(ctx, a.setup, "createTournament", "swiss", a.swiss.start, 2,
-		"Victim", a.tagged(a.cfg.Victim), "S3", a.tagged(a.stranger(-4)), "S4", a.tagged(a.stranger(-5)))
+		"Victim", a.tagged(a.cfg.Victim), "Sam", a.tagged(a.stranger(-4)), "Sue", a.tagged(a.stranger(-5)))
 	if ans.ok() {
 		a.swiss.path = path
 		a.swiss.done(nil)
@@ -393,7 +393,7 @@ func (a *attackRun) setUp(ctx context.Context) error {
 	// mail strangers would be gone by then, and the routes that act on the
 	// event would never get their mail through, words and all.
 	path, ans = a.newEvent(ctx, a.setup, "createTournament", "round_robin", time.Now(), 0,
-		"S0", a.tagged(a.stranger(-1)), "S1", a.tagged(a.stranger(-2)), "Mallory", a.cfg.Attacker, "S2", a.tagged(a.stranger(-3)))
+		"Sid", a.tagged(a.stranger(-1)), "Sal", a.tagged(a.stranger(-2)), "Mallory", a.cfg.Attacker, "Sol", a.tagged(a.stranger(-3)))
 	if ans.ok() {
 		a.running.path = path
 		a.awaitStart(ctx, a.running)
