@@ -24,31 +24,32 @@ func timedMail(t *testing.T, locale string) (db *repo.DB, gameID string, msgs ma
 	}
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := db.RequestLogin(ctx, "org@example.org", locale, now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
 		t.Fatal(err)
 	}
 	login, _ := db.DueMail(ctx, now, 1)
-	session, err := db.ExchangeLogin(ctx, login[0].Secret, time.Hour, now)
+	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{
+	g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}},
 		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map(),
-	}, session.User.ID, now)
+	}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Hour)
-	_, _, err = db.UpdateGame(ctx, g.ID, nil, now, func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		c := g.ToMove()
-		sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 0, "e5e4:e4d4:d4c4", now)
-		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
-	})
+	_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
+		Compute: func(g domain.Game) (repo.Change, error) {
+			c := g.ToMove()
+			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 0, "e5e4:e4d4:d4c4", now)
+			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := db.Tick(ctx, g.ID, now.Add(2*24*time.Hour+time.Minute)); !ok || err != nil {
+	if ok, err := serviceAt(db, now.Add(2*24*time.Hour+time.Minute)).TickGame(ctx, g.ID); !ok || err != nil {
 		t.Fatalf("tick: %v %v", ok, err)
 	}
 	due, _ := db.DueMail(ctx, now.Add(3*24*time.Hour), 100)
@@ -95,11 +96,12 @@ func TestObsoleteReminderIsDropped(t *testing.T) {
 	ctx := t.Context()
 	db, gameID, _ := timedMail(t, "en")
 	now := time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC)
-	_, _, err := db.UpdateGame(ctx, gameID, nil, now, func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-		c := g.ToMove()
-		sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 1, "a1a3:a3a4:a2a3", now)
-		return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
-	})
+	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: gameID, Now: now,
+		Compute: func(g domain.Game) (repo.Change, error) {
+			c := g.ToMove()
+			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 1, "a1a3:a3a4:a2a3", now)
+			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

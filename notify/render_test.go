@@ -90,38 +90,39 @@ func mailbook(t *testing.T, locale string) []Message {
 	vector := vectors.Load(t).GameCases[0]
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	// The organiser signs in (the first email: a login link), then creates the game.
-	if err := db.RequestLogin(ctx, "org@example.org", locale, now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
 		t.Fatal(err)
 	}
 	login, err := db.DueMail(ctx, now, 1)
 	if err != nil || len(login) != 1 {
 		t.Fatalf("login mail: %v %v", login, err)
 	}
-	session, err := db.ExchangeLogin(ctx, login[0].Secret, time.Hour, now)
+	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{
+	g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}}, Params: less.Params{Walls: vector.Walls}.Map(),
-	}, session.User.ID, now)
+	}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow := func(domain.Game) error { return nil }
 	for _, text := range vector.Turns {
-		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
-			c := g.ToMove()
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
-			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
-		})
+		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
+			Compute: func(g domain.Game) (repo.Change, error) {
+				c := g.ToMove()
+				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
+				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			}})
 		if err != nil {
 			t.Fatalf("turn %q: %v", text, err)
 		}
 	}
-	_, _, err = db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
-		ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: session.User.ID}, "black", now)
-		return repo.Change{Game: ng, Notices: []domain.Notice{n}}, err
-	})
+	_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
+		Compute: func(g domain.Game) (repo.Change, error) {
+			ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: grant.Session.User.ID}, "black", now)
+			return repo.Change{Game: ng, Notices: []domain.Notice{n}}, err
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,14 +331,14 @@ func TestFourPlayerMailsNameTheTeams(t *testing.T) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := db.RequestLogin(ctx, "org@example.org", "en", now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	login, err := db.DueMail(ctx, now, 1)
 	if err != nil || len(login) != 1 {
 		t.Fatalf("login mail: %v %v", login, err)
 	}
-	session, err := db.ExchangeLogin(ctx, login[0].Secret, time.Hour, now)
+	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +346,7 @@ func TestFourPlayerMailsNameTheTeams(t *testing.T) {
 	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
 		players = append(players, domain.Player{Name: name, Email: strings.ToLower(name) + "@example.org", Locale: "en"})
 	}
-	if _, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players}, session.User.ID, now); err != nil {
+	if _, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{Players: players}, grant.Session.User.ID); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(ctx, now, 100)

@@ -45,7 +45,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }, Replies: limits})
-	org, err := db.ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour, now)
+	org, err := svc.ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 	if ruleset == less.RulesetName {
 		spec.Params = less.Params{Walls: strings.Repeat("0", 60)}.Map()
 	}
-	g, err := svc.CreateGame(ctx, spec, org.User.ID)
+	g, err := svc.CreateGame(ctx, spec, org.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 // requestLogin asks for a login link and returns its token.
 func requestLogin(t *testing.T, db *repo.DB, email string, now time.Time) string {
 	t.Helper()
-	if err := db.RequestLogin(t.Context(), email, "en", now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(t.Context(), now, 100)

@@ -25,19 +25,19 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := db.RequestLogin(ctx, "org@example.org", "en", now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	login, _ := db.DueMail(ctx, now, 1)
-	session, err := db.ExchangeLogin(ctx, login[0].Secret, time.Hour, now)
+	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{
+	g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Yves", Email: "yves@example.org"}, {Name: "Bea", Email: "bea@example.org"},
 			{Name: "Wim", Email: "wim@example.org"}, {Name: "Rut", Email: "rut@example.org"}},
 		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 112)}.Map(),
-	}, session.User.ID, now)
+	}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +60,13 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	}
 	play := func() {
 		t.Helper()
-		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, func(domain.Game) error { return nil }, func(g domain.Game) (repo.Change, error) {
-			c := g.ToMove()
-			turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, now)
-			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
-		})
+		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
+			Compute: func(g domain.Game) (repo.Change, error) {
+				c := g.ToMove()
+				turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
+				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, now)
+				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +74,7 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 
 	deliver() // the invitations
 	now = now.Add(24 * time.Hour)
-	if ok, err := db.Tick(ctx, g.ID, now); !ok || err != nil {
+	if ok, err := serviceAt(db, now).TickGame(ctx, g.ID); !ok || err != nil {
 		t.Fatalf("tick at the deadline: %v %v", ok, err)
 	}
 	if g, err = db.Game(ctx, g.ID); err != nil || g.Ply() != 1 || g.Over() {

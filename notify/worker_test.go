@@ -88,6 +88,11 @@ func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *rep
 	return w, db
 }
 
+// serviceAt is the use cases on db with the clock stopped at now.
+func serviceAt(db *repo.DB, now time.Time) *domain.Service {
+	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+}
+
 // A mail that cannot be delivered is retried with growing delays, then
 // given up as failed, visibly; one that can is sent once.
 func TestWorkerRetriesThenGivesUp(t *testing.T) {
@@ -98,7 +103,7 @@ func TestWorkerRetriesThenGivesUp(t *testing.T) {
 	var observed counts
 	w.Observer = &observed
 	ctx := t.Context()
-	if err := db.RequestLogin(ctx, "ann@example.org", "en", now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -159,7 +164,7 @@ func TestWorkerRecovers(t *testing.T) {
 	w.Observer = &observed
 	ctx := t.Context()
 	for _, email := range []string{"ann@example.org", "bob@example.org"} {
-		if err := db.RequestLogin(ctx, email, "en", now); err != nil {
+		if err := serviceAt(db, now).RequestLogin(ctx, email, "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -187,7 +192,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
-	if err := db.RequestLogin(t.Context(), "ann@example.org", "en", now); err != nil {
+	if err := serviceAt(db, now).RequestLogin(t.Context(), "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	w.Wake()
@@ -219,7 +224,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 func logins(t *testing.T, db *repo.DB, n int, now time.Time) {
 	t.Helper()
 	for i := range n {
-		if err := db.RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en", now); err != nil {
+		if err := serviceAt(db, now).RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -419,7 +424,6 @@ func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	allow := func(domain.Game) error { return nil }
 	for i := range games {
 		// The first game is Ann's and Bob's, the others their namesakes':
 		// one address gets at most 50 mails a day that others caused.
@@ -427,18 +431,19 @@ func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
 		if i > 0 {
 			ann, bob = fmt.Sprintf("ann%d@example.org", i), fmt.Sprintf("bob%d@example.org", i)
 		}
-		g, err := db.CreateGame(ctx, domain.NewGameSpec{
+		g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
 			Players: []domain.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
-		}, creator.ID, now)
+		}, creator.ID)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		for _, text := range vector.Turns[:turns] {
-			_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allow, func(g domain.Game) (repo.Change, error) {
-				c := g.ToMove()
-				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
-				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
-			})
+			_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
+				Compute: func(g domain.Game) (repo.Change, error) {
+					c := g.ToMove()
+					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
+					return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+				}})
 			if err != nil {
 				tb.Fatalf("turn %q: %v", text, err)
 			}
@@ -521,7 +526,7 @@ func TestWorkerLag(t *testing.T) {
 	sender.w = w
 	ctx := t.Context()
 	for i := range batchSize + 10 {
-		if err := db.RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en", created); err != nil {
+		if err := serviceAt(db, created).RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -620,7 +625,7 @@ func TestWorkerRecordsOnceTheStoreAnswers(t *testing.T) {
 			ctx := t.Context()
 			login := func() { // one address: one thread
 				t.Helper()
-				if err := db.RequestLogin(ctx, "ann@example.org", "en", now); err != nil {
+				if err := serviceAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 					t.Fatal(err)
 				}
 			}

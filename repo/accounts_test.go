@@ -13,7 +13,7 @@ import (
 func TestRequestLoginQueuesTheToken(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	if err := db.RequestLogin(ctx, "ann@example.org", "fr", t0); err != nil {
+	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", "fr"); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(ctx, t0, 10)
@@ -44,7 +44,7 @@ func TestRequestLoginQueuesTheToken(t *testing.T) {
 		t.Errorf("login_tokens rows: %d with the token, %d with its hash; want 0 and 1", plain, hashed)
 	}
 	// Each request has its own token.
-	if err := db.RequestLogin(ctx, "ann@example.org", "fr", t0); err != nil {
+	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", "fr"); err != nil {
 		t.Fatal(err)
 	}
 	if again := lastLoginMail(t, db, "ann@example.org", t0); again.Secret == m.Secret || again.MessageID == m.MessageID {
@@ -58,25 +58,27 @@ func TestExchangeLogin(t *testing.T) {
 	const ttl = 30 * 24 * time.Hour
 	token := requestToken(t, db, "ann@example.org", t0)
 	at := t0.Add(time.Minute)
-	s, err := db.ExchangeLogin(ctx, token, ttl, at)
+	grant, err := db.serviceAt(at).ExchangeLogin(ctx, token, ttl)
 	if err != nil {
 		t.Fatalf("ExchangeLogin: %v", err)
 	}
+	s := grant.Session
 	if s.ID == "" || s.User.ID == 0 || s.User.Email != "ann@example.org" || s.User.Name != "" || s.User.Locale != "en" ||
 		!sameTime(s.User.CreatedAt, at) || !s.ExpiresAt.Equal(at.Add(ttl)) {
 		t.Errorf("session = %+v", s)
 	}
 
 	// The token is spent.
-	_, err = db.ExchangeLogin(ctx, token, ttl, at)
+	_, err = db.serviceAt(at).ExchangeLogin(ctx, token, ttl)
 	wantDomainError(t, err, domain.KindUnauthorized, domain.CodeLoginInvalid)
 
 	// A second login finds the same account and opens another session.
 	token2 := requestToken(t, db, "ann@example.org", t0.Add(time.Hour))
-	s2, err := db.ExchangeLogin(ctx, token2, ttl, t0.Add(time.Hour))
+	grant2, err := db.serviceAt(t0.Add(time.Hour)).ExchangeLogin(ctx, token2, ttl)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s2 := grant2.Session
 	if s2.User != s.User || s2.ID == s.ID {
 		t.Errorf("second session = %+v, want user %+v and a new id", s2, s.User)
 	}
@@ -86,7 +88,7 @@ func TestExchangeLogin(t *testing.T) {
 		t.Errorf("other user = %+v", other)
 	}
 	for _, bad := range []string{"", "nonsense", token + "x", string(sha256.New().Sum(nil))} {
-		_, err := db.ExchangeLogin(ctx, bad, ttl, at)
+		_, err := db.serviceAt(at).ExchangeLogin(ctx, bad, ttl)
 		wantDomainError(t, err, domain.KindUnauthorized, domain.CodeLoginInvalid)
 	}
 }
@@ -106,7 +108,7 @@ func TestExchangeLoginExpiry(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := newStore(t)
 			token := requestToken(t, db, "ann@example.org", t0)
-			_, err := db.ExchangeLogin(t.Context(), token, time.Hour, t0.Add(tt.after))
+			_, err := db.serviceAt(t0.Add(tt.after)).ExchangeLogin(t.Context(), token, time.Hour)
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("ExchangeLogin: %v", err)
@@ -122,7 +124,7 @@ func TestRequestLoginRateLimit(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	const email = "ann@example.org"
-	request := func(at time.Time) error { return db.RequestLogin(ctx, email, "en", at) }
+	request := func(at time.Time) error { return db.serviceAt(at).RequestLogin(ctx, email, "en") }
 	for i := range 5 {
 		if err := request(t0.Add(time.Duration(i) * time.Minute)); err != nil {
 			t.Fatalf("request %d: %v", i+1, err)
@@ -164,12 +166,12 @@ func TestRequestLoginRateLimit(t *testing.T) {
 		t.Errorf("%d tokens and %d mails, want 7 of each", tokens, mails)
 	}
 	// The limit is per address.
-	if err := db.RequestLogin(ctx, "bob@example.org", "en", t0.Add(30*time.Minute)); err != nil {
+	if err := db.serviceAt(t0.Add(30*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Errorf("another address: %v", err)
 	}
 	// Tokens sent before the limit still work.
 	token := lastLoginMail(t, db, email, t0.Add(2*time.Hour)).Secret
-	if _, err := db.ExchangeLogin(ctx, token, time.Hour, t0.Add(time.Hour+2*time.Minute)); err != nil {
+	if _, err := db.serviceAt(t0.Add(time.Hour+2*time.Minute)).ExchangeLogin(ctx, token, time.Hour); err != nil {
 		t.Errorf("exchange after the limit: %v", err)
 	}
 }
@@ -186,11 +188,11 @@ func TestSessions(t *testing.T) {
 	const ttl = 24 * time.Hour
 	login := func(at time.Time) Session {
 		t.Helper()
-		s, err := db.ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", at), ttl, at)
+		g, err := db.serviceAt(at).ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", at), ttl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return s
+		return g.Session
 	}
 	s1 := login(t0)
 	s2 := login(t0.Add(time.Minute))
@@ -274,10 +276,11 @@ func TestUpdateUser(t *testing.T) {
 	}
 	// The change is seen by sessions, and by nobody else.
 	_, _ = db.serviceAt(t0).UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "it"})
-	s, err := db.ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", t0.Add(time.Hour)), time.Hour, t0.Add(time.Hour))
+	grant, err := db.serviceAt(t0.Add(time.Hour)).ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", t0.Add(time.Hour)), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := grant.Session
 	if s.User.Name != "Ann" || s.User.Locale != "it" || s.User.ReplyConfirmations {
 		t.Errorf("session user = %+v", s.User)
 	}
@@ -285,9 +288,9 @@ func TestUpdateUser(t *testing.T) {
 	if err != nil || active.User != s.User {
 		t.Errorf("ActiveSession user = %+v, %v", active.User, err)
 	}
-	s2, err := db.ExchangeLogin(ctx, requestToken(t, db, "bob@example.org", t0.Add(time.Hour)), time.Hour, t0.Add(time.Hour))
-	if err != nil || s2.User != other {
-		t.Errorf("other user = %+v, %v; want %+v", s2.User, err, other)
+	grant2, err := db.serviceAt(t0.Add(time.Hour)).ExchangeLogin(ctx, requestToken(t, db, "bob@example.org", t0.Add(time.Hour)), time.Hour)
+	if err != nil || grant2.Session.User != other {
+		t.Errorf("other user = %+v, %v; want %+v", grant2.Session.User, err, other)
 	}
 	if _, err := db.serviceAt(t0).UpdateUser(ctx, 999999, domain.AccountSettings{Name: "Ghost", Locale: "en"}); err == nil {
 		t.Error("UpdateUser of a missing user succeeded")
@@ -301,7 +304,7 @@ func TestLoginTokensAreDistinct(t *testing.T) {
 	seen := map[string]bool{}
 	for i := range 5 {
 		email := fmt.Sprintf("u%d@example.org", i)
-		if err := db.RequestLogin(ctx, email, "en", t0); err != nil {
+		if err := db.serviceAt(t0).RequestLogin(ctx, email, "en"); err != nil {
 			t.Fatal(err)
 		}
 		tok := lastLoginMail(t, db, email, t0).Secret

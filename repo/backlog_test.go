@@ -24,10 +24,10 @@ func TestBacklog(t *testing.T) {
 	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
 	perTurn := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
 	created := start.Add(time.Minute)
-	if _, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players, Time: perTurn}, organiser.ID, created); err != nil {
+	if _, err := db.serviceAt(created).CreateGame(ctx, domain.NewGameSpec{Players: players, Time: perTurn}, organiser.ID); err != nil {
 		t.Fatal(err)
 	}
-	over, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players, Time: perTurn}, organiser.ID, created)
+	over, err := db.serviceAt(created).CreateGame(ctx, domain.NewGameSpec{Players: players, Time: perTurn}, organiser.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +35,8 @@ func TestBacklog(t *testing.T) {
 		t.Fatal(err)
 	}
 	roundStart := start.Add(time.Hour)
-	if _, err := db.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
-		Starts: []time.Time{roundStart}, RoundLength: 48 * time.Hour}, organiser.ID, start); err != nil {
+	if _, err := db.serviceAt(start).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+		Starts: []time.Time{roundStart}, RoundLength: 48 * time.Hour}, organiser.ID); err != nil {
 		t.Fatal(err)
 	}
 	// The oldest mail, the tournament's, is given up: the oldest pending

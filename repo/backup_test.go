@@ -33,7 +33,7 @@ func TestBackupWhileWriting(t *testing.T) {
 		i := n.Add(1)
 		players := []domain.Player{{Name: "Ann", Email: fmt.Sprintf("ann%d@example.org", i)},
 			{Name: "Bob", Email: fmt.Sprintf("bob%d@example.org", i)}}
-		g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players}, organiser.ID, t0)
+		g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{Players: players}, organiser.ID)
 		if err != nil {
 			return err
 		}

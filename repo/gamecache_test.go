@@ -126,13 +126,14 @@ func TestGameCacheTurnsAndResign(t *testing.T) {
 	g := checkFresh(t, f.db, id)
 	f.now = f.now.Add(time.Hour)
 	idem := &Idempotency{Scope: "test", Key: "turn-2", Fingerprint: []byte("fp")}
-	if _, _, err := f.db.UpdateGame(t.Context(), id, idem, f.now, allowAll, func(g domain.Game) (Change, error) {
-		sub, err := domain.SubmitTurn(g, seatOf(less.Black), g.Ply(), "b2b3:b3c3:c3d3", f.now)
-		if err != nil {
-			return Change{}, err
-		}
-		return changeOf(sub), nil
-	}); err != nil {
+	if _, _, err := domain.UpdateGame(t.Context(), f.db, nil, domain.GameUpdate{GameID: id, Idem: idem, Now: f.now,
+		Compute: func(g domain.Game) (Change, error) {
+			sub, err := domain.SubmitTurn(g, seatOf(less.Black), g.Ply(), "b2b3:b3c3:c3d3", f.now)
+			if err != nil {
+				return Change{}, err
+			}
+			return changeOf(sub), nil
+		}}); err != nil {
 		t.Fatal(err)
 	}
 	wantCached(t, f.db, id, true)
@@ -159,14 +160,14 @@ func TestGameCacheTimeOutAndReminder(t *testing.T) {
 	f := newCacheFixture(t)
 	id := f.game.ID
 	g := checkFresh(t, f.db, id)
-	if acted, err := f.db.Tick(t.Context(), id, g.Clock.Deadline.Add(-time.Hour)); err != nil || !acted {
+	if acted, err := f.db.serviceAt(g.Clock.Deadline.Add(-time.Hour)).TickGame(t.Context(), id); err != nil || !acted {
 		t.Fatalf("reminder: %t, %v", acted, err)
 	}
 	g = checkFresh(t, f.db, id)
 	if g.Clock.Reminded != 1 {
 		t.Fatalf("reminded %d", g.Clock.Reminded)
 	}
-	if acted, err := f.db.Tick(t.Context(), id, g.Clock.Deadline.Add(time.Minute)); err != nil || !acted {
+	if acted, err := f.db.serviceAt(g.Clock.Deadline.Add(time.Minute)).TickGame(t.Context(), id); err != nil || !acted {
 		t.Fatalf("time-out: %t, %v", acted, err)
 	}
 	wantCached(t, f.db, id, true)
@@ -248,15 +249,15 @@ func TestGameCacheTournament(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
 	start := f.now.Add(time.Hour)
-	tour, err := f.db.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+	tour, err := f.db.serviceAt(f.now).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
 		Players: []domain.Player{{Name: "W", Email: f.white.Email}, {Name: "B", Email: f.black.Email}},
 		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour},
-		Starts:  []time.Time{start}, RoundLength: 72 * time.Hour}, f.white.ID, f.now)
+		Starts:  []time.Time{start}, RoundLength: 72 * time.Hour}, f.white.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.now = start
-	if acted, err := f.db.TickTournament(ctx, tour.ID, f.now); err != nil || !acted {
+	if acted, err := f.db.serviceAt(f.now).TickTournament(ctx, tour.ID); err != nil || !acted {
 		t.Fatalf("start the round: %t, %v", acted, err)
 	}
 	tour, err = f.svc.Tournament(ctx, tour.ID)
@@ -571,13 +572,14 @@ func TestGameCacheConcurrent(t *testing.T) {
 				}
 				turn := randomTurn(t, g.Rules.Clone(), rng)
 				color := g.ToMove()
-				_, _, err = f.db.UpdateGame(ctx, id, nil, now, allowAll, func(g domain.Game) (Change, error) {
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &color}, g.Ply(), turn, now)
-					if err != nil {
-						return Change{}, err
-					}
-					return changeOf(sub), nil
-				})
+				_, _, err = domain.UpdateGame(ctx, f.db, nil, domain.GameUpdate{GameID: id, Now: now,
+					Compute: func(g domain.Game) (Change, error) {
+						sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &color}, g.Ply(), turn, now)
+						if err != nil {
+							return Change{}, err
+						}
+						return changeOf(sub), nil
+					}})
 				if err != nil {
 					t.Errorf("turn %s in %s: %v", turn, id, err)
 					return
@@ -669,11 +671,11 @@ func BenchmarkGameRead(b *testing.B) {
 			ctx := b.Context()
 			spec := twoPlayerSpec("a@example.org", "b@example.org")
 			creator := signUp(b, db, "a@example.org", t0).ID
-			read, err := db.CreateGame(ctx, spec, creator, t0)
+			read, err := db.serviceAt(t0).CreateGame(ctx, spec, creator)
 			if err != nil {
 				b.Fatal(err)
 			}
-			played, err := db.CreateGame(ctx, spec, creator, t0)
+			played, err := db.serviceAt(t0).CreateGame(ctx, spec, creator)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -692,10 +694,11 @@ func BenchmarkGameRead(b *testing.B) {
 				if tc.own {
 					changed = read.ID
 				}
-				_, _, err = db.UpdateGame(ctx, changed, nil, t0, allowAll, func(g domain.Game) (Change, error) {
-					g.Version++
-					return Change{Game: g}, nil
-				})
+				_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: changed, Now: t0,
+					Compute: func(g domain.Game) (Change, error) {
+						g.Version++
+						return Change{Game: g}, nil
+					}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -387,8 +387,6 @@ func decodeRow(r *gameRow) (domain.Game, error) {
 	return g, nil
 }
 
-func newID(prefix string) string { return domain.NewID(prefix) }
-
 // millis is a time as a nullable Unix-milliseconds column: the zero time
 // is NULL.
 func millis(t time.Time) sql.NullInt64 {

@@ -24,6 +24,11 @@ var (
 
 const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 
+// serviceAt is the use cases on this store with the clock stopped at now.
+func (db *DB) serviceAt(now time.Time) *domain.Service {
+	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+}
+
 func newStore(t testing.TB) *DB {
 	t.Helper()
 	db, err := Open(t.Context(), freshPath(t))
@@ -45,18 +50,18 @@ func sameTime(got, want time.Time) bool {
 func signUp(t testing.TB, db *DB, email string, now time.Time) User {
 	t.Helper()
 	token := requestToken(t, db, email, now)
-	s, err := db.ExchangeLogin(t.Context(), token, time.Hour, now)
+	g, err := db.serviceAt(now).ExchangeLogin(t.Context(), token, time.Hour)
 	if err != nil {
 		t.Fatalf("ExchangeLogin for %s: %v", email, err)
 	}
-	return s.User
+	return g.Session.User
 }
 
 // requestToken asks for a login link and returns the token of its email,
 // which it marks sent so that it no longer shows among due mail.
 func requestToken(t testing.TB, db *DB, email string, now time.Time) string {
 	t.Helper()
-	if err := db.RequestLogin(t.Context(), email, "en", now); err != nil {
+	if err := db.serviceAt(now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatalf("RequestLogin %s: %v", email, err)
 	}
 	mail := lastLoginMail(t, db, email, now)
@@ -93,7 +98,7 @@ func twoPlayerSpec(white, black string) domain.NewGameSpec {
 
 func mustCreate(t *testing.T, db *DB, spec domain.NewGameSpec, creator int64, now time.Time) domain.Game {
 	t.Helper()
-	g, err := db.CreateGame(t.Context(), spec, creator, now)
+	g, err := db.serviceAt(now).CreateGame(t.Context(), spec, creator)
 	if err != nil {
 		t.Fatalf("CreateGame: %v", err)
 	}
@@ -115,33 +120,32 @@ func lessOf(t testing.TB, g domain.Game) *less.RulesGame {
 	return lg
 }
 
-// allowAll is an UpdateGame authorize that lets every caller act.
-func allowAll(domain.Game) error { return nil }
-
 func changeOf(sub domain.Submitted) Change {
 	return Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Response: Response{Status: 201, Body: []byte(`{"ok":true}`)}}
 }
 
 // submit plays a turn through UpdateGame, as the API does.
 func submitTurn(ctx context.Context, db *DB, id string, a domain.Actor, ply int, turn string, now time.Time) error {
-	_, _, err := db.UpdateGame(ctx, id, nil, now, allowAll, func(g domain.Game) (Change, error) {
-		sub, err := domain.SubmitTurn(g, a, ply, turn, now)
-		if err != nil {
-			return Change{}, err
-		}
-		return changeOf(sub), nil
-	})
+	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: id, Now: now,
+		Compute: func(g domain.Game) (Change, error) {
+			sub, err := domain.SubmitTurn(g, a, ply, turn, now)
+			if err != nil {
+				return Change{}, err
+			}
+			return changeOf(sub), nil
+		}})
 	return err
 }
 
 func resignGame(ctx context.Context, db *DB, id string, a domain.Actor, now time.Time) error {
-	_, _, err := db.UpdateGame(ctx, id, nil, now, allowAll, func(g domain.Game) (Change, error) {
-		sub, err := domain.Resign(g, a, now)
-		if err != nil {
-			return Change{}, err
-		}
-		return changeOf(sub), nil
-	})
+	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: id, Now: now,
+		Compute: func(g domain.Game) (Change, error) {
+			sub, err := domain.Resign(g, a, now)
+			if err != nil {
+				return Change{}, err
+			}
+			return changeOf(sub), nil
+		}})
 	return err
 }
 
@@ -275,11 +279,12 @@ func TestGameRoundTripsAFinishedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want domain.Game
-	_, _, err := db.UpdateGame(ctx, g.ID, nil, t0.Add(time.Hour), allowAll, func(g domain.Game) (Change, error) {
-		sub, err := domain.Resign(g, seatOf(less.White), t0.Add(time.Hour))
-		want = sub.Game
-		return changeOf(sub), err
-	})
+	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: t0.Add(time.Hour),
+		Compute: func(g domain.Game) (Change, error) {
+			sub, err := domain.Resign(g, seatOf(less.White), t0.Add(time.Hour))
+			want = sub.Game
+			return changeOf(sub), err
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,14 +307,15 @@ func TestGameNotFound(t *testing.T) {
 		_, err := db.Game(t.Context(), id)
 		wantDomainError(t, err, domain.KindNotFound, domain.CodeNotFound)
 	}
-	authorize := func(domain.Game) error {
+	authorize := func(*domain.Game) error {
 		t.Error("authorize called for a missing game")
 		return nil
 	}
-	_, _, err := db.UpdateGame(t.Context(), "g_missing", &Idempotency{Scope: "s", Key: "k", Fingerprint: []byte("f")}, t0, authorize, func(domain.Game) (Change, error) {
-		t.Error("change called for a missing game")
-		return Change{}, nil
-	})
+	_, _, err := domain.UpdateGame(t.Context(), db, nil, domain.GameUpdate{GameID: "g_missing", Idem: &Idempotency{Scope: "s", Key: "k", Fingerprint: []byte("f")}, Now: t0, Authorize: authorize,
+		Compute: func(domain.Game) (Change, error) {
+			t.Error("change called for a missing game")
+			return Change{}, nil
+		}})
 	wantDomainError(t, err, domain.KindNotFound, domain.CodeNotFound)
 }
 
@@ -321,17 +327,18 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 	now := t0.Add(time.Minute)
 	var want domain.Game
 	authorized := 0
-	authorize := func(current domain.Game) error {
+	authorize := func(current *domain.Game) error {
 		authorized++
-		checkSameGame(t, current, g)
+		checkSameGame(t, *current, g)
 		return nil
 	}
-	resp, replayed, err := db.UpdateGame(ctx, g.ID, nil, now, authorize, func(before domain.Game) (Change, error) {
-		checkSameGame(t, before, g)
-		sub, err := domain.SubmitTurn(before, seatOf(less.White), 0, "e5-e4 e4-d4 d4-c4", now)
-		want = sub.Game
-		return changeOf(sub), err
-	})
+	resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now, Authorize: authorize,
+		Compute: func(before domain.Game) (Change, error) {
+			checkSameGame(t, before, g)
+			sub, err := domain.SubmitTurn(before, seatOf(less.White), 0, "e5-e4 e4-d4 d4-c4", now)
+			want = sub.Game
+			return changeOf(sub), err
+		}})
 	if err != nil || replayed || resp.Status != 201 || string(resp.Body) != `{"ok":true}` {
 		t.Fatalf("UpdateGame = %+v, %v, %v", resp, replayed, err)
 	}
@@ -381,7 +388,7 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 	tests := []struct {
 		name      string
 		idem      *Idempotency
-		authorize func(domain.Game) error // nil: allowAll
+		authorize func(*domain.Game) error // nil: anyone may act
 		change    func(g domain.Game, now time.Time) (Change, error)
 		calls     int // want calls to change
 		check     func(t *testing.T, err error)
@@ -389,7 +396,7 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 		{
 			name:      "authorize refuses: change is not called",
 			idem:      &Idempotency{Scope: "seat:white", Key: "k1", Fingerprint: []byte("f")},
-			authorize: func(domain.Game) error { return errRefused },
+			authorize: func(*domain.Game) error { return errRefused },
 			change: func(g domain.Game, now time.Time) (Change, error) {
 				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
 				return changeOf(sub), err
@@ -452,14 +459,11 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 			g := mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
 			now := t0.Add(time.Minute)
 			calls := 0
-			authorize := tt.authorize
-			if authorize == nil {
-				authorize = allowAll
-			}
-			resp, replayed, err := db.UpdateGame(ctx, g.ID, tt.idem, now, authorize, func(g domain.Game) (Change, error) {
-				calls++
-				return tt.change(g, now)
-			})
+			resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: tt.idem, Now: now, Authorize: tt.authorize,
+				Compute: func(g domain.Game) (Change, error) {
+					calls++
+					return tt.change(g, now)
+				}})
 			tt.check(t, err)
 			if calls != tt.calls || replayed || resp.Status != 0 {
 				t.Errorf("calls %d replayed %v response %+v", calls, replayed, resp)
@@ -482,10 +486,11 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 			// The write connection is fine afterwards, and the key was not
 			// used up: a retry with it is a new request.
 			idem := &Idempotency{Scope: "seat:white", Key: "k1", Fingerprint: []byte("f")}
-			resp, replayed, err = db.UpdateGame(ctx, g.ID, idem, now, allowAll, func(g domain.Game) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
-				return changeOf(sub), err
-			})
+			resp, replayed, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: now,
+				Compute: func(g domain.Game) (Change, error) {
+					sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+					return changeOf(sub), err
+				}})
 			if err != nil || replayed || resp.Status != 201 {
 				t.Fatalf("retry = %+v, %v, %v", resp, replayed, err)
 			}
@@ -516,17 +521,17 @@ func TestUpdateGameIdempotency(t *testing.T) {
 	}
 	white := &Idempotency{Scope: "seat:" + g.ID + ":white", Key: "key-1", Fingerprint: []byte{1, 2, 3}}
 	t1 := t0.Add(time.Minute)
-	first, replayed, err := db.UpdateGame(ctx, g.ID, white, t1, allowAll, play(seatOf(less.White), 0, firstTurn, t1))
+	first, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: white, Now: t1, Compute: play(seatOf(less.White), 0, firstTurn, t1)})
 	if err != nil || replayed || calls != 1 || first.Status != 201 || len(first.Body) == 0 {
 		t.Fatalf("first = %+v, %v, %v (calls %d)", first, replayed, err, calls)
 	}
-	refuse := func(domain.Game) error {
+	refuse := func(*domain.Game) error {
 		return domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "the link was renewed")
 	}
 	steps := []struct {
 		name      string
 		idem      *Idempotency
-		authorize func(domain.Game) error // nil: allowAll
+		authorize func(*domain.Game) error // nil: anyone may act
 		change    func(domain.Game) (Change, error)
 		replayed  bool
 		code      string
@@ -569,11 +574,7 @@ func TestUpdateGameIdempotency(t *testing.T) {
 		},
 	}
 	for _, st := range steps {
-		authorize := st.authorize
-		if authorize == nil {
-			authorize = allowAll
-		}
-		resp, replayed, err := db.UpdateGame(ctx, g.ID, st.idem, t1, authorize, st.change)
+		resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: st.idem, Now: t1, Authorize: st.authorize, Compute: st.change})
 		switch {
 		case st.code != "":
 			var de *domain.Error
@@ -705,23 +706,24 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 				return changeOf(sub), err
 			}
 			calls := 0
-			resp, replayed, err := db.UpdateGame(ctx, g.ID, idem, now, allowAll, func(g domain.Game) (Change, error) {
-				calls++
-				if calls <= tt.races {
-					// Another change commits between this read and its write.
-					other := func(g domain.Game) (Change, error) {
-						ng, notice, err := domain.RotateSeat(g, creator, "black", now)
-						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
+			resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: now,
+				Compute: func(g domain.Game) (Change, error) {
+					calls++
+					if calls <= tt.races {
+						// Another change commits between this read and its write.
+						other := func(g domain.Game) (Change, error) {
+							ng, notice, err := domain.RotateSeat(g, creator, "black", now)
+							return Change{Game: ng, Notices: []domain.Notice{notice}}, err
+						}
+						if tt.sameRequest {
+							other = play
+						}
+						if _, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: now, Compute: other}); err != nil {
+							t.Fatalf("the overtaking change: %v", err)
+						}
 					}
-					if tt.sameRequest {
-						other = play
-					}
-					if _, _, err := db.UpdateGame(ctx, g.ID, idem, now, allowAll, other); err != nil {
-						t.Fatalf("the overtaking change: %v", err)
-					}
-				}
-				return play(g)
-			})
+					return play(g)
+				}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -762,15 +764,16 @@ func TestUpdateGameKeyTakenMeanwhile(t *testing.T) {
 		return changeOf(sub), err
 	}
 	raced := false
-	_, _, err := db.UpdateGame(ctx, g1.ID, key(g1.ID), now, allowAll, func(g domain.Game) (Change, error) {
-		if !raced {
-			raced = true
-			if _, _, err := db.UpdateGame(ctx, g2.ID, key(g2.ID), now, allowAll, play); err != nil {
-				t.Fatalf("the request on the other game: %v", err)
+	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g1.ID, Idem: key(g1.ID), Now: now,
+		Compute: func(g domain.Game) (Change, error) {
+			if !raced {
+				raced = true
+				if _, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g2.ID, Idem: key(g2.ID), Now: now, Compute: play}); err != nil {
+					t.Fatalf("the request on the other game: %v", err)
+				}
 			}
-		}
-		return play(g)
-	})
+			return play(g)
+		}})
 	var de *domain.Error
 	if !errors.As(err, &de) || de.Code != domain.CodeIdempotencyReused {
 		t.Fatalf("error = %v, want %s", err, domain.CodeIdempotencyReused)
@@ -801,11 +804,12 @@ func TestTurns(t *testing.T) {
 	var wantRows []domain.StoredTurn
 	for i, p := range plays {
 		now := t0.Add(time.Duration(i+1)*time.Hour + 987654*time.Nanosecond)
-		_, _, err := db.UpdateGame(ctx, g.ID, nil, now, allowAll, func(g domain.Game) (Change, error) {
-			sub, err := domain.SubmitTurn(g, seatOf(p.color), i, p.input, now)
-			played = append(played, sub.Played...)
-			return changeOf(sub), err
-		})
+		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
+			Compute: func(g domain.Game) (Change, error) {
+				sub, err := domain.SubmitTurn(g, seatOf(p.color), i, p.input, now)
+				played = append(played, sub.Played...)
+				return changeOf(sub), err
+			}})
 		if err != nil {
 			t.Fatalf("turn %d: %v", i+1, err)
 		}

@@ -17,22 +17,23 @@ func TestLocaleFallsBackToAccount(t *testing.T) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := db.RequestLogin(ctx, "bob@example.org", "", now); err != nil {
+	if err := db.serviceAt(now).RequestLogin(ctx, "bob@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	due, _ := db.DueMail(ctx, now, 10)
 	if due[0].Locale != "en" {
 		t.Errorf("login mail of a new address in %q, want en", due[0].Locale)
 	}
-	s, err := db.ExchangeLogin(ctx, due[0].Secret, time.Hour, now)
+	grant, err := db.serviceAt(now).ExchangeLogin(ctx, due[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := grant.Session
 	if _, err := db.serviceAt(t0).UpdateUser(ctx, s.User.ID, domain.AccountSettings{Name: "Bob", Locale: "it"}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
-		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, s.User.ID, now)
+	g, err := db.serviceAt(now).CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
+		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, s.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestLocaleFallsBackToAccount(t *testing.T) {
 	if stored.Seats[1].Locale != "it" {
 		t.Errorf("stored locale %q", stored.Seats[1].Locale)
 	}
-	if err := db.RequestLogin(ctx, "bob@example.org", "", now.Add(time.Minute)); err != nil {
+	if err := db.serviceAt(now.Add(time.Minute)).RequestLogin(ctx, "bob@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	due, _ = db.DueMail(ctx, now.Add(time.Minute), 100)

@@ -325,7 +325,7 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 			func() error { return resignGame(ctx, db, f.ids[D], seatOf(less.White), at(22)) }},
 		{"the scheduler's time-out finishes U at its deadline",
 			func() error {
-				acted, err := db.Tick(ctx, f.ids[U], at(18+72))
+				acted, err := db.serviceAt(at(18+72)).TickGame(ctx, f.ids[U])
 				if err == nil && !acted {
 					err = errors.New("the time-out did not happen")
 				}
@@ -333,18 +333,20 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 			}},
 		{"a renewed move link is a change: C moves up among the others' games",
 			func() error {
-				_, _, err := db.UpdateGame(ctx, f.ids[C], nil, at(91), allowAll, func(g domain.Game) (Change, error) {
-					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.ann.ID}, "black", at(91))
-					return Change{Game: ng, Notices: []domain.Notice{notice}}, err
-				})
+				_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: f.ids[C], Now: at(91),
+					Compute: func(g domain.Game) (Change, error) {
+						ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.ann.ID}, "black", at(91))
+						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
+					}})
 				return err
 			}},
 		{"a renewed link in a finished game makes it her latest finished game",
 			func() error {
-				_, _, err := db.UpdateGame(ctx, f.ids[F], nil, at(92), allowAll, func(g domain.Game) (Change, error) {
-					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "white", at(92))
-					return Change{Game: ng, Notices: []domain.Notice{notice}}, err
-				})
+				_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: f.ids[F], Now: at(92),
+					Compute: func(g domain.Game) (Change, error) {
+						ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "white", at(92))
+						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
+					}})
 				return err
 			}},
 	}
@@ -537,7 +539,7 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 		{"turns", func() error { return play(a, 6, at(21)) }},
 		{"turns with a deadline", func() error { return play(g.ID, 3, at(23)) }},
 		{"a reminder", func() error {
-			acted, err := db.Tick(ctx, g.ID, at(23+48))
+			acted, err := db.serviceAt(at(23+48)).TickGame(ctx, g.ID)
 			if err == nil && !acted {
 				err = errors.New("no reminder was sent")
 			}
@@ -548,10 +550,11 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 			return err
 		}},
 		{"a renewed link", func() error {
-			_, _, err := db.UpdateGame(ctx, a, nil, at(73), allowAll, func(g domain.Game) (Change, error) {
-				ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "black", at(73))
-				return Change{Game: ng, Notices: []domain.Notice{notice}}, err
-			})
+			_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: a, Now: at(73),
+				Compute: func(g domain.Game) (Change, error) {
+					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "black", at(73))
+					return Change{Game: ng, Notices: []domain.Notice{notice}}, err
+				}})
 			return err
 		}},
 	} {

@@ -15,9 +15,9 @@ func TestPlayByReplyQueuesItsAnswerWithDetail(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	creator := signUp(t, db, "org@example.org", t0)
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
+	g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		Params: less.Params{Walls: openWalls}.Map()}, creator.ID, t0)
+		Params: less.Params{Walls: openWalls}.Map()}, creator.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,10 +38,10 @@ func TestSchedulerActsOnce(t *testing.T) {
 	}
 	defer second.Close()
 	organiser := signUp(t, db, "org@example.org", t0)
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{
+	g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour},
-	}, organiser.ID, t0)
+	}, organiser.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestSchedulerActsOnce(t *testing.T) {
 	acted := make([]bool, 2)
 	for i, store := range []*DB{db, second} {
 		wg.Go(func() {
-			ok, err := store.Tick(ctx, g.ID, at)
+			ok, err := store.serviceAt(at).TickGame(ctx, g.ID)
 			if err != nil {
 				t.Errorf("tick %d: %v", i, err)
 			}
@@ -81,14 +81,14 @@ func TestSchedulerActsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if ok, _ := db.Tick(ctx, g.ID, at); ok {
+	if ok, _ := db.serviceAt(at).TickGame(ctx, g.ID); ok {
 		t.Fatal("the reminder ran again after a restart")
 	}
 	// Bob unsubscribed from reminders, but it is Ann's turn: hers still comes.
 	if err := db.Unsubscribe(ctx, "ann@example.org", at); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := db.Tick(ctx, g.ID, deadline.Add(-30*time.Minute)); !ok || err != nil {
+	if ok, err := db.serviceAt(deadline.Add(-30*time.Minute)).TickGame(ctx, g.ID); !ok || err != nil {
 		t.Fatalf("1 h reminder: %v %v", ok, err)
 	}
 	if k := outboxKinds(t, db, g.ID); k[domain.NoticeReminder] != 1 {
@@ -96,10 +96,10 @@ func TestSchedulerActsOnce(t *testing.T) {
 	}
 
 	// The deadline passes: White loses on time, both are told, once.
-	if ok, err := db.Tick(ctx, g.ID, deadline); !ok || err != nil {
+	if ok, err := db.serviceAt(deadline).TickGame(ctx, g.ID); !ok || err != nil {
 		t.Fatalf("time-out: %v %v", ok, err)
 	}
-	if ok, _ := second.Tick(ctx, g.ID, deadline.Add(time.Minute)); ok {
+	if ok, _ := second.serviceAt(deadline.Add(time.Minute)).TickGame(ctx, g.ID); ok {
 		t.Error("timed out twice")
 	}
 	got, err := db.Game(ctx, g.ID)
@@ -124,10 +124,10 @@ func TestVacationMovesRunningDeadlines(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	ann := signUp(t, db, "ann@example.org", t0)
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{
+	g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true},
-	}, ann.ID, t0)
+	}, ann.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

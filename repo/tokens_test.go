@@ -12,7 +12,7 @@ import (
 func TestRefreshTokenStoredHashed(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	if err := db.RequestLogin(ctx, "ann@example.org", "", t0); err != nil {
+	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	g, err := db.serviceAt(t0).ExchangeLogin(ctx, lastLoginMail(t, db, "ann@example.org", t0).Secret, domain.SessionTTL)
@@ -40,7 +40,7 @@ func TestRefreshTokenStoredHashed(t *testing.T) {
 func TestPersonalTokenStoredHashed(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	if err := db.RequestLogin(ctx, "ann@example.org", "", t0); err != nil {
+	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	svc := db.serviceAt(t0)

@@ -19,22 +19,22 @@ func TestSchedulerPass(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := db.RequestLogin(ctx, "org@example.org", "", start); err != nil {
+	if err := serviceAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	mail, _ := db.DueMail(ctx, start, 1)
-	session, err := db.ExchangeLogin(ctx, mail[0].Secret, time.Hour, start)
+	grant, err := serviceAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
-	g, err := db.CreateGame(ctx, domain.NewGameSpec{Players: players,
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, session.User.ID, start)
+	g, err := serviceAt(db, start).CreateGame(ctx, domain.NewGameSpec{Players: players,
+		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour, err := db.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
-		Starts: []time.Time{start.Add(time.Hour)}, RoundLength: 48 * time.Hour}, session.User.ID, start)
+	tour, err := serviceAt(db, start).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+		Starts: []time.Time{start.Add(time.Hour)}, RoundLength: 48 * time.Hour}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,18 +88,18 @@ func TestSchedulerPrunes(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := db.RequestLogin(ctx, "org@example.org", "", start); err != nil {
+	if err := serviceAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	mail, _ := db.DueMail(ctx, start, 1)
-	if _, err := db.ExchangeLogin(ctx, mail[0].Secret, time.Hour, start); err != nil {
+	if _, err := serviceAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.MarkSent(ctx, mail[0].ID, start); err != nil {
 		t.Fatal(err)
 	}
 	now := start.Add(40 * 24 * time.Hour)
-	if err := db.RequestLogin(ctx, "ann@example.org", "", now.Add(-time.Hour)); err != nil { // never delivered
+	if err := serviceAt(db, now.Add(-time.Hour)).RequestLogin(ctx, "ann@example.org", ""); err != nil { // never delivered
 		t.Fatal(err)
 	}
 	for _, at := range []time.Time{start, now} { // refilled by now, and not yet
@@ -134,4 +134,9 @@ func TestSchedulerPrunes(t *testing.T) {
 			t.Errorf("%s = %d, want %d", query, got, want)
 		}
 	}
+}
+
+// serviceAt is the use cases on db with the clock stopped at now.
+func serviceAt(db *repo.DB, now time.Time) *domain.Service {
+	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }

@@ -534,7 +534,7 @@ func (a *attackRun) drive(ctx context.Context, r attackRoute, rs *routeState, en
 		o := r.attack(ctx, a, rs, target)
 		switch {
 		case o.wait > 0:
-			sleepCtx(ctx, min(o.wait, end.Sub(time.Now())))
+			sleepCtx(ctx, min(o.wait, time.Until(end)))
 		case o.status == http.StatusTooManyRequests:
 			wait := max(o.retryAfter, time.Second)
 			key := ""

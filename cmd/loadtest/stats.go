@@ -330,11 +330,10 @@ const clockTicks = 100
 
 // serverSampler samples a process's RSS every second during the window.
 type serverSampler struct {
-	pid              int
-	maxRSS           int64
-	cpuStart, cpuEnd float64
-	rssEnd, hwm      int64
-	err              error
+	pid      int
+	maxRSS   int64
+	cpuStart float64
+	err      error
 }
 
 func (s *serverSampler) start() {

@@ -55,11 +55,12 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 		b.Fatal(err)
 	}
 	defer store.Close()
+	app := domain.NewService(domain.ServiceConfig{Store: store, Now: time.Now})
 	actor := domain.Actor{UserID: userID, UserEmail: email}
 	answer := []byte(`{"game":` + strings.Repeat(`"x",`, 600) + `"played":[]}`) // ~2.5 KB, as the API stores
 	newGame := func() domain.Game {
 		spec := domain.NewGameSpec{Players: []domain.Player{{Name: "P1", Email: email}, {Name: "P2", Email: email}}}
-		g, err := store.CreateGame(ctx, spec, userID, time.Now())
+		g, err := app.CreateGame(ctx, spec, userID)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,8 +77,8 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 			b.Fatal(err)
 		}
 		idem := &repo.Idempotency{Scope: "user:bench", Key: fmt.Sprint(seq.Add(1)), Fingerprint: []byte("0123456789abcdef0123456789abcdef")}
-		_, _, err = store.UpdateGame(ctx, g.ID, idem, time.Now(), func(domain.Game) error { return nil },
-			func(cur domain.Game) (repo.Change, error) {
+		_, _, err = domain.UpdateGame(ctx, store, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: time.Now(),
+			Compute: func(cur domain.Game) (repo.Change, error) {
 				sub, err := domain.SubmitTurn(cur, actor, cur.Ply(), turn.String(), time.Now())
 				if err != nil {
 					return repo.Change{}, err
@@ -85,7 +86,7 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 				*g = sub.Game
 				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices,
 					Response: repo.Response{Status: 201, Body: answer}}, nil
-			})
+			}})
 		if err != nil {
 			b.Fatal(err)
 		}

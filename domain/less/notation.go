@@ -90,10 +90,7 @@ func parseMove(tok string) (Move, bool) {
 	if !ok {
 		return Move{}, false
 	}
-	tok = tok[n:]
-	if strings.HasPrefix(tok, "-") {
-		tok = tok[1:]
-	}
+	tok = strings.TrimPrefix(tok[n:], "-")
 	to, n, ok := scanSquare(tok)
 	if !ok || n != len(tok) {
 		return Move{}, false

@@ -50,15 +50,15 @@ func TestRecordFourPlayersAutoPassAndSetup(t *testing.T) {
 	}
 	// Yellow and White are one step from home each: their team completes
 	// early and then passes automatically while Black and Red play on.
-	start, err := ParsePosition(b, "yellow:a7,a8,b7,c8 black:a1,a2,b1,b2 white:a1,a2,b1,b2 red:a7,a8,b7,b8 to-move:yellow", false)
+	_, err = ParsePosition(b, "yellow:a7,a8,b7,c8 black:a1,a2,b1,b2 white:a1,a2,b1,b2 red:a7,a8,b7,b8 to-move:yellow", false)
 	if err == nil {
 		t.Fatal("overlapping set-up accepted")
 	}
-	start, err = ParsePosition(b, "yellow:a7,a8,b7,c8 black:c1,c2,d1,d2 white:a1,a2,b1,c2 red:g1,g2,h1,h2 to-move:yellow", false)
+	_, err = ParsePosition(b, "yellow:a7,a8,b7,c8 black:c1,c2,d1,d2 white:a1,a2,b1,c2 red:g1,g2,h1,h2 to-move:yellow", false)
 	if err == nil {
 		t.Fatal("overlapping set-up accepted (c2)")
 	}
-	start, err = ParsePosition(b, "yellow:a6,a8,b7,b8 black:c1,c2,d1,d2 white:a1,a2,b1,b3 red:e7,e8,f7,f8 to-move:yellow", false)
+	start, err := ParsePosition(b, "yellow:a6,a8,b7,b8 black:c1,c2,d1,d2 white:a1,a2,b1,b3 red:e7,e8,f7,f8 to-move:yellow", false)
 	if err != nil {
 		t.Fatal(err)
 	}
