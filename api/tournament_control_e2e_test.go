@@ -507,7 +507,7 @@ func TestOverrideAfterTheEndIsRefused(t *testing.T) {
 // by default) keep the newest entries, and the JSON and the page say how
 // many older ones are no longer kept.
 func TestTournamentLogStaysBounded(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, relaxedMail) // 220 changes that mail the players, within minutes
 	organiser := h.login("org@example.org")
 	ann, bob := h.login("p0@example.org"), h.login("p1@example.org")
 	var tour controlJSON

@@ -19,11 +19,11 @@ import (
 //     enter it in a tournament) is refused with address_suppressed.
 //   - The recipient's budget: at most MailLimits.RecipientPerDay emails a
 //     day that other people caused (see countsAgainstBudget for what counts).
-//   - The sender's limits, for mail a request causes to strangers: per
-//     caller and per client address, at most MailLimits.PairPerDay emails a
-//     day to any one stranger, and at most MailLimits.CallerPerHour
-//     (ClientPerHour) requests an hour that mail strangers beyond a game's
-//     own course. Over them the request is refused whole (429 mail_limited),
+//   - The sender's limits, for mail a request causes to others: per caller
+//     and per client address, at most MailLimits.PairPerDay emails a day to
+//     any one stranger, and at most MailLimits.CallerPerHour (ClientPerHour)
+//     requests an hour that email anyone but the caller beyond a game's own
+//     course. Over them the request is refused whole (429 mail_limited),
 //     so nothing is half done; but a change that happens however its mail
 //     fares (a turn, a tournament's round, an organiser's change to his
 //     event: Cause.Scheduled) is not refused for the per-stranger limit:
@@ -60,10 +60,11 @@ type MailLimits struct {
 	// answered yet, and moves first in each, too.
 	PairPerDay int
 	// CallerPerHour and ClientPerHour bound the requests, per caller (an
-	// account, or a move link's seat) and per client address, that mail
-	// strangers beyond a game's course: an hour's worth at once, then one
-	// more every hour/N. Each such request mails at most a tournament's
-	// entrants (64, or 128 players in a team event).
+	// account, or a move link's seat) and per client address, that email
+	// anyone but the caller beyond a game's course, whether or not the mail
+	// is then sent: an hour's worth at once, then one more every hour/N.
+	// Each such request mails at most a tournament's entrants (64, or 128
+	// players in a team event).
 	CallerPerHour int
 	ClientPerHour int
 }
@@ -256,15 +257,19 @@ func (a *admission) admit(ctx context.Context, notices []Notice, to func(Notice)
 	var out []Mail
 	charge := false
 	for _, n := range notices {
+		// A request that would email someone else, beyond a game's course,
+		// takes from the hourly allowance whatever becomes of the mail: an
+		// organiser whose mail to strangers is all left out, or whose
+		// entrants all signed up, cannot make the server mail without end.
+		own := c.By != "" && Mailbox(c.By) == Mailbox(to(n))
+		charge = charge || inRequest && !req.Deferred && !own && !n.Kind.course()
 		m, ok, err := a.admitOne(ctx, n, to(n), locale, c, req, inRequest, now)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
+		if ok {
+			out = append(out, m)
 		}
-		out = append(out, m)
-		charge = charge || inRequest && !req.Deferred && m.budgeted && !n.Kind.course()
 	}
 	if charge && !a.charged {
 		if err := a.chargeRequest(ctx, req, now); err != nil {

@@ -342,6 +342,24 @@ func TestMailPolicyOrganiserCanAlwaysResume(t *testing.T) {
 	if bob != limit {
 		t.Errorf("Bob got %d emails of %d pauses and resumptions, want %d", bob, 2*limit, limit)
 	}
+	// But not without end: each takes from his hourly allowance of
+	// requests that email others, mail sent or not.
+	change := func(i int) error {
+		if i%2 == 0 {
+			_, err := f.svc.PauseTournament(ctx, req, "")
+			return err
+		}
+		_, err := f.svc.ResumeTournament(ctx, req, "")
+		return err
+	}
+	for i := 2 * limit; i < domain.DefaultMailLimits.CallerPerHour; i++ {
+		if err := change(i); err != nil {
+			t.Fatalf("change %d: %v", i, err)
+		}
+	}
+	if err := change(domain.DefaultMailLimits.CallerPerHour); code(err) != domain.CodeMailLimited {
+		t.Errorf("change %d within the hour: %v, want %s", domain.DefaultMailLimits.CallerPerHour, err, domain.CodeMailLimited)
+	}
 }
 
 // One mailbox holds one seat of a game and one place in an event, however
