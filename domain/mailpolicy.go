@@ -321,9 +321,9 @@ func (a *admission) admitOne(ctx context.Context, n Notice, to, locale string, c
 		if de, ok := ErrorOf(err); ok && de.Code == CodeMailLimited && leaveOut {
 			// The game (or the event) goes on; the stranger, who has had
 			// enough of this sender's mail today, is not mailed about it.
-			// So an organiser can always undo his pause, say: only an
-			// invitation or a new link, which is all its mail is, is
-			// refused.
+			// So one entrant's allowance never stops an organiser undoing
+			// his pause, say: only an invitation or a new link, which is
+			// all its request does, is refused.
 			p.log.WarnContext(ctx, "mail left out: the sender's mail to the recipient today is spent",
 				"kind", string(n.Kind), "game", n.GameID)
 			return Mail{}, false, nil

@@ -160,8 +160,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	mail := domain.DefaultMailLimits
 	fs.IntVar(&cfg.MailLimits.RecipientPerDay, "mail-budget", mail.RecipientPerDay, "`emails` that other people may cause to one mailbox (its +tags together) in 24 hours:\ninvitations, renewed links, tournament mail, the mail of games it has not played in yet")
 	fs.IntVar(&cfg.MailLimits.PairPerDay, "limit-mail-per-stranger", mail.PairPerDay, "`emails` one account (or move link) and one client address may each cause to one\nstranger's mailbox in 24 hours, beyond a game's turns: invitations, links, an event's changes")
-	fs.IntVar(&cfg.MailLimits.CallerPerHour, "limit-mail-requests-account", mail.CallerPerHour, "`requests` an hour that email strangers beyond a game's turns, per account (or move link)")
-	fs.IntVar(&cfg.MailLimits.ClientPerHour, "limit-mail-requests-ip", mail.ClientPerHour, "`requests` an hour that email strangers beyond a game's turns, per client address")
+	fs.IntVar(&cfg.MailLimits.CallerPerHour, "limit-mail-requests-account", mail.CallerPerHour, "`requests` an hour that email anyone but the caller beyond a game's turns (mail sent or not),\nper account (or move link)")
+	fs.IntVar(&cfg.MailLimits.ClientPerHour, "limit-mail-requests-ip", mail.ClientPerHour, "`requests` an hour that email anyone but the caller beyond a game's turns (mail sent or not),\nper client address")
 	fs.IntVar(&cfg.StreamLimits.Credential, "limit-streams-credential", api.DefaultStreamLimits.Credential, "event streams one account (its sign-in and personal access tokens together), one\nseat's move link or one game's spectator link may hold open at once on this server")
 	fs.IntVar(&cfg.StreamLimits.IP, "limit-streams-ip", api.DefaultStreamLimits.IP, "event streams one client address may hold open at once on this server")
 	fs.StringVar(&cfg.SMTP.From, "smtp-from", "", "sender `address` of emails, e.g. \"Less <games@example.org>\"; required with --smtp-host")
