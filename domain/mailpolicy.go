@@ -220,9 +220,6 @@ func NewMailPolicy(limits MailLimits) *MailPolicy {
 	return &MailPolicy{limits: limits.withDefaults(), log: slog.Default()}
 }
 
-// Limits are the policy's numbers, defaults filled in.
-func (p *MailPolicy) Limits() MailLimits { return p.limits }
-
 // OwnMail admits mail whose recipient caused it himself and nobody else
 // could: a disabled webhook's notice to its account's owner. It counts
 // against nothing; only suppression and unsubscription stop it.
@@ -261,9 +258,10 @@ func (a *admission) admit(ctx context.Context, notices []Notice, to func(Notice)
 		// takes from the hourly allowance whatever becomes of the mail: an
 		// organiser whose mail to strangers is all left out, or whose
 		// entrants all signed up, cannot make the server mail without end.
-		own := c.By != "" && Mailbox(c.By) == Mailbox(to(n))
+		to := to(n)
+		own := c.By != "" && Mailbox(c.By) == Mailbox(to)
 		charge = charge || inRequest && !req.Deferred && !own && !n.Kind.course()
-		m, ok, err := a.admitOne(ctx, n, to(n), locale, c, req, inRequest, now)
+		m, ok, err := a.admitOne(ctx, n, to, own, locale, c, req, inRequest, now)
 		if err != nil {
 			return nil, err
 		}
@@ -280,8 +278,10 @@ func (a *admission) admit(ctx context.Context, notices []Notice, to func(Notice)
 	return out, nil
 }
 
-// admitOne decides one notice to the address to.
-func (a *admission) admitOne(ctx context.Context, n Notice, to, locale string, c Cause, req Requester, inRequest bool, now time.Time) (Mail, bool, error) {
+// admitOne decides one notice to the address to; own says its recipient
+// caused it himself.
+func (a *admission) admitOne(ctx context.Context, n Notice, to string, own bool, locale string, c Cause, req Requester, inRequest bool,
+	now time.Time) (Mail, bool, error) {
 	p := a.policy
 	mailbox := Mailbox(to)
 	suppressed, unsubscribed, err := a.facts.MailStops(ctx, mailbox, to)
@@ -294,7 +294,6 @@ func (a *admission) admitOne(ctx context.Context, n Notice, to, locale string, c
 	case suppressed, unsubscribed && !n.Kind.Essential():
 		return Mail{}, false, nil
 	}
-	own := c.By != "" && Mailbox(c.By) == mailbox
 	m := Mail{notice: n, to: to, locale: locale, quiet: !own && !n.Agreed}
 	if m.budgeted, err = a.countsAgainstBudget(ctx, n, own); err != nil || !m.budgeted {
 		return m, err == nil, err

@@ -306,12 +306,12 @@ func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r
 		if err := FillLocales(ctx, tx, &created.Game); err != nil {
 			return err
 		}
-		for j, n := range created.Notices {
-			member, err := toMember(ctx, tx, t, Notice{Email: created.Game.Recipient(n)})
-			if err != nil {
+		for j := range created.Notices {
+			n := &created.Notices[j]
+			var err error
+			if n.Agreed, n.Engaged, err = consent(ctx, tx, t, created.Game.Recipient(*n)); err != nil {
 				return err
 			}
-			created.Notices[j].Agreed, created.Notices[j].Engaged = member.Agreed, member.Engaged
 		}
 		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
 			return err

@@ -183,9 +183,6 @@ const OptimisticAttempts = 3
 //
 // Its mail passes through p (nil: the default policy).
 func UpdateGame(ctx context.Context, s Store, p *MailPolicy, u GameUpdate) (resp Response, replayed bool, err error) {
-	if p == nil {
-		p = NewMailPolicy(MailLimits{})
-	}
 	transact := func(fn func(*Tx) error) error {
 		return s.Transact(ctx, func(st StoreTx) error { return fn(NewTx(st, p)) })
 	}

@@ -100,19 +100,25 @@ func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.
 }
 
 // toMember is notice n of t to one of its members (n.Email), with what the
-// mail policy weighs: whether he signed up himself (Agreed), or else has
-// played a turn in the event (Engaged).
+// mail policy weighs of him (see consent).
 func toMember(ctx context.Context, tx *Tx, t *Tournament, n Notice) (Notice, error) {
-	if n.Agreed = t.Agreed(n.Email); n.Agreed {
-		return n, nil
-	}
-	ids := t.gameIDsOf(n.Email)
-	if len(ids) == 0 {
-		return n, nil
-	}
-	played, err := tx.PlayedIn(ctx, n.Email, ids)
-	n.Engaged = played
+	var err error
+	n.Agreed, n.Engaged, err = consent(ctx, tx, t, n.Email)
 	return n, err
+}
+
+// consent says whether the member of t with address email signed up
+// himself (agreed), or else has played a turn in the event (engaged).
+func consent(ctx context.Context, tx *Tx, t *Tournament, email string) (agreed, engaged bool, err error) {
+	if t.Agreed(email) {
+		return true, false, nil
+	}
+	ids := t.gameIDsOf(email)
+	if len(ids) == 0 {
+		return false, false, nil
+	}
+	engaged, err = tx.PlayedIn(ctx, email, ids)
+	return false, engaged, err
 }
 
 // mailedActions are the logged actions that are mailed to the players

@@ -63,7 +63,7 @@ func (s storeTx) BudgetSpent(ctx context.Context, mailbox string, since time.Tim
 }
 
 // TakeRequest takes one request from key's bucket in the unit of work (see
-// domain.RateLimiter).
+// domain.RateLimiter), in one statement; a refusal reads how long to wait.
 func (s storeTx) TakeRequest(ctx context.Context, key string, interval, tolerance time.Duration, now time.Time) (bool, time.Duration, error) {
 	at := now.UnixNano()
 	var full int64

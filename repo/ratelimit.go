@@ -42,22 +42,12 @@ func (db *DB) TakeRequest(ctx context.Context, key string, interval, tolerance t
 		return false, 0, fmt.Errorf("take request %s: %w", key, err)
 	}
 	var ok bool
-	err := db.WithTx(ctx, func(tx *Tx) error {
-		err := tx.QueryRowContext(ctx, sqlTakeRequest, key, at, int64(interval), int64(tolerance)).Scan(&full)
-		if !errors.Is(err, sql.ErrNoRows) {
-			ok = err == nil
-			return err
-		}
-		// Refused since the read: say how long to wait.
-		return tx.QueryRowContext(ctx, sqlSelectRateLimit, key).Scan(&full)
+	var wait time.Duration
+	err := db.WithTx(ctx, func(tx *Tx) (err error) {
+		ok, wait, err = storeTx{tx}.TakeRequest(ctx, key, interval, tolerance, now)
+		return err
 	})
-	if err != nil {
-		return false, 0, fmt.Errorf("take request %s: %w", key, err)
-	}
-	if ok {
-		return true, 0, nil
-	}
-	return false, refusal(full), nil
+	return ok, wait, err
 }
 
 // ReturnRequest gives back a request TakeRequest took.
