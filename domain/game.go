@@ -89,6 +89,13 @@ func (g *Game) Over() bool {
 // Result is how the game ended, once it is over.
 func (g *Game) Result() (ruleset.Result, bool) { return g.Rules.Result() }
 
+// TournamentRef is what a game knows of its tournament.
+type TournamentRef struct {
+	ID    string
+	Name  string
+	Round int
+}
+
 // NewGameSpec is what a user asks for when creating a game.
 type NewGameSpec struct {
 	// Players in turn order (Less: White, Black for two; Yellow, Black,

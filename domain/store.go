@@ -38,7 +38,6 @@ type Store interface {
 	PersonalTokenReader
 	PushReader
 	ScheduleReader
-	TournamentLister
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
@@ -58,8 +57,13 @@ type StoreTx interface {
 	AccountTx
 	PersonalTokenTx
 	PushTx
-	TournamentTx
 	MailFacts
+	// AddNotice writes the event of a notice that belongs to no game (a
+	// bye) and queues mail, the policy's admission of it (none, or one).
+	AddNotice(ctx context.Context, n Notice, mail []Mail, now time.Time) error
+	// AddEvents writes events that come with no notice (a tournament
+	// changed) to the live streams.
+	AddEvents(ctx context.Context, evs []Event, now time.Time) error
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would
 	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.

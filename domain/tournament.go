@@ -153,13 +153,6 @@ type Tournament struct {
 	UpdatedAt time.Time
 }
 
-// TournamentRef is what a game knows of its tournament.
-type TournamentRef struct {
-	ID    string
-	Name  string
-	Round int
-}
-
 // NewTournamentSpec is what an organiser asks for.
 type NewTournamentSpec struct {
 	Name   string
