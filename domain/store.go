@@ -38,6 +38,8 @@ type Store interface {
 	PersonalTokenReader
 	PushReader
 	ScheduleReader
+	TournamentReader
+	TournamentLister
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
@@ -57,6 +59,7 @@ type StoreTx interface {
 	AccountTx
 	PersonalTokenTx
 	PushTx
+	TournamentTx
 	MailFacts
 	// AddNotice writes the event of a notice that belongs to no game (a
 	// bye) and queues mail, the policy's admission of it (none, or one).

@@ -63,10 +63,16 @@ type MailLinks interface {
 	ReplyAddress(gameID, color string, ply int) (string, error)
 }
 
+// Records reads what an email shows: a game, its turns and its tournament.
+type Records interface {
+	domain.GameRecords
+	Tournament(ctx context.Context, id string) (domain.Tournament, error)
+}
+
 // Renderer turns an outbox row into a message. Game emails show the game as
 // it was at the ply the notice is about, even if it has moved on since.
 type Renderer struct {
-	Store domain.GameRecords
+	Store Records
 	Links MailLinks
 	// Host is the domain part of Message-IDs, e.g. less.example.
 	Host string

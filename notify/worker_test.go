@@ -666,7 +666,7 @@ func messageIDs(msgs []Message) map[string]bool {
 // gamesFail is a game store whose reads fail while failing is set, as a
 // database that restarts fails them.
 type gamesFail struct {
-	domain.GameRecords
+	Records
 	failing *atomic.Bool
 }
 
@@ -674,7 +674,7 @@ func (s gamesFail) Game(ctx context.Context, id string) (domain.Game, error) {
 	if s.failing.Load() {
 		return domain.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
 	}
-	return s.GameRecords.Game(ctx, id)
+	return s.Records.Game(ctx, id)
 }
 
 // A database failure while a mail is rendered is not the mail's: it spends
