@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	tourn "github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // calendar serves a user's private iCalendar feed (RFC 5545): one event at
@@ -36,7 +37,7 @@ func (s *Server) calendar(c echo.Context) error {
 		return err
 	}
 	// The events he plays in: the newest, as many as a list gives.
-	tournaments, _, err := s.app.Tournaments(ctx, u, []domain.TournamentCategory{domain.PlayingIn}, nil, domain.MaxTournamentList)
+	tournaments, _, err := s.tournaments.Tournaments(ctx, u, []tourn.TournamentCategory{tourn.PlayingIn}, nil, tourn.MaxTournamentList)
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func gameTitle(g *domain.Game) string {
 // roundDeadline is the end of a round of a tournament, as one player's
 // calendar shows it.
 type roundDeadline struct {
-	t        *domain.Tournament
+	t        *tourn.Tournament
 	number   int
 	deadline time.Time
 }
@@ -143,19 +144,19 @@ type roundDeadline struct {
 // round, his own game's deadline (an extension moves it) while it is
 // undecided; for a pending round, its planned deadline. A paused event
 // shows none for its running round: its deadline moves when it resumes.
-func roundDeadlines(ts []domain.TournamentListing, email string) []roundDeadline {
+func roundDeadlines(ts []tourn.TournamentListing, email string) []roundDeadline {
 	var out []roundDeadline
 	for i := range ts {
 		t := &ts[i].Tournament
 		e, ok := t.EntrantOf(email)
-		if !ok || t.Entrants[e].Withdrawn || t.Status == domain.TournamentFinished || t.Status == domain.TournamentCancelled {
+		if !ok || t.Entrants[e].Withdrawn || t.Status == tourn.TournamentFinished || t.Status == tourn.TournamentCancelled {
 			continue
 		}
 		for _, r := range t.Rounds {
 			switch r.Status {
-			case domain.RoundPending:
+			case tourn.RoundPending:
 				out = append(out, roundDeadline{t: t, number: r.Number, deadline: r.Deadline})
-			case domain.RoundRunning:
+			case tourn.RoundRunning:
 				if !t.PausedAt.IsZero() {
 					continue
 				}

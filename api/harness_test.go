@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
@@ -109,6 +110,12 @@ func (h *harness) loadPushKey() {
 // scheduler runs it.
 func (h *harness) service(now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
+}
+
+// tournaments is the use cases of tournaments on the harness's store with
+// the clock stopped at now.
+func (h *harness) tournaments(now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: h.db, Now: func() time.Time { return now }})
 }
 
 // sqlite is the store as SQLite, for a test that reaches into SQLite itself;

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
@@ -107,6 +108,8 @@ type Server struct {
 	http *http.Server
 	db   Store
 	app  *domain.Service
+	// tournaments are the use cases of tournaments.
+	tournaments *tournaments.Service
 	// webhooks are the use cases of the account's webhooks.
 	webhooks *domain.Webhooks
 	tokens   *Tokens
@@ -161,8 +164,10 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: links, limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
-	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, MailLimits: cfg.MailLimits,
-		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard), TournamentLog: cfg.TournamentLog})
+	mail := domain.NewMailPolicy(cfg.MailLimits)
+	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, Mail: mail,
+		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
+	s.tournaments = tournaments.NewService(tournaments.Config{Store: cfg.DB, Now: s.now, Mail: mail, Log: cfg.TournamentLog})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
 	s.streamLimits = cfg.StreamLimits.withDefaults()

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Store is what the server needs of the store: the ports of the use cases
 // (domain.Store), the buckets of the rate limits, and whether it can serve.
 // repo.DB is one.
 type Store interface {
-	domain.Store
+	tournaments.Store
 	domain.RateLimiter
 	// EventReader serves the event streams.
 	domain.EventReader

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkTournamentReads(b *testing.B) {
 	ctx := b.Context()
 	now := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: clock})
+	tours := tournaments.NewService(tournaments.Config{Store: db, Now: clock})
 	var org domain.User
 	if err := db.Transact(ctx, func(tx domain.StoreTx) (err error) {
 		org, err = tx.EnsureUser(ctx, "org@example.org", now)
@@ -40,7 +41,7 @@ func BenchmarkTournamentReads(b *testing.B) {
 	for i := range 64 {
 		players = append(players, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 	}
-	tour, err := svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Big", Format: domain.DoubleRoundRobin, Players: players,
+	tour, err := tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Big", Format: tournaments.DoubleRoundRobin, Players: players,
 		FirstStart: now.Add(time.Hour), Interval: 24 * time.Hour, RoundLength: 24 * time.Hour,
 		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, org.ID)
 	if err != nil {
@@ -49,14 +50,14 @@ func BenchmarkTournamentReads(b *testing.B) {
 	// Each round starts, and its deadline adjudicates its games.
 	for range 1000 {
 		now = now.Add(time.Hour)
-		if _, err := svc.TickTournament(ctx, tour.ID); err != nil {
+		if _, err := tours.TickTournament(ctx, tour.ID); err != nil {
 			b.Fatal(err)
 		}
-		t, err := svc.Tournament(ctx, tour.ID)
+		t, err := tours.Tournament(ctx, tour.ID)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if t.Status == domain.TournamentFinished {
+		if t.Status == tournaments.TournamentFinished {
 			b.Logf("%d rounds, %d games", len(t.Rounds), len(t.Rounds)*len(t.Rounds[0].Games))
 			break
 		}

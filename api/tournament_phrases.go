@@ -7,6 +7,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // pagePhrases are the words of the tournament's public page, in one
@@ -20,10 +21,10 @@ type pagePhrases struct {
 	LangName   string // the language in itself, for the switcher
 	Tournament string // the page title after the name
 
-	Formats       map[domain.Format]string
+	Formats       map[tournaments.Format]string
 	SwissRounds   countForms // %d rounds
-	Statuses      map[domain.TournamentStatus]string
-	RoundStatuses map[domain.RoundStatus]string
+	Statuses      map[tournaments.TournamentStatus]string
+	RoundStatuses map[tournaments.RoundStatus]string
 	GameLess      string
 	GameLes       string     // %d: the board's side
 	Players       countForms // %d players
@@ -100,13 +101,13 @@ type pagePhrases struct {
 var pageLanguages = map[string]*pagePhrases{
 	"en": {
 		Lang: "en", LangName: "English", Tournament: "tournament",
-		Formats: map[domain.Format]string{domain.RoundRobin: "Round robin", domain.DoubleRoundRobin: "Double round robin",
-			domain.Swiss: "Swiss system", domain.Knockout: "Knockout"},
+		Formats: map[tournaments.Format]string{tournaments.RoundRobin: "Round robin", tournaments.DoubleRoundRobin: "Double round robin",
+			tournaments.Swiss: "Swiss system", tournaments.Knockout: "Knockout"},
 		SwissRounds: countForms{"%d round", "%d rounds"},
-		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Not started yet",
-			domain.TournamentRunning: "In progress", domain.TournamentFinished: "Finished", domain.TournamentCancelled: "Cancelled"},
-		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "not started", domain.RoundRunning: "being played",
-			domain.RoundClosed: "finished"},
+		Statuses: map[tournaments.TournamentStatus]string{tournaments.TournamentScheduled: "Not started yet",
+			tournaments.TournamentRunning: "In progress", tournaments.TournamentFinished: "Finished", tournaments.TournamentCancelled: "Cancelled"},
+		RoundStatuses: map[tournaments.RoundStatus]string{tournaments.RoundPending: "not started", tournaments.RoundRunning: "being played",
+			tournaments.RoundClosed: "finished"},
 		GameLess: "Less", GameLes: "Les, board side %d", Players: countForms{"%d player", "%d players"}, Teams: countForms{"%d team of two", "%d teams of two"},
 		Standings: "Standings", RankingNote: "Ranked by points (win 1, draw ½, bye 1), then the sum of margins, then %s.",
 		Rank: "#", Player: "Player", Team: "Team", Points: "Points", Played: "Played", PlayedTitle: "Games played (a bye is not a game)",
@@ -134,13 +135,13 @@ var pageLanguages = map[string]*pagePhrases{
 	},
 	"de": {
 		Lang: "de", LangName: "Deutsch", Tournament: "Turnier",
-		Formats: map[domain.Format]string{domain.RoundRobin: "Rundenturnier", domain.DoubleRoundRobin: "Doppelrundenturnier",
-			domain.Swiss: "Schweizer System", domain.Knockout: "K.-o.-System"},
+		Formats: map[tournaments.Format]string{tournaments.RoundRobin: "Rundenturnier", tournaments.DoubleRoundRobin: "Doppelrundenturnier",
+			tournaments.Swiss: "Schweizer System", tournaments.Knockout: "K.-o.-System"},
 		SwissRounds: countForms{"%d Runde", "%d Runden"},
-		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Noch nicht begonnen",
-			domain.TournamentRunning: "Läuft", domain.TournamentFinished: "Beendet", domain.TournamentCancelled: "Abgesagt"},
-		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "noch nicht begonnen", domain.RoundRunning: "wird gespielt",
-			domain.RoundClosed: "beendet"},
+		Statuses: map[tournaments.TournamentStatus]string{tournaments.TournamentScheduled: "Noch nicht begonnen",
+			tournaments.TournamentRunning: "Läuft", tournaments.TournamentFinished: "Beendet", tournaments.TournamentCancelled: "Abgesagt"},
+		RoundStatuses: map[tournaments.RoundStatus]string{tournaments.RoundPending: "noch nicht begonnen", tournaments.RoundRunning: "wird gespielt",
+			tournaments.RoundClosed: "beendet"},
 		GameLess: "Less", GameLes: "Les, Brettseite %d", Players: countForms{"%d Spieler", "%d Spieler"}, Teams: countForms{"%d Zweierteam", "%d Zweierteams"},
 		Standings: "Tabelle", RankingNote: "Gewertet nach Punkten (Sieg 1, Remis ½, spielfrei 1), dann nach der Summe der Differenzen, dann nach %s.",
 		Rank: "Pl.", Player: "Spieler", Team: "Team", Points: "Punkte", Played: "Gesp.", PlayedTitle: "Gespielte Partien (spielfreie Runden nicht mitgezählt)",
@@ -168,13 +169,13 @@ var pageLanguages = map[string]*pagePhrases{
 	},
 	"fr": {
 		Lang: "fr", LangName: "Français", Tournament: "tournoi",
-		Formats: map[domain.Format]string{domain.RoundRobin: "Toutes rondes", domain.DoubleRoundRobin: "Toutes rondes aller-retour",
-			domain.Swiss: "Système suisse", domain.Knockout: "Élimination directe"},
+		Formats: map[tournaments.Format]string{tournaments.RoundRobin: "Toutes rondes", tournaments.DoubleRoundRobin: "Toutes rondes aller-retour",
+			tournaments.Swiss: "Système suisse", tournaments.Knockout: "Élimination directe"},
 		SwissRounds: countForms{"%d ronde", "%d rondes"},
-		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Pas encore commencé",
-			domain.TournamentRunning: "En cours", domain.TournamentFinished: "Terminé", domain.TournamentCancelled: "Annulé"},
-		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "pas commencée", domain.RoundRunning: "en cours",
-			domain.RoundClosed: "terminée"},
+		Statuses: map[tournaments.TournamentStatus]string{tournaments.TournamentScheduled: "Pas encore commencé",
+			tournaments.TournamentRunning: "En cours", tournaments.TournamentFinished: "Terminé", tournaments.TournamentCancelled: "Annulé"},
+		RoundStatuses: map[tournaments.RoundStatus]string{tournaments.RoundPending: "pas commencée", tournaments.RoundRunning: "en cours",
+			tournaments.RoundClosed: "terminée"},
 		GameLess: "Less", GameLes: "Les, plateau de côté %d", Players: countForms{"%d joueur", "%d joueurs"}, Teams: countForms{"%d équipe de deux", "%d équipes de deux"},
 		Standings: "Classement", RankingNote: "Classé aux points (victoire 1, nulle ½, exempt 1), puis à la somme des écarts, puis au %s.",
 		Rank: "N°", Player: "Joueur", Team: "Équipe", Points: "Points", Played: "Joués", PlayedTitle: "Parties jouées (sans les exemptions)",
@@ -202,13 +203,13 @@ var pageLanguages = map[string]*pagePhrases{
 	},
 	"it": {
 		Lang: "it", LangName: "Italiano", Tournament: "torneo",
-		Formats: map[domain.Format]string{domain.RoundRobin: "Girone all’italiana", domain.DoubleRoundRobin: "Girone all’italiana doppio",
-			domain.Swiss: "Sistema svizzero", domain.Knockout: "Eliminazione diretta"},
+		Formats: map[tournaments.Format]string{tournaments.RoundRobin: "Girone all’italiana", tournaments.DoubleRoundRobin: "Girone all’italiana doppio",
+			tournaments.Swiss: "Sistema svizzero", tournaments.Knockout: "Eliminazione diretta"},
 		SwissRounds: countForms{"%d turno", "%d turni"},
-		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Non ancora iniziato",
-			domain.TournamentRunning: "In corso", domain.TournamentFinished: "Concluso", domain.TournamentCancelled: "Annullato"},
-		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "non iniziato", domain.RoundRunning: "in corso",
-			domain.RoundClosed: "concluso"},
+		Statuses: map[tournaments.TournamentStatus]string{tournaments.TournamentScheduled: "Non ancora iniziato",
+			tournaments.TournamentRunning: "In corso", tournaments.TournamentFinished: "Concluso", tournaments.TournamentCancelled: "Annullato"},
+		RoundStatuses: map[tournaments.RoundStatus]string{tournaments.RoundPending: "non iniziato", tournaments.RoundRunning: "in corso",
+			tournaments.RoundClosed: "concluso"},
 		GameLess: "Less", GameLes: "Les, tavoliere di lato %d", Players: countForms{"%d giocatore", "%d giocatori"}, Teams: countForms{"%d squadra di due", "%d squadre di due"},
 		Standings: "Classifica", RankingNote: "Ordinata per punti (vittoria 1, patta ½, turno di riposo 1), poi per somma degli scarti, poi per %s.",
 		Rank: "N.", Player: "Giocatore", Team: "Squadra", Points: "Punti", Played: "Giocate", PlayedTitle: "Partite giocate (esclusi i turni di riposo)",
@@ -236,13 +237,13 @@ var pageLanguages = map[string]*pagePhrases{
 	},
 	"es": {
 		Lang: "es", LangName: "Español", Tournament: "torneo",
-		Formats: map[domain.Format]string{domain.RoundRobin: "Liga a una vuelta", domain.DoubleRoundRobin: "Liga a doble vuelta",
-			domain.Swiss: "Sistema suizo", domain.Knockout: "Eliminación directa"},
+		Formats: map[tournaments.Format]string{tournaments.RoundRobin: "Liga a una vuelta", tournaments.DoubleRoundRobin: "Liga a doble vuelta",
+			tournaments.Swiss: "Sistema suizo", tournaments.Knockout: "Eliminación directa"},
 		SwissRounds: countForms{"%d ronda", "%d rondas"},
-		Statuses: map[domain.TournamentStatus]string{domain.TournamentScheduled: "Aún no ha empezado",
-			domain.TournamentRunning: "En curso", domain.TournamentFinished: "Terminado", domain.TournamentCancelled: "Cancelado"},
-		RoundStatuses: map[domain.RoundStatus]string{domain.RoundPending: "sin empezar", domain.RoundRunning: "en juego",
-			domain.RoundClosed: "terminada"},
+		Statuses: map[tournaments.TournamentStatus]string{tournaments.TournamentScheduled: "Aún no ha empezado",
+			tournaments.TournamentRunning: "En curso", tournaments.TournamentFinished: "Terminado", tournaments.TournamentCancelled: "Cancelado"},
+		RoundStatuses: map[tournaments.RoundStatus]string{tournaments.RoundPending: "sin empezar", tournaments.RoundRunning: "en juego",
+			tournaments.RoundClosed: "terminada"},
 		GameLess: "Less", GameLes: "Les, tablero de lado %d", Players: countForms{"%d jugador", "%d jugadores"}, Teams: countForms{"%d equipo de dos", "%d equipos de dos"},
 		Standings: "Clasificación", RankingNote: "Por puntos (victoria 1, tablas ½, descanso 1), luego por la suma de diferencias, luego por %s.",
 		Rank: "N.º", Player: "Jugador", Team: "Equipo", Points: "Puntos", Played: "Jugadas", PlayedTitle: "Partidas jugadas (sin contar los descansos)",

@@ -11,6 +11,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // recordTag is one header tag a record carries besides the rules' own.
@@ -97,7 +98,7 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 		round = n
 	}
 	t, current, err := s.cachedTournament(c, fixedVariant("records round="+strconv.Itoa(round)),
-		func(h http.Header, t *domain.Tournament) {
+		func(h http.Header, t *tournaments.Tournament) {
 			name := t.ID
 			if round != 0 {
 				name += "-round-" + strconv.Itoa(round)
@@ -110,7 +111,7 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 	if current {
 		return notModified(c)
 	}
-	games, err := s.app.RoundGames(c.Request().Context(), &t, round)
+	games, err := s.tournaments.RoundGames(c.Request().Context(), &t, round)
 	if err != nil {
 		return err
 	}
@@ -134,12 +135,12 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 // teamTags name the teams of a team event's game, whose four players the
 // rules' own tags name by colour: WhiteTeam plays side 0 (the pairing's
 // White), BlackTeam side 1.
-func teamTags(t *domain.Tournament, rg *domain.RoundGame) []recordTag {
+func teamTags(t *tournaments.Tournament, rg *tournaments.RoundGame) []recordTag {
 	if !t.Teams || rg.Round < 1 || rg.Round > len(t.Rounds) {
 		return nil
 	}
 	for _, g := range t.Rounds[rg.Round-1].Games {
-		if g.GameID == rg.Game.ID && g.Black != domain.Bye {
+		if g.GameID == rg.Game.ID && g.Black != tournaments.Bye {
 			return []recordTag{{"WhiteTeam", t.Entrants[g.White].Title()}, {"BlackTeam", t.Entrants[g.Black].Title()}}
 		}
 	}

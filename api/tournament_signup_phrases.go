@@ -1,6 +1,8 @@
 package api
 
-import "github.com/lesspost/lesspost/domain"
+import (
+	"github.com/lesspost/lesspost/domain/tournaments"
+)
 
 // signupPhrases are the words of the public page's sign-up and log, in one
 // language, apart from pagePhrases because they belong to running an
@@ -56,14 +58,14 @@ var signupLanguages = map[string]*signupPhrases{
 		Log:        "What happened", Organiser: "the organiser", Scheduler: "the schedule", Reason: "Reason: %s",
 		LogDropped: countForms{"%d entry, the oldest, is no longer kept.", "The %d oldest entries are no longer kept."},
 		Actions: map[string]string{
-			domain.ActionRegistrationOpened: "Registration opened", domain.ActionRegistrationClosed: "Registration closed",
-			domain.ActionJoined: "Joined", domain.ActionLeft: "Left", domain.ActionEntrantAdded: "Player added",
-			domain.ActionEntrantEdited: "Player corrected", domain.ActionEntrantReplaced: "Player replaced",
-			domain.ActionDeadlineExtended: "Game extended", domain.ActionRoundPostponed: "Round postponed",
-			domain.ActionPaused: "Paused", domain.ActionResumed: "Resumed", domain.ActionResultOverridden: "Result set",
-			domain.ActionResultAnnulled: "Result annulled", domain.ActionWithdrawn: "Withdrawal", domain.ActionCancelled: "Cancelled",
-			domain.ActionDecider: "Deciding game", domain.ActionSeedsSet: "Seeds set",
-			domain.ActionUnplayed: "Not played",
+			tournaments.ActionRegistrationOpened: "Registration opened", tournaments.ActionRegistrationClosed: "Registration closed",
+			tournaments.ActionJoined: "Joined", tournaments.ActionLeft: "Left", tournaments.ActionEntrantAdded: "Player added",
+			tournaments.ActionEntrantEdited: "Player corrected", tournaments.ActionEntrantReplaced: "Player replaced",
+			tournaments.ActionDeadlineExtended: "Game extended", tournaments.ActionRoundPostponed: "Round postponed",
+			tournaments.ActionPaused: "Paused", tournaments.ActionResumed: "Resumed", tournaments.ActionResultOverridden: "Result set",
+			tournaments.ActionResultAnnulled: "Result annulled", tournaments.ActionWithdrawn: "Withdrawal", tournaments.ActionCancelled: "Cancelled",
+			tournaments.ActionDecider: "Deciding game", tournaments.ActionSeedsSet: "Seeds set",
+			tournaments.ActionUnplayed: "Not played",
 		},
 	},
 	"de": {
@@ -81,14 +83,14 @@ var signupLanguages = map[string]*signupPhrases{
 		Log:        "Was geschah", Organiser: "die Turnierleitung", Scheduler: "der Zeitplan", Reason: "Begründung: %s",
 		LogDropped: countForms{"%d Eintrag, der älteste, wird nicht mehr aufbewahrt.", "Die %d ältesten Einträge werden nicht mehr aufbewahrt."},
 		Actions: map[string]string{
-			domain.ActionRegistrationOpened: "Anmeldung geöffnet", domain.ActionRegistrationClosed: "Anmeldung geschlossen",
-			domain.ActionJoined: "Angemeldet", domain.ActionLeft: "Abgemeldet", domain.ActionEntrantAdded: "Spieler hinzugefügt",
-			domain.ActionEntrantEdited: "Spieler korrigiert", domain.ActionEntrantReplaced: "Spieler ersetzt",
-			domain.ActionDeadlineExtended: "Partie verlängert", domain.ActionRoundPostponed: "Runde verschoben",
-			domain.ActionPaused: "Unterbrochen", domain.ActionResumed: "Fortgesetzt", domain.ActionResultOverridden: "Ergebnis festgesetzt",
-			domain.ActionResultAnnulled: "Ergebnis annulliert", domain.ActionWithdrawn: "Rückzug", domain.ActionCancelled: "Abgesagt",
-			domain.ActionDecider: "Entscheidungspartie", domain.ActionSeedsSet: "Setzliste festgelegt",
-			domain.ActionUnplayed: "Nicht gespielt",
+			tournaments.ActionRegistrationOpened: "Anmeldung geöffnet", tournaments.ActionRegistrationClosed: "Anmeldung geschlossen",
+			tournaments.ActionJoined: "Angemeldet", tournaments.ActionLeft: "Abgemeldet", tournaments.ActionEntrantAdded: "Spieler hinzugefügt",
+			tournaments.ActionEntrantEdited: "Spieler korrigiert", tournaments.ActionEntrantReplaced: "Spieler ersetzt",
+			tournaments.ActionDeadlineExtended: "Partie verlängert", tournaments.ActionRoundPostponed: "Runde verschoben",
+			tournaments.ActionPaused: "Unterbrochen", tournaments.ActionResumed: "Fortgesetzt", tournaments.ActionResultOverridden: "Ergebnis festgesetzt",
+			tournaments.ActionResultAnnulled: "Ergebnis annulliert", tournaments.ActionWithdrawn: "Rückzug", tournaments.ActionCancelled: "Abgesagt",
+			tournaments.ActionDecider: "Entscheidungspartie", tournaments.ActionSeedsSet: "Setzliste festgelegt",
+			tournaments.ActionUnplayed: "Nicht gespielt",
 		},
 	},
 	"fr": {
@@ -106,14 +108,14 @@ var signupLanguages = map[string]*signupPhrases{
 		Log:        "Historique", Organiser: "l'organisateur", Scheduler: "le calendrier", Reason: "Raison\u00a0: %s",
 		LogDropped: countForms{"%d entrée, la plus ancienne, n'est plus conservée.", "Les %d entrées les plus anciennes ne sont plus conservées."},
 		Actions: map[string]string{
-			domain.ActionRegistrationOpened: "Inscription ouverte", domain.ActionRegistrationClosed: "Inscription close",
-			domain.ActionJoined: "Inscription", domain.ActionLeft: "Désinscription", domain.ActionEntrantAdded: "Joueur ajouté",
-			domain.ActionEntrantEdited: "Joueur corrigé", domain.ActionEntrantReplaced: "Joueur remplacé",
-			domain.ActionDeadlineExtended: "Partie prolongée", domain.ActionRoundPostponed: "Ronde reportée",
-			domain.ActionPaused: "Suspendu", domain.ActionResumed: "Repris", domain.ActionResultOverridden: "Résultat fixé",
-			domain.ActionResultAnnulled: "Résultat annulé", domain.ActionWithdrawn: "Retrait", domain.ActionCancelled: "Annulé",
-			domain.ActionDecider: "Partie décisive", domain.ActionSeedsSet: "Têtes de série fixées",
-			domain.ActionUnplayed: "Non jouée",
+			tournaments.ActionRegistrationOpened: "Inscription ouverte", tournaments.ActionRegistrationClosed: "Inscription close",
+			tournaments.ActionJoined: "Inscription", tournaments.ActionLeft: "Désinscription", tournaments.ActionEntrantAdded: "Joueur ajouté",
+			tournaments.ActionEntrantEdited: "Joueur corrigé", tournaments.ActionEntrantReplaced: "Joueur remplacé",
+			tournaments.ActionDeadlineExtended: "Partie prolongée", tournaments.ActionRoundPostponed: "Ronde reportée",
+			tournaments.ActionPaused: "Suspendu", tournaments.ActionResumed: "Repris", tournaments.ActionResultOverridden: "Résultat fixé",
+			tournaments.ActionResultAnnulled: "Résultat annulé", tournaments.ActionWithdrawn: "Retrait", tournaments.ActionCancelled: "Annulé",
+			tournaments.ActionDecider: "Partie décisive", tournaments.ActionSeedsSet: "Têtes de série fixées",
+			tournaments.ActionUnplayed: "Non jouée",
 		},
 	},
 	"it": {
@@ -131,14 +133,14 @@ var signupLanguages = map[string]*signupPhrases{
 		Log:        "Cronologia", Organiser: "l'organizzatore", Scheduler: "il calendario", Reason: "Motivo: %s",
 		LogDropped: countForms{"%d voce, la più vecchia, non è più conservata.", "Le %d voci più vecchie non sono più conservate."},
 		Actions: map[string]string{
-			domain.ActionRegistrationOpened: "Iscrizione aperta", domain.ActionRegistrationClosed: "Iscrizione chiusa",
-			domain.ActionJoined: "Iscrizione", domain.ActionLeft: "Cancellazione", domain.ActionEntrantAdded: "Giocatore aggiunto",
-			domain.ActionEntrantEdited: "Giocatore corretto", domain.ActionEntrantReplaced: "Giocatore sostituito",
-			domain.ActionDeadlineExtended: "Partita prolungata", domain.ActionRoundPostponed: "Turno rinviato",
-			domain.ActionPaused: "Sospeso", domain.ActionResumed: "Ripreso", domain.ActionResultOverridden: "Risultato fissato",
-			domain.ActionResultAnnulled: "Risultato annullato", domain.ActionWithdrawn: "Ritiro", domain.ActionCancelled: "Annullato",
-			domain.ActionDecider: "Spareggio", domain.ActionSeedsSet: "Teste di serie fissate",
-			domain.ActionUnplayed: "Non giocata",
+			tournaments.ActionRegistrationOpened: "Iscrizione aperta", tournaments.ActionRegistrationClosed: "Iscrizione chiusa",
+			tournaments.ActionJoined: "Iscrizione", tournaments.ActionLeft: "Cancellazione", tournaments.ActionEntrantAdded: "Giocatore aggiunto",
+			tournaments.ActionEntrantEdited: "Giocatore corretto", tournaments.ActionEntrantReplaced: "Giocatore sostituito",
+			tournaments.ActionDeadlineExtended: "Partita prolungata", tournaments.ActionRoundPostponed: "Turno rinviato",
+			tournaments.ActionPaused: "Sospeso", tournaments.ActionResumed: "Ripreso", tournaments.ActionResultOverridden: "Risultato fissato",
+			tournaments.ActionResultAnnulled: "Risultato annullato", tournaments.ActionWithdrawn: "Ritiro", tournaments.ActionCancelled: "Annullato",
+			tournaments.ActionDecider: "Spareggio", tournaments.ActionSeedsSet: "Teste di serie fissate",
+			tournaments.ActionUnplayed: "Non giocata",
 		},
 	},
 	"es": {
@@ -156,14 +158,14 @@ var signupLanguages = map[string]*signupPhrases{
 		Log:        "Historial", Organiser: "el organizador", Scheduler: "el calendario", Reason: "Motivo: %s",
 		LogDropped: countForms{"%d entrada, la más antigua, ya no se conserva.", "Las %d entradas más antiguas ya no se conservan."},
 		Actions: map[string]string{
-			domain.ActionRegistrationOpened: "Inscripción abierta", domain.ActionRegistrationClosed: "Inscripción cerrada",
-			domain.ActionJoined: "Inscripción", domain.ActionLeft: "Baja", domain.ActionEntrantAdded: "Jugador añadido",
-			domain.ActionEntrantEdited: "Jugador corregido", domain.ActionEntrantReplaced: "Jugador sustituido",
-			domain.ActionDeadlineExtended: "Partida prorrogada", domain.ActionRoundPostponed: "Ronda aplazada",
-			domain.ActionPaused: "Pausado", domain.ActionResumed: "Reanudado", domain.ActionResultOverridden: "Resultado fijado",
-			domain.ActionResultAnnulled: "Resultado anulado", domain.ActionWithdrawn: "Retirada", domain.ActionCancelled: "Cancelado",
-			domain.ActionDecider: "Partida de desempate", domain.ActionSeedsSet: "Cabezas de serie fijados",
-			domain.ActionUnplayed: "No jugada",
+			tournaments.ActionRegistrationOpened: "Inscripción abierta", tournaments.ActionRegistrationClosed: "Inscripción cerrada",
+			tournaments.ActionJoined: "Inscripción", tournaments.ActionLeft: "Baja", tournaments.ActionEntrantAdded: "Jugador añadido",
+			tournaments.ActionEntrantEdited: "Jugador corregido", tournaments.ActionEntrantReplaced: "Jugador sustituido",
+			tournaments.ActionDeadlineExtended: "Partida prorrogada", tournaments.ActionRoundPostponed: "Ronda aplazada",
+			tournaments.ActionPaused: "Pausado", tournaments.ActionResumed: "Reanudado", tournaments.ActionResultOverridden: "Resultado fijado",
+			tournaments.ActionResultAnnulled: "Resultado anulado", tournaments.ActionWithdrawn: "Retirada", tournaments.ActionCancelled: "Cancelado",
+			tournaments.ActionDecider: "Partida de desempate", tournaments.ActionSeedsSet: "Cabezas de serie fijados",
+			tournaments.ActionUnplayed: "No jugada",
 		},
 	},
 }

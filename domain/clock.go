@@ -58,8 +58,8 @@ type TimeControl struct {
 // Bounds of a time control, so that a typo cannot make a game last a century.
 const (
 	minTurnTime = time.Hour
-	maxTurnTime = 60 * 24 * time.Hour
-	maxBank     = 365 * 24 * time.Hour
+	MaxTurnTime = 60 * 24 * time.Hour
+	MaxBank     = 365 * 24 * time.Hour
 )
 
 // Normalize checks the control for a game of n players and fills in the
@@ -73,20 +73,20 @@ func (tc TimeControl) Normalize(players int) (TimeControl, error) {
 	case "", TimeNone:
 		return TimeControl{Kind: TimeNone}, nil
 	case TimePerTurn:
-		if tc.PerTurn < minTurnTime || tc.PerTurn > maxTurnTime {
+		if tc.PerTurn < minTurnTime || tc.PerTurn > MaxTurnTime {
 			return bad("the time per turn is %v; it must be between 1 hour and 60 days", tc.PerTurn)
 		}
 	case TimeBank:
-		if tc.Initial < minTurnTime || tc.Initial > maxBank {
+		if tc.Initial < minTurnTime || tc.Initial > MaxBank {
 			return bad("the initial bank is %v; it must be between 1 hour and 365 days", tc.Initial)
 		}
-		if tc.Increment < 0 || tc.Increment > maxTurnTime {
+		if tc.Increment < 0 || tc.Increment > MaxTurnTime {
 			return bad("the increment is %v; it must be between 0 and 60 days", tc.Increment)
 		}
 		if tc.Cap == 0 {
 			tc.Cap = tc.Initial
 		}
-		if tc.Cap < tc.Initial || tc.Cap > maxBank {
+		if tc.Cap < tc.Initial || tc.Cap > MaxBank {
 			return bad("the cap is %v; it must be at least the initial bank and at most 365 days", tc.Cap)
 		}
 	default:
@@ -97,7 +97,7 @@ func (tc TimeControl) Normalize(players int) (TimeControl, error) {
 	}
 	tc.Reminders = slices.Clone(tc.Reminders)
 	for _, r := range tc.Reminders {
-		if r <= 0 || r > maxTurnTime {
+		if r <= 0 || r > MaxTurnTime {
 			return bad("a reminder %v before the deadline: want between 0 and 60 days", r)
 		}
 	}
@@ -410,7 +410,7 @@ func TimeOut(g Game, now time.Time) (Submitted, error) {
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now)
-	return Submitted{Game: g, Played: played, Notices: afterPly(&g, played)}, nil
+	return Submitted{Game: g, Played: played, Notices: AfterPly(&g, played)}, nil
 }
 
 // CountsVacations reports whether g has a turn running whose deadline its

@@ -136,7 +136,7 @@ type Created struct {
 // away gives the vacations of the players (by seat: the spec's players in
 // turn order), which move deadlines when the game allows vacations.
 func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64, away Away) (Created, error) {
-	rs, err := rulesetNamed(spec.Ruleset)
+	rs, err := RulesetNamed(spec.Ruleset)
 	if err != nil {
 		return Created{}, err
 	}
@@ -144,7 +144,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		randomSeed = *spec.Seed
 	}
 	if len(spec.Teams) > 0 {
-		if spec.Players, err = seatTeams(rs, randomSeed, spec.Params, spec.Teams); err != nil {
+		if spec.Players, err = SeatTeams(rs, randomSeed, spec.Params, spec.Teams); err != nil {
 			return Created{}, err
 		}
 	}
@@ -154,7 +154,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	}
 	players := make([]Player, n)
 	for i := range spec.Players {
-		p, err := checkPlayer(spec.Players[i])
+		p, err := CheckPlayer(spec.Players[i])
 		if err != nil {
 			return Created{}, err
 		}
@@ -174,7 +174,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	// options and the set-up position, and name the seats' colours.
 	rules, history, err := rs.Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.Params})
 	if err != nil {
-		return Created{}, classify(err)
+		return Created{}, Classify(err)
 	}
 	tc, err := spec.Time.Normalize(n)
 	if err != nil {
@@ -191,11 +191,11 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	for _, s := range seats {
 		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: g.Ply()})
 	}
-	notices = append(notices, afterPly(&g, history)...)
+	notices = append(notices, AfterPly(&g, history)...)
 	return Created{Game: g, History: history, Notices: notices}, nil
 }
 
-func checkPlayer(p Player) (Player, error) {
+func CheckPlayer(p Player) (Player, error) {
 	var err error
 	if p.Name, err = CheckName(p.Name); err != nil {
 		return Player{}, err
@@ -279,7 +279,7 @@ func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submi
 	mover := g.ToMove()
 	played, err := rules.Play(turnText)
 	if err != nil {
-		return Submitted{}, classify(err)
+		return Submitted{}, Classify(err)
 	}
 	g.charge(g.SeatIndex(mover), now)
 	if side := rules.Side(mover); side >= 0 && side < len(g.Clock.Streak) {
@@ -289,7 +289,7 @@ func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submi
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now)
-	return Submitted{Game: g, Played: played, Notices: afterPly(&g, played)}, nil
+	return Submitted{Game: g, Played: played, Notices: AfterPly(&g, played)}, nil
 }
 
 // PreviewTurn judges a turn for the actor without playing it: the game as it
@@ -301,7 +301,7 @@ func PreviewTurn(g Game, a Actor, turnText string) (Rules, []ruleset.Played, err
 	rules := g.Rules.Clone()
 	played, err := rules.Play(turnText)
 	if err != nil {
-		return nil, nil, classify(err)
+		return nil, nil, Classify(err)
 	}
 	return rules, played, nil
 }
@@ -318,13 +318,13 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 	}
 	rules := g.Rules.Clone()
 	if err := rules.Resign(held[0]); err != nil {
-		return Submitted{}, classify(err)
+		return Submitted{}, Classify(err)
 	}
 	g.Rules = rules
 	g.Version++
 	g.UpdatedAt = now
 	g.startTurn(now) // the game is over: the clock stops
-	return Submitted{Game: g, Notices: afterPly(&g, nil)}, nil
+	return Submitted{Game: g, Notices: AfterPly(&g, nil)}, nil
 }
 
 // RotateSeat gives a seat a new move link: old links stop working and the
@@ -358,9 +358,9 @@ func RotateSpectatorLink(g Game, a Actor, now time.Time) (Game, error) {
 	return g, nil
 }
 
-// afterPly decides whom to email after the game changed: everyone when it is
+// AfterPly decides whom to email after the game changed: everyone when it is
 // over, else the player to move (4p: only him).
-func afterPly(g *Game, played []ruleset.Played) []Notice {
+func AfterPly(g *Game, played []ruleset.Played) []Notice {
 	if g.Over() {
 		out := make([]Notice, 0, len(g.Seats))
 		for _, s := range g.Seats {
@@ -372,4 +372,43 @@ func afterPly(g *Game, played []ruleset.Played) []Notice {
 		return nil
 	}
 	return []Notice{{Kind: NoticeYourTurn, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}}
+}
+
+// SeatTeams orders the players of a team game by seat: the rules say which
+// side each colour plays for (Less: Yellow, Black, White, Red; Yellow and
+// White are partners), and teams[s] fill side s's seats in turn order.
+func SeatTeams(rs ruleset.Ruleset, seed uint64, params map[string]string, teams [][]Player) ([]Player, error) {
+	n := 0
+	for _, team := range teams {
+		n += len(team)
+	}
+	rules, _, err := rs.Start(ruleset.Options{Players: n, Seed: seed, Params: params})
+	if err != nil {
+		return nil, Classify(err)
+	}
+	next := make([]int, len(teams))
+	players := make([]Player, 0, n)
+	for _, c := range rules.Colors() {
+		s := rules.Side(c)
+		if s < 0 || s >= len(teams) || next[s] >= len(teams[s]) {
+			return nil, Errorf(KindInvalid, CodeInvalidInput, "the teams do not fit the game's sides")
+		}
+		players = append(players, teams[s][next[s]])
+		next[s]++
+	}
+	return players, nil
+}
+
+// Adjudicate ends an unfinished game at its round's deadline, scored as if
+// the turn limit were reached (E3–E7); everyone is told.
+func Adjudicate(g Game, now time.Time) (Submitted, error) {
+	rules := g.Rules.Clone()
+	if err := rules.Adjudicate(); err != nil {
+		return Submitted{}, Classify(err)
+	}
+	g.Rules = rules
+	g.Version++
+	g.UpdatedAt = now
+	g.startTurn(now) // the clock stops
+	return Submitted{Game: g, Notices: AfterPly(&g, nil)}, nil
 }

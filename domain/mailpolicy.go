@@ -128,9 +128,9 @@ type Requester struct {
 	Deferred bool
 }
 
-// onBehalfOf is ctx with the organiser of a tournament as the deferred
+// OnBehalfOf is ctx with the organiser of a tournament as the deferred
 // requester of what the scheduler does to it, unless ctx is a request's.
-func onBehalfOf(ctx context.Context, organizerID int64) context.Context {
+func OnBehalfOf(ctx context.Context, organizerID int64) context.Context {
 	if _, ok := RequesterOf(ctx); ok {
 		return ctx
 	}

@@ -83,7 +83,7 @@ type PersonalTokenTx interface {
 // and its secret, which is shown this once. days 0 means it never expires.
 func (s *Service) CreatePersonalToken(ctx context.Context, u User, name string, scopes []string, days int) (PersonalToken, string, error) {
 	now := s.now()
-	name, err := checkText(name, MaxNameLength, "token name")
+	name, err := CheckText(name, MaxNameLength, "token name")
 	if err != nil {
 		return PersonalToken{}, "", err
 	}

@@ -44,7 +44,7 @@ func Rematch(g *Game, id string, now time.Time, away Away) (Created, error) {
 	for _, s := range seats {
 		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: r.Ply()})
 	}
-	notices = append(notices, afterPly(&r, history)...)
+	notices = append(notices, AfterPly(&r, history)...)
 	return Created{Game: r, History: history, Notices: notices}, nil
 }
 

@@ -14,9 +14,9 @@ import (
 // default.
 var Rulesets = ruleset.NewRegistry(less.Rules{}, les.Rules{})
 
-// rulesetNamed is the ruleset of a name, "" for the default; an unknown
+// RulesetNamed is the ruleset of a name, "" for the default; an unknown
 // name is invalid input.
-func rulesetNamed(name string) (ruleset.Ruleset, error) {
+func RulesetNamed(name string) (ruleset.Ruleset, error) {
 	if name == "" {
 		return Rulesets.Default(), nil
 	}

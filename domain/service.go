@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
@@ -25,8 +24,6 @@ type Service struct {
 	pushCheck URLCheck
 	// replyLimits bound the replies by email (see PlayByReply).
 	replyLimits ReplyLimits
-	// tournamentLog is the most entries a tournament's log keeps.
-	tournamentLog int
 }
 
 // ServiceConfig is what a Service needs from outside.
@@ -45,6 +42,9 @@ type ServiceConfig struct {
 	// MailLimits are the mail policy's numbers (see MailPolicy); zero
 	// fields mean the defaults.
 	MailLimits MailLimits
+	// Mail, if set, is the mail policy, shared with the other aggregates'
+	// services; MailLimits are then unused.
+	Mail *MailPolicy
 	// PushEndpointCheck vets the endpoint of a push subscription at
 	// subscribe and renewal (the sender checks again at connect time): the
 	// server refuses endpoints on private addresses, so that nobody makes
@@ -55,18 +55,17 @@ type ServiceConfig struct {
 	// Replies bound the replies by email PlayByReply reads; a zero rate
 	// is DefaultReplyLimits'.
 	Replies ReplyLimits
-	// TournamentLog is the most entries a tournament's log keeps, the
-	// oldest dropped first (Tournament.TrimLog); 0 means
-	// DefaultTournamentLog.
-	TournamentLog int
 }
 
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		pushCheck: cfg.PushEndpointCheck, mail: NewMailPolicy(cfg.MailLimits), tournamentLog: cmp.Or(cfg.TournamentLog, DefaultTournamentLog)}
+		pushCheck: cfg.PushEndpointCheck, mail: NewMailPolicy(cfg.MailLimits)}
 	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
+	}
+	if cfg.Mail != nil {
+		s.mail = cfg.Mail
 	}
 	if s.newID == nil {
 		s.newID = NewID

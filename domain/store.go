@@ -30,6 +30,18 @@ type GameReader interface {
 	StoredResponse(ctx context.Context, idem Idempotency) (Response, bool, error)
 }
 
+// GamesReader reads many games at once: a tournament's page and records
+// show thousands (a double round robin of 64 has 4,032), and a query or
+// two for each would cost as many round trips.
+type GamesReader interface {
+	// Games reads the games with the given ids, in that order, leaving
+	// out ids that do not exist; a few queries however many.
+	Games(ctx context.Context, ids []string) ([]Game, error)
+	// TurnsOf lists the turns of each of the games, in order, by game id;
+	// one query however many.
+	TurnsOf(ctx context.Context, ids []string) (map[string][]StoredTurn, error)
+}
+
 // Store is the persistence port of the use cases.
 type Store interface {
 	GameReader
@@ -38,8 +50,6 @@ type Store interface {
 	PersonalTokenReader
 	PushReader
 	ScheduleReader
-	TournamentReader
-	TournamentLister
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
@@ -59,7 +69,6 @@ type StoreTx interface {
 	AccountTx
 	PersonalTokenTx
 	PushTx
-	TournamentTx
 	MailFacts
 	// AddNotice writes the event of a notice that belongs to no game (a
 	// bye) and queues mail, the policy's admission of it (none, or one).

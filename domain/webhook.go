@@ -276,7 +276,7 @@ func (w *Webhooks) apply(ctx context.Context, e *WebhookEndpoint, c WebhookChang
 	if c.Description != nil {
 		e.Description = ""
 		if strings.TrimSpace(*c.Description) != "" {
-			d, err := checkText(*c.Description, MaxWebhookDescription, "description")
+			d, err := CheckText(*c.Description, MaxWebhookDescription, "description")
 			if err != nil {
 				return err
 			}

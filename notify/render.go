@@ -17,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Message is one email, ready for a Sender.
@@ -66,7 +67,7 @@ type MailLinks interface {
 // Records reads what an email shows: a game, its turns and its tournament.
 type Records interface {
 	domain.GameRecords
-	Tournament(ctx context.Context, id string) (domain.Tournament, error)
+	Tournament(ctx context.Context, id string) (tournaments.Tournament, error)
 }
 
 // Renderer turns an outbox row into a message. Game emails show the game as
@@ -233,7 +234,7 @@ type gameView struct {
 	rules, goal string
 	notice      domain.Notice
 	// tournament is the game's tournament, for a tournament game.
-	tournament *domain.Tournament
+	tournament *tournaments.Tournament
 	when       readerTime // the reader's clock
 }
 
@@ -402,7 +403,7 @@ func (v *gameView) watchLink(p *phrases) block {
 }
 
 // round is the tournament round of a tournament game, or nil.
-func (v *gameView) round() *domain.Round {
+func (v *gameView) round() *tournaments.Round {
 	if v.tournament == nil {
 		return nil
 	}
@@ -522,7 +523,7 @@ func (v *gameView) newLink(p *phrases) doc {
 
 // withdrawnOpponent is the opponent entrant was paired with in a round,
 // if that opponent had withdrawn (so the pairing was forfeited to entrant).
-func withdrawnOpponent(t *domain.Tournament, round, entrant int) (int, bool) {
+func withdrawnOpponent(t *tournaments.Tournament, round, entrant int) (int, bool) {
 	for _, r := range t.Rounds {
 		if r.Number != round {
 			continue

@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // tournamentRecords serves one tournament and its games to the renderer.
 type tournamentRecords struct {
-	t     domain.Tournament
+	t     tournaments.Tournament
 	games map[string]domain.Game
 	zones map[string]string // accounts' time zones by address
 }
@@ -37,9 +38,9 @@ func (s *tournamentRecords) TurnsFrom(context.Context, string, int) ([]domain.St
 func (s *tournamentRecords) TimeZoneOf(_ context.Context, email string) (string, error) {
 	return s.zones[email], nil
 }
-func (s *tournamentRecords) Tournament(_ context.Context, id string) (domain.Tournament, error) {
+func (s *tournamentRecords) Tournament(_ context.Context, id string) (tournaments.Tournament, error) {
 	if id != s.t.ID {
-		return domain.Tournament{}, fmt.Errorf("no tournament %s", id)
+		return tournaments.Tournament{}, fmt.Errorf("no tournament %s", id)
 	}
 	return s.t, nil
 }
@@ -51,7 +52,7 @@ func (s *tournamentRecords) Tournament(_ context.Context, id string) (domain.Tou
 func tournamentFixture(t *testing.T) *tournamentRecords {
 	t.Helper()
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Winter Cup", Format: domain.RoundRobin,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Winter Cup", Format: tournaments.RoundRobin,
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_cup", 1, t0, 7)
@@ -139,7 +140,7 @@ func TestGoldenTournament(t *testing.T) {
 // game in it running is obsolete (dropped).
 func TestTournamentMailEntries(t *testing.T) {
 	s := tournamentFixture(t)
-	if _, err := s.t.Withdraw(2, domain.WithdrawForfeit, domain.ByPlayer("Cat"), "", s.t.UpdatedAt); err != nil {
+	if _, err := s.t.Withdraw(2, tournaments.WithdrawForfeit, tournaments.ByPlayer("Cat"), "", s.t.UpdatedAt); err != nil {
 		t.Fatal(err)
 	}
 	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
@@ -253,7 +254,7 @@ func TestOverrideMailNamesTheGameAndResult(t *testing.T) {
 	round := s.t.Rounds[0]
 	game, bye := -1, -1
 	for i, g := range round.Games {
-		if g.Black == domain.Bye {
+		if g.Black == tournaments.Bye {
 			bye = i
 		} else {
 			game = i
@@ -312,7 +313,7 @@ func TestUnplayedGameMail(t *testing.T) {
 	s := tournamentFixture(t)
 	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
 	round := s.t.Current()
-	i := slices.IndexFunc(round.Games, func(g domain.TournamentGame) bool { return g.GameID == "g_r2" })
+	i := slices.IndexFunc(round.Games, func(g tournaments.TournamentGame) bool { return g.GameID == "g_r2" })
 	g := round.Games[i]
 	pair := s.t.Entrants[g.White].Name + " – " + s.t.Entrants[g.Black].Name
 	to := s.t.Entrants[g.White].Email

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The backlog counts pending and given-up mail and the due games and
@@ -35,7 +36,7 @@ func TestBacklog(t *testing.T) {
 		t.Fatal(err)
 	}
 	roundStart := start.Add(time.Hour)
-	if _, err := db.serviceAt(start).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+	if _, err := db.tournamentsAt(start).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players,
 		Starts: []time.Time{roundStart}, RoundLength: 48 * time.Hour}, organiser.ID); err != nil {
 		t.Fatal(err)
 	}

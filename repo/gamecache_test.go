@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // waitTrusted waits until reads may use the cache (the writer looked for
@@ -70,6 +71,7 @@ type cacheFixture struct {
 	db           *DB
 	path         string
 	svc          *domain.Service
+	tours        *tournaments.Service
 	now          time.Time
 	white, black User
 	game         domain.Game
@@ -84,6 +86,7 @@ func newCacheFixture(t *testing.T) *cacheFixture {
 	t.Cleanup(func() { db.Close() })
 	f.db = db
 	f.svc = domain.NewService(domain.ServiceConfig{Store: f.db, Now: func() time.Time { return f.now }})
+	f.tours = tournaments.NewService(tournaments.Config{Store: f.db, Now: func() time.Time { return f.now }})
 	f.white = signUp(t, f.db, "white@example.org", f.now)
 	f.black = signUp(t, f.db, "black@example.org", f.now)
 	spec := twoPlayerSpec(f.white.Email, f.black.Email)
@@ -249,7 +252,7 @@ func TestGameCacheTournament(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
 	start := f.now.Add(time.Hour)
-	tour, err := f.db.serviceAt(f.now).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+	tour, err := f.db.tournamentsAt(f.now).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players: []domain.Player{{Name: "W", Email: f.white.Email}, {Name: "B", Email: f.black.Email}},
 		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour},
 		Starts:  []time.Time{start}, RoundLength: 72 * time.Hour}, f.white.ID)
@@ -257,10 +260,10 @@ func TestGameCacheTournament(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.now = start
-	if acted, err := f.db.serviceAt(f.now).TickTournament(ctx, tour.ID); err != nil || !acted {
+	if acted, err := f.db.tournamentsAt(f.now).TickTournament(ctx, tour.ID); err != nil || !acted {
 		t.Fatalf("start the round: %t, %v", acted, err)
 	}
-	tour, err = f.svc.Tournament(ctx, tour.ID)
+	tour, err = f.tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,10 +276,10 @@ func TestGameCacheTournament(t *testing.T) {
 	}
 	for _, step := range []struct {
 		name string
-		do   func(context.Context, domain.TournamentRequest, string) (domain.TournamentDone, error)
-	}{{"pause", f.svc.PauseTournament}, {"resume", f.svc.ResumeTournament}} {
+		do   func(context.Context, tournaments.TournamentRequest, string) (tournaments.TournamentDone, error)
+	}{{"pause", f.tours.PauseTournament}, {"resume", f.tours.ResumeTournament}} {
 		f.now = f.now.Add(time.Hour)
-		if _, err := step.do(ctx, domain.TournamentRequest{ID: tour.ID}, "test"); err != nil {
+		if _, err := step.do(ctx, tournaments.TournamentRequest{ID: tour.ID}, "test"); err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
 		for _, id := range ids {

@@ -13,6 +13,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 var (
@@ -27,6 +28,12 @@ const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 // serviceAt is the use cases on this store with the clock stopped at now.
 func (db *DB) serviceAt(now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+}
+
+// tournamentsAt is the use cases of tournaments on db with the clock
+// stopped at now.
+func (db *DB) tournamentsAt(now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 func newStore(t testing.TB) *DB {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/postgres"
 )
 
@@ -15,7 +16,7 @@ import (
 // *postgres.DB (several instances on one database) are Stores; both pass
 // the contract suite in repo/storetest.
 type Store interface {
-	domain.Store
+	tournaments.Store
 	domain.Outbox
 	domain.Inbox
 	domain.Monitor

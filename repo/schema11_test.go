@@ -11,6 +11,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The fixture is a database written by the code of schema 0011 (before
@@ -154,13 +155,13 @@ func TestSchema11FixtureWrite(t *testing.T) {
 	clocked := create(spec)
 	playAny(t, db, clocked, now.Add(time.Hour))
 	// A tournament's game.
-	tour, err := db.serviceAt(now).CreateTournament(t.Context(), domain.NewTournamentSpec{Name: "Autumn", Format: domain.RoundRobin,
+	tour, err := db.tournamentsAt(now).CreateTournament(t.Context(), tournaments.NewTournamentSpec{Name: "Autumn", Format: tournaments.RoundRobin,
 		Players:    []domain.Player{{Name: "Eve", Email: "eve@example.org"}, {Name: "Fay", Email: "fay@example.org"}},
 		FirstStart: now.Add(time.Hour), Interval: 7 * 24 * time.Hour}, creator.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.serviceAt(now.Add(2*time.Hour)).TickTournament(t.Context(), tour.ID); err != nil {
+	if _, err := db.tournamentsAt(now.Add(2*time.Hour)).TickTournament(t.Context(), tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	tid, err := queryIDs(t.Context(), db.read, `SELECT id FROM games WHERE tournament_id = ?`, tour.ID)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
@@ -14,8 +15,10 @@ import (
 // domain.Store, storeTx the domain.StoreTx of one write transaction.
 
 var (
-	_ domain.Store   = (*DB)(nil)
-	_ domain.StoreTx = storeTx{}
+	_ domain.Store             = (*DB)(nil)
+	_ domain.StoreTx           = storeTx{}
+	_ tournaments.Store        = (*DB)(nil)
+	_ tournaments.TournamentTx = storeTx{}
 )
 
 // StoredResponse is the response stored for an idempotent request.

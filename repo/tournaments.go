@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // InsertTournament stores a new tournament.
-func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) InsertTournament(ctx context.Context, t *tournaments.Tournament) error {
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -29,7 +30,7 @@ func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) err
 
 // writeTournamentPlayers brings the tournament's rows of players in line
 // with its entrants (who joined, left, or had his address corrected).
-func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) writeTournamentPlayers(ctx context.Context, t *tournaments.Tournament) error {
 	list, err := json.Marshal(gamerow.TournamentPlayers(t))
 	if err != nil {
 		return err
@@ -46,28 +47,28 @@ func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournamen
 }
 
 // Tournament reads a tournament.
-func (db *DB) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (db *DB) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return loadTournament(ctx, db.read, id)
 }
 
-func (s storeTx) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (s storeTx) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return loadTournament(ctx, s.tx, id)
 }
 
-func loadTournament(ctx context.Context, q queryer, id string) (domain.Tournament, error) {
+func loadTournament(ctx context.Context, q queryer, id string) (tournaments.Tournament, error) {
 	var data string
 	err := q.QueryRowContext(ctx, `SELECT data FROM tournaments WHERE id = ?`, id).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.Tournament{}, gamerow.TournamentNotFound(id)
+		return tournaments.Tournament{}, gamerow.TournamentNotFound(id)
 	}
 	if err != nil {
-		return domain.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
+		return tournaments.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
 	}
 	return gamerow.DecodeTournament(id, data)
 }
 
 // SaveTournament writes the new state if nobody else changed it since version.
-func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, version int) error {
+func (s storeTx) SaveTournament(ctx context.Context, t *tournaments.Tournament, version int) error {
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, versi
 	return s.writeTournamentPlayers(ctx, t)
 }
 
-func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) RescheduleTournament(ctx context.Context, t *tournaments.Tournament) error {
 	_, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -123,30 +124,30 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 
 // AccountTournaments lists a page of one category of an account's
 // tournaments, newest first (see domain.TournamentLister).
-func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
-	cursor string, limit int) (domain.TournamentPage, error) {
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
+	cursor string, limit int) (tournaments.TournamentPage, error) {
 	limit = max(limit, 1)
 	created, after, err := gamerow.TournamentAfter(cursor)
 	if err != nil {
-		return domain.TournamentPage{}, err
+		return tournaments.TournamentPage{}, err
 	}
 	var where string
 	var args []any
 	switch cat {
-	case domain.Organising:
+	case tournaments.Organising:
 		where, args = `organizer_id = ?`, []any{userID}
-	case domain.PlayingIn:
+	case tournaments.PlayingIn:
 		where, args = `id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`, []any{email}
-	case domain.CanJoin:
+	case tournaments.CanJoin:
 		where, args = `public_until > ? AND id NOT IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`,
 			[]any{now.UnixMilli(), email}
 	default:
-		return domain.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
+		return tournaments.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE `+where+`
 		AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, created, after, limit+1)...)
 	if err != nil {
-		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
+		return tournaments.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
 	return gamerow.TournamentPage(rows, limit)
@@ -191,13 +192,13 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 
 // TournamentGamesStamp sums up the games of a tournament (see
 // domain.GamesStamp).
-func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
-	var st domain.GamesStamp
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (tournaments.GamesStamp, error) {
+	var st tournaments.GamesStamp
 	var updated int64
 	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(updated_at), 0)
 		FROM games WHERE tournament_id = ?`, id).Scan(&st.Count, &st.Versions, &updated)
 	if err != nil {
-		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+		return tournaments.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
 	}
 	if updated != 0 {
 		st.Updated = time.UnixMilli(updated).UTC()

@@ -25,6 +25,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/metrics"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/egress"
@@ -146,8 +147,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits(),
-		TournamentLog: cfg.TournamentLog})
+	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits()})
+	tours := tournaments.NewService(tournaments.Config{Store: db, Now: time.Now, Log: cfg.TournamentLog})
 	if push != nil {
 		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
 			return err
@@ -169,7 +170,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: queued,
+	clock := &scheduler{app: app, tournaments: tours, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: queued,
 		mailRetention: cfg.MailRetention, observe: counts}
 	workers := append([]func(context.Context) error{outbox.Run, hooks.Run, clock.run}, receivers...)
 	if pushes != nil {

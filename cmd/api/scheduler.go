@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -15,12 +16,13 @@ import (
 // work (domain.Service.TickGame), so a restart, a second pass or a second
 // server never acts twice.
 type scheduler struct {
-	app      *domain.Service
-	db       repo.Housekeeping
-	log      *slog.Logger
-	now      func() time.Time
-	interval time.Duration
-	queued   func() // mail was queued: wake the outbox
+	app         *domain.Service
+	tournaments *tournaments.Service
+	db          repo.Housekeeping
+	log         *slog.Logger
+	now         func() time.Time
+	interval    time.Duration
+	queued      func() // mail was queued: wake the outbox
 	// mailRetention is how long delivered and given-up mail is kept.
 	mailRetention time.Duration
 	// observe, if set, counts the passes and what they acted on (metrics).
@@ -50,8 +52,8 @@ func (s *scheduler) pass(ctx context.Context) {
 	if s.observe != nil {
 		s.observe.SchedulerPass()
 	}
-	s.drain(ctx, "game", s.app.DueGames, s.app.TickGame)                   // reminders and time-outs
-	s.drain(ctx, "tournament", s.app.DueTournaments, s.app.TickTournament) // rounds that close and start
+	s.drain(ctx, "game", s.app.DueGames, s.app.TickGame)                                   // reminders and time-outs
+	s.drain(ctx, "tournament", s.tournaments.DueTournaments, s.tournaments.TickTournament) // rounds that close and start
 	now := s.now()
 	s.prune(ctx, "expire idempotency keys", func(ctx context.Context, limit int) (int, error) {
 		return s.db.ExpireIdempotencyKeys(ctx, now.Add(-repo.IdempotencyKeyLifetime), limit)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -33,7 +34,7 @@ func TestSchedulerPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour, err := serviceAt(db, start).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+	tour, err := tournamentsAt(db, start).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players,
 		Starts: []time.Time{start.Add(time.Hour)}, RoundLength: 48 * time.Hour}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,8 @@ func TestSchedulerPass(t *testing.T) {
 	woken := 0
 	var observed schedulerCounts
 	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
-		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
+		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() { woken++ }, observe: &observed}
 	s.pass(ctx)
 	if woken != 2 {
@@ -54,7 +56,7 @@ func TestSchedulerPass(t *testing.T) {
 	} else if r, _ := got.Result(); r.Reason != string(less.ReasonTimeout) {
 		t.Errorf("the game was not timed out: %+v", r)
 	}
-	if got, _ := db.Tournament(ctx, tour.ID); got.Rounds[0].Status != domain.RoundRunning {
+	if got, _ := db.Tournament(ctx, tour.ID); got.Rounds[0].Status != tournaments.RoundRunning {
 		t.Errorf("round 1 is %s", got.Rounds[0].Status)
 	}
 	s.pass(ctx)
@@ -118,7 +120,8 @@ func TestSchedulerPrunes(t *testing.T) {
 	}
 
 	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
-		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
+		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() {}, mailRetention: 30 * 24 * time.Hour}
 	s.pass(ctx)
 	for query, want := range map[string]int{
@@ -139,4 +142,10 @@ func TestSchedulerPrunes(t *testing.T) {
 // serviceAt is the use cases on db with the clock stopped at now.
 func serviceAt(db *repo.DB, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+}
+
+// tournamentsAt is the use cases of tournaments on db with the clock
+// stopped at now.
+func tournamentsAt(db *repo.DB, now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }})
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -72,7 +73,7 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	}
 	handed := &handedOver{Sender: sender, sent: map[string]int{}}
 	outbox = notify.NewWorker(db, handed, &notify.Renderer{Store: db, Links: srv.Links(), Host: "lesspost.test"}, log, time.Now)
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
+	tours := tournaments.NewService(tournaments.Config{Store: db, Now: time.Now})
 	ctx, cancel := context.WithCancel(context.Background())
 	schedCtx, stopSched := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -80,9 +81,9 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	var sched sync.WaitGroup
 	sched.Go(func() {
 		for schedCtx.Err() == nil {
-			ids, err := app.DueTournaments(schedCtx, 100)
+			ids, err := tours.DueTournaments(schedCtx, 100)
 			for _, id := range ids {
-				if _, err := app.TickTournament(schedCtx, id); err != nil && schedCtx.Err() == nil {
+				if _, err := tours.TickTournament(schedCtx, id); err != nil && schedCtx.Err() == nil {
 					t.Errorf("tick tournament %s: %v", id, err)
 				}
 			}

@@ -18,6 +18,8 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
+	tourn "github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Store is the store. The zero value is not usable: call New.
@@ -40,7 +42,7 @@ type data struct {
 	pushes      []domain.PushSubscription // by id
 	pushKey     *domain.PushKey
 	vacations   []vacation
-	tournaments map[string]domain.Tournament
+	tournaments map[string]tourn.Tournament
 	queued      []Queued
 	events      []domain.Event
 	lastEvent   int64 // the Seq of the last event written, pruned or not
@@ -90,15 +92,17 @@ type Queued struct {
 }
 
 var (
-	_ domain.Store   = (*Store)(nil)
-	_ domain.StoreTx = (*tx)(nil)
+	_ domain.Store             = (*Store)(nil)
+	_ domain.StoreTx           = (*tx)(nil)
+	_ tournaments.Store        = (*Store)(nil)
+	_ tournaments.TournamentTx = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.
 func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
-		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
+		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]tourn.Tournament{},
 		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{},
 		full: map[string]time.Time{}}}
 	for _, u := range users {

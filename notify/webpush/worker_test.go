@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/notify/webpush"
 )
@@ -242,7 +243,7 @@ func TestWorkerRendersAtSendTime(t *testing.T) {
 // fan-out triggers) are the kinds that have a message.
 func TestPushedKindsAreQueued(t *testing.T) {
 	kinds := []domain.EventKind{domain.EventTurnPlayed, domain.EventYourTurn, domain.EventGameOver, domain.EventInvitation,
-		domain.EventRoundStart, domain.EventDeadlineNear, domain.EventTournament}
+		domain.EventRoundStart, domain.EventDeadlineNear, tournaments.EventTournament}
 	for _, k := range kinds {
 		if webpush.Pushed(k) != slices.Contains(domain.PushEventKinds, k) {
 			t.Errorf("%s: pushed %v, queued %v", k, webpush.Pushed(k), slices.Contains(domain.PushEventKinds, k))

@@ -8,12 +8,15 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 var (
-	_ domain.Store   = (*DB)(nil)
-	_ domain.StoreTx = storeTx{}
+	_ domain.Store             = (*DB)(nil)
+	_ domain.StoreTx           = storeTx{}
+	_ tournaments.Store        = (*DB)(nil)
+	_ tournaments.TournamentTx = storeTx{}
 )
 
 // Transact runs fn in one READ COMMITTED transaction (see withTx); a unit

@@ -14,7 +14,7 @@ import (
 // EventStore is a store of events: domain.EventReader, and
 // repo.Housekeeping's PruneEvents.
 type EventStore interface {
-	domain.Store
+	Store
 	domain.EventReader
 	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
 }
@@ -222,7 +222,7 @@ func testEventCursors(t *testing.T, s EventStore) {
 
 // abandonResign has Black resign g at 2 minutes past T0 in a unit of work
 // that then fails: nothing of it may stay.
-func abandonResign(t *testing.T, s domain.Store, g domain.Game) {
+func abandonResign(t *testing.T, s Store, g domain.Game) {
 	t.Helper()
 	err := s.Transact(t.Context(), func(st domain.StoreTx) error {
 		tx := domain.NewTx(st, nil)

@@ -13,7 +13,7 @@ import (
 // myGames is a store in which ann has seven games in every state, and wes
 // one more that is none of ann's business.
 type myGames struct {
-	s             domain.Store
+	s             Store
 	ann, vic, wes domain.User
 	// want is ann's games in MyGames order, named for the messages.
 	want    []string
@@ -24,7 +24,7 @@ type myGames struct {
 
 func at(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
 
-func newMyGames(t *testing.T, s domain.Store) myGames {
+func newMyGames(t *testing.T, s Store) myGames {
 	t.Helper()
 	f := myGames{s: s, ann: ensureUser(t, s, "ann@example.org"), vic: ensureUser(t, s, "vic@example.org"),
 		wes: ensureUser(t, s, "wes@example.org"), names: map[string]string{}, games: map[string]domain.Game{}}
@@ -93,7 +93,7 @@ func (f myGames) walk(t *testing.T, u domain.User, limit int) (names []string, p
 // MyGames gives an address's games, the urgent first, in pages of any size
 // that the cursors join without a gap or a repeat; whole games, only the
 // address's.
-func testMyGamesOrder(t *testing.T, s domain.Store) {
+func testMyGamesOrder(t *testing.T, s Store) {
 	f := newMyGames(t, s)
 	for _, tt := range []struct{ limit, pages int }{{100, 1}, {7, 1}, {6, 2}, {2, 4}, {1, 7}} {
 		names, pages := f.walk(t, f.ann, tt.limit)
@@ -141,7 +141,7 @@ func (f myGames) update(t *testing.T, name string, now time.Time, compute func(d
 // vacations that move them, resignations, time-outs, renewed links; and a
 // cursor stays valid meanwhile, the pages after it following the order as it
 // now is.
-func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
+func testMyGamesFollowsChanges(t *testing.T, s Store) {
 	f := newMyGames(t, s)
 	ctx := t.Context()
 	first, err := s.MyGames(ctx, f.ann.Email, "", 2)
@@ -260,7 +260,7 @@ func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 
 // DueGames lists running games whose clock needs attention, most overdue
 // first; a finished game is not due.
-func testDueGames(t *testing.T, s domain.Store) {
+func testDueGames(t *testing.T, s Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
 	perTurn := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}

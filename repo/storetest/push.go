@@ -20,7 +20,7 @@ func pushSub(owner, endpoint string, seed byte, expires time.Time) domain.PushSu
 		ExpiresAt: expires, CreatedAt: T0}
 }
 
-func savePush(t *testing.T, s domain.Store, p domain.PushSubscription) (id int64, created bool) {
+func savePush(t *testing.T, s Store, p domain.PushSubscription) (id int64, created bool) {
 	t.Helper()
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
 		id, created, err = tx.SavePushSubscription(ctx, p)
@@ -29,7 +29,7 @@ func savePush(t *testing.T, s domain.Store, p domain.PushSubscription) (id int64
 	return id, created
 }
 
-func listPush(t *testing.T, s domain.Store, owner string, now time.Time) []domain.PushSubscription {
+func listPush(t *testing.T, s Store, owner string, now time.Time) []domain.PushSubscription {
 	t.Helper()
 	got, err := s.PushSubscriptions(t.Context(), owner, now)
 	if err != nil {
@@ -52,7 +52,7 @@ func describePush(ps []domain.PushSubscription) string {
 // is the owner's live ones, oldest first, and is readable in a unit of
 // work; deleting takes the owner's id only; deleting an endpoint takes it
 // from every owner, with whatever expired.
-func testPushSubscriptions(t *testing.T, s domain.Store) {
+func testPushSubscriptions(t *testing.T, s Store) {
 	const ann, bob = "ann@example.org", "bob@example.org"
 	later := T0.Add(time.Hour)
 	a1, created := savePush(t, s, pushSub(ann, "https://push.example/a1", 1, time.Time{}))
@@ -127,7 +127,7 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 // testPushSubscriptionCap: the use case refuses an address's subscription
 // beyond domain.MaxPushSubscriptions, but still updates one it has, and
 // counts expired ones out.
-func testPushSubscriptionCap(t *testing.T, s domain.Store) {
+func testPushSubscriptionCap(t *testing.T, s Store) {
 	const ann = "ann@example.org"
 	u := ensureUser(t, s, ann)
 	now := T0
@@ -167,7 +167,7 @@ var validP256DH = []byte{4,
 
 // testPushKey: the first key pair offered is kept; later offers, also
 // concurrent ones, get it back.
-func testPushKey(t *testing.T, s domain.Store) {
+func testPushKey(t *testing.T, s Store) {
 	keys, ok := s.(domain.PushKeys)
 	if !ok {
 		t.Fatalf("%T keeps no VAPID key (domain.PushKeys)", s)
@@ -193,7 +193,7 @@ func testPushKey(t *testing.T, s domain.Store) {
 // testPushRenewal: a replaced subscription moves to its new endpoint for
 // every address that had it, proven by its auth secret; a wrong secret
 // moves nothing.
-func testPushRenewal(t *testing.T, s domain.Store) {
+func testPushRenewal(t *testing.T, s Store) {
 	const ann, bob = "ann@example.org", "bob@example.org"
 	ua, ub := ensureUser(t, s, ann), ensureUser(t, s, bob)
 	now := T0
@@ -239,7 +239,7 @@ func testPushRenewal(t *testing.T, s domain.Store) {
 // version, sees and deletes only those, may make only
 // domain.MaxSeatPushSubscriptions of them, and renewing the link ends
 // them; the account sees and deletes them all.
-func testPushSeatScope(t *testing.T, s domain.Store) {
+func testPushSeatScope(t *testing.T, s Store) {
 	const bob = "bob@example.org"
 	u := ensureUser(t, s, bob)
 	g := insertGame(t, s, "g1")
@@ -309,7 +309,7 @@ func testPushSeatScope(t *testing.T, s domain.Store) {
 
 // testPushCapConcurrently: subscribes for one address at once, on several
 // connections, never take it beyond domain.MaxPushSubscriptions.
-func testPushCapConcurrently(t *testing.T, s domain.Store) {
+func testPushCapConcurrently(t *testing.T, s Store) {
 	const ann = "ann@example.org"
 	u := ensureUser(t, s, ann)
 	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return T0 }})

@@ -245,7 +245,7 @@ func testPushGone(t *testing.T, s repo.Store) {
 }
 
 // rotate renews the link of g's seat of color and stores it.
-func rotate(t *testing.T, s domain.Store, g domain.Game, color string, at time.Time) domain.Game {
+func rotate(t *testing.T, s Store, g domain.Game, color string, at time.Time) domain.Game {
 	t.Helper()
 	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
 		g, n, err := domain.RotateSeat(g, domain.Actor{SeatColor: &color}, color, at)

@@ -10,7 +10,7 @@ import (
 
 // A game has one rematch: linking a second is ErrStale and changes nothing,
 // inside a unit of work and after it.
-func testRematches(t *testing.T, s domain.Store) {
+func testRematches(t *testing.T, s Store) {
 	ctx := t.Context()
 	insertGame(t, s, "g_first")
 	insertGame(t, s, "g_again")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -15,7 +16,7 @@ import (
 // made by newStore, each empty.
 func RunStore(t *testing.T, newStore func(t *testing.T) repo.Store) {
 	t.Run("Store", func(t *testing.T) {
-		Run(t, func(t *testing.T) domain.Store { return newStore(t) })
+		Run(t, func(t *testing.T) Store { return newStore(t) })
 	})
 	tests := []struct {
 		name string
@@ -47,8 +48,14 @@ func RunStore(t *testing.T, newStore func(t *testing.T) repo.Store) {
 const lease = 5 * time.Minute
 
 // serviceAt is the use cases on s with the clock stopped at now.
-func serviceAt(s domain.Store, now time.Time) *domain.Service {
+func serviceAt(s Store, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+}
+
+// tournamentsAt is the use cases of tournaments on s with the clock
+// stopped at now.
+func tournamentsAt(s Store, now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: s, Now: func() time.Time { return now }})
 }
 
 // outbox is a store with mail queued at known times: T0+1m a login for
@@ -343,7 +350,7 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 	if list, err := s.GameMail(ctx, c.Game.ID); err != nil || len(list) != 1 || list[0].Color != "white" {
 		t.Errorf("the scheduled game's mail = %+v, %v; want ann's invitation only", list, err)
 	}
-	_, err = serviceAt(s, T0).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+	_, err = tournamentsAt(s, T0).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, org.ID)
 	if code(err) != domain.CodeAddressSuppressed {

@@ -1,4 +1,4 @@
-// Package storetest is the contract of domain.Store: what every store (SQLite
+// Package storetest is the contract of Store: what every store (SQLite
 // now, PostgreSQL next, the in-memory one of the use-case tests) must do.
 // A store's tests call Run with a constructor of empty stores.
 package storetest
@@ -13,13 +13,20 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
+// Store is every port a store implements: the kernel's and each
+// aggregate's.
+type Store interface {
+	tournaments.Store
+}
+
 // Run runs the contract against stores made by newStore, each empty.
-func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) Store) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s domain.Store)
+		run  func(t *testing.T, s Store)
 	}{
 		{"GameRoundTrip", testGameRoundTrip},
 		{"MissingGame", testMissingGame},
@@ -70,7 +77,7 @@ const (
 )
 
 // transact runs fn in a unit of work and fails the test if it fails.
-func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx *domain.Tx) error) {
+func transact(t *testing.T, s Store, fn func(ctx context.Context, tx *domain.Tx) error) {
 	t.Helper()
 	ctx := t.Context()
 	if err := s.Transact(ctx, func(st domain.StoreTx) error { return fn(ctx, domain.NewTx(st, nil)) }); err != nil {
@@ -78,7 +85,7 @@ func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx *dom
 	}
 }
 
-func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
+func ensureUser(t *testing.T, s Store, email string) domain.User {
 	t.Helper()
 	var u domain.User
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
@@ -90,7 +97,7 @@ func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
 
 // newGame builds a game of ann (White) and bob (Black) made by org, without
 // storing it.
-func newGame(t *testing.T, s domain.Store, id string) domain.Created {
+func newGame(t *testing.T, s Store, id string) domain.Created {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
 	return newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
@@ -109,7 +116,7 @@ func newGameOf(t *testing.T, id string, creator domain.User, white, black string
 	return c
 }
 
-func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
+func insertGame(t *testing.T, s Store, id string) domain.Game {
 	t.Helper()
 	c := newGame(t, s, id)
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
@@ -119,7 +126,7 @@ func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
 }
 
 // createGame stores a game of white and black made by creator at now.
-func createGame(t *testing.T, s domain.Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
+func createGame(t *testing.T, s Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
 	t.Helper()
 	c := newGameOf(t, id, creator, white, black, domain.TimeControl{}, now)
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
@@ -129,7 +136,7 @@ func createGame(t *testing.T, s domain.Store, id string, creator domain.User, wh
 }
 
 // play plays the opening on g and stores it.
-func play(t *testing.T, s domain.Store, g domain.Game, at time.Time) domain.Game {
+func play(t *testing.T, s Store, g domain.Game, at time.Time) domain.Game {
 	t.Helper()
 	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
 		white := "white"
@@ -138,7 +145,7 @@ func play(t *testing.T, s domain.Store, g domain.Game, at time.Time) domain.Game
 }
 
 // resign has the seat of color resign g and stores it.
-func resign(t *testing.T, s domain.Store, g domain.Game, color string, at time.Time) domain.Game {
+func resign(t *testing.T, s Store, g domain.Game, color string, at time.Time) domain.Game {
 	t.Helper()
 	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
 		return domain.Resign(g, domain.Actor{SeatColor: &color}, at)
@@ -146,7 +153,7 @@ func resign(t *testing.T, s domain.Store, g domain.Game, color string, at time.T
 }
 
 // change stores what submit does to g, at g's version.
-func change(t *testing.T, s domain.Store, g domain.Game, at time.Time, submit func(domain.Game) (domain.Submitted, error)) domain.Game {
+func change(t *testing.T, s Store, g domain.Game, at time.Time, submit func(domain.Game) (domain.Submitted, error)) domain.Game {
 	t.Helper()
 	sub, err := submit(g)
 	if err != nil {
@@ -165,7 +172,7 @@ func code(err error) string {
 	return ""
 }
 
-func testGameRoundTrip(t *testing.T, s domain.Store) {
+func testGameRoundTrip(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_round")
 	got, err := s.Game(ctx, g.ID)
@@ -196,7 +203,7 @@ func testGameRoundTrip(t *testing.T, s domain.Store) {
 
 // TurnsFrom reads the end of a game's record, the same turns as Turns,
 // and nothing of another game's.
-func testTurnsFrom(t *testing.T, s domain.Store) {
+func testTurnsFrom(t *testing.T, s Store) {
 	ctx := t.Context()
 	g, other := insertGame(t, s, "g_tail"), insertGame(t, s, "g_other")
 	for i := range 5 {
@@ -229,13 +236,13 @@ func testTurnsFrom(t *testing.T, s domain.Store) {
 	}
 }
 
-func testMissingGame(t *testing.T, s domain.Store) {
+func testMissingGame(t *testing.T, s Store) {
 	if _, err := s.Game(t.Context(), "g_missing"); code(err) != domain.CodeNotFound {
 		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
 	}
 }
 
-func testAllOrNothing(t *testing.T, s domain.Store) {
+func testAllOrNothing(t *testing.T, s Store) {
 	ctx := t.Context()
 	c := newGame(t, s, "g_undone")
 	failed := errors.New("the change fails after its writes")
@@ -258,7 +265,7 @@ func testAllOrNothing(t *testing.T, s domain.Store) {
 	}
 }
 
-func testVersionGuard(t *testing.T, s domain.Store) {
+func testVersionGuard(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_guard")
 	play(t, s, g, T0.Add(time.Minute)) // g is now stale
@@ -280,7 +287,7 @@ func testVersionGuard(t *testing.T, s domain.Store) {
 	}
 }
 
-func testIdempotentResponses(t *testing.T, s domain.Store) {
+func testIdempotentResponses(t *testing.T, s Store) {
 	ctx := t.Context()
 	idem := domain.Idempotency{Scope: "seat:g:white", Key: "k", Fingerprint: []byte{1, 2}}
 	if _, found, err := s.StoredResponse(ctx, idem); err != nil || found {
@@ -306,7 +313,7 @@ func testIdempotentResponses(t *testing.T, s domain.Store) {
 	}
 }
 
-func testSessions(t *testing.T, s domain.Store) {
+func testSessions(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
@@ -328,7 +335,7 @@ func testSessions(t *testing.T, s domain.Store) {
 // has had fewer than maxMisses wrong codes for its address; a wrong code
 // counts against every live code of the address and no other's, and the
 // link's token still signs in after its code has stopped.
-func testLoginCodes(t *testing.T, s domain.Store) {
+func testLoginCodes(t *testing.T, s Store) {
 	const maxMisses = 3
 	add := func(email, token string, expires time.Time) {
 		l := domain.LoginToken{Email: email, Token: token, CodeHash: domain.LoginCodeHash(email, domain.LoginCode(token)), Locale: "en",
@@ -392,7 +399,7 @@ func testLoginCodes(t *testing.T, s domain.Store) {
 	})
 }
 
-func testLoginTokens(t *testing.T, s domain.Store) {
+func testLoginTokens(t *testing.T, s Store) {
 	token := domain.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(domain.LoginTTL)}
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, token, T0) })
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
@@ -417,7 +424,7 @@ func testLoginTokens(t *testing.T, s domain.Store) {
 	})
 }
 
-func testAccounts(t *testing.T, s domain.Store) {
+func testAccounts(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	if again := ensureUser(t, s, "ann@example.org"); again.ID != u.ID {
@@ -466,7 +473,7 @@ func testAccounts(t *testing.T, s domain.Store) {
 // testChangeWithoutGameChange: a change that leaves the game as read (an
 // answer to a reply that played nothing) queues its notices and stores its
 // response, and is still guarded by the game's version.
-func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
+func testChangeWithoutGameChange(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_same")
 	idem := domain.Idempotency{Scope: "reply:g_same/white", Key: "m1", Fingerprint: []byte("reply")}
@@ -502,7 +509,7 @@ func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
 	}
 }
 
-func testVacations(t *testing.T, s domain.Store) {
+func testVacations(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	day := 24 * time.Hour
@@ -540,7 +547,7 @@ func testVacations(t *testing.T, s domain.Store) {
 	}
 }
 
-func testGamesOfAnAddress(t *testing.T, s domain.Store) {
+func testGamesOfAnAddress(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_mine")
 	for _, c := range []struct {
@@ -585,7 +592,7 @@ func testGamesOfAnAddress(t *testing.T, s domain.Store) {
 // the turn makes the one to move, counts in the deadline the turn gives
 // him: the vacation changes the game's version, so the turn is computed
 // again from the game as it now is.
-func testVacationDuringATurn(t *testing.T, s domain.Store) {
+func testVacationDuringATurn(t *testing.T, s Store) {
 	ctx := t.Context()
 	day := 24 * time.Hour
 	org := ensureUser(t, s, "org@example.org")
@@ -628,7 +635,7 @@ func testVacationDuringATurn(t *testing.T, s domain.Store) {
 // A game's mail is listed in order with its status; an address that asks
 // for no more mail has its waiting mail marked failed, and asking twice
 // changes nothing; unsubscribing is kept.
-func testMailChoices(t *testing.T, s domain.Store) {
+func testMailChoices(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_mail")
 	g = play(t, s, g, T0.Add(time.Minute))

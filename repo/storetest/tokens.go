@@ -12,7 +12,7 @@ import (
 // testRefreshTokens: a refresh token is spent once; spent again it is
 // reused and names its session; expired or unknown it is unknown; and the
 // session is readable in the unit of work that spends it.
-func testRefreshTokens(t *testing.T, s domain.Store) {
+func testRefreshTokens(t *testing.T, s Store) {
 	u := ensureUser(t, s, "ann@example.org")
 	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(24 * time.Hour)}
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
@@ -65,7 +65,7 @@ func testRefreshTokens(t *testing.T, s domain.Store) {
 }
 
 // testRefreshTokensRollBack: a unit of work that fails spends nothing.
-func testRefreshTokensRollBack(t *testing.T, s domain.Store) {
+func testRefreshTokensRollBack(t *testing.T, s Store) {
 	u := ensureUser(t, s, "ann@example.org")
 	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
 		if err := tx.AddSession(ctx, domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}, T0); err != nil {
@@ -94,7 +94,7 @@ func testRefreshTokensRollBack(t *testing.T, s domain.Store) {
 
 // testPersonalTokens: a token is found by its secret while it lives, with
 // its owner; listed newest first; touched; deleted only by its owner.
-func testPersonalTokens(t *testing.T, s domain.Store) {
+func testPersonalTokens(t *testing.T, s Store) {
 	ctx := t.Context()
 	ann, bob := ensureUser(t, s, "ann@example.org"), ensureUser(t, s, "bob@example.org")
 	forever := domain.PersonalToken{UserID: ann.ID, Name: "bot", Scopes: []string{domain.ScopeGamesRead, domain.ScopeGamesPlay}, CreatedAt: T0}

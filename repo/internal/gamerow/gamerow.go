@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Columns are what a store keeps of a game beside its seats: the opaque
@@ -107,7 +108,7 @@ func Damaged(what string, err error) error {
 
 // EncodeTournament gives a tournament's document (JSON of domain.Tournament)
 // and when the scheduler must next look at it (zero: never).
-func EncodeTournament(t *domain.Tournament) (data string, due time.Time, err error) {
+func EncodeTournament(t *tournaments.Tournament) (data string, due time.Time, err error) {
 	b, err := json.Marshal(t)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("encode tournament: %w", err)
@@ -116,10 +117,10 @@ func EncodeTournament(t *domain.Tournament) (data string, due time.Time, err err
 }
 
 // DecodeTournament reads the document of tournament id.
-func DecodeTournament(id, data string) (domain.Tournament, error) {
-	var t domain.Tournament
+func DecodeTournament(id, data string) (tournaments.Tournament, error) {
+	var t tournaments.Tournament
 	if err := json.Unmarshal([]byte(data), &t); err != nil {
-		return domain.Tournament{}, Damaged("read tournament "+id, err)
+		return tournaments.Tournament{}, Damaged("read tournament "+id, err)
 	}
 	return t, nil
 }
@@ -132,7 +133,7 @@ func TournamentNotFound(id string) error {
 // TournamentPlayers are the addresses of a tournament's entrants (both
 // members of a team), which the stores keep beside the document so an
 // account finds the tournaments it plays in.
-func TournamentPlayers(t *domain.Tournament) []string {
+func TournamentPlayers(t *tournaments.Tournament) []string {
 	out := make([]string, 0, len(t.Entrants))
 	for _, e := range t.Entrants {
 		out = append(out, e.Emails()...)
@@ -142,9 +143,9 @@ func TournamentPlayers(t *domain.Tournament) []string {
 
 // PublicUntil is until when anyone signed in may join the tournament (its
 // registration is public and open); zero when nobody may without the link.
-func PublicUntil(t *domain.Tournament) time.Time {
+func PublicUntil(t *tournaments.Tournament) time.Time {
 	r := t.Registration
-	if r == nil || !r.Open || !r.Public || t.Status != domain.TournamentScheduled || len(t.Rounds) == 0 {
+	if r == nil || !r.Open || !r.Public || t.Status != tournaments.TournamentScheduled || len(t.Rounds) == 0 {
 		return time.Time{}
 	}
 	until := t.Rounds[0].Start
@@ -162,8 +163,8 @@ type Rows interface {
 }
 
 // DecodeTournaments reads rows of (id, document) into tournaments.
-func DecodeTournaments(rows Rows) ([]domain.Tournament, error) {
-	var out []domain.Tournament
+func DecodeTournaments(rows Rows) ([]tournaments.Tournament, error) {
+	var out []tournaments.Tournament
 	for rows.Next() {
 		var id, data string
 		if err := rows.Scan(&id, &data); err != nil {
@@ -206,12 +207,12 @@ func TournamentAfter(cursor string) (created int64, id string, err error) {
 // TournamentPage reads rows of (id, document), read newest first with a
 // limit of limit+1, into the page and the cursor of the next ("" on the
 // last).
-func TournamentPage(rows Rows, limit int) (domain.TournamentPage, error) {
+func TournamentPage(rows Rows, limit int) (tournaments.TournamentPage, error) {
 	ts, err := DecodeTournaments(rows)
 	if err != nil || len(ts) <= limit {
-		return domain.TournamentPage{Tournaments: ts}, err
+		return tournaments.TournamentPage{Tournaments: ts}, err
 	}
 	last := ts[limit-1]
 	cursor := base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%d:%s", last.CreatedAt.UnixMilli(), last.ID))
-	return domain.TournamentPage{Tournaments: ts[:limit], Next: cursor}, nil
+	return tournaments.TournamentPage{Tournaments: ts[:limit], Next: cursor}, nil
 }

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"fmt"
@@ -9,12 +9,13 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // swiss4 is a 4-player, 3-round Swiss event starting in an hour.
-func swiss4(t *testing.T) domain.Tournament {
+func swiss4(t *testing.T) tournaments.Tournament {
 	t.Helper()
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 3,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 3,
 		Players: players(4), FirstStart: t0.Add(time.Hour), Interval: 2 * day}, "t_1", testCreator, t0, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +24,7 @@ func swiss4(t *testing.T) domain.Tournament {
 }
 
 // started is swiss4 with round 1 paired and its games numbered g_1, g_2.
-func started(t *testing.T) domain.Tournament {
+func started(t *testing.T) tournaments.Tournament {
 	t.Helper()
 	tour := swiss4(t)
 	r, toPlay, err := tour.StartRound(t0.Add(time.Hour))
@@ -40,8 +41,8 @@ var whiteWins = ruleset.Result{Reason: string(less.ReasonComplete), Winner: int(
 
 func TestJoin(t *testing.T) {
 	now := t0.Add(time.Minute)
-	withReg := func(t *testing.T, r domain.Registration) domain.Tournament {
-		tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2,
+	withReg := func(t *testing.T, r tournaments.Registration) tournaments.Tournament {
+		tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 2,
 			FirstStart: t0.Add(day), Interval: day, Registration: &r}, "t_1", testCreator, t0, 7)
 		if err != nil {
 			t.Fatal(err)
@@ -51,59 +52,59 @@ func TestJoin(t *testing.T) {
 	ann := domain.Player{Name: "Ann", Email: "ann@example.org"}
 	tests := []struct {
 		name   string
-		tour   func(*testing.T) domain.Tournament
+		tour   func(*testing.T) tournaments.Tournament
 		invite int
 		at     time.Time
 		code   string
 	}{
-		{"by the link", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 1, now, ""},
-		{"without the link, invitation only", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 0, now, domain.CodeInviteInvalid},
-		{"without the link, public", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{Public: true}) }, 0, now, ""},
-		{"by an old link", func(t *testing.T) domain.Tournament {
-			tour := withReg(t, domain.Registration{})
-			if err := tour.OpenRegistration(domain.Registration{}, true, now); err != nil {
+		{"by the link", func(t *testing.T) tournaments.Tournament { return withReg(t, tournaments.Registration{}) }, 1, now, ""},
+		{"without the link, invitation only", func(t *testing.T) tournaments.Tournament { return withReg(t, tournaments.Registration{}) }, 0, now, tournaments.CodeInviteInvalid},
+		{"without the link, public", func(t *testing.T) tournaments.Tournament { return withReg(t, tournaments.Registration{Public: true}) }, 0, now, ""},
+		{"by an old link", func(t *testing.T) tournaments.Tournament {
+			tour := withReg(t, tournaments.Registration{})
+			if err := tour.OpenRegistration(tournaments.Registration{}, true, now); err != nil {
 				t.Fatal(err)
 			}
 			return tour
-		}, 1, now, domain.CodeInviteInvalid},
-		{"after it closes", func(t *testing.T) domain.Tournament {
-			return withReg(t, domain.Registration{Closes: t0.Add(time.Hour)})
-		}, 1, t0.Add(time.Hour), domain.CodeRegistrationClosed},
-		{"after the start", func(t *testing.T) domain.Tournament { return withReg(t, domain.Registration{}) }, 1, t0.Add(day), domain.CodeRegistrationClosed},
-		{"closed by the organiser", func(t *testing.T) domain.Tournament {
-			tour := withReg(t, domain.Registration{})
+		}, 1, now, tournaments.CodeInviteInvalid},
+		{"after it closes", func(t *testing.T) tournaments.Tournament {
+			return withReg(t, tournaments.Registration{Closes: t0.Add(time.Hour)})
+		}, 1, t0.Add(time.Hour), tournaments.CodeRegistrationClosed},
+		{"after the start", func(t *testing.T) tournaments.Tournament { return withReg(t, tournaments.Registration{}) }, 1, t0.Add(day), tournaments.CodeRegistrationClosed},
+		{"closed by the organiser", func(t *testing.T) tournaments.Tournament {
+			tour := withReg(t, tournaments.Registration{})
 			if err := tour.CloseRegistration(now); err != nil {
 				t.Fatal(err)
 			}
 			return tour
-		}, 1, now, domain.CodeRegistrationClosed},
-		{"full", func(t *testing.T) domain.Tournament {
-			tour := withReg(t, domain.Registration{Limit: 3})
+		}, 1, now, tournaments.CodeRegistrationClosed},
+		{"full", func(t *testing.T) tournaments.Tournament {
+			tour := withReg(t, tournaments.Registration{Limit: 3})
 			for _, p := range players(3) {
-				if _, err := tour.Join(domain.Entrant{Player: p}, 0, 1, now); err != nil {
+				if _, err := tour.Join(tournaments.Entrant{Player: p}, 0, 1, now); err != nil {
 					t.Fatal(err)
 				}
 			}
 			return tour
-		}, 1, now, domain.CodeTournamentFull},
-		{"twice", func(t *testing.T) domain.Tournament {
-			tour := withReg(t, domain.Registration{})
-			if _, err := tour.Join(domain.Entrant{Player: ann}, 5, 1, now); err != nil {
+		}, 1, now, tournaments.CodeTournamentFull},
+		{"twice", func(t *testing.T) tournaments.Tournament {
+			tour := withReg(t, tournaments.Registration{})
+			if _, err := tour.Join(tournaments.Entrant{Player: ann}, 5, 1, now); err != nil {
 				t.Fatal(err)
 			}
 			return tour
-		}, 1, now, domain.CodeAlreadyEntered},
-		{"no registration", func(t *testing.T) domain.Tournament { return swiss4(t) }, 1, now, domain.CodeRegistrationClosed},
+		}, 1, now, tournaments.CodeAlreadyEntered},
+		{"no registration", func(t *testing.T) tournaments.Tournament { return swiss4(t) }, 1, now, tournaments.CodeRegistrationClosed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tour := tt.tour(t)
 			before := len(tour.Entrants)
-			_, err := tour.Join(domain.Entrant{Player: ann}, 5, tt.invite, tt.at)
+			_, err := tour.Join(tournaments.Entrant{Player: ann}, 5, tt.invite, tt.at)
 			if code(err) != tt.code {
 				t.Fatalf("Join: %v, want %q", err, tt.code)
 			}
-			if err == nil && (len(tour.Entrants) != before+1 || tour.Log[len(tour.Log)-1].Action != domain.ActionJoined) {
+			if err == nil && (len(tour.Entrants) != before+1 || tour.Log[len(tour.Log)-1].Action != tournaments.ActionJoined) {
 				t.Errorf("after joining: %d entrants, log %+v", len(tour.Entrants), tour.Log)
 			}
 		})
@@ -115,27 +116,27 @@ func TestJoin(t *testing.T) {
 // can, and an event nobody joined is cancelled.
 func TestRegistrationClosesAtTheStart(t *testing.T) {
 	tests := []struct {
-		format  domain.Format
+		format  tournaments.Format
 		rounds  int
 		joined  int
 		want    int
 		running bool
 	}{
-		{domain.RoundRobin, 0, 5, 5, true},
-		{domain.DoubleRoundRobin, 0, 4, 6, true},
-		{domain.Swiss, 5, 4, 3, true},
-		{domain.Swiss, 2, 4, 2, true},
-		{domain.RoundRobin, 0, 1, 1, false},
+		{tournaments.RoundRobin, 0, 5, 5, true},
+		{tournaments.DoubleRoundRobin, 0, 4, 6, true},
+		{tournaments.Swiss, 5, 4, 3, true},
+		{tournaments.Swiss, 2, 4, 2, true},
+		{tournaments.RoundRobin, 0, 1, 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.format), func(t *testing.T) {
-			tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: tt.format, Rounds: tt.rounds,
-				FirstStart: t0.Add(day), Interval: 2 * day, RoundLength: day, Registration: &domain.Registration{}}, "t_1", testCreator, t0, 7)
+			tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tt.format, Rounds: tt.rounds,
+				FirstStart: t0.Add(day), Interval: 2 * day, RoundLength: day, Registration: &tournaments.Registration{}}, "t_1", testCreator, t0, 7)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range players(tt.joined) {
-				if _, err := tour.Join(domain.Entrant{Player: p}, 0, 1, t0); err != nil {
+				if _, err := tour.Join(tournaments.Entrant{Player: p}, 0, 1, t0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -146,7 +147,7 @@ func TestRegistrationClosesAtTheStart(t *testing.T) {
 			if (r != nil) != tt.running || len(tour.Rounds) != tt.want {
 				t.Fatalf("round %v, %d rounds (want %d), status %s", r, len(tour.Rounds), tt.want, tour.Status)
 			}
-			if !tt.running && tour.Status != domain.TournamentCancelled {
+			if !tt.running && tour.Status != tournaments.TournamentCancelled {
 				t.Errorf("an event of %d players is %s", tt.joined, tour.Status)
 			}
 			for i, r := range tour.Rounds {
@@ -156,12 +157,12 @@ func TestRegistrationClosesAtTheStart(t *testing.T) {
 			}
 		})
 	}
-	if _, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
-		Starts: []time.Time{t0.Add(day)}, RoundLength: day, Registration: &domain.Registration{}}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
+	if _, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
+		Starts: []time.Time{t0.Add(day)}, RoundLength: day, Registration: &tournaments.Registration{}}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
 		t.Errorf("a round robin with registration and a list of starts: %v", err)
 	}
-	for _, reg := range []domain.Registration{{Closes: t0.Add(2 * day)}, {Closes: t0.Add(-time.Hour)}, {Limit: 1}, {Limit: 65}} {
-		if _, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 1,
+	for _, reg := range []tournaments.Registration{{Closes: t0.Add(2 * day)}, {Closes: t0.Add(-time.Hour)}, {Limit: 1}, {Limit: 65}} {
+		if _, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 1,
 			FirstStart: t0.Add(day), Interval: day, Registration: &reg}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
 			t.Errorf("registration %+v: %v, want %s", reg, err, domain.CodeInvalidInput)
 		}
@@ -173,13 +174,13 @@ func TestTournamentControl(t *testing.T) {
 	now := t0.Add(2 * time.Hour)
 	tests := []struct {
 		name   string
-		act    func(*domain.Tournament) error
+		act    func(*tournaments.Tournament) error
 		code   string
 		action string // logged
-		check  func(*testing.T, *domain.Tournament)
+		check  func(*testing.T, *tournaments.Tournament)
 	}{
-		{"extend a game", func(tour *domain.Tournament) error { return tour.ExtendGame("g_1", day, "ill", now) }, "", domain.ActionDeadlineExtended,
-			func(t *testing.T, tour *domain.Tournament) {
+		{"extend a game", func(tour *tournaments.Tournament) error { return tour.ExtendGame("g_1", day, "ill", now) }, "", tournaments.ActionDeadlineExtended,
+			func(t *testing.T, tour *tournaments.Tournament) {
 				r := tour.Rounds[0]
 				for i, g := range r.Games {
 					extended := g.GameID == "g_1"
@@ -188,15 +189,15 @@ func TestTournamentControl(t *testing.T) {
 					}
 				}
 			}},
-		{"extend without a reason", func(tour *domain.Tournament) error { return tour.ExtendGame("g_1", day, "", now) }, domain.CodeInvalidInput, "", nil},
-		{"extend a game of no round", func(tour *domain.Tournament) error { return tour.ExtendGame("g_9", day, "ill", now) }, domain.CodeNotFound, "", nil},
-		{"extend by minutes", func(tour *domain.Tournament) error { return tour.ExtendGame("g_1", time.Minute, "ill", now) }, domain.CodeInvalidInput, "", nil},
-		{"extend a decided game", func(tour *domain.Tournament) error {
+		{"extend without a reason", func(tour *tournaments.Tournament) error { return tour.ExtendGame("g_1", day, "", now) }, domain.CodeInvalidInput, "", nil},
+		{"extend a game of no round", func(tour *tournaments.Tournament) error { return tour.ExtendGame("g_9", day, "ill", now) }, domain.CodeNotFound, "", nil},
+		{"extend by minutes", func(tour *tournaments.Tournament) error { return tour.ExtendGame("g_1", time.Minute, "ill", now) }, domain.CodeInvalidInput, "", nil},
+		{"extend a decided game", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
 			return tour.ExtendGame("g_1", day, "ill", now)
 		}, domain.CodeGameOver, "", nil},
-		{"postpone the running round", func(tour *domain.Tournament) error { return tour.PostponeRound(1, day, "holiday", now) }, "", domain.ActionRoundPostponed,
-			func(t *testing.T, tour *domain.Tournament) {
+		{"postpone the running round", func(tour *tournaments.Tournament) error { return tour.PostponeRound(1, day, "holiday", now) }, "", tournaments.ActionRoundPostponed,
+			func(t *testing.T, tour *tournaments.Tournament) {
 				base := swiss4(t)
 				for i, r := range tour.Rounds {
 					shift := r.Deadline.Sub(base.Rounds[i].Deadline)
@@ -205,34 +206,34 @@ func TestTournamentControl(t *testing.T) {
 					}
 				}
 			}},
-		{"postpone a round of none", func(tour *domain.Tournament) error { return tour.PostponeRound(4, day, "holiday", now) }, domain.CodeNotFound, "", nil},
-		{"postpone a closed round", func(tour *domain.Tournament) error {
+		{"postpone a round of none", func(tour *tournaments.Tournament) error { return tour.PostponeRound(4, day, "holiday", now) }, domain.CodeNotFound, "", nil},
+		{"postpone a closed round", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
 			tour.RecordResult("g_2", whiteWins, now)
 			if err := tour.CloseRound(now); err != nil {
 				t.Fatal(err)
 			}
 			return tour.PostponeRound(1, day, "holiday", now)
-		}, domain.CodeRoundNotChangeable, "", nil},
-		{"pause", func(tour *domain.Tournament) error { return tour.Pause("", now) }, "", domain.ActionPaused,
-			func(t *testing.T, tour *domain.Tournament) {
+		}, tournaments.CodeRoundNotChangeable, "", nil},
+		{"pause", func(tour *tournaments.Tournament) error { return tour.Pause("", now) }, "", tournaments.ActionPaused,
+			func(t *testing.T, tour *tournaments.Tournament) {
 				if !tour.NextDue().IsZero() {
 					t.Errorf("a paused event is due at %v", tour.NextDue())
 				}
 			}},
-		{"pause twice", func(tour *domain.Tournament) error {
+		{"pause twice", func(tour *tournaments.Tournament) error {
 			if err := tour.Pause("", now); err != nil {
 				t.Fatal(err)
 			}
 			return tour.Pause("", now)
-		}, domain.CodeTournamentPaused, "", nil},
-		{"resume", func(tour *domain.Tournament) error {
+		}, tournaments.CodeTournamentPaused, "", nil},
+		{"resume", func(tour *tournaments.Tournament) error {
 			if err := tour.Pause("", now); err != nil {
 				t.Fatal(err)
 			}
 			_, err := tour.Resume("back", now.Add(3*day))
 			return err
-		}, "", domain.ActionResumed, func(t *testing.T, tour *domain.Tournament) {
+		}, "", tournaments.ActionResumed, func(t *testing.T, tour *tournaments.Tournament) {
 			base := swiss4(t)
 			if shift := tour.Rounds[0].Deadline.Sub(base.Rounds[0].Deadline); shift != 3*day {
 				t.Errorf("the running round's deadline moved by %v, want the pause", shift)
@@ -244,11 +245,11 @@ func TestTournamentControl(t *testing.T) {
 				t.Errorf("after resuming: paused %v, due %v", tour.PausedAt, tour.NextDue())
 			}
 		}},
-		{"resume a running event", func(tour *domain.Tournament) error { _, err := tour.Resume("", now); return err }, domain.CodeTournamentNotPaused, "", nil},
-		{"override", func(tour *domain.Tournament) error {
+		{"resume a running event", func(tour *tournaments.Tournament) error { _, err := tour.Resume("", now); return err }, tournaments.CodeTournamentNotPaused, "", nil},
+		{"override", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
 			return tour.Override(1, gameIndex(tour, "g_1"), 0, -2, false, "misclick", now)
-		}, "", domain.ActionResultOverridden, func(t *testing.T, tour *domain.Tournament) {
+		}, "", tournaments.ActionResultOverridden, func(t *testing.T, tour *tournaments.Tournament) {
 			g := tour.Rounds[0].Games[gameIndex(tour, "g_1")]
 			if g.Outcome.Score != 0 || g.Outcome.Margin != -2 || !g.Overridden {
 				t.Errorf("overridden: %+v", g)
@@ -258,7 +259,7 @@ func TestTournamentControl(t *testing.T) {
 				t.Error("the game's result replaced the override")
 			}
 		}},
-		{"override twice the same", func(tour *domain.Tournament) error {
+		{"override twice the same", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
 			for range 2 {
 				if err := tour.Override(1, gameIndex(tour, "g_1"), 0, -2, false, "misclick", now); err != nil {
@@ -266,32 +267,32 @@ func TestTournamentControl(t *testing.T) {
 				}
 			}
 			return nil
-		}, "", domain.ActionResultOverridden, func(t *testing.T, tour *domain.Tournament) {
+		}, "", tournaments.ActionResultOverridden, func(t *testing.T, tour *tournaments.Tournament) {
 			if len(tour.Log) != 1 {
 				t.Errorf("the retry was logged again: %+v", tour.Log)
 			}
 		}},
-		{"override a running game", func(tour *domain.Tournament) error {
+		{"override a running game", func(tour *tournaments.Tournament) error {
 			return tour.Override(1, gameIndex(tour, "g_1"), 1, 2, false, "x", now)
-		}, domain.CodeRoundNotChangeable, "", nil},
-		{"override with a wrong sign", func(tour *domain.Tournament) error {
+		}, tournaments.CodeRoundNotChangeable, "", nil},
+		{"override with a wrong sign", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
 			return tour.Override(1, gameIndex(tour, "g_1"), 1, -2, false, "x", now)
 		}, domain.CodeInvalidInput, "", nil},
-		{"annul", func(tour *domain.Tournament) error {
+		{"annul", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
 			return tour.Override(1, gameIndex(tour, "g_1"), 0, 0, true, "cheating", now)
-		}, "", domain.ActionResultAnnulled, func(t *testing.T, tour *domain.Tournament) {
+		}, "", tournaments.ActionResultAnnulled, func(t *testing.T, tour *tournaments.Tournament) {
 			for _, s := range tour.Standings() {
 				if s.Played != 0 || s.Points != 0 {
 					t.Errorf("an annulled game counts: %+v", s)
 				}
 			}
 		}},
-		{"late entry into Swiss", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Late", Email: "late@example.org"}}, "", now)
+		{"late entry into Swiss", func(tour *tournaments.Tournament) error {
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Late", Email: "late@example.org"}}, "", now)
 			return err
-		}, "", domain.ActionEntrantAdded, func(t *testing.T, tour *domain.Tournament) {
+		}, "", tournaments.ActionEntrantAdded, func(t *testing.T, tour *tournaments.Tournament) {
 			if len(tour.Entrants) != 5 || !strings.Contains(tour.Log[len(tour.Log)-1].Detail, "late entry") {
 				t.Errorf("after a late entry: %d entrants, %+v", len(tour.Entrants), tour.Log)
 			}
@@ -312,69 +313,69 @@ func TestTournamentControl(t *testing.T) {
 				t.Errorf("the late entry is not paired in round 2: %+v", r.Games)
 			}
 		}},
-		{"late entry with a taken address", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Again", Email: "p1@example.org"}}, "", now)
+		{"late entry with a taken address", func(tour *tournaments.Tournament) error {
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Again", Email: "p1@example.org"}}, "", now)
 			return err
-		}, domain.CodeAlreadyEntered, "", nil},
-		{"replace before he played", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true, Reason: "ill"}, false, now)
-		}, "", domain.ActionEntrantReplaced, func(t *testing.T, tour *domain.Tournament) {
+		}, tournaments.CodeAlreadyEntered, "", nil},
+		{"replace before he played", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true, Reason: "ill"}, false, now)
+		}, "", tournaments.ActionEntrantReplaced, func(t *testing.T, tour *tournaments.Tournament) {
 			if e := tour.Entrants[1]; e.Email != "sub@example.org" || e.Name != "Sub" {
 				t.Errorf("entrant 1 is %+v", e)
 			}
 		}},
-		{"replace after he moved", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true, Reason: "ill"}, true, now)
-		}, domain.CodeAlreadyPlayed, "", nil},
-		{"replace without a reason", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true}, false, now)
+		{"replace after he moved", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true, Reason: "ill"}, true, now)
+		}, tournaments.CodeAlreadyPlayed, "", nil},
+		{"replace without a reason", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Replace: true}, false, now)
 		}, domain.CodeInvalidInput, "", nil},
-		{"correct a name", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Paul")}, true, now)
-		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
+		{"correct a name", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Paul")}, true, now)
+		}, "", tournaments.ActionEntrantEdited, func(t *testing.T, tour *tournaments.Tournament) {
 			if got := tour.Log[len(tour.Log)-1].Detail; got != "P1 is now called Paul" {
 				t.Errorf("logged %q", got)
 			}
 		}},
-		{"correct an address to another player's", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p2@example.org"), Correction: true}, false, now)
-		}, domain.CodeAlreadyEntered, "", nil},
-		{"a replacement by his own address is none", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("P1"), Email: ptr("p1@example.org"), Replace: true, Reason: "ill"}, true, now)
-		}, "", "", func(t *testing.T, tour *domain.Tournament) {
+		{"correct an address to another player's", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Email: ptr("p2@example.org"), Correction: true}, false, now)
+		}, tournaments.CodeAlreadyEntered, "", nil},
+		{"a replacement by his own address is none", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("P1"), Email: ptr("p1@example.org"), Replace: true, Reason: "ill"}, true, now)
+		}, "", "", func(t *testing.T, tour *tournaments.Tournament) {
 			if len(tour.Log) != 0 {
 				t.Errorf("a replacement by the same player was logged: %+v", tour.Log)
 			}
 		}},
-		{"a new address is a replacement", func(tour *domain.Tournament) error {
+		{"a new address is a replacement", func(tour *tournaments.Tournament) error {
 			tour.Entrants[1].UserID = 7
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
-		}, "", domain.ActionEntrantReplaced, func(t *testing.T, tour *domain.Tournament) {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
+		}, "", tournaments.ActionEntrantReplaced, func(t *testing.T, tour *tournaments.Tournament) {
 			if e := tour.Entrants[1]; e.Email != "sub@example.org" || e.Name != "Sub" || e.UserID != 0 {
 				t.Errorf("entrant 1 is %+v; want Sub, without P1's account", e)
 			}
 		}},
-		{"a new address without a reason", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org")}, false, now)
+		{"a new address without a reason", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org")}, false, now)
 		}, domain.CodeInvalidInput, "", nil},
-		{"a new address without the newcomer's name", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
+		{"a new address without the newcomer's name", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
 		}, domain.CodeInvalidInput, "", nil},
-		{"a new address after he moved", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, true, now)
-		}, domain.CodeAlreadyPlayed, "", nil},
-		{"a new address after he played a round", func(tour *domain.Tournament) error {
+		{"a new address after he moved", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, true, now)
+		}, tournaments.CodeAlreadyPlayed, "", nil},
+		{"a new address after he played a round", func(tour *tournaments.Tournament) error {
 			p1 := tour.Rounds[0].Games[gameIndexOf(tour, 1)].GameID
 			tour.RecordResult(p1, whiteWins, now)
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
-		}, domain.CodeAlreadyPlayed, "", nil},
-		{"the same address, differently written, is no replacement", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Paul"), Email: ptr("P1@Example.ORG")}, true, now)
-		}, "", domain.ActionEntrantEdited, nil},
-		{"correct an address before he moved", func(tour *domain.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Sub"), Email: ptr("sub@example.org"), Reason: "ill"}, false, now)
+		}, tournaments.CodeAlreadyPlayed, "", nil},
+		{"the same address, differently written, is no replacement", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Paul"), Email: ptr("P1@Example.ORG")}, true, now)
+		}, "", tournaments.ActionEntrantEdited, nil},
+		{"correct an address before he moved", func(tour *tournaments.Tournament) error {
 			tour.Entrants[1].UserID = 7
-			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p1@example.net"), Correction: true}, false, now)
-		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Email: ptr("p1@example.net"), Correction: true}, false, now)
+		}, "", tournaments.ActionEntrantEdited, func(t *testing.T, tour *tournaments.Tournament) {
 			e, was := tour.Entrants[1], swiss4(t).Entrants[1]
 			if e.Email != "p1@example.net" || e.Name != "P1" || e.UserID != 7 || e.Locale != was.Locale {
 				t.Errorf("entrant 1 is %+v; want P1 at his new address, with his account and language", e)
@@ -383,20 +384,20 @@ func TestTournamentControl(t *testing.T) {
 				t.Errorf("logged %q", got)
 			}
 		}},
-		{"correct a name and an address", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("Paul"), Email: ptr("p1@example.net"), Correction: true}, false, now)
-		}, "", domain.ActionEntrantEdited, func(t *testing.T, tour *domain.Tournament) {
+		{"correct a name and an address", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("Paul"), Email: ptr("p1@example.net"), Correction: true}, false, now)
+		}, "", tournaments.ActionEntrantEdited, func(t *testing.T, tour *tournaments.Tournament) {
 			n := len(tour.Log)
 			if n < 2 || tour.Log[n-2].Detail != "P1 is now called Paul" || tour.Log[n-1].Detail != "the address of Paul was corrected" {
 				t.Errorf("logged %+v", tour.Log)
 			}
 		}},
-		{"correct an address after he moved", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Email: ptr("p1@example.net"), Correction: true}, true, now)
-		}, domain.CodeAlreadyPlayed, "", nil},
-		{"change nothing", func(tour *domain.Tournament) error {
+		{"correct an address after he moved", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Email: ptr("p1@example.net"), Correction: true}, true, now)
+		}, tournaments.CodeAlreadyPlayed, "", nil},
+		{"change nothing", func(tour *tournaments.Tournament) error {
 			version := tour.Version
-			if err := tour.UpdateEntrant(1, domain.EntrantChange{Name: ptr("P1")}, true, now); err != nil {
+			if err := tour.UpdateEntrant(1, tournaments.EntrantChange{Name: ptr("P1")}, true, now); err != nil {
 				return err
 			}
 			if tour.Version != version {
@@ -404,31 +405,31 @@ func TestTournamentControl(t *testing.T) {
 			}
 			return nil
 		}, "", "", nil},
-		{"withdraw under forfeit", func(tour *domain.Tournament) error {
-			_, err := tour.Withdraw(1, domain.WithdrawForfeit, domain.ByPlayer("P1"), "", now)
+		{"withdraw under forfeit", func(tour *tournaments.Tournament) error {
+			_, err := tour.Withdraw(1, tournaments.WithdrawForfeit, tournaments.ByPlayer("P1"), "", now)
 			return err
-		}, "", domain.ActionWithdrawn, func(t *testing.T, tour *domain.Tournament) {
+		}, "", tournaments.ActionWithdrawn, func(t *testing.T, tour *tournaments.Tournament) {
 			if tour.Entrants[1].Annulled {
 				t.Error("a forfeit annulled his games")
 			}
 		}},
-		{"withdraw under an unknown policy", func(tour *domain.Tournament) error {
-			_, err := tour.Withdraw(1, "vanish", domain.ByOrganiser, "", now)
+		{"withdraw under an unknown policy", func(tour *tournaments.Tournament) error {
+			_, err := tour.Withdraw(1, "vanish", tournaments.ByOrganiser, "", now)
 			return err
 		}, domain.CodeInvalidInput, "", nil},
-		{"cancel keeps finished games", func(tour *domain.Tournament) error {
+		{"cancel keeps finished games", func(tour *tournaments.Tournament) error {
 			tour.RecordResult("g_1", whiteWins, now)
-			return tour.Cancel(domain.ByOrganiser, "venue lost", now)
-		}, "", domain.ActionCancelled, func(t *testing.T, tour *domain.Tournament) {
-			if tour.Rounds[0].Status != domain.RoundClosed || tour.Status != domain.TournamentCancelled {
+			return tour.Cancel(tournaments.ByOrganiser, "venue lost", now)
+		}, "", tournaments.ActionCancelled, func(t *testing.T, tour *tournaments.Tournament) {
+			if tour.Rounds[0].Status != tournaments.RoundClosed || tour.Status != tournaments.TournamentCancelled {
 				t.Errorf("after cancelling: round 1 %s, %s", tour.Rounds[0].Status, tour.Status)
 			}
 			if len(tour.Outcomes()) != 1 {
 				t.Errorf("outcomes after cancelling: %+v", tour.Outcomes())
 			}
 		}},
-		{"act on a cancelled event", func(tour *domain.Tournament) error {
-			if err := tour.Cancel(domain.ByOrganiser, "", now); err != nil {
+		{"act on a cancelled event", func(tour *tournaments.Tournament) error {
+			if err := tour.Cancel(tournaments.ByOrganiser, "", now); err != nil {
 				t.Fatal(err)
 			}
 			return tour.PostponeRound(2, day, "x", now)
@@ -458,7 +459,7 @@ func TestTournamentControl(t *testing.T) {
 }
 
 // gameIndexOf is the index of entrant's pairing in round 1.
-func gameIndexOf(tour *domain.Tournament, entrant int) int {
+func gameIndexOf(tour *tournaments.Tournament, entrant int) int {
 	for i, g := range tour.Rounds[0].Games {
 		if g.White == entrant || g.Black == entrant {
 			return i
@@ -467,7 +468,7 @@ func gameIndexOf(tour *domain.Tournament, entrant int) int {
 	return -1
 }
 
-func gameIndex(tour *domain.Tournament, id string) int {
+func gameIndex(tour *tournaments.Tournament, id string) int {
 	for i, g := range tour.Rounds[0].Games {
 		if g.GameID == id {
 			return i
@@ -507,7 +508,7 @@ func TestWithdrawAnnulPolicy(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := tour.Withdraw(0, domain.WithdrawAnnul, domain.ByOrganiser, "", now); err != nil {
+			if _, err := tour.Withdraw(0, tournaments.WithdrawAnnul, tournaments.ByOrganiser, "", now); err != nil {
 				t.Fatal(err)
 			}
 			if tour.Entrants[0].Annulled != tt.annuled {
@@ -525,10 +526,10 @@ func TestWithdrawAnnulPolicy(t *testing.T) {
 // Before the first round a withdrawal takes the player off the list.
 func TestWithdrawBeforeTheStart(t *testing.T) {
 	tour := swiss4(t)
-	if _, err := tour.Withdraw(2, "", domain.ByPlayer("P2"), "", t0); err != nil {
+	if _, err := tour.Withdraw(2, "", tournaments.ByPlayer("P2"), "", t0); err != nil {
 		t.Fatal(err)
 	}
-	if len(tour.Entrants) != 3 || tour.Entrants[2].Name != "P3" || tour.Log[0].Action != domain.ActionLeft {
+	if len(tour.Entrants) != 3 || tour.Entrants[2].Name != "P3" || tour.Log[0].Action != tournaments.ActionLeft {
 		t.Errorf("after leaving: %+v, log %+v", tour.Entrants, tour.Log)
 	}
 }

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"errors"
@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
-func entrantNames(tour *domain.Tournament) []string {
+func entrantNames(tour *tournaments.Tournament) []string {
 	var out []string
 	for _, e := range tour.Entrants {
 		out = append(out, e.Name)
@@ -25,30 +26,30 @@ func TestSetSeeds(t *testing.T) {
 	day := 24 * time.Hour
 	tests := []struct {
 		name    string
-		format  domain.Format
+		format  tournaments.Format
 		order   []int
 		started bool
 		code    string
 		names   []string
-		first   []domain.Pairing // round 1's pairings after the start
+		first   []tournaments.Pairing // round 1's pairings after the start
 	}{
-		{name: "a knockout's bracket follows the seeds", format: domain.Knockout, order: []int{3, 2, 1, 0},
-			names: []string{"P3", "P2", "P1", "P0"}, first: []domain.Pairing{{White: 0, Black: 3}, {White: 1, Black: 2}}},
-		{name: "a Swiss event's first round follows them", format: domain.Swiss, order: []int{1, 0, 3, 2},
-			names: []string{"P1", "P0", "P3", "P2"}, first: []domain.Pairing{{White: 0, Black: 2}, {White: 3, Black: 1}}},
-		{name: "a player missing", format: domain.Knockout, order: []int{0, 1, 2}, code: domain.CodeInvalidInput},
-		{name: "a player twice", format: domain.Knockout, order: []int{0, 1, 2, 2}, code: domain.CodeInvalidInput},
-		{name: "no such player", format: domain.Knockout, order: []int{0, 1, 2, 4}, code: domain.CodeInvalidInput},
-		{name: "after the start", format: domain.Knockout, order: []int{3, 2, 1, 0}, started: true, code: domain.CodeTournamentStarted},
+		{name: "a knockout's bracket follows the seeds", format: tournaments.Knockout, order: []int{3, 2, 1, 0},
+			names: []string{"P3", "P2", "P1", "P0"}, first: []tournaments.Pairing{{White: 0, Black: 3}, {White: 1, Black: 2}}},
+		{name: "a Swiss event's first round follows them", format: tournaments.Swiss, order: []int{1, 0, 3, 2},
+			names: []string{"P1", "P0", "P3", "P2"}, first: []tournaments.Pairing{{White: 0, Black: 2}, {White: 3, Black: 1}}},
+		{name: "a player missing", format: tournaments.Knockout, order: []int{0, 1, 2}, code: domain.CodeInvalidInput},
+		{name: "a player twice", format: tournaments.Knockout, order: []int{0, 1, 2, 2}, code: domain.CodeInvalidInput},
+		{name: "no such player", format: tournaments.Knockout, order: []int{0, 1, 2, 4}, code: domain.CodeInvalidInput},
+		{name: "after the start", format: tournaments.Knockout, order: []int{3, 2, 1, 0}, started: true, code: tournaments.CodeTournamentStarted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			spec := domain.NewTournamentSpec{Name: "Cup", Format: tt.format, Players: players(4),
-				FirstStart: t0.Add(time.Hour), Interval: day, Seeding: domain.SeedingRandom}
-			if tt.format == domain.Swiss {
+			spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tt.format, Players: players(4),
+				FirstStart: t0.Add(time.Hour), Interval: day, Seeding: tournaments.SeedingRandom}
+			if tt.format == tournaments.Swiss {
 				spec.Rounds = 2
 			}
-			tour, err := domain.CreateTournament(spec, "t_1", testCreator, t0, 100)
+			tour, err := tournaments.CreateTournament(spec, "t_1", testCreator, t0, 100)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +72,7 @@ func TestSetSeeds(t *testing.T) {
 				t.Errorf("entrants %v, want %v", got, tt.names)
 			}
 			last := tour.Log[len(tour.Log)-1]
-			if last.Action != domain.ActionSeedsSet || last.Reason != "by rating" || tour.Seeding != domain.SeedingEntry {
+			if last.Action != tournaments.ActionSeedsSet || last.Reason != "by rating" || tour.Seeding != tournaments.SeedingEntry {
 				t.Errorf("log %+v, seeding %q; want seeds_set with the reason, and the order given to stand", last, tour.Seeding)
 			}
 			r, _, err := tour.StartRound(t0.Add(time.Hour))
@@ -81,7 +82,7 @@ func TestSetSeeds(t *testing.T) {
 			if got := entrantNames(&tour); !slices.Equal(got, tt.names) {
 				t.Errorf("after the start the entrants are %v, want %v: the organiser's seeds stand", got, tt.names)
 			}
-			var pairs []domain.Pairing
+			var pairs []tournaments.Pairing
 			for _, g := range r.Games {
 				pairs = append(pairs, g.Pairing)
 			}
@@ -96,9 +97,9 @@ func TestSetSeeds(t *testing.T) {
 // tournament's seed: the same seed draws the same order, and the draw is
 // logged with the seeds.
 func TestRandomSeeding(t *testing.T) {
-	draw := func(seed uint64) ([]string, domain.LogEntry) {
-		tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout, Players: players(8),
-			FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour, Seeding: domain.SeedingRandom}, "t_1", testCreator, t0, seed)
+	draw := func(seed uint64) ([]string, tournaments.LogEntry) {
+		tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout, Players: players(8),
+			FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour, Seeding: tournaments.SeedingRandom}, "t_1", testCreator, t0, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,10 +121,10 @@ func TestRandomSeeding(t *testing.T) {
 	if !slices.Equal(sorted, []string{"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"}) {
 		t.Errorf("drew %v: not every player once", first)
 	}
-	if logged.Action != domain.ActionSeedsSet || logged.Args == nil || logged.Args.Kind != domain.LogRandom || !slices.Equal(logged.Args.Players, first) {
+	if logged.Action != tournaments.ActionSeedsSet || logged.Args == nil || logged.Args.Kind != tournaments.LogRandom || !slices.Equal(logged.Args.Players, first) {
 		t.Errorf("logged %+v; want the draw", logged)
 	}
-	if _, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout, Players: players(2),
+	if _, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout, Players: players(2),
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour, Seeding: "rating"}, "t_1", testCreator, t0, 1); err == nil {
 		t.Error("seeding rating accepted")
 	}

@@ -1,8 +1,9 @@
-package domain
+package tournaments
 
 import (
 	"time"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -71,7 +72,7 @@ func checkReason(s string, required bool) (string, error) {
 	if s == "" && !required {
 		return "", nil
 	}
-	out, err := checkText(s, MaxReasonLength, "reason")
+	out, err := domain.CheckText(s, MaxReasonLength, "reason")
 	if err != nil {
 		return "", err
 	}
@@ -95,13 +96,13 @@ type Registration struct {
 
 func checkRegistration(r Registration, players int, now time.Time) (Registration, error) {
 	if r.Limit < 0 || r.Limit > maxTournamentPlayers {
-		return Registration{}, Errorf(KindInvalid, CodeInvalidInput, "a limit of 2 to %d players, or none", maxTournamentPlayers)
+		return Registration{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a limit of 2 to %d players, or none", maxTournamentPlayers)
 	}
 	if r.Limit != 0 && (r.Limit < 2 || r.Limit < players) {
-		return Registration{}, Errorf(KindInvalid, CodeInvalidInput, "a limit of %d players: want 2 to %d, and at least the %d entered", r.Limit, maxTournamentPlayers, players)
+		return Registration{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a limit of %d players: want 2 to %d, and at least the %d entered", r.Limit, maxTournamentPlayers, players)
 	}
 	if !r.Closes.IsZero() && !r.Closes.After(now) {
-		return Registration{}, Errorf(KindInvalid, CodeInvalidInput, "registration would close in the past")
+		return Registration{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "registration would close in the past")
 	}
 	r.Open = true
 	r.InviteVersion = max(r.InviteVersion, 1)
@@ -113,10 +114,10 @@ func checkRegistration(r Registration, players int, now time.Time) (Registration
 // newLink, or when sign-up was closed.
 func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Time) error {
 	if t.Status != TournamentScheduled {
-		return Errorf(KindConflict, CodeRegistrationClosed, "the tournament has started: players are added as late entries")
+		return domain.Errorf(domain.KindConflict, CodeRegistrationClosed, "the tournament has started: players are added as late entries")
 	}
 	if first := t.Rounds[0].Start; !r.Closes.IsZero() && r.Closes.After(first) {
-		return Errorf(KindInvalid, CodeInvalidInput, "registration would close after the first round starts")
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "registration would close after the first round starts")
 	}
 	version := 0
 	if t.Registration != nil {
@@ -131,7 +132,7 @@ func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Tim
 		return err
 	}
 	if t.Format != Swiss && t.Interval == 0 {
-		return Errorf(KindInvalid, CodeInvalidInput, "a %s with registration is scheduled by a first start and an interval", t.Format)
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a %s with registration is scheduled by a first start and an interval", t.Format)
 	}
 	t.Registration = &reg
 	terms := LogArgs{Count: reg.Limit, At: reg.Closes}
@@ -150,7 +151,7 @@ func (t *Tournament) OpenRegistration(r Registration, newLink bool, now time.Tim
 // CloseRegistration ends sign-up and revokes the invite link.
 func (t *Tournament) CloseRegistration(now time.Time) error {
 	if t.Registration == nil || !t.Registration.Open {
-		return Errorf(KindConflict, CodeRegistrationClosed, "registration is not open")
+		return domain.Errorf(domain.KindConflict, CodeRegistrationClosed, "registration is not open")
 	}
 	t.Registration.Open = false
 	t.Registration.InviteVersion++
@@ -180,22 +181,22 @@ func (t *Tournament) Joinable(now time.Time) bool {
 // 0 when he came without (only a public registration takes him then).
 func (t *Tournament) Join(e Entrant, userID int64, invite int, now time.Time) (int, error) {
 	if !t.Joinable(now) {
-		return 0, Errorf(KindConflict, CodeRegistrationClosed, "registration for %s is closed", t.Name)
+		return 0, domain.Errorf(domain.KindConflict, CodeRegistrationClosed, "registration for %s is closed", t.Name)
 	}
 	if invite == 0 && !t.Registration.Public || invite != 0 && invite != t.Registration.InviteVersion {
-		return 0, Errorf(KindForbidden, CodeInviteInvalid, "this invite link is no longer valid; ask the organiser for the current one")
+		return 0, domain.Errorf(domain.KindForbidden, CodeInviteInvalid, "this invite link is no longer valid; ask the organiser for the current one")
 	}
 	e, err := t.checkShape(e)
 	if err != nil {
 		return 0, err
 	}
 	if email, in := t.playsIn(&e, -1); in && email == e.Email {
-		return 0, Errorf(KindConflict, CodeAlreadyEntered, "you play in %s already", t.Name)
+		return 0, domain.Errorf(domain.KindConflict, CodeAlreadyEntered, "you play in %s already", t.Name)
 	} else if in {
-		return 0, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", email, t.Name)
+		return 0, domain.Errorf(domain.KindConflict, CodeAlreadyEntered, "%s plays in %s already", email, t.Name)
 	}
 	if t.Registration.PlacesLeft(len(t.Entrants)) == 0 {
-		return 0, Errorf(KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
+		return 0, domain.Errorf(domain.KindConflict, CodeTournamentFull, "%s is full (%d players)", t.Name, len(t.Entrants))
 	}
 	e.UserID, e.Withdrawn, e.Annulled = userID, false, false
 	t.logf(ByPlayer(e.Name), now, ActionJoined, "", LogArgs{Players: []string{e.Title()}})
@@ -251,7 +252,7 @@ func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, e
 		return 0, err
 	}
 	if t.Status == TournamentRunning && t.Format != Swiss {
-		return 0, Errorf(KindConflict, CodeRegistrationClosed, "a round robin takes no late entries: its pairings are fixed")
+		return 0, domain.Errorf(domain.KindConflict, CodeRegistrationClosed, "a round robin takes no late entries: its pairings are fixed")
 	}
 	reason, err := checkReason(reason, false)
 	if err != nil {
@@ -261,7 +262,7 @@ func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, e
 		return 0, err
 	}
 	if len(t.Entrants) >= maxTournamentPlayers {
-		return 0, Errorf(KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
+		return 0, domain.Errorf(domain.KindConflict, CodeTournamentFull, "a tournament has at most %d players", maxTournamentPlayers)
 	}
 	added := LogArgs{Players: []string{e.Title()}}
 	if t.Status == TournamentRunning {
@@ -275,7 +276,7 @@ func (t *Tournament) AddEntrant(e Entrant, reason string, now time.Time) (int, e
 
 func (t *Tournament) checkChangeable() error {
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
+		return domain.Errorf(domain.KindConflict, domain.CodeTournamentOver, "the tournament is over")
 	}
 	return nil
 }
@@ -321,14 +322,14 @@ type EntrantChange struct {
 // link goes to the address, so the address is who plays. So a replacement
 // by the address the place has already is none, and its retry changes
 // nothing.
-func (c EntrantChange) Replaces(old Player) bool {
+func (c EntrantChange) Replaces(old domain.Player) bool {
 	switch {
 	case c.Email == nil:
 		return c.Replace // and is refused: a replacement names the newcomer
 	case c.Correction && !c.Replace:
 		return false
 	}
-	email, err := NormalizeEmail(*c.Email)
+	email, err := domain.NormalizeEmail(*c.Email)
 	return err != nil || email != old.Email
 }
 
@@ -341,10 +342,10 @@ func (c EntrantChange) Replaces(old Player) bool {
 // games of the running round (the caller reads their turns).
 func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, now time.Time) error {
 	if entrant < 0 || entrant >= len(t.Entrants) {
-		return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+		return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if c.Member < 0 || c.Member >= len(t.Entrants[entrant].Members()) {
-		return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, c.Member)
+		return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "entrant %d has no member %d", entrant, c.Member)
 	}
 	if err := t.checkChangeable(); err != nil {
 		return err
@@ -359,10 +360,10 @@ func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, 
 	p := old
 	if replace {
 		if c.Name == nil || c.Email == nil {
-			return Errorf(KindInvalid, CodeInvalidInput,
+			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
 				"a new address puts another player in %s's place: give his name too, or declare the address a correction", old.Name)
 		}
-		p = Player{Locale: c.Locale}
+		p = domain.Player{Locale: c.Locale}
 	}
 	if c.Name != nil {
 		p.Name = *c.Name
@@ -373,18 +374,18 @@ func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, 
 	if p.Locale == "" {
 		p.Locale = c.Locale // a corrected player keeps a language he has
 	}
-	if p, err = checkPlayer(p); err != nil {
+	if p, err = domain.CheckPlayer(p); err != nil {
 		return err
 	}
 	if e.Withdrawn {
-		return Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has withdrawn", e.Title())
+		return domain.Errorf(domain.KindConflict, domain.CodeAlreadyWithdrawn, "%s has withdrawn", e.Title())
 	}
 	newAddress := p.Email != old.Email
 	switch {
 	case replace && (hasMoved || t.played(entrant) > 0):
-		return Errorf(KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
+		return domain.Errorf(domain.KindConflict, CodeAlreadyPlayed, "%s has played in this tournament: he can withdraw, not be replaced", old.Name)
 	case !replace && newAddress && hasMoved:
-		return Errorf(KindConflict, CodeAlreadyPlayed,
+		return domain.Errorf(domain.KindConflict, CodeAlreadyPlayed,
 			"%s has moved in his running game, so his link reached him: correct his address once the game is over", old.Name)
 	}
 	if p.Locale == "" {
@@ -426,8 +427,8 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 	if err := t.checkChangeable(); err != nil {
 		return err
 	}
-	if by < time.Hour || by > maxTurnTime {
-		return Errorf(KindInvalid, CodeInvalidInput, "an extension of 1 hour to 60 days")
+	if by < time.Hour || by > domain.MaxTurnTime {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "an extension of 1 hour to 60 days")
 	}
 	reason, err := checkReason(reason, true)
 	if err != nil {
@@ -441,7 +442,7 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 				continue
 			}
 			if g.Outcome != nil {
-				return Errorf(KindConflict, CodeGameOver, "the game is decided")
+				return domain.Errorf(domain.KindConflict, domain.CodeGameOver, "the game is decided")
 			}
 			g.Extra += by
 			t.logf(ByOrganiser, now, ActionDeadlineExtended, reason, LogArgs{Players: []string{t.Entrants[g.White].Title(), t.Entrants[g.Black].Title()},
@@ -449,7 +450,7 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 			return nil
 		}
 	}
-	return Errorf(KindNotFound, CodeNotFound, "no game %s is running in this tournament", Clip(gameID))
+	return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s is running in this tournament", domain.Clip(gameID))
 }
 
 // PostponeRound moves a round, and every round after it, by later: a
@@ -459,17 +460,17 @@ func (t *Tournament) PostponeRound(number int, by time.Duration, reason string, 
 		return err
 	}
 	if number < 1 || number > len(t.Rounds) {
-		return Errorf(KindNotFound, CodeNotFound, "no round %d in this tournament", number)
+		return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no round %d in this tournament", number)
 	}
-	if by < time.Hour || by > maxBank {
-		return Errorf(KindInvalid, CodeInvalidInput, "a postponement of 1 hour to 365 days")
+	if by < time.Hour || by > domain.MaxBank {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a postponement of 1 hour to 365 days")
 	}
 	reason, err := checkReason(reason, true)
 	if err != nil {
 		return err
 	}
 	if t.Rounds[number-1].Status == RoundClosed {
-		return Errorf(KindConflict, CodeRoundNotChangeable, "round %d is closed", number)
+		return domain.Errorf(domain.KindConflict, CodeRoundNotChangeable, "round %d is closed", number)
 	}
 	if reg := t.Registration; number == 1 && reg != nil && !reg.Closes.IsZero() {
 		reg.Closes = reg.Closes.Add(by)
@@ -497,7 +498,7 @@ func (t *Tournament) Pause(reason string, now time.Time) error {
 		return err
 	}
 	if !t.PausedAt.IsZero() {
-		return Errorf(KindConflict, CodeTournamentPaused, "the tournament is paused already")
+		return domain.Errorf(domain.KindConflict, CodeTournamentPaused, "the tournament is paused already")
 	}
 	reason, err := checkReason(reason, false)
 	if err != nil {
@@ -516,7 +517,7 @@ func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration,
 		return 0, err
 	}
 	if t.PausedAt.IsZero() {
-		return 0, Errorf(KindConflict, CodeTournamentNotPaused, "the tournament is not paused")
+		return 0, domain.Errorf(domain.KindConflict, CodeTournamentNotPaused, "the tournament is not paused")
 	}
 	if reason, err = checkReason(reason, false); err != nil {
 		return 0, err
@@ -548,7 +549,7 @@ func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration,
 // takes no override (CodeTournamentOver).
 func (t *Tournament) Override(round, index int, whiteScore float64, margin int, annul bool, reason string, now time.Time) error {
 	if round < 1 || round > len(t.Rounds) || index < 0 || index >= len(t.Rounds[round-1].Games) {
-		return Errorf(KindNotFound, CodeNotFound, "no game %d in round %d", index, round)
+		return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %d in round %d", index, round)
 	}
 	// Once the event is over its final standings have been sent: a result
 	// changed afterwards would make them, and what the players keep, wrong.
@@ -561,13 +562,13 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	}
 	g := &t.Rounds[round-1].Games[index]
 	if g.Outcome == nil {
-		return Errorf(KindConflict, CodeRoundNotChangeable, "the game is still being played")
+		return domain.Errorf(domain.KindConflict, CodeRoundNotChangeable, "the game is still being played")
 	}
 	if g.Overridden && (annul && g.Annulled || !annul && !g.Annulled && g.Outcome.Score == whiteScore && g.Outcome.Margin == margin) {
 		return nil // so it is already: a retry logs and tells nothing twice
 	}
 	if g.Black == Bye && !annul {
-		return Errorf(KindInvalid, CodeInvalidInput, "a bye has no result to set; annul it instead")
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a bye has no result to set; annul it instead")
 	}
 	pairing := LogArgs{Players: []string{t.Entrants[g.White].Title()}, Round: round}
 	if g.Black != Bye {
@@ -583,7 +584,7 @@ func (t *Tournament) Override(round, index int, whiteScore float64, margin int, 
 	switch {
 	case whiteScore == 1 && margin > 0, whiteScore == 0 && margin < 0, whiteScore == 0.5 && margin == 0:
 	default:
-		return Errorf(KindInvalid, CodeInvalidInput, "White's score is 1, 0.5 or 0, with a margin of the same sign (0 for a draw)")
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "White's score is 1, 0.5 or 0, with a margin of the same sign (0 for a draw)")
 	}
 	g.Outcome = &PairingResult{Round: round, White: g.White, Black: g.Black, Score: whiteScore, Margin: margin}
 	g.Annulled, g.Overridden = false, true

@@ -1,10 +1,12 @@
-package domain
+package tournaments
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // The use cases of time for tournaments, and what organisers do: the
@@ -60,8 +62,8 @@ func (s *Service) CreateTournament(ctx context.Context, spec NewTournamentSpec, 
 // postponement) must not add it twice.
 type TournamentRequest struct {
 	ID      string
-	Idem    *Idempotency
-	Present func(t *Tournament) (Response, error) // needed with Idem
+	Idem    *domain.Idempotency
+	Present func(t *Tournament) (domain.Response, error) // needed with Idem
 }
 
 // TournamentDone is what an action did: the tournament after it and, for
@@ -69,7 +71,7 @@ type TournamentRequest struct {
 // earlier request with the same key; Tournament is then zero).
 type TournamentDone struct {
 	Tournament Tournament
-	Response   Response
+	Response   domain.Response
 	Replayed   bool
 }
 
@@ -126,7 +128,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			return err
 		}
 		// What the schedule does is the organiser's doing (see Requester).
-		ctx := onBehalfOf(ctx, t.OrganizerID)
+		ctx := domain.OnBehalfOf(ctx, t.OrganizerID)
 		version := t.Version
 		if !t.PausedAt.IsZero() {
 			return tx.RescheduleTournament(ctx, &t) // nothing moves until it resumes
@@ -187,11 +189,11 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 			if err != nil {
 				return false, err
 			}
-			sub, err := Adjudicate(g, now)
+			sub, err := domain.Adjudicate(g, now)
 			if err != nil {
 				return false, err
 			}
-			change := GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}
+			change := domain.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}
 			if !moved {
 				// The game ends, but its adjudication (the starting
 				// position's score) is not what counts: the players are
@@ -234,12 +236,12 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 
 // anyoneMoved reports whether a player made a move in a game: a turn that
 // neither the rules made for him nor a time-out passed.
-func anyoneMoved(ctx context.Context, tx GameReader, gameID string) (bool, error) {
+func anyoneMoved(ctx context.Context, tx domain.GameReader, gameID string) (bool, error) {
 	turns, err := tx.Turns(ctx, gameID)
 	if err != nil {
 		return false, err
 	}
-	return slices.ContainsFunc(turns, func(st StoredTurn) bool { return !st.Auto && !st.TimedOut }), nil
+	return slices.ContainsFunc(turns, func(st domain.StoredTurn) bool { return !st.Auto && !st.TimedOut }), nil
 }
 
 // createRoundGames creates the games of r at indexes toPlay, on the
@@ -256,16 +258,16 @@ func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r
 	}
 	for _, i := range toPlay {
 		spec := t.GameSpec(r, i)
-		spec.Tournament = &TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
+		spec.Tournament = &domain.TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
 		away, err := tx.PlayersAway(ctx, spec.Players, now)
 		if err != nil {
 			return err
 		}
-		created, err := CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
+		created, err := domain.CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
 		if err != nil {
 			return fmt.Errorf("round %d game %d: %w", r.Number, i, err)
 		}
-		if err := FillLocales(ctx, tx, &created.Game); err != nil {
+		if err := domain.FillLocales(ctx, tx.Tx, &created.Game); err != nil {
 			return err
 		}
 		for j := range created.Notices {
@@ -310,7 +312,7 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx *Tx, t *Tournament, no
 				continue
 			}
 			for _, p := range t.Entrants[e].Members() {
-				n, err := toMember(ctx, tx, t, Notice{Kind: NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number})
+				n, err := toMember(ctx, tx, t, domain.Notice{Kind: domain.NoticeBye, Email: p.Email, Tournament: t.ID, Ply: r.Number})
 				if err != nil {
 					return false, err
 				}

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 func players(n int) []domain.Player {
@@ -24,37 +25,37 @@ func TestCreateTournament(t *testing.T) {
 	day := 24 * time.Hour
 	tests := []struct {
 		name   string
-		spec   domain.NewTournamentSpec
+		spec   tournaments.NewTournamentSpec
 		rounds int
 		ok     bool
 	}{
-		{"round robin of 5", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(5), FirstStart: first, Interval: 3 * day}, 5, true},
-		{"double round robin of 4", domain.NewTournamentSpec{Name: "Cup", Format: domain.DoubleRoundRobin, Players: players(4), FirstStart: first, Interval: day}, 6, true},
-		{"swiss", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 3, Players: players(6),
+		{"round robin of 5", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players(5), FirstStart: first, Interval: 3 * day}, 5, true},
+		{"double round robin of 4", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.DoubleRoundRobin, Players: players(4), FirstStart: first, Interval: day}, 6, true},
+		{"swiss", tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 3, Players: players(6),
 			Starts: []time.Time{first, first.Add(2 * day), first.Add(4 * day)}, RoundLength: day}, 3, true},
-		{"too many swiss rounds", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 6, Players: players(6), FirstStart: first, Interval: day}, 0, false},
-		{"one player", domain.NewTournamentSpec{Name: "Solo", Format: domain.RoundRobin, Players: players(1), FirstStart: first, Interval: day}, 0, false},
-		{"same email twice", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: append(players(2), players(1)...), FirstStart: first, Interval: day}, 0, false},
-		{"no schedule", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(2)}, 0, false},
-		{"starts in the past", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players(2), Starts: []time.Time{t0.Add(-day)}, RoundLength: day}, 0, false},
-		{"round longer than the gap", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2, Players: players(4),
+		{"too many swiss rounds", tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 6, Players: players(6), FirstStart: first, Interval: day}, 0, false},
+		{"one player", tournaments.NewTournamentSpec{Name: "Solo", Format: tournaments.RoundRobin, Players: players(1), FirstStart: first, Interval: day}, 0, false},
+		{"same email twice", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: append(players(2), players(1)...), FirstStart: first, Interval: day}, 0, false},
+		{"no schedule", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players(2)}, 0, false},
+		{"starts in the past", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players(2), Starts: []time.Time{t0.Add(-day)}, RoundLength: day}, 0, false},
+		{"round longer than the gap", tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 2, Players: players(4),
 			Starts: []time.Time{first, first.Add(day)}, RoundLength: 2 * day}, 0, false},
-		{"unknown format", domain.NewTournamentSpec{Name: "Cup", Format: "ladder", Players: players(4), FirstStart: first, Interval: day}, 0, false},
-		{"name with a newline", domain.NewTournamentSpec{Name: "Cup\nBcc: x", Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
+		{"unknown format", tournaments.NewTournamentSpec{Name: "Cup", Format: "ladder", Players: players(4), FirstStart: first, Interval: day}, 0, false},
+		{"name with a newline", tournaments.NewTournamentSpec{Name: "Cup\nBcc: x", Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
 		// The limit is MaxTournamentNameLength characters, not a person's name's.
-		{"longest name", domain.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength), Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 1, true},
-		{"name too long", domain.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength+1), Format: domain.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
+		{"longest name", tournaments.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength), Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 1, true},
+		{"name too long", tournaments.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength+1), Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tour, err := domain.CreateTournament(tt.spec, "t_1", testCreator, t0, 100)
+			tour, err := tournaments.CreateTournament(tt.spec, "t_1", testCreator, t0, 100)
 			if (err == nil) != tt.ok {
 				t.Fatalf("CreateTournament: %v", err)
 			}
 			if err != nil {
 				return
 			}
-			if len(tour.Rounds) != tt.rounds || tour.Status != domain.TournamentScheduled {
+			if len(tour.Rounds) != tt.rounds || tour.Status != tournaments.TournamentScheduled {
 				t.Fatalf("%d rounds, status %s", len(tour.Rounds), tour.Status)
 			}
 			for i, r := range tour.Rounds {
@@ -72,7 +73,7 @@ func TestCreateTournament(t *testing.T) {
 // A round of a round robin: games to create for live pairings, a bye as a
 // win, and a closed round counted in the standings.
 func TestTournamentRounds(t *testing.T) {
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players: players(3), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +82,7 @@ func TestTournamentRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Games) != 2 || len(toPlay) != 1 || tour.Status != domain.TournamentRunning {
+	if len(r.Games) != 2 || len(toPlay) != 1 || tour.Status != tournaments.TournamentRunning {
 		t.Fatalf("round 1: %+v, to play %v", r.Games, toPlay)
 	}
 	spec := tour.GameSpec(r, toPlay[0])
@@ -104,7 +105,7 @@ func TestTournamentRounds(t *testing.T) {
 	if st[0].Points != 1 {
 		t.Errorf("standings %+v", st)
 	}
-	if _, err := tour.Withdraw(9, domain.WithdrawForfeit, domain.ByOrganiser, "", t0); err == nil {
+	if _, err := tour.Withdraw(9, tournaments.WithdrawForfeit, tournaments.ByOrganiser, "", t0); err == nil {
 		t.Error("withdrew a player who does not exist")
 	}
 }
@@ -122,13 +123,13 @@ func TestRoundsOutlastATurn(t *testing.T) {
 		return domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: d}
 	}
 	bank := domain.TimeControl{Kind: domain.TimeBank, Initial: 240 * time.Hour, Increment: 36 * time.Hour}
-	swiss := func(interval time.Duration, tc domain.TimeControl, rounds ...domain.TimeControl) domain.NewTournamentSpec {
-		return domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 3, Players: players(4), FirstStart: first,
+	swiss := func(interval time.Duration, tc domain.TimeControl, rounds ...domain.TimeControl) tournaments.NewTournamentSpec {
+		return tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 3, Players: players(4), FirstStart: first,
 			Interval: interval, Time: tc, RoundTimes: rounds}
 	}
 	tests := []struct {
 		name string
-		spec domain.NewTournamentSpec
+		spec tournaments.NewTournamentSpec
 		want string // "" accepted; else a part of the refusal
 	}{
 		{"rounds of a day, turns of 3 days", swiss(day, perTurn(3*day)), "round 1 lasts 1 day, less than one turn's time (3 days)"},
@@ -138,23 +139,23 @@ func TestRoundsOutlastATurn(t *testing.T) {
 		{"no clock, hourly rounds", swiss(time.Hour, domain.TimeControl{}), ""},
 		{"a round's own longer turns", swiss(3*day, perTurn(day), domain.TimeControl{}, perTurn(5*day)), "round 2 lasts 3 days, less than one turn's time (5 days)"},
 		{"a round's own shorter turns", swiss(day, perTurn(3*day), perTurn(day), perTurn(day), perTurn(day)), ""},
-		{"a round's own listed starts", domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2, Players: players(4),
+		{"a round's own listed starts", tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 2, Players: players(4),
 			Starts: []time.Time{first, first.Add(5 * day)}, RoundLength: 2 * day, Time: perTurn(day), RoundTimes: []domain.TimeControl{{}, perTurn(3 * day)}},
 			"round 2 lasts 2 days"},
-		{"a round not planned before registration closes", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
-			FirstStart: first.Add(day), Interval: 2 * day, Time: perTurn(day), Registration: &domain.Registration{},
+		{"a round not planned before registration closes", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
+			FirstStart: first.Add(day), Interval: 2 * day, Time: perTurn(day), Registration: &tournaments.Registration{},
 			RoundTimes: []domain.TimeControl{{}, {}, {}, {}, perTurn(3 * day)}}, "round 5 (planned if more players sign up) lasts 2 days"},
-		{"rounds a registration may add, under the tournament's time", domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+		{"rounds a registration may add, under the tournament's time", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 			Players: players(3), FirstStart: first, Interval: 3 * day, Time: perTurn(5 * day),
 			RoundTimes: []domain.TimeControl{perTurn(day), perTurn(day), perTurn(day)}}, "round 4 (planned if more players sign up) lasts 3 days"},
-		{"a deciding game shorter than a turn", domain.NewTournamentSpec{Name: "KO", Format: domain.Knockout, Players: players(4),
+		{"a deciding game shorter than a turn", tournaments.NewTournamentSpec{Name: "KO", Format: tournaments.Knockout, Players: players(4),
 			FirstStart: first, Interval: 4 * day, Time: perTurn(3 * day), TiebreakLength: day}, "a deciding game lasts 1 day"},
-		{"a deciding game as long as a turn", domain.NewTournamentSpec{Name: "KO", Format: domain.Knockout, Players: players(4),
+		{"a deciding game as long as a turn", tournaments.NewTournamentSpec{Name: "KO", Format: tournaments.Knockout, Players: players(4),
 			FirstStart: first, Interval: 4 * day, Time: perTurn(3 * day), TiebreakLength: 3 * day}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := domain.CreateTournament(tt.spec, "t_1", testCreator, t0, 7)
+			_, err := tournaments.CreateTournament(tt.spec, "t_1", testCreator, t0, 7)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("refused: %v", err)

@@ -1,4 +1,4 @@
-package domain
+package tournaments
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Each round may have its own time control; the rest play under the
@@ -20,35 +21,35 @@ func TestRoundTimeControls(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		spec   domain.NewTournamentSpec
+		spec   tournaments.NewTournamentSpec
 		want   []time.Duration // per turn of rounds 1.. (0: no time control)
 		reason string          // "" when the spec is accepted
 	}{
 		{name: "none given: the tournament's for all",
-			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 3, Time: perTurn(3 * day)},
+			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 3, Time: perTurn(3 * day)},
 			want: []time.Duration{3 * day, 3 * day, 3 * day}},
 		{name: "the last round slower, a zero entry is the tournament's",
-			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 3, Time: perTurn(2 * day),
+			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 3, Time: perTurn(2 * day),
 				RoundTimes: []domain.TimeControl{{}, perTurn(2 * day), perTurn(5 * day)}},
 			want: []time.Duration{2 * day, 2 * day, 5 * day}},
 		{name: "a shorter list: later rounds the tournament's",
-			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 3, Time: perTurn(2 * day),
+			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 3, Time: perTurn(2 * day),
 				RoundTimes: []domain.TimeControl{perTurn(day)}},
 			want: []time.Duration{day, 2 * day, 2 * day}},
 		{name: "a round without time control in a timed event",
-			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 2, Time: perTurn(day),
+			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 2, Time: perTurn(day),
 				RoundTimes: []domain.TimeControl{{Kind: domain.TimeNone}}},
 			want: []time.Duration{0, day}},
 		{name: "more entries than rounds",
-			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 2,
+			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 2,
 				RoundTimes: []domain.TimeControl{perTurn(day), perTurn(day), perTurn(day)}},
 			reason: "a time control for round 3: the tournament has 2 rounds"},
 		{name: "a bad entry names its round",
-			spec: domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 2,
+			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 2,
 				RoundTimes: []domain.TimeControl{{}, perTurn(time.Minute)}},
 			reason: "round 2's time control"},
 		{name: "a round robin with sign-up may list its most rounds",
-			spec: domain.NewTournamentSpec{Format: domain.RoundRobin, Registration: &domain.Registration{},
+			spec: tournaments.NewTournamentSpec{Format: tournaments.RoundRobin, Registration: &tournaments.Registration{},
 				RoundTimes: []domain.TimeControl{perTurn(day), perTurn(2 * day), perTurn(3 * day), perTurn(4 * day), perTurn(5 * day)}},
 			want: []time.Duration{day, 2 * day, 3 * day}},
 	}
@@ -59,7 +60,7 @@ func TestRoundTimeControls(t *testing.T) {
 			if spec.Registration == nil {
 				spec.Players = players(4)
 			}
-			tour, err := domain.CreateTournament(spec, "t_1", testCreator, t0, 100)
+			tour, err := tournaments.CreateTournament(spec, "t_1", testCreator, t0, 100)
 			if tt.reason != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.reason) {
 					t.Fatalf("CreateTournament: %v, want an error saying %q", err, tt.reason)
@@ -70,7 +71,7 @@ func TestRoundTimeControls(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range players(4)[len(tour.Entrants):] {
-				if _, err := tour.Join(domain.Entrant{Player: p}, 0, tour.Registration.InviteVersion, t0); err != nil {
+				if _, err := tour.Join(tournaments.Entrant{Player: p}, 0, tour.Registration.InviteVersion, t0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -90,7 +91,7 @@ func TestRoundTimeControls(t *testing.T) {
 					}
 				}
 				for j := range r.Games {
-					r.Games[j].Outcome = &domain.PairingResult{Round: r.Number, White: r.Games[j].White, Black: r.Games[j].Black, Score: 1}
+					r.Games[j].Outcome = &tournaments.PairingResult{Round: r.Number, White: r.Games[j].White, Black: r.Games[j].Black, Score: 1}
 				}
 				if err := tour.CloseRound(now); err != nil {
 					t.Fatal(err)
@@ -103,7 +104,7 @@ func TestRoundTimeControls(t *testing.T) {
 // decideAll gives every undecided game of the round a result: White wins
 // the first game of each pair, the return game is drawn (by the pairing's
 // place), so both games of a pair count on their own.
-func decideAll(t *testing.T, tour *domain.Tournament, r *domain.Round) {
+func decideAll(t *testing.T, tour *tournaments.Tournament, r *tournaments.Round) {
 	t.Helper()
 	for i := range r.Games {
 		g := &r.Games[i]
@@ -114,7 +115,7 @@ func decideAll(t *testing.T, tour *domain.Tournament, r *domain.Round) {
 		if g.Return {
 			score = 0.5
 		}
-		g.Outcome = &domain.PairingResult{Round: r.Number, White: g.White, Black: g.Black, Score: score}
+		g.Outcome = &tournaments.PairingResult{Round: r.Number, White: g.White, Black: g.Black, Score: score}
 	}
 	if err := tour.CloseRound(r.Start); err != nil {
 		t.Fatal(err)
@@ -128,22 +129,22 @@ func TestSimultaneousPairs(t *testing.T) {
 	day := 24 * time.Hour
 	tests := []struct {
 		name      string
-		format    domain.Format
+		format    tournaments.Format
 		players   int
 		rounds    int
 		withdrawn int // entrant withdrawn before round 2; -1 none
 		// the points after each round, by entrant (when given)
 		points [][]float64
 	}{
-		{name: "round robin of 3: a bye is two games won", format: domain.RoundRobin, players: 3, withdrawn: -1,
+		{name: "round robin of 3: a bye is two games won", format: tournaments.RoundRobin, players: 3, withdrawn: -1,
 			points: [][]float64{{2, 1.5, 0.5}, {2.5, 3.5, 2}, {4, 4, 4}}},
-		{name: "swiss of 4 without rematches", format: domain.Swiss, players: 4, rounds: 3, withdrawn: -1},
-		{name: "round robin of 4, a player withdraws: both games forfeited", format: domain.RoundRobin, players: 4, withdrawn: 3,
+		{name: "swiss of 4 without rematches", format: tournaments.Swiss, players: 4, rounds: 3, withdrawn: -1},
+		{name: "round robin of 4, a player withdraws: both games forfeited", format: tournaments.RoundRobin, players: 4, withdrawn: 3,
 			points: [][]float64{{1.5, 1.5, 0.5, 0.5}, {2, 3.5, 2, 0.5}, {3.5, 4, 4, 0.5}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Pairs", Format: tt.format, Rounds: tt.rounds,
+			tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Pairs", Format: tt.format, Rounds: tt.rounds,
 				Players: players(tt.players), Simultaneous: true, FirstStart: t0.Add(time.Hour), Interval: 7 * day}, "t_1", testCreator, t0, 100)
 			if err != nil {
 				t.Fatal(err)
@@ -152,7 +153,7 @@ func TestSimultaneousPairs(t *testing.T) {
 			forfeits := 0
 			for n := range tour.Rounds {
 				if n == 1 && tt.withdrawn >= 0 {
-					if ids, err := tour.Withdraw(tt.withdrawn, domain.WithdrawForfeit, domain.ByOrganiser, "", tour.Rounds[n].Start); err != nil || ids != nil {
+					if ids, err := tour.Withdraw(tt.withdrawn, tournaments.WithdrawForfeit, tournaments.ByOrganiser, "", tour.Rounds[n].Start); err != nil || ids != nil {
 						t.Fatalf("withdrawing between rounds: %v, %v", ids, err)
 					}
 				}
@@ -170,13 +171,13 @@ func TestSimultaneousPairs(t *testing.T) {
 						t.Errorf("round %d games %d, %d: return %v %v, boards %d %d; want a pair on board %d", r.Number, i, i+1, a.Return, b.Return, r.Board(i), r.Board(i+1), i/2+1)
 					}
 					switch {
-					case a.Black == domain.Bye:
-						if b.White != a.White || b.Black != domain.Bye || a.Outcome == nil || b.Outcome == nil || a.Outcome.Score != 1 || b.Outcome.Score != 1 || a.Outcome == b.Outcome {
+					case a.Black == tournaments.Bye:
+						if b.White != a.White || b.Black != tournaments.Bye || a.Outcome == nil || b.Outcome == nil || a.Outcome.Score != 1 || b.Outcome.Score != 1 || a.Outcome == b.Outcome {
 							t.Errorf("round %d: a bye %+v %+v; want two games won", r.Number, a, b)
 						}
 					case n >= 1 && (a.White == tt.withdrawn || a.Black == tt.withdrawn):
 						forfeits++
-						for _, g := range []domain.TournamentGame{a, b} {
+						for _, g := range []tournaments.TournamentGame{a, b} {
 							if g.Outcome == nil || !g.Outcome.Forfeit || (g.White == tt.withdrawn) != (g.Outcome.Score == 0) {
 								t.Errorf("round %d: game %+v against the withdrawn player; want forfeited to the other", r.Number, g)
 							}
@@ -187,7 +188,7 @@ func TestSimultaneousPairs(t *testing.T) {
 						}
 						met[[2]int{min(a.White, a.Black), max(a.White, a.Black)}]++
 						played += 2
-						for _, g := range []domain.TournamentGame{a, b} {
+						for _, g := range []tournaments.TournamentGame{a, b} {
 							spec := tour.GameSpec(r, slices.Index(r.Games, g))
 							if *spec.Seed != r.Seed || spec.Players[0] != tour.Entrants[g.White].Player {
 								t.Errorf("round %d: game %+v on seed %d with %v first", r.Number, g.Pairing, *spec.Seed, spec.Players[0])
@@ -217,7 +218,7 @@ func TestSimultaneousPairs(t *testing.T) {
 					t.Errorf("pair %v met in %d rounds", pair, n)
 				}
 			}
-			if tour.Status != domain.TournamentFinished {
+			if tour.Status != tournaments.TournamentFinished {
 				t.Errorf("status %s", tour.Status)
 			}
 		})
@@ -229,24 +230,24 @@ func TestSimultaneousPairs(t *testing.T) {
 func TestServiceSimultaneousPair(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Pairs", Format: domain.RoundRobin, Simultaneous: true,
+	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Pairs", Format: tournaments.RoundRobin, Simultaneous: true,
 		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.now = t0.Add(time.Hour)
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+	if tour, err = f.tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	games := tour.Current().Games
 	if len(games) != 2 || games[0].GameID == "" || games[1].GameID == "" || games[0].GameID == games[1].GameID {
 		t.Fatalf("round 1: %+v; want two games", games)
 	}
-	if _, err := f.svc.UpdateEntrant(ctx, domain.TournamentRequest{ID: tour.ID}, 1, domain.EntrantChange{Email: ptr("bob@example.net"), Correction: true, Reason: "typo"}); err != nil {
+	if _, err := f.tours.UpdateEntrant(ctx, tournaments.TournamentRequest{ID: tour.ID}, 1, tournaments.EntrantChange{Email: ptr("bob@example.net"), Correction: true, Reason: "typo"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tg := range games {
@@ -262,10 +263,10 @@ func TestServiceSimultaneousPair(t *testing.T) {
 			t.Errorf("game %s: seat %d is %s; want Bob's corrected address", g.ID, seat, g.Seats[seat].Email)
 		}
 	}
-	if _, err := f.svc.Withdraw(ctx, domain.TournamentRequest{ID: tour.ID}, 0, domain.WithdrawForfeit, domain.ByOrganiser, ""); err != nil {
+	if _, err := f.tours.Withdraw(ctx, tournaments.TournamentRequest{ID: tour.ID}, 0, tournaments.WithdrawForfeit, tournaments.ByOrganiser, ""); err != nil {
 		t.Fatal(err)
 	}
-	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+	if tour, err = f.tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, tg := range tour.Rounds[0].Games {
@@ -282,7 +283,7 @@ func TestServiceSimultaneousPair(t *testing.T) {
 // Withdrawing under WithdrawAnnul counts rounds played, not games: a
 // simultaneous pair is one round's play.
 func TestSimultaneousWithdrawAnnulCountsRounds(t *testing.T) {
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Pairs", Format: domain.RoundRobin, Simultaneous: true,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Pairs", Format: tournaments.RoundRobin, Simultaneous: true,
 		Players: players(4), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +297,7 @@ func TestSimultaneousWithdrawAnnulCountsRounds(t *testing.T) {
 	}
 	decideAll(t, &tour, r)
 	// One round of three played (two games): fewer than half, so annulled.
-	if _, err := tour.Withdraw(0, domain.WithdrawAnnul, domain.ByOrganiser, "", t0.Add(2*time.Hour)); err != nil {
+	if _, err := tour.Withdraw(0, tournaments.WithdrawAnnul, tournaments.ByOrganiser, "", t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if !tour.Entrants[0].Annulled {

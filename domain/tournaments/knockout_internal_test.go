@@ -1,4 +1,4 @@
-package domain
+package tournaments
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // A knockout match level on points and margins gets a deciding game the
@@ -51,9 +53,9 @@ func TestKnockoutDecidingGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var ps []Player
+			var ps []domain.Player
 			for i := range 4 {
-				ps = append(ps, Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+				ps = append(ps, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 			}
 			tour, err := CreateTournament(NewTournamentSpec{Name: "Cup", Format: Knockout, Simultaneous: tt.simultaneous, Players: ps,
 				FirstStart: start, Interval: 7 * day, KnockoutTiebreak: tt.tiebreak, TiebreakLength: tt.length}, "t_1", 1, start.Add(-day), 5)
@@ -148,7 +150,7 @@ func cmpOr[T comparable](a, b T) T {
 func TestKnockoutStoredBeforeDecidingGames(t *testing.T) {
 	start := time.Date(2025, 3, 1, 13, 0, 0, 0, time.UTC)
 	tour, err := CreateTournament(NewTournamentSpec{Name: "Cup", Format: Knockout, FirstStart: start, Interval: 24 * time.Hour,
-		Players: []Player{{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"}}}, "t_1", 1, start.Add(-time.Hour), 5)
+		Players: []domain.Player{{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"}}}, "t_1", 1, start.Add(-time.Hour), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"slices"
@@ -6,24 +6,25 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // unplayedFixture creates an event without a clock (nobody times out, so a
 // game nobody moves in reaches its round's deadline), rounds of a day from
 // an hour on, and starts its first round.
-func unplayedFixture(t *testing.T, f *fixture, spec domain.NewTournamentSpec) domain.Tournament {
+func unplayedFixture(t *testing.T, f *fixture, spec tournaments.NewTournamentSpec) tournaments.Tournament {
 	t.Helper()
 	ctx := t.Context()
 	spec.Name, spec.FirstStart, spec.Interval = "No-shows", f.now.Add(time.Hour), day
-	tour, err := f.svc.CreateTournament(ctx, spec, creatorID)
+	tour, err := f.tours.CreateTournament(ctx, spec, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.now = f.now.Add(time.Hour)
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+	if tour, err = f.tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	return tour
@@ -36,7 +37,7 @@ func unplayedFixture(t *testing.T, f *fixture, spec domain.NewTournamentSpec) do
 func TestServiceUnplayedGameIsADoubleForfeit(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	tour := unplayedFixture(t, f, domain.NewTournamentSpec{Format: domain.Swiss, Rounds: 1, Players: players(4)})
+	tour := unplayedFixture(t, f, tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 1, Players: players(4)})
 	games := tour.Rounds[0].Games
 	moved, err := f.store.Game(ctx, games[1].GameID)
 	if err != nil {
@@ -48,10 +49,10 @@ func TestServiceUnplayedGameIsADoubleForfeit(t *testing.T) {
 	}
 	queued := len(f.store.Queued())
 	f.now = tour.Rounds[0].Deadline
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	after, err := f.svc.Tournament(ctx, tour.ID)
+	after, err := f.tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +74,11 @@ func TestServiceUnplayedGameIsADoubleForfeit(t *testing.T) {
 			t.Errorf("a player of the unplayed game stands %+v; want one game played and lost, 0 points", s)
 		}
 	}
-	if after.Status != domain.TournamentFinished {
+	if after.Status != tournaments.TournamentFinished {
 		t.Errorf("the event is %s after its last deadline", after.Status)
 	}
 	last := after.Log[len(after.Log)-1]
-	if last.Action != domain.ActionUnplayed || last.By != domain.ByScheduler ||
+	if last.Action != tournaments.ActionUnplayed || last.By != tournaments.ByScheduler ||
 		last.Detail != "the game P0 – P2 of round 1 had no move by its deadline: a double forfeit, lost by both" {
 		t.Errorf("the log ends with %+v", last)
 	}
@@ -125,16 +126,16 @@ func legalOpening(t *testing.T, g domain.Game) string {
 // A Swiss event may pair again the two players of a double forfeit: they
 // never met. Here they are the two on zero points, and meet in round 2.
 func TestSwissPairsADoubleForfeitAgain(t *testing.T) {
-	outcomes := []domain.PairingResult{
+	outcomes := []tournaments.PairingResult{
 		{Round: 1, White: 0, Black: 1, Forfeit: true}, // nobody moved
 		{Round: 1, White: 2, Black: 3, Score: 0.5},
 		{Round: 1, White: 4, Black: 5, Score: 0.5},
 	}
-	pairings, err := domain.SwissPairings(6, 2, outcomes, nil)
+	pairings, err := tournaments.SwissPairings(6, 2, outcomes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(pairings, func(p domain.Pairing) bool { return p.White+p.Black == 1 && p.White*p.Black == 0 }) {
+	if !slices.ContainsFunc(pairings, func(p tournaments.Pairing) bool { return p.White+p.Black == 1 && p.White*p.Black == 0 }) {
 		t.Errorf("round 2 pairs %v; want the two without a point together again", pairings)
 	}
 }
@@ -144,7 +145,7 @@ func TestSwissPairsADoubleForfeitAgain(t *testing.T) {
 func TestServiceKnockoutUnplayedMatch(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	tour := unplayedFixture(t, f, domain.NewTournamentSpec{Format: domain.Knockout, Players: players(4), KnockoutTiebreak: domain.TiebreakGame})
+	tour := unplayedFixture(t, f, tournaments.NewTournamentSpec{Format: tournaments.Knockout, Players: players(4), KnockoutTiebreak: tournaments.TiebreakGame})
 	// Seeds 1 and 4 (entrants 0 and 3) meet, and 2 and 3 (1 and 2): the
 	// latter play, and entrant 2 wins.
 	var playedID string
@@ -161,25 +162,25 @@ func TestServiceKnockoutUnplayedMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.now = tour.Rounds[0].Deadline
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	after, err := f.svc.Tournament(ctx, tour.ID)
+	after, err := f.tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := after.Rounds[0]
-	if r.Status != domain.RoundClosed || len(r.Games) != 2 {
+	if r.Status != tournaments.RoundClosed || len(r.Games) != 2 {
 		t.Fatalf("round 1 is %s with %d games; want closed without a deciding game", r.Status, len(r.Games))
 	}
 	if w, decided := after.MatchWinner(1, 0, 3); !decided || w != 0 {
 		t.Errorf("the unplayed match goes to %d (decided %v); want the higher seed, 0", w, decided)
 	}
 	f.now = after.Rounds[1].Start
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	if after, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+	if after, err = f.tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	if final := after.Rounds[1].Games; len(final) != 1 || final[0].White != 0 || final[0].Black != 2 {

@@ -1,4 +1,4 @@
-package domain
+package tournaments
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -33,9 +34,9 @@ const (
 // (Player and Partner); entrants are numbered by their index in
 // Tournament.Entrants. Members lists who plays for it, Title names it.
 type Entrant struct {
-	Player
+	domain.Player
 	// Partner is Player's team mate in a team event; nil otherwise.
-	Partner *Player `json:",omitempty"`
+	Partner *domain.Player `json:",omitempty"`
 	// Team is the team's name as given; "" names it by its members.
 	Team      string `json:",omitempty"`
 	Withdrawn bool
@@ -66,7 +67,7 @@ type TournamentGame struct {
 	// the game before it, colours reversed (see Tournament.Simultaneous).
 	Return bool `json:",omitempty"`
 	// Reminded: its players were told the round's deadline is near
-	// (NoticeRoundDeadline), once.
+	// (domain.NoticeRoundDeadline), once.
 	Reminded bool `json:",omitempty"`
 	// Decider is the deciding game of a knockout match left level by its
 	// games (see knockout.go): added to the round when they end, the lower
@@ -117,12 +118,12 @@ type Tournament struct {
 	TiebreakLength time.Duration `json:",omitempty"`
 	// Seeding is how the entrants' order (their seeds: a knockout's
 	// bracket, a Swiss event's first pairings) is set; "" is SeedingEntry.
-	Seeding Seeding     `json:",omitempty"`
-	Time    TimeControl // of every game, unless its round has its own
+	Seeding Seeding            `json:",omitempty"`
+	Time    domain.TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
 	// entry i for round i+1. A zero entry (Kind "") and a round past the
 	// list play under Time (see RoundTime).
-	RoundTimes []TimeControl `json:",omitempty"`
+	RoundTimes []domain.TimeControl `json:",omitempty"`
 	// Ruleset and Params are every game's rules and their options; a
 	// tournament stored before games had rulesets has none: Less.
 	Ruleset string
@@ -161,18 +162,18 @@ type NewTournamentSpec struct {
 	// Simultaneous plays every pairing as two games with colours reversed
 	// (see Tournament.Simultaneous).
 	Simultaneous bool
-	Players      []Player
+	Players      []domain.Player
 	// Teams makes a team event: Players[i] plays with Partners[i], as the
 	// team TeamNames[i] (optional; "" or a short list names a team by its
 	// members).
 	Teams     bool
-	Partners  []Player
+	Partners  []domain.Player
 	TeamNames []string
-	Time      TimeControl
+	Time      domain.TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
 	// for round i+1), e.g. longer turns for the decisive last rounds; a
 	// zero entry (Kind "") and every round past the list use Time.
-	RoundTimes []TimeControl
+	RoundTimes []domain.TimeControl
 	// Ruleset and Params are every game's rules ("" for the default) and
 	// their options (ruleset.Options.Params), e.g. Les's board size: every
 	// game of a round is on the same board.
@@ -207,9 +208,9 @@ const (
 // schedule; seed gives each round's board.
 func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now time.Time, seed uint64) (Tournament, error) {
 	bad := func(format string, args ...any) (Tournament, error) {
-		return Tournament{}, Errorf(KindInvalid, CodeInvalidInput, format, args...)
+		return Tournament{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, format, args...)
 	}
-	name, err := CheckTournamentName(spec.Name)
+	name, err := domain.CheckTournamentName(spec.Name)
 	if err != nil {
 		return Tournament{}, err
 	}
@@ -251,7 +252,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 			return Tournament{}, err
 		}
 		if email, in := t.playsIn(&e, -1); in {
-			return Tournament{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s is listed twice", email)
+			return Tournament{}, domain.Errorf(domain.KindInvalid, domain.CodeDuplicateAddress, "%s is listed twice", email)
 		}
 		t.Entrants = append(t.Entrants, e)
 	}
@@ -290,7 +291,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 		return Tournament{}, err
 	}
 	// The rules refuse options they do not know now, not at the first round.
-	rs, err := rulesetNamed(spec.Ruleset)
+	rs, err := domain.RulesetNamed(spec.Ruleset)
 	if err != nil {
 		return Tournament{}, err
 	}
@@ -350,18 +351,18 @@ func (t *Tournament) checkRoundsOutlastATurn() error {
 		last = max(last, len(t.Rounds)+1)
 	}
 	for n := 1; n <= last; n++ {
-		turn := t.RoundTime(n).firstTurn()
+		turn := firstTurn(t.RoundTime(n))
 		if l := length(n); l < turn {
 			round := fmt.Sprintf("round %d", n)
 			if n > len(t.Rounds) {
 				round = fmt.Sprintf("round %d (planned if more players sign up)", n)
 			}
-			return Errorf(KindInvalid, CodeInvalidInput,
+			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
 				"%s lasts %s, less than one turn's time (%s): its games would be adjudicated before a player could use his time; make the rounds longer or the turns shorter",
 				round, durationText(l, EnglishUnits), durationText(turn, EnglishUnits))
 		}
 		if t.TiebreakLength > 0 && t.TiebreakLength < turn {
-			return Errorf(KindInvalid, CodeInvalidInput,
+			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
 				"a deciding game lasts %s, less than one turn's time in round %d (%s)",
 				durationText(t.TiebreakLength, EnglishUnits), n, durationText(turn, EnglishUnits))
 		}
@@ -371,11 +372,11 @@ func (t *Tournament) checkRoundsOutlastATurn() error {
 
 // firstTurn is the time a game's first turn has under the control: a turn
 // of a per-turn control, a player's initial bank; 0 without a clock.
-func (tc TimeControl) firstTurn() time.Duration {
+func firstTurn(tc domain.TimeControl) time.Duration {
 	switch tc.Kind {
-	case TimePerTurn:
+	case domain.TimePerTurn:
 		return tc.PerTurn
-	case TimeBank:
+	case domain.TimeBank:
 		return tc.Initial
 	}
 	return 0
@@ -384,7 +385,7 @@ func (tc TimeControl) firstTurn() time.Duration {
 // normalizeRoundTimes checks the time control of each round that has its
 // own. A round robin whose players sign up learns its number of rounds when
 // registration closes, so it may list as many as the most players can play.
-func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, error) {
+func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]domain.TimeControl, error) {
 	if len(spec.RoundTimes) == 0 {
 		return nil, nil
 	}
@@ -393,16 +394,16 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, err
 		most = plannedRounds(spec.Format, maxTournamentPlayers)
 	}
 	if len(spec.RoundTimes) > most {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "a time control for round %d: the tournament has %d rounds", len(spec.RoundTimes), most)
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a time control for round %d: the tournament has %d rounds", len(spec.RoundTimes), most)
 	}
-	out := make([]TimeControl, len(spec.RoundTimes))
+	out := make([]domain.TimeControl, len(spec.RoundTimes))
 	for i, tc := range spec.RoundTimes {
 		if tc.Kind == "" {
 			continue // the tournament's
 		}
 		n, err := tc.Normalize(gameSeats(spec.Teams))
-		if de := (*Error)(nil); errors.As(err, &de) {
-			return nil, Errorf(de.Kind, de.Code, "round %d's %s", i+1, de.Message)
+		if de := (*domain.Error)(nil); errors.As(err, &de) {
+			return nil, domain.Errorf(de.Kind, de.Code, "round %d's %s", i+1, de.Message)
 		} else if err != nil {
 			return nil, err
 		}
@@ -413,7 +414,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]TimeControl, err
 
 // RoundTime is the time control of round number (1-based): its own, or
 // the tournament's.
-func (t *Tournament) RoundTime(number int) TimeControl {
+func (t *Tournament) RoundTime(number int) domain.TimeControl {
 	if number >= 1 && number <= len(t.RoundTimes) && t.RoundTimes[number-1].Kind != "" {
 		return t.RoundTimes[number-1]
 	}
@@ -439,7 +440,7 @@ func starts0(spec NewTournamentSpec) time.Time {
 
 func schedule(spec NewTournamentSpec, rounds int, now time.Time) ([]time.Time, error) {
 	bad := func(format string, args ...any) ([]time.Time, error) {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "schedule: "+format, args...)
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "schedule: "+format, args...)
 	}
 	starts := slices.Clone(spec.Starts)
 	if len(starts) == 0 {
@@ -760,10 +761,10 @@ func (t *Tournament) StartRound(now time.Time) (*Round, []int, error) {
 // forfeitMargin is the margin of a game forfeited without play, by the
 // tournament's rules.
 func (t *Tournament) forfeitMargin() int {
-	if rs, err := rulesetNamed(t.Ruleset); err == nil {
+	if rs, err := domain.RulesetNamed(t.Ruleset); err == nil {
 		return rs.ForfeitMargin()
 	}
-	return Rulesets.Default().ForfeitMargin()
+	return domain.Rulesets.Default().ForfeitMargin()
 }
 
 // forfeit decides a pairing with a withdrawn player: the other wins by
@@ -783,19 +784,19 @@ func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *
 // GameSpec is the game of pairing i of round r: the entrants in their
 // colours (in a team event the teams on their sides: White's team holds
 // side 0), the round's board, the round's time control.
-func (t *Tournament) GameSpec(r *Round, i int) NewGameSpec {
+func (t *Tournament) GameSpec(r *Round, i int) domain.NewGameSpec {
 	p := r.Games[i].Pairing
 	seed := r.Seed
-	spec := NewGameSpec{
+	spec := domain.NewGameSpec{
 		Ruleset: t.Ruleset,
 		Params:  t.Params,
 		Seed:    &seed,
 		Time:    t.RoundTime(r.Number),
 	}
 	if t.Teams {
-		spec.Teams = [][]Player{t.Entrants[p.White].Members(), t.Entrants[p.Black].Members()}
+		spec.Teams = [][]domain.Player{t.Entrants[p.White].Members(), t.Entrants[p.Black].Members()}
 	} else {
-		spec.Players = []Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player}
+		spec.Players = []domain.Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player}
 	}
 	return spec
 }
@@ -820,24 +821,24 @@ const (
 // returned so the caller can resign them.
 func (t *Tournament) Withdraw(entrant int, policy WithdrawPolicy, by TournamentActor, reason string, now time.Time) (gameIDs []string, err error) {
 	if entrant < 0 || entrant >= len(t.Entrants) {
-		return nil, Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+		return nil, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no player %d in this tournament", entrant)
 	}
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return nil, Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
+		return nil, domain.Errorf(domain.KindConflict, domain.CodeTournamentOver, "the tournament is over")
 	}
 	e := &t.Entrants[entrant]
 	if e.Withdrawn {
-		return nil, Errorf(KindConflict, CodeAlreadyWithdrawn, "%s has already withdrawn", e.Title())
+		return nil, domain.Errorf(domain.KindConflict, domain.CodeAlreadyWithdrawn, "%s has already withdrawn", e.Title())
 	}
 	if policy == "" {
 		policy = WithdrawForfeit
 	}
 	if policy != WithdrawForfeit && policy != WithdrawAnnul {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "withdrawal policy %q: want forfeit or annul", policy)
 	}
 	if policy == WithdrawAnnul && t.Format == Knockout {
 		// His matches decided who went through: they cannot count for nobody.
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "a knockout keeps the games played: withdraw with forfeit")
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a knockout keeps the games played: withdraw with forfeit")
 	}
 	if reason, err = checkReason(reason, false); err != nil {
 		return nil, err
@@ -895,7 +896,7 @@ func (t *Tournament) played(entrant int) int {
 // count for nothing.
 func (t *Tournament) Cancel(by TournamentActor, reason string, now time.Time) error {
 	if t.Status == TournamentFinished || t.Status == TournamentCancelled {
-		return Errorf(KindConflict, CodeTournamentOver, "the tournament is over")
+		return domain.Errorf(domain.KindConflict, domain.CodeTournamentOver, "the tournament is over")
 	}
 	reason, err := checkReason(reason, false)
 	if err != nil {
@@ -958,18 +959,4 @@ func (t *Tournament) emails() []string {
 		out = append(out, t.Entrants[i].Emails()...)
 	}
 	return out
-}
-
-// Adjudicate ends an unfinished game at its round's deadline, scored as if
-// the turn limit were reached (E3–E7); everyone is told.
-func Adjudicate(g Game, now time.Time) (Submitted, error) {
-	rules := g.Rules.Clone()
-	if err := rules.Adjudicate(); err != nil {
-		return Submitted{}, classify(err)
-	}
-	g.Rules = rules
-	g.Version++
-	g.UpdatedAt = now
-	g.startTurn(now) // the clock stops
-	return Submitted{Game: g, Notices: afterPly(&g, nil)}, nil
 }

@@ -1,8 +1,9 @@
-package domain
+package tournaments
 
 import (
 	"slices"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -21,21 +22,21 @@ const teamSize = 2
 
 // Members are the players of the entrant: the player, and in a team event
 // his partner.
-func (e *Entrant) Members() []Player {
+func (e *Entrant) Members() []domain.Player {
 	if e.Partner == nil {
-		return []Player{e.Player}
+		return []domain.Player{e.Player}
 	}
-	return []Player{e.Player, *e.Partner}
+	return []domain.Player{e.Player, *e.Partner}
 }
 
 // Member finds the member of the entrant with an address.
-func (e *Entrant) Member(email string) (Player, bool) {
+func (e *Entrant) Member(email string) (domain.Player, bool) {
 	for _, p := range e.Members() {
 		if p.Email == email {
 			return p, true
 		}
 	}
-	return Player{}, false
+	return domain.Player{}, false
 }
 
 // Title is what the entrant is called in pairings and standings: the
@@ -69,7 +70,7 @@ func (t *Tournament) checkEntry(e Entrant, except int) (Entrant, error) {
 		return Entrant{}, err
 	}
 	if email, in := t.playsIn(&e, except); in {
-		return Entrant{}, Errorf(KindConflict, CodeAlreadyEntered, "%s plays in %s already", email, t.Name)
+		return Entrant{}, domain.Errorf(domain.KindConflict, CodeAlreadyEntered, "%s plays in %s already", email, t.Name)
 	}
 	return e, nil
 }
@@ -77,29 +78,29 @@ func (t *Tournament) checkEntry(e Entrant, except int) (Entrant, error) {
 // checkShape checks an entrant's players and, in a team event, that they
 // are a team of two different players (its name optional).
 func (t *Tournament) checkShape(e Entrant) (Entrant, error) {
-	p, err := checkPlayer(e.Player)
+	p, err := domain.CheckPlayer(e.Player)
 	if err != nil {
 		return Entrant{}, err
 	}
 	e.Player = p
 	switch {
 	case t.Teams && e.Partner == nil:
-		return Entrant{}, Errorf(KindInvalid, CodeInvalidInput, "a team event takes teams: %s needs a partner", p.Name)
+		return Entrant{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a team event takes teams: %s needs a partner", p.Name)
 	case !t.Teams && (e.Partner != nil || e.Team != ""):
-		return Entrant{}, Errorf(KindInvalid, CodeInvalidInput, "%s is not a team event: enter players without partners", t.Name)
+		return Entrant{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "%s is not a team event: enter players without partners", t.Name)
 	}
 	if e.Partner != nil {
-		partner, err := checkPlayer(*e.Partner)
+		partner, err := domain.CheckPlayer(*e.Partner)
 		if err != nil {
 			return Entrant{}, err
 		}
-		if Mailbox(partner.Email) == Mailbox(p.Email) {
-			return Entrant{}, Errorf(KindInvalid, CodeDuplicateAddress, "a team is two players: %s is named twice", p.Email)
+		if domain.Mailbox(partner.Email) == domain.Mailbox(p.Email) {
+			return Entrant{}, domain.Errorf(domain.KindInvalid, domain.CodeDuplicateAddress, "a team is two players: %s is named twice", p.Email)
 		}
 		e.Partner = &partner
 	}
 	if e.Team != "" {
-		if e.Team, err = CheckName(e.Team); err != nil {
+		if e.Team, err = domain.CheckName(e.Team); err != nil {
 			return Entrant{}, err
 		}
 	}
@@ -116,7 +117,7 @@ func (t *Tournament) playsIn(e *Entrant, except int) (string, bool) {
 				continue
 			}
 			for _, other := range t.Entrants[i].Emails() {
-				if Mailbox(other) == Mailbox(email) {
+				if domain.Mailbox(other) == domain.Mailbox(email) {
 					return email, true
 				}
 			}
@@ -141,38 +142,13 @@ func checkTournamentGame(rs ruleset.Ruleset, teams bool, seed uint64, params map
 	players := gameSeats(teams)
 	if teams {
 		if _, _, err := rs.Start(ruleset.Options{Players: players, Seed: seed}); err != nil {
-			return Errorf(KindInvalid, CodeTeamsUnsupported, "%s has no game for two teams of two: a team event plays Less", rs.Name())
+			return domain.Errorf(domain.KindInvalid, CodeTeamsUnsupported, "%s has no game for two teams of two: a team event plays Less", rs.Name())
 		}
 	}
 	if _, _, err := rs.Start(ruleset.Options{Players: players, Seed: seed, Params: params}); err != nil {
-		return classify(err)
+		return domain.Classify(err)
 	}
 	return nil
-}
-
-// seatTeams orders the players of a team game by seat: the rules say which
-// side each colour plays for (Less: Yellow, Black, White, Red; Yellow and
-// White are partners), and teams[s] fill side s's seats in turn order.
-func seatTeams(rs ruleset.Ruleset, seed uint64, params map[string]string, teams [][]Player) ([]Player, error) {
-	n := 0
-	for _, team := range teams {
-		n += len(team)
-	}
-	rules, _, err := rs.Start(ruleset.Options{Players: n, Seed: seed, Params: params})
-	if err != nil {
-		return nil, classify(err)
-	}
-	next := make([]int, len(teams))
-	players := make([]Player, 0, n)
-	for _, c := range rules.Colors() {
-		s := rules.Side(c)
-		if s < 0 || s >= len(teams) || next[s] >= len(teams[s]) {
-			return nil, Errorf(KindInvalid, CodeInvalidInput, "the teams do not fit the game's sides")
-		}
-		players = append(players, teams[s][next[s]])
-		next[s]++
-	}
-	return players, nil
 }
 
 // memberEmails are the addresses of every member of the entrants listed

@@ -1,9 +1,11 @@
-package domain
+package tournaments
 
 import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // Format is how a tournament pairs its players.
@@ -242,11 +244,11 @@ const swissSearchBudget = 200_000
 // of round `round` or later are ignored.
 func SwissPairings(n, round int, outcomes []PairingResult, withdrawn []bool) ([]Pairing, error) {
 	if round < 1 {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "rounds count from 1, not %d", round)
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "rounds count from 1, not %d", round)
 	}
 	for _, o := range outcomes {
 		if o.Round < round && !validOutcome(n, o) {
-			return nil, Errorf(KindInvalid, CodeInvalidInput, "an outcome of round %d names players %d and %d of %d", o.Round, o.White, o.Black, n)
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "an outcome of round %d names players %d and %d of %d", o.Round, o.White, o.Black, n)
 		}
 	}
 	recs := records(n, outcomes, round)
@@ -265,7 +267,7 @@ func SwissPairings(n, round int, outcomes []PairingResult, withdrawn []bool) ([]
 		}
 	}
 	if len(ranked) < 2 {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "a round needs at least 2 active players, there are %d", len(ranked))
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a round needs at least 2 active players, there are %d", len(ranked))
 	}
 	slices.SortStableFunc(ranked, func(a, b int) int {
 		return cmp.Or(cmp.Compare(recs[b].half, recs[a].half), cmp.Compare(recs[b].margins, recs[a].margins), cmp.Compare(a, b))

@@ -1,8 +1,10 @@
-package domain
+package tournaments
 
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // Seeds: an entrant's number is his seed, 0 the first. A knockout's
@@ -28,7 +30,9 @@ const CodeTournamentStarted = "tournament_started"
 // setSeedingRules checks and keeps a new tournament's seeding and, for a
 // knockout, how its level matches are decided.
 func (t *Tournament) setSeedingRules(spec NewTournamentSpec) error {
-	bad := func(format string, args ...any) error { return Errorf(KindInvalid, CodeInvalidInput, format, args...) }
+	bad := func(format string, args ...any) error {
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, format, args...)
+	}
 	switch spec.Seeding {
 	case "", SeedingEntry:
 	case SeedingRandom:
@@ -53,7 +57,7 @@ func (t *Tournament) setSeedingRules(spec NewTournamentSpec) error {
 	default:
 		return bad("knockout tie-break %q: want game or seed", spec.KnockoutTiebreak)
 	}
-	if spec.TiebreakLength != 0 && (spec.TiebreakLength < minRoundLength || spec.TiebreakLength > maxBank) {
+	if spec.TiebreakLength != 0 && (spec.TiebreakLength < minRoundLength || spec.TiebreakLength > domain.MaxBank) {
 		return bad("a deciding game lasts 1 hour to 365 days")
 	}
 	t.TiebreakLength = spec.TiebreakLength
@@ -68,19 +72,19 @@ func (t *Tournament) SetSeeds(order []int, reason string, now time.Time) error {
 		return err
 	}
 	if t.Status != TournamentScheduled {
-		return Errorf(KindConflict, CodeTournamentStarted, "the tournament has started: its seeds are fixed")
+		return domain.Errorf(domain.KindConflict, CodeTournamentStarted, "the tournament has started: its seeds are fixed")
 	}
 	reason, err := checkReason(reason, false)
 	if err != nil {
 		return err
 	}
 	if len(order) != len(t.Entrants) {
-		return Errorf(KindInvalid, CodeInvalidInput, "the seeds list %d players; the tournament has %d", len(order), len(t.Entrants))
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "the seeds list %d players; the tournament has %d", len(order), len(t.Entrants))
 	}
 	seen := make([]bool, len(t.Entrants))
 	for _, e := range order {
 		if e < 0 || e >= len(t.Entrants) || seen[e] {
-			return Errorf(KindInvalid, CodeInvalidInput, "the seeds list every player's number once: 0 to %d", len(t.Entrants)-1)
+			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "the seeds list every player's number once: 0 to %d", len(t.Entrants)-1)
 		}
 		seen[e] = true
 	}

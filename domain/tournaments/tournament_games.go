@@ -1,31 +1,18 @@
-package domain
+package tournaments
 
 import (
 	"context"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // A tournament's games are public: its page shows every pairing, links each
 // game for spectators and offers the records for download, to anyone who has
 // the tournament's address. These use cases read them without credentials,
 // but only through the tournament, so no other game is exposed this way.
-
-// GamesReader reads many games at once: a tournament's page and records
-// show thousands (a double round robin of 64 has 4,032), and a query or
-// two for each would cost as many round trips.
-type GamesReader interface {
-	// Games reads the games with the given ids, in that order, leaving
-	// out ids that do not exist; a few queries however many.
-	Games(ctx context.Context, ids []string) ([]Game, error)
-	// TurnsOf lists the turns of each of the games, in order, by game id;
-	// one query however many.
-	TurnsOf(ctx context.Context, ids []string) (map[string][]StoredTurn, error)
-	// TournamentGamesStamp sums up the games of a tournament, so that a
-	// reader can tell whether any changed without reading them.
-	TournamentGamesStamp(ctx context.Context, tournamentID string) (GamesStamp, error)
-}
 
 // GamesStamp sums up a tournament's games: every change to one (a turn,
 // its end, a new link) raises its version, so the sum of versions, their
@@ -47,17 +34,17 @@ func (s *Service) TournamentGamesStamp(ctx context.Context, tournamentID string)
 type RoundGame struct {
 	Round int // 1-based
 	Board int // 1-based place of the pairing in its round (see Round.Board)
-	Game  Game
+	Game  domain.Game
 	// Turns are the game's turns as far as Game has played them.
-	Turns []StoredTurn
+	Turns []domain.StoredTurn
 }
 
 // TournamentGame reads one game of a tournament; a game that is not one of
 // its games is not found.
-func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID string) (Game, error) {
+func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID string) (domain.Game, error) {
 	t, err := s.store.Tournament(ctx, tournamentID)
 	if err != nil {
-		return Game{}, err
+		return domain.Game{}, err
 	}
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
@@ -66,14 +53,14 @@ func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID strin
 			}
 		}
 	}
-	return Game{}, Errorf(KindNotFound, CodeNotFound, "game %s is not a game of tournament %s", Clip(gameID), t.ID)
+	return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "game %s is not a game of tournament %s", domain.Clip(gameID), t.ID)
 }
 
 // GamesInPlay reads the games of t that have no outcome yet, by id: what the
 // tournament alone cannot say about them (whose turn it is, or that the game
 // just ended and its round has not counted it yet). At most a round's games,
 // read at once.
-func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]Game, error) {
+func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]domain.Game, error) {
 	var ids []string
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
@@ -86,12 +73,12 @@ func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]Ga
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
-	out := make(map[string]Game, len(games))
+	out := make(map[string]domain.Game, len(games))
 	for _, g := range games {
 		out[g.ID] = g
 	}
 	if len(out) != len(ids) {
-		return nil, fmt.Errorf("tournament %s: %d of its %d games in play are missing: %w", t.ID, len(ids)-len(out), len(ids), ErrStoredData)
+		return nil, fmt.Errorf("tournament %s: %d of its %d games in play are missing: %w", t.ID, len(ids)-len(out), len(ids), domain.ErrStoredData)
 	}
 	return out, nil
 }
@@ -114,7 +101,7 @@ func (s *Service) TournamentGames(ctx context.Context, id string, round int) (To
 // not have is not found; a round not yet paired has no games.
 func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]RoundGame, error) {
 	if round < 0 || round > len(t.Rounds) {
-		return nil, Errorf(KindNotFound, CodeNotFound, "tournament %s has rounds 1 to %d, not %d", t.ID, len(t.Rounds), round)
+		return nil, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "tournament %s has rounds 1 to %d, not %d", t.ID, len(t.Rounds), round)
 	}
 	var out []RoundGame
 	var ids []string
@@ -124,7 +111,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 		}
 		for i, g := range r.Games {
 			if g.GameID != "" && !g.Unplayed {
-				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: Game{ID: g.GameID}})
+				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: domain.Game{ID: g.GameID}})
 				ids = append(ids, g.GameID)
 			}
 		}
@@ -139,7 +126,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
-	byID := make(map[string]*Game, len(games))
+	byID := make(map[string]*domain.Game, len(games))
 	for i := range games {
 		byID[games[i].ID] = &games[i]
 	}
@@ -147,12 +134,12 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 		rg := &out[i]
 		g := byID[rg.Game.ID]
 		if g == nil {
-			return nil, fmt.Errorf("tournament %s round %d: game %s: %w", t.ID, rg.Round, rg.Game.ID, ErrStoredData)
+			return nil, fmt.Errorf("tournament %s round %d: game %s: %w", t.ID, rg.Round, rg.Game.ID, domain.ErrStoredData)
 		}
 		rg.Game = *g
 		// (A stored turn's Ply counts from 1: the game's ply after it.)
 		n := g.Ply()
-		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t StoredTurn) bool { return t.Ply > n })
+		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t domain.StoredTurn) bool { return t.Ply > n })
 	}
 	return out, nil
 }

@@ -1,18 +1,19 @@
-package domain_test
+package tournaments_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // startDuel creates a one-round event of Ann and Bob, 3 days per turn, and
 // starts it: it returns the tournament and its game.
-func startDuel(t *testing.T, f *fixture) (domain.Tournament, domain.Game) {
+func startDuel(t *testing.T, f *fixture) (tournaments.Tournament, domain.Game) {
 	t.Helper()
 	ctx := t.Context()
-	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Duel", Format: domain.RoundRobin,
+	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Duel", Format: tournaments.RoundRobin,
 		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
 		FirstStart: f.now.Add(time.Hour), RoundLength: 10 * day, Interval: 10 * day}, creatorID)
@@ -20,10 +21,10 @@ func startDuel(t *testing.T, f *fixture) (domain.Tournament, domain.Game) {
 		t.Fatal(err)
 	}
 	f.now = f.now.Add(time.Hour)
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+	if tour, err = f.tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	g, err := f.store.Game(ctx, tour.RunningGames()[0])
@@ -40,10 +41,10 @@ func TestServicePauseTournament(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, g := startDuel(t, f)
-	req := domain.TournamentRequest{ID: tour.ID}
+	req := tournaments.TournamentRequest{ID: tour.ID}
 	turnDeadline, roundDeadline := g.Clock.Deadline, tour.Rounds[0].Deadline
 	f.now = f.now.Add(day)
-	if _, err := f.svc.PauseTournament(ctx, req, "holidays"); err != nil {
+	if _, err := f.tours.PauseTournament(ctx, req, "holidays"); err != nil {
 		t.Fatal(err)
 	}
 	if g, _ = f.store.Game(ctx, g.ID); !g.Clock.Deadline.IsZero() {
@@ -53,11 +54,11 @@ func TestServicePauseTournament(t *testing.T) {
 	if due, _ := f.svc.DueGames(ctx, 10); len(due) != 0 {
 		t.Errorf("games due during the pause: %v", due)
 	}
-	if acted, err := f.svc.TickTournament(ctx, tour.ID); err != nil || acted {
+	if acted, err := f.tours.TickTournament(ctx, tour.ID); err != nil || acted {
 		t.Errorf("the scheduler acted on a paused event: %v, %v", acted, err)
 	}
 	pause := f.now.Sub(t0.Add(time.Hour + day))
-	done, err := f.svc.ResumeTournament(ctx, req, "")
+	done, err := f.tours.ResumeTournament(ctx, req, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestServicePauseTournament(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range evs {
-			if e.Kind == domain.EventTournament && e.Data.Tournament == tour.ID {
+			if e.Kind == tournaments.EventTournament && e.Data.Tournament == tour.ID {
 				events++
 			}
 		}
@@ -90,13 +91,13 @@ func TestServiceReplaceEntrant(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, g := startDuel(t, f)
-	req := domain.TournamentRequest{ID: tour.ID}
+	req := tournaments.TournamentRequest{ID: tour.ID}
 	black := 1
 	if tour.Rounds[0].Games[0].Black != 1 {
 		black = 0
 	}
 	queued := len(f.store.Queued())
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.EntrantChange{Name: ptr("Cat"), Email: ptr("cat@example.org"), Replace: true, Reason: "Bob is ill"}); err != nil {
+	if _, err := f.tours.UpdateEntrant(ctx, req, black, tournaments.EntrantChange{Name: ptr("Cat"), Email: ptr("cat@example.org"), Replace: true, Reason: "Bob is ill"}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := f.store.Game(ctx, g.ID)
@@ -110,7 +111,7 @@ func TestServiceReplaceEntrant(t *testing.T) {
 		t.Errorf("mail after the replacement: %+v", mail)
 	}
 	// A correction of the name keeps the link.
-	if _, err := f.svc.UpdateEntrant(ctx, req, black, domain.EntrantChange{Name: ptr("Catherine")}); err != nil {
+	if _, err := f.tours.UpdateEntrant(ctx, req, black, tournaments.EntrantChange{Name: ptr("Catherine")}); err != nil {
 		t.Fatal(err)
 	}
 	renamed, _ := f.store.Game(ctx, g.ID)
@@ -126,11 +127,11 @@ func TestServiceEntrantChangeKeepsWhatItDoesNotName(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, _ := startDuel(t, f)
-	req := domain.TournamentRequest{ID: tour.ID}
-	if _, err := f.svc.UpdateEntrant(ctx, req, 0, domain.EntrantChange{Email: ptr("ann@example.net"), Correction: true}); err != nil {
+	req := tournaments.TournamentRequest{ID: tour.ID}
+	if _, err := f.tours.UpdateEntrant(ctx, req, 0, tournaments.EntrantChange{Email: ptr("ann@example.net"), Correction: true}); err != nil {
 		t.Fatal(err)
 	}
-	done, err := f.svc.UpdateEntrant(ctx, req, 0, domain.EntrantChange{Name: ptr("Anna")})
+	done, err := f.tours.UpdateEntrant(ctx, req, 0, tournaments.EntrantChange{Name: ptr("Anna")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +147,11 @@ func TestServiceExtendGame(t *testing.T) {
 	ctx := t.Context()
 	tour, g := startDuel(t, f)
 	idem := &domain.Idempotency{Scope: "user:1", Key: "k", Fingerprint: []byte("extend")}
-	req := domain.TournamentRequest{ID: tour.ID, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
+	req := tournaments.TournamentRequest{ID: tour.ID, Idem: idem, Present: func(t *tournaments.Tournament) (domain.Response, error) {
 		return domain.Response{Status: 200, Body: []byte(t.ID)}, nil
 	}}
 	for i := range 2 {
-		done, err := f.svc.ExtendGame(ctx, req, g.ID, 2*day, "power cut")
+		done, err := f.tours.ExtendGame(ctx, req, g.ID, 2*day, "power cut")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +163,7 @@ func TestServiceExtendGame(t *testing.T) {
 	if !after.Clock.Deadline.Equal(g.Clock.Deadline.Add(2 * day)) {
 		t.Errorf("the turn's deadline %v, want %v", after.Clock.Deadline, g.Clock.Deadline.Add(2*day))
 	}
-	tour, _ = f.svc.Tournament(ctx, tour.ID)
+	tour, _ = f.tours.Tournament(ctx, tour.ID)
 	if got := tour.Rounds[0].GameDeadline(0); !got.Equal(tour.Rounds[0].Deadline.Add(2 * day)) {
 		t.Errorf("the game is adjudicated at %v", got)
 	}
@@ -181,21 +182,21 @@ func TestServiceOverrideAfterTheEndIsRefused(t *testing.T) {
 	if _, _, err := f.svc.Resign(ctx, domain.GameRequest{GameID: g.ID, By: seat(g, black)}, present); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	over, err := f.svc.Tournament(ctx, tour.ID)
-	if err != nil || over.Status != domain.TournamentFinished {
+	over, err := f.tours.Tournament(ctx, tour.ID)
+	if err != nil || over.Status != tournaments.TournamentFinished {
 		t.Fatalf("after its only game: %s, %v", over.Status, err)
 	}
 	queued := len(f.store.Queued())
-	req := domain.TournamentRequest{ID: tour.ID}
+	req := tournaments.TournamentRequest{ID: tour.ID}
 	for _, annul := range []bool{false, true} {
-		if _, err := f.svc.OverrideResult(ctx, req, 1, 0, 0.5, 0, annul, "a late complaint"); code(err) != domain.CodeTournamentOver {
+		if _, err := f.tours.OverrideResult(ctx, req, 1, 0, 0.5, 0, annul, "a late complaint"); code(err) != domain.CodeTournamentOver {
 			t.Errorf("override (annul %v) after the end: %v, want %s", annul, err, domain.CodeTournamentOver)
 		}
 	}
-	after, err := f.svc.Tournament(ctx, tour.ID)
+	after, err := f.tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,14 +213,14 @@ func TestServiceOverrideAfterTheEndIsRefused(t *testing.T) {
 func TestServiceRefusesRoundsShorterThanATurn(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	_, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Rush", Format: domain.RoundRobin,
+	_, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Rush", Format: tournaments.RoundRobin,
 		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
 		FirstStart: f.now.Add(time.Hour), Interval: day}, creatorID)
 	if code(err) != domain.CodeInvalidInput {
 		t.Fatalf("rounds of a day with turns of 3 days: %v, want %s", err, domain.CodeInvalidInput)
 	}
-	page, err := f.store.AccountTournaments(ctx, creatorID, "org@example.org", f.now, domain.Organising, "", 10)
+	page, err := f.store.AccountTournaments(ctx, creatorID, "org@example.org", f.now, tournaments.Organising, "", 10)
 	if err != nil || len(page.Tournaments) != 0 {
 		t.Errorf("a refused tournament was stored: %+v, %v", page.Tournaments, err)
 	}

@@ -1,4 +1,4 @@
-package domain
+package tournaments
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -19,7 +20,7 @@ import (
 // must know (he was replaced, a deadline moved, the event paused or
 // resumed, a result was overridden). Data.Tournament names the event,
 // Data.Line says what happened, as the tournament's log does.
-const EventTournament EventKind = "tournament_update"
+const EventTournament domain.EventKind = "tournament_update"
 
 // TournamentListing is a tournament as an account's list shows it, with
 // how the account relates to it.
@@ -96,7 +97,7 @@ func (s *Service) Tournament(ctx context.Context, id string) (Tournament, error)
 // page of the categories cats, each up to limit after its cursor (by
 // category; none for a first page), merged newest first with each
 // tournament once, and the cursor of each category that has more.
-func (s *Service) Tournaments(ctx context.Context, user User, cats []TournamentCategory, cursors map[TournamentCategory]string, limit int) ([]TournamentListing, map[TournamentCategory]string, error) {
+func (s *Service) Tournaments(ctx context.Context, user domain.User, cats []TournamentCategory, cursors map[TournamentCategory]string, limit int) ([]TournamentListing, map[TournamentCategory]string, error) {
 	now := s.now()
 	next := map[TournamentCategory]string{}
 	seen := map[string]bool{}
@@ -145,7 +146,7 @@ func (s *Service) CloseRegistration(ctx context.Context, req TournamentRequest) 
 // gives his name (the account gives his address) and in a team event his
 // partner and the team's name. His address must be able to receive the
 // event's mail; the partner is told by email with whom he was entered.
-func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user User, entry Entrant, invite int) (TournamentDone, error) {
+func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, user domain.User, entry Entrant, invite int) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		locale, err := tx.AccountLocale(ctx, user.Email)
 		if err != nil {
@@ -165,8 +166,8 @@ func (s *Service) JoinTournament(ctx context.Context, req TournamentRequest, use
 			return err
 		}
 		partner := t.Entrants[i].Partner
-		c := Cause{By: user.Email}
-		n := Notice{Kind: NoticeTournamentUpdate, Email: partner.Email, Tournament: t.ID, Ply: t.LastLogNumber()}
+		c := domain.Cause{By: user.Email}
+		n := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: partner.Email, Tournament: t.ID, Ply: t.LastLogNumber()}
 		return tx.AddNotice(ctx, n, partner.Locale, c, now)
 	})
 }
@@ -226,16 +227,16 @@ func resignFor(ctx context.Context, tx *Tx, t *Tournament, members []string, gam
 	if err != nil || g.Over() {
 		return err
 	}
-	i := slices.IndexFunc(g.Seats, func(s Seat) bool { return slices.Contains(members, s.Email) })
+	i := slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return slices.Contains(members, s.Email) })
 	if i < 0 {
 		return fmt.Errorf("tournament %s: game %s has no seat of the entrant", t.ID, gameID)
 	}
 	seat := g.Seats[i].Color
-	sub, err := Resign(g, Actor{SeatColor: &seat}, now)
+	sub, err := domain.Resign(g, domain.Actor{SeatColor: &seat}, now)
 	if err != nil {
 		return err
 	}
-	if err := tx.UpdateGame(ctx, &g, &GameChange{Game: sub.Game, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, now); err != nil {
+	if err := tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 		return err
 	}
 	res, _ := sub.Game.Result()
@@ -304,16 +305,16 @@ func (s *Service) AddEntrant(ctx context.Context, req TournamentRequest, e Entra
 func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entrant int, c EntrantChange) (TournamentDone, error) {
 	return s.changeTournament(ctx, req, func(tx *Tx, t *Tournament, now time.Time) error {
 		if entrant < 0 || entrant >= len(t.Entrants) {
-			return Errorf(KindNotFound, CodeNotFound, "no player %d in this tournament", entrant)
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no player %d in this tournament", entrant)
 		}
 		members := t.Entrants[entrant].Members()
 		if c.Member < 0 || c.Member >= len(members) {
-			return Errorf(KindNotFound, CodeNotFound, "entrant %d has no member %d", entrant, c.Member)
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "entrant %d has no member %d", entrant, c.Member)
 		}
 		old := members[c.Member]
 		// His games of the running round: one, or a simultaneous pair.
 		type seated struct {
-			game Game
+			game domain.Game
 			seat int
 		}
 		var games []seated
@@ -323,7 +324,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			if err != nil {
 				return err
 			}
-			seat := slices.IndexFunc(g.Seats, func(s Seat) bool { return s.Email == old.Email })
+			seat := slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return s.Email == old.Email })
 			if seat < 0 {
 				return fmt.Errorf("tournament %s: game %s has no seat of %s", t.ID, tg.GameID, old.Email)
 			}
@@ -331,11 +332,11 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			if err != nil {
 				return err
 			}
-			moved = moved || slices.ContainsFunc(turns, func(st StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
+			moved = moved || slices.ContainsFunc(turns, func(st domain.StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
 			games = append(games, seated{g, seat})
 		}
 		replace := c.Replaces(old)
-		if email, err := NormalizeEmail(derefString(c.Email)); c.Locale == "" && err == nil && email != old.Email {
+		if email, err := domain.NormalizeEmail(derefString(c.Email)); c.Locale == "" && err == nil && email != old.Email {
 			// A new address: its account's language, for another player or
 			// for a corrected one who had none.
 			if c.Locale, err = tx.AccountLocale(ctx, email); err != nil {
@@ -362,7 +363,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 		}
 		for _, sg := range games {
 			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Members()[c.Member], now)
-			if err := tx.UpdateGame(ctx, &sg.game, &GameChange{Game: ng, Notices: notices, Cause: Cause{By: organizer, Scheduled: true}}, now); err != nil {
+			if err := tx.UpdateGame(ctx, &sg.game, &domain.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{By: organizer, Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}
@@ -385,17 +386,17 @@ func derefString(s *string) string {
 // address the organiser got wrong is a correction, not a replacement, so
 // this mail goes to the player who really was put out.) agreed says he
 // had signed up himself.
-func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old Player, agreed bool, now time.Time) error {
+func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old domain.Player, agreed bool, now time.Time) error {
 	last := t.Log[len(t.Log)-1]
-	ev := Event{Kind: EventTournament, Email: old.Email, Data: EventData{Tournament: t.ID, Line: last.Detail}}
-	if err := tx.AddEvents(ctx, []Event{ev}, now); err != nil {
+	ev := domain.Event{Kind: EventTournament, Email: old.Email, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}}
+	if err := tx.AddEvents(ctx, []domain.Event{ev}, now); err != nil {
 		return err
 	}
 	c, organizer, err := tournamentCause(ctx, tx, t)
 	if err != nil || old.Email == organizer {
 		return err // he replaced himself: he knows
 	}
-	n := Notice{Kind: NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: t.LastLogNumber(), Agreed: agreed}
+	n := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: old.Email, Tournament: t.ID, Ply: t.LastLogNumber(), Agreed: agreed}
 	return tx.AddNotice(ctx, n, old.Locale, c, now)
 }
 
@@ -403,15 +404,15 @@ func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old Player, agreed
 // When the address changes the seat's move link is renewed, so the old
 // address's link stops working, and the new address is invited with its
 // own link.
-func Reseat(g Game, i int, p Player, now time.Time) (Game, []Notice) {
+func Reseat(g domain.Game, i int, p domain.Player, now time.Time) (domain.Game, []domain.Notice) {
 	g.Seats = slices.Clone(g.Seats)
 	seat := &g.Seats[i]
-	var notices []Notice
+	var notices []domain.Notice
 	if seat.Email != p.Email {
 		seat.TokenVersion++
 		// Email names the seat's new player: his invitation is not the
 		// seat's first (the store gives it a Message-ID of its own).
-		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Email: p.Email})
+		notices = append(notices, domain.Notice{Kind: domain.NoticeInvitation, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Email: p.Email})
 	}
 	seat.Player = p
 	g.Version++
@@ -430,8 +431,8 @@ func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID 
 		if err != nil {
 			return err
 		}
-		if ng, changed := ExtendTurn(g, by, now); changed {
-			if err := tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Cause: Cause{Scheduled: true}}, now); err != nil {
+		if ng, changed := domain.ExtendTurn(g, by, now); changed {
+			if err := tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}
@@ -462,7 +463,7 @@ func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, re
 		if err := t.Pause(reason, now); err != nil {
 			return err
 		}
-		if err := eachRunningGame(ctx, tx, t, now, HaltClock); err != nil {
+		if err := eachRunningGame(ctx, tx, t, now, domain.HaltClock); err != nil {
 			return err
 		}
 		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
@@ -480,21 +481,21 @@ func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, r
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		if err := eachRunningGame(ctx, tx, t, now, ResumeClock); err != nil {
+		if err := eachRunningGame(ctx, tx, t, now, domain.ResumeClock); err != nil {
 			return err
 		}
 		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
 	})
 }
 
-func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(Game, time.Time) (Game, bool)) error {
+func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(domain.Game, time.Time) (domain.Game, bool)) error {
 	for _, gid := range t.RunningGames() {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
 			return err
 		}
 		if ng, changed := change(g, now); changed {
-			if err := tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Cause: Cause{Scheduled: true}}, now); err != nil {
+			if err := tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}
@@ -538,9 +539,9 @@ func (s *Service) tellPlayers(ctx context.Context, tx *Tx, t *Tournament, emails
 		return nil
 	}
 	last := t.Log[len(t.Log)-1]
-	var evs []Event
+	var evs []domain.Event
 	for _, e := range emails {
-		evs = append(evs, Event{Kind: EventTournament, Email: e, Data: EventData{Tournament: t.ID, Line: last.Detail}})
+		evs = append(evs, domain.Event{Kind: EventTournament, Email: e, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}})
 	}
 	if err := tx.AddEvents(ctx, evs, now); err != nil {
 		return err

@@ -1,15 +1,15 @@
-package domain_test
+package tournaments_test
 
 import (
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 func TestSeededBracket(t *testing.T) {
-	const bye = domain.Bye
+	const bye = tournaments.Bye
 	tests := []struct {
 		n      int
 		rounds int
@@ -24,9 +24,9 @@ func TestSeededBracket(t *testing.T) {
 		{9, 4, []int{0, bye, 7, 8, 3, bye, 4, bye, 1, bye, 6, bye, 2, bye, 5, bye}},
 	}
 	for _, tt := range tests {
-		got := domain.SeededBracket(tt.n)
-		if !slices.Equal(got, tt.want) || domain.KnockoutRoundCount(tt.n) != tt.rounds {
-			t.Errorf("n=%d: bracket %v, %d rounds; want %v, %d", tt.n, got, domain.KnockoutRoundCount(tt.n), tt.want, tt.rounds)
+		got := tournaments.SeededBracket(tt.n)
+		if !slices.Equal(got, tt.want) || tournaments.KnockoutRoundCount(tt.n) != tt.rounds {
+			t.Errorf("n=%d: bracket %v, %d rounds; want %v, %d", tt.n, got, tournaments.KnockoutRoundCount(tt.n), tt.want, tt.rounds)
 		}
 	}
 }
@@ -44,7 +44,7 @@ type knockoutGame struct {
 // higher seed), withdrawals, and the final standings by round reached.
 func TestKnockout(t *testing.T) {
 	day := 24 * time.Hour
-	const bye = domain.Bye
+	const bye = tournaments.Bye
 	tests := []struct {
 		name         string
 		players      int
@@ -98,7 +98,7 @@ func TestKnockout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout, Simultaneous: tt.simultaneous,
+			tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout, Simultaneous: tt.simultaneous,
 				Players: players(tt.players), FirstStart: t0.Add(time.Hour), Interval: 7 * day}, "t_1", testCreator, t0, 100)
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +110,7 @@ func TestKnockout(t *testing.T) {
 				now := tour.Rounds[n].Start
 				for e, before := range tt.withdraw {
 					if before == n+1 {
-						if _, err := tour.Withdraw(e, domain.WithdrawForfeit, domain.ByOrganiser, "", now); err != nil {
+						if _, err := tour.Withdraw(e, tournaments.WithdrawForfeit, tournaments.ByOrganiser, "", now); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -139,13 +139,13 @@ func TestKnockout(t *testing.T) {
 							res = s
 						}
 					}
-					g.Outcome = &domain.PairingResult{Round: r.Number, White: g.White, Black: g.Black, Score: res.score, Margin: res.margin}
+					g.Outcome = &tournaments.PairingResult{Round: r.Number, White: g.White, Black: g.Black, Score: res.score, Margin: res.margin}
 				}
 				if err := tour.CloseRound(now); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if tour.Status != domain.TournamentFinished {
+			if tour.Status != tournaments.TournamentFinished {
 				t.Fatalf("status %s after the final", tour.Status)
 			}
 			final := tour.Bracket[len(tour.Bracket)-1]
@@ -172,7 +172,7 @@ func btoi(b bool) int {
 
 // A match is decided only when all its games are.
 func TestMatchWinnerUndecided(t *testing.T) {
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout, Simultaneous: true,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout, Simultaneous: true,
 		Players: players(2), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestMatchWinnerUndecided(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Games[0].Outcome = &domain.PairingResult{Round: 1, White: 0, Black: 1, Score: 1, Margin: 3}
+	r.Games[0].Outcome = &tournaments.PairingResult{Round: 1, White: 0, Black: 1, Score: 1, Margin: 3}
 	if _, ok := tour.MatchWinner(1, 0, 1); ok {
 		t.Error("decided with its return game still playing")
 	}
@@ -190,7 +190,7 @@ func TestMatchWinnerUndecided(t *testing.T) {
 // A knockout's matches decided who went through: a withdrawal cannot annul
 // them.
 func TestKnockoutRefusesAnnul(t *testing.T) {
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout,
 		Players: players(4), FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_1", testCreator, t0, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestKnockoutRefusesAnnul(t *testing.T) {
 	if _, _, err := tour.StartRound(t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tour.Withdraw(3, domain.WithdrawAnnul, domain.ByOrganiser, "", t0.Add(2*time.Hour)); err == nil || tour.Entrants[3].Withdrawn {
+	if _, err := tour.Withdraw(3, tournaments.WithdrawAnnul, tournaments.ByOrganiser, "", t0.Add(2*time.Hour)); err == nil || tour.Entrants[3].Withdrawn {
 		t.Errorf("withdrawing under annul: %v, withdrawn %v; want refused", err, tour.Entrants[3].Withdrawn)
 	}
 }

@@ -1,34 +1,10 @@
-package domain
+package tournaments
 
 import (
 	"context"
 	"time"
-)
 
-// The mail of running an event: what the players and the organiser are
-// told, decided in the unit of work of the change that causes it, so that
-// the mail exists exactly when the change does (a retried or doubled tick
-// saves nothing and so queues nothing). Each notice names the tournament
-// and, in Ply, the round or the log entry it is about; the email is
-// rendered from the tournament as stored.
-const (
-	// NoticeRoundResults: a round closed; its results and the standings
-	// after it. To every player still in the event and to the organiser
-	// (his "round closed", which marks the games decided by a time-out or
-	// adjudicated). Ply: the round.
-	NoticeRoundResults NoticeKind = "round_results"
-	// NoticeFinalStandings: the last round closed; the final standings, to
-	// every entrant (also those who withdrew) and the organiser. Ply: the
-	// last round.
-	NoticeFinalStandings NoticeKind = "final_standings"
-	// NoticeTournamentUpdate: an action on the event a recipient must know
-	// (see mailedActions). Ply: the log entry's number (LogEntry.Number).
-	NoticeTournamentUpdate NoticeKind = "tournament_update"
-	// NoticeRoundDeadline: the round's deadline is near and the
-	// recipient's game of it is unfinished (it will be adjudicated). Not
-	// essential: an address that unsubscribed from reminders gets none.
-	// Ply: the round.
-	NoticeRoundDeadline NoticeKind = "round_deadline"
+	"github.com/lesspost/lesspost/domain"
 )
 
 // MaxRoundReminderLead is how long before a game's round deadline its
@@ -65,7 +41,7 @@ func (r *Round) reminderDue() time.Time {
 // game is marked Reminded in the same unit of work, so a second tick, or
 // a second scheduler, finds nothing to do.
 func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.Time) (bool, error) {
-	var c Cause
+	var c domain.Cause
 	acted := false
 	for i := range r.Games {
 		g := &r.Games[i]
@@ -82,7 +58,7 @@ func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.
 		g.Reminded = true
 		for _, e := range []int{g.White, g.Black} {
 			for _, p := range t.Entrants[e].Members() {
-				n, err := toMember(ctx, tx, t, Notice{Kind: NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number})
+				n, err := toMember(ctx, tx, t, domain.Notice{Kind: domain.NoticeRoundDeadline, Email: p.Email, Tournament: t.ID, Ply: r.Number})
 				if err != nil {
 					return false, err
 				}
@@ -101,7 +77,7 @@ func remindRound(ctx context.Context, tx *Tx, t *Tournament, r *Round, now time.
 
 // toMember is notice n of t to one of its members (n.Email), with what the
 // mail policy weighs of him (see consent).
-func toMember(ctx context.Context, tx *Tx, t *Tournament, n Notice) (Notice, error) {
+func toMember(ctx context.Context, tx *Tx, t *Tournament, n domain.Notice) (domain.Notice, error) {
 	var err error
 	n.Agreed, n.Engaged, err = consent(ctx, tx, t, n.Email)
 	return n, err
@@ -153,21 +129,21 @@ var organiserActions = map[string]bool{
 
 // tournamentCause is who causes the mail of an event: the organiser, in
 // the scheduler's name (a change goes ahead however its mail fares).
-func tournamentCause(ctx context.Context, tx *Tx, t *Tournament) (Cause, string, error) {
+func tournamentCause(ctx context.Context, tx *Tx, t *Tournament) (domain.Cause, string, error) {
 	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
 	if err != nil {
-		return Cause{}, "", err
+		return domain.Cause{}, "", err
 	}
-	return Cause{By: organizer, Scheduled: true}, organizer, nil
+	return domain.Cause{By: organizer, Scheduled: true}, organizer, nil
 }
 
 // mailOrganiser queues a notice about t to its organiser, in his language.
-func mailOrganiser(ctx context.Context, tx *Tx, t *Tournament, kind NoticeKind, ply int, c Cause, organizer string, now time.Time) error {
+func mailOrganiser(ctx context.Context, tx *Tx, t *Tournament, kind domain.NoticeKind, ply int, c domain.Cause, organizer string, now time.Time) error {
 	locale, err := tx.AccountLocale(ctx, organizer)
 	if err != nil {
 		return err
 	}
-	return tx.AddNotice(ctx, Notice{Kind: kind, Email: organizer, Tournament: t.ID, Ply: ply}, locale, c, now)
+	return tx.AddNotice(ctx, domain.Notice{Kind: kind, Email: organizer, Tournament: t.ID, Ply: ply}, locale, c, now)
 }
 
 // roundClosedMail tells the players and the organiser that round r
@@ -178,16 +154,16 @@ func roundClosedMail(ctx context.Context, tx *Tx, t *Tournament, r *Round, now t
 	if err != nil {
 		return err
 	}
-	kind := NoticeRoundResults
+	kind := domain.NoticeRoundResults
 	if t.Status == TournamentFinished {
-		kind = NoticeFinalStandings
+		kind = domain.NoticeFinalStandings
 	}
 	for _, e := range t.Entrants {
 		for _, p := range e.Members() {
-			if (e.Withdrawn && kind == NoticeRoundResults) || p.Email == organizer {
+			if (e.Withdrawn && kind == domain.NoticeRoundResults) || p.Email == organizer {
 				continue
 			}
-			n, err := toMember(ctx, tx, t, Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number})
+			n, err := toMember(ctx, tx, t, domain.Notice{Kind: kind, Email: p.Email, Tournament: t.ID, Ply: r.Number})
 			if err != nil {
 				return err
 			}
@@ -228,7 +204,7 @@ func updateMail(ctx context.Context, tx *Tx, t *Tournament, emails []string, now
 				continue
 			}
 			member, _ := t.Entrants[i].Member(email)
-			n, err := toMember(ctx, tx, t, Notice{Kind: NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: t.LastLogNumber()})
+			n, err := toMember(ctx, tx, t, domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: email, Tournament: t.ID, Ply: t.LastLogNumber()})
 			if err != nil {
 				return err
 			}
@@ -238,7 +214,7 @@ func updateMail(ctx context.Context, tx *Tx, t *Tournament, emails []string, now
 		}
 	}
 	if toOrganiser {
-		return mailOrganiser(ctx, tx, t, NoticeTournamentUpdate, t.LastLogNumber(), c, organizer, now)
+		return mailOrganiser(ctx, tx, t, domain.NoticeTournamentUpdate, t.LastLogNumber(), c, organizer, now)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // pairKey names an unordered pair of entrants.
@@ -23,7 +24,7 @@ func TestRoundRobinRounds(t *testing.T) {
 	for n := 2; n <= 9; n++ {
 		for _, double := range []bool{false, true} {
 			t.Run(fmt.Sprintf("n=%d double=%v", n, double), func(t *testing.T) {
-				rounds := domain.RoundRobinRounds(n, double)
+				rounds := tournaments.RoundRobinRounds(n, double)
 				wantCount := n - 1
 				if n%2 == 1 {
 					wantCount = n
@@ -31,8 +32,8 @@ func TestRoundRobinRounds(t *testing.T) {
 				if double {
 					wantCount *= 2
 				}
-				if len(rounds) != wantCount || domain.RoundRobinRoundCount(n, double) != wantCount {
-					t.Fatalf("%d rounds, RoundRobinRoundCount %d, want %d", len(rounds), domain.RoundRobinRoundCount(n, double), wantCount)
+				if len(rounds) != wantCount || tournaments.RoundRobinRoundCount(n, double) != wantCount {
+					t.Fatalf("%d rounds, RoundRobinRoundCount %d, want %d", len(rounds), tournaments.RoundRobinRoundCount(n, double), wantCount)
 				}
 				cycle := wantCount
 				if double {
@@ -46,11 +47,11 @@ func TestRoundRobinRounds(t *testing.T) {
 						seen := make([]bool, n)
 						roundByes := 0
 						for _, p := range round {
-							if p.White < 0 || p.White >= n || p.Black != domain.Bye && (p.Black < 0 || p.Black >= n || p.Black == p.White) {
+							if p.White < 0 || p.White >= n || p.Black != tournaments.Bye && (p.Black < 0 || p.Black >= n || p.Black == p.White) {
 								t.Fatalf("round %d: bad pairing %+v", r+1, p)
 							}
 							for _, e := range []int{p.White, p.Black} {
-								if e == domain.Bye {
+								if e == tournaments.Bye {
 									continue
 								}
 								if seen[e] {
@@ -58,7 +59,7 @@ func TestRoundRobinRounds(t *testing.T) {
 								}
 								seen[e] = true
 							}
-							if p.Black == domain.Bye {
+							if p.Black == tournaments.Bye {
 								roundByes++
 								byes[p.White]++
 								continue
@@ -98,30 +99,30 @@ func TestRoundRobinRounds(t *testing.T) {
 
 func TestRoundRobinRoundsTooFew(t *testing.T) {
 	for n := -1; n < 2; n++ {
-		if r, c := domain.RoundRobinRounds(n, false), domain.RoundRobinRoundCount(n, true); r != nil || c != 0 {
+		if r, c := tournaments.RoundRobinRounds(n, false), tournaments.RoundRobinRoundCount(n, true); r != nil || c != 0 {
 			t.Errorf("n=%d: %v rounds, count %d", n, r, c)
 		}
 	}
 }
 
 func TestRoundRobinRoundsBerger(t *testing.T) {
-	want := [][]domain.Pairing{
+	want := [][]tournaments.Pairing{
 		{{0, 3}, {1, 2}},
 		{{3, 1}, {2, 0}},
 		{{2, 3}, {0, 1}},
 	}
-	if got := domain.RoundRobinRounds(4, false); !reflect.DeepEqual(got, want) {
+	if got := tournaments.RoundRobinRounds(4, false); !reflect.DeepEqual(got, want) {
 		t.Errorf("n=4: %v, want %v", got, want)
 	}
-	want = [][]domain.Pairing{
-		{{1, 2}, {0, domain.Bye}},
-		{{2, 0}, {1, domain.Bye}},
-		{{0, 1}, {2, domain.Bye}},
-		{{2, 1}, {0, domain.Bye}},
-		{{0, 2}, {1, domain.Bye}},
-		{{1, 0}, {2, domain.Bye}},
+	want = [][]tournaments.Pairing{
+		{{1, 2}, {0, tournaments.Bye}},
+		{{2, 0}, {1, tournaments.Bye}},
+		{{0, 1}, {2, tournaments.Bye}},
+		{{2, 1}, {0, tournaments.Bye}},
+		{{0, 2}, {1, tournaments.Bye}},
+		{{1, 0}, {2, tournaments.Bye}},
 	}
-	if got := domain.RoundRobinRounds(3, true); !reflect.DeepEqual(got, want) {
+	if got := tournaments.RoundRobinRounds(3, true); !reflect.DeepEqual(got, want) {
 		t.Errorf("n=3 double: %v, want %v", got, want)
 	}
 }
@@ -133,18 +134,18 @@ type swissResult struct {
 }
 
 // played turns a round's pairings and results into outcomes (byes score 1).
-func played(t *testing.T, round int, pairings []domain.Pairing, results []swissResult) []domain.PairingResult {
+func played(t *testing.T, round int, pairings []tournaments.Pairing, results []swissResult) []tournaments.PairingResult {
 	t.Helper()
-	var out []domain.PairingResult
+	var out []tournaments.PairingResult
 	for i, p := range pairings {
-		if p.Black == domain.Bye {
-			out = append(out, domain.PairingResult{Round: round, White: p.White, Black: domain.Bye, Score: 1})
+		if p.Black == tournaments.Bye {
+			out = append(out, tournaments.PairingResult{Round: round, White: p.White, Black: tournaments.Bye, Score: 1})
 			continue
 		}
 		if i >= len(results) {
 			t.Fatalf("round %d: no result for board %d", round, i+1)
 		}
-		out = append(out, domain.PairingResult{Round: round, White: p.White, Black: p.Black, Score: results[i].score, Margin: results[i].margin})
+		out = append(out, tournaments.PairingResult{Round: round, White: p.White, Black: p.Black, Score: results[i].score, Margin: results[i].margin})
 	}
 	return out
 }
@@ -152,12 +153,12 @@ func played(t *testing.T, round int, pairings []domain.Pairing, results []swissR
 // checkSwissRound checks what holds for any round: every active player
 // paired exactly once, nobody withdrawn, one bye iff the number is odd and
 // to somebody with the fewest byes; it returns the rematches.
-func checkSwissRound(t *testing.T, n int, outcomes []domain.PairingResult, withdrawn []bool, got []domain.Pairing) int {
+func checkSwissRound(t *testing.T, n int, outcomes []tournaments.PairingResult, withdrawn []bool, got []tournaments.Pairing) int {
 	t.Helper()
 	met := map[[2]int]bool{}
 	byes := make([]int, n)
 	for _, o := range outcomes {
-		if o.Black == domain.Bye {
+		if o.Black == tournaments.Bye {
 			byes[o.White]++
 		} else {
 			met[pairKey(o.White, o.Black)] = true
@@ -174,7 +175,7 @@ func checkSwissRound(t *testing.T, n int, outcomes []domain.PairingResult, withd
 	for _, p := range got {
 		for _, e := range []int{p.White, p.Black} {
 			switch {
-			case e == domain.Bye:
+			case e == tournaments.Bye:
 				nByes++
 				if byes[p.White] != fewest {
 					t.Errorf("bye to %d, who had %d byes, not the fewest %d", p.White, byes[p.White], fewest)
@@ -186,11 +187,11 @@ func checkSwissRound(t *testing.T, n int, outcomes []domain.PairingResult, withd
 			case e < len(withdrawn) && withdrawn[e]:
 				t.Errorf("withdrawn %d paired: %v", e, got)
 			}
-			if e != domain.Bye {
+			if e != tournaments.Bye {
 				seen[e] = true
 			}
 		}
-		if p.Black != domain.Bye && met[pairKey(p.White, p.Black)] {
+		if p.Black != tournaments.Bye && met[pairKey(p.White, p.Black)] {
 			rematches++
 		}
 	}
@@ -210,10 +211,10 @@ func checkSwissRound(t *testing.T, n int, outcomes []domain.PairingResult, withd
 }
 
 // colourDiffs is each player's Whites minus Blacks so far.
-func colourDiffs(n int, outcomes []domain.PairingResult) []int {
+func colourDiffs(n int, outcomes []tournaments.PairingResult) []int {
 	d := make([]int, n)
 	for _, o := range outcomes {
-		if o.Black != domain.Bye && !o.Forfeit {
+		if o.Black != tournaments.Bye && !o.Forfeit {
 			d[o.White]++
 			d[o.Black]--
 		}
@@ -231,17 +232,17 @@ func TestSwissPairingsSixPlayers(t *testing.T) {
 	// rematches, so 0 takes 4; 1 would take 3, but that leaves 2-5 again,
 	// so the search backtracks and 1 takes 2, leaving 3-5.
 	rounds := []struct {
-		want    []domain.Pairing
+		want    []tournaments.Pairing
 		results []swissResult
 	}{
-		{[]domain.Pairing{{0, 3}, {4, 1}, {2, 5}}, []swissResult{{1, 5}, {0, -3}, {0.5, 0}}},
-		{[]domain.Pairing{{1, 0}, {3, 2}, {5, 4}}, []swissResult{{0.5, 0}, {1, 2}, {0, -4}}},
-		{[]domain.Pairing{{0, 4}, {2, 1}, {3, 5}}, []swissResult{{1, 1}, {0.5, 0}, {0, -1}}},
+		{[]tournaments.Pairing{{0, 3}, {4, 1}, {2, 5}}, []swissResult{{1, 5}, {0, -3}, {0.5, 0}}},
+		{[]tournaments.Pairing{{1, 0}, {3, 2}, {5, 4}}, []swissResult{{0.5, 0}, {1, 2}, {0, -4}}},
+		{[]tournaments.Pairing{{0, 4}, {2, 1}, {3, 5}}, []swissResult{{1, 1}, {0.5, 0}, {0, -1}}},
 	}
-	var outcomes []domain.PairingResult
+	var outcomes []tournaments.PairingResult
 	for i, r := range rounds {
 		round := i + 1
-		got, err := domain.SwissPairings(6, round, outcomes, nil)
+		got, err := tournaments.SwissPairings(6, round, outcomes, nil)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
@@ -262,21 +263,21 @@ func TestSwissPairingsSixPlayers(t *testing.T) {
 
 func TestSwissPairingsFivePlayersByes(t *testing.T) {
 	const n = 5
-	var outcomes []domain.PairingResult
+	var outcomes []tournaments.PairingResult
 	hadBye := make([]bool, n)
 	for round := 1; round <= n; round++ {
-		got, err := domain.SwissPairings(n, round, outcomes, nil)
+		got, err := tournaments.SwissPairings(n, round, outcomes, nil)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		checkSwissRound(t, n, outcomes, nil, got)
 		last := got[len(got)-1]
-		if last.Black != domain.Bye {
+		if last.Black != tournaments.Bye {
 			t.Fatalf("round %d: no bye last: %v", round, got)
 		}
 		// The lowest-ranked player (points, margins, index) without a bye.
-		lines := domain.Standings(n, domain.Swiss, outcomes, nil)
-		slices.SortFunc(lines, func(a, b domain.Standing) int {
+		lines := tournaments.Standings(n, tournaments.Swiss, outcomes, nil)
+		slices.SortFunc(lines, func(a, b tournaments.Standing) int {
 			switch {
 			case a.Points != b.Points:
 				return map[bool]int{true: -1, false: 1}[a.Points > b.Points]
@@ -316,22 +317,22 @@ func TestSwissPairingsWithdrawn(t *testing.T) {
 	tests := []struct {
 		name      string
 		n, round  int
-		outcomes  []domain.PairingResult
+		outcomes  []tournaments.PairingResult
 		withdrawn []bool
-		want      []domain.Pairing
+		want      []tournaments.Pairing
 	}{
-		{"before round 1", 5, 1, nil, []bool{false, true, false, false}, []domain.Pairing{{0, 3}, {4, 2}}},
-		{"odd left: a bye", 4, 1, nil, []bool{false, false, false, true}, []domain.Pairing{{0, 1}, {2, domain.Bye}}},
+		{"before round 1", 5, 1, nil, []bool{false, true, false, false}, []tournaments.Pairing{{0, 3}, {4, 2}}},
+		{"odd left: a bye", 4, 1, nil, []bool{false, false, false, true}, []tournaments.Pairing{{0, 1}, {2, tournaments.Bye}}},
 		// 0 1 +2, 2 1 +1, 5 0 -1, 3 0 -2, 4 0 -2: 4 has the bye.
-		{"after round 1", 6, 2, []domain.PairingResult{
+		{"after round 1", 6, 2, []tournaments.PairingResult{
 			{Round: 1, White: 0, Black: 3, Score: 1, Margin: 2},
 			{Round: 1, White: 4, Black: 1, Score: 0, Margin: -2},
 			{Round: 1, White: 2, Black: 5, Score: 1, Margin: 1},
-		}, []bool{false, true, false, false, false, false}, []domain.Pairing{{0, 2}, {3, 5}, {4, domain.Bye}}},
+		}, []bool{false, true, false, false, false, false}, []tournaments.Pairing{{0, 2}, {3, 5}, {4, tournaments.Bye}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := domain.SwissPairings(tt.n, tt.round, tt.outcomes, tt.withdrawn)
+			got, err := tournaments.SwissPairings(tt.n, tt.round, tt.outcomes, tt.withdrawn)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,34 +350,34 @@ func TestSwissPairingsBacktracks(t *testing.T) {
 	// 0-1 and 1-3 have met. Top-down, 0 would take 2 (the Dutch partner in
 	// his group), which leaves 3-1, a rematch: the search must give 0 the
 	// 3 instead, and 2 the 1.
-	outcomes := []domain.PairingResult{
+	outcomes := []tournaments.PairingResult{
 		{Round: 1, White: 0, Black: 1, Score: 1, Margin: 3},
 		{Round: 1, White: 2, Black: 4, Score: 1, Margin: 4},
-		{Round: 1, White: 3, Black: domain.Bye, Score: 1},
+		{Round: 1, White: 3, Black: tournaments.Bye, Score: 1},
 		{Round: 2, White: 3, Black: 1, Score: 1, Margin: 2},
 		{Round: 2, White: 4, Black: 0, Score: 0, Margin: -3},
-		{Round: 2, White: 2, Black: domain.Bye, Score: 1},
+		{Round: 2, White: 2, Black: tournaments.Bye, Score: 1},
 	}
 	withdrawn := []bool{4: true}
-	got, err := domain.SwissPairings(5, 3, outcomes, withdrawn)
+	got, err := tournaments.SwissPairings(5, 3, outcomes, withdrawn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := checkSwissRound(t, 5, outcomes, withdrawn, got); n != 0 {
 		t.Errorf("%d rematches: %v", n, got)
 	}
-	if want := []domain.Pairing{{0, 3}, {1, 2}}; !reflect.DeepEqual(got, want) {
+	if want := []tournaments.Pairing{{0, 3}, {1, 2}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("%v, want %v", got, want)
 	}
 }
 
 func TestSwissPairingsRematchesUnavoidable(t *testing.T) {
 	// After a full round robin of four, round 4 can only repeat games.
-	var outcomes []domain.PairingResult
-	for r, round := range domain.RoundRobinRounds(4, false) {
+	var outcomes []tournaments.PairingResult
+	for r, round := range tournaments.RoundRobinRounds(4, false) {
 		outcomes = append(outcomes, played(t, r+1, round, []swissResult{{1, 1}, {0.5, 0}})...)
 	}
-	got, err := domain.SwissPairings(4, 4, outcomes, nil)
+	got, err := tournaments.SwissPairings(4, 4, outcomes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +387,7 @@ func TestSwissPairingsRematchesUnavoidable(t *testing.T) {
 	// Three players left of four: one rematch is enough, the other one
 	// sits out with the bye.
 	withdrawn := []bool{3: true}
-	got, err = domain.SwissPairings(4, 4, outcomes, withdrawn)
+	got, err = tournaments.SwissPairings(4, 4, outcomes, withdrawn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,19 +400,19 @@ func TestSwissPairingsErrors(t *testing.T) {
 	tests := []struct {
 		name      string
 		n, round  int
-		outcomes  []domain.PairingResult
+		outcomes  []tournaments.PairingResult
 		withdrawn []bool
 	}{
 		{"no players", 0, 1, nil, nil},
 		{"one player", 1, 1, nil, nil},
 		{"one active", 3, 2, nil, []bool{true, false, true}},
 		{"round 0", 4, 0, nil, nil},
-		{"outcome out of range", 4, 2, []domain.PairingResult{{Round: 1, White: 0, Black: 4, Score: 1}}, nil},
-		{"against himself", 4, 2, []domain.PairingResult{{Round: 1, White: 2, Black: 2, Score: 1}}, nil},
+		{"outcome out of range", 4, 2, []tournaments.PairingResult{{Round: 1, White: 0, Black: 4, Score: 1}}, nil},
+		{"against himself", 4, 2, []tournaments.PairingResult{{Round: 1, White: 2, Black: 2, Score: 1}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := domain.SwissPairings(tt.n, tt.round, tt.outcomes, tt.withdrawn)
+			got, err := tournaments.SwissPairings(tt.n, tt.round, tt.outcomes, tt.withdrawn)
 			var de *domain.Error
 			if !errors.As(err, &de) || de.Kind != domain.KindInvalid {
 				t.Errorf("SwissPairings = %v, %v; want a KindInvalid *domain.Error", got, err)
@@ -422,12 +423,12 @@ func TestSwissPairingsErrors(t *testing.T) {
 
 // minRematches is, by brute force, the fewest rematches of any pairing of
 // the active players with the bye to one of those with the fewest byes.
-func minRematches(n int, outcomes []domain.PairingResult, withdrawn []bool) int {
+func minRematches(n int, outcomes []tournaments.PairingResult, withdrawn []bool) int {
 	met := map[[2]int]bool{}
 	byes := make([]int, n)
 	var active []int
 	for _, o := range outcomes {
-		if o.Black == domain.Bye {
+		if o.Black == tournaments.Bye {
 			byes[o.White]++
 		} else {
 			met[pairKey(o.White, o.Black)] = true
@@ -480,7 +481,7 @@ func TestSwissPairingsRandomTournaments(t *testing.T) {
 		for trial := range 20 {
 			withdrawn := make([]bool, n)
 			active := n
-			var outcomes []domain.PairingResult
+			var outcomes []tournaments.PairingResult
 			for round := 1; round <= n+2; round++ {
 				if active > 2 && rng.IntN(8) == 0 {
 					e := rng.IntN(n)
@@ -490,7 +491,7 @@ func TestSwissPairingsRandomTournaments(t *testing.T) {
 					}
 				}
 				name := fmt.Sprintf("n=%d trial %d round %d", n, trial, round)
-				got, err := domain.SwissPairings(n, round, outcomes, withdrawn)
+				got, err := tournaments.SwissPairings(n, round, outcomes, withdrawn)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -501,7 +502,7 @@ func TestSwissPairingsRandomTournaments(t *testing.T) {
 				diffs := colourDiffs(n, outcomes)
 				var results []swissResult
 				for _, p := range got {
-					if p.Black != domain.Bye && diffs[p.White] > diffs[p.Black] {
+					if p.Black != tournaments.Bye && diffs[p.White] > diffs[p.Black] {
 						t.Errorf("%s: %v: White has Whites-Blacks %d, Black %d", name, p, diffs[p.White], diffs[p.Black])
 					}
 					s := float64(rng.IntN(3)) / 2
@@ -515,12 +516,12 @@ func TestSwissPairingsRandomTournaments(t *testing.T) {
 }
 
 func TestSwissPairingsIgnoresLaterRounds(t *testing.T) {
-	later := []domain.PairingResult{{Round: 1, White: 0, Black: 2, Score: 1, Margin: 1}}
-	got, err := domain.SwissPairings(4, 1, later, nil)
+	later := []tournaments.PairingResult{{Round: 1, White: 0, Black: 2, Score: 1, Margin: 1}}
+	got, err := tournaments.SwissPairings(4, 1, later, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []domain.Pairing{{0, 2}, {3, 1}}; !reflect.DeepEqual(got, want) {
+	if want := []tournaments.Pairing{{0, 2}, {3, 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("%v, want %v", got, want)
 	}
 }
@@ -530,7 +531,7 @@ func TestStandingsRoundRobin(t *testing.T) {
 	// Sonneborn-Berger: 0 beat 3 (½) and 2 (1½), drew 1 (1½/2): 2.75;
 	// 1 drew everyone: (1½+½+2½)/2 = 2.25; 2 drew 1 and beat 3: 0.75+0.5;
 	// 3 drew 1: 0.75.
-	outcomes := []domain.PairingResult{
+	outcomes := []tournaments.PairingResult{
 		{Round: 1, White: 0, Black: 3, Score: 1, Margin: 4},
 		{Round: 1, White: 1, Black: 2, Score: 0.5},
 		{Round: 2, White: 2, Black: 0, Score: 0, Margin: -2},
@@ -538,14 +539,14 @@ func TestStandingsRoundRobin(t *testing.T) {
 		{Round: 3, White: 0, Black: 1, Score: 0.5},
 		{Round: 3, White: 2, Black: 3, Score: 1, Margin: 3},
 	}
-	want := []domain.Standing{
+	want := []tournaments.Standing{
 		{Player: 0, Rank: 1, Points: 2.5, Margins: 6, Tiebreak: 2.75, Played: 3, Won: 2, Drawn: 1},
 		{Player: 2, Rank: 2, Points: 1.5, Margins: 1, Tiebreak: 1.25, Played: 3, Won: 1, Drawn: 1, Lost: 1},
 		{Player: 1, Rank: 3, Points: 1.5, Margins: 0, Tiebreak: 2.25, Played: 3, Drawn: 3},
 		{Player: 3, Rank: 4, Points: 0.5, Margins: -7, Tiebreak: 0.75, Played: 3, Drawn: 1, Lost: 2},
 	}
-	for _, f := range []domain.Format{domain.RoundRobin, domain.DoubleRoundRobin} {
-		if got := domain.Standings(4, f, outcomes, nil); !reflect.DeepEqual(got, want) {
+	for _, f := range []tournaments.Format{tournaments.RoundRobin, tournaments.DoubleRoundRobin} {
+		if got := tournaments.Standings(4, f, outcomes, nil); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", f, got, want)
 		}
 	}
@@ -557,25 +558,25 @@ func TestStandingsSwiss(t *testing.T) {
 	// 4 1(bye)+1+½ = 2½. Margins: 0 +3, 1 -1-2 = -3, 2 -3, 3 +1, 4 +2.
 	// Buchholz: 0 met 2, 3, 1: 1½+2½+0 = 4; 1 met 3, 4, 0: 7½; 2 met 0, 4:
 	// 5; 3 met 1, 0: 2½; 4 met 1, 2: 1½.
-	outcomes := []domain.PairingResult{
+	outcomes := []tournaments.PairingResult{
 		{Round: 1, White: 0, Black: 2, Score: 1, Margin: 3},
 		{Round: 1, White: 1, Black: 3, Score: 0, Margin: -1},
-		{Round: 1, White: 4, Black: domain.Bye, Score: 1},
+		{Round: 1, White: 4, Black: tournaments.Bye, Score: 1},
 		{Round: 2, White: 3, Black: 0, Score: 0.5},
 		{Round: 2, White: 4, Black: 1, Score: 1, Margin: 2},
-		{Round: 2, White: 2, Black: domain.Bye, Score: 1},
+		{Round: 2, White: 2, Black: tournaments.Bye, Score: 1},
 		{Round: 3, White: 2, Black: 4, Score: 0.5},
 		{Round: 3, White: 0, Black: 1, Score: 1, Forfeit: true},
-		{Round: 3, White: 3, Black: domain.Bye, Score: 1},
+		{Round: 3, White: 3, Black: tournaments.Bye, Score: 1},
 	}
-	want := []domain.Standing{
+	want := []tournaments.Standing{
 		{Player: 0, Rank: 1, Points: 2.5, Margins: 3, Tiebreak: 4, Played: 3, Won: 2, Drawn: 1},
 		{Player: 4, Rank: 2, Points: 2.5, Margins: 2, Tiebreak: 1.5, Played: 2, Won: 2, Drawn: 1, Byes: 1},
 		{Player: 3, Rank: 3, Points: 2.5, Margins: 1, Tiebreak: 2.5, Played: 2, Won: 2, Drawn: 1, Byes: 1},
 		{Player: 2, Rank: 4, Points: 1.5, Margins: -3, Tiebreak: 5, Played: 2, Won: 1, Drawn: 1, Lost: 1, Byes: 1},
 		{Player: 1, Rank: 5, Points: 0, Margins: -3, Tiebreak: 7.5, Played: 3, Lost: 3, Withdrawn: true},
 	}
-	if got := domain.Standings(5, domain.Swiss, outcomes, []bool{1: true}); !reflect.DeepEqual(got, want) {
+	if got := tournaments.Standings(5, tournaments.Swiss, outcomes, []bool{1: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("\n got %+v\nwant %+v", got, want)
 	}
 }
@@ -583,30 +584,30 @@ func TestStandingsSwiss(t *testing.T) {
 func TestStandingsSharedRanks(t *testing.T) {
 	tests := []struct {
 		name     string
-		format   domain.Format
-		outcomes []domain.PairingResult
+		format   tournaments.Format
+		outcomes []tournaments.PairingResult
 		ranks    [][2]int // player, rank, in order
 	}{
-		{"all equal", domain.RoundRobin, nil, [][2]int{{0, 1}, {1, 1}, {2, 1}}},
-		{"two pairs", domain.RoundRobin, []domain.PairingResult{
+		{"all equal", tournaments.RoundRobin, nil, [][2]int{{0, 1}, {1, 1}, {2, 1}}},
+		{"two pairs", tournaments.RoundRobin, []tournaments.PairingResult{
 			{Round: 1, White: 2, Black: 3, Score: 1, Margin: 2},
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 		}, [][2]int{{0, 1}, {2, 1}, {1, 3}, {3, 3}}},
-		{"equal Buchholz", domain.Swiss, []domain.PairingResult{
+		{"equal Buchholz", tournaments.Swiss, []tournaments.PairingResult{
 			// 0 and 2: 1½, +2, Buchholz 0+1; 3 1; 1 0.
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 			{Round: 1, White: 2, Black: 3, Score: 0.5},
 			{Round: 2, White: 3, Black: 0, Score: 0.5},
 			{Round: 2, White: 1, Black: 2, Score: 0, Margin: -2},
 		}, [][2]int{{0, 1}, {2, 1}, {3, 3}, {1, 4}}},
-		{"split by Buchholz", domain.Swiss, []domain.PairingResult{
+		{"split by Buchholz", tournaments.Swiss, []tournaments.PairingResult{
 			// 0 and 2: 1½, +2; Buchholz 0: 1+1½, 2: 0+1½.
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 			{Round: 1, White: 2, Black: 3, Score: 1, Margin: 2},
 			{Round: 2, White: 0, Black: 2, Score: 0.5},
 			{Round: 2, White: 1, Black: 3, Score: 1, Margin: 1},
 		}, [][2]int{{0, 1}, {2, 2}, {1, 3}, {3, 4}}},
-		{"split by Sonneborn-Berger", domain.RoundRobin, []domain.PairingResult{
+		{"split by Sonneborn-Berger", tournaments.RoundRobin, []tournaments.PairingResult{
 			// 0 and 2: 1½, +2; Sonneborn-Berger 0: 1+¾, 2: 0+¾.
 			{Round: 1, White: 0, Black: 1, Score: 1, Margin: 2},
 			{Round: 1, White: 2, Black: 3, Score: 1, Margin: 2},
@@ -617,7 +618,7 @@ func TestStandingsSharedRanks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n := len(tt.ranks)
-			got := domain.Standings(n, tt.format, tt.outcomes, nil)
+			got := tournaments.Standings(n, tt.format, tt.outcomes, nil)
 			var ranks [][2]int
 			for _, l := range got {
 				ranks = append(ranks, [2]int{l.Player, l.Rank})
@@ -632,13 +633,13 @@ func TestStandingsSharedRanks(t *testing.T) {
 func TestStandingsForfeits(t *testing.T) {
 	// A withdrawn player's bye scores nothing; a double forfeit (both
 	// withdrawn, White 0 by a margin of 0) gives nobody a point.
-	outcomes := []domain.PairingResult{
+	outcomes := []tournaments.PairingResult{
 		{Round: 1, White: 0, Black: 1, Score: 0, Forfeit: true},
-		{Round: 1, White: 2, Black: domain.Bye, Score: 0, Forfeit: true},
+		{Round: 1, White: 2, Black: tournaments.Bye, Score: 0, Forfeit: true},
 		{Round: 2, White: 1, Black: 2, Score: 0, Margin: -10, Forfeit: true},
 	}
-	got := domain.Standings(3, domain.RoundRobin, outcomes, []bool{true, true, false})
-	want := []domain.Standing{
+	got := tournaments.Standings(3, tournaments.RoundRobin, outcomes, []bool{true, true, false})
+	want := []tournaments.Standing{
 		{Player: 2, Rank: 1, Points: 1, Margins: 10, Played: 1, Won: 1, Lost: 1, Byes: 1},
 		{Player: 0, Rank: 2, Points: 0, Played: 1, Lost: 1, Withdrawn: true},
 		{Player: 1, Rank: 3, Points: 0, Margins: -10, Played: 2, Lost: 2, Withdrawn: true},
@@ -653,13 +654,13 @@ func TestSwissPairingsLargeField(t *testing.T) {
 	// half the field), and quick.
 	const n = 40
 	rng := rand.New(rand.NewPCG(5, 6))
-	var outcomes []domain.PairingResult
+	var outcomes []tournaments.PairingResult
 	withdrawn := make([]bool, n)
 	for round := 1; round <= 12; round++ {
 		if round%4 == 0 {
 			withdrawn[rng.IntN(n)] = true
 		}
-		got, err := domain.SwissPairings(n, round, outcomes, withdrawn)
+		got, err := tournaments.SwissPairings(n, round, outcomes, withdrawn)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // TestTournamentMail plays a three-player round robin through and checks,
@@ -20,14 +21,14 @@ import (
 func TestTournamentMail(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	tour, err := f.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: "de"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := domain.TournamentRequest{ID: tour.ID}
+	req := tournaments.TournamentRequest{ID: tour.ID}
 	seen := len(f.store.Queued())
 	// mail lists the tournament mail queued since the last call, as
 	// "kind ply email locale".
@@ -47,14 +48,14 @@ func TestTournamentMail(t *testing.T) {
 		t.Helper()
 		f.now = at
 		for range 2 { // the second tick finds nothing more to do
-			if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+			if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	playing := func() (string, []string) {
 		t.Helper()
-		cur, err := f.svc.Tournament(ctx, tour.ID)
+		cur, err := f.tours.Tournament(ctx, tour.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestTournamentMail(t *testing.T) {
 		return "", nil
 	}
 	logged := func() int {
-		cur, err := f.svc.Tournament(ctx, tour.ID)
+		cur, err := f.tours.Tournament(ctx, tour.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,14 +86,14 @@ func TestTournamentMail(t *testing.T) {
 	tick(start)
 	check("round 1 starts") // invitations and a bye only
 	gameID, seats := playing()
-	if _, err := f.svc.ExtendGame(ctx, req, gameID, time.Hour, "power cut"); err != nil {
+	if _, err := f.tours.ExtendGame(ctx, req, gameID, time.Hour, "power cut"); err != nil {
 		t.Fatal(err)
 	}
 	n := logged()
 	check("an extension", fmt.Sprintf("tournament_update %d %s", n, seats[0]), fmt.Sprintf("tournament_update %d %s", n, seats[1]))
 
 	// Its deadline nears: both players are reminded, once.
-	cur, err := f.svc.Tournament(ctx, tour.ID)
+	cur, err := f.tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,17 +123,17 @@ func TestTournamentMail(t *testing.T) {
 
 	// Cat withdraws herself: the organiser hears of it; withdrawn, she gets
 	// no more round results.
-	if _, err := f.svc.Withdraw(ctx, req, 2, domain.WithdrawForfeit, domain.ByPlayer("Cat"), ""); err != nil {
+	if _, err := f.tours.Withdraw(ctx, req, 2, tournaments.WithdrawForfeit, tournaments.ByPlayer("Cat"), ""); err != nil {
 		t.Fatal(err)
 	}
 	check("a player withdraws", fmt.Sprintf("tournament_update %d org@example.org", logged()))
 
-	if _, err := f.svc.PauseTournament(ctx, req, "holiday"); err != nil {
+	if _, err := f.tours.PauseTournament(ctx, req, "holiday"); err != nil {
 		t.Fatal(err)
 	}
 	n = logged()
 	check("a pause", fmt.Sprintf("tournament_update %d ann@example.org", n), fmt.Sprintf("tournament_update %d bob@example.org", n))
-	if _, err := f.svc.ResumeTournament(ctx, req, ""); err != nil {
+	if _, err := f.tours.ResumeTournament(ctx, req, ""); err != nil {
 		t.Fatal(err)
 	}
 	n = logged()
@@ -158,25 +159,25 @@ func TestTournamentMail(t *testing.T) {
 			t.Errorf("mail %q to a player who withdrew", got)
 		}
 	}
-	cur, err = f.svc.Tournament(ctx, tour.ID)
-	if err != nil || cur.Status != domain.TournamentFinished {
+	cur, err = f.tours.Tournament(ctx, tour.ID)
+	if err != nil || cur.Status != tournaments.TournamentFinished {
 		t.Fatalf("the tournament: %v, %v; want finished", cur.Status, err)
 	}
 
 	// The organiser withdrawing a player is no news to him.
 	f2 := newFixture(t)
-	tour2, err := f2.svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
+	tour2, err := f2.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f2.now = t0.Add(time.Hour)
-	if _, err := f2.svc.TickTournament(ctx, tour2.ID); err != nil {
+	if _, err := f2.tours.TickTournament(ctx, tour2.ID); err != nil {
 		t.Fatal(err)
 	}
 	before := len(f2.store.Queued())
-	if _, err := f2.svc.Withdraw(ctx, domain.TournamentRequest{ID: tour2.ID}, 0, domain.WithdrawForfeit, domain.ByOrganiser, ""); err != nil {
+	if _, err := f2.tours.Withdraw(ctx, tournaments.TournamentRequest{ID: tour2.ID}, 0, tournaments.WithdrawForfeit, tournaments.ByOrganiser, ""); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

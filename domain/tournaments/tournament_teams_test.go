@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"errors"
@@ -10,11 +10,12 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // teamSpec is a team round robin of n teams: team i is Pi with Qi.
-func teamSpec(n int) domain.NewTournamentSpec {
-	spec := domain.NewTournamentSpec{Name: "Pairs", Format: domain.RoundRobin, Teams: true,
+func teamSpec(n int) tournaments.NewTournamentSpec {
+	spec := tournaments.NewTournamentSpec{Name: "Pairs", Format: tournaments.RoundRobin, Teams: true,
 		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}
 	for i := range n {
@@ -43,27 +44,27 @@ func refused(t *testing.T, err error, want string) bool {
 func TestCreateTeamTournament(t *testing.T) {
 	tests := []struct {
 		name   string
-		change func(*domain.NewTournamentSpec)
+		change func(*tournaments.NewTournamentSpec)
 		code   string // "" when it is created
 		titles []string
 	}{
-		{"teams named by their members", func(*domain.NewTournamentSpec) {}, "", []string{"P0 & Q0", "P1 & Q1", "P2 & Q2"}},
-		{"a named team", func(s *domain.NewTournamentSpec) { s.TeamNames = []string{"", "Walls"} }, "", []string{"P0 & Q0", "Walls", "P2 & Q2"}},
-		{"a player without a partner", func(s *domain.NewTournamentSpec) { s.Partners = s.Partners[:2] }, domain.CodeInvalidInput, nil},
-		{"partners without teams", func(s *domain.NewTournamentSpec) { s.Teams = false }, domain.CodeInvalidInput, nil},
-		{"his own partner", func(s *domain.NewTournamentSpec) { s.Partners[1].Email = "P1@example.org" }, domain.CodeDuplicateAddress, nil},
-		{"a partner in two teams", func(s *domain.NewTournamentSpec) { s.Partners[2].Email = "q0@example.org" }, domain.CodeDuplicateAddress, nil},
-		{"a partner who is another team's player", func(s *domain.NewTournamentSpec) { s.Partners[2].Email = "p0@example.org" }, domain.CodeDuplicateAddress, nil},
-		{"a team name with a newline", func(s *domain.NewTournamentSpec) { s.TeamNames = []string{"A\nB"} }, domain.CodeInvalidInput, nil},
-		{"more names than teams", func(s *domain.NewTournamentSpec) { s.TeamNames = make([]string, 4) }, domain.CodeInvalidInput, nil},
-		{"Les has no team game", func(s *domain.NewTournamentSpec) { s.Ruleset = les.RulesetName }, domain.CodeTeamsUnsupported, nil},
-		{"a 6x6 wall string", func(s *domain.NewTournamentSpec) { s.Params = map[string]string{"walls": "x"} }, domain.CodeInvalidInput, nil},
+		{"teams named by their members", func(*tournaments.NewTournamentSpec) {}, "", []string{"P0 & Q0", "P1 & Q1", "P2 & Q2"}},
+		{"a named team", func(s *tournaments.NewTournamentSpec) { s.TeamNames = []string{"", "Walls"} }, "", []string{"P0 & Q0", "Walls", "P2 & Q2"}},
+		{"a player without a partner", func(s *tournaments.NewTournamentSpec) { s.Partners = s.Partners[:2] }, domain.CodeInvalidInput, nil},
+		{"partners without teams", func(s *tournaments.NewTournamentSpec) { s.Teams = false }, domain.CodeInvalidInput, nil},
+		{"his own partner", func(s *tournaments.NewTournamentSpec) { s.Partners[1].Email = "P1@example.org" }, domain.CodeDuplicateAddress, nil},
+		{"a partner in two teams", func(s *tournaments.NewTournamentSpec) { s.Partners[2].Email = "q0@example.org" }, domain.CodeDuplicateAddress, nil},
+		{"a partner who is another team's player", func(s *tournaments.NewTournamentSpec) { s.Partners[2].Email = "p0@example.org" }, domain.CodeDuplicateAddress, nil},
+		{"a team name with a newline", func(s *tournaments.NewTournamentSpec) { s.TeamNames = []string{"A\nB"} }, domain.CodeInvalidInput, nil},
+		{"more names than teams", func(s *tournaments.NewTournamentSpec) { s.TeamNames = make([]string, 4) }, domain.CodeInvalidInput, nil},
+		{"Les has no team game", func(s *tournaments.NewTournamentSpec) { s.Ruleset = les.RulesetName }, tournaments.CodeTeamsUnsupported, nil},
+		{"a 6x6 wall string", func(s *tournaments.NewTournamentSpec) { s.Params = map[string]string{"walls": "x"} }, domain.CodeInvalidInput, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := teamSpec(3)
 			tt.change(&spec)
-			tour, err := domain.CreateTournament(spec, "t_1", testCreator, t0, 100)
+			tour, err := tournaments.CreateTournament(spec, "t_1", testCreator, t0, 100)
 			if refused(t, err, tt.code) {
 				return
 			}
@@ -86,7 +87,7 @@ func TestCreateTeamTournament(t *testing.T) {
 // the Black team on side 1 (Black and Red), on 8x8; either member finds
 // his team, and the team's result is the side's.
 func TestTeamGameSeatsAndStandings(t *testing.T) {
-	tour, err := domain.CreateTournament(teamSpec(2), "t_1", testCreator, t0, 100)
+	tour, err := tournaments.CreateTournament(teamSpec(2), "t_1", testCreator, t0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,63 +140,63 @@ func TestTeamEntrantChanges(t *testing.T) {
 	now := t0.Add(time.Minute)
 	tests := []struct {
 		name string
-		do   func(*domain.Tournament) error
+		do   func(*tournaments.Tournament) error
 		code string
-		want func(*domain.Tournament) string // "" when as expected
+		want func(*tournaments.Tournament) string // "" when as expected
 	}{
-		{"the partner withdraws the team", func(tour *domain.Tournament) error {
+		{"the partner withdraws the team", func(tour *tournaments.Tournament) error {
 			i, ok := tour.EntrantOf("q1@example.org")
 			if !ok {
 				return errors.New("the partner finds no team")
 			}
-			_, err := tour.Withdraw(i, "", domain.ByPlayer("Q1"), "", now)
+			_, err := tour.Withdraw(i, "", tournaments.ByPlayer("Q1"), "", now)
 			return err
-		}, "", func(tour *domain.Tournament) string {
+		}, "", func(tour *tournaments.Tournament) string {
 			if _, in := tour.EntrantOf("p1@example.org"); in || len(tour.Entrants) != 2 {
 				return "the team is still entered"
 			}
 			return ""
 		}},
-		{"the partner corrected", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 1, Name: ptr("Quinn"), Email: ptr("quinn@example.org"), Correction: true}, false, now)
-		}, "", func(tour *domain.Tournament) string {
+		{"the partner corrected", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Member: 1, Name: ptr("Quinn"), Email: ptr("quinn@example.org"), Correction: true}, false, now)
+		}, "", func(tour *tournaments.Tournament) string {
 			if e := tour.Entrants[1]; e.Partner.Email != "quinn@example.org" || e.Email != "p1@example.org" || e.Title() != "P1 & Quinn" {
 				return fmt.Sprintf("%+v", e)
 			}
 			return ""
 		}},
-		{"a partner who plays for another team", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 1, Name: ptr("P2"), Email: ptr("p2@example.org"), Correction: true}, false, now)
-		}, domain.CodeAlreadyEntered, nil},
-		{"a partner who is his team mate", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 1, Name: ptr("P1"), Email: ptr("p1@example.org"), Correction: true}, false, now)
+		{"a partner who plays for another team", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Member: 1, Name: ptr("P2"), Email: ptr("p2@example.org"), Correction: true}, false, now)
+		}, tournaments.CodeAlreadyEntered, nil},
+		{"a partner who is his team mate", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Member: 1, Name: ptr("P1"), Email: ptr("p1@example.org"), Correction: true}, false, now)
 		}, domain.CodeDuplicateAddress, nil},
-		{"a third member", func(tour *domain.Tournament) error {
-			return tour.UpdateEntrant(1, domain.EntrantChange{Member: 2, Name: ptr("X"), Email: ptr("x@example.org"), Correction: true}, false, now)
+		{"a third member", func(tour *tournaments.Tournament) error {
+			return tour.UpdateEntrant(1, tournaments.EntrantChange{Member: 2, Name: ptr("X"), Email: ptr("x@example.org"), Correction: true}, false, now)
 		}, domain.CodeNotFound, nil},
-		{"a team added", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},
+		{"a team added", func(tour *tournaments.Tournament) error {
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},
 				Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}, Team: "AB"}, "", now)
 			return err
-		}, "", func(tour *domain.Tournament) string {
+		}, "", func(tour *tournaments.Tournament) string {
 			if e := tour.Entrants[3]; e.Title() != "AB" || len(e.Members()) != 2 {
 				return fmt.Sprintf("%+v", e)
 			}
 			return ""
 		}},
-		{"a player added alone", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"}}, "", now)
+		{"a player added alone", func(tour *tournaments.Tournament) error {
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"}}, "", now)
 			return err
 		}, domain.CodeInvalidInput, nil},
-		{"a team with an entered partner", func(tour *domain.Tournament) error {
-			_, err := tour.AddEntrant(domain.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},
+		{"a team with an entered partner", func(tour *tournaments.Tournament) error {
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},
 				Partner: &domain.Player{Name: "Q0", Email: "q0@example.org"}}, "", now)
 			return err
-		}, domain.CodeAlreadyEntered, nil},
+		}, tournaments.CodeAlreadyEntered, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tour, err := domain.CreateTournament(teamSpec(3), "t_1", testCreator, t0, 100)
+			tour, err := tournaments.CreateTournament(teamSpec(3), "t_1", testCreator, t0, 100)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,16 +217,16 @@ func TestServiceJoinTeam(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	spec := teamSpec(0)
-	spec.Registration = &domain.Registration{Public: true}
-	tour, err := f.svc.CreateTournament(ctx, spec, creatorID)
+	spec.Registration = &tournaments.Registration{Public: true}
+	tour, err := f.tours.CreateTournament(ctx, spec, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := domain.TournamentRequest{ID: tour.ID}
+	req := tournaments.TournamentRequest{ID: tour.ID}
 	seen := len(f.store.Queued())
 	ann := domain.User{ID: annID, Email: "ann@example.org"}
-	entry := domain.Entrant{Player: domain.Player{Name: "Ann"}, Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}, Team: "Walls"}
-	done, err := f.svc.JoinTournament(ctx, req, ann, entry, 0)
+	entry := tournaments.Entrant{Player: domain.Player{Name: "Ann"}, Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}, Team: "Walls"}
+	done, err := f.tours.JoinTournament(ctx, req, ann, entry, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,12 +242,12 @@ func TestServiceJoinTeam(t *testing.T) {
 		t.Errorf("mail %q, want %q", got, want)
 	}
 	bob := domain.User{ID: 99, Email: "bob@example.org"}
-	_, err = f.svc.JoinTournament(ctx, domain.TournamentRequest{ID: tour.ID}, bob,
-		domain.Entrant{Player: domain.Player{Name: "Bob"}, Partner: &domain.Player{Name: "Cat", Email: "cat@example.org"}}, 0)
-	if code(err) != domain.CodeAlreadyEntered {
+	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob,
+		tournaments.Entrant{Player: domain.Player{Name: "Bob"}, Partner: &domain.Player{Name: "Cat", Email: "cat@example.org"}}, 0)
+	if code(err) != tournaments.CodeAlreadyEntered {
 		t.Errorf("Bob joined again: %v", err)
 	}
-	_, err = f.svc.JoinTournament(ctx, domain.TournamentRequest{ID: tour.ID}, bob, domain.Entrant{Player: domain.Player{Name: "Bob"}}, 0)
+	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob, tournaments.Entrant{Player: domain.Player{Name: "Bob"}}, 0)
 	if code(err) != domain.CodeInvalidInput {
 		t.Errorf("joined a team event alone: %v", err)
 	}
@@ -260,16 +261,16 @@ func TestServiceTeamRound(t *testing.T) {
 	ctx := t.Context()
 	spec := teamSpec(2)
 	spec.FirstStart, spec.Interval = f.now.Add(time.Hour), 10*day
-	tour, err := f.svc.CreateTournament(ctx, spec, creatorID)
+	tour, err := f.tours.CreateTournament(ctx, spec, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.now = f.now.Add(time.Hour)
 	seen := len(f.store.Queued())
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
-	if tour, err = f.svc.Tournament(ctx, tour.ID); err != nil {
+	if tour, err = f.tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	g, err := f.store.Game(ctx, tour.RunningGames()[0])
@@ -290,7 +291,7 @@ func TestServiceTeamRound(t *testing.T) {
 	partner := tour.Entrants[p.White].Partner.Email
 	entrant, _ := tour.EntrantOf(partner)
 	seen = len(f.store.Queued())
-	done, err := f.svc.Withdraw(ctx, domain.TournamentRequest{ID: tour.ID}, entrant, "", domain.ByPlayer("Q"), "")
+	done, err := f.tours.Withdraw(ctx, tournaments.TournamentRequest{ID: tour.ID}, entrant, "", tournaments.ByPlayer("Q"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +305,7 @@ func TestServiceTeamRound(t *testing.T) {
 		t.Errorf("outcome %+v", o)
 	}
 	f.now = f.now.Add(time.Minute)
-	if _, err := f.svc.TickTournament(ctx, tour.ID); err != nil {
+	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	var final []string

@@ -1,4 +1,4 @@
-package domain_test
+package tournaments_test
 
 import (
 	"encoding/json"
@@ -8,23 +8,24 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // registering is a Swiss event open for sign-up, with Ann entered.
-func registering(t *testing.T) domain.Tournament {
+func registering(t *testing.T) tournaments.Tournament {
 	t.Helper()
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2,
-		FirstStart: t0.Add(day), Interval: day, Registration: &domain.Registration{}}, "t_1", testCreator, t0, 7)
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 2,
+		FirstStart: t0.Add(day), Interval: day, Registration: &tournaments.Registration{}}, "t_1", testCreator, t0, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tour.Join(domain.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"}}, 5, 1, t0); err != nil {
+	if _, err := tour.Join(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"}}, 5, 1, t0); err != nil {
 		t.Fatal(err)
 	}
 	return tour
 }
 
-func actions(tour *domain.Tournament) []string {
+func actions(tour *tournaments.Tournament) []string {
 	var out []string
 	for _, e := range tour.Log {
 		out = append(out, e.Action+" "+e.Detail)
@@ -37,7 +38,7 @@ func actions(tour *domain.Tournament) []string {
 // a change). They do not when something else named him in between (the
 // log would speak of someone who never came), nor after the start.
 func TestJoinAndLeaveCancelOut(t *testing.T) {
-	bob := domain.Entrant{Player: domain.Player{Name: "Bob", Email: "bob@example.org"}}
+	bob := tournaments.Entrant{Player: domain.Player{Name: "Bob", Email: "bob@example.org"}}
 	t.Run("240 times", func(t *testing.T) {
 		tour := registering(t)
 		before := actions(&tour)
@@ -47,7 +48,7 @@ func TestJoinAndLeaveCancelOut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := tour.Withdraw(n, "", domain.ByPlayer("Bob"), "", t0.Add(time.Duration(i)*time.Minute)); err != nil {
+			if _, err := tour.Withdraw(n, "", tournaments.ByPlayer("Bob"), "", t0.Add(time.Duration(i)*time.Minute)); err != nil {
 				t.Fatal(err)
 			}
 			if tour.Version != version+2 {
@@ -68,10 +69,10 @@ func TestJoinAndLeaveCancelOut(t *testing.T) {
 	t.Run("others joined meanwhile", func(t *testing.T) {
 		tour := registering(t)
 		n, _ := tour.Join(bob, 6, 1, t0)
-		if _, err := tour.Join(domain.Entrant{Player: domain.Player{Name: "Cat", Email: "cat@example.org"}}, 7, 1, t0); err != nil {
+		if _, err := tour.Join(tournaments.Entrant{Player: domain.Player{Name: "Cat", Email: "cat@example.org"}}, 7, 1, t0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tour.Withdraw(n, "", domain.ByPlayer("Bob"), "", t0); err != nil {
+		if _, err := tour.Withdraw(n, "", tournaments.ByPlayer("Bob"), "", t0); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := actions(&tour), []string{"joined Ann joined", "joined Cat joined"}; !slices.Equal(got, want) {
@@ -84,7 +85,7 @@ func TestJoinAndLeaveCancelOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tour.Withdraw(n, "", domain.ByOrganiser, "", t0); err != nil {
+		if _, err := tour.Withdraw(n, "", tournaments.ByOrganiser, "", t0); err != nil {
 			t.Fatal(err)
 		}
 		if got, want := actions(&tour), []string{"joined Ann joined"}; !slices.Equal(got, want) {
@@ -94,10 +95,10 @@ func TestJoinAndLeaveCancelOut(t *testing.T) {
 	t.Run("renamed in between", func(t *testing.T) {
 		tour := registering(t)
 		n, _ := tour.Join(bob, 6, 1, t0)
-		if err := tour.UpdateEntrant(n, domain.EntrantChange{Name: ptr("Robert")}, false, t0); err != nil {
+		if err := tour.UpdateEntrant(n, tournaments.EntrantChange{Name: ptr("Robert")}, false, t0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tour.Withdraw(n, "", domain.ByPlayer("Robert"), "", t0); err != nil {
+		if _, err := tour.Withdraw(n, "", tournaments.ByPlayer("Robert"), "", t0); err != nil {
 			t.Fatal(err)
 		}
 		want := []string{"joined Ann joined", "joined Bob joined", "entrant_edited Bob is now called Robert", "left Robert left before the start"}
@@ -107,10 +108,10 @@ func TestJoinAndLeaveCancelOut(t *testing.T) {
 	})
 	t.Run("after the start", func(t *testing.T) {
 		tour := started(t)
-		if _, err := tour.Withdraw(1, "", domain.ByPlayer("P1"), "", t0.Add(2*time.Hour)); err != nil {
+		if _, err := tour.Withdraw(1, "", tournaments.ByPlayer("P1"), "", t0.Add(2*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if last := tour.Log[len(tour.Log)-1]; last.Action != domain.ActionWithdrawn {
+		if last := tour.Log[len(tour.Log)-1]; last.Action != tournaments.ActionWithdrawn {
 			t.Errorf("the log ends with %+v", last)
 		}
 	})
@@ -136,7 +137,7 @@ func TestTrimLog(t *testing.T) {
 	if _, ok := tour.LogEntryNumbered(300); ok {
 		t.Error("entry 300 is still found")
 	}
-	if e, ok := tour.LogEntryNumbered(301); !ok || e.Action != domain.ActionPaused || e.Reason != "150" {
+	if e, ok := tour.LogEntryNumbered(301); !ok || e.Action != tournaments.ActionPaused || e.Reason != "150" {
 		t.Errorf("entry 301 is %+v, %v; want the 151st pause", e, ok)
 	}
 	if err := tour.Pause("again", t0); err != nil {
@@ -168,7 +169,7 @@ func TestLogStoredBeforeNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var old domain.Tournament // as stored before: no numbers, no count
+	var old tournaments.Tournament // as stored before: no numbers, no count
 	if err := json.Unmarshal(b, &old); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestLogStoredBeforeNumbers(t *testing.T) {
 		old.Log[i].Number = 0
 	}
 	old.Logged = 0
-	if e, ok := old.LogEntryNumbered(5); !ok || e.Action != domain.ActionPaused || old.LastLogNumber() != 6 {
+	if e, ok := old.LogEntryNumbered(5); !ok || e.Action != tournaments.ActionPaused || old.LastLogNumber() != 6 {
 		t.Errorf("entry 5 of an old log: %+v, %v; last %d", e, ok, old.LastLogNumber())
 	}
 	if err := old.Pause("new", at); err != nil {
@@ -186,7 +187,7 @@ func TestLogStoredBeforeNumbers(t *testing.T) {
 	if e, ok := old.LogEntryNumbered(7); !ok || e.Reason != "new" || old.Trimmed != 3 {
 		t.Errorf("entry 7 after trimming an old log: %+v, %v; %d trimmed", e, ok, old.Trimmed)
 	}
-	if e, ok := old.LogEntryNumbered(4); !ok || e.Action != domain.ActionResumed {
+	if e, ok := old.LogEntryNumbered(4); !ok || e.Action != tournaments.ActionResumed {
 		t.Errorf("entry 4 after trimming an old log: %+v, %v", e, ok)
 	}
 }
@@ -199,31 +200,31 @@ func TestLogStoredBeforeNumbers(t *testing.T) {
 func TestServiceLogStaysBounded(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	svc := domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now }, TournamentLog: 20})
+	tours := tournaments.NewService(tournaments.Config{Store: f.store, Now: func() time.Time { return f.now }, Log: 20})
 	spec := teamSpec(0)
-	spec.Registration = &domain.Registration{Public: true}
-	tour, err := svc.CreateTournament(ctx, spec, creatorID)
+	spec.Registration = &tournaments.Registration{Public: true}
+	tour, err := tours.CreateTournament(ctx, spec, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := domain.TournamentRequest{ID: tour.ID}
+	req := tournaments.TournamentRequest{ID: tour.ID}
 	// A mailed action first: leaving, which logs nothing, must not mail
 	// it again.
-	if _, err := svc.PostponeRound(ctx, req, 1, day, "club holiday"); err != nil {
+	if _, err := tours.PostponeRound(ctx, req, 1, day, "club holiday"); err != nil {
 		t.Fatal(err)
 	}
 	ann := domain.User{ID: annID, Email: "ann@example.org"}
-	entry := domain.Entrant{Player: domain.Player{Name: "Ann"}, Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}}
+	entry := tournaments.Entrant{Player: domain.Player{Name: "Ann"}, Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}}
 	seen := len(f.store.Queued())
 	for range 240 {
-		if _, err := svc.JoinTournament(ctx, req, ann, entry, 0); err != nil {
+		if _, err := tours.JoinTournament(ctx, req, ann, entry, 0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Withdraw(ctx, req, 0, "", domain.ByPlayer("Ann"), ""); err != nil {
+		if _, err := tours.Withdraw(ctx, req, 0, "", tournaments.ByPlayer("Ann"), ""); err != nil {
 			t.Fatal(err)
 		}
 	}
-	stored, err := svc.Tournament(ctx, tour.ID)
+	stored, err := tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,20 +242,20 @@ func TestServiceLogStaysBounded(t *testing.T) {
 	}
 
 	for range 15 {
-		if _, err := svc.PauseTournament(ctx, req, "holiday"); err != nil {
+		if _, err := tours.PauseTournament(ctx, req, "holiday"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.ResumeTournament(ctx, req, "back"); err != nil {
+		if _, err := tours.ResumeTournament(ctx, req, "back"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if stored, err = svc.Tournament(ctx, tour.ID); err != nil {
+	if stored, err = tours.Tournament(ctx, tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	if len(stored.Log) != 20 || stored.Trimmed != 11 || stored.LastLogNumber() != 271 {
 		t.Errorf("after 30 actions under a bound of 20: %d kept, %d trimmed, the last numbered %d", len(stored.Log), stored.Trimmed, stored.LastLogNumber())
 	}
-	if first := stored.Log[0]; first.Number != 252 || first.Action != domain.ActionPaused {
+	if first := stored.Log[0]; first.Number != 252 || first.Action != tournaments.ActionPaused {
 		t.Errorf("the oldest entry kept is %+v", first)
 	}
 }
