@@ -123,12 +123,16 @@ func testAccountTournaments(t *testing.T, s Store) {
 	if err := open.CloseRegistration(T0); err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.SaveTournament(ctx, &open, version-1) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+		return tx.SaveTournament(ctx, &open, version-1)
+	})
 	version = closed.Version
 	if err := closed.UpdateEntrant(1, tournaments.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.SaveTournament(ctx, &closed, version) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+		return tx.SaveTournament(ctx, &closed, version)
+	})
 	for _, c := range []struct {
 		email string
 		want  string
