@@ -19,7 +19,6 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
-	tourn "github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Store is the store. The zero value is not usable: call New.
@@ -42,7 +41,7 @@ type data struct {
 	pushes      []domain.PushSubscription // by id
 	pushKey     *domain.PushKey
 	vacations   []vacation
-	tournaments map[string]tourn.Tournament
+	tournaments map[string]tournaments.Tournament
 	queued      []Queued
 	events      []domain.Event
 	lastEvent   int64 // the Seq of the last event written, pruned or not
@@ -102,7 +101,7 @@ var (
 func New(users ...domain.User) *Store {
 	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
-		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]tourn.Tournament{},
+		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]tournaments.Tournament{},
 		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{},
 		full: map[string]time.Time{}}}
 	for _, u := range users {

@@ -27,7 +27,6 @@ const (
 var (
 	t0        = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	openWalls = strings.Repeat("0", 60) // 6x6 without walls
-	white     = less.White.String()
 	black     = less.Black.String()
 )
 
@@ -42,8 +41,6 @@ func asRequester(ctx context.Context, caller, client string) context.Context {
 	return domain.WithRequester(ctx, domain.Requester{Caller: caller, Client: client})
 }
 
-const opening = "e5e4:e4d4:d4c4" // legal for White on openWalls
-
 const (
 	creatorID = 1
 	annID     = 2
@@ -55,10 +52,6 @@ type fixture struct {
 	tours *tournaments.Service
 	game  domain.Game
 	now   time.Time
-	// replies counts the replies sent (see reply), for their Message-IDs;
-	// unread is what they say of why they were not read.
-	replies int
-	unread  string
 }
 
 // newFixture creates a two-player game (ann White, bob Black) made by org.
@@ -87,8 +80,6 @@ func seat(g domain.Game, c string) domain.Credentials {
 	s, _ := g.Seat(c)
 	return domain.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
 }
-
-var creator = domain.Credentials{UserID: creatorID, UserEmail: "org@example.org"}
 
 // present renders the change as its new version and ply: enough to tell
 // one stored response from another.
