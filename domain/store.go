@@ -47,6 +47,7 @@ type Store interface {
 	GameReader
 	GamesReader
 	AccountReader
+	SessionReader
 	PersonalTokenReader
 	PushReader
 	ScheduleReader
@@ -67,6 +68,7 @@ type Store interface {
 type StoreTx interface {
 	GameReader
 	AccountTx
+	SessionTx
 	PersonalTokenTx
 	PushTx
 	MailFacts
@@ -297,7 +299,7 @@ func applyChange(ctx context.Context, tx *Tx, before *Game, c *GameChange, u *Ga
 
 // Tx is a unit of work as the use cases see it: the store's, with every
 // notice it queues passed through the mail policy first. Its InsertGame,
-// UpdateGame, AddNotice and AddLoginToken take what a change causes and
+// UpdateGame and AddNotice take what a change causes and
 // hand the store only the mail the policy admits, or refuse the change.
 type Tx struct {
 	StoreTx
@@ -353,12 +355,6 @@ func (t *Tx) AddNotice(ctx context.Context, n Notice, locale string, c Cause, no
 		return err
 	}
 	return t.StoreTx.AddNotice(ctx, n, mail, now)
-}
-
-// AddLoginToken stores a login token and queues the email that carries it
-// (see loginMail).
-func (t *Tx) AddLoginToken(ctx context.Context, lt LoginToken, now time.Time) error {
-	return t.StoreTx.AddLoginToken(ctx, lt, loginMail(lt.Email, lt.Locale), now)
 }
 
 // RefuseSuppressed refuses addresses that a caller typed (an entrant, a
