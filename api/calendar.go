@@ -24,7 +24,7 @@ func (s *Server) calendar(c echo.Context) error {
 		return NewProblem(http.StatusBadRequest, "invalid_link", "This calendar link is not valid.")
 	}
 	ctx := c.Request().Context()
-	u, err := s.app.UserByID(ctx, userID)
+	u, err := s.accounts.UserByID(ctx, userID)
 	if err != nil {
 		return err
 	}

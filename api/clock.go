@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // timeRequest is a game's time control as a client asks for it, in whole
@@ -122,7 +123,7 @@ type vacationRequest struct {
 }
 
 func (s *Server) listVacations(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountRead)
+	p, err := s.account(c, accounts.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -140,7 +141,7 @@ func (s *Server) listVacations(c echo.Context) error {
 // declareVacation records a period away: deadlines of the player's games
 // (that allow vacations) do not count it.
 func (s *Server) declareVacation(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountWrite)
+	p, err := s.account(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func (s *Server) declareVacation(c echo.Context) error {
 }
 
 func (s *Server) cancelVacation(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountWrite)
+	p, err := s.account(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}

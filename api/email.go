@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 type mailStatusView struct {
@@ -28,7 +29,7 @@ type mailListView struct {
 // gameMail lists the emails a game caused and whether they were delivered,
 // so a player who got nothing can see why.
 func (s *Server) gameMail(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -111,7 +112,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 // createGame creates a game and emails each player his invitation with his
 // own move link. The creator gets the game, never the players' links.
 func (s *Server) createGame(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeGamesCreate)
+	p, err := s.account(c, accounts.ScopeGamesCreate)
 	if err != nil {
 		return err
 	}
@@ -180,7 +181,7 @@ func (s *Server) readableGame(c echo.Context, scope string) (domain.Game, domain
 // getGame returns a game. Its ETag is the game's version: a client polling
 // with If-None-Match gets 304 until something happens.
 func (s *Server) getGame(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -226,7 +227,7 @@ type movesView struct {
 // moves of the turn so far (query "turn"), optionally of one piece ("from"),
 // with their costs: what the play page shows when a piece is tapped.
 func (s *Server) legalMoves(c echo.Context) error {
-	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -261,7 +262,7 @@ type turnsView struct {
 }
 
 func (s *Server) listTurns(c echo.Context) error {
-	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -302,7 +303,7 @@ type recordView struct {
 // record exports the game record: the engine's text format (like PGN), or
 // the same as JSON.
 func (s *Server) record(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -362,7 +363,7 @@ type previewView struct {
 // previewTurn judges a turn without playing it: the resulting position, or
 // the rule it breaks.
 func (s *Server) previewTurn(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesPlay)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -428,7 +429,7 @@ func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
 // game), and the path of the latest turn that moved a piece, so that the
 // path stays in sight after automatic passes. The play page draws it.
 func (s *Server) viewBoard(c echo.Context) error {
-	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -519,7 +520,7 @@ func (s *Server) resign(c echo.Context) error {
 // request has one, and answers with the game and what was played.
 func (s *Server) changeGame(c echo.Context, body []byte,
 	change func(domain.GameRequest) (domain.Response, bool, error)) error {
-	p, err := s.caller(c, domain.ScopeGamesPlay)
+	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -589,7 +590,7 @@ type linkSentView struct {
 // rotateSeatLink renews a seat's move link: old links stop working and the
 // new one is emailed to the seat's player (never returned to the caller).
 func (s *Server) rotateSeatLink(c echo.Context) error {
-	p, err := s.caller(c, domain.ScopeGamesPlay)
+	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -603,7 +604,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 // rotateSpectatorLink replaces the game's spectator link: older links stop
 // working. It answers the game, with the new link.
 func (s *Server) rotateSpectatorLink(c echo.Context) error {
-	p, err := s.caller(c, domain.ScopeGamesPlay)
+	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -632,7 +633,7 @@ func (s *Server) rematch(c echo.Context) error {
 	if _, err := decodeJSONBody(c, &struct{}{}); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeGamesCreate)
+	p, err := s.caller(c, accounts.ScopeGamesCreate)
 	if err != nil {
 		return err
 	}

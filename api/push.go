@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
@@ -130,7 +131,7 @@ func (s *Server) subscribePush(c echo.Context) error {
 	if err := s.pushEnabled(); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeAccountWrite)
+	p, err := s.caller(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func (s *Server) listPushSubscriptions(c echo.Context) error {
 	if err := s.pushEnabled(); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeAccountRead)
+	p, err := s.caller(c, accounts.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func (s *Server) deletePushSubscription(c echo.Context) error {
 	if err := s.pushEnabled(); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeAccountWrite)
+	p, err := s.caller(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/egress"
 )
@@ -108,6 +109,8 @@ type Server struct {
 	http *http.Server
 	db   Store
 	app  *domain.Service
+	// accounts are the use cases of accounts, sessions and tokens.
+	accounts *accounts.Service
 	// tournaments are the use cases of tournaments.
 	tournaments *tournaments.Service
 	// webhooks are the use cases of the account's webhooks.
@@ -167,6 +170,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	mail := domain.NewMailPolicy(cfg.MailLimits)
 	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, Mail: mail,
 		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
+	s.accounts = accounts.NewService(accounts.Config{Store: cfg.DB, Now: s.now, Mail: mail})
 	s.tournaments = tournaments.NewService(tournaments.Config{Store: cfg.DB, Now: s.now, Mail: mail, Log: cfg.TournamentLog})
 	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -12,6 +13,7 @@ import (
 // repo.DB is one.
 type Store interface {
 	tournaments.Store
+	accounts.Store
 	domain.RateLimiter
 	// EventReader serves the event streams.
 	domain.EventReader

@@ -14,7 +14,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // The kinds of token lesspost signs. A token of one kind is never accepted
@@ -117,7 +117,7 @@ func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
 
 // Access returns an account token for a session, valid for AccessTTL but
 // not beyond the session, and when it expires.
-func (t *Tokens) Access(sess domain.Session) (string, time.Time, error) {
+func (t *Tokens) Access(sess accounts.Session) (string, time.Time, error) {
 	expires := t.now().Add(AccessTTL)
 	if sess.ExpiresAt.Before(expires) {
 		expires = sess.ExpiresAt

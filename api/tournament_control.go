@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -47,7 +48,7 @@ type tournamentList struct {
 // of every category, or (category=) a page of one, each category bounded
 // and paged on its own.
 func (s *Server) listTournaments(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeGamesRead)
+	p, err := s.account(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -162,7 +163,7 @@ func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id str
 
 // organiser authenticates the organiser of the tournament in the path.
 func (s *Server) organiser(c echo.Context, what string) (*principal, tournaments.Tournament, error) {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return nil, tournaments.Tournament{}, err
 	}
@@ -275,7 +276,7 @@ type joinRequest struct {
 // joinTournament signs the account up, by the invite link's token or, for
 // a public registration, without.
 func (s *Server) joinTournament(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -509,7 +510,7 @@ func (s *Server) viewTournamentFor(t *tournaments.Tournament, who viewer) tourna
 }
 
 func (s *Server) createTournament(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}
@@ -537,7 +538,7 @@ func (s *Server) getTournament(c echo.Context) error {
 	var p *principal
 	if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
 		var err error
-		if p, err = s.account(c, domain.ScopeGamesRead); err != nil {
+		if p, err = s.account(c, accounts.ScopeGamesRead); err != nil {
 			return err
 		}
 	}
@@ -619,7 +620,7 @@ type withdrawRequest struct {
 // withdraw takes a player out of a tournament: the player himself (an
 // account with his address) or the organiser. Remaining games are forfeited.
 func (s *Server) withdraw(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}

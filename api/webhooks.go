@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
@@ -152,7 +153,7 @@ func (s *Server) webhookOf(c echo.Context, scope string) (*principal, int64, err
 
 // listWebhooks lists the account's endpoints, never their secrets.
 func (s *Server) listWebhooks(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksRead)
+	p, err := s.account(c, accounts.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -169,7 +170,7 @@ func (s *Server) listWebhooks(c echo.Context) error {
 
 // createWebhook registers an endpoint and answers its secret, this once.
 func (s *Server) createWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
+	p, err := s.account(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (s *Server) createWebhook(c echo.Context) error {
 
 // getWebhook reads one endpoint.
 func (s *Server) getWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksRead)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func (s *Server) getWebhook(c echo.Context) error {
 // updateWebhook changes an endpoint's URL, description, event types or
 // whether it is enabled.
 func (s *Server) updateWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -218,7 +219,7 @@ func (s *Server) updateWebhook(c echo.Context) error {
 
 // deleteWebhook deletes an endpoint and its log.
 func (s *Server) deleteWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func (s *Server) deleteWebhook(c echo.Context) error {
 // rotateWebhookSecret gives an endpoint a new secret, answered this once;
 // the old one signs beside it for a day.
 func (s *Server) rotateWebhookSecret(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -244,7 +245,7 @@ func (s *Server) rotateWebhookSecret(c echo.Context) error {
 
 // listWebhookDeliveries pages an endpoint's delivery log, newest first.
 func (s *Server) listWebhookDeliveries(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksRead)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -276,7 +277,7 @@ func (s *Server) listWebhookDeliveries(c echo.Context) error {
 
 // redeliverWebhook sends a delivery again, at once, with its webhook-id.
 func (s *Server) redeliverWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -294,7 +295,7 @@ func (s *Server) redeliverWebhook(c echo.Context) error {
 
 // pingWebhook queues a ping event for an endpoint.
 func (s *Server) pingWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}

@@ -60,6 +60,9 @@ type AccountReader interface {
 // AccountTx is what a unit of work may do to an account's vacations and
 // the games they move.
 type AccountTx interface {
+	// EnsureUser returns the account of an address, created if it has none
+	// (with ReplyConfirmations on).
+	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
 	// Vacations lists an address's vacations that end after since.
 	Vacations(ctx context.Context, email string, since time.Time) ([]Period, error)
 	// SeatsAway gives the vacations of the seats' players, from since on.

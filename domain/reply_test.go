@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -140,7 +141,7 @@ func TestPlayByReply(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			ctx := t.Context()
-			if _, err := f.svc.UpdateUser(ctx, annID, domain.AccountSettings{Locale: "de", ReplyConfirmations: tt.confirm}); err != nil {
+			if _, err := f.accounts.UpdateUser(ctx, annID, accounts.AccountSettings{Locale: "de", ReplyConfirmations: tt.confirm}); err != nil {
 				t.Fatal(err)
 			}
 			if tt.before != nil {

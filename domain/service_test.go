@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/memstore"
 )
@@ -27,8 +28,10 @@ const (
 type fixture struct {
 	store *memstore.Store
 	svc   *domain.Service
-	game  domain.Game
-	now   time.Time
+	// accounts are the accounts' use cases on the same store and clock.
+	accounts *accounts.Service
+	game     domain.Game
+	now      time.Time
 	// replies counts the replies sent (see reply), for their Message-IDs;
 	// unread is what they say of why they were not read.
 	replies int
@@ -45,6 +48,7 @@ func newFixture(t *testing.T) *fixture {
 	f.svc = domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
+	f.accounts = accounts.NewService(accounts.Config{Store: f.store, Now: func() time.Time { return f.now }})
 	g, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
@@ -373,65 +377,10 @@ func code(err error) string {
 	return ""
 }
 
-func TestServiceLogin(t *testing.T) {
-	f := newFixture(t)
-	ctx := t.Context()
-	for i := range domain.MaxLoginsPerHour {
-		if err := f.svc.RequestLogin(ctx, "cat@example.org", ""); err != nil {
-			t.Fatalf("login %d: %v", i+1, err)
-		}
-	}
-	if err := f.svc.RequestLogin(ctx, "cat@example.org", ""); code(err) != domain.CodeTooManyLogins {
-		t.Errorf("one login too many: %v, want %s", err, domain.CodeTooManyLogins)
-	}
-	q := f.store.Queued()
-	last := q[len(q)-1]
-	if last.Kind != domain.NoticeLogin || last.Email != "cat@example.org" || len(q) != 2+domain.MaxLoginsPerHour {
-		t.Fatalf("queued %d notices, the last %+v; want %d, a login to cat", len(q), last, 2+domain.MaxLoginsPerHour)
-	}
-	g, err := f.svc.ExchangeLogin(ctx, last.Secret, time.Hour)
-	sess := g.Session
-	if err != nil || sess.User.Email != "cat@example.org" || !sess.ExpiresAt.Equal(f.now.Add(time.Hour)) {
-		t.Fatalf("ExchangeLogin = %+v, %v", sess, err)
-	}
-	if _, err := f.svc.ActiveSession(ctx, sess.ID); err != nil {
-		t.Errorf("the new session: %v", err)
-	}
-	for _, token := range []string{last.Secret, "not-a-token"} {
-		if _, err := f.svc.ExchangeLogin(ctx, token, time.Hour); code(err) != domain.CodeLoginInvalid {
-			t.Errorf("exchanging %q: %v, want %s", token, err, domain.CodeLoginInvalid)
-		}
-	}
-	if err := f.svc.Logout(ctx, sess.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.svc.ActiveSession(ctx, sess.ID); code(err) != domain.CodeUnauthorized {
-		t.Errorf("the session after logout: %v, want %s", err, domain.CodeUnauthorized)
-	}
-}
-
-func TestServiceSessions(t *testing.T) {
-	f := newFixture(t)
-	ctx := t.Context()
-	if _, err := f.svc.ActiveSession(ctx, "nope"); code(err) != domain.CodeUnauthorized {
-		t.Errorf("an unknown session: %v, want %s", err, domain.CodeUnauthorized)
-	}
-	u, err := f.svc.RotateCalendarLink(ctx, annID)
-	if err != nil || u.CalendarVersion != 1 {
-		t.Errorf("RotateCalendarLink = %+v, %v; want version 1", u, err)
-	}
-	if _, err := f.svc.RotateCalendarLink(ctx, 99); code(err) != domain.CodeNotFound {
-		t.Errorf("rotating a missing account's link: %v, want %s", err, domain.CodeNotFound)
-	}
-	if u, err := f.svc.UpdateUser(ctx, annID, domain.AccountSettings{Name: "Ann A.", Locale: "fr"}); err != nil || u.Name != "Ann A." || u.Locale != "fr" {
-		t.Errorf("UpdateUser = %+v, %v", u, err)
-	}
-}
-
 func TestServiceVacations(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	ann, err := f.svc.UserByID(ctx, annID)
+	ann, err := f.accounts.UserByID(ctx, annID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,8 +47,6 @@ type Store interface {
 	GameReader
 	GamesReader
 	AccountReader
-	SessionReader
-	PersonalTokenReader
 	PushReader
 	ScheduleReader
 	MailChoices
@@ -68,8 +66,6 @@ type Store interface {
 type StoreTx interface {
 	GameReader
 	AccountTx
-	SessionTx
-	PersonalTokenTx
 	PushTx
 	MailFacts
 	// AddNotice writes the event of a notice that belongs to no game (a

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -104,7 +105,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		d := doc{blocks: []block{
 			{text: p.LoginIntro},
 			{link: &link{url: r.Links.LoginURL(m.Secret), button: p.LoginButton}},
-			{text: say(p.LoginCode, map[string]any{"Code": domain.FormatLoginCode(domain.LoginCode(m.Secret))})},
+			{text: say(p.LoginCode, map[string]any{"Code": accounts.FormatLoginCode(accounts.LoginCode(m.Secret))})},
 			{text: p.LoginIgnore},
 		}}
 		if err := r.neverEmail(&d, p, m.Email); err != nil {

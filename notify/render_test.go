@@ -90,14 +90,14 @@ func mailbook(t *testing.T, locale string) []Message {
 	vector := vectors.Load(t).GameCases[0]
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	// The organiser signs in (the first email: a login link), then creates the game.
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
 		t.Fatal(err)
 	}
 	login, err := db.DueMail(ctx, now, 1)
 	if err != nil || len(login) != 1 {
 		t.Fatalf("login mail: %v %v", login, err)
 	}
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,14 +331,14 @@ func TestFourPlayerMailsNameTheTeams(t *testing.T) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	login, err := db.DueMail(ctx, now, 1)
 	if err != nil || len(login) != 1 {
 		t.Fatalf("login mail: %v %v", login, err)
 	}
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

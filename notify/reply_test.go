@@ -45,7 +45,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }, Replies: limits})
-	org, err := svc.ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour)
+	org, err := accountsAt(db, now).ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 // requestLogin asks for a login link and returns its token.
 func requestLogin(t *testing.T, db *repo.DB, email string, now time.Time) string {
 	t.Helper()
-	if err := serviceAt(db, now).RequestLogin(t.Context(), email, "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(t.Context(), now, 100)

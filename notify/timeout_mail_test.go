@@ -25,11 +25,11 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	login, _ := db.DueMail(ctx, now, 1)
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

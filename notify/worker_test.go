@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
@@ -93,6 +94,11 @@ func serviceAt(db *repo.DB, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }
 
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func accountsAt(db *repo.DB, now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
+}
+
 // A mail that cannot be delivered is retried with growing delays, then
 // given up as failed, visibly; one that can is sent once.
 func TestWorkerRetriesThenGivesUp(t *testing.T) {
@@ -103,7 +109,7 @@ func TestWorkerRetriesThenGivesUp(t *testing.T) {
 	var observed counts
 	w.Observer = &observed
 	ctx := t.Context()
-	if err := serviceAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -164,7 +170,7 @@ func TestWorkerRecovers(t *testing.T) {
 	w.Observer = &observed
 	ctx := t.Context()
 	for _, email := range []string{"ann@example.org", "bob@example.org"} {
-		if err := serviceAt(db, now).RequestLogin(ctx, email, "en"); err != nil {
+		if err := accountsAt(db, now).RequestLogin(ctx, email, "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -192,7 +198,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
-	if err := serviceAt(db, now).RequestLogin(t.Context(), "ann@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(t.Context(), "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	w.Wake()
@@ -224,7 +230,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 func logins(t *testing.T, db *repo.DB, n int, now time.Time) {
 	t.Helper()
 	for i := range n {
-		if err := serviceAt(db, now).RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
+		if err := accountsAt(db, now).RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -526,7 +532,7 @@ func TestWorkerLag(t *testing.T) {
 	sender.w = w
 	ctx := t.Context()
 	for i := range batchSize + 10 {
-		if err := serviceAt(db, created).RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
+		if err := accountsAt(db, created).RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -625,7 +631,7 @@ func TestWorkerRecordsOnceTheStoreAnswers(t *testing.T) {
 			ctx := t.Context()
 			login := func() { // one address: one thread
 				t.Helper()
-				if err := serviceAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+				if err := accountsAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -28,6 +29,11 @@ const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 // serviceAt is the use cases on this store with the clock stopped at now.
 func (db *DB) serviceAt(now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+}
+
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func (db *DB) accountsAt(now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // tournamentsAt is the use cases of tournaments on db with the clock
@@ -57,7 +63,7 @@ func sameTime(got, want time.Time) bool {
 func signUp(t testing.TB, db *DB, email string, now time.Time) User {
 	t.Helper()
 	token := requestToken(t, db, email, now)
-	g, err := db.serviceAt(now).ExchangeLogin(t.Context(), token, time.Hour)
+	g, err := db.accountsAt(now).ExchangeLogin(t.Context(), token, time.Hour)
 	if err != nil {
 		t.Fatalf("ExchangeLogin for %s: %v", email, err)
 	}
@@ -68,7 +74,7 @@ func signUp(t testing.TB, db *DB, email string, now time.Time) User {
 // which it marks sent so that it no longer shows among due mail.
 func requestToken(t testing.TB, db *DB, email string, now time.Time) string {
 	t.Helper()
-	if err := db.serviceAt(now).RequestLogin(t.Context(), email, "en"); err != nil {
+	if err := db.accountsAt(now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatalf("RequestLogin %s: %v", email, err)
 	}
 	mail := lastLoginMail(t, db, email, now)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/postgres"
 )
@@ -17,6 +18,7 @@ import (
 // the contract suite in repo/storetest.
 type Store interface {
 	tournaments.Store
+	accounts.Store
 	domain.Outbox
 	domain.Inbox
 	domain.Monitor

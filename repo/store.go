@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
@@ -19,6 +20,8 @@ var (
 	_ domain.StoreTx           = storeTx{}
 	_ tournaments.Store        = (*DB)(nil)
 	_ tournaments.TournamentTx = storeTx{}
+	_ accounts.Store           = (*DB)(nil)
+	_ accounts.StoreTx         = storeTx{}
 )
 
 // StoredResponse is the response stored for an idempotent request.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
@@ -20,11 +21,11 @@ func TestSchedulerPass(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
+	if err := accountsAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	mail, _ := db.DueMail(ctx, start, 1)
-	grant, err := serviceAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour)
+	grant, err := accountsAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,18 +91,18 @@ func TestSchedulerPrunes(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
+	if err := accountsAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	mail, _ := db.DueMail(ctx, start, 1)
-	if _, err := serviceAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour); err != nil {
+	if _, err := accountsAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.MarkSent(ctx, mail[0].ID, start); err != nil {
 		t.Fatal(err)
 	}
 	now := start.Add(40 * 24 * time.Hour)
-	if err := serviceAt(db, now.Add(-time.Hour)).RequestLogin(ctx, "ann@example.org", ""); err != nil { // never delivered
+	if err := accountsAt(db, now.Add(-time.Hour)).RequestLogin(ctx, "ann@example.org", ""); err != nil { // never delivered
 		t.Fatal(err)
 	}
 	for _, at := range []time.Time{start, now} { // refilled by now, and not yet
@@ -142,6 +143,11 @@ func TestSchedulerPrunes(t *testing.T) {
 // serviceAt is the use cases on db with the clock stopped at now.
 func serviceAt(db *repo.DB, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+}
+
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func accountsAt(db *repo.DB, now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // tournamentsAt is the use cases of tournaments on db with the clock

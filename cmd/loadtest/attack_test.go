@@ -20,6 +20,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
@@ -261,13 +262,13 @@ func TestMostWithin(t *testing.T) {
 // limit and an hour's sign-in links, more as the run touches more hours.
 func TestAttackBound(t *testing.T) {
 	l := domain.DefaultMailLimits
-	if got, why := attackBound(10 * time.Minute); got != l.PairPerDay+domain.MaxLoginsPerHour || !strings.Contains(why, "PairPerDay") {
+	if got, why := attackBound(10 * time.Minute); got != l.PairPerDay+accounts.MaxLoginsPerHour || !strings.Contains(why, "PairPerDay") {
 		t.Errorf("10 minutes: %d (%s)", got, why)
 	}
-	if got, _ := attackBound(90 * time.Minute); got != l.PairPerDay+2*domain.MaxLoginsPerHour {
+	if got, _ := attackBound(90 * time.Minute); got != l.PairPerDay+2*accounts.MaxLoginsPerHour {
 		t.Errorf("90 minutes: %d", got)
 	}
-	if got, _ := attackBound(domain.BudgetWindow / time.Duration(l.PairPerDay)); got != l.PairPerDay+1+3*domain.MaxLoginsPerHour {
+	if got, _ := attackBound(domain.BudgetWindow / time.Duration(l.PairPerDay)); got != l.PairPerDay+1+3*accounts.MaxLoginsPerHour {
 		t.Errorf("one refill: %d", got)
 	}
 }

@@ -11,19 +11,20 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // ActiveSession returns a session that is neither revoked nor expired.
-func (s *Store) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+func (s *Store) ActiveSession(ctx context.Context, id string, now time.Time) (accounts.Session, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.data.activeSession(id, now)
 }
 
-func (d *data) activeSession(id string, now time.Time) (domain.Session, error) {
+func (d *data) activeSession(id string, now time.Time) (accounts.Session, error) {
 	sess, ok := d.sessions[id]
 	if !ok || sess.revoked || !sess.ExpiresAt.After(now) {
-		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
+		return accounts.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
 	sess.User = d.users[sess.User.ID]
 	return sess.Session, nil
@@ -145,7 +146,7 @@ func (t *tx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, after
 	return n, nil
 }
 
-func (t *tx) AddLoginToken(ctx context.Context, l domain.LoginToken, mail domain.Mail, now time.Time) error {
+func (t *tx) AddLoginToken(ctx context.Context, l accounts.LoginToken, mail domain.Mail, now time.Time) error {
 	t.data.logins[l.Token] = login{LoginToken: l}
 	t.queue([]domain.Mail{mail}, l.Token, now)
 	return nil
@@ -193,12 +194,12 @@ func (t *tx) EnsureUser(ctx context.Context, email string, now time.Time) (domai
 	return u, nil
 }
 
-func (t *tx) AddSession(ctx context.Context, s domain.Session, now time.Time) error {
+func (t *tx) AddSession(ctx context.Context, s accounts.Session, now time.Time) error {
 	t.data.sessions[s.ID] = session{Session: s}
 	return nil
 }
 
-func (t *tx) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+func (t *tx) ActiveSession(ctx context.Context, id string, now time.Time) (accounts.Session, error) {
 	return t.data.activeSession(id, now)
 }
 
@@ -207,13 +208,13 @@ func (t *tx) AddRefreshToken(ctx context.Context, sessionID, token string, expir
 	return nil
 }
 
-func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, accounts.RefreshState, error) {
 	r, ok := t.data.refreshes[token]
 	switch {
 	case ok && r.spent:
-		return r.sessionID, domain.RefreshReused, nil
+		return r.sessionID, accounts.RefreshReused, nil
 	case !ok || !r.expires.After(now):
-		return "", domain.RefreshUnknown, nil
+		return "", accounts.RefreshUnknown, nil
 	}
 	r.spent = true
 	t.data.refreshes[token] = r
@@ -222,7 +223,7 @@ func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time)
 			delete(t.data.refreshes, tok)
 		}
 	}
-	return r.sessionID, domain.RefreshSpent, nil
+	return r.sessionID, accounts.RefreshSpent, nil
 }
 
 func (t *tx) RevokeSession(ctx context.Context, id string, now time.Time) error {
@@ -233,7 +234,7 @@ func (t *tx) RevokeSession(ctx context.Context, id string, now time.Time) error 
 	return nil
 }
 
-func (t *tx) UpdateUser(ctx context.Context, id int64, s domain.AccountSettings) (domain.User, error) {
+func (t *tx) UpdateUser(ctx context.Context, id int64, s accounts.AccountSettings) (domain.User, error) {
 	u, ok := t.data.users[id]
 	if !ok {
 		return domain.User{}, fmt.Errorf("update user: no user %d", id)

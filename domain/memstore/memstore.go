@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -54,7 +55,7 @@ type data struct {
 }
 
 type session struct {
-	domain.Session
+	accounts.Session
 	revoked bool
 }
 
@@ -65,7 +66,7 @@ type refresh struct {
 }
 
 type login struct {
-	domain.LoginToken
+	accounts.LoginToken
 	used   bool
 	misses int // wrong codes tried for the address while it lived
 }
@@ -95,6 +96,8 @@ var (
 	_ domain.StoreTx           = (*tx)(nil)
 	_ tournaments.Store        = (*Store)(nil)
 	_ tournaments.TournamentTx = (*tx)(nil)
+	_ accounts.Store           = (*Store)(nil)
+	_ accounts.StoreTx         = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.

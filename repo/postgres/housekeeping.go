@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // Housekeeping (repo.Housekeeping): each method deletes (or clears) at most
@@ -61,7 +62,7 @@ func (db *DB) ExpireLoginMail(ctx context.Context, now time.Time, limit int) (in
 			last_error = 'the login code expired before the mail could be delivered'
 		WHERE id IN (SELECT id FROM outbox WHERE secret IS NOT NULL AND created_at <= $2 ORDER BY created_at LIMIT $3)
 			AND sent_at IS NULL`,
-		ms(now), ms(now.Add(-domain.LoginTTL)), limit)
+		ms(now), ms(now.Add(-accounts.LoginTTL)), limit)
 }
 
 // Backlog reads what waits in the store at now (see domain.Backlog).

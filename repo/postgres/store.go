@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
@@ -17,6 +18,8 @@ var (
 	_ domain.StoreTx           = storeTx{}
 	_ tournaments.Store        = (*DB)(nil)
 	_ tournaments.TournamentTx = storeTx{}
+	_ accounts.Store           = (*DB)(nil)
+	_ accounts.StoreTx         = storeTx{}
 )
 
 // Transact runs fn in one READ COMMITTED transaction (see withTx); a unit

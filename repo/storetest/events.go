@@ -225,7 +225,7 @@ func testEventCursors(t *testing.T, s EventStore) {
 func abandonResign(t *testing.T, s Store, g domain.Game) {
 	t.Helper()
 	err := s.Transact(t.Context(), func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		sub, err := domain.Resign(g, domain.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
 		if err != nil {

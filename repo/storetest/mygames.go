@@ -153,7 +153,7 @@ func testMyGamesFollowsChanges(t *testing.T, s Store) {
 		id := fmt.Sprintf("g_%c", name[0])
 		c := newGameOf(t, id, f.vic, "ann@example.org", "vic@example.org",
 			domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: vacation}, at(h))
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: f.vic.Email}, at(h))
 		})
 		f.names[id], f.games[name] = name, c.Game
@@ -267,7 +267,7 @@ func testDueGames(t *testing.T, s Store) {
 	var games []domain.Game
 	for i, id := range []string{"g_late", "g_early"} {
 		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", perTurn, T0.Add(-time.Duration(i)*time.Hour))
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
 		games = append(games, c.Game)

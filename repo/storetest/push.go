@@ -22,7 +22,7 @@ func pushSub(owner, endpoint string, seed byte, expires time.Time) domain.PushSu
 
 func savePush(t *testing.T, s Store, p domain.PushSubscription) (id int64, created bool) {
 	t.Helper()
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		id, created, err = tx.SavePushSubscription(ctx, p)
 		return err
 	})
@@ -79,7 +79,7 @@ func testPushSubscriptions(t *testing.T, s Store) {
 	if got := listPush(t, s, ann, later); len(got) != 1 || got[0].ID != a1 {
 		t.Errorf("after a2 expired the list is %s; want a1 alone", describePush(got))
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		got, err := tx.PushSubscriptions(ctx, ann, T0)
 		if err != nil || len(got) != 2 || got[0].ID != a1 || !bytes.Equal(got[0].Auth, again.Auth) {
 			t.Errorf("list in a unit of work = %s, %v", describePush(got), err)
@@ -98,7 +98,7 @@ func testPushSubscriptions(t *testing.T, s Store) {
 	})
 	// A rolled back unit of work keeps nothing.
 	_ = s.Transact(t.Context(), func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		if _, _, err := tx.SavePushSubscription(t.Context(), pushSub(ann, "https://push.example/lost", 9, time.Time{})); err != nil {
 			return err
@@ -110,7 +110,7 @@ func testPushSubscriptions(t *testing.T, s Store) {
 	}
 	savePush(t, s, pushSub(bob, "https://push.example/old", 11, T0.Add(time.Minute)))
 	var n int
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		n, err = tx.DeletePushEndpoint(ctx, "https://push.example/a1", T0.Add(time.Minute))
 		return err
 	})

@@ -229,7 +229,7 @@ func testPushGone(t *testing.T, s repo.Store) {
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
 	now := T0.Add(time.Hour)
 	jobs := claimPushes(t, s, "w", now, 1)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		_, err := tx.DeletePushEndpoint(ctx, sub.Endpoint, now)
 		return err
 	})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -52,6 +53,11 @@ func serviceAt(s Store, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
 }
 
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func accountsAt(s Store, now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: s, Now: func() time.Time { return now }})
+}
+
 // tournamentsAt is the use cases of tournaments on s with the clock
 // stopped at now.
 func tournamentsAt(s Store, now time.Time) *tournaments.Service {
@@ -70,11 +76,11 @@ func newOutbox(t *testing.T, s repo.Store) outbox {
 	t.Helper()
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
-	if err := serviceAt(s, T0.Add(time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0.Add(time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	g := createGame(t, s, "g_mail", org, "white@example.org", "black@example.org", T0.Add(2*time.Minute))
-	if err := serviceAt(s, T0.Add(3*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0.Add(3*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	return outbox{s: s, game: play(t, s, g, T0.Add(4*time.Minute))}
@@ -335,7 +341,7 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 	}
 	c := newGameOf(t, "g_refused", org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	if code(err) != domain.CodeAddressSuppressed {
@@ -344,7 +350,7 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 	if _, err := s.Game(ctx, c.Game.ID); code(err) != domain.CodeNotFound {
 		t.Errorf("the refused game was stored: %v", err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email, Scheduled: true}, T0)
 	})
 	if list, err := s.GameMail(ctx, c.Game.ID); err != nil || len(list) != 1 || list[0].Color != "white" {
@@ -363,7 +369,7 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 	if code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("inviting another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
-	if err := serviceAt(s, T0).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := claim(t, s, "w", T0, 100); got != "invitation ann@example.org|login bob@example.org" {
@@ -386,7 +392,7 @@ func testRecipientBudget(t *testing.T, s repo.Store) {
 	now := T0.Add(2 * time.Hour)
 	c := newGameOf(t, "g_over", org, "org@example.org", "vic@example.org", domain.TimeControl{}, now)
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, now)
 	})
 	de, ok := domain.ErrorOf(err)
@@ -395,7 +401,7 @@ func testRecipientBudget(t *testing.T, s repo.Store) {
 	}
 	// Another address still gets its invitations; org's own never counted.
 	createGame(t, s, "g_other", org, "org@example.org", "wes@example.org", now)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email, Scheduled: true}, now)
 	})
 	if list, _ := s.GameMail(ctx, c.Game.ID); len(list) != 1 || list[0].Color != "white" {
@@ -404,7 +410,7 @@ func testRecipientBudget(t *testing.T, s repo.Store) {
 	// A tournament's mail counts, and is left out, unless its recipient
 	// signed up himself (Agreed); the budget is the mailbox's, whatever
 	// +tag the address has.
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for _, k := range []domain.NoticeKind{domain.NoticeRoundResults, domain.NoticeRoundDeadline, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate} {
 			for _, agreed := range []bool{false, true} {
 				n := domain.Notice{Kind: k, Email: "vic+event@example.org", Tournament: "t_budget", Ply: 1, Agreed: agreed}
@@ -449,7 +455,7 @@ func testBacklog(t *testing.T, s repo.Store) {
 	org := ensureUser(t, s, "org@example.org")
 	c := newGameOf(t, "g_clock", org, "ann@example.org", "bob@example.org",
 		domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, T0)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	now := T0.Add(3 * 24 * time.Hour)
@@ -523,14 +529,14 @@ func testPruneMail(t *testing.T, s repo.Store) {
 func testPruneSessions(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for i, id := range []string{"s1", "s2", "s3", "s4"} {
-			if err := tx.AddSession(ctx, domain.Session{ID: id, User: u, ExpiresAt: T0.Add(time.Duration(i+1) * time.Minute)}, T0); err != nil {
+			if err := tx.AddSession(ctx, accounts.Session{ID: id, User: u, ExpiresAt: T0.Add(time.Duration(i+1) * time.Minute)}, T0); err != nil {
 				return err
 			}
 		}
 		for _, id := range []string{"revoked", "live"} {
-			if err := tx.AddSession(ctx, domain.Session{ID: id, User: u, ExpiresAt: T0.Add(30 * 24 * time.Hour)}, T0); err != nil {
+			if err := tx.AddSession(ctx, accounts.Session{ID: id, User: u, ExpiresAt: T0.Add(30 * 24 * time.Hour)}, T0); err != nil {
 				return err
 			}
 		}
@@ -552,19 +558,19 @@ func testPruneSessions(t *testing.T, s repo.Store) {
 // on login mail per hour.
 func testPruneLoginTokens(t *testing.T, s repo.Store) {
 	ctx := t.Context()
-	for i := range domain.MaxLoginsPerHour {
-		if err := serviceAt(s, T0.Add(time.Duration(i)*time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	for i := range accounts.MaxLoginsPerHour {
+		if err := accountsAt(s, T0.Add(time.Duration(i)*time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := serviceAt(s, T0.Add(-3*time.Hour)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0.Add(-3*time.Hour)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	now := T0.Add(50 * time.Minute) // ann's tokens expired, but within the hour of the cap
 	if n := drain(t, func(ctx context.Context, limit int) (int, error) { return s.PruneLoginTokens(ctx, now, limit) }, 10); n != 1 {
 		t.Errorf("pruned %d login tokens, want 1 (bob's)", n)
 	}
-	err := serviceAt(s, now).RequestLogin(ctx, "ann@example.org", "en")
+	err := accountsAt(s, now).RequestLogin(ctx, "ann@example.org", "en")
 	if de, ok := domain.ErrorOf(err); !ok || de.Kind != domain.KindRateLimited {
 		t.Errorf("after pruning, one more login mail within the hour: %v, want rate limited", err)
 	}
@@ -574,7 +580,7 @@ func testPruneLoginTokens(t *testing.T, s repo.Store) {
 // loses its code.
 func testExpireLoginMail(t *testing.T, s repo.Store) {
 	newOutbox(t, s) // ann's login at T0+1m, bob's at T0+3m
-	now := T0.Add(time.Minute + domain.LoginTTL)
+	now := T0.Add(time.Minute + accounts.LoginTTL)
 	if n := drain(t, func(ctx context.Context, limit int) (int, error) { return s.ExpireLoginMail(t.Context(), now, limit) }, 1); n != 1 {
 		t.Errorf("expired %d login mails, want 1 (ann's)", n)
 	}
@@ -594,7 +600,7 @@ func testExpireLoginMail(t *testing.T, s repo.Store) {
 func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	keys := []string{"old1", "old2", "old3", "new"}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for i, k := range keys {
 			at := T0.Add(time.Duration(i) * time.Minute)
 			if k == "new" {
@@ -624,8 +630,8 @@ func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
 func testTimeZoneOf(t *testing.T, s repo.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		_, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de", TimeZone: "Europe/Berlin"})
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		_, err := tx.UpdateUser(ctx, u.ID, accounts.AccountSettings{Name: "Ann", Locale: "de", TimeZone: "Europe/Berlin"})
 		return err
 	})
 	if z, err := s.TimeZoneOf(ctx, "ann@example.org"); err != nil || z != "Europe/Berlin" {

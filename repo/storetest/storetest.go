@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -20,6 +21,7 @@ import (
 // aggregate's.
 type Store interface {
 	tournaments.Store
+	accounts.Store
 }
 
 // Run runs the contract against stores made by newStore, each empty.
@@ -76,11 +78,26 @@ const (
 	opening   = "e5e4:e4d4:d4c4"                                               // legal for White on openWalls
 )
 
+// unit is a unit of work of the store under the default mail policy, as
+// each aggregate's use cases see theirs: the kernel's Tx, and the writes of
+// accounts and of tournaments.
+type unit struct {
+	*accounts.Tx
+	tournaments.TournamentTx
+}
+
+// newUnit is st as a unit.
+func newUnit(st domain.StoreTx) *unit {
+	a := st.(accounts.StoreTx)
+	return &unit{Tx: &accounts.Tx{Tx: domain.NewTx(st, nil), SessionTx: a, PersonalTokenTx: a},
+		TournamentTx: st.(tournaments.TournamentTx)}
+}
+
 // transact runs fn in a unit of work and fails the test if it fails.
-func transact(t *testing.T, s Store, fn func(ctx context.Context, tx *domain.Tx) error) {
+func transact(t *testing.T, s Store, fn func(ctx context.Context, tx *unit) error) {
 	t.Helper()
 	ctx := t.Context()
-	if err := s.Transact(ctx, func(st domain.StoreTx) error { return fn(ctx, domain.NewTx(st, nil)) }); err != nil {
+	if err := s.Transact(ctx, func(st domain.StoreTx) error { return fn(ctx, newUnit(st)) }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -88,7 +105,7 @@ func transact(t *testing.T, s Store, fn func(ctx context.Context, tx *domain.Tx)
 func ensureUser(t *testing.T, s Store, email string) domain.User {
 	t.Helper()
 	var u domain.User
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		u, err = tx.EnsureUser(ctx, email, T0)
 		return err
 	})
@@ -119,7 +136,7 @@ func newGameOf(t *testing.T, id string, creator domain.User, white, black string
 func insertGame(t *testing.T, s Store, id string) domain.Game {
 	t.Helper()
 	c := newGame(t, s, id)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: "org@example.org"}, T0)
 	})
 	return c.Game
@@ -129,7 +146,7 @@ func insertGame(t *testing.T, s Store, id string) domain.Game {
 func createGame(t *testing.T, s Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
 	t.Helper()
 	c := newGameOf(t, id, creator, white, black, domain.TimeControl{}, now)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: creator.Email}, now)
 	})
 	return c.Game
@@ -159,7 +176,7 @@ func change(t *testing.T, s Store, g domain.Game, at time.Time, submit func(doma
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
 	})
 	return sub.Game
@@ -224,7 +241,7 @@ func testTurnsFrom(t *testing.T, s Store) {
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
 		}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			if got, err := tx.TurnsFrom(ctx, g.ID, from); err != nil || !slices.Equal(got, want) {
 				t.Errorf("in a unit of work, TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
 			}
@@ -247,7 +264,7 @@ func testAllOrNothing(t *testing.T, s Store) {
 	c := newGame(t, s, "g_undone")
 	failed := errors.New("the change fails after its writes")
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		if err := tx.InsertGame(ctx, &c, domain.Cause{}, T0); err != nil {
 			return err
@@ -275,7 +292,7 @@ func testVersionGuard(t *testing.T, s Store) {
 		t.Fatal(err)
 	}
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
 	})
@@ -294,13 +311,13 @@ func testIdempotentResponses(t *testing.T, s Store) {
 		t.Fatalf("before: found %v, %v", found, err)
 	}
 	resp := domain.Response{Status: 201, Body: []byte(`{"ok":true}`)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.StoreResponse(ctx, idem, resp, T0) })
 	got, found, err := s.StoredResponse(ctx, idem)
 	if err != nil || !found || got.Status != 201 || string(got.Body) != string(resp.Body) {
 		t.Errorf("StoredResponse = %+v, %v, %v", got, found, err)
 	}
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 		return tx.StoreResponse(ctx, idem, resp, T0)
 	})
 	if !errors.Is(err, domain.ErrStale) {
@@ -316,8 +333,8 @@ func testIdempotentResponses(t *testing.T, s Store) {
 func testSessions(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddSession(ctx, sess, T0) })
+	sess := accounts.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.AddSession(ctx, sess, T0) })
 	got, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute))
 	if err != nil || got.User.ID != u.ID || got.User.Email != u.Email || !got.ExpiresAt.Equal(sess.ExpiresAt) {
 		t.Errorf("ActiveSession = %+v, %v", got, err)
@@ -325,7 +342,7 @@ func testSessions(t *testing.T, s Store) {
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Hour)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("an expired session: %v, want %s", err, domain.CodeUnauthorized)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.RevokeSession(ctx, "s1", T0) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.RevokeSession(ctx, "s1", T0) })
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("a revoked session: %v, want %s", err, domain.CodeUnauthorized)
 	}
@@ -338,31 +355,31 @@ func testSessions(t *testing.T, s Store) {
 func testLoginCodes(t *testing.T, s Store) {
 	const maxMisses = 3
 	add := func(email, token string, expires time.Time) {
-		l := domain.LoginToken{Email: email, Token: token, CodeHash: domain.LoginCodeHash(email, domain.LoginCode(token)), Locale: "en",
+		l := accounts.LoginToken{Email: email, Token: token, CodeHash: accounts.LoginCodeHash(email, accounts.LoginCode(token)), Locale: "en",
 			ExpiresAt: expires}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, l, T0) })
+		transact(t, s, func(ctx context.Context, tx *unit) error { return tx.AddLoginToken(ctx, l, T0) })
 	}
 	spend := func(email, code string, at time.Time) bool {
 		var ok bool
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			var err error
-			ok, err = tx.SpendLoginCode(ctx, email, domain.LoginCodeHash(email, code), maxMisses, at)
+			ok, err = tx.SpendLoginCode(ctx, email, accounts.LoginCodeHash(email, code), maxMisses, at)
 			return err
 		})
 		return ok
 	}
 	const ann, bob = "ann@example.org", "bob@example.org"
-	add(ann, "ann-1", T0.Add(domain.LoginTTL))
-	add(ann, "ann-2", T0.Add(domain.LoginTTL))
-	add(bob, "bob-1", T0.Add(domain.LoginTTL))
+	add(ann, "ann-1", T0.Add(accounts.LoginTTL))
+	add(ann, "ann-2", T0.Add(accounts.LoginTTL))
+	add(bob, "bob-1", T0.Add(accounts.LoginTTL))
 	add(bob, "bob-old", T0.Add(time.Minute))
-	annCode, bobCode := domain.LoginCode("ann-1"), domain.LoginCode("bob-1")
-	wrong := domain.LoginCode("nobody's")
+	annCode, bobCode := accounts.LoginCode("ann-1"), accounts.LoginCode("bob-1")
+	wrong := accounts.LoginCode("nobody's")
 
 	if spend(bob, annCode, T0) {
 		t.Error("Ann's code signed Bob in")
 	}
-	if spend(ann, annCode, T0.Add(domain.LoginTTL)) {
+	if spend(ann, annCode, T0.Add(accounts.LoginTTL)) {
 		t.Error("an expired code signed in")
 	}
 	if !spend(ann, annCode, T0) {
@@ -388,10 +405,10 @@ func testLoginCodes(t *testing.T, s Store) {
 			t.Fatal("a wrong code signed in")
 		}
 	}
-	if spend(ann, domain.LoginCode("ann-2"), T0) {
+	if spend(ann, accounts.LoginCode("ann-2"), T0) {
 		t.Errorf("a code signed in after %d misses", maxMisses)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		if email, ok, err := tx.SpendLoginToken(ctx, "ann-2", T0); err != nil || !ok || email != ann {
 			t.Errorf("the link of a code that stopped: %q, %v, %v", email, ok, err)
 		}
@@ -400,18 +417,18 @@ func testLoginCodes(t *testing.T, s Store) {
 }
 
 func testLoginTokens(t *testing.T, s Store) {
-	token := domain.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(domain.LoginTTL)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, token, T0) })
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	token := accounts.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(accounts.LoginTTL)}
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.AddLoginToken(ctx, token, T0) })
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for _, c := range []struct {
 			after time.Time
 			want  int
-		}{{T0, 1}, {T0.Add(domain.LoginTTL), 0}} {
+		}{{T0, 1}, {T0.Add(accounts.LoginTTL), 0}} {
 			if n, err := tx.LoginTokensExpiringAfter(ctx, token.Email, c.after); err != nil || n != c.want {
 				t.Errorf("tokens expiring after %v: %d, %v; want %d", c.after, n, err, c.want)
 			}
 		}
-		if _, ok, err := tx.SpendLoginToken(ctx, "secret", T0.Add(domain.LoginTTL)); err != nil || ok {
+		if _, ok, err := tx.SpendLoginToken(ctx, "secret", T0.Add(accounts.LoginTTL)); err != nil || ok {
 			t.Errorf("spending an expired token: ok %v, %v", ok, err)
 		}
 		if email, ok, err := tx.SpendLoginToken(ctx, "secret", T0); err != nil || !ok || email != token.Email {
@@ -433,8 +450,8 @@ func testAccounts(t *testing.T, s Store) {
 	if !u.ReplyConfirmations {
 		t.Error("a new account has ReplyConfirmations off, want on")
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		got, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de"})
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		got, err := tx.UpdateUser(ctx, u.ID, accounts.AccountSettings{Name: "Ann", Locale: "de"})
 		if err != nil || got.Name != "Ann" || got.Locale != "de" || got.ReplyConfirmations {
 			t.Errorf("UpdateUser = %+v, %v", got, err)
 		}
@@ -480,7 +497,7 @@ func testChangeWithoutGameChange(t *testing.T, s Store) {
 	refusal := domain.Notice{Kind: domain.NoticeReplyRefused, GameID: g.ID, Color: "white", Ply: 0,
 		Reply: &domain.ReplyDetail{Reason: domain.ReplyNoTurn, Lines: []string{"hello"}}}
 	resp := domain.Response{Status: 200, Body: []byte(`{"status":"refused"}`)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		c := domain.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
 		if err := tx.UpdateGame(ctx, &g, &c, T0.Add(time.Minute)); err != nil {
 			return err
@@ -500,7 +517,7 @@ func testChangeWithoutGameChange(t *testing.T, s Store) {
 	}
 	play(t, s, g, T0.Add(2*time.Minute)) // g is now stale
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
 	})
@@ -516,7 +533,7 @@ func testVacations(t *testing.T, s Store) {
 	later := domain.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
 	now := domain.Period{Start: T0.Add(-day), End: T0.Add(day)}
 	var ids [2]int64
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		if ids[0], err = tx.AddVacation(ctx, u.ID, later, T0); err != nil {
 			return err
 		}
@@ -527,7 +544,7 @@ func testVacations(t *testing.T, s Store) {
 	if err != nil || len(list) != 2 || list[0].ID != ids[1] || !list[0].End.Equal(now.End) || list[1].ID != ids[0] {
 		t.Fatalf("UserVacations = %+v, %v; want both, by start", list, err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		if p, err := tx.Vacations(ctx, u.Email, T0.Add(5*day)); err != nil || len(p) != 1 || !p[0].Start.Equal(later.Start) {
 			t.Errorf("Vacations after 5 days = %+v, %v; want the later one", p, err)
 		}
@@ -574,7 +591,7 @@ func testGamesOfAnAddress(t *testing.T, s Store) {
 		email string
 		want  []string
 	}{{"ann@example.org", []string{g.ID, other.ID}}, {"bob@example.org", []string{g.ID, other.ID}}, {"org@example.org", nil}} {
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			games, err := tx.GamesPlaying(ctx, c.email)
 			var ids []string
 			for _, g := range games {
@@ -601,7 +618,7 @@ func testVacationDuringATurn(t *testing.T, s Store) {
 	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
 	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
 	c := newGameOf(t, "g_away", org, "ann@example.org", bob.Email, tc, T0)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	away := domain.Period{Start: T0.Add(day), End: T0.Add(3 * day)}

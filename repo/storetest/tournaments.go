@@ -210,7 +210,7 @@ func testSeatChangesHands(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
 	ng, notices := tournaments.Reseat(g, 1, domain.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
 	got, err := s.Game(ctx, g.ID)
@@ -254,7 +254,7 @@ func testGamesInBulk(t *testing.T, s Store) {
 		if i < 2 {
 			c.Game.Tournament = &domain.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
 		}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
 		games = append(games, c.Game)
@@ -301,5 +301,5 @@ func testGamesInBulk(t *testing.T, s Store) {
 // writes, which every store's unit of work has.
 func transactTournament(t *testing.T, s Store, fn func(ctx context.Context, tx tournaments.TournamentTx) error) {
 	t.Helper()
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return fn(ctx, tx.StoreTx.(tournaments.TournamentTx)) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return fn(ctx, tx.StoreTx.(tournaments.TournamentTx)) })
 }

@@ -1,7 +1,8 @@
-package domain
+package accounts
 
 import (
 	"context"
+	"github.com/lesspost/lesspost/domain"
 	"time"
 )
 
@@ -35,7 +36,7 @@ type AccountSettings struct {
 // Session is a signed-in user's session.
 type Session struct {
 	ID        string
-	User      User
+	User      domain.User
 	ExpiresAt time.Time
 }
 
@@ -78,7 +79,7 @@ type SessionReader interface {
 	// revoked nor expired at now; else an unauthorized *Error.
 	ActiveSession(ctx context.Context, id string, now time.Time) (Session, error)
 	// UserByID reads an account; a missing one is a not-found *Error.
-	UserByID(ctx context.Context, id int64) (User, error)
+	UserByID(ctx context.Context, id int64) (domain.User, error)
 }
 
 // SessionTx is what a unit of work may do to accounts and their sessions.
@@ -88,7 +89,7 @@ type SessionTx interface {
 	LoginTokensExpiringAfter(ctx context.Context, mailbox string, t time.Time) (int, error)
 	// AddLoginToken stores a login token (its hash only) and queues mail,
 	// the email that carries it (the token is its secret).
-	AddLoginToken(ctx context.Context, t LoginToken, mail Mail, now time.Time) error
+	AddLoginToken(ctx context.Context, t LoginToken, mail domain.Mail, now time.Time) error
 	// SpendLoginToken marks a token used, if it exists, is unused and has
 	// not expired at now, and says whose it was.
 	SpendLoginToken(ctx context.Context, token string, now time.Time) (email string, ok bool, err error)
@@ -98,9 +99,6 @@ type SessionTx interface {
 	// it counts one against each live token of the address, and ok is
 	// false.
 	SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (ok bool, err error)
-	// EnsureUser returns the account of an address, created if it has none
-	// (with ReplyConfirmations on).
-	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
 	AddSession(ctx context.Context, s Session, now time.Time) error
 	// ActiveSession is AccountReader.ActiveSession inside the unit of work.
 	ActiveSession(ctx context.Context, id string, now time.Time) (Session, error)
@@ -117,10 +115,10 @@ type SessionTx interface {
 	// RevokeSession ends a session; an ended one stays ended.
 	RevokeSession(ctx context.Context, id string, now time.Time) error
 	// UpdateUser changes an account's settings, and returns it.
-	UpdateUser(ctx context.Context, id int64, s AccountSettings) (User, error)
+	UpdateUser(ctx context.Context, id int64, s AccountSettings) (domain.User, error)
 	// NextCalendarVersion bumps an account's calendar link version and
 	// returns the account; ok is false if there is no such account.
-	NextCalendarVersion(ctx context.Context, id int64) (u User, ok bool, err error)
+	NextCalendarVersion(ctx context.Context, id int64) (u domain.User, ok bool, err error)
 }
 
 // RequestLogin creates a single-use login token for the address and queues
@@ -128,16 +126,16 @@ type SessionTx interface {
 // default. An address gets at most MaxLoginsPerHour links an hour.
 func (s *Service) RequestLogin(ctx context.Context, email, locale string) error {
 	now := s.now()
-	token := RandomToken(20)
+	token := domain.RandomToken(20)
 	codeHash := LoginCodeHash(email, LoginCode(token)) // slow on purpose: outside the transaction
 	return s.transact(ctx, func(tx *Tx) error {
 		// A token issued in the last hour expires after now - 1h + LoginTTL.
-		recent, err := tx.LoginTokensExpiringAfter(ctx, Mailbox(email), now.Add(-time.Hour+LoginTTL))
+		recent, err := tx.LoginTokensExpiringAfter(ctx, domain.Mailbox(email), now.Add(-time.Hour+LoginTTL))
 		if err != nil {
 			return err
 		}
 		if recent >= MaxLoginsPerHour {
-			return Errorf(KindRateLimited, CodeTooManyLogins,
+			return domain.Errorf(domain.KindRateLimited, domain.CodeTooManyLogins,
 				"too many login links for this address in the last hour; use one already sent or try later")
 		}
 		if locale == "" {
@@ -163,7 +161,7 @@ func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Dura
 			return err
 		}
 		if !ok {
-			return Errorf(KindUnauthorized, CodeLoginInvalid, "this login link is unknown, used or expired: ask for a new one")
+			return domain.Errorf(domain.KindUnauthorized, domain.CodeLoginInvalid, "this login link is unknown, used or expired: ask for a new one")
 		}
 		g, err = signIn(ctx, tx, email, ttl, now)
 		return err
@@ -175,13 +173,13 @@ func (s *Service) ExchangeLogin(ctx context.Context, token string, ttl time.Dura
 // as ExchangeLogin spends its link's token. A wrong code counts against
 // the address's codes (see MaxLoginCodeMisses).
 func (s *Service) ExchangeLoginCode(ctx context.Context, email, typed string, ttl time.Duration) (Grant, error) {
-	email, err := NormalizeEmail(email)
+	email, err := domain.NormalizeEmail(email)
 	if err != nil {
-		return Grant{}, Errorf(KindInvalid, CodeInvalidInput, "email: %v", err)
+		return Grant{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "email: %v", err)
 	}
 	code, ok := NormalizeLoginCode(typed)
 	if !ok {
-		return Grant{}, Errorf(KindInvalid, CodeInvalidInput, "code: the code from the login email has %d letters and digits, e.g. %s",
+		return Grant{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "code: the code from the login email has %d letters and digits, e.g. %s",
 			LoginCodeLen, FormatLoginCode("ABCD2345"))
 	}
 	codeHash := LoginCodeHash(email, code) // slow on purpose: outside the transaction
@@ -198,7 +196,7 @@ func (s *Service) ExchangeLoginCode(ctx context.Context, email, typed string, tt
 		return err
 	})
 	if err == nil && !spent {
-		return Grant{}, Errorf(KindUnauthorized, CodeLoginInvalid,
+		return Grant{}, domain.Errorf(domain.KindUnauthorized, domain.CodeLoginInvalid,
 			"this code is wrong, used or expired for this address (after %d wrong codes, a login email's code stops "+
 				"working): use the link in the email, or ask for a new one", MaxLoginCodeMisses)
 	}
@@ -212,7 +210,7 @@ func signIn(ctx context.Context, tx *Tx, email string, ttl time.Duration, now ti
 	if err != nil {
 		return Grant{}, err
 	}
-	sess := Session{ID: RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
+	sess := Session{ID: domain.RandomToken(16), User: u, ExpiresAt: now.Add(ttl)}
 	if err := tx.AddSession(ctx, sess, now); err != nil {
 		return Grant{}, err
 	}
@@ -240,7 +238,7 @@ func (s *Service) Refresh(ctx context.Context, token string) (Grant, error) {
 			return tx.RevokeSession(ctx, id, now)
 		case RefreshSpent:
 			sess, err := tx.ActiveSession(ctx, id, now)
-			if de, ok := ErrorOf(err); ok && de.Kind == KindUnauthorized {
+			if de, ok := domain.ErrorOf(err); ok && de.Kind == domain.KindUnauthorized {
 				return errRefreshInvalid // logged out, or past its year
 			}
 			if err != nil {
@@ -258,12 +256,12 @@ func (s *Service) Refresh(ctx context.Context, token string) (Grant, error) {
 	return g, err
 }
 
-var errRefreshInvalid = Errorf(KindUnauthorized, CodeRefreshInvalid, "this refresh token is unknown, spent or expired: sign in again")
+var errRefreshInvalid = domain.Errorf(domain.KindUnauthorized, domain.CodeRefreshInvalid, "this refresh token is unknown, spent or expired: sign in again")
 
 // addRefreshToken issues a session's next refresh token: it lives
 // RefreshIdleTTL, and no longer than the session.
 func addRefreshToken(ctx context.Context, tx *Tx, sess Session, now time.Time) (Grant, error) {
-	g := Grant{Session: sess, RefreshToken: RandomToken(32), RefreshExpiresAt: now.Add(RefreshIdleTTL)}
+	g := Grant{Session: sess, RefreshToken: domain.RandomToken(32), RefreshExpiresAt: now.Add(RefreshIdleTTL)}
 	if sess.ExpiresAt.Before(g.RefreshExpiresAt) {
 		g.RefreshExpiresAt = sess.ExpiresAt
 	}
@@ -282,14 +280,14 @@ func (s *Service) Logout(ctx context.Context, sessionID string) error {
 }
 
 // UserByID reads an account.
-func (s *Service) UserByID(ctx context.Context, id int64) (User, error) {
+func (s *Service) UserByID(ctx context.Context, id int64) (domain.User, error) {
 	return s.store.UserByID(ctx, id)
 }
 
 // UpdateUser changes an account's settings (name and locale checked by
 // the caller).
-func (s *Service) UpdateUser(ctx context.Context, id int64, settings AccountSettings) (User, error) {
-	var u User
+func (s *Service) UpdateUser(ctx context.Context, id int64, settings AccountSettings) (domain.User, error) {
+	var u domain.User
 	err := s.transact(ctx, func(tx *Tx) error {
 		var err error
 		u, err = tx.UpdateUser(ctx, id, settings)
@@ -300,8 +298,8 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, settings AccountSett
 
 // RotateCalendarLink replaces an account's calendar link: links of the
 // previous versions stop working. It returns the account.
-func (s *Service) RotateCalendarLink(ctx context.Context, id int64) (User, error) {
-	var u User
+func (s *Service) RotateCalendarLink(ctx context.Context, id int64) (domain.User, error) {
+	var u domain.User
 	err := s.transact(ctx, func(tx *Tx) error {
 		var ok bool
 		var err error
@@ -309,7 +307,7 @@ func (s *Service) RotateCalendarLink(ctx context.Context, id int64) (User, error
 			return err
 		}
 		if !ok {
-			return Errorf(KindNotFound, CodeNotFound, "no such account")
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such account")
 		}
 		return nil
 	})
@@ -319,5 +317,5 @@ func (s *Service) RotateCalendarLink(ctx context.Context, id int64) (User, error
 // AddLoginToken stores a login token and queues the email that carries it
 // (see LoginMail).
 func (t *Tx) AddLoginToken(ctx context.Context, lt LoginToken, now time.Time) error {
-	return t.StoreTx.AddLoginToken(ctx, lt, LoginMail(lt.Email, lt.Locale), now)
+	return t.SessionTx.AddLoginToken(ctx, lt, domain.LoginMail(lt.Email, lt.Locale), now)
 }

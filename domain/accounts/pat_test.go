@@ -1,4 +1,4 @@
-package domain_test
+package accounts_test
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 var ann = domain.User{ID: annID, Email: "ann@example.org"}
@@ -25,7 +26,7 @@ func TestCreatePersonalToken(t *testing.T) {
 		{"unknown scope", "bot", []string{"games:read", "admin"}, 0, domain.CodeInvalidInput, nil},
 		{"blank name", " ", []string{"games:read"}, 0, domain.CodeInvalidInput, nil},
 		{"negative lifetime", "bot", []string{"games:read"}, -1, domain.CodeInvalidInput, nil},
-		{"too long a lifetime", "bot", []string{"games:read"}, domain.MaxPersonalTokenDays + 1, domain.CodeInvalidInput, nil},
+		{"too long a lifetime", "bot", []string{"games:read"}, accounts.MaxPersonalTokenDays + 1, domain.CodeInvalidInput, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,8 +38,8 @@ func TestCreatePersonalToken(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !slices.Equal(tok.Scopes, tt.want) || !strings.HasPrefix(secret, domain.PersonalTokenPrefix) ||
-				len(secret) < len(domain.PersonalTokenPrefix)+32 || !tok.ExpiresAt.IsZero() {
+			if err != nil || !slices.Equal(tok.Scopes, tt.want) || !strings.HasPrefix(secret, accounts.PersonalTokenPrefix) ||
+				len(secret) < len(accounts.PersonalTokenPrefix)+32 || !tok.ExpiresAt.IsZero() {
 				t.Errorf("CreatePersonalToken = %+v, %q, %v", tok, secret, err)
 			}
 		})
@@ -47,7 +48,7 @@ func TestCreatePersonalToken(t *testing.T) {
 
 func TestPersonalTokenLimit(t *testing.T) {
 	f := newFixture(t)
-	for range domain.MaxPersonalTokens {
+	for range accounts.MaxPersonalTokens {
 		if _, _, err := f.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +58,7 @@ func TestPersonalTokenLimit(t *testing.T) {
 	}
 	// Expired tokens do not count.
 	g := newFixture(t)
-	for range domain.MaxPersonalTokens {
+	for range accounts.MaxPersonalTokens {
 		if _, _, err := g.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 1); err != nil {
 			t.Fatal(err)
 		}

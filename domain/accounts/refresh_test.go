@@ -1,14 +1,15 @@
-package domain_test
+package accounts_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // signIn logs cat in and returns his first grant.
-func signIn(t *testing.T, f *fixture, ttl time.Duration) domain.Grant {
+func signIn(t *testing.T, f *fixture, ttl time.Duration) accounts.Grant {
 	t.Helper()
 	if err := f.svc.RequestLogin(t.Context(), "cat@example.org", ""); err != nil {
 		t.Fatal(err)
@@ -24,14 +25,14 @@ func signIn(t *testing.T, f *fixture, ttl time.Duration) domain.Grant {
 func TestRefreshRotates(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	first := signIn(t, f, domain.SessionTTL)
-	if len(first.RefreshToken) < 26 || !first.RefreshExpiresAt.Equal(f.now.Add(domain.RefreshIdleTTL)) {
-		t.Fatalf("first grant %+v: want a 128-bit token, live %v", first, domain.RefreshIdleTTL)
+	first := signIn(t, f, accounts.SessionTTL)
+	if len(first.RefreshToken) < 26 || !first.RefreshExpiresAt.Equal(f.now.Add(accounts.RefreshIdleTTL)) {
+		t.Fatalf("first grant %+v: want a 128-bit token, live %v", first, accounts.RefreshIdleTTL)
 	}
 	f.now = f.now.Add(time.Hour)
 	next, err := f.svc.Refresh(ctx, first.RefreshToken)
 	if err != nil || next.Session.ID != first.Session.ID || next.RefreshToken == first.RefreshToken ||
-		next.Session.User.Email != "cat@example.org" || !next.RefreshExpiresAt.Equal(f.now.Add(domain.RefreshIdleTTL)) {
+		next.Session.User.Email != "cat@example.org" || !next.RefreshExpiresAt.Equal(f.now.Add(accounts.RefreshIdleTTL)) {
 		t.Fatalf("Refresh = %+v, %v; want a new token of the same session, live from now", next, err)
 	}
 	if _, err := f.svc.Refresh(ctx, next.RefreshToken); err != nil {
@@ -44,7 +45,7 @@ func TestRefreshRotates(t *testing.T) {
 func TestRefreshReuseRevokesFamily(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	first := signIn(t, f, domain.SessionTTL)
+	first := signIn(t, f, accounts.SessionTTL)
 	next, err := f.svc.Refresh(ctx, first.RefreshToken)
 	if err != nil {
 		t.Fatal(err)
@@ -67,8 +68,8 @@ func TestRefreshExpiry(t *testing.T) {
 		wait    time.Duration
 		refused bool
 	}{
-		{"within idle time", domain.SessionTTL, domain.RefreshIdleTTL - time.Millisecond, false},
-		{"idle too long", domain.SessionTTL, domain.RefreshIdleTTL, true},
+		{"within idle time", accounts.SessionTTL, accounts.RefreshIdleTTL - time.Millisecond, false},
+		{"idle too long", accounts.SessionTTL, accounts.RefreshIdleTTL, true},
 		{"the session ended first", time.Hour, time.Hour, true},
 	}
 	for _, tt := range tests {
@@ -98,7 +99,7 @@ func TestRefreshBoundedBySession(t *testing.T) {
 
 func TestLogoutEndsRefresh(t *testing.T) {
 	f := newFixture(t)
-	g := signIn(t, f, domain.SessionTTL)
+	g := signIn(t, f, accounts.SessionTTL)
 	if err := f.svc.Logout(t.Context(), g.Session.ID); err != nil {
 		t.Fatal(err)
 	}

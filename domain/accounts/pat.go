@@ -1,7 +1,8 @@
-package domain
+package accounts
 
 import (
 	"context"
+	"github.com/lesspost/lesspost/domain"
 	"slices"
 	"strings"
 	"time"
@@ -60,7 +61,7 @@ type PersonalTokenReader interface {
 	PersonalTokens(ctx context.Context, userID int64) ([]PersonalToken, error)
 	// PersonalTokenBySecret finds a token that has not expired at now, and
 	// its owner; ok is false if there is none.
-	PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (t PersonalToken, owner User, ok bool, err error)
+	PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (t PersonalToken, owner domain.User, ok bool, err error)
 }
 
 // PersonalTokenTx is what a unit of work may do to personal access tokens.
@@ -81,14 +82,14 @@ type PersonalTokenTx interface {
 
 // CreatePersonalToken makes a personal access token for u and returns it
 // and its secret, which is shown this once. days 0 means it never expires.
-func (s *Service) CreatePersonalToken(ctx context.Context, u User, name string, scopes []string, days int) (PersonalToken, string, error) {
+func (s *Service) CreatePersonalToken(ctx context.Context, u domain.User, name string, scopes []string, days int) (PersonalToken, string, error) {
 	now := s.now()
-	name, err := CheckText(name, MaxNameLength, "token name")
+	name, err := domain.CheckText(name, domain.MaxNameLength, "token name")
 	if err != nil {
 		return PersonalToken{}, "", err
 	}
 	if len(scopes) == 0 {
-		return PersonalToken{}, "", Errorf(KindInvalid, CodeInvalidInput, "a token needs at least one scope")
+		return PersonalToken{}, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a token needs at least one scope")
 	}
 	var sorted []string
 	for _, sc := range Scopes {
@@ -98,24 +99,24 @@ func (s *Service) CreatePersonalToken(ctx context.Context, u User, name string, 
 	}
 	for _, sc := range scopes {
 		if !slices.Contains(Scopes, sc) {
-			return PersonalToken{}, "", Errorf(KindInvalid, CodeInvalidInput, "unknown scope %q; the scopes are %s", sc, strings.Join(Scopes, ", "))
+			return PersonalToken{}, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "unknown scope %q; the scopes are %s", sc, strings.Join(Scopes, ", "))
 		}
 	}
 	if days < 0 || days > MaxPersonalTokenDays {
-		return PersonalToken{}, "", Errorf(KindInvalid, CodeInvalidInput, "a token lives 1 to %d days, or forever", MaxPersonalTokenDays)
+		return PersonalToken{}, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a token lives 1 to %d days, or forever", MaxPersonalTokenDays)
 	}
 	t := PersonalToken{UserID: u.ID, Name: name, Scopes: sorted, CreatedAt: now}
 	if days > 0 {
 		t.ExpiresAt = now.Add(time.Duration(days) * 24 * time.Hour)
 	}
-	secret := PersonalTokenPrefix + RandomToken(20)
+	secret := PersonalTokenPrefix + domain.RandomToken(20)
 	err = s.transact(ctx, func(tx *Tx) error {
 		n, err := tx.CountPersonalTokens(ctx, u.ID, now)
 		if err != nil {
 			return err
 		}
 		if n >= MaxPersonalTokens {
-			return Errorf(KindConflict, CodeTooManyTokens, "an account has at most %d personal access tokens: revoke one first", MaxPersonalTokens)
+			return domain.Errorf(domain.KindConflict, domain.CodeTooManyTokens, "an account has at most %d personal access tokens: revoke one first", MaxPersonalTokens)
 		}
 		t.ID, err = tx.AddPersonalToken(ctx, t, secret)
 		return err
@@ -127,20 +128,20 @@ func (s *Service) CreatePersonalToken(ctx context.Context, u User, name string, 
 }
 
 // PersonalTokens lists u's personal access tokens, newest first.
-func (s *Service) PersonalTokens(ctx context.Context, u User) ([]PersonalToken, error) {
+func (s *Service) PersonalTokens(ctx context.Context, u domain.User) ([]PersonalToken, error) {
 	return s.store.PersonalTokens(ctx, u.ID)
 }
 
 // RevokePersonalToken deletes one of u's personal access tokens: it stops
 // working at once.
-func (s *Service) RevokePersonalToken(ctx context.Context, u User, id int64) error {
+func (s *Service) RevokePersonalToken(ctx context.Context, u domain.User, id int64) error {
 	return s.transact(ctx, func(tx *Tx) error {
 		ok, err := tx.DeletePersonalToken(ctx, u.ID, id)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return Errorf(KindNotFound, CodeNotFound, "no personal access token %d", id)
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no personal access token %d", id)
 		}
 		return nil
 	})
@@ -149,19 +150,19 @@ func (s *Service) RevokePersonalToken(ctx context.Context, u User, id int64) err
 // PersonalTokenUser checks a personal access token's secret and returns the
 // token and its owner; an unknown or expired one is unauthorized. It
 // records the use, to the hour: at most one write per token and hour.
-func (s *Service) PersonalTokenUser(ctx context.Context, secret string) (PersonalToken, User, error) {
+func (s *Service) PersonalTokenUser(ctx context.Context, secret string) (PersonalToken, domain.User, error) {
 	now := s.now()
 	t, u, ok, err := s.store.PersonalTokenBySecret(ctx, secret, now)
 	if err != nil {
-		return PersonalToken{}, User{}, err
+		return PersonalToken{}, domain.User{}, err
 	}
 	if !ok {
-		return PersonalToken{}, User{}, Errorf(KindUnauthorized, CodeUnauthorized, "the token is invalid, revoked or expired")
+		return PersonalToken{}, domain.User{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the token is invalid, revoked or expired")
 	}
 	if used := now.Truncate(personalTokenUseGrain); used.After(t.LastUsedAt) {
 		t.LastUsedAt = used
 		if err := s.transact(ctx, func(tx *Tx) error { return tx.TouchPersonalToken(ctx, t.ID, used) }); err != nil {
-			return PersonalToken{}, User{}, err
+			return PersonalToken{}, domain.User{}, err
 		}
 	}
 	return t, u, nil

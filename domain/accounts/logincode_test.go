@@ -1,8 +1,10 @@
-package domain
+package accounts
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // A login code is 8 characters of the unambiguous alphabet, the same for a
@@ -11,7 +13,7 @@ import (
 func TestLoginCode(t *testing.T) {
 	seen := map[string]bool{}
 	for range 2000 {
-		token := RandomToken(20)
+		token := domain.RandomToken(20)
 		code := LoginCode(token)
 		if code != LoginCode(token) {
 			t.Fatalf("LoginCode(%q) is not stable", token)
