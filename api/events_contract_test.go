@@ -15,7 +15,7 @@ import (
 
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/api/internal/contract"
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -55,7 +55,7 @@ func TestEveryEventKindHasASchema(t *testing.T) {
 		kinds  []string
 	}{
 		{"Event", kinds},
-		{"WebhookMessage", append(slices.Clone(domain.WebhookEventTypes), domain.WebhookPing)},
+		{"WebhookMessage", append(slices.Clone(hooks.WebhookEventTypes), hooks.WebhookPing)},
 	} {
 		s := schemas[union.schema].Value
 		if s.Discriminator == nil {

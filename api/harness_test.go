@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/webpush"
@@ -38,7 +39,7 @@ type harness struct {
 	clock  *clock
 	links  *api.Links // to mint a seat's link where a test is not about the email
 	// pushKey is the VAPID key pair the store keeps, as the server starts with.
-	pushKey domain.PushKey
+	pushKey hooks.PushKey
 	// sessions are the sessions login began, by the access token it
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
@@ -110,6 +111,12 @@ func (h *harness) loadPushKey() {
 // scheduler runs it.
 func (h *harness) service(now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
+}
+
+// push is the use cases of push subscriptions on the harness's store with
+// the clock stopped at now.
+func (h *harness) push(now time.Time) *hooks.Push {
+	return hooks.NewPush(hooks.PushConfig{Store: h.db, Now: func() time.Time { return now }})
 }
 
 // tournaments is the use cases of tournaments on the harness's store with

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -63,8 +64,8 @@ var problemCodes = []string{
 	tournaments.CodeRoundNotChangeable, tournaments.CodeTournamentStarted, tournaments.CodeTeamsUnsupported,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent, domain.CodeMailLimited,
-	domain.CodeInvalidPushSubscription, domain.CodeTooManyPushSubscription, domain.CodeSeatOrAccountRequired,
-	domain.CodeWebhookURLRefused, domain.CodeTooManyWebhooks, domain.CodeWebhookDisabled,
+	hooks.CodeInvalidPushSubscription, hooks.CodeTooManyPushSubscription, hooks.CodeSeatOrAccountRequired,
+	hooks.CodeWebhookURLRefused, hooks.CodeTooManyWebhooks, hooks.CodeWebhookDisabled,
 }
 
 // NewProblem returns a problem with the given status, code and detail.

@@ -17,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/egress"
 )
@@ -109,12 +110,14 @@ type Server struct {
 	http *http.Server
 	db   Store
 	app  *domain.Service
+	// push are the use cases of push subscriptions.
+	push *hooks.Push
 	// accounts are the use cases of accounts, sessions and tokens.
 	accounts *accounts.Service
 	// tournaments are the use cases of tournaments.
 	tournaments *tournaments.Service
 	// webhooks are the use cases of the account's webhooks.
-	webhooks *domain.Webhooks
+	webhooks *hooks.Webhooks
 	tokens   *Tokens
 	links    *Links
 	limits   limits
@@ -168,11 +171,11 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
 	mail := domain.NewMailPolicy(cfg.MailLimits)
-	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, Mail: mail,
-		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
+	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, Mail: mail})
+	s.push = hooks.NewPush(hooks.PushConfig{Store: cfg.DB, Now: s.now, EndpointCheck: pushEndpointCheck(cfg.WebhookGuard)})
 	s.accounts = accounts.NewService(accounts.Config{Store: cfg.DB, Now: s.now, Mail: mail})
 	s.tournaments = tournaments.NewService(tournaments.Config{Store: cfg.DB, Now: s.now, Mail: mail, Log: cfg.TournamentLog})
-	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
+	s.webhooks = hooks.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
 	s.events = newEventHub(cfg.DB, log)
 	s.streamLimits = cfg.StreamLimits.withDefaults()
 	s.shutdown, s.stop = context.WithCancel(context.Background())

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -14,11 +15,12 @@ import (
 type Store interface {
 	tournaments.Store
 	accounts.Store
+	hooks.Store
 	domain.RateLimiter
 	// EventReader serves the event streams.
 	domain.EventReader
 	// WebhookStore keeps the account's webhook endpoints and their log.
-	domain.WebhookStore
+	hooks.WebhookStore
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
 }

@@ -10,20 +10,21 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
 // webhookURLCheck refuses, with 422 webhook_url_refused, the URLs guard
 // refuses (nil: the default guard, public https only).
-func webhookURLCheck(guard *egress.Guard) domain.URLCheck {
+func webhookURLCheck(guard *egress.Guard) hooks.URLCheck {
 	return guardedURLCheck(guard, func(err error) error {
-		return domain.Errorf(domain.KindInvalid, domain.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
+		return domain.Errorf(domain.KindInvalid, hooks.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
 	})
 }
 
 // guardedURLCheck is a domain.URLCheck by guard (nil: the default guard,
 // public https only); refused words a refusal for the caller.
-func guardedURLCheck(guard *egress.Guard, refused func(error) error) domain.URLCheck {
+func guardedURLCheck(guard *egress.Guard, refused func(error) error) hooks.URLCheck {
 	if guard == nil {
 		guard = &egress.Guard{}
 	}
@@ -42,8 +43,8 @@ type webhookRequest struct {
 	Enabled     *bool    `json:"enabled"`
 }
 
-func (r webhookRequest) change() domain.WebhookChange {
-	return domain.WebhookChange{URL: r.URL, Description: r.Description, EventTypes: r.EventTypes, Enabled: r.Enabled}
+func (r webhookRequest) change() hooks.WebhookChange {
+	return hooks.WebhookChange{URL: r.URL, Description: r.Description, EventTypes: r.EventTypes, Enabled: r.Enabled}
 }
 
 type webhookView struct {
@@ -67,7 +68,7 @@ type webhookListView struct {
 	Webhooks []webhookView `json:"webhooks"`
 }
 
-func (s *Server) viewWebhook(e domain.WebhookEndpoint) webhookView {
+func (s *Server) viewWebhook(e hooks.WebhookEndpoint) webhookView {
 	v := webhookView{ID: e.ID, URL: e.URL, Description: e.Description, EventTypes: e.EventTypes, Enabled: e.Enabled,
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 	if e.DisabledReason != "" {
@@ -122,7 +123,7 @@ func optionalTime(t time.Time) *time.Time {
 	return &t
 }
 
-func viewDelivery(d domain.WebhookDelivery) deliveryView {
+func viewDelivery(d hooks.WebhookDelivery) deliveryView {
 	return deliveryView{ID: d.ID, WebhookID: d.MsgID, Type: d.Type, Timestamp: d.EventAt, Status: d.Status, Attempts: d.Attempts,
 		Data: deliveryDataView{GameID: optional(d.GameID), Color: optional(d.Color), Ply: d.Ply,
 			TournamentID: optional(d.Data.Tournament)},
@@ -251,7 +252,7 @@ func (s *Server) listWebhookDeliveries(c echo.Context) error {
 	}
 	limit := 20
 	if v := c.QueryParam("limit"); v != "" {
-		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > domain.MaxDeliveriesPage {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > hooks.MaxDeliveriesPage {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "limit is a number from 1 to 100.")
 		}
 	}

@@ -119,3 +119,15 @@ const (
 	// Ply: the round.
 	NoticeRoundDeadline NoticeKind = "round_deadline"
 )
+
+// NoticeWebhookDisabled tells an account's owner that lesspost disabled one
+// of its webhook endpoints (Notice.Webhook says which and why).
+const NoticeWebhookDisabled NoticeKind = "webhook_disabled"
+
+// WebhookNotice is what a NoticeWebhookDisabled says. The store keeps it
+// with the notice as JSON, in these names.
+type WebhookNotice struct {
+	EndpointID int64  `json:"endpoint_id"`
+	URL        string `json:"url"`
+	Reason     string `json:"reason"`
+}

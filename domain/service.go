@@ -20,8 +20,6 @@ type Service struct {
 	now     func() time.Time
 	newID   func(prefix string) string
 	random  func() uint64
-	// pushCheck vets push endpoints; nil allows every one.
-	pushCheck URLCheck
 	// replyLimits bound the replies by email (see PlayByReply).
 	replyLimits ReplyLimits
 }
@@ -45,13 +43,6 @@ type ServiceConfig struct {
 	// Mail, if set, is the mail policy, shared with the other aggregates'
 	// services; MailLimits are then unused.
 	Mail *MailPolicy
-	// PushEndpointCheck vets the endpoint of a push subscription at
-	// subscribe and renewal (the sender checks again at connect time): the
-	// server refuses endpoints on private addresses, so that nobody makes
-	// it call into its own network, and plain http unless the operator
-	// allows it. Its error is the caller's answer. Nil allows every
-	// endpoint CheckPushSubscription allows, plain http too.
-	PushEndpointCheck URLCheck
 	// Replies bound the replies by email PlayByReply reads; a zero rate
 	// is DefaultReplyLimits'.
 	Replies ReplyLimits
@@ -60,7 +51,7 @@ type ServiceConfig struct {
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		pushCheck: cfg.PushEndpointCheck, mail: NewMailPolicy(cfg.MailLimits)}
+		mail: NewMailPolicy(cfg.MailLimits)}
 	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}

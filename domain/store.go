@@ -47,7 +47,6 @@ type Store interface {
 	GameReader
 	GamesReader
 	AccountReader
-	PushReader
 	ScheduleReader
 	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
@@ -66,7 +65,6 @@ type Store interface {
 type StoreTx interface {
 	GameReader
 	AccountTx
-	PushTx
 	MailFacts
 	// AddNotice writes the event of a notice that belongs to no game (a
 	// bye) and queues mail, the policy's admission of it (none, or one).

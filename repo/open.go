@@ -7,6 +7,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/postgres"
 )
@@ -19,14 +20,15 @@ import (
 type Store interface {
 	tournaments.Store
 	accounts.Store
+	hooks.Store
 	domain.Outbox
 	domain.Inbox
 	domain.Monitor
 	domain.RateLimiter
 	domain.EventReader
-	domain.PushKeys
-	domain.WebhookStore
-	domain.PushDeliveryStore
+	hooks.PushKeys
+	hooks.WebhookStore
+	hooks.PushDeliveryStore
 	domain.GameRecords
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).

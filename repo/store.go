@@ -8,6 +8,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
@@ -22,6 +23,8 @@ var (
 	_ tournaments.TournamentTx = storeTx{}
 	_ accounts.Store           = (*DB)(nil)
 	_ accounts.StoreTx         = storeTx{}
+	_ hooks.Store              = (*DB)(nil)
+	_ hooks.PushTx             = storeTx{}
 )
 
 // StoredResponse is the response stored for an idempotent request.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/metrics"
 	"github.com/lesspost/lesspost/notify"
@@ -120,13 +121,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	// Webhook messages are queued with the events, which come with mail: a
 	// change that queued mail may have queued messages too.
 	guard := &egress.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
-	hooks := webhook.NewWorker(db, guard, log, time.Now)
-	hooks.Observer = counts
+	webhooks := webhook.NewWorker(db, guard, log, time.Now)
+	webhooks.Observer = counts
 	// Push messages are queued with the events too, when push is on.
 	var pushes *webpush.Worker
 	queued := func() {
 		outbox.Wake()
-		hooks.Wake()
+		webhooks.Wake()
 		if pushes != nil {
 			pushes.Wake()
 		}
@@ -134,7 +135,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, MailLag: func() time.Duration { return outbox.Lag() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
 		MailLimits:  cfg.MailLimits,
-		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
+		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: webhooks.Wake,
 		PushKey: pushPublic, StreamLimits: cfg.StreamLimits, TournamentLog: cfg.TournamentLog, RequestTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return err
@@ -150,7 +151,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits()})
 	tours := tournaments.NewService(tournaments.Config{Store: db, Now: time.Now, Log: cfg.TournamentLog})
 	if push != nil {
-		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
+		if pushes, err = pushWorker(cfg, *push, db, hooks.NewPush(hooks.PushConfig{Store: db, Now: time.Now}), srv.Links(), guard, log); err != nil {
 			return err
 		}
 		pushes.Observer = counts
@@ -172,7 +173,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	// email outbox and the scheduler here; each returns when its context ends.
 	clock := &scheduler{app: app, tournaments: tours, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: queued,
 		mailRetention: cfg.MailRetention, observe: counts}
-	workers := append([]func(context.Context) error{outbox.Run, hooks.Run, clock.run}, receivers...)
+	workers := append([]func(context.Context) error{outbox.Run, webhooks.Run, clock.run}, receivers...)
 	if pushes != nil {
 		workers = append(workers, pushes.Run)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -80,10 +81,10 @@ func (s *scheduler) pass(ctx context.Context) {
 		return s.db.PruneEvents(ctx, now.Add(-domain.EventRetention), limit)
 	})
 	s.prune(ctx, "prune webhook deliveries", func(ctx context.Context, limit int) (int, error) {
-		return s.db.PruneWebhookDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
+		return s.db.PruneWebhookDeliveries(ctx, now.Add(-hooks.WebhookLogRetention), limit)
 	})
 	s.prune(ctx, "prune push deliveries", func(ctx context.Context, limit int) (int, error) {
-		return s.db.PrunePushDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
+		return s.db.PrunePushDeliveries(ctx, now.Add(-hooks.WebhookLogRetention), limit)
 	})
 	if err := s.db.Maintain(ctx); err != nil {
 		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)

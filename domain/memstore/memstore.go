@@ -18,6 +18,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -39,8 +40,8 @@ type data struct {
 	refreshes   map[string]refresh // by token
 	logins      map[string]login   // by token
 	pats        []pat
-	pushes      []domain.PushSubscription // by id
-	pushKey     *domain.PushKey
+	pushes      []hooks.PushSubscription // by id
+	pushKey     *hooks.PushKey
 	vacations   []vacation
 	tournaments map[string]tournaments.Tournament
 	queued      []Queued
@@ -98,6 +99,8 @@ var (
 	_ tournaments.TournamentTx = (*tx)(nil)
 	_ accounts.Store           = (*Store)(nil)
 	_ accounts.StoreTx         = (*tx)(nil)
+	_ hooks.Store              = (*Store)(nil)
+	_ hooks.PushTx             = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
@@ -20,6 +21,8 @@ var (
 	_ tournaments.TournamentTx = storeTx{}
 	_ accounts.Store           = (*DB)(nil)
 	_ accounts.StoreTx         = storeTx{}
+	_ hooks.Store              = (*DB)(nil)
+	_ hooks.PushTx             = storeTx{}
 )
 
 // Transact runs fn in one READ COMMITTED transaction (see withTx); a unit

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -22,6 +23,7 @@ import (
 type Store interface {
 	tournaments.Store
 	accounts.Store
+	hooks.Store
 }
 
 // Run runs the contract against stores made by newStore, each empty.
@@ -84,13 +86,14 @@ const (
 type unit struct {
 	*accounts.Tx
 	tournaments.TournamentTx
+	hooks.PushTx
 }
 
 // newUnit is st as a unit.
 func newUnit(st domain.StoreTx) *unit {
 	a := st.(accounts.StoreTx)
 	return &unit{Tx: &accounts.Tx{Tx: domain.NewTx(st, nil), SessionTx: a, PersonalTokenTx: a},
-		TournamentTx: st.(tournaments.TournamentTx)}
+		TournamentTx: st.(tournaments.TournamentTx), PushTx: st.(hooks.PushTx)}
 }
 
 // transact runs fn in a unit of work and fails the test if it fails.

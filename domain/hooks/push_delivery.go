@@ -1,7 +1,8 @@
-package domain
+package hooks
 
 import (
 	"context"
+	"github.com/lesspost/lesspost/domain"
 	"time"
 )
 
@@ -22,7 +23,7 @@ import (
 // something of the player or tell him a game's news. The stores' fan-out
 // triggers list them too (migrations 0023, postgres 0010); a turn played is
 // not pushed (the your_turn that follows is).
-var PushEventKinds = []EventKind{EventYourTurn, EventDeadlineNear, EventInvitation, EventRoundStart, EventGameOver}
+var PushEventKinds = []domain.EventKind{domain.EventYourTurn, domain.EventDeadlineNear, domain.EventInvitation, domain.EventRoundStart, domain.EventGameOver}
 
 // PushDelivery is one event queued for one push subscription, and how its
 // delivery fares.
@@ -31,7 +32,7 @@ type PushDelivery struct {
 	SubscriptionID int64
 	// Event is the event as it was written; Email is the subscription's
 	// owner and Pos is not kept.
-	Event    Event
+	Event    domain.Event
 	Attempts int
 	Status   string // DeliveryPending, …
 	// NextAttemptAt is when a pending delivery is tried next.

@@ -1,9 +1,10 @@
-package domain
+package hooks
 
 import (
 	"context"
 	"crypto/ecdh"
 	"crypto/subtle"
+	"github.com/lesspost/lesspost/domain"
 	"net/url"
 	"slices"
 	"time"
@@ -135,7 +136,7 @@ type PushKeys interface {
 // services on a closed network).
 func CheckPushSubscription(sub PushSubscription, now time.Time) error {
 	bad := func(format string, args ...any) error {
-		return Errorf(KindInvalid, CodeInvalidPushSubscription, format, args...)
+		return domain.Errorf(domain.KindInvalid, CodeInvalidPushSubscription, format, args...)
 	}
 	if len(sub.Endpoint) > MaxPushEndpointLength {
 		return bad("the endpoint is longer than %d characters", MaxPushEndpointLength)
@@ -160,7 +161,7 @@ func CheckPushSubscription(sub PushSubscription, now time.Time) error {
 }
 
 // checkPushEndpoint asks the configured check about an endpoint.
-func (s *Service) checkPushEndpoint(ctx context.Context, endpoint string) error {
+func (s *Push) checkPushEndpoint(ctx context.Context, endpoint string) error {
 	if s.pushCheck == nil {
 		return nil
 	}
@@ -173,10 +174,10 @@ func (s *Service) checkPushEndpoint(ctx context.Context, endpoint string) error 
 // for (as long as the link is the seat's current one) and only that seat's
 // subscriptions at that link version (Game is set then). A spectator link
 // has none: anyone may be given one.
-func (s *Service) pushScope(ctx context.Context, c Credentials) (PushSubscription, error) {
+func (s *Push) pushScope(ctx context.Context, c domain.Credentials) (PushSubscription, error) {
 	switch {
 	case c.Spectator:
-		return PushSubscription{}, Errorf(KindForbidden, CodeSeatOrAccountRequired,
+		return PushSubscription{}, domain.Errorf(domain.KindForbidden, CodeSeatOrAccountRequired,
 			"Notifications are for players: this needs a move link or an account token, not a spectator link.")
 	case c.Seat != nil:
 		g, err := s.store.Game(ctx, c.GameID)
@@ -212,7 +213,7 @@ func visible(list []PushSubscription, scope PushSubscription) []PushSubscription
 // credentials stand for, address-wide for an account and for the link's
 // game only for a move link. Sending the same endpoint again (a browser
 // that re-subscribed, a retry) updates it in place: created is false then.
-func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubscription) (saved PushSubscription, created bool, err error) {
+func (s *Push) SubscribePush(ctx context.Context, c domain.Credentials, sub PushSubscription) (saved PushSubscription, created bool, err error) {
 	now := s.now()
 	if err := CheckPushSubscription(sub, now); err != nil {
 		return PushSubscription{}, false, err
@@ -247,10 +248,10 @@ func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubs
 		switch {
 		case known:
 		case len(live) >= MaxPushSubscriptions:
-			return Errorf(KindConflict, CodeTooManyPushSubscription,
+			return domain.Errorf(domain.KindConflict, CodeTooManyPushSubscription,
 				"an address has at most %d push subscriptions: turn notifications off on a browser you no longer use", MaxPushSubscriptions)
 		case scope.Game != "" && len(mine) >= MaxSeatPushSubscriptions:
-			return Errorf(KindConflict, CodeTooManyPushSubscription,
+			return domain.Errorf(domain.KindConflict, CodeTooManyPushSubscription,
 				"a move link may turn notifications on in at most %d browsers: turn them off on one you no longer use", MaxSeatPushSubscriptions)
 		}
 		saved.ID, created, err = tx.SavePushSubscription(ctx, saved)
@@ -265,7 +266,7 @@ func (s *Service) SubscribePush(ctx context.Context, c Credentials, sub PushSubs
 // PushSubscriptions lists the live push subscriptions the credentials
 // manage, oldest first: all of the address's for an account, those made
 // with the current link of the seat for a move link.
-func (s *Service) PushSubscriptions(ctx context.Context, c Credentials) ([]PushSubscription, error) {
+func (s *Push) PushSubscriptions(ctx context.Context, c domain.Credentials) ([]PushSubscription, error) {
 	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return nil, err
@@ -279,12 +280,12 @@ func (s *Service) PushSubscriptions(ctx context.Context, c Credentials) ([]PushS
 
 // UnsubscribePush deletes one of the push subscriptions the credentials
 // manage; any other is not found.
-func (s *Service) UnsubscribePush(ctx context.Context, c Credentials, id int64) error {
+func (s *Push) UnsubscribePush(ctx context.Context, c domain.Credentials, id int64) error {
 	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return err
 	}
-	notFound := Errorf(KindNotFound, CodeNotFound, "no push subscription %d", id)
+	notFound := domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no push subscription %d", id)
 	return s.transact(ctx, func(tx *Tx) error {
 		if scope.Game != "" {
 			live, err := tx.PushSubscriptions(ctx, scope.Owner, s.now())
@@ -310,7 +311,7 @@ func (s *Service) UnsubscribePush(ctx context.Context, c Credentials, id int64) 
 // service said is gone (404 or 410: the browser unsubscribed, or the
 // service ended it), and any that expired meanwhile. Deleting twice is
 // harmless, so several deliveries that learn it at once may all call it.
-func (s *Service) ForgetPushEndpoint(ctx context.Context, endpoint string) (deleted int, err error) {
+func (s *Push) ForgetPushEndpoint(ctx context.Context, endpoint string) (deleted int, err error) {
 	err = s.transact(ctx, func(tx *Tx) error {
 		deleted, err = tx.DeletePushEndpoint(ctx, endpoint, s.now())
 		return err
@@ -324,7 +325,7 @@ func (s *Service) ForgetPushEndpoint(ctx context.Context, endpoint string) (dele
 // subscription's auth secret, which only that browser and this server
 // know, is what proves it may. It says how many it moved; none is a
 // not-found *Error.
-func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string, oldAuth []byte, sub PushSubscription) (int, error) {
+func (s *Push) RenewPushSubscription(ctx context.Context, oldEndpoint string, oldAuth []byte, sub PushSubscription) (int, error) {
 	now := s.now()
 	if err := CheckPushSubscription(sub, now); err != nil {
 		return 0, err
@@ -354,7 +355,7 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 			moved++
 		}
 		if moved == 0 {
-			return Errorf(KindNotFound, CodeNotFound, "no push subscription has that endpoint and secret")
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no push subscription has that endpoint and secret")
 		}
 		return nil
 	})
@@ -363,6 +364,6 @@ func (s *Service) RenewPushSubscription(ctx context.Context, oldEndpoint string,
 
 // PushSubscriptionsOf lists the live subscriptions of an address, whatever
 // their scope (the stores' fan-out applies it).
-func (s *Service) PushSubscriptionsOf(ctx context.Context, owner string) ([]PushSubscription, error) {
+func (s *Push) PushSubscriptionsOf(ctx context.Context, owner string) ([]PushSubscription, error) {
 	return s.store.PushSubscriptions(ctx, owner, s.now())
 }

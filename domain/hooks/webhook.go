@@ -1,10 +1,11 @@
-package domain
+package hooks
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/lesspost/lesspost/domain"
 	"slices"
 	"strings"
 	"time"
@@ -29,8 +30,8 @@ const WebhookPing = "ping"
 
 // WebhookEventTypes are the event kinds an endpoint may want: the live
 // events that concern an address.
-var WebhookEventTypes = []string{string(EventTurnPlayed), string(EventYourTurn), string(EventGameOver),
-	string(EventInvitation), string(EventRoundStart), string(EventDeadlineNear)}
+var WebhookEventTypes = []string{string(domain.EventTurnPlayed), string(domain.EventYourTurn), string(domain.EventGameOver),
+	string(domain.EventInvitation), string(domain.EventRoundStart), string(domain.EventDeadlineNear)}
 
 // Limits of webhooks.
 const (
@@ -110,7 +111,7 @@ type WebhookDelivery struct {
 	GameID     string
 	Color      string
 	Ply        int
-	Data       EventData
+	Data       domain.EventData
 	EventAt    time.Time // when the event happened: the payload's timestamp
 	Attempts   int
 	Status     string // DeliveryPending, …
@@ -220,14 +221,14 @@ type WebhookChange struct {
 
 // Create registers an endpoint for u and returns it with its secret, shown
 // this once.
-func (w *Webhooks) Create(ctx context.Context, u User, c WebhookChange) (WebhookEndpoint, string, error) {
+func (w *Webhooks) Create(ctx context.Context, u domain.User, c WebhookChange) (WebhookEndpoint, string, error) {
 	now := w.now()
 	e := WebhookEndpoint{UserID: u.ID, Enabled: true, CreatedAt: now, UpdatedAt: now}
 	if c.URL == nil {
-		return e, "", Errorf(KindInvalid, CodeInvalidInput, "an endpoint needs a url")
+		return e, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "an endpoint needs a url")
 	}
 	if c.EventTypes == nil {
-		return e, "", Errorf(KindInvalid, CodeInvalidInput, "an endpoint needs event_types")
+		return e, "", domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "an endpoint needs event_types")
 	}
 	if err := w.apply(ctx, &e, c); err != nil {
 		return e, "", err
@@ -242,7 +243,7 @@ func (w *Webhooks) Create(ctx context.Context, u User, c WebhookChange) (Webhook
 }
 
 // Update changes one of u's endpoints.
-func (w *Webhooks) Update(ctx context.Context, u User, id int64, c WebhookChange) (WebhookEndpoint, error) {
+func (w *Webhooks) Update(ctx context.Context, u domain.User, id int64, c WebhookChange) (WebhookEndpoint, error) {
 	e, err := w.store.Webhook(ctx, u.ID, id)
 	if err != nil {
 		return e, err
@@ -264,7 +265,7 @@ func (w *Webhooks) Update(ctx context.Context, u User, id int64, c WebhookChange
 func (w *Webhooks) apply(ctx context.Context, e *WebhookEndpoint, c WebhookChange) error {
 	if c.URL != nil {
 		if len(*c.URL) > MaxWebhookURLLength {
-			return Errorf(KindInvalid, CodeInvalidInput, "a url has at most %d bytes", MaxWebhookURLLength)
+			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a url has at most %d bytes", MaxWebhookURLLength)
 		}
 		if w.checkURL != nil {
 			if err := w.checkURL(ctx, *c.URL); err != nil {
@@ -276,7 +277,7 @@ func (w *Webhooks) apply(ctx context.Context, e *WebhookEndpoint, c WebhookChang
 	if c.Description != nil {
 		e.Description = ""
 		if strings.TrimSpace(*c.Description) != "" {
-			d, err := CheckText(*c.Description, MaxWebhookDescription, "description")
+			d, err := domain.CheckText(*c.Description, MaxWebhookDescription, "description")
 			if err != nil {
 				return err
 			}
@@ -300,11 +301,11 @@ func (w *Webhooks) apply(ctx context.Context, e *WebhookEndpoint, c WebhookChang
 // WebhookEventTypes.
 func webhookTypes(asked []string) ([]string, error) {
 	if len(asked) == 0 {
-		return nil, Errorf(KindInvalid, CodeInvalidInput, "an endpoint wants at least one event type")
+		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "an endpoint wants at least one event type")
 	}
 	for _, t := range asked {
 		if !slices.Contains(WebhookEventTypes, t) {
-			return nil, Errorf(KindInvalid, CodeInvalidInput, "unknown event type %q; the types are %s",
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "unknown event type %q; the types are %s",
 				t, strings.Join(WebhookEventTypes, ", "))
 		}
 	}
@@ -318,18 +319,18 @@ func webhookTypes(asked []string) ([]string, error) {
 }
 
 // List lists u's endpoints.
-func (w *Webhooks) List(ctx context.Context, u User) ([]WebhookEndpoint, error) {
+func (w *Webhooks) List(ctx context.Context, u domain.User) ([]WebhookEndpoint, error) {
 	return w.store.Webhooks(ctx, u.ID)
 }
 
 // Get reads one of u's endpoints.
-func (w *Webhooks) Get(ctx context.Context, u User, id int64) (WebhookEndpoint, error) {
+func (w *Webhooks) Get(ctx context.Context, u domain.User, id int64) (WebhookEndpoint, error) {
 	return w.store.Webhook(ctx, u.ID, id)
 }
 
 // Delete deletes one of u's endpoints and its delivery log; what was not
 // delivered yet is not.
-func (w *Webhooks) Delete(ctx context.Context, u User, id int64) error {
+func (w *Webhooks) Delete(ctx context.Context, u domain.User, id int64) error {
 	if _, err := w.store.Webhook(ctx, u.ID, id); err != nil {
 		return err
 	}
@@ -341,7 +342,7 @@ func (w *Webhooks) Delete(ctx context.Context, u User, id int64) error {
 // kept: rotating again within the grace retires the current one the same
 // way and stops the one before it at once. (Svix keeps each retired
 // secret its full grace; that needs a third secret in the store.)
-func (w *Webhooks) RotateSecret(ctx context.Context, u User, id int64) (WebhookEndpoint, string, error) {
+func (w *Webhooks) RotateSecret(ctx context.Context, u domain.User, id int64) (WebhookEndpoint, string, error) {
 	now := w.now()
 	if _, err := w.store.Webhook(ctx, u.ID, id); err != nil {
 		return WebhookEndpoint{}, "", err
@@ -360,12 +361,12 @@ const MaxDeliveriesPage = 100
 // Deliveries lists a page of an endpoint's delivery log, newest first,
 // before the delivery id before (0: the newest), and the cursor of the
 // next page (0: none).
-func (w *Webhooks) Deliveries(ctx context.Context, u User, id, before int64, limit int) ([]WebhookDelivery, int64, error) {
+func (w *Webhooks) Deliveries(ctx context.Context, u domain.User, id, before int64, limit int) ([]WebhookDelivery, int64, error) {
 	if _, err := w.store.Webhook(ctx, u.ID, id); err != nil {
 		return nil, 0, err
 	}
 	if limit <= 0 || limit > MaxDeliveriesPage {
-		return nil, 0, Errorf(KindInvalid, CodeInvalidInput, "a page has 1 to %d deliveries", MaxDeliveriesPage)
+		return nil, 0, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a page has 1 to %d deliveries", MaxDeliveriesPage)
 	}
 	ds, err := w.store.WebhookDeliveries(ctx, u.ID, id, before, limit+1)
 	if err != nil {
@@ -382,20 +383,20 @@ func (w *Webhooks) Deliveries(ctx context.Context, u User, id, before int64, lim
 // enabled reads one of u's endpoints and refuses it if it is disabled:
 // nothing is sent to a disabled endpoint, so a ping or redelivery asked
 // for it would wait unsent (and unpruned) until it is enabled.
-func (w *Webhooks) enabled(ctx context.Context, u User, id int64) error {
+func (w *Webhooks) enabled(ctx context.Context, u domain.User, id int64) error {
 	e, err := w.store.Webhook(ctx, u.ID, id)
 	if err != nil {
 		return err
 	}
 	if !e.Enabled {
-		return Errorf(KindConflict, CodeWebhookDisabled, "the endpoint is disabled; enable it first")
+		return domain.Errorf(domain.KindConflict, CodeWebhookDisabled, "the endpoint is disabled; enable it first")
 	}
 	return nil
 }
 
 // Redeliver sends one delivery of u's enabled endpoint again, at once,
 // with the same webhook-id, whatever became of it.
-func (w *Webhooks) Redeliver(ctx context.Context, u User, id, deliveryID int64) (WebhookDelivery, error) {
+func (w *Webhooks) Redeliver(ctx context.Context, u domain.User, id, deliveryID int64) (WebhookDelivery, error) {
 	if err := w.enabled(ctx, u, id); err != nil {
 		return WebhookDelivery{}, err
 	}
@@ -407,7 +408,7 @@ func (w *Webhooks) Redeliver(ctx context.Context, u User, id, deliveryID int64) 
 
 // Ping queues a test event (type WebhookPing) for one of u's enabled
 // endpoints.
-func (w *Webhooks) Ping(ctx context.Context, u User, id int64) (WebhookDelivery, error) {
+func (w *Webhooks) Ping(ctx context.Context, u domain.User, id int64) (WebhookDelivery, error) {
 	now := w.now()
 	if err := w.enabled(ctx, u, id); err != nil {
 		return WebhookDelivery{}, err
@@ -438,16 +439,4 @@ func NewWebhookMsgID() string {
 		panic(fmt.Sprintf("crypto/rand: %v", err))
 	}
 	return fmt.Sprintf("msg_%x", b)
-}
-
-// NoticeWebhookDisabled tells an account's owner that lesspost disabled one
-// of its webhook endpoints (Notice.Webhook says which and why).
-const NoticeWebhookDisabled NoticeKind = "webhook_disabled"
-
-// WebhookNotice is what a NoticeWebhookDisabled says. The store keeps it
-// with the notice as JSON, in these names.
-type WebhookNotice struct {
-	EndpointID int64  `json:"endpoint_id"`
-	URL        string `json:"url"`
-	Reason     string `json:"reason"`
 }
