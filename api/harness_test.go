@@ -15,10 +15,12 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -44,7 +46,30 @@ type harness struct {
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
 	// configure, if set, changes the server's configuration at each start.
-	configure []func(*api.Config)
+	configure []func(*serverConfig)
+}
+
+// serverConfig is the server's configuration as a test sets it: the API's,
+// and the use cases' (built by newServer as cmd/api builds them).
+type serverConfig struct {
+	api.Config
+	MailLimits    domain.MailLimits
+	TournamentLog int
+	// WebhookGuard decides which webhook and push URLs may be registered;
+	// nil allows only https URLs of public addresses.
+	WebhookGuard *egress.Guard
+}
+
+// uses builds the use cases on the configuration's store and clock.
+func (c *serverConfig) uses() *app.Services {
+	return app.New(app.Config{Store: c.DB, Now: c.Now, MailLimits: c.MailLimits, TournamentLog: c.TournamentLog,
+		PushEndpointCheck: api.PushEndpointCheck(c.WebhookGuard), WebhookURLCheck: api.WebhookURLCheck(c.WebhookGuard)})
+}
+
+// newServer serves the API with use cases of its own (see uses).
+func (c *serverConfig) newServer() (*api.Server, error) {
+	c.App = c.uses()
+	return api.New(c.Config)
 }
 
 // session is a session's current tokens. Like a good client, do renews
@@ -56,13 +81,13 @@ type session struct {
 	expires         time.Time
 }
 
-func newHarness(t *testing.T, configure ...func(*api.Config)) *harness {
+func newHarness(t *testing.T, configure ...func(*serverConfig)) *harness {
 	t.Helper()
 	return newHarnessAt(t, repotest.DSN(t), configure...)
 }
 
 // newHarnessAt is newHarness on the database dsn.
-func newHarnessAt(t *testing.T, dsn string, configure ...func(*api.Config)) *harness {
+func newHarnessAt(t *testing.T, dsn string, configure ...func(*serverConfig)) *harness {
 	t.Helper()
 	runParallel(t)
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
@@ -78,12 +103,12 @@ func (h *harness) start() {
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
 	h.loadPushKey()
-	cfg := api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}
+	cfg := serverConfig{Config: api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}}
 	for _, c := range h.configure {
 		c(&cfg)
 	}
-	srv, err := api.New(cfg)
+	srv, err := cfg.newServer()
 	if err != nil {
 		t.Fatal(err)
 	}

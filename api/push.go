@@ -21,12 +21,12 @@ import (
 // sending. The routes answer 404 push_disabled when the server has no
 // VAPID subject configured.
 
-// pushEndpointCheck refuses, as invalid_push_subscription, the push
+// PushEndpointCheck refuses, as invalid_push_subscription, the push
 // endpoints guard refuses (nil: the default guard, public https only), the
 // guard the webhooks use: a push service is as much a URL from outside as
 // a webhook's. The answer does not say why: it must not tell a caller what
 // a name resolves to inside the server's network.
-func pushEndpointCheck(guard *egress.Guard) hooks.URLCheck {
+func PushEndpointCheck(guard *egress.Guard) hooks.URLCheck {
 	return guardedURLCheck(guard, func(error) error {
 		return domain.Errorf(domain.KindInvalid, hooks.CodeInvalidPushSubscription,
 			"the endpoint must be an https URL of a public push service")

@@ -259,8 +259,8 @@ func TestPushSubscriptionCap(t *testing.T) {
 // Without a VAPID key the server offers no push: every push route says so.
 func TestPushDisabled(t *testing.T) {
 	h := newHarness(t, allowPrivate)
-	srv, err := api.New(api.Config{DB: h.db, Secret: []byte(harnessSecret),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	srv, err := (&serverConfig{Config: api.Config{DB: h.db, Secret: []byte(harnessSecret),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}).newServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +320,7 @@ func (h hosts) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, err
 // resolved to.
 func TestPushEndpointsRefused(t *testing.T) {
 	dns := hosts{"push.example": netip.MustParseAddr("93.184.215.14"), "intranet.example": netip.MustParseAddr("10.1.2.3")}
-	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
+	h := newHarness(t, func(cfg *serverConfig) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	good := subscriptionJSON(service.Subscribe(h.pushKey.Public))

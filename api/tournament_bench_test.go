@@ -65,8 +65,8 @@ func BenchmarkTournamentReads(b *testing.B) {
 			now = r.Deadline.Add(-time.Hour)
 		}
 	}
-	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: clock, Logger: slog.New(slog.DiscardHandler)})
+	srv, err := (&serverConfig{Config: api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: clock, Logger: slog.New(slog.DiscardHandler)}}).newServer()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
-// webhookURLCheck refuses, with 422 webhook_url_refused, the URLs guard
+// WebhookURLCheck refuses, with 422 webhook_url_refused, the URLs guard
 // refuses (nil: the default guard, public https only).
-func webhookURLCheck(guard *egress.Guard) hooks.URLCheck {
+func WebhookURLCheck(guard *egress.Guard) hooks.URLCheck {
 	return guardedURLCheck(guard, func(err error) error {
 		return domain.Errorf(domain.KindInvalid, hooks.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
 	})

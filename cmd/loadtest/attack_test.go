@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
-	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo"
 )
@@ -61,7 +61,8 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var outbox *notify.Worker
 	var answered atomic.Int64
-	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: []byte("0123456789abcdef0123456789abcdef"),
+	uses := app.New(app.Config{Store: db, PushEndpointCheck: api.PushEndpointCheck(nil), WebhookURLCheck: api.WebhookURLCheck(nil)})
+	srv, err := api.New(api.Config{Logger: log, DB: db, App: uses, Secret: []byte("0123456789abcdef0123456789abcdef"),
 		BaseURL: "http://lesspost.test", MailQueued: func() { outbox.Wake() },
 		ObserveRequest: func(string, string, int, time.Duration) { answered.Add(1) }})
 	if err != nil {
@@ -74,7 +75,6 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	}
 	handed := &handedOver{Sender: sender, sent: map[string]int{}}
 	outbox = notify.NewWorker(db, handed, &notify.Renderer{Store: db, Links: srv.Links(), Host: "lesspost.test"}, log, time.Now)
-	tours := tournaments.NewService(tournaments.Config{Store: db, Now: time.Now})
 	ctx, cancel := context.WithCancel(context.Background())
 	schedCtx, stopSched := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -82,9 +82,9 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	var sched sync.WaitGroup
 	sched.Go(func() {
 		for schedCtx.Err() == nil {
-			ids, err := tours.DueTournaments(schedCtx, 100)
+			ids, err := uses.Tournaments.DueTournaments(schedCtx, 100)
 			for _, id := range ids {
-				if _, err := tours.TickTournament(schedCtx, id); err != nil && schedCtx.Err() == nil {
+				if _, err := uses.Tournaments.TickTournament(schedCtx, id); err != nil && schedCtx.Err() == nil {
 					t.Errorf("tick tournament %s: %v", id, err)
 				}
 			}
