@@ -1,7 +1,19 @@
-// Package domain owns lesspost's game logic above the rules: accounts,
-// games with their seats and clocks, turn submission, tournaments, and the
-// notices (emails) each change causes, plus the error type with stable codes
-// that the HTTP edge maps to problems in one place.
+// Package domain is the kernel of lesspost's game logic above the rules,
+// and, until they move to a package of their own, the games: seats,
+// clocks, vacations, turns, replies by email, rematches and the game's tick.
+//
+// The kernel is what every aggregate shares: the error type with stable
+// codes that the HTTP edge maps to problems in one place (errors.go), the
+// notices and events a change causes (notice.go, event.go), ids, the
+// account a change names (User), the unit of work as the use cases see it
+// (Tx, store.go) with the mail policy that runs inside it (mailpolicy.go)
+// and the Requester it reads, the ruleset registry (rules.go) and the
+// clock, which each Service is given.
+//
+// The aggregates are packages of their own, each with its Service and its
+// store port: domain/tournaments, domain/accounts and domain/hooks. They
+// import the kernel; the kernel imports none of them (internal/archtest
+// checks it). package app builds every service once.
 //
 // A game's rules are a ruleset (domain/ruleset): Game.Rules holds the game
 // under them, and the use cases ask it whose turn it is, play and check

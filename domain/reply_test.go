@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -139,11 +138,8 @@ func TestPlayByReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t)
+			f := newFixtureWith(t, domain.User{ID: annID, Email: "ann@example.org", Locale: "de", ReplyConfirmations: tt.confirm})
 			ctx := t.Context()
-			if _, err := f.accounts.UpdateUser(ctx, annID, accounts.AccountSettings{Locale: "de", ReplyConfirmations: tt.confirm}); err != nil {
-				t.Fatal(err)
-			}
 			if tt.before != nil {
 				tt.before(t, f)
 			}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/memstore"
 )
@@ -28,10 +27,8 @@ const (
 type fixture struct {
 	store *memstore.Store
 	svc   *domain.Service
-	// accounts are the accounts' use cases on the same store and clock.
-	accounts *accounts.Service
-	game     domain.Game
-	now      time.Time
+	game  domain.Game
+	now   time.Time
 	// replies counts the replies sent (see reply), for their Message-IDs;
 	// unread is what they say of why they were not read.
 	replies int
@@ -41,14 +38,17 @@ type fixture struct {
 // newFixture creates a two-player game (ann White, bob Black) made by org.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{store: memstore.New(
-		domain.User{ID: creatorID, Email: "org@example.org"},
-		domain.User{ID: annID, Email: "ann@example.org", Locale: "de"}), now: t0}
+	return newFixtureWith(t, domain.User{ID: annID, Email: "ann@example.org", Locale: "de"})
+}
+
+// newFixtureWith is newFixture with ann's account as given.
+func newFixtureWith(t *testing.T, ann domain.User) *fixture {
+	t.Helper()
+	f := &fixture{store: memstore.New(domain.User{ID: creatorID, Email: "org@example.org"}, ann), now: t0}
 	ids := 0
 	f.svc = domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
-	f.accounts = accounts.NewService(accounts.Config{Store: f.store, Now: func() time.Time { return f.now }})
 	g, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
@@ -380,7 +380,7 @@ func code(err error) string {
 func TestServiceVacations(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	ann, err := f.accounts.UserByID(ctx, annID)
+	ann, err := f.store.UserByID(ctx, annID)
 	if err != nil {
 		t.Fatal(err)
 	}
