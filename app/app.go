@@ -14,8 +14,7 @@ import (
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
-// Store is every port the use cases need of a store; repo.Store and
-// memstore.Store are ones.
+// Store is every port the use cases need of a store; repo.Store is one.
 type Store interface {
 	tournaments.Store
 	accounts.Store
