@@ -37,7 +37,7 @@ func TestTournamentUpdateEventConforms(t *testing.T) {
 }
 
 // Every kind of event the domain declares (a constant of type
-// domain.EventKind, wherever in package domain) is in the contract's Event,
+// domain.EventKind, wherever in package domain or its aggregates) is in the contract's Event,
 // and every webhook type in its WebhookMessage: a new kind without a
 // schema fails here before a client meets it.
 func TestEveryEventKindHasASchema(t *testing.T) {
@@ -87,14 +87,20 @@ func TestEveryEventKindHasASchema(t *testing.T) {
 	}
 }
 
-// eventKindConstants reads package domain's source for the values of its
-// constants of type EventKind.
+// eventKindConstants reads the source of package domain and of its
+// aggregates (domain/tournaments...) for the values of their constants of
+// type EventKind.
 func eventKindConstants(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "domain", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no source of package domain: %v", err)
 	}
+	below, err := filepath.Glob(filepath.Join("..", "domain", "*", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, below...)
 	var kinds []string
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -112,7 +118,7 @@ func eventKindConstants(t *testing.T) []string {
 			}
 			for _, spec := range gen.Specs {
 				vs := spec.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "EventKind" {
+				if !isEventKind(vs.Type) {
 					continue
 				}
 				for _, v := range vs.Values {
@@ -130,4 +136,17 @@ func eventKindConstants(t *testing.T) []string {
 		}
 	}
 	return kinds
+}
+
+// isEventKind says whether a constant's type is EventKind, as package
+// domain names it, or domain.EventKind, as its aggregates do.
+func isEventKind(typ ast.Expr) bool {
+	switch typ := typ.(type) {
+	case *ast.Ident:
+		return typ.Name == "EventKind"
+	case *ast.SelectorExpr:
+		x, ok := typ.X.(*ast.Ident)
+		return ok && x.Name == "domain" && typ.Sel.Name == "EventKind"
+	}
+	return false
 }
