@@ -14,7 +14,6 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
@@ -87,7 +86,7 @@ func mailbook(t *testing.T, locale string) []Message {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	vector := vectors.Load(t).GameCases[0]
+	vector := lessGame(t, "game0")
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	// The organiser signs in (the first email: a login link), then creates the game.
 	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
@@ -296,7 +295,7 @@ func TestEveryEmailCarriesNeverEmailLink(t *testing.T) {
 // turn (the final turn, for the one who did not make it) and links his
 // finished game, to step through it or play again.
 func TestGameOverSaysTheFinalTurn(t *testing.T) {
-	last := vectors.Load(t).GameCases[0].Turns
+	last := lessGame(t, "game0").Turns
 	final := last[len(last)-1]
 	var over []Message
 	for _, m := range mailbook(t, "en") {
