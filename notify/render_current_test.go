@@ -14,15 +14,15 @@ import (
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // mailGame is a game played through the use cases on a fresh database, at
 // a clock the test moves, whose mail the test renders.
 type mailGame struct {
 	tb  testing.TB
-	db  *repo.DB
+	db  *sqlite.DB
 	svc *domain.Service
 	now time.Time
 	g   domain.Game
@@ -33,7 +33,7 @@ type mailGame struct {
 func newMailGame(tb testing.TB, spec domain.NewGameSpec, id string) *mailGame {
 	tb.Helper()
 	ctx := tb.Context()
-	db, err := repo.Open(ctx, repotest.Path(tb))
+	db, err := sqlite.Open(ctx, repotest.Path(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func BenchmarkRenderCurrentMail(b *testing.B) {
 // countingRecords counts the store's reads of turns: the whole record, or
 // its end.
 type countingRecords struct {
-	*repo.DB
+	*sqlite.DB
 	whole, tails int
 }
 
@@ -408,7 +408,7 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 // tamperedRecords changes what TurnsFrom reads, as a store whose record
 // does not match its games would.
 type tamperedRecords struct {
-	*repo.DB
+	*sqlite.DB
 	tamper func([]domain.StoredTurn) []domain.StoredTurn
 }
 

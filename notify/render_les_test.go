@@ -14,7 +14,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/internal/vectors"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // lesGameID is the id of the mailbook's game: fixed, so that links and
@@ -40,7 +40,7 @@ type lesMailItem struct {
 
 // renderNew renders the mail queued since the last call that keep wants,
 // as the worker would now.
-func renderNew(t *testing.T, db *repo.DB, now time.Time, seen map[int64]bool, keep func(domain.Notice) bool) []lesMailItem {
+func renderNew(t *testing.T, db *sqlite.DB, now time.Time, seen map[int64]bool, keep func(domain.Notice) bool) []lesMailItem {
 	t.Helper()
 	due, err := db.DueMail(t.Context(), now, 1000)
 	if err != nil {

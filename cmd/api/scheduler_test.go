@@ -9,7 +9,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // One pass of the scheduler times out a game whose deadline passed and
@@ -110,7 +110,7 @@ func TestSchedulerPrunes(t *testing.T) {
 	count := func(query string) int {
 		t.Helper()
 		var n int
-		err := db.WithTx(ctx, func(tx *repo.Tx) error { return tx.QueryRowContext(ctx, query).Scan(&n) })
+		err := db.WithTx(ctx, func(tx *sqlite.Tx) error { return tx.QueryRowContext(ctx, query).Scan(&n) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,6 +137,6 @@ func TestSchedulerPrunes(t *testing.T) {
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *repo.DB, now time.Time) *domain.Service {
+func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }

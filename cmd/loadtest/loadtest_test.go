@@ -23,7 +23,7 @@ import (
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 func TestPercentile(t *testing.T) {
@@ -166,7 +166,7 @@ func TestPositionFromJSON(t *testing.T) {
 // SMTP does. It returns the base URL, the log file and the database file.
 func testServer(t *testing.T, dbPath string) (string, string) {
 	t.Helper()
-	db, err := repo.Open(t.Context(), dbPath)
+	db, err := sqlite.Open(t.Context(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

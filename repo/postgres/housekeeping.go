@@ -10,7 +10,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 )
 
-// Housekeeping (repo.Housekeeping): each method deletes (or clears) at most
+// Housekeeping (port.Housekeeping): each method deletes (or clears) at most
 // limit rows in one statement and says how many; the scheduler calls it
 // until that is fewer than limit, so no transaction runs long.
 
