@@ -120,9 +120,9 @@ func (v *lesMail) seatOf() les.Seat {
 func (v *lesMail) intro() (intro, how string) {
 	setter := map[string]any{"Setter": v.playerName(les.Setter)}
 	switch v.eng.Stage() {
-	case les.StageSetup:
+	case "setup":
 		return v.lp.YourSetup, v.lp.SetupHow
-	case les.StageChoice:
+	case "choice":
 		return v.lp.YourChoice, say(v.lp.ChooseHow, setter)
 	}
 	c, _ := v.eng.ColorOf(v.seatOf())

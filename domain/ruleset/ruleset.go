@@ -93,10 +93,28 @@ type Game interface {
 	// (in the ply's notation, "" for none): what the page highlights and what
 	// each choice costs.
 	Legal(partial string) (Legal, error)
-	// Record writes the game and its history in the ruleset's record format.
-	Record(history []Played, players map[string]string) (string, error)
+	// Record writes the game and its history in the ruleset's record
+	// format, with the players' names by colour and tags of the server's
+	// own (where and when it was played) after the ruleset's.
+	Record(history []Played, players map[string]string, tags ...Tag) (string, error)
 	// Board is the board to draw, with the last ply marked ("" for none).
+	// A ply that moves nothing (a pass) leaves the board's Path empty.
 	Board(last string) (view.Board, error)
+	// LastShown is the ply of history (the game's plies so far) that a
+	// board marks as the last one (Less: the latest turn that moved a
+	// piece, so that its path stays in sight after passes); "" for none.
+	LastShown(history []Played) string
+	// Diagram is the board drawn in text, for mails and clients without
+	// pictures, with the last ply marked as Board marks it.
+	Diagram(last string) (string, error)
+	// Stage names the kind of ply the mover makes now, for rules whose plies
+	// differ within a game (Les: "setup", "choice", "turns"), so that pages
+	// and mails say what to do; "" for rules with one kind of ply.
+	Stage() string
+	// Example is a legal ply the mover could make now, in canonical
+	// notation, for help texts and tests; false when there is none (the
+	// game is over).
+	Example() (string, bool)
 	// Encode writes the game's whole state for storage: Decode reads it back.
 	Encode() ([]byte, error)
 }
@@ -112,10 +130,10 @@ type Played struct {
 	// the ply's moves cost, and what it adds to the mover's count); 0 in
 	// rules without.
 	Used, Counted int
-	// Detail is the ruleset's own account of the ply (Less: less.Played),
-	// for the code that still needs more than this interface says.
-	Detail any
 }
+
+// Tag is one header line of a record: [Name "Value"].
+type Tag struct{ Name, Value string }
 
 // Result is how a game ended.
 type Result struct {
