@@ -39,7 +39,6 @@ func TestRecordRoundTripConformanceGames(t *testing.T) {
 	}
 }
 
-
 func TestRecordFormat(t *testing.T) {
 	g := startRules(t, map[string]string{ParamSize: "5"})
 	history := playAll(t, g, "c3 C4 b2 d2", "white", "c2:e9")

@@ -254,7 +254,6 @@ func TestRulesEncodeDecodeRoundTrip(t *testing.T) {
 	}
 }
 
-
 func TestRulesSyntaxReadsTurnsOnly(t *testing.T) {
 	g := startRules(t, 2, map[string]string{ParamWalls: openWalls6})
 	tests := []struct {
