@@ -54,8 +54,12 @@ type createGameRequest struct {
 }
 
 func (r createGameRequest) spec() (domain.NewGameSpec, error) {
-	if r.Game == les.RulesetName {
+	switch r.Game {
+	case les.RulesetName:
 		return r.lesSpec()
+	case "", less.RulesetName:
+	default:
+		return r.otherSpec()
 	}
 	var spec domain.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
@@ -310,8 +314,12 @@ func (s *Server) record(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if e, ok := g.Rules.(*les.Engine); ok {
-		return s.lesRecord(c, &g, e, rows)
+	switch rules := g.Rules.(type) {
+	case *les.Engine:
+		return s.lesRecord(c, &g, rules, rows)
+	case *less.RulesGame:
+	default:
+		return otherRecord(c, &g, rows)
 	}
 	lg, err := lessGame(&g)
 	if err != nil {
@@ -381,6 +389,12 @@ func (s *Server) previewTurn(c echo.Context) error {
 		}
 		return c.JSON(http.StatusOK, lesPreviewView{Game: les.RulesetName, Turn: played[0].Ply, Stones: stones(e.Position()),
 			Diagram: diagram, GameOver: e.Over()})
+	}
+	if g.Rules.Ruleset() != less.RulesetName {
+		if len(played) == 0 {
+			return fmt.Errorf("preview of game %s: nothing played", g.ID)
+		}
+		return otherPreview(c, &g, after, played[0].Ply)
 	}
 	before, err := lessGame(&g)
 	if err != nil {

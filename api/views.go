@@ -114,7 +114,7 @@ func (s *Server) viewGame(g *domain.Game, a domain.Actor) (any, error) {
 	case *les.Engine:
 		return s.viewLesGame(g, rules, a)
 	}
-	return nil, fmt.Errorf("game %s: no view of %s games", g.ID, g.Rules.Ruleset())
+	return s.viewOtherGame(g, a)
 }
 
 // gameCommon is what the views of every game show alike.

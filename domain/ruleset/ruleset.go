@@ -11,6 +11,8 @@ package ruleset
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/lesspost/lesspost/domain/view"
 )
@@ -205,8 +207,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Registry holds rulesets by name.
+// Registry holds rulesets by name. It is safe for concurrent use.
 type Registry struct {
+	mu     sync.RWMutex
 	byName map[string]Ruleset
 	names  []string
 }
@@ -216,31 +219,51 @@ type Registry struct {
 func NewRegistry(rs ...Ruleset) *Registry {
 	r := &Registry{byName: make(map[string]Ruleset, len(rs))}
 	for _, x := range rs {
-		if _, dup := r.byName[x.Name()]; dup {
-			panic("ruleset: two rulesets named " + x.Name())
-		}
-		r.byName[x.Name()] = x
-		r.names = append(r.names, x.Name())
+		r.Register(x)
 	}
 	return r
 }
 
+// Register adds a ruleset after the others: a game of its name can then be
+// started, stored and shown like any other. A second ruleset of a name
+// already registered is a programming error.
+func (r *Registry) Register(x Ruleset) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.byName[x.Name()]; dup {
+		panic("ruleset: two rulesets named " + x.Name())
+	}
+	r.byName[x.Name()] = x
+	r.names = append(r.names, x.Name())
+}
+
 // Get returns the ruleset of a name.
 func (r *Registry) Get(name string) (Ruleset, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	x, ok := r.byName[name]
 	return x, ok
 }
 
 // Default is the ruleset of a game that names none.
-func (r *Registry) Default() Ruleset { return r.byName[r.names[0]] }
+func (r *Registry) Default() Ruleset {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.byName[r.names[0]]
+}
 
 // Names lists the rulesets' names, the default first.
-func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.names...)
+}
 
 // GoalOf is what color plays for in g, for the page and the invitation to
 // say in words (view.Goal.Sentence): read from the board as drawn, so that
 // the words match the picture, and with the partner of a team game (a
-// colour of the same side).
+// colour of the same side). A board of squares that marks no target for
+// anyone has no goal to say: the zero Goal, whose Sentence is "".
 func GoalOf(g Game, color string) (view.Goal, error) {
 	b, err := g.Board("")
 	if err != nil {
@@ -253,6 +276,9 @@ func GoalOf(g Game, color string) (view.Goal, error) {
 		}
 	}
 	goal, ok := view.GoalOf(b, color, partner)
+	if !ok && !slices.ContainsFunc(b.Highlights, func(h view.Highlight) bool { return h.Kind == view.Target }) {
+		return view.Goal{}, nil
+	}
 	if !ok {
 		return view.Goal{}, fmt.Errorf("%s game: no goal marked for %q", g.Ruleset(), color)
 	}
