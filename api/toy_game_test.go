@@ -198,3 +198,38 @@ func toyPicture(t *testing.T, plies []string) []byte {
 	}
 	return pic
 }
+
+// The play page plays the toy by tapping empty squares: it draws the board
+// from GET /view, offers the placements GET /moves lists, and submits the
+// ply, knowing no more of the game than of Less's moves.
+func TestToyGameOnThePlayPage(t *testing.T) {
+	h := newToyHarness(t)
+	g, tokens := newToyGame(t, h)
+	p := openBrowser(t, 1280, 900)
+	p.open(h.url + "/play/" + g.ID + "#t=" + tokens["white"])
+	p.waitFor("the turn panel", `!document.getElementById('turn').hidden`)
+	if !strings.Contains(p.text("#status"), "Your turn") {
+		t.Fatalf("status %q", p.text("#status"))
+	}
+	p.waitFor("the placements", `document.querySelectorAll('#board .dest').length === 9`)
+	p.click(`#board .dest[data-sq="b2"]`)
+	p.waitFor("the stone on b2", `document.querySelector('.piece-white[data-sq="b2"]')`)
+	if got := eval[string](p, "document.getElementById('notation').value"); got != "b2" {
+		t.Errorf("notation box %q, want b2", got)
+	}
+	p.waitFor("Submit to be enabled", `!document.getElementById('submit').disabled`)
+	p.click("#submit")
+	p.waitFor("the played notice", `!document.getElementById('notice').hidden`)
+	if p.visible("#turn") || !strings.Contains(p.text("#status"), "Black (Bob) to move") {
+		t.Errorf("after the ply: status %q, panel visible %v", p.text("#status"), p.visible("#turn"))
+	}
+	saveScreenshot(t, p, "toy-played.png")
+
+	var after toyGame
+	h.do("GET", "/v1/games/"+g.ID, tokens["white"], nil).want(t, http.StatusOK).decode(t, &after)
+	if after.Ply != 1 || after.ToMove == nil || *after.ToMove != "black" || !strings.Contains(after.Diagram, "2 . W .") {
+		t.Fatalf("stored game after the page's ply: %+v", after)
+	}
+	m := only(t, h.deliver(), "bob@example.org")
+	checkPicture(t, m, []string{"b2"})
+}

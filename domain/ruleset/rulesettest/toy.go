@@ -298,7 +298,7 @@ func (g *Game) Record(history []ruleset.Played, players map[string]string, tags 
 
 // Board implements ruleset.Game: squares, stones, the last placement.
 func (g *Game) Board(last string) (view.Board, error) {
-	b := view.Board{Layout: view.Squares, Rows: 3, Cols: 3, Walls: []view.Wall{}, Highlights: []view.Highlight{}, Path: []view.Step{}}
+	b := view.Board{Layout: view.Squares, Rows: 3, Cols: 3, Walls: []view.Wall{}, Pieces: []view.Piece{}, Highlights: []view.Highlight{}, Path: []view.Step{}}
 	sq := g.squares()
 	for i := range sq {
 		b.Cells = append(b.Cells, view.Cell{Name: name(i), Row: i / 3, Col: i % 3})
