@@ -314,10 +314,14 @@ func (s *Server) record(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	switch rules := g.Rules.(type) {
-	case *les.Engine:
-		return s.lesRecord(c, &g, rules, rows)
-	case *less.RulesGame:
+	switch g.Rules.Ruleset() {
+	case les.RulesetName:
+		e, err := lesGame(&g)
+		if err != nil {
+			return err
+		}
+		return s.lesRecord(c, &g, e, rows)
+	case less.RulesetName:
 	default:
 		return otherRecord(c, &g, rows)
 	}
@@ -382,7 +386,11 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if e, ok := after.(*les.Engine); ok && len(played) == 1 {
+	if after.Ruleset() == les.RulesetName && len(played) == 1 {
+		e, err := les.EngineOf(after)
+		if err != nil {
+			return err
+		}
 		diagram, err := e.Diagram(played[0].Ply)
 		if err != nil {
 			return err

@@ -386,6 +386,19 @@ func (g *Engine) Encode() ([]byte, error) {
 	return json.Marshal(s)
 }
 
+// EngineOf is a copy of the game of Les behind g, for the views made for
+// Les alone (the API's LesGame shape, Les's emails), which show what only
+// Les has: stones, the seats' colours, holes. An error for a game of other
+// rules. Code for every game reads g through ruleset.Game and never needs
+// this.
+func EngineOf(g ruleset.Game) (*Engine, error) {
+	e, ok := g.(*Engine)
+	if !ok || e == nil {
+		return nil, fmt.Errorf("a game of %s, not of Les", g.Ruleset())
+	}
+	return e.clone(), nil
+}
+
 // Decode implements ruleset.Ruleset.
 func (Rules) Decode(state []byte) (ruleset.Game, error) {
 	g, err := decode(state)

@@ -217,6 +217,19 @@ func (Rules) Decode(state []byte) (ruleset.Game, error) {
 	return g, nil
 }
 
+// GameOf is a copy of the game of Less behind g, for the views made for
+// Less alone (the API's LessGame shape, Less's emails), which show what
+// only Less has: counts, sides, the result's totals. An error for a game
+// of other rules. Code for every game reads g through ruleset.Game and
+// never needs this.
+func GameOf(g ruleset.Game) (*RulesGame, error) {
+	lg, ok := g.(*RulesGame)
+	if !ok || lg == nil {
+		return nil, fmt.Errorf("a game of %s, not of Less", g.Ruleset())
+	}
+	return lg.Clone().(*RulesGame), nil
+}
+
 // DecodeGame reads a game of Less from what Encode wrote, as Less's own
 // type: for tools and tests that work with Less's positions (the load
 // test's random turns) from a stored game.
