@@ -98,11 +98,11 @@ func (mg *mailGame) play(text string) {
 // playLess plays a legal turn of Less: the example the emails show.
 func (mg *mailGame) playLess() {
 	mg.tb.Helper()
-	turn, ok := mg.g.Rules.(*less.RulesGame).Game.Position().ExampleTurn()
+	turn, ok := mg.g.Rules.Example()
 	if !ok {
 		mg.tb.Fatalf("no legal turn at ply %d", mg.g.Ply())
 	}
-	mg.play(turn.String())
+	mg.play(turn)
 }
 
 // resign resigns for the mover.

@@ -63,7 +63,7 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
 			Compute: func(g domain.Game) (sqlite.Change, error) {
 				c := g.ToMove()
-				turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
+				turn, _ := g.Rules.Example()
 				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, now)
 				return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			}})

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
@@ -192,11 +191,11 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 			if g.Over() {
 				break
 			}
-			lg, ok := g.Rules.(*less.RulesGame)
-			if !ok {
-				return nil, fmt.Errorf("template game %s is not Less", g.ID)
+			pos, err := lessPosition(g.Rules)
+			if err != nil {
+				return nil, fmt.Errorf("template game %s: %w", g.ID, err)
 			}
-			turn, err := pickTurn(lg.Game.Position(), rng)
+			turn, err := pickTurn(pos, rng)
 			if err != nil {
 				return nil, err
 			}

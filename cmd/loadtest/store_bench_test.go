@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
@@ -72,7 +71,11 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 		if g.Over() {
 			*g = newGame()
 		}
-		turn, err := pickTurn(g.Rules.(*less.RulesGame).Game.Position(), rng)
+		pos, err := lessPosition(g.Rules)
+		if err != nil {
+			b.Fatal(err)
+		}
+		turn, err := pickTurn(pos, rng)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -524,8 +524,8 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			p := g.Rules.(*less.RulesGame).Game.Position()
-			if err := submitTurn(ctx, db, id, seatOf(p.ToMove()), g.Ply(), p.LegalTurns()[0].String(), now); err != nil {
+			turn, _ := g.Rules.Example()
+			if err := submitTurn(ctx, db, id, seatNamed(g.ToMove()), g.Ply(), turn, now); err != nil {
 				return err
 			}
 		}
