@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // lockedBuffer is a log destination the server and the test share.
@@ -70,7 +70,7 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var saved map[string]any
-			err := db.WithTx(t.Context(), func(tx *repo.Tx) error {
+			err := db.WithTx(t.Context(), func(tx *sqlite.Tx) error {
 				// Keep the rows to put back: each case damages one thing.
 				rows, err := tx.QueryContext(t.Context(), `SELECT ruleset, state, clock FROM games WHERE id = ?`, s.id)
 				if err != nil {
@@ -91,7 +91,7 @@ func TestDamagedRowsAreServerErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer func() {
-				err := db.WithTx(t.Context(), func(tx *repo.Tx) error {
+				err := db.WithTx(t.Context(), func(tx *sqlite.Tx) error {
 					if _, err := tx.ExecContext(t.Context(), `UPDATE games SET ruleset = ?, state = ?, clock = ? WHERE id = ?`,
 						saved["ruleset"], saved["state"], saved["clock"], s.id); err != nil {
 						return err

@@ -55,8 +55,12 @@ type createGameRequest struct {
 }
 
 func (r createGameRequest) spec() (domain.NewGameSpec, error) {
-	if r.Game == les.RulesetName {
+	switch r.Game {
+	case les.RulesetName:
 		return r.lesSpec()
+	case "", less.RulesetName:
+	default:
+		return r.otherSpec()
 	}
 	var spec domain.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
@@ -311,8 +315,16 @@ func (s *Server) record(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if e, ok := g.Rules.(*les.Engine); ok {
+	switch g.Rules.Ruleset() {
+	case les.RulesetName:
+		e, err := lesGame(&g)
+		if err != nil {
+			return err
+		}
 		return s.lesRecord(c, &g, e, rows)
+	case less.RulesetName:
+	default:
+		return otherRecord(c, &g, rows)
 	}
 	lg, err := lessGame(&g)
 	if err != nil {
@@ -375,7 +387,11 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if e, ok := after.(*les.Engine); ok && len(played) == 1 {
+	if after.Ruleset() == les.RulesetName && len(played) == 1 {
+		e, err := les.EngineOf(after)
+		if err != nil {
+			return err
+		}
 		diagram, err := e.Diagram(played[0].Ply)
 		if err != nil {
 			return err
@@ -383,28 +399,35 @@ func (s *Server) previewTurn(c echo.Context) error {
 		return c.JSON(http.StatusOK, lesPreviewView{Game: les.RulesetName, Turn: played[0].Ply, Stones: stones(e.Position()),
 			Diagram: diagram, GameOver: e.Over()})
 	}
+	if g.Rules.Ruleset() != less.RulesetName {
+		if len(played) == 0 {
+			return fmt.Errorf("preview of game %s: nothing played", g.ID)
+		}
+		return otherPreview(c, &g, after, played[0].Ply)
+	}
 	before, err := lessGame(&g)
 	if err != nil {
 		return err
 	}
-	next, ok := after.(*less.RulesGame)
-	var turn less.Played
-	if ok && len(played) > 0 {
-		turn, ok = played[0].Detail.(less.Played)
-	}
-	if !ok {
+	next, err := lessGame(&domain.Game{ID: g.ID, Rules: after})
+	if err != nil || len(played) == 0 {
 		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
 	}
+	turn, err := less.ParseTurn(played[0].Ply)
+	if err != nil {
+		return fmt.Errorf("preview of game %s: %w", g.ID, err)
+	}
+	moves, out := moveCosts(before.Game.Position(), turn)
 	// The pieces stand as the turn left them: passes after it move none.
 	pos := next.Game.Position()
-	return c.JSON(http.StatusOK, previewView{Game: less.RulesetName, Turn: turn.Turn.String(), Moves: moveCosts(before.Game.Position(), turn.Turn),
-		Used: turn.Used, Counted: turn.Counted, Completed: turn.Completed, Pieces: pieces(pos), Diagram: less.Diagram(pos, turn.Turn)})
+	return c.JSON(http.StatusOK, previewView{Game: less.RulesetName, Turn: turn.String(), Moves: moves,
+		Used: out.Used, Counted: out.Counted, Completed: out.Completed, Pieces: pieces(pos), Diagram: less.Diagram(pos, turn)})
 }
 
 // moveCosts lists the moves of a legal turn from p with what each costs, as
 // the legal-moves answer gives them, so that a page shows costs it did not
-// compute.
-func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
+// compute, and the turn's outcome.
+func moveCosts(p less.Position, turn less.Turn) ([]moveOptionView, less.Outcome) {
 	out := make([]moveOptionView, 0, len(turn))
 	ts := p.BeginTurn()
 	for _, m := range turn {
@@ -421,7 +444,8 @@ func moveCosts(p less.Position, turn less.Turn) []moveOptionView {
 			break // not for a legal turn
 		}
 	}
-	return out
+	_, outcome, _ := ts.End() // the turn was judged legal
+	return out, outcome
 }
 
 // viewBoard describes the board to draw (less.View): the position now, or
@@ -438,46 +462,27 @@ func (s *Server) viewBoard(c echo.Context) error {
 		return err
 	}
 	rules := g.Rules
+	history := make([]ruleset.Played, len(rows))
+	for i, r := range rows {
+		history[i] = r.Played()
+	}
 	if q := c.QueryParam("ply"); q != "" {
 		n, err := strconv.Atoi(q)
 		if err != nil {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "ply must be a whole number.")
 		}
-		history := make([]ruleset.Played, len(rows))
-		for i, r := range rows {
-			history[i] = r.Played()
-		}
 		if n != len(rows) {
 			if rules, n, err = domain.Replay(g.Rules, history, n); err != nil {
 				return fmt.Errorf("game %s: %w", g.ID, err)
 			}
-			rows = rows[:n]
+			history = history[:n]
 		}
 	}
-	if _, ok := rules.(*les.Engine); ok {
-		last := ""
-		if len(rows) > 0 {
-			last = rows[len(rows)-1].Notation
-		}
-		b, err := rules.Board(last)
-		if err != nil {
-			return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
-		}
-		return c.JSON(http.StatusOK, b)
+	b, err := rules.Board(rules.LastShown(history))
+	if err != nil {
+		return fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
 	}
-	lg, ok := rules.(*less.RulesGame)
-	if !ok {
-		return fmt.Errorf("game %s: not a game of Less but of %s", g.ID, rules.Ruleset())
-	}
-	var last less.Turn
-	for i := len(rows) - 1; i >= 0 && len(last) == 0; i-- {
-		p, err := less.PlayedFrom(rows[i].Played())
-		if err != nil {
-			return fmt.Errorf("game %s turn %d: %w: %w", g.ID, rows[i].Ply, domain.ErrStoredData, err)
-		}
-		last = p.Turn
-	}
-	return c.JSON(http.StatusOK, less.View(lg.Game.Position(), last))
+	return c.JSON(http.StatusOK, b)
 }
 
 type playedView struct {

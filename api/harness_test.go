@@ -24,6 +24,7 @@ import (
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // harness runs the whole server over real HTTP on a real database (SQLite,
@@ -152,10 +153,10 @@ func (h *harness) tournaments(now time.Time) *tournaments.Service {
 
 // sqlite is the store as SQLite, for a test that reaches into SQLite itself;
 // on PostgreSQL the test skips.
-func (h *harness) sqlite(t *testing.T, why string) *repo.DB {
+func (h *harness) sqlite(t *testing.T, why string) *sqlite.DB {
 	t.Helper()
 	repotest.SQLiteOnly(t, why)
-	return h.db.(*repo.DB)
+	return h.db.(*sqlite.DB)
 }
 
 // restart stops the server and starts a new one on the same database file,

@@ -74,8 +74,6 @@ type lesHoleView struct {
 	White [][2]int `json:"white"`
 }
 
-var stageNames = map[les.Stage]string{les.StageSetup: "setup", les.StageChoice: "choice", les.StageTurns: "turns"}
-
 func (s *Server) viewLesGame(g *domain.Game, e *les.Engine, a domain.Actor) (lesGameView, error) {
 	c, err := s.gameCommon(g, a)
 	if err != nil {
@@ -87,7 +85,7 @@ func (s *Server) viewLesGame(g *domain.Game, e *les.Engine, a domain.Actor) (les
 	}
 	b := e.Position().Board()
 	v := lesGameView{ID: g.ID, Game: les.RulesetName, Status: c.status, Players: len(g.Seats),
-		Board: lesBoardView{Side: b.Side(), Points: b.Points()}, Stage: stageNames[e.Stage()],
+		Board: lesBoardView{Side: b.Side(), Points: b.Points()}, Stage: e.Stage(),
 		Stones: stones(e.Position()), Ply: e.Ply(), ToMove: c.toMove, YourColors: c.yourColors, Locale: c.locale, Goal: c.goal,
 		Result: viewLesResult(e), Diagram: diagram, SpectatorURL: c.spectatorURL, Time: c.time,
 		Deadline: c.deadline, TimeLeft: c.timeLeft, Version: g.Version, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}

@@ -237,8 +237,8 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 	}
 }
 
-// An address has at most domain.MaxPushSubscriptions browsers, and one
-// move link may take only domain.MaxSeatPushSubscriptions of them.
+// An address has at most hooks.MaxPushSubscriptions browsers, and one
+// move link may take only hooks.MaxSeatPushSubscriptions of them.
 func TestPushSubscriptionCap(t *testing.T) {
 	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))

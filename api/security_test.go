@@ -50,8 +50,8 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
@@ -489,7 +489,7 @@ func TestLoginCodesAreSingleUse(t *testing.T) {
 	t.Run("expired", func(t *testing.T) {
 		h.do("POST", "/v1/auth/login", "", map[string]any{"email": "bob@example.org"}).want(t, http.StatusAccepted)
 		late := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
-		h.clock.Advance(repo.LoginTTL)
+		h.clock.Advance(accounts.LoginTTL)
 		h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": late})
 	})
 	t.Run("empty", func(t *testing.T) {

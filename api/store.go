@@ -11,7 +11,7 @@ import (
 
 // Store is what the server needs of the store: the ports of the use cases
 // (domain.Store), the buckets of the rate limits, and whether it can serve.
-// repo.DB is one.
+// repo/sqlite's DB is one.
 type Store interface {
 	tournaments.Store
 	accounts.Store

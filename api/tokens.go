@@ -28,7 +28,7 @@ const (
 	useStop   = "stop"   // one address's "never email me again" link; never accepted as a bearer token
 	useInvite = "invite" // one tournament's invite link (a version of it); never accepted as a bearer token
 	// usePersonal is a personal access token: no JWT but an opaque secret
-	// the store knows (domain.PersonalTokenPrefix), named here for the
+	// the store knows (accounts.PersonalTokenPrefix), named here for the
 	// principal it makes.
 	usePersonal = "personal"
 )

@@ -17,7 +17,7 @@ import (
 // A tournament's public views (its page, JSON, standings and records) are
 // read by everyone who follows the event, again and again, and a big one
 // is thousands of games. Each view has an ETag made of the tournament's
-// version and the stamp of its games (domain.GamesStamp), so that a reader
+// version and the stamp of its games (tournaments.GamesStamp), so that a reader
 // who has it gets 304 for the cost of two small queries, and caches may
 // keep the view as long as they revalidate it.
 

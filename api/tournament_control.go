@@ -355,7 +355,7 @@ type editEntrantRequest struct {
 
 // editEntrant changes an entrant's name or address: a correction keeps
 // his results, and a new address not declared a correction is a
-// replacement (domain.EntrantChange.Replaces decides which).
+// replacement (tournaments.EntrantChange.Replaces decides which).
 func (s *Server) editEntrant(c echo.Context) error {
 	var req editEntrantRequest
 	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {

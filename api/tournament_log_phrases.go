@@ -4,9 +4,9 @@ import (
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
-// logWords are the log's lines in one language: domain.LogEnglish's
+// logWords are the log's lines in one language: tournaments.LogEnglish's
 // wordings translated, by the same keys and with the same placeholders
-// (see domain.LogArgs), and the words of a duration. English is the
+// (see tournaments.LogArgs), and the words of a duration. English is the
 // domain's own. An entry stored before its facts were kept, or one whose
 // wording a language lacks, is shown in English, marked so.
 type logWords struct {

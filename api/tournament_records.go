@@ -9,76 +9,45 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/les"
-	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // recordTag is one header tag a record carries besides the rules' own.
-type recordTag struct{ Name, Value string }
+type recordTag = ruleset.Tag
 
 // recordText writes a game and its turns in its ruleset's record format,
 // with extra header tags after the rules' own (both formats keep tags they
 // do not know, so the records still import).
 func recordText(g *domain.Game, rows []domain.StoredTurn, extra []recordTag) (string, error) {
-	switch rules := g.Rules.(type) {
-	case *less.RulesGame:
-		rec := less.Record{Game: rules.Game, Players: map[less.Color]string{}, Preset: rules.Preset, Seed: rules.Seed}
-		for _, t := range extra {
-			rec.Extra = append(rec.Extra, less.Tag{Name: t.Name, Value: t.Value})
-		}
-		for _, seat := range g.Seats {
-			c, err := less.ParseColor(seat.Color)
-			if err != nil {
-				return "", fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
-			}
-			rec.Players[c] = seat.Name
-		}
-		for _, t := range rows {
-			p, err := less.PlayedFrom(t.Played())
-			if err != nil {
-				return "", fmt.Errorf("game %s turn %d: %w: %w", g.ID, t.Ply, domain.ErrStoredData, err)
-			}
-			rec.History = append(rec.History, p)
-		}
-		return rec.String(), nil
-	case *les.Engine:
-		rec := les.Record{Game: rules, Players: map[les.Seat]string{}}
-		for _, t := range extra {
-			rec.Extra = append(rec.Extra, les.Tag{Name: t.Name, Value: t.Value})
-		}
-		for _, seat := range g.Seats {
-			s, err := les.ParseSeat(seat.Color)
-			if err != nil {
-				return "", fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
-			}
-			rec.Players[s] = seat.Name
-		}
-		for i, t := range rows {
-			p, err := rules.PlayedFrom(i, t.Played())
-			if err != nil {
-				return "", fmt.Errorf("game %s ply %d: %w: %w", g.ID, t.Ply, domain.ErrStoredData, err)
-			}
-			rec.History = append(rec.History, p)
-		}
-		return rec.String(), nil
+	players := make(map[string]string, len(g.Seats))
+	for _, seat := range g.Seats {
+		players[seat.Color] = seat.Name
 	}
-	return "", fmt.Errorf("game %s: no record of %s games", g.ID, g.Rules.Ruleset())
+	history := make([]ruleset.Played, len(rows))
+	for i, t := range rows {
+		history[i] = t.Played()
+	}
+	text, err := g.Rules.Record(history, players, extra...)
+	if err != nil {
+		return "", fmt.Errorf("game %s: %w: %w", g.ID, domain.ErrStoredData, err)
+	}
+	return text, nil
 }
 
 // gameTags are the tags every record lesspost serves has: where and when the
 // game was played, and which game it is.
 func gameTags(g *domain.Game) []recordTag {
-	return []recordTag{{"Site", "lesspost"}, {"GameId", g.ID}, {"Date", g.CreatedAt.UTC().Format("2006.01.02")}}
+	return []recordTag{{Name: "Site", Value: "lesspost"}, {Name: "GameId", Value: g.ID}, {Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")}}
 }
 
-// recordExtension is the file name extension of a ruleset's records (a
-// tournament stored before rulesets has none: Less).
+// recordExtension is the file name extension of a ruleset's records, its
+// name (a tournament stored before rulesets has none: the default's).
 func recordExtension(rulesetName string) string {
-	if rulesetName == les.RulesetName {
-		return ".les"
+	if rulesetName == "" {
+		rulesetName = domain.Rulesets.Default().Name()
 	}
-	return ".less"
+	return "." + rulesetName
 }
 
 // tournamentRecords answers every game record of a tournament, or of one
@@ -117,8 +86,8 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 	}
 	var b strings.Builder
 	for i, rg := range games {
-		tags := append([]recordTag{{"Event", t.Name}, {"EventId", t.ID},
-			{"Round", strconv.Itoa(rg.Round)}, {"Board", strconv.Itoa(rg.Board)}}, gameTags(&rg.Game)...)
+		tags := append([]recordTag{{Name: "Event", Value: t.Name}, {Name: "EventId", Value: t.ID},
+			{Name: "Round", Value: strconv.Itoa(rg.Round)}, {Name: "Board", Value: strconv.Itoa(rg.Board)}}, gameTags(&rg.Game)...)
 		tags = append(tags, teamTags(&t, &rg)...)
 		text, err := recordText(&rg.Game, rg.Turns, tags)
 		if err != nil {
@@ -141,7 +110,7 @@ func teamTags(t *tournaments.Tournament, rg *tournaments.RoundGame) []recordTag 
 	}
 	for _, g := range t.Rounds[rg.Round-1].Games {
 		if g.GameID == rg.Game.ID && g.Black != tournaments.Bye {
-			return []recordTag{{"WhiteTeam", t.Entrants[g.White].Title()}, {"BlackTeam", t.Entrants[g.Black].Title()}}
+			return []recordTag{{Name: "WhiteTeam", Value: t.Entrants[g.White].Title()}, {Name: "BlackTeam", Value: t.Entrants[g.Black].Title()}}
 		}
 	}
 	return nil

@@ -243,7 +243,7 @@ type logEntryView struct {
 	Reason *string      `json:"reason"`
 }
 
-// logArgsView are a log entry's facts (domain.LogArgs), for a client to
+// logArgsView are a log entry's facts (tournaments.LogArgs), for a client to
 // put in its reader's words.
 type logArgsView struct {
 	Kind    string     `json:"kind"`
@@ -396,7 +396,7 @@ type tournamentView struct {
 	Registration     *registrationView `json:"registration"`
 	PausedAt         *time.Time        `json:"paused_at"`
 	Log              []logEntryView    `json:"log"`
-	LogDropped       int               `json:"log_dropped"` // its oldest entries no longer kept (domain.Tournament.TrimLog)
+	LogDropped       int               `json:"log_dropped"` // its oldest entries no longer kept (tournaments.Tournament.TrimLog)
 	PageURL          string            `json:"page_url"`
 	CreatedAt        time.Time         `json:"created_at"`
 }

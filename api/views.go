@@ -98,23 +98,40 @@ type gameView struct {
 
 // lessGame is the Less game behind g, for the views of Less's own detail.
 func lessGame(g *domain.Game) (*less.RulesGame, error) {
-	lg, ok := g.Rules.(*less.RulesGame)
-	if !ok {
-		return nil, fmt.Errorf("game %s: not a game of Less but of %s", g.ID, g.Rules.Ruleset())
+	lg, err := less.GameOf(g.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
 	return lg, nil
 }
 
-// viewGame is the game as the caller may see it: a gameView for Less, a
-// lesGameView for Les.
-func (s *Server) viewGame(g *domain.Game, a domain.Actor) (any, error) {
-	switch rules := g.Rules.(type) {
-	case *less.RulesGame:
-		return s.viewLessGame(g, rules, a)
-	case *les.Engine:
-		return s.viewLesGame(g, rules, a)
+// lesGame is the Les game behind g, for the views of Les's own detail.
+func lesGame(g *domain.Game) (*les.Engine, error) {
+	e, err := les.EngineOf(g.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
-	return nil, fmt.Errorf("game %s: no view of %s games", g.ID, g.Rules.Ruleset())
+	return e, nil
+}
+
+// viewGame is the game as the caller may see it: a gameView for Less, a
+// lesGameView for Les, an otherGameView for any other game.
+func (s *Server) viewGame(g *domain.Game, a domain.Actor) (any, error) {
+	switch g.Rules.Ruleset() {
+	case less.RulesetName:
+		lg, err := lessGame(g)
+		if err != nil {
+			return nil, err
+		}
+		return s.viewLessGame(g, lg, a)
+	case les.RulesetName:
+		e, err := lesGame(g)
+		if err != nil {
+			return nil, err
+		}
+		return s.viewLesGame(g, e, a)
+	}
+	return s.viewOtherGame(g, a)
 }
 
 // gameCommon is what the views of every game show alike.

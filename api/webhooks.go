@@ -22,7 +22,7 @@ func WebhookURLCheck(guard *egress.Guard) hooks.URLCheck {
 	})
 }
 
-// guardedURLCheck is a domain.URLCheck by guard (nil: the default guard,
+// guardedURLCheck is a hooks.URLCheck by guard (nil: the default guard,
 // public https only); refused words a refusal for the caller.
 func guardedURLCheck(guard *egress.Guard, refused func(error) error) hooks.URLCheck {
 	if guard == nil {

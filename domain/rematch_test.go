@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // The rematch of a finished game: the players swap colours on the same
@@ -42,7 +41,7 @@ func TestServiceRematch(t *testing.T) {
 	if r.Seats[0].Locale != "fr" || r.Seats[1].Locale != "de" || r.CreatorID != creatorID {
 		t.Errorf("seats %+v, creator %d", r.Seats, r.CreatorID)
 	}
-	before, after := f.game.Rules.(*less.RulesGame), r.Rules.(*less.RulesGame)
+	before, after := lessOf(t, f.game), lessOf(t, r)
 	bw, _ := before.Board("")
 	aw, _ := after.Board("")
 	if !reflect.DeepEqual(bw.Walls, aw.Walls) || before.Preset != after.Preset {

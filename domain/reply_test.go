@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
 )
 
 // queuedSince is what the notices queued after the first n say: kind, to,
@@ -95,8 +94,8 @@ func TestPlayByReply(t *testing.T) {
 			before: func(t *testing.T, f *fixture) {
 				f.play(t, white, opening)
 				g, _ := f.store.Game(t.Context(), f.game.ID)
-				turn, _ := g.Rules.(*less.RulesGame).Game.Position().ExampleTurn()
-				f.play(t, black, turn.String())
+				turn, _ := g.Rules.Example()
+				f.play(t, black, turn)
 			},
 			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"c4c3"}},
 			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyEarlierTurn}, wantPly: 2,
@@ -244,11 +243,10 @@ func TestPlayByReplyLimitLetsAWholeGameBePlayed(t *testing.T) {
 		if g.ToMove() == black {
 			color, from = black, bob
 		}
-		example, ok := g.Rules.(*less.RulesGame).Game.Position().ExampleTurn()
+		turn, ok := g.Rules.Example()
 		if !ok {
 			t.Fatalf("turn %d: no example turn", i)
 		}
-		turn := example.String()
 		if i%5 == 0 { // a typo first, which is refused
 			if out := f.reply(t, f.svc, color, from, "e9e9:"+turn); out.Status != domain.ReplyRefused || out.Reason == domain.ReplyRateLimited {
 				t.Fatalf("turn %d, a typo: %+v", i, out)

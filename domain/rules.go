@@ -11,7 +11,8 @@ import (
 )
 
 // Rulesets are the games the server knows, by name; the first (Less) is the
-// default.
+// default. A new game adds itself here (one line); a test may Register one
+// of its own before it starts a server.
 var Rulesets = ruleset.NewRegistry(less.Rules{}, les.Rules{})
 
 // RulesetNamed is the ruleset of a name, "" for the default; an unknown

@@ -239,7 +239,7 @@ func layoutOf(v *view.Board) (layout, error) {
 		}
 	}
 	for _, s := range v.Path {
-		if _, err := l.at(s.From); err != nil {
+		if _, err := l.at(s.From); err != nil && s.From != "" {
 			return layout{}, err
 		}
 		if _, err := l.at(s.To); err != nil {
@@ -381,10 +381,14 @@ func drawBackground(c painter, l layout) {
 // step is a step of the path, between two places.
 type step struct{ from, to place }
 
-// steps is the view's path as places.
+// steps is the view's path as places. A placement (From "") draws no
+// line: the piece placed shows where it went.
 func (l layout) steps() []step {
 	var out []step
 	for _, s := range l.v.Path {
+		if s.From == "" {
+			continue
+		}
 		out = append(out, step{l.places[s.From], l.places[s.To]})
 	}
 	return out

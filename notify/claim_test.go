@@ -12,8 +12,8 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/notify/smtptest"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // claimLog is an outbox that notes the outbox id of every mail claimed
@@ -88,10 +88,10 @@ func TestTwoWorkersShareTheOutbox(t *testing.T) {
 	var mu sync.Mutex
 	ids := map[string]int64{}
 	var sent []Message
-	var dbs []*repo.DB
+	var dbs []*sqlite.DB
 	var workers []*Worker
 	for range 2 {
-		db, err := repo.Open(t.Context(), path)
+		db, err := sqlite.Open(t.Context(), path)
 		if err != nil {
 			t.Fatal(err)
 		}

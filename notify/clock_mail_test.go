@@ -9,16 +9,16 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // timedMail plays the first turn of a 3-days-per-turn game, runs the
 // scheduler at the 24 h reminder of Black, and renders the due mail.
-func timedMail(t *testing.T, locale string) (db *repo.DB, gameID string, msgs map[domain.NoticeKind]Message) {
+func timedMail(t *testing.T, locale string) (db *sqlite.DB, gameID string, msgs map[domain.NoticeKind]Message) {
 	t.Helper()
 	ctx := t.Context()
-	db, err := repo.Open(ctx, repotest.Path(t))
+	db, err := sqlite.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,10 +41,10 @@ func timedMail(t *testing.T, locale string) (db *repo.DB, gameID string, msgs ma
 	}
 	now = now.Add(time.Hour)
 	_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-		Compute: func(g domain.Game) (repo.Change, error) {
+		Compute: func(g domain.Game) (sqlite.Change, error) {
 			c := g.ToMove()
 			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 0, "e5e4:e4d4:d4c4", now)
-			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -97,10 +97,10 @@ func TestObsoleteReminderIsDropped(t *testing.T) {
 	db, gameID, _ := timedMail(t, "en")
 	now := time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC)
 	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: gameID, Now: now,
-		Compute: func(g domain.Game) (repo.Change, error) {
+		Compute: func(g domain.Game) (sqlite.Change, error) {
 			c := g.ToMove()
 			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 1, "a1a3:a3a4:a2a3", now)
-			return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
 )
 
@@ -18,7 +17,7 @@ import (
 // turns) and the game over reach the players, in the seat's thread, each
 // with its board picture.
 func TestLesMailThroughSMTP(t *testing.T) {
-	gc := vectors.LoadLes(t).GameCases[9] // side 3, 11 turns, a draw: one hole each, alike
+	gc := lesGame(t, "side3") // 11 turns, a draw: one hole each, alike
 	lg := newLesGame(t, "en", gc)
 	srv := smtptest.Start(t)
 	sender, err := NewSMTPSender(SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: TLSNone, From: "games@less.example"})

@@ -21,9 +21,9 @@ type lesMail struct {
 }
 
 func newLesMail(v *gameView, rec record) (gameMail, error) {
-	stored, ok := v.game.Rules.(*les.Engine)
-	if !ok {
-		return nil, fmt.Errorf("game %s: %T is not a game of Les", v.game.ID, v.game.Rules)
+	stored, err := les.EngineOf(v.game.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", v.game.ID, err)
 	}
 	m := &lesMail{gameView: v, lp: lesPhrasesFor(v.seat.Locale), eng: stored}
 	news := sinceLast(rec.turns, v.seat.Color)
@@ -57,7 +57,6 @@ func newLesMail(v *gameView, rec record) (gameMail, error) {
 	if n := len(rec.turns); n > 0 {
 		m.last = rec.turns[n-1].Notation
 	}
-	var err error
 	if m.ascii, err = m.eng.Diagram(m.last); err != nil {
 		return nil, err
 	}
@@ -120,9 +119,9 @@ func (v *lesMail) seatOf() les.Seat {
 func (v *lesMail) intro() (intro, how string) {
 	setter := map[string]any{"Setter": v.playerName(les.Setter)}
 	switch v.eng.Stage() {
-	case les.StageSetup:
+	case "setup":
 		return v.lp.YourSetup, v.lp.SetupHow
-	case les.StageChoice:
+	case "choice":
 		return v.lp.YourChoice, say(v.lp.ChooseHow, setter)
 	}
 	c, _ := v.eng.ColorOf(v.seatOf())

@@ -20,12 +20,11 @@ type lessMail struct {
 }
 
 func newLessMail(v *gameView, rec record) (gameMail, error) {
-	lg, ok := v.game.Rules.(*less.RulesGame)
-	if !ok {
-		return nil, fmt.Errorf("game %s: %T is not a game of Less", v.game.ID, v.game.Rules)
+	lg, err := less.GameOf(v.game.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", v.game.ID, err)
 	}
 	m := &lessMail{gameView: v, less: lg}
-	var err error
 	if rec.tail {
 		m.pos, m.counts = lg.Game.Position(), lg.Game.State().Counts
 	} else if m.pos, m.counts, err = replay(lg.Game.Start(), rec.turns); err != nil {

@@ -260,7 +260,8 @@ type gameMail interface {
 }
 
 // mailBuilders build a game's gameMail by the name of its ruleset, from
-// the game's view and its stored turns, as of the notice's ply.
+// the game's view and its stored turns, as of the notice's ply; a game of
+// any other ruleset has the emails of newOtherMail.
 var mailBuilders = map[string]func(v *gameView, rec record) (gameMail, error){
 	less.RulesetName: newLessMail,
 	les.RulesetName:  newLesMail,
@@ -336,7 +337,7 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	}
 	build, ok := mailBuilders[g.Rules.Ruleset()]
 	if !ok {
-		return nil, nil, fmt.Errorf("render mail %d: game %s: no emails for %s games", m.ID, g.ID, g.Rules.Ruleset())
+		build = newOtherMail // a game registered beside Less and Les
 	}
 	v := &gameView{game: g, seat: *seat, notice: m.Notice}
 	if v.when, err = r.readerTimeOf(ctx, m.Email); err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/internal/vectors"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // lesGameID is the id of the mailbook's game: fixed, so that links and
@@ -40,7 +40,7 @@ type lesMailItem struct {
 
 // renderNew renders the mail queued since the last call that keep wants,
 // as the worker would now.
-func renderNew(t *testing.T, db *repo.DB, now time.Time, seen map[int64]bool, keep func(domain.Notice) bool) []lesMailItem {
+func renderNew(t *testing.T, db *sqlite.DB, now time.Time, seen map[int64]bool, keep func(domain.Notice) bool) []lesMailItem {
 	t.Helper()
 	due, err := db.DueMail(t.Context(), now, 1000)
 	if err != nil {
@@ -65,7 +65,7 @@ func renderNew(t *testing.T, db *repo.DB, now time.Time, seen map[int64]bool, ke
 	return out
 }
 
-// lesMailbook plays conformance game 8 (side 5; the chooser takes White and
+// lesMailbook plays game side5 ( the chooser takes White and
 // wins on the stones around the holes, LE3's second tie-break) with
 // players of one locale, as the emails go out: the invitations, the
 // chooser's your-turn at the choice and its reminder, the setter's first
@@ -76,7 +76,7 @@ func lesMailbook(t *testing.T, locale string) map[string]Message {
 	if m, ok := lesMailbooks[locale]; ok {
 		return m
 	}
-	gc := vectors.LoadLes(t).GameCases[8]
+	gc := lesGame(t, "side5")
 	lg := newLesGame(t, locale, gc)
 	seen := map[int64]bool{}
 	var all []lesMailItem

@@ -14,9 +14,8 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/internal/vectors"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -82,12 +81,12 @@ func (fakeLinks) ReplyAddress(gameID, color string, ply int) (string, error) { r
 func mailbook(t *testing.T, locale string) []Message {
 	t.Helper()
 	ctx := t.Context()
-	db, err := repo.Open(ctx, repotest.Path(t))
+	db, err := sqlite.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	vector := vectors.Load(t).GameCases[0]
+	vector := lessGame(t, "game0")
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	// The organiser signs in (the first email: a login link), then creates the game.
 	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
@@ -109,19 +108,19 @@ func mailbook(t *testing.T, locale string) []Message {
 	}
 	for _, text := range vector.Turns {
 		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-			Compute: func(g domain.Game) (repo.Change, error) {
+			Compute: func(g domain.Game) (sqlite.Change, error) {
 				c := g.ToMove()
 				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
-				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+				return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			}})
 		if err != nil {
 			t.Fatalf("turn %q: %v", text, err)
 		}
 	}
 	_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-		Compute: func(g domain.Game) (repo.Change, error) {
+		Compute: func(g domain.Game) (sqlite.Change, error) {
 			ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: grant.Session.User.ID}, "black", now)
-			return repo.Change{Game: ng, Notices: []domain.Notice{n}}, err
+			return sqlite.Change{Game: ng, Notices: []domain.Notice{n}}, err
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +295,7 @@ func TestEveryEmailCarriesNeverEmailLink(t *testing.T) {
 // turn (the final turn, for the one who did not make it) and links his
 // finished game, to step through it or play again.
 func TestGameOverSaysTheFinalTurn(t *testing.T) {
-	last := vectors.Load(t).GameCases[0].Turns
+	last := lessGame(t, "game0").Turns
 	final := last[len(last)-1]
 	var over []Message
 	for _, m := range mailbook(t, "en") {
@@ -325,7 +324,7 @@ func TestGameOverSaysTheFinalTurn(t *testing.T) {
 // reader's team, his partner and the other two.
 func TestFourPlayerMailsNameTheTeams(t *testing.T) {
 	ctx := t.Context()
-	db, err := repo.Open(ctx, repotest.Path(t))
+	db, err := sqlite.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

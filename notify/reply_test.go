@@ -10,8 +10,8 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	ruleset2 "github.com/lesspost/lesspost/domain/ruleset"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // replyingLinks are fakeLinks with reply addresses on.
@@ -38,7 +38,7 @@ func replyMail(t *testing.T, ruleset, locale string, replies ...[]string) (domai
 func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale string, replies []domain.Reply) (domain.Game, map[string]Message) {
 	t.Helper()
 	ctx := t.Context()
-	db, err := repo.Open(ctx, repotest.Path(t))
+	db, err := sqlite.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 }
 
 // requestLogin asks for a login link and returns its token.
-func requestLogin(t *testing.T, db *repo.DB, email string, now time.Time) string {
+func requestLogin(t *testing.T, db *sqlite.DB, email string, now time.Time) string {
 	t.Helper()
 	if err := accountsAt(db, now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatal(err)

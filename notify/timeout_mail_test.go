@@ -9,8 +9,8 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify/smtptest"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // A four-player timed game in which a turn is passed on time goes on, and
@@ -19,7 +19,7 @@ import (
 // is legal only without a legal move).
 func TestMailAfterTimeOutPass(t *testing.T) {
 	ctx := t.Context()
-	db, err := repo.Open(ctx, repotest.Path(t))
+	db, err := sqlite.Open(ctx, repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,11 +61,11 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	play := func() {
 		t.Helper()
 		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-			Compute: func(g domain.Game) (repo.Change, error) {
+			Compute: func(g domain.Game) (sqlite.Change, error) {
 				c := g.ToMove()
-				turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
+				turn, _ := g.Rules.Example()
 				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, now)
-				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+				return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			}})
 		if err != nil {
 			t.Fatal(err)

@@ -17,8 +17,8 @@ import (
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // flakySender fails while down is true and records what it sends.
@@ -77,9 +77,9 @@ func (c *counts) check(t *testing.T, sent, failed, givenUp int) {
 	}
 }
 
-func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *repo.DB) {
+func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *sqlite.DB) {
 	t.Helper()
-	db, err := repo.Open(t.Context(), repotest.Path(t))
+	db, err := sqlite.Open(t.Context(), repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,12 +90,12 @@ func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *rep
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *repo.DB, now time.Time) *domain.Service {
+func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.
-func accountsAt(db *repo.DB, now time.Time) *accounts.Service {
+func accountsAt(db *sqlite.DB, now time.Time) *accounts.Service {
 	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
 }
 
@@ -150,7 +150,7 @@ func TestWorkerRetriesThenGivesUp(t *testing.T) {
 }
 
 // nextAttempt finds when the one pending mail is due next.
-func nextAttempt(t *testing.T, db *repo.DB, now time.Time) time.Time {
+func nextAttempt(t *testing.T, db *sqlite.DB, now time.Time) time.Time {
 	t.Helper()
 	for d := time.Second; d <= 2*time.Hour; d += time.Second {
 		if due, _ := db.DueMail(t.Context(), now.Add(d), 1); len(due) == 1 {
@@ -227,7 +227,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 }
 
 // logins queues a login email for each of n addresses.
-func logins(t *testing.T, db *repo.DB, n int, now time.Time) {
+func logins(t *testing.T, db *sqlite.DB, n int, now time.Time) {
 	t.Helper()
 	for i := range n {
 		if err := accountsAt(db, now).RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
@@ -391,7 +391,7 @@ type senderFunc func(context.Context, Message) error
 func (f senderFunc) Send(ctx context.Context, m Message) error { return f(ctx, m) }
 
 // unrecorded is a store that cannot record deliveries.
-type unrecorded struct{ *repo.DB }
+type unrecorded struct{ *sqlite.DB }
 
 func (unrecorded) MarkSentBatch(context.Context, string, []domain.SentMail) error {
 	return errors.New("disk I/O error")
@@ -415,7 +415,7 @@ func TestWorkerStopsWhenRecordsFail(t *testing.T) {
 
 // queueGames creates games on the conformance board, each with two
 // invitations, and plays turns in each, each queueing a "your turn".
-func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
+func queueGames(tb testing.TB, db *sqlite.DB, games, turns int, now time.Time) {
 	tb.Helper()
 	ctx := context.Background()
 	vector := vectors.Load(tb).GameCases[0]
@@ -445,10 +445,10 @@ func queueGames(tb testing.TB, db *repo.DB, games, turns int, now time.Time) {
 		}
 		for _, text := range vector.Turns[:turns] {
 			_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-				Compute: func(g domain.Game) (repo.Change, error) {
+				Compute: func(g domain.Game) (sqlite.Change, error) {
 					c := g.ToMove()
 					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
-					return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+					return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 				}})
 			if err != nil {
 				tb.Fatalf("turn %q: %v", text, err)
@@ -483,7 +483,7 @@ func BenchmarkDeliverDue(b *testing.B) {
 	for _, s := range senders {
 		b.Run(s.name, func(b *testing.B) {
 			now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-			db, err := repo.Open(b.Context(), filepath.Join(b.TempDir(), "outbox.db"))
+			db, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "outbox.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -599,7 +599,7 @@ func TestWorkerLag(t *testing.T) {
 // database that restarts fails them (kept: false), or one whose answer to
 // the commit is lost (kept: true).
 type recordsFail struct {
-	*repo.DB
+	*sqlite.DB
 	failing *atomic.Bool
 	kept    bool
 }

@@ -1,79 +1,27 @@
+// Package repo opens the store a URL names: the SQLite file at a path
+// (repo/sqlite) or the PostgreSQL database of a postgres:// URL
+// (repo/postgres), migrated to the current schema and behind the ports the
+// server asks for (repo/port). It is the only package that knows both
+// stores; only cmd and tests import it.
 package repo
 
 import (
 	"context"
 	"strings"
-	"time"
 
-	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/accounts"
-	"github.com/lesspost/lesspost/domain/hooks"
-	"github.com/lesspost/lesspost/domain/tournaments"
+	"github.com/lesspost/lesspost/repo/port"
 	"github.com/lesspost/lesspost/repo/postgres"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
-// Store is everything the server asks of its store, whichever it is: the
-// use cases' ports, the outbox, the inbox of received mail, what an operator monitors and the
-// housekeeping the scheduler does. *DB (SQLite, one machine) and
-// *postgres.DB (several instances on one database) are Stores; both pass
-// the contract suite in repo/storetest.
-type Store interface {
-	tournaments.Store
-	accounts.Store
-	hooks.Store
-	domain.Outbox
-	domain.Inbox
-	domain.Monitor
-	domain.RateLimiter
-	domain.EventReader
-	hooks.PushKeys
-	hooks.WebhookStore
-	hooks.PushDeliveryStore
-	domain.GameRecords
-	Housekeeping
-	// Ping says whether the store can serve (for /readyz).
-	Ping(ctx context.Context) error
-	Close() error
-}
+// Store is what OpenStore returns: any store (see port.Store).
+type Store = port.Store
 
-// Housekeeping deletes what the store no longer needs. Each method deletes
-// (or clears) at most limit rows and says how many; the scheduler calls it
-// until that is fewer than limit, so no transaction runs long.
-type Housekeeping interface {
-	// ExpireIdempotencyKeys deletes the responses stored before before.
-	ExpireIdempotencyKeys(ctx context.Context, before time.Time, limit int) (int, error)
-	// ExpireLoginMail forgets the login codes of login mail that can no
-	// longer be delivered in time.
-	ExpireLoginMail(ctx context.Context, now time.Time, limit int) (int, error)
-	// PruneMail deletes mail created before before that was delivered or
-	// given up.
-	PruneMail(ctx context.Context, before time.Time, limit int) (int, error)
-	// PruneSessions deletes sessions that ended by now.
-	PruneSessions(ctx context.Context, now time.Time, limit int) (int, error)
-	// Maintain keeps the store's query planner informed: it gathers table
-	// statistics where they have gone stale, which the claim of due mail
-	// and the scheduler's queries need to find their rows through partial
-	// indexes. Cheap when there is nothing to do.
-	Maintain(ctx context.Context) error
-	// PruneLoginTokens deletes login tokens no longer needed at now.
-	PruneLoginTokens(ctx context.Context, now time.Time, limit int) (int, error)
-	// PruneRateLimits deletes rate-limit keys whose bucket is full at now.
-	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)
-	// PruneInbound deletes received mail processed before before.
-	PruneInbound(ctx context.Context, before time.Time, limit int) (int, error)
-	// PruneEvents deletes events created before before.
-	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
-	// PruneWebhookDeliveries deletes the webhook deliveries of events
-	// before before that were delivered or given up: the delivery log
-	// keeps what is younger.
-	PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
-	// PrunePushDeliveries deletes the push deliveries of events before
-	// before that were delivered or given up.
-	PrunePushDeliveries(ctx context.Context, before time.Time, limit int) (int, error)
-}
+// Housekeeping is what the scheduler deletes (see port.Housekeeping).
+type Housekeeping = port.Housekeeping
 
 var (
-	_ Store = (*DB)(nil)
+	_ Store = (*sqlite.DB)(nil)
 	_ Store = (*postgres.DB)(nil)
 )
 
@@ -93,7 +41,7 @@ func OpenStore(ctx context.Context, dsn string) (Store, error) {
 // StoreOptions tune the store OpenStoreWith opens; each store heeds its
 // own, and zero fields mean the defaults.
 type StoreOptions struct {
-	SQLite   Options
+	SQLite   sqlite.Options
 	Postgres postgres.Options
 }
 
@@ -102,14 +50,17 @@ func OpenStoreWith(ctx context.Context, dsn string, opts StoreOptions) (Store, e
 	if IsPostgres(dsn) {
 		return postgres.OpenWith(ctx, dsn, opts.Postgres)
 	}
-	return OpenWith(ctx, dsn, opts.SQLite)
+	return sqlite.OpenWith(ctx, dsn, opts.SQLite)
 }
 
+// Migrated is what a migration run did, whichever the store.
+type Migrated = sqlite.Migrated
+
 // MigrateStore applies the pending migrations of the store dsn names, as
-// OpenStore does before it serves, and reports them (see Migrate).
+// OpenStore does before it serves, and reports them (see sqlite.Migrate).
 func MigrateStore(ctx context.Context, dsn string) (Migrated, error) {
 	if !IsPostgres(dsn) {
-		return Migrate(ctx, dsn)
+		return sqlite.Migrate(ctx, dsn)
 	}
 	all, err := postgres.Migrations()
 	if err != nil {

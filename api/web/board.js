@@ -220,6 +220,7 @@ function drawLabels(svg, view) {
 function drawPaths(layer, path, kind, centre, append = false) {
   if (!append) layer.replaceChildren();
   for (const { from, to } of path) {
+    if (!from) continue; // a placement: the piece placed shows it
     const a = centre(from);
     const b = centre(to);
     const len = Math.hypot(b.x - a.x, b.y - a.y);
@@ -258,6 +259,7 @@ function drawMarks(layer, state, centre, t) {
     const { x, y } = centre(name);
     const g = el('g', { class: `dest cost-${d.cost}`, 'data-sq': name }, layer);
     el('circle', { cx: x, cy: y, r: 27 }, g);
+    if (!d.cost) continue; // a choice that costs nothing (a placement) has no number to show
     el('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g).textContent = String(d.cost);
     el('title', {}, g).textContent = t('sq.dest', { points: t('points', { n: d.cost }) });
   }
@@ -274,7 +276,7 @@ function cellLabel(name, state, targets, walls, t) {
   if (name === state.selected) parts.push(t('sq.selected'));
   else if (state.movable.has(name)) parts.push(t('sq.movable'));
   const d = state.dests.get(name);
-  if (d) parts.push(t('sq.dest', { points: t('points', { n: d.cost }) }));
+  if (d && d.cost) parts.push(t('sq.dest', { points: t('points', { n: d.cost }) }));
   return parts.join(', ');
 }
 

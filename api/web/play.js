@@ -260,13 +260,16 @@ async function refreshOptions() {
 }
 
 function movable() {
-  return new Set(state.busy || !state.options ? [] : state.options.moves.map((m) => m.from));
+  return new Set(state.busy || !state.options ? [] : state.options.moves.filter((m) => m.from).map((m) => m.from));
 }
 
+// The squares a tap reaches: the moves of the piece in hand, or with none
+// in hand the placements (moves without a from, which put a piece of the
+// mover's colour on an empty square).
 function destinations(from) {
   const out = new Map();
-  if (!from || !state.options) return out;
-  for (const m of state.options.moves) if (m.from === from) out.set(m.to, m);
+  if (!state.options) return out;
+  for (const m of state.options.moves) if (m.from === (from || '')) out.set(m.to, m);
   return out;
 }
 
@@ -593,7 +596,7 @@ function relative(when) {
 function position() {
   const pieces = new Map(state.view.pieces.map((p) => [p.cell, p.color]));
   for (const m of state.moves) {
-    pieces.set(m.to, pieces.get(m.from));
+    pieces.set(m.to, m.from ? pieces.get(m.from) : state.game.to_move);
     pieces.delete(m.from);
   }
   return pieces;
@@ -705,6 +708,8 @@ function renderPanel() {
   if (isLes()) return renderLesPanel();
   const opts = state.options;
   // The points come with the legal moves; while they load, the meter waits.
+  // Rules without points to spend (nothing used, nothing left) have none.
+  $('meter-row').hidden = !!opts && opts.used + opts.left === 0;
   if (opts) {
     for (const [i, pip] of Array.from($('meter').children).entries()) pip.classList.toggle('used', i < opts.used);
     setText($('meter-text'), t('meter', { n: opts.used, used: opts.used, left: opts.left }));
@@ -784,15 +789,17 @@ function seatItem(t, g, s, partner = false) {
   const who = span('who');
   who.append(
     span('name', s.name + you),
-    span('meta', t('color.' + s.color) + ' · ' + t('seat.count', { n: g.counts[s.color] ?? 0 })),
+    span('meta', t('color.' + s.color) + (g.counts ? ' · ' + t('seat.count', { n: g.counts[s.color] ?? 0 }) : '')),
   );
   li.append(swatch, who);
   if (s.to_move) li.append(span('badge', t('seat.toMove')));
   return li;
 }
 
+// A result without totals by side is said in the server's words (text).
 function resultLine(r) {
-  return isLes() ? describeLesResult(state.t, r, state.game.seats) : describeResult(state.t, r);
+  if (isLes()) return describeLesResult(state.t, r, state.game.seats);
+  return r && !r.totals ? r.text : describeResult(state.t, r);
 }
 
 function renderResult() {

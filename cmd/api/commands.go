@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // The operator's commands beside serve. Each takes the flags it uses, with
@@ -42,7 +43,7 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	return nil
 }
 
-// runBackup copies a SQLite database into a file (see repo.Backup).
+// runBackup copies a SQLite database into a file (see sqlite.Backup).
 func runBackup(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	var o backupOptions
 	flags := backupFlags(&o)
@@ -57,7 +58,7 @@ func runBackup(ctx context.Context, args []string, getenv func(string) string, l
 	}
 	log := newLogger(logOut, slog.LevelInfo)
 	start := time.Now()
-	err := repo.Backup(ctx, o.db, o.to, o.force)
+	err := sqlite.Backup(ctx, o.db, o.to, o.force)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%w (--force overwrites it)", err)
 	}
@@ -68,7 +69,7 @@ func runBackup(ctx context.Context, args []string, getenv func(string) string, l
 	if err != nil {
 		return err
 	}
-	log.Info("backup written", "db", o.db, "to", o.to, "bytes", fi.Size(), "schema_version", repo.SchemaVersion(),
+	log.Info("backup written", "db", o.db, "to", o.to, "bytes", fi.Size(), "schema_version", sqlite.SchemaVersion(),
 		"duration", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }

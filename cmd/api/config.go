@@ -19,6 +19,7 @@ import (
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/postgres"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // Config is the whole configuration of the server.
@@ -79,7 +80,7 @@ type Config struct {
 	// ones are dropped, oldest first.
 	TournamentLog int
 	// SQLiteWALLimit is the size, in MiB, at which SQLite's write-ahead log
-	// is started over (repo.Options.WALLimit).
+	// is started over (sqlite.Options.WALLimit).
 	SQLiteWALLimit int
 	// PostgresConnectTimeout and PostgresStatementTimeout bound the waits
 	// on PostgreSQL (postgres.Options).
@@ -137,7 +138,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.DurationVar(&cfg.SMTP.Lease, "mail-lease", notify.DefaultLease, "how long a server's claim on the mail it is sending keeps other servers on the same\ndatabase from sending it; mail claimed by a server that crashed waits this long.\nAt least twice the longest SMTP send")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
 	fs.IntVar(&cfg.TournamentLog, "tournament-log-entries", tournaments.DefaultTournamentLog, "the most `entries` a tournament's log keeps (every reading of the event shows it, every\nchange rewrites it); older ones are dropped, oldest first, and counted")
-	fs.DurationVar(&cfg.MailRetention, "mail-retention", repo.DefaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
+	fs.DurationVar(&cfg.MailRetention, "mail-retention", defaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
 	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
 	limits := []struct {
 		p          *api.RateLimit
@@ -173,7 +174,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.VAPIDSubject, "vapid-subject", "", "contact for the push services (Web Push, RFC 8292): a mailto: address or an https: URL,\ne.g. mailto:ops@example.org. Setting it turns on \"notify me when it's my turn\" on the\nplay page; the VAPID key pair is made once and kept in the database. Empty: push off")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "egress-allow-private", false, "let webhook endpoints and push subscriptions use plain http and reach private,\nloopback and link-local addresses; for tests and closed networks only: on a public\nserver it lets any account or browser make this server call inside its network")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false, "the former name of --egress-allow-private")
-	fs.IntVar(&cfg.SQLiteWALLimit, "sqlite-wal-limit", repo.DefaultWALLimit>>20, "`MiB` of SQLite's write-ahead log at which it is copied into the database file and\nstarted over, waiting up to 100 ms for the reads in progress; after a full disk, writes\nresume once about this much is free beside what the database file grows by")
+	fs.IntVar(&cfg.SQLiteWALLimit, "sqlite-wal-limit", sqlite.DefaultWALLimit>>20, "`MiB` of SQLite's write-ahead log at which it is copied into the database file and\nstarted over, waiting up to 100 ms for the reads in progress; after a full disk, writes\nresume once about this much is free beside what the database file grows by")
 	fs.DurationVar(&cfg.PostgresConnectTimeout, "postgres-connect-timeout", postgres.DefaultConnectTimeout, "how long making a connection to PostgreSQL may take, unless the URL sets connect_timeout")
 	fs.DurationVar(&cfg.PostgresStatementTimeout, "postgres-statement-timeout", postgres.DefaultStatementTimeout, "how long one statement on PostgreSQL may take (statement_timeout, unless the URL sets it;\nalso idle_in_transaction_session_timeout); the server waits 1s more for an answer, then\ncloses the connection and answers 503 unavailable. Migrations are not bounded")
 	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", api.DefaultRequestTimeout, "how long an API request may take (the event streams are not bounded); one that runs out\nwaiting for the database is answered 503 unavailable")
@@ -487,7 +488,7 @@ func (cfg Config) LogValue() slog.Value {
 
 // storeOptions is how the store is opened.
 func (cfg *Config) storeOptions() repo.StoreOptions {
-	return repo.StoreOptions{SQLite: repo.Options{WALLimit: int64(cfg.SQLiteWALLimit) << 20},
+	return repo.StoreOptions{SQLite: sqlite.Options{WALLimit: int64(cfg.SQLiteWALLimit) << 20},
 		Postgres: postgres.Options{ConnectTimeout: cfg.PostgresConnectTimeout, StatementTimeout: cfg.PostgresStatementTimeout}}
 }
 

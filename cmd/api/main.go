@@ -79,7 +79,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 		return fmt.Errorf("%w (see --help)", err)
 	}
 	log := newLogger(logOut, cfg.LogLevel)
-	slog.SetDefault(log) // for the few packages without a logger of their own (repo's checkpoints)
+	slog.SetDefault(log) // for the few packages without a logger of their own (the SQLite store's checkpoints)
 	log.Info("starting", "config", cfg)
 	if cfg.WebhookAllowPrivate {
 		log.Warn("webhooks and push messages may reach private, loopback and link-local addresses (--egress-allow-private): for tests only")

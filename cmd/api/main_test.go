@@ -15,8 +15,8 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/app"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // syncBuffer is a log destination that the server and the test can share.
@@ -188,9 +188,9 @@ func TestServe(t *testing.T) {
 	}
 }
 
-func openTestDB(t *testing.T) *repo.DB {
+func openTestDB(t *testing.T) *sqlite.DB {
 	t.Helper()
-	db, err := repo.Open(t.Context(), repotest.Path(t))
+	db, err := sqlite.Open(t.Context(), repotest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

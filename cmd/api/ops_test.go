@@ -19,10 +19,10 @@ import (
 
 	"github.com/lesspost/lesspost/migrations"
 	"github.com/lesspost/lesspost/notify/smtptest"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/postgres"
 	"github.com/lesspost/lesspost/repo/postgres/pgtest"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // logged returns the attributes of the first JSON log line with the
@@ -176,7 +176,7 @@ func TestMigrateCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			version := repo.SchemaVersion()
+			version := sqlite.SchemaVersion()
 			if i := slices.Index(tt.args, postgresDB); i >= 0 {
 				tt.args[i] = pgtest.DSN(t)
 				all, err := postgres.Migrations()
@@ -289,7 +289,7 @@ func TestBackupWhilePlaying(t *testing.T) {
 	t.Logf("%d plies before the backup, %d after", sumPly(atStart), played())
 	logged(t, &logs, "backup written")
 
-	db, err := repo.Open(t.Context(), to)
+	db, err := sqlite.Open(t.Context(), to)
 	if err != nil {
 		t.Fatal(err)
 	}

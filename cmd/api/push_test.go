@@ -13,8 +13,8 @@ import (
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // Push is off without --vapid-subject. With it, the servers on one
@@ -86,7 +86,7 @@ func TestPushSentThroughTheGuard(t *testing.T) {
 	if problem.Code != "invalid_push_subscription" {
 		t.Errorf("subscribing a loopback endpoint: %+v", problem)
 	}
-	db, err := repo.Open(t.Context(), dbPath)
+	db, err := sqlite.Open(t.Context(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

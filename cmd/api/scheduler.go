@@ -11,6 +11,22 @@ import (
 	"github.com/lesspost/lesspost/repo"
 )
 
+// How long the scheduler keeps what the store no longer needs; events and
+// webhook deliveries keep the domain's periods.
+const (
+	// idempotencyKeyLifetime is how long a stored response answers retries
+	// with its Idempotency-Key. Retries come within minutes; after a week,
+	// a turn's ply or a resigned game refuses a repeat anyway.
+	idempotencyKeyLifetime = 7 * 24 * time.Hour
+	// inboundRetention is how long received mail is kept once processed:
+	// long enough to look into a complaint, short because it holds what
+	// people wrote.
+	inboundRetention = 7 * 24 * time.Hour
+	// defaultMailRetention is how long delivered and given-up mail stays in
+	// the outbox, where GET /v1/games/{id}/mail shows it (--mail-retention).
+	defaultMailRetention = 30 * 24 * time.Hour
+)
+
 // scheduler is the one loop that applies the due work of the clock and
 // of tournaments — reminders, time-outs, rounds that close and start —
 // through the use cases. Each game is handled in its own guarded unit of
@@ -57,7 +73,7 @@ func (s *scheduler) pass(ctx context.Context) {
 	s.drain(ctx, "tournament", s.tournaments.DueTournaments, s.tournaments.TickTournament) // rounds that close and start
 	now := s.now()
 	s.prune(ctx, "expire idempotency keys", func(ctx context.Context, limit int) (int, error) {
-		return s.db.ExpireIdempotencyKeys(ctx, now.Add(-repo.IdempotencyKeyLifetime), limit)
+		return s.db.ExpireIdempotencyKeys(ctx, now.Add(-idempotencyKeyLifetime), limit)
 	})
 	s.prune(ctx, "expire login mail", func(ctx context.Context, limit int) (int, error) {
 		return s.db.ExpireLoginMail(ctx, now, limit)
@@ -75,7 +91,7 @@ func (s *scheduler) pass(ctx context.Context) {
 		return s.db.PruneRateLimits(ctx, now, limit)
 	})
 	s.prune(ctx, "prune inbound mail", func(ctx context.Context, limit int) (int, error) {
-		return s.db.PruneInbound(ctx, now.Add(-repo.InboundRetention), limit)
+		return s.db.PruneInbound(ctx, now.Add(-inboundRetention), limit)
 	})
 	s.prune(ctx, "prune events", func(ctx context.Context, limit int) (int, error) {
 		return s.db.PruneEvents(ctx, now.Add(-domain.EventRetention), limit)

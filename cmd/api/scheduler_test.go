@@ -11,7 +11,7 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // One pass of the scheduler times out a game whose deadline passed and
@@ -113,7 +113,7 @@ func TestSchedulerPrunes(t *testing.T) {
 	count := func(query string) int {
 		t.Helper()
 		var n int
-		err := db.WithTx(ctx, func(tx *repo.Tx) error { return tx.QueryRowContext(ctx, query).Scan(&n) })
+		err := db.WithTx(ctx, func(tx *sqlite.Tx) error { return tx.QueryRowContext(ctx, query).Scan(&n) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,17 +141,17 @@ func TestSchedulerPrunes(t *testing.T) {
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *repo.DB, now time.Time) *domain.Service {
+func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
 	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.
-func accountsAt(db *repo.DB, now time.Time) *accounts.Service {
+func accountsAt(db *sqlite.DB, now time.Time) *accounts.Service {
 	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // tournamentsAt is the use cases of tournaments on db with the clock
 // stopped at now.
-func tournamentsAt(db *repo.DB, now time.Time) *tournaments.Service {
+func tournamentsAt(db *sqlite.DB, now time.Time) *tournaments.Service {
 	return tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }})
 }

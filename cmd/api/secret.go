@@ -15,6 +15,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // The token signing keys come from LESSPOST_SECRET or from a secret file,
@@ -67,8 +68,8 @@ func defaultSecretFile(dbPath string) string { return dbPath + ".secret" }
 // in the database is then deleted. The log says what happened but never
 // shows a key.
 func signingKeys(ctx context.Context, cfg Config, store repo.Store, log *slog.Logger) ([][]byte, error) {
-	db, sqlite := store.(*repo.DB)
-	if !sqlite {
+	db, onSQLite := store.(*sqlite.DB)
+	if !onSQLite {
 		// A PostgreSQL store never held a key; the configuration gives them
 		// (see Config.validate).
 		return configuredKeys(ctx, cfg, nil, log)
@@ -88,7 +89,7 @@ func signingKeys(ctx context.Context, cfg Config, store repo.Store, log *slog.Lo
 	return keys, nil
 }
 
-func configuredKeys(ctx context.Context, cfg Config, db *repo.DB, log *slog.Logger) ([][]byte, error) {
+func configuredKeys(ctx context.Context, cfg Config, db *sqlite.DB, log *slog.Logger) ([][]byte, error) {
 	if cfg.Secret != "" {
 		keys, err := parseKeys(cfg.Secret)
 		if err != nil {

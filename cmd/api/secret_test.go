@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 const (
@@ -52,7 +52,7 @@ func TestSigningKeys(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := Config{DB: repotest.Path(t), Secret: tt.env}
-			db, err := repo.Open(t.Context(), cfg.DB)
+			db, err := sqlite.Open(t.Context(), cfg.DB)
 			if err != nil {
 				t.Fatal(err)
 			}

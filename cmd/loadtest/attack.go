@@ -107,7 +107,7 @@ func attackBound(span time.Duration) (int, string) {
 	logins := accounts.MaxLoginsPerHour * hours
 	why := fmt.Sprintf("%d = %d mail the attacker causes (domain.DefaultMailLimits.PairPerDay: %d to one stranger's mailbox "+
 		"at once, then one more every %v: +%d in a run of at most %v; the mailbox's budget RecipientPerDay %d is no tighter) "+
-		"+ %d sign-in links (domain.MaxLoginsPerHour %d per mailbox in any hour; the run touches %d)",
+		"+ %d sign-in links (accounts.MaxLoginsPerHour %d per mailbox in any hour; the run touches %d)",
 		caused+logins, caused, l.PairPerDay, every, int(span/every), span, l.RecipientPerDay, logins, accounts.MaxLoginsPerHour, hours)
 	return caused + logins, why
 }

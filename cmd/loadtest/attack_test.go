@@ -23,7 +23,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // handedOver counts, per mailbox, the messages the outbox handed to SMTP
@@ -53,7 +53,7 @@ func (h *handedOver) Send(ctx context.Context, m notify.Message) error {
 // has sent (or given up) all mail that is due.
 func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atomic.Int64, *handedOver, func() bool) {
 	t.Helper()
-	db, err := repo.Open(t.Context(), dbPath)
+	db, err := sqlite.Open(t.Context(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // apiGame is the part of the API's Game the load test needs to play.
@@ -38,19 +39,42 @@ type apiPlayed struct {
 // boards caches parsed boards by wall string: a Board is immutable and
 // shared read-only, and parsing one per turn would cost the client CPU the
 // server needs.
-var boards sync.Map // size:walls -> *less.Board
+var boards = struct {
+	sync.RWMutex
+	bySpec map[string]*less.Board // size:walls
+}{bySpec: map[string]*less.Board{}}
 
 func boardOf(size int, walls string) (*less.Board, error) {
 	key := strconv.Itoa(size) + ":" + walls
-	if b, ok := boards.Load(key); ok {
-		return b.(*less.Board), nil
+	boards.RLock()
+	b, ok := boards.bySpec[key]
+	boards.RUnlock()
+	if ok {
+		return b, nil
 	}
 	b, err := less.ParseBoard(size, walls)
 	if err != nil {
 		return nil, err
 	}
-	boards.Store(key, b)
+	boards.Lock()
+	boards.bySpec[key] = b
+	boards.Unlock()
 	return b, nil
+}
+
+// lessPosition is the current position of a game of Less, read from its
+// stored state: what the seeding and the store benchmark pick random turns
+// from, faster than walking the ruleset interface's legal choices.
+func lessPosition(rules ruleset.Game) (less.Position, error) {
+	state, err := rules.Encode()
+	if err != nil {
+		return less.Position{}, err
+	}
+	lg, err := less.DecodeGame(state)
+	if err != nil {
+		return less.Position{}, fmt.Errorf("not a game of Less: %w", err)
+	}
+	return lg.Game.Position(), nil
 }
 
 // position rebuilds the game's current position from its JSON: the board's

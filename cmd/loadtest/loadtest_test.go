@@ -24,7 +24,7 @@ import (
 	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 func TestPercentile(t *testing.T) {
@@ -167,7 +167,7 @@ func TestPositionFromJSON(t *testing.T) {
 // SMTP does. It returns the base URL, the log file and the database file.
 func testServer(t *testing.T, dbPath string) (string, string) {
 	t.Helper()
-	db, err := repo.Open(t.Context(), dbPath)
+	db, err := sqlite.Open(t.Context(), dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

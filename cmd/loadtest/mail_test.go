@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // The hand-off summary reads the outbox after the run: latencies of the
@@ -15,7 +15,7 @@ import (
 // when the outbox falls behind.
 func TestMailLatencyBacklog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "load.db")
-	db, err := repo.Open(t.Context(), path)
+	db, err := sqlite.Open(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 type seedConfig struct {
@@ -76,7 +75,7 @@ const (
 func seed(ctx context.Context, cfg seedConfig, log io.Writer) error {
 	start := time.Now()
 	// 1. The schema, by the store's own migrations.
-	store, err := repo.Open(ctx, cfg.DB)
+	store, err := sqlite.Open(ctx, cfg.DB)
 	if err != nil {
 		return err
 	}
@@ -163,7 +162,7 @@ func openSeedDB(path string) (*sql.DB, error) {
 
 // makeTemplates creates and finishes the template games through the store.
 func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]string, error) {
-	store, err := repo.Open(ctx, cfg.DB)
+	store, err := sqlite.Open(ctx, cfg.DB)
 	if err != nil {
 		return nil, err
 	}
@@ -192,11 +191,11 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 			if g.Over() {
 				break
 			}
-			lg, ok := g.Rules.(*less.RulesGame)
-			if !ok {
-				return nil, fmt.Errorf("template game %s is not Less", g.ID)
+			pos, err := lessPosition(g.Rules)
+			if err != nil {
+				return nil, fmt.Errorf("template game %s: %w", g.ID, err)
 			}
-			turn, err := pickTurn(lg.Game.Position(), rng)
+			turn, err := pickTurn(pos, rng)
 			if err != nil {
 				return nil, err
 			}
@@ -219,7 +218,7 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 }
 
 // change applies one change to a game through the store, as the use cases do.
-func change(ctx context.Context, store *repo.DB, id string, fn func(domain.Game) (domain.Submitted, error)) (domain.Game, error) {
+func change(ctx context.Context, store *sqlite.DB, id string, fn func(domain.Game) (domain.Submitted, error)) (domain.Game, error) {
 	var after domain.Game
 	_, _, err := domain.UpdateGame(ctx, store, nil, domain.GameUpdate{GameID: id, Now: time.Now(),
 		Compute: func(g domain.Game) (domain.GameChange, error) {

@@ -13,11 +13,10 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/domain/less"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
-// The store's part of a turn, below HTTP: repo.UpdateGame with
+// The store's part of a turn, below HTTP: sqlite.UpdateGame with
 // domain.SubmitTurn, an Idempotency-Key and a stored answer of the size the
 // API stores (about 2.5 KB), one write transaction each. Every turn commits
 // on the one write connection, so this is the ceiling of accepted turns per
@@ -35,7 +34,7 @@ func BenchmarkStoreTurn(b *testing.B) {
 func benchStoreTurn(b *testing.B, parallel bool) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "bench.db")
-	store, err := repo.Open(ctx, path)
+	store, err := sqlite.Open(ctx, path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if store, err = repo.Open(ctx, path); err != nil {
+	if store, err = sqlite.Open(ctx, path); err != nil {
 		b.Fatal(err)
 	}
 	defer store.Close()
@@ -72,20 +71,24 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 		if g.Over() {
 			*g = newGame()
 		}
-		turn, err := pickTurn(g.Rules.(*less.RulesGame).Game.Position(), rng)
+		pos, err := lessPosition(g.Rules)
 		if err != nil {
 			b.Fatal(err)
 		}
-		idem := &repo.Idempotency{Scope: "user:bench", Key: fmt.Sprint(seq.Add(1)), Fingerprint: []byte("0123456789abcdef0123456789abcdef")}
+		turn, err := pickTurn(pos, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		idem := &sqlite.Idempotency{Scope: "user:bench", Key: fmt.Sprint(seq.Add(1)), Fingerprint: []byte("0123456789abcdef0123456789abcdef")}
 		_, _, err = domain.UpdateGame(ctx, store, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: time.Now(),
-			Compute: func(cur domain.Game) (repo.Change, error) {
+			Compute: func(cur domain.Game) (sqlite.Change, error) {
 				sub, err := domain.SubmitTurn(cur, actor, cur.Ply(), turn.String(), time.Now())
 				if err != nil {
-					return repo.Change{}, err
+					return sqlite.Change{}, err
 				}
 				*g = sub.Game
-				return repo.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices,
-					Response: repo.Response{Status: 201, Body: answer}}, nil
+				return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices,
+					Response: sqlite.Response{Status: 201, Body: answer}}, nil
 			}})
 		if err != nil {
 			b.Fatal(err)

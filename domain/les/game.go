@@ -92,8 +92,8 @@ func NewEngine(side int) (*Engine, error) {
 	return &Engine{board: b, pos: EmptyPosition(b)}, nil
 }
 
-// Stage is what the current ply is.
-func (g *Engine) Stage() Stage {
+// stage is what the current ply is.
+func (g *Engine) stage() Stage {
 	switch g.ply {
 	case 0:
 		return StageSetup
@@ -109,7 +109,7 @@ func (g *Engine) Position() Position { return g.pos }
 
 // Mover is the seat whose ply it is (after the end: whose it would be).
 func (g *Engine) Mover() Seat {
-	switch g.Stage() {
+	switch g.stage() {
 	case StageSetup:
 		return Setter
 	case StageChoice:
@@ -168,7 +168,7 @@ func (g *Engine) judge(text string) (Played, Position, error) {
 		return Played{}, Position{}, ruleset.ErrGameOver
 	}
 	p := Played{Ply: g.ply, Seat: g.Mover()}
-	switch g.Stage() {
+	switch g.stage() {
 	case StageSetup:
 		setup, err := ParseSetup(text)
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/internal/vectors"
 )
 
@@ -29,7 +28,7 @@ func TestRecordRoundTripConformanceGames(t *testing.T) {
 		if err != nil || again != text {
 			t.Errorf("case %d: round trip differs (%v):\n%s\nvs\n%s", i, err, again, text)
 		}
-		if !reflect.DeepEqual(plain(backHistory), plain(history)) || !back.(*Engine).pos.Equal(g.pos) {
+		if !reflect.DeepEqual(backHistory, history) || !back.(*Engine).pos.Equal(g.pos) {
 			t.Errorf("case %d: replay differs", i)
 		}
 		r1, _ := g.Result()
@@ -40,16 +39,6 @@ func TestRecordRoundTripConformanceGames(t *testing.T) {
 	}
 }
 
-// plain is plies without the engine's detail, as a store keeps them.
-func plain(ps []ruleset.Played) []ruleset.Played {
-	out := make([]ruleset.Played, len(ps))
-	for i, p := range ps {
-		p.Detail = nil
-		out[i] = p
-	}
-	return out
-}
-
 func TestRecordFormat(t *testing.T) {
 	g := startRules(t, map[string]string{ParamSize: "5"})
 	history := playAll(t, g, "c3 C4 b2 d2", "white", "c2:e9")
@@ -57,7 +46,7 @@ func TestRecordFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A stored history has no detail: the record reads the plies back.
-	text, err := g.Record(plain(history), map[string]string{"setter": "Ann", "chooser": "Bob"})
+	text, err := g.Record(history, map[string]string{"setter": "Ann", "chooser": "Bob"})
 	if err != nil {
 		t.Fatal(err)
 	}

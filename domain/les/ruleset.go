@@ -121,7 +121,7 @@ func plyError(err error) error {
 // not yet judged against the board.
 func (g *Engine) Syntax(text string) error {
 	var err error
-	switch g.Stage() {
+	switch g.stage() {
 	case StageSetup:
 		_, err = ParseSetup(text)
 	case StageChoice:
@@ -195,7 +195,7 @@ func (g *Engine) Legal(partial string) (ruleset.Legal, error) {
 	out := ruleset.Legal{Choices: []ruleset.Choice{}}
 	blank := strings.TrimFunc(partial, unicode.IsSpace) == ""
 	var pts []Point
-	if !blank && g.Stage() != StageChoice {
+	if !blank && g.stage() != StageChoice {
 		var err error
 		if pts, err = ParsePoints(partial); err != nil {
 			return ruleset.Legal{}, plyError(err)
@@ -207,7 +207,7 @@ func (g *Engine) Legal(partial string) (ruleset.Legal, error) {
 			out.Choices = append(out.Choices, ruleset.Choice{To: pt.String(), Kind: "place"})
 		}
 	}
-	switch g.Stage() {
+	switch g.stage() {
 	case StageSetup:
 		s := BeginSetup(g.board)
 		for _, pt := range pts {
@@ -244,8 +244,11 @@ func (g *Engine) Legal(partial string) (ruleset.Legal, error) {
 
 // Record implements ruleset.Game: players are named by seat ("setter",
 // "chooser").
-func (g *Engine) Record(history []ruleset.Played, players map[string]string) (string, error) {
+func (g *Engine) Record(history []ruleset.Played, players map[string]string, tags ...ruleset.Tag) (string, error) {
 	r := Record{Game: g, Players: map[Seat]string{}}
+	for _, t := range tags {
+		r.Extra = append(r.Extra, Tag{Name: t.Name, Value: t.Value})
+	}
 	for seat, name := range players {
 		s, err := ParseSeat(seat)
 		if err != nil {
@@ -263,12 +266,9 @@ func (g *Engine) Record(history []ruleset.Played, players map[string]string) (st
 	return r.String(), nil
 }
 
-// PlayedFrom reads ply number i of a history in the interface's form (a
-// stored one: without Detail) back in Les's own.
+// PlayedFrom reads ply number i of a history in the interface's form
+// back in Les's own.
 func (g *Engine) PlayedFrom(i int, p ruleset.Played) (Played, error) {
-	if lp, ok := p.Detail.(Played); ok {
-		return lp, nil
-	}
 	s, err := ParseSeat(p.Color)
 	if err != nil {
 		return Played{}, err
@@ -294,11 +294,11 @@ func (g *Engine) PlayedFrom(i int, p ruleset.Played) (Played, error) {
 }
 
 // RulesPlayed gives Les's history the interface's form: the seat as the
-// colour, the ply in canonical notation, Les's Played as the detail.
+// colour, the ply in canonical notation.
 func RulesPlayed(ps []Played) []ruleset.Played {
 	out := make([]ruleset.Played, len(ps))
 	for i, p := range ps {
-		out[i] = ruleset.Played{Color: p.Seat.String(), Ply: p.Text(), Detail: p}
+		out[i] = ruleset.Played{Color: p.Seat.String(), Ply: p.Text()}
 	}
 	return out
 }
@@ -313,6 +313,20 @@ func (g *Engine) Board(last string) (view.Board, error) {
 	}
 	return View(g.pos, pts, g.Over()), nil
 }
+
+// LastShown implements ruleset.Game: the latest ply (a choice marks
+// nothing).
+func (g *Engine) LastShown(history []ruleset.Played) string {
+	if len(history) == 0 {
+		return ""
+	}
+	return history[len(history)-1].Ply
+}
+
+// Stage implements ruleset.Game: "setup", "choice" or "turns".
+func (g *Engine) Stage() string { return stageNames[g.stage()] }
+
+var stageNames = map[Stage]string{StageSetup: "setup", StageChoice: "choice", StageTurns: "turns"}
 
 // Diagram draws the board now in ASCII (see Diagram), with last marked and
 // the owned holes once the game is over.
@@ -370,6 +384,19 @@ func (g *Engine) Encode() ([]byte, error) {
 		}
 	}
 	return json.Marshal(s)
+}
+
+// EngineOf is a copy of the game of Les behind g, for the views made for
+// Les alone (the API's LesGame shape, Les's emails), which show what only
+// Les has: stones, the seats' colours, holes. An error for a game of other
+// rules. Code for every game reads g through ruleset.Game and never needs
+// this.
+func EngineOf(g ruleset.Game) (*Engine, error) {
+	e, ok := g.(*Engine)
+	if !ok || e == nil {
+		return nil, fmt.Errorf("a game of %s, not of Les", g.Ruleset())
+	}
+	return e.clone(), nil
 }
 
 // Decode implements ruleset.Ruleset.
@@ -455,7 +482,7 @@ func (g *Engine) Example() (ply string, ok bool) {
 	if g.Over() {
 		return "", false
 	}
-	switch g.Stage() {
+	switch g.stage() {
 	case StageSetup:
 		return exampleSetup(BeginSetup(g.board), nil)
 	case StageChoice:

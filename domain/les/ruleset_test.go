@@ -2,12 +2,14 @@ package les
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/internal/vectors"
 )
 
 func startRules(t *testing.T, params map[string]string) *Engine {
@@ -211,33 +213,48 @@ func TestRulesLegalAtEveryStage(t *testing.T) {
 	refuse("d5:a1:a2", CodeSyntax, ruleset.NoIndex)
 }
 
+// A whole game of the vectors, won on the number of holes, ends as its
+// vector says: the result, its line, the holes and the last turn drawn.
 func TestRulesGameToTheEnd(t *testing.T) {
-	v := conformanceGame(t, 0)
+	var v vectors.LesGameCase
+	found := false
+	for _, gc := range vectors.LoadLes(t).GameCases {
+		if w := gc.Result.Winner; w != nil && len(gc.Result.Holes["black"]) != len(gc.Result.Holes["white"]) {
+			v, found = gc, true
+			break
+		}
+	}
+	if !found {
+		t.Skip("the vectors have no game won on the number of holes")
+	}
 	g := startRules(t, map[string]string{ParamSize: itoa(v.Size)})
 	playAll(t, g, append([]string{v.Setup, v.Choice}, v.Turns...)...)
 	res, over := g.Result()
-	if !over || res.Reason != "no_move" || res.Draw || res.Text != "black+2" || res.Margin != 2 {
-		t.Fatalf("Result = %+v, %v", res, over)
+	won := *v.Result.Winner
+	if !over || res.Reason != "no_move" || res.Draw || res.Text != won+"+"+itoa(v.Result.Margin) || res.Margin != v.Result.Margin {
+		t.Fatalf("Result = %+v, %v; the vector: %+v", res, over, v.Result)
 	}
 	seat, _ := ParseSeat(res.Winners[0])
-	if c, _ := g.ColorOf(seat); c != Black || res.Winner != int(seat) || len(res.Winners) != 1 {
+	if c, _ := g.ColorOf(seat); c.String() != won || res.Winner != int(seat) || len(res.Winners) != 1 {
 		t.Errorf("winners %v, side %d", res.Winners, res.Winner)
 	}
-	if want := "Black (the " + seat.String() + ") won by 2 holes (4 to 2)"; res.Line != want {
+	owned, lost := len(v.Result.Holes[won]), len(v.Result.Holes[map[string]string{"black": "white", "white": "black"}[won]])
+	if want := fmt.Sprintf("%s (the %s) won by %s (%d to %d)", title(won), seat, holes(v.Result.Margin), owned, lost); res.Line != want {
 		t.Errorf("Line = %q, want %q", res.Line, want)
 	}
-	b, err := g.Board(v.Turns[len(v.Turns)-1])
+	last := v.Turns[len(v.Turns)-1]
+	b, err := g.Board(last)
 	if err != nil {
 		t.Fatal(err)
 	}
-	holes := 0
+	drawn := 0
 	for _, h := range b.Highlights {
 		if h.Kind == "hole" {
-			holes++
+			drawn++
 		}
 	}
-	if holes != 6 || len(b.Path) != 1 {
-		t.Errorf("board: %d holes, path %v", holes, b.Path)
+	if drawn != owned+lost || len(b.Path) != strings.Count(last, ":")+1 {
+		t.Errorf("board: %d holes, path %v; the vector: %d holes, last turn %s", drawn, b.Path, owned+lost, last)
 	}
 	if _, err := g.Legal(""); !errors.Is(err, ruleset.ErrGameOver) {
 		t.Errorf("Legal after the end = %v", err)

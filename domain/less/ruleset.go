@@ -210,6 +210,30 @@ type stored struct {
 
 // Decode implements ruleset.Ruleset.
 func (Rules) Decode(state []byte) (ruleset.Game, error) {
+	g, err := DecodeGame(state)
+	if err != nil {
+		return nil, err // not a nil *RulesGame in a non-nil interface
+	}
+	return g, nil
+}
+
+// GameOf is a copy of the game of Less behind g, for the views made for
+// Less alone (the API's LessGame shape, Less's emails), which show what
+// only Less has: counts, sides, the result's totals. An error for a game
+// of other rules. Code for every game reads g through ruleset.Game and
+// never needs this.
+func GameOf(g ruleset.Game) (*RulesGame, error) {
+	lg, ok := g.(*RulesGame)
+	if !ok || lg == nil {
+		return nil, fmt.Errorf("a game of %s, not of Less", g.Ruleset())
+	}
+	return lg.Clone().(*RulesGame), nil
+}
+
+// DecodeGame reads a game of Less from what Encode wrote, as Less's own
+// type: for tools and tests that work with Less's positions (the load
+// test's random turns) from a stored game.
+func DecodeGame(state []byte) (*RulesGame, error) {
 	var s storedState
 	if err := json.Unmarshal(state, &s); err != nil {
 		return nil, fmt.Errorf("less state: %w", err)
@@ -423,8 +447,11 @@ func (g *RulesGame) Legal(partial string) (ruleset.Legal, error) {
 }
 
 // Record implements ruleset.Game.
-func (g *RulesGame) Record(history []ruleset.Played, players map[string]string) (string, error) {
+func (g *RulesGame) Record(history []ruleset.Played, players map[string]string, tags ...ruleset.Tag) (string, error) {
 	r := Record{Game: g.Game, Players: map[Color]string{}, Preset: g.Preset, Seed: g.Seed}
+	for _, t := range tags {
+		r.Extra = append(r.Extra, Tag{Name: t.Name, Value: t.Value})
+	}
 	for c, name := range players {
 		col, err := ParseColor(c)
 		if err != nil {
@@ -444,14 +471,51 @@ func (g *RulesGame) Record(history []ruleset.Played, players map[string]string) 
 
 // Board implements ruleset.Game.
 func (g *RulesGame) Board(last string) (view.Board, error) {
-	var t Turn
-	if last != "" {
-		var err error
-		if t, err = ParseTurn(last); err != nil {
-			return view.Board{}, err
-		}
+	t, err := parseLast(last)
+	if err != nil {
+		return view.Board{}, err
 	}
 	return View(g.Game.pos, t), nil
+}
+
+// LastShown implements ruleset.Game: the latest turn that moved a piece. A
+// ply that does not read as a turn is returned, for Board to refuse.
+func (g *RulesGame) LastShown(history []ruleset.Played) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if t, err := ParseTurn(history[i].Ply); err != nil || len(t) > 0 {
+			return history[i].Ply
+		}
+	}
+	return ""
+}
+
+// Diagram implements ruleset.Game.
+func (g *RulesGame) Diagram(last string) (string, error) {
+	t, err := parseLast(last)
+	if err != nil {
+		return "", err
+	}
+	return Diagram(g.Game.pos, t), nil
+}
+
+// Stage implements ruleset.Game: Less has one kind of ply.
+func (g *RulesGame) Stage() string { return "" }
+
+// Example implements ruleset.Game.
+func (g *RulesGame) Example() (string, bool) {
+	if g.Game.Over() {
+		return "", false
+	}
+	t, ok := g.Game.pos.ExampleTurn()
+	return t.String(), ok
+}
+
+// parseLast reads the turn to mark on a board: none for "".
+func parseLast(last string) (Turn, error) {
+	if last == "" {
+		return nil, nil
+	}
+	return ParseTurn(last)
 }
 
 // Encode implements ruleset.Game.
@@ -471,12 +535,10 @@ func (g *RulesGame) Encode() ([]byte, error) {
 	return json.Marshal(s)
 }
 
-// PlayedFrom reads a ply in the interface's form (a stored one: without
-// Detail) back in Less's own.
+// PlayedFrom reads a ply in the interface's form back in Less's own. The
+// interface does not say whether the turn completed the mover's side:
+// Completed is false.
 func PlayedFrom(p ruleset.Played) (Played, error) {
-	if lp, ok := p.Detail.(Played); ok {
-		return lp, nil
-	}
 	c, err := ParseColor(p.Color)
 	if err != nil {
 		return Played{}, err
@@ -494,7 +556,7 @@ func RulesPlayed(ps []Played) []ruleset.Played {
 	out := make([]ruleset.Played, len(ps))
 	for i, p := range ps {
 		out[i] = ruleset.Played{Color: p.Color.String(), Ply: p.Turn.String(), Auto: p.Auto, TimedOut: p.TimedOut,
-			Used: p.Used, Counted: p.Counted, Detail: p}
+			Used: p.Used, Counted: p.Counted}
 	}
 	return out
 }

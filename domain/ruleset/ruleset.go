@@ -11,6 +11,8 @@ package ruleset
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/lesspost/lesspost/domain/view"
 )
@@ -93,10 +95,28 @@ type Game interface {
 	// (in the ply's notation, "" for none): what the page highlights and what
 	// each choice costs.
 	Legal(partial string) (Legal, error)
-	// Record writes the game and its history in the ruleset's record format.
-	Record(history []Played, players map[string]string) (string, error)
+	// Record writes the game and its history in the ruleset's record
+	// format, with the players' names by colour and tags of the server's
+	// own (where and when it was played) after the ruleset's.
+	Record(history []Played, players map[string]string, tags ...Tag) (string, error)
 	// Board is the board to draw, with the last ply marked ("" for none).
+	// A ply that moves nothing (a pass) leaves the board's Path empty.
 	Board(last string) (view.Board, error)
+	// LastShown is the ply of history (the game's plies so far) that a
+	// board marks as the last one (Less: the latest turn that moved a
+	// piece, so that its path stays in sight after passes); "" for none.
+	LastShown(history []Played) string
+	// Diagram is the board drawn in text, for mails and clients without
+	// pictures, with the last ply marked as Board marks it.
+	Diagram(last string) (string, error)
+	// Stage names the kind of ply the mover makes now, for rules whose plies
+	// differ within a game (Les: "setup", "choice", "turns"), so that pages
+	// and mails say what to do; "" for rules with one kind of ply.
+	Stage() string
+	// Example is a legal ply the mover could make now, in canonical
+	// notation, for help texts and tests; false when there is none (the
+	// game is over).
+	Example() (string, bool)
 	// Encode writes the game's whole state for storage: Decode reads it back.
 	Encode() ([]byte, error)
 }
@@ -112,10 +132,10 @@ type Played struct {
 	// the ply's moves cost, and what it adds to the mover's count); 0 in
 	// rules without.
 	Used, Counted int
-	// Detail is the ruleset's own account of the ply (Less: less.Played),
-	// for the code that still needs more than this interface says.
-	Detail any
 }
+
+// Tag is one header line of a record: [Name "Value"].
+type Tag struct{ Name, Value string }
 
 // Result is how a game ended.
 type Result struct {
@@ -187,8 +207,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Registry holds rulesets by name.
+// Registry holds rulesets by name. It is safe for concurrent use.
 type Registry struct {
+	mu     sync.RWMutex
 	byName map[string]Ruleset
 	names  []string
 }
@@ -198,31 +219,51 @@ type Registry struct {
 func NewRegistry(rs ...Ruleset) *Registry {
 	r := &Registry{byName: make(map[string]Ruleset, len(rs))}
 	for _, x := range rs {
-		if _, dup := r.byName[x.Name()]; dup {
-			panic("ruleset: two rulesets named " + x.Name())
-		}
-		r.byName[x.Name()] = x
-		r.names = append(r.names, x.Name())
+		r.Register(x)
 	}
 	return r
 }
 
+// Register adds a ruleset after the others: a game of its name can then be
+// started, stored and shown like any other. A second ruleset of a name
+// already registered is a programming error.
+func (r *Registry) Register(x Ruleset) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.byName[x.Name()]; dup {
+		panic("ruleset: two rulesets named " + x.Name())
+	}
+	r.byName[x.Name()] = x
+	r.names = append(r.names, x.Name())
+}
+
 // Get returns the ruleset of a name.
 func (r *Registry) Get(name string) (Ruleset, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	x, ok := r.byName[name]
 	return x, ok
 }
 
 // Default is the ruleset of a game that names none.
-func (r *Registry) Default() Ruleset { return r.byName[r.names[0]] }
+func (r *Registry) Default() Ruleset {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.byName[r.names[0]]
+}
 
 // Names lists the rulesets' names, the default first.
-func (r *Registry) Names() []string { return append([]string(nil), r.names...) }
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.names...)
+}
 
 // GoalOf is what color plays for in g, for the page and the invitation to
 // say in words (view.Goal.Sentence): read from the board as drawn, so that
 // the words match the picture, and with the partner of a team game (a
-// colour of the same side).
+// colour of the same side). A board of squares that marks no target for
+// anyone has no goal to say: the zero Goal, whose Sentence is "".
 func GoalOf(g Game, color string) (view.Goal, error) {
 	b, err := g.Board("")
 	if err != nil {
@@ -235,6 +276,9 @@ func GoalOf(g Game, color string) (view.Goal, error) {
 		}
 	}
 	goal, ok := view.GoalOf(b, color, partner)
+	if !ok && !slices.ContainsFunc(b.Highlights, func(h view.Highlight) bool { return h.Kind == view.Target }) {
+		return view.Goal{}, nil
+	}
 	if !ok {
 		return view.Goal{}, fmt.Errorf("%s game: no goal marked for %q", g.Ruleset(), color)
 	}

@@ -229,8 +229,8 @@ func TestServiceLesTournament(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, ok := g.Rules.(*les.Engine)
-		if !ok || e.Position().Board().Side() != 5 || g.Seats[0].Email != tour.Entrants[pg.White].Email {
+		b, err := g.Rules.Board("")
+		if err != nil || g.Rules.Ruleset() != les.RulesetName || b.Rows != 2*5-1 || g.Seats[0].Email != tour.Entrants[pg.White].Email {
 			t.Fatalf("game %s: %T, seats %+v", g.ID, g.Rules, g.Seats)
 		}
 	}

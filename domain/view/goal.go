@@ -129,8 +129,12 @@ var goalLanguages = map[string]goalWords{
 }
 
 // Sentence says the goal in a language (English for one lesspost does not
-// speak), as one sentence ending in a full stop.
+// speak), as one sentence ending in a full stop; "" for the zero Goal (a
+// game whose board shows no goal).
 func (g Goal) Sentence(locale string) string {
+	if g.Kind == "" {
+		return ""
+	}
 	w, ok := goalLanguages[locale]
 	if !ok {
 		w = goalLanguages["en"]

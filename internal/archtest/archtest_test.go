@@ -74,14 +74,23 @@ func TestImportDirection(t *testing.T) {
 		{"app/...", []string{"app", "domain"}},
 		// notify renders and delivers mail through domain's ports.
 		{"notify/...", []string{"notify", "domain"}},
-		// repo implements domain's ports; migrations is its schema (the
-		// embedded SQL files), which is repo's to apply.
+		// repo opens a store by URL; the stores implement domain's ports,
+		// and migrations is their schema (the embedded SQL files), which
+		// each applies.
 		{"repo/...", []string{"repo", "domain", "migrations"}},
 		// api decodes, authenticates and calls the use cases (built by
 		// app): never the store. It serves the contract (the root package)
 		// and the rules pages (docs, the embedded rules), and renders result
 		// lines with notify's phrases.
 		{"api/...", []string{"", "api", "app", "docs", "domain", "notify"}},
+		// Each store stands alone: neither knows the other, nor the
+		// factory that chooses between them.
+		{"repo/sqlite/...", []string{"repo/sqlite", "repo/internal", "domain", "migrations"}},
+		{"repo/postgres/...", []string{"repo/postgres", "repo/internal", "domain", "migrations"}},
+		// What the stores share knows no store.
+		{"repo/internal/...", []string{"repo/internal", "domain"}},
+		// Any store can be checked against the contract without the others.
+		{"repo/storetest/...", []string{"repo/storetest", "repo/port", "domain"}},
 		// docs is the rules as text: it knows nothing of the server.
 		{"docs/...", []string{"docs"}},
 	}

@@ -1,4 +1,4 @@
-// Package webhook delivers the webhook outbox (domain.WebhookStore): each
+// Package webhook delivers the webhook outbox (hooks.WebhookStore): each
 // due delivery is POSTed as a Standard Webhooks message — a JSON envelope
 // {"type", "timestamp", "data"} with the headers webhook-id,
 // webhook-timestamp and webhook-signature — through an egress guard, and

@@ -31,7 +31,7 @@ type Observer interface {
 // Worker delivers due webhook deliveries. State lives in the store, so a
 // restart resumes where the last process stopped, and any number of
 // workers on one store deliver each delivery once per attempt (claims with
-// a lease; see domain.WebhookStore). A delivery is at least once: a worker
+// a lease; see hooks.WebhookStore). A delivery is at least once: a worker
 // that crashes after the receiver answered and before recording it leaves
 // it to be sent again with the same webhook-id.
 type Worker struct {

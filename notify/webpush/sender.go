@@ -2,7 +2,7 @@
 // subscribed on the play page: each message encrypted for its browser
 // (RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292),
 // through github.com/SherClockHolmes/webpush-go. Its Worker sends the
-// push outbox (domain.PushDeliveryStore, filled with the events) with the
+// push outbox (hooks.PushDeliveryStore, filled with the events) with the
 // webhooks' loop: it calls Send and acts on the Result, deleting
 // subscriptions the push service says are gone
 // (domain.Service.ForgetPushEndpoint) and retrying later what it may.
@@ -91,7 +91,7 @@ type Sender struct {
 
 // Config is what a Sender needs.
 type Config struct {
-	// Key is the server's VAPID key pair (domain.PushKeys keeps it).
+	// Key is the server's VAPID key pair (hooks.PushKeys keeps it).
 	Key hooks.PushKey
 	// Subject is the contact push services see in each message's JWT: a
 	// mailto: or an https: URL (RFC 8292 section 2.1).

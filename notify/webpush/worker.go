@@ -35,7 +35,7 @@ type Observer interface {
 	PushFailed(givenUp bool)
 }
 
-// Worker sends the queued push deliveries (domain.PushDeliveryStore) with
+// Worker sends the queued push deliveries (hooks.PushDeliveryStore) with
 // the webhooks' loop: claims with a lease, so any number of workers on one
 // store send each message once per attempt, retries on the webhooks'
 // schedule, and each attempt logged. Each message is rendered when it is

@@ -240,7 +240,7 @@ func TestWorkerRendersAtSendTime(t *testing.T) {
 	}
 }
 
-// The kinds the stores queue (domain.PushEventKinds, listed again in the
+// The kinds the stores queue (hooks.PushEventKinds, listed again in the
 // fan-out triggers) are the kinds that have a message.
 func TestPushedKindsAreQueued(t *testing.T) {
 	kinds := []domain.EventKind{domain.EventTurnPlayed, domain.EventYourTurn, domain.EventGameOver, domain.EventInvitation,

@@ -88,7 +88,7 @@ func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Tim
 }
 
 // SpendLoginCode looks the code up by its address: a code is no secret
-// among every address's (see domain.LoginCode).
+// among every address's (see accounts.LoginCode).
 func (s storeTx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
 	tag, err := s.tx.Exec(ctx, `UPDATE login_tokens SET used_at = $1
 		WHERE email = $2 AND code_hash = $3 AND used_at IS NULL AND expires_at > $1 AND code_misses < $4`,

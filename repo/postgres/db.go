@@ -1,5 +1,5 @@
-// Package postgres is the PostgreSQL store: the same repo.Store as the
-// SQLite one (package repo), for several lesspost instances on one
+// Package postgres is the PostgreSQL store: the same port.Store as the
+// SQLite one (repo/sqlite), for several lesspost instances on one
 // database. It owns the SQL of that dialect; what both stores share lives in
 // repo/internal. It applies its embedded schema (migrations/postgres) when
 // it opens.

@@ -11,12 +11,12 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 )
 
-// Housekeeping (repo.Housekeeping): each method deletes (or clears) at most
+// Housekeeping (port.Housekeeping): each method deletes (or clears) at most
 // limit rows in one statement and says how many; the scheduler calls it
 // until that is fewer than limit, so no transaction runs long.
 
 // loginTokenRetention is how long a login token is kept once expired: an
-// hour, the window of domain.MaxLoginsPerHour.
+// hour, the window of accounts.MaxLoginsPerHour.
 const loginTokenRetention = time.Hour
 
 // ExpireIdempotencyKeys deletes the responses stored before before.

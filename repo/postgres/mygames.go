@@ -12,7 +12,7 @@ import (
 
 // myGamesPage is one page of an address ($1)'s games after a cursor
 // (urgency $2, sort key $3, game id $4), at most $5 of them: the query of
-// the SQLite store (repo/mygames.go), on the same listings table, kept by
+// the SQLite store (repo/sqlite/mygames.go), on the same listings table, kept by
 // triggers (migrations/postgres). The running games are one range of
 // listings_page joined to games and seats for the urgency and key, then
 // sorted; the finished games are one range in page order from the cursor,

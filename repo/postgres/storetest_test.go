@@ -3,7 +3,7 @@ package postgres_test
 import (
 	"testing"
 
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 	"github.com/lesspost/lesspost/repo/postgres"
 	"github.com/lesspost/lesspost/repo/postgres/pgtest"
 	"github.com/lesspost/lesspost/repo/storetest"
@@ -20,9 +20,9 @@ func open(t testing.TB) *postgres.DB {
 	return db
 }
 
-// The PostgreSQL store keeps the contract of repo.Store.
+// The PostgreSQL store keeps the contract of port.Store.
 func TestStoreContract(t *testing.T) {
-	storetest.RunStore(t, func(t *testing.T) repo.Store { return open(t) })
+	storetest.RunStore(t, func(t *testing.T) port.Store { return open(t) })
 }
 
 // The PostgreSQL store keeps the contract of domain.RateLimiter.
@@ -35,12 +35,12 @@ func TestEventsContract(t *testing.T) {
 	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return open(t) })
 }
 
-// The PostgreSQL store keeps the contract of domain.WebhookStore.
+// The PostgreSQL store keeps the contract of hooks.WebhookStore.
 func TestWebhooksContract(t *testing.T) {
-	storetest.RunWebhooks(t, func(t *testing.T) repo.Store { return open(t) })
+	storetest.RunWebhooks(t, func(t *testing.T) port.Store { return open(t) })
 }
 
-// The PostgreSQL store keeps the contract of domain.PushDeliveryStore.
+// The PostgreSQL store keeps the contract of hooks.PushDeliveryStore.
 func TestPushDeliveriesContract(t *testing.T) {
-	storetest.RunPushDeliveries(t, func(t *testing.T) repo.Store { return open(t) })
+	storetest.RunPushDeliveries(t, func(t *testing.T) port.Store { return open(t) })
 }

@@ -126,7 +126,7 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 }
 
 // AccountTournaments lists a page of one category of an account's
-// tournaments, newest first (see domain.TournamentLister).
+// tournaments, newest first (see tournaments.TournamentLister).
 func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
 	cursor string, limit int) (tournaments.TournamentPage, error) {
 	limit = max(limit, 1)
@@ -191,7 +191,7 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 }
 
 // TournamentGamesStamp sums up the games of a tournament (see
-// domain.GamesStamp).
+// tournaments.GamesStamp).
 func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (tournaments.GamesStamp, error) {
 	var st tournaments.GamesStamp
 	var updated *time.Time

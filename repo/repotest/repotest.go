@@ -1,12 +1,12 @@
 // Package repotest gives tests a fresh database without paying for the
 // migrations each time.
 //
-// repo.Open migrates a new file from scratch, and under the race detector
+// sqlite.Open migrates a new file from scratch, and under the race detector
 // that takes most of a second (migration 0012 alone rebuilds the games table
 // ten times), while the test suites need hundreds of fresh databases. Path
 // migrates one template per test process and gives every test a copy of it.
 // Tests that are about creating or migrating a database file open a new path
-// with repo.Open instead, which is what a server does.
+// with sqlite.Open instead, which is what a server does.
 package repotest
 
 import (
@@ -19,10 +19,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
-// template is the content of a database file that repo.Open created and
+// template is the content of a database file that sqlite.Open created and
 // migrated, built once per test process.
 var template = sync.OnceValues(func() ([]byte, error) {
 	dir, err := os.MkdirTemp("", "repotest-")
@@ -31,7 +31,7 @@ var template = sync.OnceValues(func() ([]byte, error) {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "template.db")
-	db, err := repo.Open(context.Background(), path)
+	db, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("template database: %w", err)
 	}
@@ -52,8 +52,8 @@ var template = sync.OnceValues(func() ([]byte, error) {
 })
 
 // Path returns the path of a new database file of the test's own, in its
-// temporary directory: what repo.Open makes of a new path (the current schema,
-// no rows but the applied migrations'), ready to be opened with repo.Open.
+// temporary directory: what sqlite.Open makes of a new path (the current schema,
+// no rows but the applied migrations'), ready to be opened with sqlite.Open.
 func Path(t testing.TB) string {
 	t.Helper()
 	b, err := template()
@@ -61,7 +61,7 @@ func Path(t testing.TB) string {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "test.db")
-	// Private, as repo.Open creates a database file.
+	// Private, as sqlite.Open creates a database file.
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatalf("copy the template database: %v", err)
 	}

@@ -8,27 +8,27 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
+	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
-// A copy of the template is, as it is handed out, what repo.Open makes of a
+// A copy of the template is, as it is handed out, what sqlite.Open makes of a
 // new path: the same schema, the same applied migrations, no other rows; and
 // it is a private file of its own.
 func TestPathIsANewDatabase(t *testing.T) {
 	newPath := filepath.Join(t.TempDir(), "new.db")
-	db, err := repo.Open(t.Context(), newPath)
+	db, err := sqlite.Open(t.Context(), newPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// Described before repo.Open sees it, which would apply what it lacks.
+	// Described before sqlite.Open sees it, which would apply what it lacks.
 	fresh := repotest.Path(t)
 	want, got := describe(t, newPath), describe(t, fresh)
 	if !slices.Equal(got, want) {
-		t.Errorf("a copy of the template holds\n%q\nrepo.Open on a new path makes\n%q", got, want)
+		t.Errorf("a copy of the template holds\n%q\nsqlite.Open on a new path makes\n%q", got, want)
 	}
 	if other := repotest.Path(t); other == fresh {
 		t.Errorf("two calls gave the same file %s", fresh)

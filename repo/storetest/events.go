@@ -8,18 +8,18 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 )
 
 // EventStore is a store of events: domain.EventReader, and
-// repo.Housekeeping's PruneEvents.
+// port.Housekeeping's PruneEvents.
 type EventStore interface {
 	Store
 	domain.EventReader
 	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
-var _ EventStore = repo.Store(nil)
+var _ EventStore = port.Store(nil)
 
 // RunEvents runs the contract of the stored events against stores made by
 // newStore, each empty.

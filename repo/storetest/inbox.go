@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 )
 
 // receive stores a message with dedupe key key, received at at, and says
 // whether it was stored.
-func receive(t *testing.T, s repo.Store, key string, at time.Time) bool {
+func receive(t *testing.T, s port.Store, key string, at time.Time) bool {
 	t.Helper()
 	stored, err := s.StoreInbound(t.Context(), domain.InboundMail{DedupeKey: key, Source: "smtp",
 		Recipient: "play+x@less.example", EnvelopeFrom: "ann@example.org", Raw: []byte("Subject: " + key + "\r\n\r\nhi\r\n"), ReceivedAt: at})
@@ -23,7 +23,7 @@ func receive(t *testing.T, s repo.Store, key string, at time.Time) bool {
 }
 
 // claimInbound claims up to limit mails and lists their keys and attempts.
-func claimInbound(t *testing.T, s repo.Store, claimant string, now time.Time, limit int) []string {
+func claimInbound(t *testing.T, s port.Store, claimant string, now time.Time, limit int) []string {
 	t.Helper()
 	mail, err := s.ClaimInbound(t.Context(), claimant, now, lease, limit)
 	if err != nil {
@@ -39,7 +39,7 @@ func claimInbound(t *testing.T, s repo.Store, claimant string, now time.Time, li
 // A message is kept once whatever its deliveries, read back as stored, and
 // claimed oldest first by one claimant at a time; an outcome is recorded by
 // its claimant only, and ends it; a claim whose lease ran out is taken over.
-func testInbox(t *testing.T, s repo.Store) {
+func testInbox(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	if !receive(t, s, "a", T0) || receive(t, s, "a", T0.Add(time.Second)) {
 		t.Fatal("the first delivery must be stored, the second not")
@@ -82,7 +82,7 @@ func testInbox(t *testing.T, s repo.Store) {
 
 // PruneInbound deletes processed mail older than its bound, a batch at a
 // time, and keeps mail not yet processed however old.
-func testPruneInbound(t *testing.T, s repo.Store) {
+func testPruneInbound(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	for _, k := range []string{"old1", "old2", "new", "waiting"} {
 		receive(t, s, k, T0)

@@ -126,7 +126,7 @@ func testPushSubscriptions(t *testing.T, s Store) {
 }
 
 // testPushSubscriptionCap: the use case refuses an address's subscription
-// beyond domain.MaxPushSubscriptions, but still updates one it has, and
+// beyond hooks.MaxPushSubscriptions, but still updates one it has, and
 // counts expired ones out.
 func testPushSubscriptionCap(t *testing.T, s Store) {
 	const ann = "ann@example.org"
@@ -171,7 +171,7 @@ var validP256DH = []byte{4,
 func testPushKey(t *testing.T, s Store) {
 	keys, ok := s.(hooks.PushKeys)
 	if !ok {
-		t.Fatalf("%T keeps no VAPID key (domain.PushKeys)", s)
+		t.Fatalf("%T keeps no VAPID key (hooks.PushKeys)", s)
 	}
 	first := hooks.PushKey{Private: bytes.Repeat([]byte{1}, 32), Public: bytes.Repeat([]byte{2}, 65)}
 	got, err := keys.PushKey(t.Context(), first, T0)
@@ -238,7 +238,7 @@ func testPushRenewal(t *testing.T, s Store) {
 
 // testPushSeatScope: a move link makes subscriptions for its game and link
 // version, sees and deletes only those, may make only
-// domain.MaxSeatPushSubscriptions of them, and renewing the link ends
+// hooks.MaxSeatPushSubscriptions of them, and renewing the link ends
 // them; the account sees and deletes them all.
 func testPushSeatScope(t *testing.T, s Store) {
 	const bob = "bob@example.org"
@@ -309,7 +309,7 @@ func testPushSeatScope(t *testing.T, s Store) {
 }
 
 // testPushCapConcurrently: subscribes for one address at once, on several
-// connections, never take it beyond domain.MaxPushSubscriptions.
+// connections, never take it beyond hooks.MaxPushSubscriptions.
 func testPushCapConcurrently(t *testing.T, s Store) {
 	const ann = "ann@example.org"
 	u := ensureUser(t, s, ann)

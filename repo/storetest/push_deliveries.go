@@ -10,16 +10,16 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/hooks"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 )
 
-// RunPushDeliveries runs the contract of domain.PushDeliveryStore, and of
+// RunPushDeliveries runs the contract of hooks.PushDeliveryStore, and of
 // the fan-out of events to push subscriptions, against stores made by
 // newStore, each empty.
-func RunPushDeliveries(t *testing.T, newStore func(t *testing.T) repo.Store) {
+func RunPushDeliveries(t *testing.T, newStore func(t *testing.T) port.Store) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s repo.Store)
+		run  func(t *testing.T, s port.Store)
 	}{
 		{"FanOutWithTheEvent", testPushFanOut},
 		{"ClaimTwoClaimants", testPushClaims},
@@ -35,7 +35,7 @@ func RunPushDeliveries(t *testing.T, newStore func(t *testing.T) repo.Store) {
 
 // pushLog lists an address's push deliveries, newest first, as "kind
 // color ply status subscription".
-func pushLog(t *testing.T, s repo.Store, owner string) ([]string, []hooks.PushDelivery) {
+func pushLog(t *testing.T, s port.Store, owner string) ([]string, []hooks.PushDelivery) {
 	t.Helper()
 	ds, err := s.PushDeliveries(t.Context(), owner, 1000)
 	if err != nil {
@@ -48,7 +48,7 @@ func pushLog(t *testing.T, s repo.Store, owner string) ([]string, []hooks.PushDe
 	return out, ds
 }
 
-func claimPushes(t *testing.T, s repo.Store, claimant string, at time.Time, limit int) []hooks.PushJob {
+func claimPushes(t *testing.T, s port.Store, claimant string, at time.Time, limit int) []hooks.PushJob {
 	t.Helper()
 	jobs, err := s.ClaimPushes(t.Context(), claimant, at, lease, limit)
 	if err != nil {
@@ -68,7 +68,7 @@ func pushIDs(jobs []hooks.PushJob) []int64 {
 // Each event of a pushed kind is queued, in the event's unit of work, for
 // each live subscription of its address; a turn played is not pushed, and a
 // change that fails queues nothing.
-func testPushFanOut(t *testing.T, s repo.Store) {
+func testPushFanOut(t *testing.T, s port.Store) {
 	bob, _ := savePush(t, s, pushSub("bob@example.org", "https://push.example/bob", 1, time.Time{}))
 	bob2, _ := savePush(t, s, pushSub("bob@example.org", "https://push.example/bob2", 3, time.Time{}))
 	savePush(t, s, pushSub("bob@example.org", "https://push.example/old", 5, T0.Add(-time.Second)))
@@ -104,7 +104,7 @@ func testPushFanOut(t *testing.T, s repo.Store) {
 
 // Two claimants never hold one delivery while its lease lasts; a claimed
 // job carries its subscription and its owner's language.
-func testPushClaims(t *testing.T, s repo.Store) {
+func testPushClaims(t *testing.T, s port.Store) {
 	ensureUser(t, s, "bob@example.org")
 	sub := pushSub("bob@example.org", "https://push.example/bob", 1, time.Time{})
 	savePush(t, s, sub)
@@ -147,7 +147,7 @@ func testPushClaims(t *testing.T, s repo.Store) {
 
 // Claimants running at once (workers of several instances) each get
 // different deliveries, and together all of them.
-func testPushClaimConcurrently(t *testing.T, s repo.Store) {
+func testPushClaimConcurrently(t *testing.T, s port.Store) {
 	savePush(t, s, pushSub("ann@example.org", "https://push.example/ann", 1, time.Time{}))
 	savePush(t, s, pushSub("bob@example.org", "https://push.example/bob", 3, time.Time{}))
 	for i := range 5 {
@@ -163,7 +163,7 @@ func testPushClaimConcurrently(t *testing.T, s repo.Store) {
 
 // An attempt's outcome: delivered, retried later, or given up; the backlog
 // counts what is due; pruning deletes old finished deliveries only.
-func testPushOutcomes(t *testing.T, s repo.Store) {
+func testPushOutcomes(t *testing.T, s port.Store) {
 	savePush(t, s, pushSub("bob@example.org", "https://push.example/bob", 1, time.Time{}))
 	savePush(t, s, pushSub("ann@example.org", "https://push.example/ann", 3, time.Time{}))
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
@@ -224,7 +224,7 @@ func testPushOutcomes(t *testing.T, s repo.Store) {
 
 // A subscription deleted (gone at the push service, or unsubscribed)
 // takes its deliveries with it, claimed or not; a late outcome is ignored.
-func testPushGone(t *testing.T, s repo.Store) {
+func testPushGone(t *testing.T, s port.Store) {
 	sub := pushSub("bob@example.org", "https://push.example/bob", 1, time.Time{})
 	savePush(t, s, sub)
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
@@ -257,7 +257,7 @@ func rotate(t *testing.T, s Store, g domain.Game, color string, at time.Time) do
 // A subscription scoped to a game is queued only that game's events, and
 // only while its link version is the seat's; renewing the seat's link
 // deletes it, and what was queued for it, in the same unit of work.
-func testPushScopedFanOut(t *testing.T, s repo.Store) {
+func testPushScopedFanOut(t *testing.T, s port.Store) {
 	const bob = "bob@example.org"
 	scoped := func(endpoint string, seed byte, game string, version int) hooks.PushSubscription {
 		p := pushSub(bob, endpoint, seed, time.Time{})
@@ -301,7 +301,7 @@ func testPushScopedFanOut(t *testing.T, s repo.Store) {
 
 // mustLog is pushLog's lines, sorted: the stores queue the subscriptions
 // of one event in no set order.
-func mustLog(t *testing.T, s repo.Store, owner string) []string {
+func mustLog(t *testing.T, s port.Store, owner string) []string {
 	t.Helper()
 	got, _ := pushLog(t, s, owner)
 	slices.Sort(got)

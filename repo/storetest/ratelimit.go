@@ -12,7 +12,7 @@ import (
 )
 
 // RateLimitStore is a domain.RateLimiter that forgets full buckets, as
-// repo.Housekeeping's PruneRateLimits does.
+// port.Housekeeping's PruneRateLimits does.
 type RateLimitStore interface {
 	domain.RateLimiter
 	PruneRateLimits(ctx context.Context, now time.Time, limit int) (int, error)

@@ -9,19 +9,19 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/tournaments"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 )
 
-// RunStore runs the contract of a whole repo.Store — Run's, and the
+// RunStore runs the contract of a whole port.Store — Run's, and the
 // outbox, the inbox, mail to strangers, the backlog and housekeeping — against stores
 // made by newStore, each empty.
-func RunStore(t *testing.T, newStore func(t *testing.T) repo.Store) {
+func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 	t.Run("Store", func(t *testing.T) {
 		Run(t, func(t *testing.T) Store { return newStore(t) })
 	})
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s repo.Store)
+		run  func(t *testing.T, s port.Store)
 	}{
 		{"ClaimTwoClaimants", testClaimTwoClaimants},
 		{"ClaimKeepsThreadOrder", testClaimKeepsThreadOrder},
@@ -68,11 +68,11 @@ func tournamentsAt(s Store, now time.Time) *tournaments.Service {
 // ann, T0+2m a game's two invitations (white@, black@), T0+3m a login for
 // bob and, with a turn, T0+4m black@'s "your turn": a thread of two.
 type outbox struct {
-	s    repo.Store
+	s    port.Store
 	game domain.Game // as it is after the turn
 }
 
-func newOutbox(t *testing.T, s repo.Store) outbox {
+func newOutbox(t *testing.T, s port.Store) outbox {
 	t.Helper()
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
@@ -87,7 +87,7 @@ func newOutbox(t *testing.T, s repo.Store) outbox {
 }
 
 // claim claims up to limit mails and lists them as "kind email" strings.
-func claim(t *testing.T, s repo.Store, claimant string, now time.Time, limit int) (string, []domain.OutboxMail) {
+func claim(t *testing.T, s port.Store, claimant string, now time.Time, limit int) (string, []domain.OutboxMail) {
 	t.Helper()
 	mail, err := s.ClaimMail(t.Context(), claimant, now, lease, limit)
 	if err != nil {
@@ -105,7 +105,7 @@ const allMail = "login ann@example.org|invitation white@example.org|invitation b
 
 // Two claimants never hold one mail: each claim takes the oldest mail
 // nobody holds, and mail stays claimed until its lease ends.
-func testClaimTwoClaimants(t *testing.T, s repo.Store) {
+func testClaimTwoClaimants(t *testing.T, s port.Store) {
 	newOutbox(t, s)
 	now := T0.Add(time.Hour)
 	steps := []struct {
@@ -132,7 +132,7 @@ func testClaimTwoClaimants(t *testing.T, s repo.Store) {
 // A mail is not claimed while an earlier mail of its thread (address and
 // game) is claimed or waiting for a retry; once that one is delivered or
 // due again, the two are claimed in order.
-func testClaimKeepsThreadOrder(t *testing.T, s repo.Store) {
+func testClaimKeepsThreadOrder(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	f := newOutbox(t, s)
 	now := T0.Add(time.Hour)
@@ -181,7 +181,7 @@ func testClaimKeepsThreadOrder(t *testing.T, s repo.Store) {
 // An outcome counts only from the mail's claimant: once another claimant
 // took the mail over after the lease ended, what the first one records,
 // sent, failed or released, is ignored.
-func testClaimOutcomeOfLostLease(t *testing.T, s repo.Store) {
+func testClaimOutcomeOfLostLease(t *testing.T, s port.Store) {
 	now := T0.Add(time.Hour)
 	later := now.Add(lease)
 	ctx := t.Context()
@@ -242,7 +242,7 @@ func testClaimOutcomeOfLostLease(t *testing.T, s repo.Store) {
 // A claim whose claimant never records an outcome (it crashed) keeps the
 // mail from others until the lease ends, then the mail is claimed again,
 // with the rest of its thread behind it; a released claim is free at once.
-func testClaimAfterCrashAndRelease(t *testing.T, s repo.Store) {
+func testClaimAfterCrashAndRelease(t *testing.T, s port.Store) {
 	newOutbox(t, s)
 	now := T0.Add(time.Hour)
 	if got, _ := claim(t, s, "crashed", now, 100); got != allMail {
@@ -271,7 +271,7 @@ func testClaimAfterCrashAndRelease(t *testing.T, s repo.Store) {
 // (still pending, with the attempt and why), given up; a failure's message
 // is kept to 500 bytes of whole characters; a login mail carries its code
 // until it is delivered.
-func testMailOutcomes(t *testing.T, s repo.Store) {
+func testMailOutcomes(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	f := newOutbox(t, s)
 	now := T0.Add(time.Hour)
@@ -333,7 +333,7 @@ func testMailOutcomes(t *testing.T, s repo.Store) {
 // that would mail it, or any other address of its mailbox (+tags), unless
 // the change is scheduled, where its mail is left out; its login mail
 // still goes.
-func testSuppressedAddresses(t *testing.T, s repo.Store) {
+func testSuppressedAddresses(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
 	if err := s.Suppress(ctx, "bob@example.org", T0); err != nil {
@@ -381,7 +381,7 @@ func testSuppressedAddresses(t *testing.T, s repo.Store) {
 // 24 hours (domain.MailPolicy, deciding from the counts each store keeps):
 // past it, an invitation is refused until the oldest leaves the window; a
 // scheduled change goes ahead without its mail.
-func testRecipientBudget(t *testing.T, s repo.Store) {
+func testRecipientBudget(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
 	for i := range domain.DefaultMailLimits.RecipientPerDay {
@@ -445,7 +445,7 @@ func testRecipientBudget(t *testing.T, s repo.Store) {
 
 // The backlog counts the mail waiting and given up, and the games and
 // tournaments due, with the oldest of each.
-func testBacklog(t *testing.T, s repo.Store) {
+func testBacklog(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	if b, err := s.Backlog(ctx, T0); err != nil || b != (domain.Backlog{}) {
 		t.Errorf("Backlog of an empty store = %+v, %v", b, err)
@@ -497,7 +497,7 @@ func drain(t *testing.T, prune func(ctx context.Context, limit int) (int, error)
 
 // Delivered and given-up mail goes after the retention period, in
 // batches; mail still being tried stays, however old.
-func testPruneMail(t *testing.T, s repo.Store) {
+func testPruneMail(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	f := newOutbox(t, s)
 	now := T0.Add(time.Hour)
@@ -526,7 +526,7 @@ func testPruneMail(t *testing.T, s repo.Store) {
 }
 
 // Sessions go once they have ended, by expiry or by logout; live ones stay.
-func testPruneSessions(t *testing.T, s repo.Store) {
+func testPruneSessions(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	transact(t, s, func(ctx context.Context, tx *unit) error {
@@ -556,7 +556,7 @@ func testPruneSessions(t *testing.T, s repo.Store) {
 
 // Login tokens go an hour after they expire, which keeps them for the cap
 // on login mail per hour.
-func testPruneLoginTokens(t *testing.T, s repo.Store) {
+func testPruneLoginTokens(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	for i := range accounts.MaxLoginsPerHour {
 		if err := accountsAt(s, T0.Add(time.Duration(i)*time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
@@ -578,7 +578,7 @@ func testPruneLoginTokens(t *testing.T, s repo.Store) {
 
 // A login mail not delivered before its code expires is given up, and
 // loses its code.
-func testExpireLoginMail(t *testing.T, s repo.Store) {
+func testExpireLoginMail(t *testing.T, s port.Store) {
 	newOutbox(t, s) // ann's login at T0+1m, bob's at T0+3m
 	now := T0.Add(time.Minute + accounts.LoginTTL)
 	if n := drain(t, func(ctx context.Context, limit int) (int, error) { return s.ExpireLoginMail(t.Context(), now, limit) }, 1); n != 1 {
@@ -597,7 +597,7 @@ func testExpireLoginMail(t *testing.T, s repo.Store) {
 }
 
 // Stored responses go once older than their lifetime, in batches.
-func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
+func testExpireIdempotencyKeys(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	keys := []string{"old1", "old2", "old3", "new"}
 	transact(t, s, func(ctx context.Context, tx *unit) error {
@@ -627,7 +627,7 @@ func testExpireIdempotencyKeys(t *testing.T, s repo.Store) {
 
 // An account's time zone is kept through other changes, and read by address
 // for its emails; an address without an account has none.
-func testTimeZoneOf(t *testing.T, s repo.Store) {
+func testTimeZoneOf(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	transact(t, s, func(ctx context.Context, tx *unit) error {

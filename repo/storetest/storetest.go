@@ -229,7 +229,7 @@ func testTurnsFrom(t *testing.T, s Store) {
 	for i := range 5 {
 		g = change(t, s, g, T0.Add(time.Duration(i)*time.Minute), func(g domain.Game) (domain.Submitted, error) {
 			c := g.ToMove()
-			turn := g.Rules.(*less.RulesGame).Game.Position().LegalTurns()[0].String()
+			turn, _ := g.Rules.Example()
 			return domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, T0)
 		})
 	}

@@ -11,15 +11,15 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/hooks"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 )
 
-// RunWebhooks runs the contract of domain.WebhookStore against stores made
+// RunWebhooks runs the contract of hooks.WebhookStore against stores made
 // by newStore, each empty.
-func RunWebhooks(t *testing.T, newStore func(t *testing.T) repo.Store) {
+func RunWebhooks(t *testing.T, newStore func(t *testing.T) port.Store) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s repo.Store)
+		run  func(t *testing.T, s port.Store)
 	}{
 		{"Endpoints", testWebhookEndpoints},
 		{"FanOutWithTheEvent", testWebhookFanOut},
@@ -36,7 +36,7 @@ func RunWebhooks(t *testing.T, newStore func(t *testing.T) repo.Store) {
 }
 
 // addEndpoint registers an endpoint of email's account wanting types.
-func addEndpoint(t *testing.T, s repo.Store, email string, enabled bool, types ...string) hooks.WebhookEndpoint {
+func addEndpoint(t *testing.T, s port.Store, email string, enabled bool, types ...string) hooks.WebhookEndpoint {
 	t.Helper()
 	u := ensureUser(t, s, email)
 	e := hooks.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.org/" + email, EventTypes: types, Enabled: enabled,
@@ -54,7 +54,7 @@ func addEndpoint(t *testing.T, s repo.Store, email string, enabled bool, types .
 
 // deliveries lists an endpoint's whole delivery log, newest first, as
 // "type color ply status".
-func deliveries(t *testing.T, s repo.Store, e hooks.WebhookEndpoint) ([]string, []hooks.WebhookDelivery) {
+func deliveries(t *testing.T, s port.Store, e hooks.WebhookEndpoint) ([]string, []hooks.WebhookDelivery) {
 	t.Helper()
 	ds, err := s.WebhookDeliveries(t.Context(), e.UserID, e.ID, 0, 1000)
 	if err != nil {
@@ -67,7 +67,7 @@ func deliveries(t *testing.T, s repo.Store, e hooks.WebhookEndpoint) ([]string, 
 	return out, ds
 }
 
-func claimWebhooks(t *testing.T, s repo.Store, claimant string, at time.Time, limit int) []hooks.WebhookJob {
+func claimWebhooks(t *testing.T, s port.Store, claimant string, at time.Time, limit int) []hooks.WebhookJob {
 	t.Helper()
 	jobs, err := s.ClaimWebhooks(t.Context(), claimant, at, lease, limit)
 	if err != nil {
@@ -84,7 +84,7 @@ func jobIDs(jobs []hooks.WebhookJob) []int64 {
 	return out
 }
 
-func testWebhookEndpoints(t *testing.T, s repo.Store) {
+func testWebhookEndpoints(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	ann := addEndpoint(t, s, "ann@example.org", true, "turn_played", "game_over")
 	bob := ensureUser(t, s, "bob@example.org")
@@ -131,7 +131,7 @@ func testWebhookEndpoints(t *testing.T, s repo.Store) {
 
 // Each event of an address is queued, in the event's unit of work, for the
 // enabled endpoints of that address's account that want its kind.
-func testWebhookFanOut(t *testing.T, s repo.Store) {
+func testWebhookFanOut(t *testing.T, s port.Store) {
 	ann := addEndpoint(t, s, "ann@example.org", true, "turn_played", "your_turn")
 	bob := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn")
 	off := addEndpoint(t, s, "bob@example.org", false, hooks.WebhookEventTypes...)
@@ -171,7 +171,7 @@ func testWebhookFanOut(t *testing.T, s repo.Store) {
 
 // Two claimants never hold one delivery while its lease lasts; deliveries
 // of disabled endpoints are not claimed.
-func testWebhookClaims(t *testing.T, s repo.Store) {
+func testWebhookClaims(t *testing.T, s port.Store) {
 	bob := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn", "turn_played")
 	addEndpoint(t, s, "ann@example.org", false, hooks.WebhookEventTypes...)
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
@@ -213,7 +213,7 @@ func testWebhookClaims(t *testing.T, s repo.Store) {
 
 // Claimants running at once (workers of several instances) each get
 // different deliveries, and together all of them.
-func testWebhookClaimConcurrently(t *testing.T, s repo.Store) {
+func testWebhookClaimConcurrently(t *testing.T, s port.Store) {
 	addEndpoint(t, s, "ann@example.org", true, hooks.WebhookEventTypes...)
 	addEndpoint(t, s, "bob@example.org", true, hooks.WebhookEventTypes...)
 	for i := range 5 {
@@ -233,7 +233,7 @@ func testWebhookClaimConcurrently(t *testing.T, s repo.Store) {
 
 // A failed attempt waits for its retry; a delivered one is done; an
 // endpoint's failing streak ends with a delivery.
-func testWebhookOutcomes(t *testing.T, s repo.Store) {
+func testWebhookOutcomes(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	e := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn")
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
@@ -283,7 +283,7 @@ func testWebhookOutcomes(t *testing.T, s repo.Store) {
 
 // A disabling outcome disables the endpoint and emails its owner once,
 // however many deliveries fail; its deliveries wait until it is enabled.
-func testWebhookDisable(t *testing.T, s repo.Store) {
+func testWebhookDisable(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	e := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn", "turn_played")
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
@@ -338,7 +338,7 @@ func testWebhookDisable(t *testing.T, s repo.Store) {
 
 // The log pages newest first; a redelivery keeps the webhook-id; a ping is
 // queued for one endpoint; a rotated secret signs beside the new one.
-func testWebhookLog(t *testing.T, s repo.Store) {
+func testWebhookLog(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	e := addEndpoint(t, s, "bob@example.org", true, hooks.WebhookEventTypes...)
 	resign(t, s, play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute)), "black", T0.Add(2*time.Minute))
@@ -411,7 +411,7 @@ func testWebhookLog(t *testing.T, s repo.Store) {
 }
 
 // Pruning deletes old deliveries that are done, never pending ones.
-func testWebhookPrune(t *testing.T, s repo.Store) {
+func testWebhookPrune(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	e := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn")
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))

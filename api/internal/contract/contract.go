@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/lesspost/lesspost"
+	"github.com/lesspost/lesspost/domain"
 )
 
 // Contract is a parsed, validated OpenAPI document and a router that finds
@@ -22,9 +23,22 @@ type Contract struct {
 	Router routers.Router
 }
 
-// Load returns the contract of lesspost.OpenAPI, parsed once per process.
+// Load returns the contract of lesspost.OpenAPI, parsed once per process,
+// with the games the server knows (domain.Rulesets) as the values of
+// GameKind: a game registered beside Less and Les (a test's) is accepted
+// where they are, and openapi.yaml names the two it documents.
 var Load = sync.OnceValues(func() (*Contract, error) {
-	return Parse(lesspost.OpenAPI)
+	c, err := Parse(lesspost.OpenAPI)
+	if err != nil {
+		return nil, err
+	}
+	if kind := c.Doc.Components.Schemas["GameKind"]; kind != nil && kind.Value != nil {
+		kind.Value.Enum = kind.Value.Enum[:0]
+		for _, name := range domain.Rulesets.Names() {
+			kind.Value.Enum = append(kind.Value.Enum, name)
+		}
+	}
+	return c, nil
 })
 
 // Parse parses and validates an OpenAPI document.

@@ -106,7 +106,7 @@ func Damaged(what string, err error) error {
 	return fmt.Errorf("%s: %w: %w", what, domain.ErrStoredData, err)
 }
 
-// EncodeTournament gives a tournament's document (JSON of domain.Tournament)
+// EncodeTournament gives a tournament's document (JSON of tournaments.Tournament)
 // and when the scheduler must next look at it (zero: never).
 func EncodeTournament(t *tournaments.Tournament) (data string, due time.Time, err error) {
 	b, err := json.Marshal(t)
