@@ -9,6 +9,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 type loginRequest struct {
@@ -215,7 +216,7 @@ func (s *Server) myGames(c echo.Context) error {
 		return err
 	}
 	out := gamePageView{Games: []any{}}
-	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	actor := games.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	for i := range page.Games {
 		v, err := s.viewGame(&page.Games[i], actor)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -140,15 +141,15 @@ func (p *principal) account() bool { return p.use == useAccess || p.use == usePe
 
 // credentials are what the principal's token proves, for the use cases
 // (see domain.Credentials.ActorIn).
-func (p *principal) credentials() domain.Credentials {
+func (p *principal) credentials() games.Credentials {
 	switch p.use {
 	case useAccess, usePersonal:
-		return domain.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+		return games.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	case useSeat:
 		color := p.color
-		return domain.Credentials{GameID: p.game, Seat: &color, LinkVersion: p.version}
+		return games.Credentials{GameID: p.game, Seat: &color, LinkVersion: p.version}
 	default: // useWatch
-		return domain.Credentials{GameID: p.game, Spectator: true, LinkVersion: p.version}
+		return games.Credentials{GameID: p.game, Spectator: true, LinkVersion: p.version}
 	}
 }
 

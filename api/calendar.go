@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
 	tourn "github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -76,7 +77,7 @@ func (s *Server) calendar(c echo.Context) error {
 		line("ACTION:DISPLAY")
 		// Relative to the end, the deadline: relative to the start (the
 		// default) it would ring half an hour earlier than the email.
-		line("TRIGGER;RELATED=END:-PT%dM", int(domain.LastReminder/time.Minute))
+		line("TRIGGER;RELATED=END:-PT%dM", int(dgames.LastReminder/time.Minute))
 		line("DESCRIPTION:%s", escapeICS(title+": your turn is due"))
 		line("END:VALARM")
 		line("END:VEVENT")
@@ -126,7 +127,7 @@ func foldICS(s string) string {
 }
 
 // gameTitle is the name of a game's rules for people: "Less", "Les".
-func gameTitle(g *domain.Game) string {
+func gameTitle(g *dgames.Game) string {
 	name := g.Rules.Ruleset()
 	return strings.ToUpper(name[:1]) + name[1:]
 }

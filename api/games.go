@@ -13,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -24,8 +25,8 @@ type playerRequest struct {
 	Locale string `json:"locale"`
 }
 
-func (p playerRequest) player() domain.Player {
-	return domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale}
+func (p playerRequest) player() games.Player {
+	return games.Player{Name: p.Name, Email: p.Email, Locale: p.Locale}
 }
 
 type boardRequest struct {
@@ -54,7 +55,7 @@ type createGameRequest struct {
 	Time    *timeRequest    `json:"time"`
 }
 
-func (r createGameRequest) spec() (domain.NewGameSpec, error) {
+func (r createGameRequest) spec() (games.NewGameSpec, error) {
 	switch r.Game {
 	case les.RulesetName:
 		return r.lesSpec()
@@ -62,7 +63,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 	default:
 		return r.otherSpec()
 	}
-	var spec domain.NewGameSpec
+	var spec games.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
 	for _, p := range r.Players {
 		spec.Players = append(spec.Players, p.player())
@@ -133,8 +134,8 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
-	present := func(g *domain.Game) (domain.Response, error) {
+	actor := games.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	present := func(g *games.Game) (domain.Response, error) {
 		v, err := s.viewGame(g, actor)
 		if err != nil {
 			return domain.Response{}, err
@@ -170,14 +171,14 @@ func (s *Server) createGame(c echo.Context) error {
 }
 
 // readableGame authenticates the caller and loads a game he may see.
-func (s *Server) readableGame(c echo.Context, scope string) (domain.Game, domain.Actor, *principal, error) {
+func (s *Server) readableGame(c echo.Context, scope string) (games.Game, games.Actor, *principal, error) {
 	p, err := s.caller(c, scope)
 	if err != nil {
-		return domain.Game{}, domain.Actor{}, nil, err
+		return games.Game{}, games.Actor{}, nil, err
 	}
 	g, a, err := s.app.ReadGame(c.Request().Context(), c.Param("id"), p.credentials())
 	if err != nil {
-		return domain.Game{}, domain.Actor{}, nil, err
+		return games.Game{}, games.Actor{}, nil, err
 	}
 	return g, a, p, nil
 }
@@ -383,7 +384,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	after, played, err := domain.PreviewTurn(g, a, req.Turn)
+	after, played, err := games.PreviewTurn(g, a, req.Turn)
 	if err != nil {
 		return err
 	}
@@ -409,7 +410,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next, err := lessGame(&domain.Game{ID: g.ID, Rules: after})
+	next, err := lessGame(&games.Game{ID: g.ID, Rules: after})
 	if err != nil || len(played) == 0 {
 		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
 	}
@@ -472,7 +473,7 @@ func (s *Server) viewBoard(c echo.Context) error {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "ply must be a whole number.")
 		}
 		if n != len(rows) {
-			if rules, n, err = domain.Replay(g.Rules, history, n); err != nil {
+			if rules, n, err = games.Replay(g.Rules, history, n); err != nil {
 				return fmt.Errorf("game %s: %w", g.ID, err)
 			}
 			history = history[:n]
@@ -505,7 +506,7 @@ func (s *Server) submitTurn(c echo.Context) error {
 	if req.Ply == nil {
 		return NewProblem(http.StatusBadRequest, "invalid_request", "ply is required: the number of turns played when you made this turn.")
 	}
-	return s.changeGame(c, body, func(r domain.GameRequest) (domain.Response, bool, error) {
+	return s.changeGame(c, body, func(r games.GameRequest) (domain.Response, bool, error) {
 		return s.app.SubmitTurn(c.Request().Context(), r, *req.Ply, req.Turn, s.presentPlayed(http.StatusCreated))
 	})
 }
@@ -516,7 +517,7 @@ func (s *Server) resign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.changeGame(c, body, func(r domain.GameRequest) (domain.Response, bool, error) {
+	return s.changeGame(c, body, func(r games.GameRequest) (domain.Response, bool, error) {
 		return s.app.Resign(c.Request().Context(), r, s.presentPlayed(http.StatusOK))
 	})
 }
@@ -524,7 +525,7 @@ func (s *Server) resign(c echo.Context) error {
 // changeGame runs a turn or a resignation, with the Idempotency-Key if the
 // request has one, and answers with the game and what was played.
 func (s *Server) changeGame(c echo.Context, body []byte,
-	change func(domain.GameRequest) (domain.Response, bool, error)) error {
+	change func(games.GameRequest) (domain.Response, bool, error)) error {
 	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
@@ -533,7 +534,7 @@ func (s *Server) changeGame(c echo.Context, body []byte,
 	if err != nil {
 		return err
 	}
-	resp, replayed, err := change(domain.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem,
+	resp, replayed, err := change(games.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem,
 		Hold: s.waitForMail})
 	if err != nil {
 		return err
@@ -548,8 +549,8 @@ func (s *Server) changeGame(c echo.Context, body []byte,
 
 // presentPlayed renders a turn or a resignation as the game after it and
 // the turns it played, with the given status.
-func (s *Server) presentPlayed(status int) domain.Presenter {
-	return func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+func (s *Server) presentPlayed(status int) games.Presenter {
+	return func(a games.Actor, before *games.Game, done *games.Submitted, now time.Time) (domain.Response, error) {
 		v, err := s.viewGame(&done.Game, a)
 		if err != nil {
 			return domain.Response{}, err
@@ -646,11 +647,11 @@ func (s *Server) rematch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	actor := games.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	out := rematchView{Created: done.Created}
 	if done.Seat != "" {
 		seat, _ := done.Game.Seat(done.Seat)
-		actor = domain.Actor{SeatColor: &done.Seat}
+		actor = games.Actor{SeatColor: &done.Seat}
 		u, err := s.links.MoveURL(done.Game.ID, seat.Color, seat.TokenVersion)
 		if err != nil {
 			return err

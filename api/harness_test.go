@@ -17,6 +17,7 @@ import (
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
@@ -135,8 +136,8 @@ func (h *harness) loadPushKey() {
 
 // service is the application layer on the harness's store at now, as the
 // scheduler runs it.
-func (h *harness) service(now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
+func (h *harness) service(now time.Time) *games.Service {
+	return games.NewService(games.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
 }
 
 // push is the use cases of push subscriptions on the harness's store with

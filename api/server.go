@@ -16,8 +16,8 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/app"
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -102,7 +102,7 @@ type Server struct {
 	echo *echo.Echo
 	http *http.Server
 	db   Store
-	app  *domain.Service
+	app  *games.Service
 	// push are the use cases of push subscriptions.
 	push *hooks.Push
 	// accounts are the use cases of accounts, sessions and tokens.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
@@ -37,13 +38,13 @@ func BenchmarkTournamentReads(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	var players []domain.Player
+	var players []games.Player
 	for i := range 64 {
-		players = append(players, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+		players = append(players, games.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 	}
 	tour, err := tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Big", Format: tournaments.DoubleRoundRobin, Players: players,
 		FirstStart: now.Add(time.Hour), Interval: 24 * time.Hour, RoundLength: 24 * time.Hour,
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, org.ID)
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}}, org.ID)
 	if err != nil {
 		b.Fatal(err)
 	}

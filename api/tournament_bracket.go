@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -66,7 +66,7 @@ func knockoutRounds(t *tournaments.Tournament) int {
 
 // buildBracket lays out a knockout's bracket; nil for other formats, or
 // before two players have entered.
-func buildBracket(t *tournaments.Tournament, playing map[string]domain.Game, tr *pagePhrases) []pageBracketRound {
+func buildBracket(t *tournaments.Tournament, playing map[string]games.Game, tr *pagePhrases) []pageBracketRound {
 	rounds := knockoutRounds(t)
 	if t.Format != tournaments.Knockout || rounds == 0 {
 		return nil
@@ -131,7 +131,7 @@ func bracketSlot(t *tournaments.Tournament, e int, preview bool, feeder int, tr 
 }
 
 // fillMatch adds a paired match's score, games and winner.
-func fillMatch(t *tournaments.Tournament, round, a, b int, m *pageMatch, playing map[string]domain.Game, base string, tr *pagePhrases) {
+func fillMatch(t *tournaments.Tournament, round, a, b int, m *pageMatch, playing map[string]games.Game, base string, tr *pagePhrases) {
 	if a == tournaments.Bye || b == tournaments.Bye {
 		m.Note = tr.ByeThrough
 		m.Slots[0].Won, m.Slots[1].Won = a != tournaments.Bye, b != tournaments.Bye

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -179,7 +180,7 @@ func (s *Server) tournamentPage(c echo.Context) error {
 
 // buildPageView puts the tournament in the page's words. playing holds the
 // games without an outcome yet (see domain.Service.GamesInPlay).
-func buildPageView(t *tournaments.Tournament, playing map[string]domain.Game, tr *pagePhrases) pageView {
+func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr *pagePhrases) pageView {
 	base := "/tournaments/" + url.PathEscape(t.ID)
 	api := "/v1/tournaments/" + url.PathEscape(t.ID)
 	v := pageView{T: tr, ID: t.ID, Name: t.Name, Format: tr.Formats[t.Format], Status: tr.Statuses[t.Status],
@@ -274,7 +275,7 @@ func signed(n int) string {
 	return "0"
 }
 
-func buildPageGame(t *tournaments.Tournament, round int, g tournaments.TournamentGame, playing map[string]domain.Game, tr *pagePhrases) pageGame {
+func buildPageGame(t *tournaments.Tournament, round int, g tournaments.TournamentGame, playing map[string]games.Game, tr *pagePhrases) pageGame {
 	white := t.Entrants[g.White].Title()
 	pg := pageGame{White: white}
 	if g.Black == tournaments.Bye {

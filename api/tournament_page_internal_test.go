@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -19,7 +20,7 @@ import (
 // domain records them.
 func pageTournament() *tournaments.Tournament {
 	t := &tournaments.Tournament{ID: "t_x", Name: "Cup", Format: tournaments.DoubleRoundRobin, Status: tournaments.TournamentRunning,
-		Entrants: []tournaments.Entrant{{Player: domain.Player{Name: "A"}}, {Player: domain.Player{Name: "B"}}, {Player: domain.Player{Name: "C"}}}}
+		Entrants: []tournaments.Entrant{{Player: games.Player{Name: "A"}}, {Player: games.Player{Name: "B"}}, {Player: games.Player{Name: "C"}}}}
 	game := func(round, w, b int, score float64, margin int, forfeit bool) tournaments.TournamentGame {
 		return tournaments.TournamentGame{Pairing: tournaments.Pairing{White: w, Black: b}, GameID: "g",
 			Outcome: &tournaments.PairingResult{Round: round, White: w, Black: b, Score: score, Margin: margin, Forfeit: forfeit}}
@@ -147,9 +148,9 @@ func phraseFields(p *pagePhrases) map[string]string {
 // semi-finals are being played.
 func knockoutPage(t *testing.T) *tournaments.Tournament {
 	t.Helper()
-	var ps []domain.Player
+	var ps []games.Player
 	for _, n := range []string{"Ann", "Bob", "Cy", "Dee", "Eve"} {
-		ps = append(ps, domain.Player{Name: n, Email: strings.ToLower(n) + "@example.org"})
+		ps = append(ps, games.Player{Name: n, Email: strings.ToLower(n) + "@example.org"})
 	}
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout, Players: ps,
@@ -184,7 +185,7 @@ func knockoutPage(t *testing.T) *tournaments.Tournament {
 func TestPageBracket(t *testing.T) {
 	tour := knockoutPage(t)
 	tr := pageLanguages["en"]
-	v := buildPageView(tour, map[string]domain.Game{}, tr)
+	v := buildPageView(tour, map[string]games.Game{}, tr)
 	type slot struct {
 		name   string
 		seed   int
@@ -303,7 +304,7 @@ func TestPageBracketBeforeTheStart(t *testing.T) {
 	tr := pageLanguages["en"]
 	for _, seeding := range []tournaments.Seeding{tournaments.SeedingEntry, tournaments.SeedingRandom} {
 		tour := &tournaments.Tournament{ID: "t_k", Format: tournaments.Knockout, Status: tournaments.TournamentScheduled, Seeding: seeding,
-			Entrants: []tournaments.Entrant{{Player: domain.Player{Name: "Ann"}}, {Player: domain.Player{Name: "Bob"}}, {Player: domain.Player{Name: "Cy"}}}}
+			Entrants: []tournaments.Entrant{{Player: games.Player{Name: "Ann"}}, {Player: games.Player{Name: "Bob"}}, {Player: games.Player{Name: "Cy"}}}}
 		v := buildPageView(tour, nil, tr)
 		if len(v.Bracket) != 2 {
 			t.Fatalf("%s: %d rounds, want 2", seeding, len(v.Bracket))

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -19,7 +20,7 @@ type recordTag = ruleset.Tag
 // recordText writes a game and its turns in its ruleset's record format,
 // with extra header tags after the rules' own (both formats keep tags they
 // do not know, so the records still import).
-func recordText(g *domain.Game, rows []domain.StoredTurn, extra []recordTag) (string, error) {
+func recordText(g *games.Game, rows []games.StoredTurn, extra []recordTag) (string, error) {
 	players := make(map[string]string, len(g.Seats))
 	for _, seat := range g.Seats {
 		players[seat.Color] = seat.Name
@@ -37,7 +38,7 @@ func recordText(g *domain.Game, rows []domain.StoredTurn, extra []recordTag) (st
 
 // gameTags are the tags every record lesspost serves has: where and when the
 // game was played, and which game it is.
-func gameTags(g *domain.Game) []recordTag {
+func gameTags(g *games.Game) []recordTag {
 	return []recordTag{{Name: "Site", Value: "lesspost"}, {Name: "GameId", Value: g.ID}, {Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")}}
 }
 

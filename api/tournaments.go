@@ -14,6 +14,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -138,8 +139,8 @@ func (r createTournamentRequest) spec() (tournaments.NewTournamentSpec, error) {
 // roundTimes lists rounds' own time controls by round, as the domain
 // takes them: a zero entry for each round not given (the tournament's).
 // The domain checks that each round is one the tournament has.
-func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
-	var out []domain.TimeControl
+func roundTimes(byRound map[string]*timeRequest) ([]games.TimeControl, error) {
+	var out []games.TimeControl
 	for key, req := range byRound {
 		n, err := strconv.Atoi(key)
 		if err != nil || n < 1 || n > maxRoundTimeKey || strconv.Itoa(n) != key {
@@ -153,7 +154,7 @@ func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
 			return nil, err
 		}
 		if n > len(out) {
-			out = append(out, make([]domain.TimeControl, n-len(out))...)
+			out = append(out, make([]games.TimeControl, n-len(out))...)
 		}
 		out[n-1] = tc
 	}
@@ -194,7 +195,7 @@ func viewerOf(p *principal, t *tournaments.Tournament) viewer {
 }
 
 // address is p's address if the viewer may see it, else nil.
-func (v viewer) address(p domain.Player) *string {
+func (v viewer) address(p games.Player) *string {
 	if v.organiser || v.email != "" && v.email == p.Email {
 		email := p.Email
 		return &email

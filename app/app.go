@@ -10,6 +10,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -39,7 +40,7 @@ type Config struct {
 	MailLimits domain.MailLimits
 	// Replies bound the turns played by replying to an email; zero rates
 	// mean domain.DefaultReplyLimits.
-	Replies domain.ReplyLimits
+	Replies games.ReplyLimits
 	// TournamentLog is the most entries a tournament's log keeps; 0 means
 	// tournaments.DefaultTournamentLog.
 	TournamentLog int
@@ -56,7 +57,7 @@ type Config struct {
 type Services struct {
 	// Now is the clock the services read (UTC, milliseconds).
 	Now         func() time.Time
-	Games       *domain.Service
+	Games       *games.Service
 	Tournaments *tournaments.Service
 	Accounts    *accounts.Service
 	Push        *hooks.Push
@@ -73,7 +74,7 @@ func New(cfg Config) *Services {
 	mail := domain.NewMailPolicy(cfg.MailLimits)
 	return &Services{
 		Now: now,
-		Games: domain.NewService(domain.ServiceConfig{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
+		Games: games.NewService(games.ServiceConfig{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
 			Mail: mail, Replies: cfg.Replies}),
 		Tournaments: tournaments.NewService(tournaments.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
 			Mail: mail, Log: cfg.TournamentLog}),

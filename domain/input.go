@@ -4,6 +4,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+
 	// The zones' rules are in the binary, so that a server without the
 	// system's zoneinfo (a slim container) knows every reader's zone.
 	_ "time/tzdata"

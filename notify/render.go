@@ -15,6 +15,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -67,7 +68,7 @@ type MailLinks interface {
 
 // Records reads what an email shows: a game, its turns and its tournament.
 type Records interface {
-	domain.GameRecords
+	games.GameRecords
 	Tournament(ctx context.Context, id string) (tournaments.Tournament, error)
 }
 
@@ -226,8 +227,8 @@ func shortID(id string) string {
 // gameView is a game as an email shows it: what every game's emails say
 // alike. What depends on the rules is its gameMail.
 type gameView struct {
-	game    domain.Game
-	seat    domain.Seat
+	game    games.Game
+	seat    games.Seat
 	moveURL string
 	watch   string
 	// rules is the game's rules page in the reader's language, and goal
@@ -270,7 +271,7 @@ var mailBuilders = map[string]func(v *gameView, rec record) (gameMail, error){
 // record is the stored turns a game email is built from, up to the
 // notice's ply.
 type record struct {
-	turns []domain.StoredTurn
+	turns []games.StoredTurn
 	// tail says that turns are only the end of the record, from the
 	// recipient's last turn on at least, and that the stored game is as
 	// of the notice: its state is the position the email shows. Else
@@ -282,7 +283,7 @@ type record struct {
 // as it is (the usual case: sent right after its turn) shows the stored
 // game and needs only the turns since the recipient's last, at the end of
 // the record; a late one replays the record to the notice's ply.
-func (r *Renderer) readRecord(ctx context.Context, g *domain.Game, n domain.Notice) (record, error) {
+func (r *Renderer) readRecord(ctx context.Context, g *games.Game, n domain.Notice) (record, error) {
 	if n.Ply == g.Ply() && !r.replayAll {
 		// Every seat plays once a round, but in Les the chooser who takes
 		// Black plays twice running: a round and one turn hold the
@@ -306,14 +307,14 @@ func (r *Renderer) readRecord(ctx context.Context, g *domain.Game, n domain.Noti
 }
 
 // upTo is the turns up to ply, of turns in ply order.
-func upTo(turns []domain.StoredTurn, ply int) []domain.StoredTurn {
-	i, _ := slices.BinarySearchFunc(turns, ply+1, func(t domain.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
+func upTo(turns []games.StoredTurn, ply int) []games.StoredTurn {
+	i, _ := slices.BinarySearchFunc(turns, ply+1, func(t games.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
 	return turns[:i]
 }
 
 // sinceLast is the turns played after the last of a seat's: the news for
 // its player. All of them if he has not played.
-func sinceLast(turns []domain.StoredTurn, color string) []domain.StoredTurn {
+func sinceLast(turns []games.StoredTurn, color string) []games.StoredTurn {
 	for i := len(turns) - 1; i >= 0; i-- {
 		if turns[i].Color == color {
 			return turns[i+1:]
@@ -513,7 +514,7 @@ func (v *gameView) deadlineBlock(p *phrases) []block {
 func (v *gameView) reminderText(p *phrases) string {
 	d, _ := v.deadline()
 	timeout := p.TimeoutLoses
-	if v.game.Clock.Control.Timeout == domain.TimeoutPass {
+	if v.game.Clock.Control.Timeout == games.TimeoutPass {
 		timeout = p.TimeoutPasses
 	}
 	return say(p.Reminder, map[string]any{"Deadline": v.when.format(d), "Timeout": timeout})

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -367,7 +368,7 @@ func (r *Renderer) roundDeadline(ctx context.Context, t *tournaments.Tournament,
 			return doc{}, err
 		}
 		// His own seat: in a team game each member holds one.
-		k := slices.IndexFunc(game.Seats, func(s domain.Seat) bool { return s.Email == email })
+		k := slices.IndexFunc(game.Seats, func(s games.Seat) bool { return s.Email == email })
 		if game.Over() || k < 0 {
 			break
 		}

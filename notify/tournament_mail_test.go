@@ -13,26 +13,27 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // tournamentRecords serves one tournament and its games to the renderer.
 type tournamentRecords struct {
 	t     tournaments.Tournament
-	games map[string]domain.Game
+	games map[string]games.Game
 	zones map[string]string // accounts' time zones by address
 }
 
-func (s *tournamentRecords) Game(_ context.Context, id string) (domain.Game, error) {
+func (s *tournamentRecords) Game(_ context.Context, id string) (games.Game, error) {
 	if g, ok := s.games[id]; ok {
 		return g, nil
 	}
-	return domain.Game{}, fmt.Errorf("no game %s", id)
+	return games.Game{}, fmt.Errorf("no game %s", id)
 }
-func (s *tournamentRecords) Turns(context.Context, string) ([]domain.StoredTurn, error) {
+func (s *tournamentRecords) Turns(context.Context, string) ([]games.StoredTurn, error) {
 	return nil, nil
 }
-func (s *tournamentRecords) TurnsFrom(context.Context, string, int) ([]domain.StoredTurn, error) {
+func (s *tournamentRecords) TurnsFrom(context.Context, string, int) ([]games.StoredTurn, error) {
 	return nil, nil
 }
 func (s *tournamentRecords) TimeZoneOf(_ context.Context, email string) (string, error) {
@@ -53,13 +54,13 @@ func tournamentFixture(t *testing.T) *tournamentRecords {
 	t.Helper()
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Winter Cup", Format: tournaments.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_cup", 1, t0, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &tournamentRecords{games: map[string]domain.Game{}}
+	s := &tournamentRecords{games: map[string]games.Game{}}
 	play := func(at time.Time, adjudicate bool) {
 		r, toPlay, err := tour.StartRound(at)
 		if err != nil {
@@ -67,14 +68,14 @@ func tournamentFixture(t *testing.T) *tournamentRecords {
 		}
 		for _, i := range toPlay {
 			id := fmt.Sprintf("g_r%d", r.Number)
-			created, err := domain.CreateGame(tour.GameSpec(r, i), id, 1, at, r.Seed, nil)
+			created, err := games.CreateGame(tour.GameSpec(r, i), id, 1, at, r.Seed, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			r.Games[i].GameID = id
 			g := created.Game
 			if adjudicate {
-				sub, err := domain.Adjudicate(g, r.Deadline)
+				sub, err := games.Adjudicate(g, r.Deadline)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	dgames "github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
@@ -90,8 +91,8 @@ func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *sql
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+func serviceAt(db *sqlite.DB, now time.Time) *dgames.Service {
+	return dgames.NewService(dgames.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.
@@ -437,17 +438,17 @@ func queueGames(tb testing.TB, db *sqlite.DB, games, turns int, now time.Time) {
 		if i > 0 {
 			ann, bob = fmt.Sprintf("ann%d@example.org", i), fmt.Sprintf("bob%d@example.org", i)
 		}
-		g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
-			Players: []domain.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
+		g, err := serviceAt(db, now).CreateGame(ctx, dgames.NewGameSpec{
+			Players: []dgames.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
 		}, creator.ID)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		for _, text := range vector.Turns[:turns] {
-			_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-				Compute: func(g domain.Game) (sqlite.Change, error) {
+			_, _, err := dgames.UpdateGame(ctx, db, nil, dgames.GameUpdate{GameID: g.ID, Now: now,
+				Compute: func(g dgames.Game) (sqlite.Change, error) {
 					c := g.ToMove()
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
+					sub, err := dgames.SubmitTurn(g, dgames.Actor{SeatColor: &c}, g.Ply(), text, now)
 					return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 				}})
 			if err != nil {
@@ -676,9 +677,9 @@ type gamesFail struct {
 	failing *atomic.Bool
 }
 
-func (s gamesFail) Game(ctx context.Context, id string) (domain.Game, error) {
+func (s gamesFail) Game(ctx context.Context, id string) (dgames.Game, error) {
 	if s.failing.Load() {
-		return domain.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
+		return dgames.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
 	}
 	return s.Records.Game(ctx, id)
 }

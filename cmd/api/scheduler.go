@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
@@ -33,7 +34,7 @@ const (
 // work (domain.Service.TickGame), so a restart, a second pass or a second
 // server never acts twice.
 type scheduler struct {
-	app         *domain.Service
+	app         *games.Service
 	tournaments *tournaments.Service
 	db          repo.Housekeeping
 	log         *slog.Logger

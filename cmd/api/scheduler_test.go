@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/sqlite"
@@ -29,9 +29,9 @@ func TestSchedulerPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
-	g, err := serviceAt(db, start).CreateGame(ctx, domain.NewGameSpec{Players: players,
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, grant.Session.User.ID)
+	players := []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
+	g, err := serviceAt(db, start).CreateGame(ctx, games.NewGameSpec{Players: players,
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestSchedulerPass(t *testing.T) {
 	now := start.Add(25 * time.Hour)
 	woken := 0
 	var observed schedulerCounts
-	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
+	s := &scheduler{app: games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
 		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
 		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() { woken++ }, observe: &observed}
@@ -120,7 +120,7 @@ func TestSchedulerPrunes(t *testing.T) {
 		return n
 	}
 
-	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
+	s := &scheduler{app: games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
 		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
 		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() {}, mailRetention: 30 * 24 * time.Hour}
@@ -141,8 +141,8 @@ func TestSchedulerPrunes(t *testing.T) {
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+func serviceAt(db *sqlite.DB, now time.Time) *games.Service {
+	return games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/memstore"
 )
@@ -27,7 +28,7 @@ func ExamplePush() {
 	}
 	sub := hooks.PushSubscription{Endpoint: "https://push.example/send/1", P256DH: key.PublicKey().Bytes(),
 		Auth: make([]byte, hooks.PushAuthSize)}
-	ann := domain.Credentials{UserID: 1, UserEmail: "ann@example.org"}
+	ann := games.Credentials{UserID: 1, UserEmail: "ann@example.org"}
 	saved, created, err := push.SubscribePush(ctx, ann, sub)
 	fmt.Println("created:", created, "owner:", saved.Owner, err)
 	_, created, err = push.SubscribePush(ctx, ann, sub)

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdh"
 	"crypto/subtle"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"net/url"
 	"slices"
 	"time"
@@ -174,7 +175,7 @@ func (s *Push) checkPushEndpoint(ctx context.Context, endpoint string) error {
 // for (as long as the link is the seat's current one) and only that seat's
 // subscriptions at that link version (Game is set then). A spectator link
 // has none: anyone may be given one.
-func (s *Push) pushScope(ctx context.Context, c domain.Credentials) (PushSubscription, error) {
+func (s *Push) pushScope(ctx context.Context, c games.Credentials) (PushSubscription, error) {
 	switch {
 	case c.Spectator:
 		return PushSubscription{}, domain.Errorf(domain.KindForbidden, CodeSeatOrAccountRequired,
@@ -213,7 +214,7 @@ func visible(list []PushSubscription, scope PushSubscription) []PushSubscription
 // credentials stand for, address-wide for an account and for the link's
 // game only for a move link. Sending the same endpoint again (a browser
 // that re-subscribed, a retry) updates it in place: created is false then.
-func (s *Push) SubscribePush(ctx context.Context, c domain.Credentials, sub PushSubscription) (saved PushSubscription, created bool, err error) {
+func (s *Push) SubscribePush(ctx context.Context, c games.Credentials, sub PushSubscription) (saved PushSubscription, created bool, err error) {
 	now := s.now()
 	if err := CheckPushSubscription(sub, now); err != nil {
 		return PushSubscription{}, false, err
@@ -266,7 +267,7 @@ func (s *Push) SubscribePush(ctx context.Context, c domain.Credentials, sub Push
 // PushSubscriptions lists the live push subscriptions the credentials
 // manage, oldest first: all of the address's for an account, those made
 // with the current link of the seat for a move link.
-func (s *Push) PushSubscriptions(ctx context.Context, c domain.Credentials) ([]PushSubscription, error) {
+func (s *Push) PushSubscriptions(ctx context.Context, c games.Credentials) ([]PushSubscription, error) {
 	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return nil, err
@@ -280,7 +281,7 @@ func (s *Push) PushSubscriptions(ctx context.Context, c domain.Credentials) ([]P
 
 // UnsubscribePush deletes one of the push subscriptions the credentials
 // manage; any other is not found.
-func (s *Push) UnsubscribePush(ctx context.Context, c domain.Credentials, id int64) error {
+func (s *Push) UnsubscribePush(ctx context.Context, c games.Credentials, id int64) error {
 	scope, err := s.pushScope(ctx, c)
 	if err != nil {
 		return err

@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // Store is the persistence port of the push use cases.
 type Store interface {
 	domain.Store
+	games.GameReader
 	PushReader
 }
 

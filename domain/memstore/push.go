@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 )
 
@@ -66,7 +66,7 @@ func (t *tx) LockPushOwner(context.Context, string) error { return nil }
 // dropStalePushes deletes the game-scoped subscriptions of g's seats made
 // with a link that is no longer the seat's, or for another address, as
 // the SQL stores' trigger seats_push_scope does.
-func (d *data) dropStalePushes(g domain.Game) {
+func (d *data) dropStalePushes(g games.Game) {
 	d.pushes = slices.DeleteFunc(d.pushes, func(p hooks.PushSubscription) bool {
 		if p.Game != g.ID {
 			return false

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -108,7 +109,7 @@ func (t *tx) SaveTournament(ctx context.Context, tm *tournaments.Tournament, ver
 func (t *tx) RescheduleTournament(ctx context.Context, tm *tournaments.Tournament) error { return nil }
 
 func (t *tx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
-	if e, ok := domain.NoticeEvent(n); ok {
+	if e, ok := games.NoticeEvent(n); ok {
 		t.addEvents([]domain.Event{e}, now)
 	}
 	t.queue(mail, "", now)
@@ -171,10 +172,10 @@ func (s *Store) AccountTournaments(ctx context.Context, userID int64, email stri
 }
 
 // Games reads many games at once, leaving out ids that do not exist.
-func (s *Store) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+func (s *Store) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []domain.Game
+	var out []games.Game
 	for _, id := range ids {
 		if g, err := s.data.game(id); err == nil {
 			out = append(out, g)
@@ -184,10 +185,10 @@ func (s *Store) Games(ctx context.Context, ids []string) ([]domain.Game, error) 
 }
 
 // TurnsOf lists the committed turns of each of the games, by game id.
-func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]games.StoredTurn, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make(map[string][]domain.StoredTurn, len(ids))
+	out := make(map[string][]games.StoredTurn, len(ids))
 	for _, id := range ids {
 		if turns := s.data.turns[id]; len(turns) > 0 {
 			out[id] = slices.Clone(turns)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/memstore"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -20,7 +21,7 @@ func ExampleService() {
 	tours := tournaments.NewService(tournaments.Config{Store: store, Now: func() time.Time { return now }})
 
 	tour, err := tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Spring Cup", Format: tournaments.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}, {Name: "Dan", Email: "dan@example.org"}},
 		FirstStart: now.Add(time.Hour), Interval: 7 * 24 * time.Hour}, 1)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/memstore"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -31,7 +32,7 @@ var (
 )
 
 // result is how a game ended; zero while it runs.
-func result(g domain.Game) ruleset.Result {
+func result(g games.Game) ruleset.Result {
 	r, _ := g.Result()
 	return r
 }
@@ -48,9 +49,9 @@ const (
 
 type fixture struct {
 	store *memstore.Store
-	svc   *domain.Service
+	svc   *games.Service
 	tours *tournaments.Service
-	game  domain.Game
+	game  games.Game
 	now   time.Time
 }
 
@@ -61,13 +62,13 @@ func newFixture(t *testing.T) *fixture {
 		domain.User{ID: creatorID, Email: "org@example.org"},
 		domain.User{ID: annID, Email: "ann@example.org", Locale: "de"}), now: t0}
 	ids := 0
-	f.svc = domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
+	f.svc = games.NewService(games.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
 	f.tours = tournaments.NewService(tournaments.Config{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
-	g, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{
+	g, err := f.svc.CreateGame(t.Context(), games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
 		t.Fatal(err)
@@ -76,14 +77,14 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func seat(g domain.Game, c string) domain.Credentials {
+func seat(g games.Game, c string) games.Credentials {
 	s, _ := g.Seat(c)
-	return domain.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
+	return games.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
 }
 
 // present renders the change as its new version and ply: enough to tell
 // one stored response from another.
-func present(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+func present(a games.Actor, before *games.Game, done *games.Submitted, now time.Time) (domain.Response, error) {
 	return domain.Response{Status: 201, Body: fmt.Appendf(nil, "v%d ply %d", done.Game.Version, done.Game.Ply())}, nil
 }
 

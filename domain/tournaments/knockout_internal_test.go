@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // A knockout match level on points and margins gets a deciding game the
@@ -53,9 +53,9 @@ func TestKnockoutDecidingGame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var ps []domain.Player
+			var ps []games.Player
 			for i := range 4 {
-				ps = append(ps, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+				ps = append(ps, games.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 			}
 			tour, err := CreateTournament(NewTournamentSpec{Name: "Cup", Format: Knockout, Simultaneous: tt.simultaneous, Players: ps,
 				FirstStart: start, Interval: 7 * day, KnockoutTiebreak: tt.tiebreak, TiebreakLength: tt.length}, "t_1", 1, start.Add(-day), 5)
@@ -150,7 +150,7 @@ func cmpOr[T comparable](a, b T) T {
 func TestKnockoutStoredBeforeDecidingGames(t *testing.T) {
 	start := time.Date(2025, 3, 1, 13, 0, 0, 0, time.UTC)
 	tour, err := CreateTournament(NewTournamentSpec{Name: "Cup", Format: Knockout, FirstStart: start, Interval: 24 * time.Hour,
-		Players: []domain.Player{{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"}}}, "t_1", 1, start.Add(-time.Hour), 5)
+		Players: []games.Player{{Name: "A", Email: "a@example.org"}, {Name: "B", Email: "b@example.org"}}}, "t_1", 1, start.Add(-time.Hour), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // Seeds: an entrant's number is his seed, 0 the first. A knockout's
@@ -57,7 +58,7 @@ func (t *Tournament) setSeedingRules(spec NewTournamentSpec) error {
 	default:
 		return bad("knockout tie-break %q: want game or seed", spec.KnockoutTiebreak)
 	}
-	if spec.TiebreakLength != 0 && (spec.TiebreakLength < minRoundLength || spec.TiebreakLength > domain.MaxBank) {
+	if spec.TiebreakLength != 0 && (spec.TiebreakLength < minRoundLength || spec.TiebreakLength > games.MaxBank) {
 		return bad("a deciding game lasts 1 hour to 365 days")
 	}
 	t.TiebreakLength = spec.TiebreakLength

@@ -17,12 +17,13 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // Store is the persistence port of the tournaments' use cases: the
 // kernel's, the tournaments themselves, and their games at once.
 type Store interface {
-	domain.Store
+	games.Store
 	TournamentReader
 	TournamentLister
 	// TournamentGamesStamp sums up the games of a tournament, so that a
@@ -30,10 +31,10 @@ type Store interface {
 	TournamentGamesStamp(ctx context.Context, tournamentID string) (GamesStamp, error)
 }
 
-// Tx is a unit of work as the tournaments' use cases see it: the kernel's
+// Tx is a unit of work as the tournaments' use cases see it: the games'
 // (every notice through the mail policy) and the store's tournament writes.
 type Tx struct {
-	*domain.Tx
+	*games.Tx
 	TournamentTx
 }
 
@@ -87,6 +88,10 @@ func (s *Service) transact(ctx context.Context, fn func(*Tx) error) error {
 		if !ok {
 			return fmt.Errorf("the store's unit of work (%T) keeps no tournaments", st)
 		}
-		return fn(&Tx{Tx: domain.NewTx(st, s.mail), TournamentTx: tt})
+		gt, err := games.NewTx(st, s.mail)
+		if err != nil {
+			return err
+		}
+		return fn(&Tx{Tx: gt, TournamentTx: tt})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -22,7 +23,7 @@ func TestMailPolicyTournamentWords(t *testing.T) {
 	f := newFixture(t)
 	ctx := asRequester(t.Context(), "user:1", "ip:192.0.2.1")
 	spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
+		Players:    []games.Player{{Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour, Registration: &tournaments.Registration{Public: true}}
 	tour, err := f.tours.CreateTournament(ctx, spec, creatorID)
 	if err != nil {
@@ -30,13 +31,13 @@ func TestMailPolicyTournamentWords(t *testing.T) {
 	}
 	req := tournaments.TournamentRequest{ID: tour.ID}
 	ann := domain.User{ID: annID, Email: "ann@example.org"}
-	if _, err := f.tours.JoinTournament(ctx, req, ann, tournaments.Entrant{Player: domain.Player{Name: "Ann"}}, 0); err != nil {
+	if _, err := f.tours.JoinTournament(ctx, req, ann, tournaments.Entrant{Player: games.Player{Name: "Ann"}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.svc.Suppress(ctx, "dan@example.org"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.tours.AddEntrant(ctx, req, tournaments.Entrant{Player: domain.Player{Name: "Dan", Email: "dan+cup@example.org"}}, ""); code(err) != domain.CodeAddressSuppressed {
+	if _, err := f.tours.AddEntrant(ctx, req, tournaments.Entrant{Player: games.Player{Name: "Dan", Email: "dan+cup@example.org"}}, ""); code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("entering a suppressed address: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	if _, err := f.tours.UpdateEntrant(ctx, req, 0, tournaments.EntrantChange{Email: ptr("dan@example.org"), Correction: true, Reason: "a typo"}); code(err) != domain.CodeAddressSuppressed {
@@ -73,7 +74,7 @@ func TestMailPolicyScheduledRoundsAreTheOrganisers(t *testing.T) {
 	var ids []string
 	for i := range limit + 2 {
 		tour, err := f.tours.CreateTournament(t.Context(), tournaments.NewTournamentSpec{Name: fmt.Sprint("Cup ", i), Format: tournaments.RoundRobin,
-			Players:    []domain.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: fmt.Sprint("P", i), Email: fmt.Sprintf("p%d@example.org", i)}},
+			Players:    []games.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: fmt.Sprint("P", i), Email: fmt.Sprintf("p%d@example.org", i)}},
 			FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 		if err != nil {
 			t.Fatal(err)
@@ -110,7 +111,7 @@ func TestMailPolicyScheduledRoundsAreTheOrganisers(t *testing.T) {
 func TestMailPolicyEntrantsWhoPlayed(t *testing.T) {
 	f := newFixture(t)
 	tour, err := f.tours.CreateTournament(t.Context(), tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.DoubleRoundRobin,
-		Players:    []domain.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Wes", Email: "wes@example.org"}},
+		Players:    []games.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Wes", Email: "wes@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestMailPolicyEntrantsWhoPlayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	mover := g.Seats[0] // White moves first
-	if _, _, err := f.svc.SubmitTurn(t.Context(), domain.GameRequest{GameID: g.ID, By: seat(g, mover.Color)}, 0, legalOpening(t, g), present); err != nil {
+	if _, _, err := f.svc.SubmitTurn(t.Context(), games.GameRequest{GameID: g.ID, By: seat(g, mover.Color)}, 0, legalOpening(t, g), present); err != nil {
 		t.Fatal(err)
 	}
 	seen := len(f.store.Queued())
@@ -149,7 +150,7 @@ func TestMailPolicyOrganiserCanAlwaysResume(t *testing.T) {
 	f := newFixture(t)
 	ctx := asRequester(t.Context(), "user:1", "ip:192.0.2.1")
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
+		Players:    []games.Player{{Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +201,7 @@ func TestMailPolicyOrganiserCanAlwaysResume(t *testing.T) {
 func TestServiceLesTournament(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+	players := []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 		{Name: "Cat", Email: "cat@example.org"}, {Name: "Dan", Email: "dan@example.org"}}
 	if _, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Hex", Format: tournaments.RoundRobin,
 		Ruleset: "les", Params: map[string]string{"size": "2"}, Players: players,
@@ -237,7 +238,7 @@ func TestServiceLesTournament(t *testing.T) {
 	// The first pairing's setter resigns: his opponent wins by 1 (LE4).
 	first := r.Games[0]
 	g, _ := f.store.Game(ctx, first.GameID)
-	if _, _, err := f.svc.Resign(ctx, domain.GameRequest{GameID: g.ID, By: seat(g, "setter")}, present); err != nil {
+	if _, _, err := f.svc.Resign(ctx, games.GameRequest{GameID: g.ID, By: seat(g, "setter")}, present); err != nil {
 		t.Fatal(err)
 	}
 	// Black of the second pairing withdraws before playing: a forfeit.
@@ -275,7 +276,7 @@ func TestServiceTournament(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
@@ -339,7 +340,7 @@ func TestServiceTournament(t *testing.T) {
 func TestOneMailboxOnePlace(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.tours.CreateTournament(t.Context(), tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Vic 2", Email: "vic+2@example.org"}},
+		Players:    []games.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Vic 2", Email: "vic+2@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if code(err) != domain.CodeDuplicateAddress {
 		t.Errorf("two places of one mailbox: %v, want %s", err, domain.CodeDuplicateAddress)

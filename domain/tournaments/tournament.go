@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -34,9 +35,9 @@ const (
 // (Player and Partner); entrants are numbered by their index in
 // Tournament.Entrants. Members lists who plays for it, Title names it.
 type Entrant struct {
-	domain.Player
+	games.Player
 	// Partner is Player's team mate in a team event; nil otherwise.
-	Partner *domain.Player `json:",omitempty"`
+	Partner *games.Player `json:",omitempty"`
 	// Team is the team's name as given; "" names it by its members.
 	Team      string `json:",omitempty"`
 	Withdrawn bool
@@ -118,12 +119,12 @@ type Tournament struct {
 	TiebreakLength time.Duration `json:",omitempty"`
 	// Seeding is how the entrants' order (their seeds: a knockout's
 	// bracket, a Swiss event's first pairings) is set; "" is SeedingEntry.
-	Seeding Seeding            `json:",omitempty"`
-	Time    domain.TimeControl // of every game, unless its round has its own
+	Seeding Seeding           `json:",omitempty"`
+	Time    games.TimeControl // of every game, unless its round has its own
 	// RoundTimes are the time controls of the first rounds, by round:
 	// entry i for round i+1. A zero entry (Kind "") and a round past the
 	// list play under Time (see RoundTime).
-	RoundTimes []domain.TimeControl `json:",omitempty"`
+	RoundTimes []games.TimeControl `json:",omitempty"`
 	// Ruleset and Params are every game's rules and their options; a
 	// tournament stored before games had rulesets has none: Less.
 	Ruleset string
@@ -162,18 +163,18 @@ type NewTournamentSpec struct {
 	// Simultaneous plays every pairing as two games with colours reversed
 	// (see Tournament.Simultaneous).
 	Simultaneous bool
-	Players      []domain.Player
+	Players      []games.Player
 	// Teams makes a team event: Players[i] plays with Partners[i], as the
 	// team TeamNames[i] (optional; "" or a short list names a team by its
 	// members).
 	Teams     bool
-	Partners  []domain.Player
+	Partners  []games.Player
 	TeamNames []string
-	Time      domain.TimeControl
+	Time      games.TimeControl
 	// RoundTimes gives the first rounds their own time controls (entry i
 	// for round i+1), e.g. longer turns for the decisive last rounds; a
 	// zero entry (Kind "") and every round past the list use Time.
-	RoundTimes []domain.TimeControl
+	RoundTimes []games.TimeControl
 	// Ruleset and Params are every game's rules ("" for the default) and
 	// their options (ruleset.Options.Params), e.g. Les's board size: every
 	// game of a round is on the same board.
@@ -372,11 +373,11 @@ func (t *Tournament) checkRoundsOutlastATurn() error {
 
 // firstTurn is the time a game's first turn has under the control: a turn
 // of a per-turn control, a player's initial bank; 0 without a clock.
-func firstTurn(tc domain.TimeControl) time.Duration {
+func firstTurn(tc games.TimeControl) time.Duration {
 	switch tc.Kind {
-	case domain.TimePerTurn:
+	case games.TimePerTurn:
 		return tc.PerTurn
-	case domain.TimeBank:
+	case games.TimeBank:
 		return tc.Initial
 	}
 	return 0
@@ -385,7 +386,7 @@ func firstTurn(tc domain.TimeControl) time.Duration {
 // normalizeRoundTimes checks the time control of each round that has its
 // own. A round robin whose players sign up learns its number of rounds when
 // registration closes, so it may list as many as the most players can play.
-func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]domain.TimeControl, error) {
+func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]games.TimeControl, error) {
 	if len(spec.RoundTimes) == 0 {
 		return nil, nil
 	}
@@ -396,7 +397,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]domain.TimeContr
 	if len(spec.RoundTimes) > most {
 		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a time control for round %d: the tournament has %d rounds", len(spec.RoundTimes), most)
 	}
-	out := make([]domain.TimeControl, len(spec.RoundTimes))
+	out := make([]games.TimeControl, len(spec.RoundTimes))
 	for i, tc := range spec.RoundTimes {
 		if tc.Kind == "" {
 			continue // the tournament's
@@ -414,7 +415,7 @@ func normalizeRoundTimes(spec NewTournamentSpec, rounds int) ([]domain.TimeContr
 
 // RoundTime is the time control of round number (1-based): its own, or
 // the tournament's.
-func (t *Tournament) RoundTime(number int) domain.TimeControl {
+func (t *Tournament) RoundTime(number int) games.TimeControl {
 	if number >= 1 && number <= len(t.RoundTimes) && t.RoundTimes[number-1].Kind != "" {
 		return t.RoundTimes[number-1]
 	}
@@ -784,19 +785,19 @@ func forfeit(round int, p Pairing, whiteOut, blackOut bool, forfeitMargin int) *
 // GameSpec is the game of pairing i of round r: the entrants in their
 // colours (in a team event the teams on their sides: White's team holds
 // side 0), the round's board, the round's time control.
-func (t *Tournament) GameSpec(r *Round, i int) domain.NewGameSpec {
+func (t *Tournament) GameSpec(r *Round, i int) games.NewGameSpec {
 	p := r.Games[i].Pairing
 	seed := r.Seed
-	spec := domain.NewGameSpec{
+	spec := games.NewGameSpec{
 		Ruleset: t.Ruleset,
 		Params:  t.Params,
 		Seed:    &seed,
 		Time:    t.RoundTime(r.Number),
 	}
 	if t.Teams {
-		spec.Teams = [][]domain.Player{t.Entrants[p.White].Members(), t.Entrants[p.Black].Members()}
+		spec.Teams = [][]games.Player{t.Entrants[p.White].Members(), t.Entrants[p.Black].Members()}
 	} else {
-		spec.Players = []domain.Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player}
+		spec.Players = []games.Player{t.Entrants[p.White].Player, t.Entrants[p.Black].Player}
 	}
 	return spec
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -322,7 +323,7 @@ type EntrantChange struct {
 // link goes to the address, so the address is who plays. So a replacement
 // by the address the place has already is none, and its retry changes
 // nothing.
-func (c EntrantChange) Replaces(old domain.Player) bool {
+func (c EntrantChange) Replaces(old games.Player) bool {
 	switch {
 	case c.Email == nil:
 		return c.Replace // and is refused: a replacement names the newcomer
@@ -363,7 +364,7 @@ func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, 
 			return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
 				"a new address puts another player in %s's place: give his name too, or declare the address a correction", old.Name)
 		}
-		p = domain.Player{Locale: c.Locale}
+		p = games.Player{Locale: c.Locale}
 	}
 	if c.Name != nil {
 		p.Name = *c.Name
@@ -374,7 +375,7 @@ func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, 
 	if p.Locale == "" {
 		p.Locale = c.Locale // a corrected player keeps a language he has
 	}
-	if p, err = domain.CheckPlayer(p); err != nil {
+	if p, err = games.CheckPlayer(p); err != nil {
 		return err
 	}
 	if e.Withdrawn {
@@ -427,7 +428,7 @@ func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, 
 	if err := t.checkChangeable(); err != nil {
 		return err
 	}
-	if by < time.Hour || by > domain.MaxTurnTime {
+	if by < time.Hour || by > games.MaxTurnTime {
 		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "an extension of 1 hour to 60 days")
 	}
 	reason, err := checkReason(reason, true)
@@ -462,7 +463,7 @@ func (t *Tournament) PostponeRound(number int, by time.Duration, reason string, 
 	if number < 1 || number > len(t.Rounds) {
 		return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no round %d in this tournament", number)
 	}
-	if by < time.Hour || by > domain.MaxBank {
+	if by < time.Hour || by > games.MaxBank {
 		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a postponement of 1 hour to 365 days")
 	}
 	reason, err := checkReason(reason, true)

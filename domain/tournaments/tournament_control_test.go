@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -49,7 +50,7 @@ func TestJoin(t *testing.T) {
 		}
 		return tour
 	}
-	ann := domain.Player{Name: "Ann", Email: "ann@example.org"}
+	ann := games.Player{Name: "Ann", Email: "ann@example.org"}
 	tests := []struct {
 		name   string
 		tour   func(*testing.T) tournaments.Tournament
@@ -290,7 +291,7 @@ func TestTournamentControl(t *testing.T) {
 			}
 		}},
 		{"late entry into Swiss", func(tour *tournaments.Tournament) error {
-			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Late", Email: "late@example.org"}}, "", now)
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: games.Player{Name: "Late", Email: "late@example.org"}}, "", now)
 			return err
 		}, "", tournaments.ActionEntrantAdded, func(t *testing.T, tour *tournaments.Tournament) {
 			if len(tour.Entrants) != 5 || !strings.Contains(tour.Log[len(tour.Log)-1].Detail, "late entry") {
@@ -314,7 +315,7 @@ func TestTournamentControl(t *testing.T) {
 			}
 		}},
 		{"late entry with a taken address", func(tour *tournaments.Tournament) error {
-			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Again", Email: "p1@example.org"}}, "", now)
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: games.Player{Name: "Again", Email: "p1@example.org"}}, "", now)
 			return err
 		}, tournaments.CodeAlreadyEntered, "", nil},
 		{"replace before he played", func(tour *tournaments.Tournament) error {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -16,8 +16,8 @@ import (
 func TestRoundTimeControls(t *testing.T) {
 	day := 24 * time.Hour
 	first := t0.Add(time.Hour)
-	perTurn := func(d time.Duration) domain.TimeControl {
-		return domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: d}
+	perTurn := func(d time.Duration) games.TimeControl {
+		return games.TimeControl{Kind: games.TimePerTurn, PerTurn: d}
 	}
 	tests := []struct {
 		name   string
@@ -30,27 +30,27 @@ func TestRoundTimeControls(t *testing.T) {
 			want: []time.Duration{3 * day, 3 * day, 3 * day}},
 		{name: "the last round slower, a zero entry is the tournament's",
 			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 3, Time: perTurn(2 * day),
-				RoundTimes: []domain.TimeControl{{}, perTurn(2 * day), perTurn(5 * day)}},
+				RoundTimes: []games.TimeControl{{}, perTurn(2 * day), perTurn(5 * day)}},
 			want: []time.Duration{2 * day, 2 * day, 5 * day}},
 		{name: "a shorter list: later rounds the tournament's",
 			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 3, Time: perTurn(2 * day),
-				RoundTimes: []domain.TimeControl{perTurn(day)}},
+				RoundTimes: []games.TimeControl{perTurn(day)}},
 			want: []time.Duration{day, 2 * day, 2 * day}},
 		{name: "a round without time control in a timed event",
 			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 2, Time: perTurn(day),
-				RoundTimes: []domain.TimeControl{{Kind: domain.TimeNone}}},
+				RoundTimes: []games.TimeControl{{Kind: games.TimeNone}}},
 			want: []time.Duration{0, day}},
 		{name: "more entries than rounds",
 			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 2,
-				RoundTimes: []domain.TimeControl{perTurn(day), perTurn(day), perTurn(day)}},
+				RoundTimes: []games.TimeControl{perTurn(day), perTurn(day), perTurn(day)}},
 			reason: "a time control for round 3: the tournament has 2 rounds"},
 		{name: "a bad entry names its round",
 			spec: tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 2,
-				RoundTimes: []domain.TimeControl{{}, perTurn(time.Minute)}},
+				RoundTimes: []games.TimeControl{{}, perTurn(time.Minute)}},
 			reason: "round 2's time control"},
 		{name: "a round robin with sign-up may list its most rounds",
 			spec: tournaments.NewTournamentSpec{Format: tournaments.RoundRobin, Registration: &tournaments.Registration{},
-				RoundTimes: []domain.TimeControl{perTurn(day), perTurn(2 * day), perTurn(3 * day), perTurn(4 * day), perTurn(5 * day)}},
+				RoundTimes: []games.TimeControl{perTurn(day), perTurn(2 * day), perTurn(3 * day), perTurn(4 * day), perTurn(5 * day)}},
 			want: []time.Duration{day, 2 * day, 3 * day}},
 	}
 	for _, tt := range tests {
@@ -83,7 +83,7 @@ func TestRoundTimeControls(t *testing.T) {
 				}
 				for _, g := range toPlay {
 					got := tour.GameSpec(r, g).Time
-					if got.PerTurn != want || (want == 0) != (got.Kind == domain.TimeNone) {
+					if got.PerTurn != want || (want == 0) != (got.Kind == games.TimeNone) {
 						t.Errorf("round %d game %d: time %+v, want %v per turn", r.Number, g, got, want)
 					}
 					if _, err := got.Normalize(2); err != nil {
@@ -231,7 +231,7 @@ func TestServiceSimultaneousPair(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Pairs", Format: tournaments.RoundRobin, Simultaneous: true,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
 )
 
 // A tournament's games are public: its page shows every pairing, links each
@@ -34,17 +35,17 @@ func (s *Service) TournamentGamesStamp(ctx context.Context, tournamentID string)
 type RoundGame struct {
 	Round int // 1-based
 	Board int // 1-based place of the pairing in its round (see Round.Board)
-	Game  domain.Game
+	Game  dgames.Game
 	// Turns are the game's turns as far as Game has played them.
-	Turns []domain.StoredTurn
+	Turns []dgames.StoredTurn
 }
 
 // TournamentGame reads one game of a tournament; a game that is not one of
 // its games is not found.
-func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID string) (domain.Game, error) {
+func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID string) (dgames.Game, error) {
 	t, err := s.store.Tournament(ctx, tournamentID)
 	if err != nil {
-		return domain.Game{}, err
+		return dgames.Game{}, err
 	}
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
@@ -53,14 +54,14 @@ func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID strin
 			}
 		}
 	}
-	return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "game %s is not a game of tournament %s", domain.Clip(gameID), t.ID)
+	return dgames.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "game %s is not a game of tournament %s", domain.Clip(gameID), t.ID)
 }
 
 // GamesInPlay reads the games of t that have no outcome yet, by id: what the
 // tournament alone cannot say about them (whose turn it is, or that the game
 // just ended and its round has not counted it yet). At most a round's games,
 // read at once.
-func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]domain.Game, error) {
+func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]dgames.Game, error) {
 	var ids []string
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
@@ -73,7 +74,7 @@ func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]do
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
-	out := make(map[string]domain.Game, len(games))
+	out := make(map[string]dgames.Game, len(games))
 	for _, g := range games {
 		out[g.ID] = g
 	}
@@ -111,7 +112,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 		}
 		for i, g := range r.Games {
 			if g.GameID != "" && !g.Unplayed {
-				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: domain.Game{ID: g.GameID}})
+				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: dgames.Game{ID: g.GameID}})
 				ids = append(ids, g.GameID)
 			}
 		}
@@ -126,7 +127,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
-	byID := make(map[string]*domain.Game, len(games))
+	byID := make(map[string]*dgames.Game, len(games))
 	for i := range games {
 		byID[games[i].ID] = &games[i]
 	}
@@ -139,7 +140,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 		rg.Game = *g
 		// (A stored turn's Ply counts from 1: the game's ply after it.)
 		n := g.Ply()
-		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t domain.StoredTurn) bool { return t.Ply > n })
+		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t dgames.StoredTurn) bool { return t.Ply > n })
 	}
 	return out, nil
 }

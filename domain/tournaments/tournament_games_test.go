@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -14,7 +15,7 @@ func TestTournamentGames(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -19,7 +20,7 @@ func registering(t *testing.T) tournaments.Tournament {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tour.Join(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"}}, 5, 1, t0); err != nil {
+	if _, err := tour.Join(tournaments.Entrant{Player: games.Player{Name: "Ann", Email: "ann@example.org"}}, 5, 1, t0); err != nil {
 		t.Fatal(err)
 	}
 	return tour
@@ -38,7 +39,7 @@ func actions(tour *tournaments.Tournament) []string {
 // a change). They do not when something else named him in between (the
 // log would speak of someone who never came), nor after the start.
 func TestJoinAndLeaveCancelOut(t *testing.T) {
-	bob := tournaments.Entrant{Player: domain.Player{Name: "Bob", Email: "bob@example.org"}}
+	bob := tournaments.Entrant{Player: games.Player{Name: "Bob", Email: "bob@example.org"}}
 	t.Run("240 times", func(t *testing.T) {
 		tour := registering(t)
 		before := actions(&tour)
@@ -69,7 +70,7 @@ func TestJoinAndLeaveCancelOut(t *testing.T) {
 	t.Run("others joined meanwhile", func(t *testing.T) {
 		tour := registering(t)
 		n, _ := tour.Join(bob, 6, 1, t0)
-		if _, err := tour.Join(tournaments.Entrant{Player: domain.Player{Name: "Cat", Email: "cat@example.org"}}, 7, 1, t0); err != nil {
+		if _, err := tour.Join(tournaments.Entrant{Player: games.Player{Name: "Cat", Email: "cat@example.org"}}, 7, 1, t0); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := tour.Withdraw(n, "", tournaments.ByPlayer("Bob"), "", t0); err != nil {
@@ -214,7 +215,7 @@ func TestServiceLogStaysBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	ann := domain.User{ID: annID, Email: "ann@example.org"}
-	entry := tournaments.Entrant{Player: domain.Player{Name: "Ann"}, Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}}
+	entry := tournaments.Entrant{Player: games.Player{Name: "Ann"}, Partner: &games.Player{Name: "Bob", Email: "bob@example.org"}}
 	seen := len(f.store.Queued())
 	for range 240 {
 		if _, err := tours.JoinTournament(ctx, req, ann, entry, 0); err != nil {

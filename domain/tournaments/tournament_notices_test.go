@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -22,7 +23,7 @@ func TestTournamentMail(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: "de"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org", Locale: "de"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
@@ -167,7 +168,7 @@ func TestTournamentMail(t *testing.T) {
 	// The organiser withdrawing a player is no news to him.
 	f2 := newFixture(t)
 	tour2, err := f2.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
+		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}, {Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // The use cases of time for tournaments, and what organisers do: the
@@ -189,11 +190,11 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 			if err != nil {
 				return false, err
 			}
-			sub, err := domain.Adjudicate(g, now)
+			sub, err := games.Adjudicate(g, now)
 			if err != nil {
 				return false, err
 			}
-			change := domain.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}
+			change := games.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}
 			if !moved {
 				// The game ends, but its adjudication (the starting
 				// position's score) is not what counts: the players are
@@ -236,12 +237,12 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 
 // anyoneMoved reports whether a player made a move in a game: a turn that
 // neither the rules made for him nor a time-out passed.
-func anyoneMoved(ctx context.Context, tx domain.GameReader, gameID string) (bool, error) {
+func anyoneMoved(ctx context.Context, tx games.GameReader, gameID string) (bool, error) {
 	turns, err := tx.Turns(ctx, gameID)
 	if err != nil {
 		return false, err
 	}
-	return slices.ContainsFunc(turns, func(st domain.StoredTurn) bool { return !st.Auto && !st.TimedOut }), nil
+	return slices.ContainsFunc(turns, func(st games.StoredTurn) bool { return !st.Auto && !st.TimedOut }), nil
 }
 
 // createRoundGames creates the games of r at indexes toPlay, on the
@@ -258,16 +259,16 @@ func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r
 	}
 	for _, i := range toPlay {
 		spec := t.GameSpec(r, i)
-		spec.Tournament = &domain.TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
+		spec.Tournament = &games.TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
 		away, err := tx.PlayersAway(ctx, spec.Players, now)
 		if err != nil {
 			return err
 		}
-		created, err := domain.CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
+		created, err := games.CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
 		if err != nil {
 			return fmt.Errorf("round %d game %d: %w", r.Number, i, err)
 		}
-		if err := domain.FillLocales(ctx, tx.Tx, &created.Game); err != nil {
+		if err := games.FillLocales(ctx, tx.Tx, &created.Game); err != nil {
 			return err
 		}
 		for j := range created.Notices {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -227,16 +228,16 @@ func resignFor(ctx context.Context, tx *Tx, t *Tournament, members []string, gam
 	if err != nil || g.Over() {
 		return err
 	}
-	i := slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return slices.Contains(members, s.Email) })
+	i := slices.IndexFunc(g.Seats, func(s dgames.Seat) bool { return slices.Contains(members, s.Email) })
 	if i < 0 {
 		return fmt.Errorf("tournament %s: game %s has no seat of the entrant", t.ID, gameID)
 	}
 	seat := g.Seats[i].Color
-	sub, err := domain.Resign(g, domain.Actor{SeatColor: &seat}, now)
+	sub, err := dgames.Resign(g, dgames.Actor{SeatColor: &seat}, now)
 	if err != nil {
 		return err
 	}
-	if err := tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
+	if err := tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 		return err
 	}
 	res, _ := sub.Game.Result()
@@ -314,7 +315,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 		old := members[c.Member]
 		// His games of the running round: one, or a simultaneous pair.
 		type seated struct {
-			game domain.Game
+			game dgames.Game
 			seat int
 		}
 		var games []seated
@@ -324,7 +325,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			if err != nil {
 				return err
 			}
-			seat := slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return s.Email == old.Email })
+			seat := slices.IndexFunc(g.Seats, func(s dgames.Seat) bool { return s.Email == old.Email })
 			if seat < 0 {
 				return fmt.Errorf("tournament %s: game %s has no seat of %s", t.ID, tg.GameID, old.Email)
 			}
@@ -332,7 +333,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			if err != nil {
 				return err
 			}
-			moved = moved || slices.ContainsFunc(turns, func(st domain.StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
+			moved = moved || slices.ContainsFunc(turns, func(st dgames.StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
 			games = append(games, seated{g, seat})
 		}
 		replace := c.Replaces(old)
@@ -363,7 +364,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 		}
 		for _, sg := range games {
 			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Members()[c.Member], now)
-			if err := tx.UpdateGame(ctx, &sg.game, &domain.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{By: organizer, Scheduled: true}}, now); err != nil {
+			if err := tx.UpdateGame(ctx, &sg.game, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{By: organizer, Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}
@@ -386,7 +387,7 @@ func derefString(s *string) string {
 // address the organiser got wrong is a correction, not a replacement, so
 // this mail goes to the player who really was put out.) agreed says he
 // had signed up himself.
-func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old domain.Player, agreed bool, now time.Time) error {
+func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old dgames.Player, agreed bool, now time.Time) error {
 	last := t.Log[len(t.Log)-1]
 	ev := domain.Event{Kind: EventTournament, Email: old.Email, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}}
 	if err := tx.AddEvents(ctx, []domain.Event{ev}, now); err != nil {
@@ -404,7 +405,7 @@ func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old domain.Player,
 // When the address changes the seat's move link is renewed, so the old
 // address's link stops working, and the new address is invited with its
 // own link.
-func Reseat(g domain.Game, i int, p domain.Player, now time.Time) (domain.Game, []domain.Notice) {
+func Reseat(g dgames.Game, i int, p dgames.Player, now time.Time) (dgames.Game, []domain.Notice) {
 	g.Seats = slices.Clone(g.Seats)
 	seat := &g.Seats[i]
 	var notices []domain.Notice
@@ -431,8 +432,8 @@ func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID 
 		if err != nil {
 			return err
 		}
-		if ng, changed := domain.ExtendTurn(g, by, now); changed {
-			if err := tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
+		if ng, changed := dgames.ExtendTurn(g, by, now); changed {
+			if err := tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}
@@ -463,7 +464,7 @@ func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, re
 		if err := t.Pause(reason, now); err != nil {
 			return err
 		}
-		if err := eachRunningGame(ctx, tx, t, now, domain.HaltClock); err != nil {
+		if err := eachRunningGame(ctx, tx, t, now, dgames.HaltClock); err != nil {
 			return err
 		}
 		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
@@ -481,21 +482,21 @@ func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, r
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		if err := eachRunningGame(ctx, tx, t, now, domain.ResumeClock); err != nil {
+		if err := eachRunningGame(ctx, tx, t, now, dgames.ResumeClock); err != nil {
 			return err
 		}
 		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
 	})
 }
 
-func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(domain.Game, time.Time) (domain.Game, bool)) error {
+func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(dgames.Game, time.Time) (dgames.Game, bool)) error {
 	for _, gid := range t.RunningGames() {
 		g, err := tx.Game(ctx, gid)
 		if err != nil {
 			return err
 		}
 		if ng, changed := change(g, now); changed {
-			if err := tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
+			if err := tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
 				return err
 			}
 		}

@@ -5,17 +5,18 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // startDuel creates a one-round event of Ann and Bob, 3 days per turn, and
 // starts it: it returns the tournament and its game.
-func startDuel(t *testing.T, f *fixture) (tournaments.Tournament, domain.Game) {
+func startDuel(t *testing.T, f *fixture) (tournaments.Tournament, games.Game) {
 	t.Helper()
 	ctx := t.Context()
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Duel", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
+		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:       games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * day},
 		FirstStart: f.now.Add(time.Hour), RoundLength: 10 * day, Interval: 10 * day}, creatorID)
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +180,7 @@ func TestServiceOverrideAfterTheEndIsRefused(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour, g := startDuel(t, f)
-	if _, _, err := f.svc.Resign(ctx, domain.GameRequest{GameID: g.ID, By: seat(g, black)}, present); err != nil {
+	if _, _, err := f.svc.Resign(ctx, games.GameRequest{GameID: g.ID, By: seat(g, black)}, present); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
@@ -214,8 +215,8 @@ func TestServiceRefusesRoundsShorterThanATurn(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	_, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Rush", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day},
+		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:       games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * day},
 		FirstStart: f.now.Add(time.Hour), Interval: day}, creatorID)
 	if code(err) != domain.CodeInvalidInput {
 		t.Fatalf("rounds of a day with turns of 3 days: %v, want %s", err, domain.CodeInvalidInput)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -22,21 +23,21 @@ const teamSize = 2
 
 // Members are the players of the entrant: the player, and in a team event
 // his partner.
-func (e *Entrant) Members() []domain.Player {
+func (e *Entrant) Members() []games.Player {
 	if e.Partner == nil {
-		return []domain.Player{e.Player}
+		return []games.Player{e.Player}
 	}
-	return []domain.Player{e.Player, *e.Partner}
+	return []games.Player{e.Player, *e.Partner}
 }
 
 // Member finds the member of the entrant with an address.
-func (e *Entrant) Member(email string) (domain.Player, bool) {
+func (e *Entrant) Member(email string) (games.Player, bool) {
 	for _, p := range e.Members() {
 		if p.Email == email {
 			return p, true
 		}
 	}
-	return domain.Player{}, false
+	return games.Player{}, false
 }
 
 // Title is what the entrant is called in pairings and standings: the
@@ -78,7 +79,7 @@ func (t *Tournament) checkEntry(e Entrant, except int) (Entrant, error) {
 // checkShape checks an entrant's players and, in a team event, that they
 // are a team of two different players (its name optional).
 func (t *Tournament) checkShape(e Entrant) (Entrant, error) {
-	p, err := domain.CheckPlayer(e.Player)
+	p, err := games.CheckPlayer(e.Player)
 	if err != nil {
 		return Entrant{}, err
 	}
@@ -90,7 +91,7 @@ func (t *Tournament) checkShape(e Entrant) (Entrant, error) {
 		return Entrant{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "%s is not a team event: enter players without partners", t.Name)
 	}
 	if e.Partner != nil {
-		partner, err := domain.CheckPlayer(*e.Partner)
+		partner, err := games.CheckPlayer(*e.Partner)
 		if err != nil {
 			return Entrant{}, err
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -16,11 +17,11 @@ import (
 // teamSpec is a team round robin of n teams: team i is Pi with Qi.
 func teamSpec(n int) tournaments.NewTournamentSpec {
 	spec := tournaments.NewTournamentSpec{Name: "Pairs", Format: tournaments.RoundRobin, Teams: true,
-		Time:       domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: day},
+		Time:       games.TimeControl{Kind: games.TimePerTurn, PerTurn: day},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}
 	for i := range n {
-		spec.Players = append(spec.Players, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
-		spec.Partners = append(spec.Partners, domain.Player{Name: fmt.Sprintf("Q%d", i), Email: fmt.Sprintf("q%d@example.org", i)})
+		spec.Players = append(spec.Players, games.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+		spec.Partners = append(spec.Partners, games.Player{Name: fmt.Sprintf("Q%d", i), Email: fmt.Sprintf("q%d@example.org", i)})
 	}
 	return spec
 }
@@ -76,7 +77,7 @@ func TestCreateTeamTournament(t *testing.T) {
 				t.Errorf("teams %v: %q", tour.Teams, titles)
 			}
 			// Four-player games: a pass on time, as four-player games have.
-			if tour.Time.Timeout != domain.TimeoutPass {
+			if tour.Time.Timeout != games.TimeoutPass {
 				t.Errorf("time-out policy %q", tour.Time.Timeout)
 			}
 		})
@@ -96,7 +97,7 @@ func TestTeamGameSeatsAndStandings(t *testing.T) {
 		t.Fatalf("%v, %v", toPlay, err)
 	}
 	p := r.Games[0].Pairing
-	c, err := domain.CreateGame(tour.GameSpec(r, 0), "g_1", testCreator, t0, 1, nil)
+	c, err := games.CreateGame(tour.GameSpec(r, 0), "g_1", testCreator, t0, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +176,8 @@ func TestTeamEntrantChanges(t *testing.T) {
 			return tour.UpdateEntrant(1, tournaments.EntrantChange{Member: 2, Name: ptr("X"), Email: ptr("x@example.org"), Correction: true}, false, now)
 		}, domain.CodeNotFound, nil},
 		{"a team added", func(tour *tournaments.Tournament) error {
-			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},
-				Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}, Team: "AB"}, "", now)
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: games.Player{Name: "Ann", Email: "ann@example.org"},
+				Partner: &games.Player{Name: "Bob", Email: "bob@example.org"}, Team: "AB"}, "", now)
 			return err
 		}, "", func(tour *tournaments.Tournament) string {
 			if e := tour.Entrants[3]; e.Title() != "AB" || len(e.Members()) != 2 {
@@ -185,12 +186,12 @@ func TestTeamEntrantChanges(t *testing.T) {
 			return ""
 		}},
 		{"a player added alone", func(tour *tournaments.Tournament) error {
-			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"}}, "", now)
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: games.Player{Name: "Ann", Email: "ann@example.org"}}, "", now)
 			return err
 		}, domain.CodeInvalidInput, nil},
 		{"a team with an entered partner", func(tour *tournaments.Tournament) error {
-			_, err := tour.AddEntrant(tournaments.Entrant{Player: domain.Player{Name: "Ann", Email: "ann@example.org"},
-				Partner: &domain.Player{Name: "Q0", Email: "q0@example.org"}}, "", now)
+			_, err := tour.AddEntrant(tournaments.Entrant{Player: games.Player{Name: "Ann", Email: "ann@example.org"},
+				Partner: &games.Player{Name: "Q0", Email: "q0@example.org"}}, "", now)
 			return err
 		}, tournaments.CodeAlreadyEntered, nil},
 	}
@@ -225,7 +226,7 @@ func TestServiceJoinTeam(t *testing.T) {
 	req := tournaments.TournamentRequest{ID: tour.ID}
 	seen := len(f.store.Queued())
 	ann := domain.User{ID: annID, Email: "ann@example.org"}
-	entry := tournaments.Entrant{Player: domain.Player{Name: "Ann"}, Partner: &domain.Player{Name: "Bob", Email: "bob@example.org"}, Team: "Walls"}
+	entry := tournaments.Entrant{Player: games.Player{Name: "Ann"}, Partner: &games.Player{Name: "Bob", Email: "bob@example.org"}, Team: "Walls"}
 	done, err := f.tours.JoinTournament(ctx, req, ann, entry, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -243,11 +244,11 @@ func TestServiceJoinTeam(t *testing.T) {
 	}
 	bob := domain.User{ID: 99, Email: "bob@example.org"}
 	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob,
-		tournaments.Entrant{Player: domain.Player{Name: "Bob"}, Partner: &domain.Player{Name: "Cat", Email: "cat@example.org"}}, 0)
+		tournaments.Entrant{Player: games.Player{Name: "Bob"}, Partner: &games.Player{Name: "Cat", Email: "cat@example.org"}}, 0)
 	if code(err) != tournaments.CodeAlreadyEntered {
 		t.Errorf("Bob joined again: %v", err)
 	}
-	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob, tournaments.Entrant{Player: domain.Player{Name: "Bob"}}, 0)
+	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob, tournaments.Entrant{Player: games.Player{Name: "Bob"}}, 0)
 	if code(err) != domain.CodeInvalidInput {
 		t.Errorf("joined a team event alone: %v", err)
 	}

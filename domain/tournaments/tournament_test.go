@@ -7,15 +7,16 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
-func players(n int) []domain.Player {
-	var out []domain.Player
+func players(n int) []games.Player {
+	var out []games.Player
 	for i := range n {
-		out = append(out, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+		out = append(out, games.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 	}
 	return out
 }
@@ -119,11 +120,11 @@ func TestTournamentRounds(t *testing.T) {
 // length.
 func TestRoundsOutlastATurn(t *testing.T) {
 	first := t0.Add(time.Hour)
-	perTurn := func(d time.Duration) domain.TimeControl {
-		return domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: d}
+	perTurn := func(d time.Duration) games.TimeControl {
+		return games.TimeControl{Kind: games.TimePerTurn, PerTurn: d}
 	}
-	bank := domain.TimeControl{Kind: domain.TimeBank, Initial: 240 * time.Hour, Increment: 36 * time.Hour}
-	swiss := func(interval time.Duration, tc domain.TimeControl, rounds ...domain.TimeControl) tournaments.NewTournamentSpec {
+	bank := games.TimeControl{Kind: games.TimeBank, Initial: 240 * time.Hour, Increment: 36 * time.Hour}
+	swiss := func(interval time.Duration, tc games.TimeControl, rounds ...games.TimeControl) tournaments.NewTournamentSpec {
 		return tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 3, Players: players(4), FirstStart: first,
 			Interval: interval, Time: tc, RoundTimes: rounds}
 	}
@@ -136,18 +137,18 @@ func TestRoundsOutlastATurn(t *testing.T) {
 		{"rounds as long as a turn", swiss(3*day, perTurn(3*day)), ""},
 		{"rounds shorter than the bank", swiss(7*day, bank), "round 1 lasts 7 days, less than one turn's time (10 days)"},
 		{"rounds as long as the bank", swiss(10*day, bank), ""},
-		{"no clock, hourly rounds", swiss(time.Hour, domain.TimeControl{}), ""},
-		{"a round's own longer turns", swiss(3*day, perTurn(day), domain.TimeControl{}, perTurn(5*day)), "round 2 lasts 3 days, less than one turn's time (5 days)"},
+		{"no clock, hourly rounds", swiss(time.Hour, games.TimeControl{}), ""},
+		{"a round's own longer turns", swiss(3*day, perTurn(day), games.TimeControl{}, perTurn(5*day)), "round 2 lasts 3 days, less than one turn's time (5 days)"},
 		{"a round's own shorter turns", swiss(day, perTurn(3*day), perTurn(day), perTurn(day), perTurn(day)), ""},
 		{"a round's own listed starts", tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 2, Players: players(4),
-			Starts: []time.Time{first, first.Add(5 * day)}, RoundLength: 2 * day, Time: perTurn(day), RoundTimes: []domain.TimeControl{{}, perTurn(3 * day)}},
+			Starts: []time.Time{first, first.Add(5 * day)}, RoundLength: 2 * day, Time: perTurn(day), RoundTimes: []games.TimeControl{{}, perTurn(3 * day)}},
 			"round 2 lasts 2 days"},
 		{"a round not planned before registration closes", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 			FirstStart: first.Add(day), Interval: 2 * day, Time: perTurn(day), Registration: &tournaments.Registration{},
-			RoundTimes: []domain.TimeControl{{}, {}, {}, {}, perTurn(3 * day)}}, "round 5 (planned if more players sign up) lasts 2 days"},
+			RoundTimes: []games.TimeControl{{}, {}, {}, {}, perTurn(3 * day)}}, "round 5 (planned if more players sign up) lasts 2 days"},
 		{"rounds a registration may add, under the tournament's time", tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 			Players: players(3), FirstStart: first, Interval: 3 * day, Time: perTurn(5 * day),
-			RoundTimes: []domain.TimeControl{perTurn(day), perTurn(day), perTurn(day)}}, "round 4 (planned if more players sign up) lasts 3 days"},
+			RoundTimes: []games.TimeControl{perTurn(day), perTurn(day), perTurn(day)}}, "round 4 (planned if more players sign up) lasts 3 days"},
 		{"a deciding game shorter than a turn", tournaments.NewTournamentSpec{Name: "KO", Format: tournaments.Knockout, Players: players(4),
 			FirstStart: first, Interval: 4 * day, Time: perTurn(3 * day), TiebreakLength: day}, "a deciding game lasts 1 day"},
 		{"a deciding game as long as a turn", tournaments.NewTournamentSpec{Name: "KO", Format: tournaments.Knockout, Players: players(4),

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/webhook"
 )
@@ -44,7 +45,7 @@ type Worker struct {
 	Store  hooks.PushDeliveryStore
 	Sender Pusher
 	Games  interface {
-		Game(ctx context.Context, id string) (domain.Game, error)
+		Game(ctx context.Context, id string) (games.Game, error)
 	}
 	Links   MoveLinks
 	BaseURL string // the server's public URL, for the pages of events without a seat

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -31,7 +32,7 @@ type Store interface {
 	hooks.PushKeys
 	hooks.WebhookStore
 	hooks.PushDeliveryStore
-	domain.GameRecords
+	games.GameRecords
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
@@ -103,7 +104,7 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *tournaments.Tourna
 // AddNotice writes the event of a notice of no game (a bye) and queues its
 // mail, as the policy admitted it.
 func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
-	if e, ok := domain.NoticeEvent(n); ok {
+	if e, ok := games.NoticeEvent(n); ok {
 		if err := writeEvents(ctx, s.tx, []domain.Event{e}, now); err != nil {
 			return err
 		}
@@ -159,13 +160,13 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 }
 
 // Games reads many games at once (see domain.GamesReader).
-func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+func (db *DB) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	return loadGames(ctx, db.pool, ids, false)
 }
 
 // TurnsOf lists the turns of each of the games, by game id, in one query.
-func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
-	out := make(map[string][]domain.StoredTurn, len(ids))
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]games.StoredTurn, error) {
+	out := make(map[string][]games.StoredTurn, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -176,7 +177,7 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var t domain.StoredTurn
+		var t games.StoredTurn
 		var id string
 		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &t.PlayedAt); err != nil {
 			return nil, fmt.Errorf("read turns: %w", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // LoginTTL is accounts.LoginTTL.
@@ -18,8 +19,8 @@ const LoginTTL = accounts.LoginTTL
 type (
 	User     = domain.User
 	Session  = accounts.Session
-	Vacation = domain.Vacation
-	GamePage = domain.GamePage
+	Vacation = games.Vacation
+	GamePage = games.GamePage
 )
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.

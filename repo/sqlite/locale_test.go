@@ -6,6 +6,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // A player invited without a locale gets his account's language; without an
@@ -33,7 +34,7 @@ func TestLocaleFallsBackToAccount(t *testing.T) {
 	if _, err := db.accountsAt(t0).UpdateUser(ctx, s.User.ID, accounts.AccountSettings{Name: "Bob", Locale: "it"}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := db.serviceAt(now).CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
+	g, err := db.serviceAt(now).CreateGame(ctx, games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, s.User.ID)
 	if err != nil {
 		t.Fatal(err)

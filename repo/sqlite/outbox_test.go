@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -16,7 +17,7 @@ import (
 // login for bob. The organiser's own login mail (at t0) is already sent.
 type outboxFixture struct {
 	db   *DB
-	game domain.Game
+	game games.Game
 }
 
 func newOutboxFixture(t *testing.T) outboxFixture {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 )
 
@@ -133,7 +134,7 @@ func testPushSubscriptionCap(t *testing.T, s Store) {
 	u := ensureUser(t, s, ann)
 	now := T0
 	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return now }})
-	cred := domain.Credentials{UserID: u.ID, UserEmail: ann}
+	cred := games.Credentials{UserID: u.ID, UserEmail: ann}
 	sub := func(i int, expires time.Time) hooks.PushSubscription {
 		p := pushSub("", fmt.Sprintf("https://push.example/%d", i), 4, expires)
 		p.P256DH = validP256DH
@@ -201,13 +202,13 @@ func testPushRenewal(t *testing.T, s Store) {
 	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return now }})
 	browser := hooks.PushSubscription{Endpoint: "https://push.example/old", P256DH: validP256DH, Auth: bytes.Repeat([]byte{7}, 16)}
 	for _, u := range []domain.User{ua, ub} {
-		if _, _, err := svc.SubscribePush(t.Context(), domain.Credentials{UserID: u.ID, UserEmail: u.Email}, browser); err != nil {
+		if _, _, err := svc.SubscribePush(t.Context(), games.Credentials{UserID: u.ID, UserEmail: u.Email}, browser); err != nil {
 			t.Fatal(err)
 		}
 	}
 	other := browser
 	other.Endpoint = "https://push.example/other"
-	if _, _, err := svc.SubscribePush(t.Context(), domain.Credentials{UserID: ua.ID, UserEmail: ann}, other); err != nil {
+	if _, _, err := svc.SubscribePush(t.Context(), games.Credentials{UserID: ua.ID, UserEmail: ann}, other); err != nil {
 		t.Fatal(err)
 	}
 	renewed := hooks.PushSubscription{Endpoint: "https://push.example/new", P256DH: validP256DH, Auth: bytes.Repeat([]byte{8}, 16)}
@@ -246,8 +247,8 @@ func testPushSeatScope(t *testing.T, s Store) {
 	g := insertGame(t, s, "g1")
 	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return T0 }})
 	black := "black"
-	account := domain.Credentials{UserID: u.ID, UserEmail: bob}
-	link := domain.Credentials{GameID: "g1", Seat: &black, LinkVersion: 1}
+	account := games.Credentials{UserID: u.ID, UserEmail: bob}
+	link := games.Credentials{GameID: "g1", Seat: &black, LinkVersion: 1}
 	browser := func(i int) hooks.PushSubscription {
 		return hooks.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
 			Auth: bytes.Repeat([]byte{byte(i)}, hooks.PushAuthSize)}
@@ -302,7 +303,7 @@ func testPushSeatScope(t *testing.T, s Store) {
 	if _, err := svc.PushSubscriptions(t.Context(), link); code(err) != domain.CodeLinkReplaced {
 		t.Errorf("the replaced link lists: %v; want %s", err, domain.CodeLinkReplaced)
 	}
-	renewed := domain.Credentials{GameID: "g1", Seat: &black, LinkVersion: 2}
+	renewed := games.Credentials{GameID: "g1", Seat: &black, LinkVersion: 2}
 	if got := ids(svc.PushSubscriptions(t.Context(), renewed)); len(got) != 0 {
 		t.Errorf("the renewed link lists %v; want none", got)
 	}
@@ -314,7 +315,7 @@ func testPushCapConcurrently(t *testing.T, s Store) {
 	const ann = "ann@example.org"
 	u := ensureUser(t, s, ann)
 	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return T0 }})
-	cred := domain.Credentials{UserID: u.ID, UserEmail: ann}
+	cred := games.Credentials{UserID: u.ID, UserEmail: ann}
 	sub := func(i int) hooks.PushSubscription {
 		return hooks.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
 			Auth: bytes.Repeat([]byte{1}, hooks.PushAuthSize)}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/port"
 )
@@ -246,11 +247,11 @@ func testPushGone(t *testing.T, s port.Store) {
 }
 
 // rotate renews the link of g's seat of color and stores it.
-func rotate(t *testing.T, s Store, g domain.Game, color string, at time.Time) domain.Game {
+func rotate(t *testing.T, s Store, g games.Game, color string, at time.Time) games.Game {
 	t.Helper()
-	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
-		g, n, err := domain.RotateSeat(g, domain.Actor{SeatColor: &color}, color, at)
-		return domain.Submitted{Game: g, Notices: []domain.Notice{n}}, err
+	return change(t, s, g, at, func(g games.Game) (games.Submitted, error) {
+		g, n, err := games.RotateSeat(g, games.Actor{SeatColor: &color}, color, at)
+		return games.Submitted{Game: g, Notices: []domain.Notice{n}}, err
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/port"
 )
@@ -49,8 +50,8 @@ func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 const lease = 5 * time.Minute
 
 // serviceAt is the use cases on s with the clock stopped at now.
-func serviceAt(s Store, now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+func serviceAt(s Store, now time.Time) *games.Service {
+	return games.NewService(games.ServiceConfig{Store: s, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.
@@ -69,7 +70,7 @@ func tournamentsAt(s Store, now time.Time) *tournaments.Service {
 // bob and, with a turn, T0+4m black@'s "your turn": a thread of two.
 type outbox struct {
 	s    port.Store
-	game domain.Game // as it is after the turn
+	game games.Game // as it is after the turn
 }
 
 func newOutbox(t *testing.T, s port.Store) outbox {
@@ -339,7 +340,7 @@ func testSuppressedAddresses(t *testing.T, s port.Store) {
 	if err := s.Suppress(ctx, "bob@example.org", T0); err != nil {
 		t.Fatal(err)
 	}
-	c := newGameOf(t, "g_refused", org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+	c := newGameOf(t, "g_refused", org, "ann@example.org", "bob@example.org", games.TimeControl{}, T0)
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
 		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
@@ -357,14 +358,14 @@ func testSuppressedAddresses(t *testing.T, s port.Store) {
 		t.Errorf("the scheduled game's mail = %+v, %v; want ann's invitation only", list, err)
 	}
 	_, err = tournamentsAt(s, T0).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
+		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, org.ID)
 	if code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("a tournament with another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
-	tagged := newGameOf(t, "g_tagged", org, "ann@example.org", "bob+games@example.org", domain.TimeControl{}, T0)
+	tagged := newGameOf(t, "g_tagged", org, "ann@example.org", "bob+games@example.org", games.TimeControl{}, T0)
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		return domain.NewTx(st, nil).InsertGame(ctx, &tagged, domain.Cause{By: org.Email}, T0)
+		return newUnit(st).InsertGame(ctx, &tagged, domain.Cause{By: org.Email}, T0)
 	})
 	if code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("inviting another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
@@ -390,7 +391,7 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 			T0.Add(time.Duration(i)*time.Minute))
 	}
 	now := T0.Add(2 * time.Hour)
-	c := newGameOf(t, "g_over", org, "org@example.org", "vic@example.org", domain.TimeControl{}, now)
+	c := newGameOf(t, "g_over", org, "org@example.org", "vic@example.org", games.TimeControl{}, now)
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
 		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, now)
@@ -431,9 +432,9 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 	if want := "round_results round_deadline final_standings tournament_update"; strings.Join(got, " ") != want {
 		t.Errorf("a tournament's mail over the budget: %q, want the agreed %q", got, want)
 	}
-	c2 := newGameOf(t, "g_tagged", org, "org@example.org", "vic+2@example.org", domain.TimeControl{}, now)
+	c2 := newGameOf(t, "g_tagged", org, "org@example.org", "vic+2@example.org", games.TimeControl{}, now)
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		return domain.NewTx(st, nil).InsertGame(ctx, &c2, domain.Cause{By: org.Email}, now)
+		return newUnit(st).InsertGame(ctx, &c2, domain.Cause{By: org.Email}, now)
 	})
 	if code(err) != domain.CodeRecipientBudgetSpent {
 		t.Errorf("an invitation to another +tag of the mailbox over its budget: %v, want %s", err, domain.CodeRecipientBudgetSpent)
@@ -454,7 +455,7 @@ func testBacklog(t *testing.T, s port.Store) {
 	newTournament(t, s, "t_cup") // due an hour after T0
 	org := ensureUser(t, s, "org@example.org")
 	c := newGameOf(t, "g_clock", org, "ann@example.org", "bob@example.org",
-		domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, T0)
+		games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, T0)
 	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})

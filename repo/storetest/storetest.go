@@ -13,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -81,19 +82,29 @@ const (
 )
 
 // unit is a unit of work of the store under the default mail policy, as
-// each aggregate's use cases see theirs: the kernel's Tx, and the writes of
-// accounts and of tournaments.
+// each aggregate's use cases see theirs: the games' Tx (the kernel's
+// within), and the writes of accounts, tournaments and push.
 type unit struct {
-	*accounts.Tx
+	*games.Tx
+	accounts.StoreTx
 	tournaments.TournamentTx
 	hooks.PushTx
 }
 
 // newUnit is st as a unit.
 func newUnit(st domain.StoreTx) *unit {
-	a := st.(accounts.StoreTx)
-	return &unit{Tx: &accounts.Tx{Tx: domain.NewTx(st, nil), SessionTx: a, PersonalTokenTx: a},
-		TournamentTx: st.(tournaments.TournamentTx), PushTx: st.(hooks.PushTx)}
+	gt, err := games.NewTx(st, nil)
+	if err != nil {
+		panic(err)
+	}
+	return &unit{Tx: gt, StoreTx: st.(accounts.StoreTx), TournamentTx: st.(tournaments.TournamentTx), PushTx: st.(hooks.PushTx)}
+}
+
+// AddLoginToken stores a login token and queues its mail, as the accounts'
+// unit of work does.
+func (u *unit) AddLoginToken(ctx context.Context, lt accounts.LoginToken, now time.Time) error {
+	at := &accounts.Tx{Tx: u.Tx.Tx, SessionTx: u.StoreTx, PersonalTokenTx: u.StoreTx}
+	return at.AddLoginToken(ctx, lt, now)
 }
 
 // transact runs fn in a unit of work and fails the test if it fails.
@@ -117,17 +128,17 @@ func ensureUser(t *testing.T, s Store, email string) domain.User {
 
 // newGame builds a game of ann (White) and bob (Black) made by org, without
 // storing it.
-func newGame(t *testing.T, s Store, id string) domain.Created {
+func newGame(t *testing.T, s Store, id string) games.Created {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
-	return newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+	return newGameOf(t, id, org, "ann@example.org", "bob@example.org", games.TimeControl{}, T0)
 }
 
 // newGameOf builds a game of white and black made by creator at now,
 // without storing it.
-func newGameOf(t *testing.T, id string, creator domain.User, white, black string, tc domain.TimeControl, now time.Time) domain.Created {
+func newGameOf(t *testing.T, id string, creator domain.User, white, black string, tc games.TimeControl, now time.Time) games.Created {
 	t.Helper()
-	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
+	c, err := games.CreateGame(games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: white, Locale: "en"}, {Name: "Bob", Email: black, Locale: "fr"}},
 		Params: less.Params{Walls: openWalls}.Map(), Creator: creator.Email, Time: tc}, id, creator.ID, now, 1, nil)
 	if err != nil {
@@ -136,7 +147,7 @@ func newGameOf(t *testing.T, id string, creator domain.User, white, black string
 	return c
 }
 
-func insertGame(t *testing.T, s Store, id string) domain.Game {
+func insertGame(t *testing.T, s Store, id string) games.Game {
 	t.Helper()
 	c := newGame(t, s, id)
 	transact(t, s, func(ctx context.Context, tx *unit) error {
@@ -146,9 +157,9 @@ func insertGame(t *testing.T, s Store, id string) domain.Game {
 }
 
 // createGame stores a game of white and black made by creator at now.
-func createGame(t *testing.T, s Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
+func createGame(t *testing.T, s Store, id string, creator domain.User, white, black string, now time.Time) games.Game {
 	t.Helper()
-	c := newGameOf(t, id, creator, white, black, domain.TimeControl{}, now)
+	c := newGameOf(t, id, creator, white, black, games.TimeControl{}, now)
 	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: creator.Email}, now)
 	})
@@ -156,31 +167,31 @@ func createGame(t *testing.T, s Store, id string, creator domain.User, white, bl
 }
 
 // play plays the opening on g and stores it.
-func play(t *testing.T, s Store, g domain.Game, at time.Time) domain.Game {
+func play(t *testing.T, s Store, g games.Game, at time.Time) games.Game {
 	t.Helper()
-	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
+	return change(t, s, g, at, func(g games.Game) (games.Submitted, error) {
 		white := "white"
-		return domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, at)
+		return games.SubmitTurn(g, games.Actor{SeatColor: &white}, g.Ply(), opening, at)
 	})
 }
 
 // resign has the seat of color resign g and stores it.
-func resign(t *testing.T, s Store, g domain.Game, color string, at time.Time) domain.Game {
+func resign(t *testing.T, s Store, g games.Game, color string, at time.Time) games.Game {
 	t.Helper()
-	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
-		return domain.Resign(g, domain.Actor{SeatColor: &color}, at)
+	return change(t, s, g, at, func(g games.Game) (games.Submitted, error) {
+		return games.Resign(g, games.Actor{SeatColor: &color}, at)
 	})
 }
 
 // change stores what submit does to g, at g's version.
-func change(t *testing.T, s Store, g domain.Game, at time.Time, submit func(domain.Game) (domain.Submitted, error)) domain.Game {
+func change(t *testing.T, s Store, g games.Game, at time.Time, submit func(games.Game) (games.Submitted, error)) games.Game {
 	t.Helper()
 	sub, err := submit(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	transact(t, s, func(ctx context.Context, tx *unit) error {
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
 	})
 	return sub.Game
 }
@@ -227,10 +238,10 @@ func testTurnsFrom(t *testing.T, s Store) {
 	ctx := t.Context()
 	g, other := insertGame(t, s, "g_tail"), insertGame(t, s, "g_other")
 	for i := range 5 {
-		g = change(t, s, g, T0.Add(time.Duration(i)*time.Minute), func(g domain.Game) (domain.Submitted, error) {
+		g = change(t, s, g, T0.Add(time.Duration(i)*time.Minute), func(g games.Game) (games.Submitted, error) {
 			c := g.ToMove()
 			turn, _ := g.Rules.Example()
-			return domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, T0)
+			return games.SubmitTurn(g, games.Actor{SeatColor: &c}, g.Ply(), turn, T0)
 		})
 	}
 	play(t, s, other, T0)
@@ -290,14 +301,14 @@ func testVersionGuard(t *testing.T, s Store) {
 	g := insertGame(t, s, "g_guard")
 	play(t, s, g, T0.Add(time.Minute)) // g is now stale
 	white := "white"
-	sub, err := domain.Resign(g, domain.Actor{SeatColor: &white}, T0.Add(2*time.Minute))
+	sub, err := games.Resign(g, games.Actor{SeatColor: &white}, T0.Add(2*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
 		tx := newUnit(st)
 
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("a change to a stale game: %v, want ErrStale", err)
@@ -498,10 +509,10 @@ func testChangeWithoutGameChange(t *testing.T, s Store) {
 	g := insertGame(t, s, "g_same")
 	idem := domain.Idempotency{Scope: "reply:g_same/white", Key: "m1", Fingerprint: []byte("reply")}
 	refusal := domain.Notice{Kind: domain.NoticeReplyRefused, GameID: g.ID, Color: "white", Ply: 0,
-		Reply: &domain.ReplyDetail{Reason: domain.ReplyNoTurn, Lines: []string{"hello"}}}
+		Reply: &domain.ReplyDetail{Reason: games.ReplyNoTurn, Lines: []string{"hello"}}}
 	resp := domain.Response{Status: 200, Body: []byte(`{"status":"refused"}`)}
 	transact(t, s, func(ctx context.Context, tx *unit) error {
-		c := domain.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
+		c := games.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
 		if err := tx.UpdateGame(ctx, &g, &c, T0.Add(time.Minute)); err != nil {
 			return err
 		}
@@ -522,7 +533,7 @@ func testChangeWithoutGameChange(t *testing.T, s Store) {
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
 		tx := newUnit(st)
 
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("a change without game change to a stale game: %v, want ErrStale", err)
@@ -533,8 +544,8 @@ func testVacations(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	day := 24 * time.Hour
-	later := domain.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
-	now := domain.Period{Start: T0.Add(-day), End: T0.Add(day)}
+	later := games.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
+	now := games.Period{Start: T0.Add(-day), End: T0.Add(day)}
 	var ids [2]int64
 	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		if ids[0], err = tx.AddVacation(ctx, u.ID, later, T0); err != nil {
@@ -618,17 +629,17 @@ func testVacationDuringATurn(t *testing.T, s Store) {
 	org := ensureUser(t, s, "org@example.org")
 	bob := ensureUser(t, s, "bob@example.org")
 	now := T0
-	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
-	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
+	svc := games.NewService(games.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+	tc := games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
 	c := newGameOf(t, "g_away", org, "ann@example.org", bob.Email, tc, T0)
 	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
-	away := domain.Period{Start: T0.Add(day), End: T0.Add(3 * day)}
+	away := games.Period{Start: T0.Add(day), End: T0.Add(3 * day)}
 	computed := 0
 	played := T0.Add(time.Hour)
-	_, _, err := domain.UpdateGame(ctx, s, nil, domain.GameUpdate{GameID: c.Game.ID, Now: played,
-		Compute: func(g domain.Game) (domain.GameChange, error) {
+	_, _, err := games.UpdateGame(ctx, s, nil, games.GameUpdate{GameID: c.Game.ID, Now: played,
+		Compute: func(g games.Game) (games.GameChange, error) {
 			computed++
 			if computed == 1 { // Bob, not to move, goes away meanwhile
 				if _, err := svc.DeclareVacation(ctx, bob, away); err != nil {
@@ -636,8 +647,8 @@ func testVacationDuringATurn(t *testing.T, s Store) {
 				}
 			}
 			white := "white"
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, played)
-			return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &white}, g.Ply(), opening, played)
+			return games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -703,8 +714,8 @@ func testMailChoices(t *testing.T, s Store) {
 
 // sameState reports whether two games are in the same state under their
 // rules: what the store keeps of them.
-func sameState(a, b domain.Game) bool {
-	an, as, aerr := domain.EncodeState(&a)
-	bn, bs, berr := domain.EncodeState(&b)
+func sameState(a, b games.Game) bool {
+	an, as, aerr := games.EncodeState(&a)
+	bn, bs, berr := games.EncodeState(&b)
 	return aerr == nil && berr == nil && an == bn && bytes.Equal(as, bs)
 }

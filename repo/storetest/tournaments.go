@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -19,7 +20,7 @@ func newTournament(t *testing.T, s Store, id string) tournaments.Tournament {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
 	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []dgames.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, id, org.ID, T0, 7)
 	if err != nil {
@@ -116,7 +117,7 @@ func testAccountTournaments(t *testing.T, s Store) {
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
-	if _, err := open.Join(tournaments.Entrant{Player: domain.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
+	if _, err := open.Join(tournaments.Entrant{Player: dgames.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
 		t.Fatal(err)
 	}
 	version := open.Version
@@ -156,7 +157,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 	org := ensureUser(t, s, "org@example.org")
 	var want []string
 	for i := range 7 {
-		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []domain.Player{
+		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []dgames.Player{
 			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 			Starts: []time.Time{T0.Add(24 * time.Hour)}, RoundLength: 24 * time.Hour}
 		id := fmt.Sprintf("t_page%d", i)
@@ -209,9 +210,9 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 func testSeatChangesHands(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
-	ng, notices := tournaments.Reseat(g, 1, domain.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
+	ng, notices := tournaments.Reseat(g, 1, dgames.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
 	transact(t, s, func(ctx context.Context, tx *unit) error {
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
+		return tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
 	got, err := s.Game(ctx, g.ID)
 	if err != nil {
@@ -248,11 +249,11 @@ func testGamesInBulk(t *testing.T, s Store) {
 	if st := stamp(); st != (tournaments.GamesStamp{}) {
 		t.Errorf("the stamp of no games: %+v", st)
 	}
-	var games []domain.Game
+	var games []dgames.Game
 	for i, id := range []string{"g_bulk1", "g_bulk2", "g_bulk3"} {
-		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", dgames.TimeControl{}, T0)
 		if i < 2 {
-			c.Game.Tournament = &domain.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
+			c.Game.Tournament = &dgames.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
 		}
 		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)

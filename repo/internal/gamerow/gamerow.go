@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -35,8 +36,8 @@ type Columns struct {
 }
 
 // Encode gives the columns of g.
-func Encode(g *domain.Game) (Columns, error) {
-	ruleset, state, err := domain.EncodeState(g)
+func Encode(g *games.Game) (Columns, error) {
+	ruleset, state, err := games.EncodeState(g)
 	if err != nil {
 		return Columns{}, err
 	}
@@ -57,7 +58,7 @@ func Encode(g *domain.Game) (Columns, error) {
 }
 
 // Status is the status column of g.
-func Status(g *domain.Game) string {
+func Status(g *games.Game) string {
 	if g.Over() {
 		return "finished"
 	}
@@ -66,15 +67,15 @@ func Status(g *domain.Game) string {
 
 // Decode fills g, whose ID is set, from its stored ruleset, state, clock and
 // tournament ("" for none).
-func Decode(g *domain.Game, ruleset, state, clock, tournament string) error {
-	if err := domain.DecodeState(g, ruleset, []byte(state)); err != nil {
+func Decode(g *games.Game, ruleset, state, clock, tournament string) error {
+	if err := games.DecodeState(g, ruleset, []byte(state)); err != nil {
 		return fmt.Errorf("read game: %w", err)
 	}
 	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
 		return Damaged("read game "+g.ID+": clock", err)
 	}
 	if tournament != "" {
-		g.Tournament = new(domain.TournamentRef)
+		g.Tournament = new(games.TournamentRef)
 		if err := json.Unmarshal([]byte(tournament), g.Tournament); err != nil {
 			return Damaged("read game "+g.ID+": tournament", err)
 		}
@@ -84,7 +85,7 @@ func Decode(g *domain.Game, ruleset, state, clock, tournament string) error {
 
 // CheckSeats checks that the seats read for g hold its rules' colours, in
 // turn order.
-func CheckSeats(g *domain.Game) error {
+func CheckSeats(g *games.Game) error {
 	seats := make([]string, len(g.Seats))
 	for i, s := range g.Seats {
 		seats[i] = s.Color

@@ -1,8 +1,10 @@
-package domain
+package games
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 func TestDecodeStateRefusesWhatIsNotAGame(t *testing.T) {
@@ -14,7 +16,7 @@ func TestDecodeStateRefusesWhatIsNotAGame(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var g Game
-			if err := DecodeState(&g, tt.ruleset, []byte(tt.state)); !errors.Is(err, ErrStoredData) {
+			if err := DecodeState(&g, tt.ruleset, []byte(tt.state)); !errors.Is(err, domain.ErrStoredData) {
 				t.Errorf("DecodeState = %v, want ErrStoredData", err)
 			}
 		})

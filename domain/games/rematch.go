@@ -1,9 +1,11 @@
-package domain
+package games
 
 import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // A rematch is a finished game played again: the same rules, board and
@@ -17,21 +19,21 @@ import (
 // gives the vacations of the players in the new seats (see CreateGame).
 func Rematch(g *Game, id string, now time.Time, away Away) (Created, error) {
 	if !g.Over() {
-		return Created{}, Errorf(KindConflict, CodeGameNotOver, "the game is still being played: a rematch follows its end")
+		return Created{}, domain.Errorf(domain.KindConflict, domain.CodeGameNotOver, "the game is still being played: a rematch follows its end")
 	}
 	rules, history, err := g.Rules.Restart()
 	if err != nil {
-		return Created{}, fmt.Errorf("rematch of %s: %w: %w", g.ID, ErrStoredData, err)
+		return Created{}, fmt.Errorf("rematch of %s: %w: %w", g.ID, domain.ErrStoredData, err)
 	}
 	players := RematchPlayers(g)
 	colors := rules.Colors()
 	if len(colors) != len(players) {
-		return Created{}, fmt.Errorf("rematch of %s: %w: %d seats for %d colours", g.ID, ErrStoredData, len(players), len(colors))
+		return Created{}, fmt.Errorf("rematch of %s: %w: %d seats for %d colours", g.ID, domain.ErrStoredData, len(players), len(colors))
 	}
 	// Every player changes sides: what makes it a return game.
 	for i, c := range colors {
 		if from := g.Seats[(i+1)%len(g.Seats)].Color; rules.Side(from) == rules.Side(c) {
-			return Created{}, fmt.Errorf("rematch of %s: %w: the player of %s would keep his side as %s", g.ID, ErrStoredData, from, c)
+			return Created{}, fmt.Errorf("rematch of %s: %w: the player of %s would keep his side as %s", g.ID, domain.ErrStoredData, from, c)
 		}
 	}
 	seats := make([]Seat, len(colors))
@@ -40,9 +42,9 @@ func Rematch(g *Game, id string, now time.Time, away Away) (Created, error) {
 	}
 	r := Game{ID: id, CreatorID: g.CreatorID, Seats: seats, Rules: rules, Away: away, Version: 1, CreatedAt: now, UpdatedAt: now}
 	r.startClock(g.Clock.Control, now)
-	notices := make([]Notice, 0, len(seats))
+	notices := make([]domain.Notice, 0, len(seats))
 	for _, s := range seats {
-		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: r.Ply()})
+		notices = append(notices, domain.Notice{Kind: domain.NoticeInvitation, GameID: id, Color: s.Color, Ply: r.Ply()})
 	}
 	notices = append(notices, AfterPly(&r, history)...)
 	return Created{Game: r, History: history, Notices: notices}, nil
@@ -107,7 +109,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (R
 			return err
 		}
 		if a.Spectator || len(a.Seats(&g)) == 0 && (a.UserID == 0 || a.UserID != g.CreatorID) {
-			return Errorf(KindForbidden, CodeForbidden, "only the game's players and its creator may ask for a rematch")
+			return domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "only the game's players and its creator may ask for a rematch")
 		}
 		existing, err := tx.RematchOf(ctx, g.ID)
 		if err != nil {
@@ -128,7 +130,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (R
 		if err != nil {
 			return err
 		}
-		cause := Cause{By: a.UserEmail}
+		cause := domain.Cause{By: a.UserEmail}
 		if a.SeatColor != nil {
 			if seat, ok := g.Seat(*a.SeatColor); ok {
 				cause.By = seat.Email
@@ -144,7 +146,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, by Credentials) (R
 		return nil
 	})
 	if err != nil {
-		if _, ok := ErrorOf(err); ok {
+		if _, ok := domain.ErrorOf(err); ok {
 			return RematchDone{}, err
 		}
 		return RematchDone{}, fmt.Errorf("rematch of %s: %w", gameID, err)

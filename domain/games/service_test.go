@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/memstore"
 )
@@ -26,8 +27,8 @@ const (
 
 type fixture struct {
 	store *memstore.Store
-	svc   *domain.Service
-	game  domain.Game
+	svc   *games.Service
+	game  games.Game
 	now   time.Time
 	// replies counts the replies sent (see reply), for their Message-IDs;
 	// unread is what they say of why they were not read.
@@ -46,10 +47,10 @@ func newFixtureWith(t *testing.T, ann domain.User) *fixture {
 	t.Helper()
 	f := &fixture{store: memstore.New(domain.User{ID: creatorID, Email: "org@example.org"}, ann), now: t0}
 	ids := 0
-	f.svc = domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
+	f.svc = games.NewService(games.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
-	g, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{
+	g, err := f.svc.CreateGame(t.Context(), games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"}}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
 		t.Fatal(err)
@@ -58,16 +59,16 @@ func newFixtureWith(t *testing.T, ann domain.User) *fixture {
 	return f
 }
 
-func seat(g domain.Game, c string) domain.Credentials {
+func seat(g games.Game, c string) games.Credentials {
 	s, _ := g.Seat(c)
-	return domain.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
+	return games.Credentials{GameID: g.ID, Seat: &c, LinkVersion: s.TokenVersion}
 }
 
-var creator = domain.Credentials{UserID: creatorID, UserEmail: "org@example.org"}
+var creator = games.Credentials{UserID: creatorID, UserEmail: "org@example.org"}
 
 // present renders the change as its new version and ply: enough to tell
 // one stored response from another.
-func present(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+func present(a games.Actor, before *games.Game, done *games.Submitted, now time.Time) (domain.Response, error) {
 	return domain.Response{Status: 201, Body: fmt.Appendf(nil, "v%d ply %d", done.Game.Version, done.Game.Ply())}, nil
 }
 
@@ -93,7 +94,7 @@ func TestServiceCreateGame(t *testing.T) {
 		t.Errorf("queued %q, want %q", kinds, want)
 	}
 	// A spec the domain refuses stores nothing.
-	if _, err := f.svc.CreateGame(t.Context(), domain.NewGameSpec{Players: []domain.Player{{Name: "Solo", Email: "solo@example.org"}}}, creatorID); code(err) != domain.CodeInvalidInput {
+	if _, err := f.svc.CreateGame(t.Context(), games.NewGameSpec{Players: []games.Player{{Name: "Solo", Email: "solo@example.org"}}}, creatorID); code(err) != domain.CodeInvalidInput {
 		t.Errorf("one player: %v, want %s", err, domain.CodeInvalidInput)
 	}
 	if n := len(f.store.Queued()); n != 2 {
@@ -104,29 +105,29 @@ func TestServiceCreateGame(t *testing.T) {
 func TestServiceSubmitTurn(t *testing.T) {
 	tests := []struct {
 		name     string
-		by       func(g domain.Game) domain.Credentials
+		by       func(g games.Game) games.Credentials
 		ply      int
 		turn     string
 		wantCode string // "" for success
 	}{
-		{name: "the seat to move", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, turn: opening},
-		{name: "the mover's account", by: func(domain.Game) domain.Credentials {
-			return domain.Credentials{UserID: annID, UserEmail: "ann@example.org"}
+		{name: "the seat to move", by: func(g games.Game) games.Credentials { return seat(g, white) }, turn: opening},
+		{name: "the mover's account", by: func(games.Game) games.Credentials {
+			return games.Credentials{UserID: annID, UserEmail: "ann@example.org"}
 		}, turn: opening},
-		{name: "stale ply", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, ply: 1, turn: opening,
+		{name: "stale ply", by: func(g games.Game) games.Credentials { return seat(g, white) }, ply: 1, turn: opening,
 			wantCode: domain.CodeStalePly},
-		{name: "wrong seat", by: func(g domain.Game) domain.Credentials { return seat(g, black) }, turn: opening,
+		{name: "wrong seat", by: func(g games.Game) games.Credentials { return seat(g, black) }, turn: opening,
 			wantCode: domain.CodeNotYourTurn},
-		{name: "not a player", by: func(domain.Game) domain.Credentials { return creator }, turn: opening,
+		{name: "not a player", by: func(games.Game) games.Credentials { return creator }, turn: opening,
 			wantCode: domain.CodeForbidden},
-		{name: "illegal turn", by: func(g domain.Game) domain.Credentials { return seat(g, white) }, turn: "e5e1",
+		{name: "illegal turn", by: func(g games.Game) games.Credentials { return seat(g, white) }, turn: "e5e1",
 			wantCode: domain.CodeIllegalTurn},
-		{name: "link of another game", by: func(g domain.Game) domain.Credentials {
+		{name: "link of another game", by: func(g games.Game) games.Credentials {
 			c := seat(g, white)
 			c.GameID = "g_other"
 			return c
 		}, turn: opening, wantCode: domain.CodeWrongGame},
-		{name: "replaced link", by: func(g domain.Game) domain.Credentials {
+		{name: "replaced link", by: func(g games.Game) games.Credentials {
 			c := seat(g, white)
 			c.LinkVersion--
 			return c
@@ -136,7 +137,7 @@ func TestServiceSubmitTurn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.now = t0.Add(time.Minute)
-			resp, replayed, err := f.svc.SubmitTurn(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)},
+			resp, replayed, err := f.svc.SubmitTurn(t.Context(), games.GameRequest{GameID: f.game.ID, By: tt.by(f.game)},
 				tt.ply, tt.turn, present)
 			g, gerr := f.store.Game(t.Context(), f.game.ID)
 			if gerr != nil {
@@ -170,7 +171,7 @@ func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	idem := &domain.Idempotency{Scope: "seat", Key: "k1", Fingerprint: []byte("turn 1")}
-	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, white), Idem: idem}
+	r := games.GameRequest{GameID: f.game.ID, By: seat(f.game, white), Idem: idem}
 	first, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, present)
 	if err != nil || replayed {
 		t.Fatalf("first: %v, replayed %v", err, replayed)
@@ -200,16 +201,16 @@ func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
 func TestServiceResign(t *testing.T) {
 	tests := []struct {
 		name     string
-		by       func(g domain.Game) domain.Credentials
+		by       func(g games.Game) games.Credentials
 		wantCode string
 	}{
-		{name: "a player, not on his turn", by: func(g domain.Game) domain.Credentials { return seat(g, black) }},
-		{name: "the creator, not a player", by: func(domain.Game) domain.Credentials { return creator }, wantCode: domain.CodeForbidden},
+		{name: "a player, not on his turn", by: func(g games.Game) games.Credentials { return seat(g, black) }},
+		{name: "the creator, not a player", by: func(games.Game) games.Credentials { return creator }, wantCode: domain.CodeForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			_, _, err := f.svc.Resign(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present)
+			_, _, err := f.svc.Resign(t.Context(), games.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present)
 			g, _ := f.store.Game(t.Context(), f.game.ID)
 			if tt.wantCode != "" {
 				if code(err) != tt.wantCode || g.Over() {
@@ -220,7 +221,7 @@ func TestServiceResign(t *testing.T) {
 			if err != nil || !g.Over() || stateOf(t, g).Result.Winner != less.SideOf(less.White) {
 				t.Errorf("err = %v, result %+v; want White to win", err, stateOf(t, g).Result)
 			}
-			if _, _, err := f.svc.Resign(t.Context(), domain.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present); code(err) != domain.CodeGameOver {
+			if _, _, err := f.svc.Resign(t.Context(), games.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present); code(err) != domain.CodeGameOver {
 				t.Errorf("resigning again: %v, want %s", err, domain.CodeGameOver)
 			}
 		})
@@ -230,15 +231,15 @@ func TestServiceResign(t *testing.T) {
 func TestServiceRotateSeat(t *testing.T) {
 	tests := []struct {
 		name     string
-		by       func(g domain.Game) domain.Credentials
+		by       func(g games.Game) games.Credentials
 		wantCode string
 		// wantBudgeted: the new link's mail counts against ann's budget
 		// (it is not her own doing).
 		wantBudgeted bool
 	}{
-		{name: "the seat itself", by: func(g domain.Game) domain.Credentials { return seat(g, white) }},
-		{name: "the creator", by: func(domain.Game) domain.Credentials { return creator }, wantBudgeted: true},
-		{name: "another seat", by: func(g domain.Game) domain.Credentials { return seat(g, black) }, wantCode: domain.CodeForbidden},
+		{name: "the seat itself", by: func(g games.Game) games.Credentials { return seat(g, white) }},
+		{name: "the creator", by: func(games.Game) games.Credentials { return creator }, wantBudgeted: true},
+		{name: "another seat", by: func(g games.Game) games.Credentials { return seat(g, black) }, wantCode: domain.CodeForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,7 +270,7 @@ func TestServiceRotateSeat(t *testing.T) {
 func TestServiceRotateSpectatorLink(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	watch := domain.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
+	watch := games.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
 	if _, _, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, watch); code(err) != domain.CodeForbidden {
 		t.Errorf("a spectator rotates: %v, want %s", err, domain.CodeForbidden)
 	}
@@ -285,7 +286,7 @@ func TestServiceRotateSpectatorLink(t *testing.T) {
 func TestServiceReadGame(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	stranger := domain.Credentials{UserID: 99, UserEmail: "eve@example.org"}
+	stranger := games.Credentials{UserID: 99, UserEmail: "eve@example.org"}
 	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, stranger); code(err) != domain.CodeForbidden {
 		t.Errorf("a stranger reads: %v, want %s", err, domain.CodeForbidden)
 	}
@@ -296,7 +297,7 @@ func TestServiceReadGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := domain.PreviewTurn(g, a, "e5e1"); code(err) != domain.CodeIllegalTurn {
+	if _, _, err := games.PreviewTurn(g, a, "e5e1"); code(err) != domain.CodeIllegalTurn {
 		t.Errorf("preview of an illegal turn: %v, want %s", err, domain.CodeIllegalTurn)
 	}
 }
@@ -305,19 +306,19 @@ func TestServiceReadGame(t *testing.T) {
 // from a fresh read; after OptimisticAttempts races it is computed inside
 // the unit of work.
 func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
-	for races := range domain.OptimisticAttempts + 1 {
+	for races := range games.OptimisticAttempts + 1 {
 		t.Run(fmt.Sprint(races), func(t *testing.T) {
 			f := newFixture(t)
 			ctx := t.Context()
 			calls := 0
-			_, _, err := domain.UpdateGame(ctx, f.store, nil, domain.GameUpdate{GameID: f.game.ID, Now: t0,
-				Compute: func(g domain.Game) (domain.GameChange, error) {
+			_, _, err := games.UpdateGame(ctx, f.store, nil, games.GameUpdate{GameID: f.game.ID, Now: t0,
+				Compute: func(g games.Game) (games.GameChange, error) {
 					calls++
 					if calls <= races {
 						overtake(ctx, t, f)
 					}
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: ptr(white)}, 0, opening, t0)
-					return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+					sub, err := games.SubmitTurn(g, games.Actor{SeatColor: ptr(white)}, 0, opening, t0)
+					return games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 				}})
 			if err != nil {
 				t.Fatal(err)
@@ -335,10 +336,10 @@ func TestUpdateGameRetriesWhenOvertaken(t *testing.T) {
 func TestUpdateGameOvertakenByItsOwnRetry(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	r := domain.GameRequest{GameID: f.game.ID, By: seat(f.game, white),
+	r := games.GameRequest{GameID: f.game.ID, By: seat(f.game, white),
 		Idem: &domain.Idempotency{Scope: "seat", Key: "k", Fingerprint: []byte("turn")}}
 	calls := 0
-	racing := func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+	racing := func(a games.Actor, before *games.Game, done *games.Submitted, now time.Time) (domain.Response, error) {
 		calls++
 		if calls == 1 { // the retry arrives while the first is computed
 			if _, replayed, err := f.svc.SubmitTurn(ctx, r, 0, opening, present); err != nil || replayed {
@@ -388,12 +389,12 @@ func TestServiceVacations(t *testing.T) {
 	day := 24 * time.Hour
 	tests := []struct {
 		name     string
-		period   domain.Period
+		period   games.Period
 		wantCode string
 	}{
-		{name: "next week", period: domain.Period{Start: t0.Add(7 * day), End: t0.Add(10 * day)}},
-		{name: "overlapping it", period: domain.Period{Start: t0.Add(8 * day), End: t0.Add(9 * day)}, wantCode: domain.CodeInvalidVacation},
-		{name: "ends before it starts", period: domain.Period{Start: t0.Add(20 * day), End: t0.Add(19 * day)}, wantCode: domain.CodeInvalidVacation},
+		{name: "next week", period: games.Period{Start: t0.Add(7 * day), End: t0.Add(10 * day)}},
+		{name: "overlapping it", period: games.Period{Start: t0.Add(8 * day), End: t0.Add(9 * day)}, wantCode: domain.CodeInvalidVacation},
+		{name: "ends before it starts", period: games.Period{Start: t0.Add(20 * day), End: t0.Add(19 * day)}, wantCode: domain.CodeInvalidVacation},
 	}
 	for _, tt := range tests {
 		_, err := f.svc.DeclareVacation(ctx, ann, tt.period)
@@ -418,9 +419,9 @@ func TestServiceVacations(t *testing.T) {
 func TestServiceTickGame(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
+	g, err := f.svc.CreateGame(ctx, games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: openWalls}.Map()}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}

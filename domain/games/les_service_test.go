@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/memstore"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -22,11 +23,11 @@ func TestServicePlaysLesGames(t *testing.T) {
 			ctx := t.Context()
 			store := memstore.New(domain.User{ID: creatorID, Email: "org@example.org"})
 			now := t0
-			svc := domain.NewService(domain.ServiceConfig{Store: store, Now: func() time.Time { return now }})
-			g, err := svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: "les",
+			svc := games.NewService(games.ServiceConfig{Store: store, Now: func() time.Time { return now }})
+			g, err := svc.CreateGame(ctx, games.NewGameSpec{Ruleset: "les",
 				Params:  map[string]string{"size": fmt.Sprint(gc.Size)},
-				Players: []domain.Player{{Name: "Sue", Email: "sue@example.org"}, {Name: "Cho", Email: "cho@example.org"}},
-				Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour}}, creatorID)
+				Players: []games.Player{{Name: "Sue", Email: "sue@example.org"}, {Name: "Cho", Email: "cho@example.org"}},
+				Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 72 * time.Hour}}, creatorID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +37,7 @@ func TestServicePlaysLesGames(t *testing.T) {
 			plies := append([]string{gc.Setup, gc.Choice}, gc.Turns...)
 			for ply, text := range plies {
 				now = now.Add(time.Hour)
-				req := domain.GameRequest{GameID: g.ID, By: seat(g, g.ToMove())}
+				req := games.GameRequest{GameID: g.ID, By: seat(g, g.ToMove())}
 				if _, _, err := svc.SubmitTurn(ctx, req, ply, text, present); err != nil {
 					t.Fatalf("ply %d %q by %s: %v", ply, text, g.ToMove(), err)
 				}
@@ -94,10 +95,10 @@ func TestServiceLesTimeOut(t *testing.T) {
 	ctx := t.Context()
 	store := memstore.New(domain.User{ID: creatorID, Email: "org@example.org"})
 	now := t0
-	svc := domain.NewService(domain.ServiceConfig{Store: store, Now: func() time.Time { return now }})
-	g, err := svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: "les",
-		Players: []domain.Player{{Name: "Sue", Email: "sue@example.org"}, {Name: "Cho", Email: "cho@example.org"}},
-		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, creatorID)
+	svc := games.NewService(games.ServiceConfig{Store: store, Now: func() time.Time { return now }})
+	g, err := svc.CreateGame(ctx, games.NewGameSpec{Ruleset: "les",
+		Players: []games.Player{{Name: "Sue", Email: "sue@example.org"}, {Name: "Cho", Email: "cho@example.org"}},
+		Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}}, creatorID)
 	if err != nil {
 		t.Fatal(err)
 	}

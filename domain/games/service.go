@@ -1,22 +1,21 @@
-package domain
+package games
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
-// Service holds the use cases: each reads through the store, asks the
-// rules, and writes what a change does in one unit of work. The edges (the
+// Service holds the use cases of games: each reads through the store, asks
+// the rules, and writes what a change does in one unit of work. The edges (the
 // HTTP API, the scheduler) authenticate, decode, and call it.
 type Service struct {
 	store   Store
-	limiter RateLimiter
-	mail    *MailPolicy
+	limiter domain.RateLimiter
+	mail    *domain.MailPolicy
 	now     func() time.Time
 	newID   func(prefix string) string
 	random  func() uint64
@@ -36,13 +35,13 @@ type ServiceConfig struct {
 	Random func() uint64
 	// Limiter keeps the rate limits of the use cases that need one (turns
 	// by email, see PlayByReply); nil means the Store, if it is one.
-	Limiter RateLimiter
+	Limiter domain.RateLimiter
 	// MailLimits are the mail policy's numbers (see MailPolicy); zero
 	// fields mean the defaults.
-	MailLimits MailLimits
+	MailLimits domain.MailLimits
 	// Mail, if set, is the mail policy, shared with the other aggregates'
 	// services; MailLimits are then unused.
-	Mail *MailPolicy
+	Mail *domain.MailPolicy
 	// Replies bound the replies by email PlayByReply reads; a zero rate
 	// is DefaultReplyLimits'.
 	Replies ReplyLimits
@@ -51,18 +50,18 @@ type ServiceConfig struct {
 // NewService builds the use cases on a store.
 func NewService(cfg ServiceConfig) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		mail: NewMailPolicy(cfg.MailLimits)}
-	if l, ok := cfg.Store.(RateLimiter); ok && s.limiter == nil {
+		mail: domain.NewMailPolicy(cfg.MailLimits)}
+	if l, ok := cfg.Store.(domain.RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}
 	if cfg.Mail != nil {
 		s.mail = cfg.Mail
 	}
 	if s.newID == nil {
-		s.newID = NewID
+		s.newID = domain.NewID
 	}
 	if s.random == nil {
-		s.random = RandomUint64
+		s.random = domain.RandomUint64
 	}
 	s.replyLimits = cfg.Replies
 	if s.replyLimits.Seat.N <= 0 || s.replyLimits.Seat.Per <= 0 {
@@ -72,29 +71,6 @@ func NewService(cfg ServiceConfig) *Service {
 		s.replyLimits.Others = DefaultReplyLimits.Others
 	}
 	return s
-}
-
-// NewID returns a random identifier with a prefix. Ids are public (they
-// appear in links); access is granted by tokens, never by knowing an id.
-func NewID(prefix string) string {
-	return prefix + "_" + RandomToken(12)
-}
-
-// RandomToken is n random bytes from crypto/rand, in lower-case base32
-// without padding: URL-safe, and easy to read out of an email.
-func RandomToken(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return base32Lower.EncodeToString(b)
-}
-
-var base32Lower = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// RandomUint64 draws a number from crypto/rand.
-func RandomUint64() uint64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
 }
 
 // Credentials are what a caller's token proves: an account (UserID and
@@ -113,7 +89,9 @@ type Credentials struct {
 // A link must name this game and be its current version: a replaced link
 // is refused like an expired one.
 func (c Credentials) ActorIn(g *Game) (Actor, error) {
-	wrongGame := func() error { return Errorf(KindForbidden, CodeWrongGame, "This link is for another game.") }
+	wrongGame := func() error {
+		return domain.Errorf(domain.KindForbidden, domain.CodeWrongGame, "This link is for another game.")
+	}
 	switch {
 	case c.Seat != nil:
 		if c.GameID != g.ID {
@@ -124,7 +102,7 @@ func (c Credentials) ActorIn(g *Game) (Actor, error) {
 			return Actor{}, wrongGame()
 		}
 		if seat.TokenVersion != c.LinkVersion {
-			return Actor{}, Errorf(KindUnauthorized, CodeLinkReplaced,
+			return Actor{}, domain.Errorf(domain.KindUnauthorized, domain.CodeLinkReplaced,
 				"This move link was replaced by a newer one: use the link in the latest email.")
 		}
 		color := *c.Seat
@@ -134,7 +112,7 @@ func (c Credentials) ActorIn(g *Game) (Actor, error) {
 			return Actor{}, wrongGame()
 		}
 		if g.WatchVersion != c.LinkVersion {
-			return Actor{}, Errorf(KindUnauthorized, CodeLinkReplaced,
+			return Actor{}, domain.Errorf(domain.KindUnauthorized, domain.CodeLinkReplaced,
 				"This spectator link was replaced by a newer one: ask a player for the new one.")
 		}
 		return Actor{Spectator: true}, nil
@@ -146,14 +124,14 @@ func (c Credentials) ActorIn(g *Game) (Actor, error) {
 // Presenter renders the response to a change to a game, which is stored
 // with it for an idempotent request: before is the game as read, done
 // what the change did, now its time. It must be free of side effects.
-type Presenter func(a Actor, before *Game, done *Submitted, now time.Time) (Response, error)
+type Presenter func(a Actor, before *Game, done *Submitted, now time.Time) (domain.Response, error)
 
 // GameRequest is who asks for a change to which game, and the request's
 // Idempotency-Key if it has one.
 type GameRequest struct {
 	GameID string
 	By     Credentials
-	Idem   *Idempotency
+	Idem   *domain.Idempotency
 	// Hold, if set, runs before the change is written (see GameUpdate).
 	Hold func(context.Context)
 }
@@ -169,7 +147,7 @@ func (s *Service) CreateGame(ctx context.Context, spec NewGameSpec, creatorID in
 // before, the stored response (Replayed; Game is then zero).
 type GameCreated struct {
 	Game     Game
-	Response Response
+	Response domain.Response
 	Replayed bool
 }
 
@@ -177,8 +155,8 @@ type GameCreated struct {
 // Idempotency-Key (idem) a retry of the same request gets the response
 // present gave the first one instead of a second game (and second
 // invitations), in the same unit of work.
-func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorID int64, idem *Idempotency,
-	present func(*Game) (Response, error)) (GameCreated, error) {
+func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorID int64, idem *domain.Idempotency,
+	present func(*Game) (domain.Response, error)) (GameCreated, error) {
 	now := s.now()
 	var created Created
 	var done GameCreated
@@ -210,7 +188,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 		if err := FillLocales(ctx, tx, &created.Game); err != nil {
 			return err
 		}
-		if err := tx.InsertGame(ctx, &created, Cause{By: creator}, now); err != nil {
+		if err := tx.InsertGame(ctx, &created, domain.Cause{By: creator}, now); err != nil {
 			return err
 		}
 		done.Game = created.Game
@@ -223,7 +201,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 		return tx.StoreResponse(ctx, *idem, done.Response, now)
 	}
 	if err := s.transactAgain(ctx, work); err != nil {
-		if _, ok := ErrorOf(err); ok {
+		if _, ok := domain.ErrorOf(err); ok {
 			return GameCreated{}, err
 		}
 		return GameCreated{}, fmt.Errorf("create game: %w", err)
@@ -256,7 +234,7 @@ func (s *Service) ReadGame(ctx context.Context, id string, by Credentials) (Game
 		return Game{}, Actor{}, err
 	}
 	if !a.CanRead(&g) {
-		return Game{}, Actor{}, Errorf(KindForbidden, CodeForbidden, "You neither play in nor created this game.")
+		return Game{}, Actor{}, domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "You neither play in nor created this game.")
 	}
 	return g, a, nil
 }
@@ -268,7 +246,7 @@ func (s *Service) Turns(ctx context.Context, id string) ([]StoredTurn, error) {
 
 // GameMail lists how the emails of a game fared, for its players and its
 // creator (the caller checks who asks).
-func (s *Service) GameMail(ctx context.Context, id string) ([]NoticeDelivery, error) {
+func (s *Service) GameMail(ctx context.Context, id string) ([]domain.NoticeDelivery, error) {
 	return s.store.GameMail(ctx, id)
 }
 
@@ -294,21 +272,21 @@ func (s *Service) Suppress(ctx context.Context, email string) error {
 // notices it causes and the response present renders commit together.
 // replayed says the Idempotency-Key was used before and resp is the stored
 // response.
-func (s *Service) SubmitTurn(ctx context.Context, r GameRequest, ply int, turn string, present Presenter) (resp Response, replayed bool, err error) {
+func (s *Service) SubmitTurn(ctx context.Context, r GameRequest, ply int, turn string, present Presenter) (resp domain.Response, replayed bool, err error) {
 	return s.playOrResign(ctx, r, present, func(g Game, a Actor, now time.Time) (Submitted, error) {
 		return SubmitTurn(g, a, ply, turn, now)
 	})
 }
 
 // Resign ends the game: the caller's side loses.
-func (s *Service) Resign(ctx context.Context, r GameRequest, present Presenter) (resp Response, replayed bool, err error) {
+func (s *Service) Resign(ctx context.Context, r GameRequest, present Presenter) (resp domain.Response, replayed bool, err error) {
 	return s.playOrResign(ctx, r, present, func(g Game, a Actor, now time.Time) (Submitted, error) {
 		return Resign(g, a, now)
 	})
 }
 
 func (s *Service) playOrResign(ctx context.Context, r GameRequest, present Presenter,
-	change func(Game, Actor, time.Time) (Submitted, error)) (Response, bool, error) {
+	change func(Game, Actor, time.Time) (Submitted, error)) (domain.Response, bool, error) {
 	now := s.now()
 	return s.updateGame(ctx, GameUpdate{GameID: r.GameID, Idem: r.Idem, Now: now, Hold: r.Hold,
 		Authorize: func(g *Game) error {
@@ -347,11 +325,11 @@ func (s *Service) RotateSeat(ctx context.Context, id string, by Credentials, col
 		}
 		// The renewal is the player's own doing when he asks for it, with
 		// his link or his account; else the creator's.
-		cause := Cause{By: a.UserEmail}
+		cause := domain.Cause{By: a.UserEmail}
 		if seat, ok := g.Seat(color); ok && slices.Contains(a.Seats(&g), color) {
 			cause.By = seat.Email
 		}
-		return GameChange{Game: ng, Notices: []Notice{notice}, Cause: cause}, nil
+		return GameChange{Game: ng, Notices: []domain.Notice{notice}, Cause: cause}, nil
 	}})
 	return err
 }

@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // The rematch of a finished game: the players swap colours on the same
@@ -18,12 +19,12 @@ func TestServiceRematch(t *testing.T) {
 	if _, err := f.svc.Rematch(ctx, f.game.ID, seat(f.game, white)); code(err) != domain.CodeGameNotOver {
 		t.Fatalf("rematch of a running game: %v, want %s", err, domain.CodeGameNotOver)
 	}
-	if _, _, err := f.svc.Resign(ctx, domain.GameRequest{GameID: f.game.ID, By: seat(f.game, black)}, present); err != nil {
+	if _, _, err := f.svc.Resign(ctx, games.GameRequest{GameID: f.game.ID, By: seat(f.game, black)}, present); err != nil {
 		t.Fatal(err)
 	}
-	spectator := domain.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
-	stranger := domain.Credentials{UserID: 99, UserEmail: "eve@example.org"}
-	for _, by := range []domain.Credentials{spectator, stranger} {
+	spectator := games.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
+	stranger := games.Credentials{UserID: 99, UserEmail: "eve@example.org"}
+	for _, by := range []games.Credentials{spectator, stranger} {
 		if _, err := f.svc.Rematch(ctx, f.game.ID, by); code(err) != domain.CodeForbidden {
 			t.Errorf("rematch by %+v: %v, want forbidden", by, err)
 		}
@@ -57,7 +58,7 @@ func TestServiceRematch(t *testing.T) {
 		t.Errorf("queued %q, want %q", invited, want)
 	}
 	// Ann and the creator asking later get the same game, and nothing more is sent.
-	for _, by := range []domain.Credentials{seat(f.game, white), creator} {
+	for _, by := range []games.Credentials{seat(f.game, white), creator} {
 		again, err := f.svc.Rematch(ctx, f.game.ID, by)
 		if wantSeat := map[bool]string{true: "black", false: ""}[by.Seat != nil]; err != nil || again.Created || again.Game.ID != r.ID || again.Seat != wantSeat {
 			t.Errorf("rematch asked again by %+v: %+v, %v, want %s", by, again.Game.ID, err, r.ID)
@@ -71,10 +72,10 @@ func TestServiceRematch(t *testing.T) {
 // In the four-player game each team takes the other team's seats: partners
 // stay partners, and everyone changes side.
 func TestRematchPlayersOfFour(t *testing.T) {
-	g := domain.Game{Seats: []domain.Seat{{Color: "yellow", Player: domain.Player{Name: "Yan"}}, {Color: "black", Player: domain.Player{Name: "Bea"}},
-		{Color: "white", Player: domain.Player{Name: "Wim"}}, {Color: "red", Player: domain.Player{Name: "Rae"}}}}
+	g := games.Game{Seats: []games.Seat{{Color: "yellow", Player: games.Player{Name: "Yan"}}, {Color: "black", Player: games.Player{Name: "Bea"}},
+		{Color: "white", Player: games.Player{Name: "Wim"}}, {Color: "red", Player: games.Player{Name: "Rae"}}}}
 	var names []string
-	for _, p := range domain.RematchPlayers(&g) {
+	for _, p := range games.RematchPlayers(&g) {
 		names = append(names, p.Name)
 	}
 	// Yan and Wim were the yellow-white team; now they are black and red.

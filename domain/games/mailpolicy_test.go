@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -40,8 +41,8 @@ func asRequester(ctx context.Context, caller, client string) context.Context {
 // scheduler, which acts for nobody, is not limited, nor is a game's course
 // (turns), nor mail to the caller himself.
 func TestMailPolicySenderLimits(t *testing.T) {
-	newGame := func(i int, to string) domain.NewGameSpec {
-		return domain.NewGameSpec{Players: []domain.Player{{Name: "Org", Email: "org@example.org"},
+	newGame := func(i int, to string) games.NewGameSpec {
+		return games.NewGameSpec{Players: []games.Player{{Name: "Org", Email: "org@example.org"},
 			{Name: fmt.Sprint("P", i), Email: to}}, Params: less.Params{Walls: openWalls}.Map()}
 	}
 	t.Run("requests per caller", func(t *testing.T) {
@@ -73,8 +74,8 @@ func TestMailPolicySenderLimits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		white := domain.Credentials{UserID: creatorID, UserEmail: "org@example.org"}
-		if _, _, err := f.svc.SubmitTurn(ctx, domain.GameRequest{GameID: g.ID, By: white}, 0, opening, present); err != nil {
+		white := games.Credentials{UserID: creatorID, UserEmail: "org@example.org"}
+		if _, _, err := f.svc.SubmitTurn(ctx, games.GameRequest{GameID: g.ID, By: white}, 0, opening, present); err != nil {
 			t.Errorf("a turn by the limited caller: %v", err)
 		}
 		// The scheduler (no requester) is not limited.
@@ -143,7 +144,7 @@ func TestMailPolicySenderLimits(t *testing.T) {
 			}
 		}
 		queued := len(f.store.Queued())
-		if _, _, err := f.svc.SubmitTurn(ctx, domain.GameRequest{GameID: g.ID, By: creator}, 0, opening, present); err != nil {
+		if _, _, err := f.svc.SubmitTurn(ctx, games.GameRequest{GameID: g.ID, By: creator}, 0, opening, present); err != nil {
 			t.Fatalf("a turn once the stranger's allowance is spent: %v", err)
 		}
 		if after, _ := f.store.Game(t.Context(), g.ID); after.Ply() != 1 || len(f.store.Queued()) != queued {
@@ -161,7 +162,7 @@ func TestMailPolicyMailbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, to := range []string{"sv@example.org", "sv+1@example.org", "SV+2@example.org", "sv+bar@example.org"} {
-		spec := domain.NewGameSpec{Players: []domain.Player{{Name: "Org", Email: "org@example.org"}, {Name: "Sv", Email: to}},
+		spec := games.NewGameSpec{Players: []games.Player{{Name: "Org", Email: "org@example.org"}, {Name: "Sv", Email: to}},
 			Params: less.Params{Walls: openWalls}.Map()}
 		if _, err := f.svc.CreateGame(ctx, spec, creatorID); code(err) != domain.CodeAddressSuppressed {
 			t.Errorf("inviting %s: %v, want %s", to, err, domain.CodeAddressSuppressed)
@@ -169,13 +170,13 @@ func TestMailPolicyMailbox(t *testing.T) {
 	}
 	budget := domain.DefaultMailLimits.RecipientPerDay
 	for i := range budget {
-		spec := domain.NewGameSpec{Players: []domain.Player{{Name: "Org", Email: "org@example.org"},
+		spec := games.NewGameSpec{Players: []games.Player{{Name: "Org", Email: "org@example.org"},
 			{Name: "V", Email: fmt.Sprintf("v+%d@example.org", i)}}, Params: less.Params{Walls: openWalls}.Map()}
 		if _, err := f.svc.CreateGame(ctx, spec, creatorID); err != nil {
 			t.Fatalf("invitation %d: %v", i, err)
 		}
 	}
-	spec := domain.NewGameSpec{Players: []domain.Player{{Name: "Org", Email: "org@example.org"}, {Name: "V", Email: "v@example.org"}},
+	spec := games.NewGameSpec{Players: []games.Player{{Name: "Org", Email: "org@example.org"}, {Name: "V", Email: "v@example.org"}},
 		Params: less.Params{Walls: openWalls}.Map()}
 	if _, err := f.svc.CreateGame(ctx, spec, creatorID); code(err) != domain.CodeRecipientBudgetSpent {
 		t.Errorf("invitation %d to one mailbox: %v, want %s", budget, err, domain.CodeRecipientBudgetSpent)
@@ -187,12 +188,12 @@ func TestMailPolicyMailbox(t *testing.T) {
 // tournaments' TestOneMailboxOnePlace for an event's places).
 func TestOneMailboxOnePlace(t *testing.T) {
 	f := newFixture(t)
-	spec := domain.NewGameSpec{Players: []domain.Player{{Name: "A", Email: "vic+w@example.org"}, {Name: "B", Email: "vic+b@example.org"}},
+	spec := games.NewGameSpec{Players: []games.Player{{Name: "A", Email: "vic+w@example.org"}, {Name: "B", Email: "vic+b@example.org"}},
 		Params: less.Params{Walls: openWalls}.Map()}
 	if _, err := f.svc.CreateGame(t.Context(), spec, creatorID); code(err) != domain.CodeDuplicateAddress {
 		t.Errorf("two seats of one mailbox: %v, want %s", err, domain.CodeDuplicateAddress)
 	}
-	spec.Players = []domain.Player{{Name: "A", Email: "org+w@example.org"}, {Name: "B", Email: "org@example.org"}}
+	spec.Players = []games.Player{{Name: "A", Email: "org+w@example.org"}, {Name: "B", Email: "org@example.org"}}
 	if _, err := f.svc.CreateGame(t.Context(), spec, creatorID); err != nil {
 		t.Errorf("the creator's own seats: %v", err)
 	}

@@ -1,9 +1,10 @@
-package domain
+package games
 
 import (
 	"slices"
 	"time"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/internal/text"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
@@ -126,7 +127,7 @@ type NewGameSpec struct {
 type Created struct {
 	Game    Game
 	History []ruleset.Played // automatic passes at the start, if any
-	Notices []Notice
+	Notices []domain.Notice
 }
 
 // CreateGame validates the spec and builds the game: the rules check their
@@ -136,7 +137,7 @@ type Created struct {
 // away gives the vacations of the players (by seat: the spec's players in
 // turn order), which move deadlines when the game allows vacations.
 func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, randomSeed uint64, away Away) (Created, error) {
-	rs, err := RulesetNamed(spec.Ruleset)
+	rs, err := domain.RulesetNamed(spec.Ruleset)
 	if err != nil {
 		return Created{}, err
 	}
@@ -150,7 +151,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	}
 	n := len(spec.Players)
 	if n < 1 || n > len(Clock{}.Banks) {
-		return Created{}, Errorf(KindInvalid, CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
+		return Created{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "a game has 2 or 4 players, not %d", n)
 	}
 	players := make([]Player, n)
 	for i := range spec.Players {
@@ -164,8 +165,8 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 		// himself (to try something out, or to test the server): that mail
 		// goes to nobody else.
 		for _, q := range players[:i] {
-			if Mailbox(q.Email) == Mailbox(p.Email) && Mailbox(p.Email) != Mailbox(spec.Creator) {
-				return Created{}, Errorf(KindInvalid, CodeDuplicateAddress, "%s has two seats in this game", p.Email)
+			if domain.Mailbox(q.Email) == domain.Mailbox(p.Email) && domain.Mailbox(p.Email) != domain.Mailbox(spec.Creator) {
+				return Created{}, domain.Errorf(domain.KindInvalid, domain.CodeDuplicateAddress, "%s has two seats in this game", p.Email)
 			}
 		}
 		players[i] = p
@@ -174,7 +175,7 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	// options and the set-up position, and name the seats' colours.
 	rules, history, err := rs.Start(ruleset.Options{Players: n, Seed: randomSeed, Params: spec.Params})
 	if err != nil {
-		return Created{}, Classify(err)
+		return Created{}, domain.Classify(err)
 	}
 	tc, err := spec.Time.Normalize(n)
 	if err != nil {
@@ -187,9 +188,9 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 	g := Game{ID: id, CreatorID: creatorID, Seats: seats, Rules: rules, Away: away, Tournament: spec.Tournament,
 		Version: 1, CreatedAt: now, UpdatedAt: now}
 	g.startClock(tc, now)
-	notices := make([]Notice, 0, n)
+	notices := make([]domain.Notice, 0, n)
 	for _, s := range seats {
-		notices = append(notices, Notice{Kind: NoticeInvitation, GameID: id, Color: s.Color, Ply: g.Ply()})
+		notices = append(notices, domain.Notice{Kind: domain.NoticeInvitation, GameID: id, Color: s.Color, Ply: g.Ply()})
 	}
 	notices = append(notices, AfterPly(&g, history)...)
 	return Created{Game: g, History: history, Notices: notices}, nil
@@ -197,14 +198,14 @@ func CreateGame(spec NewGameSpec, id string, creatorID int64, now time.Time, ran
 
 func CheckPlayer(p Player) (Player, error) {
 	var err error
-	if p.Name, err = CheckName(p.Name); err != nil {
+	if p.Name, err = domain.CheckName(p.Name); err != nil {
 		return Player{}, err
 	}
-	if p.Email, err = NormalizeEmail(p.Email); err != nil {
+	if p.Email, err = domain.NormalizeEmail(p.Email); err != nil {
 		return Player{}, err
 	}
 	if p.Locale != "" { // "" means the player's own choice: his account's, or the default
-		if p.Locale, err = CheckLocale(p.Locale); err != nil {
+		if p.Locale, err = domain.CheckLocale(p.Locale); err != nil {
 			return Player{}, err
 		}
 	}
@@ -243,7 +244,7 @@ func (a Actor) Seats(g *Game) []string {
 // mover checks that the actor holds the seat to move.
 func (a Actor) mover(g *Game) error {
 	if g.Over() {
-		return &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
+		return &domain.Error{Kind: domain.KindConflict, Code: domain.CodeGameOver, Message: "the game is over"}
 	}
 	toMove := g.ToMove()
 	held := a.Seats(g)
@@ -251,16 +252,16 @@ func (a Actor) mover(g *Game) error {
 		return nil
 	}
 	if len(held) == 0 {
-		return Errorf(KindForbidden, CodeForbidden, "you do not play in this game")
+		return domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "you do not play in this game")
 	}
-	return Errorf(KindForbidden, CodeNotYourTurn, "it is %s's turn", toMove)
+	return domain.Errorf(domain.KindForbidden, domain.CodeNotYourTurn, "it is %s's turn", toMove)
 }
 
 // Submitted is the result of an accepted turn.
 type Submitted struct {
 	Game    Game
 	Played  []ruleset.Played // the turn and any automatic passes after it
-	Notices []Notice
+	Notices []domain.Notice
 }
 
 // SubmitTurn plays a turn for the actor. ply is the number of turns the
@@ -270,7 +271,7 @@ type Submitted struct {
 // on) learns that first: stale_ply, not "not your turn".
 func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submitted, error) {
 	if len(a.Seats(&g)) > 0 && !g.Over() && ply != g.Ply() {
-		return Submitted{}, Errorf(KindConflict, CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.Ply())
+		return Submitted{}, domain.Errorf(domain.KindConflict, domain.CodeStalePly, "the turn was made at ply %d but the game is at ply %d: reload the game", ply, g.Ply())
 	}
 	if err := a.mover(&g); err != nil {
 		return Submitted{}, err
@@ -279,7 +280,7 @@ func SubmitTurn(g Game, a Actor, ply int, turnText string, now time.Time) (Submi
 	mover := g.ToMove()
 	played, err := rules.Play(turnText)
 	if err != nil {
-		return Submitted{}, Classify(err)
+		return Submitted{}, domain.Classify(err)
 	}
 	g.charge(g.SeatIndex(mover), now)
 	if side := rules.Side(mover); side >= 0 && side < len(g.Clock.Streak) {
@@ -301,7 +302,7 @@ func PreviewTurn(g Game, a Actor, turnText string) (Rules, []ruleset.Played, err
 	rules := g.Rules.Clone()
 	played, err := rules.Play(turnText)
 	if err != nil {
-		return nil, nil, Classify(err)
+		return nil, nil, domain.Classify(err)
 	}
 	return rules, played, nil
 }
@@ -310,15 +311,15 @@ func PreviewTurn(g Game, a Actor, turnText string) (Rules, []ruleset.Played, err
 // any time, not only on his turn.
 func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 	if g.Over() {
-		return Submitted{}, &Error{Kind: KindConflict, Code: CodeGameOver, Message: "the game is over"}
+		return Submitted{}, &domain.Error{Kind: domain.KindConflict, Code: domain.CodeGameOver, Message: "the game is over"}
 	}
 	held := a.Seats(&g)
 	if len(held) == 0 {
-		return Submitted{}, Errorf(KindForbidden, CodeForbidden, "you do not play in this game")
+		return Submitted{}, domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "you do not play in this game")
 	}
 	rules := g.Rules.Clone()
 	if err := rules.Resign(held[0]); err != nil {
-		return Submitted{}, Classify(err)
+		return Submitted{}, domain.Classify(err)
 	}
 	g.Rules = rules
 	g.Version++
@@ -330,19 +331,19 @@ func Resign(g Game, a Actor, now time.Time) (Submitted, error) {
 // RotateSeat gives a seat a new move link: old links stop working and the
 // new one is emailed to the seat's player. The seat itself or the game's
 // creator may ask; nobody else ever sees the link.
-func RotateSeat(g Game, a Actor, c string, now time.Time) (Game, Notice, error) {
+func RotateSeat(g Game, a Actor, c string, now time.Time) (Game, domain.Notice, error) {
 	g.Seats = slices.Clone(g.Seats) // the caller's game keeps its seats
 	seat, ok := g.Seat(c)
 	if !ok {
-		return Game{}, Notice{}, Errorf(KindNotFound, CodeNotFound, "the game has no %s seat", text.Clip(c, 20))
+		return Game{}, domain.Notice{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "the game has no %s seat", text.Clip(c, 20))
 	}
 	if !slices.Contains(a.Seats(&g), c) && (a.UserID == 0 || a.UserID != g.CreatorID) {
-		return Game{}, Notice{}, Errorf(KindForbidden, CodeForbidden, "only the player of the seat or the game's creator may renew its link")
+		return Game{}, domain.Notice{}, domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "only the player of the seat or the game's creator may renew its link")
 	}
 	seat.TokenVersion++
 	g.Version++
 	g.UpdatedAt = now
-	return g, Notice{Kind: NoticeNewLink, GameID: g.ID, Color: c, Ply: g.Ply()}, nil
+	return g, domain.Notice{Kind: domain.NoticeNewLink, GameID: g.ID, Color: c, Ply: g.Ply()}, nil
 }
 
 // RotateSpectatorLink replaces the game's spectator link: old links stop
@@ -350,7 +351,7 @@ func RotateSeat(g Game, a Actor, c string, now time.Time) (Game, Notice, error) 
 // ones given the link; a spectator may not.
 func RotateSpectatorLink(g Game, a Actor, now time.Time) (Game, error) {
 	if len(a.Seats(&g)) == 0 && (a.UserID == 0 || a.UserID != g.CreatorID) {
-		return Game{}, Errorf(KindForbidden, CodeForbidden, "only the game's players and its creator may replace its spectator link")
+		return Game{}, domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "only the game's players and its creator may replace its spectator link")
 	}
 	g.WatchVersion++
 	g.Version++
@@ -360,18 +361,18 @@ func RotateSpectatorLink(g Game, a Actor, now time.Time) (Game, error) {
 
 // AfterPly decides whom to email after the game changed: everyone when it is
 // over, else the player to move (4p: only him).
-func AfterPly(g *Game, played []ruleset.Played) []Notice {
+func AfterPly(g *Game, played []ruleset.Played) []domain.Notice {
 	if g.Over() {
-		out := make([]Notice, 0, len(g.Seats))
+		out := make([]domain.Notice, 0, len(g.Seats))
 		for _, s := range g.Seats {
-			out = append(out, Notice{Kind: NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.Ply()})
+			out = append(out, domain.Notice{Kind: domain.NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.Ply()})
 		}
 		return out
 	}
 	if len(played) == 0 {
 		return nil
 	}
-	return []Notice{{Kind: NoticeYourTurn, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}}
+	return []domain.Notice{{Kind: domain.NoticeYourTurn, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}}
 }
 
 // SeatTeams orders the players of a team game by seat: the rules say which
@@ -384,14 +385,14 @@ func SeatTeams(rs ruleset.Ruleset, seed uint64, params map[string]string, teams 
 	}
 	rules, _, err := rs.Start(ruleset.Options{Players: n, Seed: seed, Params: params})
 	if err != nil {
-		return nil, Classify(err)
+		return nil, domain.Classify(err)
 	}
 	next := make([]int, len(teams))
 	players := make([]Player, 0, n)
 	for _, c := range rules.Colors() {
 		s := rules.Side(c)
 		if s < 0 || s >= len(teams) || next[s] >= len(teams[s]) {
-			return nil, Errorf(KindInvalid, CodeInvalidInput, "the teams do not fit the game's sides")
+			return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "the teams do not fit the game's sides")
 		}
 		players = append(players, teams[s][next[s]])
 		next[s]++
@@ -404,7 +405,7 @@ func SeatTeams(rs ruleset.Ruleset, seed uint64, params map[string]string, teams 
 func Adjudicate(g Game, now time.Time) (Submitted, error) {
 	rules := g.Rules.Clone()
 	if err := rules.Adjudicate(); err != nil {
-		return Submitted{}, Classify(err)
+		return Submitted{}, domain.Classify(err)
 	}
 	g.Rules = rules
 	g.Version++

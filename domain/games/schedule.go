@@ -1,10 +1,12 @@
-package domain
+package games
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // The use case of time for games: the scheduler's tick.
@@ -32,10 +34,10 @@ func (s *Service) TickGame(ctx context.Context, id string) (acted bool, err erro
 		if err != nil {
 			return GameChange{}, err
 		}
-		return GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Cause: Cause{Scheduled: true}}, nil
+		return GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, nil
 	}})
-	var de *Error
-	if errors.As(err, &de) && de.Code == CodeNotDue {
+	var de *domain.Error
+	if errors.As(err, &de) && de.Code == domain.CodeNotDue {
 		return false, nil
 	}
 	if err != nil {

@@ -1,8 +1,10 @@
-package domain
+package games
 
 import (
 	"slices"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // DefaultVacationDays is each account's vacation allowance per calendar year.
@@ -22,7 +24,7 @@ func vacationDays(p Period) int {
 // starts, overlaps none of them, and fits in the days left of its year.
 func CheckVacation(p Period, existing []Period, daysPerYear int, now time.Time) error {
 	bad := func(format string, args ...any) error {
-		return Errorf(KindInvalid, CodeInvalidVacation, format, args...)
+		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidVacation, format, args...)
 	}
 	switch {
 	case !p.End.After(p.Start):
@@ -70,7 +72,7 @@ func Tick(g Game, now time.Time) (Submitted, error) {
 	if err != nil {
 		return Submitted{}, err
 	}
-	return Submitted{Game: ng, Notices: []Notice{notice}}, nil
+	return Submitted{Game: ng, Notices: []domain.Notice{notice}}, nil
 }
 
 // sortPeriods orders periods by start.

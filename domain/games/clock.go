@@ -1,9 +1,11 @@
-package domain
+package games
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lesspost/lesspost/domain"
 )
 
 // TimeKind is how a game keeps time.
@@ -67,7 +69,7 @@ const (
 // count, vacations allowed.
 func (tc TimeControl) Normalize(players int) (TimeControl, error) {
 	bad := func(format string, args ...any) (TimeControl, error) {
-		return TimeControl{}, Errorf(KindInvalid, CodeInvalidInput, "time control: "+format, args...)
+		return TimeControl{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "time control: "+format, args...)
 	}
 	switch tc.Kind {
 	case "", TimeNone:
@@ -369,11 +371,11 @@ func (c *Clock) TimeLeft(now time.Time) time.Duration {
 // Remind records that the reminder due at now is sent, and returns the
 // email to send. It fails if no reminder is due: the scheduler then knows
 // another run already sent it.
-func Remind(g Game, now time.Time) (Game, Notice, error) {
+func Remind(g Game, now time.Time) (Game, domain.Notice, error) {
 	c := &g.Clock
 	at := c.NextReminder()
 	if g.Over() || at.IsZero() || at.After(now) || !c.Deadline.After(now) {
-		return Game{}, Notice{}, Errorf(KindConflict, CodeNotDue, "no reminder is due")
+		return Game{}, domain.Notice{}, domain.Errorf(domain.KindConflict, domain.CodeNotDue, "no reminder is due")
 	}
 	c.Reminded = c.reminded()
 	for c.Reminded < len(c.Control.Reminders) && !c.Deadline.Add(-c.Control.Reminders[c.Reminded]).After(now) {
@@ -381,7 +383,7 @@ func Remind(g Game, now time.Time) (Game, Notice, error) {
 	}
 	c.RemindedFor = c.Deadline
 	g.Version++
-	return g, Notice{Kind: NoticeReminder, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}, nil
+	return g, domain.Notice{Kind: domain.NoticeReminder, GameID: g.ID, Color: g.ToMove(), Ply: g.Ply()}, nil
 }
 
 // TimeOut applies the time-out of the player to move, once his deadline has
@@ -391,13 +393,13 @@ func Remind(g Game, now time.Time) (Game, Notice, error) {
 func TimeOut(g Game, now time.Time) (Submitted, error) {
 	c := &g.Clock
 	if g.Over() || c.Deadline.IsZero() || c.Deadline.After(now) {
-		return Submitted{}, Errorf(KindConflict, CodeNotDue, "no deadline has passed")
+		return Submitted{}, domain.Errorf(domain.KindConflict, domain.CodeNotDue, "no deadline has passed")
 	}
 	rules := g.Rules.Clone()
 	mover := g.SeatIndex(g.ToMove())
 	side := rules.Side(g.ToMove())
 	if mover < 0 || side < 0 || side >= len(c.Streak) {
-		return Submitted{}, fmt.Errorf("game %s: %w: no seat for the mover %s", g.ID, ErrStoredData, g.ToMove())
+		return Submitted{}, fmt.Errorf("game %s: %w: no seat for the mover %s", g.ID, domain.ErrStoredData, g.ToMove())
 	}
 	c.Streak[side]++
 	pass := c.Control.Timeout == TimeoutPass && c.Streak[side] < maxTimeouts

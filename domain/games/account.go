@@ -1,28 +1,11 @@
-package domain
+package games
 
 import (
 	"context"
 	"time"
-)
 
-// User is an account, known by its email address.
-type User struct {
-	ID     int64
-	Email  string
-	Name   string
-	Locale string
-	// TimeZone is where the owner reads his deadlines (an IANA name such
-	// as "Europe/Berlin"); "" until his browser tells the page: UTC.
-	TimeZone     string
-	VacationDays int // per calendar year
-	// CalendarVersion is the version of the calendar link: replacing the
-	// link bumps it, and calendar tokens of older versions are refused.
-	CalendarVersion int
-	// ReplyConfirmations says the owner wants an email confirming each
-	// turn he plays by replying to an email (on unless he turns it off).
-	ReplyConfirmations bool
-	CreatedAt          time.Time
-}
+	"github.com/lesspost/lesspost/domain"
+)
 
 // Vacation is a declared period away.
 type Vacation struct {
@@ -60,9 +43,6 @@ type AccountReader interface {
 // AccountTx is what a unit of work may do to an account's vacations and
 // the games they move.
 type AccountTx interface {
-	// EnsureUser returns the account of an address, created if it has none
-	// (with ReplyConfirmations on).
-	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
 	// Vacations lists an address's vacations that end after since.
 	Vacations(ctx context.Context, email string, since time.Time) ([]Period, error)
 	// SeatsAway gives the vacations of the seats' players, from since on.
@@ -79,7 +59,7 @@ type AccountTx interface {
 }
 
 // MyGames lists a page of the games u plays in or created, most urgent first.
-func (s *Service) MyGames(ctx context.Context, u User, cursor string, limit int) (GamePage, error) {
+func (s *Service) MyGames(ctx context.Context, u domain.User, cursor string, limit int) (GamePage, error) {
 	return s.store.MyGames(ctx, u.Email, cursor, limit)
 }
 
@@ -91,7 +71,7 @@ func (s *Service) GamesToMove(ctx context.Context, email string) ([]Game, error)
 
 // Vacations lists u's vacations that have not ended, and his days left
 // this year.
-func (s *Service) Vacations(ctx context.Context, u User) ([]Vacation, int, error) {
+func (s *Service) Vacations(ctx context.Context, u domain.User) ([]Vacation, int, error) {
 	now := s.now()
 	all, err := s.store.UserVacations(ctx, u.ID)
 	if err != nil {
@@ -110,7 +90,7 @@ func (s *Service) Vacations(ctx context.Context, u User) ([]Vacation, int, error
 
 // DeclareVacation records a vacation and moves the deadlines of u's games
 // where he is to move, in one unit of work (see refreshDeadlines).
-func (s *Service) DeclareVacation(ctx context.Context, u User, p Period) (Vacation, error) {
+func (s *Service) DeclareVacation(ctx context.Context, u domain.User, p Period) (Vacation, error) {
 	now := s.now()
 	v := Vacation{Period: p}
 	err := s.transact(ctx, func(tx *Tx) error {
@@ -131,7 +111,7 @@ func (s *Service) DeclareVacation(ctx context.Context, u User, p Period) (Vacati
 
 // CancelVacation ends a vacation: one that has not begun is removed, one
 // under way ends now. Deadlines move back accordingly.
-func (s *Service) CancelVacation(ctx context.Context, u User, id int64) error {
+func (s *Service) CancelVacation(ctx context.Context, u domain.User, id int64) error {
 	now := s.now()
 	return s.transact(ctx, func(tx *Tx) error {
 		ok, err := tx.EndVacation(ctx, u.ID, id, now)
@@ -139,7 +119,7 @@ func (s *Service) CancelVacation(ctx context.Context, u User, id int64) error {
 			return err
 		}
 		if !ok {
-			return Errorf(KindNotFound, CodeNotFound, "no current vacation %d", id)
+			return domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no current vacation %d", id)
 		}
 		return refreshDeadlines(ctx, tx, u.Email, now)
 	})

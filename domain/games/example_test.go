@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/memstore"
 )
@@ -17,10 +18,10 @@ func ExampleService() {
 	ctx := context.Background()
 	store := memstore.New(domain.User{ID: 1, Email: "org@example.org"})
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	games := domain.NewService(domain.ServiceConfig{Store: store, Now: func() time.Time { return now }})
+	svc := games.NewService(games.ServiceConfig{Store: store, Now: func() time.Time { return now }})
 
-	g, err := games.CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+	g, err := svc.CreateGame(ctx, games.NewGameSpec{
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Params:  less.Params{Walls: strings.Repeat("0", 60)}.Map(), // a board without walls
 	}, 1)
 	if err != nil {
@@ -31,11 +32,11 @@ func ExampleService() {
 
 	white := g.ToMove()
 	seat, _ := g.Seat(white)
-	by := domain.Credentials{GameID: g.ID, Seat: &white, LinkVersion: seat.TokenVersion}
-	present := func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+	by := games.Credentials{GameID: g.ID, Seat: &white, LinkVersion: seat.TokenVersion}
+	present := func(a games.Actor, before *games.Game, done *games.Submitted, now time.Time) (domain.Response, error) {
 		return domain.Response{Status: 201}, nil
 	}
-	if _, _, err := games.SubmitTurn(ctx, domain.GameRequest{GameID: g.ID, By: by}, 0, "e5e4:e4d4:d4c4", present); err != nil {
+	if _, _, err := svc.SubmitTurn(ctx, games.GameRequest{GameID: g.ID, By: by}, 0, "e5e4:e4d4:d4c4", present); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -43,7 +44,7 @@ func ExampleService() {
 	fmt.Println("ply:", g.Ply(), "to move:", g.ToMove())
 
 	// The same turn again is refused: the game has moved on.
-	_, _, err = games.SubmitTurn(ctx, domain.GameRequest{GameID: g.ID, By: by}, 0, "e5e4:e4d4:d4c4", present)
+	_, _, err = svc.SubmitTurn(ctx, games.GameRequest{GameID: g.ID, By: by}, 0, "e5e4:e4d4:d4c4", present)
 	if de, ok := domain.ErrorOf(err); ok {
 		fmt.Println("again:", de.Code)
 	}

@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // queuedSince is what the notices queued after the first n say: kind, to,
@@ -29,65 +30,65 @@ func TestPlayByReply(t *testing.T) {
 		// before is what happens first; confirm is ann's account setting.
 		before  func(t *testing.T, f *fixture)
 		confirm bool
-		reply   domain.Reply
-		want    domain.ReplyOutcome
+		reply   games.Reply
+		want    games.ReplyOutcome
 		wantPly int
 		queued  []string
 	}{
 		{
 			name:  "a turn among other lines",
-			reply: domain.Reply{Color: white, From: "Ann@Example.org", Lines: []string{"Hi Bob,", "", "  e5-e4 e4d4, d4c4 ", "resign"}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "e5-e4 e4d4, d4c4"}, wantPly: 1,
+			reply: games.Reply{Color: white, From: "Ann@Example.org", Lines: []string{"Hi Bob,", "", "  e5-e4 e4d4, d4c4 ", "resign"}},
+			want:  games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "e5-e4 e4d4, d4c4"}, wantPly: 1,
 			queued: []string{`your_turn bob@example.org black@1 budgeted true`},
 		},
 		{
 			name: "a turn, confirmed", confirm: true,
-			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}, wantPly: 1,
+			reply: games.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
+			want:  games.ReplyOutcome{Status: games.ReplyPlayed, Turn: opening}, wantPly: 1,
 			queued: []string{`your_turn bob@example.org black@1 budgeted true`,
 				`reply_accepted ann@example.org white@1 budgeted false {Reason: Turn:` + opening + ` Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name: "resign, in any case", confirm: true,
-			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"Resign"}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Resign"},
+			reply: games.Reply{Color: white, From: "ann@example.org", Lines: []string{"Resign"}},
+			want:  games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "Resign"},
 			queued: []string{`game_over ann@example.org white@0 budgeted false`,
 				`game_over bob@example.org black@0 budgeted true`},
 		},
 		{
 			name:   "from another address: the seat's owner is told",
-			reply:  domain.Reply{Color: white, From: "eve@example.org", Lines: []string{opening}},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
+			reply:  games.Reply{Color: white, From: "eve@example.org", Lines: []string{opening}},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNotSeatAddress},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org WaitMinutes:0}`},
 		},
 		{
 			name:   "from no address at all",
-			reply:  domain.Reply{Color: white, From: "not an address", Lines: []string{opening}},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress},
+			reply:  games.Reply{Color: white, From: "not an address", Lines: []string{opening}},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNotSeatAddress},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:not an address WaitMinutes:0}`},
 		},
 		{
 			name:   "forged, as the receiving server says: the seat is told, whoever the sender claims to be",
-			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}, Unread: domain.ReplyAuthFailed},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyAuthFailed},
+			reply:  games.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}, Unread: games.ReplyAuthFailed},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyAuthFailed},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:auth_failed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:   "malformed, from a stranger: the seat is told, not the stranger",
-			reply:  domain.Reply{Color: white, From: "eve@example.org", Unread: domain.ReplyMalformed},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyMalformed},
+			reply:  games.Reply{Color: white, From: "eve@example.org", Unread: games.ReplyMalformed},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyMalformed},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:malformed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:   "too large, without a From",
-			reply:  domain.Reply{Color: white, Unread: domain.ReplyTooLarge},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyTooLarge},
+			reply:  games.Reply{Color: white, Unread: games.ReplyTooLarge},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyTooLarge},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted true {Reason:too_large Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:  "unreadable, to a seat the game does not have",
-			reply: domain.Reply{Color: "green", From: "ann@example.org", Unread: domain.ReplyAuthFailed},
-			want:  domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyUnknownSeat},
+			reply: games.Reply{Color: "green", From: "ann@example.org", Unread: games.ReplyAuthFailed},
+			want:  games.ReplyOutcome{Status: games.ReplyIgnored, Reason: games.ReplyUnknownSeat},
 		},
 		{
 			name: "an answer to an earlier email",
@@ -97,42 +98,42 @@ func TestPlayByReply(t *testing.T) {
 				turn, _ := g.Rules.Example()
 				f.play(t, black, turn)
 			},
-			reply: domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"c4c3"}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyEarlierTurn}, wantPly: 2,
+			reply: games.Reply{Color: white, From: "ann@example.org", Lines: []string{"c4c3"}},
+			want:  games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyEarlierTurn}, wantPly: 2,
 			queued: []string{`reply_refused ann@example.org white@2 budgeted false {Reason:earlier_turn Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:   "no turn in it",
-			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"", "Hello Bob,", "I move e5 to e4.", "Cheers", "Ann"}},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn},
+			reply:  games.Reply{Color: white, From: "ann@example.org", Lines: []string{"", "Hello Bob,", "I move e5 to e4.", "Cheers", "Ann"}},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[Hello Bob, I move e5 to e4. Cheers] From: WaitMinutes:0}`},
 		},
 		{
 			name:   "an illegal turn",
-			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{"e5e4:a1a2"}},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2"},
+			reply:  games.Reply{Color: white, From: "ann@example.org", Lines: []string{"e5e4:a1a2"}},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2"},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:illegal_turn Turn:e5e4:a1a2 Rule:not_your_piece RuleRef:M6 Part:2 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name: "after the end",
 			before: func(t *testing.T, f *fixture) {
-				if _, _, err := f.svc.Resign(t.Context(), domain.GameRequest{GameID: f.game.ID, By: seat(f.game, black)}, present); err != nil {
+				if _, _, err := f.svc.Resign(t.Context(), games.GameRequest{GameID: f.game.ID, By: seat(f.game, black)}, present); err != nil {
 					t.Fatal(err)
 				}
 			},
-			reply:  domain.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
-			want:   domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.CodeGameOver},
+			reply:  games.Reply{Color: white, From: "ann@example.org", Lines: []string{opening}},
+			want:   games.ReplyOutcome{Status: games.ReplyRefused, Reason: domain.CodeGameOver},
 			queued: []string{`reply_refused ann@example.org white@0 budgeted false {Reason:game_over Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`},
 		},
 		{
 			name:  "a seat the game does not have",
-			reply: domain.Reply{Color: "green", From: "ann@example.org", Lines: []string{opening}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyUnknownSeat},
+			reply: games.Reply{Color: "green", From: "ann@example.org", Lines: []string{opening}},
+			want:  games.ReplyOutcome{Status: games.ReplyIgnored, Reason: games.ReplyUnknownSeat},
 		},
 		{
 			name:  "a later ply than the game's",
-			reply: domain.Reply{Color: white, Ply: 5, From: "ann@example.org", Lines: []string{opening}},
-			want:  domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyUnknownSeat},
+			reply: games.Reply{Color: white, Ply: 5, From: "ann@example.org", Lines: []string{opening}},
+			want:  games.ReplyOutcome{Status: games.ReplyIgnored, Reason: games.ReplyUnknownSeat},
 		},
 	}
 	for _, tt := range tests {
@@ -151,7 +152,7 @@ func TestPlayByReply(t *testing.T) {
 				t.Fatalf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)
 			}
 			g, _ := f.store.Game(ctx, f.game.ID)
-			if tt.want.Status != domain.ReplyPlayed && (g.Version != before.Version || g.Ply() != before.Ply()) {
+			if tt.want.Status != games.ReplyPlayed && (g.Version != before.Version || g.Ply() != before.Ply()) {
 				t.Errorf("a reply that played nothing changed the game: version %d → %d", before.Version, g.Version)
 			}
 			if tt.wantPly != 0 && g.Ply() != tt.wantPly {
@@ -164,7 +165,7 @@ func TestPlayByReply(t *testing.T) {
 			n = len(f.store.Queued())
 			again, err := f.svc.PlayByReply(ctx, r)
 			wantAgain := tt.want
-			wantAgain.Replayed = tt.want.Status != domain.ReplyIgnored
+			wantAgain.Replayed = tt.want.Status != games.ReplyIgnored
 			if err != nil || again != wantAgain {
 				t.Errorf("delivered again: %+v, %v; want %+v", again, err, wantAgain)
 			}
@@ -182,16 +183,16 @@ func (f *fixture) play(t *testing.T, color, turn string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := f.svc.SubmitTurn(t.Context(), domain.GameRequest{GameID: g.ID, By: seat(g, color)}, g.Ply(), turn, present); err != nil {
+	if _, _, err := f.svc.SubmitTurn(t.Context(), games.GameRequest{GameID: g.ID, By: seat(g, color)}, g.Ply(), turn, present); err != nil {
 		t.Fatalf("%s plays %s: %v", color, turn, err)
 	}
 }
 
 func TestPlayByReplyWithoutMessageIDIsAnsweredOnce(t *testing.T) {
 	f := newFixture(t)
-	r := domain.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org", Lines: []string{"hello"}}
+	r := games.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org", Lines: []string{"hello"}}
 	first, err := f.svc.PlayByReply(t.Context(), r)
-	if err != nil || first.Status != domain.ReplyRefused {
+	if err != nil || first.Status != games.ReplyRefused {
 		t.Fatalf("first: %+v, %v", first, err)
 	}
 	n := len(f.store.Queued())
@@ -206,14 +207,14 @@ func TestPlayByReplyWithoutMessageIDIsAnsweredOnce(t *testing.T) {
 
 // reply sends a reply with the lines from an address to a seat of the
 // fixture's game, under a new Message-ID, and returns the outcome.
-func (f *fixture) reply(t *testing.T, svc *domain.Service, color, from string, lines ...string) domain.ReplyOutcome {
+func (f *fixture) reply(t *testing.T, svc *games.Service, color, from string, lines ...string) games.ReplyOutcome {
 	t.Helper()
 	f.replies++
 	g, err := f.store.Game(t.Context(), f.game.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := svc.PlayByReply(t.Context(), domain.Reply{GameID: g.ID, Color: color, Ply: g.Ply(), From: from,
+	out, err := svc.PlayByReply(t.Context(), games.Reply{GameID: g.ID, Color: color, Ply: g.Ply(), From: from,
 		MessageID: fmt.Sprintf("m%d@example.org", f.replies), Lines: lines, Unread: f.unread})
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +230,7 @@ func TestPlayByReplyLimitLetsAWholeGameBePlayed(t *testing.T) {
 	f := newFixture(t)
 	ann, bob := "ann@example.org", "bob@example.org"
 	for i := range 30 {
-		if out := f.reply(t, f.svc, white, "eve@example.org", "resign"); out.Status == domain.ReplyPlayed {
+		if out := f.reply(t, f.svc, white, "eve@example.org", "resign"); out.Status == games.ReplyPlayed {
 			t.Fatalf("stranger's reply %d: %+v", i, out)
 		}
 	}
@@ -248,15 +249,15 @@ func TestPlayByReplyLimitLetsAWholeGameBePlayed(t *testing.T) {
 			t.Fatalf("turn %d: no example turn", i)
 		}
 		if i%5 == 0 { // a typo first, which is refused
-			if out := f.reply(t, f.svc, color, from, "e9e9:"+turn); out.Status != domain.ReplyRefused || out.Reason == domain.ReplyRateLimited {
+			if out := f.reply(t, f.svc, color, from, "e9e9:"+turn); out.Status != games.ReplyRefused || out.Reason == games.ReplyRateLimited {
 				t.Fatalf("turn %d, a typo: %+v", i, out)
 			}
 		}
-		if out := f.reply(t, f.svc, color, from, turn); out.Status != domain.ReplyPlayed {
+		if out := f.reply(t, f.svc, color, from, turn); out.Status != games.ReplyPlayed {
 			t.Fatalf("turn %d (%s): %+v", i, turn, out)
 		}
 		if i%3 == 0 { // thanks, to the confirmation
-			if out := f.reply(t, f.svc, color, from, "thanks!"); out.Reason == domain.ReplyRateLimited {
+			if out := f.reply(t, f.svc, color, from, "thanks!"); out.Reason == games.ReplyRateLimited {
 				t.Fatalf("turn %d, thanks: %+v", i, out)
 			}
 		}
@@ -273,14 +274,14 @@ func TestPlayByReplyLimitLetsAWholeGameBePlayed(t *testing.T) {
 // not told any more.
 func TestPlayByReplyLimits(t *testing.T) {
 	f := newFixture(t)
-	limits := domain.ReplyLimits{Seat: domain.ReplyRate{N: 3, Per: time.Hour}, Others: domain.ReplyRate{N: 2, Per: 24 * time.Hour}}
-	svc := domain.NewService(domain.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now }, Replies: limits})
+	limits := games.ReplyLimits{Seat: games.ReplyRate{N: 3, Per: time.Hour}, Others: games.ReplyRate{N: 2, Per: 24 * time.Hour}}
+	svc := games.NewService(games.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now }, Replies: limits})
 	ann := "ann@example.org"
-	refused := domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}
-	limited := domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyRateLimited}
-	ignored := domain.ReplyOutcome{Status: domain.ReplyIgnored, Reason: domain.ReplyRateLimited}
-	stranger := domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNotSeatAddress}
-	step := func(name string, color, from string, want domain.ReplyOutcome, wantQueued ...string) {
+	refused := games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}
+	limited := games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyRateLimited}
+	ignored := games.ReplyOutcome{Status: games.ReplyIgnored, Reason: games.ReplyRateLimited}
+	stranger := games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNotSeatAddress}
+	step := func(name string, color, from string, want games.ReplyOutcome, wantQueued ...string) {
 		t.Helper()
 		n := len(f.store.Queued())
 		if out := f.reply(t, svc, color, from, "hello"); out != want {
@@ -293,8 +294,8 @@ func TestPlayByReplyLimits(t *testing.T) {
 	noTurn := `reply_refused ann@example.org white@0 budgeted false {Reason:no_turn Turn: Rule: RuleRef: Part:0 Lines:[hello] From: WaitMinutes:0}`
 	strangerTold := `reply_refused ann@example.org white@0 budgeted true {Reason:not_seat_address Turn: Rule: RuleRef: Part:0 Lines:[] From:eve@example.org WaitMinutes:0}`
 	step("a stranger", white, "eve@example.org", stranger, strangerTold)
-	f.unread = domain.ReplyAuthFailed // forged, in ann's name: not hers
-	step("a forgery", white, ann, domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyAuthFailed},
+	f.unread = games.ReplyAuthFailed // forged, in ann's name: not hers
+	step("a forgery", white, ann, games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyAuthFailed},
 		`reply_refused ann@example.org white@0 budgeted true {Reason:auth_failed Turn: Rule: RuleRef: Part:0 Lines:[] From: WaitMinutes:0}`)
 	step("a forgery past the others' limit", white, ann, ignored)
 	f.unread = ""
@@ -320,7 +321,7 @@ func TestPlayByReplyLimits(t *testing.T) {
 func TestPlayByReplyLesSetup(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: "les", Players: []domain.Player{
+	g, err := f.svc.CreateGame(ctx, games.NewGameSpec{Ruleset: "les", Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, creatorID)
 	if err != nil {
 		t.Fatal(err)
@@ -329,9 +330,9 @@ func TestPlayByReplyLesSetup(t *testing.T) {
 	if !ok {
 		t.Fatal("no example setup")
 	}
-	out, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+	out, err := f.svc.PlayByReply(ctx, games.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
 		MessageID: "s1", Lines: []string{"black", setup}})
-	if err != nil || out.Status != domain.ReplyPlayed || out.Turn != setup {
+	if err != nil || out.Status != games.ReplyPlayed || out.Turn != setup {
 		t.Fatalf("the setup by reply: %+v, %v", out, err)
 	}
 	// "black" is the chooser's ply, not the setter's: it was no turn at ply 0.
@@ -341,7 +342,7 @@ func TestPlayByReplyLesSetup(t *testing.T) {
 }
 
 // exampleOf is a ruleset's example ply, for rules that give one.
-func exampleOf(r domain.Rules) (string, bool) {
+func exampleOf(r games.Rules) (string, bool) {
 	e, ok := r.(interface{ Example() (string, bool) })
 	if !ok {
 		return "", false
@@ -357,21 +358,21 @@ func exampleOf(r domain.Rules) (string, bool) {
 func TestPlayByReplyReadsTheTurnLineLeniently(t *testing.T) {
 	lessTests := []struct {
 		line string
-		want domain.ReplyOutcome
+		want games.ReplyOutcome
 	}{
-		{opening + ".", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
-		{opening + "!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
-		{"\ufeff" + opening, domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
-		{"e5e4:\u200be4d4:d4c4\u200d", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: opening}},
-		{"Resign!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Resign"}},
-		{"I pass: nil", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
-		{"I play " + opening + " now", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
-		{opening + "?", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{opening + ".", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: opening}},
+		{opening + "!", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: opening}},
+		{"\ufeff" + opening, games.ReplyOutcome{Status: games.ReplyPlayed, Turn: opening}},
+		{"e5e4:\u200be4d4:d4c4\u200d", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: opening}},
+		{"Resign!", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "Resign"}},
+		{"I pass: nil", games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}},
+		{"I play " + opening + " now", games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}},
+		{opening + "?", games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}},
 	}
 	for i, tt := range lessTests {
 		t.Run("less "+tt.line, func(t *testing.T) {
 			f := newFixture(t)
-			got, err := f.svc.PlayByReply(t.Context(), domain.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org",
+			got, err := f.svc.PlayByReply(t.Context(), games.Reply{GameID: f.game.ID, Color: white, From: "ann@example.org",
 				MessageID: fmt.Sprintf("l%d", i), Lines: []string{"Hi,", tt.line}})
 			if err != nil || got != tt.want {
 				t.Errorf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)
@@ -381,37 +382,37 @@ func TestPlayByReplyReadsTheTurnLineLeniently(t *testing.T) {
 
 	lesTests := []struct {
 		line string
-		want domain.ReplyOutcome
+		want games.ReplyOutcome
 	}{
-		{"I take black", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "black"}},
-		{"White, please!", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "White"}},
-		{"Black. Black it is.", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "Black"}},
-		{"\u200bwhite.", domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: "white"}},
-		{"black or white?", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
-		{"I take black, not white", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
-		{"blackish", domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: domain.ReplyNoTurn}},
+		{"I take black", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "black"}},
+		{"White, please!", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "White"}},
+		{"Black. Black it is.", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "Black"}},
+		{"\u200bwhite.", games.ReplyOutcome{Status: games.ReplyPlayed, Turn: "white"}},
+		{"black or white?", games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}},
+		{"I take black, not white", games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}},
+		{"blackish", games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}},
 	}
 	for i, tt := range lesTests {
 		t.Run("les "+tt.line, func(t *testing.T) {
 			f := newFixture(t)
 			ctx := t.Context()
-			g, err := f.svc.CreateGame(ctx, domain.NewGameSpec{Ruleset: "les", Players: []domain.Player{
+			g, err := f.svc.CreateGame(ctx, games.NewGameSpec{Ruleset: "les", Players: []games.Player{
 				{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}}, creatorID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// At the setup, a colour is no ply, in a sentence or not.
-			out, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+			out, err := f.svc.PlayByReply(ctx, games.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
 				MessageID: fmt.Sprintf("s%d", i), Lines: []string{tt.line}})
-			if err != nil || out.Status != domain.ReplyRefused || out.Reason != domain.ReplyNoTurn {
+			if err != nil || out.Status != games.ReplyRefused || out.Reason != games.ReplyNoTurn {
 				t.Fatalf("%q at the setup: %+v, %v; want no turn", tt.line, out, err)
 			}
 			setup, _ := exampleOf(g.Rules)
-			if _, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
+			if _, err := f.svc.PlayByReply(ctx, games.Reply{GameID: g.ID, Color: "setter", From: "ann@example.org",
 				MessageID: fmt.Sprintf("t%d", i), Lines: []string{setup}}); err != nil {
 				t.Fatal(err)
 			}
-			got, err := f.svc.PlayByReply(ctx, domain.Reply{GameID: g.ID, Color: "chooser", Ply: 1, From: "bob@example.org",
+			got, err := f.svc.PlayByReply(ctx, games.Reply{GameID: g.ID, Color: "chooser", Ply: 1, From: "bob@example.org",
 				MessageID: fmt.Sprintf("c%d", i), Lines: []string{"Thanks Ann.", tt.line}})
 			if err != nil || got != tt.want {
 				t.Errorf("PlayByReply = %+v, %v; want %+v", got, err, tt.want)

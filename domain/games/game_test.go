@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
@@ -27,15 +28,15 @@ var (
 	openWalls = strings.Repeat("0", 60) // 6x6 without walls
 )
 
-func twoPlayers() []domain.Player {
-	return []domain.Player{
+func twoPlayers() []games.Player {
+	return []games.Player{
 		{Name: "Ann", Email: "ann@example.org"},
 		{Name: "Bob", Email: "bob@example.org", Locale: "de"},
 	}
 }
 
-func fourPlayers() []domain.Player {
-	return []domain.Player{
+func fourPlayers() []games.Player {
+	return []games.Player{
 		{Name: "Yves", Email: "yves@example.org"},
 		{Name: "Bea", Email: "bea@example.org"},
 		{Name: "Wim", Email: "wim@example.org"},
@@ -51,17 +52,17 @@ var (
 	red    = less.Red.String()
 )
 
-func seatActor(c string) domain.Actor { return domain.Actor{SeatColor: &c} }
+func seatActor(c string) games.Actor { return games.Actor{SeatColor: &c} }
 
 // lessOf is the game's Less rules, for checks of Less's own state.
-func lessOf(t *testing.T, g domain.Game) *less.RulesGame {
+func lessOf(t *testing.T, g games.Game) *less.RulesGame {
 	t.Helper()
 	return lessRules(t, g.Rules)
 }
 
 // lessRules reads Less's own game from the rules' state, as a store keeps
 // it.
-func lessRules(t *testing.T, r domain.Rules) *less.RulesGame {
+func lessRules(t *testing.T, r games.Rules) *less.RulesGame {
 	t.Helper()
 	state, err := r.Encode()
 	if err != nil {
@@ -75,7 +76,7 @@ func lessRules(t *testing.T, r domain.Rules) *less.RulesGame {
 }
 
 // stateOf is the Less engine's state of the game.
-func stateOf(t *testing.T, g domain.Game) less.State {
+func stateOf(t *testing.T, g games.Game) less.State {
 	t.Helper()
 	return lessOf(t, g).Game.State()
 }
@@ -84,11 +85,11 @@ func stateOf(t *testing.T, g domain.Game) less.State {
 // game share its Rules, so comparing a game with an earlier copy of it
 // would not see them changed.
 type gameSnapshot struct {
-	game  domain.Game
+	game  games.Game
 	rules []byte // g.Rules.Encode()
 }
 
-func snapshotOf(t *testing.T, g domain.Game) gameSnapshot {
+func snapshotOf(t *testing.T, g games.Game) gameSnapshot {
 	t.Helper()
 	enc, err := g.Rules.Encode()
 	if err != nil {
@@ -98,13 +99,13 @@ func snapshotOf(t *testing.T, g domain.Game) gameSnapshot {
 }
 
 // changed reports whether g differs from the game of the snapshot.
-func (s gameSnapshot) changed(t *testing.T, g domain.Game) bool {
+func (s gameSnapshot) changed(t *testing.T, g games.Game) bool {
 	t.Helper()
 	return !reflect.DeepEqual(g, s.game) || !bytes.Equal(snapshotOf(t, g).rules, s.rules)
 }
 
-func account(id int64, email string) domain.Actor {
-	return domain.Actor{UserID: id, UserEmail: email}
+func account(id int64, email string) games.Actor {
+	return games.Actor{UserID: id, UserEmail: email}
 }
 
 func sq(t *testing.T, s string) less.Square {
@@ -124,32 +125,32 @@ func squares(t *testing.T, names ...string) []less.Square {
 	return out
 }
 
-func newGame(t *testing.T, spec domain.NewGameSpec) domain.Game {
+func newGame(t *testing.T, spec games.NewGameSpec) games.Game {
 	t.Helper()
-	created, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
+	created, err := games.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 	if err != nil {
 		t.Fatalf("CreateGame: %v", err)
 	}
 	return created.Game
 }
 
-func openGame(t *testing.T) domain.Game {
-	return newGame(t, domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls}.Map()})
+func openGame(t *testing.T) games.Game {
+	return newGame(t, games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls}.Map()})
 }
 
 // afterFirstTurn is a 2-player game in which White has played firstTurn.
-func afterFirstTurn(t *testing.T) domain.Game {
+func afterFirstTurn(t *testing.T) games.Game {
 	t.Helper()
-	sub, err := domain.SubmitTurn(openGame(t), seatActor(white), 0, firstTurn, t0.Add(time.Minute))
+	sub, err := games.SubmitTurn(openGame(t), seatActor(white), 0, firstTurn, t0.Add(time.Minute))
 	if err != nil {
 		t.Fatalf("first turn: %v", err)
 	}
 	return sub.Game
 }
 
-func resigned(t *testing.T) domain.Game {
+func resigned(t *testing.T) games.Game {
 	t.Helper()
-	sub, err := domain.Resign(openGame(t), seatActor(black), t0.Add(time.Minute))
+	sub, err := games.Resign(openGame(t), seatActor(black), t0.Add(time.Minute))
 	if err != nil {
 		t.Fatalf("Resign: %v", err)
 	}
@@ -183,7 +184,7 @@ func invitationsAt(ply int, colors ...string) []domain.Notice {
 	return out
 }
 
-func gameOverNotices(g *domain.Game) []domain.Notice {
+func gameOverNotices(g *games.Game) []domain.Notice {
 	var out []domain.Notice
 	for _, s := range g.Seats {
 		out = append(out, domain.Notice{Kind: domain.NoticeGameOver, GameID: g.ID, Color: s.Color, Ply: g.Ply()})
@@ -191,7 +192,7 @@ func gameOverNotices(g *domain.Game) []domain.Notice {
 	return out
 }
 
-func seatColors(g *domain.Game) []string {
+func seatColors(g *games.Game) []string {
 	var out []string
 	for _, s := range g.Seats {
 		out = append(out, s.Color)
@@ -204,7 +205,7 @@ func TestCreateGame(t *testing.T) {
 	seed := uint64(7)
 	tests := []struct {
 		name      string
-		spec      func(t *testing.T) domain.NewGameSpec
+		spec      func(t *testing.T) games.NewGameSpec
 		size      int
 		colors    []string
 		preset    less.Preset
@@ -214,12 +215,12 @@ func TestCreateGame(t *testing.T) {
 		toMove    less.Color
 		ply       int
 		notices   []domain.Notice
-		checkGame func(t *testing.T, c domain.Created)
+		checkGame func(t *testing.T, c games.Created)
 	}{
 		{
 			name: "two players on the given walls",
-			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls}.Map()}
+			spec: func(*testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -231,8 +232,8 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name: "wall string with surrounding white space",
-			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: " " + openWalls + "\n"}.Map()}
+			spec: func(*testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: " " + openWalls + "\n"}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -244,7 +245,7 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name:    "four players",
-			spec:    func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed} },
+			spec:    func(*testing.T) games.NewGameSpec { return games.NewGameSpec{Players: fourPlayers(), Seed: &seed} },
 			size:    8,
 			colors:  []string{yellow, black, white, red},
 			preset:  less.PresetClassic,
@@ -255,7 +256,7 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name:    "a given seed generates the board and is recorded",
-			spec:    func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: twoPlayers(), Seed: &seed} },
+			spec:    func(*testing.T) games.NewGameSpec { return games.NewGameSpec{Players: twoPlayers(), Seed: &seed} },
 			size:    6,
 			colors:  []string{white, black},
 			preset:  less.PresetClassic,
@@ -266,7 +267,7 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name:    "no board: the random seed is used and recorded",
-			spec:    func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: twoPlayers()} },
+			spec:    func(*testing.T) games.NewGameSpec { return games.NewGameSpec{Players: twoPlayers()} },
 			size:    6,
 			colors:  []string{white, black},
 			preset:  less.PresetClassic,
@@ -277,8 +278,8 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name: "codecup preset",
-			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Params: less.Params{Preset: less.PresetCodeCup}.Map()}
+			spec: func(*testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: fourPlayers(), Seed: &seed, Params: less.Params{Preset: less.PresetCodeCup}.Map()}
 			},
 			size:    8,
 			colors:  []string{yellow, black, white, red},
@@ -290,8 +291,8 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name: "options override the preset",
-			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: fourPlayers(), Seed: &seed, Params: less.Params{Preset: less.PresetCodeCup, EarlyStop: &no, MaxTurns: &thirty}.Map()}
+			spec: func(*testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: fourPlayers(), Seed: &seed, Params: less.Params{Preset: less.PresetCodeCup, EarlyStop: &no, MaxTurns: &thirty}.Map()}
 			},
 			size:    8,
 			colors:  []string{yellow, black, white, red},
@@ -303,8 +304,8 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name: "early stop on a classic game",
-			spec: func(*testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, EarlyStop: &yes}.Map()}
+			spec: func(*testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, EarlyStop: &yes}.Map()}
 			},
 			size:    6,
 			colors:  []string{white, black},
@@ -316,8 +317,8 @@ func TestCreateGame(t *testing.T) {
 		},
 		{
 			name: "custom setup with its colour to move",
-			spec: func(t *testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+			spec: func(t *testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 					Pieces: map[less.Color][]less.Square{
 						less.White: squares(t, "c3", "c4", "d3", "d4"),
 						less.Black: squares(t, "a1", "a2", "b1", "b2"),
@@ -332,7 +333,7 @@ func TestCreateGame(t *testing.T) {
 			walls:   openWalls,
 			toMove:  less.Black,
 			notices: invitations(white, black),
-			checkGame: func(t *testing.T, c domain.Created) {
+			checkGame: func(t *testing.T, c games.Created) {
 				want := "white:c3,c4,d3,d4 black:a1,a2,b1,b2 to-move:black"
 				if got := stateOf(t, c.Game).Start.String(); got != want {
 					t.Errorf("start = %s, want %s", got, want)
@@ -343,8 +344,8 @@ func TestCreateGame(t *testing.T) {
 			// White is hemmed in (T2): the game passes for him at once, and
 			// Black, to move, is told so besides being invited.
 			name: "setup with an automatic pass at the start",
-			spec: func(t *testing.T) domain.NewGameSpec {
-				return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: hemmedWalls(), Setup: hemmedSetup(t)}.Map()}
+			spec: func(t *testing.T) games.NewGameSpec {
+				return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: hemmedWalls(), Setup: hemmedSetup(t)}.Map()}
 			},
 			size:   6,
 			colors: []string{white, black},
@@ -355,7 +356,7 @@ func TestCreateGame(t *testing.T) {
 			ply:    1,
 			notices: append(invitationsAt(1, white, black),
 				domain.Notice{Kind: domain.NoticeYourTurn, GameID: testGameID, Color: black, Ply: 1}),
-			checkGame: func(t *testing.T, c domain.Created) {
+			checkGame: func(t *testing.T, c games.Created) {
 				if len(c.History) != 1 || !c.History[0].Auto || c.History[0].Color != white || c.History[0].Ply != less.Turn(nil).String() {
 					t.Errorf("history = %+v, want one automatic pass by White", c.History)
 				}
@@ -368,7 +369,7 @@ func TestCreateGame(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := tt.spec(t)
-			c, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
+			c, err := games.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 			if err != nil {
 				t.Fatalf("CreateGame: %v", err)
 			}
@@ -465,107 +466,107 @@ func hemmedSetup(t *testing.T) *less.Setup {
 func TestCreateGameRefuses(t *testing.T) {
 	seed := uint64(7)
 	zero, tooMany := 0, less.MaxTurnsLimit+1
-	withPlayer := func(i int, p domain.Player) []domain.Player {
+	withPlayer := func(i int, p games.Player) []games.Player {
 		ps := twoPlayers()
 		ps[i] = p
 		return ps
 	}
 	tests := []struct {
 		name string
-		spec func(t *testing.T) domain.NewGameSpec
+		spec func(t *testing.T) games.NewGameSpec
 	}{
-		{"no players", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Params: less.Params{Walls: openWalls}.Map()}
+		{"no players", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Params: less.Params{Walls: openWalls}.Map()}
 		}},
-		{"one player", func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: twoPlayers()[:1]} }},
-		{"three players", func(*testing.T) domain.NewGameSpec { return domain.NewGameSpec{Players: fourPlayers()[:3]} }},
-		{"five players", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: append(fourPlayers(), domain.Player{Name: "Eve", Email: "eve@example.org"})}
+		{"one player", func(*testing.T) games.NewGameSpec { return games.NewGameSpec{Players: twoPlayers()[:1]} }},
+		{"three players", func(*testing.T) games.NewGameSpec { return games.NewGameSpec{Players: fourPlayers()[:3]} }},
+		{"five players", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: append(fourPlayers(), games.Player{Name: "Eve", Email: "eve@example.org"})}
 		}},
-		{"a game the server does not know", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Ruleset: "chess"}
+		{"a game the server does not know", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Ruleset: "chess"}
 		}},
-		{"an option the rules do not know", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: map[string]string{"colour": "red"}}
+		{"an option the rules do not know", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: map[string]string{"colour": "red"}}
 		}},
-		{"seed and walls together", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Seed: &seed, Walls: openWalls}.Map()}
+		{"seed and walls together", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Seed: &seed, Walls: openWalls}.Map()}
 		}},
-		{"walls too short", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls[1:]}.Map()}
+		{"walls too short", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls[1:]}.Map()}
 		}},
-		{"walls with a bad digit", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: "3" + openWalls[1:]}.Map()}
+		{"walls with a bad digit", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: "3" + openWalls[1:]}.Map()}
 		}},
-		{"walls of an 8x8 board for two players", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: strings.Repeat("0", 112)}.Map()}
+		{"walls of an 8x8 board for two players", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: strings.Repeat("0", 112)}.Map()}
 		}},
-		{"codecup preset with two players", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Preset: less.PresetCodeCup}.Map()}
+		{"codecup preset with two players", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Preset: less.PresetCodeCup}.Map()}
 		}},
-		{"unknown preset", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Preset: "blitz"}.Map()}
+		{"unknown preset", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Preset: "blitz"}.Map()}
 		}},
-		{"max turns 0", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, MaxTurns: &zero}.Map()}
+		{"max turns 0", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, MaxTurns: &zero}.Map()}
 		}},
-		{"max turns over the limit", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, MaxTurns: &tooMany}.Map()}
+		{"max turns over the limit", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, MaxTurns: &tooMany}.Map()}
 		}},
-		{"setup with three pieces", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+		{"setup with three pieces", func(t *testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
 				}, ToMove: less.White}}.Map()}
 		}},
-		{"setup with two pieces on one square", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+		{"setup with two pieces on one square", func(t *testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3", "a1"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
 				}, ToMove: less.White}}.Map()}
 		}},
-		{"setup with a piece off the board", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+		{"setup with a piece off the board", func(t *testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3", "g7"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
 				}, ToMove: less.White}}.Map()}
 		}},
-		{"setup with a colour not in play to move", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+		{"setup with a colour not in play to move", func(t *testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "c3", "c4", "d3", "d4"),
 					less.Black: squares(t, "a1", "a2", "b1", "b2"),
 				}, ToMove: less.Yellow}}.Map()}
 		}},
-		{"setup in which the game is already decided", func(t *testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+		{"setup in which the game is already decided", func(t *testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 				Pieces: map[less.Color][]less.Square{
 					less.White: squares(t, "a1", "a2", "b1", "b2"), // White's target corner
 					less.Black: squares(t, "c3", "c4", "d3", "d4"),
 				}, ToMove: less.Black}}.Map()}
 		}},
-		{"blank name", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "  ", Email: "bob@example.org"}), Params: less.Params{Walls: openWalls}.Map()}
+		{"blank name", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: withPlayer(1, games.Player{Name: "  ", Email: "bob@example.org"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
-		{"name with a line break", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(0, domain.Player{Name: "Ann\r\nBcc: x", Email: "ann@example.org"}), Params: less.Params{Walls: openWalls}.Map()}
+		{"name with a line break", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: withPlayer(0, games.Player{Name: "Ann\r\nBcc: x", Email: "ann@example.org"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
-		{"email with a display name", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob", Email: "Bob <bob@example.org>"}), Params: less.Params{Walls: openWalls}.Map()}
+		{"email with a display name", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: withPlayer(1, games.Player{Name: "Bob", Email: "Bob <bob@example.org>"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
-		{"missing email", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob"}), Params: less.Params{Walls: openWalls}.Map()}
+		{"missing email", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: withPlayer(1, games.Player{Name: "Bob"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
-		{"unknown locale", func(*testing.T) domain.NewGameSpec {
-			return domain.NewGameSpec{Players: withPlayer(1, domain.Player{Name: "Bob", Email: "bob@example.org", Locale: "pt"}), Params: less.Params{Walls: openWalls}.Map()}
+		{"unknown locale", func(*testing.T) games.NewGameSpec {
+			return games.NewGameSpec{Players: withPlayer(1, games.Player{Name: "Bob", Email: "bob@example.org", Locale: "pt"}), Params: less.Params{Walls: openWalls}.Map()}
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := domain.CreateGame(tt.spec(t), testGameID, testCreator, t0, randomSeed, nil)
+			c, err := games.CreateGame(tt.spec(t), testGameID, testCreator, t0, randomSeed, nil)
 			if err == nil {
 				t.Fatalf("CreateGame succeeded: %+v", c.Game)
 			}
@@ -575,14 +576,14 @@ func TestCreateGameRefuses(t *testing.T) {
 }
 
 func TestCreateGameNormalizesPlayers(t *testing.T) {
-	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
+	c, err := games.CreateGame(games.NewGameSpec{Players: []games.Player{
 		{Name: "  Ann  ", Email: "Ann@Example.ORG", Locale: "fr"},
 		{Name: "Bob", Email: "bob@example.org"},
 	}, Params: less.Params{Walls: openWalls}.Map()}, testGameID, testCreator, t0, randomSeed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := domain.Player{Name: "Ann", Email: "ann@example.org", Locale: "fr"}
+	want := games.Player{Name: "Ann", Email: "ann@example.org", Locale: "fr"}
 	if c.Game.Seats[0].Player != want {
 		t.Errorf("seat = %+v, want %+v", c.Game.Seats[0].Player, want)
 	}
@@ -595,8 +596,8 @@ func TestSubmitTurn(t *testing.T) {
 	now := t0.Add(time.Hour)
 	tests := []struct {
 		name  string
-		game  func(t *testing.T) domain.Game
-		actor domain.Actor
+		game  func(t *testing.T) games.Game
+		actor games.Actor
 		ply   int
 		turn  string
 		// want on success
@@ -625,9 +626,9 @@ func TestSubmitTurn(t *testing.T) {
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
 		{name: "the creator without a seat", game: openGame, actor: account(testCreator, "org@example.org"), turn: firstTurn,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "a spectator", game: openGame, actor: domain.Actor{Spectator: true}, turn: firstTurn,
+		{name: "a spectator", game: openGame, actor: games.Actor{Spectator: true}, turn: firstTurn,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "nobody", game: openGame, actor: domain.Actor{}, turn: firstTurn,
+		{name: "nobody", game: openGame, actor: games.Actor{}, turn: firstTurn,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
 		{name: "a ply from the future", game: openGame, actor: seatActor(white), ply: 1, turn: firstTurn,
 			kind: domain.KindConflict, code: domain.CodeStalePly},
@@ -658,7 +659,7 @@ func TestSubmitTurn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := tt.game(t)
 			before := snapshotOf(t, g)
-			sub, err := domain.SubmitTurn(g, tt.actor, tt.ply, tt.turn, now)
+			sub, err := games.SubmitTurn(g, tt.actor, tt.ply, tt.turn, now)
 			if before.changed(t, g) {
 				t.Errorf("SubmitTurn changed its input game")
 			}
@@ -713,7 +714,7 @@ func TestSubmitTurn(t *testing.T) {
 // In the four-player game only the next player is told it is his turn.
 func TestSubmitTurnFourPlayers(t *testing.T) {
 	seed := uint64(3)
-	g := newGame(t, domain.NewGameSpec{Players: fourPlayers(), Seed: &seed})
+	g := newGame(t, games.NewGameSpec{Players: fourPlayers(), Seed: &seed})
 	for i, want := range []less.Color{less.Black, less.White, less.Red, less.Yellow} {
 		st := stateOf(t, g)
 		mover := st.Position.ToMove()
@@ -722,8 +723,8 @@ func TestSubmitTurnFourPlayers(t *testing.T) {
 			t.Fatalf("no legal turn for %s", mover)
 		}
 		// An account playing the seat by its email works for every colour.
-		actor := account(int64(100+i), g.Seats[slices.IndexFunc(g.Seats, func(s domain.Seat) bool { return s.Color == mover.String() })].Email)
-		sub, err := domain.SubmitTurn(g, actor, st.Ply, turns[0].String(), t0.Add(time.Duration(i+1)*time.Minute))
+		actor := account(int64(100+i), g.Seats[slices.IndexFunc(g.Seats, func(s games.Seat) bool { return s.Color == mover.String() })].Email)
+		sub, err := games.SubmitTurn(g, actor, st.Ply, turns[0].String(), t0.Add(time.Duration(i+1)*time.Minute))
 		if err != nil {
 			t.Fatalf("turn %d by %s: %v", i+1, mover, err)
 		}
@@ -743,12 +744,12 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 	turns := []string{"f5d5:e5c5:c5b5", "a2c2:b1c1:c1c3", "f6d6:e6c6:b5b4", "c2c4:c3c5:b2c2", "d5b5:b5b3:d6b6",
 		"c2c3:c5d5:d5e5", "b4b2:c6a6:b3b1", "c4c5:a1a2:a2c2", "a6a5:a5a4:b6a6", "c2c4:c5d5:c4c5", "a6a5:a5a3:a4a2",
 		"e5e6:c5e5:d5f5", "b1c1:c1b1:a3a1"}
-	g := newGame(t, domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: walls}.Map()})
+	g := newGame(t, games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: walls}.Map()})
 	for i, text := range turns {
 		now := t0.Add(time.Duration(i+1) * time.Hour)
 		st := stateOf(t, g)
 		mover := st.Position.ToMove().String()
-		sub, err := domain.SubmitTurn(g, seatActor(mover), st.Ply, text, now)
+		sub, err := games.SubmitTurn(g, seatActor(mover), st.Ply, text, now)
 		if err != nil {
 			t.Fatalf("turn %d %q by %s: %v", i+1, text, mover, err)
 		}
@@ -791,11 +792,11 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 	}
 	// Nothing more can be done with a finished game.
 	for _, c := range []string{white, black} {
-		_, err := domain.SubmitTurn(g, seatActor(c), st.Ply, "Nil", t0.Add(48*time.Hour))
+		_, err := games.SubmitTurn(g, seatActor(c), st.Ply, "Nil", t0.Add(48*time.Hour))
 		wantError(t, err, domain.KindConflict, domain.CodeGameOver)
-		_, _, err = domain.PreviewTurn(g, seatActor(c), "Nil")
+		_, _, err = games.PreviewTurn(g, seatActor(c), "Nil")
 		wantError(t, err, domain.KindConflict, domain.CodeGameOver)
-		_, err = domain.Resign(g, seatActor(c), t0.Add(48*time.Hour))
+		_, err = games.Resign(g, seatActor(c), t0.Add(48*time.Hour))
 		wantError(t, err, domain.KindConflict, domain.CodeGameOver)
 	}
 }
@@ -803,11 +804,11 @@ func TestSubmitTurnPlaysAWholeGame(t *testing.T) {
 func TestPreviewTurn(t *testing.T) {
 	g := openGame(t)
 	before := snapshotOf(t, g)
-	next, out, err := domain.PreviewTurn(g, seatActor(white), "e5-e4 e4-d4 d4-c4")
+	next, out, err := games.PreviewTurn(g, seatActor(white), "e5-e4 e4-d4 d4-c4")
 	if err != nil {
 		t.Fatalf("PreviewTurn: %v", err)
 	}
-	sub, err := domain.SubmitTurn(g, seatActor(white), 0, firstTurn, t0)
+	sub, err := games.SubmitTurn(g, seatActor(white), 0, firstTurn, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -820,20 +821,20 @@ func TestPreviewTurn(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		game  domain.Game
-		actor domain.Actor
+		game  games.Game
+		actor games.Actor
 		turn  string
 		kind  domain.Kind
 		code  string
 	}{
 		{"another seat", g, seatActor(black), firstTurn, domain.KindForbidden, domain.CodeNotYourTurn},
-		{"a spectator", g, domain.Actor{Spectator: true}, firstTurn, domain.KindForbidden, domain.CodeForbidden},
+		{"a spectator", g, games.Actor{Spectator: true}, firstTurn, domain.KindForbidden, domain.CodeForbidden},
 		{"illegal", g, seatActor(white), "e5e4", domain.KindIllegalTurn, domain.CodeIllegalTurn},
 		{"syntax", g, seatActor(white), "?", domain.KindIllegalTurn, domain.CodeIllegalTurn},
 		{"game over", resigned(t), seatActor(white), firstTurn, domain.KindConflict, domain.CodeGameOver},
 	}
 	for _, tt := range tests {
-		_, _, err := domain.PreviewTurn(tt.game, tt.actor, tt.turn)
+		_, _, err := games.PreviewTurn(tt.game, tt.actor, tt.turn)
 		if err == nil {
 			t.Errorf("%s: PreviewTurn succeeded", tt.name)
 			continue
@@ -845,13 +846,13 @@ func TestPreviewTurn(t *testing.T) {
 func TestResign(t *testing.T) {
 	now := t0.Add(time.Hour)
 	seed := uint64(5)
-	fourGame := func(t *testing.T) domain.Game {
-		return newGame(t, domain.NewGameSpec{Players: fourPlayers(), Seed: &seed})
+	fourGame := func(t *testing.T) games.Game {
+		return newGame(t, games.NewGameSpec{Players: fourPlayers(), Seed: &seed})
 	}
 	tests := []struct {
 		name  string
-		game  func(t *testing.T) domain.Game
-		actor domain.Actor
+		game  func(t *testing.T) games.Game
+		actor games.Actor
 		loser less.Side
 		// exact margin, 0 for "at least 10"
 		margin int
@@ -872,7 +873,7 @@ func TestResign(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := tt.game(t)
-			sub, err := domain.Resign(g, tt.actor, now)
+			sub, err := games.Resign(g, tt.actor, now)
 			if err != nil {
 				t.Fatalf("Resign: %v", err)
 			}
@@ -912,7 +913,7 @@ func TestResign(t *testing.T) {
 			if g.Over() {
 				t.Error("Resign changed its input game")
 			}
-			_, err = domain.Resign(ng, tt.actor, now)
+			_, err = games.Resign(ng, tt.actor, now)
 			wantError(t, err, domain.KindConflict, domain.CodeGameOver)
 		})
 	}
@@ -920,8 +921,8 @@ func TestResign(t *testing.T) {
 
 // farBehind is a 2-player game in which White is nearly home and Black, to
 // move, has hardly started.
-func farBehind(t *testing.T) domain.Game {
-	return newGame(t, domain.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
+func farBehind(t *testing.T) games.Game {
+	return newGame(t, games.NewGameSpec{Players: twoPlayers(), Params: less.Params{Walls: openWalls, Setup: &less.Setup{
 		Pieces: map[less.Color][]less.Square{
 			less.White: squares(t, "a1", "a2", "b1", "c2"), // needs 1
 			less.Black: squares(t, "a3", "b3", "c1", "c3"), // needs 14
@@ -934,14 +935,14 @@ func TestResignRefuses(t *testing.T) {
 	g := openGame(t)
 	for _, a := range []struct {
 		name  string
-		actor domain.Actor
+		actor games.Actor
 	}{
-		{"spectator", domain.Actor{Spectator: true}},
+		{"spectator", games.Actor{Spectator: true}},
 		{"stranger", account(99, "eve@example.org")},
 		{"creator without a seat", account(testCreator, "org@example.org")},
-		{"nobody", domain.Actor{}},
+		{"nobody", games.Actor{}},
 	} {
-		_, err := domain.Resign(g, a.actor, t0)
+		_, err := games.Resign(g, a.actor, t0)
 		if err == nil {
 			t.Errorf("%s resigned", a.name)
 			continue
@@ -954,8 +955,8 @@ func TestRotateSeat(t *testing.T) {
 	now := t0.Add(time.Hour)
 	tests := []struct {
 		name  string
-		game  func(t *testing.T) domain.Game
-		actor domain.Actor
+		game  func(t *testing.T) games.Game
+		actor games.Actor
 		color string
 		kind  domain.Kind // 0: allowed
 		code  string
@@ -971,9 +972,9 @@ func TestRotateSeat(t *testing.T) {
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
 		{name: "a stranger", game: openGame, actor: account(99, "eve@example.org"), color: white,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "a spectator", game: openGame, actor: domain.Actor{Spectator: true}, color: white,
+		{name: "a spectator", game: openGame, actor: games.Actor{Spectator: true}, color: white,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
-		{name: "nobody", game: openGame, actor: domain.Actor{}, color: white,
+		{name: "nobody", game: openGame, actor: games.Actor{}, color: white,
 			kind: domain.KindForbidden, code: domain.CodeForbidden},
 		{name: "a seat the game does not have", game: openGame, actor: account(testCreator, "org@example.org"), color: red,
 			kind: domain.KindNotFound, code: domain.CodeNotFound},
@@ -981,7 +982,7 @@ func TestRotateSeat(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := tt.game(t)
-			ng, notice, err := domain.RotateSeat(g, tt.actor, tt.color, now)
+			ng, notice, err := games.RotateSeat(g, tt.actor, tt.color, now)
 			if tt.kind != 0 {
 				if err == nil {
 					t.Fatal("RotateSeat succeeded")
@@ -1009,7 +1010,7 @@ func TestRotateSeat(t *testing.T) {
 				t.Errorf("notice = %+v, want %+v", notice, want)
 			}
 			// A second rotation bumps it again.
-			ng2, _, err := domain.RotateSeat(ng, tt.actor, tt.color, now)
+			ng2, _, err := games.RotateSeat(ng, tt.actor, tt.color, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1024,7 +1025,7 @@ func TestRotateSeat(t *testing.T) {
 // caller's copy must keep its old token version.
 func TestRotateSeatLeavesItsInputAlone(t *testing.T) {
 	g := openGame(t)
-	if _, _, err := domain.RotateSeat(g, seatActor(white), white, t0); err != nil {
+	if _, _, err := games.RotateSeat(g, seatActor(white), white, t0); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := g.Seat(white); s.TokenVersion != 1 {
@@ -1036,17 +1037,17 @@ func TestActorCanRead(t *testing.T) {
 	g := openGame(t)
 	tests := []struct {
 		name  string
-		actor domain.Actor
+		actor games.Actor
 		read  bool
 		seats []string
 	}{
-		{"seat link", domain.Actor{SeatColor: ptr(white)}, true, []string{white}},
-		{"spectator", domain.Actor{Spectator: true}, true, nil},
+		{"seat link", games.Actor{SeatColor: ptr(white)}, true, []string{white}},
+		{"spectator", games.Actor{Spectator: true}, true, nil},
 		{"creator", account(testCreator, "org@example.org"), true, nil},
 		{"account holding a seat", account(99, "bob@example.org"), true, []string{black}},
 		{"stranger", account(99, "eve@example.org"), false, nil},
-		{"seat email without an account", domain.Actor{UserEmail: "ann@example.org"}, false, []string{white}},
-		{"nobody", domain.Actor{}, false, nil},
+		{"seat email without an account", games.Actor{UserEmail: "ann@example.org"}, false, []string{white}},
+		{"nobody", games.Actor{}, false, nil},
 	}
 	for _, tt := range tests {
 		if got := tt.actor.CanRead(&g); got != tt.read {
@@ -1058,10 +1059,10 @@ func TestActorCanRead(t *testing.T) {
 	}
 	// One address may not hold two seats, however it is written, unless it
 	// is the creator's own.
-	spec := domain.NewGameSpec{Players: []domain.Player{
+	spec := games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Ann too", Email: "ANN@Example.org"},
 	}, Creator: "org@example.org", Params: less.Params{Walls: openWalls}.Map()}
-	_, err := domain.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
+	_, err := games.CreateGame(spec, testGameID, testCreator, t0, randomSeed, nil)
 	wantError(t, err, domain.KindInvalid, domain.CodeDuplicateAddress)
 	spec.Creator = "ann@example.org"
 	both := newGame(t, spec)

@@ -1,4 +1,4 @@
-package domain
+package games
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/internal/text"
 )
 
@@ -141,14 +142,14 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 	}
 	now := s.now()
 	scope := "reply:" + r.GameID + "/" + r.Color
-	idem := &Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
+	idem := &domain.Idempotency{Scope: scope, Key: replyKey(r), Fingerprint: replyFingerprint}
 	if resp, done, err := s.store.StoredResponse(ctx, *idem); err != nil {
 		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: %w", r.GameID, err)
 	} else if done {
 		return storedReplyOutcome(r, resp, true)
 	}
 	g, err := s.store.Game(ctx, r.GameID)
-	if de, ok := ErrorOf(err); ok && de.Kind == KindNotFound {
+	if de, ok := domain.ErrorOf(err); ok && de.Kind == domain.KindNotFound {
 		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
 	if err != nil {
@@ -158,9 +159,9 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 	if !ok || r.Ply > g.Ply() {
 		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
-	from, fromErr := NormalizeEmail(r.From)
+	from, fromErr := domain.NormalizeEmail(r.From)
 	if fromErr != nil {
-		from = Clip(r.From)
+		from = domain.Clip(r.From)
 	}
 	own := r.Unread == "" && fromErr == nil && from == seat.Email
 	wait, ignore, giveBack, err := s.countReply(ctx, r, seat.Email, own, now)
@@ -188,7 +189,7 @@ func (s *Service) PlayByReply(ctx context.Context, r Reply) (ReplyOutcome, error
 			}
 			return c, nil
 		}})
-	if de, ok := ErrorOf(err); errors.Is(err, errReplyUnknown) || ok && de.Kind == KindNotFound {
+	if de, ok := domain.ErrorOf(err); errors.Is(err, errReplyUnknown) || ok && de.Kind == domain.KindNotFound {
 		return ReplyOutcome{Status: ReplyIgnored, Reason: ReplyUnknownSeat}, nil
 	}
 	if err != nil {
@@ -240,10 +241,10 @@ func (s *Service) countReply(ctx context.Context, r Reply, owner string, own boo
 }
 
 // storedReplyOutcome is the outcome PlayByReply stored as its response.
-func storedReplyOutcome(r Reply, resp Response, replayed bool) (ReplyOutcome, error) {
+func storedReplyOutcome(r Reply, resp domain.Response, replayed bool) (ReplyOutcome, error) {
 	var out ReplyOutcome
 	if err := json.Unmarshal(resp.Body, &out); err != nil {
-		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: stored outcome: %w: %w", r.GameID, ErrStoredData, err)
+		return ReplyOutcome{}, fmt.Errorf("play by reply to %s: stored outcome: %w: %w", r.GameID, domain.ErrStoredData, err)
 	}
 	out.Replayed = replayed
 	return out, nil
@@ -273,9 +274,9 @@ func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, 
 	if !ok || r.Ply > g.Ply() {
 		return GameChange{}, ReplyOutcome{}, errReplyUnknown
 	}
-	refuse := func(d ReplyDetail, cause Cause) (GameChange, ReplyOutcome, error) {
-		n := Notice{Kind: NoticeReplyRefused, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Reply: &d}
-		return GameChange{Game: g, Notices: []Notice{n}, Cause: cause},
+	refuse := func(d domain.ReplyDetail, cause domain.Cause) (GameChange, ReplyOutcome, error) {
+		n := domain.Notice{Kind: domain.NoticeReplyRefused, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Reply: &d}
+		return GameChange{Game: g, Notices: []domain.Notice{n}, Cause: cause},
 			ReplyOutcome{Status: ReplyRefused, Reason: d.Reason, Turn: d.Turn}, nil
 	}
 	// The seat's owner hears of a reply from another address (he may have
@@ -285,22 +286,22 @@ func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, 
 	// against the owner's budget of mail others cause.
 	switch {
 	case r.Unread != "":
-		return refuse(ReplyDetail{Reason: r.Unread}, Cause{})
+		return refuse(domain.ReplyDetail{Reason: r.Unread}, domain.Cause{})
 	case from != seat.Email:
-		return refuse(ReplyDetail{Reason: ReplyNotSeatAddress, From: from}, Cause{})
+		return refuse(domain.ReplyDetail{Reason: ReplyNotSeatAddress, From: from}, domain.Cause{})
 	}
-	mine := Cause{By: seat.Email}
+	mine := domain.Cause{By: seat.Email}
 	switch {
 	case wait > 0:
-		return refuse(ReplyDetail{Reason: ReplyRateLimited, WaitMinutes: int((wait + time.Minute - 1) / time.Minute)}, mine)
+		return refuse(domain.ReplyDetail{Reason: ReplyRateLimited, WaitMinutes: int((wait + time.Minute - 1) / time.Minute)}, mine)
 	case g.Over():
-		return refuse(ReplyDetail{Reason: CodeGameOver}, mine)
+		return refuse(domain.ReplyDetail{Reason: domain.CodeGameOver}, mine)
 	case r.Ply < g.Ply():
-		return refuse(ReplyDetail{Reason: ReplyEarlierTurn}, mine)
+		return refuse(domain.ReplyDetail{Reason: ReplyEarlierTurn}, mine)
 	}
 	turn, found := findTurn(g.Rules, r.Lines)
 	if !found {
-		return refuse(ReplyDetail{Reason: ReplyNoTurn, Lines: firstLines(r.Lines)}, mine)
+		return refuse(domain.ReplyDetail{Reason: ReplyNoTurn, Lines: firstLines(r.Lines)}, mine)
 	}
 	color := seat.Color
 	a := Actor{SeatColor: &color}
@@ -311,8 +312,8 @@ func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, 
 	} else {
 		sub, err = SubmitTurn(g, a, r.Ply, turn, now)
 	}
-	if de, ok := ErrorOf(err); ok {
-		d := ReplyDetail{Reason: de.Code, Turn: turn}
+	if de, ok := domain.ErrorOf(err); ok {
+		d := domain.ReplyDetail{Reason: de.Code, Turn: turn}
 		if de.Turn != nil {
 			d.Rule, d.RuleRef = de.Turn.Code, de.Turn.Rule
 			d.Part = de.Turn.Index + 1 // ruleset.NoIndex (-1) is 0, the whole turn
@@ -325,8 +326,8 @@ func judgeReply(g Game, r Reply, from string, confirm bool, wait time.Duration, 
 	notices := sub.Notices
 	// A game that ended tells everyone so; the result is the confirmation.
 	if confirm && !sub.Game.Over() && len(sub.Played) > 0 {
-		notices = append(notices, Notice{Kind: NoticeReplyAccepted, GameID: g.ID, Color: seat.Color,
-			Ply: sub.Game.Ply(), Reply: &ReplyDetail{Turn: sub.Played[0].Ply}})
+		notices = append(notices, domain.Notice{Kind: domain.NoticeReplyAccepted, GameID: g.ID, Color: seat.Color,
+			Ply: sub.Game.Ply(), Reply: &domain.ReplyDetail{Turn: sub.Played[0].Ply}})
 	}
 	return GameChange{Game: sub.Game, Played: sub.Played, Notices: notices, Cause: mine},
 		ReplyOutcome{Status: ReplyPlayed, Turn: turn}, nil

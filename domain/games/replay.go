@@ -1,8 +1,9 @@
-package domain
+package games
 
 import (
 	"fmt"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -16,11 +17,11 @@ import (
 // reached says which ply that is.
 func Replay(rules ruleset.Game, history []ruleset.Played, n int) (g ruleset.Game, reached int, err error) {
 	if n < 0 || n > len(history) {
-		return nil, 0, Errorf(KindInvalid, CodeInvalidInput, "ply %d: the game has plies 0 to %d", n, len(history))
+		return nil, 0, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "ply %d: the game has plies 0 to %d", n, len(history))
 	}
 	g, made, err := rules.Restart()
 	if err != nil {
-		return nil, 0, fmt.Errorf("replay: %w: %w", ErrStoredData, err)
+		return nil, 0, fmt.Errorf("replay: %w: %w", domain.ErrStoredData, err)
 	}
 	reached = len(made)
 	for reached < n {
@@ -32,10 +33,10 @@ func Replay(rules ruleset.Game, history []ruleset.Played, n int) (g ruleset.Game
 			played, err = g.Play(p.Ply)
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("replay ply %d %q: %w: %w", reached, p.Ply, ErrStoredData, err)
+			return nil, 0, fmt.Errorf("replay ply %d %q: %w: %w", reached, p.Ply, domain.ErrStoredData, err)
 		}
 		if len(played) == 0 || played[0].Ply != p.Ply {
-			return nil, 0, fmt.Errorf("replay ply %d: %w: played %v, the history says %q", reached, ErrStoredData, played, p.Ply)
+			return nil, 0, fmt.Errorf("replay ply %d: %w: played %v, the history says %q", reached, domain.ErrStoredData, played, p.Ply)
 		}
 		reached += len(played)
 	}

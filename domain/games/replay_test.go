@@ -1,4 +1,4 @@
-package domain_test
+package games_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
@@ -68,7 +69,7 @@ func TestReplayGivesEveryEarlierBoard(t *testing.T) {
 		}
 		before, _ := g.Encode()
 		for n := range len(history) + 1 {
-			r, reached, err := domain.Replay(g, history, n)
+			r, reached, err := games.Replay(g, history, n)
 			if err != nil {
 				t.Fatalf("%d players: Replay(%d): %v", players, n, err)
 			}
@@ -101,13 +102,13 @@ func TestReplayRefusesPliesOutsideTheHistory(t *testing.T) {
 	history = append(history, played...)
 	for _, n := range []int{-1, 2} {
 		var de *domain.Error
-		if _, _, err := domain.Replay(g, history, n); !errors.As(err, &de) || de.Kind != domain.KindInvalid {
+		if _, _, err := games.Replay(g, history, n); !errors.As(err, &de) || de.Kind != domain.KindInvalid {
 			t.Errorf("Replay(%d) = %v, want invalid", n, err)
 		}
 	}
 	// A history the rules refuse is damaged data, not the caller's mistake.
 	bad := []ruleset.Played{{Color: "white", Ply: "a1a2"}}
-	if _, _, err := domain.Replay(g, bad, 1); !errors.Is(err, domain.ErrStoredData) {
+	if _, _, err := games.Replay(g, bad, 1); !errors.Is(err, domain.ErrStoredData) {
 		t.Errorf("Replay of a broken history = %v, want ErrStoredData", err)
 	}
 }
