@@ -158,7 +158,7 @@ func TestMailPolicySenderLimits(t *testing.T) {
 func TestMailPolicyMailbox(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	if err := f.svc.Suppress(ctx, "sv@example.org"); err != nil {
+	if err := f.store.Suppress(ctx, "sv@example.org", f.now); err != nil {
 		t.Fatal(err)
 	}
 	for _, to := range []string{"sv@example.org", "sv+1@example.org", "SV+2@example.org", "sv+bar@example.org"} {

@@ -250,24 +250,6 @@ func (s *Service) GameMail(ctx context.Context, id string) ([]domain.NoticeDeliv
 	return s.store.GameMail(ctx, id)
 }
 
-// Unsubscribe turns off an address's non-essential mail, as its owner asked
-// with the link of an email.
-func (s *Service) Unsubscribe(ctx context.Context, email string) error {
-	return s.store.Unsubscribe(ctx, email, s.now())
-}
-
-// Resubscribe turns an address's non-essential mail back on: its owner
-// changed his mind on the unsubscribe page.
-func (s *Service) Resubscribe(ctx context.Context, email string) error {
-	return s.store.Resubscribe(ctx, email)
-}
-
-// Suppress stops all mail to an address, as its owner asked with the
-// "never email me again" link of an email.
-func (s *Service) Suppress(ctx context.Context, email string) error {
-	return s.store.Suppress(ctx, email, s.now())
-}
-
 // SubmitTurn plays a turn made at ply: the new state, the turn, the
 // notices it causes and the response present renders commit together.
 // replayed says the Idempotency-Key was used before and resp is the stored

@@ -34,7 +34,7 @@ func TestMailPolicyTournamentWords(t *testing.T) {
 	if _, err := f.tours.JoinTournament(ctx, req, ann, tournaments.Entrant{Player: games.Player{Name: "Ann"}}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.Suppress(ctx, "dan@example.org"); err != nil {
+	if err := f.store.Suppress(ctx, "dan@example.org", f.now); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.tours.AddEntrant(ctx, req, tournaments.Entrant{Player: games.Player{Name: "Dan", Email: "dan+cup@example.org"}}, ""); code(err) != domain.CodeAddressSuppressed {
