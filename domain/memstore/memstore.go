@@ -1,5 +1,6 @@
-// Package memstore is an in-memory domain.Store, for testing the use cases
-// without a database. It keeps what the ports promise (units of work that
+// Package memstore is an in-memory store of the use cases' ports (the
+// kernel's, and those of games, tournaments, accounts and push), for
+// testing the use cases without a database. It keeps what the ports promise (units of work that
 // stand or fall whole, version-guarded writes, idempotent responses) and
 // nothing more: a new game is created without its players' vacations
 // (PlayersAway has none). It keeps the facts the mail policy reads (the
