@@ -1,0 +1,188 @@
+// Package catalog owns lesspost's words: every message the mails, the pages,
+// the push payloads and the play page's script show, in every language, in
+// one file per language (locales/en.toml, de.toml, …) that a translator
+// edits without touching Go or JavaScript.
+//
+// The files are go-i18n v2 message files in TOML: a key is "area.name"; its
+// value is a string, or an inline table of CLDR plural forms (zero, one, two,
+// few, many, other) chosen by a count. Arguments are Go templates, {{.name}}.
+// go-i18n's goi18n tool reads and writes these files (goi18n merge makes a
+// translate.<lang>.toml of what a language lacks).
+//
+// English is the source and the fallback: a key a language lacks is shown in
+// English. The shipped languages are held complete by this package's tests
+// (every key of en.toml, the same arguments, the plural forms the language's
+// CLDR rules need).
+//
+// Adding a language is adding one file: copy locales/en.toml to
+// locales/<tag>.toml (a BCP 47 tag such as pt or pt-BR), translate the
+// values, keep the keys and the {{.arguments}}, and give each plural table
+// the forms the language needs (the test names any that are missing). Nothing
+// else changes: the language is offered wherever the catalogue's languages
+// are listed, and the play page's script gets it from the server.
+package catalog
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+)
+
+// Source is the language every other file translates, and the fallback.
+const Source = "en"
+
+//go:embed locales/*.toml
+var locales embed.FS
+
+// Catalog is the messages of every language, ready to render. It is safe
+// for concurrent use.
+type Catalog struct {
+	bundle     *i18n.Bundle
+	languages  []string                            // the file names' tags, Source first
+	messages   map[string]map[string]*i18n.Message // by language, then key
+	localizers map[string]*i18n.Localizer
+}
+
+// Shipped is the catalogue built into the binary (locales/*.toml). Its files
+// are checked by the tests, so a failure to load them is a build mistake.
+var Shipped = sync.OnceValue(func() *Catalog {
+	sub, err := fs.Sub(locales, "locales")
+	if err != nil {
+		panic(err)
+	}
+	c, err := Load(sub)
+	if err != nil {
+		panic(fmt.Sprintf("catalog: the shipped locales: %v", err))
+	}
+	return c
+})
+
+// Load reads every *.toml file at the root of fsys, one language each, named
+// by its tag (en.toml, de.toml, pt-BR.toml). en.toml must be among them.
+func Load(fsys fs.FS) (*Catalog, error) {
+	names, err := fs.Glob(fsys, "*.toml")
+	if err != nil {
+		return nil, fmt.Errorf("catalog: list the locales: %w", err)
+	}
+	c := &Catalog{
+		bundle:     i18n.NewBundle(language.MustParse(Source)),
+		messages:   map[string]map[string]*i18n.Message{},
+		localizers: map[string]*i18n.Localizer{},
+	}
+	c.bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, name := range names {
+		lang := strings.TrimSuffix(name, path.Ext(name))
+		if _, err := language.Parse(lang); err != nil {
+			return nil, fmt.Errorf("catalog: %s is not named by a language tag: %w", name, err)
+		}
+		buf, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: read %s: %w", name, err)
+		}
+		file, err := c.bundle.ParseMessageFileBytes(buf, name)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: parse %s: %w", name, err)
+		}
+		byKey := map[string]*i18n.Message{}
+		for _, m := range file.Messages {
+			byKey[m.ID] = m
+		}
+		c.messages[lang] = byKey
+		c.languages = append(c.languages, lang)
+		c.localizers[lang] = i18n.NewLocalizer(c.bundle, lang)
+	}
+	if c.messages[Source] == nil {
+		return nil, fmt.Errorf("catalog: no %s.toml, the source language", Source)
+	}
+	slices.SortFunc(c.languages, func(a, b string) int {
+		switch {
+		case a == Source:
+			return -1
+		case b == Source:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return c, nil
+}
+
+// Languages are the catalogue's languages, the source first.
+func (c *Catalog) Languages() []string { return slices.Clone(c.languages) }
+
+// Has reports whether lang is one of the catalogue's languages.
+func (c *Catalog) Has(lang string) bool { return c.messages[lang] != nil }
+
+// Text is the message key in lang (English where lang lacks it) with args
+// filled in. A key no language has comes back as itself, as the script's t()
+// does; the tests keep that from happening.
+func (c *Catalog) Text(lang, key string, args map[string]any) string {
+	return c.render(lang, key, &i18n.LocalizeConfig{MessageID: key, TemplateData: args})
+}
+
+// Count is the plural message key in lang in the form n takes (CLDR's
+// rules), with args filled in; n is the argument "n" unless args has one.
+func (c *Catalog) Count(lang, key string, n int, args map[string]any) string {
+	data := map[string]any{"n": n}
+	for k, v := range args {
+		data[k] = v
+	}
+	return c.render(lang, key, &i18n.LocalizeConfig{MessageID: key, TemplateData: data, PluralCount: n})
+}
+
+func (c *Catalog) render(lang, key string, lc *i18n.LocalizeConfig) string {
+	loc := c.localizers[lang]
+	if loc == nil {
+		loc = c.localizers[Source]
+	}
+	s, err := loc.Localize(lc)
+	if err != nil && s == "" {
+		return key
+	}
+	// A key only English has comes back in English with a not-found error:
+	// that is the fallback working.
+	return s
+}
+
+// Script is lang's messages whose key starts with prefix, for a page's
+// script: by key without the prefix, a plain string or an object of plural
+// forms (one, other, …), English where lang lacks a key. Arguments stay
+// {{.name}}; the script fills them in.
+func (c *Catalog) Script(lang, prefix string) map[string]any {
+	out := map[string]any{}
+	for _, l := range []string{Source, lang} {
+		for key, m := range c.messages[l] {
+			if rest, ok := strings.CutPrefix(key, prefix); ok {
+				out[rest] = scriptForm(m)
+			}
+		}
+	}
+	return out
+}
+
+// scriptForm is a message as the script's t() takes it.
+func scriptForm(m *i18n.Message) any {
+	forms := pluralForms(m)
+	if len(forms) == 1 && forms["other"] != "" {
+		return m.Other
+	}
+	return forms
+}
+
+// pluralForms are a message's forms by CLDR name, the ones it has.
+func pluralForms(m *i18n.Message) map[string]string {
+	out := map[string]string{}
+	for name, s := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+		if s != "" {
+			out[name] = s
+		}
+	}
+	return out
+}
