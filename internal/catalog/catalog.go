@@ -186,3 +186,30 @@ func pluralForms(m *i18n.Message) map[string]string {
 	}
 	return out
 }
+
+// Forms are the plural forms of the message key in lang as the file writes
+// them, arguments unfilled ("other" alone for a plain string), English where
+// lang lacks the key; nil where no language has it. The server-rendered
+// pages' tables take their words this way and fill them in themselves.
+func (c *Catalog) Forms(lang, key string) map[string]string {
+	m, ok := c.messages[lang][key]
+	if !ok {
+		m, ok = c.messages[Source][key]
+	}
+	if !ok {
+		return nil
+	}
+	return pluralForms(m)
+}
+
+// Keys are the source language's keys that start with prefix, sorted.
+func (c *Catalog) Keys(prefix string) []string {
+	var out []string
+	for key := range c.messages[Source] {
+		if strings.HasPrefix(key, prefix) {
+			out = append(out, key)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

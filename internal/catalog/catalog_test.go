@@ -15,8 +15,13 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 )
 
-// argument is a template argument as the files write it, {{.name}}.
-var argument = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
+// argument is an argument as the files write it: {{.name}} (go-i18n's), or
+// {name} (filled in by the code or a page's script).
+var argument = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}|\{(\w+)\}`)
+
+// verb is a Go fmt verb, which the server-rendered pages' older messages
+// take, filled in order.
+var verb = regexp.MustCompile(`%[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z%]`)
 
 // arguments are the names a message's forms use, all forms together (a
 // language may leave the count out of its "one" form).
@@ -24,10 +29,19 @@ func arguments(m *i18n.Message) []string {
 	set := map[string]bool{}
 	for _, s := range pluralForms(m) {
 		for _, a := range argument.FindAllStringSubmatch(s, -1) {
-			set[a[1]] = true
+			set[a[1]+a[2]] = true
 		}
 	}
 	return slices.Sorted(maps.Keys(set))
+}
+
+// verbs are the fmt verbs of each of a message's forms, in order.
+func verbs(m *i18n.Message) map[string]string {
+	out := map[string]string{}
+	for form, s := range pluralForms(m) {
+		out[form] = strings.Join(verb.FindAllString(s, -1), " ")
+	}
+	return out
 }
 
 // isPlural reports whether a message has forms besides "other".
@@ -74,6 +88,12 @@ func problems(c *Catalog, lang string) []string {
 		if got, want := arguments(m), arguments(en[key]); !slices.Equal(got, want) {
 			out = append(out, key+": arguments "+strings.Join(got, ",")+", English has "+strings.Join(want, ","))
 		}
+		want := verbs(en[key])["other"]
+		for form, got := range verbs(m) {
+			if got != want {
+				out = append(out, fmt.Sprintf("%s: %s has the verbs %q, English %q", key, form, got, want))
+			}
+		}
 		if isPlural(en[key]) && !isPlural(m) {
 			out = append(out, key+": one string where English has plural forms")
 		}
@@ -115,10 +135,12 @@ var broken = fstest.MapFS{
 "a.plain" = "Hello {{.name}}"
 "a.count" = { one = "{{.n}} stone", other = "{{.n}} stones" }
 "a.gone" = "Only in English"
+"a.verbs" = { one = "%d hole", other = "%d holes" }
 "a.french" = { one = "{{.n}} hole", other = "{{.n}} holes" }
 `)},
 	"de.toml": {Data: []byte(`
 "a.plain" = "Hallo {{.nom}}"
+"a.verbs" = { one = "ein Loch", other = "%d Löcher" }
 "a.count" = "{{.n}} Steine"
 "a.extra" = "Nur auf Deutsch"
 "a.french" = { one = "{{.n}} Loch", other = "{{.n}} Löcher" }
@@ -127,6 +149,7 @@ var broken = fstest.MapFS{
 "a.plain" = "Bonjour {{.name}}"
 "a.count" = { one = "{{.n}} pierre", other = "{{.n}} pierres" }
 "a.gone" = "x"
+"a.verbs" = { one = "%d trou", many = "%d trous", other = "%d trous" }
 "a.french" = { one = "{{.n}} trou", other = "{{.n}} trous" }
 `)},
 }
@@ -145,6 +168,7 @@ func TestCompletenessNamesEachFault(t *testing.T) {
 		"a.extra: not in English",
 		"a.plain: arguments nom, English has name",
 		"a.count: one string where English has plural forms",
+		`a.verbs: one has the verbs "", English "%d"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("German: no %q in\n%s", want, got)
