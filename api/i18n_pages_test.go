@@ -11,9 +11,9 @@ import (
 	"github.com/lesspost/lesspost/internal/typography"
 )
 
-// The pages' words live in two kinds of table: the catalogue's web.* keys
-// (the scripted pages, web/i18n.js) and the Go tables of the server-rendered pages. These tests read
-// both and hold them to the house style of the mails (notify/phrases_*.go):
+// The pages' words are the catalogue's web.* messages (the scripted pages,
+// web/i18n.js) and those the server-rendered pages' tables read. These
+// tests hold both to the house style of the mails (the mail.* messages):
 // German says du, Spanish tú, French puts a no-break space before : ; ? !
 // and inside « ».
 

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
 
@@ -31,7 +32,7 @@ type choicePhrases struct {
 
 // choiceLanguages are those pages' words in each language, the
 // catalogue's choice.* messages.
-var choiceLanguages = phraseTables[choicePhrases](catalog.Shipped(), "choice.")
+var choiceLanguages = catalog.Tables[choicePhrases](catalog.Shipped(), domain.Locales, "choice.")
 
 // choicePage is what the page template shows.
 type choicePage struct {

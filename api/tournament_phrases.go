@@ -12,7 +12,7 @@ import (
 
 // pagePhrases are the words of the tournament's public page, in one
 // language, as the page's code reads them (the words themselves are the
-// catalogue's page.* messages, see phraseTables). Colours and seats are named
+// catalogue's page.* messages, see catalog.Fill). Colours and seats are named
 // as the play page and the emails name them; a round is a Runde, ronde,
 // ronda and turno, as the tournament emails say. Strings with % take fmt
 // verbs.
@@ -99,7 +99,7 @@ type pagePhrases struct {
 
 // pageLanguages are the page's words in each language, the catalogue's
 // page.* messages.
-var pageLanguages = phraseTables[pagePhrases](catalog.Shipped(), "page.")
+var pageLanguages = catalog.Tables[pagePhrases](catalog.Shipped(), domain.Locales, "page.")
 
 // pageLanguageMatcher picks among domain.Locales, English first (the
 // fallback).

@@ -1,6 +1,9 @@
 package api
 
-import "github.com/lesspost/lesspost/internal/catalog"
+import (
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/internal/catalog"
+)
 
 // signupPhrases are the words of the public page's sign-up and log, in one
 // language, apart from pagePhrases because they belong to running an
@@ -42,4 +45,4 @@ type signupPhrases struct {
 
 // signupLanguages are the sign-up's and log's words in each language, the
 // catalogue's signup.* messages.
-var signupLanguages = phraseTables[signupPhrases](catalog.Shipped(), "signup.")
+var signupLanguages = catalog.Tables[signupPhrases](catalog.Shipped(), domain.Locales, "signup.")
