@@ -213,3 +213,28 @@ func (c *Catalog) Keys(prefix string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// A Phrase is a message that code outside the edge (domain's view models)
+// wants said without holding words: its key and arguments. An argument
+// that is itself a Phrase is said first, in the same language. Domain types
+// satisfy it without importing this package.
+type Phrase interface {
+	Phrase() (key string, args map[string]any)
+}
+
+// Say is p in lang: its message with its arguments filled in, in the form
+// its argument n takes when it has one (an int).
+func (c *Catalog) Say(lang string, p Phrase) string {
+	key, args := p.Phrase()
+	filled := make(map[string]any, len(args))
+	for name, v := range args {
+		if inner, ok := v.(Phrase); ok {
+			v = c.Say(lang, inner)
+		}
+		filled[name] = v
+	}
+	if n, ok := filled["n"].(int); ok {
+		return c.Count(lang, key, n, filled)
+	}
+	return c.Text(lang, key, filled)
+}

@@ -247,3 +247,35 @@ func TestScriptForms(t *testing.T) {
 		t.Errorf("points %#v", s["points"])
 	}
 }
+
+type samplePhrase struct {
+	key  string
+	args map[string]any
+}
+
+func (p samplePhrase) Phrase() (string, map[string]any) { return p.key, p.args }
+
+// Say fills a phrase's arguments, saying first those that are phrases, and
+// takes the form its n chooses.
+func TestSay(t *testing.T) {
+	c, err := Load(fstest.MapFS{"en.toml": {Data: []byte(`
+"s.goal" = "Bring {{.n}} {{.what}} home."
+"s.what" = { one = "piece", other = "pieces" }
+"s.count" = { one = "{{.n}} hole ({{.what}})", other = "{{.n}} holes ({{.what}})" }
+`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		p    samplePhrase
+		want string
+	}{
+		{samplePhrase{"s.goal", map[string]any{"n": 4, "what": samplePhrase{"s.what", map[string]any{"n": 4}}}}, "Bring 4 pieces home."},
+		{samplePhrase{"s.count", map[string]any{"n": 1, "what": "x"}}, "1 hole (x)"},
+		{samplePhrase{"s.count", map[string]any{"n": 3, "what": samplePhrase{"s.what", map[string]any{"n": 1}}}}, "3 holes (piece)"},
+	} {
+		if got := c.Say("en", tc.p); got != tc.want {
+			t.Errorf("Say(%v) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
