@@ -140,7 +140,7 @@ func (p *principal) allows(scope string) error {
 func (p *principal) account() bool { return p.use == useAccess || p.use == usePersonal }
 
 // credentials are what the principal's token proves, for the use cases
-// (see domain.Credentials.ActorIn).
+// (see games.Credentials.ActorIn).
 func (p *principal) credentials() games.Credentials {
 	switch p.use {
 	case useAccess, usePersonal:

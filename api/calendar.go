@@ -16,7 +16,7 @@ import (
 
 // calendar serves a user's private iCalendar feed (RFC 5545): one event at
 // each deadline of a game where it is his turn, with an alarm when the
-// last reminder email goes out (domain.LastReminder before), and one at
+// last reminder email goes out (games.LastReminder before), and one at
 // the end of each round still to come of the tournaments he plays in.
 // Calendar apps subscribe to the URL and refresh it themselves.
 func (s *Server) calendar(c echo.Context) error {

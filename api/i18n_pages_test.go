@@ -1,68 +1,42 @@
 package api
 
 import (
-	"os"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/lesspost/lesspost/domain/tournaments"
+	"github.com/lesspost/lesspost/internal/catalog"
 	"github.com/lesspost/lesspost/internal/typography"
 )
 
-// The pages' words live in two kinds of table: web/i18n.js (the scripted
-// pages) and the Go tables of the server-rendered pages. These tests read
-// both and hold them to the house style of the mails (notify/phrases_*.go):
+// The pages' words are the catalogue's web.* messages (the scripted pages,
+// web/i18n.js) and those the server-rendered pages' tables read. These
+// tests hold both to the house style of the mails (the mail.* messages):
 // German says du, Spanish tú, French puts a no-break space before : ; ? !
 // and inside « ».
 
-// jsCatalog is the strings of one language of web/i18n.js, by key (a plural
-// string's forms as key.one, key.other, …).
+// jsCatalog is the strings of one language of the play page's script, as
+// the server gives them to it (the catalogue's web.* keys), by key (a
+// plural string's forms as key.one, key.other, …).
 func jsCatalog(t *testing.T, lang string) map[string]string {
 	t.Helper()
-	src, err := os.ReadFile("web/i18n.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
-	start := -1
-	for i, l := range lines {
-		if l == "const "+lang+" = {" {
-			start = i
-			break
-		}
-	}
-	if start < 0 {
-		t.Fatalf("i18n.js has no catalog %s", lang)
-	}
-	line := regexp.MustCompile(`^  (?:'([^']+)'|([A-Za-z]+)): (.*),$`)
-	form := regexp.MustCompile(`(?:([a-z]+): )?'((?:[^'\\]|\\.)*)'`)
 	out := map[string]string{}
-	for _, l := range lines[start+1:] {
-		if l == "};" {
-			break
-		}
-		m := line.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		key := m[1] + m[2]
-		for _, f := range form.FindAllStringSubmatch(m[3], -1) {
-			s, err := strconv.Unquote(`"` + strings.ReplaceAll(strings.ReplaceAll(f[2], `\'`, `'`), `"`, `\"`) + `"`)
-			if err != nil {
-				t.Fatalf("i18n.js %s %s: %v", lang, key, err)
+	for key, m := range catalog.Shipped().Script(lang, scriptWordPrefix) {
+		switch m := m.(type) {
+		case string:
+			out[key] = m
+		case map[string]string:
+			for form, s := range m {
+				out[key+"."+form] = s
 			}
-			k := key
-			if f[1] != "" {
-				k += "." + f[1]
-			}
-			out[k] = s
+		default:
+			t.Fatalf("%s %s: a %T", lang, key, m)
 		}
 	}
 	if len(out) < 100 {
-		t.Fatalf("i18n.js %s: only %d strings read", lang, len(out))
+		t.Fatalf("%s: only %d strings of the script", lang, len(out))
 	}
 	return out
 }

@@ -1,8 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/api/web"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // CSPScriptPage is the Content-Security-Policy of the pages that run script
@@ -53,8 +56,41 @@ var assetTypes = map[string]string{
 	".svg": "image/svg+xml",
 }
 
-// loadSite reads every file of fsys once and computes its ETag.
-func loadSite(fsys fs.FS) (*site, error) {
+// scriptWords is the module of the pages' words; scriptCatalogue is where
+// in it the server writes the catalogue's web.* messages of every language.
+const (
+	scriptWords      = "i18n.js"
+	scriptCatalogue  = "/* catalogue */ {}"
+	scriptWordPrefix = "web."
+)
+
+// withCatalogue is i18n.js with the words of every language of cat in place
+// of its marker: {"en": {key: message, …}, "de": …}, English first.
+func withCatalogue(body []byte, cat *catalog.Catalog) ([]byte, error) {
+	if bytes.Count(body, []byte(scriptCatalogue)) != 1 {
+		return nil, fmt.Errorf("web: %s has no single %q to put the words in", scriptWords, scriptCatalogue)
+	}
+	var words bytes.Buffer
+	words.WriteByte('{')
+	for i, lang := range cat.Languages() {
+		if i > 0 {
+			words.WriteByte(',')
+		}
+		var msgs bytes.Buffer
+		enc := json.NewEncoder(&msgs)
+		enc.SetEscapeHTML(false) // a module, not HTML: keep « » & < > readable
+		if err := enc.Encode(cat.Script(lang, scriptWordPrefix)); err != nil {
+			return nil, fmt.Errorf("web: the words of %s: %w", lang, err)
+		}
+		fmt.Fprintf(&words, "\n  %q: %s", lang, bytes.TrimSpace(msgs.Bytes()))
+	}
+	words.WriteString("\n}")
+	return bytes.Replace(body, []byte(scriptCatalogue), words.Bytes(), 1), nil
+}
+
+// loadSite reads every file of fsys once, puts cat's words into the script
+// that holds them, and computes each file's ETag.
+func loadSite(fsys fs.FS, cat *catalog.Catalog) (*site, error) {
 	s := &site{pages: map[string]staticFile{}, assets: map[string]staticFile{}}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -65,6 +101,11 @@ func loadSite(fsys fs.FS) (*site, error) {
 		body, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
+		}
+		if name == scriptWords {
+			if body, err = withCatalogue(body, cat); err != nil {
+				return nil, err
+			}
 		}
 		sum := sha256.Sum256(body)
 		f := staticFile{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
@@ -87,7 +128,7 @@ func loadSite(fsys fs.FS) (*site, error) {
 }
 
 // embeddedSite is loaded on first use; the files never change at run time.
-var embeddedSite = sync.OnceValues(func() (*site, error) { return loadSite(web.Files) })
+var embeddedSite = sync.OnceValues(func() (*site, error) { return loadSite(web.Files, catalog.Shipped()) })
 
 // playPage serves the page a move or spectator link opens. It is the same
 // for every game and every caller: the id was checked against its pattern by

@@ -37,7 +37,7 @@ const issuer = "lesspost"
 
 // Token lifetimes. Correspondence games run for weeks, so links live long;
 // rotating a seat ends a link early. Access tokens live briefly: a client
-// keeps its session with the refresh token (domain.Service.Refresh), and
+// keeps its session with the refresh token (accounts.Service.Refresh), and
 // logging out or a reused refresh token ends them all at once.
 const (
 	AccessTTL = 15 * time.Minute

@@ -179,7 +179,7 @@ func (s *Server) tournamentPage(c echo.Context) error {
 }
 
 // buildPageView puts the tournament in the page's words. playing holds the
-// games without an outcome yet (see domain.Service.GamesInPlay).
+// games without an outcome yet (see tournaments.Service.GamesInPlay).
 func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr *pagePhrases) pageView {
 	base := "/tournaments/" + url.PathEscape(t.ID)
 	api := "/v1/tournaments/" + url.PathEscape(t.ID)

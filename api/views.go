@@ -10,6 +10,7 @@ import (
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // The JSON shapes of the API. Each is a schema in openapi.yaml with the
@@ -163,7 +164,7 @@ func (s *Server) gameCommon(g *games.Game, a games.Actor) (gameCommon, error) {
 		if err != nil {
 			return gameCommon{}, fmt.Errorf("game %s: %w", g.ID, err)
 		}
-		c.goal = goal.Sentence(c.locale)
+		c.goal = catalog.Shipped().Say(c.locale, goal)
 	}
 	if g.Over() {
 		c.status = "finished"

@@ -39,7 +39,7 @@ type Config struct {
 	// defaults.
 	MailLimits domain.MailLimits
 	// Replies bound the turns played by replying to an email; zero rates
-	// mean domain.DefaultReplyLimits.
+	// mean games.DefaultReplyLimits.
 	Replies games.ReplyLimits
 	// TournamentLog is the most entries a tournament's log keeps; 0 means
 	// tournaments.DefaultTournamentLog.

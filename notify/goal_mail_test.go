@@ -7,6 +7,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/view"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // Every invitation, in both games and every language, says what the reader
@@ -48,7 +49,7 @@ func TestInvitationSaysTheGoalAndLinksTheRules(t *testing.T) {
 			if !strings.HasSuffix(c.rules, "?lang="+locale) {
 				t.Fatalf("%s: rules link %q not in the reader's language", name, c.rules)
 			}
-			want := c.goal.Sentence(locale)
+			want := catalog.Shipped().Say(locale, c.goal)
 			if !strings.Contains(c.msg.Text, want+"\n"+p.RulesLabel+"\n"+c.rules+"\n") {
 				t.Errorf("%s: the text lacks %q and the rules link:\n%s", name, want, c.msg.Text)
 			}

@@ -11,12 +11,16 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
-// phrases are the words of every email in one language. Each field is a
-// text/template over the data named in its comment. Translations take the
-// game's words from the publisher's rule sheet (DE Spielzug, Mauer,
-// Doppelmauer; IT mossa, muro; ES movimiento, pared; FR coup, mur).
+// phrases are the words of every email in one language, as the code reads
+// them: the words themselves are the catalogue's mail.* messages
+// (internal/catalog/locales; a field F is the message mail.f, see
+// catalog.Fill). Each field is a text/template over the data named in its
+// comment. Translations take the game's words from the publisher's rule
+// sheet (DE Spielzug, Mauer, Doppelmauer; IT mossa, muro; ES movimiento,
+// pared; FR coup, mur).
 type phrases struct {
 	Colors [4]string // by less.Color: white, black, yellow, red
 	Teams  [2]string // the four-player sides: yellow-white, black-red
@@ -116,17 +120,16 @@ type phrases struct {
 	WebhookEnable          string // .ID (the endpoint's)
 }
 
-// catalog holds the phrases of every locale lesspost speaks.
-var catalog = map[string]*phrases{
-	"en": &english,
-}
+// mailPhrases holds the phrases of every locale lesspost speaks: the
+// catalogue's mail.* messages.
+var mailPhrases = catalog.Tables[phrases](catalog.Shipped(), domain.Locales, "mail.")
 
 // phrasesFor returns a locale's phrases, or English.
 func phrasesFor(locale string) *phrases {
-	if p, ok := catalog[locale]; ok {
+	if p, ok := mailPhrases[locale]; ok {
 		return p
 	}
-	return catalog[domain.DefaultLocale]
+	return mailPhrases[domain.DefaultLocale]
 }
 
 // color names a colour (in the rules' names: "white") in the locale.
@@ -189,95 +192,3 @@ var phraseFuncs = template.FuncMap{
 // parsedPhrases keeps each phrase parsed once: an email says several, and
 // the phrases are a fixed set.
 var parsedPhrases sync.Map // phrase -> *template.Template
-
-var english = phrases{
-	Colors:  [4]string{less.White: "White", less.Black: "Black", less.Yellow: "Yellow", less.Red: "Red"},
-	Presets: map[less.Preset]string{less.PresetClassic: "Classic rules", less.PresetCodeCup: "CodeCup rules"},
-	Teams:   [2]string{"Yellow and White", "Black and Red"},
-
-	SubjectGame:  "{{.Game}}: {{.Players}} [{{.Short}}]",
-	SubjectLogin: "Your lesspost sign-in link",
-
-	LoginIntro:  "Sign in to lesspost with this link. It works once, within 15 minutes:",
-	LoginButton: "Sign in",
-	LoginCode:   "Or enter this code in the app: {{.Code}}",
-	LoginIgnore: "If you did not ask to sign in, ignore this email: nothing happens without the link.",
-
-	Greeting: "Hello {{.Name}},",
-
-	InviteIntro:     "you are invited to a game of Less by correspondence. You play {{.Color}}.",
-	PlayersHeading:  "Players:",
-	Rules:           "{{.Preset}}, at most {{.MaxTurns}} {{plural `en` .MaxTurns `turn` `turns`}} each{{if .EarlyStop}}, a turn may end after any move{{end}}.",
-	YouMoveFirst:    "You move first.",
-	OtherMovesFirst: "{{.ToMove}} moves first; we will email you when it is your turn.",
-	HowToPlay: "How to play: bring your 4 pieces to the opposite corner. Each turn has 3 points: " +
-		"a step to a neighbouring square costs 1, a jump over one piece 1, a step across a wall 2, " +
-		"across a double wall 3. Whoever needs fewer moves in all wins.",
-
-	YourTurn: "it is your turn as {{.Color}} ({{.Ply}} {{plural `en` .Ply `turn` `turns`}} played so far).",
-	Played:   "{{.Color}} played {{.Turn}}",
-	Counts:   "Moves counted: {{.Counts}}",
-	Deadline: "Please move by {{.Deadline}}.",
-	Reminder: "your turn in this game is due by {{.Deadline}}. After that, {{.Timeout}}.",
-
-	TimeoutLoses:  "your side loses on time",
-	TimeoutPasses: "your turn is passed",
-	TimedOutPass:  "{{.Color}} ran out of time; the turn was passed",
-
-	GameOver:        "the game is over: {{.Result}}.",
-	Win:             "{{.Side}} won by {{.Margin}}",
-	Draw:            "a draw",
-	ByResignation:   "{{.Side}} resigned",
-	ByTimeout:       "{{.Side}} ran out of time",
-	ByTurnLimit:     "the turn limit was reached",
-	ByBlockedCorner: "a piece of {{.Side}} stayed on its start corner",
-	ByAdjudication:  "adjudicated at the end of the round",
-	ByWithdrawal:    "{{.Side}} withdrew from the tournament",
-	Total:           "{{.Side}}: {{.Total}} ({{.Count}} {{plural `en` .Count `move` `moves`}} counted + {{.Needed}} still needed)",
-	NeededExplained: "{{.Side}} had not brought every piece home: at least {{.Needed}} more points would have done it, and they count too.",
-
-	NewLink: "your move link for this game was renewed. Earlier links no longer work.",
-
-	ReplyHow:         "Reply to this email with your turn, e.g. {{.Example}}, or resign.",
-	ReplyAccepted:    "your turn {{.Turn}} was played. We will email you when it is your turn again.",
-	ReplyStranger:    "a reply to an email of this game came from {{.From}}, not from your address, so it played nothing. To play by email, reply from the address our emails reach.",
-	ReplyEarlier:     "your reply answered an email about an earlier turn; the game has moved on since, so it played nothing. Here is the board now.",
-	ReplyNoTurn:      "we found no turn in your reply, so it played nothing. Write your turn on a line of its own. We read:",
-	ReplyIllegal:     "your turn {{.Turn}} cannot be played: it breaks rule {{.RuleRef}} ({{.Rule}}){{if .Part}} at its part {{.Part}}{{end}}. Nothing was played.",
-	ReplyNotYourTurn: "your reply came when it was not your turn, so it played nothing.",
-	ReplyGameOver:    "this game is over, so your reply played nothing.",
-	ReplyOther:       "your reply played nothing ({{.Reason}}).",
-	ReplyLimited:     "too many of your replies came in a short time, so this one played nothing. Wait {{.Minutes}} {{plural `en` .Minutes `minute` `minutes`}}, then send your turn again: replies sent before then play nothing and get no answer.",
-	ReplyForged:      "a reply to an email of this game failed our mail server's sender checks (it may be forged), so it played nothing. If you sent it, send it again from your usual mail account.",
-	ReplyMalformed:   "a reply to an email of this game could not be read (its format is broken), so it played nothing. If you sent it, write your turn again as plain text.",
-	ReplyTooLarge:    "a reply to an email of this game was too large to read, so it played nothing. If you sent it, reply again without attachments or the quoted email.",
-	ReplyAgain:       "To answer again, reply to this email.",
-
-	TournamentRound:   "This game is round {{.Round}} of the tournament {{.Name}}.",
-	TournamentDecider: "This is the deciding game of your match: the games of round {{.Round}} left it level. Its winner goes through; if it is drawn too, the higher seed does.",
-	RoundDeadline:     "The round ends on {{.Deadline}}: a game still unfinished then is adjudicated, scored as if the turn limit were reached.",
-	SubjectTournament: "Less: {{.Name}}, round {{.Round}}",
-	Bye:               "you have a bye in round {{.Round}} of the tournament {{.Name}}: it counts as a win. Your next pairing will come by email.",
-	Walkover:          "{{.Opponent}} has withdrawn from the tournament {{.Name}}: your game of round {{.Round}} counts as a win for you, without play. Your next pairing will come by email.",
-	WalkoverAnnulled:  "{{.Opponent}} has withdrawn from the tournament {{.Name}}: you have no game in round {{.Round}}, and none of his games count, for him or his opponents. Your next pairing will come by email.",
-
-	FinishedLabel:  "See the finished game, step through its turns, or play again:",
-	FinishedButton: "Open the game",
-	TeamLine:       "You play in the team {{.Team}} with {{.Partner}}, against {{.Others}}.",
-	And:            "{{.A}} and {{.B}}",
-
-	MoveLinkLabel: "Your personal move link (it is yours alone: do not forward it):",
-	MoveButton:    "Open the board",
-	WatchLabel:    "The game for spectators:",
-	RulesLabel:    "The rules of the game:",
-	WatchAnchor:   "Watch the game",
-	BoardAlt:      "The board",
-	Legend:        "{{.Pieces}} the pieces ({{.Names}}), {{.Targets}} the empty squares of their target corners, | and --- walls, # and === double walls, * the squares the last turn left.",
-	Footer:        "You receive this email because you play in this game of {{.Game}} on lesspost.",
-	Unsubscribe:   "Turn off reminders and spectator notices",
-	NeverEmail:    "Never email me again (stops all email from lesspost to this address)",
-
-	SubjectWebhookDisabled: "Your lesspost webhook endpoint was disabled",
-	WebhookDisabled:        "lesspost stopped sending events to your webhook endpoint {{.URL}}. Why: {{.Reason}}.",
-	WebhookEnable:          "Events of the account are no longer sent to it. Once it works again, enable it (PATCH /v1/me/webhooks/{{.ID}} with {\"enabled\": true}); its delivery log (GET /v1/me/webhooks/{{.ID}}/deliveries) shows what failed, and each message can be sent again.",
-}

@@ -43,7 +43,7 @@ func TestLesPhrasesEveryLocale(t *testing.T) {
 			t.Errorf("locale %q has no Les phrases", l)
 		}
 	}
-	en := reflect.ValueOf(lesEnglish)
+	en := reflect.ValueOf(*lesPhrasesFor("en"))
 	for locale, p := range lesCatalog {
 		v := reflect.ValueOf(*p)
 		for _, f := range fields {

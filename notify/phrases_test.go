@@ -112,11 +112,11 @@ func placeholders(t *testing.T, phrase string) []string {
 
 func TestPhrasesEveryLocale(t *testing.T) {
 	for _, l := range domain.Locales {
-		if catalog[l] == nil {
+		if mailPhrases[l] == nil {
 			t.Errorf("locale %q has no phrases", l)
 		}
 	}
-	for locale, p := range catalog {
+	for locale, p := range mailPhrases {
 		v := reflect.ValueOf(*p)
 		for _, f := range phraseFields(t) {
 			phrase := v.FieldByIndex(f.Index).String()
@@ -154,8 +154,8 @@ func TestPhrasesEveryLocale(t *testing.T) {
 }
 
 func TestPhrasesSamePlaceholders(t *testing.T) {
-	en := reflect.ValueOf(english)
-	for locale, p := range catalog {
+	en := reflect.ValueOf(*phrasesFor("en"))
+	for locale, p := range mailPhrases {
 		v := reflect.ValueOf(*p)
 		for _, f := range phraseFields(t) {
 			want := placeholders(t, en.FieldByIndex(f.Index).String())
@@ -170,7 +170,7 @@ func TestPhrasesSamePlaceholders(t *testing.T) {
 // TestPhrasesSubject keeps what tells a player's games apart in every
 // subject line.
 func TestPhrasesSubject(t *testing.T) {
-	for locale, p := range catalog {
+	for locale, p := range mailPhrases {
 		for _, part := range []string{"{{.Players}}", "[{{.Short}}]"} {
 			if !strings.Contains(p.SubjectGame, part) {
 				t.Errorf("%s.SubjectGame %q lacks %s", locale, p.SubjectGame, part)
@@ -182,7 +182,7 @@ func TestPhrasesSubject(t *testing.T) {
 // TestPhrasesRender fills every phrase of every locale the way the
 // renderer does, through say, which panics on a bad phrase.
 func TestPhrasesRender(t *testing.T) {
-	for locale, p := range catalog {
+	for locale, p := range mailPhrases {
 		for _, size := range []int{6, 8} {
 			for _, s := range []less.Side{less.SideWhite, less.SideBlack} {
 				side := p.side(s, size)

@@ -20,6 +20,7 @@ import (
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // Message is one email, ready for a Sender.
@@ -358,7 +359,7 @@ func (r *Renderer) gameView(ctx context.Context, m domain.OutboxMail) (*gameView
 	if err != nil {
 		return nil, nil, fmt.Errorf("render mail %d: game %s: %w", m.ID, g.ID, err)
 	}
-	v.goal, v.rules = goal.Sentence(seat.Locale), r.Links.RulesURL(g.Rules.Ruleset(), seat.Locale)
+	v.goal, v.rules = catalog.Shipped().Say(seat.Locale, goal), r.Links.RulesURL(g.Rules.Ruleset(), seat.Locale)
 	if g.Tournament != nil {
 		t, err := r.tournamentOf(ctx, m, g.Tournament.ID)
 		if err != nil {

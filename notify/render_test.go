@@ -180,7 +180,7 @@ func TestGolden(t *testing.T) {
 // Render does not return the kind, and the mailbook knows the order.
 // finished says whether an email has the link to a finished game.
 func finished(text string) bool {
-	for _, p := range catalog {
+	for _, p := range mailPhrases {
 		if strings.Contains(text, p.FinishedLabel) {
 			return true
 		}
@@ -260,7 +260,7 @@ func TestResultText(t *testing.T) {
 			"Black won by 10 (adjudicated at the end of the round; a piece of White stayed on its start corner)"},
 	}
 	for _, tt := range tests {
-		if got := ResultText(&english, tt.r, tt.size); got != tt.want {
+		if got := ResultText(phrasesFor("en"), tt.r, tt.size); got != tt.want {
 			t.Errorf("ResultText(english, %+v) = %q, want %q", tt.r, got, tt.want)
 		}
 		// The API says the result with the rules' own English line: the
@@ -312,7 +312,7 @@ func TestGameOverSaysTheFinalTurn(t *testing.T) {
 		if strings.Contains(m.Text, " played "+final) {
 			told++
 		}
-		if !strings.Contains(m.Text, english.FinishedLabel+"\nhttps://less.example/play/g_abcdefghij#t=seat-") {
+		if !strings.Contains(m.Text, phrasesFor("en").FinishedLabel+"\nhttps://less.example/play/g_abcdefghij#t=seat-") {
 			t.Errorf("%s's game-over email does not link the finished game:\n%s", m.To, m.Text)
 		}
 	}

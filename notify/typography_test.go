@@ -13,7 +13,7 @@ var jsonInText = regexp.MustCompile(`\{"[^}]*\}`)
 // Every French phrase of the emails has its no-break spaces before : ; ? !
 // and inside « », as the pages do (one rule book: internal/typography).
 func TestFrenchTypography(t *testing.T) {
-	tables := map[string]any{"phrases": *catalog["fr"], "tournament": *tournamentPhrasesFor("fr")}
+	tables := map[string]any{"phrases": *mailPhrases["fr"], "tournament": *tournamentPhrasesFor("fr")}
 	for name, table := range tables {
 		v := reflect.ValueOf(table)
 		for i := range v.NumField() {

@@ -50,7 +50,7 @@ type InboundConfig struct {
 	// Authentication-Results headers (see mailin.Limits).
 	AuthServID string
 	// LimitRepliesSeat and LimitRepliesOthers bound the replies played (see
-	// domain.ReplyLimits): per seat from its own address, and per address
+	// games.ReplyLimits): per seat from its own address, and per address
 	// from any other.
 	LimitRepliesSeat, LimitRepliesOthers api.RateLimit
 }

@@ -31,7 +31,7 @@ const (
 // scheduler is the one loop that applies the due work of the clock and
 // of tournaments — reminders, time-outs, rounds that close and start —
 // through the use cases. Each game is handled in its own guarded unit of
-// work (domain.Service.TickGame), so a restart, a second pass or a second
+// work (games.Service.TickGame), so a restart, a second pass or a second
 // server never acts twice.
 type scheduler struct {
 	app         *games.Service

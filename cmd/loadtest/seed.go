@@ -28,9 +28,9 @@ type seedConfig struct {
 }
 
 // The seeded games are copies of a few hundred template games that the
-// store itself created and finished (domain.Service.CreateGame, then
-// domain.UpdateGame with domain.SubmitTurn for a random number of legal turns and
-// domain.Resign), so every stored value is in the store's own encoding.
+// store itself created and finished (games.Service.CreateGame, then
+// games.UpdateGame with games.SubmitTurn for a random number of legal turns and
+// games.Resign), so every stored value is in the store's own encoding.
 // Copying them in bulk (INSERT ... SELECT, 10,000 games a transaction) is
 // what makes a million games take minutes instead of hours: through the
 // store API each game would be 10-20 write transactions.

@@ -17,7 +17,7 @@ import (
 )
 
 // The store's part of a turn, below HTTP: sqlite.UpdateGame with
-// domain.SubmitTurn, an Idempotency-Key and a stored answer of the size the
+// games.SubmitTurn, an Idempotency-Key and a stored answer of the size the
 // API stores (about 2.5 KB), one write transaction each. Every turn commits
 // on the one write connection, so this is the ceiling of accepted turns per
 // second whatever the HTTP side does:

@@ -318,7 +318,7 @@ func (t *tx) GamesPlaying(ctx context.Context, email string) ([]games.Game, erro
 	return out, nil
 }
 
-// TimeZoneOf implements domain.GameRecords.
+// TimeZoneOf implements games.GameRecords.
 func (s *Store) TimeZoneOf(ctx context.Context, email string) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -154,7 +154,7 @@ func turnsFrom(turns []games.StoredTurn, ply int) []games.StoredTurn {
 	return slices.Clone(turns[i:])
 }
 
-// RematchOf implements domain.GameReader.
+// RematchOf implements games.GameReader.
 func (s *Store) RematchOf(ctx context.Context, id string) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

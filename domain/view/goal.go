@@ -1,13 +1,8 @@
 package view
 
-import (
-	"strconv"
-	"strings"
-)
-
 // Goal is what a colour plays for, said the way a player sees the board as
 // drawn (a1 at the top left, whatever his colour): the play page and the
-// invitation both say it with Sentence, so that they say the same.
+// invitation both say its Phrase, so that they say the same.
 type Goal struct {
 	// Kind is GoalCorner for a race to a corner (Less), GoalHoles for
 	// owning holes (Les).
@@ -81,71 +76,31 @@ func GoalOf(b Board, color string, partner bool) (g Goal, ok bool) {
 		Corner: vert + "-" + horiz, Partner: partner}, true
 }
 
-// goalWords are one language's words of a goal. The German says du, as the
-// emails and pages do; the French puts a no-break space before a colon.
-type goalWords struct {
-	corner  string // {n} pieces, {from}, {to}, {where}
-	partner string // added to corner for a team game
-	holes   string
-	corners map[string]string
+// Words are a message of the edge's catalogue (internal/catalog), by key,
+// with its arguments: what a view model says, without words of domain's.
+// An argument that is itself Words is said first.
+type Words struct {
+	Key  string
+	Args map[string]any
 }
 
-var goalLanguages = map[string]goalWords{
-	"en": {
-		corner:  "Bring your {n} pieces to {from}–{to} ({where})",
-		partner: "; once they are all there, you move your partner’s pieces until they are home too",
-		holes:   "Own more holes than your opponent: empty points walled in by your stones alone",
-		corners: map[string]string{CornerTopLeft: "top left", CornerTopRight: "top right",
-			CornerBottomLeft: "bottom left", CornerBottomRight: "bottom right"},
-	},
-	"de": {
-		corner:  "Bring deine {n} Spielsteine nach {from}–{to} ({where})",
-		partner: "; stehen sie alle dort, ziehst du die Spielsteine deines Partners, bis auch sie am Ziel sind",
-		holes:   "Besitze mehr Löcher als dein Gegner: leere Punkte, die nur deine Steine umschließen",
-		corners: map[string]string{CornerTopLeft: "oben links", CornerTopRight: "oben rechts",
-			CornerBottomLeft: "unten links", CornerBottomRight: "unten rechts"},
-	},
-	"fr": {
-		corner:  "Amenez vos {n} pions en {from}–{to} ({where})",
-		partner: "\u00a0; une fois qu’ils y sont tous, vous déplacez les pions de votre partenaire jusqu’à ce qu’ils arrivent aussi",
-		holes:   "Possédez plus de trous que votre adversaire\u00a0: des points vides entourés par vos seules pierres",
-		corners: map[string]string{CornerTopLeft: "en haut à gauche", CornerTopRight: "en haut à droite",
-			CornerBottomLeft: "en bas à gauche", CornerBottomRight: "en bas à droite"},
-	},
-	"it": {
-		corner:  "Porta le tue {n} pedine in {from}–{to} ({where})",
-		partner: "; quando ci sono tutte, muovi le pedine del tuo compagno finché arrivano anche loro",
-		holes:   "Possiedi più buchi del tuo avversario: punti vuoti circondati solo dalle tue pietre",
-		corners: map[string]string{CornerTopLeft: "in alto a sinistra", CornerTopRight: "in alto a destra",
-			CornerBottomLeft: "in basso a sinistra", CornerBottomRight: "in basso a destra"},
-	},
-	"es": {
-		corner:  "Lleva tus {n} piezas hasta {from}–{to} ({where})",
-		partner: "; cuando estén todas allí, mueves las piezas de tu compañero hasta que también lleguen",
-		holes:   "Ten más agujeros que tu rival: puntos vacíos rodeados solo por tus piedras",
-		corners: map[string]string{CornerTopLeft: "arriba a la izquierda", CornerTopRight: "arriba a la derecha",
-			CornerBottomLeft: "abajo a la izquierda", CornerBottomRight: "abajo a la derecha"},
-	},
-}
+// Phrase is w's key and arguments, as the catalogue says them.
+func (w Words) Phrase() (string, map[string]any) { return w.Key, w.Args }
 
-// Sentence says the goal in a language (English for one lesspost does not
-// speak), as one sentence ending in a full stop; "" for the zero Goal (a
-// game whose board shows no goal).
-func (g Goal) Sentence(locale string) string {
+// Phrase is the goal as the catalogue says it, one sentence ending in a
+// full stop (no key for the zero Goal, of a board that shows no goal): goal.holes, or goal.corner (goal.cornerPartner for a team
+// game) with the pieces (n), the target's first and last cells (from, to)
+// and its corner's words (where, goal.where.<corner>).
+func (g Goal) Phrase() (string, map[string]any) {
 	if g.Kind == "" {
-		return ""
-	}
-	w, ok := goalLanguages[locale]
-	if !ok {
-		w = goalLanguages["en"]
+		return "", nil // a board that shows no goal: nothing to say
 	}
 	if g.Kind == GoalHoles {
-		return w.holes + "."
+		return "goal.holes", nil
 	}
-	s := w.corner
+	key := "goal.corner"
 	if g.Partner {
-		s += w.partner
+		key = "goal.cornerPartner"
 	}
-	return strings.NewReplacer("{n}", strconv.Itoa(g.Pieces), "{from}", g.From, "{to}", g.To,
-		"{where}", w.corners[g.Corner]).Replace(s) + "."
+	return key, map[string]any{"n": g.Pieces, "from": g.From, "to": g.To, "where": Words{Key: "goal.where." + g.Corner}}
 }

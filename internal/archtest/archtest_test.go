@@ -73,16 +73,11 @@ func TestImportDirection(t *testing.T) {
 		// app builds the use cases: it knows nothing but domain.
 		{"app/...", []string{"app", "domain"}},
 		// notify renders and delivers mail through domain's ports.
-		{"notify/...", []string{"notify", "domain"}},
+		{"notify/...", []string{"notify", "domain", "internal/catalog"}},
 		// repo opens a store by URL; the stores implement domain's ports,
 		// and migrations is their schema (the embedded SQL files), which
 		// each applies.
 		{"repo/...", []string{"repo", "domain", "migrations"}},
-		// api decodes, authenticates and calls the use cases (built by
-		// app): never the store. It serves the contract (the root package)
-		// and the rules pages (docs, the embedded rules), and renders result
-		// lines with notify's phrases.
-		{"api/...", []string{"", "api", "app", "docs", "domain", "notify"}},
 		// Each store stands alone: neither knows the other, nor the
 		// factory that chooses between them.
 		{"repo/sqlite/...", []string{"repo/sqlite", "repo/internal", "domain", "migrations"}},
@@ -91,6 +86,13 @@ func TestImportDirection(t *testing.T) {
 		{"repo/internal/...", []string{"repo/internal", "domain"}},
 		// Any store can be checked against the contract without the others.
 		{"repo/storetest/...", []string{"repo/storetest", "repo/port", "domain"}},
+		// api decodes, authenticates and calls the use cases (built by
+		// app): never the store. It serves the contract (the root package)
+		// and the rules pages (docs, the embedded rules), and renders result
+		// lines with notify's phrases.
+		{"api/...", []string{"", "api", "app", "docs", "domain", "notify", "internal/catalog"}},
+		// internal/catalog is the words (the locale files): it knows no layer.
+		{"internal/catalog", []string{"internal/catalog"}},
 		// docs is the rules as text: it knows nothing of the server.
 		{"docs/...", []string{"docs"}},
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/lesspost/lesspost/notify/mailin"
 )
 
-// Player plays a reply: domain.Service.PlayByReply.
+// Player plays a reply: games.Service.PlayByReply.
 type Player interface {
 	PlayByReply(ctx context.Context, r games.Reply) (games.ReplyOutcome, error)
 }

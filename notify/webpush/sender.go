@@ -5,7 +5,7 @@
 // push outbox (hooks.PushDeliveryStore, filled with the events) with the
 // webhooks' loop: it calls Send and acts on the Result, deleting
 // subscriptions the push service says are gone
-// (domain.Service.ForgetPushEndpoint) and retrying later what it may.
+// (hooks.Push.ForgetPushEndpoint) and retrying later what it may.
 //
 // It also builds what a message says (see Payload): the kind of event, the
 // game, a title and a line in the subscriber's language, and the page to

@@ -50,7 +50,7 @@ type Worker struct {
 	Links   MoveLinks
 	BaseURL string // the server's public URL, for the pages of events without a seat
 	// Forget deletes the subscriptions of an endpoint the push service
-	// says is gone (domain.Service.ForgetPushEndpoint), and with them their
+	// says is gone (hooks.Push.ForgetPushEndpoint), and with them their
 	// deliveries.
 	Forget func(ctx context.Context, endpoint string) (int, error)
 	Log    *slog.Logger

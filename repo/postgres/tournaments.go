@@ -159,7 +159,7 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 	return gamerow.TournamentPage(rows, limit)
 }
 
-// Games reads many games at once (see domain.GamesReader).
+// Games reads many games at once (see games.GamesReader).
 func (db *DB) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	return loadGames(ctx, db.pool, ids, false)
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // The game cache: recently written and read games, so that the read before
-// a turn (domain.UpdateGame's optimistic read) and each email's read of its
+// a turn (games.UpdateGame's optimistic read) and each email's read of its
 // game usually cost no query. Every commit empties the read connections'
 // page caches, and under load that read was about as costly as the turn's
 // write.

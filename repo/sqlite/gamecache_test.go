@@ -189,7 +189,7 @@ func TestGameCacheVacation(t *testing.T) {
 	id := f.game.ID
 	before := checkFresh(t, f.db, id)
 	// Black is away while White is to move: the deadline stays, the
-	// version moves (see domain.WithVacations).
+	// version moves (see games.WithVacations).
 	p := games.Period{Start: f.now.Add(24 * time.Hour), End: f.now.Add(48 * time.Hour)}
 	if _, err := f.svc.DeclareVacation(t.Context(), f.black, p); err != nil {
 		t.Fatal(err)

@@ -691,7 +691,7 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 
 // UpdateGame reads and computes outside the write transaction. When another
 // change lands in between, it must notice, read again and compute again;
-// after domain.OptimisticAttempts such races it computes inside the transaction.
+// after games.OptimisticAttempts such races it computes inside the transaction.
 func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -26,11 +26,11 @@ type Columns struct {
 	ToMove  string // the colour whose turn it is, for "my games"
 	Ply     int
 	Status  string // "active" or "finished"
-	Clock   string // JSON of domain.Clock
+	Clock   string // JSON of games.Clock
 	// Deadline and Due are the clock's deadline and when the scheduler must
 	// next look at the game.
 	Deadline, Due time.Time
-	// TournamentID and Tournament (JSON of domain.TournamentRef) are empty
+	// TournamentID and Tournament (JSON of games.TournamentRef) are empty
 	// for a game of no tournament.
 	TournamentID, Tournament string
 }
