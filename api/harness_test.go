@@ -137,7 +137,7 @@ func (h *harness) loadPushKey() {
 // service is the application layer on the harness's store at now, as the
 // scheduler runs it.
 func (h *harness) service(now time.Time) *games.Service {
-	return games.NewService(games.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
+	return games.NewService(games.Config{Store: h.db, Now: func() time.Time { return now }})
 }
 
 // push is the use cases of push subscriptions on the harness's store with

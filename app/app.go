@@ -74,7 +74,7 @@ func New(cfg Config) *Services {
 	mail := domain.NewMailPolicy(cfg.MailLimits)
 	return &Services{
 		Now: now,
-		Games: games.NewService(games.ServiceConfig{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
+		Games: games.NewService(games.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
 			Mail: mail, Replies: cfg.Replies}),
 		Tournaments: tournaments.NewService(tournaments.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
 			Mail: mail, Log: cfg.TournamentLog}),

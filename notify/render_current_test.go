@@ -48,7 +48,7 @@ func newMailGame(tb testing.TB, spec games.NewGameSpec, id string) *mailGame {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := games.ServiceConfig{Store: db, Now: func() time.Time { return mg.now }}
+	cfg := games.Config{Store: db, Now: func() time.Time { return mg.now }}
 	if id != "" {
 		cfg.NewID = func(string) string { return id }
 	}

@@ -45,7 +45,7 @@ func replyMailWith(t *testing.T, limits games.ReplyLimits, ruleset, locale strin
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	svc := games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }, Replies: limits})
+	svc := games.NewService(games.Config{Store: db, Now: func() time.Time { return now }, Replies: limits})
 	org, err := accountsAt(db, now).ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour)
 	if err != nil {
 		t.Fatal(err)

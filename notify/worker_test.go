@@ -92,7 +92,7 @@ func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *sql
 
 // serviceAt is the use cases on db with the clock stopped at now.
 func serviceAt(db *sqlite.DB, now time.Time) *dgames.Service {
-	return dgames.NewService(dgames.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+	return dgames.NewService(dgames.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.

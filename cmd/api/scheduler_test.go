@@ -44,7 +44,7 @@ func TestSchedulerPass(t *testing.T) {
 	now := start.Add(25 * time.Hour)
 	woken := 0
 	var observed schedulerCounts
-	s := &scheduler{app: games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
+	s := &scheduler{app: games.NewService(games.Config{Store: db, Now: func() time.Time { return now }}),
 		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
 		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() { woken++ }, observe: &observed}
@@ -120,7 +120,7 @@ func TestSchedulerPrunes(t *testing.T) {
 		return n
 	}
 
-	s := &scheduler{app: games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
+	s := &scheduler{app: games.NewService(games.Config{Store: db, Now: func() time.Time { return now }}),
 		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
 		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() {}, mailRetention: 30 * 24 * time.Hour}
@@ -142,7 +142,7 @@ func TestSchedulerPrunes(t *testing.T) {
 
 // serviceAt is the use cases on db with the clock stopped at now.
 func serviceAt(db *sqlite.DB, now time.Time) *games.Service {
-	return games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+	return games.NewService(games.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.

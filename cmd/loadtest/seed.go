@@ -167,7 +167,7 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 		return nil, err
 	}
 	defer store.Close()
-	app := games.NewService(games.ServiceConfig{Store: store, Now: time.Now})
+	app := games.NewService(games.Config{Store: store, Now: time.Now})
 	rng := rand.New(rand.NewPCG(1, 2))
 	actor := games.Actor{UserID: creatorID, UserEmail: templateEmail}
 	ids := make([]string, 0, cfg.Templates)

@@ -54,7 +54,7 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	app := games.NewService(games.ServiceConfig{Store: store, Now: time.Now})
+	app := games.NewService(games.Config{Store: store, Now: time.Now})
 	actor := games.Actor{UserID: userID, UserEmail: email}
 	answer := []byte(`{"game":` + strings.Repeat(`"x",`, 600) + `"played":[]}`) // ~2.5 KB, as the API stores
 	newGame := func() games.Game {

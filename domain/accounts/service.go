@@ -49,7 +49,7 @@ type Service struct {
 }
 
 // Config is what a Service needs from outside: its store, the clock (see
-// games.ServiceConfig) and the mail policy (nil: the default one).
+// games.Config) and the mail policy (nil: the default one).
 type Config struct {
 	Store Store
 	Now   func() time.Time

@@ -18,7 +18,7 @@ func ExampleService() {
 	ctx := context.Background()
 	store := memstore.New(domain.User{ID: 1, Email: "org@example.org"})
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	svc := games.NewService(games.ServiceConfig{Store: store, Now: func() time.Time { return now }})
+	svc := games.NewService(games.Config{Store: store, Now: func() time.Time { return now }})
 
 	g, err := svc.CreateGame(ctx, games.NewGameSpec{
 		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},

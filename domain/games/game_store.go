@@ -39,8 +39,8 @@ type GamesReader interface {
 	TurnsOf(ctx context.Context, ids []string) (map[string][]StoredTurn, error)
 }
 
-// GameTx is what a unit of work may do to games.
-type GameTx interface {
+// StoreTx is what a unit of work may do to games.
+type StoreTx interface {
 	GameReader
 	AccountTx
 	// PlayersAway gives the vacations of the players of a game being
@@ -267,7 +267,7 @@ type Store interface {
 // notice through the mail policy) and the store's writes to games.
 type Tx struct {
 	*domain.Tx
-	GameTx
+	StoreTx
 }
 
 // NewTx is st as the games' unit of work, under the policy p (nil: the
@@ -275,11 +275,11 @@ type Tx struct {
 // aggregates, whose units of work change games too, and the store
 // contract tests use this.
 func NewTx(st domain.StoreTx, p *domain.MailPolicy) (*Tx, error) {
-	gt, ok := st.(GameTx)
+	gt, ok := st.(StoreTx)
 	if !ok {
 		return nil, fmt.Errorf("the store's unit of work (%T) keeps no games", st)
 	}
-	return &Tx{Tx: domain.NewTx(st, p), GameTx: gt}, nil
+	return &Tx{Tx: domain.NewTx(st, p), StoreTx: gt}, nil
 }
 
 // InsertGame stores a new game, and the mail of its notices that the policy
@@ -289,7 +289,7 @@ func (t *Tx) InsertGame(ctx context.Context, c *Created, cause domain.Cause, now
 	if err != nil {
 		return err
 	}
-	return t.GameTx.InsertGame(ctx, c, mail, now)
+	return t.StoreTx.InsertGame(ctx, c, mail, now)
 }
 
 // UpdateGame stores a change to before (see StoreTx.UpdateGame), and the
@@ -299,5 +299,5 @@ func (t *Tx) UpdateGame(ctx context.Context, before *Game, c *GameChange, now ti
 	if err != nil {
 		return err
 	}
-	return t.GameTx.UpdateGame(ctx, before, c, mail, now)
+	return t.StoreTx.UpdateGame(ctx, before, c, mail, now)
 }

@@ -23,7 +23,7 @@ func TestServicePlaysLesGames(t *testing.T) {
 			ctx := t.Context()
 			store := memstore.New(domain.User{ID: creatorID, Email: "org@example.org"})
 			now := t0
-			svc := games.NewService(games.ServiceConfig{Store: store, Now: func() time.Time { return now }})
+			svc := games.NewService(games.Config{Store: store, Now: func() time.Time { return now }})
 			g, err := svc.CreateGame(ctx, games.NewGameSpec{Ruleset: "les",
 				Params:  map[string]string{"size": fmt.Sprint(gc.Size)},
 				Players: []games.Player{{Name: "Sue", Email: "sue@example.org"}, {Name: "Cho", Email: "cho@example.org"}},
@@ -95,7 +95,7 @@ func TestServiceLesTimeOut(t *testing.T) {
 	ctx := t.Context()
 	store := memstore.New(domain.User{ID: creatorID, Email: "org@example.org"})
 	now := t0
-	svc := games.NewService(games.ServiceConfig{Store: store, Now: func() time.Time { return now }})
+	svc := games.NewService(games.Config{Store: store, Now: func() time.Time { return now }})
 	g, err := svc.CreateGame(ctx, games.NewGameSpec{Ruleset: "les",
 		Players: []games.Player{{Name: "Sue", Email: "sue@example.org"}, {Name: "Cho", Email: "cho@example.org"}},
 		Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}}, creatorID)

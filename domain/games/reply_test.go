@@ -275,7 +275,7 @@ func TestPlayByReplyLimitLetsAWholeGameBePlayed(t *testing.T) {
 func TestPlayByReplyLimits(t *testing.T) {
 	f := newFixture(t)
 	limits := games.ReplyLimits{Seat: games.ReplyRate{N: 3, Per: time.Hour}, Others: games.ReplyRate{N: 2, Per: 24 * time.Hour}}
-	svc := games.NewService(games.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now }, Replies: limits})
+	svc := games.NewService(games.Config{Store: f.store, Now: func() time.Time { return f.now }, Replies: limits})
 	ann := "ann@example.org"
 	refused := games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyNoTurn}
 	limited := games.ReplyOutcome{Status: games.ReplyRefused, Reason: games.ReplyRateLimited}

@@ -23,8 +23,8 @@ type Service struct {
 	replyLimits ReplyLimits
 }
 
-// ServiceConfig is what a Service needs from outside.
-type ServiceConfig struct {
+// Config is what a Service needs from outside.
+type Config struct {
 	Store Store
 	// Now is the clock. The times it gives are what is stored and answered,
 	// so it should have the store's precision (see repo: milliseconds).
@@ -48,7 +48,7 @@ type ServiceConfig struct {
 }
 
 // NewService builds the use cases on a store.
-func NewService(cfg ServiceConfig) *Service {
+func NewService(cfg Config) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
 		mail: domain.NewMailPolicy(cfg.MailLimits)}
 	if l, ok := cfg.Store.(domain.RateLimiter); ok && s.limiter == nil {

@@ -47,7 +47,7 @@ func newFixtureWith(t *testing.T, ann domain.User) *fixture {
 	t.Helper()
 	f := &fixture{store: memstore.New(domain.User{ID: creatorID, Email: "org@example.org"}, ann), now: t0}
 	ids := 0
-	f.svc = games.NewService(games.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
+	f.svc = games.NewService(games.Config{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
 	g, err := f.svc.CreateGame(t.Context(), games.NewGameSpec{Players: []games.Player{

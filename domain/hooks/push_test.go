@@ -32,7 +32,7 @@ func TestCheckPushSubscription(t *testing.T) {
 	}{
 		{"valid", ok, ""},
 		{"expires later", with(func(s *hooks.PushSubscription) { s.ExpiresAt = now.Add(time.Hour) }), ""},
-		// Plain http is the endpoint check's to refuse (see ServiceConfig).
+		// Plain http is the endpoint check's to refuse (see PushConfig).
 		{"http", with(func(s *hooks.PushSubscription) { s.Endpoint = "http://push.example/x" }), ""},
 		{"another scheme", with(func(s *hooks.PushSubscription) { s.Endpoint = "ftp://push.example/x" }), "https"},
 		{"relative", with(func(s *hooks.PushSubscription) { s.Endpoint = "/push" }), "https"},

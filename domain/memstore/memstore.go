@@ -98,7 +98,7 @@ var (
 	_ domain.Store             = (*Store)(nil)
 	_ domain.StoreTx           = (*tx)(nil)
 	_ games.Store              = (*Store)(nil)
-	_ games.GameTx             = (*tx)(nil)
+	_ games.StoreTx            = (*tx)(nil)
 	_ tournaments.Store        = (*Store)(nil)
 	_ tournaments.TournamentTx = (*tx)(nil)
 	_ accounts.Store           = (*Store)(nil)

@@ -62,7 +62,7 @@ func newFixture(t *testing.T) *fixture {
 		domain.User{ID: creatorID, Email: "org@example.org"},
 		domain.User{ID: annID, Email: "ann@example.org", Locale: "de"}), now: t0}
 	ids := 0
-	f.svc = games.NewService(games.ServiceConfig{Store: f.store, Now: func() time.Time { return f.now },
+	f.svc = games.NewService(games.Config{Store: f.store, Now: func() time.Time { return f.now },
 		NewID:  func(prefix string) string { ids++; return fmt.Sprintf("%s_%d", prefix, ids) },
 		Random: func() uint64 { return 7 }})
 	f.tours = tournaments.NewService(tournaments.Config{Store: f.store, Now: func() time.Time { return f.now },

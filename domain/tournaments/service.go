@@ -49,7 +49,7 @@ type Service struct {
 	tournamentLog int
 }
 
-// Config is what a Service needs from outside; see games.ServiceConfig
+// Config is what a Service needs from outside; see games.Config
 // for the clock, NewID and Random, which should be the games' own.
 type Config struct {
 	// Store's units of work must keep tournaments too (TournamentTx).

@@ -253,7 +253,7 @@ func TestSchedulersActOnce(t *testing.T) {
 		for i, db := range dbs {
 			wg.Go(func() {
 				var err error
-				svc := games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return at }})
+				svc := games.NewService(games.Config{Store: db, Now: func() time.Time { return at }})
 				if acted[i], err = svc.TickGame(t.Context(), g.ID); err != nil {
 					t.Error(err)
 				}

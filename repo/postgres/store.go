@@ -19,7 +19,7 @@ var (
 	_ domain.Store             = (*DB)(nil)
 	_ domain.StoreTx           = storeTx{}
 	_ games.Store              = (*DB)(nil)
-	_ games.GameTx             = storeTx{}
+	_ games.StoreTx            = storeTx{}
 	_ tournaments.Store        = (*DB)(nil)
 	_ tournaments.TournamentTx = storeTx{}
 	_ accounts.Store           = (*DB)(nil)

@@ -86,7 +86,7 @@ func newCacheFixture(t *testing.T) *cacheFixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	f.db = db
-	f.svc = games.NewService(games.ServiceConfig{Store: f.db, Now: func() time.Time { return f.now }})
+	f.svc = games.NewService(games.Config{Store: f.db, Now: func() time.Time { return f.now }})
 	f.tours = tournaments.NewService(tournaments.Config{Store: f.db, Now: func() time.Time { return f.now }})
 	f.white = signUp(t, f.db, "white@example.org", f.now)
 	f.black = signUp(t, f.db, "black@example.org", f.now)
@@ -341,7 +341,7 @@ func TestGameCacheOtherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	otherSvc := games.NewService(games.ServiceConfig{Store: other, Now: func() time.Time { return f.now }})
+	otherSvc := games.NewService(games.Config{Store: other, Now: func() time.Time { return f.now }})
 
 	checkFresh(t, f.db, id)
 	f.now = f.now.Add(time.Hour)

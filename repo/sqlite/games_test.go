@@ -29,7 +29,7 @@ const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 
 // serviceAt is the use cases on this store with the clock stopped at now.
 func (db *DB) serviceAt(now time.Time) *games.Service {
-	return games.NewService(games.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+	return games.NewService(games.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.

@@ -51,7 +51,7 @@ const lease = 5 * time.Minute
 
 // serviceAt is the use cases on s with the clock stopped at now.
 func serviceAt(s Store, now time.Time) *games.Service {
-	return games.NewService(games.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+	return games.NewService(games.Config{Store: s, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.

@@ -629,7 +629,7 @@ func testVacationDuringATurn(t *testing.T, s Store) {
 	org := ensureUser(t, s, "org@example.org")
 	bob := ensureUser(t, s, "bob@example.org")
 	now := T0
-	svc := games.NewService(games.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+	svc := games.NewService(games.Config{Store: s, Now: func() time.Time { return now }})
 	tc := games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
 	c := newGameOf(t, "g_away", org, "ann@example.org", bob.Email, tc, T0)
 	transact(t, s, func(ctx context.Context, tx *unit) error {
