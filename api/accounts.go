@@ -8,6 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 type loginRequest struct {
@@ -37,7 +39,7 @@ func (s *Server) requestLogin(c echo.Context) error {
 			return err
 		}
 	}
-	if err := s.app.RequestLogin(c.Request().Context(), email, locale); err != nil {
+	if err := s.accounts.RequestLogin(c.Request().Context(), email, locale); err != nil {
 		if de, ok := domain.ErrorOf(err); ok && de.Kind == domain.KindRateLimited {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(int(time.Hour/time.Second)))
 		}
@@ -71,13 +73,13 @@ func (s *Server) exchangeToken(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	var g domain.Grant
+	var g accounts.Grant
 	var err error
 	switch {
 	case req.Token != "" && req.Code == "" && req.Email == "":
-		g, err = s.app.ExchangeLogin(c.Request().Context(), req.Token, domain.SessionTTL)
+		g, err = s.accounts.ExchangeLogin(c.Request().Context(), req.Token, accounts.SessionTTL)
 	case req.Token == "" && req.Code != "":
-		g, err = s.app.ExchangeLoginCode(c.Request().Context(), req.Email, req.Code, domain.SessionTTL)
+		g, err = s.accounts.ExchangeLoginCode(c.Request().Context(), req.Email, req.Code, accounts.SessionTTL)
 	default:
 		err = domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
 			"send the login link's token, or the code from the login email with the email address it was sent to")
@@ -98,7 +100,7 @@ func (s *Server) refresh(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	g, err := s.app.Refresh(c.Request().Context(), req.RefreshToken)
+	g, err := s.accounts.Refresh(c.Request().Context(), req.RefreshToken)
 	if err != nil {
 		return err
 	}
@@ -106,7 +108,7 @@ func (s *Server) refresh(c echo.Context) error {
 }
 
 // grant answers a session's new access and refresh tokens.
-func (s *Server) grant(c echo.Context, g domain.Grant) error {
+func (s *Server) grant(c echo.Context, g accounts.Grant) error {
 	tok, expires, err := s.tokens.Access(g.Session)
 	if err != nil {
 		return err
@@ -127,14 +129,14 @@ func (s *Server) logout(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.app.Logout(c.Request().Context(), p.session.ID); err != nil {
+	if err := s.accounts.Logout(c.Request().Context(), p.session.ID); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
 func (s *Server) me(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountRead)
+	p, err := s.account(c, accounts.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -153,7 +155,7 @@ type updateMeRequest struct {
 }
 
 func (s *Server) updateMe(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountWrite)
+	p, err := s.account(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -180,8 +182,8 @@ func (s *Server) updateMe(c echo.Context) error {
 	if req.ReplyConfirmations != nil {
 		u.ReplyConfirmations = *req.ReplyConfirmations
 	}
-	updated, err := s.app.UpdateUser(c.Request().Context(), u.ID,
-		domain.AccountSettings{Name: u.Name, Locale: u.Locale, TimeZone: u.TimeZone, ReplyConfirmations: u.ReplyConfirmations})
+	updated, err := s.accounts.UpdateUser(c.Request().Context(), u.ID,
+		accounts.AccountSettings{Name: u.Name, Locale: u.Locale, TimeZone: u.TimeZone, ReplyConfirmations: u.ReplyConfirmations})
 	if err != nil {
 		return err
 	}
@@ -199,7 +201,7 @@ type gamePageView struct {
 
 // myGames lists the caller's games, most urgent first.
 func (s *Server) myGames(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeGamesRead)
+	p, err := s.account(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -214,7 +216,7 @@ func (s *Server) myGames(c echo.Context) error {
 		return err
 	}
 	out := gamePageView{Games: []any{}}
-	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	actor := games.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	for i := range page.Games {
 		v, err := s.viewGame(&page.Games[i], actor)
 		if err != nil {
@@ -231,11 +233,11 @@ func (s *Server) myGames(c echo.Context) error {
 // rotateCalendarLink replaces the account's calendar link: older links stop
 // working. It answers the account, with the new link.
 func (s *Server) rotateCalendarLink(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountWrite)
+	p, err := s.account(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
-	u, err := s.app.RotateCalendarLink(c.Request().Context(), p.session.User.ID)
+	u, err := s.accounts.RotateCalendarLink(c.Request().Context(), p.session.User.ID)
 	if err != nil {
 		return err
 	}
@@ -270,7 +272,7 @@ type personalTokensView struct {
 	Tokens []personalTokenView `json:"tokens"`
 }
 
-func viewPersonalToken(t domain.PersonalToken) personalTokenView {
+func viewPersonalToken(t accounts.PersonalToken) personalTokenView {
 	v := personalTokenView{ID: t.ID, Name: t.Name, Scopes: t.Scopes, CreatedAt: t.CreatedAt}
 	if !t.LastUsedAt.IsZero() {
 		v.LastUsedAt = &t.LastUsedAt
@@ -292,7 +294,7 @@ func (s *Server) createPersonalToken(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	t, secret, err := s.app.CreatePersonalToken(c.Request().Context(), p.session.User, req.Name, req.Scopes, req.ExpiresInDays)
+	t, secret, err := s.accounts.CreatePersonalToken(c.Request().Context(), p.session.User, req.Name, req.Scopes, req.ExpiresInDays)
 	if err != nil {
 		return err
 	}
@@ -306,7 +308,7 @@ func (s *Server) listPersonalTokens(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ts, err := s.app.PersonalTokens(c.Request().Context(), p.session.User)
+	ts, err := s.accounts.PersonalTokens(c.Request().Context(), p.session.User)
 	if err != nil {
 		return err
 	}
@@ -327,7 +329,7 @@ func (s *Server) revokePersonalToken(c echo.Context) error {
 	if err != nil {
 		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such personal access token.")
 	}
-	if err := s.app.RevokePersonalToken(c.Request().Context(), p.session.User, id); err != nil {
+	if err := s.accounts.RevokePersonalToken(c.Request().Context(), p.session.User, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

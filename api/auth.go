@@ -8,17 +8,19 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // principal is who a request's bearer token says the caller is.
 type principal struct {
 	use     string
-	session domain.Session        // useAccess; usePersonal: its User only
-	token   *domain.PersonalToken // usePersonal
-	game    string                // useSeat, useWatch
-	color   string                // useSeat
-	version int                   // useSeat, useWatch: the link's version
+	session accounts.Session        // useAccess; usePersonal: its User only
+	token   *accounts.PersonalToken // usePersonal
+	game    string                  // useSeat, useWatch
+	color   string                  // useSeat
+	version int                     // useSeat, useWatch: the link's version
 }
 
 // principalKey keeps a request's principal in its echo context: the rate
@@ -46,12 +48,12 @@ func (s *Server) readToken(c echo.Context) (*principal, error) {
 	if !ok {
 		return nil, unauthorized("This needs a token: send Authorization: Bearer <token>.")
 	}
-	if strings.HasPrefix(token, domain.PersonalTokenPrefix) {
-		t, u, err := s.app.PersonalTokenUser(c.Request().Context(), token)
+	if strings.HasPrefix(token, accounts.PersonalTokenPrefix) {
+		t, u, err := s.accounts.PersonalTokenUser(c.Request().Context(), token)
 		if err != nil {
 			return nil, err
 		}
-		return &principal{use: usePersonal, session: domain.Session{User: u}, token: &t}, nil
+		return &principal{use: usePersonal, session: accounts.Session{User: u}, token: &t}, nil
 	}
 	cl, err := s.tokens.parse(token)
 	if err != nil {
@@ -60,7 +62,7 @@ func (s *Server) readToken(c echo.Context) (*principal, error) {
 	p := &principal{use: cl.Use, game: cl.Game, version: cl.Version}
 	switch cl.Use {
 	case useAccess:
-		sess, err := s.app.ActiveSession(c.Request().Context(), cl.Session)
+		sess, err := s.accounts.ActiveSession(c.Request().Context(), cl.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -138,16 +140,16 @@ func (p *principal) allows(scope string) error {
 func (p *principal) account() bool { return p.use == useAccess || p.use == usePersonal }
 
 // credentials are what the principal's token proves, for the use cases
-// (see domain.Credentials.ActorIn).
-func (p *principal) credentials() domain.Credentials {
+// (see games.Credentials.ActorIn).
+func (p *principal) credentials() games.Credentials {
 	switch p.use {
 	case useAccess, usePersonal:
-		return domain.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+		return games.Credentials{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	case useSeat:
 		color := p.color
-		return domain.Credentials{GameID: p.game, Seat: &color, LinkVersion: p.version}
+		return games.Credentials{GameID: p.game, Seat: &color, LinkVersion: p.version}
 	default: // useWatch
-		return domain.Credentials{GameID: p.game, Spectator: true, LinkVersion: p.version}
+		return games.Credentials{GameID: p.game, Spectator: true, LinkVersion: p.version}
 	}
 }
 

@@ -10,11 +10,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
+	tourn "github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // calendar serves a user's private iCalendar feed (RFC 5545): one event at
 // each deadline of a game where it is his turn, with an alarm when the
-// last reminder email goes out (domain.LastReminder before), and one at
+// last reminder email goes out (games.LastReminder before), and one at
 // the end of each round still to come of the tournaments he plays in.
 // Calendar apps subscribe to the URL and refresh it themselves.
 func (s *Server) calendar(c echo.Context) error {
@@ -23,7 +25,7 @@ func (s *Server) calendar(c echo.Context) error {
 		return NewProblem(http.StatusBadRequest, "invalid_link", "This calendar link is not valid.")
 	}
 	ctx := c.Request().Context()
-	u, err := s.app.UserByID(ctx, userID)
+	u, err := s.accounts.UserByID(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -36,7 +38,7 @@ func (s *Server) calendar(c echo.Context) error {
 		return err
 	}
 	// The events he plays in: the newest, as many as a list gives.
-	tournaments, _, err := s.app.Tournaments(ctx, u, []domain.TournamentCategory{domain.PlayingIn}, nil, domain.MaxTournamentList)
+	tournaments, _, err := s.tournaments.Tournaments(ctx, u, []tourn.TournamentCategory{tourn.PlayingIn}, nil, tourn.MaxTournamentList)
 	if err != nil {
 		return err
 	}
@@ -75,7 +77,7 @@ func (s *Server) calendar(c echo.Context) error {
 		line("ACTION:DISPLAY")
 		// Relative to the end, the deadline: relative to the start (the
 		// default) it would ring half an hour earlier than the email.
-		line("TRIGGER;RELATED=END:-PT%dM", int(domain.LastReminder/time.Minute))
+		line("TRIGGER;RELATED=END:-PT%dM", int(dgames.LastReminder/time.Minute))
 		line("DESCRIPTION:%s", escapeICS(title+": your turn is due"))
 		line("END:VALARM")
 		line("END:VEVENT")
@@ -125,7 +127,7 @@ func foldICS(s string) string {
 }
 
 // gameTitle is the name of a game's rules for people: "Less", "Les".
-func gameTitle(g *domain.Game) string {
+func gameTitle(g *dgames.Game) string {
 	name := g.Rules.Ruleset()
 	return strings.ToUpper(name[:1]) + name[1:]
 }
@@ -133,7 +135,7 @@ func gameTitle(g *domain.Game) string {
 // roundDeadline is the end of a round of a tournament, as one player's
 // calendar shows it.
 type roundDeadline struct {
-	t        *domain.Tournament
+	t        *tourn.Tournament
 	number   int
 	deadline time.Time
 }
@@ -143,19 +145,19 @@ type roundDeadline struct {
 // round, his own game's deadline (an extension moves it) while it is
 // undecided; for a pending round, its planned deadline. A paused event
 // shows none for its running round: its deadline moves when it resumes.
-func roundDeadlines(ts []domain.TournamentListing, email string) []roundDeadline {
+func roundDeadlines(ts []tourn.TournamentListing, email string) []roundDeadline {
 	var out []roundDeadline
 	for i := range ts {
 		t := &ts[i].Tournament
 		e, ok := t.EntrantOf(email)
-		if !ok || t.Entrants[e].Withdrawn || t.Status == domain.TournamentFinished || t.Status == domain.TournamentCancelled {
+		if !ok || t.Entrants[e].Withdrawn || t.Status == tourn.TournamentFinished || t.Status == tourn.TournamentCancelled {
 			continue
 		}
 		for _, r := range t.Rounds {
 			switch r.Status {
-			case domain.RoundPending:
+			case tourn.RoundPending:
 				out = append(out, roundDeadline{t: t, number: r.Number, deadline: r.Deadline})
-			case domain.RoundRunning:
+			case tourn.RoundRunning:
 				if !t.PausedAt.IsZero() {
 					continue
 				}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // The calendar feed's alarm rings when the last reminder email is sent:
@@ -27,8 +27,8 @@ func TestCalendarAlarmAgreesWithReminders(t *testing.T) {
 	}
 	h.do("POST", "/v1/games", ann, body).want(t, http.StatusCreated).decode(t, &g)
 	hours := g.Time.RemindersHours
-	if len(hours) == 0 || time.Duration(hours[len(hours)-1])*time.Hour != domain.LastReminder {
-		t.Fatalf("reminders_hours %v, want the last at %v", hours, domain.LastReminder)
+	if len(hours) == 0 || time.Duration(hours[len(hours)-1])*time.Hour != games.LastReminder {
+		t.Fatalf("reminders_hours %v, want the last at %v", hours, games.LastReminder)
 	}
 
 	var me struct {
@@ -76,7 +76,7 @@ func TestCalendarAlarmAgreesWithReminders(t *testing.T) {
 		}
 		alarm = alarm.Add(-time.Duration(hh)*time.Hour - time.Duration(mm)*time.Minute)
 	}
-	if want := g.Deadline.Add(-domain.LastReminder); !alarm.Equal(want) {
+	if want := g.Deadline.Add(-games.LastReminder); !alarm.Equal(want) {
 		t.Errorf("the alarm rings at %v, %v before the deadline; the last reminder at %v", alarm, g.Deadline.Sub(alarm), want)
 	}
 }

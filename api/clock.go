@@ -8,6 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // timeRequest is a game's time control as a client asks for it, in whole
@@ -35,11 +37,11 @@ func hours(n *int) time.Duration {
 }
 
 // control turns the request into a domain time control (checked there).
-func (r *timeRequest) control() (domain.TimeControl, error) {
+func (r *timeRequest) control() (games.TimeControl, error) {
 	if r == nil {
-		return domain.TimeControl{}, nil
+		return games.TimeControl{}, nil
 	}
-	tc := domain.TimeControl{Kind: domain.TimeKind(r.Kind), Timeout: domain.TimeoutPolicy(r.TimeoutPolicy), AllowVacation: true}
+	tc := games.TimeControl{Kind: games.TimeKind(r.Kind), Timeout: games.TimeoutPolicy(r.TimeoutPolicy), AllowVacation: true}
 	if r.AllowVacation != nil {
 		tc.AllowVacation = *r.AllowVacation
 	}
@@ -72,9 +74,9 @@ type timeView struct {
 
 func intp(n int) *int { return &n }
 
-func viewTime(g *domain.Game) timeView {
+func viewTime(g *games.Game) timeView {
 	v := viewControl(g.Clock.Control)
-	if g.Clock.Control.Kind == domain.TimeBank {
+	if g.Clock.Control.Kind == games.TimeBank {
 		v.BankSeconds = map[string]int{}
 		for i, s := range g.Seats {
 			v.BankSeconds[s.Color] = int(g.Clock.Banks[i] / time.Second)
@@ -84,10 +86,10 @@ func viewTime(g *domain.Game) timeView {
 }
 
 // viewControl shows a time control without a clock (a tournament round's).
-func viewControl(tc domain.TimeControl) timeView {
+func viewControl(tc games.TimeControl) timeView {
 	v := timeView{Kind: string(tc.Kind), AllowVacation: tc.AllowVacation, RemindersHours: []int{}}
-	if tc.Kind == "" || tc.Kind == domain.TimeNone {
-		v.Kind = string(domain.TimeNone)
+	if tc.Kind == "" || tc.Kind == games.TimeNone {
+		v.Kind = string(games.TimeNone)
 		return v
 	}
 	policy := string(tc.Timeout)
@@ -96,9 +98,9 @@ func viewControl(tc domain.TimeControl) timeView {
 		v.RemindersHours = append(v.RemindersHours, int(r/time.Hour))
 	}
 	switch tc.Kind {
-	case domain.TimePerTurn:
+	case games.TimePerTurn:
 		v.Hours = intp(int(tc.PerTurn / time.Hour))
-	case domain.TimeBank:
+	case games.TimeBank:
 		v.InitialHours, v.IncrementHours, v.CapHours = intp(int(tc.Initial/time.Hour)), intp(int(tc.Increment/time.Hour)), intp(int(tc.Cap/time.Hour))
 	}
 	return v
@@ -122,7 +124,7 @@ type vacationRequest struct {
 }
 
 func (s *Server) listVacations(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountRead)
+	p, err := s.account(c, accounts.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
@@ -140,7 +142,7 @@ func (s *Server) listVacations(c echo.Context) error {
 // declareVacation records a period away: deadlines of the player's games
 // (that allow vacations) do not count it.
 func (s *Server) declareVacation(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountWrite)
+	p, err := s.account(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -149,7 +151,7 @@ func (s *Server) declareVacation(c echo.Context) error {
 		return err
 	}
 	v, err := s.app.DeclareVacation(c.Request().Context(), p.session.User,
-		domain.Period{Start: req.Start.UTC().Truncate(time.Minute), End: req.End.UTC().Truncate(time.Minute)})
+		games.Period{Start: req.Start.UTC().Truncate(time.Minute), End: req.End.UTC().Truncate(time.Minute)})
 	if err != nil {
 		return err
 	}
@@ -157,7 +159,7 @@ func (s *Server) declareVacation(c echo.Context) error {
 }
 
 func (s *Server) cancelVacation(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeAccountWrite)
+	p, err := s.account(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}

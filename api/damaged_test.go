@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
@@ -46,7 +45,7 @@ func (b *lockedBuffer) lines(t *testing.T) []map[string]any {
 // (the engine's "invalid board" or "illegal turn" for what it read back).
 func TestDamagedRowsAreServerErrors(t *testing.T) {
 	var logs lockedBuffer
-	h := newHarnessWith(t, func(c *api.Config) {
+	h := newHarnessWith(t, func(c *serverConfig) {
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	})
 	db := h.sqlite(t, "damages rows with SQLite's JSON functions")

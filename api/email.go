@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 type mailStatusView struct {
@@ -28,7 +29,7 @@ type mailListView struct {
 // gameMail lists the emails a game caused and whether they were delivered,
 // so a player who got nothing can see why.
 func (s *Server) gameMail(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ const CSPPage = "default-src 'none'; style-src 'self'; img-src 'self'; form-acti
 // non-essential mail for the token's address. POST is the RFC 8058 one-click
 // request of mail clients, and the page's button.
 func (s *Server) unsubscribe(c echo.Context) error {
-	return s.addressLink(c, useUnsub, s.app.Unsubscribe, func(p *choicePhrases, email, token string, done bool) choicePage {
+	return s.addressLink(c, useUnsub, s.accounts.Unsubscribe, func(p *choicePhrases, email, token string, done bool) choicePage {
 		if done {
 			return choicePage{Title: p.UnsubTitle, Heading: p.UnsubDone, Body: sayEmail(p.UnsubDoneBody, email),
 				Hint: p.ResubHint, SecondAction: choiceURL("/resubscribe", token, p.Lang), SecondButton: p.ResubButton}
@@ -69,7 +70,7 @@ func (s *Server) unsubscribe(c echo.Context) error {
 // resubscribe turns non-essential mail back on for the address of an
 // unsubscribe link: the unsubscribe page's "changed your mind" button.
 func (s *Server) resubscribe(c echo.Context) error {
-	return s.addressLink(c, useUnsub, s.app.Resubscribe, func(p *choicePhrases, email, token string, _ bool) choicePage {
+	return s.addressLink(c, useUnsub, s.accounts.Resubscribe, func(p *choicePhrases, email, token string, _ bool) choicePage {
 		return choicePage{Title: p.UnsubTitle, Heading: p.ResubDone, Body: sayEmail(p.ResubDoneBody, email),
 			SecondAction: choiceURL("/unsubscribe", token, p.Lang), SecondButton: p.UnsubButton}
 	})
@@ -78,7 +79,7 @@ func (s *Server) resubscribe(c echo.Context) error {
 // neverEmail serves the "never email me again" link of every email: it puts
 // the token's address on the suppression list.
 func (s *Server) neverEmail(c echo.Context) error {
-	return s.addressLink(c, useStop, s.app.Suppress, func(p *choicePhrases, email, token string, done bool) choicePage {
+	return s.addressLink(c, useStop, s.accounts.Suppress, func(p *choicePhrases, email, token string, done bool) choicePage {
 		if done {
 			return choicePage{Title: p.NeverTitle, Heading: p.NeverDone, Body: sayEmail(p.NeverDoneBody, email)}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // The live event streams (Server-Sent Events): GET /v1/me/events, the
@@ -227,7 +228,7 @@ func (h *eventHub) poll() bool {
 
 // myEvents streams the events concerning the caller's address.
 func (s *Server) myEvents(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeGamesRead)
+	p, err := s.account(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -236,7 +237,7 @@ func (s *Server) myEvents(c echo.Context) error {
 
 // gameEvents streams a game's own events.
 func (s *Server) gameEvents(c echo.Context) error {
-	g, _, p, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, p, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}

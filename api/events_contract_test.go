@@ -15,7 +15,8 @@ import (
 
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/api/internal/contract"
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // A player's stream tells him of the organiser's changes to his tournament
@@ -30,13 +31,13 @@ func TestTournamentUpdateEventConforms(t *testing.T) {
 	live := openStream(t, h.client, h.url, "/v1/me/events", p0, "")
 	h.do("POST", "/v1/tournaments/"+tour.ID+"/pause", organiser, map[string]any{"reason": "holidays"}).want(t, http.StatusOK)
 	e := live.next(t)
-	if e.kind != string(domain.EventTournament) || e.data.Tournament != tour.ID || e.data.ResultLine == "" {
+	if e.kind != string(tournaments.EventTournament) || e.data.Tournament != tour.ID || e.data.ResultLine == "" {
 		t.Errorf("after the pause: %s %+v; want tournament_update of %s saying what happened", e.kind, e.data, tour.ID)
 	}
 }
 
 // Every kind of event the domain declares (a constant of type
-// domain.EventKind, wherever in package domain) is in the contract's Event,
+// domain.EventKind, wherever in package domain or its aggregates) is in the contract's Event,
 // and every webhook type in its WebhookMessage: a new kind without a
 // schema fails here before a client meets it.
 func TestEveryEventKindHasASchema(t *testing.T) {
@@ -45,7 +46,7 @@ func TestEveryEventKindHasASchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	kinds := eventKindConstants(t)
-	if len(kinds) < 7 || !slices.Contains(kinds, string(domain.EventTournament)) {
+	if len(kinds) < 7 || !slices.Contains(kinds, string(tournaments.EventTournament)) {
 		t.Fatalf("found the event kinds %q in package domain: the search is broken", kinds)
 	}
 	schemas := c.Doc.Components.Schemas
@@ -54,7 +55,7 @@ func TestEveryEventKindHasASchema(t *testing.T) {
 		kinds  []string
 	}{
 		{"Event", kinds},
-		{"WebhookMessage", append(slices.Clone(domain.WebhookEventTypes), domain.WebhookPing)},
+		{"WebhookMessage", append(slices.Clone(hooks.WebhookEventTypes), hooks.WebhookPing)},
 	} {
 		s := schemas[union.schema].Value
 		if s.Discriminator == nil {
@@ -86,14 +87,20 @@ func TestEveryEventKindHasASchema(t *testing.T) {
 	}
 }
 
-// eventKindConstants reads package domain's source for the values of its
-// constants of type EventKind.
+// eventKindConstants reads the source of package domain and of its
+// aggregates (domain/tournaments...) for the values of their constants of
+// type EventKind.
 func eventKindConstants(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "domain", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no source of package domain: %v", err)
 	}
+	below, err := filepath.Glob(filepath.Join("..", "domain", "*", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, below...)
 	var kinds []string
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -111,7 +118,7 @@ func eventKindConstants(t *testing.T) []string {
 			}
 			for _, spec := range gen.Specs {
 				vs := spec.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "EventKind" {
+				if !isEventKind(vs.Type) {
 					continue
 				}
 				for _, v := range vs.Values {
@@ -129,4 +136,17 @@ func eventKindConstants(t *testing.T) []string {
 		}
 	}
 	return kinds
+}
+
+// isEventKind says whether a constant's type is EventKind, as package
+// domain names it, or domain.EventKind, as its aggregates do.
+func isEventKind(typ ast.Expr) bool {
+	switch typ := typ.(type) {
+	case *ast.Ident:
+		return typ.Name == "EventKind"
+	case *ast.SelectorExpr:
+		x, ok := typ.X.(*ast.Ident)
+		return ok && x.Name == "domain" && typ.Sel.Name == "EventKind"
+	}
+	return false
 }

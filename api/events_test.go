@@ -176,7 +176,7 @@ func TestEventStreamFollowsAGame(t *testing.T) {
 // connection and a file held open. A refusal is 429 rate_limited with
 // Retry-After; a stream that ends frees its place.
 func TestEventStreamLimits(t *testing.T) {
-	h := newHarness(t, func(cfg *api.Config) {
+	h := newHarness(t, func(cfg *serverConfig) {
 		cfg.StreamLimits = api.StreamLimits{Credential: 2, IP: 7}
 		cfg.TrustedProxies = 1 // so that a test can come from another address
 	})
@@ -255,8 +255,8 @@ func TestEventStreamAfterRetention(t *testing.T) {
 // server on the same store.
 func TestEventStreamAcrossInstances(t *testing.T) {
 	h := newHarness(t)
-	other, err := api.New(api.Config{DB: h.db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	other, err := (&serverConfig{Config: api.Config{DB: h.db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}).newServer()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ import (
 func TestFullDiskIsUnavailable(t *testing.T) {
 	repotest.SQLiteOnly(t, "fills the disk of the SQLite file")
 	disk := repotest.SmallDisk(t, 16<<20)
-	h := newHarnessAt(t, repotest.PathIn(t, disk), func(c *api.Config) {
+	h := newHarnessAt(t, repotest.PathIn(t, disk), func(c *serverConfig) {
 		many := api.RateLimit{Requests: 1_000_000, Per: time.Hour}
 		c.RateLimits.CreateGameAccount, c.RateLimits.CreateGameIP = many, many
 	})
@@ -79,8 +79,8 @@ func TestFrozenPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		srv, err := api.New(api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
-			Logger: slog.New(slog.DiscardHandler), RequestTimeout: request})
+		srv, err := (&serverConfig{Config: api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
+			Logger: slog.New(slog.DiscardHandler), RequestTimeout: request}}).newServer()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // The JSON shapes of a game of a ruleset registered beside Less and Les,
@@ -54,7 +55,7 @@ type otherResultView struct {
 	Text    string   `json:"text"`
 }
 
-func (s *Server) viewOtherGame(g *domain.Game, a domain.Actor) (otherGameView, error) {
+func (s *Server) viewOtherGame(g *games.Game, a games.Actor) (otherGameView, error) {
 	c, err := s.gameCommon(g, a)
 	if err != nil {
 		return otherGameView{}, err
@@ -74,7 +75,7 @@ func (s *Server) viewOtherGame(g *domain.Game, a domain.Actor) (otherGameView, e
 	return v, nil
 }
 
-func viewOtherResult(g *domain.Game) *otherResultView {
+func viewOtherResult(g *games.Game) *otherResultView {
 	r, over := g.Rules.Result()
 	if !over {
 		return nil
@@ -85,8 +86,8 @@ func viewOtherResult(g *domain.Game) *otherResultView {
 
 // otherSpec is a request for a game of another ruleset: players and a time
 // control; the options of Less and Les are refused, not ignored.
-func (r createGameRequest) otherSpec() (domain.NewGameSpec, error) {
-	spec := domain.NewGameSpec{Ruleset: r.Game}
+func (r createGameRequest) otherSpec() (games.NewGameSpec, error) {
+	spec := games.NewGameSpec{Ruleset: r.Game}
 	if r.Preset != "" || r.Options != nil || r.Setup != nil || r.Board != nil {
 		return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput,
 			"board, preset, options and setup are for Less and Les games, not %s", r.Game)
@@ -111,7 +112,7 @@ type otherPreviewView struct {
 
 // otherPreview answers a preview of another ruleset's ply: the ply as the
 // rules write it and the board after it.
-func otherPreview(c echo.Context, g *domain.Game, after domain.Rules, ply string) error {
+func otherPreview(c echo.Context, g *games.Game, after games.Rules, ply string) error {
 	diagram, err := after.Diagram(ply)
 	if err != nil {
 		return err
@@ -131,7 +132,7 @@ type otherRecordView struct {
 
 // otherRecord answers the record of another ruleset's game: its text, or
 // the same as JSON.
-func otherRecord(c echo.Context, g *domain.Game, rows []domain.StoredTurn) error {
+func otherRecord(c echo.Context, g *games.Game, rows []games.StoredTurn) error {
 	text, err := recordText(g, rows, gameTags(g))
 	if err != nil {
 		return err

@@ -12,6 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -23,8 +25,8 @@ type playerRequest struct {
 	Locale string `json:"locale"`
 }
 
-func (p playerRequest) player() domain.Player {
-	return domain.Player{Name: p.Name, Email: p.Email, Locale: p.Locale}
+func (p playerRequest) player() games.Player {
+	return games.Player{Name: p.Name, Email: p.Email, Locale: p.Locale}
 }
 
 type boardRequest struct {
@@ -53,7 +55,7 @@ type createGameRequest struct {
 	Time    *timeRequest    `json:"time"`
 }
 
-func (r createGameRequest) spec() (domain.NewGameSpec, error) {
+func (r createGameRequest) spec() (games.NewGameSpec, error) {
 	switch r.Game {
 	case les.RulesetName:
 		return r.lesSpec()
@@ -61,7 +63,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 	default:
 		return r.otherSpec()
 	}
-	var spec domain.NewGameSpec
+	var spec games.NewGameSpec
 	params := less.Params{Preset: less.Preset(r.Preset)}
 	for _, p := range r.Players {
 		spec.Players = append(spec.Players, p.player())
@@ -115,7 +117,7 @@ func (r createGameRequest) spec() (domain.NewGameSpec, error) {
 // createGame creates a game and emails each player his invitation with his
 // own move link. The creator gets the game, never the players' links.
 func (s *Server) createGame(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeGamesCreate)
+	p, err := s.account(c, accounts.ScopeGamesCreate)
 	if err != nil {
 		return err
 	}
@@ -132,8 +134,8 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
-	present := func(g *domain.Game) (domain.Response, error) {
+	actor := games.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	present := func(g *games.Game) (domain.Response, error) {
 		v, err := s.viewGame(g, actor)
 		if err != nil {
 			return domain.Response{}, err
@@ -169,14 +171,14 @@ func (s *Server) createGame(c echo.Context) error {
 }
 
 // readableGame authenticates the caller and loads a game he may see.
-func (s *Server) readableGame(c echo.Context, scope string) (domain.Game, domain.Actor, *principal, error) {
+func (s *Server) readableGame(c echo.Context, scope string) (games.Game, games.Actor, *principal, error) {
 	p, err := s.caller(c, scope)
 	if err != nil {
-		return domain.Game{}, domain.Actor{}, nil, err
+		return games.Game{}, games.Actor{}, nil, err
 	}
 	g, a, err := s.app.ReadGame(c.Request().Context(), c.Param("id"), p.credentials())
 	if err != nil {
-		return domain.Game{}, domain.Actor{}, nil, err
+		return games.Game{}, games.Actor{}, nil, err
 	}
 	return g, a, p, nil
 }
@@ -184,7 +186,7 @@ func (s *Server) readableGame(c echo.Context, scope string) (domain.Game, domain
 // getGame returns a game. Its ETag is the game's version: a client polling
 // with If-None-Match gets 304 until something happens.
 func (s *Server) getGame(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -230,7 +232,7 @@ type movesView struct {
 // moves of the turn so far (query "turn"), optionally of one piece ("from"),
 // with their costs: what the play page shows when a piece is tapped.
 func (s *Server) legalMoves(c echo.Context) error {
-	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -265,7 +267,7 @@ type turnsView struct {
 }
 
 func (s *Server) listTurns(c echo.Context) error {
-	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -306,7 +308,7 @@ type recordView struct {
 // record exports the game record: the engine's text format (like PGN), or
 // the same as JSON.
 func (s *Server) record(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -374,7 +376,7 @@ type previewView struct {
 // previewTurn judges a turn without playing it: the resulting position, or
 // the rule it breaks.
 func (s *Server) previewTurn(c echo.Context) error {
-	g, a, _, err := s.readableGame(c, domain.ScopeGamesPlay)
+	g, a, _, err := s.readableGame(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -382,7 +384,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	after, played, err := domain.PreviewTurn(g, a, req.Turn)
+	after, played, err := games.PreviewTurn(g, a, req.Turn)
 	if err != nil {
 		return err
 	}
@@ -408,7 +410,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	next, err := lessGame(&domain.Game{ID: g.ID, Rules: after})
+	next, err := lessGame(&games.Game{ID: g.ID, Rules: after})
 	if err != nil || len(played) == 0 {
 		return fmt.Errorf("preview of game %s: not a Less turn", g.ID)
 	}
@@ -452,7 +454,7 @@ func moveCosts(p less.Position, turn less.Turn) ([]moveOptionView, less.Outcome)
 // game), and the path of the latest turn that moved a piece, so that the
 // path stays in sight after automatic passes. The play page draws it.
 func (s *Server) viewBoard(c echo.Context) error {
-	g, _, _, err := s.readableGame(c, domain.ScopeGamesRead)
+	g, _, _, err := s.readableGame(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
@@ -471,7 +473,7 @@ func (s *Server) viewBoard(c echo.Context) error {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "ply must be a whole number.")
 		}
 		if n != len(rows) {
-			if rules, n, err = domain.Replay(g.Rules, history, n); err != nil {
+			if rules, n, err = games.Replay(g.Rules, history, n); err != nil {
 				return fmt.Errorf("game %s: %w", g.ID, err)
 			}
 			history = history[:n]
@@ -504,7 +506,7 @@ func (s *Server) submitTurn(c echo.Context) error {
 	if req.Ply == nil {
 		return NewProblem(http.StatusBadRequest, "invalid_request", "ply is required: the number of turns played when you made this turn.")
 	}
-	return s.changeGame(c, body, func(r domain.GameRequest) (domain.Response, bool, error) {
+	return s.changeGame(c, body, func(r games.GameRequest) (domain.Response, bool, error) {
 		return s.app.SubmitTurn(c.Request().Context(), r, *req.Ply, req.Turn, s.presentPlayed(http.StatusCreated))
 	})
 }
@@ -515,7 +517,7 @@ func (s *Server) resign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.changeGame(c, body, func(r domain.GameRequest) (domain.Response, bool, error) {
+	return s.changeGame(c, body, func(r games.GameRequest) (domain.Response, bool, error) {
 		return s.app.Resign(c.Request().Context(), r, s.presentPlayed(http.StatusOK))
 	})
 }
@@ -523,8 +525,8 @@ func (s *Server) resign(c echo.Context) error {
 // changeGame runs a turn or a resignation, with the Idempotency-Key if the
 // request has one, and answers with the game and what was played.
 func (s *Server) changeGame(c echo.Context, body []byte,
-	change func(domain.GameRequest) (domain.Response, bool, error)) error {
-	p, err := s.caller(c, domain.ScopeGamesPlay)
+	change func(games.GameRequest) (domain.Response, bool, error)) error {
+	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -532,7 +534,7 @@ func (s *Server) changeGame(c echo.Context, body []byte,
 	if err != nil {
 		return err
 	}
-	resp, replayed, err := change(domain.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem,
+	resp, replayed, err := change(games.GameRequest{GameID: c.Param("id"), By: p.credentials(), Idem: idem,
 		Hold: s.waitForMail})
 	if err != nil {
 		return err
@@ -547,8 +549,8 @@ func (s *Server) changeGame(c echo.Context, body []byte,
 
 // presentPlayed renders a turn or a resignation as the game after it and
 // the turns it played, with the given status.
-func (s *Server) presentPlayed(status int) domain.Presenter {
-	return func(a domain.Actor, before *domain.Game, done *domain.Submitted, now time.Time) (domain.Response, error) {
+func (s *Server) presentPlayed(status int) games.Presenter {
+	return func(a games.Actor, before *games.Game, done *games.Submitted, now time.Time) (domain.Response, error) {
 		v, err := s.viewGame(&done.Game, a)
 		if err != nil {
 			return domain.Response{}, err
@@ -594,7 +596,7 @@ type linkSentView struct {
 // rotateSeatLink renews a seat's move link: old links stop working and the
 // new one is emailed to the seat's player (never returned to the caller).
 func (s *Server) rotateSeatLink(c echo.Context) error {
-	p, err := s.caller(c, domain.ScopeGamesPlay)
+	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -608,7 +610,7 @@ func (s *Server) rotateSeatLink(c echo.Context) error {
 // rotateSpectatorLink replaces the game's spectator link: older links stop
 // working. It answers the game, with the new link.
 func (s *Server) rotateSpectatorLink(c echo.Context) error {
-	p, err := s.caller(c, domain.ScopeGamesPlay)
+	p, err := s.caller(c, accounts.ScopeGamesPlay)
 	if err != nil {
 		return err
 	}
@@ -637,7 +639,7 @@ func (s *Server) rematch(c echo.Context) error {
 	if _, err := decodeJSONBody(c, &struct{}{}); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeGamesCreate)
+	p, err := s.caller(c, accounts.ScopeGamesCreate)
 	if err != nil {
 		return err
 	}
@@ -645,11 +647,11 @@ func (s *Server) rematch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	actor := domain.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
+	actor := games.Actor{UserID: p.session.User.ID, UserEmail: p.session.User.Email}
 	out := rematchView{Created: done.Created}
 	if done.Seat != "" {
 		seat, _ := done.Game.Seat(done.Seat)
-		actor = domain.Actor{SeatColor: &done.Seat}
+		actor = games.Actor{SeatColor: &done.Seat}
 		u, err := s.links.MoveURL(done.Game.ID, seat.Color, seat.TokenVersion)
 		if err != nil {
 			return err

@@ -15,8 +15,13 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
+	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -38,12 +43,35 @@ type harness struct {
 	clock  *clock
 	links  *api.Links // to mint a seat's link where a test is not about the email
 	// pushKey is the VAPID key pair the store keeps, as the server starts with.
-	pushKey domain.PushKey
+	pushKey hooks.PushKey
 	// sessions are the sessions login began, by the access token it
 	// returned: that token stands for the session in do.
 	sessions sync.Map // string -> *session
 	// configure, if set, changes the server's configuration at each start.
-	configure []func(*api.Config)
+	configure []func(*serverConfig)
+}
+
+// serverConfig is the server's configuration as a test sets it: the API's,
+// and the use cases' (built by newServer as cmd/api builds them).
+type serverConfig struct {
+	api.Config
+	MailLimits    domain.MailLimits
+	TournamentLog int
+	// WebhookGuard decides which webhook and push URLs may be registered;
+	// nil allows only https URLs of public addresses.
+	WebhookGuard *egress.Guard
+}
+
+// uses builds the use cases on the configuration's store and clock.
+func (c *serverConfig) uses() *app.Services {
+	return app.New(app.Config{Store: c.DB, Now: c.Now, MailLimits: c.MailLimits, TournamentLog: c.TournamentLog,
+		PushEndpointCheck: api.PushEndpointCheck(c.WebhookGuard), WebhookURLCheck: api.WebhookURLCheck(c.WebhookGuard)})
+}
+
+// newServer serves the API with use cases of its own (see uses).
+func (c *serverConfig) newServer() (*api.Server, error) {
+	c.App = c.uses()
+	return api.New(c.Config)
 }
 
 // session is a session's current tokens. Like a good client, do renews
@@ -55,13 +83,13 @@ type session struct {
 	expires         time.Time
 }
 
-func newHarness(t *testing.T, configure ...func(*api.Config)) *harness {
+func newHarness(t *testing.T, configure ...func(*serverConfig)) *harness {
 	t.Helper()
 	return newHarnessAt(t, repotest.DSN(t), configure...)
 }
 
 // newHarnessAt is newHarness on the database dsn.
-func newHarnessAt(t *testing.T, dsn string, configure ...func(*api.Config)) *harness {
+func newHarnessAt(t *testing.T, dsn string, configure ...func(*serverConfig)) *harness {
 	t.Helper()
 	runParallel(t)
 	h := &harness{t: t, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)},
@@ -77,12 +105,12 @@ func (h *harness) start() {
 	db := repotest.OpenDSN(t, h.dsn)
 	h.db = db
 	h.loadPushKey()
-	cfg := api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}
+	cfg := serverConfig{Config: api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}}
 	for _, c := range h.configure {
 		c(&cfg)
 	}
-	srv, err := api.New(cfg)
+	srv, err := cfg.newServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +136,20 @@ func (h *harness) loadPushKey() {
 
 // service is the application layer on the harness's store at now, as the
 // scheduler runs it.
-func (h *harness) service(now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: h.db, Now: func() time.Time { return now }})
+func (h *harness) service(now time.Time) *games.Service {
+	return games.NewService(games.Config{Store: h.db, Now: func() time.Time { return now }})
+}
+
+// push is the use cases of push subscriptions on the harness's store with
+// the clock stopped at now.
+func (h *harness) push(now time.Time) *hooks.Push {
+	return hooks.NewPush(hooks.PushConfig{Store: h.db, Now: func() time.Time { return now }})
+}
+
+// tournaments is the use cases of tournaments on the harness's store with
+// the clock stopped at now.
+func (h *harness) tournaments(now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: h.db, Now: func() time.Time { return now }})
 }
 
 // sqlite is the store as SQLite, for a test that reaches into SQLite itself;

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/catalog"
 	"github.com/lesspost/lesspost/internal/typography"
 )
@@ -150,7 +150,7 @@ func TestPageCountForms(t *testing.T) {
 // The tournament page names every format in every language (its fallback,
 // the format's API name, would show "round_robin" to people).
 func TestPageFormatNames(t *testing.T) {
-	formats := []domain.Format{domain.RoundRobin, domain.DoubleRoundRobin, domain.Swiss, domain.Knockout}
+	formats := []tournaments.Format{tournaments.RoundRobin, tournaments.DoubleRoundRobin, tournaments.Swiss, tournaments.Knockout}
 	for lang, tr := range pageLanguages {
 		for _, f := range formats {
 			if name := tr.Formats[f]; name == "" || name == string(f) || strings.Contains(name, "_") {

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 )
 
@@ -74,7 +75,7 @@ type lesHoleView struct {
 	White [][2]int `json:"white"`
 }
 
-func (s *Server) viewLesGame(g *domain.Game, e *les.Engine, a domain.Actor) (lesGameView, error) {
+func (s *Server) viewLesGame(g *games.Game, e *les.Engine, a games.Actor) (lesGameView, error) {
 	c, err := s.gameCommon(g, a)
 	if err != nil {
 		return lesGameView{}, err
@@ -159,7 +160,7 @@ type lesRecordView struct {
 
 // lesRecord answers the record of a game of Les: the record text, or the
 // same as JSON.
-func (s *Server) lesRecord(c echo.Context, g *domain.Game, e *les.Engine, rows []domain.StoredTurn) error {
+func (s *Server) lesRecord(c echo.Context, g *games.Game, e *les.Engine, rows []games.StoredTurn) error {
 	text, err := recordText(g, rows, nil)
 	if err != nil {
 		return err
@@ -183,9 +184,9 @@ func (s *Server) lesRecord(c echo.Context, g *domain.Game, e *les.Engine, rows [
 // lesSpec is a request for a game of Les: two players (the setter, then
 // the chooser), a board side, a time control. Less's options are refused,
 // not ignored: a client that sends them expects them to count.
-func (r createGameRequest) lesSpec() (domain.NewGameSpec, error) {
-	spec := domain.NewGameSpec{Ruleset: les.RulesetName, Params: map[string]string{}}
-	lessOnly := func(what string) (domain.NewGameSpec, error) {
+func (r createGameRequest) lesSpec() (games.NewGameSpec, error) {
+	spec := games.NewGameSpec{Ruleset: les.RulesetName, Params: map[string]string{}}
+	lessOnly := func(what string) (games.NewGameSpec, error) {
 		return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "%s is for Less games, not Les", what)
 	}
 	switch {

@@ -8,7 +8,7 @@ import (
 
 // A login email's code signs in with the address it was sent to, typed in
 // either case, with or without its dash; it can be guessed at only 5 times
-// (domain.MaxLoginCodeMisses), after which its link still signs in.
+// (accounts.MaxLoginCodeMisses), after which its link still signs in.
 func TestLoginCode(t *testing.T) {
 	h := newHarness(t)
 	ask := func(email string) (code, token string) {

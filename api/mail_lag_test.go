@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/lesspost/lesspost/api"
 )
 
 // While the outbox is late, a turn waits before it is played, asking again
@@ -25,7 +23,7 @@ func TestTurnsWaitWhileMailIsLate(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var asked atomic.Int64
-			h := newHarness(t, func(cfg *api.Config) {
+			h := newHarness(t, func(cfg *serverConfig) {
 				cfg.MailLag = func() time.Duration {
 					if asked.Add(1) <= c.lateFor {
 						return time.Second
@@ -51,7 +49,7 @@ func TestTurnsWaitWhileMailIsLate(t *testing.T) {
 func TestRetriesDoNotWaitForMail(t *testing.T) {
 	var late atomic.Bool
 	var asked atomic.Int64
-	h := newHarness(t, func(cfg *api.Config) {
+	h := newHarness(t, func(cfg *serverConfig) {
 		cfg.MailLag = func() time.Duration {
 			if !late.Load() {
 				return 0

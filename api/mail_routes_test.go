@@ -11,6 +11,7 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify"
 )
 
@@ -150,7 +151,7 @@ func startRounds(s *mailScene) {
 var playOpening = map[string]any{"turn": "e5e4:e4d4:d4c4", "ply": 0}
 
 var mailRoutes = map[string]mailRoute{
-	"requestLogin": {cap: domain.MaxLoginsPerHour, attack: func(s *mailScene) int {
+	"requestLogin": {cap: accounts.MaxLoginsPerHour, attack: func(s *mailScene) int {
 		return s.h.do("POST", "/v1/auth/login", "", map[string]any{"email": s.victim()}).status
 	}},
 	"createGame": {attack: func(s *mailScene) int { _, code := s.newGame(); return code }},

@@ -12,6 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // ContentTypeProblem is the media type of every error response (RFC 9457).
@@ -57,13 +59,13 @@ var problemCodes = []string{
 	domain.CodeInvalidInput, domain.CodeIllegalTurn, domain.CodeLoginInvalid, domain.CodeRefreshInvalid, domain.CodeTooManyTokens, domain.CodeNotYourTurn,
 	domain.CodeStalePly, domain.CodeGameOver, domain.CodeGameNotOver, domain.CodeIdempotencyReused, domain.CodeInvalidVacation,
 	domain.CodeInvalidCursor, domain.CodeTooManyLogins, domain.CodeAlreadyWithdrawn, domain.CodeNotDue,
-	domain.CodeTournamentOver, domain.CodeRegistrationClosed, domain.CodeTournamentFull, domain.CodeAlreadyEntered,
-	domain.CodeInviteInvalid, domain.CodeAlreadyPlayed, domain.CodeTournamentPaused, domain.CodeTournamentNotPaused,
-	domain.CodeRoundNotChangeable, domain.CodeTournamentStarted, domain.CodeTeamsUnsupported,
+	domain.CodeTournamentOver, tournaments.CodeRegistrationClosed, tournaments.CodeTournamentFull, tournaments.CodeAlreadyEntered,
+	tournaments.CodeInviteInvalid, tournaments.CodeAlreadyPlayed, tournaments.CodeTournamentPaused, tournaments.CodeTournamentNotPaused,
+	tournaments.CodeRoundNotChangeable, tournaments.CodeTournamentStarted, tournaments.CodeTeamsUnsupported,
 	domain.CodeEmailDomainLiteral, domain.CodeDuplicateAddress, domain.CodeAddressSuppressed,
 	domain.CodeRecipientBudgetSpent, domain.CodeMailLimited,
-	domain.CodeInvalidPushSubscription, domain.CodeTooManyPushSubscription, domain.CodeSeatOrAccountRequired,
-	domain.CodeWebhookURLRefused, domain.CodeTooManyWebhooks, domain.CodeWebhookDisabled,
+	hooks.CodeInvalidPushSubscription, hooks.CodeTooManyPushSubscription, hooks.CodeSeatOrAccountRequired,
+	hooks.CodeWebhookURLRefused, hooks.CodeTooManyWebhooks, hooks.CodeWebhookDisabled,
 }
 
 // NewProblem returns a problem with the given status, code and detail.

@@ -11,6 +11,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
@@ -19,14 +21,14 @@ import (
 // sending. The routes answer 404 push_disabled when the server has no
 // VAPID subject configured.
 
-// pushEndpointCheck refuses, as invalid_push_subscription, the push
+// PushEndpointCheck refuses, as invalid_push_subscription, the push
 // endpoints guard refuses (nil: the default guard, public https only), the
 // guard the webhooks use: a push service is as much a URL from outside as
 // a webhook's. The answer does not say why: it must not tell a caller what
 // a name resolves to inside the server's network.
-func pushEndpointCheck(guard *egress.Guard) domain.URLCheck {
+func PushEndpointCheck(guard *egress.Guard) hooks.URLCheck {
 	return guardedURLCheck(guard, func(error) error {
-		return domain.Errorf(domain.KindInvalid, domain.CodeInvalidPushSubscription,
+		return domain.Errorf(domain.KindInvalid, hooks.CodeInvalidPushSubscription,
 			"the endpoint must be an https URL of a public push service")
 	})
 }
@@ -68,7 +70,7 @@ type pushSubscriptionsView struct {
 	Subscriptions []pushSubscriptionView `json:"subscriptions"`
 }
 
-func pushView(p domain.PushSubscription) pushSubscriptionView {
+func pushView(p hooks.PushSubscription) pushSubscriptionView {
 	v := pushSubscriptionView{ID: p.ID, Endpoint: p.Endpoint, CreatedAt: p.CreatedAt}
 	if !p.ExpiresAt.IsZero() {
 		v.ExpirationTime = &p.ExpiresAt
@@ -99,14 +101,14 @@ func (s *Server) pushKey(c echo.Context) error {
 func decodeKey(field, v string) ([]byte, error) {
 	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(v, "="))
 	if err != nil {
-		return nil, domain.Errorf(domain.KindInvalid, domain.CodeInvalidPushSubscription, "%s is not base64url", field)
+		return nil, domain.Errorf(domain.KindInvalid, hooks.CodeInvalidPushSubscription, "%s is not base64url", field)
 	}
 	return b, nil
 }
 
 // subscription turns a browser's subscription into the domain's.
-func (r *pushSubscriptionJSON) subscription(prefix string) (domain.PushSubscription, error) {
-	sub := domain.PushSubscription{Endpoint: r.Endpoint}
+func (r *pushSubscriptionJSON) subscription(prefix string) (hooks.PushSubscription, error) {
+	sub := hooks.PushSubscription{Endpoint: r.Endpoint}
 	var err error
 	if sub.P256DH, err = decodeKey(prefix+"keys.p256dh", r.Keys.P256DH); err != nil {
 		return sub, err
@@ -117,7 +119,7 @@ func (r *pushSubscriptionJSON) subscription(prefix string) (domain.PushSubscript
 	if r.ExpirationTime != nil {
 		ms := *r.ExpirationTime
 		if ms <= 0 || ms > math.MaxInt64/2 || math.IsNaN(ms) {
-			return sub, domain.Errorf(domain.KindInvalid, domain.CodeInvalidPushSubscription, "%sexpirationTime is no time", prefix)
+			return sub, domain.Errorf(domain.KindInvalid, hooks.CodeInvalidPushSubscription, "%sexpirationTime is no time", prefix)
 		}
 		sub.ExpiresAt = time.UnixMilli(int64(ms)).UTC()
 	}
@@ -130,7 +132,7 @@ func (s *Server) subscribePush(c echo.Context) error {
 	if err := s.pushEnabled(); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeAccountWrite)
+	p, err := s.caller(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -142,7 +144,7 @@ func (s *Server) subscribePush(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	saved, created, err := s.app.SubscribePush(c.Request().Context(), p.credentials(), sub)
+	saved, created, err := s.push.SubscribePush(c.Request().Context(), p.credentials(), sub)
 	if err != nil {
 		return err
 	}
@@ -157,11 +159,11 @@ func (s *Server) listPushSubscriptions(c echo.Context) error {
 	if err := s.pushEnabled(); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeAccountRead)
+	p, err := s.caller(c, accounts.ScopeAccountRead)
 	if err != nil {
 		return err
 	}
-	list, err := s.app.PushSubscriptions(c.Request().Context(), p.credentials())
+	list, err := s.push.PushSubscriptions(c.Request().Context(), p.credentials())
 	if err != nil {
 		return err
 	}
@@ -176,7 +178,7 @@ func (s *Server) deletePushSubscription(c echo.Context) error {
 	if err := s.pushEnabled(); err != nil {
 		return err
 	}
-	p, err := s.caller(c, domain.ScopeAccountWrite)
+	p, err := s.caller(c, accounts.ScopeAccountWrite)
 	if err != nil {
 		return err
 	}
@@ -184,7 +186,7 @@ func (s *Server) deletePushSubscription(c echo.Context) error {
 	if err != nil {
 		return NewProblem(http.StatusNotFound, domain.CodeNotFound, "There is no such push subscription.")
 	}
-	if err := s.app.UnsubscribePush(c.Request().Context(), p.credentials(), id); err != nil {
+	if err := s.push.UnsubscribePush(c.Request().Context(), p.credentials(), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -208,7 +210,7 @@ func (s *Server) renewPushSubscription(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.app.RenewPushSubscription(c.Request().Context(), req.OldEndpoint, oldAuth, sub); err != nil {
+	if _, err := s.push.RenewPushSubscription(c.Request().Context(), req.OldEndpoint, oldAuth, sub); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
@@ -25,7 +26,7 @@ func pushWorker(t *testing.T, h *harness, service *pushtest.Service, claimant st
 	}
 	w := webpush.NewWorker(h.db, sender, slog.New(slog.DiscardHandler), h.clock.Now)
 	w.Games, w.Links, w.BaseURL, w.Claimant = h.db, h.links, "http://lesspost.test", claimant
-	w.Forget = h.service(h.clock.Now()).ForgetPushEndpoint
+	w.Forget = h.push(h.clock.Now()).ForgetPushEndpoint
 	return w
 }
 
@@ -78,7 +79,7 @@ func TestPushMessagesForEvents(t *testing.T) {
 	link := m.URL[strings.Index(m.URL, "#t=")+3:]
 	h.do("POST", "/v1/games/"+id+"/turns", link, map[string]any{"turn": vector.Turns[1], "ply": 1}).want(t, http.StatusCreated)
 	if log, err := h.db.PushDeliveries(t.Context(), "bob@example.org", 10); err != nil || len(log) != 1 ||
-		log[0].Status != domain.DeliveryDelivered || log[0].Attempts != 1 || log[0].LastStatus != http.StatusCreated {
+		log[0].Status != hooks.DeliveryDelivered || log[0].Attempts != 1 || log[0].LastStatus != http.StatusCreated {
 		t.Errorf("Bob's push log %+v, %v", log, err)
 	}
 

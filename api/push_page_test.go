@@ -121,7 +121,7 @@ func TestPlayPagePushToggle(t *testing.T) {
 		t.Fatalf("the server keeps %+v", list)
 	}
 	// The page handed over the browser's keys: a message sent with them arrives.
-	subs, err := h.service(h.clock.Now()).PushSubscriptionsOf(t.Context(), "ann@example.org")
+	subs, err := h.push(h.clock.Now()).PushSubscriptionsOf(t.Context(), "ann@example.org")
 	if err != nil || len(subs) != 1 {
 		t.Fatal(subs, err)
 	}

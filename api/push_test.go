@@ -16,6 +16,7 @@ import (
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
@@ -89,7 +90,7 @@ func TestPushSubscriptionLifecycle(t *testing.T) {
 	}
 
 	// What the integrator's delivery does with an event for Ann.
-	svc := h.service(h.clock.Now())
+	svc := h.push(h.clock.Now())
 	subs, err := svc.PushSubscriptionsOf(t.Context(), "ann@example.org")
 	if err != nil || len(subs) != 1 {
 		t.Fatalf("subscriptions of Ann: %v, %v", subs, err)
@@ -142,7 +143,7 @@ func TestPushRenewal(t *testing.T) {
 		"subscription": subscriptionJSON(renewed)}).want(t, http.StatusNotFound, "not_found")
 	h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": old.Endpoint, "old_auth": oldAuth,
 		"subscription": map[string]any{"endpoint": "ftp://insecure.example/x", "keys": subscriptionJSON(renewed)["keys"]}}).
-		want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+		want(t, http.StatusUnprocessableEntity, hooks.CodeInvalidPushSubscription)
 	h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": old.Endpoint, "old_auth": oldAuth,
 		"subscription": subscriptionJSON(renewed)}).want(t, http.StatusNoContent)
 	if got := h.pushSubscriptions(ann); len(got) != 1 || got[0].Endpoint != renewed.Endpoint {
@@ -167,8 +168,8 @@ func TestPushSubscriptionCallers(t *testing.T) {
 		want(t, http.StatusCreated).decode(t, &writer)
 
 	h.do("POST", "/v1/me/push-subscriptions", "", body).want(t, http.StatusUnauthorized, "unauthorized")
-	h.do("POST", "/v1/me/push-subscriptions", spectator, body).want(t, http.StatusForbidden, domain.CodeSeatOrAccountRequired)
-	h.do("GET", "/v1/me/push-subscriptions", spectator, nil).want(t, http.StatusForbidden, domain.CodeSeatOrAccountRequired)
+	h.do("POST", "/v1/me/push-subscriptions", spectator, body).want(t, http.StatusForbidden, hooks.CodeSeatOrAccountRequired)
+	h.do("GET", "/v1/me/push-subscriptions", spectator, nil).want(t, http.StatusForbidden, hooks.CodeSeatOrAccountRequired)
 	h.do("POST", "/v1/me/push-subscriptions", readOnly.Token, body).want(t, http.StatusForbidden, "insufficient_scope")
 	h.do("POST", "/v1/me/push-subscriptions", writer.Token, body).want(t, http.StatusCreated)
 	if got := h.pushSubscriptions(readOnly.Token); len(got) != 1 {
@@ -204,15 +205,15 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"endpoint neither https nor http", with("endpoint", "ftp://push.example/x"), 422, domain.CodeInvalidPushSubscription},
-		{"relative endpoint", with("endpoint", "/push/1"), 422, domain.CodeInvalidPushSubscription},
+		{"endpoint neither https nor http", with("endpoint", "ftp://push.example/x"), 422, hooks.CodeInvalidPushSubscription},
+		{"relative endpoint", with("endpoint", "/push/1"), 422, hooks.CodeInvalidPushSubscription},
 		{"endpoint too long", with("endpoint", "https://push.example/"+strings.Repeat("a", 2048)), 400, "invalid_request"},
 		{"no keys", map[string]any{"endpoint": good["endpoint"]}, 400, "invalid_request"},
-		{"p256dh not base64url", with("keys.p256dh", "not base64!"), 422, domain.CodeInvalidPushSubscription},
-		{"p256dh short", with("keys.p256dh", base64.RawURLEncoding.EncodeToString(point[:33])), 422, domain.CodeInvalidPushSubscription},
-		{"p256dh off the curve", with("keys.p256dh", base64.RawURLEncoding.EncodeToString(point)), 422, domain.CodeInvalidPushSubscription},
-		{"auth short", with("keys.auth", "AAAA"), 422, domain.CodeInvalidPushSubscription},
-		{"expired", with("expirationTime", float64(h.clock.Now().Add(-time.Minute).UnixMilli())), 422, domain.CodeInvalidPushSubscription},
+		{"p256dh not base64url", with("keys.p256dh", "not base64!"), 422, hooks.CodeInvalidPushSubscription},
+		{"p256dh short", with("keys.p256dh", base64.RawURLEncoding.EncodeToString(point[:33])), 422, hooks.CodeInvalidPushSubscription},
+		{"p256dh off the curve", with("keys.p256dh", base64.RawURLEncoding.EncodeToString(point)), 422, hooks.CodeInvalidPushSubscription},
+		{"auth short", with("keys.auth", "AAAA"), 422, hooks.CodeInvalidPushSubscription},
+		{"expired", with("expirationTime", float64(h.clock.Now().Add(-time.Minute).UnixMilli())), 422, hooks.CodeInvalidPushSubscription},
 		{"expiration no number", with("expirationTime", "tomorrow"), 400, "invalid_request"},
 		{"unknown member", with("extra", 1), 400, "invalid_request"},
 		{"not JSON", "{", 400, "invalid_request"},
@@ -236,30 +237,30 @@ func TestPushSubscriptionBadInput(t *testing.T) {
 	}
 }
 
-// An address has at most domain.MaxPushSubscriptions browsers, and one
-// move link may take only domain.MaxSeatPushSubscriptions of them.
+// An address has at most hooks.MaxPushSubscriptions browsers, and one
+// move link may take only hooks.MaxSeatPushSubscriptions of them.
 func TestPushSubscriptionCap(t *testing.T) {
 	h := newHarness(t, allowPrivate)
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	account := h.login("ann@example.org")
 	service := pushtest.New(t, nil)
-	for range domain.MaxSeatPushSubscriptions {
+	for range hooks.MaxSeatPushSubscriptions {
 		h.do("POST", "/v1/me/push-subscriptions", ann, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
 	}
 	h.do("POST", "/v1/me/push-subscriptions", ann, subscriptionJSON(service.Subscribe(h.pushKey.Public))).
-		want(t, http.StatusConflict, domain.CodeTooManyPushSubscription)
-	for range domain.MaxPushSubscriptions - domain.MaxSeatPushSubscriptions {
+		want(t, http.StatusConflict, hooks.CodeTooManyPushSubscription)
+	for range hooks.MaxPushSubscriptions - hooks.MaxSeatPushSubscriptions {
 		h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(service.Subscribe(h.pushKey.Public))).want(t, http.StatusCreated)
 	}
 	h.do("POST", "/v1/me/push-subscriptions", account, subscriptionJSON(service.Subscribe(h.pushKey.Public))).
-		want(t, http.StatusConflict, domain.CodeTooManyPushSubscription)
+		want(t, http.StatusConflict, hooks.CodeTooManyPushSubscription)
 }
 
 // Without a VAPID key the server offers no push: every push route says so.
 func TestPushDisabled(t *testing.T) {
 	h := newHarness(t, allowPrivate)
-	srv, err := api.New(api.Config{DB: h.db, Secret: []byte(harnessSecret),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	srv, err := (&serverConfig{Config: api.Config{DB: h.db, Secret: []byte(harnessSecret),
+		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}).newServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func (h hosts) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, err
 // resolved to.
 func TestPushEndpointsRefused(t *testing.T) {
 	dns := hosts{"push.example": netip.MustParseAddr("93.184.215.14"), "intranet.example": netip.MustParseAddr("10.1.2.3")}
-	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
+	h := newHarness(t, func(cfg *serverConfig) { cfg.WebhookGuard = &egress.Guard{Resolver: dns} })
 	_, ann, _ := newGame(t, h, twoPlayers(openBoard))
 	service := pushtest.New(t, nil)
 	good := subscriptionJSON(service.Subscribe(h.pushKey.Public))
@@ -330,13 +331,13 @@ func TestPushEndpointsRefused(t *testing.T) {
 	for _, endpoint := range []string{good["endpoint"].(string), "http://push.example/1", "https://10.0.0.5/push", "https://[::1]/push",
 		"https://169.254.169.254/latest", "https://intranet.example/push", "https://nowhere.example/push"} {
 		res := h.do("POST", "/v1/me/push-subscriptions", ann, at(endpoint)).
-			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+			want(t, http.StatusUnprocessableEntity, hooks.CodeInvalidPushSubscription)
 		if strings.Contains(string(res.body), "10.1.2.3") {
 			t.Errorf("%s: the answer tells the resolved address: %s", endpoint, res.body)
 		}
 		h.do("POST", "/v1/push/renewals", "", map[string]any{"old_endpoint": "https://push.example/1",
 			"old_auth": good["keys"].(map[string]any)["auth"], "subscription": at(endpoint)}).
-			want(t, http.StatusUnprocessableEntity, domain.CodeInvalidPushSubscription)
+			want(t, http.StatusUnprocessableEntity, hooks.CodeInvalidPushSubscription)
 	}
 	if got := h.pushSubscriptions(ann); len(got) != 1 || got[0].Endpoint != "https://push.example/1" {
 		t.Errorf("after the refusals: %+v", got)

@@ -33,8 +33,8 @@ func TestLimitsSharedByServers(t *testing.T) {
 	db := testDB(t)
 	var servers []*Server
 	for range 2 {
-		s, err := New(Config{DB: db, Secret: testSecret, Logger: slog.New(slog.DiscardHandler),
-			RateLimits: RateLimits{Login: RateLimit{Requests: 3, Per: time.Hour}}})
+		s, err := New(withUses(Config{DB: db, Secret: testSecret, Logger: slog.New(slog.DiscardHandler),
+			RateLimits: RateLimits{Login: RateLimit{Requests: 3, Per: time.Hour}}}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func (failingLimits) TakeRequest(context.Context, string, time.Duration, time.Du
 // A limit the store cannot check lets nothing through: a 500, and no mail.
 func TestLimitStoreError(t *testing.T) {
 	db := testDB(t)
-	s, err := New(Config{DB: failingLimits{db}, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)})
+	s, err := New(withUses(Config{DB: failingLimits{db}, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}

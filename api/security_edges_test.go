@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/internal/contract"
 )
 
@@ -224,7 +223,7 @@ func TestCORSOffByDefault(t *testing.T) {
 // (credentials) are never allowed.
 func TestCORS(t *testing.T) {
 	const app = "https://app.example.org"
-	h := newHarnessWith(t, func(c *api.Config) { c.CORSOrigins = []string{app, "http://localhost:5173"} })
+	h := newHarnessWith(t, func(c *serverConfig) { c.CORSOrigins = []string{app, "http://localhost:5173"} })
 	token := h.login("ann@example.org")
 	expose := "ETag, Location, Retry-After, Idempotent-Replayed, WWW-Authenticate, X-Request-Id, Content-Disposition"
 	allowHeaders := "Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id"

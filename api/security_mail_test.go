@@ -20,7 +20,7 @@ import (
 // limits are out of the way, so that what is tested is the limit on mail per
 // recipient.
 func newMailAttackHarness(t *testing.T) *harness {
-	return newHarnessWith(t, func(c *api.Config) {
+	return newHarnessWith(t, func(c *serverConfig) {
 		lots := api.RateLimit{Requests: 100_000, Per: time.Minute}
 		c.RateLimits = api.RateLimits{Login: lots, Token: lots, CreateGameIP: lots, CreateGameAccount: lots,
 			SeatLinkIP: lots, SeatLinkAccount: lots, TournamentIP: lots, TournamentAccount: lots}

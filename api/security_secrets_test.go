@@ -16,12 +16,12 @@ import (
 // after an operator rotated the secret and restarted.
 func rekey(t *testing.T, h *harness, secret string, previous ...string) {
 	t.Helper()
-	cfg := api.Config{DB: h.db, Secret: []byte(secret), BaseURL: "http://lesspost.test",
-		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}
+	cfg := serverConfig{Config: api.Config{DB: h.db, Secret: []byte(secret), BaseURL: "http://lesspost.test",
+		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}
 	for _, p := range previous {
 		cfg.PreviousSecrets = append(cfg.PreviousSecrets, []byte(p))
 	}
-	srv, err := api.New(cfg)
+	srv, err := cfg.newServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,14 +98,14 @@ func TestSigningKeyRotation(t *testing.T) {
 
 // Keys too short to sign HS256 safely, or listed twice, are refused at start.
 func TestSigningKeysAreChecked(t *testing.T) {
-	for name, cfg := range map[string]api.Config{
-		"short key":          {Secret: []byte("short")},
-		"short previous key": {Secret: []byte(harnessSecret), PreviousSecrets: [][]byte{[]byte("short")}},
-		"key listed twice":   {Secret: []byte(harnessSecret), PreviousSecrets: [][]byte{[]byte(harnessSecret)}},
+	for name, cfg := range map[string]serverConfig{
+		"short key":          {Config: api.Config{Secret: []byte("short")}},
+		"short previous key": {Config: api.Config{Secret: []byte(harnessSecret), PreviousSecrets: [][]byte{[]byte("short")}}},
+		"key listed twice":   {Config: api.Config{Secret: []byte(harnessSecret), PreviousSecrets: [][]byte{[]byte(harnessSecret)}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg.DB = newAttackHarness(t).db
-			if _, err := api.New(cfg); err == nil {
+			if _, err := cfg.newServer(); err == nil {
 				t.Error("api.New accepted the keys")
 			}
 		})

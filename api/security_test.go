@@ -50,7 +50,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
@@ -59,16 +59,16 @@ import (
 const harnessSecret = "0123456789abcdef0123456789abcdef-test"
 
 // newHarnessWith is newHarness with a say in the server's configuration.
-func newHarnessWith(t *testing.T, configure func(*api.Config)) *harness {
+func newHarnessWith(t *testing.T, configure func(*serverConfig)) *harness {
 	t.Helper()
 	dsn := repotest.DSN(t)
 	db := repotest.OpenDSN(t, dsn)
 	h := &harness{t: t, dsn: dsn, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
 	h.loadPushKey()
-	cfg := api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
-		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}
+	cfg := serverConfig{Config: api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
+		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}}
 	configure(&cfg)
-	srv, err := api.New(cfg)
+	srv, err := cfg.newServer()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func newHarnessWith(t *testing.T, configure func(*api.Config)) *harness {
 // newAttackHarness is a harness whose rate limits are out of the way, for
 // tests that send many requests about something else.
 func newAttackHarness(t *testing.T) *harness {
-	return newHarnessWith(t, func(c *api.Config) {
+	return newHarnessWith(t, func(c *serverConfig) {
 		lots := api.RateLimit{Requests: 100_000, Per: time.Minute}
 		c.RateLimits = api.RateLimits{Login: lots, Token: lots, CreateGameIP: lots, CreateGameAccount: lots}
 		relaxedMail(c)
@@ -489,7 +489,7 @@ func TestLoginCodesAreSingleUse(t *testing.T) {
 	t.Run("expired", func(t *testing.T) {
 		h.do("POST", "/v1/auth/login", "", map[string]any{"email": "bob@example.org"}).want(t, http.StatusAccepted)
 		late := loginTokenRE.FindStringSubmatch(only(t, h.deliver(), "bob@example.org").Text)[1]
-		h.clock.Advance(domain.LoginTTL)
+		h.clock.Advance(accounts.LoginTTL)
 		h.refused(t, http.StatusUnauthorized, "login_invalid", "POST", "/v1/auth/token", "", map[string]any{"token": late})
 	})
 	t.Run("empty", func(t *testing.T) {
@@ -1033,7 +1033,7 @@ func TestLoginRateLimitPerIP(t *testing.T) {
 func TestRateLimitsPerAddress(t *testing.T) {
 	limits := api.RateLimits{Login: api.RateLimit{Requests: 2, Per: time.Hour}}
 	t.Run("behind a proxy", func(t *testing.T) {
-		h := newHarnessWith(t, func(c *api.Config) { c.RateLimits, c.TrustedProxies = limits, 1 })
+		h := newHarnessWith(t, func(c *serverConfig) { c.RateLimits, c.TrustedProxies = limits, 1 })
 		loginFrom(h, "a@example.org", "198.51.100.1").want(t, http.StatusAccepted)
 		loginFrom(h, "b@example.org", "6.6.6.6, 198.51.100.1").want(t, http.StatusAccepted)
 		rateLimited(t, loginFrom(h, "c@example.org", "7.7.7.7, 198.51.100.1"), 1800)
@@ -1045,7 +1045,7 @@ func TestRateLimitsPerAddress(t *testing.T) {
 		loginFrom(h, "f@example.org", "2001:db8:0:1::1").want(t, http.StatusAccepted)
 	})
 	t.Run("header not trusted", func(t *testing.T) {
-		h := newHarnessWith(t, func(c *api.Config) { c.RateLimits = limits })
+		h := newHarnessWith(t, func(c *serverConfig) { c.RateLimits = limits })
 		loginFrom(h, "a@example.org", "198.51.100.1").want(t, http.StatusAccepted)
 		loginFrom(h, "b@example.org", "198.51.100.2").want(t, http.StatusAccepted)
 		rateLimited(t, loginFrom(h, "c@example.org", "198.51.100.3"), 1800)
@@ -1055,7 +1055,7 @@ func TestRateLimitsPerAddress(t *testing.T) {
 // Exchanging login codes is limited per address, which makes guessing slow;
 // a refused exchange does not spend the code.
 func TestTokenRateLimit(t *testing.T) {
-	h := newHarnessWith(t, func(c *api.Config) {
+	h := newHarnessWith(t, func(c *serverConfig) {
 		c.RateLimits.Token = api.RateLimit{Requests: 5, Per: 10 * time.Minute}
 	})
 	h.do("POST", "/v1/auth/login", "", map[string]any{"email": "ann@example.org"}).want(t, http.StatusAccepted)
@@ -1075,7 +1075,7 @@ func TestTokenRateLimit(t *testing.T) {
 // refused requests use up nothing of its address's allowance. Two sessions
 // of one account share its limit.
 func TestCreateGameRateLimits(t *testing.T) {
-	h := newHarnessWith(t, func(c *api.Config) {
+	h := newHarnessWith(t, func(c *serverConfig) {
 		c.RateLimits.CreateGameAccount = api.RateLimit{Requests: 3, Per: time.Hour}
 		c.RateLimits.CreateGameIP = api.RateLimit{Requests: 5, Per: time.Hour}
 	})

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 )
 
@@ -246,7 +246,7 @@ func refusedForKind(t *testing.T, res response) bool {
 	case http.StatusForbidden:
 		code := res.problem(t).Code
 		return code == "account_required" || code == "forbidden" || code == "insufficient_scope" ||
-			code == domain.CodeSeatOrAccountRequired
+			code == hooks.CodeSeatOrAccountRequired
 	}
 	return false
 }

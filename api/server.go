@@ -15,8 +15,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
-	"github.com/lesspost/lesspost/domain"
-	"github.com/lesspost/lesspost/notify/egress"
+	"github.com/lesspost/lesspost/app"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Config is what the server needs from the outside.
@@ -24,9 +27,12 @@ type Config struct {
 	// Logger receives one line per request and every server error.
 	// Nil means slog.Default().
 	Logger *slog.Logger
-	// DB is the store: the server runs the use cases (a domain.Service
-	// with its clock, Now) on it, and it answers readiness checks (/readyz).
+	// DB is the store: it answers readiness checks (/readyz) and feeds
+	// the event streams; the use cases (App) run on it too.
 	DB Store
+	// App are the use cases the routes call, built once (see package app)
+	// on DB, with the clock Now: the workers share them.
+	App *app.Services
 	// Secret signs every token and link (HS256), at least 32 bytes. Never log it.
 	Secret []byte
 	// PreviousSecrets are keys rotated out, still accepted for checking
@@ -51,10 +57,6 @@ type Config struct {
 	// client address and account (429 rate_limited); zero fields mean
 	// DefaultRateLimits.
 	RateLimits RateLimits
-	// MailLimits are the mail policy's numbers (domain.MailPolicy): the
-	// recipient's daily budget and the sender's limits, which every route
-	// that can cause mail meets. Zero fields mean the defaults.
-	MailLimits domain.MailLimits
 	// StreamLimits bound the event streams open at once per credential and
 	// per client address (429 rate_limited); zero fields mean
 	// DefaultStreamLimits.
@@ -79,15 +81,9 @@ type Config struct {
 	// (unknown paths and methods, CORS preflights); its method; the status;
 	// and how long the answer took. The server's metrics count with it.
 	ObserveRequest func(route, method string, status int, elapsed time.Duration)
-	// WebhookGuard decides which webhook URLs may be registered; nil allows
-	// only https URLs of public addresses (see egress.Guard).
-	WebhookGuard *egress.Guard
 	// WebhooksQueued, if set, is called after a webhook delivery was queued
 	// (a ping, a redelivery), so the webhook worker can send it at once.
 	WebhooksQueued func()
-	// TournamentLog is the most entries a tournament's log keeps (see
-	// domain.ServiceConfig); 0 means domain.DefaultTournamentLog.
-	TournamentLog int
 	// RequestTimeout bounds each request but the event streams; zero means
 	// DefaultRequestTimeout.
 	RequestTimeout time.Duration
@@ -106,9 +102,15 @@ type Server struct {
 	echo *echo.Echo
 	http *http.Server
 	db   Store
-	app  *domain.Service
+	app  *games.Service
+	// push are the use cases of push subscriptions.
+	push *hooks.Push
+	// accounts are the use cases of accounts, sessions and tokens.
+	accounts *accounts.Service
+	// tournaments are the use cases of tournaments.
+	tournaments *tournaments.Service
 	// webhooks are the use cases of the account's webhooks.
-	webhooks *domain.Webhooks
+	webhooks *hooks.Webhooks
 	tokens   *Tokens
 	links    *Links
 	limits   limits
@@ -147,6 +149,9 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	if cfg.DB == nil {
 		return nil, errors.New("api: no database")
 	}
+	if cfg.App == nil {
+		return nil, errors.New("api: no use cases (see package app)")
+	}
 	tokens, err := NewTokens(cfg.Secret, cfg.Now, cfg.PreviousSecrets...)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
@@ -161,9 +166,8 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: links, limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
-	s.app = domain.NewService(domain.ServiceConfig{Store: cfg.DB, Now: s.now, MailLimits: cfg.MailLimits,
-		PushEndpointCheck: pushEndpointCheck(cfg.WebhookGuard), TournamentLog: cfg.TournamentLog})
-	s.webhooks = domain.NewWebhooks(cfg.DB, s.now, webhookURLCheck(cfg.WebhookGuard))
+	s.app, s.tournaments, s.accounts = cfg.App.Games, cfg.App.Tournaments, cfg.App.Accounts
+	s.push, s.webhooks = cfg.App.Push, cfg.App.Webhooks
 	s.events = newEventHub(cfg.DB, log)
 	s.streamLimits = cfg.StreamLimits.withDefaults()
 	s.shutdown, s.stop = context.WithCancel(context.Background())

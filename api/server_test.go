@@ -12,6 +12,7 @@ import (
 
 	"github.com/lesspost/lesspost"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
@@ -32,9 +33,17 @@ func closedDB(t testing.TB) repo.Store {
 	return db
 }
 
+// withUses gives cfg use cases of its own on its store, built as cmd/api
+// builds them (see package app).
+func withUses(cfg Config) Config {
+	cfg.App = app.New(app.Config{Store: cfg.DB, Now: cfg.Now,
+		PushEndpointCheck: PushEndpointCheck(nil), WebhookURLCheck: WebhookURLCheck(nil)})
+	return cfg
+}
+
 func newTestServer(t *testing.T, db repo.Store) *Server {
 	t.Helper()
-	s, err := New(Config{DB: db, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)})
+	s, err := New(withUses(Config{DB: db, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +169,7 @@ func TestRequestIDReplacedWhenUnsafe(t *testing.T) {
 // The log line names the request but leaks neither query string nor headers.
 func TestRequestLog(t *testing.T) {
 	var logs bytes.Buffer
-	s, err := New(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	s, err := New(withUses(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +203,13 @@ func TestObserveRequest(t *testing.T) {
 		status        int
 	}
 	var got []seen
-	s, err := New(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.DiscardHandler), CORSOrigins: []string{"https://app.example.org"},
+	s, err := New(withUses(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.DiscardHandler), CORSOrigins: []string{"https://app.example.org"},
 		ObserveRequest: func(route, method string, status int, elapsed time.Duration) {
 			if elapsed <= 0 {
 				t.Errorf("%s %s took %v", method, route, elapsed)
 			}
 			got = append(got, seen{route, method, status})
-		}})
+		}}))
 	if err != nil {
 		t.Fatal(err)
 	}

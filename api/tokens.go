@@ -14,7 +14,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // The kinds of token lesspost signs. A token of one kind is never accepted
@@ -28,7 +28,7 @@ const (
 	useStop   = "stop"   // one address's "never email me again" link; never accepted as a bearer token
 	useInvite = "invite" // one tournament's invite link (a version of it); never accepted as a bearer token
 	// usePersonal is a personal access token: no JWT but an opaque secret
-	// the store knows (domain.PersonalTokenPrefix), named here for the
+	// the store knows (accounts.PersonalTokenPrefix), named here for the
 	// principal it makes.
 	usePersonal = "personal"
 )
@@ -37,7 +37,7 @@ const issuer = "lesspost"
 
 // Token lifetimes. Correspondence games run for weeks, so links live long;
 // rotating a seat ends a link early. Access tokens live briefly: a client
-// keeps its session with the refresh token (domain.Service.Refresh), and
+// keeps its session with the refresh token (accounts.Service.Refresh), and
 // logging out or a reused refresh token ends them all at once.
 const (
 	AccessTTL = 15 * time.Minute
@@ -117,7 +117,7 @@ func (t *Tokens) sign(c claims, ttl time.Duration) (string, error) {
 
 // Access returns an account token for a session, valid for AccessTTL but
 // not beyond the session, and when it expires.
-func (t *Tokens) Access(sess domain.Session) (string, time.Time, error) {
+func (t *Tokens) Access(sess accounts.Session) (string, time.Time, error) {
 	expires := t.now().Add(AccessTTL)
 	if sess.ExpiresAt.Before(expires) {
 		expires = sess.ExpiresAt

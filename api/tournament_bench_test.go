@@ -11,6 +11,8 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/repotest"
 )
 
@@ -28,7 +30,7 @@ func BenchmarkTournamentReads(b *testing.B) {
 	ctx := b.Context()
 	now := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: clock})
+	tours := tournaments.NewService(tournaments.Config{Store: db, Now: clock})
 	var org domain.User
 	if err := db.Transact(ctx, func(tx domain.StoreTx) (err error) {
 		org, err = tx.EnsureUser(ctx, "org@example.org", now)
@@ -36,27 +38,27 @@ func BenchmarkTournamentReads(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	var players []domain.Player
+	var players []games.Player
 	for i := range 64 {
-		players = append(players, domain.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
+		players = append(players, games.Player{Name: fmt.Sprintf("P%d", i), Email: fmt.Sprintf("p%d@example.org", i)})
 	}
-	tour, err := svc.CreateTournament(ctx, domain.NewTournamentSpec{Name: "Big", Format: domain.DoubleRoundRobin, Players: players,
+	tour, err := tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Big", Format: tournaments.DoubleRoundRobin, Players: players,
 		FirstStart: now.Add(time.Hour), Interval: 24 * time.Hour, RoundLength: 24 * time.Hour,
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}}, org.ID)
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}}, org.ID)
 	if err != nil {
 		b.Fatal(err)
 	}
 	// Each round starts, and its deadline adjudicates its games.
 	for range 1000 {
 		now = now.Add(time.Hour)
-		if _, err := svc.TickTournament(ctx, tour.ID); err != nil {
+		if _, err := tours.TickTournament(ctx, tour.ID); err != nil {
 			b.Fatal(err)
 		}
-		t, err := svc.Tournament(ctx, tour.ID)
+		t, err := tours.Tournament(ctx, tour.ID)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if t.Status == domain.TournamentFinished {
+		if t.Status == tournaments.TournamentFinished {
 			b.Logf("%d rounds, %d games", len(t.Rounds), len(t.Rounds)*len(t.Rounds[0].Games))
 			break
 		}
@@ -64,8 +66,8 @@ func BenchmarkTournamentReads(b *testing.B) {
 			now = r.Deadline.Add(-time.Hour)
 		}
 	}
-	srv, err := api.New(api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: clock, Logger: slog.New(slog.DiscardHandler)})
+	srv, err := (&serverConfig{Config: api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
+		BaseURL: "http://lesspost.test", Now: clock, Logger: slog.New(slog.DiscardHandler)}}).newServer()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // A knockout's bracket on the public page: every round from the first to
@@ -56,18 +57,18 @@ func roundName(tr *pagePhrases, number, rounds int) string {
 
 // knockoutRounds is the number of rounds a knockout has, or will have
 // with the players entered so far.
-func knockoutRounds(t *domain.Tournament) int {
-	if t.Status == domain.TournamentScheduled {
-		return domain.KnockoutRoundCount(len(t.Entrants))
+func knockoutRounds(t *tournaments.Tournament) int {
+	if t.Status == tournaments.TournamentScheduled {
+		return tournaments.KnockoutRoundCount(len(t.Entrants))
 	}
 	return len(t.Rounds)
 }
 
 // buildBracket lays out a knockout's bracket; nil for other formats, or
 // before two players have entered.
-func buildBracket(t *domain.Tournament, playing map[string]domain.Game, tr *pagePhrases) []pageBracketRound {
+func buildBracket(t *tournaments.Tournament, playing map[string]games.Game, tr *pagePhrases) []pageBracketRound {
 	rounds := knockoutRounds(t)
-	if t.Format != domain.Knockout || rounds == 0 {
+	if t.Format != tournaments.Knockout || rounds == 0 {
 		return nil
 	}
 	base := "/tournaments/" + url.PathEscape(t.ID)
@@ -83,7 +84,7 @@ func buildBracket(t *domain.Tournament, playing map[string]domain.Game, tr *page
 		case paired:
 			slots = t.Bracket[r-1]
 		case r == 1:
-			slots = domain.SeededBracket(len(t.Entrants))
+			slots = tournaments.SeededBracket(len(t.Entrants))
 		default:
 			for k := 0; k+1 < len(prev); k += 2 {
 				w, decided := slotUnknown, false
@@ -117,28 +118,28 @@ func buildBracket(t *domain.Tournament, playing map[string]domain.Game, tr *page
 // bracketSlot shows slot e: an entrant with his seed, a bye, or the winner
 // of a match still to be decided (feeder, the match's number). Before the
 // start a random draw has not been made: the slots are seeds, no names.
-func bracketSlot(t *domain.Tournament, e int, preview bool, feeder int, tr *pagePhrases) pageSlot {
+func bracketSlot(t *tournaments.Tournament, e int, preview bool, feeder int, tr *pagePhrases) pageSlot {
 	switch {
-	case e == domain.Bye:
+	case e == tournaments.Bye:
 		return pageSlot{Placeholder: tr.Bye}
 	case e == slotUnknown:
 		return pageSlot{Placeholder: fmt.Sprintf(tr.WinnerOf, feeder)}
-	case preview && t.Seeding == domain.SeedingRandom:
+	case preview && t.Seeding == tournaments.SeedingRandom:
 		return pageSlot{Seed: e + 1, Placeholder: fmt.Sprintf(tr.SeedN, e+1)}
 	}
 	return pageSlot{Name: t.Entrants[e].Name, Seed: e + 1}
 }
 
 // fillMatch adds a paired match's score, games and winner.
-func fillMatch(t *domain.Tournament, round, a, b int, m *pageMatch, playing map[string]domain.Game, base string, tr *pagePhrases) {
-	if a == domain.Bye || b == domain.Bye {
+func fillMatch(t *tournaments.Tournament, round, a, b int, m *pageMatch, playing map[string]games.Game, base string, tr *pagePhrases) {
+	if a == tournaments.Bye || b == tournaments.Bye {
 		m.Note = tr.ByeThrough
-		m.Slots[0].Won, m.Slots[1].Won = a != domain.Bye, b != domain.Bye
+		m.Slots[0].Won, m.Slots[1].Won = a != tournaments.Bye, b != tournaments.Bye
 		return
 	}
 	r := &t.Rounds[round-1]
 	for _, g := range r.Games {
-		if g.Black == domain.Bye || !(g.White == a && g.Black == b || g.White == b && g.Black == a) {
+		if g.Black == tournaments.Bye || !(g.White == a && g.Black == b || g.White == b && g.Black == a) {
 			continue
 		}
 		pg := buildPageGame(t, round, g, playing, tr)
@@ -155,7 +156,7 @@ func fillMatch(t *domain.Tournament, round, a, b int, m *pageMatch, playing map[
 		m.Slots[0].Points, m.Slots[1].Points = scoreText(points[0]), scoreText(points[1])
 	}
 	w, decided := t.MatchWinner(round, a, b)
-	if !decided || w == domain.Bye {
+	if !decided || w == tournaments.Bye {
 		return
 	}
 	m.Slots[0].Won, m.Slots[1].Won = w == a, w == b
@@ -167,7 +168,7 @@ func fillMatch(t *domain.Tournament, round, a, b int, m *pageMatch, playing map[
 
 // knockoutPlace says how far an entrant went: the winner, out in a round,
 // or still in.
-func knockoutPlace(t *domain.Tournament, p domain.KnockoutPlace, tr *pagePhrases) string {
+func knockoutPlace(t *tournaments.Tournament, p tournaments.KnockoutPlace, tr *pagePhrases) string {
 	switch {
 	case p.Champion:
 		return tr.Champion

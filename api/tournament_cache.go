@@ -11,13 +11,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // A tournament's public views (its page, JSON, standings and records) are
 // read by everyone who follows the event, again and again, and a big one
 // is thousands of games. Each view has an ETag made of the tournament's
-// version and the stamp of its games (domain.GamesStamp), so that a reader
+// version and the stamp of its games (tournaments.GamesStamp), so that a reader
 // who has it gets 304 for the cost of two small queries, and caches may
 // keep the view as long as they revalidate it.
 
@@ -51,18 +51,18 @@ var renderEpoch = func() string {
 // reads nothing more. The 304 has the view's headers, every one: a cache
 // updates its copy with them (RFC 9110 15.4.5), and a browser that kept
 // the page would take the API's default policy for the page's own.
-func (s *Server) cachedTournament(c echo.Context, variant func(t *domain.Tournament) string,
-	headers func(h http.Header, t *domain.Tournament)) (t domain.Tournament, notModified bool, err error) {
+func (s *Server) cachedTournament(c echo.Context, variant func(t *tournaments.Tournament) string,
+	headers func(h http.Header, t *tournaments.Tournament)) (t tournaments.Tournament, notModified bool, err error) {
 	ctx := c.Request().Context()
 	id := c.Param("id")
 	// The stamp first: whatever changes after it changes it again, so the
 	// ETag never names more than the view shows.
-	stamp, err := s.app.TournamentGamesStamp(ctx, id)
+	stamp, err := s.tournaments.TournamentGamesStamp(ctx, id)
 	if err != nil {
-		return domain.Tournament{}, false, err
+		return tournaments.Tournament{}, false, err
 	}
-	if t, err = s.app.Tournament(ctx, id); err != nil {
-		return domain.Tournament{}, false, err
+	if t, err = s.tournaments.Tournament(ctx, id); err != nil {
+		return tournaments.Tournament{}, false, err
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%d\n%d\n%d\n%d\n%d\n%s\n%s", t.ID, t.Version, t.UpdatedAt.UnixNano(), stamp.Count, stamp.Versions,
@@ -84,6 +84,6 @@ func (s *Server) cachedTournament(c echo.Context, variant func(t *domain.Tournam
 func notModified(c echo.Context) error { return c.NoContent(http.StatusNotModified) }
 
 // fixedVariant names a view that depends on nothing but the tournament.
-func fixedVariant(name string) func(*domain.Tournament) string {
-	return func(*domain.Tournament) string { return name }
+func fixedVariant(name string) func(*tournaments.Tournament) string {
+	return func(*tournaments.Tournament) string { return name }
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The endpoints of running an event: the account's list, sign-up, and the
@@ -38,7 +40,7 @@ type tournamentList struct {
 	Tournaments []tournamentListItem `json:"tournaments"`
 	// Next is the cursor of each category's next page; null when it has
 	// no more, or was not asked for.
-	Next map[domain.TournamentCategory]*string `json:"next"`
+	Next map[tournaments.TournamentCategory]*string `json:"next"`
 }
 
 // listTournaments lists the tournaments the account organises, plays in,
@@ -46,33 +48,33 @@ type tournamentList struct {
 // of every category, or (category=) a page of one, each category bounded
 // and paged on its own.
 func (s *Server) listTournaments(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeGamesRead)
+	p, err := s.account(c, accounts.ScopeGamesRead)
 	if err != nil {
 		return err
 	}
-	limit := domain.DefaultTournamentList
+	limit := tournaments.DefaultTournamentList
 	if v := c.QueryParam("limit"); v != "" {
-		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > domain.MaxTournamentList {
-			return NewProblem(http.StatusBadRequest, "invalid_request", fmt.Sprintf("limit is a number from 1 to %d.", domain.MaxTournamentList))
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > tournaments.MaxTournamentList {
+			return NewProblem(http.StatusBadRequest, "invalid_request", fmt.Sprintf("limit is a number from 1 to %d.", tournaments.MaxTournamentList))
 		}
 	}
-	cats := domain.TournamentCategories
-	cursors := map[domain.TournamentCategory]string{}
+	cats := tournaments.TournamentCategories
+	cursors := map[tournaments.TournamentCategory]string{}
 	if v := c.QueryParam("category"); v != "" {
-		cat := domain.TournamentCategory(v)
-		if !slices.Contains(domain.TournamentCategories, cat) {
+		cat := tournaments.TournamentCategory(v)
+		if !slices.Contains(tournaments.TournamentCategories, cat) {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "category is organising, playing or joinable.")
 		}
-		cats, cursors[cat] = []domain.TournamentCategory{cat}, c.QueryParam("cursor")
+		cats, cursors[cat] = []tournaments.TournamentCategory{cat}, c.QueryParam("cursor")
 	} else if c.QueryParam("cursor") != "" {
 		return NewProblem(http.StatusBadRequest, "invalid_request", "A cursor is of one category: give the category it came with.")
 	}
-	ls, next, err := s.app.Tournaments(c.Request().Context(), p.session.User, cats, cursors, limit)
+	ls, next, err := s.tournaments.Tournaments(c.Request().Context(), p.session.User, cats, cursors, limit)
 	if err != nil {
 		return err
 	}
-	out := tournamentList{Tournaments: []tournamentListItem{}, Next: map[domain.TournamentCategory]*string{}}
-	for _, cat := range domain.TournamentCategories {
+	out := tournamentList{Tournaments: []tournamentListItem{}, Next: map[tournaments.TournamentCategory]*string{}}
+	for _, cat := range tournaments.TournamentCategories {
 		if cursor, ok := next[cat]; ok {
 			out.Next[cat] = &cursor
 		} else {
@@ -101,7 +103,7 @@ type control struct {
 	keyRequired bool
 	// answer renders the tournament after the action as the answer, to
 	// who; nil: the tournament itself.
-	answer func(t *domain.Tournament, who viewer) (any, error)
+	answer func(t *tournaments.Tournament, who viewer) (any, error)
 }
 
 // codeIdempotencyKeyRequired refuses an action that is not idempotent when
@@ -117,13 +119,13 @@ func keyRequired() error {
 // any, and answers with the tournament after it (or the stored answer to
 // an earlier request with the same key).
 func (s *Server) tournamentAction(c echo.Context, p *principal, body []byte, id string,
-	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
+	act func(tournaments.TournamentRequest) (tournaments.TournamentDone, error)) error {
 	return s.controlAction(c, p, body, id, control{}, act)
 }
 
 // controlAction is tournamentAction as ctl says.
 func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id string, ctl control,
-	act func(domain.TournamentRequest) (domain.TournamentDone, error)) error {
+	act func(tournaments.TournamentRequest) (tournaments.TournamentDone, error)) error {
 	idem, err := idempotency(c, p, body)
 	if err != nil {
 		return err
@@ -133,9 +135,9 @@ func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id str
 	}
 	answer := ctl.answer
 	if answer == nil {
-		answer = func(t *domain.Tournament, who viewer) (any, error) { return s.viewTournamentFor(t, who), nil }
+		answer = func(t *tournaments.Tournament, who viewer) (any, error) { return s.viewTournamentFor(t, who), nil }
 	}
-	req := domain.TournamentRequest{ID: id, Idem: idem, Present: func(t *domain.Tournament) (domain.Response, error) {
+	req := tournaments.TournamentRequest{ID: id, Idem: idem, Present: func(t *tournaments.Tournament) (domain.Response, error) {
 		v, err := answer(t, viewerOf(p, t))
 		if err != nil {
 			return domain.Response{}, err
@@ -160,17 +162,17 @@ func (s *Server) controlAction(c echo.Context, p *principal, body []byte, id str
 }
 
 // organiser authenticates the organiser of the tournament in the path.
-func (s *Server) organiser(c echo.Context, what string) (*principal, domain.Tournament, error) {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+func (s *Server) organiser(c echo.Context, what string) (*principal, tournaments.Tournament, error) {
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
-		return nil, domain.Tournament{}, err
+		return nil, tournaments.Tournament{}, err
 	}
-	t, err := s.app.Tournament(c.Request().Context(), c.Param("id"))
+	t, err := s.tournaments.Tournament(c.Request().Context(), c.Param("id"))
 	if err != nil {
-		return nil, domain.Tournament{}, err
+		return nil, tournaments.Tournament{}, err
 	}
 	if t.OrganizerID != p.session.User.ID {
-		return nil, domain.Tournament{}, NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may "+what+".")
+		return nil, tournaments.Tournament{}, NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser may "+what+".")
 	}
 	return p, t, nil
 }
@@ -179,13 +181,13 @@ func (s *Server) organiser(c echo.Context, what string) (*principal, domain.Tour
 // decodes the request into req and runs act with the request's
 // Idempotency-Key.
 func (s *Server) organiserDo(c echo.Context, what string, req any,
-	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
+	act func(ctx context.Context, r tournaments.TournamentRequest, t *tournaments.Tournament) (tournaments.TournamentDone, error)) error {
 	return s.organiserControl(c, control{what: what}, req, act)
 }
 
 // organiserControl is organiserDo as ctl says.
 func (s *Server) organiserControl(c echo.Context, ctl control, req any,
-	act func(ctx context.Context, r domain.TournamentRequest, t *domain.Tournament) (domain.TournamentDone, error)) error {
+	act func(ctx context.Context, r tournaments.TournamentRequest, t *tournaments.Tournament) (tournaments.TournamentDone, error)) error {
 	p, t, err := s.organiser(c, ctl.what)
 	if err != nil {
 		return err
@@ -194,7 +196,7 @@ func (s *Server) organiserControl(c echo.Context, ctl control, req any,
 	if err != nil {
 		return err
 	}
-	return s.controlAction(c, p, body, t.ID, ctl, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+	return s.controlAction(c, p, body, t.ID, ctl, func(r tournaments.TournamentRequest) (tournaments.TournamentDone, error) {
 		return act(c.Request().Context(), r, &t)
 	})
 }
@@ -205,9 +207,9 @@ type reasonRequest struct {
 
 // organiserAction is an action of the organiser whose request says only why.
 func (s *Server) organiserAction(c echo.Context, what string,
-	act func(context.Context, domain.TournamentRequest, string) (domain.TournamentDone, error)) error {
+	act func(context.Context, tournaments.TournamentRequest, string) (tournaments.TournamentDone, error)) error {
 	var req reasonRequest
-	return s.organiserDo(c, what, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserDo(c, what, &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
 		return act(ctx, r, req.Reason)
 	})
 }
@@ -222,8 +224,8 @@ type seedsRequest struct {
 // to the new numbers: the Idempotency-Key is required.
 func (s *Server) setSeeds(c echo.Context) error {
 	var req seedsRequest
-	return s.organiserControl(c, control{what: "set the seeds", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
-		return s.app.SetSeeds(ctx, r, req.Order, req.Reason)
+	return s.organiserControl(c, control{what: "set the seeds", keyRequired: true}, &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
+		return s.tournaments.SetSeeds(ctx, r, req.Order, req.Reason)
 	})
 }
 
@@ -244,22 +246,22 @@ type inviteView struct {
 // retry replays the same link.
 func (s *Server) openRegistration(c echo.Context) error {
 	var req openRegistrationRequest
-	ctl := control{what: "open registration", answer: func(t *domain.Tournament, who viewer) (any, error) {
+	ctl := control{what: "open registration", answer: func(t *tournaments.Tournament, who viewer) (any, error) {
 		link, err := s.links.InviteURL(t.ID, t.Registration.InviteVersion)
 		return inviteView{Tournament: s.viewTournamentFor(t, who), InviteURL: link}, err
 	}}
-	return s.organiserControl(c, ctl, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, ctl, &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
 		if req.NewLink && r.Idem == nil {
-			return domain.TournamentDone{}, keyRequired()
+			return tournaments.TournamentDone{}, keyRequired()
 		}
-		return s.app.OpenRegistration(ctx, r, req.registration(), req.NewLink)
+		return s.tournaments.OpenRegistration(ctx, r, req.registration(), req.NewLink)
 	})
 }
 
 // closeRegistration ends sign-up and revokes the invite link.
 func (s *Server) closeRegistration(c echo.Context) error {
-	return s.organiserDo(c, "close registration", &struct{}{}, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
-		return s.app.CloseRegistration(ctx, r)
+	return s.organiserDo(c, "close registration", &struct{}{}, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
+		return s.tournaments.CloseRegistration(ctx, r)
 	})
 }
 
@@ -274,7 +276,7 @@ type joinRequest struct {
 // joinTournament signs the account up, by the invite link's token or, for
 // a public registration, without.
 func (s *Server) joinTournament(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}
@@ -287,7 +289,7 @@ func (s *Server) joinTournament(c echo.Context) error {
 	version := 0
 	if req.Invite != "" {
 		if version, err = s.tokens.inviteVersion(req.Invite, id); err != nil {
-			return NewProblem(http.StatusForbidden, domain.CodeInviteInvalid, "This invite link is not valid for this tournament.")
+			return NewProblem(http.StatusForbidden, tournaments.CodeInviteInvalid, "This invite link is not valid for this tournament.")
 		}
 	}
 	u := p.session.User
@@ -299,9 +301,9 @@ func (s *Server) joinTournament(c echo.Context) error {
 		// Never a part of his address: the event's page is public.
 		return NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "Give the name the event should show you by: your account has none.")
 	}
-	return s.tournamentAction(c, p, body, id, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
+	return s.tournamentAction(c, p, body, id, func(r tournaments.TournamentRequest) (tournaments.TournamentDone, error) {
 		entry := entryRequest{playerRequest: playerRequest{Name: name}, Partner: req.Partner, Team: req.Team}
-		return s.app.JoinTournament(c.Request().Context(), r, u, entry.entrant(), version)
+		return s.tournaments.JoinTournament(c.Request().Context(), r, u, entry.entrant(), version)
 	})
 }
 
@@ -329,8 +331,8 @@ func memberIndex(member string) (int, error) {
 // running Swiss event.
 func (s *Server) addEntrant(c echo.Context) error {
 	var req entrantRequest
-	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
-		return s.app.AddEntrant(ctx, r, req.entrant(), req.Reason)
+	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
+		return s.tournaments.AddEntrant(ctx, r, req.entrant(), req.Reason)
 	})
 }
 
@@ -353,19 +355,19 @@ type editEntrantRequest struct {
 
 // editEntrant changes an entrant's name or address: a correction keeps
 // his results, and a new address not declared a correction is a
-// replacement (domain.EntrantChange.Replaces decides which).
+// replacement (tournaments.EntrantChange.Replaces decides which).
 func (s *Server) editEntrant(c echo.Context) error {
 	var req editEntrantRequest
-	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserDo(c, "edit players", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
 		n, err := playerParam(c)
 		if err != nil {
-			return domain.TournamentDone{}, err
+			return tournaments.TournamentDone{}, err
 		}
 		member, err := memberIndex(req.Member)
 		if err != nil {
-			return domain.TournamentDone{}, err
+			return tournaments.TournamentDone{}, err
 		}
-		return s.app.UpdateEntrant(ctx, r, n, domain.EntrantChange{Member: member, Name: req.Name, Email: req.Email,
+		return s.tournaments.UpdateEntrant(ctx, r, n, tournaments.EntrantChange{Member: member, Name: req.Name, Email: req.Email,
 			Correction: req.Correction, Reason: req.Reason})
 	})
 }
@@ -374,17 +376,17 @@ func (s *Server) editEntrant(c echo.Context) error {
 // played; the new player is emailed his game's move link.
 func (s *Server) replaceEntrant(c echo.Context) error {
 	var req entrantRequest
-	return s.organiserDo(c, "replace players", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserDo(c, "replace players", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
 		n, err := playerParam(c)
 		if err != nil {
-			return domain.TournamentDone{}, err
+			return tournaments.TournamentDone{}, err
 		}
 		member, err := memberIndex(req.Member)
 		if err != nil {
-			return domain.TournamentDone{}, err
+			return tournaments.TournamentDone{}, err
 		}
 		p := req.player()
-		return s.app.UpdateEntrant(ctx, r, n, domain.EntrantChange{Member: member, Name: &p.Name, Email: &p.Email, Locale: p.Locale,
+		return s.tournaments.UpdateEntrant(ctx, r, n, tournaments.EntrantChange{Member: member, Name: &p.Name, Email: &p.Email, Locale: p.Locale,
 			Replace: true, Reason: req.Reason})
 	})
 }
@@ -397,8 +399,8 @@ type moreTimeRequest struct {
 // extendGame gives one game of the running round more time.
 func (s *Server) extendGame(c echo.Context) error {
 	var req moreTimeRequest
-	return s.organiserControl(c, control{what: "extend a game", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
-		return s.app.ExtendGame(ctx, r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
+	return s.organiserControl(c, control{what: "extend a game", keyRequired: true}, &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
+		return s.tournaments.ExtendGame(ctx, r, c.Param("game"), time.Duration(req.Hours)*time.Hour, req.Reason)
 	})
 }
 
@@ -414,21 +416,21 @@ func roundParam(c echo.Context) (int, error) {
 // postponeRound moves a round, and the rounds after it, later.
 func (s *Server) postponeRound(c echo.Context) error {
 	var req moreTimeRequest
-	return s.organiserControl(c, control{what: "postpone a round", keyRequired: true}, &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserControl(c, control{what: "postpone a round", keyRequired: true}, &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
 		round, err := roundParam(c)
 		if err != nil {
-			return domain.TournamentDone{}, err
+			return tournaments.TournamentDone{}, err
 		}
-		return s.app.PostponeRound(ctx, r, round, time.Duration(req.Hours)*time.Hour, req.Reason)
+		return s.tournaments.PostponeRound(ctx, r, round, time.Duration(req.Hours)*time.Hour, req.Reason)
 	})
 }
 
 func (s *Server) pauseTournament(c echo.Context) error {
-	return s.organiserAction(c, "pause the tournament", s.app.PauseTournament)
+	return s.organiserAction(c, "pause the tournament", s.tournaments.PauseTournament)
 }
 
 func (s *Server) resumeTournament(c echo.Context) error {
-	return s.organiserAction(c, "resume the tournament", s.app.ResumeTournament)
+	return s.organiserAction(c, "resume the tournament", s.tournaments.ResumeTournament)
 }
 
 type overrideRequest struct {
@@ -441,23 +443,23 @@ type overrideRequest struct {
 // overrideResult sets or annuls the result of one pairing of a round.
 func (s *Server) overrideResult(c echo.Context) error {
 	var req overrideRequest
-	return s.organiserDo(c, "override a result", &req, func(ctx context.Context, r domain.TournamentRequest, _ *domain.Tournament) (domain.TournamentDone, error) {
+	return s.organiserDo(c, "override a result", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
 		round, err := roundParam(c)
 		if err != nil {
-			return domain.TournamentDone{}, err
+			return tournaments.TournamentDone{}, err
 		}
 		index, err := strconv.Atoi(c.Param("index"))
 		if err != nil || index < 0 {
-			return domain.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such game in this round.")
+			return tournaments.TournamentDone{}, NewProblem(http.StatusNotFound, domain.CodeNotFound, "No such game in this round.")
 		}
 		if req.WhiteScore == nil && !req.Annul {
-			return domain.TournamentDone{}, NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput,
+			return tournaments.TournamentDone{}, NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput,
 				"Give white_score (1, 0.5 or 0) with a margin, or annul.")
 		}
 		score := 0.0
 		if req.WhiteScore != nil {
 			score = *req.WhiteScore
 		}
-		return s.app.OverrideResult(ctx, r, round, index, score, req.Margin, req.Annul, req.Reason)
+		return s.tournaments.OverrideResult(ctx, r, round, index, score, req.Margin, req.Annul, req.Reason)
 	})
 }

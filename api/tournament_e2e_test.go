@@ -84,7 +84,7 @@ func (h *harness) tickAll() {
 			h.t.Fatal(err)
 		}
 		for _, id := range ids {
-			if _, err := h.service(now).TickTournament(ctx, id); err != nil {
+			if _, err := h.tournaments(now).TickTournament(ctx, id); err != nil {
 				h.t.Fatal(err)
 			}
 		}

@@ -13,7 +13,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The tournament's public page: server-rendered HTML, in the visitor's
@@ -148,10 +150,10 @@ func (s *Server) tournamentPage(c echo.Context) error {
 	tr := pageLanguage(c.Request())
 	now := s.now()
 	c.Response().Header().Add("Vary", "Accept-Language")
-	t, current, err := s.cachedTournament(c, func(t *domain.Tournament) string {
+	t, current, err := s.cachedTournament(c, func(t *tournaments.Tournament) string {
 		// Sign-up ends at a time, not by a change to the tournament.
 		return "page " + tr.Lang + " joinable=" + strconv.FormatBool(t.Joinable(now))
-	}, func(h http.Header, _ *domain.Tournament) {
+	}, func(h http.Header, _ *tournaments.Tournament) {
 		// The sign-up's script (web/tournament.js) calls the API.
 		h.Set("Content-Security-Policy", CSPScriptPage)
 		h.Set("Content-Language", tr.Lang)
@@ -163,7 +165,7 @@ func (s *Server) tournamentPage(c echo.Context) error {
 	if current {
 		return notModified(c)
 	}
-	playing, err := s.app.GamesInPlay(ctx, &t)
+	playing, err := s.tournaments.GamesInPlay(ctx, &t)
 	if err != nil {
 		return err
 	}
@@ -177,8 +179,8 @@ func (s *Server) tournamentPage(c echo.Context) error {
 }
 
 // buildPageView puts the tournament in the page's words. playing holds the
-// games without an outcome yet (see domain.Service.GamesInPlay).
-func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pagePhrases) pageView {
+// games without an outcome yet (see tournaments.Service.GamesInPlay).
+func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr *pagePhrases) pageView {
 	base := "/tournaments/" + url.PathEscape(t.ID)
 	api := "/v1/tournaments/" + url.PathEscape(t.ID)
 	v := pageView{T: tr, ID: t.ID, Name: t.Name, Format: tr.Formats[t.Format], Status: tr.Statuses[t.Status],
@@ -187,7 +189,7 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 	if v.Format == "" {
 		v.Format = string(t.Format)
 	}
-	if t.Format == domain.Swiss {
+	if t.Format == tournaments.Swiss {
 		v.Format += " · " + tr.SwissRounds.format(tr.Lang, len(t.Rounds))
 	}
 	if t.Teams {
@@ -202,20 +204,20 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		v.Game = fmt.Sprintf(tr.GameLes, side)
 	}
 	switch t.Format {
-	case domain.Swiss:
+	case tournaments.Swiss:
 		v.Tiebreak = tiebreakWords{tr.Buchholz, tr.BuchholzAbbr, tr.BuchholzTitle}
-	case domain.Knockout:
+	case tournaments.Knockout:
 		v.Tiebreak = tiebreakWords{tr.Reached, tr.Reached, tr.ReachedTitle}
 	default:
 		v.Tiebreak = tiebreakWords{tr.SonnebornBerger, tr.SonnebornBergerAbbr, tr.SonnebornBergerTitle}
 	}
 	v.RankingNote = fmt.Sprintf(tr.RankingNote, v.Tiebreak.Name)
-	var places []domain.KnockoutPlace
-	if t.Format == domain.Knockout {
+	var places []tournaments.KnockoutPlace
+	if t.Format == tournaments.Knockout {
 		v.RankingNote = tr.KnockoutRankingNote
 		places = t.KnockoutPlaces()
 		v.Bracket = buildBracket(t, playing, tr)
-		if t.Status == domain.TournamentScheduled && t.Seeding == domain.SeedingRandom {
+		if t.Status == tournaments.TournamentScheduled && t.Seeding == tournaments.SeedingRandom {
 			v.BracketNote = tr.SeedsDrawnNote
 		}
 	}
@@ -239,7 +241,7 @@ func buildPageView(t *domain.Tournament, playing map[string]domain.Game, tr *pag
 		}
 		v.Standings = append(v.Standings, ps)
 	}
-	if t.Format == domain.RoundRobin || t.Format == domain.DoubleRoundRobin {
+	if t.Format == tournaments.RoundRobin || t.Format == tournaments.DoubleRoundRobin {
 		v.Crosstable = buildCrosstable(t, standings)
 	}
 	for _, r := range t.Rounds {
@@ -273,10 +275,10 @@ func signed(n int) string {
 	return "0"
 }
 
-func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, playing map[string]domain.Game, tr *pagePhrases) pageGame {
+func buildPageGame(t *tournaments.Tournament, round int, g tournaments.TournamentGame, playing map[string]games.Game, tr *pagePhrases) pageGame {
 	white := t.Entrants[g.White].Title()
 	pg := pageGame{White: white}
-	if g.Black == domain.Bye {
+	if g.Black == tournaments.Bye {
 		pg.Detail = tr.ByePoint
 		if g.Outcome != nil && g.Outcome.Score == 0 {
 			pg.Detail = tr.Bye + " · " + tr.Forfeit
@@ -297,7 +299,7 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 		if res, over := game.Result(); over {
 			// Over, and not yet counted by the tournament (its round
 			// counts it): the result is final all the same.
-			out := domain.OutcomeOf(round, g.Pairing, res)
+			out := tournaments.OutcomeOf(round, g.Pairing, res)
 			o = &out
 		} else {
 			pg.Playing = true
@@ -337,7 +339,7 @@ func buildPageGame(t *domain.Tournament, round int, g domain.TournamentGame, pla
 // buildCrosstable lays out a round robin's decided results: row i, column j
 // is what the player ranked i scored against the one ranked j, game by game
 // (two results in a double round robin). A forfeit is + or −.
-func buildCrosstable(t *domain.Tournament, standings []domain.Standing) *crosstable {
+func buildCrosstable(t *tournaments.Tournament, standings []tournaments.Standing) *crosstable {
 	n := len(standings)
 	pos := make([]int, len(t.Entrants)) // entrant → row
 	for i, st := range standings {
@@ -353,7 +355,7 @@ func buildCrosstable(t *domain.Tournament, standings []domain.Standing) *crossta
 		cells[i] = make([][]result, n)
 	}
 	for _, o := range t.Outcomes() {
-		if o.Black == domain.Bye {
+		if o.Black == tournaments.Bye {
 			continue
 		}
 		blackScore := 1 - o.Score
@@ -399,7 +401,7 @@ func buildCrosstable(t *domain.Tournament, standings []domain.Standing) *crossta
 // the page is kept, and follows the game's spectator link when a player
 // replaces it.
 func (s *Server) watchTournamentGame(c echo.Context) error {
-	g, err := s.app.TournamentGame(c.Request().Context(), c.Param("id"), c.Param("game"))
+	g, err := s.tournaments.TournamentGame(c.Request().Context(), c.Param("id"), c.Param("game"))
 	if err != nil {
 		return err
 	}

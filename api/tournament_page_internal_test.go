@@ -10,25 +10,27 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // pageTournament is a double round robin of three players after two
 // rounds: A beat B by 4, B and C drew, A forfeited against C (A withdrew),
 // then B beat A by 2, and C and B both forfeited (both withdrew)… as the
 // domain records them.
-func pageTournament() *domain.Tournament {
-	t := &domain.Tournament{ID: "t_x", Name: "Cup", Format: domain.DoubleRoundRobin, Status: domain.TournamentRunning,
-		Entrants: []domain.Entrant{{Player: domain.Player{Name: "A"}}, {Player: domain.Player{Name: "B"}}, {Player: domain.Player{Name: "C"}}}}
-	game := func(round, w, b int, score float64, margin int, forfeit bool) domain.TournamentGame {
-		return domain.TournamentGame{Pairing: domain.Pairing{White: w, Black: b}, GameID: "g",
-			Outcome: &domain.PairingResult{Round: round, White: w, Black: b, Score: score, Margin: margin, Forfeit: forfeit}}
+func pageTournament() *tournaments.Tournament {
+	t := &tournaments.Tournament{ID: "t_x", Name: "Cup", Format: tournaments.DoubleRoundRobin, Status: tournaments.TournamentRunning,
+		Entrants: []tournaments.Entrant{{Player: games.Player{Name: "A"}}, {Player: games.Player{Name: "B"}}, {Player: games.Player{Name: "C"}}}}
+	game := func(round, w, b int, score float64, margin int, forfeit bool) tournaments.TournamentGame {
+		return tournaments.TournamentGame{Pairing: tournaments.Pairing{White: w, Black: b}, GameID: "g",
+			Outcome: &tournaments.PairingResult{Round: round, White: w, Black: b, Score: score, Margin: margin, Forfeit: forfeit}}
 	}
-	t.Rounds = []domain.Round{
-		{Number: 1, Status: domain.RoundClosed, Games: []domain.TournamentGame{game(1, 0, 1, 1, 4, false)}},
-		{Number: 2, Status: domain.RoundClosed, Games: []domain.TournamentGame{game(2, 1, 2, 0.5, 0, false)}},
-		{Number: 3, Status: domain.RoundClosed, Games: []domain.TournamentGame{game(3, 0, 2, 0, -10, true)}},
-		{Number: 4, Status: domain.RoundClosed, Games: []domain.TournamentGame{game(4, 1, 0, 1, 2, false)}},
-		{Number: 5, Status: domain.RoundClosed, Games: []domain.TournamentGame{game(5, 2, 1, 0, 0, true)}},
+	t.Rounds = []tournaments.Round{
+		{Number: 1, Status: tournaments.RoundClosed, Games: []tournaments.TournamentGame{game(1, 0, 1, 1, 4, false)}},
+		{Number: 2, Status: tournaments.RoundClosed, Games: []tournaments.TournamentGame{game(2, 1, 2, 0.5, 0, false)}},
+		{Number: 3, Status: tournaments.RoundClosed, Games: []tournaments.TournamentGame{game(3, 0, 2, 0, -10, true)}},
+		{Number: 4, Status: tournaments.RoundClosed, Games: []tournaments.TournamentGame{game(4, 1, 0, 1, 2, false)}},
+		{Number: 5, Status: tournaments.RoundClosed, Games: []tournaments.TournamentGame{game(5, 2, 1, 0, 0, true)}},
 	}
 	return t
 }
@@ -88,12 +90,12 @@ func TestPageGameWords(t *testing.T) {
 	if g := buildPageGame(tour, 5, unplayed, nil, tr); g.Score+" "+g.Detail != "0–0 no move by the deadline: a double forfeit" {
 		t.Errorf("an unplayed game: %q", g.Score+" "+g.Detail)
 	}
-	unplayed.Overridden, unplayed.Outcome = true, &domain.PairingResult{Round: 5, White: 2, Black: 1, Score: 1, Margin: 5}
+	unplayed.Overridden, unplayed.Outcome = true, &tournaments.PairingResult{Round: 5, White: 2, Black: 1, Score: 1, Margin: 5}
 	if g := buildPageGame(tour, 5, unplayed, nil, tr); g.Score+" "+g.Detail != "1–0 C wins by 5" {
 		t.Errorf("an unplayed game whose result the organiser set: %q", g.Score+" "+g.Detail)
 	}
-	bye := buildPageGame(tour, 1, domain.TournamentGame{Pairing: domain.Pairing{White: 0, Black: domain.Bye},
-		Outcome: &domain.PairingResult{Round: 1, White: 0, Black: domain.Bye, Score: 1}}, nil, tr)
+	bye := buildPageGame(tour, 1, tournaments.TournamentGame{Pairing: tournaments.Pairing{White: 0, Black: tournaments.Bye},
+		Outcome: &tournaments.PairingResult{Round: 1, White: 0, Black: tournaments.Bye, Score: 1}}, nil, tr)
 	if bye.Black != "" || bye.Detail != "a bye: 1 point" || bye.WatchLabel != "" {
 		t.Errorf("bye %+v", bye)
 	}
@@ -111,17 +113,17 @@ func TestPagePhrasesComplete(t *testing.T) {
 				t.Errorf("%s: %s is empty", l, name)
 			}
 		}
-		for _, f := range []domain.Format{domain.RoundRobin, domain.DoubleRoundRobin, domain.Swiss} {
+		for _, f := range []tournaments.Format{tournaments.RoundRobin, tournaments.DoubleRoundRobin, tournaments.Swiss} {
 			if p.Formats[f] == "" {
 				t.Errorf("%s: no words for %s", l, f)
 			}
 		}
-		for _, st := range []domain.TournamentStatus{domain.TournamentScheduled, domain.TournamentRunning, domain.TournamentFinished, domain.TournamentCancelled} {
+		for _, st := range []tournaments.TournamentStatus{tournaments.TournamentScheduled, tournaments.TournamentRunning, tournaments.TournamentFinished, tournaments.TournamentCancelled} {
 			if p.Statuses[st] == "" {
 				t.Errorf("%s: no words for %s", l, st)
 			}
 		}
-		for _, st := range []domain.RoundStatus{domain.RoundPending, domain.RoundRunning, domain.RoundClosed} {
+		for _, st := range []tournaments.RoundStatus{tournaments.RoundPending, tournaments.RoundRunning, tournaments.RoundClosed} {
 			if p.RoundStatuses[st] == "" {
 				t.Errorf("%s: no words for round %s", l, st)
 			}
@@ -144,14 +146,14 @@ func phraseFields(p *pagePhrases) map[string]string {
 // knockoutPage is a knockout of five after its first round: seeds 1–3
 // had byes, seeds 4 and 5 drew and seed 5 won the deciding game; the
 // semi-finals are being played.
-func knockoutPage(t *testing.T) *domain.Tournament {
+func knockoutPage(t *testing.T) *tournaments.Tournament {
 	t.Helper()
-	var ps []domain.Player
+	var ps []games.Player
 	for _, n := range []string{"Ann", "Bob", "Cy", "Dee", "Eve"} {
-		ps = append(ps, domain.Player{Name: n, Email: strings.ToLower(n) + "@example.org"})
+		ps = append(ps, games.Player{Name: n, Email: strings.ToLower(n) + "@example.org"})
 	}
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.Knockout, Players: ps,
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.Knockout, Players: ps,
 		FirstStart: start, Interval: 72 * time.Hour}, "t_k", 1, start.Add(-time.Hour), 9)
 	if err != nil {
 		t.Fatal(err)
@@ -163,11 +165,11 @@ func knockoutPage(t *testing.T) *domain.Tournament {
 	for i := range r.Games {
 		if g := &r.Games[i]; g.Outcome == nil {
 			g.GameID = "g_1"
-			g.Outcome = &domain.PairingResult{Round: 1, White: g.White, Black: g.Black, Score: 0.5}
+			g.Outcome = &tournaments.PairingResult{Round: 1, White: g.White, Black: g.Black, Score: 0.5}
 		}
 	}
-	r.Games = append(r.Games, domain.TournamentGame{Pairing: domain.Pairing{White: 4, Black: 3}, GameID: "g_2", Decider: true,
-		Outcome: &domain.PairingResult{Round: 1, White: 4, Black: 3, Score: 1, Margin: 5}})
+	r.Games = append(r.Games, tournaments.TournamentGame{Pairing: tournaments.Pairing{White: 4, Black: 3}, GameID: "g_2", Decider: true,
+		Outcome: &tournaments.PairingResult{Round: 1, White: 4, Black: 3, Score: 1, Margin: 5}})
 	if err := tour.CloseRound(start.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +185,7 @@ func knockoutPage(t *testing.T) *domain.Tournament {
 func TestPageBracket(t *testing.T) {
 	tour := knockoutPage(t)
 	tr := pageLanguages["en"]
-	v := buildPageView(tour, map[string]domain.Game{}, tr)
+	v := buildPageView(tour, map[string]games.Game{}, tr)
 	type slot struct {
 		name   string
 		seed   int
@@ -239,11 +241,11 @@ func TestPageBracket(t *testing.T) {
 // entry stored before they were kept shows its English line, marked so.
 func TestPageLogLanguages(t *testing.T) {
 	tour := pageTournament()
-	tour.Log = []domain.LogEntry{
-		{Action: domain.ActionPaused, By: domain.ByOrganiser, Detail: "the tournament is paused: no deadline runs"},
-		{Action: domain.ActionRoundPostponed, By: domain.ByOrganiser, Detail: "round 2 was postponed by 2 days: it starts 2026-03-03 12:00 UTC",
-			Args: &domain.LogArgs{Round: 2, For: 48 * time.Hour, At: time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC)}, Reason: "Ferien"},
-		{Action: domain.ActionSeedsSet, By: domain.ByScheduler, Args: &domain.LogArgs{Kind: domain.LogRandom, Players: []string{"B", "A"}}},
+	tour.Log = []tournaments.LogEntry{
+		{Action: tournaments.ActionPaused, By: tournaments.ByOrganiser, Detail: "the tournament is paused: no deadline runs"},
+		{Action: tournaments.ActionRoundPostponed, By: tournaments.ByOrganiser, Detail: "round 2 was postponed by 2 days: it starts 2026-03-03 12:00 UTC",
+			Args: &tournaments.LogArgs{Round: 2, For: 48 * time.Hour, At: time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC)}, Reason: "Ferien"},
+		{Action: tournaments.ActionSeedsSet, By: tournaments.ByScheduler, Args: &tournaments.LogArgs{Kind: tournaments.LogRandom, Players: []string{"B", "A"}}},
 	}
 	tests := []struct {
 		lang    string
@@ -280,7 +282,7 @@ func TestLogPhrasesComplete(t *testing.T) {
 			t.Errorf("no log words in %s", lang)
 			continue
 		}
-		for key, en := range domain.LogEnglish {
+		for key, en := range tournaments.LogEnglish {
 			line, ok := words.Lines[key]
 			want := placeholder.FindAllString(en, -1)
 			got := placeholder.FindAllString(line, -1)
@@ -290,8 +292,8 @@ func TestLogPhrasesComplete(t *testing.T) {
 				t.Errorf("%s %s: %q, want the placeholders of %q", lang, key, line, en)
 			}
 		}
-		if len(words.Lines) != len(domain.LogEnglish) {
-			t.Errorf("%s has %d log lines, English %d", lang, len(words.Lines), len(domain.LogEnglish))
+		if len(words.Lines) != len(tournaments.LogEnglish) {
+			t.Errorf("%s has %d log lines, English %d", lang, len(words.Lines), len(tournaments.LogEnglish))
 		}
 	}
 }
@@ -300,9 +302,9 @@ func TestLogPhrasesComplete(t *testing.T) {
 // names, or, when the seeds are to be drawn at random, the seeds alone.
 func TestPageBracketBeforeTheStart(t *testing.T) {
 	tr := pageLanguages["en"]
-	for _, seeding := range []domain.Seeding{domain.SeedingEntry, domain.SeedingRandom} {
-		tour := &domain.Tournament{ID: "t_k", Format: domain.Knockout, Status: domain.TournamentScheduled, Seeding: seeding,
-			Entrants: []domain.Entrant{{Player: domain.Player{Name: "Ann"}}, {Player: domain.Player{Name: "Bob"}}, {Player: domain.Player{Name: "Cy"}}}}
+	for _, seeding := range []tournaments.Seeding{tournaments.SeedingEntry, tournaments.SeedingRandom} {
+		tour := &tournaments.Tournament{ID: "t_k", Format: tournaments.Knockout, Status: tournaments.TournamentScheduled, Seeding: seeding,
+			Entrants: []tournaments.Entrant{{Player: games.Player{Name: "Ann"}}, {Player: games.Player{Name: "Bob"}}, {Player: games.Player{Name: "Cy"}}}}
 		v := buildPageView(tour, nil, tr)
 		if len(v.Bracket) != 2 {
 			t.Fatalf("%s: %d rounds, want 2", seeding, len(v.Bracket))
@@ -314,7 +316,7 @@ func TestPageBracketBeforeTheStart(t *testing.T) {
 			}
 		}
 		want, note := "Ann bye Bob Cy", ""
-		if seeding == domain.SeedingRandom {
+		if seeding == tournaments.SeedingRandom {
 			want, note = "Seed 1 bye Seed 2 Seed 3", tr.SeedsDrawnNote
 		}
 		if got := strings.Join(slots, " "); got != want || v.BracketNote != note {

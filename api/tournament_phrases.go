@@ -7,6 +7,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
 
@@ -21,10 +22,10 @@ type pagePhrases struct {
 	LangName   string // the language in itself, for the switcher
 	Tournament string // the page title after the name
 
-	Formats       map[domain.Format]string
+	Formats       map[tournaments.Format]string
 	SwissRounds   countForms // %d rounds
-	Statuses      map[domain.TournamentStatus]string
-	RoundStatuses map[domain.RoundStatus]string
+	Statuses      map[tournaments.TournamentStatus]string
+	RoundStatuses map[tournaments.RoundStatus]string
 	GameLess      string
 	GameLes       string     // %d: the board's side
 	Players       countForms // %d players

@@ -9,7 +9,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // recordTag is one header tag a record carries besides the rules' own.
@@ -18,7 +20,7 @@ type recordTag = ruleset.Tag
 // recordText writes a game and its turns in its ruleset's record format,
 // with extra header tags after the rules' own (both formats keep tags they
 // do not know, so the records still import).
-func recordText(g *domain.Game, rows []domain.StoredTurn, extra []recordTag) (string, error) {
+func recordText(g *games.Game, rows []games.StoredTurn, extra []recordTag) (string, error) {
 	players := make(map[string]string, len(g.Seats))
 	for _, seat := range g.Seats {
 		players[seat.Color] = seat.Name
@@ -36,7 +38,7 @@ func recordText(g *domain.Game, rows []domain.StoredTurn, extra []recordTag) (st
 
 // gameTags are the tags every record lesspost serves has: where and when the
 // game was played, and which game it is.
-func gameTags(g *domain.Game) []recordTag {
+func gameTags(g *games.Game) []recordTag {
 	return []recordTag{{Name: "Site", Value: "lesspost"}, {Name: "GameId", Value: g.ID}, {Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")}}
 }
 
@@ -66,7 +68,7 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 		round = n
 	}
 	t, current, err := s.cachedTournament(c, fixedVariant("records round="+strconv.Itoa(round)),
-		func(h http.Header, t *domain.Tournament) {
+		func(h http.Header, t *tournaments.Tournament) {
 			name := t.ID
 			if round != 0 {
 				name += "-round-" + strconv.Itoa(round)
@@ -79,7 +81,7 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 	if current {
 		return notModified(c)
 	}
-	games, err := s.app.RoundGames(c.Request().Context(), &t, round)
+	games, err := s.tournaments.RoundGames(c.Request().Context(), &t, round)
 	if err != nil {
 		return err
 	}
@@ -103,12 +105,12 @@ func (s *Server) tournamentRecords(c echo.Context) error {
 // teamTags name the teams of a team event's game, whose four players the
 // rules' own tags name by colour: WhiteTeam plays side 0 (the pairing's
 // White), BlackTeam side 1.
-func teamTags(t *domain.Tournament, rg *domain.RoundGame) []recordTag {
+func teamTags(t *tournaments.Tournament, rg *tournaments.RoundGame) []recordTag {
 	if !t.Teams || rg.Round < 1 || rg.Round > len(t.Rounds) {
 		return nil
 	}
 	for _, g := range t.Rounds[rg.Round-1].Games {
-		if g.GameID == rg.Game.ID && g.Black != domain.Bye {
+		if g.GameID == rg.Game.ID && g.Black != tournaments.Bye {
 			return []recordTag{{Name: "WhiteTeam", Value: t.Entrants[g.White].Title()}, {Name: "BlackTeam", Value: t.Entrants[g.Black].Title()}}
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The public page's sign-up and log. The page says whether registration
@@ -40,9 +40,9 @@ type pageLogEntry struct {
 
 // buildPageRegistration is the sign-up section at now in lang, or nil
 // when the event takes no sign-ups or has started.
-func buildPageRegistration(t *domain.Tournament, now time.Time, s *signupPhrases, lang string) *pageRegistration {
+func buildPageRegistration(t *tournaments.Tournament, now time.Time, s *signupPhrases, lang string) *pageRegistration {
 	r := t.Registration
-	if r == nil || t.Status != domain.TournamentScheduled || len(t.Rounds) == 0 {
+	if r == nil || t.Status != tournaments.TournamentScheduled || len(t.Rounds) == 0 {
 		return nil
 	}
 	v := &pageRegistration{Open: t.Joinable(now), Public: r.Public, Status: s.Closed}
@@ -64,14 +64,14 @@ func buildPageRegistration(t *domain.Tournament, now time.Time, s *signupPhrases
 }
 
 // buildPageLog is the tournament's log in the reader's words, newest first.
-func buildPageLog(t *domain.Tournament, s *signupPhrases, lang string) []pageLogEntry {
+func buildPageLog(t *tournaments.Tournament, s *signupPhrases, lang string) []pageLogEntry {
 	var out []pageLogEntry
 	for _, e := range slices.Backward(t.Log) {
 		who := e.By.Name
 		switch e.By.Role {
-		case domain.ByOrganiser.Role:
+		case tournaments.ByOrganiser.Role:
 			who = s.Organiser
-		case domain.ByScheduler.Role:
+		case tournaments.ByScheduler.Role:
 			who = s.Scheduler
 		}
 		what := s.Actions[e.Action]

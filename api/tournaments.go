@@ -13,8 +13,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 type scheduleRequest struct {
@@ -30,8 +33,8 @@ type registrationRequest struct {
 	ClosesAt   *time.Time `json:"closes_at"`
 }
 
-func (r *registrationRequest) registration() domain.Registration {
-	reg := domain.Registration{Public: r.Public}
+func (r *registrationRequest) registration() tournaments.Registration {
+	reg := tournaments.Registration{Public: r.Public}
 	if r.MaxPlayers != nil {
 		reg.Limit = *r.MaxPlayers
 	}
@@ -76,8 +79,8 @@ type entryRequest struct {
 }
 
 // entrant is the entry as the domain takes it.
-func (r entryRequest) entrant() domain.Entrant {
-	e := domain.Entrant{Player: r.player(), Team: r.Team}
+func (r entryRequest) entrant() tournaments.Entrant {
+	e := tournaments.Entrant{Player: r.player(), Team: r.Team}
 	if r.Partner != nil {
 		partner := r.Partner.player()
 		e.Partner = &partner
@@ -89,10 +92,10 @@ func (r entryRequest) entrant() domain.Entrant {
 // against the tournament's rounds, so that "1000000" allocates nothing.
 const maxRoundTimeKey = 1000
 
-func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
-	spec := domain.NewTournamentSpec{Name: r.Name, Format: domain.Format(r.Format), Simultaneous: r.Simultaneous, Teams: r.Teams, Ruleset: r.Game,
+func (r createTournamentRequest) spec() (tournaments.NewTournamentSpec, error) {
+	spec := tournaments.NewTournamentSpec{Name: r.Name, Format: tournaments.Format(r.Format), Simultaneous: r.Simultaneous, Teams: r.Teams, Ruleset: r.Game,
 		Interval: hours(r.Schedule.IntervalHours), RoundLength: hours(r.Schedule.RoundHours),
-		KnockoutTiebreak: domain.KnockoutTiebreak(r.KnockoutTiebreak), TiebreakLength: hours(r.TiebreakHours), Seeding: domain.Seeding(r.Seeding)}
+		KnockoutTiebreak: tournaments.KnockoutTiebreak(r.KnockoutTiebreak), TiebreakLength: hours(r.TiebreakHours), Seeding: tournaments.Seeding(r.Seeding)}
 	if r.Side != nil {
 		if r.Game != les.RulesetName {
 			return spec, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, "side is for Les tournaments")
@@ -136,8 +139,8 @@ func (r createTournamentRequest) spec() (domain.NewTournamentSpec, error) {
 // roundTimes lists rounds' own time controls by round, as the domain
 // takes them: a zero entry for each round not given (the tournament's).
 // The domain checks that each round is one the tournament has.
-func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
-	var out []domain.TimeControl
+func roundTimes(byRound map[string]*timeRequest) ([]games.TimeControl, error) {
+	var out []games.TimeControl
 	for key, req := range byRound {
 		n, err := strconv.Atoi(key)
 		if err != nil || n < 1 || n > maxRoundTimeKey || strconv.Itoa(n) != key {
@@ -151,7 +154,7 @@ func roundTimes(byRound map[string]*timeRequest) ([]domain.TimeControl, error) {
 			return nil, err
 		}
 		if n > len(out) {
-			out = append(out, make([]domain.TimeControl, n-len(out))...)
+			out = append(out, make([]games.TimeControl, n-len(out))...)
 		}
 		out[n-1] = tc
 	}
@@ -183,7 +186,7 @@ type viewer struct {
 }
 
 // viewerOf is who the principal (nil: nobody signed in) is to t.
-func viewerOf(p *principal, t *domain.Tournament) viewer {
+func viewerOf(p *principal, t *tournaments.Tournament) viewer {
 	if p == nil || !p.account() {
 		return viewer{}
 	}
@@ -192,7 +195,7 @@ func viewerOf(p *principal, t *domain.Tournament) viewer {
 }
 
 // address is p's address if the viewer may see it, else nil.
-func (v viewer) address(p domain.Player) *string {
+func (v viewer) address(p games.Player) *string {
 	if v.organiser || v.email != "" && v.email == p.Email {
 		email := p.Email
 		return &email
@@ -202,7 +205,7 @@ func (v viewer) address(p domain.Player) *string {
 
 // personal says whether the viewer sees any address of t: his view is his
 // own, not the public one.
-func (v viewer) personal(t *domain.Tournament) bool {
+func (v viewer) personal(t *tournaments.Tournament) bool {
 	if v.organiser {
 		return true
 	}
@@ -212,7 +215,7 @@ func (v viewer) personal(t *domain.Tournament) bool {
 
 // memberNames are the names of an entrant's members (never addresses: the
 // views are public).
-func memberNames(e *domain.Entrant) []string {
+func memberNames(e *tournaments.Entrant) []string {
 	var out []string
 	for _, p := range e.Members() {
 		out = append(out, p.Name)
@@ -241,7 +244,7 @@ type logEntryView struct {
 	Reason *string      `json:"reason"`
 }
 
-// logArgsView are a log entry's facts (domain.LogArgs), for a client to
+// logArgsView are a log entry's facts (tournaments.LogArgs), for a client to
 // put in its reader's words.
 type logArgsView struct {
 	Kind    string     `json:"kind"`
@@ -255,7 +258,7 @@ type logArgsView struct {
 	Margin  int        `json:"margin"`
 }
 
-func viewLogArgs(a *domain.LogArgs) *logArgsView {
+func viewLogArgs(a *tournaments.LogArgs) *logArgsView {
 	if a == nil {
 		return nil
 	}
@@ -341,12 +344,12 @@ type matchView struct {
 
 // viewBracket shows a knockout's bracket as far as it is paired; nil for
 // any other format.
-func viewBracket(t *domain.Tournament) []bracketRoundView {
-	if t.Format != domain.Knockout {
+func viewBracket(t *tournaments.Tournament) []bracketRoundView {
+	if t.Format != tournaments.Knockout {
 		return nil
 	}
 	slot := func(e int) *int {
-		if e == domain.Bye {
+		if e == tournaments.Bye {
 			return nil
 		}
 		return &e
@@ -394,24 +397,24 @@ type tournamentView struct {
 	Registration     *registrationView `json:"registration"`
 	PausedAt         *time.Time        `json:"paused_at"`
 	Log              []logEntryView    `json:"log"`
-	LogDropped       int               `json:"log_dropped"` // its oldest entries no longer kept (domain.Tournament.TrimLog)
+	LogDropped       int               `json:"log_dropped"` // its oldest entries no longer kept (tournaments.Tournament.TrimLog)
 	PageURL          string            `json:"page_url"`
 	CreatedAt        time.Time         `json:"created_at"`
 }
 
 // tiebreakName names the third criterion of the standings; a knockout's
 // are ranked by the round each player reached instead.
-func tiebreakName(f domain.Format) string {
+func tiebreakName(f tournaments.Format) string {
 	switch f {
-	case domain.Swiss:
+	case tournaments.Swiss:
 		return "buchholz"
-	case domain.Knockout:
+	case tournaments.Knockout:
 		return "round_reached"
 	}
 	return "sonneborn_berger"
 }
 
-func viewStandings(t *domain.Tournament) []standingView {
+func viewStandings(t *tournaments.Tournament) []standingView {
 	out := []standingView{}
 	for _, s := range t.Standings() {
 		out = append(out, standingView{Rank: s.Rank, Player: s.Player, Name: t.Entrants[s.Player].Title(), Points: s.Points,
@@ -422,13 +425,13 @@ func viewStandings(t *domain.Tournament) []standingView {
 }
 
 // viewTournament shows a tournament publicly: names, never addresses.
-func (s *Server) viewTournament(t *domain.Tournament) tournamentView {
+func (s *Server) viewTournament(t *tournaments.Tournament) tournamentView {
 	return s.viewTournamentFor(t, viewer{})
 }
 
 // viewTournamentFor shows a tournament to who: publicly, with the
 // addresses he may see.
-func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentView {
+func (s *Server) viewTournamentFor(t *tournaments.Tournament, who viewer) tournamentView {
 	v := tournamentView{ID: t.ID, Name: t.Name, Game: cmp.Or(t.Ruleset, less.RulesetName), Format: string(t.Format), Simultaneous: t.Simultaneous, Teams: t.Teams, Status: string(t.Status),
 		Players: []entrantView{}, Rounds: []roundView{}, Tiebreak: tiebreakName(t.Format),
 		Standings: viewStandings(t), Bracket: viewBracket(t), PageURL: s.cfg.BaseURL + "/tournaments/" + t.ID, CreatedAt: t.CreatedAt}
@@ -460,9 +463,9 @@ func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentV
 	if !t.PausedAt.IsZero() {
 		v.PausedAt = &t.PausedAt
 	}
-	v.Seeding = string(cmp.Or(t.Seeding, domain.SeedingEntry))
-	if t.Format == domain.Knockout {
-		tb := string(cmp.Or(t.KnockoutTiebreak, domain.TiebreakSeed))
+	v.Seeding = string(cmp.Or(t.Seeding, tournaments.SeedingEntry))
+	if t.Format == tournaments.Knockout {
+		tb := string(cmp.Or(t.KnockoutTiebreak, tournaments.TiebreakSeed))
 		v.KnockoutTiebreak = &tb
 		if t.TiebreakLength > 0 {
 			h := int(t.TiebreakLength / time.Hour)
@@ -486,7 +489,7 @@ func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentV
 		for i, g := range r.Games {
 			pv := pairingView{Board: r.Board(i), White: g.White, Deadline: r.GameDeadline(i), Annulled: g.Annulled, Overridden: g.Overridden,
 				Decider: g.Decider, Unplayed: g.Unplayed}
-			if g.Black != domain.Bye {
+			if g.Black != tournaments.Bye {
 				black := g.Black
 				pv.Black = &black
 			}
@@ -508,7 +511,7 @@ func (s *Server) viewTournamentFor(t *domain.Tournament, who viewer) tournamentV
 }
 
 func (s *Server) createTournament(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}
@@ -520,7 +523,7 @@ func (s *Server) createTournament(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.app.CreateTournament(c.Request().Context(), spec, p.session.User.ID)
+	t, err := s.tournaments.CreateTournament(c.Request().Context(), spec, p.session.User.ID)
 	if err != nil {
 		return err
 	}
@@ -536,16 +539,16 @@ func (s *Server) getTournament(c echo.Context) error {
 	var p *principal
 	if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
 		var err error
-		if p, err = s.account(c, domain.ScopeGamesRead); err != nil {
+		if p, err = s.account(c, accounts.ScopeGamesRead); err != nil {
 			return err
 		}
 	}
-	t, current, err := s.cachedTournament(c, func(t *domain.Tournament) string {
+	t, current, err := s.cachedTournament(c, func(t *tournaments.Tournament) string {
 		if who := viewerOf(p, t); who.personal(t) {
 			return fmt.Sprintf("json organiser=%v email=%s", who.organiser, who.email)
 		}
 		return "json"
-	}, func(h http.Header, t *domain.Tournament) {
+	}, func(h http.Header, t *tournaments.Tournament) {
 		h.Add(echo.HeaderVary, echo.HeaderAuthorization)
 		if viewerOf(p, t).personal(t) {
 			h.Set(echo.HeaderCacheControl, personalCacheControl)
@@ -564,7 +567,7 @@ func (s *Server) getTournament(c echo.Context) error {
 func (s *Server) tournamentStandings(c echo.Context) error {
 	csvFormat := c.QueryParam("format") == "csv"
 	t, current, err := s.cachedTournament(c, fixedVariant("standings csv="+strconv.FormatBool(csvFormat)),
-		func(h http.Header, t *domain.Tournament) {
+		func(h http.Header, t *tournaments.Tournament) {
 			if csvFormat {
 				h.Set("Content-Disposition", `attachment; filename="`+t.ID+`-standings.csv"`)
 			}
@@ -618,7 +621,7 @@ type withdrawRequest struct {
 // withdraw takes a player out of a tournament: the player himself (an
 // account with his address) or the organiser. Remaining games are forfeited.
 func (s *Server) withdraw(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeTournamentsWrite)
+	p, err := s.account(c, accounts.ScopeTournamentsWrite)
 	if err != nil {
 		return err
 	}
@@ -628,13 +631,13 @@ func (s *Server) withdraw(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := s.app.Tournament(ctx, c.Param("id"))
+	t, err := s.tournaments.Tournament(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
 	u := p.session.User
 	entrant, self := t.EntrantOf(u.Email)
-	by := domain.ByOrganiser
+	by := tournaments.ByOrganiser
 	switch {
 	case req.Player != nil && u.ID == t.OrganizerID:
 		entrant = *req.Player
@@ -645,18 +648,18 @@ func (s *Server) withdraw(c echo.Context) error {
 	default:
 		// Either member of a team may withdraw it: the log names who did.
 		member, _ := t.Entrants[entrant].Member(u.Email)
-		by = domain.ByPlayer(member.Name)
+		by = tournaments.ByPlayer(member.Name)
 	}
 	if req.Policy != "" && u.ID != t.OrganizerID {
 		return NewProblem(http.StatusForbidden, domain.CodeForbidden, "Only the organiser chooses how a withdrawal counts.")
 	}
-	return s.tournamentAction(c, p, body, t.ID, func(r domain.TournamentRequest) (domain.TournamentDone, error) {
-		return s.app.Withdraw(ctx, r, entrant, domain.WithdrawPolicy(req.Policy), by, req.Reason)
+	return s.tournamentAction(c, p, body, t.ID, func(r tournaments.TournamentRequest) (tournaments.TournamentDone, error) {
+		return s.tournaments.Withdraw(ctx, r, entrant, tournaments.WithdrawPolicy(req.Policy), by, req.Reason)
 	})
 }
 
 func (s *Server) cancelTournament(c echo.Context) error {
-	return s.organiserAction(c, "cancel the tournament", func(ctx context.Context, r domain.TournamentRequest, reason string) (domain.TournamentDone, error) {
-		return s.app.CancelTournament(ctx, r, reason)
+	return s.organiserAction(c, "cancel the tournament", func(ctx context.Context, r tournaments.TournamentRequest, reason string) (tournaments.TournamentDone, error) {
+		return s.tournaments.CancelTournament(ctx, r, reason)
 	})
 }

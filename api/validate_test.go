@@ -54,7 +54,7 @@ func newBehaviourServer(t *testing.T) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newServer(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}, c)
+	s, err := newServer(withUses(Config{DB: testDB(t), Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}), c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
@@ -98,7 +99,7 @@ type gameView struct {
 }
 
 // lessGame is the Less game behind g, for the views of Less's own detail.
-func lessGame(g *domain.Game) (*less.RulesGame, error) {
+func lessGame(g *games.Game) (*less.RulesGame, error) {
 	lg, err := less.GameOf(g.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", g.ID, err)
@@ -107,7 +108,7 @@ func lessGame(g *domain.Game) (*less.RulesGame, error) {
 }
 
 // lesGame is the Les game behind g, for the views of Les's own detail.
-func lesGame(g *domain.Game) (*les.Engine, error) {
+func lesGame(g *games.Game) (*les.Engine, error) {
 	e, err := les.EngineOf(g.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", g.ID, err)
@@ -117,7 +118,7 @@ func lesGame(g *domain.Game) (*les.Engine, error) {
 
 // viewGame is the game as the caller may see it: a gameView for Less, a
 // lesGameView for Les, an otherGameView for any other game.
-func (s *Server) viewGame(g *domain.Game, a domain.Actor) (any, error) {
+func (s *Server) viewGame(g *games.Game, a games.Actor) (any, error) {
 	switch g.Rules.Ruleset() {
 	case less.RulesetName:
 		lg, err := lessGame(g)
@@ -150,7 +151,7 @@ type gameCommon struct {
 	goal string
 }
 
-func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) {
+func (s *Server) gameCommon(g *games.Game, a games.Actor) (gameCommon, error) {
 	c := gameCommon{status: "active", yourColors: []string{}, locale: domain.DefaultLocale, time: viewTime(g)}
 	for i, color := range a.Seats(g) {
 		c.yourColors = append(c.yourColors, color)
@@ -185,7 +186,7 @@ func (s *Server) gameCommon(g *domain.Game, a domain.Actor) (gameCommon, error) 
 	return c, nil
 }
 
-func (s *Server) viewLessGame(g *domain.Game, lg *less.RulesGame, a domain.Actor) (gameView, error) {
+func (s *Server) viewLessGame(g *games.Game, lg *less.RulesGame, a games.Actor) (gameView, error) {
 	c, err := s.gameCommon(g, a)
 	if err != nil {
 		return gameView{}, err
@@ -258,7 +259,7 @@ type turnView struct {
 	PlayedAt time.Time `json:"played_at"`
 }
 
-func viewStoredTurn(t domain.StoredTurn) turnView {
+func viewStoredTurn(t games.StoredTurn) turnView {
 	return turnView{Ply: t.Ply, Color: t.Color, Turn: t.Notation, Used: t.Used, Counted: t.Counted, Auto: t.Auto, PlayedAt: t.PlayedAt}
 }
 

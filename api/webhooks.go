@@ -9,20 +9,22 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
-// webhookURLCheck refuses, with 422 webhook_url_refused, the URLs guard
+// WebhookURLCheck refuses, with 422 webhook_url_refused, the URLs guard
 // refuses (nil: the default guard, public https only).
-func webhookURLCheck(guard *egress.Guard) domain.URLCheck {
+func WebhookURLCheck(guard *egress.Guard) hooks.URLCheck {
 	return guardedURLCheck(guard, func(err error) error {
-		return domain.Errorf(domain.KindInvalid, domain.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
+		return domain.Errorf(domain.KindInvalid, hooks.CodeWebhookURLRefused, "lesspost will not call this URL: %v", err)
 	})
 }
 
-// guardedURLCheck is a domain.URLCheck by guard (nil: the default guard,
+// guardedURLCheck is a hooks.URLCheck by guard (nil: the default guard,
 // public https only); refused words a refusal for the caller.
-func guardedURLCheck(guard *egress.Guard, refused func(error) error) domain.URLCheck {
+func guardedURLCheck(guard *egress.Guard, refused func(error) error) hooks.URLCheck {
 	if guard == nil {
 		guard = &egress.Guard{}
 	}
@@ -41,8 +43,8 @@ type webhookRequest struct {
 	Enabled     *bool    `json:"enabled"`
 }
 
-func (r webhookRequest) change() domain.WebhookChange {
-	return domain.WebhookChange{URL: r.URL, Description: r.Description, EventTypes: r.EventTypes, Enabled: r.Enabled}
+func (r webhookRequest) change() hooks.WebhookChange {
+	return hooks.WebhookChange{URL: r.URL, Description: r.Description, EventTypes: r.EventTypes, Enabled: r.Enabled}
 }
 
 type webhookView struct {
@@ -66,7 +68,7 @@ type webhookListView struct {
 	Webhooks []webhookView `json:"webhooks"`
 }
 
-func (s *Server) viewWebhook(e domain.WebhookEndpoint) webhookView {
+func (s *Server) viewWebhook(e hooks.WebhookEndpoint) webhookView {
 	v := webhookView{ID: e.ID, URL: e.URL, Description: e.Description, EventTypes: e.EventTypes, Enabled: e.Enabled,
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 	if e.DisabledReason != "" {
@@ -121,7 +123,7 @@ func optionalTime(t time.Time) *time.Time {
 	return &t
 }
 
-func viewDelivery(d domain.WebhookDelivery) deliveryView {
+func viewDelivery(d hooks.WebhookDelivery) deliveryView {
 	return deliveryView{ID: d.ID, WebhookID: d.MsgID, Type: d.Type, Timestamp: d.EventAt, Status: d.Status, Attempts: d.Attempts,
 		Data: deliveryDataView{GameID: optional(d.GameID), Color: optional(d.Color), Ply: d.Ply,
 			TournamentID: optional(d.Data.Tournament)},
@@ -152,7 +154,7 @@ func (s *Server) webhookOf(c echo.Context, scope string) (*principal, int64, err
 
 // listWebhooks lists the account's endpoints, never their secrets.
 func (s *Server) listWebhooks(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksRead)
+	p, err := s.account(c, accounts.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -169,7 +171,7 @@ func (s *Server) listWebhooks(c echo.Context) error {
 
 // createWebhook registers an endpoint and answers its secret, this once.
 func (s *Server) createWebhook(c echo.Context) error {
-	p, err := s.account(c, domain.ScopeWebhooksWrite)
+	p, err := s.account(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -187,7 +189,7 @@ func (s *Server) createWebhook(c echo.Context) error {
 
 // getWebhook reads one endpoint.
 func (s *Server) getWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksRead)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
@@ -201,7 +203,7 @@ func (s *Server) getWebhook(c echo.Context) error {
 // updateWebhook changes an endpoint's URL, description, event types or
 // whether it is enabled.
 func (s *Server) updateWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -218,7 +220,7 @@ func (s *Server) updateWebhook(c echo.Context) error {
 
 // deleteWebhook deletes an endpoint and its log.
 func (s *Server) deleteWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -231,7 +233,7 @@ func (s *Server) deleteWebhook(c echo.Context) error {
 // rotateWebhookSecret gives an endpoint a new secret, answered this once;
 // the old one signs beside it for a day.
 func (s *Server) rotateWebhookSecret(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -244,13 +246,13 @@ func (s *Server) rotateWebhookSecret(c echo.Context) error {
 
 // listWebhookDeliveries pages an endpoint's delivery log, newest first.
 func (s *Server) listWebhookDeliveries(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksRead)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksRead)
 	if err != nil {
 		return err
 	}
 	limit := 20
 	if v := c.QueryParam("limit"); v != "" {
-		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > domain.MaxDeliveriesPage {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > hooks.MaxDeliveriesPage {
 			return NewProblem(http.StatusBadRequest, "invalid_request", "limit is a number from 1 to 100.")
 		}
 	}
@@ -276,7 +278,7 @@ func (s *Server) listWebhookDeliveries(c echo.Context) error {
 
 // redeliverWebhook sends a delivery again, at once, with its webhook-id.
 func (s *Server) redeliverWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}
@@ -294,7 +296,7 @@ func (s *Server) redeliverWebhook(c echo.Context) error {
 
 // pingWebhook queues a ping event for an endpoint.
 func (s *Server) pingWebhook(c echo.Context) error {
-	p, id, err := s.webhookOf(c, domain.ScopeWebhooksWrite)
+	p, id, err := s.webhookOf(c, accounts.ScopeWebhooksWrite)
 	if err != nil {
 		return err
 	}

@@ -106,12 +106,12 @@ func verify(secret string, m received, now time.Time) error {
 }
 
 // allowPrivate lets the server register the receivers on loopback.
-func allowPrivate(cfg *api.Config) { cfg.WebhookGuard = &egress.Guard{AllowPrivate: true} }
+func allowPrivate(cfg *serverConfig) { cfg.WebhookGuard = &egress.Guard{AllowPrivate: true} }
 
 // relaxedMail sets the mail policy's sender's limits out of the way, for
 // tests that send one stranger more mail than a sender may, about
 // something else (domain.MailPolicy).
-func relaxedMail(cfg *api.Config) {
+func relaxedMail(cfg *serverConfig) {
 	cfg.MailLimits = domain.MailLimits{PairPerDay: 100_000, CallerPerHour: 100_000, ClientPerHour: 100_000}
 }
 
@@ -432,7 +432,7 @@ func (r *rebinding) LookupNetIP(context.Context, string, string) ([]netip.Addr, 
 func TestWebhookTargetsRefused(t *testing.T) {
 	dns := &rebinding{answers: []netip.Addr{netip.MustParseAddr("93.184.215.14"), netip.MustParseAddr("127.0.0.1")}}
 	guard := &egress.Guard{Resolver: dns, Log: slog.New(slog.DiscardHandler)}
-	h := newHarness(t, func(cfg *api.Config) { cfg.WebhookGuard = guard })
+	h := newHarness(t, func(cfg *serverConfig) { cfg.WebhookGuard = guard })
 	hook := newReceiver(t)
 	ann := h.login("ann@example.org")
 	for _, url := range []string{hook.srv.URL + "/hook", "https://127.0.0.1/", "https://10.0.0.1/", "https://[::1]/",
@@ -476,7 +476,7 @@ func (d dnsTable) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 func TestWebhookRefusalRevealsNoDNS(t *testing.T) {
 	dns := dnsTable{"vault.corp.internal": {netip.MustParseAddr("10.20.30.40")},
 		"db.corp.internal": {netip.MustParseAddr("fd12::5")}}
-	h := newHarness(t, func(cfg *api.Config) {
+	h := newHarness(t, func(cfg *serverConfig) {
 		cfg.WebhookGuard = &egress.Guard{Resolver: dns, Log: slog.New(slog.DiscardHandler)}
 	})
 	ann := h.login("ann@example.org")
@@ -530,7 +530,7 @@ func TestWebhookWorkersDeliverOnce(t *testing.T) {
 // holds a delivery worker that every account shares: each is limited per
 // account, and a refused one queues nothing.
 func TestWebhookPingAndRedeliverRateLimited(t *testing.T) {
-	h := newHarness(t, allowPrivate, func(cfg *api.Config) {
+	h := newHarness(t, allowPrivate, func(cfg *serverConfig) {
 		cfg.RateLimits.WebhookPingAccount = api.RateLimit{Requests: 3, Per: time.Hour}
 		cfg.RateLimits.WebhookRedeliverAccount = api.RateLimit{Requests: 2, Per: time.Hour}
 	})

@@ -137,7 +137,7 @@ var ErrStoredData = errors.New("stored data is damaged")
 //
 // It returns a pointer and a flag, not an error, so that its result cannot
 // become a non-nil error holding a nil *Error; domain code that passes an
-// engine error on uses classify.
+// engine error on uses Classify.
 func ErrorOf(err error) (de *Error, ok bool) {
 	if err == nil || errors.Is(err, ErrStoredData) {
 		return nil, false
@@ -157,9 +157,9 @@ func ErrorOf(err error) (de *Error, ok bool) {
 	return nil, false
 }
 
-// classify returns the *Error that err stands for, or err itself when it
+// Classify returns the *Error that err stands for, or err itself when it
 // stands for none (never a nil *Error inside a non-nil error).
-func classify(err error) error {
+func Classify(err error) error {
 	if de, ok := ErrorOf(err); ok {
 		return de
 	}

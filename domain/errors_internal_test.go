@@ -9,7 +9,7 @@ import (
 	"github.com/lesspost/lesspost/domain/less"
 )
 
-// classify passes on what it cannot classify as it is: never a nil *Error
+// Classify passes on what it cannot Classify as it is: never a nil *Error
 // inside a non-nil error, which would panic when printed.
 func TestClassify(t *testing.T) {
 	diskFull := errors.New("disk full")
@@ -23,9 +23,9 @@ func TestClassify(t *testing.T) {
 		{"an engine error", fmt.Errorf("x: %w", less.ErrGameOver), "game_over: the game is over"},
 	}
 	for _, tt := range tests {
-		got := classify(tt.err)
+		got := Classify(tt.err)
 		if got == nil {
-			t.Errorf("%s: classify = nil", tt.name)
+			t.Errorf("%s: Classify = nil", tt.name)
 			continue
 		}
 		var printed string
@@ -38,11 +38,11 @@ func TestClassify(t *testing.T) {
 			printed = got.Error()
 		}()
 		if printed != tt.want {
-			t.Errorf("%s: classify(...).Error() = %q, want %q", tt.name, printed, tt.want)
+			t.Errorf("%s: Classify(...).Error() = %q, want %q", tt.name, printed, tt.want)
 		}
 	}
-	if got := classify(diskFull); !errors.Is(got, diskFull) {
-		t.Errorf("classify lost the error: %v", got)
+	if got := Classify(diskFull); !errors.Is(got, diskFull) {
+		t.Errorf("Classify lost the error: %v", got)
 	}
 }
 
@@ -64,8 +64,8 @@ func TestUnavailable(t *testing.T) {
 	if again := Unavailable(err); again != err {
 		t.Errorf("marked twice: %v", again)
 	}
-	if c := classify(err); !errors.Is(c, diskFull) {
-		t.Errorf("classify lost the failure: %v", c)
+	if c := Classify(err); !errors.Is(c, diskFull) {
+		t.Errorf("Classify lost the failure: %v", c)
 	}
 	if Unavailable(nil) != nil || IsUnavailable(diskFull) {
 		t.Error("Unavailable(nil) or IsUnavailable of an unmarked error")

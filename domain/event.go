@@ -3,12 +3,9 @@ package domain
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // EventKind is the kind of a live event (see Event).
@@ -155,86 +152,6 @@ func EventCursorOf(kept, beyond, beforeAll bool) EventCursorState {
 		return EventCursorPruned
 	}
 	return EventCursorUnknown
-}
-
-// ChangeEvents are the events of a change to g: its turns played (the first
-// after ply firstPly) and its notices.
-func ChangeEvents(g *Game, firstPly int, played []ruleset.Played, notices []Notice) []Event {
-	var out []Event
-	for i, p := range played {
-		e := Event{Kind: EventTurnPlayed, GameID: g.ID, Color: p.Color, Ply: firstPly + i + 1, Data: EventData{Turn: p.Ply}}
-		out = append(out, e)
-		for _, email := range g.addresses() {
-			e.Email = email
-			out = append(out, e)
-		}
-	}
-	over := false
-	for _, n := range notices {
-		e, ok := noticeEvent(g, n)
-		if !ok {
-			continue
-		}
-		if e.Kind == EventGameOver && !over {
-			over = true
-			public := e
-			public.Email, public.Color = "", ""
-			out = append(out, public)
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// NoticeEvent is the event of a notice of no game (a bye), if it has one.
-func NoticeEvent(n Notice) (Event, bool) {
-	return noticeEvent(&Game{}, n)
-}
-
-// noticeEvent is the event concerning the recipient of a notice about g.
-func noticeEvent(g *Game, n Notice) (Event, bool) {
-	e := Event{GameID: n.GameID, Email: g.Recipient(n), Color: n.Color, Ply: n.Ply}
-	switch n.Kind {
-	case NoticeYourTurn:
-		e.Kind = EventYourTurn
-	case NoticeReminder:
-		e.Kind = EventDeadlineNear
-	case NoticeInvitation:
-		e.Kind = EventInvitation
-		if g.Tournament != nil {
-			e.Kind, e.Data.Tournament = EventRoundStart, g.Tournament.ID
-		}
-	case NoticeBye:
-		e.Kind, e.Data.Tournament = EventRoundStart, n.Tournament
-	case NoticeGameOver:
-		e.Kind = EventGameOver
-		if r, over := g.Result(); over {
-			e.Data.Result, e.Data.Line = r.Text, r.Line
-		}
-	default:
-		return Event{}, false
-	}
-	return e, e.Email != ""
-}
-
-// Recipient is the address a notice about g goes to: its seat's, unless
-// the notice names one.
-func (g *Game) Recipient(n Notice) string {
-	if seat, ok := g.Seat(n.Color); ok && n.Email == "" {
-		return seat.Email
-	}
-	return n.Email
-}
-
-// addresses are the seats' addresses, each once.
-func (g *Game) addresses() []string {
-	var out []string
-	for _, s := range g.Seats {
-		if !slices.Contains(out, s.Email) {
-			out = append(out, s.Email)
-		}
-	}
-	return out
 }
 
 // String names an event for logs and test failures.

@@ -4,6 +4,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+
 	// The zones' rules are in the binary, so that a server without the
 	// system's zoneinfo (a slim container) knows every reader's zone.
 	_ "time/tzdata"
@@ -85,18 +86,18 @@ const maxLocalPart = 64
 // control or invisible formatting characters (so it can never break a header
 // or a line), not only spaces. It returns the name trimmed.
 func CheckName(s string) (string, error) {
-	return checkText(s, MaxNameLength, "name")
+	return CheckText(s, MaxNameLength, "name")
 }
 
 // CheckTournamentName checks a tournament's name like a person's, with room
 // for MaxTournamentNameLength characters.
 func CheckTournamentName(s string) (string, error) {
-	return checkText(s, MaxTournamentNameLength, "tournament name")
+	return CheckText(s, MaxTournamentNameLength, "tournament name")
 }
 
-// checkText checks a one-line text of 1 to max characters; what names it in
+// CheckText checks a one-line text of 1 to max characters; what names it in
 // the messages.
-func checkText(s string, max int, what string) (string, error) {
+func CheckText(s string, max int, what string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", Errorf(KindInvalid, CodeInvalidInput, "the %s is not valid UTF-8", what)
 	}

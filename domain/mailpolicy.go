@@ -128,9 +128,9 @@ type Requester struct {
 	Deferred bool
 }
 
-// onBehalfOf is ctx with the organiser of a tournament as the deferred
+// OnBehalfOf is ctx with the organiser of a tournament as the deferred
 // requester of what the scheduler does to it, unless ctx is a request's.
-func onBehalfOf(ctx context.Context, organizerID int64) context.Context {
+func OnBehalfOf(ctx context.Context, organizerID int64) context.Context {
 	if _, ok := RequesterOf(ctx); ok {
 		return ctx
 	}
@@ -230,10 +230,10 @@ func OwnMail(n Notice, to, locale string, suppressed, unsubscribed bool) (Mail, 
 	return Mail{notice: n, to: to, locale: locale}, true
 }
 
-// loginMail is the sign-in mail to an address: asked for at the address's
+// LoginMail is the sign-in mail to an address: asked for at the address's
 // word, bounded by MaxLoginsPerHour, and sent even to a suppressed address,
 // whose owner may want in (it carries no words of anyone's).
-func loginMail(to, locale string) Mail {
+func LoginMail(to, locale string) Mail {
 	return Mail{notice: Notice{Kind: NoticeLogin, Email: to}, to: to, locale: locale}
 }
 

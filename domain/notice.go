@@ -77,7 +77,9 @@ type ReplyDetail struct {
 // unsubscribed: moves and results are the game itself, and so are a
 // tournament's results, standings and changes to its schedule; a disabled
 // webhook is the account's own business; reminders are not.
-func (k NoticeKind) Essential() bool { return k != NoticeReminder && k != NoticeRoundDeadline }
+func (k NoticeKind) Essential() bool {
+	return k != NoticeReminder && k != NoticeRoundDeadline
+}
 
 // NoticeDelivery is how the email of one notice fared, for the players who
 // ask why they got nothing.
@@ -90,4 +92,42 @@ type NoticeDelivery struct {
 	ErrorCode string // of the last failed attempt; "" if none failed
 	LastError string
 	CreatedAt time.Time
+}
+
+// The mail of running an event: what the players and the organiser are
+// told, decided in the unit of work of the change that causes it, so that
+// the mail exists exactly when the change does (a retried or doubled tick
+// saves nothing and so queues nothing). Each notice names the tournament
+// and, in Ply, the round or the log entry it is about; the email is
+// rendered from the tournament as stored.
+const (
+	// NoticeRoundResults: a round closed; its results and the standings
+	// after it. To every player still in the event and to the organiser
+	// (his "round closed", which marks the games decided by a time-out or
+	// adjudicated). Ply: the round.
+	NoticeRoundResults NoticeKind = "round_results"
+	// NoticeFinalStandings: the last round closed; the final standings, to
+	// every entrant (also those who withdrew) and the organiser. Ply: the
+	// last round.
+	NoticeFinalStandings NoticeKind = "final_standings"
+	// NoticeTournamentUpdate: an action on the event a recipient must know
+	// (see mailedActions). Ply: the log entry's number (LogEntry.Number).
+	NoticeTournamentUpdate NoticeKind = "tournament_update"
+	// NoticeRoundDeadline: the round's deadline is near and the
+	// recipient's game of it is unfinished (it will be adjudicated). Not
+	// essential: an address that unsubscribed from reminders gets none.
+	// Ply: the round.
+	NoticeRoundDeadline NoticeKind = "round_deadline"
+)
+
+// NoticeWebhookDisabled tells an account's owner that lesspost disabled one
+// of its webhook endpoints (Notice.Webhook says which and why).
+const NoticeWebhookDisabled NoticeKind = "webhook_disabled"
+
+// WebhookNotice is what a NoticeWebhookDisabled says. The store keeps it
+// with the notice as JSON, in these names.
+type WebhookNotice struct {
+	EndpointID int64  `json:"endpoint_id"`
+	URL        string `json:"url"`
+	Reason     string `json:"reason"`
 }

@@ -86,15 +86,3 @@ type MailChoices interface {
 	// GameMail lists how the emails a game caused fared, oldest first.
 	GameMail(ctx context.Context, gameID string) ([]NoticeDelivery, error)
 }
-
-// GameRecords reads what a game email shows: the game, its turns and its
-// tournament.
-type GameRecords interface {
-	Game(ctx context.Context, id string) (Game, error)
-	Turns(ctx context.Context, id string) ([]StoredTurn, error)
-	TurnsFrom(ctx context.Context, id string, ply int) ([]StoredTurn, error)
-	Tournament(ctx context.Context, id string) (Tournament, error)
-	// TimeZoneOf is the time zone an address's account reads its
-	// deadlines in (User.TimeZone); "" for none, or no account.
-	TimeZoneOf(ctx context.Context, email string) (string, error)
-}

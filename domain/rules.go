@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/lesspost/lesspost/domain/internal/text"
@@ -15,9 +14,9 @@ import (
 // of its own before it starts a server.
 var Rulesets = ruleset.NewRegistry(less.Rules{}, les.Rules{})
 
-// rulesetNamed is the ruleset of a name, "" for the default; an unknown
+// RulesetNamed is the ruleset of a name, "" for the default; an unknown
 // name is invalid input.
-func rulesetNamed(name string) (ruleset.Ruleset, error) {
+func RulesetNamed(name string) (ruleset.Ruleset, error) {
 	if name == "" {
 		return Rulesets.Default(), nil
 	}
@@ -27,28 +26,4 @@ func rulesetNamed(name string) (ruleset.Ruleset, error) {
 			strings.Join(Rulesets.Names(), ", "))
 	}
 	return rs, nil
-}
-
-// EncodeState writes the game's ruleset and its state as the ruleset
-// encodes it, for a store to keep opaquely beside the common columns.
-func EncodeState(g *Game) (name string, state []byte, err error) {
-	if state, err = g.Rules.Encode(); err != nil {
-		return "", nil, fmt.Errorf("encode game %s: %w", g.ID, err)
-	}
-	return g.Rules.Ruleset(), state, nil
-}
-
-// DecodeState sets the game's rules from what EncodeState wrote. A state
-// its ruleset refuses, or an unknown ruleset, is ErrStoredData.
-func DecodeState(g *Game, name string, state []byte) error {
-	rs, ok := Rulesets.Get(name)
-	if !ok {
-		return fmt.Errorf("game %s: %w: unknown ruleset %q", g.ID, ErrStoredData, name)
-	}
-	rules, err := rs.Decode(state)
-	if err != nil {
-		return fmt.Errorf("game %s: %w: %w", g.ID, ErrStoredData, err)
-	}
-	g.Rules = rules
-	return nil
 }

@@ -4,83 +4,53 @@ import (
 	"context"
 	"errors"
 	"time"
-
-	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The store's ports: what the use cases need from persistence, in domain
 // types. repo implements them on SQLite; domain/memstore in memory, for the
 // use cases' tests; repo/storetest is the contract both pass.
 
-// GameReader reads games. Reads through a Store see committed data; reads
-// through a StoreTx also see what the transaction wrote.
-type GameReader interface {
-	// Game reads a game; a missing game is a not-found *Error.
-	Game(ctx context.Context, id string) (Game, error)
-	// Turns lists a game's turns in order.
-	Turns(ctx context.Context, id string) ([]StoredTurn, error)
-	// TurnsFrom lists a game's turns from ply on, in order: the end of
-	// its record, without reading the rest.
-	TurnsFrom(ctx context.Context, id string, ply int) ([]StoredTurn, error)
-	// RematchOf is the id of a game's rematch, "" if it has none.
-	RematchOf(ctx context.Context, id string) (string, error)
+// IdempotencyReader reads the responses of idempotent requests.
+type IdempotencyReader interface {
 	// StoredResponse is the response stored for an idempotent request, if
 	// its key was used before. A key used for a different request (another
 	// fingerprint) is a conflict *Error (CodeIdempotencyReused).
 	StoredResponse(ctx context.Context, idem Idempotency) (Response, bool, error)
 }
 
-// Store is the persistence port of the use cases.
+// Store is the persistence port every aggregate's extends: its units of
+// work.
 type Store interface {
-	GameReader
-	GamesReader
-	AccountReader
-	PersonalTokenReader
-	PushReader
-	ScheduleReader
-	TournamentLister
-	MailChoices
 	// Transact runs fn as one unit of work: everything fn writes through tx
 	// is kept if fn returns nil, and nothing if it returns an error or
 	// panics. The error from fn is returned as is. Transact returns only
 	// when the outcome is durable. fn must not keep tx, nor call Transact.
 	// A store may commit several units of work together (group commit);
-	// each stands or falls alone.
+	// each stands or falls alone. The aggregates' ports extend tx (see
+	// games.StoreTx): a store's unit of work implements them all.
 	Transact(ctx context.Context, fn func(tx StoreTx) error) error
 }
 
-// StoreTx is what a unit of work may do, as a store implements it. Its
-// writes are the whole of a change: the game, its turns, the events of the
-// notices it causes and the mail the policy admitted of them (see Tx, which
-// is how the use cases see a unit of work), and the idempotent response.
+// StoreTx is what any unit of work may do, as a store implements it: read
+// and keep idempotent responses, add events and the notices of no game,
+// and read what the mail policy needs.
 type StoreTx interface {
-	GameReader
-	AccountTx
-	PersonalTokenTx
-	PushTx
-	TournamentTx
+	IdempotencyReader
 	MailFacts
-	// PlayersAway gives the vacations of the players of a game being
-	// created, by colour in turn order, from since on. Players a spec would
-	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.
-	PlayersAway(ctx context.Context, players []Player, since time.Time) (Away, error)
+	// AddNotice writes the event of a notice that belongs to no game (a
+	// bye) and queues mail, the policy's admission of it (none, or one).
+	AddNotice(ctx context.Context, n Notice, mail []Mail, now time.Time) error
+	// AddEvents writes events that come with no notice (a tournament
+	// changed) to the live streams.
+	AddEvents(ctx context.Context, evs []Event, now time.Time) error
+	// EnsureUser returns the account of an address, created if it has none
+	// (with ReplyConfirmations on).
+	EnsureUser(ctx context.Context, email string, now time.Time) (User, error)
 	// UserEmail is the address of an account.
 	UserEmail(ctx context.Context, userID int64) (string, error)
 	// AccountLocale is the language an address chose for its account, or
 	// DefaultLocale when it has none.
 	AccountLocale(ctx context.Context, email string) (string, error)
-	// InsertGame stores a new game, the turns it starts with, the events of
-	// the notices its creation causes, and mail.
-	InsertGame(ctx context.Context, c *Created, mail []Mail, now time.Time) error
-	// LinkRematch records rematchID as the rematch of gameID; a game that
-	// has one already (a concurrent request made it) is ErrStale.
-	LinkRematch(ctx context.Context, gameID, rematchID string, now time.Time) error
-	// UpdateGame stores a change to before with the events of its notices
-	// and mail, if the stored game is still at before's version; else it
-	// returns ErrStale. A change whose game is before itself (its Version
-	// unchanged: a reply refused, which only answers) leaves the stored game
-	// alone and queues its mail.
-	UpdateGame(ctx context.Context, before *Game, c *GameChange, mail []Mail, now time.Time) error
 	// StoreResponse keeps the response to an idempotent request; a key
 	// stored meanwhile (a concurrent retry) is ErrStale.
 	StoreResponse(ctx context.Context, idem Idempotency, r Response, now time.Time) error
@@ -101,17 +71,6 @@ type Cause struct {
 	Scheduled bool
 }
 
-// GameChange is what a change to a game produced: the game as it now is,
-// the turns it played, the notices it causes, who caused it and, for an
-// idempotent request, the response to store.
-type GameChange struct {
-	Game     Game
-	Played   []ruleset.Played
-	Notices  []Notice
-	Response Response
-	Cause
-}
-
 // Idempotency names a request sent with an Idempotency-Key.
 type Idempotency struct {
 	Scope       string // who sent it
@@ -126,163 +85,10 @@ type Response struct {
 	Body   []byte
 }
 
-// StoredTurn is one turn as the store keeps it.
-type StoredTurn struct {
-	Ply      int
-	Color    string
-	Notation string // in the ruleset's canonical notation
-	Used     int    // see ruleset.Played
-	Counted  int
-	Auto     bool
-	TimedOut bool
-	PlayedAt time.Time
-}
-
-// Played is the stored turn in the ruleset interface's form (without Detail).
-func (t StoredTurn) Played() ruleset.Played {
-	return ruleset.Played{Color: t.Color, Ply: t.Notation, Auto: t.Auto, TimedOut: t.TimedOut, Used: t.Used, Counted: t.Counted}
-}
-
-// GameUpdate is one change to one game, for UpdateGame.
-type GameUpdate struct {
-	GameID string
-	// Idem, if set, makes the change idempotent: its response is stored
-	// with it, and a retry gets the stored response instead.
-	Idem *Idempotency
-	Now  time.Time
-	// Authorize checks that the caller may act on the game; it runs before
-	// a stored response is replayed, so that a retry with credentials that
-	// no longer hold is refused like any request. Nil allows anyone.
-	Authorize func(*Game) error
-	// Compute is the change, from the game as read. It must be free of
-	// side effects: it runs again when the game changed meanwhile.
-	Compute func(Game) (GameChange, error)
-	// Hold, if set, runs once before the change is first written, and
-	// never for a stored response replayed: an edge's backpressure holds
-	// new work back, not the retry of work already done.
-	Hold func(context.Context)
-}
-
-// OptimisticAttempts bounds how often UpdateGame computes a change outside
-// the unit of work. Races are rare: only the seat to move plays, and the
-// scheduler acts on a game only at its deadline.
-const OptimisticAttempts = 3
-
-// UpdateGame applies a change to a game in one unit of work: the new state,
-// the turns, the notices and (for an idempotent request) the response, or
-// nothing if anything fails. If the Idempotency-Key was used before for the
-// same request, the stored response is returned with replayed true and the
-// change is not computed.
-//
-// The game is read and the change computed outside the unit of work, so
-// that a store with one writer spends it only on writing; the write checks
-// that the game's version is still the one read. If another change came
-// first, UpdateGame reads and computes again, and after OptimisticAttempts
-// such races it computes the change inside the unit of work, where nothing
-// can overtake it.
-//
-// Its mail passes through p (nil: the default policy).
-func UpdateGame(ctx context.Context, s Store, p *MailPolicy, u GameUpdate) (resp Response, replayed bool, err error) {
-	transact := func(fn func(*Tx) error) error {
-		return s.Transact(ctx, func(st StoreTx) error { return fn(NewTx(st, p)) })
-	}
-	for range OptimisticAttempts {
-		before, err := s.Game(ctx, u.GameID)
-		if err != nil {
-			return Response{}, false, err
-		}
-		c, stored, err := planChange(ctx, s, &before, &u)
-		if err != nil {
-			return Response{}, false, err
-		}
-		if stored != nil {
-			return *stored, true, nil
-		}
-		if u.Hold != nil {
-			u.Hold(ctx)
-			u.Hold = nil
-		}
-		err = transact(func(tx *Tx) error { return applyChange(ctx, tx, &before, &c, &u) })
-		if err == nil {
-			return c.Response, false, nil
-		}
-		if !errors.Is(err, ErrStale) {
-			return Response{}, false, err
-		}
-	}
-	err = transact(func(tx *Tx) error {
-		before, err := tx.Game(ctx, u.GameID)
-		if err != nil {
-			return err
-		}
-		c, stored, err := planChange(ctx, tx, &before, &u)
-		if err != nil {
-			return err
-		}
-		if stored != nil {
-			resp, replayed = *stored, true
-			return nil
-		}
-		resp = c.Response
-		return applyChange(ctx, tx, &before, &c, &u)
-	})
-	if err != nil {
-		return Response{}, false, err
-	}
-	return resp, replayed, nil
-}
-
-// transactAgain runs fn as one unit of work, and again when it lost a race
-// to a concurrent one (ErrStale: a key or a link another request wrote
-// first), at most OptimisticAttempts times: the next run reads what the
-// winner wrote and answers with it.
-func (s *Service) transactAgain(ctx context.Context, fn func(*Tx) error) error {
-	var err error
-	for range OptimisticAttempts {
-		if err = s.transact(ctx, fn); !errors.Is(err, ErrStale) {
-			return err
-		}
-	}
-	return err
-}
-
-// planChange decides what u does to before, reading through r: the stored
-// response if the Idempotency-Key was used before, else the change.
-func planChange(ctx context.Context, r GameReader, before *Game, u *GameUpdate) (GameChange, *Response, error) {
-	if u.Authorize != nil {
-		if err := u.Authorize(before); err != nil {
-			return GameChange{}, nil, err
-		}
-	}
-	if u.Idem != nil {
-		stored, found, err := r.StoredResponse(ctx, *u.Idem)
-		if err != nil {
-			return GameChange{}, nil, err
-		}
-		if found {
-			return GameChange{}, &stored, nil
-		}
-	}
-	c, err := u.Compute(*before)
-	return c, nil, err
-}
-
-// applyChange writes a planned change and, for an idempotent request, its
-// response.
-func applyChange(ctx context.Context, tx *Tx, before *Game, c *GameChange, u *GameUpdate) error {
-	if err := tx.UpdateGame(ctx, before, c, u.Now); err != nil {
-		return err
-	}
-	if u.Idem == nil {
-		return nil
-	}
-	return tx.StoreResponse(ctx, *u.Idem, c.Response, u.Now)
-}
-
 // Tx is a unit of work as the use cases see it: the store's, with every
-// notice it queues passed through the mail policy first. Its InsertGame,
-// UpdateGame, AddNotice and AddLoginToken take what a change causes and
-// hand the store only the mail the policy admits, or refuse the change.
+// notice it queues passed through the mail policy first. Its AddNotice (and
+// the aggregates' writes, through Admit) take what a change causes and hand
+// the store only the mail the policy admits, or refuse the change.
 type Tx struct {
 	StoreTx
 	mail admission
@@ -298,35 +104,12 @@ func NewTx(st StoreTx, p *MailPolicy) *Tx {
 	return &Tx{StoreTx: st, mail: admission{policy: p, facts: st}}
 }
 
-// transact runs fn as one unit of work of the Service's store, under its
-// mail policy (see Store.Transact).
-func (s *Service) transact(ctx context.Context, fn func(*Tx) error) error {
-	return s.store.Transact(ctx, func(st StoreTx) error { return fn(NewTx(st, s.mail)) })
-}
-
-// updateGame is UpdateGame under the Service's mail policy.
-func (s *Service) updateGame(ctx context.Context, u GameUpdate) (Response, bool, error) {
-	return UpdateGame(ctx, s.store, s.mail, u)
-}
-
-// InsertGame stores a new game, and the mail of its notices that the policy
-// admits (cause says who caused them).
-func (t *Tx) InsertGame(ctx context.Context, c *Created, cause Cause, now time.Time) error {
-	mail, err := t.mail.admit(ctx, c.Notices, c.Game.Recipient, "", cause, now)
-	if err != nil {
-		return err
-	}
-	return t.StoreTx.InsertGame(ctx, c, mail, now)
-}
-
-// UpdateGame stores a change to before (see StoreTx.UpdateGame), and the
-// mail of its notices that the policy admits.
-func (t *Tx) UpdateGame(ctx context.Context, before *Game, c *GameChange, now time.Time) error {
-	mail, err := t.mail.admit(ctx, c.Notices, c.Game.Recipient, "", c.Cause, now)
-	if err != nil {
-		return err
-	}
-	return t.StoreTx.UpdateGame(ctx, before, c, mail, now)
+// Admit passes the notices a change causes through the mail policy: the
+// mail of them it admits, to the address to gives each, in locale ("" for
+// the recipient's own), or the refusal of the change (cause says who
+// caused it). The aggregates hand their store what it admits.
+func (t *Tx) Admit(ctx context.Context, notices []Notice, to func(Notice) string, locale string, cause Cause, now time.Time) ([]Mail, error) {
+	return t.mail.admit(ctx, notices, to, locale, cause, now)
 }
 
 // AddNotice writes the event of a notice that belongs to no game and
@@ -337,12 +120,6 @@ func (t *Tx) AddNotice(ctx context.Context, n Notice, locale string, c Cause, no
 		return err
 	}
 	return t.StoreTx.AddNotice(ctx, n, mail, now)
-}
-
-// AddLoginToken stores a login token and queues the email that carries it
-// (see loginMail).
-func (t *Tx) AddLoginToken(ctx context.Context, lt LoginToken, now time.Time) error {
-	return t.StoreTx.AddLoginToken(ctx, lt, loginMail(lt.Email, lt.Locale), now)
 }
 
 // RefuseSuppressed refuses addresses that a caller typed (an entrant, a

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo/repotest"
 	"github.com/lesspost/lesspost/repo/sqlite"
@@ -24,26 +25,26 @@ func timedMail(t *testing.T, locale string) (db *sqlite.DB, gameID string, msgs 
 	}
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
 		t.Fatal(err)
 	}
 	login, _ := db.DueMail(ctx, now, 1)
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}},
-		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map(),
+	g, err := serviceAt(db, now).CreateGame(ctx, games.NewGameSpec{
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}},
+		Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map(),
 	}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Hour)
-	_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-		Compute: func(g domain.Game) (sqlite.Change, error) {
+	_, _, err = games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now,
+		Compute: func(g games.Game) (sqlite.Change, error) {
 			c := g.ToMove()
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 0, "e5e4:e4d4:d4c4", now)
+			sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &c}, 0, "e5e4:e4d4:d4c4", now)
 			return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		}})
 	if err != nil {
@@ -96,10 +97,10 @@ func TestObsoleteReminderIsDropped(t *testing.T) {
 	ctx := t.Context()
 	db, gameID, _ := timedMail(t, "en")
 	now := time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC)
-	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: gameID, Now: now,
-		Compute: func(g domain.Game) (sqlite.Change, error) {
+	_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: gameID, Now: now,
+		Compute: func(g games.Game) (sqlite.Change, error) {
 			c := g.ToMove()
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, 1, "a1a3:a3a4:a2a3", now)
+			sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &c}, 1, "a1a3:a3a4:a2a3", now)
 			return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		}})
 	if err != nil {

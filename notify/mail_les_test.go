@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/internal/vectors"
 )
@@ -32,10 +33,10 @@ func lesEngine(t *testing.T, gc vectors.LesGameCase, plies int) *les.Engine {
 // lesMailOf is the mail of a game of Les between Ann (the setter) and Bob
 // (the chooser), for Ann, in a locale.
 func lesMailOf(g *les.Engine, locale string) *lesMail {
-	v := &gameView{game: domain.Game{Seats: []domain.Seat{
-		{Color: "setter", Player: domain.Player{Name: "Ann", Email: "ann@example.org"}},
-		{Color: "chooser", Player: domain.Player{Name: "Bob", Email: "bob@example.org"}}}},
-		seat: domain.Seat{Color: "setter", Player: domain.Player{Name: "Ann", Locale: locale}}}
+	v := &gameView{game: games.Game{Seats: []games.Seat{
+		{Color: "setter", Player: games.Player{Name: "Ann", Email: "ann@example.org"}},
+		{Color: "chooser", Player: games.Player{Name: "Bob", Email: "bob@example.org"}}}},
+		seat: games.Seat{Color: "setter", Player: games.Player{Name: "Ann", Locale: locale}}}
 	return &lesMail{gameView: v, lp: lesPhrasesFor(locale), eng: g}
 }
 
@@ -138,13 +139,13 @@ func TestLesResultText(t *testing.T) {
 
 // storedTurns are the first plies of a game as the store keeps them:
 // numbered from 1, by seat, in notation.
-func storedTurns(t *testing.T, gc vectors.LesGameCase, plies int) []domain.StoredTurn {
+func storedTurns(t *testing.T, gc vectors.LesGameCase, plies int) []games.StoredTurn {
 	t.Helper()
 	all := append([]string{gc.Setup, gc.Choice}, gc.Turns...)[:plies]
 	g := lesEngine(t, gc, 0)
-	out := make([]domain.StoredTurn, len(all))
+	out := make([]games.StoredTurn, len(all))
 	for k, text := range all {
-		out[k] = domain.StoredTurn{Ply: k + 1, Color: g.ToMove(), Notation: text}
+		out[k] = games.StoredTurn{Ply: k + 1, Color: g.ToMove(), Notation: text}
 		if _, err := g.PlayPly(text); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -169,7 +170,7 @@ func (v *lessMail) teamLine(p *phrases) []block {
 	if err != nil {
 		return nil
 	}
-	named := func(s domain.Seat) string { return s.Name + " (" + p.color(s.Color) + ")" }
+	named := func(s games.Seat) string { return s.Name + " (" + p.color(s.Color) + ")" }
 	var partner string
 	var others []string
 	for _, s := range v.game.Seats {
@@ -266,7 +267,7 @@ func resultText(p *phrases, r less.Result, size int, withdrew bool) string {
 }
 
 // replay plays turns from start: the position after them, and the counts.
-func replay(start less.Position, turns []domain.StoredTurn) (less.Position, [4]int, error) {
+func replay(start less.Position, turns []games.StoredTurn) (less.Position, [4]int, error) {
 	pos := start
 	var counts [4]int
 	for _, t := range turns {
@@ -289,7 +290,7 @@ func replay(start less.Position, turns []domain.StoredTurn) (less.Position, [4]i
 }
 
 // playedFrom reads a stored turn of Less.
-func playedFrom(t domain.StoredTurn) (less.Played, error) {
+func playedFrom(t games.StoredTurn) (less.Played, error) {
 	p, err := less.PlayedFrom(t.Played())
 	if err != nil {
 		return less.Played{}, fmt.Errorf("turn %d: %w: %w", t.Ply, domain.ErrStoredData, err)

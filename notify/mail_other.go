@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
@@ -16,7 +16,7 @@ import (
 type otherMail struct {
 	*gameView
 	rules ruleset.Game // the game as of the notice
-	since []domain.StoredTurn
+	since []games.StoredTurn
 	last  string // the ply the board marks
 }
 
@@ -27,7 +27,7 @@ func newOtherMail(v *gameView, rec record) (gameMail, error) {
 	}
 	m := &otherMail{gameView: v, rules: v.game.Rules}
 	if !rec.tail {
-		replayed, _, err := domain.Replay(v.game.Rules, history, len(history))
+		replayed, _, err := games.Replay(v.game.Rules, history, len(history))
 		if err != nil {
 			return nil, err
 		}

@@ -14,9 +14,12 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
 
@@ -64,10 +67,16 @@ type MailLinks interface {
 	ReplyAddress(gameID, color string, ply int) (string, error)
 }
 
+// Records reads what an email shows: a game, its turns and its tournament.
+type Records interface {
+	games.GameRecords
+	Tournament(ctx context.Context, id string) (tournaments.Tournament, error)
+}
+
 // Renderer turns an outbox row into a message. Game emails show the game as
 // it was at the ply the notice is about, even if it has moved on since.
 type Renderer struct {
-	Store domain.GameRecords
+	Store Records
 	Links MailLinks
 	// Host is the domain part of Message-IDs, e.g. less.example.
 	Host string
@@ -98,7 +107,7 @@ func (r *Renderer) Render(ctx context.Context, m domain.OutboxMail) (Message, er
 		d := doc{blocks: []block{
 			{text: p.LoginIntro},
 			{link: &link{url: r.Links.LoginURL(m.Secret), button: p.LoginButton}},
-			{text: say(p.LoginCode, map[string]any{"Code": domain.FormatLoginCode(domain.LoginCode(m.Secret))})},
+			{text: say(p.LoginCode, map[string]any{"Code": accounts.FormatLoginCode(accounts.LoginCode(m.Secret))})},
 			{text: p.LoginIgnore},
 		}}
 		if err := r.neverEmail(&d, p, m.Email); err != nil {
@@ -219,8 +228,8 @@ func shortID(id string) string {
 // gameView is a game as an email shows it: what every game's emails say
 // alike. What depends on the rules is its gameMail.
 type gameView struct {
-	game    domain.Game
-	seat    domain.Seat
+	game    games.Game
+	seat    games.Seat
 	moveURL string
 	watch   string
 	// rules is the game's rules page in the reader's language, and goal
@@ -228,7 +237,7 @@ type gameView struct {
 	rules, goal string
 	notice      domain.Notice
 	// tournament is the game's tournament, for a tournament game.
-	tournament *domain.Tournament
+	tournament *tournaments.Tournament
 	when       readerTime // the reader's clock
 }
 
@@ -263,7 +272,7 @@ var mailBuilders = map[string]func(v *gameView, rec record) (gameMail, error){
 // record is the stored turns a game email is built from, up to the
 // notice's ply.
 type record struct {
-	turns []domain.StoredTurn
+	turns []games.StoredTurn
 	// tail says that turns are only the end of the record, from the
 	// recipient's last turn on at least, and that the stored game is as
 	// of the notice: its state is the position the email shows. Else
@@ -275,7 +284,7 @@ type record struct {
 // as it is (the usual case: sent right after its turn) shows the stored
 // game and needs only the turns since the recipient's last, at the end of
 // the record; a late one replays the record to the notice's ply.
-func (r *Renderer) readRecord(ctx context.Context, g *domain.Game, n domain.Notice) (record, error) {
+func (r *Renderer) readRecord(ctx context.Context, g *games.Game, n domain.Notice) (record, error) {
 	if n.Ply == g.Ply() && !r.replayAll {
 		// Every seat plays once a round, but in Les the chooser who takes
 		// Black plays twice running: a round and one turn hold the
@@ -299,14 +308,14 @@ func (r *Renderer) readRecord(ctx context.Context, g *domain.Game, n domain.Noti
 }
 
 // upTo is the turns up to ply, of turns in ply order.
-func upTo(turns []domain.StoredTurn, ply int) []domain.StoredTurn {
-	i, _ := slices.BinarySearchFunc(turns, ply+1, func(t domain.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
+func upTo(turns []games.StoredTurn, ply int) []games.StoredTurn {
+	i, _ := slices.BinarySearchFunc(turns, ply+1, func(t games.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
 	return turns[:i]
 }
 
 // sinceLast is the turns played after the last of a seat's: the news for
 // its player. All of them if he has not played.
-func sinceLast(turns []domain.StoredTurn, color string) []domain.StoredTurn {
+func sinceLast(turns []games.StoredTurn, color string) []games.StoredTurn {
 	for i := len(turns) - 1; i >= 0; i-- {
 		if turns[i].Color == color {
 			return turns[i+1:]
@@ -398,7 +407,7 @@ func (v *gameView) watchLink(p *phrases) block {
 }
 
 // round is the tournament round of a tournament game, or nil.
-func (v *gameView) round() *domain.Round {
+func (v *gameView) round() *tournaments.Round {
 	if v.tournament == nil {
 		return nil
 	}
@@ -506,7 +515,7 @@ func (v *gameView) deadlineBlock(p *phrases) []block {
 func (v *gameView) reminderText(p *phrases) string {
 	d, _ := v.deadline()
 	timeout := p.TimeoutLoses
-	if v.game.Clock.Control.Timeout == domain.TimeoutPass {
+	if v.game.Clock.Control.Timeout == games.TimeoutPass {
 		timeout = p.TimeoutPasses
 	}
 	return say(p.Reminder, map[string]any{"Deadline": v.when.format(d), "Timeout": timeout})
@@ -518,7 +527,7 @@ func (v *gameView) newLink(p *phrases) doc {
 
 // withdrawnOpponent is the opponent entrant was paired with in a round,
 // if that opponent had withdrawn (so the pairing was forfeited to entrant).
-func withdrawnOpponent(t *domain.Tournament, round, entrant int) (int, bool) {
+func withdrawnOpponent(t *tournaments.Tournament, round, entrant int) (int, bool) {
 	for _, r := range t.Rounds {
 		if r.Number != round {
 			continue

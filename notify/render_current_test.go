@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
@@ -23,14 +24,14 @@ import (
 type mailGame struct {
 	tb  testing.TB
 	db  *sqlite.DB
-	svc *domain.Service
+	svc *games.Service
 	now time.Time
-	g   domain.Game
+	g   games.Game
 }
 
 // newMailGame creates a game on a fresh database; id is its id, "" for a
 // random one.
-func newMailGame(tb testing.TB, spec domain.NewGameSpec, id string) *mailGame {
+func newMailGame(tb testing.TB, spec games.NewGameSpec, id string) *mailGame {
 	tb.Helper()
 	ctx := tb.Context()
 	db, err := sqlite.Open(ctx, repotest.Path(tb))
@@ -47,11 +48,11 @@ func newMailGame(tb testing.TB, spec domain.NewGameSpec, id string) *mailGame {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := domain.ServiceConfig{Store: db, Now: func() time.Time { return mg.now }}
+	cfg := games.Config{Store: db, Now: func() time.Time { return mg.now }}
 	if id != "" {
 		cfg.NewID = func(string) string { return id }
 	}
-	mg.svc = domain.NewService(cfg)
+	mg.svc = games.NewService(cfg)
 	if mg.g, err = mg.svc.CreateGame(ctx, spec, creator.ID); err != nil {
 		tb.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func newMailGame(tb testing.TB, spec domain.NewGameSpec, id string) *mailGame {
 }
 
 // players are n players, with a locale each.
-func players(n int) []domain.Player {
-	all := []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: "en"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"},
+func players(n int) []games.Player {
+	all := []games.Player{{Name: "Ann", Email: "ann@example.org", Locale: "en"}, {Name: "Bob", Email: "bob@example.org", Locale: "fr"},
 		{Name: "Cat", Email: "cat@example.org", Locale: "de"}, {Name: "Dan", Email: "dan@example.org", Locale: "it"}}
 	return all[:n]
 }
@@ -75,13 +76,13 @@ func (mg *mailGame) reread() {
 }
 
 // mover is the request of the mover's seat, by its link.
-func (mg *mailGame) mover() domain.GameRequest {
+func (mg *mailGame) mover() games.GameRequest {
 	c := mg.g.ToMove()
 	s, _ := mg.g.Seat(c)
-	return domain.GameRequest{GameID: mg.g.ID, By: domain.Credentials{GameID: mg.g.ID, Seat: &c, LinkVersion: s.TokenVersion}}
+	return games.GameRequest{GameID: mg.g.ID, By: games.Credentials{GameID: mg.g.ID, Seat: &c, LinkVersion: s.TokenVersion}}
 }
 
-func created(domain.Actor, *domain.Game, *domain.Submitted, time.Time) (domain.Response, error) {
+func created(games.Actor, *games.Game, *games.Submitted, time.Time) (domain.Response, error) {
 	return domain.Response{Status: 201}, nil
 }
 
@@ -139,7 +140,7 @@ func (mg *mailGame) due() []domain.OutboxMail {
 // case): the position and counts of the game as stored, and the turns
 // since the recipient's last.
 func BenchmarkRenderCurrentMail(b *testing.B) {
-	mg := newMailGame(b, domain.NewGameSpec{Players: players(2),
+	mg := newMailGame(b, games.NewGameSpec{Players: players(2),
 		Params: less.Params{Walls: strings.Repeat("0", 60), MaxTurns: new(60)}.Map()}, "")
 	for range 100 {
 		mg.playLess()
@@ -167,12 +168,12 @@ type countingRecords struct {
 	whole, tails int
 }
 
-func (c *countingRecords) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+func (c *countingRecords) Turns(ctx context.Context, id string) ([]games.StoredTurn, error) {
 	c.whole++
 	return c.DB.Turns(ctx, id)
 }
 
-func (c *countingRecords) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+func (c *countingRecords) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	c.tails++
 	return c.DB.TurnsFrom(ctx, id, ply)
 }
@@ -217,7 +218,7 @@ func (mg *mailGame) bothWays(t *testing.T, seen map[int64]bool, again bool) (cur
 // and for four (auto passes, passes on time, a team complete from the
 // start), of Les, at every ply, ended in every way.
 func TestRenderCurrentAsReplayed(t *testing.T) {
-	perTurn := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
+	perTurn := games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
 	sq := func(names ...string) []less.Square {
 		var out []less.Square
 		for _, n := range names {
@@ -259,13 +260,13 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		spec func() domain.NewGameSpec
+		spec func() games.NewGameSpec
 		// play plays the game on, calling check after every change.
 		play func(mg *mailGame, check func())
 	}{
-		{"less: two players to the end, reminded, a link renewed", func() domain.NewGameSpec {
+		{"less: two players to the end, reminded, a link renewed", func() games.NewGameSpec {
 			p, _ := lessVector(lessLong)
-			return domain.NewGameSpec{Players: players(2), Params: p.Map(), Time: perTurn}
+			return games.NewGameSpec{Players: players(2), Params: p.Map(), Time: perTurn}
 		}, func(mg *mailGame, check func()) {
 			_, turns := lessVector(lessLong)
 			for i, text := range turns {
@@ -284,9 +285,9 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 				check()
 			}
 		}},
-		{"less: two players, a draw", func() domain.NewGameSpec {
+		{"less: two players, a draw", func() games.NewGameSpec {
 			p, _ := lessVector(lessDraw)
-			return domain.NewGameSpec{Players: players(2), Params: p.Map()}
+			return games.NewGameSpec{Players: players(2), Params: p.Map()}
 		}, func(mg *mailGame, check func()) {
 			_, turns := lessVector(lessDraw)
 			for _, text := range turns {
@@ -294,9 +295,9 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 				check()
 			}
 		}},
-		{"less: two players, resigned", func() domain.NewGameSpec {
+		{"less: two players, resigned", func() games.NewGameSpec {
 			p, _ := lessVector(lessSome)
-			return domain.NewGameSpec{Players: players(2), Params: p.Map(), Time: perTurn}
+			return games.NewGameSpec{Players: players(2), Params: p.Map(), Time: perTurn}
 		}, func(mg *mailGame, check func()) {
 			_, turns := lessVector(lessSome)
 			for _, text := range turns[:7] {
@@ -305,9 +306,9 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 			}
 			mg.resign()
 		}},
-		{"less: two players, lost on time", func() domain.NewGameSpec {
+		{"less: two players, lost on time", func() games.NewGameSpec {
 			p, _ := lessVector(lessSome)
-			return domain.NewGameSpec{Players: players(2), Params: p.Map(), Time: perTurn}
+			return games.NewGameSpec{Players: players(2), Params: p.Map(), Time: perTurn}
 		}, func(mg *mailGame, check func()) {
 			_, turns := lessVector(lessSome)
 			for _, text := range turns[:6] {
@@ -316,8 +317,8 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 			}
 			mg.tick(mg.g.Clock.Deadline)
 		}},
-		{"less: four players, passes on time", func() domain.NewGameSpec {
-			return domain.NewGameSpec{Players: players(4), Time: perTurn,
+		{"less: four players, passes on time", func() games.NewGameSpec {
+			return games.NewGameSpec{Players: players(4), Time: perTurn,
 				Params: less.Params{Walls: strings.Repeat("0", 112), MaxTurns: new(6)}.Map()}
 		}, func(mg *mailGame, check func()) {
 			for i := 0; !mg.g.Over(); i++ {
@@ -329,8 +330,8 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 				check()
 			}
 		}},
-		{"less: four players, a team complete from the start", func() domain.NewGameSpec {
-			return domain.NewGameSpec{Players: players(4), Time: perTurn,
+		{"less: four players, a team complete from the start", func() games.NewGameSpec {
+			return games.NewGameSpec{Players: players(4), Time: perTurn,
 				Params: less.Params{Walls: strings.Repeat("0", 112), MaxTurns: new(8), Setup: &less.Setup{Pieces: map[less.Color][]less.Square{
 					less.White:  sq("a1", "a2", "b1", "b2"),
 					less.Yellow: sq("a7", "a8", "b7", "b8"),
@@ -347,9 +348,9 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 				check()
 			}
 		}},
-		{"les: to the end", func() domain.NewGameSpec {
+		{"les: to the end", func() games.NewGameSpec {
 			p, _ := lesVector(lesSmall)
-			return domain.NewGameSpec{Ruleset: les.RulesetName, Players: players(2), Params: p}
+			return games.NewGameSpec{Ruleset: les.RulesetName, Players: players(2), Params: p}
 		}, func(mg *mailGame, check func()) {
 			_, plies := lesVector(lesSmall)
 			for _, text := range plies {
@@ -357,9 +358,9 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 				check()
 			}
 		}},
-		{"les: the chooser takes Black and moves at once, reminded, then resigns", func() domain.NewGameSpec {
+		{"les: the chooser takes Black and moves at once, reminded, then resigns", func() games.NewGameSpec {
 			p, _ := lesVector(lesBlack)
-			return domain.NewGameSpec{Ruleset: les.RulesetName, Players: players(2), Params: p, Time: perTurn}
+			return games.NewGameSpec{Ruleset: les.RulesetName, Players: players(2), Params: p, Time: perTurn}
 		}, func(mg *mailGame, check func()) {
 			_, plies := lesVector(lesBlack)
 			for i, text := range plies[:8] {
@@ -372,9 +373,9 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 			}
 			mg.resign()
 		}},
-		{"les: lost on time", func() domain.NewGameSpec {
+		{"les: lost on time", func() games.NewGameSpec {
 			p, _ := lesVector(lesSome)
-			return domain.NewGameSpec{Ruleset: les.RulesetName, Players: players(2), Params: p, Time: perTurn}
+			return games.NewGameSpec{Ruleset: les.RulesetName, Players: players(2), Params: p, Time: perTurn}
 		}, func(mg *mailGame, check func()) {
 			_, plies := lesVector(lesSome)
 			for _, text := range plies[:4] {
@@ -409,10 +410,10 @@ func TestRenderCurrentAsReplayed(t *testing.T) {
 // does not match its games would.
 type tamperedRecords struct {
 	*sqlite.DB
-	tamper func([]domain.StoredTurn) []domain.StoredTurn
+	tamper func([]games.StoredTurn) []games.StoredTurn
 }
 
-func (s tamperedRecords) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+func (s tamperedRecords) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	turns, err := s.DB.TurnsFrom(ctx, id, ply)
 	return s.tamper(turns), err
 }
@@ -421,15 +422,15 @@ func (s tamperedRecords) TurnsFrom(ctx context.Context, id string, ply int) ([]d
 // and the whole record when those do not hold the recipient's last turn
 // up to the notice; a late email reads the whole record up to its ply.
 func TestRenderRecord(t *testing.T) {
-	mg := newMailGame(t, domain.NewGameSpec{Players: players(2), Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, "")
+	mg := newMailGame(t, games.NewGameSpec{Players: players(2), Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, "")
 	for range 6 {
 		mg.playLess()
 	}
-	later := domain.StoredTurn{Ply: 7, Color: "white", Notation: "a1a2"}
-	same := func(turns []domain.StoredTurn) []domain.StoredTurn { return turns }
+	later := games.StoredTurn{Ply: 7, Color: "white", Notation: "a1a2"}
+	same := func(turns []games.StoredTurn) []games.StoredTurn { return turns }
 	tests := []struct {
 		name      string
-		tamper    func([]domain.StoredTurn) []domain.StoredTurn
+		tamper    func([]games.StoredTurn) []games.StoredTurn
 		replayAll bool
 		ply       int
 		color     string
@@ -438,11 +439,11 @@ func TestRenderRecord(t *testing.T) {
 	}{
 		{"as stored", same, false, 6, "white", true, []int{4, 5, 6}},
 		{"to the other seat", same, false, 6, "black", true, []int{4, 5, 6}},
-		{"a turn played since", func(turns []domain.StoredTurn) []domain.StoredTurn { return append(turns, later) },
+		{"a turn played since", func(turns []games.StoredTurn) []games.StoredTurn { return append(turns, later) },
 			false, 6, "white", true, []int{4, 5, 6}},
-		{"a turn missing", func(turns []domain.StoredTurn) []domain.StoredTurn { return slices.Delete(turns, 1, 2) },
+		{"a turn missing", func(turns []games.StoredTurn) []games.StoredTurn { return slices.Delete(turns, 1, 2) },
 			false, 6, "white", false, []int{1, 2, 3, 4, 5, 6}},
-		{"the recipient not among them", func(turns []domain.StoredTurn) []domain.StoredTurn {
+		{"the recipient not among them", func(turns []games.StoredTurn) []games.StoredTurn {
 			for i := range turns {
 				turns[i].Color = "black"
 			}

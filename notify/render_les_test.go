@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/repo/sqlite"
@@ -25,11 +26,11 @@ const lesGameID = "g_abcdefghij"
 // gc, Ann setting up and Bob choosing, 3 days a turn.
 func newLesGame(t *testing.T, locale string, gc vectors.LesGameCase) *mailGame {
 	t.Helper()
-	return newMailGame(t, domain.NewGameSpec{Ruleset: les.RulesetName,
+	return newMailGame(t, games.NewGameSpec{Ruleset: les.RulesetName,
 		Params: map[string]string{les.ParamSize: strconv.Itoa(gc.Size)},
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale},
 			{Name: "Bob", Email: "bob@example.org", Locale: locale}},
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}}, lesGameID)
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}}, lesGameID)
 }
 
 // lesMailItem is a rendered email with the notice it is about.
@@ -98,7 +99,7 @@ func lesMailbook(t *testing.T, locale string) map[string]Message {
 		deliver()
 	}
 	setter := "setter"
-	if err := lg.svc.RotateSeat(t.Context(), lg.g.ID, domain.Credentials{GameID: lg.g.ID, Seat: &setter, LinkVersion: 1}, setter); err != nil {
+	if err := lg.svc.RotateSeat(t.Context(), lg.g.ID, games.Credentials{GameID: lg.g.ID, Seat: &setter, LinkVersion: 1}, setter); err != nil {
 		t.Fatal(err)
 	}
 	deliver()

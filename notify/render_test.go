@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo/repotest"
 	"github.com/lesspost/lesspost/repo/sqlite"
@@ -89,37 +90,37 @@ func mailbook(t *testing.T, locale string) []Message {
 	vector := lessGame(t, "game0")
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	// The organiser signs in (the first email: a login link), then creates the game.
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", locale); err != nil {
 		t.Fatal(err)
 	}
 	login, err := db.DueMail(ctx, now, 1)
 	if err != nil || len(login) != 1 {
 		t.Fatalf("login mail: %v %v", login, err)
 	}
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}}, Params: less.Params{Walls: vector.Walls}.Map(),
+	g, err := serviceAt(db, now).CreateGame(ctx, games.NewGameSpec{
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}}, Params: less.Params{Walls: vector.Walls}.Map(),
 	}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, text := range vector.Turns {
-		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-			Compute: func(g domain.Game) (sqlite.Change, error) {
+		_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now,
+			Compute: func(g games.Game) (sqlite.Change, error) {
 				c := g.ToMove()
-				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
+				sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &c}, g.Ply(), text, now)
 				return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			}})
 		if err != nil {
 			t.Fatalf("turn %q: %v", text, err)
 		}
 	}
-	_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-		Compute: func(g domain.Game) (sqlite.Change, error) {
-			ng, n, err := domain.RotateSeat(g, domain.Actor{UserID: grant.Session.User.ID}, "black", now)
+	_, _, err = games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now,
+		Compute: func(g games.Game) (sqlite.Change, error) {
+			ng, n, err := games.RotateSeat(g, games.Actor{UserID: grant.Session.User.ID}, "black", now)
 			return sqlite.Change{Game: ng, Notices: []domain.Notice{n}}, err
 		}})
 	if err != nil {
@@ -330,22 +331,22 @@ func TestFourPlayerMailsNameTheTeams(t *testing.T) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	login, err := db.DueMail(ctx, now, 1)
 	if err != nil || len(login) != 1 {
 		t.Fatalf("login mail: %v %v", login, err)
 	}
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var players []domain.Player
+	var players []games.Player
 	for _, name := range []string{"Yan", "Bea", "Wim", "Rae"} {
-		players = append(players, domain.Player{Name: name, Email: strings.ToLower(name) + "@example.org", Locale: "en"})
+		players = append(players, games.Player{Name: name, Email: strings.ToLower(name) + "@example.org", Locale: "en"})
 	}
-	if _, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{Players: players}, grant.Session.User.ID); err != nil {
+	if _, err := serviceAt(db, now).CreateGame(ctx, games.NewGameSpec{Players: players}, grant.Session.User.ID); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(ctx, now, 100)

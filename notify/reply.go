@@ -2,6 +2,7 @@ package notify
 
 import (
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // replyTo gives the email of a ply to the seat to move its reply address
@@ -49,11 +50,11 @@ func (v *gameView) replyAnswer(p *phrases, mail gameMail) doc {
 	switch {
 	case v.notice.Kind == domain.NoticeReplyAccepted:
 		intro.text = say(p.ReplyAccepted, data)
-	case detail.Reason == domain.ReplyNotSeatAddress:
+	case detail.Reason == games.ReplyNotSeatAddress:
 		intro.text = say(p.ReplyStranger, data)
-	case detail.Reason == domain.ReplyEarlierTurn:
+	case detail.Reason == games.ReplyEarlierTurn:
 		intro.text = p.ReplyEarlier
-	case detail.Reason == domain.ReplyNoTurn:
+	case detail.Reason == games.ReplyNoTurn:
 		intro = block{text: p.ReplyNoTurn, list: detail.Lines}
 	case detail.Reason == domain.CodeIllegalTurn:
 		intro.text = say(p.ReplyIllegal, data)
@@ -61,13 +62,13 @@ func (v *gameView) replyAnswer(p *phrases, mail gameMail) doc {
 		intro.text = p.ReplyNotYourTurn
 	case detail.Reason == domain.CodeGameOver:
 		intro.text = p.ReplyGameOver
-	case detail.Reason == domain.ReplyRateLimited:
+	case detail.Reason == games.ReplyRateLimited:
 		intro.text = say(p.ReplyLimited, data)
-	case detail.Reason == domain.ReplyAuthFailed:
+	case detail.Reason == games.ReplyAuthFailed:
 		intro.text = p.ReplyForged
-	case detail.Reason == domain.ReplyMalformed:
+	case detail.Reason == games.ReplyMalformed:
 		intro.text = p.ReplyMalformed
-	case detail.Reason == domain.ReplyTooLarge:
+	case detail.Reason == games.ReplyTooLarge:
 		intro.text = p.ReplyTooLarge
 	default:
 		intro.text = say(p.ReplyOther, data)

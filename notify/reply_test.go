@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	ruleset2 "github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -24,18 +25,18 @@ func (replyingLinks) ReplyAddress(gameID, color string, ply int) (string, error)
 // replyMail is a game of ruleset between ann and bob in one locale, after
 // the replies given were played (as White or the setter), rendered: every
 // email the outbox holds, by kind and recipient ("your_turn bob").
-func replyMail(t *testing.T, ruleset, locale string, replies ...[]string) (domain.Game, map[string]Message) {
+func replyMail(t *testing.T, ruleset, locale string, replies ...[]string) (games.Game, map[string]Message) {
 	t.Helper()
-	rs := make([]domain.Reply, len(replies))
+	rs := make([]games.Reply, len(replies))
 	for i, lines := range replies {
 		rs[i].Lines = lines
 	}
-	return replyMailWith(t, domain.ReplyLimits{}, ruleset, locale, rs)
+	return replyMailWith(t, games.ReplyLimits{}, ruleset, locale, rs)
 }
 
 // replyMailWith is replyMail with limits, and replies from ann to the first
 // seat with anything else they say.
-func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale string, replies []domain.Reply) (domain.Game, map[string]Message) {
+func replyMailWith(t *testing.T, limits games.ReplyLimits, ruleset, locale string, replies []games.Reply) (games.Game, map[string]Message) {
 	t.Helper()
 	ctx := t.Context()
 	db, err := sqlite.Open(ctx, repotest.Path(t))
@@ -44,12 +45,12 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 	}
 	defer db.Close()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	svc := domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }, Replies: limits})
-	org, err := svc.ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour)
+	svc := games.NewService(games.Config{Store: db, Now: func() time.Time { return now }, Replies: limits})
+	org, err := accountsAt(db, now).ExchangeLogin(ctx, requestLogin(t, db, "org@example.org", now), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := domain.NewGameSpec{Ruleset: ruleset, Players: []domain.Player{
+	spec := games.NewGameSpec{Ruleset: ruleset, Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org", Locale: locale}, {Name: "Bob", Email: "bob@example.org", Locale: locale}}}
 	if ruleset == less.RulesetName {
 		spec.Params = less.Params{Walls: strings.Repeat("0", 60)}.Map()
@@ -90,7 +91,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 		now = now.Add(time.Minute)
 		reply.GameID, reply.Color, reply.From, reply.MessageID = g.ID, first, "ann@example.org", fmt.Sprint("m", i)
 		res, err := svc.PlayByReply(ctx, reply)
-		if err != nil || res.Status == domain.ReplyIgnored {
+		if err != nil || res.Status == games.ReplyIgnored {
 			t.Fatalf("reply %+v: %+v, %v", reply, res, err)
 		}
 		render()
@@ -104,7 +105,7 @@ func replyMailWith(t *testing.T, limits domain.ReplyLimits, ruleset, locale stri
 // requestLogin asks for a login link and returns its token.
 func requestLogin(t *testing.T, db *sqlite.DB, email string, now time.Time) string {
 	t.Helper()
-	if err := serviceAt(db, now).RequestLogin(t.Context(), email, "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(t.Context(), now, 100)
@@ -202,15 +203,15 @@ func TestReplyMailRefusals(t *testing.T) {
 	for _, locale := range domain.Locales {
 		t.Run(locale, func(t *testing.T) {
 			p := phrasesFor(locale)
-			limits := domain.ReplyLimits{Seat: domain.ReplyRate{N: 1, Per: time.Hour}}
-			g, mail := replyMailWith(t, limits, less.RulesetName, locale, []domain.Reply{
-				{Lines: []string{"hello"}}, {Lines: []string{"hello again"}}, {Unread: domain.ReplyAuthFailed},
-				{Unread: domain.ReplyMalformed}, {Unread: domain.ReplyTooLarge}})
+			limits := games.ReplyLimits{Seat: games.ReplyRate{N: 1, Per: time.Hour}}
+			g, mail := replyMailWith(t, limits, less.RulesetName, locale, []games.Reply{
+				{Lines: []string{"hello"}}, {Lines: []string{"hello again"}}, {Unread: games.ReplyAuthFailed},
+				{Unread: games.ReplyMalformed}, {Unread: games.ReplyTooLarge}})
 			for reason, want := range map[string]string{
-				domain.ReplyRateLimited: say(p.ReplyLimited, map[string]any{"Minutes": 59}),
-				domain.ReplyAuthFailed:  p.ReplyForged,
-				domain.ReplyMalformed:   p.ReplyMalformed,
-				domain.ReplyTooLarge:    p.ReplyTooLarge,
+				games.ReplyRateLimited: say(p.ReplyLimited, map[string]any{"Minutes": 59}),
+				games.ReplyAuthFailed:  p.ReplyForged,
+				games.ReplyMalformed:   p.ReplyMalformed,
+				games.ReplyTooLarge:    p.ReplyTooLarge,
 			} {
 				m, ok := mail["reply_refused ann "+reason]
 				if !ok {
@@ -235,7 +236,7 @@ func TestReplyMailRefusals(t *testing.T) {
 
 // checkExample checks that an email says how to reply, with an example
 // that is a legal ply of rules (the game as the email shows it).
-func checkExample(t *testing.T, m Message, p *phrases, rules domain.Rules) {
+func checkExample(t *testing.T, m Message, p *phrases, rules games.Rules) {
 	t.Helper()
 	before, after, ok := strings.Cut(p.ReplyHow, "{{.Example}}")
 	if !ok {
@@ -255,7 +256,7 @@ func checkExample(t *testing.T, m Message, p *phrases, rules domain.Rules) {
 }
 
 // startOf is a game of ruleset as replyMail starts it.
-func startOf(t *testing.T, ruleset string) domain.Rules {
+func startOf(t *testing.T, ruleset string) games.Rules {
 	t.Helper()
 	o := ruleset2.Options{Players: 2}
 	if ruleset == less.RulesetName {

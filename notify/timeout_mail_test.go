@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -25,23 +25,23 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "org@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	login, _ := db.DueMail(ctx, now, 1)
-	grant, err := serviceAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
+	grant, err := accountsAt(db, now).ExchangeLogin(ctx, login[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Yves", Email: "yves@example.org"}, {Name: "Bea", Email: "bea@example.org"},
+	g, err := serviceAt(db, now).CreateGame(ctx, games.NewGameSpec{
+		Players: []games.Player{{Name: "Yves", Email: "yves@example.org"}, {Name: "Bea", Email: "bea@example.org"},
 			{Name: "Wim", Email: "wim@example.org"}, {Name: "Rut", Email: "rut@example.org"}},
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 112)}.Map(),
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 112)}.Map(),
 	}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Clock.Control.Timeout != domain.TimeoutPass {
+	if g.Clock.Control.Timeout != games.TimeoutPass {
 		t.Fatalf("time-out policy %q", g.Clock.Control.Timeout)
 	}
 
@@ -60,11 +60,11 @@ func TestMailAfterTimeOutPass(t *testing.T) {
 	}
 	play := func() {
 		t.Helper()
-		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-			Compute: func(g domain.Game) (sqlite.Change, error) {
+		_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now,
+			Compute: func(g games.Game) (sqlite.Change, error) {
 				c := g.ToMove()
 				turn, _ := g.Rules.Example()
-				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, now)
+				sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &c}, g.Ply(), turn, now)
 				return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			}})
 		if err != nil {

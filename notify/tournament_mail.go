@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The mail of running a tournament: a round's results and the standings,
@@ -16,7 +18,7 @@ import (
 // tournamentOf reads tournament id for mail m. A quiet mail (see
 // domain.MailPolicy) reads it without the organiser's and the players' own
 // words: no reasons in its log, and teams named by their members.
-func (r *Renderer) tournamentOf(ctx context.Context, m domain.OutboxMail, id string) (domain.Tournament, error) {
+func (r *Renderer) tournamentOf(ctx context.Context, m domain.OutboxMail, id string) (tournaments.Tournament, error) {
 	t, err := r.Store.Tournament(ctx, id)
 	if err != nil || !m.Quiet {
 		return t, err
@@ -53,7 +55,7 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 		footer = say(tp.FooterPlayer, map[string]any{"Name": t.Name})
 	}
 	if n := m.Notice; !playing && n.Kind == domain.NoticeTournamentUpdate {
-		if e, ok := t.LogEntryNumbered(n.Ply); ok && e.Action == domain.ActionEntrantReplaced {
+		if e, ok := t.LogEntryNumbered(n.Ply); ok && e.Action == tournaments.ActionEntrantReplaced {
 			footer = say(tp.FooterReplaced, map[string]any{"Name": t.Name}) // the one put out: not the organiser
 		}
 	}
@@ -96,7 +98,7 @@ func (r *Renderer) tournamentMail(ctx context.Context, m domain.OutboxMail, msg 
 
 // recipient finds the entrant an address plays for (in a team event
 // either member's team) and the member's own name, to greet him by.
-func recipient(t *domain.Tournament, email string) (entrant int, name string, ok bool) {
+func recipient(t *tournaments.Tournament, email string) (entrant int, name string, ok bool) {
 	i, ok := t.EntrantOf(email)
 	if !ok {
 		return 0, "", false
@@ -108,7 +110,7 @@ func recipient(t *domain.Tournament, email string) (entrant int, name string, ok
 // roundResults is the email of a closed round: its results, marking how
 // games were decided when not by play to the end (the organiser's "time-
 // out"), and the standings after it.
-func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n domain.Notice, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
+func (r *Renderer) roundResults(ctx context.Context, t *tournaments.Tournament, n domain.Notice, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
 	if n.Ply < 1 || n.Ply > len(t.Rounds) {
 		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, n.Ply)
 	}
@@ -144,9 +146,9 @@ func (r *Renderer) roundResults(ctx context.Context, t *domain.Tournament, n dom
 }
 
 // resultLine is one pairing of a closed round: "Ann – Bob: 1–0 (on time)".
-func (r *Renderer) resultLine(ctx context.Context, t *domain.Tournament, g domain.TournamentGame, tp *tournamentPhrases) (string, error) {
+func (r *Renderer) resultLine(ctx context.Context, t *tournaments.Tournament, g tournaments.TournamentGame, tp *tournamentPhrases) (string, error) {
 	white := t.Entrants[g.White].Title()
-	if g.Black == domain.Bye {
+	if g.Black == tournaments.Bye {
 		return say(tp.ByeLine, map[string]any{"Player": white}), nil
 	}
 	pair := white + " – " + t.Entrants[g.Black].Title()
@@ -212,8 +214,8 @@ func points(f float64) string {
 
 // standingLines are the standings after round (results of later rounds
 // left out), one line per player.
-func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []string {
-	var upTo []domain.PairingResult
+func standingLines(t *tournaments.Tournament, round int, tp *tournamentPhrases) []string {
+	var upTo []tournaments.PairingResult
 	for _, o := range t.Outcomes() {
 		if o.Round <= round {
 			upTo = append(upTo, o)
@@ -224,7 +226,7 @@ func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []str
 		withdrawn[i] = e.Withdrawn
 	}
 	var out []string
-	for _, s := range domain.Standings(len(t.Entrants), t.Format, upTo, withdrawn) {
+	for _, s := range tournaments.Standings(len(t.Entrants), t.Format, upTo, withdrawn) {
 		line := say(tp.StandingLine, map[string]any{"Rank": s.Rank, "Player": t.Entrants[s.Player].Title(), "Points": points(s.Points)})
 		if s.Withdrawn {
 			line += " (" + tp.Withdrawn + ")"
@@ -240,7 +242,7 @@ func standingLines(t *domain.Tournament, round int, tp *tournamentPhrases) []str
 // when the next round starts. An entry the log no longer has (dropped as
 // it grew, or a join cancelled out by the leave that followed) is
 // obsolete.
-func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
+func tournamentUpdate(t *tournaments.Tournament, number, entrant int, playing bool, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
 	if number < 1 || number > t.LastLogNumber() {
 		return doc{}, fmt.Errorf("tournament %s has no log entry %d", t.ID, number)
 	}
@@ -249,12 +251,12 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 		return doc{}, fmt.Errorf("tournament %s log entry %d is no longer kept: %w", t.ID, number, ErrObsolete)
 	}
 	what, ok := tp.Actions[e.Action]
-	if e.Action == domain.ActionWithdrawn && e.By.Name != "" {
+	if e.Action == tournaments.ActionWithdrawn && e.By.Name != "" {
 		what = tp.Withdrew // to the organiser
 	}
 	data := map[string]any{"Name": t.Name, "Player": e.By.Name}
 	subject := tp.SubjectUpdate
-	if e.Action == domain.ActionJoined {
+	if e.Action == tournaments.ActionJoined {
 		// A team's partner: his team mate entered him. If the team left
 		// before this was sent, there is nothing to tell him.
 		if !playing {
@@ -266,7 +268,7 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 	if words, found := resultWords(e, tp, data); found {
 		what, ok = words, true
 	}
-	if e.Action == domain.ActionUnplayed {
+	if e.Action == tournaments.ActionUnplayed {
 		subject = tp.SubjectUnplayed // the scheduler's doing, not the organiser's
 	}
 	if !ok {
@@ -289,14 +291,14 @@ func tournamentUpdate(t *domain.Tournament, number, entrant int, playing bool, t
 // resultWords says a result the organiser set or annulled, naming the game
 // and the new result, with the entry's facts put in data; false for any
 // other entry, and for one stored without its facts.
-func resultWords(e domain.LogEntry, tp *tournamentPhrases, data map[string]any) (string, bool) {
+func resultWords(e tournaments.LogEntry, tp *tournamentPhrases, data map[string]any) (string, bool) {
 	a := e.Args
 	if a == nil || len(a.Players) == 0 {
 		return "", false
 	}
 	data["Round"] = a.Round
 	switch {
-	case e.Action == domain.ActionResultAnnulled && a.Kind == domain.LogBye:
+	case e.Action == tournaments.ActionResultAnnulled && a.Kind == tournaments.LogBye:
 		data["Bye"] = a.Players[0]
 		return tp.ByeAnnulled, true
 	case len(a.Players) < 2:
@@ -304,11 +306,11 @@ func resultWords(e domain.LogEntry, tp *tournamentPhrases, data map[string]any) 
 	}
 	data["Pair"] = a.Players[0] + " – " + a.Players[1]
 	switch e.Action {
-	case domain.ActionUnplayed:
+	case tournaments.ActionUnplayed:
 		return tp.Unplayed, true
-	case domain.ActionResultAnnulled:
+	case tournaments.ActionResultAnnulled:
 		return tp.ResultAnnulled, true
-	case domain.ActionResultOverridden:
+	case tournaments.ActionResultOverridden:
 		outcome := tp.DrawnGame
 		switch {
 		case a.Margin > 0:
@@ -325,8 +327,8 @@ func resultWords(e domain.LogEntry, tp *tournamentPhrases, data map[string]any) 
 // scheduleLine says what the event's schedule now means for entrant: when
 // his running game is adjudicated, or when the next round starts; "" when
 // neither (the event is over or paused).
-func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases, when readerTime) string {
-	if !t.PausedAt.IsZero() || t.Status == domain.TournamentFinished || t.Status == domain.TournamentCancelled {
+func scheduleLine(t *tournaments.Tournament, entrant int, tp *tournamentPhrases, when readerTime) string {
+	if !t.PausedAt.IsZero() || t.Status == tournaments.TournamentFinished || t.Status == tournaments.TournamentCancelled {
 		return ""
 	}
 	if r := t.Current(); r != nil {
@@ -338,7 +340,7 @@ func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases, when
 		return ""
 	}
 	for _, r := range t.Rounds {
-		if r.Status == domain.RoundPending {
+		if r.Status == tournaments.RoundPending {
 			return say(tp.NextRound, map[string]any{"Round": r.Number, "Start": when.format(r.Start)})
 		}
 	}
@@ -349,7 +351,7 @@ func scheduleLine(t *domain.Tournament, entrant int, tp *tournamentPhrases, when
 // number is not finished and its deadline is near, with his move link.
 // Once the game or the round is over, or he withdrew, the reminder is
 // obsolete.
-func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, number, entrant int, email string, p *phrases, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
+func (r *Renderer) roundDeadline(ctx context.Context, t *tournaments.Tournament, number, entrant int, email string, p *phrases, tp *tournamentPhrases, when readerTime, msg *Message) (doc, error) {
 	if number < 1 || number > len(t.Rounds) {
 		return doc{}, fmt.Errorf("tournament %s has no round %d", t.ID, number)
 	}
@@ -358,7 +360,7 @@ func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, numb
 		if (g.White != entrant && g.Black != entrant) || g.GameID == "" {
 			continue
 		}
-		if round.Status != domain.RoundRunning || g.Outcome != nil || t.Entrants[entrant].Withdrawn {
+		if round.Status != tournaments.RoundRunning || g.Outcome != nil || t.Entrants[entrant].Withdrawn {
 			break
 		}
 		game, err := r.Store.Game(ctx, g.GameID)
@@ -366,7 +368,7 @@ func (r *Renderer) roundDeadline(ctx context.Context, t *domain.Tournament, numb
 			return doc{}, err
 		}
 		// His own seat: in a team game each member holds one.
-		k := slices.IndexFunc(game.Seats, func(s domain.Seat) bool { return s.Email == email })
+		k := slices.IndexFunc(game.Seats, func(s games.Seat) bool { return s.Email == email })
 		if game.Over() || k < 0 {
 			break
 		}

@@ -13,33 +13,35 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // tournamentRecords serves one tournament and its games to the renderer.
 type tournamentRecords struct {
-	t     domain.Tournament
-	games map[string]domain.Game
+	t     tournaments.Tournament
+	games map[string]games.Game
 	zones map[string]string // accounts' time zones by address
 }
 
-func (s *tournamentRecords) Game(_ context.Context, id string) (domain.Game, error) {
+func (s *tournamentRecords) Game(_ context.Context, id string) (games.Game, error) {
 	if g, ok := s.games[id]; ok {
 		return g, nil
 	}
-	return domain.Game{}, fmt.Errorf("no game %s", id)
+	return games.Game{}, fmt.Errorf("no game %s", id)
 }
-func (s *tournamentRecords) Turns(context.Context, string) ([]domain.StoredTurn, error) {
+func (s *tournamentRecords) Turns(context.Context, string) ([]games.StoredTurn, error) {
 	return nil, nil
 }
-func (s *tournamentRecords) TurnsFrom(context.Context, string, int) ([]domain.StoredTurn, error) {
+func (s *tournamentRecords) TurnsFrom(context.Context, string, int) ([]games.StoredTurn, error) {
 	return nil, nil
 }
 func (s *tournamentRecords) TimeZoneOf(_ context.Context, email string) (string, error) {
 	return s.zones[email], nil
 }
-func (s *tournamentRecords) Tournament(_ context.Context, id string) (domain.Tournament, error) {
+func (s *tournamentRecords) Tournament(_ context.Context, id string) (tournaments.Tournament, error) {
 	if id != s.t.ID {
-		return domain.Tournament{}, fmt.Errorf("no tournament %s", id)
+		return tournaments.Tournament{}, fmt.Errorf("no tournament %s", id)
 	}
 	return s.t, nil
 }
@@ -51,14 +53,14 @@ func (s *tournamentRecords) Tournament(_ context.Context, id string) (domain.Tou
 func tournamentFixture(t *testing.T) *tournamentRecords {
 	t.Helper()
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Winter Cup", Format: domain.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Winter Cup", Format: tournaments.RoundRobin,
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, "t_cup", 1, t0, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &tournamentRecords{games: map[string]domain.Game{}}
+	s := &tournamentRecords{games: map[string]games.Game{}}
 	play := func(at time.Time, adjudicate bool) {
 		r, toPlay, err := tour.StartRound(at)
 		if err != nil {
@@ -66,14 +68,14 @@ func tournamentFixture(t *testing.T) *tournamentRecords {
 		}
 		for _, i := range toPlay {
 			id := fmt.Sprintf("g_r%d", r.Number)
-			created, err := domain.CreateGame(tour.GameSpec(r, i), id, 1, at, r.Seed, nil)
+			created, err := games.CreateGame(tour.GameSpec(r, i), id, 1, at, r.Seed, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			r.Games[i].GameID = id
 			g := created.Game
 			if adjudicate {
-				sub, err := domain.Adjudicate(g, r.Deadline)
+				sub, err := games.Adjudicate(g, r.Deadline)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -139,7 +141,7 @@ func TestGoldenTournament(t *testing.T) {
 // game in it running is obsolete (dropped).
 func TestTournamentMailEntries(t *testing.T) {
 	s := tournamentFixture(t)
-	if _, err := s.t.Withdraw(2, domain.WithdrawForfeit, domain.ByPlayer("Cat"), "", s.t.UpdatedAt); err != nil {
+	if _, err := s.t.Withdraw(2, tournaments.WithdrawForfeit, tournaments.ByPlayer("Cat"), "", s.t.UpdatedAt); err != nil {
 		t.Fatal(err)
 	}
 	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
@@ -253,7 +255,7 @@ func TestOverrideMailNamesTheGameAndResult(t *testing.T) {
 	round := s.t.Rounds[0]
 	game, bye := -1, -1
 	for i, g := range round.Games {
-		if g.Black == domain.Bye {
+		if g.Black == tournaments.Bye {
 			bye = i
 		} else {
 			game = i
@@ -312,7 +314,7 @@ func TestUnplayedGameMail(t *testing.T) {
 	s := tournamentFixture(t)
 	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
 	round := s.t.Current()
-	i := slices.IndexFunc(round.Games, func(g domain.TournamentGame) bool { return g.GameID == "g_r2" })
+	i := slices.IndexFunc(round.Games, func(g tournaments.TournamentGame) bool { return g.GameID == "g_r2" })
 	g := round.Games[i]
 	pair := s.t.Entrants[g.White].Name + " – " + s.t.Entrants[g.Black].Name
 	to := s.t.Entrants[g.White].Email

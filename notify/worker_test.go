@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	dgames "github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
@@ -89,8 +91,13 @@ func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *sql
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+func serviceAt(db *sqlite.DB, now time.Time) *dgames.Service {
+	return dgames.NewService(dgames.Config{Store: db, Now: func() time.Time { return now }})
+}
+
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func accountsAt(db *sqlite.DB, now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // A mail that cannot be delivered is retried with growing delays, then
@@ -103,7 +110,7 @@ func TestWorkerRetriesThenGivesUp(t *testing.T) {
 	var observed counts
 	w.Observer = &observed
 	ctx := t.Context()
-	if err := serviceAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -164,7 +171,7 @@ func TestWorkerRecovers(t *testing.T) {
 	w.Observer = &observed
 	ctx := t.Context()
 	for _, email := range []string{"ann@example.org", "bob@example.org"} {
-		if err := serviceAt(db, now).RequestLogin(ctx, email, "en"); err != nil {
+		if err := accountsAt(db, now).RequestLogin(ctx, email, "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -192,7 +199,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()
-	if err := serviceAt(db, now).RequestLogin(t.Context(), "ann@example.org", "en"); err != nil {
+	if err := accountsAt(db, now).RequestLogin(t.Context(), "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	w.Wake()
@@ -224,7 +231,7 @@ func TestWorkerRunAndWake(t *testing.T) {
 func logins(t *testing.T, db *sqlite.DB, n int, now time.Time) {
 	t.Helper()
 	for i := range n {
-		if err := serviceAt(db, now).RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
+		if err := accountsAt(db, now).RequestLogin(t.Context(), fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -431,17 +438,17 @@ func queueGames(tb testing.TB, db *sqlite.DB, games, turns int, now time.Time) {
 		if i > 0 {
 			ann, bob = fmt.Sprintf("ann%d@example.org", i), fmt.Sprintf("bob%d@example.org", i)
 		}
-		g, err := serviceAt(db, now).CreateGame(ctx, domain.NewGameSpec{
-			Players: []domain.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
+		g, err := serviceAt(db, now).CreateGame(ctx, dgames.NewGameSpec{
+			Players: []dgames.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
 		}, creator.ID)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		for _, text := range vector.Turns[:turns] {
-			_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-				Compute: func(g domain.Game) (sqlite.Change, error) {
+			_, _, err := dgames.UpdateGame(ctx, db, nil, dgames.GameUpdate{GameID: g.ID, Now: now,
+				Compute: func(g dgames.Game) (sqlite.Change, error) {
 					c := g.ToMove()
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), text, now)
+					sub, err := dgames.SubmitTurn(g, dgames.Actor{SeatColor: &c}, g.Ply(), text, now)
 					return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 				}})
 			if err != nil {
@@ -526,7 +533,7 @@ func TestWorkerLag(t *testing.T) {
 	sender.w = w
 	ctx := t.Context()
 	for i := range batchSize + 10 {
-		if err := serviceAt(db, created).RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
+		if err := accountsAt(db, created).RequestLogin(ctx, fmt.Sprintf("p%d@example.org", i), "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -625,7 +632,7 @@ func TestWorkerRecordsOnceTheStoreAnswers(t *testing.T) {
 			ctx := t.Context()
 			login := func() { // one address: one thread
 				t.Helper()
-				if err := serviceAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+				if err := accountsAt(db, now).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -666,15 +673,15 @@ func messageIDs(msgs []Message) map[string]bool {
 // gamesFail is a game store whose reads fail while failing is set, as a
 // database that restarts fails them.
 type gamesFail struct {
-	domain.GameRecords
+	Records
 	failing *atomic.Bool
 }
 
-func (s gamesFail) Game(ctx context.Context, id string) (domain.Game, error) {
+func (s gamesFail) Game(ctx context.Context, id string) (dgames.Game, error) {
 	if s.failing.Load() {
-		return domain.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
+		return dgames.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
 	}
-	return s.GameRecords.Game(ctx, id)
+	return s.Records.Game(ctx, id)
 }
 
 // A database failure while a mail is rendered is not the mail's: it spends

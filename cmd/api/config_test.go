@@ -13,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify"
 )
 
@@ -24,7 +25,7 @@ func TestLoadConfig(t *testing.T) {
 		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8, Lease: notify.DefaultLease},
 
 		SchedulerInterval: 30 * time.Second,
-		TournamentLog:     domain.DefaultTournamentLog,
+		TournamentLog:     tournaments.DefaultTournamentLog,
 		MailRetention:     30 * 24 * time.Hour,
 		LogLevel:          slog.LevelInfo,
 		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/notify/inbound"
 	"github.com/lesspost/lesspost/notify/mailin"
 	"github.com/lesspost/lesspost/repo"
@@ -50,16 +50,16 @@ type InboundConfig struct {
 	// Authentication-Results headers (see mailin.Limits).
 	AuthServID string
 	// LimitRepliesSeat and LimitRepliesOthers bound the replies played (see
-	// domain.ReplyLimits): per seat from its own address, and per address
+	// games.ReplyLimits): per seat from its own address, and per address
 	// from any other.
 	LimitRepliesSeat, LimitRepliesOthers api.RateLimit
 }
 
 // replyLimits are the limits of replies the use case applies.
-func (c InboundConfig) replyLimits() domain.ReplyLimits {
-	return domain.ReplyLimits{
-		Seat:   domain.ReplyRate{N: c.LimitRepliesSeat.Requests, Per: c.LimitRepliesSeat.Per},
-		Others: domain.ReplyRate{N: c.LimitRepliesOthers.Requests, Per: c.LimitRepliesOthers.Per},
+func (c InboundConfig) replyLimits() games.ReplyLimits {
+	return games.ReplyLimits{
+		Seat:   games.ReplyRate{N: c.LimitRepliesSeat.Requests, Per: c.LimitRepliesSeat.Per},
+		Others: games.ReplyRate{N: c.LimitRepliesOthers.Requests, Per: c.LimitRepliesOthers.Per},
 	}
 }
 
@@ -101,7 +101,7 @@ func inboundFlags(fs *flag.FlagSet, c *InboundConfig) {
 	fs.StringVar(&c.IMAPURL, "imap-url", "", "mailbox to fetch replies from, as `URL` imaps://user@host:993/INBOX (imap:// for STARTTLS), for\nwhen mail for --reply-address lands in a hosted mailbox; the password is "+imapPasswordEnv+". Empty turns it off")
 	fs.StringVar(&c.IMAPProcessed, "imap-processed-mailbox", "", "`mailbox` to move fetched replies to (created if missing); empty: flag them \\Seen and "+string(inbound.ProcessedKeyword))
 	fs.DurationVar(&c.IMAPInterval, "imap-poll-interval", time.Minute, "how often the mailbox is looked at when the server has no IDLE (and now and then when it has)")
-	seat, others := domain.DefaultReplyLimits.Seat, domain.DefaultReplyLimits.Others
+	seat, others := games.DefaultReplyLimits.Seat, games.DefaultReplyLimits.Others
 	fs.TextVar(&c.LimitRepliesSeat, "limit-replies-seat", api.RateLimit{Requests: seat.N, Per: seat.Per}, "replies a seat's own address may send, as `N/duration`; over it the seat is told once when to send again")
 	fs.TextVar(&c.LimitRepliesOthers, "limit-replies-others", api.RateLimit{Requests: others.N, Per: others.Per}, "replies from other addresses (or forged, or unreadable) whose seat's owner is told, per owner, as `N/duration`;\nover it they are dropped")
 	fs.StringVar(&c.AuthServID, "mail-authserv-id", "", "`authserv-id` of the Authentication-Results headers the receiving mail server adds: replies it\nsays failed DKIM, SPF or DMARC are refused. The topmost header with it counts; empty: the topmost header")
@@ -165,14 +165,14 @@ func (c InboundConfig) logAttrs() []slog.Attr {
 // inboundWorkers are the receivers the configuration asks for and the
 // processor of what they (or other instances) receive; none without reply
 // addresses. queued wakes the outbox.
-func inboundWorkers(cfg Config, db repo.Store, app *domain.Service, links *api.Links, claimant string,
+func inboundWorkers(cfg Config, db repo.Store, app *games.Service, links *api.Links, claimant string,
 	log *slog.Logger, queued func()) ([]func(context.Context) error, error) {
 	if cfg.ReplyAddress == "" {
 		return nil, nil
 	}
-	seat := func(addr string) (domain.Reply, error) {
+	seat := func(addr string) (games.Reply, error) {
 		t, err := links.ParseReplyAddress(addr)
-		return domain.Reply{GameID: t.GameID, Color: t.Color, Ply: t.Ply}, err
+		return games.Reply{GameID: t.GameID, Color: t.Color, Ply: t.Ply}, err
 	}
 	accept := func(addr string) bool {
 		_, err := links.ParseReplyAddress(addr)

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/internal/metrics"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/egress"
@@ -119,22 +119,24 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	// Webhook messages are queued with the events, which come with mail: a
 	// change that queued mail may have queued messages too.
 	guard := &egress.Guard{AllowPrivate: cfg.WebhookAllowPrivate}
-	hooks := webhook.NewWorker(db, guard, log, time.Now)
-	hooks.Observer = counts
+	webhooks := webhook.NewWorker(db, guard, log, time.Now)
+	webhooks.Observer = counts
 	// Push messages are queued with the events too, when push is on.
 	var pushes *webpush.Worker
 	queued := func() {
 		outbox.Wake()
-		hooks.Wake()
+		webhooks.Wake()
 		if pushes != nil {
 			pushes.Wake()
 		}
 	}
-	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
+	// The use cases, once, for the server and the workers alike.
+	uses := app.New(app.Config{Store: db, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits(),
+		TournamentLog: cfg.TournamentLog, PushEndpointCheck: api.PushEndpointCheck(guard), WebhookURLCheck: api.WebhookURLCheck(guard)})
+	srv, err := api.New(api.Config{Logger: log, DB: db, App: uses, Secret: keys[0], PreviousSecrets: keys[1:], BaseURL: cfg.BaseURL,
 		ReplyAddress: cfg.ReplyAddress, MailQueued: queued, MailLag: func() time.Duration { return outbox.Lag() }, TrustedProxies: cfg.TrustedProxies, RateLimits: cfg.RateLimits,
-		MailLimits:  cfg.MailLimits,
-		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhookGuard: guard, WebhooksQueued: hooks.Wake,
-		PushKey: pushPublic, StreamLimits: cfg.StreamLimits, TournamentLog: cfg.TournamentLog, RequestTimeout: cfg.RequestTimeout})
+		CORSOrigins: cfg.origins(), ObserveRequest: counts.ObserveRequest, WebhooksQueued: webhooks.Wake,
+		PushKey: pushPublic, StreamLimits: cfg.StreamLimits, RequestTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return err
 	}
@@ -146,15 +148,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 	outbox = notify.NewWorker(db, sender, renderer, log, time.Now)
 	outbox.BaseDelay, outbox.MaxAttempts, outbox.Lease = cfg.SMTP.RetryDelay, cfg.SMTP.Attempts, cfg.SMTP.Lease
 	outbox.Observer = counts
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now, MailLimits: cfg.MailLimits, Replies: cfg.Inbound.replyLimits(),
-		TournamentLog: cfg.TournamentLog})
 	if push != nil {
-		if pushes, err = pushWorker(cfg, *push, db, app, srv.Links(), guard, log); err != nil {
+		if pushes, err = pushWorker(cfg, *push, db, uses.Push, srv.Links(), guard, log); err != nil {
 			return err
 		}
 		pushes.Observer = counts
 	}
-	receivers, err := inboundWorkers(cfg, db, app, srv.Links(), outbox.Claimant, log, queued)
+	receivers, err := inboundWorkers(cfg, db, uses.Games, srv.Links(), outbox.Claimant, log, queued)
 	if err != nil {
 		return err
 	}
@@ -169,9 +169,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, lo
 
 	// Background workers run beside the HTTP server until shutdown. Add the
 	// email outbox and the scheduler here; each returns when its context ends.
-	clock := &scheduler{app: app, db: db, log: log, now: time.Now, interval: cfg.SchedulerInterval, queued: queued,
+	clock := &scheduler{app: uses.Games, tournaments: uses.Tournaments, db: db, log: log, now: uses.Now, interval: cfg.SchedulerInterval, queued: queued,
 		mailRetention: cfg.MailRetention, observe: counts}
-	workers := append([]func(context.Context) error{outbox.Run, hooks.Run, clock.run}, receivers...)
+	workers := append([]func(context.Context) error{outbox.Run, webhooks.Run, clock.run}, receivers...)
 	if pushes != nil {
 		workers = append(workers, pushes.Run)
 	}

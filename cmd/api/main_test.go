@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/repo/repotest"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
@@ -148,7 +149,9 @@ func TestServe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, err := api.New(api.Config{DB: openTestDB(t), Secret: []byte("0123456789abcdef0123456789abcdef"), Logger: slog.New(slog.DiscardHandler)})
+			db := openTestDB(t)
+			uses := app.New(app.Config{Store: db, PushEndpointCheck: api.PushEndpointCheck(nil), WebhookURLCheck: api.WebhookURLCheck(nil)})
+			srv, err := api.New(api.Config{DB: db, App: uses, Secret: []byte("0123456789abcdef0123456789abcdef"), Logger: slog.New(slog.DiscardHandler)})
 			if err != nil {
 				t.Fatal(err)
 			}

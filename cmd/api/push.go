@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/notify/webpush"
@@ -19,7 +19,7 @@ import (
 // database, made by the first server that needs it: browsers subscribe
 // with its public key, so it must outlive restarts and secret rotations,
 // and every instance on a database must use the same one.
-func pushKey(ctx context.Context, cfg Config, keys domain.PushKeys, log *slog.Logger) (*domain.PushKey, error) {
+func pushKey(ctx context.Context, cfg Config, keys hooks.PushKeys, log *slog.Logger) (*hooks.PushKey, error) {
 	if cfg.VAPIDSubject == "" {
 		log.Info("push notifications off: no --vapid-subject")
 		return nil, nil
@@ -39,13 +39,13 @@ func pushKey(ctx context.Context, cfg Config, keys domain.PushKeys, log *slog.Lo
 // pushWorker sends the push messages queued with events. Its requests go
 // through guard, as webhooks' do: a subscription's endpoint is a URL a
 // browser gave us, that is anyone.
-func pushWorker(cfg Config, key domain.PushKey, db repo.Store, app *domain.Service, links webpush.MoveLinks,
+func pushWorker(cfg Config, key hooks.PushKey, db repo.Store, push *hooks.Push, links webpush.MoveLinks,
 	guard *egress.Guard, log *slog.Logger) (*webpush.Worker, error) {
 	sender, err := webpush.NewSender(webpush.Config{Key: key, Subject: cfg.VAPIDSubject, Client: guard.Client(webhook.Timeout)})
 	if err != nil {
 		return nil, fmt.Errorf("push notifications: %w", err)
 	}
 	w := webpush.NewWorker(db, sender, log, time.Now)
-	w.Games, w.Links, w.BaseURL, w.Forget = db, links, strings.TrimRight(cfg.BaseURL, "/"), app.ForgetPushEndpoint
+	w.Games, w.Links, w.BaseURL, w.Forget = db, links, strings.TrimRight(cfg.BaseURL, "/"), push.ForgetPushEndpoint
 	return w, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/smtptest"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -92,7 +93,7 @@ func TestPushSentThroughTheGuard(t *testing.T) {
 	defer db.Close()
 	sub.Owner, sub.CreatedAt = "ann@example.org", time.Now()
 	if err := db.Transact(t.Context(), func(tx domain.StoreTx) error {
-		_, _, err := tx.SavePushSubscription(t.Context(), sub)
+		_, _, err := tx.(hooks.PushTx).SavePushSubscription(t.Context(), sub)
 		return err
 	}); err != nil {
 		t.Fatal(err)

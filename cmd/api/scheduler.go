@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo"
 )
 
@@ -28,15 +31,16 @@ const (
 // scheduler is the one loop that applies the due work of the clock and
 // of tournaments — reminders, time-outs, rounds that close and start —
 // through the use cases. Each game is handled in its own guarded unit of
-// work (domain.Service.TickGame), so a restart, a second pass or a second
+// work (games.Service.TickGame), so a restart, a second pass or a second
 // server never acts twice.
 type scheduler struct {
-	app      *domain.Service
-	db       repo.Housekeeping
-	log      *slog.Logger
-	now      func() time.Time
-	interval time.Duration
-	queued   func() // mail was queued: wake the outbox
+	app         *games.Service
+	tournaments *tournaments.Service
+	db          repo.Housekeeping
+	log         *slog.Logger
+	now         func() time.Time
+	interval    time.Duration
+	queued      func() // mail was queued: wake the outbox
 	// mailRetention is how long delivered and given-up mail is kept.
 	mailRetention time.Duration
 	// observe, if set, counts the passes and what they acted on (metrics).
@@ -66,8 +70,8 @@ func (s *scheduler) pass(ctx context.Context) {
 	if s.observe != nil {
 		s.observe.SchedulerPass()
 	}
-	s.drain(ctx, "game", s.app.DueGames, s.app.TickGame)                   // reminders and time-outs
-	s.drain(ctx, "tournament", s.app.DueTournaments, s.app.TickTournament) // rounds that close and start
+	s.drain(ctx, "game", s.app.DueGames, s.app.TickGame)                                   // reminders and time-outs
+	s.drain(ctx, "tournament", s.tournaments.DueTournaments, s.tournaments.TickTournament) // rounds that close and start
 	now := s.now()
 	s.prune(ctx, "expire idempotency keys", func(ctx context.Context, limit int) (int, error) {
 		return s.db.ExpireIdempotencyKeys(ctx, now.Add(-idempotencyKeyLifetime), limit)
@@ -94,10 +98,10 @@ func (s *scheduler) pass(ctx context.Context) {
 		return s.db.PruneEvents(ctx, now.Add(-domain.EventRetention), limit)
 	})
 	s.prune(ctx, "prune webhook deliveries", func(ctx context.Context, limit int) (int, error) {
-		return s.db.PruneWebhookDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
+		return s.db.PruneWebhookDeliveries(ctx, now.Add(-hooks.WebhookLogRetention), limit)
 	})
 	s.prune(ctx, "prune push deliveries", func(ctx context.Context, limit int) (int, error) {
-		return s.db.PrunePushDeliveries(ctx, now.Add(-domain.WebhookLogRetention), limit)
+		return s.db.PrunePushDeliveries(ctx, now.Add(-hooks.WebhookLogRetention), limit)
 	})
 	if err := s.db.Maintain(ctx); err != nil {
 		s.log.ErrorContext(ctx, "scheduler: maintain the store", "error", err)

@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
@@ -19,21 +21,21 @@ func TestSchedulerPass(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
+	if err := accountsAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	mail, _ := db.DueMail(ctx, start, 1)
-	grant, err := serviceAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour)
+	grant, err := accountsAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
-	g, err := serviceAt(db, start).CreateGame(ctx, domain.NewGameSpec{Players: players,
-		Time: domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, grant.Session.User.ID)
+	players := []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
+	g, err := serviceAt(db, start).CreateGame(ctx, games.NewGameSpec{Players: players,
+		Time: games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour}, Params: less.Params{Walls: strings.Repeat("0", 60)}.Map()}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tour, err := serviceAt(db, start).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+	tour, err := tournamentsAt(db, start).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players,
 		Starts: []time.Time{start.Add(time.Hour)}, RoundLength: 48 * time.Hour}, grant.Session.User.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -42,8 +44,9 @@ func TestSchedulerPass(t *testing.T) {
 	now := start.Add(25 * time.Hour)
 	woken := 0
 	var observed schedulerCounts
-	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
-		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+	s := &scheduler{app: games.NewService(games.Config{Store: db, Now: func() time.Time { return now }}),
+		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
+		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() { woken++ }, observe: &observed}
 	s.pass(ctx)
 	if woken != 2 {
@@ -54,7 +57,7 @@ func TestSchedulerPass(t *testing.T) {
 	} else if r, _ := got.Result(); r.Reason != string(less.ReasonTimeout) {
 		t.Errorf("the game was not timed out: %+v", r)
 	}
-	if got, _ := db.Tournament(ctx, tour.ID); got.Rounds[0].Status != domain.RoundRunning {
+	if got, _ := db.Tournament(ctx, tour.ID); got.Rounds[0].Status != tournaments.RoundRunning {
 		t.Errorf("round 1 is %s", got.Rounds[0].Status)
 	}
 	s.pass(ctx)
@@ -88,18 +91,18 @@ func TestSchedulerPrunes(t *testing.T) {
 	ctx := t.Context()
 	db := openTestDB(t)
 	start := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if err := serviceAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
+	if err := accountsAt(db, start).RequestLogin(ctx, "org@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
 	mail, _ := db.DueMail(ctx, start, 1)
-	if _, err := serviceAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour); err != nil {
+	if _, err := accountsAt(db, start).ExchangeLogin(ctx, mail[0].Secret, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.MarkSent(ctx, mail[0].ID, start); err != nil {
 		t.Fatal(err)
 	}
 	now := start.Add(40 * 24 * time.Hour)
-	if err := serviceAt(db, now.Add(-time.Hour)).RequestLogin(ctx, "ann@example.org", ""); err != nil { // never delivered
+	if err := accountsAt(db, now.Add(-time.Hour)).RequestLogin(ctx, "ann@example.org", ""); err != nil { // never delivered
 		t.Fatal(err)
 	}
 	for _, at := range []time.Time{start, now} { // refilled by now, and not yet
@@ -117,8 +120,9 @@ func TestSchedulerPrunes(t *testing.T) {
 		return n
 	}
 
-	s := &scheduler{app: domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }}),
-		db: db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
+	s := &scheduler{app: games.NewService(games.Config{Store: db, Now: func() time.Time { return now }}),
+		tournaments: tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }}),
+		db:          db, log: slog.New(slog.DiscardHandler), now: func() time.Time { return now },
 		interval: time.Hour, queued: func() {}, mailRetention: 30 * 24 * time.Hour}
 	s.pass(ctx)
 	for query, want := range map[string]int{
@@ -137,6 +141,17 @@ func TestSchedulerPrunes(t *testing.T) {
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *sqlite.DB, now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+func serviceAt(db *sqlite.DB, now time.Time) *games.Service {
+	return games.NewService(games.Config{Store: db, Now: func() time.Time { return now }})
+}
+
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func accountsAt(db *sqlite.DB, now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
+}
+
+// tournamentsAt is the use cases of tournaments on db with the clock
+// stopped at now.
+func tournamentsAt(db *sqlite.DB, now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }})
 }

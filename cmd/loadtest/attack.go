@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // "loadtest attack" is the black-box check of the mail policy
@@ -103,11 +104,11 @@ func attackBound(span time.Duration) (int, string) {
 	budget := l.RecipientPerDay * (int(span/domain.BudgetWindow) + 1)
 	caused := min(pair, budget)
 	hours := int(span/time.Hour) + 1
-	logins := domain.MaxLoginsPerHour * hours
+	logins := accounts.MaxLoginsPerHour * hours
 	why := fmt.Sprintf("%d = %d mail the attacker causes (domain.DefaultMailLimits.PairPerDay: %d to one stranger's mailbox "+
 		"at once, then one more every %v: +%d in a run of at most %v; the mailbox's budget RecipientPerDay %d is no tighter) "+
-		"+ %d sign-in links (domain.MaxLoginsPerHour %d per mailbox in any hour; the run touches %d)",
-		caused+logins, caused, l.PairPerDay, every, int(span/every), span, l.RecipientPerDay, logins, domain.MaxLoginsPerHour, hours)
+		"+ %d sign-in links (accounts.MaxLoginsPerHour %d per mailbox in any hour; the run touches %d)",
+		caused+logins, caused, l.PairPerDay, every, int(span/every), span, l.RecipientPerDay, logins, accounts.MaxLoginsPerHour, hours)
 	return caused + logins, why
 }
 

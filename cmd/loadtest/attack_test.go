@@ -19,7 +19,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
@@ -59,7 +61,8 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var outbox *notify.Worker
 	var answered atomic.Int64
-	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: []byte("0123456789abcdef0123456789abcdef"),
+	uses := app.New(app.Config{Store: db, PushEndpointCheck: api.PushEndpointCheck(nil), WebhookURLCheck: api.WebhookURLCheck(nil)})
+	srv, err := api.New(api.Config{Logger: log, DB: db, App: uses, Secret: []byte("0123456789abcdef0123456789abcdef"),
 		BaseURL: "http://lesspost.test", MailQueued: func() { outbox.Wake() },
 		ObserveRequest: func(string, string, int, time.Duration) { answered.Add(1) }})
 	if err != nil {
@@ -72,7 +75,6 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	}
 	handed := &handedOver{Sender: sender, sent: map[string]int{}}
 	outbox = notify.NewWorker(db, handed, &notify.Renderer{Store: db, Links: srv.Links(), Host: "lesspost.test"}, log, time.Now)
-	app := domain.NewService(domain.ServiceConfig{Store: db, Now: time.Now})
 	ctx, cancel := context.WithCancel(context.Background())
 	schedCtx, stopSched := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -80,9 +82,9 @@ func attackServer(t *testing.T, dbPath string, smtp net.Listener) (string, *atom
 	var sched sync.WaitGroup
 	sched.Go(func() {
 		for schedCtx.Err() == nil {
-			ids, err := app.DueTournaments(schedCtx, 100)
+			ids, err := uses.Tournaments.DueTournaments(schedCtx, 100)
 			for _, id := range ids {
-				if _, err := app.TickTournament(schedCtx, id); err != nil && schedCtx.Err() == nil {
+				if _, err := uses.Tournaments.TickTournament(schedCtx, id); err != nil && schedCtx.Err() == nil {
 					t.Errorf("tick tournament %s: %v", id, err)
 				}
 			}
@@ -260,13 +262,13 @@ func TestMostWithin(t *testing.T) {
 // limit and an hour's sign-in links, more as the run touches more hours.
 func TestAttackBound(t *testing.T) {
 	l := domain.DefaultMailLimits
-	if got, why := attackBound(10 * time.Minute); got != l.PairPerDay+domain.MaxLoginsPerHour || !strings.Contains(why, "PairPerDay") {
+	if got, why := attackBound(10 * time.Minute); got != l.PairPerDay+accounts.MaxLoginsPerHour || !strings.Contains(why, "PairPerDay") {
 		t.Errorf("10 minutes: %d (%s)", got, why)
 	}
-	if got, _ := attackBound(90 * time.Minute); got != l.PairPerDay+2*domain.MaxLoginsPerHour {
+	if got, _ := attackBound(90 * time.Minute); got != l.PairPerDay+2*accounts.MaxLoginsPerHour {
 		t.Errorf("90 minutes: %d", got)
 	}
-	if got, _ := attackBound(domain.BudgetWindow / time.Duration(l.PairPerDay)); got != l.PairPerDay+1+3*domain.MaxLoginsPerHour {
+	if got, _ := attackBound(domain.BudgetWindow / time.Duration(l.PairPerDay)); got != l.PairPerDay+1+3*accounts.MaxLoginsPerHour {
 		t.Errorf("one refill: %d", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
+	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo/sqlite"
@@ -179,7 +180,8 @@ func testServer(t *testing.T, dbPath string) (string, string) {
 	t.Cleanup(func() { logFile.Close() })
 	log := slog.New(slog.NewJSONHandler(logFile, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var outbox *notify.Worker
-	srv, err := api.New(api.Config{Logger: log, DB: db, Secret: []byte("0123456789abcdef0123456789abcdef"),
+	uses := app.New(app.Config{Store: db, PushEndpointCheck: api.PushEndpointCheck(nil), WebhookURLCheck: api.WebhookURLCheck(nil)})
+	srv, err := api.New(api.Config{Logger: log, DB: db, App: uses, Secret: []byte("0123456789abcdef0123456789abcdef"),
 		BaseURL: "http://lesspost.test", MailQueued: func() { outbox.Wake() }})
 	if err != nil {
 		t.Fatal(err)

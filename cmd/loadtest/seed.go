@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
@@ -28,9 +28,9 @@ type seedConfig struct {
 }
 
 // The seeded games are copies of a few hundred template games that the
-// store itself created and finished (domain.Service.CreateGame, then
-// domain.UpdateGame with domain.SubmitTurn for a random number of legal turns and
-// domain.Resign), so every stored value is in the store's own encoding.
+// store itself created and finished (games.Service.CreateGame, then
+// games.UpdateGame with games.SubmitTurn for a random number of legal turns and
+// games.Resign), so every stored value is in the store's own encoding.
 // Copying them in bulk (INSERT ... SELECT, 10,000 games a transaction) is
 // what makes a million games take minutes instead of hours: through the
 // store API each game would be 10-20 write transactions.
@@ -167,18 +167,18 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 		return nil, err
 	}
 	defer store.Close()
-	app := domain.NewService(domain.ServiceConfig{Store: store, Now: time.Now})
+	app := games.NewService(games.Config{Store: store, Now: time.Now})
 	rng := rand.New(rand.NewPCG(1, 2))
-	actor := domain.Actor{UserID: creatorID, UserEmail: templateEmail}
+	actor := games.Actor{UserID: creatorID, UserEmail: templateEmail}
 	ids := make([]string, 0, cfg.Templates)
 	for range cfg.Templates {
 		players := 2
 		if rng.Float64() < cfg.Four {
 			players = 4
 		}
-		spec := domain.NewGameSpec{}
+		spec := games.NewGameSpec{}
 		for i := range players {
-			spec.Players = append(spec.Players, domain.Player{Name: fmt.Sprintf("P%d", i+1), Email: templateEmail})
+			spec.Players = append(spec.Players, games.Player{Name: fmt.Sprintf("P%d", i+1), Email: templateEmail})
 		}
 		boardSeed := rng.Uint64()
 		spec.Seed = &boardSeed
@@ -199,15 +199,15 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 			if err != nil {
 				return nil, err
 			}
-			if g, err = change(ctx, store, g.ID, func(g domain.Game) (domain.Submitted, error) {
-				return domain.SubmitTurn(g, actor, g.Ply(), turn.String(), time.Now())
+			if g, err = change(ctx, store, g.ID, func(g games.Game) (games.Submitted, error) {
+				return games.SubmitTurn(g, actor, g.Ply(), turn.String(), time.Now())
 			}); err != nil {
 				return nil, fmt.Errorf("play template game %s: %w", g.ID, err)
 			}
 		}
 		if !g.Over() {
-			if g, err = change(ctx, store, g.ID, func(g domain.Game) (domain.Submitted, error) {
-				return domain.Resign(g, actor, time.Now())
+			if g, err = change(ctx, store, g.ID, func(g games.Game) (games.Submitted, error) {
+				return games.Resign(g, actor, time.Now())
 			}); err != nil {
 				return nil, fmt.Errorf("resign template game %s: %w", g.ID, err)
 			}
@@ -218,16 +218,16 @@ func makeTemplates(ctx context.Context, cfg seedConfig, creatorID int64) ([]stri
 }
 
 // change applies one change to a game through the store, as the use cases do.
-func change(ctx context.Context, store *sqlite.DB, id string, fn func(domain.Game) (domain.Submitted, error)) (domain.Game, error) {
-	var after domain.Game
-	_, _, err := domain.UpdateGame(ctx, store, nil, domain.GameUpdate{GameID: id, Now: time.Now(),
-		Compute: func(g domain.Game) (domain.GameChange, error) {
+func change(ctx context.Context, store *sqlite.DB, id string, fn func(games.Game) (games.Submitted, error)) (games.Game, error) {
+	var after games.Game
+	_, _, err := games.UpdateGame(ctx, store, nil, games.GameUpdate{GameID: id, Now: time.Now(),
+		Compute: func(g games.Game) (games.GameChange, error) {
 			sub, err := fn(g)
 			if err != nil {
-				return domain.GameChange{}, err
+				return games.GameChange{}, err
 			}
 			after = sub.Game
-			return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, nil
+			return games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, nil
 		}})
 	return after, err
 }

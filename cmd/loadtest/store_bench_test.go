@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )
 
 // The store's part of a turn, below HTTP: sqlite.UpdateGame with
-// domain.SubmitTurn, an Idempotency-Key and a stored answer of the size the
+// games.SubmitTurn, an Idempotency-Key and a stored answer of the size the
 // API stores (about 2.5 KB), one write transaction each. Every turn commits
 // on the one write connection, so this is the ceiling of accepted turns per
 // second whatever the HTTP side does:
@@ -54,11 +54,11 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	app := domain.NewService(domain.ServiceConfig{Store: store, Now: time.Now})
-	actor := domain.Actor{UserID: userID, UserEmail: email}
+	app := games.NewService(games.Config{Store: store, Now: time.Now})
+	actor := games.Actor{UserID: userID, UserEmail: email}
 	answer := []byte(`{"game":` + strings.Repeat(`"x",`, 600) + `"played":[]}`) // ~2.5 KB, as the API stores
-	newGame := func() domain.Game {
-		spec := domain.NewGameSpec{Players: []domain.Player{{Name: "P1", Email: email}, {Name: "P2", Email: email}}}
+	newGame := func() games.Game {
+		spec := games.NewGameSpec{Players: []games.Player{{Name: "P1", Email: email}, {Name: "P2", Email: email}}}
 		g, err := app.CreateGame(ctx, spec, userID)
 		if err != nil {
 			b.Fatal(err)
@@ -67,7 +67,7 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 	}
 	var seq atomic.Int64
 	// play plays one turn in *g (a new game once it is over).
-	play := func(g *domain.Game, rng *rand.Rand) {
+	play := func(g *games.Game, rng *rand.Rand) {
 		if g.Over() {
 			*g = newGame()
 		}
@@ -80,9 +80,9 @@ func benchStoreTurn(b *testing.B, parallel bool) {
 			b.Fatal(err)
 		}
 		idem := &sqlite.Idempotency{Scope: "user:bench", Key: fmt.Sprint(seq.Add(1)), Fingerprint: []byte("0123456789abcdef0123456789abcdef")}
-		_, _, err = domain.UpdateGame(ctx, store, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: time.Now(),
-			Compute: func(cur domain.Game) (sqlite.Change, error) {
-				sub, err := domain.SubmitTurn(cur, actor, cur.Ply(), turn.String(), time.Now())
+		_, _, err = games.UpdateGame(ctx, store, nil, games.GameUpdate{GameID: g.ID, Idem: idem, Now: time.Now(),
+			Compute: func(cur games.Game) (sqlite.Change, error) {
+				sub, err := games.SubmitTurn(cur, actor, cur.Ply(), turn.String(), time.Now())
 				if err != nil {
 					return sqlite.Change{}, err
 				}

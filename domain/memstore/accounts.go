@@ -11,19 +11,21 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // ActiveSession returns a session that is neither revoked nor expired.
-func (s *Store) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+func (s *Store) ActiveSession(ctx context.Context, id string, now time.Time) (accounts.Session, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.data.activeSession(id, now)
 }
 
-func (d *data) activeSession(id string, now time.Time) (domain.Session, error) {
+func (d *data) activeSession(id string, now time.Time) (accounts.Session, error) {
 	sess, ok := d.sessions[id]
 	if !ok || sess.revoked || !sess.ExpiresAt.After(now) {
-		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
+		return accounts.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
 	sess.User = d.users[sess.User.ID]
 	return sess.Session, nil
@@ -41,43 +43,43 @@ func (s *Store) UserByID(ctx context.Context, id int64) (domain.User, error) {
 }
 
 // UserVacations lists all of an account's vacations, by start.
-func (s *Store) UserVacations(ctx context.Context, userID int64) ([]domain.Vacation, error) {
+func (s *Store) UserVacations(ctx context.Context, userID int64) ([]games.Vacation, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []domain.Vacation
+	var out []games.Vacation
 	for _, v := range s.data.vacations {
 		if v.userID == userID {
 			out = append(out, v.Vacation)
 		}
 	}
-	slices.SortFunc(out, func(a, b domain.Vacation) int { return a.Start.Compare(b.Start) })
+	slices.SortFunc(out, func(a, b games.Vacation) int { return a.Start.Compare(b.Start) })
 	return out, nil
 }
 
 // MyGames lists an address's games, most urgent first. The cursor is the
 // position after which the page starts.
-func (s *Store) MyGames(ctx context.Context, email, cursor string, limit int) (domain.GamePage, error) {
+func (s *Store) MyGames(ctx context.Context, email, cursor string, limit int) (games.GamePage, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	limit = max(limit, 1)
-	var mine []domain.Game
+	var mine []games.Game
 	for _, g := range s.data.games {
-		if slices.ContainsFunc(g.Seats, func(st domain.Seat) bool { return st.Email == email }) ||
+		if slices.ContainsFunc(g.Seats, func(st games.Seat) bool { return st.Email == email }) ||
 			s.data.users[g.CreatorID].Email == email {
 			g, _ := s.data.game(g.ID)
 			mine = append(mine, g)
 		}
 	}
-	slices.SortFunc(mine, func(a, b domain.Game) int { return cmp.Compare(sortKey(&a, email), sortKey(&b, email)) })
+	slices.SortFunc(mine, func(a, b games.Game) int { return cmp.Compare(sortKey(&a, email), sortKey(&b, email)) })
 	start := 0
 	if cursor != "" {
-		i := slices.IndexFunc(mine, func(g domain.Game) bool { return sortKey(&g, email) == cursor })
+		i := slices.IndexFunc(mine, func(g games.Game) bool { return sortKey(&g, email) == cursor })
 		if i < 0 {
-			return domain.GamePage{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
+			return games.GamePage{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
 		}
 		start = i + 1
 	}
-	page := domain.GamePage{Games: mine[start:min(start+limit, len(mine))]}
+	page := games.GamePage{Games: mine[start:min(start+limit, len(mine))]}
 	if start+limit < len(mine) {
 		page.Next = sortKey(&page.Games[len(page.Games)-1], email)
 	}
@@ -87,7 +89,7 @@ func (s *Store) MyGames(ctx context.Context, email, cursor string, limit int) (d
 // sortKey orders an address's games by urgency: its turn (nearest deadline
 // first, then the longest waiting), other running games (the most recently
 // changed first), finished games (the most recent first); then by id.
-func sortKey(g *domain.Game, email string) string {
+func sortKey(g *games.Game, email string) string {
 	const far = 1 << 50
 	urgency, k := 1, far-g.UpdatedAt.UnixMilli()
 	if g.Over() {
@@ -115,21 +117,21 @@ func (s *Store) ReplyConfirmations(ctx context.Context, email string) (bool, err
 
 // GamesToMove lists the running games with a deadline in which the address
 // holds the seat to move, nearest deadline first.
-func (s *Store) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
+func (s *Store) GamesToMove(ctx context.Context, email string) ([]games.Game, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.data.gamesToMove(email), nil
 }
 
-func (d *data) gamesToMove(email string) []domain.Game {
-	var out []domain.Game
+func (d *data) gamesToMove(email string) []games.Game {
+	var out []games.Game
 	for id, g := range d.games {
 		if seat, ok := g.Seat(g.ToMove()); ok && !g.Over() && seat.Email == email && !g.Clock.Deadline.IsZero() {
 			g, _ := d.game(id)
 			out = append(out, g)
 		}
 	}
-	slices.SortFunc(out, func(a, b domain.Game) int {
+	slices.SortFunc(out, func(a, b games.Game) int {
 		return cmp.Or(a.Clock.Deadline.Compare(b.Clock.Deadline), strings.Compare(a.ID, b.ID))
 	})
 	return out
@@ -145,7 +147,7 @@ func (t *tx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, after
 	return n, nil
 }
 
-func (t *tx) AddLoginToken(ctx context.Context, l domain.LoginToken, mail domain.Mail, now time.Time) error {
+func (t *tx) AddLoginToken(ctx context.Context, l accounts.LoginToken, mail domain.Mail, now time.Time) error {
 	t.data.logins[l.Token] = login{LoginToken: l}
 	t.queue([]domain.Mail{mail}, l.Token, now)
 	return nil
@@ -188,17 +190,17 @@ func (t *tx) EnsureUser(ctx context.Context, email string, now time.Time) (domai
 		last = max(last, id)
 	}
 	u := domain.User{ID: last + 1, Email: email, Locale: domain.DefaultLocale, ReplyConfirmations: true,
-		VacationDays: domain.DefaultVacationDays, CreatedAt: now}
+		VacationDays: games.DefaultVacationDays, CreatedAt: now}
 	t.data.users[u.ID] = u
 	return u, nil
 }
 
-func (t *tx) AddSession(ctx context.Context, s domain.Session, now time.Time) error {
+func (t *tx) AddSession(ctx context.Context, s accounts.Session, now time.Time) error {
 	t.data.sessions[s.ID] = session{Session: s}
 	return nil
 }
 
-func (t *tx) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+func (t *tx) ActiveSession(ctx context.Context, id string, now time.Time) (accounts.Session, error) {
 	return t.data.activeSession(id, now)
 }
 
@@ -207,13 +209,13 @@ func (t *tx) AddRefreshToken(ctx context.Context, sessionID, token string, expir
 	return nil
 }
 
-func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, accounts.RefreshState, error) {
 	r, ok := t.data.refreshes[token]
 	switch {
 	case ok && r.spent:
-		return r.sessionID, domain.RefreshReused, nil
+		return r.sessionID, accounts.RefreshReused, nil
 	case !ok || !r.expires.After(now):
-		return "", domain.RefreshUnknown, nil
+		return "", accounts.RefreshUnknown, nil
 	}
 	r.spent = true
 	t.data.refreshes[token] = r
@@ -222,7 +224,7 @@ func (t *tx) SpendRefreshToken(ctx context.Context, token string, now time.Time)
 			delete(t.data.refreshes, tok)
 		}
 	}
-	return r.sessionID, domain.RefreshSpent, nil
+	return r.sessionID, accounts.RefreshSpent, nil
 }
 
 func (t *tx) RevokeSession(ctx context.Context, id string, now time.Time) error {
@@ -233,7 +235,7 @@ func (t *tx) RevokeSession(ctx context.Context, id string, now time.Time) error 
 	return nil
 }
 
-func (t *tx) UpdateUser(ctx context.Context, id int64, s domain.AccountSettings) (domain.User, error) {
+func (t *tx) UpdateUser(ctx context.Context, id int64, s accounts.AccountSettings) (domain.User, error) {
 	u, ok := t.data.users[id]
 	if !ok {
 		return domain.User{}, fmt.Errorf("update user: no user %d", id)
@@ -253,19 +255,19 @@ func (t *tx) NextCalendarVersion(ctx context.Context, id int64) (domain.User, bo
 	return u, true, nil
 }
 
-func (t *tx) Vacations(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
-	var out []domain.Period
+func (t *tx) Vacations(ctx context.Context, email string, since time.Time) ([]games.Period, error) {
+	var out []games.Period
 	for _, v := range t.data.vacations {
 		if t.data.users[v.userID].Email == email && v.End.After(since) {
 			out = append(out, v.Period)
 		}
 	}
-	slices.SortFunc(out, func(a, b domain.Period) int { return a.Start.Compare(b.Start) })
+	slices.SortFunc(out, func(a, b games.Period) int { return a.Start.Compare(b.Start) })
 	return out, nil
 }
 
-func (t *tx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time) (domain.Away, error) {
-	away := domain.Away{}
+func (t *tx) SeatsAway(ctx context.Context, seats []games.Seat, since time.Time) (games.Away, error) {
+	away := games.Away{}
 	for i, s := range seats {
 		periods, err := t.Vacations(ctx, s.Email, since)
 		if err != nil {
@@ -278,13 +280,13 @@ func (t *tx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time
 	return away, nil
 }
 
-func (t *tx) AddVacation(ctx context.Context, userID int64, p domain.Period, now time.Time) (int64, error) {
+func (t *tx) AddVacation(ctx context.Context, userID int64, p games.Period, now time.Time) (int64, error) {
 	var id int64
 	for _, v := range t.data.vacations {
 		id = max(id, v.ID)
 	}
 	id++
-	t.data.vacations = append(t.data.vacations, vacation{userID: userID, Vacation: domain.Vacation{ID: id, Period: p}})
+	t.data.vacations = append(t.data.vacations, vacation{userID: userID, Vacation: games.Vacation{ID: id, Period: p}})
 	return id, nil
 }
 
@@ -305,18 +307,18 @@ func (t *tx) EndVacation(ctx context.Context, userID, id int64, now time.Time) (
 	return false, nil
 }
 
-func (t *tx) GamesPlaying(ctx context.Context, email string) ([]domain.Game, error) {
-	var out []domain.Game
+func (t *tx) GamesPlaying(ctx context.Context, email string) ([]games.Game, error) {
+	var out []games.Game
 	for _, id := range slices.Sorted(maps.Keys(t.data.games)) {
 		g, _ := t.data.game(id)
-		if !g.Over() && slices.ContainsFunc(g.Seats, func(s domain.Seat) bool { return s.Email == email }) {
+		if !g.Over() && slices.ContainsFunc(g.Seats, func(s games.Seat) bool { return s.Email == email }) {
 			out = append(out, g)
 		}
 	}
 	return out, nil
 }
 
-// TimeZoneOf implements domain.GameRecords.
+// TimeZoneOf implements games.GameRecords.
 func (s *Store) TimeZoneOf(ctx context.Context, email string) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -1,5 +1,6 @@
-// Package memstore is an in-memory domain.Store, for testing the use cases
-// without a database. It keeps what the ports promise (units of work that
+// Package memstore is an in-memory store of the use cases' ports (the
+// kernel's, and those of games, tournaments, accounts and push), for
+// testing the use cases without a database. It keeps what the ports promise (units of work that
 // stand or fall whole, version-guarded writes, idempotent responses) and
 // nothing more: a new game is created without its players' vacations
 // (PlayersAway has none). It keeps the facts the mail policy reads (the
@@ -17,7 +18,11 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Store is the store. The zero value is not usable: call New.
@@ -29,18 +34,18 @@ type Store struct {
 // data is everything stored; a unit of work changes a copy and keeps it
 // only if it succeeds.
 type data struct {
-	games       map[string]domain.Game
-	turns       map[string][]domain.StoredTurn
+	games       map[string]games.Game
+	turns       map[string][]games.StoredTurn
 	responses   map[[2]string]storedResponse
 	users       map[int64]domain.User
 	sessions    map[string]session
 	refreshes   map[string]refresh // by token
 	logins      map[string]login   // by token
 	pats        []pat
-	pushes      []domain.PushSubscription // by id
-	pushKey     *domain.PushKey
+	pushes      []hooks.PushSubscription // by id
+	pushKey     *hooks.PushKey
 	vacations   []vacation
-	tournaments map[string]domain.Tournament
+	tournaments map[string]tournaments.Tournament
 	queued      []Queued
 	events      []domain.Event
 	lastEvent   int64 // the Seq of the last event written, pruned or not
@@ -53,7 +58,7 @@ type data struct {
 }
 
 type session struct {
-	domain.Session
+	accounts.Session
 	revoked bool
 }
 
@@ -64,14 +69,14 @@ type refresh struct {
 }
 
 type login struct {
-	domain.LoginToken
+	accounts.LoginToken
 	used   bool
 	misses int // wrong codes tried for the address while it lived
 }
 
 type vacation struct {
 	userID int64
-	domain.Vacation
+	games.Vacation
 }
 
 type storedResponse struct {
@@ -90,15 +95,23 @@ type Queued struct {
 }
 
 var (
-	_ domain.Store   = (*Store)(nil)
-	_ domain.StoreTx = (*tx)(nil)
+	_ domain.Store             = (*Store)(nil)
+	_ domain.StoreTx           = (*tx)(nil)
+	_ games.Store              = (*Store)(nil)
+	_ games.StoreTx            = (*tx)(nil)
+	_ tournaments.Store        = (*Store)(nil)
+	_ tournaments.TournamentTx = (*tx)(nil)
+	_ accounts.Store           = (*Store)(nil)
+	_ accounts.StoreTx         = (*tx)(nil)
+	_ hooks.Store              = (*Store)(nil)
+	_ hooks.PushTx             = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.
 func New(users ...domain.User) *Store {
-	s := &Store{data: data{games: map[string]domain.Game{}, turns: map[string][]domain.StoredTurn{},
+	s := &Store{data: data{games: map[string]games.Game{}, turns: map[string][]games.StoredTurn{},
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
-		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]domain.Tournament{},
+		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]tournaments.Tournament{},
 		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{},
 		full: map[string]time.Time{}}}
 	for _, u := range users {
@@ -115,33 +128,33 @@ func (s *Store) Queued() []Queued {
 }
 
 // Game reads a committed game.
-func (s *Store) Game(ctx context.Context, id string) (domain.Game, error) {
+func (s *Store) Game(ctx context.Context, id string) (games.Game, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.data.game(id)
 }
 
 // Turns lists a game's committed turns.
-func (s *Store) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+func (s *Store) Turns(ctx context.Context, id string) ([]games.StoredTurn, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return slices.Clone(s.data.turns[id]), nil
 }
 
 // TurnsFrom lists a game's committed turns from ply on.
-func (s *Store) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+func (s *Store) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return turnsFrom(s.data.turns[id], ply), nil
 }
 
 // turnsFrom is a copy of the turns from ply on (turns are in ply order).
-func turnsFrom(turns []domain.StoredTurn, ply int) []domain.StoredTurn {
-	i, _ := slices.BinarySearchFunc(turns, ply, func(t domain.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
+func turnsFrom(turns []games.StoredTurn, ply int) []games.StoredTurn {
+	i, _ := slices.BinarySearchFunc(turns, ply, func(t games.StoredTurn, ply int) int { return cmp.Compare(t.Ply, ply) })
 	return slices.Clone(turns[i:])
 }
 
-// RematchOf implements domain.GameReader.
+// RematchOf implements games.GameReader.
 func (s *Store) RematchOf(ctx context.Context, id string) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -178,10 +191,10 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 	return nil
 }
 
-func (d *data) game(id string) (domain.Game, error) {
+func (d *data) game(id string) (games.Game, error) {
 	g, ok := d.games[id]
 	if !ok {
-		return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
+		return games.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no game %s", domain.Clip(id))
 	}
 	g.Seats = slices.Clone(g.Seats) // the caller may change his copy
 	g.Rules = g.Rules.Clone()
@@ -203,13 +216,13 @@ func (d *data) storedResponse(idem domain.Idempotency) (domain.Response, bool, e
 // tx is a unit of work on a copy of the data.
 type tx struct{ data *data }
 
-func (t *tx) Game(ctx context.Context, id string) (domain.Game, error) { return t.data.game(id) }
+func (t *tx) Game(ctx context.Context, id string) (games.Game, error) { return t.data.game(id) }
 
-func (t *tx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+func (t *tx) Turns(ctx context.Context, id string) ([]games.StoredTurn, error) {
 	return slices.Clone(t.data.turns[id]), nil
 }
 
-func (t *tx) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+func (t *tx) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	return turnsFrom(t.data.turns[id], ply), nil
 }
 
@@ -229,7 +242,7 @@ func (t *tx) StoredResponse(ctx context.Context, idem domain.Idempotency) (domai
 	return t.data.storedResponse(idem)
 }
 
-func (t *tx) PlayersAway(ctx context.Context, players []domain.Player, since time.Time) (domain.Away, error) {
+func (t *tx) PlayersAway(ctx context.Context, players []games.Player, since time.Time) (games.Away, error) {
 	return nil, nil
 }
 
@@ -250,7 +263,7 @@ func (t *tx) AccountLocale(ctx context.Context, email string) (string, error) {
 	return domain.DefaultLocale, nil
 }
 
-func (t *tx) InsertGame(ctx context.Context, c *domain.Created, mail []domain.Mail, now time.Time) error {
+func (t *tx) InsertGame(ctx context.Context, c *games.Created, mail []domain.Mail, now time.Time) error {
 	if _, ok := t.data.games[c.Game.ID]; ok {
 		return fmt.Errorf("insert game %s: it exists", c.Game.ID)
 	}
@@ -258,12 +271,12 @@ func (t *tx) InsertGame(ctx context.Context, c *domain.Created, mail []domain.Ma
 	g.Seats, g.Rules = slices.Clone(g.Seats), g.Rules.Clone() // as a store keeps a copy
 	t.data.games[g.ID] = g
 	t.addTurns(c.Game.ID, 0, c.History, now)
-	t.addEvents(domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now)
+	t.addEvents(games.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now)
 	t.queue(mail, "", now)
 	return nil
 }
 
-func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
+func (t *tx) UpdateGame(ctx context.Context, before *games.Game, c *games.GameChange, mail []domain.Mail, now time.Time) error {
 	stored, ok := t.data.games[before.ID]
 	if !ok || stored.Version != before.Version {
 		return fmt.Errorf("update game %s at version %d: %w", before.ID, before.Version, domain.ErrStale)
@@ -273,7 +286,7 @@ func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.Game
 	t.data.games[g.ID] = g
 	t.data.dropStalePushes(g)
 	t.addTurns(g.ID, before.Ply(), c.Played, now)
-	t.addEvents(domain.ChangeEvents(&g, before.Ply(), c.Played, c.Notices), now)
+	t.addEvents(games.ChangeEvents(&g, before.Ply(), c.Played, c.Notices), now)
 	t.queue(mail, "", now)
 	return nil
 }
@@ -282,7 +295,7 @@ func (t *tx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.Game
 func (t *tx) addTurns(gameID string, plyBefore int, played []ruleset.Played, now time.Time) {
 	turns := slices.Clone(t.data.turns[gameID])
 	for i, p := range played {
-		turns = append(turns, domain.StoredTurn{Ply: plyBefore + i + 1, Color: p.Color, Notation: p.Ply,
+		turns = append(turns, games.StoredTurn{Ply: plyBefore + i + 1, Color: p.Color, Notation: p.Ply,
 			Used: p.Used, Counted: p.Counted, Auto: p.Auto, TimedOut: p.TimedOut, PlayedAt: now})
 	}
 	t.data.turns[gameID] = turns
@@ -303,7 +316,7 @@ func (t *tx) MailStops(ctx context.Context, mailbox, email string) (bool, bool, 
 
 // SeatPlayed implements domain.MailFacts.
 func (t *tx) SeatPlayed(ctx context.Context, gameID, color string) (bool, error) {
-	return slices.ContainsFunc(t.data.turns[gameID], func(s domain.StoredTurn) bool { return s.Color == color && !s.Auto }), nil
+	return slices.ContainsFunc(t.data.turns[gameID], func(s games.StoredTurn) bool { return s.Color == color && !s.Auto }), nil
 }
 
 // PlayedIn implements domain.MailFacts.
@@ -314,7 +327,7 @@ func (t *tx) PlayedIn(ctx context.Context, email string, gameIDs []string) (bool
 			continue
 		}
 		for _, s := range g.Seats {
-			if s.Email == email && slices.ContainsFunc(t.data.turns[id], func(st domain.StoredTurn) bool { return st.Color == s.Color && !st.Auto }) {
+			if s.Email == email && slices.ContainsFunc(t.data.turns[id], func(st games.StoredTurn) bool { return st.Color == s.Color && !st.Auto }) {
 				return true, nil
 			}
 		}

@@ -6,18 +6,19 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 type pat struct {
-	domain.PersonalToken
+	accounts.PersonalToken
 	secret string
 }
 
 // PersonalTokens lists an account's tokens, newest first.
-func (s *Store) PersonalTokens(ctx context.Context, userID int64) ([]domain.PersonalToken, error) {
+func (s *Store) PersonalTokens(ctx context.Context, userID int64) ([]accounts.PersonalToken, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []domain.PersonalToken
+	var out []accounts.PersonalToken
 	for _, p := range slices.Backward(s.data.pats) {
 		if p.UserID == userID {
 			out = append(out, p.PersonalToken)
@@ -27,7 +28,7 @@ func (s *Store) PersonalTokens(ctx context.Context, userID int64) ([]domain.Pers
 }
 
 // PersonalTokenBySecret finds a live token and its owner.
-func (s *Store) PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (domain.PersonalToken, domain.User, bool, error) {
+func (s *Store) PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (accounts.PersonalToken, domain.User, bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	for _, p := range s.data.pats {
@@ -35,7 +36,7 @@ func (s *Store) PersonalTokenBySecret(ctx context.Context, secret string, now ti
 			return p.PersonalToken, s.data.users[p.UserID], true, nil
 		}
 	}
-	return domain.PersonalToken{}, domain.User{}, false, nil
+	return accounts.PersonalToken{}, domain.User{}, false, nil
 }
 
 func (t *tx) CountPersonalTokens(ctx context.Context, userID int64, now time.Time) (int, error) {
@@ -48,7 +49,7 @@ func (t *tx) CountPersonalTokens(ctx context.Context, userID int64, now time.Tim
 	return n, nil
 }
 
-func (t *tx) AddPersonalToken(ctx context.Context, p domain.PersonalToken, secret string) (int64, error) {
+func (t *tx) AddPersonalToken(ctx context.Context, p accounts.PersonalToken, secret string) (int64, error) {
 	p.ID = 1
 	if len(t.data.pats) > 0 {
 		p.ID = t.data.pats[len(t.data.pats)-1].ID + 1

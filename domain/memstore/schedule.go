@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // DueGames lists running games whose clock needs attention at now, most
@@ -54,7 +56,7 @@ func (s *Store) DueTournaments(ctx context.Context, now time.Time, limit int) ([
 }
 
 // Tournament reads a committed tournament.
-func (s *Store) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (s *Store) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.data.tournament(id)
@@ -62,28 +64,28 @@ func (s *Store) Tournament(ctx context.Context, id string) (domain.Tournament, e
 
 // tournament returns a deep copy, as a store that encodes it would: the
 // caller may change his.
-func (d *data) tournament(id string) (domain.Tournament, error) {
+func (d *data) tournament(id string) (tournaments.Tournament, error) {
 	t, ok := d.tournaments[id]
 	if !ok {
-		return domain.Tournament{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
+		return tournaments.Tournament{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no tournament %s", domain.Clip(id))
 	}
 	return deepCopy(t)
 }
 
-func deepCopy(t domain.Tournament) (domain.Tournament, error) {
+func deepCopy(t tournaments.Tournament) (tournaments.Tournament, error) {
 	b, err := json.Marshal(t)
 	if err != nil {
-		return domain.Tournament{}, err
+		return tournaments.Tournament{}, err
 	}
-	var out domain.Tournament
+	var out tournaments.Tournament
 	return out, json.Unmarshal(b, &out)
 }
 
-func (t *tx) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (t *tx) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return t.data.tournament(id)
 }
 
-func (t *tx) InsertTournament(ctx context.Context, tm *domain.Tournament) error {
+func (t *tx) InsertTournament(ctx context.Context, tm *tournaments.Tournament) error {
 	if _, ok := t.data.tournaments[tm.ID]; ok {
 		return fmt.Errorf("insert tournament %s: it exists", tm.ID)
 	}
@@ -92,7 +94,7 @@ func (t *tx) InsertTournament(ctx context.Context, tm *domain.Tournament) error 
 	return err
 }
 
-func (t *tx) SaveTournament(ctx context.Context, tm *domain.Tournament, version int) error {
+func (t *tx) SaveTournament(ctx context.Context, tm *tournaments.Tournament, version int) error {
 	stored, ok := t.data.tournaments[tm.ID]
 	if !ok || stored.Version != version {
 		return fmt.Errorf("update tournament %s: version %d is gone: %w", tm.ID, version, domain.ErrStale)
@@ -104,10 +106,10 @@ func (t *tx) SaveTournament(ctx context.Context, tm *domain.Tournament, version 
 
 // RescheduleTournament has nothing to do: the due time is computed from the
 // stored tournament.
-func (t *tx) RescheduleTournament(ctx context.Context, tm *domain.Tournament) error { return nil }
+func (t *tx) RescheduleTournament(ctx context.Context, tm *tournaments.Tournament) error { return nil }
 
 func (t *tx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
-	if e, ok := domain.NoticeEvent(n); ok {
+	if e, ok := games.NoticeEvent(n); ok {
 		t.addEvents([]domain.Event{e}, now)
 	}
 	t.queue(mail, "", now)
@@ -121,32 +123,32 @@ func (t *tx) AddEvents(ctx context.Context, evs []domain.Event, now time.Time) e
 }
 
 // AccountTournaments lists a page of one category of an account's
-// tournaments, newest first (see domain.TournamentLister). Its cursor is
+// tournaments, newest first (see tournaments.TournamentLister). Its cursor is
 // the last tournament's creation (Unix milliseconds) and id.
-func (s *Store) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
-	cursor string, limit int) (domain.TournamentPage, error) {
+func (s *Store) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
+	cursor string, limit int) (tournaments.TournamentPage, error) {
 	limit = max(limit, 1)
 	afterMs, afterID := int64(math.MaxInt64), ""
 	if cursor != "" {
 		ms, id, ok := strings.Cut(cursor, ":")
 		n, err := strconv.ParseInt(ms, 10, 64)
 		if !ok || err != nil || id == "" {
-			return domain.TournamentPage{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
+			return tournaments.TournamentPage{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidCursor, "the cursor is not one this server gave out")
 		}
 		afterMs, afterID = n, id
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []domain.Tournament
+	var out []tournaments.Tournament
 	for id, t := range s.data.tournaments {
 		_, plays := t.EntrantOf(email)
 		var in bool
 		switch cat {
-		case domain.Organising:
+		case tournaments.Organising:
 			in = t.OrganizerID == userID
-		case domain.PlayingIn:
+		case tournaments.PlayingIn:
 			in = plays
-		case domain.CanJoin:
+		case tournaments.CanJoin:
 			in = !plays && t.Joinable(now) && t.Registration.Public
 		}
 		ms := t.CreatedAt.UnixMilli()
@@ -155,25 +157,25 @@ func (s *Store) AccountTournaments(ctx context.Context, userID int64, email stri
 		}
 		c, err := s.data.tournament(id)
 		if err != nil {
-			return domain.TournamentPage{}, err
+			return tournaments.TournamentPage{}, err
 		}
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b domain.Tournament) int {
+	slices.SortFunc(out, func(a, b tournaments.Tournament) int {
 		return cmp.Or(cmp.Compare(b.CreatedAt.UnixMilli(), a.CreatedAt.UnixMilli()), strings.Compare(b.ID, a.ID))
 	})
 	if len(out) <= limit {
-		return domain.TournamentPage{Tournaments: out}, nil
+		return tournaments.TournamentPage{Tournaments: out}, nil
 	}
 	last := out[limit-1]
-	return domain.TournamentPage{Tournaments: out[:limit], Next: fmt.Sprintf("%d:%s", last.CreatedAt.UnixMilli(), last.ID)}, nil
+	return tournaments.TournamentPage{Tournaments: out[:limit], Next: fmt.Sprintf("%d:%s", last.CreatedAt.UnixMilli(), last.ID)}, nil
 }
 
 // Games reads many games at once, leaving out ids that do not exist.
-func (s *Store) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+func (s *Store) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []domain.Game
+	var out []games.Game
 	for _, id := range ids {
 		if g, err := s.data.game(id); err == nil {
 			out = append(out, g)
@@ -183,10 +185,10 @@ func (s *Store) Games(ctx context.Context, ids []string) ([]domain.Game, error) 
 }
 
 // TurnsOf lists the committed turns of each of the games, by game id.
-func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
+func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]games.StoredTurn, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make(map[string][]domain.StoredTurn, len(ids))
+	out := make(map[string][]games.StoredTurn, len(ids))
 	for _, id := range ids {
 		if turns := s.data.turns[id]; len(turns) > 0 {
 			out[id] = slices.Clone(turns)
@@ -196,10 +198,10 @@ func (s *Store) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.
 }
 
 // TournamentGamesStamp sums up the games of a tournament.
-func (s *Store) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
+func (s *Store) TournamentGamesStamp(ctx context.Context, id string) (tournaments.GamesStamp, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var st domain.GamesStamp
+	var st tournaments.GamesStamp
 	for _, g := range s.data.games {
 		if g.Tournament == nil || g.Tournament.ID != id {
 			continue

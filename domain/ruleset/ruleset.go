@@ -89,7 +89,7 @@ type Game interface {
 	// Restart is the game as it began: the same board and options before
 	// any ply, with the plies the rules made by themselves at the start (as
 	// Ruleset.Start returns them). Replaying the history on it gives every
-	// earlier position (see domain.Replay).
+	// earlier position (see games.Replay).
 	Restart() (Game, []Played, error)
 	// Legal says what the mover may do now, after the part of a ply given
 	// (in the ply's notation, "" for none): what the page highlights and what

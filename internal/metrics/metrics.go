@@ -231,7 +231,7 @@ var (
 )
 
 // webhookBacklog is a store that also counts its due webhook and push
-// messages (domain.WebhookStore, domain.PushDeliveryStore).
+// messages (hooks.WebhookStore, hooks.PushDeliveryStore).
 type webhookBacklog interface {
 	WebhookBacklog(ctx context.Context, now time.Time) (int, error)
 	PushBacklog(ctx context.Context, now time.Time) (int, error)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/notify/inbound"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
@@ -21,17 +22,17 @@ import (
 // anything else is unknown.
 const replyDomain = "@less.test"
 
-func seatOf(addr string) (domain.Reply, error) {
+func seatOf(addr string) (games.Reply, error) {
 	local, ok := strings.CutSuffix(strings.ToLower(addr), replyDomain)
 	parts := strings.Split(strings.TrimPrefix(local, "play+"), ".")
 	if !ok || !strings.HasPrefix(local, "play+") || len(parts) != 3 {
-		return domain.Reply{}, fmt.Errorf("%s: not a reply address", addr)
+		return games.Reply{}, fmt.Errorf("%s: not a reply address", addr)
 	}
 	var ply int
 	if _, err := fmt.Sscan(parts[2], &ply); err != nil {
-		return domain.Reply{}, err
+		return games.Reply{}, err
 	}
-	return domain.Reply{GameID: parts[0], Color: parts[1], Ply: ply}, nil
+	return games.Reply{GameID: parts[0], Color: parts[1], Ply: ply}, nil
 }
 
 func accept(addr string) bool { _, err := seatOf(addr); return err == nil }
@@ -39,17 +40,17 @@ func accept(addr string) bool { _, err := seatOf(addr); return err == nil }
 // player records the replies it is asked to play and answers as told.
 type player struct {
 	mu      sync.Mutex
-	played  []domain.Reply
+	played  []games.Reply
 	seen    map[string]bool // Message-IDs played: a second time is a replay
 	failing int             // fail this many calls first
 }
 
-func (p *player) PlayByReply(_ context.Context, r domain.Reply) (domain.ReplyOutcome, error) {
+func (p *player) PlayByReply(_ context.Context, r games.Reply) (games.ReplyOutcome, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.failing > 0 {
 		p.failing--
-		return domain.ReplyOutcome{}, fmt.Errorf("the store is down")
+		return games.ReplyOutcome{}, fmt.Errorf("the store is down")
 	}
 	if p.seen == nil {
 		p.seen = map[string]bool{}
@@ -58,15 +59,15 @@ func (p *player) PlayByReply(_ context.Context, r domain.Reply) (domain.ReplyOut
 	replayed := p.seen[r.MessageID]
 	p.seen[r.MessageID] = true
 	if r.Unread != "" {
-		return domain.ReplyOutcome{Status: domain.ReplyRefused, Reason: r.Unread, Replayed: replayed}, nil
+		return games.ReplyOutcome{Status: games.ReplyRefused, Reason: r.Unread, Replayed: replayed}, nil
 	}
-	return domain.ReplyOutcome{Status: domain.ReplyPlayed, Turn: strings.Join(r.Lines, "|"), Replayed: replayed}, nil
+	return games.ReplyOutcome{Status: games.ReplyPlayed, Turn: strings.Join(r.Lines, "|"), Replayed: replayed}, nil
 }
 
-func (p *player) replies() []domain.Reply {
+func (p *player) replies() []games.Reply {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]domain.Reply(nil), p.played...)
+	return append([]games.Reply(nil), p.played...)
 }
 
 // T0 is the tests' time.

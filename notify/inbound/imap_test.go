@@ -19,6 +19,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/notify/inbound"
 )
 
@@ -293,7 +294,7 @@ func TestPollerKeepsTheStartOfATooLargeMessage(t *testing.T) {
 	if got := outcomes(t, dsn); !slices.Equal(got, []string{"refused:too_large", "played"}) {
 		t.Errorf("outcomes %q, want the large message refused as too large", got)
 	}
-	if got := p.replies(); len(got) != 2 || got[0].From != ann || got[0].Unread != domain.ReplyTooLarge {
+	if got := p.replies(); len(got) != 2 || got[0].From != ann || got[0].Unread != games.ReplyTooLarge {
 		t.Errorf("played %+v", got)
 	}
 }

@@ -4,7 +4,7 @@
 // what either received. Receivers only keep a message, durably, in the
 // store's domain.Inbox (and only then tell the sender it was taken); the
 // Processor, on any instance, claims what was kept, reads it with
-// notify/mailin and plays it through domain.Service.PlayByReply, which is
+// notify/mailin and plays it through games.Service.PlayByReply, which is
 // idempotent by Message-ID. So a message is taken once whatever the network
 // does, and played once whatever the processes do.
 package inbound

@@ -7,18 +7,19 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/notify/mailin"
 )
 
-// Player plays a reply: domain.Service.PlayByReply.
+// Player plays a reply: games.Service.PlayByReply.
 type Player interface {
-	PlayByReply(ctx context.Context, r domain.Reply) (domain.ReplyOutcome, error)
+	PlayByReply(ctx context.Context, r games.Reply) (games.ReplyOutcome, error)
 }
 
 // Seat says which game, seat and ply a recipient address names (GameID,
 // Color and Ply of the Reply; the rest is left empty), or an error when it
 // is no reply address this server signed (api.Links.ParseReplyAddress).
-type Seat func(recipient string) (domain.Reply, error)
+type Seat func(recipient string) (games.Reply, error)
 
 // Outcomes of received mail the processor did not hand to the use case
 // (domain.Inbox's outcome; the others are the use case's status and
@@ -176,14 +177,14 @@ func (p *Processor) outcome(ctx context.Context, log *slog.Logger, m domain.Inbo
 		return OutcomeAuto + msg.Auto, false, nil
 	case msg.AuthFailed != "":
 		log.InfoContext(ctx, "inbound: the receiving server found the sender forged", "check", msg.AuthFailed)
-		r.Unread = domain.ReplyAuthFailed
+		r.Unread = games.ReplyAuthFailed
 	case errors.Is(err, mailin.ErrTooLarge):
-		r.Unread = domain.ReplyTooLarge
+		r.Unread = games.ReplyTooLarge
 	case errors.Is(err, mailin.ErrMalformed) && msg.From == "":
 		// Not even a From: junk more likely than a player's reply.
 		return OutcomeMalformed, false, nil
 	case errors.Is(err, mailin.ErrMalformed):
-		r.Unread = domain.ReplyMalformed
+		r.Unread = games.ReplyMalformed
 	}
 	// Past here a person may have written to a seat. A message with no
 	// text, or too complex to find it, plays nothing; the use case answers
@@ -204,5 +205,5 @@ func (p *Processor) outcome(ctx context.Context, log *slog.Logger, m domain.Inbo
 	if out.Reason != "" {
 		outcome += ":" + out.Reason
 	}
-	return outcome, out.Status != domain.ReplyIgnored && !out.Replayed, nil
+	return outcome, out.Status != games.ReplyIgnored && !out.Replayed, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/notify/inbound"
 )
 
@@ -53,10 +54,10 @@ func TestProcessor(t *testing.T) {
 			wantOutcome: inbound.OutcomeBounce},
 		{name: "forged: DKIM failed", rcpt: white, from: ann,
 			raw:         message(ann, white, "m6@x", "resign", "Authentication-Results: mx.less.test; dkim=fail header.d=example.org; spf=pass"),
-			wantOutcome: "refused:auth_failed", wantLines: []string{}, wantUnread: domain.ReplyAuthFailed},
+			wantOutcome: "refused:auth_failed", wantLines: []string{}, wantUnread: games.ReplyAuthFailed},
 		{name: "forged: SPF failed", rcpt: white, from: ann,
 			raw:         message(ann, white, "m7@x", "resign", "Authentication-Results: mx.less.test; spf=fail smtp.mailfrom=example.org"),
-			wantOutcome: "refused:auth_failed", wantLines: []string{}, wantUnread: domain.ReplyAuthFailed},
+			wantOutcome: "refused:auth_failed", wantLines: []string{}, wantUnread: games.ReplyAuthFailed},
 		{name: "forged, an auto-reply: dropped", rcpt: white, from: ann,
 			raw: message(ann, white, "m9@x", "I am away", "Authentication-Results: mx.less.test; spf=fail",
 				"Auto-Submitted: auto-replied"),
@@ -67,10 +68,10 @@ func TestProcessor(t *testing.T) {
 			wantOutcome: inbound.OutcomeMalformed},
 		{name: "broken MIME, From readable", rcpt: white, from: ann,
 			raw:         message(ann, white, "m10@x", "!!! not base64 !!!", "Content-Type: text/plain", "Content-Transfer-Encoding: base64"),
-			wantOutcome: "refused:malformed", wantLines: []string{}, wantUnread: domain.ReplyMalformed},
+			wantOutcome: "refused:malformed", wantLines: []string{}, wantUnread: games.ReplyMalformed},
 		{name: "too large", rcpt: white, from: ann,
 			raw:         message(ann, white, "m11@x", "resign\n"+strings.Repeat("x", 2<<20)),
-			wantOutcome: "refused:too_large", wantLines: []string{}, wantUnread: domain.ReplyTooLarge},
+			wantOutcome: "refused:too_large", wantLines: []string{}, wantUnread: games.ReplyTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

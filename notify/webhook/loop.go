@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
 // Loop is the claim, attempt, record cycle of an outbox of deliveries with
@@ -22,9 +22,9 @@ type Loop[J any] struct {
 	ID func(j *J) int64
 	// Attempt tries a job and says what follows; ErrShutdown if shutdown
 	// cut it short (it is released, not recorded).
-	Attempt func(ctx context.Context, j *J) (domain.WebhookOutcome, error)
+	Attempt func(ctx context.Context, j *J) (hooks.WebhookOutcome, error)
 	// Record stores an attempt's outcome and ends claimant's claim.
-	Record func(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error
+	Record func(ctx context.Context, claimant string, id int64, o hooks.WebhookOutcome) error
 	// Release ends claimant's claim on jobs not tried.
 	Release func(ctx context.Context, claimant string, ids []int64) error
 	// Claimant names this loop in its claims, unique per worker.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
 // Envelope is the body of every delivery (Standard Webhooks): the event's
@@ -30,9 +30,9 @@ type Data struct {
 }
 
 // Body is the JSON body of a delivery.
-func Body(d domain.WebhookDelivery) ([]byte, error) {
+func Body(d hooks.WebhookDelivery) ([]byte, error) {
 	e := Envelope{Type: d.Type, Timestamp: d.EventAt.UTC()}
-	if d.Type == domain.WebhookPing {
+	if d.Type == hooks.WebhookPing {
 		e.Data.EndpointID = d.EndpointID
 	} else {
 		ply := d.Ply

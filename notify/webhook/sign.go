@@ -1,4 +1,4 @@
-// Package webhook delivers the webhook outbox (domain.WebhookStore): each
+// Package webhook delivers the webhook outbox (hooks.WebhookStore): each
 // due delivery is POSTed as a Standard Webhooks message — a JSON envelope
 // {"type", "timestamp", "data"} with the headers webhook-id,
 // webhook-timestamp and webhook-signature — through an egress guard, and
@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
 // Sign is the webhook-signature header of a message: for each secret,
@@ -42,9 +42,9 @@ func Sign(secrets []string, msgID string, ts time.Time, body []byte) (string, er
 
 // secretKey is the key of a whsec_ secret: its base64 part, decoded.
 func secretKey(secret string) ([]byte, error) {
-	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, domain.WebhookSecretPrefix))
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, hooks.WebhookSecretPrefix))
 	if err != nil || len(key) == 0 {
-		return nil, fmt.Errorf("a webhook secret is %s and base64", domain.WebhookSecretPrefix)
+		return nil, fmt.Errorf("a webhook secret is %s and base64", hooks.WebhookSecretPrefix)
 	}
 	return key, nil
 }

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/egress"
 )
 
@@ -31,11 +31,11 @@ type Observer interface {
 // Worker delivers due webhook deliveries. State lives in the store, so a
 // restart resumes where the last process stopped, and any number of
 // workers on one store deliver each delivery once per attempt (claims with
-// a lease; see domain.WebhookStore). A delivery is at least once: a worker
+// a lease; see hooks.WebhookStore). A delivery is at least once: a worker
 // that crashes after the receiver answered and before recording it leaves
 // it to be sent again with the same webhook-id.
 type Worker struct {
-	Store  domain.WebhookStore
+	Store  hooks.WebhookStore
 	Client *http.Client // an egress.Guard's client
 	Log    *slog.Logger
 	Now    func() time.Time
@@ -80,7 +80,7 @@ const (
 
 // NewWorker returns a worker with the default schedule, delivering through
 // guard's client.
-func NewWorker(store domain.WebhookStore, guard *egress.Guard, log *slog.Logger, now func() time.Time) *Worker {
+func NewWorker(store hooks.WebhookStore, guard *egress.Guard, log *slog.Logger, now func() time.Time) *Worker {
 	host, _ := os.Hostname()
 	return &Worker{Store: store, Client: guard.Client(Timeout), Log: log, Now: now,
 		Schedule: Schedule, DisableAfter: DefaultDisableAfter, Poll: time.Second, Parallel: 16, Lease: DefaultLease,
@@ -106,20 +106,20 @@ func (w *Worker) Run(ctx context.Context) error {
 // DeliverDue makes one pass over the due deliveries and says how many
 // attempts it made.
 func (w *Worker) DeliverDue(ctx context.Context) (int, error) {
-	l := Loop[domain.WebhookJob]{Claim: w.Store.ClaimWebhooks, Attempt: w.attempt, Record: w.Store.RecordWebhookAttempt,
-		Release: w.Store.ReleaseWebhooks, ID: func(j *domain.WebhookJob) int64 { return j.ID },
+	l := Loop[hooks.WebhookJob]{Claim: w.Store.ClaimWebhooks, Attempt: w.attempt, Record: w.Store.RecordWebhookAttempt,
+		Release: w.Store.ReleaseWebhooks, ID: func(j *hooks.WebhookJob) int64 { return j.ID },
 		Claimant: w.Claimant, Now: w.Now, Parallel: w.Parallel, Lease: w.Lease}
 	return l.Pass(ctx)
 }
 
 // attempt POSTs one delivery and decides what follows.
-func (w *Worker) attempt(ctx context.Context, j *domain.WebhookJob) (domain.WebhookOutcome, error) {
+func (w *Worker) attempt(ctx context.Context, j *hooks.WebhookJob) (hooks.WebhookOutcome, error) {
 	status, err := w.post(ctx, j)
 	now := w.Now()
 	if ctx.Err() != nil {
-		return domain.WebhookOutcome{}, ErrShutdown
+		return hooks.WebhookOutcome{}, ErrShutdown
 	}
-	o := domain.WebhookOutcome{At: now, Status: status}
+	o := hooks.WebhookOutcome{At: now, Status: status}
 	if err == nil {
 		o.Delivered = true
 		if w.Observer != nil {
@@ -158,7 +158,7 @@ func (w *Worker) attempt(ctx context.Context, j *domain.WebhookJob) (domain.Webh
 
 // post sends one delivery and returns the answer's status; an error if it
 // was no 2xx, in words for the delivery log.
-func (w *Worker) post(ctx context.Context, j *domain.WebhookJob) (int, error) {
+func (w *Worker) post(ctx context.Context, j *hooks.WebhookJob) (int, error) {
 	body, err := Body(j.WebhookDelivery)
 	if err != nil {
 		return 0, fmt.Errorf("could not encode the event: %w", err)

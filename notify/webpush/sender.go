@@ -2,10 +2,10 @@
 // subscribed on the play page: each message encrypted for its browser
 // (RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292),
 // through github.com/SherClockHolmes/webpush-go. Its Worker sends the
-// push outbox (domain.PushDeliveryStore, filled with the events) with the
+// push outbox (hooks.PushDeliveryStore, filled with the events) with the
 // webhooks' loop: it calls Send and acts on the Result, deleting
 // subscriptions the push service says are gone
-// (domain.Service.ForgetPushEndpoint) and retrying later what it may.
+// (hooks.Push.ForgetPushEndpoint) and retrying later what it may.
 //
 // It also builds what a message says (see Payload): the kind of event, the
 // game, a title and a line in the subscriber's language, and the page to
@@ -28,7 +28,7 @@ import (
 
 	webpushgo "github.com/SherClockHolmes/webpush-go"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
 // MaxPayload is the largest message Send takes: webpush-go pads every
@@ -91,8 +91,8 @@ type Sender struct {
 
 // Config is what a Sender needs.
 type Config struct {
-	// Key is the server's VAPID key pair (domain.PushKeys keeps it).
-	Key domain.PushKey
+	// Key is the server's VAPID key pair (hooks.PushKeys keeps it).
+	Key hooks.PushKey
 	// Subject is the contact push services see in each message's JWT: a
 	// mailto: or an https: URL (RFC 8292 section 2.1).
 	Subject string
@@ -150,17 +150,17 @@ func CheckSubject(subject string) error {
 }
 
 // GenerateKey makes a new VAPID key pair.
-func GenerateKey() (domain.PushKey, error) {
+func GenerateKey() (hooks.PushKey, error) {
 	priv, err := ecdh.P256().GenerateKey(rand.Reader)
 	if err != nil {
-		return domain.PushKey{}, fmt.Errorf("webpush: generate a VAPID key: %w", err)
+		return hooks.PushKey{}, fmt.Errorf("webpush: generate a VAPID key: %w", err)
 	}
-	return domain.PushKey{Private: priv.Bytes(), Public: priv.PublicKey().Bytes()}, nil
+	return hooks.PushKey{Private: priv.Bytes(), Public: priv.PublicKey().Bytes()}, nil
 }
 
 // ApplicationServerKey is the public key as browsers take it for
 // PushManager.subscribe: base64url without padding.
-func ApplicationServerKey(k domain.PushKey) string {
+func ApplicationServerKey(k hooks.PushKey) string {
 	return base64.RawURLEncoding.EncodeToString(k.Public)
 }
 
@@ -168,7 +168,7 @@ func ApplicationServerKey(k domain.PushKey) string {
 // service keeps it up to ttl (rounded down to seconds) for a browser that
 // is offline. The error is nil only for Delivered; with it, Result says
 // what to do.
-func (s *Sender) Send(ctx context.Context, sub domain.PushSubscription, payload []byte, ttl time.Duration) (Result, error) {
+func (s *Sender) Send(ctx context.Context, sub hooks.PushSubscription, payload []byte, ttl time.Duration) (Result, error) {
 	if len(payload) > MaxPayload {
 		return Result{Outcome: Rejected}, fmt.Errorf("webpush: a payload of %d bytes is over %d", len(payload), MaxPayload)
 	}

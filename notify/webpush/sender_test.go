@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/webpush"
 	"github.com/lesspost/lesspost/notify/webpush/pushtest"
 )
 
-func newKey(t *testing.T) domain.PushKey {
+func newKey(t *testing.T) hooks.PushKey {
 	t.Helper()
 	k, err := webpush.GenerateKey()
 	if err != nil {
@@ -21,7 +21,7 @@ func newKey(t *testing.T) domain.PushKey {
 	return k
 }
 
-func newSender(t *testing.T, k domain.PushKey, subject string, svc *pushtest.Service) *webpush.Sender {
+func newSender(t *testing.T, k hooks.PushKey, subject string, svc *pushtest.Service) *webpush.Sender {
 	t.Helper()
 	s, err := webpush.NewSender(webpush.Config{Key: k, Subject: subject, Client: svc.Client()})
 	if err != nil {
@@ -163,7 +163,7 @@ func TestNewSenderChecks(t *testing.T) {
 	key, other := newKey(t), newKey(t)
 	for _, tt := range []struct {
 		name    string
-		key     domain.PushKey
+		key     hooks.PushKey
 		subject string
 		ok      bool
 	}{
@@ -173,8 +173,8 @@ func TestNewSenderChecks(t *testing.T) {
 		{"http", key, "http://less.example.org", false},
 		{"mailto without address", key, "mailto:", false},
 		{"empty", key, "", false},
-		{"public key of another pair", domain.PushKey{Private: key.Private, Public: other.Public}, "mailto:ops@example.org", false},
-		{"no private key", domain.PushKey{Public: key.Public}, "mailto:ops@example.org", false},
+		{"public key of another pair", hooks.PushKey{Private: key.Private, Public: other.Public}, "mailto:ops@example.org", false},
+		{"no private key", hooks.PushKey{Public: key.Public}, "mailto:ops@example.org", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := webpush.NewSender(webpush.Config{Key: tt.key, Subject: tt.subject})

@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/notify/webhook"
 )
 
 // Pusher sends one message; *Sender is one.
 type Pusher interface {
-	Send(ctx context.Context, sub domain.PushSubscription, payload []byte, ttl time.Duration) (Result, error)
+	Send(ctx context.Context, sub hooks.PushSubscription, payload []byte, ttl time.Duration) (Result, error)
 }
 
 // MoveLinks mints a seat's move link (api.Links does).
@@ -34,21 +36,21 @@ type Observer interface {
 	PushFailed(givenUp bool)
 }
 
-// Worker sends the queued push deliveries (domain.PushDeliveryStore) with
+// Worker sends the queued push deliveries (hooks.PushDeliveryStore) with
 // the webhooks' loop: claims with a lease, so any number of workers on one
 // store send each message once per attempt, retries on the webhooks'
 // schedule, and each attempt logged. Each message is rendered when it is
 // sent: in the language the address has then, with a fresh move link.
 type Worker struct {
-	Store  domain.PushDeliveryStore
+	Store  hooks.PushDeliveryStore
 	Sender Pusher
 	Games  interface {
-		Game(ctx context.Context, id string) (domain.Game, error)
+		Game(ctx context.Context, id string) (games.Game, error)
 	}
 	Links   MoveLinks
 	BaseURL string // the server's public URL, for the pages of events without a seat
 	// Forget deletes the subscriptions of an endpoint the push service
-	// says is gone (domain.Service.ForgetPushEndpoint), and with them their
+	// says is gone (hooks.Push.ForgetPushEndpoint), and with them their
 	// deliveries.
 	Forget func(ctx context.Context, endpoint string) (int, error)
 	Log    *slog.Logger
@@ -73,7 +75,7 @@ type Worker struct {
 const TTL = 24 * time.Hour
 
 // NewWorker returns a worker with the webhooks' schedule and lease.
-func NewWorker(store domain.PushDeliveryStore, sender Pusher, log *slog.Logger, now func() time.Time) *Worker {
+func NewWorker(store hooks.PushDeliveryStore, sender Pusher, log *slog.Logger, now func() time.Time) *Worker {
 	host, _ := os.Hostname()
 	return &Worker{Store: store, Sender: sender, Log: log, Now: now,
 		Schedule: webhook.Schedule, Poll: time.Second, Parallel: 16, Lease: webhook.DefaultLease,
@@ -97,22 +99,22 @@ func (w *Worker) Run(ctx context.Context) error {
 // SendDue makes one pass over the due deliveries and says how many
 // attempts it made.
 func (w *Worker) SendDue(ctx context.Context) (int, error) {
-	l := webhook.Loop[domain.PushJob]{Claim: w.Store.ClaimPushes, Attempt: w.attempt, Record: w.Store.RecordPushAttempt,
-		Release: w.Store.ReleasePushes, ID: func(j *domain.PushJob) int64 { return j.ID },
+	l := webhook.Loop[hooks.PushJob]{Claim: w.Store.ClaimPushes, Attempt: w.attempt, Record: w.Store.RecordPushAttempt,
+		Release: w.Store.ReleasePushes, ID: func(j *hooks.PushJob) int64 { return j.ID },
 		Claimant: w.Claimant, Now: w.Now, Parallel: w.Parallel, Lease: w.Lease}
 	return l.Pass(ctx)
 }
 
 // attempt sends one delivery and decides what follows.
-func (w *Worker) attempt(ctx context.Context, j *domain.PushJob) (domain.WebhookOutcome, error) {
+func (w *Worker) attempt(ctx context.Context, j *hooks.PushJob) (hooks.WebhookOutcome, error) {
 	log := w.Log.With("delivery", j.ID, "subscription", j.SubscriptionID, "kind", j.Event.Kind, "attempt", j.Attempts+1,
 		"push_service", host(j.Subscription.Endpoint))
 	res, err := w.send(ctx, j)
 	now := w.Now()
 	if ctx.Err() != nil {
-		return domain.WebhookOutcome{}, webhook.ErrShutdown
+		return hooks.WebhookOutcome{}, webhook.ErrShutdown
 	}
-	o := domain.WebhookOutcome{At: now, Status: res.Status}
+	o := hooks.WebhookOutcome{At: now, Status: res.Status}
 	if err == nil {
 		o.Delivered = true
 		if w.Observer != nil {
@@ -156,7 +158,7 @@ func (w *Worker) attempt(ctx context.Context, j *domain.PushJob) (domain.Webhook
 }
 
 // send renders a delivery's message and sends it.
-func (w *Worker) send(ctx context.Context, j *domain.PushJob) (Result, error) {
+func (w *Worker) send(ctx context.Context, j *hooks.PushJob) (Result, error) {
 	e := j.Event
 	locale, openURL, ttl := j.Locale, w.BaseURL+"/login", TTL
 	if e.GameID != "" {

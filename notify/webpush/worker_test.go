@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/notify/webpush"
 )
@@ -25,22 +28,22 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // the worker makes of it.
 type queue struct {
 	mu       sync.Mutex
-	jobs     []domain.PushJob
-	outcomes map[int64]domain.WebhookOutcome
+	jobs     []hooks.PushJob
+	outcomes map[int64]hooks.WebhookOutcome
 	released []int64
 }
 
-func (q *queue) PushDeliveries(context.Context, string, int) ([]domain.PushDelivery, error) {
+func (q *queue) PushDeliveries(context.Context, string, int) ([]hooks.PushDelivery, error) {
 	return nil, nil
 }
-func (q *queue) ClaimPushes(context.Context, string, time.Time, time.Duration, int) ([]domain.PushJob, error) {
+func (q *queue) ClaimPushes(context.Context, string, time.Time, time.Duration, int) ([]hooks.PushJob, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	jobs := q.jobs
 	q.jobs = nil
 	return jobs, nil
 }
-func (q *queue) RecordPushAttempt(_ context.Context, _ string, id int64, o domain.WebhookOutcome) error {
+func (q *queue) RecordPushAttempt(_ context.Context, _ string, id int64, o hooks.WebhookOutcome) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.outcomes[id] = o
@@ -59,7 +62,7 @@ type pusher struct {
 	ttls     []time.Duration
 }
 
-func (p *pusher) Send(_ context.Context, _ domain.PushSubscription, payload []byte, ttl time.Duration) (webpush.Result, error) {
+func (p *pusher) Send(_ context.Context, _ hooks.PushSubscription, payload []byte, ttl time.Duration) (webpush.Result, error) {
 	var m webpush.Message
 	if err := json.Unmarshal(payload, &m); err != nil {
 		return webpush.Result{}, err
@@ -71,16 +74,16 @@ func (p *pusher) Send(_ context.Context, _ domain.PushSubscription, payload []by
 	return p.res, fmt.Errorf("webpush: push.example answered %d (%s)", p.res.Status, p.res.Outcome)
 }
 
-type games map[string]domain.Game
+type games map[string]dgames.Game
 
-func (g games) Game(_ context.Context, id string) (domain.Game, error) {
+func (g games) Game(_ context.Context, id string) (dgames.Game, error) {
 	if game, ok := g[id]; ok {
 		return game, nil
 	}
 	if id == "g_broken" {
-		return domain.Game{}, errors.New("connection reset")
+		return dgames.Game{}, errors.New("connection reset")
 	}
-	return domain.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such game")
+	return dgames.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such game")
 }
 
 type links struct{}
@@ -99,28 +102,28 @@ func (c *counts) PushFailed(givenUp bool) {
 	}
 }
 
-func job(kind domain.EventKind, gameID string, attempts int) domain.PushJob {
-	return domain.PushJob{
-		PushDelivery: domain.PushDelivery{ID: 7, SubscriptionID: 3, Attempts: attempts,
+func job(kind domain.EventKind, gameID string, attempts int) hooks.PushJob {
+	return hooks.PushJob{
+		PushDelivery: hooks.PushDelivery{ID: 7, SubscriptionID: 3, Attempts: attempts,
 			Event: domain.Event{Kind: kind, GameID: gameID, Email: "bob@example.org", Color: "black", Ply: 1, At: t0}},
-		Subscription: domain.PushSubscription{ID: 3, Owner: "bob@example.org", Endpoint: "https://push.example/sub/3"},
+		Subscription: hooks.PushSubscription{ID: 3, Owner: "bob@example.org", Endpoint: "https://push.example/sub/3"},
 	}
 }
 
 // attemptOnce runs one pass of a worker over j with the push service
 // answering res, and returns the recorded outcome and what happened.
-func attemptOnce(t *testing.T, j domain.PushJob, res webpush.Result, forgetErr error) (domain.WebhookOutcome, bool, *pusher, *counts, []string, string) {
+func attemptOnce(t *testing.T, j hooks.PushJob, res webpush.Result, forgetErr error) (hooks.WebhookOutcome, bool, *pusher, *counts, []string, string) {
 	t.Helper()
-	q := &queue{jobs: []domain.PushJob{j}, outcomes: map[int64]domain.WebhookOutcome{}}
+	q := &queue{jobs: []hooks.PushJob{j}, outcomes: map[int64]hooks.WebhookOutcome{}}
 	p := &pusher{res: res}
 	var logs bytes.Buffer
 	w := webpush.NewWorker(q, p, slog.New(slog.NewTextHandler(&logs, nil)), func() time.Time { return t0.Add(time.Minute) })
 	c := &counts{}
 	var forgotten []string
-	w.Games = games{"g_1": {ID: "g_1", Seats: []domain.Seat{
-		{Color: "white", Player: domain.Player{Email: "ann@example.org"}, TokenVersion: 1},
-		{Color: "black", Player: domain.Player{Email: "bob@example.org", Locale: "fr"}, TokenVersion: 4}},
-		Clock: domain.Clock{Deadline: t0.Add(time.Minute + 3*time.Hour)}}}
+	w.Games = games{"g_1": {ID: "g_1", Seats: []dgames.Seat{
+		{Color: "white", Player: dgames.Player{Email: "ann@example.org"}, TokenVersion: 1},
+		{Color: "black", Player: dgames.Player{Email: "bob@example.org", Locale: "fr"}, TokenVersion: 4}},
+		Clock: dgames.Clock{Deadline: t0.Add(time.Minute + 3*time.Hour)}}}
 	w.Links, w.BaseURL, w.Observer = links{}, "https://less.test", c
 	w.Forget = func(_ context.Context, endpoint string) (int, error) {
 		forgotten = append(forgotten, endpoint)
@@ -199,7 +202,7 @@ func TestWorkerResults(t *testing.T) {
 func TestWorkerRendersAtSendTime(t *testing.T) {
 	tests := []struct {
 		name    string
-		j       domain.PushJob
+		j       hooks.PushJob
 		locale  string
 		url     string
 		title   string
@@ -238,17 +241,17 @@ func TestWorkerRendersAtSendTime(t *testing.T) {
 	}
 }
 
-// The kinds the stores queue (domain.PushEventKinds, listed again in the
+// The kinds the stores queue (hooks.PushEventKinds, listed again in the
 // fan-out triggers) are the kinds that have a message.
 func TestPushedKindsAreQueued(t *testing.T) {
 	kinds := []domain.EventKind{domain.EventTurnPlayed, domain.EventYourTurn, domain.EventGameOver, domain.EventInvitation,
-		domain.EventRoundStart, domain.EventDeadlineNear, domain.EventTournament}
+		domain.EventRoundStart, domain.EventDeadlineNear, tournaments.EventTournament}
 	for _, k := range kinds {
-		if webpush.Pushed(k) != slices.Contains(domain.PushEventKinds, k) {
-			t.Errorf("%s: pushed %v, queued %v", k, webpush.Pushed(k), slices.Contains(domain.PushEventKinds, k))
+		if webpush.Pushed(k) != slices.Contains(hooks.PushEventKinds, k) {
+			t.Errorf("%s: pushed %v, queued %v", k, webpush.Pushed(k), slices.Contains(hooks.PushEventKinds, k))
 		}
 	}
-	for _, k := range domain.PushEventKinds {
+	for _, k := range hooks.PushEventKinds {
 		if !slices.Contains(kinds, k) {
 			t.Errorf("%s is queued but not checked here", k)
 		}

@@ -11,22 +11,28 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Store is everything the server asks of its store. *sqlite.DB (one
 // machine) and *postgres.DB (several instances on one database) are
 // Stores; both pass the contract suite in repo/storetest.
 type Store interface {
-	domain.Store
+	tournaments.Store
+	accounts.Store
+	hooks.Store
 	domain.Outbox
 	domain.Inbox
 	domain.Monitor
 	domain.RateLimiter
 	domain.EventReader
-	domain.PushKeys
-	domain.WebhookStore
-	domain.PushDeliveryStore
-	domain.GameRecords
+	hooks.PushKeys
+	hooks.WebhookStore
+	hooks.PushDeliveryStore
+	games.GameRecords
 	Housekeeping
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error

@@ -10,19 +10,20 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // ActiveSession returns the session if it exists and is neither revoked nor expired.
-func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+func (db *DB) ActiveSession(ctx context.Context, id string, now time.Time) (accounts.Session, error) {
 	return activeSession(ctx, db.pool, id, now)
 }
 
-func (s storeTx) ActiveSession(ctx context.Context, id string, now time.Time) (domain.Session, error) {
+func (s storeTx) ActiveSession(ctx context.Context, id string, now time.Time) (accounts.Session, error) {
 	return activeSession(ctx, s.tx, id, now)
 }
 
-func activeSession(ctx context.Context, q querier, id string, now time.Time) (domain.Session, error) {
-	s := domain.Session{ID: id}
+func activeSession(ctx context.Context, q querier, id string, now time.Time) (accounts.Session, error) {
+	s := accounts.Session{ID: id}
 	err := q.QueryRow(ctx, `SELECT s.expires_at, u.id, u.email, u.name, u.locale, u.time_zone, u.vacation_days,
 		u.calendar_version, u.reply_confirmations, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
@@ -30,10 +31,10 @@ func activeSession(ctx context.Context, q querier, id string, now time.Time) (do
 		&s.ExpiresAt, &s.User.ID, &s.User.Email, &s.User.Name, &s.User.Locale, &s.User.TimeZone, &s.User.VacationDays,
 		&s.User.CalendarVersion, &s.User.ReplyConfirmations, &s.User.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return domain.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
+		return accounts.Session{}, domain.Errorf(domain.KindUnauthorized, domain.CodeUnauthorized, "the session has ended: sign in again")
 	}
 	if err != nil {
-		return domain.Session{}, fmt.Errorf("read session: %w", err)
+		return accounts.Session{}, fmt.Errorf("read session: %w", err)
 	}
 	s.ExpiresAt, s.User.CreatedAt = s.ExpiresAt.UTC(), s.User.CreatedAt.UTC()
 	return s, nil
@@ -64,7 +65,7 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, t
 
 // AddLoginToken stores the token's hash; the token itself is stored only in
 // the outbox row until the email is sent.
-func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, mail domain.Mail, now time.Time) error {
+func (s storeTx) AddLoginToken(ctx context.Context, t accounts.LoginToken, mail domain.Mail, now time.Time) error {
 	_, err := s.tx.Exec(ctx, `INSERT INTO login_tokens (hash, email, mailbox, expires_at, code_hash) VALUES ($1, $2, $3, $4, $5)`,
 		hashToken(t.Token), t.Email, domain.Mailbox(t.Email), ms(t.ExpiresAt), t.CodeHash)
 	if err != nil {
@@ -87,7 +88,7 @@ func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Tim
 }
 
 // SpendLoginCode looks the code up by its address: a code is no secret
-// among every address's (see domain.LoginCode).
+// among every address's (see accounts.LoginCode).
 func (s storeTx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
 	tag, err := s.tx.Exec(ctx, `UPDATE login_tokens SET used_at = $1
 		WHERE email = $2 AND code_hash = $3 AND used_at IS NULL AND expires_at > $1 AND code_misses < $4`,
@@ -115,7 +116,7 @@ func (s storeTx) EnsureUser(ctx context.Context, email string, now time.Time) (d
 	return userByEmail(ctx, s.tx, email)
 }
 
-func (s storeTx) AddSession(ctx context.Context, sess domain.Session, now time.Time) error {
+func (s storeTx) AddSession(ctx context.Context, sess accounts.Session, now time.Time) error {
 	_, err := s.tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
 		sess.ID, sess.User.ID, ms(now), ms(sess.ExpiresAt))
 	if err != nil {
@@ -136,7 +137,7 @@ func (s storeTx) AddRefreshToken(ctx context.Context, sessionID, token string, e
 
 // SpendRefreshToken spends with one UPDATE: of two transactions spending
 // the same token, the second waits for the first and then finds it spent.
-func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, accounts.RefreshState, error) {
 	var id string
 	err := s.tx.QueryRow(ctx, `UPDATE refresh_tokens SET spent_at = $1 WHERE hash = $2 AND spent_at IS NULL AND expires_at > $1
 		RETURNING session_id`, ms(now), hashToken(token)).Scan(&id)
@@ -145,7 +146,7 @@ func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.T
 		if err != nil {
 			return "", 0, fmt.Errorf("forget expired refresh tokens: %w", err)
 		}
-		return id, domain.RefreshSpent, nil
+		return id, accounts.RefreshSpent, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
 		return "", 0, fmt.Errorf("spend refresh token: %w", err)
@@ -155,11 +156,11 @@ func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.T
 		hashToken(token)).Scan(&id, &spent)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows) || err == nil && !spent:
-		return "", domain.RefreshUnknown, nil
+		return "", accounts.RefreshUnknown, nil
 	case err != nil:
 		return "", 0, fmt.Errorf("read refresh token: %w", err)
 	}
-	return id, domain.RefreshReused, nil
+	return id, accounts.RefreshReused, nil
 }
 
 func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) error {
@@ -170,7 +171,7 @@ func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) er
 	return nil
 }
 
-func (s storeTx) UpdateUser(ctx context.Context, id int64, set domain.AccountSettings) (domain.User, error) {
+func (s storeTx) UpdateUser(ctx context.Context, id int64, set accounts.AccountSettings) (domain.User, error) {
 	var email string
 	err := s.tx.QueryRow(ctx, `UPDATE users SET name = $1, locale = $2, time_zone = $3, reply_confirmations = $4 WHERE id = $5
 		RETURNING email`, set.Name, set.Locale, set.TimeZone, set.ReplyConfirmations, id).Scan(&email)

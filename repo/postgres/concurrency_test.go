@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/repo/postgres"
 	"github.com/lesspost/lesspost/repo/postgres/pgtest"
@@ -182,22 +183,26 @@ func TestRateLimitConcurrentTakers(t *testing.T) {
 
 // createGame stores a new game through db, of players of its own: many
 // games do not spend one address's mail budget.
-func createGame(t testing.TB, db *postgres.DB, id string, tc domain.TimeControl) domain.Game {
+func createGame(t testing.TB, db *postgres.DB, id string, tc games.TimeControl) games.Game {
 	t.Helper()
-	var g domain.Game
+	var g games.Game
 	err := db.Transact(t.Context(), func(tx domain.StoreTx) error {
 		org, err := tx.EnsureUser(t.Context(), "org@example.org", t0)
 		if err != nil {
 			return err
 		}
-		c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
+		c, err := games.CreateGame(games.NewGameSpec{Players: []games.Player{
 			{Name: "Ann", Email: "ann-" + id + "@example.org"}, {Name: "Bob", Email: "bob-" + id + "@example.org"}},
 			Params: less.Params{Walls: openWalls}.Map(), Creator: org.Email, Time: tc}, id, org.ID, t0, 1, nil)
 		if err != nil {
 			return err
 		}
 		g = c.Game
-		return domain.NewTx(tx, nil).InsertGame(t.Context(), &c, domain.Cause{By: org.Email}, t0)
+		gt, err := games.NewTx(tx, nil)
+		if err != nil {
+			return err
+		}
+		return gt.InsertGame(t.Context(), &c, domain.Cause{By: org.Email}, t0)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -212,17 +217,17 @@ const openWalls = "000000000000000000000000000000000000000000000000000000000000"
 // under the game's row lock.
 func TestVersionRaceBetweenInstances(t *testing.T) {
 	_, dbs := instances(t, 2)
-	g := createGame(t, dbs[0], "g_race", domain.TimeControl{})
+	g := createGame(t, dbs[0], "g_race", games.TimeControl{})
 	const perWorker, workers = 10, 6
 	var wg sync.WaitGroup
 	for w := range workers {
 		db := dbs[w%len(dbs)]
 		wg.Go(func() {
 			for range perWorker {
-				_, _, err := domain.UpdateGame(t.Context(), db, nil, domain.GameUpdate{GameID: g.ID, Now: t0,
-					Compute: func(g domain.Game) (domain.GameChange, error) {
+				_, _, err := games.UpdateGame(t.Context(), db, nil, games.GameUpdate{GameID: g.ID, Now: t0,
+					Compute: func(g games.Game) (games.GameChange, error) {
 						g.Version++ // a change of nothing but the version: an ETag bump
-						return domain.GameChange{Game: g}, nil
+						return games.GameChange{Game: g}, nil
 					}})
 				if err != nil {
 					t.Error(err)
@@ -240,7 +245,7 @@ func TestVersionRaceBetweenInstances(t *testing.T) {
 // Two instances' schedulers tick the same due game at once: one acts.
 func TestSchedulersActOnce(t *testing.T) {
 	_, dbs := instances(t, 2)
-	g := createGame(t, dbs[0], "g_clock", domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour})
+	g := createGame(t, dbs[0], "g_clock", games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour})
 	deadline := t0.Add(3 * 24 * time.Hour)
 	for _, at := range []time.Time{deadline.Add(-23 * time.Hour), deadline.Add(time.Minute)} {
 		var wg sync.WaitGroup
@@ -248,7 +253,7 @@ func TestSchedulersActOnce(t *testing.T) {
 		for i, db := range dbs {
 			wg.Go(func() {
 				var err error
-				svc := domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return at }})
+				svc := games.NewService(games.Config{Store: db, Now: func() time.Time { return at }})
 				if acted[i], err = svc.TickGame(t.Context(), g.ID); err != nil {
 					t.Error(err)
 				}
@@ -282,7 +287,7 @@ func BenchmarkStoreTurn(b *testing.B) {
 	db := dbs[0]
 	ids := make([]string, b.N)
 	for i := range ids {
-		ids[i] = createGame(b, db, fmt.Sprint("g_", i), domain.TimeControl{}).ID
+		ids[i] = createGame(b, db, fmt.Sprint("g_", i), games.TimeControl{}).ID
 	}
 	var next atomic.Int64
 	b.ResetTimer()
@@ -290,11 +295,11 @@ func BenchmarkStoreTurn(b *testing.B) {
 		for pb.Next() {
 			id := ids[next.Add(1)-1]
 			white := "white"
-			_, _, err := domain.UpdateGame(b.Context(), db, nil, domain.GameUpdate{GameID: id, Now: t0,
+			_, _, err := games.UpdateGame(b.Context(), db, nil, games.GameUpdate{GameID: id, Now: t0,
 				Idem: &domain.Idempotency{Scope: "seat:" + id + ":white", Key: "k", Fingerprint: []byte{1}},
-				Compute: func(g domain.Game) (domain.GameChange, error) {
-					sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, 0, "e5e4:e4d4:d4c4", t0)
-					return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices,
+				Compute: func(g games.Game) (games.GameChange, error) {
+					sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &white}, 0, "e5e4:e4d4:d4c4", t0)
+					return games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices,
 						Response: domain.Response{Status: 201, Body: []byte(`{"ok":true}`)}}, err
 				}})
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // Housekeeping (port.Housekeeping): each method deletes (or clears) at most
@@ -15,7 +16,7 @@ import (
 // until that is fewer than limit, so no transaction runs long.
 
 // loginTokenRetention is how long a login token is kept once expired: an
-// hour, the window of domain.MaxLoginsPerHour.
+// hour, the window of accounts.MaxLoginsPerHour.
 const loginTokenRetention = time.Hour
 
 // ExpireIdempotencyKeys deletes the responses stored before before.
@@ -61,7 +62,7 @@ func (db *DB) ExpireLoginMail(ctx context.Context, now time.Time, limit int) (in
 			last_error = 'the login code expired before the mail could be delivered'
 		WHERE id IN (SELECT id FROM outbox WHERE secret IS NOT NULL AND created_at <= $2 ORDER BY created_at LIMIT $3)
 			AND sent_at IS NULL`,
-		ms(now), ms(now.Add(-domain.LoginTTL)), limit)
+		ms(now), ms(now.Add(-accounts.LoginTTL)), limit)
 }
 
 // Backlog reads what waits in the store at now (see domain.Backlog).

@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/repo/internal/mygames"
 )
 
@@ -41,29 +41,29 @@ const myGamesPage = `
 	ORDER BY 2, 3, 1 LIMIT $5`
 
 // MyGames lists the games an address plays in or created, most urgent
-// first (see domain.AccountReader): the order and the cursors are the SQLite
+// first (see games.AccountReader): the order and the cursors are the SQLite
 // store's (repo/internal/mygames).
-func (db *DB) MyGames(ctx context.Context, email, cursor string, limit int) (domain.GamePage, error) {
+func (db *DB) MyGames(ctx context.Context, email, cursor string, limit int) (games.GamePage, error) {
 	limit = max(limit, 1)
 	after, err := mygames.Start(cursor)
 	if err != nil {
-		return domain.GamePage{}, err
+		return games.GamePage{}, err
 	}
 	rows, err := db.pool.Query(ctx, myGamesPage, email, after.Urgency, after.Key, after.ID, limit+1)
 	if err != nil {
-		return domain.GamePage{}, fmt.Errorf("list games: %w", err)
+		return games.GamePage{}, fmt.Errorf("list games: %w", err)
 	}
 	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (r mygames.Row, err error) {
 		return r, row.Scan(&r.ID, &r.Urgency, &r.Key)
 	})
 	if err != nil {
-		return domain.GamePage{}, fmt.Errorf("list games: %w", err)
+		return games.GamePage{}, fmt.Errorf("list games: %w", err)
 	}
-	var page domain.GamePage
+	var page games.GamePage
 	ids, next := mygames.Page(found, limit)
 	page.Next = next
 	if page.Games, err = loadGames(ctx, db.pool, ids, false); err != nil {
-		return domain.GamePage{}, err
+		return games.GamePage{}, err
 	}
 	return page, nil
 }

@@ -4,14 +4,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // DueMail lists undelivered due mail in order, claimed or not; MarkSent
 // records a delivery whoever holds the mail (for tests and tools).
 func TestDueMailAndMarkSent(t *testing.T) {
 	db := open(t)
-	g := createGame(t, db, "g_due", domain.TimeControl{})
+	g := createGame(t, db, "g_due", games.TimeControl{})
 	ctx := t.Context()
 	if due, err := db.DueMail(ctx, t0.Add(-time.Millisecond), 10); err != nil || len(due) != 0 {
 		t.Errorf("due before it was queued: %+v, %v", due, err)

@@ -10,12 +10,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 const sqlPersonalTokenColumns = `t.id, t.user_id, t.name, t.scopes, t.created_at, t.last_used_at, t.expires_at`
 
-func scanPersonalToken(row pgx.Row, extra ...any) (domain.PersonalToken, error) {
-	var t domain.PersonalToken
+func scanPersonalToken(row pgx.Row, extra ...any) (accounts.PersonalToken, error) {
+	var t accounts.PersonalToken
 	var scopes string
 	var used, expires *time.Time
 	err := row.Scan(append([]any{&t.ID, &t.UserID, &t.Name, &scopes, &t.CreatedAt, &used, &expires}, extra...)...)
@@ -30,14 +31,14 @@ func scanPersonalToken(row pgx.Row, extra ...any) (domain.PersonalToken, error) 
 }
 
 // PersonalTokens lists an account's tokens, newest first.
-func (db *DB) PersonalTokens(ctx context.Context, userID int64) ([]domain.PersonalToken, error) {
+func (db *DB) PersonalTokens(ctx context.Context, userID int64) ([]accounts.PersonalToken, error) {
 	rows, err := db.pool.Query(ctx, `SELECT `+sqlPersonalTokenColumns+` FROM personal_tokens t
 		WHERE t.user_id = $1 ORDER BY t.id DESC`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("list personal tokens: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.PersonalToken
+	var out []accounts.PersonalToken
 	for rows.Next() {
 		t, err := scanPersonalToken(rows)
 		if err != nil {
@@ -52,16 +53,16 @@ func (db *DB) PersonalTokens(ctx context.Context, userID int64) ([]domain.Person
 }
 
 // PersonalTokenBySecret finds a live token by the hash of its secret.
-func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (domain.PersonalToken, domain.User, bool, error) {
+func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (accounts.PersonalToken, domain.User, bool, error) {
 	var email string
 	t, err := scanPersonalToken(db.pool.QueryRow(ctx, `SELECT `+sqlPersonalTokenColumns+`, u.email
 		FROM personal_tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.hash = $1 AND (t.expires_at IS NULL OR t.expires_at > $2)`, hashToken(secret), ms(now)), &email)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return domain.PersonalToken{}, domain.User{}, false, nil
+		return accounts.PersonalToken{}, domain.User{}, false, nil
 	}
 	if err != nil {
-		return domain.PersonalToken{}, domain.User{}, false, fmt.Errorf("read personal token: %w", err)
+		return accounts.PersonalToken{}, domain.User{}, false, fmt.Errorf("read personal token: %w", err)
 	}
 	u, err := userByEmail(ctx, db.pool, email)
 	return t, u, err == nil, err
@@ -77,7 +78,7 @@ func (s storeTx) CountPersonalTokens(ctx context.Context, userID int64, now time
 }
 
 // AddPersonalToken stores the token with its secret's hash only.
-func (s storeTx) AddPersonalToken(ctx context.Context, t domain.PersonalToken, secret string) (int64, error) {
+func (s storeTx) AddPersonalToken(ctx context.Context, t accounts.PersonalToken, secret string) (int64, error) {
 	var id int64
 	err := s.tx.QueryRow(ctx, `INSERT INTO personal_tokens (user_id, name, scopes, hash, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, t.UserID, t.Name, strings.Join(t.Scopes, " "), hashToken(secret),

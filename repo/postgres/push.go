@@ -7,28 +7,28 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
-var _ domain.PushKeys = (*DB)(nil)
+var _ hooks.PushKeys = (*DB)(nil)
 
 const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at, game_id, color, COALESCE(link_version, 0)`
 
 // pushSubscriptions lists an address's live subscriptions through q.
-func pushSubscriptions(ctx context.Context, q querier, owner string, now time.Time) ([]domain.PushSubscription, error) {
+func pushSubscriptions(ctx context.Context, q querier, owner string, now time.Time) ([]hooks.PushSubscription, error) {
 	return scanPushSubscriptions(q.Query(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
 		WHERE owner = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at, id`, owner, ms(now)))
 }
 
 // scanPushSubscriptions reads the rows of a query of sqlPushColumns.
-func scanPushSubscriptions(rows pgx.Rows, err error) ([]domain.PushSubscription, error) {
+func scanPushSubscriptions(rows pgx.Rows, err error) ([]hooks.PushSubscription, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list push subscriptions: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.PushSubscription
+	var out []hooks.PushSubscription
 	for rows.Next() {
-		var p domain.PushSubscription
+		var p hooks.PushSubscription
 		var expires *time.Time
 		if err := rows.Scan(&p.ID, &p.Owner, &p.Endpoint, &p.P256DH, &p.Auth, &expires, &p.CreatedAt, &p.Game, &p.Color, &p.LinkVersion); err != nil {
 			return nil, fmt.Errorf("read push subscription: %w", err)
@@ -46,18 +46,18 @@ func scanPushSubscriptions(rows pgx.Rows, err error) ([]domain.PushSubscription,
 }
 
 // PushSubscriptions lists an address's live subscriptions, oldest first.
-func (db *DB) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]domain.PushSubscription, error) {
+func (db *DB) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]hooks.PushSubscription, error) {
 	return pushSubscriptions(ctx, db.pool, owner, now)
 }
 
-func (s storeTx) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]domain.PushSubscription, error) {
+func (s storeTx) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]hooks.PushSubscription, error) {
 	return pushSubscriptions(ctx, s.tx, owner, now)
 }
 
 // SavePushSubscription inserts or updates in place; xmax is 0 only in a
 // row version this statement inserted, so two instances saving the same
 // subscription at once both succeed and exactly one says it created it.
-func (s storeTx) SavePushSubscription(ctx context.Context, p domain.PushSubscription) (int64, bool, error) {
+func (s storeTx) SavePushSubscription(ctx context.Context, p hooks.PushSubscription) (int64, bool, error) {
 	var id int64
 	var created bool
 	var version *int
@@ -107,8 +107,8 @@ func (s storeTx) DeletePushEndpoint(ctx context.Context, endpoint string, now ti
 // PushKey returns the stored VAPID key pair, storing candidate first if
 // there is none: of instances starting together, the first insert wins and
 // the others read it.
-func (db *DB) PushKey(ctx context.Context, candidate domain.PushKey, now time.Time) (domain.PushKey, error) {
-	var k domain.PushKey
+func (db *DB) PushKey(ctx context.Context, candidate hooks.PushKey, now time.Time) (hooks.PushKey, error) {
+	var k hooks.PushKey
 	err := db.withTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO push_keys (id, private_key, public_key, created_at)
 			VALUES (1, $1, $2, $3) ON CONFLICT (id) DO NOTHING`, candidate.Private, candidate.Public, ms(now)); err != nil {
@@ -117,12 +117,12 @@ func (db *DB) PushKey(ctx context.Context, candidate domain.PushKey, now time.Ti
 		return tx.QueryRow(ctx, `SELECT private_key, public_key FROM push_keys WHERE id = 1`).Scan(&k.Private, &k.Public)
 	})
 	if err != nil {
-		return domain.PushKey{}, fmt.Errorf("read the VAPID key: %w", err)
+		return hooks.PushKey{}, fmt.Errorf("read the VAPID key: %w", err)
 	}
 	return k, nil
 }
 
-func (s storeTx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]domain.PushSubscription, error) {
+func (s storeTx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]hooks.PushSubscription, error) {
 	return scanPushSubscriptions(s.tx.Query(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
 		WHERE endpoint = $1 ORDER BY id`, endpoint))
 }

@@ -7,11 +7,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
-var _ domain.PushDeliveryStore = (*DB)(nil)
+var _ hooks.PushDeliveryStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_push (migration
 // 0009, scoped by 0010), in the transaction that writes the event.
@@ -20,8 +20,8 @@ const pushDeliveryColumns = `d.id, d.subscription_id, p.owner, d.kind, d.game_id
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, COALESCE(d.last_status, 0),
 	COALESCE(d.last_error, '')`
 
-func scanPushDelivery(row pgx.Row, more ...any) (domain.PushDelivery, error) {
-	var d domain.PushDelivery
+func scanPushDelivery(row pgx.Row, more ...any) (hooks.PushDelivery, error) {
+	var d hooks.PushDelivery
 	var data string
 	var next, delivered, last *time.Time
 	var failed bool
@@ -37,13 +37,13 @@ func scanPushDelivery(row pgx.Row, more ...any) (domain.PushDelivery, error) {
 
 // PushDeliveries lists the deliveries to an address's subscriptions,
 // newest first.
-func (db *DB) PushDeliveries(ctx context.Context, owner string, limit int) ([]domain.PushDelivery, error) {
+func (db *DB) PushDeliveries(ctx context.Context, owner string, limit int) ([]hooks.PushDelivery, error) {
 	rows, err := db.pool.Query(ctx, `SELECT `+pushDeliveryColumns+` FROM push_deliveries d
 		JOIN push_subscriptions p ON p.id = d.subscription_id WHERE p.owner = $1 ORDER BY d.id DESC LIMIT $2`, owner, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list push deliveries: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.PushDelivery, error) { return scanPushDelivery(row) })
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hooks.PushDelivery, error) { return scanPushDelivery(row) })
 	if err != nil {
 		return nil, fmt.Errorf("list push deliveries: %w", err)
 	}
@@ -52,8 +52,8 @@ func (db *DB) PushDeliveries(ctx context.Context, owner string, limit int) ([]do
 
 // ClaimPushes claims up to limit due deliveries for claimant until
 // now+lease, with their subscriptions as they are now.
-func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.PushJob, error) {
-	var out []domain.PushJob
+func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]hooks.PushJob, error) {
+	var out []hooks.PushJob
 	err := pushQueue.claim(ctx, db, claimant, now, lease, limit, func(tx pgx.Tx, ids []int64) error {
 		rows, err := tx.Query(ctx, `SELECT `+pushDeliveryColumns+`, p.endpoint, p.p256dh, p.auth, p.expires_at, p.created_at,
 			p.game_id, p.color, COALESCE(p.link_version, 0), COALESCE(u.locale, '')
@@ -62,8 +62,8 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.PushJob, error) {
-			var j domain.PushJob
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (hooks.PushJob, error) {
+			var j hooks.PushJob
 			var expires *time.Time
 			s := &j.Subscription
 			var err error
@@ -78,7 +78,7 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 }
 
 // RecordPushAttempt records an attempt at a delivery claimant holds.
-func (db *DB) RecordPushAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
+func (db *DB) RecordPushAttempt(ctx context.Context, claimant string, id int64, o hooks.WebhookOutcome) error {
 	return db.withTx(ctx, func(tx pgx.Tx) error {
 		_, _, err := pushQueue.record(ctx, tx, claimant, id, o)
 		return err

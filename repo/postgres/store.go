@@ -8,12 +8,24 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 var (
-	_ domain.Store   = (*DB)(nil)
-	_ domain.StoreTx = storeTx{}
+	_ domain.Store             = (*DB)(nil)
+	_ domain.StoreTx           = storeTx{}
+	_ games.Store              = (*DB)(nil)
+	_ games.StoreTx            = storeTx{}
+	_ tournaments.Store        = (*DB)(nil)
+	_ tournaments.TournamentTx = storeTx{}
+	_ accounts.Store           = (*DB)(nil)
+	_ accounts.StoreTx         = storeTx{}
+	_ hooks.Store              = (*DB)(nil)
+	_ hooks.PushTx             = storeTx{}
 )
 
 // Transact runs fn in one READ COMMITTED transaction (see withTx); a unit
@@ -25,15 +37,15 @@ func (db *DB) Transact(ctx context.Context, fn func(domain.StoreTx) error) error
 // storeTx is the domain.StoreTx of one transaction.
 type storeTx struct{ tx pgx.Tx }
 
-func (s storeTx) Game(ctx context.Context, id string) (domain.Game, error) {
+func (s storeTx) Game(ctx context.Context, id string) (games.Game, error) {
 	return loadGame(ctx, s.tx, id, true)
 }
 
-func (s storeTx) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+func (s storeTx) Turns(ctx context.Context, id string) ([]games.StoredTurn, error) {
 	return loadTurns(ctx, s.tx, id, sqlSelectTurns, id)
 }
 
-func (s storeTx) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+func (s storeTx) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	return loadTurns(ctx, s.tx, id, sqlSelectTurnsFrom, id, ply)
 }
 
@@ -41,7 +53,7 @@ func (s storeTx) StoredResponse(ctx context.Context, idem domain.Idempotency) (d
 	return storedResponse(ctx, s.tx, idem)
 }
 
-func (s storeTx) PlayersAway(ctx context.Context, players []domain.Player, since time.Time) (domain.Away, error) {
+func (s storeTx) PlayersAway(ctx context.Context, players []games.Player, since time.Time) (games.Away, error) {
 	return gamerow.PlayersAway(ctx, vacationsIn(s.tx), players, since)
 }
 
@@ -53,14 +65,14 @@ func (s storeTx) AccountLocale(ctx context.Context, email string) (string, error
 	return accountLocale(ctx, s.tx, email)
 }
 
-func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, mail []domain.Mail, now time.Time) error {
+func (s storeTx) InsertGame(ctx context.Context, c *games.Created, mail []domain.Mail, now time.Time) error {
 	if err := insertGame(ctx, s.tx, &c.Game); err != nil {
 		return err
 	}
 	if err := insertTurns(ctx, s.tx, &c.Game, 0, c.History, now); err != nil {
 		return err
 	}
-	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now); err != nil {
+	if err := writeEvents(ctx, s.tx, games.ChangeEvents(&c.Game, c.Game.Ply(), nil, c.Notices), now); err != nil {
 		return err
 	}
 	return enqueue(ctx, s.tx, mail, now)
@@ -69,7 +81,7 @@ func (s storeTx) InsertGame(ctx context.Context, c *domain.Created, mail []domai
 // UpdateGame writes what a change did to before: the new state (if the
 // game is still at before's version, else domain.ErrStale), the turns it
 // played and its emails.
-func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
+func (s storeTx) UpdateGame(ctx context.Context, before *games.Game, c *games.GameChange, mail []domain.Mail, now time.Time) error {
 	write := updateGame
 	if c.Game.Version == before.Version {
 		write = checkVersion // a change that only answers: the game stays as it is
@@ -80,7 +92,7 @@ func (s storeTx) UpdateGame(ctx context.Context, before *domain.Game, c *domain.
 	if err := insertTurns(ctx, s.tx, &c.Game, before.Ply(), c.Played, now); err != nil {
 		return err
 	}
-	if err := writeEvents(ctx, s.tx, domain.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
+	if err := writeEvents(ctx, s.tx, games.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
 	return enqueue(ctx, s.tx, mail, now)

@@ -35,12 +35,12 @@ func TestEventsContract(t *testing.T) {
 	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return open(t) })
 }
 
-// The PostgreSQL store keeps the contract of domain.WebhookStore.
+// The PostgreSQL store keeps the contract of hooks.WebhookStore.
 func TestWebhooksContract(t *testing.T) {
 	storetest.RunWebhooks(t, func(t *testing.T) port.Store { return open(t) })
 }
 
-// The PostgreSQL store keeps the contract of domain.PushDeliveryStore.
+// The PostgreSQL store keeps the contract of hooks.PushDeliveryStore.
 func TestPushDeliveriesContract(t *testing.T) {
 	storetest.RunPushDeliveries(t, func(t *testing.T) port.Store { return open(t) })
 }

@@ -9,11 +9,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // InsertTournament stores a new tournament.
-func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) InsertTournament(ctx context.Context, t *tournaments.Tournament) error {
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -29,7 +31,7 @@ func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) err
 
 // writeTournamentPlayers brings the tournament's rows of players in line
 // with its entrants (who joined, left, or had his address corrected).
-func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) writeTournamentPlayers(ctx context.Context, t *tournaments.Tournament) error {
 	emails := gamerow.TournamentPlayers(t)
 	if _, err := s.tx.Exec(ctx, `DELETE FROM tournament_players WHERE tournament_id = $1 AND email <> ALL($2::text[])`,
 		t.ID, emails); err != nil {
@@ -43,17 +45,17 @@ func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournamen
 }
 
 // Tournament reads a tournament.
-func (db *DB) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (db *DB) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return loadTournament(ctx, db.pool, id, false)
 }
 
 // Tournament reads a tournament and locks it for the unit of work, like a
 // game (see DB).
-func (s storeTx) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (s storeTx) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return loadTournament(ctx, s.tx, id, true)
 }
 
-func loadTournament(ctx context.Context, q querier, id string, lock bool) (domain.Tournament, error) {
+func loadTournament(ctx context.Context, q querier, id string, lock bool) (tournaments.Tournament, error) {
 	query := `SELECT data::text FROM tournaments WHERE id = $1`
 	if lock {
 		query += ` FOR UPDATE`
@@ -61,16 +63,16 @@ func loadTournament(ctx context.Context, q querier, id string, lock bool) (domai
 	var data string
 	err := q.QueryRow(ctx, query, id).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return domain.Tournament{}, gamerow.TournamentNotFound(id)
+		return tournaments.Tournament{}, gamerow.TournamentNotFound(id)
 	}
 	if err != nil {
-		return domain.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
+		return tournaments.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
 	}
 	return gamerow.DecodeTournament(id, data)
 }
 
 // SaveTournament writes the new state if nobody else changed it since version.
-func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, version int) error {
+func (s storeTx) SaveTournament(ctx context.Context, t *tournaments.Tournament, version int) error {
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -87,7 +89,7 @@ func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, versi
 	return s.writeTournamentPlayers(ctx, t)
 }
 
-func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) RescheduleTournament(ctx context.Context, t *tournaments.Tournament) error {
 	_, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -102,7 +104,7 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament)
 // AddNotice writes the event of a notice of no game (a bye) and queues its
 // mail, as the policy admitted it.
 func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
-	if e, ok := domain.NoticeEvent(n); ok {
+	if e, ok := games.NoticeEvent(n); ok {
 		if err := writeEvents(ctx, s.tx, []domain.Event{e}, now); err != nil {
 			return err
 		}
@@ -125,46 +127,46 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 }
 
 // AccountTournaments lists a page of one category of an account's
-// tournaments, newest first (see domain.TournamentLister).
-func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
-	cursor string, limit int) (domain.TournamentPage, error) {
+// tournaments, newest first (see tournaments.TournamentLister).
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
+	cursor string, limit int) (tournaments.TournamentPage, error) {
 	limit = max(limit, 1)
 	created, after, err := gamerow.TournamentAfter(cursor)
 	if err != nil {
-		return domain.TournamentPage{}, err
+		return tournaments.TournamentPage{}, err
 	}
 	var where string
 	var args []any
 	switch cat {
-	case domain.Organising:
+	case tournaments.Organising:
 		where, args = `organizer_id = $1`, []any{userID}
-	case domain.PlayingIn:
+	case tournaments.PlayingIn:
 		where, args = `id IN (SELECT tournament_id FROM tournament_players WHERE email = $1)`, []any{email}
-	case domain.CanJoin:
+	case tournaments.CanJoin:
 		where, args = `public_until > $1 AND id NOT IN (SELECT tournament_id FROM tournament_players WHERE email = $2)`,
 			[]any{ms(now), email}
 	default:
-		return domain.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
+		return tournaments.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
 	}
 	n := len(args)
 	rows, err := db.pool.Query(ctx, fmt.Sprintf(`SELECT id, data::text FROM tournaments WHERE %s
 		AND (created_at, id) < ($%d, $%d) ORDER BY created_at DESC, id DESC LIMIT $%d`, where, n+1, n+2, n+3),
 		append(args, time.UnixMilli(created).UTC(), after, limit+1)...)
 	if err != nil {
-		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
+		return tournaments.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
 	return gamerow.TournamentPage(rows, limit)
 }
 
-// Games reads many games at once (see domain.GamesReader).
-func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+// Games reads many games at once (see games.GamesReader).
+func (db *DB) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	return loadGames(ctx, db.pool, ids, false)
 }
 
 // TurnsOf lists the turns of each of the games, by game id, in one query.
-func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
-	out := make(map[string][]domain.StoredTurn, len(ids))
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]games.StoredTurn, error) {
+	out := make(map[string][]games.StoredTurn, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -175,7 +177,7 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var t domain.StoredTurn
+		var t games.StoredTurn
 		var id string
 		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &t.PlayedAt); err != nil {
 			return nil, fmt.Errorf("read turns: %w", err)
@@ -190,14 +192,14 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 }
 
 // TournamentGamesStamp sums up the games of a tournament (see
-// domain.GamesStamp).
-func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
-	var st domain.GamesStamp
+// tournaments.GamesStamp).
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (tournaments.GamesStamp, error) {
+	var st tournaments.GamesStamp
 	var updated *time.Time
 	err := db.pool.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0)::bigint, MAX(updated_at)
 		FROM games WHERE tournament_id = $1`, id).Scan(&st.Count, &st.Versions, &updated)
 	if err != nil {
-		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+		return tournaments.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
 	}
 	if updated != nil {
 		st.Updated = updated.UTC()

@@ -5,27 +5,27 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // vacationsIn reads vacations through q.
 func vacationsIn(q querier) gamerow.Vacations {
-	return func(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
+	return func(ctx context.Context, email string, since time.Time) ([]games.Period, error) {
 		return vacationsOf(ctx, q, email, since)
 	}
 }
 
-func vacationsOf(ctx context.Context, q querier, email string, since time.Time) ([]domain.Period, error) {
+func vacationsOf(ctx context.Context, q querier, email string, since time.Time) ([]games.Period, error) {
 	rows, err := q.Query(ctx, `SELECT v.starts_at, v.ends_at FROM vacations v JOIN users u ON u.id = v.user_id
 		WHERE u.email = $1 AND v.ends_at > $2 ORDER BY v.starts_at`, email, ms(since))
 	if err != nil {
 		return nil, fmt.Errorf("read vacations: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.Period
+	var out []games.Period
 	for rows.Next() {
-		var p domain.Period
+		var p games.Period
 		if err := rows.Scan(&p.Start, &p.End); err != nil {
 			return nil, fmt.Errorf("read vacations: %w", err)
 		}
@@ -39,15 +39,15 @@ func vacationsOf(ctx context.Context, q querier, email string, since time.Time) 
 }
 
 // UserVacations lists all of an account's vacations, by start.
-func (db *DB) UserVacations(ctx context.Context, userID int64) ([]domain.Vacation, error) {
+func (db *DB) UserVacations(ctx context.Context, userID int64) ([]games.Vacation, error) {
 	rows, err := db.pool.Query(ctx, `SELECT id, starts_at, ends_at FROM vacations WHERE user_id = $1 ORDER BY starts_at`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("read vacations: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.Vacation
+	var out []games.Vacation
 	for rows.Next() {
-		var v domain.Vacation
+		var v games.Vacation
 		if err := rows.Scan(&v.ID, &v.Start, &v.End); err != nil {
 			return nil, fmt.Errorf("read vacations: %w", err)
 		}
@@ -60,15 +60,15 @@ func (db *DB) UserVacations(ctx context.Context, userID int64) ([]domain.Vacatio
 	return out, nil
 }
 
-func (s storeTx) Vacations(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
+func (s storeTx) Vacations(ctx context.Context, email string, since time.Time) ([]games.Period, error) {
 	return vacationsOf(ctx, s.tx, email, since)
 }
 
-func (s storeTx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time) (domain.Away, error) {
+func (s storeTx) SeatsAway(ctx context.Context, seats []games.Seat, since time.Time) (games.Away, error) {
 	return gamerow.Away(ctx, vacationsIn(s.tx), seats, since)
 }
 
-func (s storeTx) AddVacation(ctx context.Context, userID int64, p domain.Period, now time.Time) (int64, error) {
+func (s storeTx) AddVacation(ctx context.Context, userID int64, p games.Period, now time.Time) (int64, error) {
 	var id int64
 	err := s.tx.QueryRow(ctx, `INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES ($1, $2, $3, $4)
 		RETURNING id`, userID, ms(p.Start), ms(p.End), ms(now)).Scan(&id)
@@ -94,7 +94,7 @@ func (s storeTx) EndVacation(ctx context.Context, userID, id int64, now time.Tim
 	return tag.RowsAffected() > 0, nil
 }
 
-func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]domain.Game, error) {
+func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]games.Game, error) {
 	ids, err := queryIDs(ctx, s.tx, `SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id
 		WHERE s.email = $1 AND g.status = 'active' ORDER BY g.id`, email)
 	if err != nil {
@@ -105,7 +105,7 @@ func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]domain.Game,
 
 // GamesToMove lists the running games with a deadline in which the address
 // holds the seat to move, nearest deadline first.
-func (db *DB) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
+func (db *DB) GamesToMove(ctx context.Context, email string) ([]games.Game, error) {
 	ids, err := gamesToMove(ctx, db.pool, email)
 	if err != nil {
 		return nil, err

@@ -9,10 +9,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
-var _ domain.WebhookStore = (*DB)(nil)
+var _ hooks.WebhookStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_webhooks
 // (migration 0006), in the transaction that writes the event.
@@ -20,8 +21,8 @@ var _ domain.WebhookStore = (*DB)(nil)
 const endpointColumns = `id, user_id, url, description, event_types, enabled, disabled_reason, previous_until,
 	created_at, updated_at`
 
-func scanEndpoint(row pgx.Row) (domain.WebhookEndpoint, error) {
-	var e domain.WebhookEndpoint
+func scanEndpoint(row pgx.Row) (hooks.WebhookEndpoint, error) {
+	var e hooks.WebhookEndpoint
 	var types string
 	var until *time.Time
 	if err := row.Scan(&e.ID, &e.UserID, &e.URL, &e.Description, &types, &e.Enabled, &e.DisabledReason, &until,
@@ -35,23 +36,23 @@ func scanEndpoint(row pgx.Row) (domain.WebhookEndpoint, error) {
 }
 
 // Webhooks lists an account's endpoints, oldest first.
-func (db *DB) Webhooks(ctx context.Context, userID int64) ([]domain.WebhookEndpoint, error) {
+func (db *DB) Webhooks(ctx context.Context, userID int64) ([]hooks.WebhookEndpoint, error) {
 	rows, err := db.pool.Query(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE user_id = $1 ORDER BY id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("list webhooks: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WebhookEndpoint, error) { return scanEndpoint(row) })
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hooks.WebhookEndpoint, error) { return scanEndpoint(row) })
 	if err != nil {
 		return nil, fmt.Errorf("list webhooks: %w", err)
 	}
 	if out == nil {
-		out = []domain.WebhookEndpoint{}
+		out = []hooks.WebhookEndpoint{}
 	}
 	return out, nil
 }
 
 // Webhook reads one of an account's endpoints.
-func (db *DB) Webhook(ctx context.Context, userID, id int64) (domain.WebhookEndpoint, error) {
+func (db *DB) Webhook(ctx context.Context, userID, id int64) (hooks.WebhookEndpoint, error) {
 	e, err := scanEndpoint(db.pool.QueryRow(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
 		WHERE id = $1 AND user_id = $2`, id, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -66,7 +67,7 @@ func (db *DB) Webhook(ctx context.Context, userID, id int64) (domain.WebhookEndp
 // AddWebhook stores a new endpoint, unless the account has max already.
 // The account's row is locked, so that two concurrent additions count each
 // other.
-func (db *DB) AddWebhook(ctx context.Context, e domain.WebhookEndpoint, secret string, max int) (int64, error) {
+func (db *DB) AddWebhook(ctx context.Context, e hooks.WebhookEndpoint, secret string, max int) (int64, error) {
 	var id int64
 	err := db.withTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, e.UserID); err != nil {
@@ -92,7 +93,7 @@ func (db *DB) AddWebhook(ctx context.Context, e domain.WebhookEndpoint, secret s
 }
 
 // UpdateWebhook stores an endpoint's settings.
-func (db *DB) UpdateWebhook(ctx context.Context, e domain.WebhookEndpoint) error {
+func (db *DB) UpdateWebhook(ctx context.Context, e hooks.WebhookEndpoint) error {
 	_, err := db.exec(ctx, fmt.Sprintf("update webhook %d", e.ID), `UPDATE webhook_endpoints SET url = $1, description = $2,
 		event_types = $3, failing_since = CASE WHEN $4::boolean AND NOT enabled THEN NULL ELSE failing_since END,
 		enabled = $4::boolean, disabled_reason = CASE WHEN $4::boolean THEN '' ELSE disabled_reason END, updated_at = $5
@@ -121,8 +122,8 @@ const deliveryColumns = `d.id, d.endpoint_id, d.msg_id, d.kind, d.game_id, d.col
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, COALESCE(d.last_status, 0),
 	COALESCE(d.last_error, '')`
 
-func scanDelivery(row pgx.Row, more ...any) (domain.WebhookDelivery, error) {
-	var d domain.WebhookDelivery
+func scanDelivery(row pgx.Row, more ...any) (hooks.WebhookDelivery, error) {
+	var d hooks.WebhookDelivery
 	var data string
 	var next, delivered, last *time.Time
 	var failed bool
@@ -137,7 +138,7 @@ func scanDelivery(row pgx.Row, more ...any) (domain.WebhookDelivery, error) {
 }
 
 // WebhookDeliveries lists an endpoint's deliveries, newest first.
-func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before int64, limit int) ([]domain.WebhookDelivery, error) {
+func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before int64, limit int) ([]hooks.WebhookDelivery, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
@@ -147,7 +148,7 @@ func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before 
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WebhookDelivery, error) { return scanDelivery(row) })
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hooks.WebhookDelivery, error) { return scanDelivery(row) })
 	if err != nil {
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
@@ -155,7 +156,7 @@ func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before 
 }
 
 // WebhookDelivery reads one delivery of an endpoint of the account.
-func (db *DB) WebhookDelivery(ctx context.Context, userID, endpointID, id int64) (domain.WebhookDelivery, error) {
+func (db *DB) WebhookDelivery(ctx context.Context, userID, endpointID, id int64) (hooks.WebhookDelivery, error) {
 	d, err := scanDelivery(db.pool.QueryRow(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
 		JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = $1 AND w.id = $2 AND w.user_id = $3`, id, endpointID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -180,7 +181,7 @@ func (db *DB) Redeliver(ctx context.Context, userID, endpointID, id int64, now t
 }
 
 // QueueWebhook queues a delivery of no stored event.
-func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now time.Time) (int64, error) {
+func (db *DB) QueueWebhook(ctx context.Context, d hooks.WebhookDelivery, now time.Time) (int64, error) {
 	data, err := webhookrow.Data(d.Data)
 	if err != nil {
 		return 0, err
@@ -197,8 +198,8 @@ func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now ti
 
 // ClaimWebhooks claims up to limit due deliveries of enabled endpoints for
 // claimant until now+lease.
-func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.WebhookJob, error) {
-	var out []domain.WebhookJob
+func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]hooks.WebhookJob, error) {
+	var out []hooks.WebhookJob
 	err := webhookQueue.claim(ctx, db, claimant, now, lease, limit, func(tx pgx.Tx, ids []int64) error {
 		rows, err := tx.Query(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, COALESCE(w.previous_secret, ''),
 			w.previous_until, w.failing_since FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
@@ -206,8 +207,8 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WebhookJob, error) {
-			var j domain.WebhookJob
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (hooks.WebhookJob, error) {
+			var j hooks.WebhookJob
 			var until, failing *time.Time
 			var err error
 			j.WebhookDelivery, err = scanDelivery(row, &j.URL, &j.Secrets.Current, &j.Secrets.Previous, &until, &failing)
@@ -220,7 +221,7 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 }
 
 // RecordWebhookAttempt records an attempt at a delivery claimant holds.
-func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
+func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o hooks.WebhookOutcome) error {
 	return db.withTx(ctx, func(tx pgx.Tx) error {
 		endpoint, ok, err := webhookQueue.record(ctx, tx, claimant, id, o)
 		if err != nil || !ok {
@@ -246,7 +247,7 @@ func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int6
 // disableWebhook disables an endpoint that was enabled and queues the email
 // that tells its owner, in the transaction of the attempt that decided it:
 // the conditional update lets only one of several workers do it.
-func disableWebhook(ctx context.Context, tx pgx.Tx, endpoint int64, o domain.WebhookOutcome) error {
+func disableWebhook(ctx context.Context, tx pgx.Tx, endpoint int64, o hooks.WebhookOutcome) error {
 	var url, email, locale string
 	err := tx.QueryRow(ctx, `UPDATE webhook_endpoints w SET enabled = false, disabled_reason = $1, updated_at = $2
 		FROM users u WHERE w.id = $3 AND w.enabled AND u.id = w.user_id RETURNING w.url, u.email, u.locale`,

@@ -8,17 +8,19 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
-// LoginTTL is domain.LoginTTL.
-const LoginTTL = domain.LoginTTL
+// LoginTTL is accounts.LoginTTL.
+const LoginTTL = accounts.LoginTTL
 
 // The account types are the domain's, under the names the store's callers knew.
 type (
 	User     = domain.User
-	Session  = domain.Session
-	Vacation = domain.Vacation
-	GamePage = domain.GamePage
+	Session  = accounts.Session
+	Vacation = games.Vacation
+	GamePage = games.GamePage
 )
 
 // sqlSelectSession runs on every signed-in request, so it is prepared.
@@ -87,7 +89,7 @@ func (s storeTx) LoginTokensExpiringAfter(ctx context.Context, mailbox string, t
 
 // AddLoginToken stores the token's hash; the token itself is stored only in
 // the outbox row until the email is sent.
-func (s storeTx) AddLoginToken(ctx context.Context, t domain.LoginToken, mail domain.Mail, now time.Time) error {
+func (s storeTx) AddLoginToken(ctx context.Context, t accounts.LoginToken, mail domain.Mail, now time.Time) error {
 	_, err := s.tx.ExecContext(ctx, `INSERT INTO login_tokens (hash, email, mailbox, expires_at, code_hash) VALUES (?, ?, ?, ?, ?)`,
 		hashToken(t.Token), t.Email, domain.Mailbox(t.Email), t.ExpiresAt.UnixMilli(), t.CodeHash)
 	if err != nil {
@@ -110,7 +112,7 @@ func (s storeTx) SpendLoginToken(ctx context.Context, token string, now time.Tim
 }
 
 // SpendLoginCode looks the code up by its address: a code is no secret
-// among every address's (see domain.LoginCode).
+// among every address's (see accounts.LoginCode).
 func (s storeTx) SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (bool, error) {
 	res, err := s.tx.ExecContext(ctx, `UPDATE login_tokens SET used_at = ?
 		WHERE email = ? AND code_hash = ? AND used_at IS NULL AND expires_at > ? AND code_misses < ?`,
@@ -157,7 +159,7 @@ func (s storeTx) AddRefreshToken(ctx context.Context, sessionID, token string, e
 	return nil
 }
 
-func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, domain.RefreshState, error) {
+func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.Time) (string, accounts.RefreshState, error) {
 	var id string
 	err := s.tx.QueryRowContext(ctx, `UPDATE refresh_tokens SET spent_at = ? WHERE hash = ? AND spent_at IS NULL AND expires_at > ?
 		RETURNING session_id`, now.UnixMilli(), hashToken(token), now.UnixMilli()).Scan(&id)
@@ -166,7 +168,7 @@ func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.T
 		if err != nil {
 			return "", 0, fmt.Errorf("forget expired refresh tokens: %w", err)
 		}
-		return id, domain.RefreshSpent, nil
+		return id, accounts.RefreshSpent, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", 0, fmt.Errorf("spend refresh token: %w", err)
@@ -176,11 +178,11 @@ func (s storeTx) SpendRefreshToken(ctx context.Context, token string, now time.T
 		hashToken(token)).Scan(&id, &spent)
 	switch {
 	case errors.Is(err, sql.ErrNoRows) || err == nil && !spent:
-		return "", domain.RefreshUnknown, nil
+		return "", accounts.RefreshUnknown, nil
 	case err != nil:
 		return "", 0, fmt.Errorf("read refresh token: %w", err)
 	}
-	return id, domain.RefreshReused, nil
+	return id, accounts.RefreshReused, nil
 }
 
 func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) error {
@@ -191,7 +193,7 @@ func (s storeTx) RevokeSession(ctx context.Context, id string, now time.Time) er
 	return nil
 }
 
-func (s storeTx) UpdateUser(ctx context.Context, id int64, set domain.AccountSettings) (User, error) {
+func (s storeTx) UpdateUser(ctx context.Context, id int64, set accounts.AccountSettings) (User, error) {
 	if _, err := s.tx.ExecContext(ctx, `UPDATE users SET name = ?, locale = ?, time_zone = ?, reply_confirmations = ? WHERE id = ?`,
 		set.Name, set.Locale, set.TimeZone, set.ReplyConfirmations, id); err != nil {
 		return User{}, fmt.Errorf("update user: %w", err)

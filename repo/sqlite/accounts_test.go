@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 func TestRequestLoginQueuesTheToken(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", "fr"); err != nil {
+	if err := db.accountsAt(t0).RequestLogin(ctx, "ann@example.org", "fr"); err != nil {
 		t.Fatal(err)
 	}
 	due, err := db.DueMail(ctx, t0, 10)
@@ -44,7 +45,7 @@ func TestRequestLoginQueuesTheToken(t *testing.T) {
 		t.Errorf("login_tokens rows: %d with the token, %d with its hash; want 0 and 1", plain, hashed)
 	}
 	// Each request has its own token.
-	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", "fr"); err != nil {
+	if err := db.accountsAt(t0).RequestLogin(ctx, "ann@example.org", "fr"); err != nil {
 		t.Fatal(err)
 	}
 	if again := lastLoginMail(t, db, "ann@example.org", t0); again.Secret == m.Secret || again.MessageID == m.MessageID {
@@ -58,7 +59,7 @@ func TestExchangeLogin(t *testing.T) {
 	const ttl = 30 * 24 * time.Hour
 	token := requestToken(t, db, "ann@example.org", t0)
 	at := t0.Add(time.Minute)
-	grant, err := db.serviceAt(at).ExchangeLogin(ctx, token, ttl)
+	grant, err := db.accountsAt(at).ExchangeLogin(ctx, token, ttl)
 	if err != nil {
 		t.Fatalf("ExchangeLogin: %v", err)
 	}
@@ -69,12 +70,12 @@ func TestExchangeLogin(t *testing.T) {
 	}
 
 	// The token is spent.
-	_, err = db.serviceAt(at).ExchangeLogin(ctx, token, ttl)
+	_, err = db.accountsAt(at).ExchangeLogin(ctx, token, ttl)
 	wantDomainError(t, err, domain.KindUnauthorized, domain.CodeLoginInvalid)
 
 	// A second login finds the same account and opens another session.
 	token2 := requestToken(t, db, "ann@example.org", t0.Add(time.Hour))
-	grant2, err := db.serviceAt(t0.Add(time.Hour)).ExchangeLogin(ctx, token2, ttl)
+	grant2, err := db.accountsAt(t0.Add(time.Hour)).ExchangeLogin(ctx, token2, ttl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestExchangeLogin(t *testing.T) {
 		t.Errorf("other user = %+v", other)
 	}
 	for _, bad := range []string{"", "nonsense", token + "x", string(sha256.New().Sum(nil))} {
-		_, err := db.serviceAt(at).ExchangeLogin(ctx, bad, ttl)
+		_, err := db.accountsAt(at).ExchangeLogin(ctx, bad, ttl)
 		wantDomainError(t, err, domain.KindUnauthorized, domain.CodeLoginInvalid)
 	}
 }
@@ -108,7 +109,7 @@ func TestExchangeLoginExpiry(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := newStore(t)
 			token := requestToken(t, db, "ann@example.org", t0)
-			_, err := db.serviceAt(t0.Add(tt.after)).ExchangeLogin(t.Context(), token, time.Hour)
+			_, err := db.accountsAt(t0.Add(tt.after)).ExchangeLogin(t.Context(), token, time.Hour)
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("ExchangeLogin: %v", err)
@@ -124,7 +125,7 @@ func TestRequestLoginRateLimit(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	const email = "ann@example.org"
-	request := func(at time.Time) error { return db.serviceAt(at).RequestLogin(ctx, email, "en") }
+	request := func(at time.Time) error { return db.accountsAt(at).RequestLogin(ctx, email, "en") }
 	for i := range 5 {
 		if err := request(t0.Add(time.Duration(i) * time.Minute)); err != nil {
 			t.Fatalf("request %d: %v", i+1, err)
@@ -166,12 +167,12 @@ func TestRequestLoginRateLimit(t *testing.T) {
 		t.Errorf("%d tokens and %d mails, want 7 of each", tokens, mails)
 	}
 	// The limit is per address.
-	if err := db.serviceAt(t0.Add(30*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := db.accountsAt(t0.Add(30*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Errorf("another address: %v", err)
 	}
 	// Tokens sent before the limit still work.
 	token := lastLoginMail(t, db, email, t0.Add(2*time.Hour)).Secret
-	if _, err := db.serviceAt(t0.Add(time.Hour+2*time.Minute)).ExchangeLogin(ctx, token, time.Hour); err != nil {
+	if _, err := db.accountsAt(t0.Add(time.Hour+2*time.Minute)).ExchangeLogin(ctx, token, time.Hour); err != nil {
 		t.Errorf("exchange after the limit: %v", err)
 	}
 }
@@ -188,7 +189,7 @@ func TestSessions(t *testing.T) {
 	const ttl = 24 * time.Hour
 	login := func(at time.Time) Session {
 		t.Helper()
-		g, err := db.serviceAt(at).ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", at), ttl)
+		g, err := db.accountsAt(at).ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", at), ttl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +234,7 @@ func TestSessions(t *testing.T) {
 
 	// Revoking one session ends it and only it; revoking twice is harmless.
 	for range 2 {
-		if err := db.serviceAt(t0.Add(2*time.Hour)).Logout(ctx, s1.ID); err != nil {
+		if err := db.accountsAt(t0.Add(2*time.Hour)).Logout(ctx, s1.ID); err != nil {
 			t.Fatalf("RevokeSession: %v", err)
 		}
 	}
@@ -242,7 +243,7 @@ func TestSessions(t *testing.T) {
 	if _, err := db.ActiveSession(ctx, s2.ID, t0.Add(3*time.Hour)); err != nil {
 		t.Errorf("the other session: %v", err)
 	}
-	if err := db.serviceAt(t0).Logout(ctx, "nope"); err != nil {
+	if err := db.accountsAt(t0).Logout(ctx, "nope"); err != nil {
 		t.Errorf("revoking an unknown session: %v", err)
 	}
 }
@@ -264,7 +265,7 @@ func TestUpdateUser(t *testing.T) {
 		{"", "en", true},
 	}
 	for _, tt := range tests {
-		got, err := db.serviceAt(t0).UpdateUser(ctx, u.ID, domain.AccountSettings{Name: tt.name, Locale: tt.locale, ReplyConfirmations: tt.confirm})
+		got, err := db.accountsAt(t0).UpdateUser(ctx, u.ID, accounts.AccountSettings{Name: tt.name, Locale: tt.locale, ReplyConfirmations: tt.confirm})
 		if err != nil {
 			t.Fatalf("UpdateUser: %v", err)
 		}
@@ -275,8 +276,8 @@ func TestUpdateUser(t *testing.T) {
 		}
 	}
 	// The change is seen by sessions, and by nobody else.
-	_, _ = db.serviceAt(t0).UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "it"})
-	grant, err := db.serviceAt(t0.Add(time.Hour)).ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", t0.Add(time.Hour)), time.Hour)
+	_, _ = db.accountsAt(t0).UpdateUser(ctx, u.ID, accounts.AccountSettings{Name: "Ann", Locale: "it"})
+	grant, err := db.accountsAt(t0.Add(time.Hour)).ExchangeLogin(ctx, requestToken(t, db, "ann@example.org", t0.Add(time.Hour)), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,11 +289,11 @@ func TestUpdateUser(t *testing.T) {
 	if err != nil || active.User != s.User {
 		t.Errorf("ActiveSession user = %+v, %v", active.User, err)
 	}
-	grant2, err := db.serviceAt(t0.Add(time.Hour)).ExchangeLogin(ctx, requestToken(t, db, "bob@example.org", t0.Add(time.Hour)), time.Hour)
+	grant2, err := db.accountsAt(t0.Add(time.Hour)).ExchangeLogin(ctx, requestToken(t, db, "bob@example.org", t0.Add(time.Hour)), time.Hour)
 	if err != nil || grant2.Session.User != other {
 		t.Errorf("other user = %+v, %v; want %+v", grant2.Session.User, err, other)
 	}
-	if _, err := db.serviceAt(t0).UpdateUser(ctx, 999999, domain.AccountSettings{Name: "Ghost", Locale: "en"}); err == nil {
+	if _, err := db.accountsAt(t0).UpdateUser(ctx, 999999, accounts.AccountSettings{Name: "Ghost", Locale: "en"}); err == nil {
 		t.Error("UpdateUser of a missing user succeeded")
 	}
 }
@@ -304,7 +305,7 @@ func TestLoginTokensAreDistinct(t *testing.T) {
 	seen := map[string]bool{}
 	for i := range 5 {
 		email := fmt.Sprintf("u%d@example.org", i)
-		if err := db.serviceAt(t0).RequestLogin(ctx, email, "en"); err != nil {
+		if err := db.accountsAt(t0).RequestLogin(ctx, email, "en"); err != nil {
 			t.Fatal(err)
 		}
 		tok := lastLoginMail(t, db, email, t0).Secret

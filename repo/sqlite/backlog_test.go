@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The backlog counts pending and given-up mail and the due games and
@@ -21,13 +23,13 @@ func TestBacklog(t *testing.T) {
 	}
 
 	organiser := signUp(t, db, "org@example.org", start) // its login mail is delivered
-	players := []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
-	perTurn := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
+	players := []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}}
+	perTurn := games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
 	created := start.Add(time.Minute)
-	if _, err := db.serviceAt(created).CreateGame(ctx, domain.NewGameSpec{Players: players, Time: perTurn}, organiser.ID); err != nil {
+	if _, err := db.serviceAt(created).CreateGame(ctx, games.NewGameSpec{Players: players, Time: perTurn}, organiser.ID); err != nil {
 		t.Fatal(err)
 	}
-	over, err := db.serviceAt(created).CreateGame(ctx, domain.NewGameSpec{Players: players, Time: perTurn}, organiser.ID)
+	over, err := db.serviceAt(created).CreateGame(ctx, games.NewGameSpec{Players: players, Time: perTurn}, organiser.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestBacklog(t *testing.T) {
 		t.Fatal(err)
 	}
 	roundStart := start.Add(time.Hour)
-	if _, err := db.serviceAt(start).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: players,
+	if _, err := db.tournamentsAt(start).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: players,
 		Starts: []time.Time{roundStart}, RoundLength: 48 * time.Hour}, organiser.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // A backup taken while games are being created holds every game created
@@ -31,9 +31,9 @@ func TestBackupWhileWriting(t *testing.T) {
 		// New addresses for every game: the same two would spend their
 		// daily budget of invitations after 50 games.
 		i := n.Add(1)
-		players := []domain.Player{{Name: "Ann", Email: fmt.Sprintf("ann%d@example.org", i)},
+		players := []games.Player{{Name: "Ann", Email: fmt.Sprintf("ann%d@example.org", i)},
 			{Name: "Bob", Email: fmt.Sprintf("bob%d@example.org", i)}}
-		g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{Players: players}, organiser.ID)
+		g, err := db.serviceAt(t0).CreateGame(ctx, games.NewGameSpec{Players: players}, organiser.ID)
 		if err != nil {
 			return err
 		}

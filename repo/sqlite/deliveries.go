@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
@@ -74,7 +74,7 @@ func (q deliveryQueue) claim(ctx context.Context, db *DB, claimant string, now t
 // record records an attempt at a delivery claimant holds and ends the
 // claim; ok is false (and nothing changed) when claimant no longer holds
 // it. parent is where the delivery goes.
-func (q deliveryQueue) record(ctx context.Context, tx *Tx, claimant string, id int64, o domain.WebhookOutcome) (parent int64, ok bool, err error) {
+func (q deliveryQueue) record(ctx context.Context, tx *Tx, claimant string, id int64, o hooks.WebhookOutcome) (parent int64, ok bool, err error) {
 	err = tx.QueryRowContext(ctx, `UPDATE `+q.Table+` SET attempts = attempts + 1, last_attempt_at = ?1,
 		last_status = ?2, last_error = ?3, claimed_until = NULL,
 		delivered_at = CASE WHEN ?4 THEN ?1 END,

@@ -9,11 +9,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
 )
 
 // The game cache: recently written and read games, so that the read before
-// a turn (domain.UpdateGame's optimistic read) and each email's read of its
+// a turn (games.UpdateGame's optimistic read) and each email's read of its
 // game usually cost no query. Every commit empties the read connections'
 // page caches, and under load that read was about as costly as the turn's
 // write.
@@ -91,7 +91,7 @@ const (
 // cacheEntry is one game: its row and, once a read decoded it, the game.
 type cacheEntry struct {
 	row  *gameRow
-	game *domain.Game // nil until decoded; never handed out, only copies
+	game *dgames.Game // nil until decoded; never handed out, only copies
 }
 
 // gameRow is what a database read of a game returns: the columns of
@@ -103,7 +103,7 @@ type gameRow struct {
 	tournament            string // "" for NULL
 	version, watchVersion int
 	createdAt, updatedAt  int64 // Unix milliseconds
-	seats                 []domain.Seat
+	seats                 []dgames.Seat
 }
 
 func newGameCache() *gameCache {
@@ -140,7 +140,7 @@ func (c *gameCache) peekRow(id string) *gameRow {
 
 // fill keeps a game read from the database since seq, unless it may be
 // older than what the cache was told since.
-func (c *gameCache) fill(row *gameRow, g *domain.Game, since uint64) {
+func (c *gameCache) fill(row *gameRow, g *dgames.Game, since uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cleared > since || c.slots[slotOf(row.id)] > since {
@@ -151,7 +151,7 @@ func (c *gameCache) fill(row *gameRow, g *domain.Game, since uint64) {
 
 // decoded records the decoding of e, if e is still the entry and nothing
 // was emptied since seq (the decoding read vacations).
-func (c *gameCache) decoded(e *cacheEntry, g *domain.Game, since uint64) {
+func (c *gameCache) decoded(e *cacheEntry, g *dgames.Game, since uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cleared > since || c.entries[e.row.id] != e {
@@ -208,7 +208,7 @@ func (c *gameCache) committed(ids []string, rows []*gameRow) {
 // copyGame is g with nothing shared that a caller could change: games are
 // values, but Rules, the seats, the vacations, the tournament and the
 // clock's slices are references.
-func copyGame(g *domain.Game) domain.Game {
+func copyGame(g *dgames.Game) dgames.Game {
 	out := *g
 	if g.Rules != nil {
 		out.Rules = g.Rules.Clone()
@@ -230,7 +230,7 @@ func copyGame(g *domain.Game) domain.Game {
 }
 
 // cachedGame reads a game through the cache (see gameCache).
-func (db *DB) cachedGame(ctx context.Context, id string) (domain.Game, error) {
+func (db *DB) cachedGame(ctx context.Context, id string) (dgames.Game, error) {
 	c := db.games
 	if !db.cacheTrusted(ctx) {
 		return loadGame(ctx, db.read, id)
@@ -242,21 +242,21 @@ func (db *DB) cachedGame(ctx context.Context, id string) (domain.Game, error) {
 	if e != nil {
 		g, err := completeRow(ctx, db.read, e.row)
 		if err != nil {
-			return domain.Game{}, err
+			return dgames.Game{}, err
 		}
 		c.decoded(e, &g, seq)
 		return copyGame(&g), nil
 	}
 	rows, err := loadRows(ctx, db.read, []string{id})
 	if err != nil {
-		return domain.Game{}, err
+		return dgames.Game{}, err
 	}
 	games, err := completeRows(ctx, db.read, []string{id}, rows)
 	if err != nil {
-		return domain.Game{}, err
+		return dgames.Game{}, err
 	}
 	if len(games) == 0 {
-		return domain.Game{}, gameNotFound(id)
+		return dgames.Game{}, gameNotFound(id)
 	}
 	kept := copyGame(&games[0])
 	c.fill(rows[0], &kept, seq)

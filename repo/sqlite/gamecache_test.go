@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // waitTrusted waits until reads may use the cache (the writer looked for
@@ -34,7 +36,7 @@ func waitTrusted(t testing.TB, db *DB) {
 
 // checkFresh reads the game through the cache and from the database, and
 // wants them the same.
-func checkFresh(t *testing.T, db *DB, id string) domain.Game {
+func checkFresh(t *testing.T, db *DB, id string) games.Game {
 	t.Helper()
 	waitTrusted(t, db)
 	got, err := db.Game(t.Context(), id)
@@ -51,7 +53,7 @@ func checkFresh(t *testing.T, db *DB, id string) domain.Game {
 	return got
 }
 
-func describeGame(g domain.Game) string {
+func describeGame(g games.Game) string {
 	return fmt.Sprintf("version %d watch %d updated %v seats %+v clock %+v away %+v tournament %+v rules %+v",
 		g.Version, g.WatchVersion, g.UpdatedAt, g.Seats, g.Clock, g.Away, g.Tournament, g.Rules)
 }
@@ -69,10 +71,11 @@ func wantCached(t *testing.T, db *DB, id string, cached bool) {
 type cacheFixture struct {
 	db           *DB
 	path         string
-	svc          *domain.Service
+	svc          *games.Service
+	tours        *tournaments.Service
 	now          time.Time
 	white, black User
-	game         domain.Game
+	game         games.Game
 }
 
 func newCacheFixture(t *testing.T) *cacheFixture {
@@ -83,11 +86,12 @@ func newCacheFixture(t *testing.T) *cacheFixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	f.db = db
-	f.svc = domain.NewService(domain.ServiceConfig{Store: f.db, Now: func() time.Time { return f.now }})
+	f.svc = games.NewService(games.Config{Store: f.db, Now: func() time.Time { return f.now }})
+	f.tours = tournaments.NewService(tournaments.Config{Store: f.db, Now: func() time.Time { return f.now }})
 	f.white = signUp(t, f.db, "white@example.org", f.now)
 	f.black = signUp(t, f.db, "black@example.org", f.now)
 	spec := twoPlayerSpec(f.white.Email, f.black.Email)
-	spec.Time = domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true,
+	spec.Time = games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true,
 		Reminders: []time.Duration{24 * time.Hour}}
 	f.game = mustCreate(t, f.db, spec, f.white.ID, f.now)
 	return f
@@ -126,9 +130,9 @@ func TestGameCacheTurnsAndResign(t *testing.T) {
 	g := checkFresh(t, f.db, id)
 	f.now = f.now.Add(time.Hour)
 	idem := &Idempotency{Scope: "test", Key: "turn-2", Fingerprint: []byte("fp")}
-	if _, _, err := domain.UpdateGame(t.Context(), f.db, nil, domain.GameUpdate{GameID: id, Idem: idem, Now: f.now,
-		Compute: func(g domain.Game) (Change, error) {
-			sub, err := domain.SubmitTurn(g, seatOf(less.Black), g.Ply(), "b2b3:b3c3:c3d3", f.now)
+	if _, _, err := games.UpdateGame(t.Context(), f.db, nil, games.GameUpdate{GameID: id, Idem: idem, Now: f.now,
+		Compute: func(g games.Game) (Change, error) {
+			sub, err := games.SubmitTurn(g, seatOf(less.Black), g.Ply(), "b2b3:b3c3:c3d3", f.now)
 			if err != nil {
 				return Change{}, err
 			}
@@ -185,8 +189,8 @@ func TestGameCacheVacation(t *testing.T) {
 	id := f.game.ID
 	before := checkFresh(t, f.db, id)
 	// Black is away while White is to move: the deadline stays, the
-	// version moves (see domain.WithVacations).
-	p := domain.Period{Start: f.now.Add(24 * time.Hour), End: f.now.Add(48 * time.Hour)}
+	// version moves (see games.WithVacations).
+	p := games.Period{Start: f.now.Add(24 * time.Hour), End: f.now.Add(48 * time.Hour)}
 	if _, err := f.svc.DeclareVacation(t.Context(), f.black, p); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +202,7 @@ func TestGameCacheVacation(t *testing.T) {
 	f.turn(t, firstTurn)
 	g = checkFresh(t, f.db, id)
 	// Black, to move, declares another: his deadline moves at once.
-	p = domain.Period{Start: f.now.Add(60 * time.Hour), End: f.now.Add(80 * time.Hour)}
+	p = games.Period{Start: f.now.Add(60 * time.Hour), End: f.now.Add(80 * time.Hour)}
 	if _, err := f.svc.DeclareVacation(t.Context(), f.black, p); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +229,7 @@ func TestGameCacheLinks(t *testing.T) {
 	f := newCacheFixture(t)
 	id := f.game.ID
 	checkFresh(t, f.db, id)
-	by := domain.Credentials{UserID: f.white.ID, UserEmail: f.white.Email}
+	by := games.Credentials{UserID: f.white.ID, UserEmail: f.white.Email}
 	if err := f.svc.RotateSeat(t.Context(), id, by, "black"); err != nil {
 		t.Fatal(err)
 	}
@@ -249,18 +253,18 @@ func TestGameCacheTournament(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
 	start := f.now.Add(time.Hour)
-	tour, err := f.db.serviceAt(f.now).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
-		Players: []domain.Player{{Name: "W", Email: f.white.Email}, {Name: "B", Email: f.black.Email}},
-		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 24 * time.Hour},
+	tour, err := f.db.tournamentsAt(f.now).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
+		Players: []games.Player{{Name: "W", Email: f.white.Email}, {Name: "B", Email: f.black.Email}},
+		Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 24 * time.Hour},
 		Starts:  []time.Time{start}, RoundLength: 72 * time.Hour}, f.white.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.now = start
-	if acted, err := f.db.serviceAt(f.now).TickTournament(ctx, tour.ID); err != nil || !acted {
+	if acted, err := f.db.tournamentsAt(f.now).TickTournament(ctx, tour.ID); err != nil || !acted {
 		t.Fatalf("start the round: %t, %v", acted, err)
 	}
-	tour, err = f.svc.Tournament(ctx, tour.ID)
+	tour, err = f.tours.Tournament(ctx, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,10 +277,10 @@ func TestGameCacheTournament(t *testing.T) {
 	}
 	for _, step := range []struct {
 		name string
-		do   func(context.Context, domain.TournamentRequest, string) (domain.TournamentDone, error)
-	}{{"pause", f.svc.PauseTournament}, {"resume", f.svc.ResumeTournament}} {
+		do   func(context.Context, tournaments.TournamentRequest, string) (tournaments.TournamentDone, error)
+	}{{"pause", f.tours.PauseTournament}, {"resume", f.tours.ResumeTournament}} {
 		f.now = f.now.Add(time.Hour)
-		if _, err := step.do(ctx, domain.TournamentRequest{ID: tour.ID}, "test"); err != nil {
+		if _, err := step.do(ctx, tournaments.TournamentRequest{ID: tour.ID}, "test"); err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
 		for _, id := range ids {
@@ -297,13 +301,16 @@ func TestGameCacheConflict(t *testing.T) {
 	stale := checkFresh(t, f.db, id)
 	f.turn(t, firstTurn)
 	wantCached(t, f.db, id, true)
-	sub, err := domain.Resign(stale, seatOf(less.White), f.now)
+	sub, err := games.Resign(stale, seatOf(less.White), f.now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	change := changeOf(sub)
 	err = f.db.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx, err := games.NewTx(st, nil)
+		if err != nil {
+			return err
+		}
 		return tx.UpdateGame(ctx, &stale, &change, f.now)
 	})
 	if !errors.Is(err, domain.ErrStale) {
@@ -334,7 +341,7 @@ func TestGameCacheOtherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	otherSvc := domain.NewService(domain.ServiceConfig{Store: other, Now: func() time.Time { return f.now }})
+	otherSvc := games.NewService(games.Config{Store: other, Now: func() time.Time { return f.now }})
 
 	checkFresh(t, f.db, id)
 	f.now = f.now.Add(time.Hour)
@@ -347,7 +354,7 @@ func TestGameCacheOtherProcess(t *testing.T) {
 	}
 	g := checkFresh(t, f.db, id)
 	wantCached(t, f.db, id, true)
-	p := domain.Period{Start: f.now.Add(24 * time.Hour), End: f.now.Add(48 * time.Hour)}
+	p := games.Period{Start: f.now.Add(24 * time.Hour), End: f.now.Add(48 * time.Hour)}
 	if _, err := otherSvc.DeclareVacation(ctx, f.white, p); err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +374,7 @@ func TestGameCacheCopies(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
 	id := f.game.ID
-	if _, err := f.svc.DeclareVacation(ctx, f.black, domain.Period{Start: f.now.Add(time.Hour), End: f.now.Add(2 * time.Hour)}); err != nil {
+	if _, err := f.svc.DeclareVacation(ctx, f.black, games.Period{Start: f.now.Add(time.Hour), End: f.now.Add(2 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	want := checkFresh(t, f.db, id)
@@ -377,7 +384,7 @@ func TestGameCacheCopies(t *testing.T) {
 	}
 	g.Seats[0].Email = "changed@example.org"
 	g.Away[1][0].Start = time.Time{}
-	g.Away[0] = []domain.Period{{}}
+	g.Away[0] = []games.Period{{}}
 	g.Clock.Control.Reminders[0] = time.Second
 	if _, err := g.Rules.Play(firstTurn); err != nil {
 		t.Fatal(err)
@@ -543,11 +550,11 @@ func randomTurn(t testing.TB, g ruleset.Game, rng *rand.Rand) string {
 func TestGameCacheConcurrent(t *testing.T) {
 	f := newCacheFixture(t)
 	ctx := t.Context()
-	const games, turns = 4, 12
+	const nGames, turns = 4, 12
 	ids := []string{f.game.ID}
 	spec := twoPlayerSpec(f.white.Email, f.black.Email)
-	spec.Time = domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true}
-	for range games - 1 {
+	spec.Time = games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true}
+	for range nGames - 1 {
 		ids = append(ids, mustCreate(t, f.db, spec, f.white.ID, f.now).ID)
 	}
 	now := f.now
@@ -572,9 +579,9 @@ func TestGameCacheConcurrent(t *testing.T) {
 				}
 				turn := randomTurn(t, g.Rules.Clone(), rng)
 				color := g.ToMove()
-				_, _, err = domain.UpdateGame(ctx, f.db, nil, domain.GameUpdate{GameID: id, Now: now,
-					Compute: func(g domain.Game) (Change, error) {
-						sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &color}, g.Ply(), turn, now)
+				_, _, err = games.UpdateGame(ctx, f.db, nil, games.GameUpdate{GameID: id, Now: now,
+					Compute: func(g games.Game) (Change, error) {
+						sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &color}, g.Ply(), turn, now)
 						if err != nil {
 							return Change{}, err
 						}
@@ -624,7 +631,7 @@ func TestGameCacheConcurrent(t *testing.T) {
 		for i := range 6 {
 			u := []User{f.white, f.black}[i%2]
 			start := now.Add(time.Duration(24*(i+1)) * time.Hour)
-			v, err := f.svc.DeclareVacation(ctx, u, domain.Period{Start: start, End: start.Add(time.Hour)})
+			v, err := f.svc.DeclareVacation(ctx, u, games.Period{Start: start, End: start.Add(time.Hour)})
 			if err != nil {
 				t.Error(err)
 				return
@@ -635,7 +642,7 @@ func TestGameCacheConcurrent(t *testing.T) {
 					return
 				}
 			}
-			by := domain.Credentials{UserID: f.white.ID, UserEmail: f.white.Email}
+			by := games.Credentials{UserID: f.white.ID, UserEmail: f.white.Email}
 			if err := f.svc.RotateSeat(ctx, ids[i%len(ids)], by, "black"); err != nil {
 				t.Error(err)
 				return
@@ -656,10 +663,10 @@ func TestGameCacheConcurrent(t *testing.T) {
 // first read after the game's own change, which decodes the row the writer
 // left.
 func BenchmarkGameRead(b *testing.B) {
-	fromDB := func(db *DB, ctx context.Context, id string) (domain.Game, error) { return loadGame(ctx, db.read, id) }
+	fromDB := func(db *DB, ctx context.Context, id string) (games.Game, error) { return loadGame(ctx, db.read, id) }
 	for _, tc := range []struct {
 		name string
-		read func(*DB, context.Context, string) (domain.Game, error)
+		read func(*DB, context.Context, string) (games.Game, error)
 		own  bool // the commit changes the game read
 	}{
 		{"database", fromDB, false},
@@ -694,8 +701,8 @@ func BenchmarkGameRead(b *testing.B) {
 				if tc.own {
 					changed = read.ID
 				}
-				_, _, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: changed, Now: t0,
-					Compute: func(g domain.Game) (Change, error) {
+				_, _, err = games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: changed, Now: t0,
+					Compute: func(g games.Game) (Change, error) {
 						g.Version++
 						return Change{Game: g}, nil
 					}})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 	"github.com/lesspost/lesspost/repo/internal/idempotency"
@@ -42,14 +43,14 @@ func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]stri
 
 // Game reads a game; a missing game is a domain not-found error. It
 // answers from the game cache when it can (see gameCache).
-func (db *DB) Game(ctx context.Context, id string) (domain.Game, error) {
+func (db *DB) Game(ctx context.Context, id string) (dgames.Game, error) {
 	return db.cachedGame(ctx, id)
 }
 
 // Change, Response and Idempotency are the domain's, under the names the
 // store's callers knew.
 type (
-	Change      = domain.GameChange
+	Change      = dgames.GameChange
 	Response    = domain.Response
 	Idempotency = domain.Idempotency
 )
@@ -85,7 +86,7 @@ var writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, 
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
-func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.GameChange, mail []domain.Mail, now time.Time) error {
+func storeChange(ctx context.Context, tx *Tx, before *dgames.Game, c *dgames.GameChange, mail []domain.Mail, now time.Time) error {
 	write := updateGame
 	if c.Game.Version == before.Version {
 		write = checkVersion // a change that only answers: the game stays as it is
@@ -96,7 +97,7 @@ func storeChange(ctx context.Context, tx *Tx, before *domain.Game, c *domain.Gam
 	if err := insertTurns(ctx, tx, &c.Game, before.Ply(), c.Played, now); err != nil {
 		return err
 	}
-	if err := writeEvents(ctx, tx, domain.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
+	if err := writeEvents(ctx, tx, dgames.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
 	return enqueue(ctx, tx, mail, now)
@@ -116,25 +117,25 @@ func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (do
 }
 
 // Turns lists a game's turns in order.
-func (db *DB) Turns(ctx context.Context, id string) ([]domain.StoredTurn, error) {
+func (db *DB) Turns(ctx context.Context, id string) ([]dgames.StoredTurn, error) {
 	return loadTurns(ctx, db.read, id, sqlSelectTurns, id)
 }
 
 // TurnsFrom lists a game's turns from ply on, in order.
-func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]domain.StoredTurn, error) {
+func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]dgames.StoredTurn, error) {
 	return loadTurns(ctx, db.read, id, sqlSelectTurnsFrom, id, ply)
 }
 
 // loadTurns reads the turns of game id that query selects with args.
-func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([]domain.StoredTurn, error) {
+func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([]dgames.StoredTurn, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}
 	defer rows.Close()
-	var out []domain.StoredTurn
+	var out []dgames.StoredTurn
 	for rows.Next() {
-		var t domain.StoredTurn
+		var t dgames.StoredTurn
 		var played int64
 		if err := rows.Scan(&t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
 			return nil, fmt.Errorf("read turns of %s: %w", id, err)
@@ -145,7 +146,7 @@ func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([
 	return out, rows.Err()
 }
 
-func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
+func insertGame(ctx context.Context, tx *Tx, g *dgames.Game) error {
 	c, err := gamerow.Encode(g)
 	if err != nil {
 		return err
@@ -176,7 +177,7 @@ func insertGame(ctx context.Context, tx *Tx, g *domain.Game) error {
 // was renewed or a seat changed hands (a tournament's organiser replaced a
 // player): most changes are turns, and every statement holds the one
 // write connection.
-func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
+func updateGame(ctx context.Context, tx *Tx, g, before *dgames.Game) error {
 	version := before.Version
 	c, err := gamerow.Encode(g)
 	if err != nil {
@@ -222,7 +223,7 @@ func updateGame(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 // updatedRow is the row updateGame leaves, from the row before (nil if
 // unknown: then so is the result): exactly the columns its statements
 // write, the others as they were.
-func updatedRow(base *gameRow, g, before *domain.Game, c *gamerow.Columns) *gameRow {
+func updatedRow(base *gameRow, g, before *dgames.Game, c *gamerow.Columns) *gameRow {
 	if base == nil || base.version != before.Version {
 		return nil
 	}
@@ -247,7 +248,7 @@ func updatedRow(base *gameRow, g, before *domain.Game, c *gamerow.Columns) *game
 
 // checkVersion checks that the stored game is still at before's version,
 // for a change that leaves it alone.
-func checkVersion(ctx context.Context, tx *Tx, g, before *domain.Game) error {
+func checkVersion(ctx context.Context, tx *Tx, g, before *dgames.Game) error {
 	var current bool
 	if err := tx.QueryRowContext(ctx, sqlGameAtVersion, before.ID, before.Version).Scan(&current); err != nil {
 		return fmt.Errorf("read game %s version: %w", before.ID, err)
@@ -261,7 +262,7 @@ func checkVersion(ctx context.Context, tx *Tx, g, before *domain.Game) error {
 
 const sqlGameAtVersion = `SELECT EXISTS (SELECT 1 FROM games WHERE id = ? AND version = ?)`
 
-func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
+func insertTurns(ctx context.Context, tx *Tx, g *dgames.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
 	for i, p := range played {
 		_, err := tx.ExecContext(ctx, sqlInsertTurn, g.ID, plyBefore+i+1, p.Color, p.Ply, p.Used, p.Counted,
 			p.Auto, p.TimedOut, now.UnixMilli())
@@ -272,13 +273,13 @@ func insertTurns(ctx context.Context, tx *Tx, g *domain.Game, plyBefore int, pla
 	return nil
 }
 
-func loadGame(ctx context.Context, q queryer, id string) (domain.Game, error) {
+func loadGame(ctx context.Context, q queryer, id string) (dgames.Game, error) {
 	games, err := loadGames(ctx, q, []string{id})
 	if err != nil {
-		return domain.Game{}, err
+		return dgames.Game{}, err
 	}
 	if len(games) == 0 {
-		return domain.Game{}, gameNotFound(id)
+		return dgames.Game{}, gameNotFound(id)
 	}
 	return games[0], nil
 }
@@ -288,7 +289,7 @@ func gameNotFound(id string) error { return gamerow.GameNotFound(id) }
 // loadGames reads the games with the given ids, in that order, skipping
 // ids that do not exist: a page of "my games" costs two queries, not two
 // per game.
-func loadGames(ctx context.Context, q queryer, ids []string) ([]domain.Game, error) {
+func loadGames(ctx context.Context, q queryer, ids []string) ([]dgames.Game, error) {
 	rows, err := loadRows(ctx, q, ids)
 	if err != nil {
 		return nil, err
@@ -328,7 +329,7 @@ func loadRows(ctx context.Context, q queryer, ids []string) ([]*gameRow, error) 
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var s domain.Seat
+		var s dgames.Seat
 		var gameID string
 		if err := rows.Scan(&gameID, &s.Color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
 			return nil, fmt.Errorf("read seats: %w", err)
@@ -352,8 +353,8 @@ func loadRows(ctx context.Context, q queryer, ids []string) ([]*gameRow, error) 
 
 // completeRows decodes rows read for ids and reads what else their games
 // need (see gamerow.Complete).
-func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow) ([]domain.Game, error) {
-	byID := make(map[string]*domain.Game, len(rows))
+func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow) ([]dgames.Game, error) {
+	byID := make(map[string]*dgames.Game, len(rows))
 	for _, r := range rows {
 		if _, ok := byID[r.id]; ok {
 			continue
@@ -368,21 +369,21 @@ func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow)
 }
 
 // completeRow is completeRows for one row.
-func completeRow(ctx context.Context, q queryer, r *gameRow) (domain.Game, error) {
+func completeRow(ctx context.Context, q queryer, r *gameRow) (dgames.Game, error) {
 	games, err := completeRows(ctx, q, []string{r.id}, []*gameRow{r})
 	if err != nil {
-		return domain.Game{}, err
+		return dgames.Game{}, err
 	}
 	return games[0], nil
 }
 
 // decodeRow is the game of a row, sharing no memory with it.
-func decodeRow(r *gameRow) (domain.Game, error) {
-	g := domain.Game{ID: r.id, CreatorID: r.creatorID, Version: r.version, WatchVersion: r.watchVersion,
+func decodeRow(r *gameRow) (dgames.Game, error) {
+	g := dgames.Game{ID: r.id, CreatorID: r.creatorID, Version: r.version, WatchVersion: r.watchVersion,
 		CreatedAt: time.UnixMilli(r.createdAt).UTC(), UpdatedAt: time.UnixMilli(r.updatedAt).UTC(),
 		Seats: slices.Clone(r.seats)}
 	if err := gamerow.Decode(&g, r.ruleset, r.state, r.clock, r.tournament); err != nil {
-		return domain.Game{}, err
+		return dgames.Game{}, err
 	}
 	return g, nil
 }

@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/domain/ruleset"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 var (
@@ -25,8 +28,19 @@ var (
 const firstTurn = "e5e4:e4d4:d4c4" // a legal opening for White on openWalls
 
 // serviceAt is the use cases on this store with the clock stopped at now.
-func (db *DB) serviceAt(now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: db, Now: func() time.Time { return now }})
+func (db *DB) serviceAt(now time.Time) *games.Service {
+	return games.NewService(games.Config{Store: db, Now: func() time.Time { return now }})
+}
+
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func (db *DB) accountsAt(now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: db, Now: func() time.Time { return now }})
+}
+
+// tournamentsAt is the use cases of tournaments on db with the clock
+// stopped at now.
+func (db *DB) tournamentsAt(now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 func newStore(t testing.TB) *DB {
@@ -50,7 +64,7 @@ func sameTime(got, want time.Time) bool {
 func signUp(t testing.TB, db *DB, email string, now time.Time) User {
 	t.Helper()
 	token := requestToken(t, db, email, now)
-	g, err := db.serviceAt(now).ExchangeLogin(t.Context(), token, time.Hour)
+	g, err := db.accountsAt(now).ExchangeLogin(t.Context(), token, time.Hour)
 	if err != nil {
 		t.Fatalf("ExchangeLogin for %s: %v", email, err)
 	}
@@ -61,7 +75,7 @@ func signUp(t testing.TB, db *DB, email string, now time.Time) User {
 // which it marks sent so that it no longer shows among due mail.
 func requestToken(t testing.TB, db *DB, email string, now time.Time) string {
 	t.Helper()
-	if err := db.serviceAt(now).RequestLogin(t.Context(), email, "en"); err != nil {
+	if err := db.accountsAt(now).RequestLogin(t.Context(), email, "en"); err != nil {
 		t.Fatalf("RequestLogin %s: %v", email, err)
 	}
 	mail := lastLoginMail(t, db, email, now)
@@ -89,14 +103,14 @@ func lastLoginMail(t testing.TB, db *DB, email string, now time.Time) domain.Out
 	return *found
 }
 
-func twoPlayerSpec(white, black string) domain.NewGameSpec {
-	return domain.NewGameSpec{Players: []domain.Player{
+func twoPlayerSpec(white, black string) games.NewGameSpec {
+	return games.NewGameSpec{Players: []games.Player{
 		{Name: "White " + white, Email: white},
 		{Name: "Black " + black, Email: black, Locale: "fr"},
 	}, Params: less.Params{Walls: openWalls}.Map()}
 }
 
-func mustCreate(t *testing.T, db *DB, spec domain.NewGameSpec, creator int64, now time.Time) domain.Game {
+func mustCreate(t *testing.T, db *DB, spec games.NewGameSpec, creator int64, now time.Time) games.Game {
 	t.Helper()
 	g, err := db.serviceAt(now).CreateGame(t.Context(), spec, creator)
 	if err != nil {
@@ -105,14 +119,14 @@ func mustCreate(t *testing.T, db *DB, spec domain.NewGameSpec, creator int64, no
 	return g
 }
 
-func seatOf(c less.Color) domain.Actor { return seatNamed(c.String()) }
+func seatOf(c less.Color) games.Actor { return seatNamed(c.String()) }
 
 // seatNamed is the seat of a colour by name.
-func seatNamed(color string) domain.Actor { return domain.Actor{SeatColor: &color} }
+func seatNamed(color string) games.Actor { return games.Actor{SeatColor: &color} }
 
 // lessOf is the Less game behind a stored game, read from its state as a
 // store keeps it.
-func lessOf(t testing.TB, g domain.Game) *less.RulesGame {
+func lessOf(t testing.TB, g games.Game) *less.RulesGame {
 	t.Helper()
 	state, err := g.Rules.Encode()
 	if err != nil {
@@ -125,15 +139,15 @@ func lessOf(t testing.TB, g domain.Game) *less.RulesGame {
 	return lg
 }
 
-func changeOf(sub domain.Submitted) Change {
+func changeOf(sub games.Submitted) Change {
 	return Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices, Response: Response{Status: 201, Body: []byte(`{"ok":true}`)}}
 }
 
 // submit plays a turn through UpdateGame, as the API does.
-func submitTurn(ctx context.Context, db *DB, id string, a domain.Actor, ply int, turn string, now time.Time) error {
-	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: id, Now: now,
-		Compute: func(g domain.Game) (Change, error) {
-			sub, err := domain.SubmitTurn(g, a, ply, turn, now)
+func submitTurn(ctx context.Context, db *DB, id string, a games.Actor, ply int, turn string, now time.Time) error {
+	_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: id, Now: now,
+		Compute: func(g games.Game) (Change, error) {
+			sub, err := games.SubmitTurn(g, a, ply, turn, now)
 			if err != nil {
 				return Change{}, err
 			}
@@ -142,10 +156,10 @@ func submitTurn(ctx context.Context, db *DB, id string, a domain.Actor, ply int,
 	return err
 }
 
-func resignGame(ctx context.Context, db *DB, id string, a domain.Actor, now time.Time) error {
-	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: id, Now: now,
-		Compute: func(g domain.Game) (Change, error) {
-			sub, err := domain.Resign(g, a, now)
+func resignGame(ctx context.Context, db *DB, id string, a games.Actor, now time.Time) error {
+	_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: id, Now: now,
+		Compute: func(g games.Game) (Change, error) {
+			sub, err := games.Resign(g, a, now)
 			if err != nil {
 				return Change{}, err
 			}
@@ -163,7 +177,7 @@ func wantDomainError(t *testing.T, err error, kind domain.Kind, code string) {
 }
 
 // checkSameGame compares a game read back from the store with the one stored.
-func checkSameGame(t *testing.T, got, want domain.Game) {
+func checkSameGame(t *testing.T, got, want games.Game) {
 	t.Helper()
 	gl, wl := lessOf(t, got), lessOf(t, want)
 	if got.ID != want.ID || got.CreatorID != want.CreatorID || gl.Preset != wl.Preset || got.Version != want.Version {
@@ -213,24 +227,24 @@ func TestCreateGameRoundTrip(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		spec      domain.NewGameSpec
-		wantTurns []domain.StoredTurn
+		spec      games.NewGameSpec
+		wantTurns []games.StoredTurn
 	}{
 		{name: "two players on given walls", spec: twoPlayerSpec("ann@example.org", "bob@example.org")},
-		{name: "seed, early stop and max turns", spec: domain.NewGameSpec{
+		{name: "seed, early stop and max turns", spec: games.NewGameSpec{
 			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Seed: &seed, Params: less.Params{EarlyStop: &yes, MaxTurns: &thirty}.Map()}},
-		{name: "the largest seed", spec: domain.NewGameSpec{
+		{name: "the largest seed", spec: games.NewGameSpec{
 			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Seed: &bigSeed}},
-		{name: "four players, codecup", spec: domain.NewGameSpec{Players: []domain.Player{
+		{name: "four players, codecup", spec: games.NewGameSpec{Players: []games.Player{
 			{Name: "Yves", Email: "yves@example.org", Locale: "de"}, {Name: "Bea", Email: "bea@example.org", Locale: "es"},
 			{Name: "Wim", Email: "wim@example.org", Locale: "it"}, {Name: "Zoë 🎲", Email: "Rut@Example.org"},
 		}, Params: less.Params{Preset: less.PresetCodeCup}.Map()}},
-		{name: "setup with an automatic pass at the start", spec: domain.NewGameSpec{
+		{name: "setup with an automatic pass at the start", spec: games.NewGameSpec{
 			Players: twoPlayerSpec("ann@example.org", "bob@example.org").Players, Params: less.Params{Walls: string(hemmed), Setup: &less.Setup{Pieces: map[less.Color][]less.Square{
 				less.White: {sq("e5"), sq("e6"), sq("f5"), sq("f6")},
 				less.Black: {sq("d5"), sq("d6"), sq("e4"), sq("f4")},
 			}, ToMove: less.White}}.Map()},
-			wantTurns: []domain.StoredTurn{{Ply: 1, Color: "white", Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
+			wantTurns: []games.StoredTurn{{Ply: 1, Color: "white", Notation: "Nil", Used: 0, Counted: 3, Auto: true, PlayedAt: msUTC(t0)}},
 		},
 	}
 	ctx := t.Context()
@@ -283,10 +297,10 @@ func TestGameRoundTripsAFinishedGame(t *testing.T) {
 	if err := submitTurn(ctx, db, g.ID, seatOf(less.White), 0, firstTurn, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	var want domain.Game
-	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: t0.Add(time.Hour),
-		Compute: func(g domain.Game) (Change, error) {
-			sub, err := domain.Resign(g, seatOf(less.White), t0.Add(time.Hour))
+	var want games.Game
+	_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: t0.Add(time.Hour),
+		Compute: func(g games.Game) (Change, error) {
+			sub, err := games.Resign(g, seatOf(less.White), t0.Add(time.Hour))
 			want = sub.Game
 			return changeOf(sub), err
 		}})
@@ -312,12 +326,12 @@ func TestGameNotFound(t *testing.T) {
 		_, err := db.Game(t.Context(), id)
 		wantDomainError(t, err, domain.KindNotFound, domain.CodeNotFound)
 	}
-	authorize := func(*domain.Game) error {
+	authorize := func(*games.Game) error {
 		t.Error("authorize called for a missing game")
 		return nil
 	}
-	_, _, err := domain.UpdateGame(t.Context(), db, nil, domain.GameUpdate{GameID: "g_missing", Idem: &Idempotency{Scope: "s", Key: "k", Fingerprint: []byte("f")}, Now: t0, Authorize: authorize,
-		Compute: func(domain.Game) (Change, error) {
+	_, _, err := games.UpdateGame(t.Context(), db, nil, games.GameUpdate{GameID: "g_missing", Idem: &Idempotency{Scope: "s", Key: "k", Fingerprint: []byte("f")}, Now: t0, Authorize: authorize,
+		Compute: func(games.Game) (Change, error) {
 			t.Error("change called for a missing game")
 			return Change{}, nil
 		}})
@@ -330,17 +344,17 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 	u := signUp(t, db, "org@example.org", t0)
 	g := mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
 	now := t0.Add(time.Minute)
-	var want domain.Game
+	var want games.Game
 	authorized := 0
-	authorize := func(current *domain.Game) error {
+	authorize := func(current *games.Game) error {
 		authorized++
 		checkSameGame(t, *current, g)
 		return nil
 	}
-	resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now, Authorize: authorize,
-		Compute: func(before domain.Game) (Change, error) {
+	resp, replayed, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now, Authorize: authorize,
+		Compute: func(before games.Game) (Change, error) {
 			checkSameGame(t, before, g)
-			sub, err := domain.SubmitTurn(before, seatOf(less.White), 0, "e5-e4 e4-d4 d4-c4", now)
+			sub, err := games.SubmitTurn(before, seatOf(less.White), 0, "e5-e4 e4-d4 d4-c4", now)
 			want = sub.Game
 			return changeOf(sub), err
 		}})
@@ -362,7 +376,7 @@ func TestUpdateGameCommitsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTurns := []domain.StoredTurn{{Ply: 1, Color: "white", Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
+	wantTurns := []games.StoredTurn{{Ply: 1, Color: "white", Notation: firstTurn, Used: 3, Counted: 3, PlayedAt: msUTC(now)}}
 	if !reflect.DeepEqual(turns, wantTurns) {
 		t.Errorf("turns = %+v, want %+v", turns, wantTurns)
 	}
@@ -393,17 +407,17 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 	tests := []struct {
 		name      string
 		idem      *Idempotency
-		authorize func(*domain.Game) error // nil: anyone may act
-		change    func(g domain.Game, now time.Time) (Change, error)
+		authorize func(*games.Game) error // nil: anyone may act
+		change    func(g games.Game, now time.Time) (Change, error)
 		calls     int // want calls to change
 		check     func(t *testing.T, err error)
 	}{
 		{
 			name:      "authorize refuses: change is not called",
 			idem:      &Idempotency{Scope: "seat:white", Key: "k1", Fingerprint: []byte("f")},
-			authorize: func(*domain.Game) error { return errRefused },
-			change: func(g domain.Game, now time.Time) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+			authorize: func(*games.Game) error { return errRefused },
+			change: func(g games.Game, now time.Time) (Change, error) {
+				sub, err := games.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
 				return changeOf(sub), err
 			},
 			check: func(t *testing.T, err error) {
@@ -415,8 +429,8 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 		{
 			name:  "the domain refuses the change",
 			calls: 1,
-			change: func(g domain.Game, now time.Time) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(less.Black), 0, firstTurn, now)
+			change: func(g games.Game, now time.Time) (Change, error) {
+				sub, err := games.SubmitTurn(g, seatOf(less.Black), 0, firstTurn, now)
 				return changeOf(sub), err
 			},
 			check: func(t *testing.T, err error) { wantDomainError(t, err, domain.KindForbidden, domain.CodeNotYourTurn) },
@@ -425,8 +439,8 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 			name:  "the change fails after computing a new state",
 			calls: 1,
 			idem:  &Idempotency{Scope: "seat:white", Key: "k1", Fingerprint: []byte("f")},
-			change: func(g domain.Game, now time.Time) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+			change: func(g games.Game, now time.Time) (Change, error) {
+				sub, err := games.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
 				if err != nil {
 					return Change{}, err
 				}
@@ -445,8 +459,8 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 			name:  "the store fails after writing the game, turns and mail",
 			calls: 1,
 			idem:  &Idempotency{Scope: "seat:white", Key: "k1", Fingerprint: nil},
-			change: func(g domain.Game, now time.Time) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+			change: func(g games.Game, now time.Time) (Change, error) {
+				sub, err := games.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
 				return changeOf(sub), err
 			},
 			check: func(t *testing.T, err error) {
@@ -464,8 +478,8 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 			g := mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
 			now := t0.Add(time.Minute)
 			calls := 0
-			resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: tt.idem, Now: now, Authorize: tt.authorize,
-				Compute: func(g domain.Game) (Change, error) {
+			resp, replayed, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Idem: tt.idem, Now: now, Authorize: tt.authorize,
+				Compute: func(g games.Game) (Change, error) {
 					calls++
 					return tt.change(g, now)
 				}})
@@ -491,9 +505,9 @@ func TestUpdateGameFailureLeavesNoTrace(t *testing.T) {
 			// The write connection is fine afterwards, and the key was not
 			// used up: a retry with it is a new request.
 			idem := &Idempotency{Scope: "seat:white", Key: "k1", Fingerprint: []byte("f")}
-			resp, replayed, err = domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: now,
-				Compute: func(g domain.Game) (Change, error) {
-					sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+			resp, replayed, err = games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Idem: idem, Now: now,
+				Compute: func(g games.Game) (Change, error) {
+					sub, err := games.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
 					return changeOf(sub), err
 				}})
 			if err != nil || replayed || resp.Status != 201 {
@@ -512,10 +526,10 @@ func TestUpdateGameIdempotency(t *testing.T) {
 	u := signUp(t, db, "org@example.org", t0)
 	g := mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
 	calls := 0
-	play := func(a domain.Actor, ply int, turn string, now time.Time) func(domain.Game) (Change, error) {
-		return func(g domain.Game) (Change, error) {
+	play := func(a games.Actor, ply int, turn string, now time.Time) func(games.Game) (Change, error) {
+		return func(g games.Game) (Change, error) {
 			calls++
-			sub, err := domain.SubmitTurn(g, a, ply, turn, now)
+			sub, err := games.SubmitTurn(g, a, ply, turn, now)
 			if err != nil {
 				return Change{}, err
 			}
@@ -526,18 +540,18 @@ func TestUpdateGameIdempotency(t *testing.T) {
 	}
 	white := &Idempotency{Scope: "seat:" + g.ID + ":white", Key: "key-1", Fingerprint: []byte{1, 2, 3}}
 	t1 := t0.Add(time.Minute)
-	first, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: white, Now: t1, Compute: play(seatOf(less.White), 0, firstTurn, t1)})
+	first, replayed, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Idem: white, Now: t1, Compute: play(seatOf(less.White), 0, firstTurn, t1)})
 	if err != nil || replayed || calls != 1 || first.Status != 201 || len(first.Body) == 0 {
 		t.Fatalf("first = %+v, %v, %v (calls %d)", first, replayed, err, calls)
 	}
-	refuse := func(*domain.Game) error {
+	refuse := func(*games.Game) error {
 		return domain.Errorf(domain.KindForbidden, domain.CodeForbidden, "the link was renewed")
 	}
 	steps := []struct {
 		name      string
 		idem      *Idempotency
-		authorize func(*domain.Game) error // nil: anyone may act
-		change    func(domain.Game) (Change, error)
+		authorize func(*games.Game) error // nil: anyone may act
+		change    func(games.Game) (Change, error)
 		replayed  bool
 		code      string
 		calls     int // total calls to a change function after this step
@@ -579,7 +593,7 @@ func TestUpdateGameIdempotency(t *testing.T) {
 		},
 	}
 	for _, st := range steps {
-		resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: st.idem, Now: t1, Authorize: st.authorize, Compute: st.change})
+		resp, replayed, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Idem: st.idem, Now: t1, Authorize: st.authorize, Compute: st.change})
 		switch {
 		case st.code != "":
 			var de *domain.Error
@@ -616,12 +630,12 @@ func TestUpdateGameIdempotency(t *testing.T) {
 func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 	tests := []struct {
 		name  string
-		spec  domain.NewGameSpec
-		actor domain.Actor
+		spec  games.NewGameSpec
+		actor games.Actor
 	}{
 		{"White's seat link", twoPlayerSpec("ann@example.org", "bob@example.org"), seatOf(less.White)},
 		{"an account holding both seats", twoPlayerSpec("ann@example.org", "bob@example.org"),
-			domain.Actor{UserID: 42, UserEmail: "ann@example.org"}},
+			games.Actor{UserID: 42, UserEmail: "ann@example.org"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -677,7 +691,7 @@ func TestUpdateGameConcurrentSubmissions(t *testing.T) {
 
 // UpdateGame reads and computes outside the write transaction. When another
 // change lands in between, it must notice, read again and compute again;
-// after domain.OptimisticAttempts such races it computes inside the transaction.
+// after games.OptimisticAttempts such races it computes inside the transaction.
 func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -691,7 +705,7 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 	}{
 		{name: "no race", races: 0, wantCalls: 1, wantVersion: 2},
 		{name: "one race", races: 1, wantCalls: 2, wantVersion: 3},
-		{name: "races until the locked path", races: domain.OptimisticAttempts, wantCalls: domain.OptimisticAttempts + 1, wantVersion: 2 + domain.OptimisticAttempts},
+		{name: "races until the locked path", races: games.OptimisticAttempts, wantCalls: games.OptimisticAttempts + 1, wantVersion: 2 + games.OptimisticAttempts},
 		{name: "overtaken by its own retry", races: 1, idem: true, sameRequest: true, wantCalls: 1, wantReplay: true, wantVersion: 2},
 	}
 	for _, tt := range tests {
@@ -700,30 +714,30 @@ func TestUpdateGameRetriesAfterARace(t *testing.T) {
 			db := newStore(t)
 			u := signUp(t, db, "org@example.org", t0)
 			g := mustCreate(t, db, twoPlayerSpec("ann@example.org", "bob@example.org"), u.ID, t0)
-			creator := domain.Actor{UserID: u.ID, UserEmail: "org@example.org"}
+			creator := games.Actor{UserID: u.ID, UserEmail: "org@example.org"}
 			var idem *Idempotency
 			if tt.idem {
 				idem = &Idempotency{Scope: "seat:" + g.ID + ":white", Key: "k", Fingerprint: []byte{1}}
 			}
 			now := t0.Add(time.Minute)
-			play := func(g domain.Game) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
+			play := func(g games.Game) (Change, error) {
+				sub, err := games.SubmitTurn(g, seatOf(less.White), 0, firstTurn, now)
 				return changeOf(sub), err
 			}
 			calls := 0
-			resp, replayed, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: now,
-				Compute: func(g domain.Game) (Change, error) {
+			resp, replayed, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Idem: idem, Now: now,
+				Compute: func(g games.Game) (Change, error) {
 					calls++
 					if calls <= tt.races {
 						// Another change commits between this read and its write.
-						other := func(g domain.Game) (Change, error) {
-							ng, notice, err := domain.RotateSeat(g, creator, "black", now)
+						other := func(g games.Game) (Change, error) {
+							ng, notice, err := games.RotateSeat(g, creator, "black", now)
 							return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 						}
 						if tt.sameRequest {
 							other = play
 						}
-						if _, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Idem: idem, Now: now, Compute: other}); err != nil {
+						if _, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Idem: idem, Now: now, Compute: other}); err != nil {
 							t.Fatalf("the overtaking change: %v", err)
 						}
 					}
@@ -759,21 +773,21 @@ func TestUpdateGameKeyTakenMeanwhile(t *testing.T) {
 	u := signUp(t, db, "ann@example.org", t0)
 	spec := twoPlayerSpec("ann@example.org", "bob@example.org")
 	g1, g2 := mustCreate(t, db, spec, u.ID, t0), mustCreate(t, db, spec, u.ID, t0)
-	ann := domain.Actor{UserID: u.ID, UserEmail: "ann@example.org"}
+	ann := games.Actor{UserID: u.ID, UserEmail: "ann@example.org"}
 	now := t0.Add(time.Minute)
 	key := func(game string) *Idempotency {
 		return &Idempotency{Scope: "user:1", Key: "k", Fingerprint: []byte("POST /v1/games/" + game + "/turns")}
 	}
-	play := func(g domain.Game) (Change, error) {
-		sub, err := domain.SubmitTurn(g, ann, 0, firstTurn, now)
+	play := func(g games.Game) (Change, error) {
+		sub, err := games.SubmitTurn(g, ann, 0, firstTurn, now)
 		return changeOf(sub), err
 	}
 	raced := false
-	_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g1.ID, Idem: key(g1.ID), Now: now,
-		Compute: func(g domain.Game) (Change, error) {
+	_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g1.ID, Idem: key(g1.ID), Now: now,
+		Compute: func(g games.Game) (Change, error) {
 			if !raced {
 				raced = true
-				if _, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g2.ID, Idem: key(g2.ID), Now: now, Compute: play}); err != nil {
+				if _, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g2.ID, Idem: key(g2.ID), Now: now, Compute: play}); err != nil {
 					t.Fatalf("the request on the other game: %v", err)
 				}
 			}
@@ -806,19 +820,19 @@ func TestTurns(t *testing.T) {
 		{less.White, "e6e5 e5d5 d5c5", "e6e5:e5d5:d5c5"},
 	}
 	var played []ruleset.Played
-	var wantRows []domain.StoredTurn
+	var wantRows []games.StoredTurn
 	for i, p := range plays {
 		now := t0.Add(time.Duration(i+1)*time.Hour + 987654*time.Nanosecond)
-		_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: g.ID, Now: now,
-			Compute: func(g domain.Game) (Change, error) {
-				sub, err := domain.SubmitTurn(g, seatOf(p.color), i, p.input, now)
+		_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now,
+			Compute: func(g games.Game) (Change, error) {
+				sub, err := games.SubmitTurn(g, seatOf(p.color), i, p.input, now)
 				played = append(played, sub.Played...)
 				return changeOf(sub), err
 			}})
 		if err != nil {
 			t.Fatalf("turn %d: %v", i+1, err)
 		}
-		wantRows = append(wantRows, domain.StoredTurn{Ply: i + 1, Color: p.color.String(), Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
+		wantRows = append(wantRows, games.StoredTurn{Ply: i + 1, Color: p.color.String(), Notation: p.want, Used: 3, Counted: 3, PlayedAt: msUTC(now)})
 	}
 	rows, err := db.Turns(ctx, g.ID)
 	if err != nil {
@@ -855,24 +869,24 @@ func TestTurns(t *testing.T) {
 
 func TestTurnRecordPlayed(t *testing.T) {
 	tests := []struct {
-		row     domain.StoredTurn
+		row     games.StoredTurn
 		want    less.Played
 		wantErr bool
 	}{
 		{
-			row:  domain.StoredTurn{Ply: 1, Color: "white", Notation: "Nil", Counted: 3, Auto: true},
+			row:  games.StoredTurn{Ply: 1, Color: "white", Notation: "Nil", Counted: 3, Auto: true},
 			want: less.Played{Color: less.White, Turn: less.Turn{}, Outcome: less.Outcome{Counted: 3}, Auto: true},
 		},
 		{
-			row:  domain.StoredTurn{Ply: 2, Color: "red", Notation: "a1a2:a2a4", Used: 3, Counted: 3},
+			row:  games.StoredTurn{Ply: 2, Color: "red", Notation: "a1a2:a2a4", Used: 3, Counted: 3},
 			want: less.Played{Color: less.Red, Turn: less.MustParseTurn("a1a2:a2a4"), Outcome: less.Outcome{Used: 3, Counted: 3}},
 		},
 		{
-			row:  domain.StoredTurn{Ply: 3, Color: "black", Notation: "c3c4", Used: 1, Counted: 1},
+			row:  games.StoredTurn{Ply: 3, Color: "black", Notation: "c3c4", Used: 1, Counted: 1},
 			want: less.Played{Color: less.Black, Turn: less.MustParseTurn("c3c4"), Outcome: less.Outcome{Used: 1, Counted: 1}},
 		},
-		{row: domain.StoredTurn{Ply: 4, Notation: "garbage"}, wantErr: true},
-		{row: domain.StoredTurn{Ply: 5, Notation: ""}, wantErr: true},
+		{row: games.StoredTurn{Ply: 4, Notation: "garbage"}, wantErr: true},
+		{row: games.StoredTurn{Ply: 5, Notation: ""}, wantErr: true},
 	}
 	for _, tt := range tests {
 		got, err := less.PlayedFrom(tt.row.Played())
@@ -893,7 +907,7 @@ func TestLoadGames(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	u := signUp(t, db, "org@example.org", t0)
-	var want []domain.Game
+	var want []games.Game
 	for _, p := range [][2]string{{"a@example.org", "b@example.org"}, {"c@example.org", "d@example.org"}, {"e@example.org", "f@example.org"}} {
 		want = append(want, mustCreate(t, db, twoPlayerSpec(p[0], p[1]), u.ID, t0))
 	}
@@ -904,7 +918,7 @@ func TestLoadGames(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("got %d games, want 3", len(got))
 	}
-	for i, w := range []domain.Game{want[2], want[0], want[1]} {
+	for i, w := range []games.Game{want[2], want[0], want[1]} {
 		checkSameGame(t, got[i], w)
 	}
 	if got, err := loadGames(ctx, db.read, nil); err != nil || len(got) != 0 {

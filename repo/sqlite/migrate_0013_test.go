@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/migrations"
 )
 
@@ -53,7 +53,7 @@ func TestMigration0013BanksBySeat(t *testing.T) {
 		if err := db.QueryRowContext(t.Context(), `SELECT clock FROM games WHERE id = ?`, tt.id).Scan(&clock); err != nil {
 			t.Fatal(err)
 		}
-		var c domain.Clock
+		var c games.Clock
 		if err := json.Unmarshal([]byte(clock), &c); err != nil {
 			t.Fatalf("%s: clock %s: %v", tt.id, clock, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -283,14 +284,14 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 	ctx := t.Context()
 	db := f.db
 	at := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
-	create := func(name string, spec domain.NewGameSpec, creator User, h int) {
+	create := func(name string, spec games.NewGameSpec, creator User, h int) {
 		g := mustCreate(t, db, spec, creator.ID, at(h))
 		f.ids[name], f.names[g.ID] = g.ID, name
 	}
 	// T lets vacations move its deadline, U does not.
-	timed := func(vacation bool) domain.NewGameSpec {
+	timed := func(vacation bool) games.NewGameSpec {
 		spec := twoPlayerSpec("ann@example.org", "vic@example.org")
-		spec.Time = domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: vacation}
+		spec.Time = games.TimeControl{Kind: games.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: vacation}
 		return spec
 	}
 	const (
@@ -316,7 +317,7 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 			func() error { create(U, timed(false), f.vic, 18); return nil }},
 		{"her vacation moves T's deadline, and nothing else of it, after U's",
 			func() error {
-				_, err := db.serviceAt(at(19)).DeclareVacation(ctx, f.ann, domain.Period{Start: at(20), End: at(68)})
+				_, err := db.serviceAt(at(19)).DeclareVacation(ctx, f.ann, games.Period{Start: at(20), End: at(68)})
 				return err
 			}},
 		{"her move in A makes it the latest of the others' running games",
@@ -333,18 +334,18 @@ func TestMyGamesFollowsChanges(t *testing.T) {
 			}},
 		{"a renewed move link is a change: C moves up among the others' games",
 			func() error {
-				_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: f.ids[C], Now: at(91),
-					Compute: func(g domain.Game) (Change, error) {
-						ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.ann.ID}, "black", at(91))
+				_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: f.ids[C], Now: at(91),
+					Compute: func(g games.Game) (Change, error) {
+						ng, notice, err := games.RotateSeat(g, games.Actor{UserID: f.ann.ID}, "black", at(91))
 						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 					}})
 				return err
 			}},
 		{"a renewed link in a finished game makes it her latest finished game",
 			func() error {
-				_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: f.ids[F], Now: at(92),
-					Compute: func(g domain.Game) (Change, error) {
-						ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "white", at(92))
+				_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: f.ids[F], Now: at(92),
+					Compute: func(g games.Game) (Change, error) {
+						ng, notice, err := games.RotateSeat(g, games.Actor{UserID: f.vic.ID}, "white", at(92))
 						return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 					}})
 				return err
@@ -511,7 +512,7 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 		return n
 	}
 	spec := twoPlayerSpec("ann@example.org", "vic@example.org")
-	spec.Time = domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: true,
+	spec.Time = games.TimeControl{Kind: games.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: true,
 		Reminders: []time.Duration{24 * time.Hour}}
 	g := mustCreate(t, db, spec, f.wes.ID, at(20))
 	if n := writes(); n != 3 {
@@ -546,13 +547,13 @@ func TestListingsTurnsWriteNothing(t *testing.T) {
 			return err
 		}},
 		{"a vacation that moves a deadline", func() error {
-			_, err := db.serviceAt(at(72)).DeclareVacation(ctx, f.vic, domain.Period{Start: at(80), End: at(90)})
+			_, err := db.serviceAt(at(72)).DeclareVacation(ctx, f.vic, games.Period{Start: at(80), End: at(90)})
 			return err
 		}},
 		{"a renewed link", func() error {
-			_, _, err := domain.UpdateGame(ctx, db, nil, domain.GameUpdate{GameID: a, Now: at(73),
-				Compute: func(g domain.Game) (Change, error) {
-					ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: f.vic.ID}, "black", at(73))
+			_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: a, Now: at(73),
+				Compute: func(g games.Game) (Change, error) {
+					ng, notice, err := games.RotateSeat(g, games.Actor{UserID: f.vic.ID}, "black", at(73))
 					return Change{Game: ng, Notices: []domain.Notice{notice}}, err
 				}})
 			return err

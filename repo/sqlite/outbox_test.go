@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -16,7 +17,7 @@ import (
 // login for bob. The organiser's own login mail (at t0) is already sent.
 type outboxFixture struct {
 	db   *DB
-	game domain.Game
+	game games.Game
 }
 
 func newOutboxFixture(t *testing.T) outboxFixture {
@@ -24,11 +25,11 @@ func newOutboxFixture(t *testing.T) outboxFixture {
 	ctx := t.Context()
 	db := newStore(t)
 	org := signUp(t, db, "org@example.org", t0)
-	if err := db.serviceAt(t0.Add(time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	if err := db.accountsAt(t0.Add(time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	g := mustCreate(t, db, twoPlayerSpec("white@example.org", "black@example.org"), org.ID, t0.Add(2*time.Minute))
-	if err := db.serviceAt(t0.Add(3*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := db.accountsAt(t0.Add(3*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	return outboxFixture{db: db, game: g}

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 const sqlPersonalTokenColumns = `t.id, t.user_id, t.name, t.scopes, t.created_at, t.last_used_at, t.expires_at`
 
-func scanPersonalToken(row interface{ Scan(...any) error }, extra ...any) (domain.PersonalToken, error) {
-	var t domain.PersonalToken
+func scanPersonalToken(row interface{ Scan(...any) error }, extra ...any) (accounts.PersonalToken, error) {
+	var t accounts.PersonalToken
 	var scopes string
 	var created int64
 	var used, expires sql.NullInt64
@@ -25,14 +25,14 @@ func scanPersonalToken(row interface{ Scan(...any) error }, extra ...any) (domai
 }
 
 // PersonalTokens lists an account's tokens, newest first.
-func (db *DB) PersonalTokens(ctx context.Context, userID int64) ([]domain.PersonalToken, error) {
+func (db *DB) PersonalTokens(ctx context.Context, userID int64) ([]accounts.PersonalToken, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+sqlPersonalTokenColumns+` FROM personal_tokens t
 		WHERE t.user_id = ? ORDER BY t.id DESC`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("list personal tokens: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.PersonalToken
+	var out []accounts.PersonalToken
 	for rows.Next() {
 		t, err := scanPersonalToken(rows)
 		if err != nil {
@@ -47,7 +47,7 @@ func (db *DB) PersonalTokens(ctx context.Context, userID int64) ([]domain.Person
 }
 
 // PersonalTokenBySecret finds a live token by the hash of its secret.
-func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (domain.PersonalToken, User, bool, error) {
+func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time.Time) (accounts.PersonalToken, User, bool, error) {
 	// One query for the token and its account: it runs on every request
 	// an app makes.
 	var u User
@@ -57,10 +57,10 @@ func (db *DB) PersonalTokenBySecret(ctx context.Context, secret string, now time
 		WHERE t.hash = ? AND (t.expires_at IS NULL OR t.expires_at > ?)`, hashToken(secret), now.UnixMilli()),
 		userFields(&u, &created)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.PersonalToken{}, User{}, false, nil
+		return accounts.PersonalToken{}, User{}, false, nil
 	}
 	if err != nil {
-		return domain.PersonalToken{}, User{}, false, fmt.Errorf("read personal token: %w", err)
+		return accounts.PersonalToken{}, User{}, false, fmt.Errorf("read personal token: %w", err)
 	}
 	u.CreatedAt = time.UnixMilli(created).UTC()
 	return t, u, true, nil
@@ -76,7 +76,7 @@ func (s storeTx) CountPersonalTokens(ctx context.Context, userID int64, now time
 }
 
 // AddPersonalToken stores the token with its secret's hash only.
-func (s storeTx) AddPersonalToken(ctx context.Context, t domain.PersonalToken, secret string) (int64, error) {
+func (s storeTx) AddPersonalToken(ctx context.Context, t accounts.PersonalToken, secret string) (int64, error) {
 	var id int64
 	err := s.tx.QueryRowContext(ctx, `INSERT INTO personal_tokens (user_id, name, scopes, hash, created_at, expires_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, t.UserID, t.Name, strings.Join(t.Scopes, " "), hashToken(secret),

@@ -6,28 +6,28 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
-var _ domain.PushKeys = (*DB)(nil)
+var _ hooks.PushKeys = (*DB)(nil)
 
 const sqlPushColumns = `id, owner, endpoint, p256dh, auth, expires_at, created_at, game_id, color, COALESCE(link_version, 0)`
 
 // pushSubscriptions lists an address's live subscriptions through q.
-func pushSubscriptions(ctx context.Context, q queryer, owner string, now time.Time) ([]domain.PushSubscription, error) {
+func pushSubscriptions(ctx context.Context, q queryer, owner string, now time.Time) ([]hooks.PushSubscription, error) {
 	return scanPushSubscriptions(q.QueryContext(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
 		WHERE owner = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at, id`, owner, now.UnixMilli()))
 }
 
 // scanPushSubscriptions reads the rows of a query of sqlPushColumns.
-func scanPushSubscriptions(rows *sql.Rows, err error) ([]domain.PushSubscription, error) {
+func scanPushSubscriptions(rows *sql.Rows, err error) ([]hooks.PushSubscription, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list push subscriptions: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.PushSubscription
+	var out []hooks.PushSubscription
 	for rows.Next() {
-		var p domain.PushSubscription
+		var p hooks.PushSubscription
 		var expires sql.NullInt64
 		var created int64
 		if err := rows.Scan(&p.ID, &p.Owner, &p.Endpoint, &p.P256DH, &p.Auth, &expires, &created, &p.Game, &p.Color, &p.LinkVersion); err != nil {
@@ -43,17 +43,17 @@ func scanPushSubscriptions(rows *sql.Rows, err error) ([]domain.PushSubscription
 }
 
 // PushSubscriptions lists an address's live subscriptions, oldest first.
-func (db *DB) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]domain.PushSubscription, error) {
+func (db *DB) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]hooks.PushSubscription, error) {
 	return pushSubscriptions(ctx, db.read, owner, now)
 }
 
-func (s storeTx) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]domain.PushSubscription, error) {
+func (s storeTx) PushSubscriptions(ctx context.Context, owner string, now time.Time) ([]hooks.PushSubscription, error) {
 	return pushSubscriptions(ctx, s.tx, owner, now)
 }
 
 // SavePushSubscription inserts or updates in place. SQLite has one writer,
 // so the look before the upsert cannot race another.
-func (s storeTx) SavePushSubscription(ctx context.Context, p domain.PushSubscription) (int64, bool, error) {
+func (s storeTx) SavePushSubscription(ctx context.Context, p hooks.PushSubscription) (int64, bool, error) {
 	var existing int64
 	if err := s.tx.QueryRowContext(ctx, `SELECT count(*) FROM push_subscriptions
 		WHERE owner = ? AND endpoint = ? AND game_id = ? AND color = ?`,
@@ -80,7 +80,7 @@ func (s storeTx) LockPushOwner(context.Context, string) error { return nil }
 
 // linkVersion is the link_version column of p: NULL for an address-wide
 // subscription.
-func linkVersion(p domain.PushSubscription) any {
+func linkVersion(p hooks.PushSubscription) any {
 	if p.Game == "" {
 		return nil
 	}
@@ -108,8 +108,8 @@ func (s storeTx) DeletePushEndpoint(ctx context.Context, endpoint string, now ti
 
 // PushKey returns the stored VAPID key pair, storing candidate first if
 // there is none.
-func (db *DB) PushKey(ctx context.Context, candidate domain.PushKey, now time.Time) (domain.PushKey, error) {
-	var k domain.PushKey
+func (db *DB) PushKey(ctx context.Context, candidate hooks.PushKey, now time.Time) (hooks.PushKey, error) {
+	var k hooks.PushKey
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO push_keys (id, private_key, public_key, created_at)
 			VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, candidate.Private, candidate.Public, now.UnixMilli()); err != nil {
@@ -118,12 +118,12 @@ func (db *DB) PushKey(ctx context.Context, candidate domain.PushKey, now time.Ti
 		return tx.QueryRowContext(ctx, `SELECT private_key, public_key FROM push_keys WHERE id = 1`).Scan(&k.Private, &k.Public)
 	})
 	if err != nil {
-		return domain.PushKey{}, fmt.Errorf("read the VAPID key: %w", err)
+		return hooks.PushKey{}, fmt.Errorf("read the VAPID key: %w", err)
 	}
 	return k, nil
 }
 
-func (s storeTx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]domain.PushSubscription, error) {
+func (s storeTx) PushSubscriptionsAt(ctx context.Context, endpoint string) ([]hooks.PushSubscription, error) {
 	return scanPushSubscriptions(s.tx.QueryContext(ctx, `SELECT `+sqlPushColumns+` FROM push_subscriptions
 		WHERE endpoint = ? ORDER BY id`, endpoint))
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
-var _ domain.PushDeliveryStore = (*DB)(nil)
+var _ hooks.PushDeliveryStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_push (migration
 // 0022, scoped by 0023), in the transaction that writes the event.
@@ -18,8 +18,8 @@ var _ domain.PushDeliveryStore = (*DB)(nil)
 const pushDeliveryColumns = `d.id, d.subscription_id, p.owner, d.kind, d.game_id, d.color, d.ply, d.data, d.event_at, d.attempts,
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, d.last_status, d.last_error`
 
-func scanPushDelivery(row interface{ Scan(...any) error }, more ...any) (domain.PushDelivery, error) {
-	var d domain.PushDelivery
+func scanPushDelivery(row interface{ Scan(...any) error }, more ...any) (hooks.PushDelivery, error) {
+	var d hooks.PushDelivery
 	var data string
 	var eventAt int64
 	var next, delivered, last, status sql.NullInt64
@@ -38,14 +38,14 @@ func scanPushDelivery(row interface{ Scan(...any) error }, more ...any) (domain.
 
 // PushDeliveries lists the deliveries to an address's subscriptions,
 // newest first.
-func (db *DB) PushDeliveries(ctx context.Context, owner string, limit int) ([]domain.PushDelivery, error) {
+func (db *DB) PushDeliveries(ctx context.Context, owner string, limit int) ([]hooks.PushDelivery, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+pushDeliveryColumns+` FROM push_deliveries d
 		JOIN push_subscriptions p ON p.id = d.subscription_id WHERE p.owner = ? ORDER BY d.id DESC LIMIT ?`, owner, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list push deliveries: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.PushDelivery
+	var out []hooks.PushDelivery
 	for rows.Next() {
 		d, err := scanPushDelivery(rows)
 		if err != nil {
@@ -58,8 +58,8 @@ func (db *DB) PushDeliveries(ctx context.Context, owner string, limit int) ([]do
 
 // ClaimPushes claims up to limit due deliveries for claimant until
 // now+lease, with their subscriptions as they are now.
-func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.PushJob, error) {
-	var out []domain.PushJob
+func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]hooks.PushJob, error) {
+	var out []hooks.PushJob
 	err := pushQueue.claim(ctx, db, claimant, now, lease, limit, func(tx *Tx, ids []any, in string) error {
 		out = out[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+pushDeliveryColumns+`, p.endpoint, p.p256dh, p.auth, p.expires_at, p.created_at,
@@ -71,7 +71,7 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var j domain.PushJob
+			var j hooks.PushJob
 			var expires sql.NullInt64
 			var created int64
 			s := &j.Subscription
@@ -88,7 +88,7 @@ func (db *DB) ClaimPushes(ctx context.Context, claimant string, now time.Time, l
 }
 
 // RecordPushAttempt records an attempt at a delivery claimant holds.
-func (db *DB) RecordPushAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
+func (db *DB) RecordPushAttempt(ctx context.Context, claimant string, id int64, o hooks.WebhookOutcome) error {
 	return db.WithTx(ctx, func(tx *Tx) error {
 		_, _, err := pushQueue.record(ctx, tx, claimant, id, o)
 		return err

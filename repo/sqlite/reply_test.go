@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -15,7 +16,7 @@ func TestPlayByReplyQueuesItsAnswerWithDetail(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	creator := signUp(t, db, "org@example.org", t0)
-	g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{Players: []domain.Player{
+	g, err := db.serviceAt(t0).CreateGame(ctx, games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Params: less.Params{Walls: openWalls}.Map()}, creator.ID)
 	if err != nil {
@@ -25,20 +26,20 @@ func TestPlayByReplyQueuesItsAnswerWithDetail(t *testing.T) {
 	svc := db.serviceAt(now)
 	tests := []struct {
 		name   string
-		reply  domain.Reply
-		status domain.ReplyStatus
+		reply  games.Reply
+		status games.ReplyStatus
 		detail *domain.ReplyDetail
 		email  string
 	}{
-		{"no turn", domain.Reply{From: "ann@example.org", MessageID: "m1", Lines: []string{"Hello,", "see you"}},
-			domain.ReplyRefused, &domain.ReplyDetail{Reason: domain.ReplyNoTurn, Lines: []string{"Hello,", "see you"}}, "ann@example.org"},
-		{"illegal", domain.Reply{From: "ann@example.org", MessageID: "m2", Lines: []string{"e5e4:a1a2"}},
-			domain.ReplyRefused, &domain.ReplyDetail{Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2", Rule: "not_your_piece", RuleRef: "M6", Part: 2},
+		{"no turn", games.Reply{From: "ann@example.org", MessageID: "m1", Lines: []string{"Hello,", "see you"}},
+			games.ReplyRefused, &domain.ReplyDetail{Reason: games.ReplyNoTurn, Lines: []string{"Hello,", "see you"}}, "ann@example.org"},
+		{"illegal", games.Reply{From: "ann@example.org", MessageID: "m2", Lines: []string{"e5e4:a1a2"}},
+			games.ReplyRefused, &domain.ReplyDetail{Reason: domain.CodeIllegalTurn, Turn: "e5e4:a1a2", Rule: "not_your_piece", RuleRef: "M6", Part: 2},
 			"ann@example.org"},
-		{"a stranger", domain.Reply{From: "eve@example.org", MessageID: "m3", Lines: []string{"e5e4:e4d4:d4c4"}},
-			domain.ReplyRefused, &domain.ReplyDetail{Reason: domain.ReplyNotSeatAddress, From: "eve@example.org"}, "ann@example.org"},
-		{"played, confirmed", domain.Reply{From: "ann@example.org", MessageID: "m4", Lines: []string{"e5e4:e4d4:d4c4"}},
-			domain.ReplyPlayed, &domain.ReplyDetail{Turn: "e5e4:e4d4:d4c4"}, "ann@example.org"},
+		{"a stranger", games.Reply{From: "eve@example.org", MessageID: "m3", Lines: []string{"e5e4:e4d4:d4c4"}},
+			games.ReplyRefused, &domain.ReplyDetail{Reason: games.ReplyNotSeatAddress, From: "eve@example.org"}, "ann@example.org"},
+		{"played, confirmed", games.Reply{From: "ann@example.org", MessageID: "m4", Lines: []string{"e5e4:e4d4:d4c4"}},
+			games.ReplyPlayed, &domain.ReplyDetail{Turn: "e5e4:e4d4:d4c4"}, "ann@example.org"},
 	}
 	for _, tt := range tests {
 		before, _ := db.DueMail(ctx, now, 100)

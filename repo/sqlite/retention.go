@@ -12,7 +12,7 @@ import (
 // limit, so no single transaction holds the writer for long.
 
 // loginTokenRetention is how long a login token is kept once expired: an
-// hour, the window of domain.MaxLoginsPerHour, which counts the tokens of the last
+// hour, the window of accounts.MaxLoginsPerHour, which counts the tokens of the last
 // hour. The token is only a hash; nothing else needs it.
 const loginTokenRetention = time.Hour
 

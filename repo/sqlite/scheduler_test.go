@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -38,9 +39,9 @@ func TestSchedulerActsOnce(t *testing.T) {
 	}
 	defer second.Close()
 	organiser := signUp(t, db, "org@example.org", t0)
-	g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour},
+	g, err := db.serviceAt(t0).CreateGame(ctx, games.NewGameSpec{
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour},
 	}, organiser.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -124,15 +125,15 @@ func TestVacationMovesRunningDeadlines(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
 	ann := signUp(t, db, "ann@example.org", t0)
-	g, err := db.serviceAt(t0).CreateGame(ctx, domain.NewGameSpec{
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
-		Time:    domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true},
+	g, err := db.serviceAt(t0).CreateGame(ctx, games.NewGameSpec{
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Time:    games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour, AllowVacation: true},
 	}, ann.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	day := 24 * time.Hour
-	v, err := db.serviceAt(t0.Add(time.Hour)).DeclareVacation(ctx, ann, domain.Period{Start: t0.Add(day), End: t0.Add(3 * day)})
+	v, err := db.serviceAt(t0.Add(time.Hour)).DeclareVacation(ctx, ann, games.Period{Start: t0.Add(day), End: t0.Add(3 * day)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestVacationMovesRunningDeadlines(t *testing.T) {
 	if err != nil || len(current) != 1 || left != 12 {
 		t.Errorf("vacations %+v, %d days left, %v", current, left, err)
 	}
-	if _, err := db.serviceAt(t0.Add(time.Hour)).DeclareVacation(ctx, ann, domain.Period{Start: t0.Add(2 * day), End: t0.Add(4 * day)}); err == nil {
+	if _, err := db.serviceAt(t0.Add(time.Hour)).DeclareVacation(ctx, ann, games.Period{Start: t0.Add(2 * day), End: t0.Add(4 * day)}); err == nil {
 		t.Error("an overlapping vacation was accepted")
 	}
 	if err := db.serviceAt(t0.Add(2*time.Hour)).CancelVacation(ctx, ann, v.ID); err != nil {

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The fixture is a database written by the code of schema 0011 (before
@@ -40,15 +41,15 @@ type fixtureGame struct {
 	Ply      int
 	Counts   [4]int
 	Result   *less.Result
-	Clock    domain.Clock
+	Clock    games.Clock
 	Turns    []fixtureTurn
-	Tourney  *domain.TournamentRef
+	Tourney  *games.TournamentRef
 	Version  int
 }
 
 type fixtureSeat struct {
 	Color less.Color
-	domain.Player
+	games.Player
 	TokenVersion int
 }
 
@@ -125,7 +126,7 @@ func TestSchema11FixtureWrite(t *testing.T) {
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	creator := signUp(t, db, "ada@example.org", now)
 	var ids []string
-	create := func(spec domain.NewGameSpec) string {
+	create := func(spec games.NewGameSpec) string {
 		g := mustCreate(t, db, spec, creator.ID, now)
 		ids = append(ids, g.ID)
 		return g.ID
@@ -136,7 +137,7 @@ func TestSchema11FixtureWrite(t *testing.T) {
 	playAny(t, db, two, now)
 	// A 4-player game on a generated board.
 	seed := uint64(42)
-	four := create(domain.NewGameSpec{Players: []domain.Player{
+	four := create(games.NewGameSpec{Players: []games.Player{
 		{Name: "Yellow", Email: "y@example.org"}, {Name: "Black", Email: "b@example.org"},
 		{Name: "White", Email: "w@example.org"}, {Name: "Red", Email: "r@example.org", Locale: "de"},
 	}, Seed: &seed})
@@ -149,18 +150,18 @@ func TestSchema11FixtureWrite(t *testing.T) {
 	}
 	// A game with a clock.
 	spec := twoPlayerSpec("ada@example.org", "dee@example.org")
-	spec.Time = domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour,
-		Reminders: []time.Duration{24 * time.Hour}, Timeout: domain.TimeoutForfeit}
+	spec.Time = games.TimeControl{Kind: games.TimePerTurn, PerTurn: 72 * time.Hour,
+		Reminders: []time.Duration{24 * time.Hour}, Timeout: games.TimeoutForfeit}
 	clocked := create(spec)
 	playAny(t, db, clocked, now.Add(time.Hour))
 	// A tournament's game.
-	tour, err := db.serviceAt(now).CreateTournament(t.Context(), domain.NewTournamentSpec{Name: "Autumn", Format: domain.RoundRobin,
-		Players:    []domain.Player{{Name: "Eve", Email: "eve@example.org"}, {Name: "Fay", Email: "fay@example.org"}},
+	tour, err := db.tournamentsAt(now).CreateTournament(t.Context(), tournaments.NewTournamentSpec{Name: "Autumn", Format: tournaments.RoundRobin,
+		Players:    []games.Player{{Name: "Eve", Email: "eve@example.org"}, {Name: "Fay", Email: "fay@example.org"}},
 		FirstStart: now.Add(time.Hour), Interval: 7 * 24 * time.Hour}, creator.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.serviceAt(now.Add(2*time.Hour)).TickTournament(t.Context(), tour.ID); err != nil {
+	if _, err := db.tournamentsAt(now.Add(2*time.Hour)).TickTournament(t.Context(), tour.ID); err != nil {
 		t.Fatal(err)
 	}
 	tid, err := queryIDs(t.Context(), db.read, `SELECT id FROM games WHERE tournament_id = ?`, tour.ID)

@@ -26,12 +26,12 @@ func TestEventsContract(t *testing.T) {
 	storetest.RunEvents(t, func(t *testing.T) storetest.EventStore { return openStore(t) })
 }
 
-// The SQLite store keeps the contract of domain.WebhookStore.
+// The SQLite store keeps the contract of hooks.WebhookStore.
 func TestWebhooksContract(t *testing.T) {
 	storetest.RunWebhooks(t, func(t *testing.T) port.Store { return openStore(t) })
 }
 
-// The SQLite store keeps the contract of domain.PushDeliveryStore.
+// The SQLite store keeps the contract of hooks.PushDeliveryStore.
 func TestPushDeliveriesContract(t *testing.T) {
 	storetest.RunPushDeliveries(t, func(t *testing.T) port.Store { return openStore(t) })
 }

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
 )
 
 // The refresh token table holds a token's hash, never the token: a copy of
@@ -12,10 +12,10 @@ import (
 func TestRefreshTokenStoredHashed(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", ""); err != nil {
+	if err := db.accountsAt(t0).RequestLogin(ctx, "ann@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
-	g, err := db.serviceAt(t0).ExchangeLogin(ctx, lastLoginMail(t, db, "ann@example.org", t0).Secret, domain.SessionTTL)
+	g, err := db.accountsAt(t0).ExchangeLogin(ctx, lastLoginMail(t, db, "ann@example.org", t0).Secret, accounts.SessionTTL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,22 +40,22 @@ func TestRefreshTokenStoredHashed(t *testing.T) {
 func TestPersonalTokenStoredHashed(t *testing.T) {
 	ctx := t.Context()
 	db := newStore(t)
-	if err := db.serviceAt(t0).RequestLogin(ctx, "ann@example.org", ""); err != nil {
+	if err := db.accountsAt(t0).RequestLogin(ctx, "ann@example.org", ""); err != nil {
 		t.Fatal(err)
 	}
-	svc := db.serviceAt(t0)
-	g, err := svc.ExchangeLogin(ctx, lastLoginMail(t, db, "ann@example.org", t0).Secret, domain.SessionTTL)
+	svc := db.accountsAt(t0)
+	g, err := svc.ExchangeLogin(ctx, lastLoginMail(t, db, "ann@example.org", t0).Secret, accounts.SessionTTL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, secret, err := svc.CreatePersonalToken(ctx, g.Session.User, "bot", []string{domain.ScopeGamesRead}, 0)
+	_, secret, err := svc.CreatePersonalToken(ctx, g.Session.User, "bot", []string{accounts.ScopeGamesRead}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := sha256.Sum256([]byte(secret))
 	var plain, hashed int
 	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM personal_tokens WHERE hash IN (?, ?) OR name = ? OR scopes LIKE ?`,
-		secret, []byte(secret), secret, "%"+secret[len(domain.PersonalTokenPrefix):]+"%").Scan(&plain); err != nil {
+		secret, []byte(secret), secret, "%"+secret[len(accounts.PersonalTokenPrefix):]+"%").Scan(&plain); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM personal_tokens WHERE hash = ?`, h[:]).Scan(&hashed); err != nil {

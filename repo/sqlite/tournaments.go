@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // InsertTournament stores a new tournament.
-func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) InsertTournament(ctx context.Context, t *tournaments.Tournament) error {
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -29,7 +31,7 @@ func (s storeTx) InsertTournament(ctx context.Context, t *domain.Tournament) err
 
 // writeTournamentPlayers brings the tournament's rows of players in line
 // with its entrants (who joined, left, or had his address corrected).
-func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) writeTournamentPlayers(ctx context.Context, t *tournaments.Tournament) error {
 	list, err := json.Marshal(gamerow.TournamentPlayers(t))
 	if err != nil {
 		return err
@@ -46,28 +48,28 @@ func (s storeTx) writeTournamentPlayers(ctx context.Context, t *domain.Tournamen
 }
 
 // Tournament reads a tournament.
-func (db *DB) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (db *DB) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return loadTournament(ctx, db.read, id)
 }
 
-func (s storeTx) Tournament(ctx context.Context, id string) (domain.Tournament, error) {
+func (s storeTx) Tournament(ctx context.Context, id string) (tournaments.Tournament, error) {
 	return loadTournament(ctx, s.tx, id)
 }
 
-func loadTournament(ctx context.Context, q queryer, id string) (domain.Tournament, error) {
+func loadTournament(ctx context.Context, q queryer, id string) (tournaments.Tournament, error) {
 	var data string
 	err := q.QueryRowContext(ctx, `SELECT data FROM tournaments WHERE id = ?`, id).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.Tournament{}, gamerow.TournamentNotFound(id)
+		return tournaments.Tournament{}, gamerow.TournamentNotFound(id)
 	}
 	if err != nil {
-		return domain.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
+		return tournaments.Tournament{}, fmt.Errorf("read tournament %s: %w", id, err)
 	}
 	return gamerow.DecodeTournament(id, data)
 }
 
 // SaveTournament writes the new state if nobody else changed it since version.
-func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, version int) error {
+func (s storeTx) SaveTournament(ctx context.Context, t *tournaments.Tournament, version int) error {
 	data, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -84,7 +86,7 @@ func (s storeTx) SaveTournament(ctx context.Context, t *domain.Tournament, versi
 	return s.writeTournamentPlayers(ctx, t)
 }
 
-func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament) error {
+func (s storeTx) RescheduleTournament(ctx context.Context, t *tournaments.Tournament) error {
 	_, due, err := gamerow.EncodeTournament(t)
 	if err != nil {
 		return err
@@ -99,7 +101,7 @@ func (s storeTx) RescheduleTournament(ctx context.Context, t *domain.Tournament)
 // AddNotice writes the event of a notice of no game (a bye) and queues its
 // mail, as the policy admitted it.
 func (s storeTx) AddNotice(ctx context.Context, n domain.Notice, mail []domain.Mail, now time.Time) error {
-	if e, ok := domain.NoticeEvent(n); ok {
+	if e, ok := games.NoticeEvent(n); ok {
 		if err := writeEvents(ctx, s.tx, []domain.Event{e}, now); err != nil {
 			return err
 		}
@@ -122,44 +124,44 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 }
 
 // AccountTournaments lists a page of one category of an account's
-// tournaments, newest first (see domain.TournamentLister).
-func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat domain.TournamentCategory,
-	cursor string, limit int) (domain.TournamentPage, error) {
+// tournaments, newest first (see tournaments.TournamentLister).
+func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
+	cursor string, limit int) (tournaments.TournamentPage, error) {
 	limit = max(limit, 1)
 	created, after, err := gamerow.TournamentAfter(cursor)
 	if err != nil {
-		return domain.TournamentPage{}, err
+		return tournaments.TournamentPage{}, err
 	}
 	var where string
 	var args []any
 	switch cat {
-	case domain.Organising:
+	case tournaments.Organising:
 		where, args = `organizer_id = ?`, []any{userID}
-	case domain.PlayingIn:
+	case tournaments.PlayingIn:
 		where, args = `id IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`, []any{email}
-	case domain.CanJoin:
+	case tournaments.CanJoin:
 		where, args = `public_until > ? AND id NOT IN (SELECT tournament_id FROM tournament_players WHERE email = ?)`,
 			[]any{now.UnixMilli(), email}
 	default:
-		return domain.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
+		return tournaments.TournamentPage{}, fmt.Errorf("list tournaments: no category %q", cat)
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT id, data FROM tournaments WHERE `+where+`
 		AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`, append(args, created, after, limit+1)...)
 	if err != nil {
-		return domain.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
+		return tournaments.TournamentPage{}, fmt.Errorf("list tournaments: %w", err)
 	}
 	defer rows.Close()
 	return gamerow.TournamentPage(rows, limit)
 }
 
-// Games reads many games at once (see domain.GamesReader).
-func (db *DB) Games(ctx context.Context, ids []string) ([]domain.Game, error) {
+// Games reads many games at once (see games.GamesReader).
+func (db *DB) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	return loadGames(ctx, db.read, ids)
 }
 
 // TurnsOf lists the turns of each of the games, by game id, in one query.
-func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.StoredTurn, error) {
-	out := make(map[string][]domain.StoredTurn, len(ids))
+func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]games.StoredTurn, error) {
+	out := make(map[string][]games.StoredTurn, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -174,7 +176,7 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var t domain.StoredTurn
+		var t games.StoredTurn
 		var id string
 		var played int64
 		if err := rows.Scan(&id, &t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
@@ -190,14 +192,14 @@ func (db *DB) TurnsOf(ctx context.Context, ids []string) (map[string][]domain.St
 }
 
 // TournamentGamesStamp sums up the games of a tournament (see
-// domain.GamesStamp).
-func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (domain.GamesStamp, error) {
-	var st domain.GamesStamp
+// tournaments.GamesStamp).
+func (db *DB) TournamentGamesStamp(ctx context.Context, id string) (tournaments.GamesStamp, error) {
+	var st tournaments.GamesStamp
 	var updated int64
 	err := db.read.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(version), 0), COALESCE(MAX(updated_at), 0)
 		FROM games WHERE tournament_id = ?`, id).Scan(&st.Count, &st.Versions, &updated)
 	if err != nil {
-		return domain.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
+		return tournaments.GamesStamp{}, fmt.Errorf("tournament %s: games: %w", id, err)
 	}
 	if updated != 0 {
 		st.Updated = time.UnixMilli(updated).UTC()

@@ -5,31 +5,31 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 )
 
 // vacationsIn reads vacations through q.
 func vacationsIn(q queryer) gamerow.Vacations {
-	return func(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
+	return func(ctx context.Context, email string, since time.Time) ([]games.Period, error) {
 		return vacationsOf(ctx, q, email, since)
 	}
 }
 
-func vacationsOf(ctx context.Context, q queryer, email string, since time.Time) ([]domain.Period, error) {
+func vacationsOf(ctx context.Context, q queryer, email string, since time.Time) ([]games.Period, error) {
 	rows, err := q.QueryContext(ctx, `SELECT v.starts_at, v.ends_at FROM vacations v JOIN users u ON u.id = v.user_id
 		WHERE u.email = ? AND v.ends_at > ? ORDER BY v.starts_at`, email, since.UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("read vacations: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.Period
+	var out []games.Period
 	for rows.Next() {
 		var start, end int64
 		if err := rows.Scan(&start, &end); err != nil {
 			return nil, fmt.Errorf("read vacations: %w", err)
 		}
-		out = append(out, domain.Period{Start: time.UnixMilli(start).UTC(), End: time.UnixMilli(end).UTC()})
+		out = append(out, games.Period{Start: time.UnixMilli(start).UTC(), End: time.UnixMilli(end).UTC()})
 	}
 	return out, rows.Err()
 }
@@ -57,15 +57,15 @@ func (db *DB) UserVacations(ctx context.Context, userID int64) ([]Vacation, erro
 	return out, nil
 }
 
-func (s storeTx) Vacations(ctx context.Context, email string, since time.Time) ([]domain.Period, error) {
+func (s storeTx) Vacations(ctx context.Context, email string, since time.Time) ([]games.Period, error) {
 	return vacationsOf(ctx, s.tx, email, since)
 }
 
-func (s storeTx) SeatsAway(ctx context.Context, seats []domain.Seat, since time.Time) (domain.Away, error) {
+func (s storeTx) SeatsAway(ctx context.Context, seats []games.Seat, since time.Time) (games.Away, error) {
 	return gamerow.Away(ctx, vacationsIn(s.tx), seats, since)
 }
 
-func (s storeTx) AddVacation(ctx context.Context, userID int64, p domain.Period, now time.Time) (int64, error) {
+func (s storeTx) AddVacation(ctx context.Context, userID int64, p games.Period, now time.Time) (int64, error) {
 	res, err := s.tx.ExecContext(ctx, `INSERT INTO vacations (user_id, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?)`,
 		userID, p.Start.UnixMilli(), p.End.UnixMilli(), now.UnixMilli())
 	if err != nil {
@@ -91,7 +91,7 @@ func (s storeTx) EndVacation(ctx context.Context, userID, id int64, now time.Tim
 	return n > 0, nil
 }
 
-func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]domain.Game, error) {
+func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]games.Game, error) {
 	ids, err := queryIDs(ctx, s.tx, `SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id
 		WHERE s.email = ? AND g.status = 'active' ORDER BY g.id`, email)
 	if err != nil {
@@ -102,7 +102,7 @@ func (s storeTx) GamesPlaying(ctx context.Context, email string) ([]domain.Game,
 
 // GamesToMove lists the running games with a deadline in which the address
 // holds the seat to move, nearest deadline first.
-func (db *DB) GamesToMove(ctx context.Context, email string) ([]domain.Game, error) {
+func (db *DB) GamesToMove(ctx context.Context, email string) ([]games.Game, error) {
 	ids, err := gamesToMove(ctx, db.read, email)
 	if err != nil {
 		return nil, err

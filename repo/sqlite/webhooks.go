@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/internal/webhookrow"
 )
 
-var _ domain.WebhookStore = (*DB)(nil)
+var _ hooks.WebhookStore = (*DB)(nil)
 
 // Deliveries of events are queued by the trigger events_webhooks
 // (migration 0019), in the transaction that writes the event.
@@ -19,8 +20,8 @@ var _ domain.WebhookStore = (*DB)(nil)
 const endpointColumns = `id, user_id, url, description, event_types, enabled, disabled_reason, previous_until,
 	created_at, updated_at`
 
-func scanEndpoint(row interface{ Scan(...any) error }) (domain.WebhookEndpoint, error) {
-	var e domain.WebhookEndpoint
+func scanEndpoint(row interface{ Scan(...any) error }) (hooks.WebhookEndpoint, error) {
+	var e hooks.WebhookEndpoint
 	var types string
 	var until sql.NullInt64
 	var created, updated int64
@@ -35,13 +36,13 @@ func scanEndpoint(row interface{ Scan(...any) error }) (domain.WebhookEndpoint, 
 }
 
 // Webhooks lists an account's endpoints, oldest first.
-func (db *DB) Webhooks(ctx context.Context, userID int64) ([]domain.WebhookEndpoint, error) {
+func (db *DB) Webhooks(ctx context.Context, userID int64) ([]hooks.WebhookEndpoint, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints WHERE user_id = ? ORDER BY id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("list webhooks: %w", err)
 	}
 	defer rows.Close()
-	out := []domain.WebhookEndpoint{}
+	out := []hooks.WebhookEndpoint{}
 	for rows.Next() {
 		e, err := scanEndpoint(rows)
 		if err != nil {
@@ -53,7 +54,7 @@ func (db *DB) Webhooks(ctx context.Context, userID int64) ([]domain.WebhookEndpo
 }
 
 // Webhook reads one of an account's endpoints.
-func (db *DB) Webhook(ctx context.Context, userID, id int64) (domain.WebhookEndpoint, error) {
+func (db *DB) Webhook(ctx context.Context, userID, id int64) (hooks.WebhookEndpoint, error) {
 	e, err := scanEndpoint(db.read.QueryRowContext(ctx, `SELECT `+endpointColumns+` FROM webhook_endpoints
 		WHERE id = ? AND user_id = ?`, id, userID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -66,7 +67,7 @@ func (db *DB) Webhook(ctx context.Context, userID, id int64) (domain.WebhookEndp
 }
 
 // AddWebhook stores a new endpoint, unless the account has max already.
-func (db *DB) AddWebhook(ctx context.Context, e domain.WebhookEndpoint, secret string, max int) (int64, error) {
+func (db *DB) AddWebhook(ctx context.Context, e hooks.WebhookEndpoint, secret string, max int) (int64, error) {
 	var id int64
 	err := db.WithTx(ctx, func(tx *Tx) error {
 		var n int
@@ -89,7 +90,7 @@ func (db *DB) AddWebhook(ctx context.Context, e domain.WebhookEndpoint, secret s
 }
 
 // UpdateWebhook stores an endpoint's settings.
-func (db *DB) UpdateWebhook(ctx context.Context, e domain.WebhookEndpoint) error {
+func (db *DB) UpdateWebhook(ctx context.Context, e hooks.WebhookEndpoint) error {
 	return db.WithTx(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET url = ?, description = ?, event_types = ?,
 			failing_since = CASE WHEN ?4 AND NOT enabled THEN NULL ELSE failing_since END,
@@ -133,8 +134,8 @@ func (db *DB) RotateWebhookSecret(ctx context.Context, userID, id int64, secret 
 const deliveryColumns = `d.id, d.endpoint_id, d.msg_id, d.kind, d.game_id, d.color, d.ply, d.data, d.event_at, d.attempts,
 	d.next_attempt_at, d.delivered_at, d.failed_at IS NOT NULL, d.last_attempt_at, d.last_status, d.last_error`
 
-func scanDelivery(row interface{ Scan(...any) error }, more ...any) (domain.WebhookDelivery, error) {
-	var d domain.WebhookDelivery
+func scanDelivery(row interface{ Scan(...any) error }, more ...any) (hooks.WebhookDelivery, error) {
+	var d hooks.WebhookDelivery
 	var data string
 	var eventAt int64
 	var next, delivered, last, status sql.NullInt64
@@ -152,7 +153,7 @@ func scanDelivery(row interface{ Scan(...any) error }, more ...any) (domain.Webh
 }
 
 // WebhookDeliveries lists an endpoint's deliveries, newest first.
-func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before int64, limit int) ([]domain.WebhookDelivery, error) {
+func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before int64, limit int) ([]hooks.WebhookDelivery, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
@@ -163,7 +164,7 @@ func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before 
 		return nil, fmt.Errorf("list webhook deliveries: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.WebhookDelivery
+	var out []hooks.WebhookDelivery
 	for rows.Next() {
 		d, err := scanDelivery(rows)
 		if err != nil {
@@ -175,7 +176,7 @@ func (db *DB) WebhookDeliveries(ctx context.Context, userID, endpointID, before 
 }
 
 // WebhookDelivery reads one delivery of an endpoint of the account.
-func (db *DB) WebhookDelivery(ctx context.Context, userID, endpointID, id int64) (domain.WebhookDelivery, error) {
+func (db *DB) WebhookDelivery(ctx context.Context, userID, endpointID, id int64) (hooks.WebhookDelivery, error) {
 	d, err := scanDelivery(db.read.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d
 		JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = ? AND w.id = ? AND w.user_id = ?`, id, endpointID, userID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -205,7 +206,7 @@ func (db *DB) Redeliver(ctx context.Context, userID, endpointID, id int64, now t
 }
 
 // QueueWebhook queues a delivery of no stored event.
-func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now time.Time) (int64, error) {
+func (db *DB) QueueWebhook(ctx context.Context, d hooks.WebhookDelivery, now time.Time) (int64, error) {
 	data, err := webhookrow.Data(d.Data)
 	if err != nil {
 		return 0, err
@@ -225,8 +226,8 @@ func (db *DB) QueueWebhook(ctx context.Context, d domain.WebhookDelivery, now ti
 
 // ClaimWebhooks claims up to limit due deliveries of enabled endpoints for
 // claimant until now+lease.
-func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]domain.WebhookJob, error) {
-	var out []domain.WebhookJob
+func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time, lease time.Duration, limit int) ([]hooks.WebhookJob, error) {
+	var out []hooks.WebhookJob
 	err := webhookQueue.claim(ctx, db, claimant, now, lease, limit, func(tx *Tx, ids []any, in string) error {
 		out = out[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+`, w.url, w.secret, w.previous_secret, w.previous_until,
@@ -237,7 +238,7 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var j domain.WebhookJob
+			var j hooks.WebhookJob
 			var prev sql.NullString
 			var until, failing sql.NullInt64
 			if j.WebhookDelivery, err = scanDelivery(rows, &j.URL, &j.Secrets.Current, &prev, &until, &failing); err != nil {
@@ -252,7 +253,7 @@ func (db *DB) ClaimWebhooks(ctx context.Context, claimant string, now time.Time,
 }
 
 // RecordWebhookAttempt records an attempt at a delivery claimant holds.
-func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o domain.WebhookOutcome) error {
+func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int64, o hooks.WebhookOutcome) error {
 	return db.WithTx(ctx, func(tx *Tx) error {
 		endpoint, ok, err := webhookQueue.record(ctx, tx, claimant, id, o)
 		if err != nil || !ok {
@@ -276,7 +277,7 @@ func (db *DB) RecordWebhookAttempt(ctx context.Context, claimant string, id int6
 
 // disableWebhook disables an endpoint that was enabled and queues the email
 // that tells its owner, in the transaction of the attempt that decided it.
-func disableWebhook(ctx context.Context, tx *Tx, endpoint int64, o domain.WebhookOutcome) error {
+func disableWebhook(ctx context.Context, tx *Tx, endpoint int64, o hooks.WebhookOutcome) error {
 	var url, email, locale string
 	err := tx.QueryRowContext(ctx, `UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ?
 		WHERE id = ? AND enabled RETURNING url, (SELECT email FROM users WHERE id = user_id),

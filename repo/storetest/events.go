@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/repo/port"
 )
 
 // EventStore is a store of events: domain.EventReader, and
 // port.Housekeeping's PruneEvents.
 type EventStore interface {
-	domain.Store
+	Store
 	domain.EventReader
 	PruneEvents(ctx context.Context, before time.Time, limit int) (int, error)
 }
@@ -222,16 +223,16 @@ func testEventCursors(t *testing.T, s EventStore) {
 
 // abandonResign has Black resign g at 2 minutes past T0 in a unit of work
 // that then fails: nothing of it may stay.
-func abandonResign(t *testing.T, s domain.Store, g domain.Game) {
+func abandonResign(t *testing.T, s Store, g games.Game) {
 	t.Helper()
 	err := s.Transact(t.Context(), func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
-		sub, err := domain.Resign(g, domain.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
+		sub, err := games.Resign(g, games.Actor{SeatColor: new("black")}, T0.Add(2*time.Minute))
 		if err != nil {
 			return err
 		}
-		if err := tx.UpdateGame(t.Context(), &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute)); err != nil {
+		if err := tx.UpdateGame(t.Context(), &g, &games.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute)); err != nil {
 			return err
 		}
 		return errors.New("abandoned")

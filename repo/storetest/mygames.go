@@ -8,27 +8,28 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // myGames is a store in which ann has seven games in every state, and wes
 // one more that is none of ann's business.
 type myGames struct {
-	s             domain.Store
+	s             Store
 	ann, vic, wes domain.User
 	// want is ann's games in MyGames order, named for the messages.
 	want    []string
 	wesWant []string
 	names   map[string]string // game id -> name
-	games   map[string]domain.Game
+	games   map[string]games.Game
 }
 
 func at(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
 
-func newMyGames(t *testing.T, s domain.Store) myGames {
+func newMyGames(t *testing.T, s Store) myGames {
 	t.Helper()
 	f := myGames{s: s, ann: ensureUser(t, s, "ann@example.org"), vic: ensureUser(t, s, "vic@example.org"),
-		wes: ensureUser(t, s, "wes@example.org"), names: map[string]string{}, games: map[string]domain.Game{}}
-	create := func(name string, creator domain.User, white, black string, h int) domain.Game {
+		wes: ensureUser(t, s, "wes@example.org"), names: map[string]string{}, games: map[string]games.Game{}}
+	create := func(name string, creator domain.User, white, black string, h int) games.Game {
 		id := fmt.Sprintf("g_%c", name[0])
 		g := createGame(t, s, id, creator, white, black, at(h))
 		f.names[id], f.games[name] = name, g
@@ -93,7 +94,7 @@ func (f myGames) walk(t *testing.T, u domain.User, limit int) (names []string, p
 // MyGames gives an address's games, the urgent first, in pages of any size
 // that the cursors join without a gap or a repeat; whole games, only the
 // address's.
-func testMyGamesOrder(t *testing.T, s domain.Store) {
+func testMyGamesOrder(t *testing.T, s Store) {
 	f := newMyGames(t, s)
 	for _, tt := range []struct{ limit, pages int }{{100, 1}, {7, 1}, {6, 2}, {2, 4}, {1, 7}} {
 		names, pages := f.walk(t, f.ann, tt.limit)
@@ -131,9 +132,9 @@ func (f myGames) checkOrder(t *testing.T, u domain.User, want []string) {
 
 // update stores the change compute makes to game name at now, as the use
 // cases do.
-func (f myGames) update(t *testing.T, name string, now time.Time, compute func(domain.Game) (domain.GameChange, error)) error {
+func (f myGames) update(t *testing.T, name string, now time.Time, compute func(games.Game) (games.GameChange, error)) error {
 	t.Helper()
-	_, _, err := domain.UpdateGame(t.Context(), f.s, nil, domain.GameUpdate{GameID: f.games[name].ID, Now: now, Compute: compute})
+	_, _, err := games.UpdateGame(t.Context(), f.s, nil, games.GameUpdate{GameID: f.games[name].ID, Now: now, Compute: compute})
 	return err
 }
 
@@ -141,7 +142,7 @@ func (f myGames) update(t *testing.T, name string, now time.Time, compute func(d
 // vacations that move them, resignations, time-outs, renewed links; and a
 // cursor stays valid meanwhile, the pages after it following the order as it
 // now is.
-func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
+func testMyGamesFollowsChanges(t *testing.T, s Store) {
 	f := newMyGames(t, s)
 	ctx := t.Context()
 	first, err := s.MyGames(ctx, f.ann.Email, "", 2)
@@ -152,25 +153,25 @@ func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 	timed := func(name string, vacation bool, h int) {
 		id := fmt.Sprintf("g_%c", name[0])
 		c := newGameOf(t, id, f.vic, "ann@example.org", "vic@example.org",
-			domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: vacation}, at(h))
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+			games.TimeControl{Kind: games.TimePerTurn, PerTurn: 72 * time.Hour, AllowVacation: vacation}, at(h))
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: f.vic.Email}, at(h))
 		})
 		f.names[id], f.games[name] = name, c.Game
 	}
 	rotate := func(name, color string, by domain.User, h int) func() error {
 		return func() error {
-			return f.update(t, name, at(h), func(g domain.Game) (domain.GameChange, error) {
-				ng, notice, err := domain.RotateSeat(g, domain.Actor{UserID: by.ID}, color, at(h))
-				return domain.GameChange{Game: ng, Notices: []domain.Notice{notice}}, err
+			return f.update(t, name, at(h), func(g games.Game) (games.GameChange, error) {
+				ng, notice, err := games.RotateSeat(g, games.Actor{UserID: by.ID}, color, at(h))
+				return games.GameChange{Game: ng, Notices: []domain.Notice{notice}}, err
 			})
 		}
 	}
 	play := func(name, color string, h int) func() error {
 		return func() error {
-			return f.update(t, name, at(h), func(g domain.Game) (domain.GameChange, error) {
-				sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &color}, g.Ply(), opening, at(h))
-				return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			return f.update(t, name, at(h), func(g games.Game) (games.GameChange, error) {
+				sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &color}, g.Ply(), opening, at(h))
+				return games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 			})
 		}
 	}
@@ -193,8 +194,8 @@ func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 			func() error {
 				// The allowance is the use case's to check, not the store's.
 				ann := f.ann
-				ann.VacationDays = domain.DefaultVacationDays
-				_, err := serviceAt(s, at(19)).DeclareVacation(ctx, ann, domain.Period{Start: at(20), End: at(68)})
+				ann.VacationDays = games.DefaultVacationDays
+				_, err := serviceAt(s, at(19)).DeclareVacation(ctx, ann, games.Period{Start: at(20), End: at(68)})
 				return err
 			},
 			[]string{U, T, A, B, E, D, C, G, F}},
@@ -260,14 +261,14 @@ func testMyGamesFollowsChanges(t *testing.T, s domain.Store) {
 
 // DueGames lists running games whose clock needs attention, most overdue
 // first; a finished game is not due.
-func testDueGames(t *testing.T, s domain.Store) {
+func testDueGames(t *testing.T, s Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
-	perTurn := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
-	var games []domain.Game
+	perTurn := games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}
+	var games []games.Game
 	for i, id := range []string{"g_late", "g_early"} {
 		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", perTurn, T0.Add(-time.Duration(i)*time.Hour))
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
 		games = append(games, c.Game)

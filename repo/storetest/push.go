@@ -10,26 +10,28 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
 // pushSub is a subscription of owner to endpoint, with keys that tell
 // versions apart by seed.
-func pushSub(owner, endpoint string, seed byte, expires time.Time) domain.PushSubscription {
-	return domain.PushSubscription{Owner: owner, Endpoint: endpoint,
-		P256DH: bytes.Repeat([]byte{seed}, domain.PushP256DHSize), Auth: bytes.Repeat([]byte{seed + 1}, domain.PushAuthSize),
+func pushSub(owner, endpoint string, seed byte, expires time.Time) hooks.PushSubscription {
+	return hooks.PushSubscription{Owner: owner, Endpoint: endpoint,
+		P256DH: bytes.Repeat([]byte{seed}, hooks.PushP256DHSize), Auth: bytes.Repeat([]byte{seed + 1}, hooks.PushAuthSize),
 		ExpiresAt: expires, CreatedAt: T0}
 }
 
-func savePush(t *testing.T, s domain.Store, p domain.PushSubscription) (id int64, created bool) {
+func savePush(t *testing.T, s Store, p hooks.PushSubscription) (id int64, created bool) {
 	t.Helper()
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		id, created, err = tx.SavePushSubscription(ctx, p)
 		return err
 	})
 	return id, created
 }
 
-func listPush(t *testing.T, s domain.Store, owner string, now time.Time) []domain.PushSubscription {
+func listPush(t *testing.T, s Store, owner string, now time.Time) []hooks.PushSubscription {
 	t.Helper()
 	got, err := s.PushSubscriptions(t.Context(), owner, now)
 	if err != nil {
@@ -39,7 +41,7 @@ func listPush(t *testing.T, s domain.Store, owner string, now time.Time) []domai
 }
 
 // describePush prints a list as "endpoint/seed/expiry" items, to compare.
-func describePush(ps []domain.PushSubscription) string {
+func describePush(ps []hooks.PushSubscription) string {
 	var b bytes.Buffer
 	for _, p := range ps {
 		fmt.Fprintf(&b, "[%s %s %d %d %v %v] ", p.Owner, p.Endpoint, p.P256DH[0], p.Auth[0], p.ExpiresAt.UnixMilli(), p.CreatedAt.UnixMilli())
@@ -52,7 +54,7 @@ func describePush(ps []domain.PushSubscription) string {
 // is the owner's live ones, oldest first, and is readable in a unit of
 // work; deleting takes the owner's id only; deleting an endpoint takes it
 // from every owner, with whatever expired.
-func testPushSubscriptions(t *testing.T, s domain.Store) {
+func testPushSubscriptions(t *testing.T, s Store) {
 	const ann, bob = "ann@example.org", "bob@example.org"
 	later := T0.Add(time.Hour)
 	a1, created := savePush(t, s, pushSub(ann, "https://push.example/a1", 1, time.Time{}))
@@ -72,14 +74,14 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 		t.Errorf("saving an endpoint again = %d, created %v; want %d, false", id, created, a1)
 	}
 	again.ID, second.ID = a1, a2
-	want := describePush([]domain.PushSubscription{again, second})
+	want := describePush([]hooks.PushSubscription{again, second})
 	if got := describePush(listPush(t, s, ann, T0)); got != want {
 		t.Errorf("list = %s\nwant    %s", got, want)
 	}
 	if got := listPush(t, s, ann, later); len(got) != 1 || got[0].ID != a1 {
 		t.Errorf("after a2 expired the list is %s; want a1 alone", describePush(got))
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		got, err := tx.PushSubscriptions(ctx, ann, T0)
 		if err != nil || len(got) != 2 || got[0].ID != a1 || !bytes.Equal(got[0].Auth, again.Auth) {
 			t.Errorf("list in a unit of work = %s, %v", describePush(got), err)
@@ -98,7 +100,7 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 	})
 	// A rolled back unit of work keeps nothing.
 	_ = s.Transact(t.Context(), func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		if _, _, err := tx.SavePushSubscription(t.Context(), pushSub(ann, "https://push.example/lost", 9, time.Time{})); err != nil {
 			return err
@@ -110,7 +112,7 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 	}
 	savePush(t, s, pushSub(bob, "https://push.example/old", 11, T0.Add(time.Minute)))
 	var n int
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		n, err = tx.DeletePushEndpoint(ctx, "https://push.example/a1", T0.Add(time.Minute))
 		return err
 	})
@@ -125,15 +127,15 @@ func testPushSubscriptions(t *testing.T, s domain.Store) {
 }
 
 // testPushSubscriptionCap: the use case refuses an address's subscription
-// beyond domain.MaxPushSubscriptions, but still updates one it has, and
+// beyond hooks.MaxPushSubscriptions, but still updates one it has, and
 // counts expired ones out.
-func testPushSubscriptionCap(t *testing.T, s domain.Store) {
+func testPushSubscriptionCap(t *testing.T, s Store) {
 	const ann = "ann@example.org"
 	u := ensureUser(t, s, ann)
 	now := T0
-	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
-	cred := domain.Credentials{UserID: u.ID, UserEmail: ann}
-	sub := func(i int, expires time.Time) domain.PushSubscription {
+	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return now }})
+	cred := games.Credentials{UserID: u.ID, UserEmail: ann}
+	sub := func(i int, expires time.Time) hooks.PushSubscription {
 		p := pushSub("", fmt.Sprintf("https://push.example/%d", i), 4, expires)
 		p.P256DH = validP256DH
 		return p
@@ -141,13 +143,13 @@ func testPushSubscriptionCap(t *testing.T, s domain.Store) {
 	if _, _, err := svc.SubscribePush(t.Context(), cred, sub(0, T0.Add(time.Hour))); err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i < domain.MaxPushSubscriptions; i++ {
+	for i := 1; i < hooks.MaxPushSubscriptions; i++ {
 		if _, _, err := svc.SubscribePush(t.Context(), cred, sub(i, time.Time{})); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := svc.SubscribePush(t.Context(), cred, sub(99, time.Time{})); code(err) != domain.CodeTooManyPushSubscription {
-		t.Errorf("one too many = %v; want %s", err, domain.CodeTooManyPushSubscription)
+	if _, _, err := svc.SubscribePush(t.Context(), cred, sub(99, time.Time{})); code(err) != hooks.CodeTooManyPushSubscription {
+		t.Errorf("one too many = %v; want %s", err, hooks.CodeTooManyPushSubscription)
 	}
 	if got, created, err := svc.SubscribePush(t.Context(), cred, sub(5, time.Time{})); err != nil || created || got.Owner != ann {
 		t.Errorf("an update at the cap = %+v, %v, %v; want kept, not created", got, created, err)
@@ -167,12 +169,12 @@ var validP256DH = []byte{4,
 
 // testPushKey: the first key pair offered is kept; later offers, also
 // concurrent ones, get it back.
-func testPushKey(t *testing.T, s domain.Store) {
-	keys, ok := s.(domain.PushKeys)
+func testPushKey(t *testing.T, s Store) {
+	keys, ok := s.(hooks.PushKeys)
 	if !ok {
-		t.Fatalf("%T keeps no VAPID key (domain.PushKeys)", s)
+		t.Fatalf("%T keeps no VAPID key (hooks.PushKeys)", s)
 	}
-	first := domain.PushKey{Private: bytes.Repeat([]byte{1}, 32), Public: bytes.Repeat([]byte{2}, 65)}
+	first := hooks.PushKey{Private: bytes.Repeat([]byte{1}, 32), Public: bytes.Repeat([]byte{2}, 65)}
 	got, err := keys.PushKey(t.Context(), first, T0)
 	if err != nil || !bytes.Equal(got.Private, first.Private) || !bytes.Equal(got.Public, first.Public) {
 		t.Fatalf("first PushKey = %v, %v; want the candidate", got, err)
@@ -180,7 +182,7 @@ func testPushKey(t *testing.T, s domain.Store) {
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() {
-			other := domain.PushKey{Private: bytes.Repeat([]byte{byte(10 + i)}, 32), Public: bytes.Repeat([]byte{3}, 65)}
+			other := hooks.PushKey{Private: bytes.Repeat([]byte{byte(10 + i)}, 32), Public: bytes.Repeat([]byte{3}, 65)}
 			got, err := keys.PushKey(t.Context(), other, T0)
 			if err != nil || !bytes.Equal(got.Private, first.Private) || !bytes.Equal(got.Public, first.Public) {
 				t.Errorf("a later PushKey = %v, %v; want the first pair", got, err)
@@ -193,23 +195,23 @@ func testPushKey(t *testing.T, s domain.Store) {
 // testPushRenewal: a replaced subscription moves to its new endpoint for
 // every address that had it, proven by its auth secret; a wrong secret
 // moves nothing.
-func testPushRenewal(t *testing.T, s domain.Store) {
+func testPushRenewal(t *testing.T, s Store) {
 	const ann, bob = "ann@example.org", "bob@example.org"
 	ua, ub := ensureUser(t, s, ann), ensureUser(t, s, bob)
 	now := T0
-	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
-	browser := domain.PushSubscription{Endpoint: "https://push.example/old", P256DH: validP256DH, Auth: bytes.Repeat([]byte{7}, 16)}
+	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return now }})
+	browser := hooks.PushSubscription{Endpoint: "https://push.example/old", P256DH: validP256DH, Auth: bytes.Repeat([]byte{7}, 16)}
 	for _, u := range []domain.User{ua, ub} {
-		if _, _, err := svc.SubscribePush(t.Context(), domain.Credentials{UserID: u.ID, UserEmail: u.Email}, browser); err != nil {
+		if _, _, err := svc.SubscribePush(t.Context(), games.Credentials{UserID: u.ID, UserEmail: u.Email}, browser); err != nil {
 			t.Fatal(err)
 		}
 	}
 	other := browser
 	other.Endpoint = "https://push.example/other"
-	if _, _, err := svc.SubscribePush(t.Context(), domain.Credentials{UserID: ua.ID, UserEmail: ann}, other); err != nil {
+	if _, _, err := svc.SubscribePush(t.Context(), games.Credentials{UserID: ua.ID, UserEmail: ann}, other); err != nil {
 		t.Fatal(err)
 	}
-	renewed := domain.PushSubscription{Endpoint: "https://push.example/new", P256DH: validP256DH, Auth: bytes.Repeat([]byte{8}, 16)}
+	renewed := hooks.PushSubscription{Endpoint: "https://push.example/new", P256DH: validP256DH, Auth: bytes.Repeat([]byte{8}, 16)}
 	now = T0.Add(time.Minute)
 	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, bytes.Repeat([]byte{6}, 16), renewed); n != 0 || code(err) != domain.CodeNotFound {
 		t.Errorf("renewal with a wrong secret = %d, %v; want not found", n, err)
@@ -223,7 +225,7 @@ func testPushRenewal(t *testing.T, s domain.Store) {
 		for _, p := range got {
 			endpoints = append(endpoints, p.Endpoint)
 			if p.Endpoint == renewed.Endpoint && (!bytes.Equal(p.Auth, renewed.Auth) || !p.CreatedAt.Equal(now)) {
-				t.Errorf("%s's renewed subscription %s", owner, describePush([]domain.PushSubscription{p}))
+				t.Errorf("%s's renewed subscription %s", owner, describePush([]hooks.PushSubscription{p}))
 			}
 		}
 		if fmt.Sprint(endpoints) != fmt.Sprint(want) {
@@ -237,21 +239,21 @@ func testPushRenewal(t *testing.T, s domain.Store) {
 
 // testPushSeatScope: a move link makes subscriptions for its game and link
 // version, sees and deletes only those, may make only
-// domain.MaxSeatPushSubscriptions of them, and renewing the link ends
+// hooks.MaxSeatPushSubscriptions of them, and renewing the link ends
 // them; the account sees and deletes them all.
-func testPushSeatScope(t *testing.T, s domain.Store) {
+func testPushSeatScope(t *testing.T, s Store) {
 	const bob = "bob@example.org"
 	u := ensureUser(t, s, bob)
 	g := insertGame(t, s, "g1")
-	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return T0 }})
+	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return T0 }})
 	black := "black"
-	account := domain.Credentials{UserID: u.ID, UserEmail: bob}
-	link := domain.Credentials{GameID: "g1", Seat: &black, LinkVersion: 1}
-	browser := func(i int) domain.PushSubscription {
-		return domain.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
-			Auth: bytes.Repeat([]byte{byte(i)}, domain.PushAuthSize)}
+	account := games.Credentials{UserID: u.ID, UserEmail: bob}
+	link := games.Credentials{GameID: "g1", Seat: &black, LinkVersion: 1}
+	browser := func(i int) hooks.PushSubscription {
+		return hooks.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
+			Auth: bytes.Repeat([]byte{byte(i)}, hooks.PushAuthSize)}
 	}
-	ids := func(ps []domain.PushSubscription, err error) []int64 {
+	ids := func(ps []hooks.PushSubscription, err error) []int64 {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -282,13 +284,13 @@ func testPushSeatScope(t *testing.T, s domain.Store) {
 	if got := ids(svc.PushSubscriptions(t.Context(), account)); !slices.Equal(got, []int64{wide.ID, mine.ID}) {
 		t.Errorf("the account lists %v; want %d and %d", got, wide.ID, mine.ID)
 	}
-	for i := 1; i < domain.MaxSeatPushSubscriptions; i++ {
+	for i := 1; i < hooks.MaxSeatPushSubscriptions; i++ {
 		if _, _, err := svc.SubscribePush(t.Context(), link, browser(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := svc.SubscribePush(t.Context(), link, browser(99)); code(err) != domain.CodeTooManyPushSubscription {
-		t.Errorf("a link's subscription beyond its share = %v; want %s", err, domain.CodeTooManyPushSubscription)
+	if _, _, err := svc.SubscribePush(t.Context(), link, browser(99)); code(err) != hooks.CodeTooManyPushSubscription {
+		t.Errorf("a link's subscription beyond its share = %v; want %s", err, hooks.CodeTooManyPushSubscription)
 	}
 	if _, _, err := svc.SubscribePush(t.Context(), account, browser(99)); err != nil {
 		t.Errorf("the account beside a full link: %v", err)
@@ -301,24 +303,24 @@ func testPushSeatScope(t *testing.T, s domain.Store) {
 	if _, err := svc.PushSubscriptions(t.Context(), link); code(err) != domain.CodeLinkReplaced {
 		t.Errorf("the replaced link lists: %v; want %s", err, domain.CodeLinkReplaced)
 	}
-	renewed := domain.Credentials{GameID: "g1", Seat: &black, LinkVersion: 2}
+	renewed := games.Credentials{GameID: "g1", Seat: &black, LinkVersion: 2}
 	if got := ids(svc.PushSubscriptions(t.Context(), renewed)); len(got) != 0 {
 		t.Errorf("the renewed link lists %v; want none", got)
 	}
 }
 
 // testPushCapConcurrently: subscribes for one address at once, on several
-// connections, never take it beyond domain.MaxPushSubscriptions.
-func testPushCapConcurrently(t *testing.T, s domain.Store) {
+// connections, never take it beyond hooks.MaxPushSubscriptions.
+func testPushCapConcurrently(t *testing.T, s Store) {
 	const ann = "ann@example.org"
 	u := ensureUser(t, s, ann)
-	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return T0 }})
-	cred := domain.Credentials{UserID: u.ID, UserEmail: ann}
-	sub := func(i int) domain.PushSubscription {
-		return domain.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
-			Auth: bytes.Repeat([]byte{1}, domain.PushAuthSize)}
+	svc := hooks.NewPush(hooks.PushConfig{Store: s, Now: func() time.Time { return T0 }})
+	cred := games.Credentials{UserID: u.ID, UserEmail: ann}
+	sub := func(i int) hooks.PushSubscription {
+		return hooks.PushSubscription{Endpoint: fmt.Sprintf("https://push.example/%d", i), P256DH: validP256DH,
+			Auth: bytes.Repeat([]byte{1}, hooks.PushAuthSize)}
 	}
-	for i := range domain.MaxPushSubscriptions - 2 {
+	for i := range hooks.MaxPushSubscriptions - 2 {
 		if _, _, err := svc.SubscribePush(t.Context(), cred, sub(i)); err != nil {
 			t.Fatal(err)
 		}
@@ -327,13 +329,13 @@ func testPushCapConcurrently(t *testing.T, s domain.Store) {
 	for i := range 8 {
 		wg.Go(func() {
 			_, _, err := svc.SubscribePush(t.Context(), cred, sub(100+i))
-			if err != nil && code(err) != domain.CodeTooManyPushSubscription {
+			if err != nil && code(err) != hooks.CodeTooManyPushSubscription {
 				t.Errorf("a concurrent subscribe: %v", err)
 			}
 		})
 	}
 	wg.Wait()
-	if got := listPush(t, s, ann, T0); len(got) != domain.MaxPushSubscriptions {
-		t.Errorf("after concurrent subscribes the address has %d subscriptions; want %d", len(got), domain.MaxPushSubscriptions)
+	if got := listPush(t, s, ann, T0); len(got) != hooks.MaxPushSubscriptions {
+		t.Errorf("after concurrent subscribes the address has %d subscriptions; want %d", len(got), hooks.MaxPushSubscriptions)
 	}
 }

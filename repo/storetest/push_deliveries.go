@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/port"
 )
 
-// RunPushDeliveries runs the contract of domain.PushDeliveryStore, and of
+// RunPushDeliveries runs the contract of hooks.PushDeliveryStore, and of
 // the fan-out of events to push subscriptions, against stores made by
 // newStore, each empty.
 func RunPushDeliveries(t *testing.T, newStore func(t *testing.T) port.Store) {
@@ -34,7 +36,7 @@ func RunPushDeliveries(t *testing.T, newStore func(t *testing.T) port.Store) {
 
 // pushLog lists an address's push deliveries, newest first, as "kind
 // color ply status subscription".
-func pushLog(t *testing.T, s port.Store, owner string) ([]string, []domain.PushDelivery) {
+func pushLog(t *testing.T, s port.Store, owner string) ([]string, []hooks.PushDelivery) {
 	t.Helper()
 	ds, err := s.PushDeliveries(t.Context(), owner, 1000)
 	if err != nil {
@@ -47,7 +49,7 @@ func pushLog(t *testing.T, s port.Store, owner string) ([]string, []domain.PushD
 	return out, ds
 }
 
-func claimPushes(t *testing.T, s port.Store, claimant string, at time.Time, limit int) []domain.PushJob {
+func claimPushes(t *testing.T, s port.Store, claimant string, at time.Time, limit int) []hooks.PushJob {
 	t.Helper()
 	jobs, err := s.ClaimPushes(t.Context(), claimant, at, lease, limit)
 	if err != nil {
@@ -56,7 +58,7 @@ func claimPushes(t *testing.T, s port.Store, claimant string, at time.Time, limi
 	return jobs
 }
 
-func pushIDs(jobs []domain.PushJob) []int64 {
+func pushIDs(jobs []hooks.PushJob) []int64 {
 	var out []int64
 	for _, j := range jobs {
 		out = append(out, j.ID)
@@ -136,10 +138,10 @@ func testPushClaims(t *testing.T, s port.Store) {
 	if d := claimPushes(t, s, "d", now.Add(lease), 100); !slices.Contains(pushIDs(d), b[0].ID) {
 		t.Fatalf("d claimed %v after the leases ended, want %d among them", pushIDs(d), b[0].ID)
 	}
-	if err := s.RecordPushAttempt(t.Context(), "b", b[0].ID, domain.WebhookOutcome{At: now, Delivered: true, Status: 201}); err != nil {
+	if err := s.RecordPushAttempt(t.Context(), "b", b[0].ID, hooks.WebhookOutcome{At: now, Delivered: true, Status: 201}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ds := pushLog(t, s, "bob@example.org"); ds[0].Status != domain.DeliveryPending || ds[0].Attempts != 0 {
+	if _, ds := pushLog(t, s, "bob@example.org"); ds[0].Status != hooks.DeliveryPending || ds[0].Attempts != 0 {
 		t.Errorf("b's outcome after losing the lease was recorded: %+v", ds[0])
 	}
 }
@@ -172,7 +174,7 @@ func testPushOutcomes(t *testing.T, s port.Store) {
 		t.Fatalf("claimed %d, want 3", len(jobs))
 	}
 	retry := now.Add(5 * time.Minute)
-	outcomes := []domain.WebhookOutcome{
+	outcomes := []hooks.WebhookOutcome{
 		{At: now, Delivered: true, Status: 201},
 		{At: now, Status: 503, Error: "the push service answered 503", Next: retry},
 		{At: now, Status: 400, Error: "the push service answered 400"},
@@ -182,9 +184,9 @@ func testPushOutcomes(t *testing.T, s port.Store) {
 		if err := s.RecordPushAttempt(t.Context(), "w", jobs[i].ID, o); err != nil {
 			t.Fatal(err)
 		}
-		want[jobs[i].ID] = []string{domain.DeliveryDelivered, domain.DeliveryPending, domain.DeliveryFailed}[i]
+		want[jobs[i].ID] = []string{hooks.DeliveryDelivered, hooks.DeliveryPending, hooks.DeliveryFailed}[i]
 	}
-	var all []domain.PushDelivery
+	var all []hooks.PushDelivery
 	for _, owner := range []string{"ann@example.org", "bob@example.org"} {
 		_, ds := pushLog(t, s, owner)
 		all = append(all, ds...)
@@ -194,11 +196,11 @@ func testPushOutcomes(t *testing.T, s port.Store) {
 			t.Errorf("delivery %d = %+v, want %s after one attempt", d.ID, d, want[d.ID])
 		}
 		switch d.Status {
-		case domain.DeliveryDelivered:
+		case hooks.DeliveryDelivered:
 			if !d.DeliveredAt.Equal(now) || !d.NextAttemptAt.IsZero() || d.LastStatus != 201 {
 				t.Errorf("delivered = %+v", d)
 			}
-		case domain.DeliveryPending:
+		case hooks.DeliveryPending:
 			if !d.NextAttemptAt.Equal(retry) || d.LastStatus != 503 || d.LastError != "the push service answered 503" {
 				t.Errorf("retried = %+v", d)
 			}
@@ -229,11 +231,11 @@ func testPushGone(t *testing.T, s port.Store) {
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
 	now := T0.Add(time.Hour)
 	jobs := claimPushes(t, s, "w", now, 1)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		_, err := tx.DeletePushEndpoint(ctx, sub.Endpoint, now)
 		return err
 	})
-	if err := s.RecordPushAttempt(t.Context(), "w", jobs[0].ID, domain.WebhookOutcome{At: now, Status: 410, Error: "gone"}); err != nil {
+	if err := s.RecordPushAttempt(t.Context(), "w", jobs[0].ID, hooks.WebhookOutcome{At: now, Status: 410, Error: "gone"}); err != nil {
 		t.Errorf("an outcome of a delivery gone with its subscription: %v", err)
 	}
 	if got, _ := pushLog(t, s, "bob@example.org"); len(got) != 0 {
@@ -245,11 +247,11 @@ func testPushGone(t *testing.T, s port.Store) {
 }
 
 // rotate renews the link of g's seat of color and stores it.
-func rotate(t *testing.T, s domain.Store, g domain.Game, color string, at time.Time) domain.Game {
+func rotate(t *testing.T, s Store, g games.Game, color string, at time.Time) games.Game {
 	t.Helper()
-	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
-		g, n, err := domain.RotateSeat(g, domain.Actor{SeatColor: &color}, color, at)
-		return domain.Submitted{Game: g, Notices: []domain.Notice{n}}, err
+	return change(t, s, g, at, func(g games.Game) (games.Submitted, error) {
+		g, n, err := games.RotateSeat(g, games.Actor{SeatColor: &color}, color, at)
+		return games.Submitted{Game: g, Notices: []domain.Notice{n}}, err
 	})
 }
 
@@ -258,7 +260,7 @@ func rotate(t *testing.T, s domain.Store, g domain.Game, color string, at time.T
 // deletes it, and what was queued for it, in the same unit of work.
 func testPushScopedFanOut(t *testing.T, s port.Store) {
 	const bob = "bob@example.org"
-	scoped := func(endpoint string, seed byte, game string, version int) domain.PushSubscription {
+	scoped := func(endpoint string, seed byte, game string, version int) hooks.PushSubscription {
 		p := pushSub(bob, endpoint, seed, time.Time{})
 		p.Game, p.Color, p.LinkVersion = game, "black", version
 		return p

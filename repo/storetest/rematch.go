@@ -10,7 +10,7 @@ import (
 
 // A game has one rematch: linking a second is ErrStale and changes nothing,
 // inside a unit of work and after it.
-func testRematches(t *testing.T, s domain.Store) {
+func testRematches(t *testing.T, s Store) {
 	ctx := t.Context()
 	insertGame(t, s, "g_first")
 	insertGame(t, s, "g_again")
@@ -18,7 +18,7 @@ func testRematches(t *testing.T, s domain.Store) {
 	if got, err := s.RematchOf(ctx, "g_first"); err != nil || got != "" {
 		t.Fatalf("RematchOf before any = %q, %v", got, err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		if err := tx.LinkRematch(ctx, "g_first", "g_again", T0); err != nil {
 			return err
 		}
@@ -29,7 +29,7 @@ func testRematches(t *testing.T, s domain.Store) {
 		return err
 	})
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		return tx.LinkRematch(ctx, "g_first", "g_third", T0)
 	})

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/repo/port"
 )
 
@@ -15,7 +18,7 @@ import (
 // made by newStore, each empty.
 func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 	t.Run("Store", func(t *testing.T) {
-		Run(t, func(t *testing.T) domain.Store { return newStore(t) })
+		Run(t, func(t *testing.T) Store { return newStore(t) })
 	})
 	tests := []struct {
 		name string
@@ -47,8 +50,19 @@ func RunStore(t *testing.T, newStore func(t *testing.T) port.Store) {
 const lease = 5 * time.Minute
 
 // serviceAt is the use cases on s with the clock stopped at now.
-func serviceAt(s domain.Store, now time.Time) *domain.Service {
-	return domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
+func serviceAt(s Store, now time.Time) *games.Service {
+	return games.NewService(games.Config{Store: s, Now: func() time.Time { return now }})
+}
+
+// accountsAt is the use cases of accounts with the clock stopped at now.
+func accountsAt(s Store, now time.Time) *accounts.Service {
+	return accounts.NewService(accounts.Config{Store: s, Now: func() time.Time { return now }})
+}
+
+// tournamentsAt is the use cases of tournaments on s with the clock
+// stopped at now.
+func tournamentsAt(s Store, now time.Time) *tournaments.Service {
+	return tournaments.NewService(tournaments.Config{Store: s, Now: func() time.Time { return now }})
 }
 
 // outbox is a store with mail queued at known times: T0+1m a login for
@@ -56,18 +70,18 @@ func serviceAt(s domain.Store, now time.Time) *domain.Service {
 // bob and, with a turn, T0+4m black@'s "your turn": a thread of two.
 type outbox struct {
 	s    port.Store
-	game domain.Game // as it is after the turn
+	game games.Game // as it is after the turn
 }
 
 func newOutbox(t *testing.T, s port.Store) outbox {
 	t.Helper()
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
-	if err := serviceAt(s, T0.Add(time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0.Add(time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	g := createGame(t, s, "g_mail", org, "white@example.org", "black@example.org", T0.Add(2*time.Minute))
-	if err := serviceAt(s, T0.Add(3*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0.Add(3*time.Minute)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	return outbox{s: s, game: play(t, s, g, T0.Add(4*time.Minute))}
@@ -326,9 +340,9 @@ func testSuppressedAddresses(t *testing.T, s port.Store) {
 	if err := s.Suppress(ctx, "bob@example.org", T0); err != nil {
 		t.Fatal(err)
 	}
-	c := newGameOf(t, "g_refused", org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+	c := newGameOf(t, "g_refused", org, "ann@example.org", "bob@example.org", games.TimeControl{}, T0)
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	if code(err) != domain.CodeAddressSuppressed {
@@ -337,26 +351,26 @@ func testSuppressedAddresses(t *testing.T, s port.Store) {
 	if _, err := s.Game(ctx, c.Game.ID); code(err) != domain.CodeNotFound {
 		t.Errorf("the refused game was stored: %v", err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email, Scheduled: true}, T0)
 	})
 	if list, err := s.GameMail(ctx, c.Game.ID); err != nil || len(list) != 1 || list[0].Color != "white" {
 		t.Errorf("the scheduled game's mail = %+v, %v; want ann's invitation only", list, err)
 	}
-	_, err = serviceAt(s, T0).CreateTournament(ctx, domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
-		Players:    []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
+	_, err = tournamentsAt(s, T0).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
+		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, org.ID)
 	if code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("a tournament with another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
-	tagged := newGameOf(t, "g_tagged", org, "ann@example.org", "bob+games@example.org", domain.TimeControl{}, T0)
+	tagged := newGameOf(t, "g_tagged", org, "ann@example.org", "bob+games@example.org", games.TimeControl{}, T0)
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		return domain.NewTx(st, nil).InsertGame(ctx, &tagged, domain.Cause{By: org.Email}, T0)
+		return newUnit(st).InsertGame(ctx, &tagged, domain.Cause{By: org.Email}, T0)
 	})
 	if code(err) != domain.CodeAddressSuppressed {
 		t.Errorf("inviting another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
-	if err := serviceAt(s, T0).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := claim(t, s, "w", T0, 100); got != "invitation ann@example.org|login bob@example.org" {
@@ -377,9 +391,9 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 			T0.Add(time.Duration(i)*time.Minute))
 	}
 	now := T0.Add(2 * time.Hour)
-	c := newGameOf(t, "g_over", org, "org@example.org", "vic@example.org", domain.TimeControl{}, now)
+	c := newGameOf(t, "g_over", org, "org@example.org", "vic@example.org", games.TimeControl{}, now)
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, now)
 	})
 	de, ok := domain.ErrorOf(err)
@@ -388,7 +402,7 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 	}
 	// Another address still gets its invitations; org's own never counted.
 	createGame(t, s, "g_other", org, "org@example.org", "wes@example.org", now)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email, Scheduled: true}, now)
 	})
 	if list, _ := s.GameMail(ctx, c.Game.ID); len(list) != 1 || list[0].Color != "white" {
@@ -397,7 +411,7 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 	// A tournament's mail counts, and is left out, unless its recipient
 	// signed up himself (Agreed); the budget is the mailbox's, whatever
 	// +tag the address has.
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for _, k := range []domain.NoticeKind{domain.NoticeRoundResults, domain.NoticeRoundDeadline, domain.NoticeFinalStandings, domain.NoticeTournamentUpdate} {
 			for _, agreed := range []bool{false, true} {
 				n := domain.Notice{Kind: k, Email: "vic+event@example.org", Tournament: "t_budget", Ply: 1, Agreed: agreed}
@@ -418,9 +432,9 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 	if want := "round_results round_deadline final_standings tournament_update"; strings.Join(got, " ") != want {
 		t.Errorf("a tournament's mail over the budget: %q, want the agreed %q", got, want)
 	}
-	c2 := newGameOf(t, "g_tagged", org, "org@example.org", "vic+2@example.org", domain.TimeControl{}, now)
+	c2 := newGameOf(t, "g_tagged", org, "org@example.org", "vic+2@example.org", games.TimeControl{}, now)
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		return domain.NewTx(st, nil).InsertGame(ctx, &c2, domain.Cause{By: org.Email}, now)
+		return newUnit(st).InsertGame(ctx, &c2, domain.Cause{By: org.Email}, now)
 	})
 	if code(err) != domain.CodeRecipientBudgetSpent {
 		t.Errorf("an invitation to another +tag of the mailbox over its budget: %v, want %s", err, domain.CodeRecipientBudgetSpent)
@@ -441,8 +455,8 @@ func testBacklog(t *testing.T, s port.Store) {
 	newTournament(t, s, "t_cup") // due an hour after T0
 	org := ensureUser(t, s, "org@example.org")
 	c := newGameOf(t, "g_clock", org, "ann@example.org", "bob@example.org",
-		domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, T0)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * 24 * time.Hour}, T0)
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
 	now := T0.Add(3 * 24 * time.Hour)
@@ -516,14 +530,14 @@ func testPruneMail(t *testing.T, s port.Store) {
 func testPruneSessions(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for i, id := range []string{"s1", "s2", "s3", "s4"} {
-			if err := tx.AddSession(ctx, domain.Session{ID: id, User: u, ExpiresAt: T0.Add(time.Duration(i+1) * time.Minute)}, T0); err != nil {
+			if err := tx.AddSession(ctx, accounts.Session{ID: id, User: u, ExpiresAt: T0.Add(time.Duration(i+1) * time.Minute)}, T0); err != nil {
 				return err
 			}
 		}
 		for _, id := range []string{"revoked", "live"} {
-			if err := tx.AddSession(ctx, domain.Session{ID: id, User: u, ExpiresAt: T0.Add(30 * 24 * time.Hour)}, T0); err != nil {
+			if err := tx.AddSession(ctx, accounts.Session{ID: id, User: u, ExpiresAt: T0.Add(30 * 24 * time.Hour)}, T0); err != nil {
 				return err
 			}
 		}
@@ -545,19 +559,19 @@ func testPruneSessions(t *testing.T, s port.Store) {
 // on login mail per hour.
 func testPruneLoginTokens(t *testing.T, s port.Store) {
 	ctx := t.Context()
-	for i := range domain.MaxLoginsPerHour {
-		if err := serviceAt(s, T0.Add(time.Duration(i)*time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
+	for i := range accounts.MaxLoginsPerHour {
+		if err := accountsAt(s, T0.Add(time.Duration(i)*time.Minute)).RequestLogin(ctx, "ann@example.org", "en"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := serviceAt(s, T0.Add(-3*time.Hour)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
+	if err := accountsAt(s, T0.Add(-3*time.Hour)).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
 		t.Fatal(err)
 	}
 	now := T0.Add(50 * time.Minute) // ann's tokens expired, but within the hour of the cap
 	if n := drain(t, func(ctx context.Context, limit int) (int, error) { return s.PruneLoginTokens(ctx, now, limit) }, 10); n != 1 {
 		t.Errorf("pruned %d login tokens, want 1 (bob's)", n)
 	}
-	err := serviceAt(s, now).RequestLogin(ctx, "ann@example.org", "en")
+	err := accountsAt(s, now).RequestLogin(ctx, "ann@example.org", "en")
 	if de, ok := domain.ErrorOf(err); !ok || de.Kind != domain.KindRateLimited {
 		t.Errorf("after pruning, one more login mail within the hour: %v, want rate limited", err)
 	}
@@ -567,7 +581,7 @@ func testPruneLoginTokens(t *testing.T, s port.Store) {
 // loses its code.
 func testExpireLoginMail(t *testing.T, s port.Store) {
 	newOutbox(t, s) // ann's login at T0+1m, bob's at T0+3m
-	now := T0.Add(time.Minute + domain.LoginTTL)
+	now := T0.Add(time.Minute + accounts.LoginTTL)
 	if n := drain(t, func(ctx context.Context, limit int) (int, error) { return s.ExpireLoginMail(t.Context(), now, limit) }, 1); n != 1 {
 		t.Errorf("expired %d login mails, want 1 (ann's)", n)
 	}
@@ -587,7 +601,7 @@ func testExpireLoginMail(t *testing.T, s port.Store) {
 func testExpireIdempotencyKeys(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	keys := []string{"old1", "old2", "old3", "new"}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for i, k := range keys {
 			at := T0.Add(time.Duration(i) * time.Minute)
 			if k == "new" {
@@ -617,8 +631,8 @@ func testExpireIdempotencyKeys(t *testing.T, s port.Store) {
 func testTimeZoneOf(t *testing.T, s port.Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		_, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de", TimeZone: "Europe/Berlin"})
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		_, err := tx.UpdateUser(ctx, u.ID, accounts.AccountSettings{Name: "Ann", Locale: "de", TimeZone: "Europe/Berlin"})
 		return err
 	})
 	if z, err := s.TimeZoneOf(ctx, "ann@example.org"); err != nil || z != "Europe/Berlin" {

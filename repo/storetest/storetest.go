@@ -1,4 +1,4 @@
-// Package storetest is the contract of domain.Store: what every store (SQLite
+// Package storetest is the contract of Store: what every store (SQLite
 // now, PostgreSQL next, the in-memory one of the use-case tests) must do.
 // A store's tests call Run with a constructor of empty stores.
 package storetest
@@ -12,14 +12,26 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
+// Store is every port a store implements: the kernel's and each
+// aggregate's.
+type Store interface {
+	tournaments.Store
+	accounts.Store
+	hooks.Store
+}
+
 // Run runs the contract against stores made by newStore, each empty.
-func Run(t *testing.T, newStore func(t *testing.T) domain.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) Store) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s domain.Store)
+		run  func(t *testing.T, s Store)
 	}{
 		{"GameRoundTrip", testGameRoundTrip},
 		{"MissingGame", testMissingGame},
@@ -69,19 +81,45 @@ const (
 	opening   = "e5e4:e4d4:d4c4"                                               // legal for White on openWalls
 )
 
+// unit is a unit of work of the store under the default mail policy, as
+// each aggregate's use cases see theirs: the games' Tx (the kernel's
+// within), and the writes of accounts, tournaments and push.
+type unit struct {
+	*games.Tx
+	accounts.StoreTx
+	tournaments.TournamentTx
+	hooks.PushTx
+}
+
+// newUnit is st as a unit.
+func newUnit(st domain.StoreTx) *unit {
+	gt, err := games.NewTx(st, nil)
+	if err != nil {
+		panic(err)
+	}
+	return &unit{Tx: gt, StoreTx: st.(accounts.StoreTx), TournamentTx: st.(tournaments.TournamentTx), PushTx: st.(hooks.PushTx)}
+}
+
+// AddLoginToken stores a login token and queues its mail, as the accounts'
+// unit of work does.
+func (u *unit) AddLoginToken(ctx context.Context, lt accounts.LoginToken, now time.Time) error {
+	at := &accounts.Tx{Tx: u.Tx.Tx, SessionTx: u.StoreTx, PersonalTokenTx: u.StoreTx}
+	return at.AddLoginToken(ctx, lt, now)
+}
+
 // transact runs fn in a unit of work and fails the test if it fails.
-func transact(t *testing.T, s domain.Store, fn func(ctx context.Context, tx *domain.Tx) error) {
+func transact(t *testing.T, s Store, fn func(ctx context.Context, tx *unit) error) {
 	t.Helper()
 	ctx := t.Context()
-	if err := s.Transact(ctx, func(st domain.StoreTx) error { return fn(ctx, domain.NewTx(st, nil)) }); err != nil {
+	if err := s.Transact(ctx, func(st domain.StoreTx) error { return fn(ctx, newUnit(st)) }); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
+func ensureUser(t *testing.T, s Store, email string) domain.User {
 	t.Helper()
 	var u domain.User
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		u, err = tx.EnsureUser(ctx, email, T0)
 		return err
 	})
@@ -90,17 +128,17 @@ func ensureUser(t *testing.T, s domain.Store, email string) domain.User {
 
 // newGame builds a game of ann (White) and bob (Black) made by org, without
 // storing it.
-func newGame(t *testing.T, s domain.Store, id string) domain.Created {
+func newGame(t *testing.T, s Store, id string) games.Created {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
-	return newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+	return newGameOf(t, id, org, "ann@example.org", "bob@example.org", games.TimeControl{}, T0)
 }
 
 // newGameOf builds a game of white and black made by creator at now,
 // without storing it.
-func newGameOf(t *testing.T, id string, creator domain.User, white, black string, tc domain.TimeControl, now time.Time) domain.Created {
+func newGameOf(t *testing.T, id string, creator domain.User, white, black string, tc games.TimeControl, now time.Time) games.Created {
 	t.Helper()
-	c, err := domain.CreateGame(domain.NewGameSpec{Players: []domain.Player{
+	c, err := games.CreateGame(games.NewGameSpec{Players: []games.Player{
 		{Name: "Ann", Email: white, Locale: "en"}, {Name: "Bob", Email: black, Locale: "fr"}},
 		Params: less.Params{Walls: openWalls}.Map(), Creator: creator.Email, Time: tc}, id, creator.ID, now, 1, nil)
 	if err != nil {
@@ -109,51 +147,51 @@ func newGameOf(t *testing.T, id string, creator domain.User, white, black string
 	return c
 }
 
-func insertGame(t *testing.T, s domain.Store, id string) domain.Game {
+func insertGame(t *testing.T, s Store, id string) games.Game {
 	t.Helper()
 	c := newGame(t, s, id)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: "org@example.org"}, T0)
 	})
 	return c.Game
 }
 
 // createGame stores a game of white and black made by creator at now.
-func createGame(t *testing.T, s domain.Store, id string, creator domain.User, white, black string, now time.Time) domain.Game {
+func createGame(t *testing.T, s Store, id string, creator domain.User, white, black string, now time.Time) games.Game {
 	t.Helper()
-	c := newGameOf(t, id, creator, white, black, domain.TimeControl{}, now)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	c := newGameOf(t, id, creator, white, black, games.TimeControl{}, now)
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: creator.Email}, now)
 	})
 	return c.Game
 }
 
 // play plays the opening on g and stores it.
-func play(t *testing.T, s domain.Store, g domain.Game, at time.Time) domain.Game {
+func play(t *testing.T, s Store, g games.Game, at time.Time) games.Game {
 	t.Helper()
-	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
+	return change(t, s, g, at, func(g games.Game) (games.Submitted, error) {
 		white := "white"
-		return domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, at)
+		return games.SubmitTurn(g, games.Actor{SeatColor: &white}, g.Ply(), opening, at)
 	})
 }
 
 // resign has the seat of color resign g and stores it.
-func resign(t *testing.T, s domain.Store, g domain.Game, color string, at time.Time) domain.Game {
+func resign(t *testing.T, s Store, g games.Game, color string, at time.Time) games.Game {
 	t.Helper()
-	return change(t, s, g, at, func(g domain.Game) (domain.Submitted, error) {
-		return domain.Resign(g, domain.Actor{SeatColor: &color}, at)
+	return change(t, s, g, at, func(g games.Game) (games.Submitted, error) {
+		return games.Resign(g, games.Actor{SeatColor: &color}, at)
 	})
 }
 
 // change stores what submit does to g, at g's version.
-func change(t *testing.T, s domain.Store, g domain.Game, at time.Time, submit func(domain.Game) (domain.Submitted, error)) domain.Game {
+func change(t *testing.T, s Store, g games.Game, at time.Time, submit func(games.Game) (games.Submitted, error)) games.Game {
 	t.Helper()
 	sub, err := submit(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, at)
 	})
 	return sub.Game
 }
@@ -165,7 +203,7 @@ func code(err error) string {
 	return ""
 }
 
-func testGameRoundTrip(t *testing.T, s domain.Store) {
+func testGameRoundTrip(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_round")
 	got, err := s.Game(ctx, g.ID)
@@ -196,14 +234,14 @@ func testGameRoundTrip(t *testing.T, s domain.Store) {
 
 // TurnsFrom reads the end of a game's record, the same turns as Turns,
 // and nothing of another game's.
-func testTurnsFrom(t *testing.T, s domain.Store) {
+func testTurnsFrom(t *testing.T, s Store) {
 	ctx := t.Context()
 	g, other := insertGame(t, s, "g_tail"), insertGame(t, s, "g_other")
 	for i := range 5 {
-		g = change(t, s, g, T0.Add(time.Duration(i)*time.Minute), func(g domain.Game) (domain.Submitted, error) {
+		g = change(t, s, g, T0.Add(time.Duration(i)*time.Minute), func(g games.Game) (games.Submitted, error) {
 			c := g.ToMove()
 			turn, _ := g.Rules.Example()
-			return domain.SubmitTurn(g, domain.Actor{SeatColor: &c}, g.Ply(), turn, T0)
+			return games.SubmitTurn(g, games.Actor{SeatColor: &c}, g.Ply(), turn, T0)
 		})
 	}
 	play(t, s, other, T0)
@@ -217,7 +255,7 @@ func testTurnsFrom(t *testing.T, s domain.Store) {
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
 		}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			if got, err := tx.TurnsFrom(ctx, g.ID, from); err != nil || !slices.Equal(got, want) {
 				t.Errorf("in a unit of work, TurnsFrom(%d) = %+v, %v; want %+v", from, got, err, want)
 			}
@@ -229,18 +267,18 @@ func testTurnsFrom(t *testing.T, s domain.Store) {
 	}
 }
 
-func testMissingGame(t *testing.T, s domain.Store) {
+func testMissingGame(t *testing.T, s Store) {
 	if _, err := s.Game(t.Context(), "g_missing"); code(err) != domain.CodeNotFound {
 		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
 	}
 }
 
-func testAllOrNothing(t *testing.T, s domain.Store) {
+func testAllOrNothing(t *testing.T, s Store) {
 	ctx := t.Context()
 	c := newGame(t, s, "g_undone")
 	failed := errors.New("the change fails after its writes")
 	err := s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
 		if err := tx.InsertGame(ctx, &c, domain.Cause{}, T0); err != nil {
 			return err
@@ -258,19 +296,19 @@ func testAllOrNothing(t *testing.T, s domain.Store) {
 	}
 }
 
-func testVersionGuard(t *testing.T, s domain.Store) {
+func testVersionGuard(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_guard")
 	play(t, s, g, T0.Add(time.Minute)) // g is now stale
 	white := "white"
-	sub, err := domain.Resign(g, domain.Actor{SeatColor: &white}, T0.Add(2*time.Minute))
+	sub, err := games.Resign(g, games.Actor{SeatColor: &white}, T0.Add(2*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: sub.Game, Notices: sub.Notices}, T0.Add(2*time.Minute))
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("a change to a stale game: %v, want ErrStale", err)
@@ -280,20 +318,20 @@ func testVersionGuard(t *testing.T, s domain.Store) {
 	}
 }
 
-func testIdempotentResponses(t *testing.T, s domain.Store) {
+func testIdempotentResponses(t *testing.T, s Store) {
 	ctx := t.Context()
 	idem := domain.Idempotency{Scope: "seat:g:white", Key: "k", Fingerprint: []byte{1, 2}}
 	if _, found, err := s.StoredResponse(ctx, idem); err != nil || found {
 		t.Fatalf("before: found %v, %v", found, err)
 	}
 	resp := domain.Response{Status: 201, Body: []byte(`{"ok":true}`)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.StoreResponse(ctx, idem, resp, T0) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.StoreResponse(ctx, idem, resp, T0) })
 	got, found, err := s.StoredResponse(ctx, idem)
 	if err != nil || !found || got.Status != 201 || string(got.Body) != string(resp.Body) {
 		t.Errorf("StoredResponse = %+v, %v, %v", got, found, err)
 	}
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 		return tx.StoreResponse(ctx, idem, resp, T0)
 	})
 	if !errors.Is(err, domain.ErrStale) {
@@ -306,11 +344,11 @@ func testIdempotentResponses(t *testing.T, s domain.Store) {
 	}
 }
 
-func testSessions(t *testing.T, s domain.Store) {
+func testSessions(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
-	sess := domain.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddSession(ctx, sess, T0) })
+	sess := accounts.Session{ID: "s1", User: u, ExpiresAt: T0.Add(time.Hour)}
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.AddSession(ctx, sess, T0) })
 	got, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute))
 	if err != nil || got.User.ID != u.ID || got.User.Email != u.Email || !got.ExpiresAt.Equal(sess.ExpiresAt) {
 		t.Errorf("ActiveSession = %+v, %v", got, err)
@@ -318,7 +356,7 @@ func testSessions(t *testing.T, s domain.Store) {
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Hour)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("an expired session: %v, want %s", err, domain.CodeUnauthorized)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.RevokeSession(ctx, "s1", T0) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.RevokeSession(ctx, "s1", T0) })
 	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); code(err) != domain.CodeUnauthorized {
 		t.Errorf("a revoked session: %v, want %s", err, domain.CodeUnauthorized)
 	}
@@ -328,34 +366,34 @@ func testSessions(t *testing.T, s domain.Store) {
 // has had fewer than maxMisses wrong codes for its address; a wrong code
 // counts against every live code of the address and no other's, and the
 // link's token still signs in after its code has stopped.
-func testLoginCodes(t *testing.T, s domain.Store) {
+func testLoginCodes(t *testing.T, s Store) {
 	const maxMisses = 3
 	add := func(email, token string, expires time.Time) {
-		l := domain.LoginToken{Email: email, Token: token, CodeHash: domain.LoginCodeHash(email, domain.LoginCode(token)), Locale: "en",
+		l := accounts.LoginToken{Email: email, Token: token, CodeHash: accounts.LoginCodeHash(email, accounts.LoginCode(token)), Locale: "en",
 			ExpiresAt: expires}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, l, T0) })
+		transact(t, s, func(ctx context.Context, tx *unit) error { return tx.AddLoginToken(ctx, l, T0) })
 	}
 	spend := func(email, code string, at time.Time) bool {
 		var ok bool
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			var err error
-			ok, err = tx.SpendLoginCode(ctx, email, domain.LoginCodeHash(email, code), maxMisses, at)
+			ok, err = tx.SpendLoginCode(ctx, email, accounts.LoginCodeHash(email, code), maxMisses, at)
 			return err
 		})
 		return ok
 	}
 	const ann, bob = "ann@example.org", "bob@example.org"
-	add(ann, "ann-1", T0.Add(domain.LoginTTL))
-	add(ann, "ann-2", T0.Add(domain.LoginTTL))
-	add(bob, "bob-1", T0.Add(domain.LoginTTL))
+	add(ann, "ann-1", T0.Add(accounts.LoginTTL))
+	add(ann, "ann-2", T0.Add(accounts.LoginTTL))
+	add(bob, "bob-1", T0.Add(accounts.LoginTTL))
 	add(bob, "bob-old", T0.Add(time.Minute))
-	annCode, bobCode := domain.LoginCode("ann-1"), domain.LoginCode("bob-1")
-	wrong := domain.LoginCode("nobody's")
+	annCode, bobCode := accounts.LoginCode("ann-1"), accounts.LoginCode("bob-1")
+	wrong := accounts.LoginCode("nobody's")
 
 	if spend(bob, annCode, T0) {
 		t.Error("Ann's code signed Bob in")
 	}
-	if spend(ann, annCode, T0.Add(domain.LoginTTL)) {
+	if spend(ann, annCode, T0.Add(accounts.LoginTTL)) {
 		t.Error("an expired code signed in")
 	}
 	if !spend(ann, annCode, T0) {
@@ -381,10 +419,10 @@ func testLoginCodes(t *testing.T, s domain.Store) {
 			t.Fatal("a wrong code signed in")
 		}
 	}
-	if spend(ann, domain.LoginCode("ann-2"), T0) {
+	if spend(ann, accounts.LoginCode("ann-2"), T0) {
 		t.Errorf("a code signed in after %d misses", maxMisses)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		if email, ok, err := tx.SpendLoginToken(ctx, "ann-2", T0); err != nil || !ok || email != ann {
 			t.Errorf("the link of a code that stopped: %q, %v, %v", email, ok, err)
 		}
@@ -392,19 +430,19 @@ func testLoginCodes(t *testing.T, s domain.Store) {
 	})
 }
 
-func testLoginTokens(t *testing.T, s domain.Store) {
-	token := domain.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(domain.LoginTTL)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.AddLoginToken(ctx, token, T0) })
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+func testLoginTokens(t *testing.T, s Store) {
+	token := accounts.LoginToken{Email: "ann@example.org", Token: "secret", Locale: "en", ExpiresAt: T0.Add(accounts.LoginTTL)}
+	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.AddLoginToken(ctx, token, T0) })
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		for _, c := range []struct {
 			after time.Time
 			want  int
-		}{{T0, 1}, {T0.Add(domain.LoginTTL), 0}} {
+		}{{T0, 1}, {T0.Add(accounts.LoginTTL), 0}} {
 			if n, err := tx.LoginTokensExpiringAfter(ctx, token.Email, c.after); err != nil || n != c.want {
 				t.Errorf("tokens expiring after %v: %d, %v; want %d", c.after, n, err, c.want)
 			}
 		}
-		if _, ok, err := tx.SpendLoginToken(ctx, "secret", T0.Add(domain.LoginTTL)); err != nil || ok {
+		if _, ok, err := tx.SpendLoginToken(ctx, "secret", T0.Add(accounts.LoginTTL)); err != nil || ok {
 			t.Errorf("spending an expired token: ok %v, %v", ok, err)
 		}
 		if email, ok, err := tx.SpendLoginToken(ctx, "secret", T0); err != nil || !ok || email != token.Email {
@@ -417,7 +455,7 @@ func testLoginTokens(t *testing.T, s domain.Store) {
 	})
 }
 
-func testAccounts(t *testing.T, s domain.Store) {
+func testAccounts(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	if again := ensureUser(t, s, "ann@example.org"); again.ID != u.ID {
@@ -426,8 +464,8 @@ func testAccounts(t *testing.T, s domain.Store) {
 	if !u.ReplyConfirmations {
 		t.Error("a new account has ReplyConfirmations off, want on")
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		got, err := tx.UpdateUser(ctx, u.ID, domain.AccountSettings{Name: "Ann", Locale: "de"})
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		got, err := tx.UpdateUser(ctx, u.ID, accounts.AccountSettings{Name: "Ann", Locale: "de"})
 		if err != nil || got.Name != "Ann" || got.Locale != "de" || got.ReplyConfirmations {
 			t.Errorf("UpdateUser = %+v, %v", got, err)
 		}
@@ -466,15 +504,15 @@ func testAccounts(t *testing.T, s domain.Store) {
 // testChangeWithoutGameChange: a change that leaves the game as read (an
 // answer to a reply that played nothing) queues its notices and stores its
 // response, and is still guarded by the game's version.
-func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
+func testChangeWithoutGameChange(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_same")
 	idem := domain.Idempotency{Scope: "reply:g_same/white", Key: "m1", Fingerprint: []byte("reply")}
 	refusal := domain.Notice{Kind: domain.NoticeReplyRefused, GameID: g.ID, Color: "white", Ply: 0,
-		Reply: &domain.ReplyDetail{Reason: domain.ReplyNoTurn, Lines: []string{"hello"}}}
+		Reply: &domain.ReplyDetail{Reason: games.ReplyNoTurn, Lines: []string{"hello"}}}
 	resp := domain.Response{Status: 200, Body: []byte(`{"status":"refused"}`)}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		c := domain.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		c := games.GameChange{Game: g, Notices: []domain.Notice{refusal}, Response: resp}
 		if err := tx.UpdateGame(ctx, &g, &c, T0.Add(time.Minute)); err != nil {
 			return err
 		}
@@ -493,23 +531,23 @@ func testChangeWithoutGameChange(t *testing.T, s domain.Store) {
 	}
 	play(t, s, g, T0.Add(2*time.Minute)) // g is now stale
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
+		tx := newUnit(st)
 
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: g, Notices: []domain.Notice{refusal}}, T0.Add(3*time.Minute))
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("a change without game change to a stale game: %v, want ErrStale", err)
 	}
 }
 
-func testVacations(t *testing.T, s domain.Store) {
+func testVacations(t *testing.T, s Store) {
 	ctx := t.Context()
 	u := ensureUser(t, s, "ann@example.org")
 	day := 24 * time.Hour
-	later := domain.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
-	now := domain.Period{Start: T0.Add(-day), End: T0.Add(day)}
+	later := games.Period{Start: T0.Add(10 * day), End: T0.Add(12 * day)}
+	now := games.Period{Start: T0.Add(-day), End: T0.Add(day)}
 	var ids [2]int64
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) (err error) {
+	transact(t, s, func(ctx context.Context, tx *unit) (err error) {
 		if ids[0], err = tx.AddVacation(ctx, u.ID, later, T0); err != nil {
 			return err
 		}
@@ -520,7 +558,7 @@ func testVacations(t *testing.T, s domain.Store) {
 	if err != nil || len(list) != 2 || list[0].ID != ids[1] || !list[0].End.Equal(now.End) || list[1].ID != ids[0] {
 		t.Fatalf("UserVacations = %+v, %v; want both, by start", list, err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		if p, err := tx.Vacations(ctx, u.Email, T0.Add(5*day)); err != nil || len(p) != 1 || !p[0].Start.Equal(later.Start) {
 			t.Errorf("Vacations after 5 days = %+v, %v; want the later one", p, err)
 		}
@@ -540,7 +578,7 @@ func testVacations(t *testing.T, s domain.Store) {
 	}
 }
 
-func testGamesOfAnAddress(t *testing.T, s domain.Store) {
+func testGamesOfAnAddress(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_mine")
 	for _, c := range []struct {
@@ -567,7 +605,7 @@ func testGamesOfAnAddress(t *testing.T, s domain.Store) {
 		email string
 		want  []string
 	}{{"ann@example.org", []string{g.ID, other.ID}}, {"bob@example.org", []string{g.ID, other.ID}}, {"org@example.org", nil}} {
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			games, err := tx.GamesPlaying(ctx, c.email)
 			var ids []string
 			for _, g := range games {
@@ -585,23 +623,23 @@ func testGamesOfAnAddress(t *testing.T, s domain.Store) {
 // the turn makes the one to move, counts in the deadline the turn gives
 // him: the vacation changes the game's version, so the turn is computed
 // again from the game as it now is.
-func testVacationDuringATurn(t *testing.T, s domain.Store) {
+func testVacationDuringATurn(t *testing.T, s Store) {
 	ctx := t.Context()
 	day := 24 * time.Hour
 	org := ensureUser(t, s, "org@example.org")
 	bob := ensureUser(t, s, "bob@example.org")
 	now := T0
-	svc := domain.NewService(domain.ServiceConfig{Store: s, Now: func() time.Time { return now }})
-	tc := domain.TimeControl{Kind: domain.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
+	svc := games.NewService(games.Config{Store: s, Now: func() time.Time { return now }})
+	tc := games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * day, AllowVacation: true}
 	c := newGameOf(t, "g_away", org, "ann@example.org", bob.Email, tc, T0)
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
-	away := domain.Period{Start: T0.Add(day), End: T0.Add(3 * day)}
+	away := games.Period{Start: T0.Add(day), End: T0.Add(3 * day)}
 	computed := 0
 	played := T0.Add(time.Hour)
-	_, _, err := domain.UpdateGame(ctx, s, nil, domain.GameUpdate{GameID: c.Game.ID, Now: played,
-		Compute: func(g domain.Game) (domain.GameChange, error) {
+	_, _, err := games.UpdateGame(ctx, s, nil, games.GameUpdate{GameID: c.Game.ID, Now: played,
+		Compute: func(g games.Game) (games.GameChange, error) {
 			computed++
 			if computed == 1 { // Bob, not to move, goes away meanwhile
 				if _, err := svc.DeclareVacation(ctx, bob, away); err != nil {
@@ -609,8 +647,8 @@ func testVacationDuringATurn(t *testing.T, s domain.Store) {
 				}
 			}
 			white := "white"
-			sub, err := domain.SubmitTurn(g, domain.Actor{SeatColor: &white}, g.Ply(), opening, played)
-			return domain.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
+			sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &white}, g.Ply(), opening, played)
+			return games.GameChange{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -628,7 +666,7 @@ func testVacationDuringATurn(t *testing.T, s domain.Store) {
 // A game's mail is listed in order with its status; an address that asks
 // for no more mail has its waiting mail marked failed, and asking twice
 // changes nothing; unsubscribing is kept.
-func testMailChoices(t *testing.T, s domain.Store) {
+func testMailChoices(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_mail")
 	g = play(t, s, g, T0.Add(time.Minute))
@@ -676,8 +714,8 @@ func testMailChoices(t *testing.T, s domain.Store) {
 
 // sameState reports whether two games are in the same state under their
 // rules: what the store keeps of them.
-func sameState(a, b domain.Game) bool {
-	an, as, aerr := domain.EncodeState(&a)
-	bn, bs, berr := domain.EncodeState(&b)
+func sameState(a, b games.Game) bool {
+	an, as, aerr := games.EncodeState(&a)
+	bn, bs, berr := games.EncodeState(&b)
 	return aerr == nil && berr == nil && an == bn && bytes.Equal(as, bs)
 }

@@ -10,27 +10,29 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // newTournament stores a round robin of ann, bob and cat, organised by org,
 // whose first round starts an hour after T0.
-func newTournament(t *testing.T, s domain.Store, id string) domain.Tournament {
+func newTournament(t *testing.T, s Store, id string) tournaments.Tournament {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
-	tour, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin,
-		Players: []domain.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
+		Players: []dgames.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, id, org.ID, T0, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.InsertTournament(ctx, &tour) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &tour) })
 	return tour
 }
 
 // A tournament reads back as stored; it is due when its round starts; a
 // save from a version that is gone is ErrStale and changes nothing.
-func testTournaments(t *testing.T, s domain.Store) {
+func testTournaments(t *testing.T, s Store) {
 	ctx := t.Context()
 	tour := newTournament(t, s, "t_cup")
 	got, err := s.Tournament(ctx, tour.ID)
@@ -52,14 +54,13 @@ func testTournaments(t *testing.T, s domain.Store) {
 
 	renamed := got
 	renamed.Name, renamed.Version = "Cup II", got.Version+1
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
 		return tx.SaveTournament(ctx, &renamed, got.Version)
 	})
 	stale := got
 	stale.Name, stale.Version = "Cup III", got.Version+1
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		tx := domain.NewTx(st, nil)
-		return tx.SaveTournament(ctx, &stale, got.Version)
+		return st.(tournaments.TournamentTx).SaveTournament(ctx, &stale, got.Version)
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("saving from a version that is gone: %v, want ErrStale", err)
@@ -72,23 +73,23 @@ func testTournaments(t *testing.T, s domain.Store) {
 // An account's tournaments are those it organises, those its address plays
 // in (following the entrants as they change), and those with an open public
 // registration it is not entered in: each category apart, newest first.
-func testAccountTournaments(t *testing.T, s domain.Store) {
+func testAccountTournaments(t *testing.T, s Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
 	other := ensureUser(t, s, "other@example.org")
 	closed := newTournament(t, s, "t_closed")
-	open, err := domain.CreateTournament(domain.NewTournamentSpec{Name: "Open", Format: domain.Swiss, Rounds: 2,
+	open, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 2,
 		FirstStart: T0.Add(48 * time.Hour), Interval: 24 * time.Hour,
-		Registration: &domain.Registration{Public: true, Closes: T0.Add(24 * time.Hour)}}, "t_open", other.ID, T0.Add(time.Minute), 7)
+		Registration: &tournaments.Registration{Public: true, Closes: T0.Add(24 * time.Hour)}}, "t_open", other.ID, T0.Add(time.Minute), 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.InsertTournament(ctx, &open) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &open) })
 	// list gives the ids of each category, as "organising:t_1 playing:t_2".
 	list := func(u domain.User, email string, now time.Time) string {
 		t.Helper()
 		var out []string
-		for _, cat := range domain.TournamentCategories {
+		for _, cat := range tournaments.TournamentCategories {
 			page, err := s.AccountTournaments(ctx, u.ID, email, now, cat, "", 10)
 			if err != nil {
 				t.Fatal(err)
@@ -116,19 +117,23 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
-	if _, err := open.Join(domain.Entrant{Player: domain.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
+	if _, err := open.Join(tournaments.Entrant{Player: dgames.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
 		t.Fatal(err)
 	}
 	version := open.Version
 	if err := open.CloseRegistration(T0); err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.SaveTournament(ctx, &open, version-1) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+		return tx.SaveTournament(ctx, &open, version-1)
+	})
 	version = closed.Version
-	if err := closed.UpdateEntrant(1, domain.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
+	if err := closed.UpdateEntrant(1, tournaments.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.SaveTournament(ctx, &closed, version) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+		return tx.SaveTournament(ctx, &closed, version)
+	})
 	for _, c := range []struct {
 		email string
 		want  string
@@ -147,31 +152,31 @@ func testAccountTournaments(t *testing.T, s domain.Store) {
 // A category of an account's tournaments pages by cursor, newest first,
 // each once, however many share a creation time; a cursor the store did
 // not write is refused.
-func testAccountTournamentPages(t *testing.T, s domain.Store) {
+func testAccountTournamentPages(t *testing.T, s Store) {
 	ctx := t.Context()
 	org := ensureUser(t, s, "org@example.org")
 	var want []string
 	for i := range 7 {
-		spec := domain.NewTournamentSpec{Name: "Cup", Format: domain.RoundRobin, Players: []domain.Player{
+		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []dgames.Player{
 			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 			Starts: []time.Time{T0.Add(24 * time.Hour)}, RoundLength: 24 * time.Hour}
 		id := fmt.Sprintf("t_page%d", i)
 		// Two by two at the same millisecond: the id breaks the tie.
-		tour, err := domain.CreateTournament(spec, id, org.ID, T0.Add(time.Duration(i/2)*time.Minute), 7)
+		tour, err := tournaments.CreateTournament(spec, id, org.ID, T0.Add(time.Duration(i/2)*time.Minute), 7)
 		if err != nil {
 			t.Fatal(err)
 		}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error { return tx.InsertTournament(ctx, &tour) })
+		transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &tour) })
 		want = append([]string{id}, want...)
 	}
 	for _, c := range []struct {
-		cat   domain.TournamentCategory
+		cat   tournaments.TournamentCategory
 		email string
 		want  []string
 	}{
-		{domain.Organising, "org@example.org", want},
-		{domain.PlayingIn, "bob@example.org", want},
-		{domain.CanJoin, "bob@example.org", nil},
+		{tournaments.Organising, "org@example.org", want},
+		{tournaments.PlayingIn, "bob@example.org", want},
+		{tournaments.CanJoin, "bob@example.org", nil},
 	} {
 		var got []string
 		cursor, pages := "", 0
@@ -195,19 +200,19 @@ func testAccountTournamentPages(t *testing.T, s domain.Store) {
 			t.Errorf("%s, page by page: %v, want %v", c.cat, got, c.want)
 		}
 	}
-	if _, err := s.AccountTournaments(ctx, org.ID, "", T0, domain.Organising, "not a cursor", 3); code(err) != domain.CodeInvalidCursor {
+	if _, err := s.AccountTournaments(ctx, org.ID, "", T0, tournaments.Organising, "not a cursor", 3); code(err) != domain.CodeInvalidCursor {
 		t.Errorf("a cursor the store did not write: %v, want %s", err, domain.CodeInvalidCursor)
 	}
 }
 
 // A seat given to another player (a tournament's replacement) is stored
 // with his name, address and link version, and the game moves to his list.
-func testSeatChangesHands(t *testing.T, s domain.Store) {
+func testSeatChangesHands(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
-	ng, notices := domain.Reseat(g, 1, domain.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
-	transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
-		return tx.UpdateGame(ctx, &g, &domain.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
+	ng, notices := tournaments.Reseat(g, 1, dgames.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
+	transact(t, s, func(ctx context.Context, tx *unit) error {
+		return tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
 	got, err := s.Game(ctx, g.ID)
 	if err != nil {
@@ -229,11 +234,11 @@ func testSeatChangesHands(t *testing.T, s domain.Store) {
 // A tournament's games read at once: the games asked for, in that order,
 // each with its turns, whatever else is stored; the stamp of its games
 // moves with any change to one of them.
-func testGamesInBulk(t *testing.T, s domain.Store) {
+func testGamesInBulk(t *testing.T, s Store) {
 	ctx := t.Context()
 	tour := newTournament(t, s, "t_bulk")
 	org := ensureUser(t, s, "org@example.org")
-	stamp := func() domain.GamesStamp {
+	stamp := func() tournaments.GamesStamp {
 		t.Helper()
 		st, err := s.TournamentGamesStamp(ctx, tour.ID)
 		if err != nil {
@@ -241,16 +246,16 @@ func testGamesInBulk(t *testing.T, s domain.Store) {
 		}
 		return st
 	}
-	if st := stamp(); st != (domain.GamesStamp{}) {
+	if st := stamp(); st != (tournaments.GamesStamp{}) {
 		t.Errorf("the stamp of no games: %+v", st)
 	}
-	var games []domain.Game
+	var games []dgames.Game
 	for i, id := range []string{"g_bulk1", "g_bulk2", "g_bulk3"} {
-		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", domain.TimeControl{}, T0)
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", dgames.TimeControl{}, T0)
 		if i < 2 {
-			c.Game.Tournament = &domain.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
+			c.Game.Tournament = &dgames.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
 		}
-		transact(t, s, func(ctx context.Context, tx *domain.Tx) error {
+		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
 		games = append(games, c.Game)
@@ -291,4 +296,11 @@ func testGamesInBulk(t *testing.T, s domain.Store) {
 	if got, err := s.TurnsOf(ctx, nil); err != nil || len(got) != 0 {
 		t.Errorf("TurnsOf(nil) = %v, %v", got, err)
 	}
+}
+
+// transactTournament runs fn as one unit of work on the store's tournament
+// writes, which every store's unit of work has.
+func transactTournament(t *testing.T, s Store, fn func(ctx context.Context, tx tournaments.TournamentTx) error) {
+	t.Helper()
+	transact(t, s, func(ctx context.Context, tx *unit) error { return fn(ctx, tx.StoreTx.(tournaments.TournamentTx)) })
 }

@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/port"
 )
 
-// RunWebhooks runs the contract of domain.WebhookStore against stores made
+// RunWebhooks runs the contract of hooks.WebhookStore against stores made
 // by newStore, each empty.
 func RunWebhooks(t *testing.T, newStore func(t *testing.T) port.Store) {
 	tests := []struct {
@@ -35,12 +36,12 @@ func RunWebhooks(t *testing.T, newStore func(t *testing.T) port.Store) {
 }
 
 // addEndpoint registers an endpoint of email's account wanting types.
-func addEndpoint(t *testing.T, s port.Store, email string, enabled bool, types ...string) domain.WebhookEndpoint {
+func addEndpoint(t *testing.T, s port.Store, email string, enabled bool, types ...string) hooks.WebhookEndpoint {
 	t.Helper()
 	u := ensureUser(t, s, email)
-	e := domain.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.org/" + email, EventTypes: types, Enabled: enabled,
+	e := hooks.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.org/" + email, EventTypes: types, Enabled: enabled,
 		CreatedAt: T0, UpdatedAt: T0}
-	id, err := s.AddWebhook(t.Context(), e, "whsec_c2VjcmV0IG9mIA=="+fmt.Sprint(u.ID), domain.MaxWebhooks)
+	id, err := s.AddWebhook(t.Context(), e, "whsec_c2VjcmV0IG9mIA=="+fmt.Sprint(u.ID), hooks.MaxWebhooks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func addEndpoint(t *testing.T, s port.Store, email string, enabled bool, types .
 
 // deliveries lists an endpoint's whole delivery log, newest first, as
 // "type color ply status".
-func deliveries(t *testing.T, s port.Store, e domain.WebhookEndpoint) ([]string, []domain.WebhookDelivery) {
+func deliveries(t *testing.T, s port.Store, e hooks.WebhookEndpoint) ([]string, []hooks.WebhookDelivery) {
 	t.Helper()
 	ds, err := s.WebhookDeliveries(t.Context(), e.UserID, e.ID, 0, 1000)
 	if err != nil {
@@ -66,7 +67,7 @@ func deliveries(t *testing.T, s port.Store, e domain.WebhookEndpoint) ([]string,
 	return out, ds
 }
 
-func claimWebhooks(t *testing.T, s port.Store, claimant string, at time.Time, limit int) []domain.WebhookJob {
+func claimWebhooks(t *testing.T, s port.Store, claimant string, at time.Time, limit int) []hooks.WebhookJob {
 	t.Helper()
 	jobs, err := s.ClaimWebhooks(t.Context(), claimant, at, lease, limit)
 	if err != nil {
@@ -75,7 +76,7 @@ func claimWebhooks(t *testing.T, s port.Store, claimant string, at time.Time, li
 	return jobs
 }
 
-func jobIDs(jobs []domain.WebhookJob) []int64 {
+func jobIDs(jobs []hooks.WebhookJob) []int64 {
 	var out []int64
 	for _, j := range jobs {
 		out = append(out, j.ID)
@@ -110,15 +111,15 @@ func testWebhookEndpoints(t *testing.T, s port.Store) {
 	}
 	// The limit counts the account's endpoints.
 	for range 2 {
-		if _, err := s.AddWebhook(ctx, domain.WebhookEndpoint{UserID: bob.ID, URL: "https://b.example/", EventTypes: []string{"invitation"},
+		if _, err := s.AddWebhook(ctx, hooks.WebhookEndpoint{UserID: bob.ID, URL: "https://b.example/", EventTypes: []string{"invitation"},
 			Enabled: true, CreatedAt: T0, UpdatedAt: T0}, "whsec_eA==", 2); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err = s.AddWebhook(ctx, domain.WebhookEndpoint{UserID: bob.ID, URL: "https://b.example/", EventTypes: []string{"invitation"},
+	_, err = s.AddWebhook(ctx, hooks.WebhookEndpoint{UserID: bob.ID, URL: "https://b.example/", EventTypes: []string{"invitation"},
 		Enabled: true, CreatedAt: T0, UpdatedAt: T0}, "whsec_eA==", 2)
-	if !errors.As(err, &nf) || nf.Code != domain.CodeTooManyWebhooks {
-		t.Errorf("a third endpoint with a limit of 2: %v, want %s", err, domain.CodeTooManyWebhooks)
+	if !errors.As(err, &nf) || nf.Code != hooks.CodeTooManyWebhooks {
+		t.Errorf("a third endpoint with a limit of 2: %v, want %s", err, hooks.CodeTooManyWebhooks)
 	}
 	if err := s.DeleteWebhook(ctx, ann.UserID, ann.ID); err != nil {
 		t.Fatal(err)
@@ -133,13 +134,13 @@ func testWebhookEndpoints(t *testing.T, s port.Store) {
 func testWebhookFanOut(t *testing.T, s port.Store) {
 	ann := addEndpoint(t, s, "ann@example.org", true, "turn_played", "your_turn")
 	bob := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn")
-	off := addEndpoint(t, s, "bob@example.org", false, domain.WebhookEventTypes...)
+	off := addEndpoint(t, s, "bob@example.org", false, hooks.WebhookEventTypes...)
 	g := insertGame(t, s, "g1")
 	g = play(t, s, g, T0.Add(time.Minute))
 	// A change that fails queues nothing.
 	abandonResign(t, s, g)
 	tests := []struct {
-		e    domain.WebhookEndpoint
+		e    hooks.WebhookEndpoint
 		want []string
 	}{
 		{ann, []string{"turn_played white 1 pending"}},
@@ -172,7 +173,7 @@ func testWebhookFanOut(t *testing.T, s port.Store) {
 // of disabled endpoints are not claimed.
 func testWebhookClaims(t *testing.T, s port.Store) {
 	bob := addEndpoint(t, s, "bob@example.org", true, "invitation", "your_turn", "turn_played")
-	addEndpoint(t, s, "ann@example.org", false, domain.WebhookEventTypes...)
+	addEndpoint(t, s, "ann@example.org", false, hooks.WebhookEventTypes...)
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
 	now := T0.Add(time.Hour)
 	if n, err := s.WebhookBacklog(t.Context(), now); err != nil || n != 3 {
@@ -201,11 +202,11 @@ func testWebhookClaims(t *testing.T, s port.Store) {
 	if !slices.Contains(jobIDs(d), b[0].ID) {
 		t.Fatalf("d claimed %v after the leases ended, want b's %d among them", jobIDs(d), b[0].ID)
 	}
-	if err := s.RecordWebhookAttempt(t.Context(), "b", b[0].ID, domain.WebhookOutcome{At: now, Delivered: true, Status: 200}); err != nil {
+	if err := s.RecordWebhookAttempt(t.Context(), "b", b[0].ID, hooks.WebhookOutcome{At: now, Delivered: true, Status: 200}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.WebhookDelivery(t.Context(), bob.UserID, bob.ID, b[0].ID)
-	if err != nil || got.Status != domain.DeliveryPending || got.Attempts != 0 {
+	if err != nil || got.Status != hooks.DeliveryPending || got.Attempts != 0 {
 		t.Errorf("b's outcome after losing the lease was recorded: %+v", got)
 	}
 }
@@ -213,8 +214,8 @@ func testWebhookClaims(t *testing.T, s port.Store) {
 // Claimants running at once (workers of several instances) each get
 // different deliveries, and together all of them.
 func testWebhookClaimConcurrently(t *testing.T, s port.Store) {
-	addEndpoint(t, s, "ann@example.org", true, domain.WebhookEventTypes...)
-	addEndpoint(t, s, "bob@example.org", true, domain.WebhookEventTypes...)
+	addEndpoint(t, s, "ann@example.org", true, hooks.WebhookEventTypes...)
+	addEndpoint(t, s, "bob@example.org", true, hooks.WebhookEventTypes...)
 	for i := range 5 {
 		play(t, s, insertGame(t, s, fmt.Sprintf("g%d", i)), T0.Add(time.Minute))
 	}
@@ -242,21 +243,21 @@ func testWebhookOutcomes(t *testing.T, s port.Store) {
 		t.Fatalf("claimed %+v", jobs)
 	}
 	// The delivery first, then the failure: the endpoint is failing since.
-	if err := s.RecordWebhookAttempt(ctx, "a", jobs[1].ID, domain.WebhookOutcome{At: now, Status: 204, Delivered: true}); err != nil {
+	if err := s.RecordWebhookAttempt(ctx, "a", jobs[1].ID, hooks.WebhookOutcome{At: now, Status: 204, Delivered: true}); err != nil {
 		t.Fatal(err)
 	}
 	retry := now.Add(5 * time.Second)
-	if err := s.RecordWebhookAttempt(ctx, "a", jobs[0].ID, domain.WebhookOutcome{At: now, Status: 503,
+	if err := s.RecordWebhookAttempt(ctx, "a", jobs[0].ID, hooks.WebhookOutcome{At: now, Status: 503,
 		Error: "the endpoint answered 503", Next: retry}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := s.WebhookDelivery(ctx, e.UserID, e.ID, jobs[0].ID)
-	if err != nil || d.Status != domain.DeliveryPending || d.Attempts != 1 || d.LastStatus != 503 ||
+	if err != nil || d.Status != hooks.DeliveryPending || d.Attempts != 1 || d.LastStatus != 503 ||
 		d.LastError != "the endpoint answered 503" || !d.NextAttemptAt.Equal(retry) || !d.LastAttemptAt.Equal(now) {
 		t.Errorf("the failed delivery = %+v, %v", d, err)
 	}
 	d, err = s.WebhookDelivery(ctx, e.UserID, e.ID, jobs[1].ID)
-	if err != nil || d.Status != domain.DeliveryDelivered || d.Attempts != 1 || d.LastStatus != 204 || !d.DeliveredAt.Equal(now) ||
+	if err != nil || d.Status != hooks.DeliveryDelivered || d.Attempts != 1 || d.LastStatus != 204 || !d.DeliveredAt.Equal(now) ||
 		!d.NextAttemptAt.IsZero() {
 		t.Errorf("the delivered delivery = %+v, %v", d, err)
 	}
@@ -268,11 +269,11 @@ func testWebhookOutcomes(t *testing.T, s port.Store) {
 		t.Fatalf("at the retry claimed %+v, want the failed one, failing since %v", again, now)
 	}
 	// Given up (no Next): failed, never claimed again.
-	if err := s.RecordWebhookAttempt(ctx, "b", again[0].ID, domain.WebhookOutcome{At: retry, Error: "could not connect"}); err != nil {
+	if err := s.RecordWebhookAttempt(ctx, "b", again[0].ID, hooks.WebhookOutcome{At: retry, Error: "could not connect"}); err != nil {
 		t.Fatal(err)
 	}
 	d, _ = s.WebhookDelivery(ctx, e.UserID, e.ID, jobs[0].ID)
-	if d.Status != domain.DeliveryFailed || d.Attempts != 2 || d.LastStatus != 0 || d.LastError != "could not connect" {
+	if d.Status != hooks.DeliveryFailed || d.Attempts != 2 || d.LastStatus != 0 || d.LastError != "could not connect" {
 		t.Errorf("the given-up delivery = %+v", d)
 	}
 	if got := claimWebhooks(t, s, "c", retry.Add(48*time.Hour), 100); len(got) != 0 {
@@ -289,7 +290,7 @@ func testWebhookDisable(t *testing.T, s port.Store) {
 	now := T0.Add(time.Hour)
 	jobs := claimWebhooks(t, s, "a", now, 2)
 	for _, j := range jobs {
-		if err := s.RecordWebhookAttempt(ctx, "a", j.ID, domain.WebhookOutcome{At: now, Status: 410, Error: "the endpoint answered 410",
+		if err := s.RecordWebhookAttempt(ctx, "a", j.ID, hooks.WebhookOutcome{At: now, Status: 410, Error: "the endpoint answered 410",
 			Disable: "the endpoint answered 410 Gone"}); err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +340,7 @@ func testWebhookDisable(t *testing.T, s port.Store) {
 // queued for one endpoint; a rotated secret signs beside the new one.
 func testWebhookLog(t *testing.T, s port.Store) {
 	ctx := t.Context()
-	e := addEndpoint(t, s, "bob@example.org", true, domain.WebhookEventTypes...)
+	e := addEndpoint(t, s, "bob@example.org", true, hooks.WebhookEventTypes...)
 	resign(t, s, play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute)), "black", T0.Add(2*time.Minute))
 	want, all := deliveries(t, s, e)
 	var paged []string
@@ -363,7 +364,7 @@ func testWebhookLog(t *testing.T, s port.Store) {
 	now := T0.Add(time.Hour)
 	jobs := claimWebhooks(t, s, "a", now, 100)
 	for _, j := range jobs {
-		if err := s.RecordWebhookAttempt(ctx, "a", j.ID, domain.WebhookOutcome{At: now, Delivered: true, Status: 200}); err != nil {
+		if err := s.RecordWebhookAttempt(ctx, "a", j.ID, hooks.WebhookOutcome{At: now, Delivered: true, Status: 200}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -375,7 +376,7 @@ func testWebhookLog(t *testing.T, s port.Store) {
 	if err := s.Redeliver(ctx, e.UserID+1000, e.ID, first.ID, now); !errors.As(err, &nf) || nf.Kind != domain.KindNotFound {
 		t.Errorf("redelivering another's delivery: %v, want not found", err)
 	}
-	pingID, err := s.QueueWebhook(ctx, domain.WebhookDelivery{EndpointID: e.ID, MsgID: domain.NewWebhookMsgID(), Type: domain.WebhookPing,
+	pingID, err := s.QueueWebhook(ctx, hooks.WebhookDelivery{EndpointID: e.ID, MsgID: hooks.NewWebhookMsgID(), Type: hooks.WebhookPing,
 		EventAt: now.Add(time.Minute)}, now.Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
@@ -397,7 +398,7 @@ func testWebhookLog(t *testing.T, s port.Store) {
 				t.Errorf("redelivery = %+v, want webhook-id %s and 1 attempt so far", j, first.MsgID)
 			}
 		case pingID:
-			if j.Type != domain.WebhookPing {
+			if j.Type != hooks.WebhookPing {
 				t.Errorf("ping = %+v", j)
 			}
 		default:
@@ -416,7 +417,7 @@ func testWebhookPrune(t *testing.T, s port.Store) {
 	play(t, s, insertGame(t, s, "g1"), T0.Add(time.Minute))
 	now := T0.Add(time.Hour)
 	jobs := claimWebhooks(t, s, "a", now, 1)
-	if err := s.RecordWebhookAttempt(ctx, "a", jobs[0].ID, domain.WebhookOutcome{At: now, Delivered: true, Status: 200}); err != nil {
+	if err := s.RecordWebhookAttempt(ctx, "a", jobs[0].ID, hooks.WebhookOutcome{At: now, Delivered: true, Status: 200}); err != nil {
 		t.Fatal(err)
 	}
 	n, err := s.PruneWebhookDeliveries(ctx, T0.Add(time.Hour), 100)

@@ -32,7 +32,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 )
 
 // Service is the push service: an HTTPS server on loopback (or, made with
@@ -76,8 +76,8 @@ type Browser struct {
 }
 
 // Subscription is what the browser hands the application server.
-func (b *Browser) Subscription() domain.PushSubscription {
-	return domain.PushSubscription{Endpoint: b.Endpoint, P256DH: b.key.PublicKey().Bytes(), Auth: b.auth}
+func (b *Browser) Subscription() hooks.PushSubscription {
+	return hooks.PushSubscription{Endpoint: b.Endpoint, P256DH: b.key.PublicKey().Bytes(), Auth: b.auth}
 }
 
 // New starts a service, stopped when t ends. now is its clock (nil:

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // Columns are what a store keeps of a game beside its seats: the opaque
@@ -24,18 +26,18 @@ type Columns struct {
 	ToMove  string // the colour whose turn it is, for "my games"
 	Ply     int
 	Status  string // "active" or "finished"
-	Clock   string // JSON of domain.Clock
+	Clock   string // JSON of games.Clock
 	// Deadline and Due are the clock's deadline and when the scheduler must
 	// next look at the game.
 	Deadline, Due time.Time
-	// TournamentID and Tournament (JSON of domain.TournamentRef) are empty
+	// TournamentID and Tournament (JSON of games.TournamentRef) are empty
 	// for a game of no tournament.
 	TournamentID, Tournament string
 }
 
 // Encode gives the columns of g.
-func Encode(g *domain.Game) (Columns, error) {
-	ruleset, state, err := domain.EncodeState(g)
+func Encode(g *games.Game) (Columns, error) {
+	ruleset, state, err := games.EncodeState(g)
 	if err != nil {
 		return Columns{}, err
 	}
@@ -56,7 +58,7 @@ func Encode(g *domain.Game) (Columns, error) {
 }
 
 // Status is the status column of g.
-func Status(g *domain.Game) string {
+func Status(g *games.Game) string {
 	if g.Over() {
 		return "finished"
 	}
@@ -65,15 +67,15 @@ func Status(g *domain.Game) string {
 
 // Decode fills g, whose ID is set, from its stored ruleset, state, clock and
 // tournament ("" for none).
-func Decode(g *domain.Game, ruleset, state, clock, tournament string) error {
-	if err := domain.DecodeState(g, ruleset, []byte(state)); err != nil {
+func Decode(g *games.Game, ruleset, state, clock, tournament string) error {
+	if err := games.DecodeState(g, ruleset, []byte(state)); err != nil {
 		return fmt.Errorf("read game: %w", err)
 	}
 	if err := json.Unmarshal([]byte(clock), &g.Clock); err != nil {
 		return Damaged("read game "+g.ID+": clock", err)
 	}
 	if tournament != "" {
-		g.Tournament = new(domain.TournamentRef)
+		g.Tournament = new(games.TournamentRef)
 		if err := json.Unmarshal([]byte(tournament), g.Tournament); err != nil {
 			return Damaged("read game "+g.ID+": tournament", err)
 		}
@@ -83,7 +85,7 @@ func Decode(g *domain.Game, ruleset, state, clock, tournament string) error {
 
 // CheckSeats checks that the seats read for g hold its rules' colours, in
 // turn order.
-func CheckSeats(g *domain.Game) error {
+func CheckSeats(g *games.Game) error {
 	seats := make([]string, len(g.Seats))
 	for i, s := range g.Seats {
 		seats[i] = s.Color
@@ -105,9 +107,9 @@ func Damaged(what string, err error) error {
 	return fmt.Errorf("%s: %w: %w", what, domain.ErrStoredData, err)
 }
 
-// EncodeTournament gives a tournament's document (JSON of domain.Tournament)
+// EncodeTournament gives a tournament's document (JSON of tournaments.Tournament)
 // and when the scheduler must next look at it (zero: never).
-func EncodeTournament(t *domain.Tournament) (data string, due time.Time, err error) {
+func EncodeTournament(t *tournaments.Tournament) (data string, due time.Time, err error) {
 	b, err := json.Marshal(t)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("encode tournament: %w", err)
@@ -116,10 +118,10 @@ func EncodeTournament(t *domain.Tournament) (data string, due time.Time, err err
 }
 
 // DecodeTournament reads the document of tournament id.
-func DecodeTournament(id, data string) (domain.Tournament, error) {
-	var t domain.Tournament
+func DecodeTournament(id, data string) (tournaments.Tournament, error) {
+	var t tournaments.Tournament
 	if err := json.Unmarshal([]byte(data), &t); err != nil {
-		return domain.Tournament{}, Damaged("read tournament "+id, err)
+		return tournaments.Tournament{}, Damaged("read tournament "+id, err)
 	}
 	return t, nil
 }
@@ -132,7 +134,7 @@ func TournamentNotFound(id string) error {
 // TournamentPlayers are the addresses of a tournament's entrants (both
 // members of a team), which the stores keep beside the document so an
 // account finds the tournaments it plays in.
-func TournamentPlayers(t *domain.Tournament) []string {
+func TournamentPlayers(t *tournaments.Tournament) []string {
 	out := make([]string, 0, len(t.Entrants))
 	for _, e := range t.Entrants {
 		out = append(out, e.Emails()...)
@@ -142,9 +144,9 @@ func TournamentPlayers(t *domain.Tournament) []string {
 
 // PublicUntil is until when anyone signed in may join the tournament (its
 // registration is public and open); zero when nobody may without the link.
-func PublicUntil(t *domain.Tournament) time.Time {
+func PublicUntil(t *tournaments.Tournament) time.Time {
 	r := t.Registration
-	if r == nil || !r.Open || !r.Public || t.Status != domain.TournamentScheduled || len(t.Rounds) == 0 {
+	if r == nil || !r.Open || !r.Public || t.Status != tournaments.TournamentScheduled || len(t.Rounds) == 0 {
 		return time.Time{}
 	}
 	until := t.Rounds[0].Start
@@ -162,8 +164,8 @@ type Rows interface {
 }
 
 // DecodeTournaments reads rows of (id, document) into tournaments.
-func DecodeTournaments(rows Rows) ([]domain.Tournament, error) {
-	var out []domain.Tournament
+func DecodeTournaments(rows Rows) ([]tournaments.Tournament, error) {
+	var out []tournaments.Tournament
 	for rows.Next() {
 		var id, data string
 		if err := rows.Scan(&id, &data); err != nil {
@@ -206,12 +208,12 @@ func TournamentAfter(cursor string) (created int64, id string, err error) {
 // TournamentPage reads rows of (id, document), read newest first with a
 // limit of limit+1, into the page and the cursor of the next ("" on the
 // last).
-func TournamentPage(rows Rows, limit int) (domain.TournamentPage, error) {
+func TournamentPage(rows Rows, limit int) (tournaments.TournamentPage, error) {
 	ts, err := DecodeTournaments(rows)
 	if err != nil || len(ts) <= limit {
-		return domain.TournamentPage{Tournaments: ts}, err
+		return tournaments.TournamentPage{Tournaments: ts}, err
 	}
 	last := ts[limit-1]
 	cursor := base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%d:%s", last.CreatedAt.UnixMilli(), last.ID))
-	return domain.TournamentPage{Tournaments: ts[:limit], Next: cursor}, nil
+	return tournaments.TournamentPage{Tournaments: ts[:limit], Next: cursor}, nil
 }

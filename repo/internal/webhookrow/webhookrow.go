@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 	"github.com/lesspost/lesspost/repo/internal/mailrow"
 )
@@ -33,20 +34,20 @@ func DeliveryNotFound() error {
 
 // TooMany refuses an endpoint beyond max.
 func TooMany(max int) error {
-	return domain.Errorf(domain.KindConflict, domain.CodeTooManyWebhooks,
+	return domain.Errorf(domain.KindConflict, hooks.CodeTooManyWebhooks,
 		"an account has at most %d webhook endpoints: delete one first", max)
 }
 
 // Finish completes a delivery read back: its payload (data as the events
 // table keeps it) and its status.
-func Finish(d *domain.WebhookDelivery, data string, delivered, failed bool) error {
+func Finish(d *hooks.WebhookDelivery, data string, delivered, failed bool) error {
 	var err error
 	d.Status, err = finish(&d.Data, data, delivered, failed)
 	return err
 }
 
 // FinishPush completes a push delivery read back, as Finish a webhook's.
-func FinishPush(d *domain.PushDelivery, data string, delivered, failed bool) error {
+func FinishPush(d *hooks.PushDelivery, data string, delivered, failed bool) error {
 	var err error
 	d.Status, err = finish(&d.Event.Data, data, delivered, failed)
 	return err
@@ -61,11 +62,11 @@ func finish(into *domain.EventData, data string, delivered, failed bool) (string
 	}
 	switch {
 	case delivered:
-		return domain.DeliveryDelivered, nil
+		return hooks.DeliveryDelivered, nil
 	case failed:
-		return domain.DeliveryFailed, nil
+		return hooks.DeliveryFailed, nil
 	}
-	return domain.DeliveryPending, nil
+	return hooks.DeliveryPending, nil
 }
 
 // Data is the payload column of a delivery.

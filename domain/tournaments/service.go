@@ -1,0 +1,97 @@
+// Package tournaments owns the events that pair players into games: their
+// formats (round robin, Swiss, knockout), seeding, teams, sign-up, the
+// organiser's control, the log, and the scheduler's tick that closes and
+// starts rounds.
+//
+// Its use cases are the methods of Service. Each is one unit of work of the
+// store (a Tx: the kernel's, with its mail policy, and the store's
+// tournament writes); the games a round creates or an action changes are
+// written in the same unit of work through the kernel's Tx. It imports the
+// kernel (package domain) and the rules; the kernel knows nothing of it.
+package tournaments
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/games"
+)
+
+// Store is the persistence port of the tournaments' use cases: the
+// kernel's, the tournaments themselves, and their games at once.
+type Store interface {
+	games.Store
+	TournamentReader
+	TournamentLister
+	// TournamentGamesStamp sums up the games of a tournament, so that a
+	// reader can tell whether any changed without reading them.
+	TournamentGamesStamp(ctx context.Context, tournamentID string) (GamesStamp, error)
+}
+
+// Tx is a unit of work as the tournaments' use cases see it: the games'
+// (every notice through the mail policy) and the store's tournament writes.
+type Tx struct {
+	*games.Tx
+	TournamentTx
+}
+
+// Service holds the use cases of tournaments.
+type Service struct {
+	store  Store
+	mail   *domain.MailPolicy
+	now    func() time.Time
+	newID  func(prefix string) string
+	random func() uint64
+	// tournamentLog is the most entries a tournament's log keeps.
+	tournamentLog int
+}
+
+// Config is what a Service needs from outside; see games.Config
+// for the clock, NewID and Random, which should be the games' own.
+type Config struct {
+	// Store's units of work must keep tournaments too (TournamentTx).
+	Store  Store
+	Now    func() time.Time
+	NewID  func(prefix string) string
+	Random func() uint64
+	// Mail is the mail policy every notice passes (the games' own); nil
+	// means the default one.
+	Mail *domain.MailPolicy
+	// Log is the most entries a tournament's log keeps, the oldest dropped
+	// first (Tournament.TrimLog); 0 means DefaultTournamentLog.
+	Log int
+}
+
+// NewService builds the use cases of tournaments on a store.
+func NewService(cfg Config) *Service {
+	s := &Service{store: cfg.Store, mail: cfg.Mail, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
+		tournamentLog: cmp.Or(cfg.Log, DefaultTournamentLog)}
+	if s.mail == nil {
+		s.mail = domain.NewMailPolicy(domain.MailLimits{})
+	}
+	if s.newID == nil {
+		s.newID = domain.NewID
+	}
+	if s.random == nil {
+		s.random = domain.RandomUint64
+	}
+	return s
+}
+
+// transact runs fn as one unit of work of the store, under the mail policy.
+func (s *Service) transact(ctx context.Context, fn func(*Tx) error) error {
+	return s.store.Transact(ctx, func(st domain.StoreTx) error {
+		tt, ok := st.(TournamentTx)
+		if !ok {
+			return fmt.Errorf("the store's unit of work (%T) keeps no tournaments", st)
+		}
+		gt, err := games.NewTx(st, s.mail)
+		if err != nil {
+			return err
+		}
+		return fn(&Tx{Tx: gt, TournamentTx: tt})
+	})
+}
