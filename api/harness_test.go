@@ -15,11 +15,11 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
-	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
+	"github.com/lesspost/lesspost/internal/app"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/egress"
 	"github.com/lesspost/lesspost/notify/webpush"

@@ -15,11 +15,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/api/internal/contract"
-	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
+	"github.com/lesspost/lesspost/internal/app"
 )
 
 // Config is what the server needs from the outside.

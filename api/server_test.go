@@ -12,7 +12,7 @@ import (
 
 	"github.com/lesspost/lesspost"
 	"github.com/lesspost/lesspost/api/apitest"
-	"github.com/lesspost/lesspost/app"
+	"github.com/lesspost/lesspost/internal/app"
 	"github.com/lesspost/lesspost/repo"
 	"github.com/lesspost/lesspost/repo/repotest"
 )

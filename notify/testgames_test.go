@@ -66,16 +66,6 @@ func otherColor(c string) string {
 	return "black"
 }
 
-// setupWords is a setup as the English mails tell it: "Black c5, White d4,
-// Black d2, White b3".
-func setupWords(setup string) string {
-	var parts []string
-	for i, p := range strings.Split(setup, ":") {
-		parts = append(parts, colorTitle([]string{"black", "white"}[i%2])+" "+p)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // lesGame is one of the games of Les that tests pinning whole emails play:
 // they are kept in the package's own file, not read from the vectors, so
 // that those emails stay what the tests and the golden files hold

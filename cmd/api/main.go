@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
-	"github.com/lesspost/lesspost/app"
+	"github.com/lesspost/lesspost/internal/app"
 	"github.com/lesspost/lesspost/internal/metrics"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/notify/egress"

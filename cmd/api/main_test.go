@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
-	"github.com/lesspost/lesspost/app"
+	"github.com/lesspost/lesspost/internal/app"
 	"github.com/lesspost/lesspost/repo/repotest"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )

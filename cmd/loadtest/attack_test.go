@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/api"
-	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
+	"github.com/lesspost/lesspost/internal/app"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )

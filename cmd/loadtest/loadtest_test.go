@@ -21,8 +21,8 @@ import (
 
 	"github.com/lesspost/lesspost/api"
 	"github.com/lesspost/lesspost/api/apitest"
-	"github.com/lesspost/lesspost/app"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/internal/app"
 	"github.com/lesspost/lesspost/notify"
 	"github.com/lesspost/lesspost/repo/sqlite"
 )

@@ -71,7 +71,7 @@ func TestImportDirection(t *testing.T) {
 		// domain (the use cases, their ports and the rules) knows no edge.
 		{"domain/...", []string{"domain"}},
 		// app builds the use cases: it knows nothing but domain.
-		{"app/...", []string{"app", "domain"}},
+		{"internal/app/...", []string{"internal/app", "domain"}},
 		// notify renders and delivers mail through domain's ports.
 		{"notify/...", []string{"notify", "domain", "internal/catalog"}},
 		// repo opens a store by URL; the stores implement domain's ports,
@@ -90,7 +90,7 @@ func TestImportDirection(t *testing.T) {
 		// app): never the store. It serves the contract (the root package)
 		// and the rules pages (docs, the embedded rules), and renders result
 		// lines with notify's phrases.
-		{"api/...", []string{"", "api", "app", "docs", "domain", "notify", "internal/catalog"}},
+		{"api/...", []string{"", "api", "internal/app", "docs", "domain", "notify", "internal/catalog"}},
 		// internal/catalog is the words (the locale files): it knows no layer.
 		{"internal/catalog", []string{"internal/catalog"}},
 		// docs is the rules as text: it knows nothing of the server.
