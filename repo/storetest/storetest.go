@@ -25,6 +25,7 @@ type Store interface {
 	tournaments.Store
 	accounts.Store
 	hooks.Store
+	playersStore
 }
 
 // Run runs the contract against stores made by newStore, each empty.
@@ -66,6 +67,10 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 		{"AccountTournamentPages", testAccountTournamentPages},
 		{"GamesInBulk", testGamesInBulk},
 		{"SeatChangesHands", testSeatChangesHands},
+		{"Handles", testHandles},
+		{"HandleRetirement", testHandleRetirement},
+		{"HandleRace", testHandleRace},
+		{"Profiles", testProfiles},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
