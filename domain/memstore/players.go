@@ -33,15 +33,23 @@ func (s *Store) HandleHolder(ctx context.Context, folded string, now time.Time) 
 func (s *Store) Profile(ctx context.Context, userID int64) (players.Profile, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p := s.data.profiles[userID]
+	return s.data.profile(userID), nil
+}
+
+func (t *tx) Profile(ctx context.Context, userID int64) (players.Profile, error) {
+	return t.data.profile(userID), nil
+}
+
+func (d *data) profile(userID int64) players.Profile {
+	p := d.profiles[userID]
 	p.Languages = slices.Clone(p.Languages)
 	p.Handle = ""
-	for _, h := range s.data.handles {
+	for _, h := range d.handles {
 		if h.userID == userID && h.retired.IsZero() {
 			p.Handle = h.shown
 		}
 	}
-	return p, nil
+	return p
 }
 
 func (t *tx) ClaimHandle(ctx context.Context, userID int64, shown, folded string, now, retireUntil time.Time) (bool, error) {

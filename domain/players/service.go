@@ -26,6 +26,8 @@ type Reader interface {
 
 // StoreTx is what a store's unit of work must do for players.
 type StoreTx interface {
+	// Profile is Reader.Profile, as the unit of work sees it.
+	Profile(ctx context.Context, userID int64) (Profile, error)
 	// ClaimHandle makes handle (whose Fold is folded) the account's
 	// current handle, and retires its previous one (if another) until
 	// retireUntil. ok is false, and nothing changes, if another account
@@ -108,9 +110,7 @@ func (s *Service) Profile(ctx context.Context, userID int64) (Profile, error) {
 func (s *Service) UpdateProfile(ctx context.Context, userID int64, c ProfileChange) (Profile, error) {
 	var out Profile
 	err := s.transact(ctx, func(tx StoreTx) error {
-		// The profile is read outside the unit of work: two changes of one
-		// owner at once are his own race, and the later wins whole.
-		p, err := s.store.Profile(ctx, userID)
+		p, err := tx.Profile(ctx, userID)
 		if err != nil {
 			return wrap("read profile", err)
 		}

@@ -33,9 +33,17 @@ func (db *DB) HandleHolder(ctx context.Context, folded string, now time.Time) (i
 
 // Profile is the account's profile with its current handle.
 func (db *DB) Profile(ctx context.Context, userID int64) (players.Profile, error) {
+	return readProfile(ctx, db.read, userID)
+}
+
+func (s storeTx) Profile(ctx context.Context, userID int64) (players.Profile, error) {
+	return readProfile(ctx, s.tx, userID)
+}
+
+func readProfile(ctx context.Context, q queryer, userID int64) (players.Profile, error) {
 	var p players.Profile
 	var langs string
-	err := db.read.QueryRowContext(ctx, `SELECT coalesce(h.shown, ''), coalesce(p.country, ''), coalesce(p.languages, ''),
+	err := q.QueryRowContext(ctx, `SELECT coalesce(h.shown, ''), coalesce(p.country, ''), coalesce(p.languages, ''),
 			coalesce(p.bio, ''), coalesce(p.hide_finished, 0), coalesce(p.unlisted, 0)
 		FROM users u
 		LEFT JOIN handles h ON h.user_id = u.id AND h.retired_until IS NULL

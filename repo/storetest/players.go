@@ -199,6 +199,16 @@ func testProfiles(t *testing.T, s Store) {
 		got.Bio != want.Bio || got.HideFinished != want.HideFinished || got.Unlisted != want.Unlisted {
 		t.Errorf("profile = %+v, %v; want %+v", got, err, want)
 	}
+	// The unit of work reads what it is about to change.
+	if err := s.Transact(t.Context(), func(st domain.StoreTx) error {
+		got, err := st.(players.StoreTx).Profile(t.Context(), ann.ID)
+		if err != nil || got.Handle != "ann" || got.Country != "DE" || !slices.Equal(got.Languages, want.Languages) {
+			t.Errorf("profile in a unit of work = %+v, %v; want %+v", got, err, want)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	save(players.Profile{Country: "FR"})
 	got, err = s.Profile(t.Context(), ann.ID)
 	if err != nil || got.Handle != "ann" || got.Country != "FR" || len(got.Languages) != 0 || got.Bio != "" || got.HideFinished || got.Unlisted {
