@@ -18,6 +18,7 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/app"
 )
@@ -107,6 +108,8 @@ type Server struct {
 	push *hooks.Push
 	// accounts are the use cases of accounts, sessions and tokens.
 	accounts *accounts.Service
+	// players are the use cases of handles and profiles.
+	players *players.Service
 	// tournaments are the use cases of tournaments.
 	tournaments *tournaments.Service
 	// webhooks are the use cases of the account's webhooks.
@@ -166,7 +169,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: links, limits: newLimits(cfg.RateLimits),
 		// What the API answers is what the store keeps: UTC, milliseconds.
 		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
-	s.app, s.tournaments, s.accounts = cfg.App.Games, cfg.App.Tournaments, cfg.App.Accounts
+	s.app, s.tournaments, s.accounts, s.players = cfg.App.Games, cfg.App.Tournaments, cfg.App.Accounts, cfg.App.Players
 	s.push, s.webhooks = cfg.App.Push, cfg.App.Webhooks
 	s.events = newEventHub(cfg.DB, log)
 	s.streamLimits = cfg.StreamLimits.withDefaults()

@@ -6,6 +6,7 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -21,6 +22,8 @@ type Store interface {
 	domain.EventReader
 	// WebhookStore keeps the account's webhook endpoints and their log.
 	hooks.WebhookStore
+	// players.Store keeps handles and profiles.
+	players.Store
 	// Ping says whether the store can serve (for /readyz).
 	Ping(ctx context.Context) error
 }

@@ -332,6 +332,9 @@ func memberIndex(member string) (int, error) {
 func (s *Server) addEntrant(c echo.Context) error {
 	var req entrantRequest
 	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
+		if _, err := s.invitees(ctx, &req.playerRequest, req.Partner); err != nil {
+			return tournaments.TournamentDone{}, err
+		}
 		return s.tournaments.AddEntrant(ctx, r, req.entrant(), req.Reason)
 	})
 }

@@ -41,7 +41,6 @@ const (
 	CodeHandleInvalid  = "handle_invalid"  // not 3–20 letters, digits, - and _
 	CodeHandleReserved = "handle_reserved" // a word of the server's own (a page, a bot)
 	CodeUnknownHandle  = "unknown_handle"  // an invitation names a handle nobody holds
-	CodeNoHandle       = "handle_required" // a profile without a handle cannot be shown
 )
 
 // handleRE is what a handle is made of: ASCII letters and digits, - and _,

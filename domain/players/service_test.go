@@ -164,7 +164,9 @@ func TestCard(t *testing.T) {
 	}
 	by := games.Credentials{UserID: bobID, UserEmail: "bob@example.org"}
 	if _, _, err := f.games.Resign(ctx, games.GameRequest{GameID: finished.ID, By: by},
-		func(games.Actor, *games.Game, *games.Submitted, time.Time) (domain.Response, error) { return domain.Response{}, nil }); err != nil {
+		func(games.Actor, *games.Game, *games.Submitted, time.Time) (domain.Response, error) {
+			return domain.Response{}, nil
+		}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := f.svc.Card(ctx, "ann")
