@@ -196,7 +196,7 @@ func TestInviteByHandleEndToEnd(t *testing.T) {
 	// A tournament entry by handle.
 	var tour tournamentJSON
 	h.do("POST", "/v1/tournaments", bob, map[string]any{"name": "Club Cup", "format": "round_robin",
-		"players": []map[string]any{{"handle": "annie"}, {"name": "Bob", "email": "bob@example.org"}},
+		"players":  []map[string]any{{"handle": "annie"}, {"name": "Bob", "email": "bob@example.org"}},
 		"schedule": map[string]any{"first_start": h.clock.Now().Add(time.Hour), "interval_hours": 240}}).
 		want(t, http.StatusCreated).decode(t, &tour)
 	if r := h.do("GET", "/v1/players/annie", "", nil); !strings.Contains(string(r.body), tour.ID) {
