@@ -63,7 +63,7 @@ func (h *harness) noRedirect(t *testing.T, path string) *http.Response {
 func TestInviteByHandleEndToEnd(t *testing.T) {
 	runParallel(t)
 	h := newHarness(t)
-	ann, bob := h.login("ann@example.org"), h.login("bob@example.org")
+	ann, bob, cara := h.login("ann@example.org"), h.login("bob@example.org"), h.login("cara@example.org")
 
 	h.do("PATCH", "/v1/me", ann, map[string]any{"name": "Ann Smith"}).want(t, http.StatusOK)
 	var prof struct {
@@ -202,6 +202,17 @@ func TestInviteByHandleEndToEnd(t *testing.T) {
 	if r := h.do("GET", "/v1/players/annie", "", nil); !strings.Contains(string(r.body), tour.ID) {
 		t.Errorf("the profile does not list the tournament %s: %s", tour.ID, r.body)
 	}
+	// The organiser adds a player by handle before the start: he sees the
+	// address of his entrants, as with any entry.
+	h.do("PUT", "/v1/me/handle", cara, map[string]any{"handle": "cara"}).want(t, http.StatusOK)
+	res = h.do("POST", "/v1/tournaments/"+tour.ID+"/players", bob, map[string]any{"handle": "Cara"}).want(t, http.StatusOK)
+	if !strings.Contains(string(res.body), "cara@example.org") {
+		t.Errorf("the entry by handle is not Cara's: %s", res.body)
+	}
+	if r := h.do("GET", "/v1/players/cara", "", nil); !strings.Contains(string(r.body), tour.ID) {
+		t.Errorf("Cara's profile does not list the tournament %s: %s", tour.ID, r.body)
+	}
+	h.do("POST", "/v1/tournaments/"+tour.ID+"/players", bob, map[string]any{"handle": "dan"}).want(t, http.StatusUnprocessableEntity, "unknown_handle")
 }
 
 // The profile page speaks each of the five languages.
