@@ -231,6 +231,22 @@ func TestPlayerPageLanguages(t *testing.T) {
 	}
 }
 
+// Changing handle again and again holds at most three old ones: the next
+// change waits, and says how long.
+func TestHandleChangesAreLimited(t *testing.T) {
+	runParallel(t)
+	h := newHarness(t)
+	zed := h.login("zed@example.org")
+	for i := range 4 {
+		h.do("PUT", "/v1/me/handle", zed, map[string]any{"handle": fmt.Sprintf("zed%d", i)}).want(t, http.StatusOK)
+	}
+	res := h.do("PUT", "/v1/me/handle", zed, map[string]any{"handle": "zed4"}).want(t, http.StatusTooManyRequests, "rate_limited")
+	if res.header.Get("Retry-After") == "" {
+		t.Errorf("no Retry-After: %v", res.header)
+	}
+	h.do("PUT", "/v1/me/handle", zed, map[string]any{"handle": "zed0"}).want(t, http.StatusOK)
+}
+
 // Invitations by handle meet the mail policy as invitations by address do:
 // one account cannot mail a player more than the policy's daily limit by
 // naming his handle again and again.

@@ -7027,13 +7027,16 @@ type ClientInterface interface {
 	//
 	// A changed handle keeps leading to the account for 30 days (the page
 	// redirects, the API and invitations resolve it) and nobody else may
-	// take it meanwhile; the account itself may take it back.
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
 	//
 	// Token: an account token.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-	// `422 handle_invalid`/`handle_reserved`.
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7052,13 +7055,16 @@ type ClientInterface interface {
 	//
 	// A changed handle keeps leading to the account for 30 days (the page
 	// redirects, the API and invitations resolve it) and nobody else may
-	// take it meanwhile; the account itself may take it back.
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
 	//
 	// Token: an account token.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-	// `422 handle_invalid`/`handle_reserved`.
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9925,13 +9931,16 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 //
 // A changed handle keeps leading to the account for 30 days (the page
 // redirects, the API and invitations resolve it) and nobody else may
-// take it meanwhile; the account itself may take it back.
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
 //
 // Token: an account token.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 // `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-// `422 handle_invalid`/`handle_reserved`.
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9960,13 +9969,16 @@ func (c *Client) SetHandleWithBody(ctx context.Context, contentType string, body
 //
 // A changed handle keeps leading to the account for 30 days (the page
 // redirects, the API and invitations resolve it) and nobody else may
-// take it meanwhile; the account itself may take it back.
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
 //
 // Token: an account token.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 // `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-// `422 handle_invalid`/`handle_reserved`.
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17228,13 +17240,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// A changed handle keeps leading to the account for 30 days (the page
 	// redirects, the API and invitations resolve it) and nobody else may
-	// take it meanwhile; the account itself may take it back.
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
 	//
 	// Token: an account token.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-	// `422 handle_invalid`/`handle_reserved`.
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17253,13 +17268,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// A changed handle keeps leading to the account for 30 days (the page
 	// redirects, the API and invitations resolve it) and nobody else may
-	// take it meanwhile; the account itself may take it back.
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
 	//
 	// Token: an account token.
 	//
 	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-	// `422 handle_invalid`/`handle_reserved`.
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -22337,6 +22355,11 @@ type SetHandleResponse401Headers struct {
 	WWWAuthenticate *string
 }
 
+// SetHandleResponse429Headers the declared response headers of an HTTP 429 response for SetHandle
+type SetHandleResponse429Headers struct {
+	RetryAfter int
+}
+
 // SetHandleResponse503Headers the declared response headers of an HTTP 503 response for SetHandle
 type SetHandleResponse503Headers struct {
 	RetryAfter int
@@ -22359,6 +22382,8 @@ type SetHandleResponse struct {
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -22367,6 +22392,8 @@ type SetHandleResponse struct {
 	Headers200 *SetHandleResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *SetHandleResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetHandleResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *SetHandleResponse503Headers
 }
@@ -22404,6 +22431,11 @@ func (r SetHandleResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
 func (r SetHandleResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
 	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -28448,13 +28480,16 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 //
 // A changed handle keeps leading to the account for 30 days (the page
 // redirects, the API and invitations resolve it) and nobody else may
-// take it meanwhile; the account itself may take it back.
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
 //
 // Token: an account token.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 // `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-// `422 handle_invalid`/`handle_reserved`.
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28479,13 +28514,16 @@ func (c *ClientWithResponses) SetHandleWithBodyWithResponse(ctx context.Context,
 //
 // A changed handle keeps leading to the account for 30 days (the page
 // redirects, the API and invitations resolve it) and nobody else may
-// take it meanwhile; the account itself may take it back.
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
 //
 // Token: an account token.
 //
 // Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
 // `403 account_required`; `409 handle_taken`; `413 body_too_large`;
-// `422 handle_invalid`/`handle_reserved`.
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33849,6 +33887,13 @@ func ParseSetHandleResponse(rsp *http.Response) (*SetHandleResponse, error) {
 		}
 		response.ApplicationproblemJSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -33886,6 +33931,16 @@ func ParseSetHandleResponse(rsp *http.Response) (*SetHandleResponse, error) {
 			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetHandleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers SetHandleResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

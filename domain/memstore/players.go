@@ -66,6 +66,19 @@ func (t *tx) ClaimHandle(ctx context.Context, userID int64, shown, folded string
 	return true, nil
 }
 
+func (t *tx) RetiredHandles(ctx context.Context, userID int64, now time.Time) (int, time.Time, error) {
+	n, first := 0, time.Time{}
+	for _, h := range t.data.handles {
+		if h.userID == userID && !h.retired.IsZero() && h.heldAt(now) {
+			n++
+			if first.IsZero() || h.retired.Before(first) {
+				first = h.retired
+			}
+		}
+	}
+	return n, first, nil
+}
+
 func (t *tx) SaveProfile(ctx context.Context, userID int64, p players.Profile, now time.Time) error {
 	p.Handle = ""
 	p.Languages = slices.Clone(p.Languages)

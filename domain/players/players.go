@@ -35,6 +35,11 @@ const MaxBio = 300
 // it keep working meanwhile.
 const Retired = 30 * 24 * time.Hour
 
+// MaxRetiredHandles is the most handles an account may have left and still
+// hold (see Retired): changing handle again and again must not keep a
+// stock of names from everyone else.
+const MaxRetiredHandles = 3
+
 // Stable codes of this package's refusals.
 const (
 	CodeHandleTaken    = "handle_taken"    // another account holds it (now, or until its retirement ends)

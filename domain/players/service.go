@@ -34,6 +34,9 @@ type StoreTx interface {
 	// holds folded at now, as its current handle or a retired one. The
 	// account's own retired handles it may take back.
 	ClaimHandle(ctx context.Context, userID int64, handle, folded string, now, retireUntil time.Time) (ok bool, err error)
+	// RetiredHandles counts the handles the account left that are still
+	// held for it at now, and says when the first of them is free.
+	RetiredHandles(ctx context.Context, userID int64, now time.Time) (n int, firstFree time.Time, err error)
 	// SaveProfile stores the account's profile; its Handle is ignored (see
 	// ClaimHandle).
 	SaveProfile(ctx context.Context, userID int64, p Profile, now time.Time) error
@@ -90,6 +93,18 @@ func (s *Service) SetHandle(ctx context.Context, userID int64, handle string) (P
 		}
 		if !ok {
 			return domain.Errorf(domain.KindConflict, CodeHandleTaken, "the handle %q is taken", handle)
+		}
+		// Counted after the change: a change of letter case, or taking back
+		// a handle of his own, holds no more than before.
+		n, free, err := tx.RetiredHandles(ctx, userID, now)
+		if err != nil {
+			return wrap("count retired handles", err)
+		}
+		if n > MaxRetiredHandles {
+			e := domain.Errorf(domain.KindRateLimited, "rate_limited",
+				"the handle was changed %d times in %d days: the next change can wait until an old handle is free", n, int(Retired.Hours()/24))
+			e.RetryAfter = free.Sub(now)
+			return e
 		}
 		return nil
 	})

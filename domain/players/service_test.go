@@ -2,6 +2,7 @@ package players_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -92,6 +93,36 @@ func TestSetHandle(t *testing.T) {
 	}
 	if _, err := f.svc.SetHandle(ctx, bobID, "ann"); err != nil {
 		t.Errorf("Bob could not take the handle after its retirement: %v", err)
+	}
+}
+
+// Changing handle again and again holds at most MaxRetiredHandles old
+// ones; taking one back, or a change of letter case, is always possible.
+func TestHandleChangesAreBounded(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	for i := range players.MaxRetiredHandles + 1 {
+		if _, err := f.svc.SetHandle(ctx, annID, fmt.Sprintf("ann%d", i)); err != nil {
+			t.Fatal(err)
+		}
+		f.now = f.now.Add(time.Hour)
+	}
+	_, err := f.svc.SetHandle(ctx, annID, "annie")
+	var de *domain.Error
+	if !errors.As(err, &de) || de.Kind != domain.KindRateLimited || de.RetryAfter != players.Retired-time.Duration(players.MaxRetiredHandles)*time.Hour {
+		t.Fatalf("one change too many: %v (%+v)", err, de)
+	}
+	if p, _ := f.svc.Profile(ctx, annID); p.Handle != fmt.Sprintf("ann%d", players.MaxRetiredHandles) {
+		t.Errorf("the refused change changed the handle to %q", p.Handle)
+	}
+	for _, h := range []string{"ANN3", "ann0"} {
+		if _, err := f.svc.SetHandle(ctx, annID, h); err != nil {
+			t.Errorf("SetHandle(%s): %v", h, err)
+		}
+	}
+	f.now = f.now.Add(players.Retired)
+	if _, err := f.svc.SetHandle(ctx, annID, "annie"); err != nil {
+		t.Errorf("a change once the old handles are free: %v", err)
 	}
 }
 

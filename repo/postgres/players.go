@@ -83,6 +83,20 @@ func (s storeTx) ClaimHandle(ctx context.Context, userID int64, shown, folded st
 	return tag.RowsAffected() == 1, nil
 }
 
+// RetiredHandles counts the account's retired handles still held.
+func (s storeTx) RetiredHandles(ctx context.Context, userID int64, now time.Time) (int, time.Time, error) {
+	var n int
+	var first *time.Time
+	if err := s.tx.QueryRow(ctx, `SELECT count(*), min(retired_until) FROM handles
+		WHERE user_id = $1 AND retired_until > $2`, userID, ms(now)).Scan(&n, &first); err != nil {
+		return 0, time.Time{}, fmt.Errorf("count retired handles: %w", err)
+	}
+	if first == nil {
+		return n, time.Time{}, nil
+	}
+	return n, first.UTC(), nil
+}
+
 // SaveProfile stores the account's profile.
 func (s storeTx) SaveProfile(ctx context.Context, userID int64, p players.Profile, now time.Time) error {
 	_, err := s.tx.Exec(ctx, `INSERT INTO profiles (user_id, country, languages, bio, hide_finished, unlisted, updated_at)

@@ -85,6 +85,17 @@ func (s storeTx) ClaimHandle(ctx context.Context, userID int64, shown, folded st
 	return true, nil
 }
 
+// RetiredHandles counts the account's retired handles still held.
+func (s storeTx) RetiredHandles(ctx context.Context, userID int64, now time.Time) (int, time.Time, error) {
+	var n int
+	var first sql.NullInt64
+	if err := s.tx.QueryRowContext(ctx, `SELECT count(*), min(retired_until) FROM handles
+		WHERE user_id = ? AND retired_until > ?`, userID, now.UnixMilli()).Scan(&n, &first); err != nil {
+		return 0, time.Time{}, fmt.Errorf("count retired handles: %w", err)
+	}
+	return n, fromMillis(first), nil
+}
+
 // SaveProfile stores the account's profile.
 func (s storeTx) SaveProfile(ctx context.Context, userID int64, p players.Profile, now time.Time) error {
 	_, err := s.tx.ExecContext(ctx, `INSERT INTO profiles (user_id, country, languages, bio, hide_finished, unlisted, updated_at)

@@ -135,6 +135,38 @@ func testHandleRetirement(t *testing.T, s Store) {
 	}
 }
 
+// testRetiredHandles: an account's retired handles still held are
+// counted, with the end of the first one's retirement.
+func testRetiredHandles(t *testing.T, s Store) {
+	ann, bob := ensureUser(t, s, "ann@example.org"), ensureUser(t, s, "bob@example.org")
+	count := func(userID int64, now time.Time) (int, time.Time) {
+		t.Helper()
+		var n int
+		var first time.Time
+		if err := s.Transact(t.Context(), func(st domain.StoreTx) (err error) {
+			n, first, err = st.(players.StoreTx).RetiredHandles(t.Context(), userID, now)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n, first
+	}
+	if n, first := count(ann.ID, T0); n != 0 || !first.IsZero() {
+		t.Errorf("a new account's retired handles: %d, first free %v", n, first)
+	}
+	claimHandle(t, s, ann.ID, "ann1", T0)
+	claimHandle(t, s, ann.ID, "ann2", T0.Add(time.Hour))
+	claimHandle(t, s, ann.ID, "ann3", T0.Add(2*time.Hour))
+	claimHandle(t, s, bob.ID, "bob1", T0)
+	claimHandle(t, s, bob.ID, "bob2", T0)
+	if n, first := count(ann.ID, T0.Add(2*time.Hour)); n != 2 || !first.Equal(T0.Add(time.Hour+players.Retired)) {
+		t.Errorf("retired handles: %d, first free %v; want 2, %v", n, first, T0.Add(time.Hour+players.Retired))
+	}
+	if n, _ := count(ann.ID, T0.Add(time.Hour+players.Retired)); n != 1 {
+		t.Errorf("retired handles once the first is free: %d; want 1", n)
+	}
+}
+
 // testHandleRace: of accounts claiming one handle at once, one gets it.
 func testHandleRace(t *testing.T, s Store) {
 	const n = 4

@@ -70,6 +70,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 		{"Handles", testHandles},
 		{"HandleRetirement", testHandleRetirement},
 		{"HandleRace", testHandleRace},
+		{"RetiredHandles", testRetiredHandles},
 		{"Profiles", testProfiles},
 	}
 	for _, tt := range tests {
