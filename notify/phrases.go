@@ -37,12 +37,15 @@ type phrases struct {
 
 	Greeting string // .Name
 
-	InviteIntro     string // .Color
-	PlayersHeading  string
-	Rules           string // .Preset, .MaxTurns, .EarlyStop (bool)
-	YouMoveFirst    string
-	OtherMovesFirst string // .ToMove
-	HowToPlay       string
+	InviteIntro string // .Color
+	// OtherInviteIntro is the invitation to a game of rules that have no
+	// mail of their own (.Game: the rules' name as a title).
+	OtherInviteIntro string // .Game, .Color
+	PlayersHeading   string
+	Rules            string // .Preset, .MaxTurns, .EarlyStop (bool)
+	YouMoveFirst     string
+	OtherMovesFirst  string // .ToMove
+	HowToPlay        string
 
 	YourTurn string // .Color, .Ply (turns played so far)
 	Played   string // .Color, .Turn (notation)
