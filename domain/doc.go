@@ -13,8 +13,8 @@
 // domain/tournaments (which calls games), domain/accounts and domain/hooks
 // (whose push subscriptions may be a seat's). They import the kernel; the
 // kernel imports none of them (internal/archtest checks it, tests
-// included), and package app builds every service once. repo implements
-// the ports on SQLite and PostgreSQL and domain/memstore in memory, and
+// included), and internal/app builds every service once. repo/sqlite and
+// repo/postgres implement the ports, domain/memstore in memory, and
 // repo/storetest is the contract all keep.
 //
 // Every email a change causes passes through the mail policy: the use cases

@@ -71,7 +71,7 @@ type phrases struct {
 
 	NewLink string
 
-	// Playing by replying to an email (see domain.PlayByReply). "resign"
+	// Playing by replying to an email (see games.Service.PlayByReply). "resign"
 	// stays English in every language: it is the word the server reads.
 	ReplyHow         string // .Example (a legal turn): how to answer by email
 	ReplyAccepted    string // .Turn: the turn a reply played

@@ -28,7 +28,7 @@ type tournamentPhrases struct {
 	NextRoundStarts                                                          string // .Round, .Start: to the organiser
 	ResultLine                                                               string // .Pair (names), .Score
 
-	// Actions say a logged action (domain.Action*): .Name, .Player.
+	// Actions say a logged action (tournaments.Action*): .Name, .Player.
 	Actions      map[string]string
 	Withdrew     string // .Name, .Player: to the organiser, a player withdrew himself
 	Reason       string // .Reason, as the organiser wrote it

@@ -1,5 +1,6 @@
-// Package storetest is the contract of Store: what every store (SQLite
-// now, PostgreSQL next, the in-memory one of the use-case tests) must do.
+// Package storetest is the contract of the stores (repo/port.Store): what
+// every store (repo/sqlite, repo/postgres, and domain/memstore, the
+// in-memory one of the use-case tests) must do.
 // A store's tests call Run with a constructor of empty stores.
 package storetest
 
