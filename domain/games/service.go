@@ -185,7 +185,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 		if created, err = CreateGame(spec, s.newID("g"), creatorID, now, s.random(), away); err != nil {
 			return err
 		}
-		if err := FillLocales(ctx, tx, &created.Game); err != nil {
+		if err := fillLocales(ctx, tx, &created.Game); err != nil {
 			return err
 		}
 		if err := tx.InsertGame(ctx, &created, domain.Cause{By: creator}, now); err != nil {
@@ -209,8 +209,8 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 	return done, nil
 }
 
-// FillLocales gives seats without a chosen locale their account's language.
-func FillLocales(ctx context.Context, tx *Tx, g *Game) error {
+// fillLocales gives seats without a chosen locale their account's language.
+func fillLocales(ctx context.Context, tx *Tx, g *Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.Locale == "" {

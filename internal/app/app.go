@@ -72,12 +72,13 @@ func New(cfg Config) *Services {
 	}
 	now := func() time.Time { return clock().UTC().Truncate(time.Millisecond) }
 	mail := domain.NewMailPolicy(cfg.MailLimits)
+	gs := games.NewService(games.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
+		Mail: mail, Replies: cfg.Replies})
 	return &Services{
-		Now: now,
-		Games: games.NewService(games.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
-			Mail: mail, Replies: cfg.Replies}),
+		Now:   now,
+		Games: gs,
 		Tournaments: tournaments.NewService(tournaments.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
-			Mail: mail, Log: cfg.TournamentLog}),
+			Games: gs, Mail: mail, Log: cfg.TournamentLog}),
 		Accounts: accounts.NewService(accounts.Config{Store: cfg.Store, Now: now, Mail: mail}),
 		Push:     hooks.NewPush(hooks.PushConfig{Store: cfg.Store, Now: now, EndpointCheck: cfg.PushEndpointCheck}),
 		Webhooks: hooks.NewWebhooks(cfg.Store, now, cfg.WebhookURLCheck),

@@ -210,7 +210,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 func testSeatChangesHands(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
-	ng, notices := tournaments.Reseat(g, 1, dgames.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
+	ng, notices := dgames.Reseat(g, 1, dgames.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
 	transact(t, s, func(ctx context.Context, tx *unit) error {
 		return tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
