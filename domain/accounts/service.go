@@ -21,7 +21,7 @@ import (
 // Store is the persistence port of the accounts' use cases.
 type Store interface {
 	domain.Store
-	domain.MailChoices
+	MailChoices
 	SessionReader
 	PersonalTokenReader
 }

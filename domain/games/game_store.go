@@ -61,15 +61,6 @@ type StoreTx interface {
 	UpdateGame(ctx context.Context, before *Game, c *GameChange, mail []domain.Mail, now time.Time) error
 }
 
-// GameStore is the persistence port of the games' use cases.
-type GameStore interface {
-	GameReader
-	GamesReader
-	AccountReader
-	ScheduleReader
-	domain.MailChoices
-}
-
 // GameChange is what a change to a game produced: the game as it now is,
 // the turns it played, the notices it causes, who caused it and, for an
 // idempotent request, the response to store.
@@ -257,10 +248,16 @@ func (s *Service) updateGame(ctx context.Context, u GameUpdate) (domain.Response
 	return UpdateGame(ctx, s.store, s.mail, u)
 }
 
-// Store is the persistence port of the games' use cases.
+// Store is the persistence port of the games' use cases: the kernel's
+// units of work, and what they read outside one.
 type Store interface {
 	domain.Store
-	GameStore
+	GameReader
+	GamesReader
+	AccountReader
+	ScheduleReader
+	// GameMail lists how the emails a game caused fared, oldest first.
+	GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error)
 }
 
 // Tx is a unit of work as the games' use cases see it: the kernel's (every

@@ -129,7 +129,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			return err
 		}
 		// What the schedule does is the organiser's doing (see Requester).
-		ctx := domain.OnBehalfOf(ctx, t.OrganizerID)
+		ctx := onBehalfOf(ctx, t.OrganizerID)
 		version := t.Version
 		if !t.PausedAt.IsZero() {
 			return tx.RescheduleTournament(ctx, &t) // nothing moves until it resumes
@@ -303,4 +303,13 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx *Tx, t *Tournament, no
 		}
 	}
 	return true, nil
+}
+
+// onBehalfOf is ctx with the organiser of a tournament as the deferred
+// requester of what the scheduler does to it, unless ctx is a request's.
+func onBehalfOf(ctx context.Context, organizerID int64) context.Context {
+	if _, ok := domain.RequesterOf(ctx); ok {
+		return ctx
+	}
+	return domain.WithRequester(ctx, domain.Requester{Caller: fmt.Sprint("user:", organizerID), Deferred: true})
 }

@@ -17,12 +17,6 @@ import (
 // Each is one unit of work, guarded by the tournament's version; the games
 // an action touches are changed in the same unit of work.
 
-// EventTournament tells a player that his tournament changed in a way he
-// must know (he was replaced, a deadline moved, the event paused or
-// resumed, a result was overridden). Data.Tournament names the event,
-// Data.Line says what happened, as the tournament's log does.
-const EventTournament domain.EventKind = "tournament_update"
-
 // TournamentListing is a tournament as an account's list shows it, with
 // how the account relates to it.
 type TournamentListing struct {
@@ -379,7 +373,7 @@ func derefString(s *string) string {
 // had signed up himself.
 func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old games.Player, agreed bool, now time.Time) error {
 	last := t.Log[len(t.Log)-1]
-	ev := domain.Event{Kind: EventTournament, Email: old.Email, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}}
+	ev := domain.Event{Kind: domain.EventTournamentUpdate, Email: old.Email, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}}
 	if err := tx.AddEvents(ctx, []domain.Event{ev}, now); err != nil {
 		return err
 	}
@@ -510,7 +504,7 @@ func (s *Service) tellPlayers(ctx context.Context, tx *Tx, t *Tournament, emails
 	last := t.Log[len(t.Log)-1]
 	var evs []domain.Event
 	for _, e := range emails {
-		evs = append(evs, domain.Event{Kind: EventTournament, Email: e, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}})
+		evs = append(evs, domain.Event{Kind: domain.EventTournamentUpdate, Email: e, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}})
 	}
 	if err := tx.AddEvents(ctx, evs, now); err != nil {
 		return err

@@ -17,7 +17,6 @@ import (
 	"github.com/lesspost/lesspost/domain"
 	dgames "github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
-	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/notify/webpush"
 )
@@ -245,7 +244,7 @@ func TestWorkerRendersAtSendTime(t *testing.T) {
 // fan-out triggers) are the kinds that have a message.
 func TestPushedKindsAreQueued(t *testing.T) {
 	kinds := []domain.EventKind{domain.EventTurnPlayed, domain.EventYourTurn, domain.EventGameOver, domain.EventInvitation,
-		domain.EventRoundStart, domain.EventDeadlineNear, tournaments.EventTournament}
+		domain.EventRoundStart, domain.EventDeadlineNear, domain.EventTournamentUpdate}
 	for _, k := range kinds {
 		if webpush.Pushed(k) != slices.Contains(hooks.PushEventKinds, k) {
 			t.Errorf("%s: pushed %v, queued %v", k, webpush.Pushed(k), slices.Contains(hooks.PushEventKinds, k))
