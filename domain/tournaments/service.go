@@ -58,7 +58,8 @@ type Service struct {
 // seeds.
 type Config struct {
 	// Store's units of work must keep tournaments too (TournamentTx).
-	Store  Store
+	Store Store
+	// Now is the clock; nil means domain.Now.
 	Now    func() time.Time
 	NewID  func(prefix string) string
 	Random func() uint64
@@ -87,9 +88,12 @@ func NewService(cfg Config) *Service {
 	if s.random == nil {
 		s.random = domain.RandomUint64
 	}
+	if s.now == nil {
+		s.now = domain.Now
+	}
 	s.games = cfg.Games
 	if s.games == nil {
-		s.games = games.NewService(games.Config{Store: cfg.Store, Now: cfg.Now, NewID: s.newID, Random: s.random, Mail: s.mail})
+		s.games = games.NewService(games.Config{Store: cfg.Store, Now: s.now, NewID: s.newID, Random: s.random, Mail: s.mail})
 	}
 	return s
 }

@@ -27,8 +27,8 @@ type Store interface {
 type Config struct {
 	Store Store
 	// Now is the clock; nil means time.Now. The services read it in UTC
-	// and to the millisecond, which is what the stores keep and the API
-	// answers.
+	// and to the millisecond (as domain.Now does), which is what the
+	// stores keep and the API answers.
 	Now func() time.Time
 	// NewID and Random make identifiers and board seeds; nil means
 	// domain.NewID and a draw from crypto/rand. Tests may fix them.
@@ -66,11 +66,10 @@ type Services struct {
 
 // New builds the services.
 func New(cfg Config) *Services {
-	clock := cfg.Now
-	if clock == nil {
-		clock = time.Now
+	now := domain.Now
+	if clock := cfg.Now; clock != nil {
+		now = func() time.Time { return clock().UTC().Truncate(time.Millisecond) }
 	}
-	now := func() time.Time { return clock().UTC().Truncate(time.Millisecond) }
 	mail := domain.NewMailPolicy(cfg.MailLimits)
 	gs := games.NewService(games.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
 		Mail: mail, Replies: cfg.Replies})
@@ -81,6 +80,6 @@ func New(cfg Config) *Services {
 			Games: gs, Mail: mail, Log: cfg.TournamentLog}),
 		Accounts: accounts.NewService(accounts.Config{Store: cfg.Store, Now: now, Mail: mail}),
 		Push:     hooks.NewPush(hooks.PushConfig{Store: cfg.Store, Now: now, EndpointCheck: cfg.PushEndpointCheck}),
-		Webhooks: hooks.NewWebhooks(cfg.Store, now, cfg.WebhookURLCheck),
+		Webhooks: hooks.NewWebhooks(hooks.WebhookConfig{Store: cfg.Store, Now: now, URLCheck: cfg.WebhookURLCheck}),
 	}
 }
