@@ -95,16 +95,16 @@ type Queued struct {
 }
 
 var (
-	_ domain.Store             = (*Store)(nil)
-	_ domain.StoreTx           = (*tx)(nil)
-	_ games.Store              = (*Store)(nil)
-	_ games.StoreTx            = (*tx)(nil)
-	_ tournaments.Store        = (*Store)(nil)
-	_ tournaments.TournamentTx = (*tx)(nil)
-	_ accounts.Store           = (*Store)(nil)
-	_ accounts.StoreTx         = (*tx)(nil)
-	_ hooks.Store              = (*Store)(nil)
-	_ hooks.PushTx             = (*tx)(nil)
+	_ domain.Store        = (*Store)(nil)
+	_ domain.StoreTx      = (*tx)(nil)
+	_ games.Store         = (*Store)(nil)
+	_ games.StoreTx       = (*tx)(nil)
+	_ tournaments.Store   = (*Store)(nil)
+	_ tournaments.StoreTx = (*tx)(nil)
+	_ accounts.Store      = (*Store)(nil)
+	_ accounts.StoreTx    = (*tx)(nil)
+	_ hooks.Store         = (*Store)(nil)
+	_ hooks.PushTx        = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.

@@ -25,8 +25,8 @@ import (
 // kernel's, the tournaments themselves, and their games at once.
 type Store interface {
 	games.Store
-	TournamentReader
-	TournamentLister
+	Reader
+	Lister
 	// TournamentGamesStamp sums up the games of a tournament, so that a
 	// reader can tell whether any changed without reading them.
 	TournamentGamesStamp(ctx context.Context, tournamentID string) (GamesStamp, error)
@@ -37,7 +37,7 @@ type Store interface {
 // and the games' use cases inside it.
 type Tx struct {
 	*domain.Tx
-	TournamentTx
+	StoreTx
 	Games *games.InTx
 }
 
@@ -57,7 +57,7 @@ type Service struct {
 // as in games.Config: the clock, and what makes the tournaments' ids and
 // seeds.
 type Config struct {
-	// Store's units of work must keep tournaments too (TournamentTx).
+	// Store's units of work must keep tournaments too (StoreTx).
 	Store Store
 	// Now is the clock; nil means domain.Now.
 	Now    func() time.Time
@@ -71,14 +71,14 @@ type Config struct {
 	// same as Games'); nil means the default one.
 	Mail *domain.MailPolicy
 	// Log is the most entries a tournament's log keeps, the oldest dropped
-	// first (Tournament.TrimLog); 0 means DefaultTournamentLog.
+	// first (Tournament.TrimLog); 0 means DefaultLog.
 	Log int
 }
 
 // NewService builds the use cases of tournaments on a store.
 func NewService(cfg Config) *Service {
 	s := &Service{store: cfg.Store, mail: cfg.Mail, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		tournamentLog: cmp.Or(cfg.Log, DefaultTournamentLog)}
+		tournamentLog: cmp.Or(cfg.Log, DefaultLog)}
 	if s.mail == nil {
 		s.mail = domain.NewMailPolicy(domain.MailLimits{})
 	}
@@ -101,7 +101,7 @@ func NewService(cfg Config) *Service {
 // transact runs fn as one unit of work of the store, under the mail policy.
 func (s *Service) transact(ctx context.Context, fn func(*Tx) error) error {
 	return s.store.Transact(ctx, func(st domain.StoreTx) error {
-		tt, ok := st.(TournamentTx)
+		tt, ok := st.(StoreTx)
 		if !ok {
 			return fmt.Errorf("the store's unit of work (%T) keeps no tournaments", st)
 		}
@@ -110,6 +110,6 @@ func (s *Service) transact(ctx context.Context, fn func(*Tx) error) error {
 		if err != nil {
 			return err
 		}
-		return fn(&Tx{Tx: kt, TournamentTx: tt, Games: gs})
+		return fn(&Tx{Tx: kt, StoreTx: tt, Games: gs})
 	})
 }

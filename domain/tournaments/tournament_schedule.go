@@ -13,8 +13,8 @@ import (
 // The use cases of time for tournaments, and what organisers do: the
 // scheduler's tick, creating a tournament, changing one.
 
-// TournamentReader finds the tournaments that are due, and reads them.
-type TournamentReader interface {
+// Reader finds the tournaments that are due, and reads them.
+type Reader interface {
 	// DueTournaments lists up to limit tournaments whose schedule needs
 	// attention at now.
 	DueTournaments(ctx context.Context, now time.Time, limit int) ([]string, error)
@@ -22,8 +22,8 @@ type TournamentReader interface {
 	Tournament(ctx context.Context, id string) (Tournament, error)
 }
 
-// TournamentTx is what a unit of work may do to tournaments.
-type TournamentTx interface {
+// StoreTx is what a unit of work may do to tournaments.
+type StoreTx interface {
 	Tournament(ctx context.Context, id string) (Tournament, error)
 	// InsertTournament stores a new tournament.
 	InsertTournament(ctx context.Context, t *Tournament) error

@@ -49,8 +49,8 @@ type TournamentPage struct {
 	Next        string // the cursor of the next page; "" on the last
 }
 
-// TournamentLister reads tournaments by account.
-type TournamentLister interface {
+// Lister reads tournaments by account.
+type Lister interface {
 	// AccountTournaments lists a page of one category of an account's
 	// tournaments: those userID organises, those email plays in, or the
 	// public registrations open at now that email is not entered in;

@@ -42,7 +42,7 @@ type Config struct {
 	// mean games.DefaultReplyLimits.
 	Replies games.ReplyLimits
 	// TournamentLog is the most entries a tournament's log keeps; 0 means
-	// tournaments.DefaultTournamentLog.
+	// tournaments.DefaultLog.
 	TournamentLog int
 	// PushEndpointCheck vets a push subscription's endpoint (see
 	// hooks.PushConfig); nil allows every one.

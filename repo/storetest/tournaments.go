@@ -26,7 +26,7 @@ func newTournament(t *testing.T, s Store, id string) tournaments.Tournament {
 	if err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &tour) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
 	return tour
 }
 
@@ -54,13 +54,13 @@ func testTournaments(t *testing.T, s Store) {
 
 	renamed := got
 	renamed.Name, renamed.Version = "Cup II", got.Version+1
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error {
 		return tx.SaveTournament(ctx, &renamed, got.Version)
 	})
 	stale := got
 	stale.Name, stale.Version = "Cup III", got.Version+1
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		return st.(tournaments.TournamentTx).SaveTournament(ctx, &stale, got.Version)
+		return st.(tournaments.StoreTx).SaveTournament(ctx, &stale, got.Version)
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("saving from a version that is gone: %v, want ErrStale", err)
@@ -84,7 +84,7 @@ func testAccountTournaments(t *testing.T, s Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &open) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error { return tx.InsertTournament(ctx, &open) })
 	// list gives the ids of each category, as "organising:t_1 playing:t_2".
 	list := func(u domain.User, email string, now time.Time) string {
 		t.Helper()
@@ -124,14 +124,14 @@ func testAccountTournaments(t *testing.T, s Store) {
 	if err := open.CloseRegistration(T0); err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error {
 		return tx.SaveTournament(ctx, &open, version-1)
 	})
 	version = closed.Version
 	if err := closed.UpdateEntrant(1, tournaments.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error {
 		return tx.SaveTournament(ctx, &closed, version)
 	})
 	for _, c := range []struct {
@@ -166,7 +166,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &tour) })
+		transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
 		want = append([]string{id}, want...)
 	}
 	for _, c := range []struct {
@@ -300,7 +300,7 @@ func testGamesInBulk(t *testing.T, s Store) {
 
 // transactTournament runs fn as one unit of work on the store's tournament
 // writes, which every store's unit of work has.
-func transactTournament(t *testing.T, s Store, fn func(ctx context.Context, tx tournaments.TournamentTx) error) {
+func transactTournament(t *testing.T, s Store, fn func(ctx context.Context, tx tournaments.StoreTx) error) {
 	t.Helper()
-	transact(t, s, func(ctx context.Context, tx *unit) error { return fn(ctx, tx.StoreTx.(tournaments.TournamentTx)) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return fn(ctx, tx.tournamentTx) })
 }
