@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -20,7 +20,7 @@ func newTournament(t *testing.T, s Store, id string) tournaments.Tournament {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
 	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players: []dgames.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, id, org.ID, T0, 7)
 	if err != nil {
@@ -117,7 +117,7 @@ func testAccountTournaments(t *testing.T, s Store) {
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
-	if _, err := open.Join(tournaments.Entrant{Player: dgames.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
+	if _, err := open.Join(tournaments.Entrant{Player: games.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
 		t.Fatal(err)
 	}
 	version := open.Version
@@ -157,7 +157,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 	org := ensureUser(t, s, "org@example.org")
 	var want []string
 	for i := range 7 {
-		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []dgames.Player{
+		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []games.Player{
 			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 			Starts: []time.Time{T0.Add(24 * time.Hour)}, RoundLength: 24 * time.Hour}
 		id := fmt.Sprintf("t_page%d", i)
@@ -210,9 +210,9 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 func testSeatChangesHands(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
-	ng, notices := dgames.Reseat(g, 1, dgames.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
+	ng, notices := games.Reseat(g, 1, games.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
 	transact(t, s, func(ctx context.Context, tx *unit) error {
-		return tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
 	got, err := s.Game(ctx, g.ID)
 	if err != nil {
@@ -249,23 +249,23 @@ func testGamesInBulk(t *testing.T, s Store) {
 	if st := stamp(); st != (tournaments.GamesStamp{}) {
 		t.Errorf("the stamp of no games: %+v", st)
 	}
-	var games []dgames.Game
+	var made []games.Game
 	for i, id := range []string{"g_bulk1", "g_bulk2", "g_bulk3"} {
-		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", dgames.TimeControl{}, T0)
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", games.TimeControl{}, T0)
 		if i < 2 {
-			c.Game.Tournament = &dgames.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
+			c.Game.Tournament = &games.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
 		}
 		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
-		games = append(games, c.Game)
+		made = append(made, c.Game)
 	}
 	before := stamp()
-	if before.Count != 2 || before.Versions != int64(games[0].Version+games[1].Version) || !before.Updated.Equal(T0) {
+	if before.Count != 2 || before.Versions != int64(made[0].Version+made[1].Version) || !before.Updated.Equal(T0) {
 		t.Errorf("the stamp of two games: %+v", before)
 	}
-	played := play(t, s, games[1], T0.Add(time.Minute))
-	play(t, s, games[2], T0.Add(2*time.Minute)) // of no tournament
+	played := play(t, s, made[1], T0.Add(time.Minute))
+	play(t, s, made[2], T0.Add(2*time.Minute)) // of no tournament
 	after := stamp()
 	if after.Count != 2 || after.Versions <= before.Versions || !after.Updated.Equal(T0.Add(time.Minute)) {
 		t.Errorf("the stamp after a turn: %+v, before %+v", after, before)
