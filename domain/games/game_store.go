@@ -274,9 +274,9 @@ type Tx struct {
 }
 
 // NewTx is st as the games' unit of work, under the policy p (nil: the
-// default policy). The use cases get theirs from Service; the other
-// aggregates, whose units of work change games too, and the store
-// contract tests use this.
+// default policy). The use cases get theirs from Service, and the other
+// aggregates, whose units of work change games too, theirs from
+// Service.In; tools and the store contract tests use this.
 func NewTx(st domain.StoreTx, p *domain.MailPolicy) (*Tx, error) {
 	gt, ok := st.(StoreTx)
 	if !ok {

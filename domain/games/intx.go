@@ -18,7 +18,8 @@ import (
 // builds a change itself.
 //
 // Every change it makes is Scheduled (see domain.Cause): it happens however
-// its mail fares.
+// its mail fares. by, where a method takes it, is the address of who caused
+// the change (the organiser), whose own mail counts against nobody's budget.
 type InTx struct {
 	tx    *Tx
 	newID func(prefix string) string
@@ -51,9 +52,9 @@ func (in *InTx) Turns(ctx context.Context, id string) ([]StoredTurn, error) {
 type Consent func(email string) (agreed, engaged bool, err error)
 
 // Create builds a game from spec for the account creatorID on the board
-// seed and stores it with its invitations, which consent marks, as cause's
+// seed and stores it with its invitations, which consent marks, as by's
 // doing.
-func (in *InTx) Create(ctx context.Context, spec NewGameSpec, creatorID int64, seed uint64, cause domain.Cause, consent Consent, now time.Time) (Game, error) {
+func (in *InTx) Create(ctx context.Context, spec NewGameSpec, creatorID int64, seed uint64, by string, consent Consent, now time.Time) (Game, error) {
 	away, err := in.tx.PlayersAway(ctx, spec.Players, now)
 	if err != nil {
 		return Game{}, err
@@ -71,7 +72,7 @@ func (in *InTx) Create(ctx context.Context, spec NewGameSpec, creatorID int64, s
 			return Game{}, err
 		}
 	}
-	if err := in.tx.InsertGame(ctx, &created, cause, now); err != nil {
+	if err := in.tx.InsertGame(ctx, &created, domain.Cause{By: by, Scheduled: true}, now); err != nil {
 		return Game{}, err
 	}
 	return created.Game, nil
@@ -130,21 +131,24 @@ func (in *InTx) ExtendTurn(ctx context.Context, g Game, by time.Duration, now ti
 }
 
 // Reseat puts player p in the seat of g where the address old sits (see
-// Reseat), as cause's doing.
-func (in *InTx) Reseat(ctx context.Context, g Game, old string, p Player, cause domain.Cause, now time.Time) error {
+// Reseat), as by's doing.
+func (in *InTx) Reseat(ctx context.Context, g Game, old string, p Player, by string, now time.Time) error {
 	i := slices.IndexFunc(g.Seats, func(s Seat) bool { return s.Email == old })
 	if i < 0 {
 		return fmt.Errorf("game %s has no seat of %s", g.ID, old)
 	}
 	ng, notices := Reseat(g, i, p, now)
-	cause.Scheduled = true
-	return in.tx.UpdateGame(ctx, &g, &GameChange{Game: ng, Notices: notices, Cause: cause}, now)
+	return in.write(ctx, &g, GameChange{Game: ng, Notices: notices}, by, now)
 }
 
-// update writes c, a scheduled change to before that nobody in particular
-// caused.
+// update writes c, a change to before that nobody in particular caused.
 func (in *InTx) update(ctx context.Context, before *Game, c GameChange, now time.Time) error {
-	c.Cause = domain.Cause{Scheduled: true}
+	return in.write(ctx, before, c, "", now)
+}
+
+// write writes c, a scheduled change to before that by caused.
+func (in *InTx) write(ctx context.Context, before *Game, c GameChange, by string, now time.Time) error {
+	c.Cause = domain.Cause{By: by, Scheduled: true}
 	return in.tx.UpdateGame(ctx, before, &c, now)
 }
 

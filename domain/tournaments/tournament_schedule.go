@@ -247,14 +247,14 @@ func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r
 	}
 	// The round's mail is the organiser's doing: it counts against each
 	// entrant's budget but his own, and what is over budget is left out.
-	by, _, err := tournamentCause(ctx, tx, t)
+	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
 	if err != nil {
 		return err
 	}
 	for _, i := range toPlay {
 		spec := t.GameSpec(r, i)
 		spec.Tournament = &games.TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
-		g, err := tx.Games.Create(ctx, spec, t.OrganizerID, r.Seed, by, func(email string) (bool, bool, error) {
+		g, err := tx.Games.Create(ctx, spec, t.OrganizerID, r.Seed, organizer, func(email string) (bool, bool, error) {
 			return consent(ctx, tx, t, email)
 		}, now)
 		if err != nil {

@@ -348,7 +348,7 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 			return err
 		}
 		for _, g := range his {
-			if err := tx.Games.Reseat(ctx, g, old.Email, updated, domain.Cause{By: organizer}, now); err != nil {
+			if err := tx.Games.Reseat(ctx, g, old.Email, updated, organizer, now); err != nil {
 				return err
 			}
 		}
