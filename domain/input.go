@@ -19,9 +19,8 @@ import (
 // Limits on text a user supplies, in characters. openapi.yaml gives the
 // same maxLength (TestLimitsMatchContract in api checks).
 const (
-	MaxNameLength           = 64
-	MaxTournamentNameLength = 100
-	MaxEmailLength          = 254
+	MaxNameLength  = 64
+	MaxEmailLength = 254
 )
 
 // Locales are the languages lesspost speaks: English and the languages the
@@ -87,12 +86,6 @@ const maxLocalPart = 64
 // or a line), not only spaces. It returns the name trimmed.
 func CheckName(s string) (string, error) {
 	return CheckText(s, MaxNameLength, "name")
-}
-
-// CheckTournamentName checks a tournament's name like a person's, with room
-// for MaxTournamentNameLength characters.
-func CheckTournamentName(s string) (string, error) {
-	return CheckText(s, MaxTournamentNameLength, "tournament name")
 }
 
 // CheckText checks a one-line text of 1 to max characters; what names it in

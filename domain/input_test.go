@@ -223,7 +223,6 @@ func TestNameLimitsInMessages(t *testing.T) {
 		what  string
 	}{
 		{domain.CheckName, domain.MaxNameLength, "a name"},
-		{domain.CheckTournamentName, domain.MaxTournamentNameLength, "a tournament name"},
 	}
 	for _, tt := range tests {
 		if got, err := tt.check(strings.Repeat("x", tt.max)); err != nil || len(got) != tt.max {

@@ -171,10 +171,10 @@ func (t *Tournament) logf(by TournamentActor, now time.Time, action, reason stri
 	t.UpdatedAt = now
 }
 
-// DefaultTournamentLog is how many entries a tournament's log keeps by
+// DefaultLog is how many entries a tournament's log keeps by
 // default (see TrimLog): more than a 64-player event's sign-up and a
 // season of the organiser's actions, about 50 kB.
-const DefaultTournamentLog = 200
+const DefaultLog = 200
 
 // numberLog numbers the entries of a log stored before entries were
 // numbered by their place, as they were known then.

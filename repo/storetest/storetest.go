@@ -88,9 +88,12 @@ const (
 type unit struct {
 	*games.Tx
 	accounts.StoreTx
-	tournaments.TournamentTx
+	tournamentTx
 	hooks.PushTx
 }
+
+// tournamentTx is the tournaments' StoreTx, named apart from the accounts'.
+type tournamentTx = tournaments.StoreTx
 
 // newUnit is st as a unit.
 func newUnit(st domain.StoreTx) *unit {
@@ -98,7 +101,7 @@ func newUnit(st domain.StoreTx) *unit {
 	if err != nil {
 		panic(err)
 	}
-	return &unit{Tx: gt, StoreTx: st.(accounts.StoreTx), TournamentTx: st.(tournaments.TournamentTx), PushTx: st.(hooks.PushTx)}
+	return &unit{Tx: gt, StoreTx: st.(accounts.StoreTx), tournamentTx: st.(tournaments.StoreTx), PushTx: st.(hooks.PushTx)}
 }
 
 // AddLoginToken stores a login token and queues its mail, as the accounts'
