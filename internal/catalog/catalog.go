@@ -6,7 +6,8 @@
 //
 // The files are go-i18n v2 message files in TOML (comments carry each
 // language's house style, which JSON could not). A key is "area.name": web.*
-// the play and sign-in pages' script, page.*, signup.* and choice.* the
+// the play and sign-in pages' script (and, in English, their text before it
+// runs, which the server writes into the pages), page.*, signup.* and choice.* the
 // server-rendered pages, mail.* the emails, push.* the push notifications,
 // goal.* the goal sentences, log.* the tournament log. A value is a string,
 // or an inline table of CLDR plural forms (zero, one, two, few, many, other)
