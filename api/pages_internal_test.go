@@ -114,3 +114,19 @@ func TestPageWordsFromTheCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// A page message's named arguments are filled wherever the language puts
+// them; one the code does not give stays visible rather than vanishing.
+func TestFillNamedArguments(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{fill("{{.player}} wins by {{.margin}}", "player", "Ann", "margin", 3), "Ann wins by 3"},
+		{fill("mit {{.margin}} gewinnt {{ .player }}", "player", "Ann", "margin", -2), "mit -2 gewinnt Ann"},
+		{fill("Round {{.n}} of {{.of}}", "n", 2), "Round 2 of {{.of}}"},
+		{countForms{One: "{{.n}} round", Other: "{{.n}} rounds"}.format("en", 1), "1 round"},
+		{countForms{One: "{{.n}} joueur", Other: "{{.n}} joueurs"}.format("fr", 0), "0 joueur"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

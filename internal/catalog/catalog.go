@@ -11,14 +11,14 @@
 // server-rendered pages, mail.* the emails, push.* the push notifications,
 // goal.* the goal sentences, log.* the tournament log. A value is a string,
 // or an inline table of CLDR plural forms (zero, one, two, few, many, other)
-// chosen by a count. Arguments are Go templates, {{.name}}; the older
-// messages of the server-rendered pages take fmt verbs (%s, %d) in order,
-// and the log's lines {name}, and the mails' messages are text/templates
-// that may call plural. A translation keeps the arguments English has.
+// chosen by a count. Arguments are named, {{.name}}, in every message, so a
+// translator meets one style and may put them in any order (the tests
+// refuse fmt verbs and {name}); the mails' messages are text/templates that
+// may also call plural. A translation keeps the arguments English has.
 //
 // English is the source and the fallback: a key a language lacks is shown in
 // English. The shipped languages are held complete by this package's tests
-// (every key of en.toml, the same arguments and verbs, the plural forms the
+// (every key of en.toml, the same arguments, the plural forms the
 // language's CLDR rules need: French, Italian and Spanish need "many", for a
 // million and more).
 //
