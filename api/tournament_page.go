@@ -12,7 +12,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -257,7 +256,7 @@ func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr 
 		}
 		v.Rounds = append(v.Rounds, pr)
 	}
-	for _, l := range domain.Locales {
+	for _, l := range languages {
 		p := pageLanguages[l]
 		v.Languages = append(v.Languages, languageLink{Name: p.LangName, Lang: l, URL: base + "?lang=" + l, Current: p == tr})
 	}

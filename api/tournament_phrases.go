@@ -100,13 +100,13 @@ type pagePhrases struct {
 
 // pageLanguages are the page's words in each language, the catalogue's
 // page.* messages.
-var pageLanguages = catalog.Tables[pagePhrases](catalog.Shipped(), domain.Locales, "page.")
+var pageLanguages = catalog.Tables[pagePhrases](catalog.Shipped(), languages, "page.")
 
-// pageLanguageMatcher picks among domain.Locales, English first (the
+// pageLanguageMatcher picks among languages, English first (the
 // fallback).
 var pageLanguageMatcher = func() language.Matcher {
-	tags := make([]language.Tag, len(domain.Locales))
-	for i, l := range domain.Locales {
+	tags := make([]language.Tag, len(languages))
+	for i, l := range languages {
 		tags[i] = language.Make(l)
 	}
 	return language.NewMatcher(tags)
@@ -122,7 +122,7 @@ func pageLanguage(r *http.Request) *pagePhrases {
 // reader's language), else the best of the browser's Accept-Language, else
 // English.
 func pageLocale(r *http.Request) string {
-	if l := r.URL.Query().Get("lang"); slices.Contains(domain.Locales, l) {
+	if l := r.URL.Query().Get("lang"); slices.Contains(languages, l) {
 		return l
 	}
 	tags, _, err := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
@@ -133,5 +133,5 @@ func pageLocale(r *http.Request) string {
 	if conf == language.No {
 		return domain.DefaultLocale
 	}
-	return domain.Locales[i]
+	return languages[i]
 }

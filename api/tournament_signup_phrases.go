@@ -1,7 +1,6 @@
 package api
 
 import (
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
 
@@ -45,4 +44,4 @@ type signupPhrases struct {
 
 // signupLanguages are the sign-up's and log's words in each language, the
 // catalogue's signup.* messages.
-var signupLanguages = catalog.Tables[signupPhrases](catalog.Shipped(), domain.Locales, "signup.")
+var signupLanguages = catalog.Tables[signupPhrases](catalog.Shipped(), languages, "signup.")

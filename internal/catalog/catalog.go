@@ -30,12 +30,13 @@
 // writes out/translate.pt.toml, every message pt lacks with its English
 // text; translate the values, keep the keys and the arguments, give each
 // plural message the forms the language needs (the test names any missing),
-// and put the messages into locales/pt.toml (either TOML style loads). The
-// play page's script gets the language from the server at once; the mails
-// and pages speak it once its tag is in domain.Locales, the languages an
-// account may choose (api's TestLocalesAreTheCatalogues fails until the two
-// agree). testdata/pt.toml is a sample of three keys: the test that loads it
-// shows everything else falling back to English.
+// and put the messages into locales/pt.toml (either TOML style loads).
+// Nothing else changes: the languages the server speaks are the files'
+// (Languages), so the play page's script, the mails, the pages, the push
+// payloads and the API contract's Locale (the languages an account may
+// choose) all take the new one. testdata/pt.toml is a sample of a few keys:
+// the tests that load it (here, in api and in notify) show it chosen and
+// everything it lacks falling back to English.
 package catalog
 
 import (
