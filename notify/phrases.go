@@ -126,9 +126,13 @@ type phrases struct {
 	WebhookEnable          string // .ID (the endpoint's)
 }
 
+// languages are the languages lesspost speaks: the catalogue's, one
+// locale file each.
+var languages = catalog.Shipped().Languages()
+
 // mailPhrases holds the phrases of every locale lesspost speaks: the
 // catalogue's mail.* messages.
-var mailPhrases = catalog.Tables[phrases](catalog.Shipped(), domain.Locales, "mail.")
+var mailPhrases = catalog.Tables[phrases](catalog.Shipped(), languages, "mail.")
 
 // phrasesFor returns a locale's phrases, or English.
 func phrasesFor(locale string) *phrases {

@@ -61,7 +61,7 @@ type tournamentPhrases struct {
 
 // tournamentCatalog holds the tournament phrases of every locale: the
 // catalogue's mail.tournament.* messages.
-var tournamentCatalog = catalog.Tables[tournamentPhrases](catalog.Shipped(), domain.Locales, "mail.tournament.")
+var tournamentCatalog = catalog.Tables[tournamentPhrases](catalog.Shipped(), languages, "mail.tournament.")
 
 // tournamentPhrasesFor returns a locale's tournament phrases, or English.
 func tournamentPhrasesFor(locale string) *tournamentPhrases {
