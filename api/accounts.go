@@ -35,7 +35,7 @@ func (s *Server) requestLogin(c echo.Context) error {
 	}
 	locale := req.Locale // "" means the account's language, or the default
 	if locale != "" {
-		if locale, err = domain.CheckLocale(locale); err != nil {
+		if locale, err = checkLocale(locale); err != nil {
 			return err
 		}
 	}
@@ -170,7 +170,7 @@ func (s *Server) updateMe(c echo.Context) error {
 		}
 	}
 	if req.Locale != nil {
-		if u.Locale, err = domain.CheckLocale(*req.Locale); err != nil {
+		if u.Locale, err = checkLocale(*req.Locale); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	tourn "github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -33,7 +33,7 @@ func (s *Server) calendar(c echo.Context) error {
 		return &Problem{Status: http.StatusUnauthorized, Code: domain.CodeLinkReplaced,
 			Detail: "This calendar link was replaced by a newer one: subscribe to the calendar_url of your account."}
 	}
-	games, err := s.app.GamesToMove(ctx, u.Email)
+	toMove, err := s.app.GamesToMove(ctx, u.Email)
 	if err != nil {
 		return err
 	}
@@ -56,8 +56,8 @@ func (s *Server) calendar(c echo.Context) error {
 	line("X-WR-CALNAME:%s", escapeICS("Less: my deadlines"))
 	line("REFRESH-INTERVAL;VALUE=DURATION:PT1H")
 	stamp := icsTime(s.now())
-	for i := range games {
-		g := &games[i]
+	for i := range toMove {
+		g := &toMove[i]
 		d := g.Clock.Deadline
 		var names []string
 		for _, seat := range g.Seats {
@@ -77,7 +77,7 @@ func (s *Server) calendar(c echo.Context) error {
 		line("ACTION:DISPLAY")
 		// Relative to the end, the deadline: relative to the start (the
 		// default) it would ring half an hour earlier than the email.
-		line("TRIGGER;RELATED=END:-PT%dM", int(dgames.LastReminder/time.Minute))
+		line("TRIGGER;RELATED=END:-PT%dM", int(games.LastReminder/time.Minute))
 		line("DESCRIPTION:%s", escapeICS(title+": your turn is due"))
 		line("END:VALARM")
 		line("END:VEVENT")
@@ -127,7 +127,7 @@ func foldICS(s string) string {
 }
 
 // gameTitle is the name of a game's rules for people: "Less", "Les".
-func gameTitle(g *dgames.Game) string {
+func gameTitle(g *games.Game) string {
 	name := g.Rules.Ruleset()
 	return strings.ToUpper(name[:1]) + name[1:]
 }

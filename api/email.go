@@ -110,7 +110,7 @@ func (s *Server) addressLink(c echo.Context, use string, do func(ctx context.Con
 	v := page(p, email, token, done)
 	v.P = p
 	if !done {
-		for _, l := range domain.Locales {
+		for _, l := range languages {
 			v.Languages = append(v.Languages, languageLink{Name: choiceLanguages[l].LangName, Lang: l,
 				URL: choiceURL(c.Request().URL.Path, token, l), Current: l == p.Lang})
 		}

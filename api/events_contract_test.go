@@ -15,8 +15,8 @@ import (
 
 	"github.com/lesspost/lesspost/api/apitest"
 	"github.com/lesspost/lesspost/api/internal/contract"
+	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/hooks"
-	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // A player's stream tells him of the organiser's changes to his tournament
@@ -31,7 +31,7 @@ func TestTournamentUpdateEventConforms(t *testing.T) {
 	live := openStream(t, h.client, h.url, "/v1/me/events", p0, "")
 	h.do("POST", "/v1/tournaments/"+tour.ID+"/pause", organiser, map[string]any{"reason": "holidays"}).want(t, http.StatusOK)
 	e := live.next(t)
-	if e.kind != string(tournaments.EventTournament) || e.data.Tournament != tour.ID || e.data.ResultLine == "" {
+	if e.kind != string(domain.EventTournamentUpdate) || e.data.Tournament != tour.ID || e.data.ResultLine == "" {
 		t.Errorf("after the pause: %s %+v; want tournament_update of %s saying what happened", e.kind, e.data, tour.ID)
 	}
 }
@@ -46,7 +46,7 @@ func TestEveryEventKindHasASchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	kinds := eventKindConstants(t)
-	if len(kinds) < 7 || !slices.Contains(kinds, string(tournaments.EventTournament)) {
+	if len(kinds) < 7 || !slices.Contains(kinds, string(domain.EventTournamentUpdate)) {
 		t.Fatalf("found the event kinds %q in package domain: the search is broken", kinds)
 	}
 	schemas := c.Doc.Components.Schemas

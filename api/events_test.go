@@ -256,7 +256,7 @@ func TestEventStreamAfterRetention(t *testing.T) {
 func TestEventStreamAcrossInstances(t *testing.T) {
 	h := newHarness(t)
 	other, err := (&serverConfig{Config: api.Config{DB: h.db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}).newServer()
+		BaseURL: "http://lesspost.test", Logger: slog.New(slog.DiscardHandler)}, Now: h.clock.Now}).newServer()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,9 @@ type harness struct {
 // and the use cases' (built by newServer as cmd/api builds them).
 type serverConfig struct {
 	api.Config
+	// Now is the use cases' clock, which the API reads too; nil means
+	// time.Now.
+	Now           func() time.Time
 	MailLimits    domain.MailLimits
 	TournamentLog int
 	// WebhookGuard decides which webhook and push URLs may be registered;
@@ -106,7 +109,7 @@ func (h *harness) start() {
 	h.db = db
 	h.loadPushKey()
 	cfg := serverConfig{Config: api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}}
+		BaseURL: "http://lesspost.test", Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}, Now: h.clock.Now}
 	for _, c := range h.configure {
 		c(&cfg)
 	}

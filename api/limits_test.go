@@ -8,6 +8,7 @@ import (
 
 	"github.com/lesspost/lesspost/api/internal/contract"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
 // The limits on text are said once in domain; openapi.yaml must give the
@@ -22,7 +23,7 @@ func TestLimitsMatchContract(t *testing.T) {
 		schema, property string
 		max              int
 	}{
-		{"CreateTournamentRequest", "name", domain.MaxTournamentNameLength},
+		{"CreateTournamentRequest", "name", tournaments.MaxNameLength},
 		{"PlayerRequest", "name", domain.MaxNameLength},
 		{"PlayerRequest", "email", domain.MaxEmailLength},
 		{"UpdateMeRequest", "name", domain.MaxNameLength},
@@ -49,7 +50,7 @@ func TestTournamentNameLimit(t *testing.T) {
 		return h.do("POST", "/v1/tournaments", org, map[string]any{"name": name, "format": "round_robin", "players": entrants(2),
 			"schedule": map[string]any{"starts": []time.Time{h.clock.Now().Add(time.Hour)}, "round_hours": 24}})
 	}
-	longest := strings.Repeat("é", domain.MaxTournamentNameLength)
+	longest := strings.Repeat("é", tournaments.MaxNameLength)
 	var tour struct {
 		Name string `json:"name"`
 	}

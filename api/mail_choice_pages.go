@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
 
@@ -32,7 +31,7 @@ type choicePhrases struct {
 
 // choiceLanguages are those pages' words in each language, the
 // catalogue's choice.* messages.
-var choiceLanguages = catalog.Tables[choicePhrases](catalog.Shipped(), domain.Locales, "choice.")
+var choiceLanguages = catalog.Tables[choicePhrases](catalog.Shipped(), languages, "choice.")
 
 // choicePage is what the page template shows.
 type choicePage struct {

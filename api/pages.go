@@ -89,7 +89,8 @@ func withCatalogue(body []byte, cat *catalog.Catalog) ([]byte, error) {
 }
 
 // loadSite reads every file of fsys once, puts cat's words into the script
-// that holds them, and computes each file's ETag.
+// that holds them and the pages' English words into the pages (see
+// withPageWords), and computes each file's ETag.
 func loadSite(fsys fs.FS, cat *catalog.Catalog) (*site, error) {
 	s := &site{pages: map[string]staticFile{}, assets: map[string]staticFile{}}
 	entries, err := fs.ReadDir(fsys, ".")
@@ -102,8 +103,13 @@ func loadSite(fsys fs.FS, cat *catalog.Catalog) (*site, error) {
 		if err != nil {
 			return nil, err
 		}
-		if name == scriptWords {
+		switch {
+		case name == scriptWords:
 			if body, err = withCatalogue(body, cat); err != nil {
+				return nil, err
+			}
+		case path.Ext(name) == ".html":
+			if body, err = withPageWords(name, body, cat); err != nil {
 				return nil, err
 			}
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -33,7 +32,7 @@ type profilePhrases struct {
 	GameLes                                      string
 }
 
-var profileLanguages = catalog.Tables[profilePhrases](catalog.Shipped(), domain.Locales, "profile.")
+var profileLanguages = catalog.Tables[profilePhrases](catalog.Shipped(), languages, "profile.")
 
 // sayProfile fills a phrase's {{.name}} arguments; the template escapes
 // the result.
@@ -87,7 +86,7 @@ func (s *Server) playerPage(c echo.Context) error {
 	p := profileLanguages[lang]
 	v := buildProfilePage(card, ts, p)
 	v.BrandName = choiceLanguages[lang].Brand
-	for _, l := range domain.Locales {
+	for _, l := range languages {
 		v.LanguageLinks = append(v.LanguageLinks, languageLink{Name: choiceLanguages[l].LangName, Lang: l,
 			URL: playerPath(card.Profile.Handle) + "?" + url.Values{"lang": {l}}.Encode(), Current: l == lang})
 	}

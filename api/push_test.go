@@ -260,7 +260,7 @@ func TestPushSubscriptionCap(t *testing.T) {
 func TestPushDisabled(t *testing.T) {
 	h := newHarness(t, allowPrivate)
 	srv, err := (&serverConfig{Config: api.Config{DB: h.db, Secret: []byte(harnessSecret),
-		BaseURL: "http://lesspost.test", Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}).newServer()
+		BaseURL: "http://lesspost.test", Logger: slog.New(slog.DiscardHandler)}, Now: h.clock.Now}).newServer()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -195,7 +195,7 @@ func (s *Server) rateLimit(rules ...limitRule) echo.MiddlewareFunc {
 					continue
 				}
 				key = r.limiter.name + ":" + key
-				ok, wait, err := s.db.TakeRequest(ctx, key, r.limiter.interval, r.limiter.tolerance, s.cfg.Now())
+				ok, wait, err := s.db.TakeRequest(ctx, key, r.limiter.interval, r.limiter.tolerance, s.now())
 				if err != nil {
 					return fmt.Errorf("rate limit: %w", err)
 				}

@@ -58,7 +58,7 @@ func (s *Server) rulesPage(c echo.Context, game string) error {
 	if game == "les" {
 		v.Brand = choiceLanguages[lang].BrandLes
 	}
-	for _, l := range domain.Locales {
+	for _, l := range languages {
 		v.Languages = append(v.Languages, languageLink{Name: choiceLanguages[l].LangName, Lang: l,
 			URL: rulesPath(game, l), Current: l == lang})
 	}

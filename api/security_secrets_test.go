@@ -17,7 +17,7 @@ import (
 func rekey(t *testing.T, h *harness, secret string, previous ...string) {
 	t.Helper()
 	cfg := serverConfig{Config: api.Config{DB: h.db, Secret: []byte(secret), BaseURL: "http://lesspost.test",
-		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}}
+		Logger: slog.New(slog.DiscardHandler)}, Now: h.clock.Now}
 	for _, p := range previous {
 		cfg.PreviousSecrets = append(cfg.PreviousSecrets, []byte(p))
 	}

@@ -66,7 +66,7 @@ func newHarnessWith(t *testing.T, configure func(*serverConfig)) *harness {
 	h := &harness{t: t, dsn: dsn, db: db, mail: &mailbox{}, clock: &clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}}
 	h.loadPushKey()
 	cfg := serverConfig{Config: api.Config{DB: db, Secret: []byte(harnessSecret), BaseURL: "http://lesspost.test",
-		Now: h.clock.Now, Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}}
+		Logger: slog.New(slog.DiscardHandler), PushKey: h.pushKey.Public}, Now: h.clock.Now}
 	configure(&cfg)
 	srv, err := cfg.newServer()
 	if err != nil {

@@ -32,7 +32,7 @@ type Config struct {
 	// the event streams; the use cases (App) run on it too.
 	DB Store
 	// App are the use cases the routes call, built once (see package app)
-	// on DB, with the clock Now: the workers share them.
+	// on DB: the workers share them, and the API reads their clock.
 	App *app.Services
 	// Secret signs every token and link (HS256), at least 32 bytes. Never log it.
 	Secret []byte
@@ -44,8 +44,6 @@ type Config struct {
 	// ReplyAddress is the base of the reply addresses of game emails (see
 	// Links.WithReplyAddress); "" for none.
 	ReplyAddress string
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 	// MailQueued, if set, is called after a change that queued email has
 	// committed, so the outbox worker can send it at once.
 	MailQueued func()
@@ -143,9 +141,6 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
@@ -155,7 +150,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	if cfg.App == nil {
 		return nil, errors.New("api: no use cases (see package app)")
 	}
-	tokens, err := NewTokens(cfg.Secret, cfg.Now, cfg.PreviousSecrets...)
+	tokens, err := NewTokens(cfg.Secret, cfg.App.Now, cfg.PreviousSecrets...)
 	if err != nil {
 		return nil, fmt.Errorf("api: %w", err)
 	}
@@ -167,8 +162,8 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 	e := echo.New()
 	s := &Server{cfg: cfg, log: log, echo: e, db: cfg.DB, tokens: tokens,
 		links: links, limits: newLimits(cfg.RateLimits),
-		// What the API answers is what the store keeps: UTC, milliseconds.
-		now: func() time.Time { return cfg.Now().UTC().Truncate(time.Millisecond) }}
+		// The use cases' clock: UTC, milliseconds, what the store keeps.
+		now: cfg.App.Now}
 	s.app, s.tournaments, s.accounts, s.players = cfg.App.Games, cfg.App.Tournaments, cfg.App.Accounts, cfg.App.Players
 	s.push, s.webhooks = cfg.App.Push, cfg.App.Webhooks
 	s.events = newEventHub(cfg.DB, log)

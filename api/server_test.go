@@ -36,7 +36,7 @@ func closedDB(t testing.TB) repo.Store {
 // withUses gives cfg use cases of its own on its store, built as cmd/api
 // builds them (see package app).
 func withUses(cfg Config) Config {
-	cfg.App = app.New(app.Config{Store: cfg.DB, Now: cfg.Now,
+	cfg.App = app.New(app.Config{Store: cfg.DB,
 		PushEndpointCheck: PushEndpointCheck(nil), WebhookURLCheck: WebhookURLCheck(nil)})
 	return cfg
 }

@@ -67,7 +67,7 @@ func BenchmarkTournamentReads(b *testing.B) {
 		}
 	}
 	srv, err := (&serverConfig{Config: api.Config{DB: db, Secret: []byte("0123456789abcdef0123456789abcdef-test"),
-		BaseURL: "http://lesspost.test", Now: clock, Logger: slog.New(slog.DiscardHandler)}}).newServer()
+		BaseURL: "http://lesspost.test", Logger: slog.New(slog.DiscardHandler)}, Now: clock}).newServer()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -52,7 +51,7 @@ func roundName(tr *pagePhrases, number, rounds int) string {
 	case 2:
 		return tr.QuarterFinals
 	}
-	return fmt.Sprintf(tr.Round, number)
+	return fill(tr.Round, "n", number)
 }
 
 // knockoutRounds is the number of rounds a knockout has, or will have
@@ -123,9 +122,9 @@ func bracketSlot(t *tournaments.Tournament, e int, preview bool, feeder int, tr 
 	case e == tournaments.Bye:
 		return pageSlot{Placeholder: tr.Bye}
 	case e == slotUnknown:
-		return pageSlot{Placeholder: fmt.Sprintf(tr.WinnerOf, feeder)}
+		return pageSlot{Placeholder: fill(tr.WinnerOf, "match", feeder)}
 	case preview && t.Seeding == tournaments.SeedingRandom:
-		return pageSlot{Seed: e + 1, Placeholder: fmt.Sprintf(tr.SeedN, e+1)}
+		return pageSlot{Seed: e + 1, Placeholder: fill(tr.SeedN, "seed", e+1)}
 	}
 	return pageSlot{Name: t.Entrants[e].Name, Seed: e + 1}
 }

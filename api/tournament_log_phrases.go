@@ -1,7 +1,6 @@
 package api
 
 import (
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
@@ -19,7 +18,7 @@ type logWords struct {
 
 // logLanguages are the log's words in each language: the catalogue's log.*
 // messages (log.lines.<key>, log.units.*).
-var logLanguages = catalog.Tables[logWords](catalog.Shipped(), domain.Locales, "log.")
+var logLanguages = catalog.Tables[logWords](catalog.Shipped(), languages, "log.")
 
 // logLine is a log entry's line in lang, and whether it is in English
 // where lang is not (an entry whose facts were not kept).

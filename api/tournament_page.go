@@ -12,7 +12,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/les"
 	"github.com/lesspost/lesspost/domain/tournaments"
@@ -29,7 +28,7 @@ import (
 var tournamentPageHTML string
 
 var tournamentPageTemplate = template.Must(template.New("tournament").Funcs(template.FuncMap{
-	"tr": func(format string, args ...any) string { return fmt.Sprintf(format, args...) },
+	"tr": fill,
 }).Parse(tournamentPageHTML))
 
 // pageView is what the template renders; every word in it is already in the
@@ -201,7 +200,7 @@ func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr 
 		if n, err := strconv.Atoi(t.Params[les.ParamSize]); err == nil {
 			side = n
 		}
-		v.Game = fmt.Sprintf(tr.GameLes, side)
+		v.Game = fill(tr.GameLes, "side", side)
 	}
 	switch t.Format {
 	case tournaments.Swiss:
@@ -211,7 +210,7 @@ func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr 
 	default:
 		v.Tiebreak = tiebreakWords{tr.SonnebornBerger, tr.SonnebornBergerAbbr, tr.SonnebornBergerTitle}
 	}
-	v.RankingNote = fmt.Sprintf(tr.RankingNote, v.Tiebreak.Name)
+	v.RankingNote = fill(tr.RankingNote, "tiebreak", v.Tiebreak.Name)
 	var places []tournaments.KnockoutPlace
 	if t.Format == tournaments.Knockout {
 		v.RankingNote = tr.KnockoutRankingNote
@@ -245,8 +244,8 @@ func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr 
 		v.Crosstable = buildCrosstable(t, standings)
 	}
 	for _, r := range t.Rounds {
-		pr := pageRound{Number: r.Number, Title: fmt.Sprintf(tr.Round, r.Number), Status: tr.RoundStatuses[r.Status],
-			StatusOf: string(r.Status), Schedule: fmt.Sprintf(tr.Schedule, pageDate(r.Start), pageDate(r.Deadline))}
+		pr := pageRound{Number: r.Number, Title: fill(tr.Round, "n", r.Number), Status: tr.RoundStatuses[r.Status],
+			StatusOf: string(r.Status), Schedule: fill(tr.Schedule, "start", pageDate(r.Start), "end", pageDate(r.Deadline))}
 		for _, g := range r.Games {
 			pg := buildPageGame(t, r.Number, g, playing, tr)
 			if g.GameID != "" && !g.Unplayed { // a game nobody moved in has nothing to watch
@@ -257,7 +256,7 @@ func buildPageView(t *tournaments.Tournament, playing map[string]games.Game, tr 
 		}
 		v.Rounds = append(v.Rounds, pr)
 	}
-	for _, l := range domain.Locales {
+	for _, l := range languages {
 		p := pageLanguages[l]
 		v.Languages = append(v.Languages, languageLink{Name: p.LangName, Lang: l, URL: base + "?lang=" + l, Current: p == tr})
 	}
@@ -287,7 +286,7 @@ func buildPageGame(t *tournaments.Tournament, round int, g tournaments.Tournamen
 	}
 	black := t.Entrants[g.Black].Title()
 	pg.Black = black
-	pg.WatchLabel = fmt.Sprintf(tr.WatchLabel, white, black)
+	pg.WatchLabel = fill(tr.WatchLabel, "white", white, "black", black)
 	o := g.Outcome
 	if o == nil {
 		game, ok := playing[g.GameID]
@@ -306,7 +305,7 @@ func buildPageGame(t *tournaments.Tournament, round int, g tournaments.Tournamen
 			pg.Detail = tr.InProgress
 			for _, seat := range game.Seats {
 				if seat.Color == game.ToMove() {
-					pg.Detail = fmt.Sprintf(tr.ToMove, seat.Name)
+					pg.Detail = fill(tr.ToMove, "player", seat.Name)
 				}
 			}
 			return pg
@@ -323,9 +322,9 @@ func buildPageGame(t *tournaments.Tournament, round int, g tournaments.Tournamen
 	case o.Score == blackScore:
 		pg.Detail = tr.Draw
 	case o.Margin > 0:
-		pg.Detail = fmt.Sprintf(tr.WinsBy, white, o.Margin)
+		pg.Detail = fill(tr.WinsBy, "player", white, "margin", o.Margin)
 	case o.Margin < 0:
-		pg.Detail = fmt.Sprintf(tr.WinsBy, black, -o.Margin)
+		pg.Detail = fill(tr.WinsBy, "player", black, "margin", -o.Margin)
 	}
 	switch {
 	case g.Unplayed && !g.Overridden:

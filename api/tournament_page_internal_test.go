@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // pageTournament is a double round robin of three players after two
@@ -103,7 +103,7 @@ func TestPageGameWords(t *testing.T) {
 
 // Every language has every phrase: an empty one would leave a hole in the page.
 func TestPagePhrasesComplete(t *testing.T) {
-	for _, l := range domain.Locales {
+	for _, l := range catalog.Shipped().Languages() {
 		p, ok := pageLanguages[l]
 		if !ok {
 			t.Fatalf("no phrases for %s", l)
@@ -276,7 +276,7 @@ func TestPageLogLanguages(t *testing.T) {
 // the English one has.
 func TestLogPhrasesComplete(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{[a-z0-9]+\}`)
-	for _, lang := range domain.Locales {
+	for _, lang := range catalog.Shipped().Languages() {
 		words, ok := logLanguages[lang]
 		if !ok {
 			t.Errorf("no log words in %s", lang)

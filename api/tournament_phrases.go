@@ -15,21 +15,21 @@ import (
 // language, as the page's code reads them (the words themselves are the
 // catalogue's page.* messages, see catalog.Fill). Colours and seats are named
 // as the play page and the emails name them; a round is a Runde, ronde,
-// ronda and turno, as the tournament emails say. Strings with % take fmt
-// verbs.
+// ronda and turno, as the tournament emails say. A string's arguments are
+// {{.name}}, filled in by fill.
 type pagePhrases struct {
 	Lang       string // the BCP 47 tag, for <html lang>
 	LangName   string // the language in itself, for the switcher
 	Tournament string // the page title after the name
 
 	Formats       map[tournaments.Format]string
-	SwissRounds   countForms // %d rounds
+	SwissRounds   countForms // {{.n}} rounds
 	Statuses      map[tournaments.TournamentStatus]string
 	RoundStatuses map[tournaments.RoundStatus]string
 	GameLess      string
-	GameLes       string     // %d: the board's side
-	Players       countForms // %d players
-	Teams         countForms // %d teams (of a team event)
+	GameLes       string     // {{.side}}: the board's side
+	Players       countForms // {{.n}} players
+	Teams         countForms // {{.n}} teams (of a team event)
 
 	Standings    string
 	RankingNote  string // %s: the tiebreak's name
@@ -54,7 +54,7 @@ type pagePhrases struct {
 	Total          string
 
 	Rounds          string
-	Round           string // %d
+	Round           string // {{.n}}
 	Schedule        string // %s start, %s end
 	RoundEndNote    string
 	White, Black    string
@@ -64,7 +64,7 @@ type pagePhrases struct {
 	Forfeit         string
 	NoMove          string // a game nobody moved in by its deadline: a double forfeit
 	Draw            string
-	WinsBy          string // %s who, %d margin
+	WinsBy          string // {{.player}} who, {{.margin}}
 	ToMove          string // %s who
 	InProgress      string
 	GameOver        string // a game over whose round has not counted it yet
@@ -76,9 +76,9 @@ type pagePhrases struct {
 	Bracket               string
 	Final, SemiFinals     string
 	QuarterFinals         string
-	MatchN                string // %d: a match's number, across the rounds
-	WinnerOf              string // %d: the match whose winner fills a slot
-	SeedN                 string // %d: a seed not drawn yet
+	MatchN                string // {{.n}}: a match's number, across the rounds
+	WinnerOf              string // {{.match}}: the match whose winner fills a slot
+	SeedN                 string // {{.seed}}: a seed not drawn yet
 	SeedTitle             string
 	SeedsDrawnNote        string
 	DecidingGame          string
@@ -93,20 +93,20 @@ type pagePhrases struct {
 	StandingsCSV   string
 	TournamentJSON string
 	AllRecords     string
-	RoundRecords   string // %d
+	RoundRecords   string // {{.round}}
 	RecordsNote    string
 	Language       string
 }
 
 // pageLanguages are the page's words in each language, the catalogue's
 // page.* messages.
-var pageLanguages = catalog.Tables[pagePhrases](catalog.Shipped(), domain.Locales, "page.")
+var pageLanguages = catalog.Tables[pagePhrases](catalog.Shipped(), languages, "page.")
 
-// pageLanguageMatcher picks among domain.Locales, English first (the
+// pageLanguageMatcher picks among languages, English first (the
 // fallback).
 var pageLanguageMatcher = func() language.Matcher {
-	tags := make([]language.Tag, len(domain.Locales))
-	for i, l := range domain.Locales {
+	tags := make([]language.Tag, len(languages))
+	for i, l := range languages {
 		tags[i] = language.Make(l)
 	}
 	return language.NewMatcher(tags)
@@ -122,7 +122,7 @@ func pageLanguage(r *http.Request) *pagePhrases {
 // reader's language), else the best of the browser's Accept-Language, else
 // English.
 func pageLocale(r *http.Request) string {
-	if l := r.URL.Query().Get("lang"); slices.Contains(domain.Locales, l) {
+	if l := r.URL.Query().Get("lang"); slices.Contains(languages, l) {
 		return l
 	}
 	tags, _, err := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
@@ -133,5 +133,5 @@ func pageLocale(r *http.Request) string {
 	if conf == language.No {
 		return domain.DefaultLocale
 	}
-	return domain.Locales[i]
+	return languages[i]
 }

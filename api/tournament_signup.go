@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -51,9 +50,9 @@ func buildPageRegistration(t *tournaments.Tournament, now time.Time, s *signupPh
 	}
 	start := t.Rounds[0].Start
 	if !r.Closes.IsZero() && r.Closes.Before(start) {
-		v.Status = fmt.Sprintf(s.OpenUntil, pageDate(r.Closes))
+		v.Status = fill(s.OpenUntil, "date", pageDate(r.Closes))
 	} else {
-		v.Status = fmt.Sprintf(s.OpenUntilStart, pageDate(start))
+		v.Status = fill(s.OpenUntilStart, "date", pageDate(start))
 	}
 	v.Places = s.PlacesLeft.format(lang, r.PlacesLeft(len(t.Entrants)))
 	v.Access = s.InviteOnly
@@ -81,7 +80,7 @@ func buildPageLog(t *tournaments.Tournament, s *signupPhrases, lang string) []pa
 		l := pageLogEntry{ISO: e.At.UTC().Format(time.RFC3339), When: pageDate(e.At), Who: who, What: what}
 		l.Detail, l.English = logLine(e, lang)
 		if e.Reason != "" {
-			l.Reason = fmt.Sprintf(s.Reason, e.Reason)
+			l.Reason = fill(s.Reason, "reason", e.Reason)
 		}
 		out = append(out, l)
 	}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
 
@@ -9,8 +8,8 @@ import (
 // language, apart from pagePhrases because they belong to running an
 // event rather than to its results. The words the page's script shows
 // (tournament.js) are rendered into the page with the rest, so that the
-// script holds no words of its own. Strings with % take fmt verbs; {email}
-// is filled in by the script.
+// script holds no words of its own. A string's arguments are {{.name}},
+// filled in by fill, {{.email}} by the script.
 type signupPhrases struct {
 	Registration   string
 	OpenUntil      string // %s: when sign-up closes
@@ -21,9 +20,9 @@ type signupPhrases struct {
 	Closed         string
 
 	EmailLabel, SendCode string
-	CodeSent             string // {email}
+	CodeSent             string // {{.email}}
 	CodeLabel, SignIn    string
-	SignedInAs           string // {email}
+	SignedInAs           string // {{.email}}
 	NameLabel, Join      string
 	// A team event's join form: the partner, who is told by email, and
 	// the team's name (optional).
@@ -37,7 +36,7 @@ type signupPhrases struct {
 	ErrClosed, ErrFull, ErrAlready, ErrInvite, ErrLogin, ErrTooMany, ErrNetwork, ErrGeneric string
 
 	Log                  string
-	LogDropped           countForms // %d: the log's oldest entries no longer kept
+	LogDropped           countForms // {{.n}}: the log's oldest entries no longer kept
 	Organiser, Scheduler string
 	Reason               string // %s
 	Actions              map[string]string
@@ -45,4 +44,4 @@ type signupPhrases struct {
 
 // signupLanguages are the sign-up's and log's words in each language, the
 // catalogue's signup.* messages.
-var signupLanguages = catalog.Tables[signupPhrases](catalog.Shipped(), domain.Locales, "signup.")
+var signupLanguages = catalog.Tables[signupPhrases](catalog.Shipped(), languages, "signup.")

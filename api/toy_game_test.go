@@ -60,8 +60,15 @@ func newToyGame(t *testing.T, h *harness) (g toyGame, tokens map[string]string) 
 	tokens = map[string]string{}
 	for email, color := range map[string]string{"ann@example.org": "white", "bob@example.org": "black"} {
 		m := only(t, mail, email)
-		if !strings.HasPrefix(m.Subject, "Toy: Ann – Bob") || !strings.Contains(m.Text, "You play "+strings.ToUpper(color[:1])+color[1:]) {
+		if !strings.HasPrefix(m.Subject, "Toy: Ann – Bob") || !strings.Contains(m.Text, "a game of Toy by correspondence. You play "+strings.ToUpper(color[:1])+color[1:]) {
 			t.Errorf("invitation to %s: %q\n%s", email, m.Subject, m.Text)
+		}
+		// Nothing of another game's rules: the invitation says only what
+		// the toy's rules say through the interface.
+		for _, other := range []string{"Less", "Les ", "pieces", "stone"} {
+			if strings.Contains(m.Text, other) || strings.Contains(m.HTML, other) {
+				t.Errorf("invitation to %s speaks of %q:\n%s", email, other, m.Text)
+			}
 		}
 		checkPicture(t, m, nil)
 		_, tokens[color] = moveLink(t, m)

@@ -14,8 +14,8 @@
 // (whose push subscriptions may be a seat's) and domain/players (handles
 // and profiles, which tally games). They import the kernel; the
 // kernel imports none of them (internal/archtest checks it, tests
-// included), and package app builds every service once. repo implements
-// the ports on SQLite and PostgreSQL and domain/memstore in memory, and
+// included), and internal/app builds every service once. repo/sqlite and
+// repo/postgres implement the ports, domain/memstore in memory, and
 // repo/storetest is the contract all keep.
 //
 // Every email a change causes passes through the mail policy: the use cases

@@ -16,8 +16,20 @@ const (
 	EventYourTurn     EventKind = "your_turn"     // it is the address's turn
 	EventGameOver     EventKind = "game_over"     // a game ended
 	EventInvitation   EventKind = "invitation"    // the address was invited to a game
-	EventRoundStart   EventKind = "round_start"   // a tournament round started: the address's game of it, or a bye
 	EventDeadlineNear EventKind = "deadline_near" // the address's deadline is near
+)
+
+// The tournaments' event kinds. The kernel holds them because games write
+// a round's (with the game they create) as tournaments write the others.
+const (
+	// EventRoundStart: a tournament round started: the address's game of
+	// it, or a bye.
+	EventRoundStart EventKind = "round_start"
+	// EventTournamentUpdate tells a player that his tournament changed in
+	// a way he must know (he was replaced, a deadline moved, the event
+	// paused or resumed, a result was overridden). Data.Tournament names
+	// the event, Data.Line says what happened, as the tournament's log does.
+	EventTournamentUpdate EventKind = "tournament_update"
 )
 
 // EventRetention is how long the store keeps events: a client that was away

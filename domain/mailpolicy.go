@@ -128,15 +128,6 @@ type Requester struct {
 	Deferred bool
 }
 
-// OnBehalfOf is ctx with the organiser of a tournament as the deferred
-// requester of what the scheduler does to it, unless ctx is a request's.
-func OnBehalfOf(ctx context.Context, organizerID int64) context.Context {
-	if _, ok := RequesterOf(ctx); ok {
-		return ctx
-	}
-	return WithRequester(ctx, Requester{Caller: fmt.Sprint("user:", organizerID), Deferred: true})
-}
-
 type requesterKey struct{}
 
 // WithRequester returns ctx carrying r, for the use cases run on its behalf.

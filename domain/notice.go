@@ -29,7 +29,7 @@ type Notice struct {
 	Color  string // the seat's colour
 	Ply    int
 	// Email is the address for notices that belong to no seat (login, bye),
-	// and of an invitation to a seat's new player (see Reseat).
+	// and of an invitation to a seat's new player (a seat reseated).
 	Email string
 	// Tournament is the tournament of a bye notice; Ply is then the round.
 	Tournament string

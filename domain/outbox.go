@@ -68,21 +68,3 @@ type Outbox interface {
 	// are due again at once.
 	ReleaseMail(ctx context.Context, claimant string, ids []int64) error
 }
-
-// MailChoices keeps what an address chose about its mail, and tells what
-// became of a game's mail.
-type MailChoices interface {
-	// Unsubscribe turns off an address's non-essential mail (reminders);
-	// doing it again changes nothing.
-	Unsubscribe(ctx context.Context, email string, now time.Time) error
-	// Resubscribe turns an address's non-essential mail back on, as its
-	// owner asked on the unsubscribe page; for an address that never
-	// unsubscribed it changes nothing.
-	Resubscribe(ctx context.Context, email string) error
-	// Suppress stops all mail to an address, also what waits in the outbox,
-	// except the login mail it asks for itself; doing it again changes
-	// nothing.
-	Suppress(ctx context.Context, email string, now time.Time) error
-	// GameMail lists how the emails a game caused fared, oldest first.
-	GameMail(ctx context.Context, gameID string) ([]NoticeDelivery, error)
-}

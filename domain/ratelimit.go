@@ -13,7 +13,7 @@ import (
 // Callers pass interval > 0 and tolerance >= 0 (a limit of N requests per
 // period P has interval P/N and tolerance P-interval). A key's bucket that
 // is full again is the same as one never used, so a store may forget it
-// (see repo.Housekeeping's PruneRateLimits).
+// (see repo/port.Housekeeping's PruneRateLimits).
 type RateLimiter interface {
 	// TakeRequest takes one request from the bucket named key, under the generic cell rate
 	// algorithm: the store keeps, per key, the time the bucket is full again (full). With

@@ -61,6 +61,10 @@ type StoreTx interface {
 // rolled back, and the change is computed again from a fresh read.
 var ErrStale = errors.New("changed since it was read")
 
+// Now is the clock of a service whose config gives none: the time in UTC,
+// to the millisecond, which is what the stores keep and the API answers.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
 // Cause is who makes a change that causes notices. By is the address of
 // the person who asked ("" for nobody in particular): mail to others counts
 // against their budget, mail to himself does not. A Scheduled change (a

@@ -74,7 +74,7 @@ func timedMail(t *testing.T, locale string) (db *sqlite.DB, gameID string, msgs 
 // The reminder of every language (golden), and the deadline in the
 // your-turn email it follows.
 func TestGoldenReminder(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			_, _, msgs := timedMail(t, locale)
 			reminder, ok := msgs[domain.NoticeReminder]

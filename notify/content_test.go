@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
 )
 
@@ -23,7 +22,7 @@ var visibleURL = regexp.MustCompile(`>[^<]*https?://`)
 // characters): the spectator link is "Watch the game". The text part, which
 // cannot link words, keeps the URL on a line of its own.
 func TestHTMLShowsNoURLs(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		p := phrasesFor(locale)
 		msgs := mailbook(t, locale)
 		msgs = append(msgs, slices.Collect(maps.Values(lesMailbook(t, locale)))...)
@@ -53,7 +52,7 @@ func TestHTMLShowsNoURLs(t *testing.T) {
 
 // The legend under the ASCII board explains the colours in play only.
 func TestLegendNamesOnlyTheColoursInPlay(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		p := phrasesFor(locale)
 		cases := []struct {
 			size       int

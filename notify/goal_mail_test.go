@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/view"
 	"github.com/lesspost/lesspost/internal/catalog"
 )
@@ -17,7 +16,7 @@ func TestInvitationSaysTheGoalAndLinksTheRules(t *testing.T) {
 	corner := func(from, to, where string) view.Goal {
 		return view.Goal{Kind: view.GoalCorner, From: from, To: to, Pieces: 4, Corner: where}
 	}
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		p := phrasesFor(locale)
 		type invitation struct {
 			name  string

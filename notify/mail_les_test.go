@@ -120,7 +120,7 @@ func TestLesResultText(t *testing.T) {
 			if !over {
 				t.Fatal("the game goes on")
 			}
-			for _, locale := range domain.Locales {
+			for _, locale := range languages {
 				m := lesMailOf(g, locale)
 				line, why := m.result(phrasesFor(locale), r)
 				if line == "" || why == "" {

@@ -80,14 +80,16 @@ func (v *otherMail) invitation(p *phrases) doc {
 	if toMove := v.rules.ToMove(); toMove != v.seat.Color {
 		first = say(p.OtherMovesFirst, map[string]any{"ToMove": p.color(toMove)})
 	}
-	intro := say(p.InviteIntro, map[string]any{"Color": p.color(v.seat.Color)})
+	intro := say(p.OtherInviteIntro, map[string]any{"Game": v.name(), "Color": p.color(v.seat.Color)})
 	d := doc{preheader: intro, blocks: []block{v.greeting(p), {text: intro}, v.goalBlock(p)}}
 	d.blocks = append(d.blocks, v.tournamentBlocks(p, p.RoundDeadline)...)
 	d.blocks = append(d.blocks, block{text: p.PlayersHeading, list: players}, block{text: first}, v.board(p))
 	if v.rules.ToMove() == v.seat.Color {
 		d.blocks = append(d.blocks, v.deadlineBlock(p)...)
 	}
-	d.blocks = append(d.blocks, v.moveLink(p), block{text: p.HowToPlay}, v.watchLink(p))
+	// No "how to play": the rules are the ruleset's, and the mails know
+	// only Less's and Les's words for them.
+	d.blocks = append(d.blocks, v.moveLink(p), v.watchLink(p))
 	return d
 }
 

@@ -3,6 +3,9 @@ package notify
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"text/template"
 
@@ -37,12 +40,15 @@ type phrases struct {
 
 	Greeting string // .Name
 
-	InviteIntro     string // .Color
-	PlayersHeading  string
-	Rules           string // .Preset, .MaxTurns, .EarlyStop (bool)
-	YouMoveFirst    string
-	OtherMovesFirst string // .ToMove
-	HowToPlay       string
+	InviteIntro string // .Color
+	// OtherInviteIntro is the invitation to a game of rules that have no
+	// mail of their own (.Game: the rules' name as a title).
+	OtherInviteIntro string // .Game, .Color
+	PlayersHeading   string
+	Rules            string // .Preset, .MaxTurns, .EarlyStop (bool)
+	YouMoveFirst     string
+	OtherMovesFirst  string // .ToMove
+	HowToPlay        string
 
 	YourTurn string // .Color, .Ply (turns played so far)
 	Played   string // .Color, .Turn (notation)
@@ -68,7 +74,7 @@ type phrases struct {
 
 	NewLink string
 
-	// Playing by replying to an email (see domain.PlayByReply). "resign"
+	// Playing by replying to an email (see games.Service.PlayByReply). "resign"
 	// stays English in every language: it is the word the server reads.
 	ReplyHow         string // .Example (a legal turn): how to answer by email
 	ReplyAccepted    string // .Turn: the turn a reply played
@@ -120,9 +126,13 @@ type phrases struct {
 	WebhookEnable          string // .ID (the endpoint's)
 }
 
+// languages are the languages lesspost speaks: the catalogue's, one
+// locale file each.
+var languages = catalog.Shipped().Languages()
+
 // mailPhrases holds the phrases of every locale lesspost speaks: the
 // catalogue's mail.* messages.
-var mailPhrases = catalog.Tables[phrases](catalog.Shipped(), domain.Locales, "mail.")
+var mailPhrases = catalog.Tables[phrases](catalog.Shipped(), languages, "mail.")
 
 // phrasesFor returns a locale's phrases, or English.
 func phrasesFor(locale string) *phrases {
@@ -178,15 +188,49 @@ func (p *phrases) preset(name less.Preset) string {
 
 // phraseFuncs are what phrases may call: plural picks the form of a noun
 // for a count by the CLDR rules of the phrase's language (x/text), as in
-// {{plural `fr` .Needed `coup` `coups`}}: French takes the singular for 0
-// too, and a language's other forms fall back to the second.
-var phraseFuncs = template.FuncMap{
-	"plural": func(lang string, n int, one, other string) string {
-		if plural.Cardinal.MatchPlural(language.Make(lang), n, 0, 0, 0, 0) == plural.One {
-			return one
+// {{plural `fr` .Needed `coup` `coups`}} for a language of two forms (one,
+// other: French takes the singular for 0 too), or with each form named by
+// its CLDR category for a language of more, as in {{plural `pl` .N
+// `one:ruch` `few:ruchy` `many:ruchów` `other:ruchu`}}. TestPluralForms
+// checks that every locale file names its own language and gives every
+// form that language's integers take.
+var phraseFuncs = template.FuncMap{"plural": pluralForm}
+
+// pluralCategories name x/text's plural forms as CLDR (and the phrases) do.
+var pluralCategories = map[plural.Form]string{plural.Zero: "zero", plural.One: "one", plural.Two: "two",
+	plural.Few: "few", plural.Many: "many", plural.Other: "other"}
+
+// pluralForm is the form of forms that n takes in lang (see phraseFuncs).
+func pluralForm(lang string, n int, forms ...string) (string, error) {
+	category := pluralCategories[plural.Cardinal.MatchPlural(language.Make(lang), n, 0, 0, 0, 0)]
+	byCategory, err := pluralTable(forms)
+	if err != nil {
+		return "", err
+	}
+	if f, ok := byCategory[category]; ok {
+		return f, nil
+	}
+	return byCategory["other"], nil
+}
+
+// pluralTable reads plural's forms: two bare words are one and other, else
+// every form is category:word and other is among them.
+func pluralTable(forms []string) (map[string]string, error) {
+	if len(forms) == 2 && !strings.Contains(forms[0], ":") && !strings.Contains(forms[1], ":") {
+		return map[string]string{"one": forms[0], "other": forms[1]}, nil
+	}
+	table := map[string]string{}
+	for _, f := range forms {
+		category, word, ok := strings.Cut(f, ":")
+		if !ok || !slices.Contains(slices.Collect(maps.Values(pluralCategories)), category) {
+			return nil, fmt.Errorf("plural form %q: want category:word (zero, one, two, few, many, other)", f)
 		}
-		return other
-	},
+		table[category] = word
+	}
+	if _, ok := table["other"]; !ok {
+		return nil, fmt.Errorf("plural forms %q: no other form", forms)
+	}
+	return table, nil
 }
 
 // parsedPhrases keeps each phrase parsed once: an email says several, and

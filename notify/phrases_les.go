@@ -56,7 +56,7 @@ type lesPhrases struct {
 
 // lesCatalog holds the Les phrases of every locale lesspost speaks: the
 // catalogue's mail.les.* messages.
-var lesCatalog = catalog.Tables[lesPhrases](catalog.Shipped(), domain.Locales, "mail.les.")
+var lesCatalog = catalog.Tables[lesPhrases](catalog.Shipped(), languages, "mail.les.")
 
 // lesPhrasesFor returns a locale's Les phrases, or English.
 func lesPhrasesFor(locale string) *lesPhrases {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"text/template"
-
-	"github.com/lesspost/lesspost/domain"
 )
 
 // lesPhraseData has every placeholder a Les phrase uses; the numbers come
@@ -38,7 +36,7 @@ func TestLesPhrasesEveryLocale(t *testing.T) {
 	if len(fields) < 20 {
 		t.Fatalf("lesPhrases has %d string fields", len(fields))
 	}
-	for _, l := range domain.Locales {
+	for _, l := range languages {
 		if lesCatalog[l] == nil {
 			t.Errorf("locale %q has no Les phrases", l)
 		}

@@ -1,16 +1,18 @@
 package notify
 
 import (
+	"os"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"text/template"
 	"text/template/parse"
 
-	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/less"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // phraseData is data with every placeholder any phrase uses. The numbers
@@ -111,7 +113,7 @@ func placeholders(t *testing.T, phrase string) []string {
 }
 
 func TestPhrasesEveryLocale(t *testing.T) {
-	for _, l := range domain.Locales {
+	for _, l := range languages {
 		if mailPhrases[l] == nil {
 			t.Errorf("locale %q has no phrases", l)
 		}
@@ -195,5 +197,29 @@ func TestPhrasesRender(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A sixth language is one file: testdata's pt.toml fills the mails' table
+// with its few words and English for the rest.
+func TestASixthLanguagesMails(t *testing.T) {
+	en, err := os.ReadFile("../internal/catalog/locales/en.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := os.ReadFile("../internal/catalog/testdata/pt.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(fstest.MapFS{"en.toml": {Data: en}, "pt.toml": {Data: pt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := catalog.Tables[phrases](cat, cat.Languages(), "mail.")
+	if got := say(tables["pt"].Greeting, map[string]any{"Name": "Ana"}); got != "Olá Ana," {
+		t.Errorf("pt greeting %q", got)
+	}
+	if got, want := tables["pt"].LoginIntro, mailPhrases["en"].LoginIntro; got != want || got == "" {
+		t.Errorf("pt login intro %q, want English %q", got, want)
 	}
 }

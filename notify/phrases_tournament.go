@@ -28,7 +28,7 @@ type tournamentPhrases struct {
 	NextRoundStarts                                                          string // .Round, .Start: to the organiser
 	ResultLine                                                               string // .Pair (names), .Score
 
-	// Actions say a logged action (domain.Action*): .Name, .Player.
+	// Actions say a logged action (tournaments.Action*): .Name, .Player.
 	Actions      map[string]string
 	Withdrew     string // .Name, .Player: to the organiser, a player withdrew himself
 	Reason       string // .Reason, as the organiser wrote it
@@ -61,7 +61,7 @@ type tournamentPhrases struct {
 
 // tournamentCatalog holds the tournament phrases of every locale: the
 // catalogue's mail.tournament.* messages.
-var tournamentCatalog = catalog.Tables[tournamentPhrases](catalog.Shipped(), domain.Locales, "mail.tournament.")
+var tournamentCatalog = catalog.Tables[tournamentPhrases](catalog.Shipped(), languages, "mail.tournament.")
 
 // tournamentPhrasesFor returns a locale's tournament phrases, or English.
 func tournamentPhrasesFor(locale string) *tournamentPhrases {

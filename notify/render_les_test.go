@@ -146,7 +146,7 @@ var lesMailKinds = []string{"invitation_setter", "invitation_chooser", "your_tur
 // `go test ./notify -run GoldenLes -update` after a wording change and
 // read the diff.
 func TestGoldenLes(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			msgs := lesMailbook(t, locale)
 			for _, kind := range lesMailKinds {
@@ -165,7 +165,7 @@ func TestGoldenLes(t *testing.T) {
 // the seat's thread, shows the board picture when the text shows the
 // board, and carries the never-email link.
 func TestLesEmailParts(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		p := phrasesFor(locale)
 		for kind, m := range lesMailbook(t, locale) {
 			name := locale + " " + kind

@@ -153,7 +153,7 @@ func mailbook(t *testing.T, locale string) []Message {
 // read the diff.
 func TestGolden(t *testing.T) {
 	kinds := map[domain.NoticeKind]bool{}
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			msgs := mailbook(t, locale)
 			seen := map[string]bool{}
@@ -208,7 +208,7 @@ func classify(m Message) string {
 // Every email of every language has both parts, the board picture, and
 // nothing remote; names are escaped in HTML.
 func TestRenderedParts(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		for _, m := range mailbook(t, locale) {
 			if m.Subject == "" || m.Text == "" || m.HTML == "" {
 				t.Fatalf("%s: empty part in %+v", locale, m)
@@ -274,7 +274,7 @@ func TestResultText(t *testing.T) {
 // Every email, of every kind and in every language, carries the link that
 // stops all mail to its address, in the text part and in the HTML part.
 func TestEveryEmailCarriesNeverEmailLink(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		msgs := mailbook(t, locale)
 		if len(msgs) == 0 {
 			t.Fatalf("%s: no mail", locale)

@@ -125,7 +125,7 @@ func requestLogin(t *testing.T, db *sqlite.DB, email string, now time.Time) stri
 // move is given its reply address and an example turn that is legal; the
 // answers to replies say what happened, with the board.
 func TestReplyMailLess(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			p := phrasesFor(locale)
 			opening := "e5e4:e4d4:d4c4"
@@ -179,7 +179,7 @@ func TestReplyMailLess(t *testing.T) {
 }
 
 func TestReplyMailLes(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			p := phrasesFor(locale)
 			g, mail := replyMail(t, "les", locale, []string{"e5"})
@@ -200,7 +200,7 @@ func TestReplyMailLes(t *testing.T) {
 // language, with the board and the way to answer again: too many replies,
 // and replies that were not read (forged, broken, too large).
 func TestReplyMailRefusals(t *testing.T) {
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			p := phrasesFor(locale)
 			limits := games.ReplyLimits{Seat: games.ReplyRate{N: 1, Per: time.Hour}}

@@ -122,7 +122,7 @@ func tournamentMails(s *tournamentRecords) []struct {
 func TestGoldenTournament(t *testing.T) {
 	s := tournamentFixture(t)
 	r := &Renderer{Store: s, Links: fakeLinks{}, Host: "less.example"}
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		for _, c := range tournamentMails(s) {
 			t.Run(c.name+"."+locale, func(t *testing.T) {
 				msg, err := r.Render(t.Context(), domain.OutboxMail{ID: 1, Notice: c.n, Email: c.n.Email, Locale: locale, MessageID: "m1"})
@@ -182,7 +182,7 @@ func TestTournamentMailEntries(t *testing.T) {
 // mailed action, with the placeholders English uses.
 func TestTournamentPhrasesEveryLocale(t *testing.T) {
 	en := tournamentCatalog["en"]
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		p, ok := tournamentCatalog[locale]
 		if !ok {
 			t.Errorf("no tournament phrases in %s", locale)
@@ -277,7 +277,7 @@ func TestOverrideMailNamesTheGameAndResult(t *testing.T) {
 	if err := s.t.Override(1, game, 0, -3, false, "the score was miscounted", at); err != nil {
 		t.Fatal(err)
 	}
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		text := render(locale)
 		for _, want := range []string{pair, " 1 ", "0–1", black + " ", " 3"} {
 			if !strings.Contains(text, want) {
@@ -331,7 +331,7 @@ func TestUnplayedGameMail(t *testing.T) {
 		return msg
 	}
 	update := domain.Notice{Kind: domain.NoticeTournamentUpdate, Email: to, Tournament: "t_cup", Ply: len(s.t.Log)}
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		msg := render(update, locale)
 		if !strings.Contains(msg.Text, pair) || !strings.Contains(msg.Subject, "2") {
 			t.Errorf("%s: the unplayed game's email does not name %s of round 2:\n%s\n%s", locale, pair, msg.Subject, msg.Text)

@@ -15,7 +15,7 @@ import (
 func TestWebhookDisabledMail(t *testing.T) {
 	r := &Renderer{Links: fakeLinks{}, Host: "less.example"}
 	subjects := map[string]bool{}
-	for _, locale := range domain.Locales {
+	for _, locale := range languages {
 		t.Run(locale, func(t *testing.T) {
 			m := domain.OutboxMail{ID: 3, Email: "ann@example.org", Locale: locale, MessageID: "m1",
 				Notice: domain.Notice{Kind: domain.NoticeWebhookDisabled, Email: "ann@example.org",

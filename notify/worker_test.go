@@ -14,7 +14,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/accounts"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/less"
 	"github.com/lesspost/lesspost/internal/vectors"
 	"github.com/lesspost/lesspost/notify/smtptest"
@@ -91,8 +91,8 @@ func newTestWorker(t *testing.T, sender Sender, clock *time.Time) (*Worker, *sql
 }
 
 // serviceAt is the use cases on db with the clock stopped at now.
-func serviceAt(db *sqlite.DB, now time.Time) *dgames.Service {
-	return dgames.NewService(dgames.Config{Store: db, Now: func() time.Time { return now }})
+func serviceAt(db *sqlite.DB, now time.Time) *games.Service {
+	return games.NewService(games.Config{Store: db, Now: func() time.Time { return now }})
 }
 
 // accountsAt is the use cases of accounts with the clock stopped at now.
@@ -416,7 +416,7 @@ func TestWorkerStopsWhenRecordsFail(t *testing.T) {
 
 // queueGames creates games on the conformance board, each with two
 // invitations, and plays turns in each, each queueing a "your turn".
-func queueGames(tb testing.TB, db *sqlite.DB, games, turns int, now time.Time) {
+func queueGames(tb testing.TB, db *sqlite.DB, nGames, turns int, now time.Time) {
 	tb.Helper()
 	ctx := context.Background()
 	vector := vectors.Load(tb).GameCases[0]
@@ -431,24 +431,24 @@ func queueGames(tb testing.TB, db *sqlite.DB, games, turns int, now time.Time) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for i := range games {
+	for i := range nGames {
 		// The first game is Ann's and Bob's, the others their namesakes':
 		// one address gets at most 50 mails a day that others caused.
 		ann, bob := "ann@example.org", "bob@example.org"
 		if i > 0 {
 			ann, bob = fmt.Sprintf("ann%d@example.org", i), fmt.Sprintf("bob%d@example.org", i)
 		}
-		g, err := serviceAt(db, now).CreateGame(ctx, dgames.NewGameSpec{
-			Players: []dgames.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
+		g, err := serviceAt(db, now).CreateGame(ctx, games.NewGameSpec{
+			Players: []games.Player{{Name: "Ann", Email: ann}, {Name: "Bob", Email: bob}}, Params: less.Params{Walls: vector.Walls}.Map(),
 		}, creator.ID)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		for _, text := range vector.Turns[:turns] {
-			_, _, err := dgames.UpdateGame(ctx, db, nil, dgames.GameUpdate{GameID: g.ID, Now: now,
-				Compute: func(g dgames.Game) (sqlite.Change, error) {
+			_, _, err := games.UpdateGame(ctx, db, nil, games.GameUpdate{GameID: g.ID, Now: now,
+				Compute: func(g games.Game) (sqlite.Change, error) {
 					c := g.ToMove()
-					sub, err := dgames.SubmitTurn(g, dgames.Actor{SeatColor: &c}, g.Ply(), text, now)
+					sub, err := games.SubmitTurn(g, games.Actor{SeatColor: &c}, g.Ply(), text, now)
 					return sqlite.Change{Game: sub.Game, Played: sub.Played, Notices: sub.Notices}, err
 				}})
 			if err != nil {
@@ -677,9 +677,9 @@ type gamesFail struct {
 	failing *atomic.Bool
 }
 
-func (s gamesFail) Game(ctx context.Context, id string) (dgames.Game, error) {
+func (s gamesFail) Game(ctx context.Context, id string) (games.Game, error) {
 	if s.failing.Load() {
-		return dgames.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
+		return games.Game{}, domain.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"))
 	}
 	return s.Records.Game(ctx, id)
 }

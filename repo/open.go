@@ -17,9 +17,6 @@ import (
 // Store is what OpenStore returns: any store (see port.Store).
 type Store = port.Store
 
-// Housekeeping is what the scheduler deletes (see port.Housekeeping).
-type Housekeeping = port.Housekeeping
-
 var (
 	_ Store = (*sqlite.DB)(nil)
 	_ Store = (*postgres.DB)(nil)
@@ -54,13 +51,24 @@ func OpenStoreWith(ctx context.Context, dsn string, opts StoreOptions) (Store, e
 }
 
 // Migrated is what a migration run did, whichever the store.
-type Migrated = sqlite.Migrated
+type Migrated struct {
+	// Applied names the migrations applied, in order; empty if the schema
+	// was current.
+	Applied []string
+	// Version is the schema version the database is at afterwards: its
+	// newest migration's. More than Known means a newer binary migrated
+	// it.
+	Version int
+	// Known is the version of this binary's newest migration for the store.
+	Known int
+}
 
 // MigrateStore applies the pending migrations of the store dsn names, as
 // OpenStore does before it serves, and reports them (see sqlite.Migrate).
 func MigrateStore(ctx context.Context, dsn string) (Migrated, error) {
 	if !IsPostgres(dsn) {
-		return sqlite.Migrate(ctx, dsn)
+		m, err := sqlite.Migrate(ctx, dsn)
+		return Migrated(m), err
 	}
 	all, err := postgres.Migrations()
 	if err != nil {

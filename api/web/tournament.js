@@ -89,7 +89,7 @@ async function refresh() {
     show('signup-joined');
     return;
   }
-  $('signup-who').textContent = words.signedIn.replace('{email}', me.email);
+  $('signup-who').textContent = words.signedIn.replace('{{.email}}', me.email);
   show(joinable ? 'signup-join' : null);
 }
 
@@ -100,7 +100,7 @@ $('signup-email').addEventListener('submit', async (e) => {
   try {
     await request('POST', '/v1/auth/login', { body: { email, locale: document.documentElement.lang } });
     show('signup-code');
-    notice(words.codeSent.replace('{email}', email));
+    notice(words.codeSent.replace('{{.email}}', email));
     $('signup-code-input').focus();
   } catch (err) {
     fail(err);

@@ -137,7 +137,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.IntVar(&cfg.SMTP.Attempts, "mail-attempts", 8, "delivery attempts before a mail is marked failed")
 	fs.DurationVar(&cfg.SMTP.Lease, "mail-lease", notify.DefaultLease, "how long a server's claim on the mail it is sending keeps other servers on the same\ndatabase from sending it; mail claimed by a server that crashed waits this long.\nAt least twice the longest SMTP send")
 	fs.DurationVar(&cfg.SchedulerInterval, "scheduler-interval", 30*time.Second, "how often reminders and time-outs are looked for")
-	fs.IntVar(&cfg.TournamentLog, "tournament-log-entries", tournaments.DefaultTournamentLog, "the most `entries` a tournament's log keeps (every reading of the event shows it, every\nchange rewrites it); older ones are dropped, oldest first, and counted")
+	fs.IntVar(&cfg.TournamentLog, "tournament-log-entries", tournaments.DefaultLog, "the most `entries` a tournament's log keeps (every reading of the event shows it, every\nchange rewrites it); older ones are dropped, oldest first, and counted")
 	fs.DurationVar(&cfg.MailRetention, "mail-retention", defaultMailRetention, "how long delivered and given-up mail is kept (GET /v1/games/{id}/mail shows it);\nended sessions and expired login codes are deleted without a flag")
 	fs.IntVar(&cfg.TrustedProxies, "trusted-proxies", 0, "`number` of reverse proxies in front of the server that append the client address to\nX-Forwarded-For; 0 ignores the header. Rate limits count per client address")
 	limits := []struct {

@@ -25,7 +25,7 @@ func TestLoadConfig(t *testing.T) {
 		SMTP:    SMTPConfig{Port: 587, TLS: "starttls", RetryDelay: 30 * time.Second, Attempts: 8, Lease: notify.DefaultLease},
 
 		SchedulerInterval: 30 * time.Second,
-		TournamentLog:     tournaments.DefaultTournamentLog,
+		TournamentLog:     tournaments.DefaultLog,
 		MailRetention:     30 * 24 * time.Hour,
 		LogLevel:          slog.LevelInfo,
 		RateLimits: api.RateLimits{Login: api.DefaultRateLimits.Login, Token: api.DefaultRateLimits.Token,

@@ -9,7 +9,7 @@ import (
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
 	"github.com/lesspost/lesspost/domain/tournaments"
-	"github.com/lesspost/lesspost/repo"
+	"github.com/lesspost/lesspost/repo/port"
 )
 
 // How long the scheduler keeps what the store no longer needs; events and
@@ -36,7 +36,7 @@ const (
 type scheduler struct {
 	app         *games.Service
 	tournaments *tournaments.Service
-	db          repo.Housekeeping
+	db          port.Housekeeping
 	log         *slog.Logger
 	now         func() time.Time
 	interval    time.Duration

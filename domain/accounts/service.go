@@ -21,7 +21,7 @@ import (
 // Store is the persistence port of the accounts' use cases.
 type Store interface {
 	domain.Store
-	domain.MailChoices
+	MailChoices
 	SessionReader
 	PersonalTokenReader
 }
@@ -52,8 +52,11 @@ type Service struct {
 // games.Config) and the mail policy (nil: the default one).
 type Config struct {
 	Store Store
-	Now   func() time.Time
-	Mail  *domain.MailPolicy
+	// Now is the clock; nil means domain.Now.
+	Now func() time.Time
+	// Mail is the mail policy every mail passes, shared with the other
+	// aggregates' services; nil means the default one.
+	Mail *domain.MailPolicy
 }
 
 // NewService builds the use cases of accounts on a store.
@@ -61,6 +64,9 @@ func NewService(cfg Config) *Service {
 	s := &Service{store: cfg.Store, mail: cfg.Mail, now: cfg.Now}
 	if s.mail == nil {
 		s.mail = domain.NewMailPolicy(domain.MailLimits{})
+	}
+	if s.now == nil {
+		s.now = domain.Now
 	}
 	return s
 }

@@ -100,7 +100,7 @@ type SessionTx interface {
 	// false.
 	SpendLoginCode(ctx context.Context, email string, codeHash []byte, maxMisses int, now time.Time) (ok bool, err error)
 	AddSession(ctx context.Context, s Session, now time.Time) error
-	// ActiveSession is AccountReader.ActiveSession inside the unit of work.
+	// ActiveSession is SessionReader.ActiveSession inside the unit of work.
 	ActiveSession(ctx context.Context, id string, now time.Time) (Session, error)
 	// AddRefreshToken stores a refresh token (its hash only) of a session,
 	// live until expires.

@@ -20,10 +20,15 @@ type GamePage struct {
 	Next string
 }
 
-// AccountReader reads the vacations and the games of an account.
-type AccountReader interface {
+// VacationReader reads an account's vacations.
+type VacationReader interface {
 	// UserVacations lists all of an account's vacations, by start.
 	UserVacations(ctx context.Context, userID int64) ([]Vacation, error)
+}
+
+// PlayerGamesReader reads a player's games, and how he wants the turns he
+// plays by email answered.
+type PlayerGamesReader interface {
 	// MyGames lists a page of the games an address plays in or created,
 	// most urgent first: games where it is his turn (nearest deadline
 	// first, then those without one, longest waiting first), then other
@@ -40,9 +45,9 @@ type AccountReader interface {
 	ReplyConfirmations(ctx context.Context, email string) (bool, error)
 }
 
-// AccountTx is what a unit of work may do to an account's vacations and
+// VacationTx is what a unit of work may do to a player's vacations and
 // the games they move.
-type AccountTx interface {
+type VacationTx interface {
 	// Vacations lists an address's vacations that end after since.
 	Vacations(ctx context.Context, email string, since time.Time) ([]Period, error)
 	// SeatsAway gives the vacations of the seats' players, from since on.

@@ -227,10 +227,10 @@ func (g *Game) away(i int) []Period {
 // maxPeriodEnd ends a pause that has not ended yet.
 var maxPeriodEnd = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// HaltClock stops a running game's clock (its tournament is paused): no
-// deadline runs until ResumeClock. changed is false for a game with no
+// haltClock stops a running game's clock (its tournament is paused): no
+// deadline runs until resumeClock. changed is false for a game with no
 // clock running or halted already.
-func HaltClock(g Game, now time.Time) (Game, bool) {
+func haltClock(g Game, now time.Time) (Game, bool) {
 	c := &g.Clock
 	if g.Over() || c.TurnStart.IsZero() || !c.HaltedAt.IsZero() {
 		return g, false
@@ -242,9 +242,9 @@ func HaltClock(g Game, now time.Time) (Game, bool) {
 	return g, true
 }
 
-// ResumeClock restarts a halted clock: the pause does not count against
+// resumeClock restarts a halted clock: the pause does not count against
 // the player to move, so his deadline is later by as much.
-func ResumeClock(g Game, now time.Time) (Game, bool) {
+func resumeClock(g Game, now time.Time) (Game, bool) {
 	c := &g.Clock
 	if c.HaltedAt.IsZero() {
 		return g, false
@@ -257,10 +257,10 @@ func ResumeClock(g Game, now time.Time) (Game, bool) {
 	return g, true
 }
 
-// ExtendTurn gives the player to move more time for his turn (the
+// extendTurn gives the player to move more time for his turn (the
 // organiser of a tournament extended the game); a game without a clock
 // is left alone.
-func ExtendTurn(g Game, by time.Duration, now time.Time) (Game, bool) {
+func extendTurn(g Game, by time.Duration, now time.Time) (Game, bool) {
 	if g.Over() || g.Clock.TurnStart.IsZero() {
 		return g, false
 	}

@@ -11,7 +11,8 @@
 //
 // Its use cases are the methods of Service, each one unit of work of the
 // store: a Tx, the kernel's (every notice through the mail policy) with
-// the store's writes to games (StoreTx). Tournaments change games in their
-// own units of work through NewTx. It imports the kernel (package domain)
-// and the rules; the kernel knows nothing of it.
+// the store's writes to games (StoreTx). Tournaments create and change
+// games in their own units of work through InTx (Service.In), which owns
+// the changes it writes. It imports the kernel (package domain) and the
+// rules; the kernel knows nothing of it.
 package games

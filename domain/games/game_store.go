@@ -15,6 +15,14 @@ import (
 // GameReader reads games. Reads through a Store see committed data; reads
 // through a StoreTx also see what the transaction wrote.
 type GameReader interface {
+	RecordReader
+	// RematchOf is the id of a game's rematch, "" if it has none.
+	RematchOf(ctx context.Context, id string) (string, error)
+	domain.IdempotencyReader
+}
+
+// RecordReader reads a game and its record.
+type RecordReader interface {
 	// Game reads a game; a missing game is a not-found *Error.
 	Game(ctx context.Context, id string) (Game, error)
 	// Turns lists a game's turns in order.
@@ -22,15 +30,12 @@ type GameReader interface {
 	// TurnsFrom lists a game's turns from ply on, in order: the end of
 	// its record, without reading the rest.
 	TurnsFrom(ctx context.Context, id string, ply int) ([]StoredTurn, error)
-	// RematchOf is the id of a game's rematch, "" if it has none.
-	RematchOf(ctx context.Context, id string) (string, error)
-	domain.IdempotencyReader
 }
 
-// GamesReader reads many games at once: a tournament's page and records
+// BatchReader reads many games at once: a tournament's page and records
 // show thousands (a double round robin of 64 has 4,032), and a query or
 // two for each would cost as many round trips.
-type GamesReader interface {
+type BatchReader interface {
 	// Games reads the games with the given ids, in that order, leaving
 	// out ids that do not exist; a few queries however many.
 	Games(ctx context.Context, ids []string) ([]Game, error)
@@ -42,7 +47,7 @@ type GamesReader interface {
 // StoreTx is what a unit of work may do to games.
 type StoreTx interface {
 	GameReader
-	AccountTx
+	VacationTx
 	// PlayersAway gives the vacations of the players of a game being
 	// created, by colour in turn order, from since on. Players a spec would
 	// refuse (a wrong count, a bad address) have none: CreateGame refuses it.
@@ -59,15 +64,6 @@ type StoreTx interface {
 	// unchanged: a reply refused, which only answers) leaves the stored game
 	// alone and queues its mail.
 	UpdateGame(ctx context.Context, before *Game, c *GameChange, mail []domain.Mail, now time.Time) error
-}
-
-// GameStore is the persistence port of the games' use cases.
-type GameStore interface {
-	GameReader
-	GamesReader
-	AccountReader
-	ScheduleReader
-	domain.MailChoices
 }
 
 // GameChange is what a change to a game produced: the game as it now is,
@@ -257,10 +253,17 @@ func (s *Service) updateGame(ctx context.Context, u GameUpdate) (domain.Response
 	return UpdateGame(ctx, s.store, s.mail, u)
 }
 
-// Store is the persistence port of the games' use cases.
+// Store is the persistence port of the games' use cases: the kernel's
+// units of work, and what they read outside one.
 type Store interface {
 	domain.Store
-	GameStore
+	GameReader
+	BatchReader
+	VacationReader
+	PlayerGamesReader
+	ScheduleReader
+	// GameMail lists how the emails a game caused fared, oldest first.
+	GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error)
 }
 
 // Tx is a unit of work as the games' use cases see it: the kernel's (every
@@ -271,9 +274,9 @@ type Tx struct {
 }
 
 // NewTx is st as the games' unit of work, under the policy p (nil: the
-// default policy). The use cases get theirs from Service; the other
-// aggregates, whose units of work change games too, and the store
-// contract tests use this.
+// default policy). The use cases get theirs from Service, and the other
+// aggregates, whose units of work change games too, theirs from
+// Service.In; tools and the store contract tests use this.
 func NewTx(st domain.StoreTx, p *domain.MailPolicy) (*Tx, error) {
 	gt, ok := st.(StoreTx)
 	if !ok {

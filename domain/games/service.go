@@ -26,8 +26,9 @@ type Service struct {
 // Config is what a Service needs from outside.
 type Config struct {
 	Store Store
-	// Now is the clock. The times it gives are what is stored and answered,
-	// so it should have the store's precision (see repo: milliseconds).
+	// Now is the clock; nil means domain.Now. The times it gives are what
+	// is stored and answered, so it should have the store's precision
+	// (milliseconds, in UTC).
 	Now func() time.Time
 	// NewID and Random make identifiers and board seeds; nil means NewID
 	// and a draw from crypto/rand. Tests may fix them.
@@ -36,11 +37,9 @@ type Config struct {
 	// Limiter keeps the rate limits of the use cases that need one (turns
 	// by email, see PlayByReply); nil means the Store, if it is one.
 	Limiter domain.RateLimiter
-	// MailLimits are the mail policy's numbers (see MailPolicy); zero
-	// fields mean the defaults.
-	MailLimits domain.MailLimits
-	// Mail, if set, is the mail policy, shared with the other aggregates'
-	// services; MailLimits are then unused.
+	// Mail is the mail policy every notice passes, shared with the other
+	// aggregates' services; nil means the default one
+	// (domain.DefaultMailLimits).
 	Mail *domain.MailPolicy
 	// Replies bound the replies by email PlayByReply reads; a zero rate
 	// is DefaultReplyLimits'.
@@ -50,12 +49,15 @@ type Config struct {
 // NewService builds the use cases on a store.
 func NewService(cfg Config) *Service {
 	s := &Service{store: cfg.Store, limiter: cfg.Limiter, now: cfg.Now, newID: cfg.NewID, random: cfg.Random,
-		mail: domain.NewMailPolicy(cfg.MailLimits)}
+		mail: cfg.Mail}
 	if l, ok := cfg.Store.(domain.RateLimiter); ok && s.limiter == nil {
 		s.limiter = l
 	}
-	if cfg.Mail != nil {
-		s.mail = cfg.Mail
+	if s.mail == nil {
+		s.mail = domain.NewMailPolicy(domain.MailLimits{})
+	}
+	if s.now == nil {
+		s.now = domain.Now
 	}
 	if s.newID == nil {
 		s.newID = domain.NewID
@@ -185,7 +187,7 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 		if created, err = CreateGame(spec, s.newID("g"), creatorID, now, s.random(), away); err != nil {
 			return err
 		}
-		if err := FillLocales(ctx, tx, &created.Game); err != nil {
+		if err := fillLocales(ctx, tx, &created.Game); err != nil {
 			return err
 		}
 		if err := tx.InsertGame(ctx, &created, domain.Cause{By: creator}, now); err != nil {
@@ -209,8 +211,8 @@ func (s *Service) CreateGameOnce(ctx context.Context, spec NewGameSpec, creatorI
 	return done, nil
 }
 
-// FillLocales gives seats without a chosen locale their account's language.
-func FillLocales(ctx context.Context, tx *Tx, g *Game) error {
+// fillLocales gives seats without a chosen locale their account's language.
+func fillLocales(ctx context.Context, tx *Tx, g *Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.Locale == "" {

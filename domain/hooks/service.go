@@ -41,7 +41,8 @@ type Push struct {
 // PushConfig is what Push needs from outside.
 type PushConfig struct {
 	Store Store
-	Now   func() time.Time
+	// Now is the clock; nil means domain.Now.
+	Now func() time.Time
 	// EndpointCheck vets the endpoint of a push subscription at subscribe
 	// and renewal (the sender checks again at connect time): the server
 	// refuses endpoints on private addresses, so that nobody makes it call
@@ -53,7 +54,11 @@ type PushConfig struct {
 
 // NewPush builds the push use cases on a store.
 func NewPush(cfg PushConfig) *Push {
-	return &Push{store: cfg.Store, now: cfg.Now, pushCheck: cfg.EndpointCheck}
+	s := &Push{store: cfg.Store, now: cfg.Now, pushCheck: cfg.EndpointCheck}
+	if s.now == nil {
+		s.now = domain.Now
+	}
+	return s
 }
 
 // transact runs fn as one unit of work of the store. Push queues no mail:

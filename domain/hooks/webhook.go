@@ -205,10 +205,22 @@ type Webhooks struct {
 	checkURL URLCheck
 }
 
-// NewWebhooks returns the webhook use cases on store; check decides which
-// URLs may be registered.
-func NewWebhooks(store WebhookStore, now func() time.Time, check URLCheck) *Webhooks {
-	return &Webhooks{store: store, now: now, checkURL: check}
+// WebhookConfig is what Webhooks need from outside.
+type WebhookConfig struct {
+	Store WebhookStore
+	// Now is the clock; nil means domain.Now.
+	Now func() time.Time
+	// URLCheck decides which URLs may be registered; nil allows every one.
+	URLCheck URLCheck
+}
+
+// NewWebhooks returns the webhook use cases on a store.
+func NewWebhooks(cfg WebhookConfig) *Webhooks {
+	w := &Webhooks{store: cfg.Store, now: cfg.Now, checkURL: cfg.URLCheck}
+	if w.now == nil {
+		w.now = domain.Now
+	}
+	return w
 }
 
 // WebhookChange is what an owner asks of an endpoint; nil fields stay.

@@ -100,18 +100,18 @@ type Queued struct {
 }
 
 var (
-	_ domain.Store             = (*Store)(nil)
-	_ domain.StoreTx           = (*tx)(nil)
-	_ games.Store              = (*Store)(nil)
-	_ games.StoreTx            = (*tx)(nil)
-	_ tournaments.Store        = (*Store)(nil)
-	_ tournaments.TournamentTx = (*tx)(nil)
-	_ accounts.Store           = (*Store)(nil)
-	_ accounts.StoreTx         = (*tx)(nil)
-	_ hooks.Store              = (*Store)(nil)
-	_ hooks.PushTx             = (*tx)(nil)
-	_ players.Store            = (*Store)(nil)
-	_ players.StoreTx          = (*tx)(nil)
+	_ domain.Store        = (*Store)(nil)
+	_ domain.StoreTx      = (*tx)(nil)
+	_ games.Store         = (*Store)(nil)
+	_ games.StoreTx       = (*tx)(nil)
+	_ tournaments.Store   = (*Store)(nil)
+	_ tournaments.StoreTx = (*tx)(nil)
+	_ accounts.Store      = (*Store)(nil)
+	_ accounts.StoreTx    = (*tx)(nil)
+	_ hooks.Store         = (*Store)(nil)
+	_ hooks.PushTx        = (*tx)(nil)
+	_ players.Store       = (*Store)(nil)
+	_ players.StoreTx     = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.
@@ -372,7 +372,7 @@ func (t *tx) StoreResponse(ctx context.Context, idem domain.Idempotency, r domai
 	return nil
 }
 
-// Unsubscribe implements domain.MailChoices.
+// Unsubscribe implements accounts.MailChoices.
 func (s *Store) Unsubscribe(ctx context.Context, email string, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -380,7 +380,7 @@ func (s *Store) Unsubscribe(ctx context.Context, email string, now time.Time) er
 	return nil
 }
 
-// Resubscribe implements domain.MailChoices.
+// Resubscribe implements accounts.MailChoices.
 func (s *Store) Resubscribe(ctx context.Context, email string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -388,7 +388,7 @@ func (s *Store) Resubscribe(ctx context.Context, email string) error {
 	return nil
 }
 
-// Suppress implements domain.MailChoices.
+// Suppress implements accounts.MailChoices.
 func (s *Store) Suppress(ctx context.Context, email string, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -396,7 +396,7 @@ func (s *Store) Suppress(ctx context.Context, email string, now time.Time) error
 	return nil
 }
 
-// GameMail implements domain.MailChoices: this store sends nothing, so a
+// GameMail implements games.Store: this store sends nothing, so a
 // game's mail is pending, or failed for an address that asked for none.
 func (s *Store) GameMail(ctx context.Context, gameID string) ([]domain.NoticeDelivery, error) {
 	s.mu.RLock()

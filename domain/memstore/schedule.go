@@ -123,7 +123,7 @@ func (t *tx) AddEvents(ctx context.Context, evs []domain.Event, now time.Time) e
 }
 
 // AccountTournaments lists a page of one category of an account's
-// tournaments, newest first (see tournaments.TournamentLister). Its cursor is
+// tournaments, newest first (see tournaments.Lister). Its cursor is
 // the last tournament's creation (Unix milliseconds) and id.
 func (s *Store) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
 	cursor string, limit int) (tournaments.TournamentPage, error) {

@@ -1,5 +1,5 @@
-// Package ruleset is the one interface every game's rules implement (Less
-// now, Les next), in types that both the rulesets and the application layer
+// Package ruleset is the one interface every game's rules implement (Less,
+// Les, and any next game), in types that both the rulesets and the application layer
 // reach: a ruleset's package imports this one and never domain; domain asks a
 // game's rules through it and keeps a registry of them by name.
 //

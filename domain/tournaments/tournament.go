@@ -211,7 +211,7 @@ func CreateTournament(spec NewTournamentSpec, id string, organizerID int64, now 
 	bad := func(format string, args ...any) (Tournament, error) {
 		return Tournament{}, domain.Errorf(domain.KindInvalid, domain.CodeInvalidInput, format, args...)
 	}
-	name, err := domain.CheckTournamentName(spec.Name)
+	name, err := CheckName(spec.Name)
 	if err != nil {
 		return Tournament{}, err
 	}
@@ -960,4 +960,14 @@ func (t *Tournament) emails() []string {
 		out = append(out, t.Entrants[i].Emails()...)
 	}
 	return out
+}
+
+// MaxNameLength is the most characters a tournament's name has (openapi.yaml
+// gives the same maxLength).
+const MaxNameLength = 100
+
+// CheckName checks a tournament's name like a person's (domain.CheckName),
+// with room for MaxNameLength characters.
+func CheckName(s string) (string, error) {
+	return domain.CheckText(s, MaxNameLength, "tournament name")
 }

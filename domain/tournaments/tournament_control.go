@@ -423,7 +423,7 @@ func (t *Tournament) UpdateEntrant(entrant int, c EntrantChange, hasMoved bool, 
 
 // ExtendGame gives one game of the running round more time: it is
 // adjudicated by later than its round, and the player to move gets by
-// more for his turn (the caller applies ExtendTurn to the game).
+// more for his turn (games.InTx.ExtendTurn).
 func (t *Tournament) ExtendGame(gameID string, by time.Duration, reason string, now time.Time) error {
 	if err := t.checkChangeable(); err != nil {
 		return err
@@ -493,7 +493,7 @@ func (t *Tournament) PostponeRound(number int, by time.Duration, reason string, 
 }
 
 // Pause stops the event (holidays): no round starts or closes, and the
-// caller halts the clock of every running game (HaltClock).
+// caller halts the clock of every running game (games.InTx.HaltClock).
 func (t *Tournament) Pause(reason string, now time.Time) error {
 	if err := t.checkChangeable(); err != nil {
 		return err
@@ -512,7 +512,7 @@ func (t *Tournament) Pause(reason string, now time.Time) error {
 
 // Resume restarts a paused event: every deadline and start still ahead
 // moves by the length of the pause, so the pause costs nobody time; the
-// caller restarts the clocks (ResumeClock).
+// caller restarts the clocks (games.InTx.ResumeClock).
 func (t *Tournament) Resume(reason string, now time.Time) (paused time.Duration, err error) {
 	if err := t.checkChangeable(); err != nil {
 		return 0, err

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // A tournament's games are public: its page shows every pairing, links each
@@ -35,17 +35,17 @@ func (s *Service) TournamentGamesStamp(ctx context.Context, tournamentID string)
 type RoundGame struct {
 	Round int // 1-based
 	Board int // 1-based place of the pairing in its round (see Round.Board)
-	Game  dgames.Game
+	Game  games.Game
 	// Turns are the game's turns as far as Game has played them.
-	Turns []dgames.StoredTurn
+	Turns []games.StoredTurn
 }
 
 // TournamentGame reads one game of a tournament; a game that is not one of
 // its games is not found.
-func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID string) (dgames.Game, error) {
+func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID string) (games.Game, error) {
 	t, err := s.store.Tournament(ctx, tournamentID)
 	if err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
@@ -54,14 +54,14 @@ func (s *Service) TournamentGame(ctx context.Context, tournamentID, gameID strin
 			}
 		}
 	}
-	return dgames.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "game %s is not a game of tournament %s", domain.Clip(gameID), t.ID)
+	return games.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "game %s is not a game of tournament %s", domain.Clip(gameID), t.ID)
 }
 
 // GamesInPlay reads the games of t that have no outcome yet, by id: what the
 // tournament alone cannot say about them (whose turn it is, or that the game
 // just ended and its round has not counted it yet). At most a round's games,
 // read at once.
-func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]dgames.Game, error) {
+func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]games.Game, error) {
 	var ids []string
 	for _, r := range t.Rounds {
 		for _, g := range r.Games {
@@ -70,29 +70,18 @@ func (s *Service) GamesInPlay(ctx context.Context, t *Tournament) (map[string]dg
 			}
 		}
 	}
-	games, err := s.store.Games(ctx, ids)
+	found, err := s.store.Games(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
-	out := make(map[string]dgames.Game, len(games))
-	for _, g := range games {
+	out := make(map[string]games.Game, len(found))
+	for _, g := range found {
 		out[g.ID] = g
 	}
 	if len(out) != len(ids) {
 		return nil, fmt.Errorf("tournament %s: %d of its %d games in play are missing: %w", t.ID, len(ids)-len(out), len(ids), domain.ErrStoredData)
 	}
 	return out, nil
-}
-
-// TournamentGames reads the tournament and the games of one round (round
-// > 0) or of every round (round 0); see RoundGames.
-func (s *Service) TournamentGames(ctx context.Context, id string, round int) (Tournament, []RoundGame, error) {
-	t, err := s.store.Tournament(ctx, id)
-	if err != nil {
-		return Tournament{}, nil, err
-	}
-	games, err := s.RoundGames(ctx, &t, round)
-	return t, games, err
 }
 
 // RoundGames reads the games of one round of t (round > 0) or of every
@@ -112,14 +101,14 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 		}
 		for i, g := range r.Games {
 			if g.GameID != "" && !g.Unplayed {
-				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: dgames.Game{ID: g.GameID}})
+				out = append(out, RoundGame{Round: r.Number, Board: r.Board(i), Game: games.Game{ID: g.GameID}})
 				ids = append(ids, g.GameID)
 			}
 		}
 	}
 	// The games first, then their turns: a turn played in between is
 	// dropped, so that each record is its game as it was read.
-	games, err := s.store.Games(ctx, ids)
+	found, err := s.store.Games(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
@@ -127,9 +116,9 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s: %w", t.ID, err)
 	}
-	byID := make(map[string]*dgames.Game, len(games))
-	for i := range games {
-		byID[games[i].ID] = &games[i]
+	byID := make(map[string]*games.Game, len(found))
+	for i := range found {
+		byID[found[i].ID] = &found[i]
 	}
 	for i := range out {
 		rg := &out[i]
@@ -140,7 +129,7 @@ func (s *Service) RoundGames(ctx context.Context, t *Tournament, round int) ([]R
 		rg.Game = *g
 		// (A stored turn's Ply counts from 1: the game's ply after it.)
 		n := g.Ply()
-		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t dgames.StoredTurn) bool { return t.Ply > n })
+		rg.Turns = slices.DeleteFunc(turns[g.ID], func(t games.StoredTurn) bool { return t.Ply > n })
 	}
 	return out, nil
 }

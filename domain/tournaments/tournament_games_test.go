@@ -21,8 +21,15 @@ func TestTournamentGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, games, err := f.tours.TournamentGames(ctx, tour.ID, 0); err != nil || len(games) != 0 {
-		t.Errorf("before the start: %d games, %v", len(games), err)
+	roundGames := func(round int) ([]tournaments.RoundGame, error) {
+		tour, err := f.tours.Tournament(ctx, tour.ID)
+		if err != nil {
+			return nil, err
+		}
+		return f.tours.RoundGames(ctx, &tour, round)
+	}
+	if played, err := roundGames(0); err != nil || len(played) != 0 {
+		t.Errorf("before the start: %d games, %v", len(played), err)
 	}
 	f.now = t0.Add(time.Hour)
 	if _, err := f.tours.TickTournament(ctx, tour.ID); err != nil {
@@ -41,16 +48,16 @@ func TestTournamentGames(t *testing.T) {
 	}
 
 	for _, round := range []int{0, 1} {
-		_, games, err := f.tours.TournamentGames(ctx, tour.ID, round)
-		if err != nil || len(games) != 1 || games[0].Game.ID != gameID || games[0].Round != 1 || games[0].Board != board {
-			t.Errorf("round %d: %+v, %v; want game %s of round 1, board %d", round, games, err, gameID, board)
+		played, err := roundGames(round)
+		if err != nil || len(played) != 1 || played[0].Game.ID != gameID || played[0].Round != 1 || played[0].Board != board {
+			t.Errorf("round %d: %+v, %v; want game %s of round 1, board %d", round, played, err, gameID, board)
 		}
 	}
-	if _, games, err := f.tours.TournamentGames(ctx, tour.ID, 2); err != nil || len(games) != 0 {
-		t.Errorf("round 2 (not started): %d games, %v", len(games), err)
+	if played, err := roundGames(2); err != nil || len(played) != 0 {
+		t.Errorf("round 2 (not started): %d games, %v", len(played), err)
 	}
 	for _, round := range []int{-1, 4} {
-		if _, _, err := f.tours.TournamentGames(ctx, tour.ID, round); code(err) != domain.CodeNotFound {
+		if _, err := roundGames(round); code(err) != domain.CodeNotFound {
 			t.Errorf("round %d of 3: %v, want not found", round, err)
 		}
 	}

@@ -34,9 +34,9 @@ type LogEntry struct {
 
 // LogArgs are the facts of a log entry: which of its action's wordings
 // (Kind) and what they name. Each wording (LogEnglish and its
-// translations) takes the placeholders {p1} {p2} (Players), {players}
-// (all of them, numbered), {round}, {count}, {of}, {for} (a duration),
-// {at} (a time, UTC), {score} and {margin}.
+// translations) takes the arguments {{.p1}} {{.p2}} (Players),
+// {{.players}} (all of them, numbered), {{.round}}, {{.count}}, {{.of}},
+// {{.for}} (a duration), {{.at}} (a time, UTC), {{.score}} and {{.margin}}.
 type LogArgs struct {
 	Kind    string        `json:",omitempty"`
 	Players []string      `json:",omitempty"`
@@ -72,36 +72,36 @@ const (
 // same keys.
 var LogEnglish = map[string]string{
 	ActionRegistrationOpened:                                   "registration is open",
-	ActionRegistrationOpened + "/" + LogRegistrationLimit:      "registration is open for up to {count} players",
-	ActionRegistrationOpened + "/" + LogRegistrationUntil:      "registration is open until {at}",
-	ActionRegistrationOpened + "/" + LogRegistrationLimitUntil: "registration is open for up to {count} players until {at}",
+	ActionRegistrationOpened + "/" + LogRegistrationLimit:      "registration is open for up to {{.count}} players",
+	ActionRegistrationOpened + "/" + LogRegistrationUntil:      "registration is open until {{.at}}",
+	ActionRegistrationOpened + "/" + LogRegistrationLimitUntil: "registration is open for up to {{.count}} players until {{.at}}",
 	ActionRegistrationClosed:                                   "registration is closed",
-	ActionRegistrationClosed + "/" + LogClosedWith:             "registration closed with {count} players",
-	ActionJoined:                           "{p1} joined",
-	ActionLeft:                             "{p1} left before the start",
-	ActionEntrantAdded:                     "{p1} was added",
-	ActionEntrantAdded + "/" + LogLate:     "{p1} was added as a late entry",
-	ActionEntrantReplaced:                  "{p1} replaces {p2}",
-	ActionEntrantEdited + "/" + LogRenamed: "{p1} is now called {p2}",
-	ActionEntrantEdited + "/" + LogAddress: "the address of {p1} was corrected",
-	ActionDeadlineExtended:                 "the game {p1} – {p2} of round {round} was extended by {for}, to {at}",
-	ActionRoundPostponed:                   "round {round} was postponed by {for}: it starts {at}",
-	ActionRoundPostponed + "/" + LogEnds:   "round {round} was postponed by {for}: it ends {at}",
+	ActionRegistrationClosed + "/" + LogClosedWith:             "registration closed with {{.count}} players",
+	ActionJoined:                           "{{.p1}} joined",
+	ActionLeft:                             "{{.p1}} left before the start",
+	ActionEntrantAdded:                     "{{.p1}} was added",
+	ActionEntrantAdded + "/" + LogLate:     "{{.p1}} was added as a late entry",
+	ActionEntrantReplaced:                  "{{.p1}} replaces {{.p2}}",
+	ActionEntrantEdited + "/" + LogRenamed: "{{.p1}} is now called {{.p2}}",
+	ActionEntrantEdited + "/" + LogAddress: "the address of {{.p1}} was corrected",
+	ActionDeadlineExtended:                 "the game {{.p1}} – {{.p2}} of round {{.round}} was extended by {{.for}}, to {{.at}}",
+	ActionRoundPostponed:                   "round {{.round}} was postponed by {{.for}}: it starts {{.at}}",
+	ActionRoundPostponed + "/" + LogEnds:   "round {{.round}} was postponed by {{.for}}: it ends {{.at}}",
 	ActionPaused:                           "the tournament is paused: no deadline runs",
-	ActionResumed:                          "the tournament resumed after {for}; deadlines moved by as much",
-	ActionResultOverridden:                 "the result of {p1} – {p2} (round {round}) was set to {score} (margin {margin})",
-	ActionResultAnnulled:                   "the result of {p1} – {p2} (round {round}) was annulled",
-	ActionResultAnnulled + "/" + LogBye:    "the result of {p1} – bye (round {round}) was annulled",
-	ActionWithdrawn:                        "{p1} withdrew; his remaining games are forfeited",
-	ActionWithdrawn + "/" + LogAnnulled:    "{p1} withdrew after {count} of {of} rounds; all his games are annulled",
-	ActionWithdrawn + "/" + LogHalf:        "{p1} withdrew after {count} of {of} rounds (half or more): his remaining games are forfeited",
+	ActionResumed:                          "the tournament resumed after {{.for}}; deadlines moved by as much",
+	ActionResultOverridden:                 "the result of {{.p1}} – {{.p2}} (round {{.round}}) was set to {{.score}} (margin {{.margin}})",
+	ActionResultAnnulled:                   "the result of {{.p1}} – {{.p2}} (round {{.round}}) was annulled",
+	ActionResultAnnulled + "/" + LogBye:    "the result of {{.p1}} – bye (round {{.round}}) was annulled",
+	ActionWithdrawn:                        "{{.p1}} withdrew; his remaining games are forfeited",
+	ActionWithdrawn + "/" + LogAnnulled:    "{{.p1}} withdrew after {{.count}} of {{.of}} rounds; all his games are annulled",
+	ActionWithdrawn + "/" + LogHalf:        "{{.p1}} withdrew after {{.count}} of {{.of}} rounds (half or more): his remaining games are forfeited",
 	ActionCancelled:                        "the tournament was cancelled",
 	ActionCancelled + "/" + LogTooFew:      "cancelled: fewer than two players signed up",
-	ActionDecider:                          "the match {p2} – {p1} of round {round} is level: a deciding game, {p1} with White, is adjudicated {at}",
-	ActionDecider + "/" + LogMoved:         "the match {p2} – {p1} of round {round} is level: a deciding game, {p1} with White, is adjudicated {at}; the later rounds move by {for}",
-	ActionSeedsSet:                         "the seeds were set: {players}",
-	ActionSeedsSet + "/" + LogRandom:       "the seeds were drawn at random: {players}",
-	ActionUnplayed:                         "the game {p1} – {p2} of round {round} had no move by its deadline: a double forfeit, lost by both",
+	ActionDecider:                          "the match {{.p2}} – {{.p1}} of round {{.round}} is level: a deciding game, {{.p1}} with White, is adjudicated {{.at}}",
+	ActionDecider + "/" + LogMoved:         "the match {{.p2}} – {{.p1}} of round {{.round}} is level: a deciding game, {{.p1}} with White, is adjudicated {{.at}}; the later rounds move by {{.for}}",
+	ActionSeedsSet:                         "the seeds were set: {{.players}}",
+	ActionSeedsSet + "/" + LogRandom:       "the seeds were drawn at random: {{.players}}",
+	ActionUnplayed:                         "the game {{.p1}} – {{.p2}} of round {{.round}} had no move by its deadline: a double forfeit, lost by both",
 }
 
 // LogKey is the key of an entry's wording in LogEnglish and its
@@ -113,14 +113,15 @@ func LogKey(action string, a LogArgs) string {
 	return action + "/" + a.Kind
 }
 
-// LogUnits are the words a wording's durations are written in: fmt
-// formats of %d, Day and Hour for 1 ("1 day"), Days and Hours for more. A
+// LogUnits are the words a wording's durations are written in, each
+// taking the number as {{.n}}: Day and Hour for 1 ("1 day"), Days and
+// Hours for more. A
 // logged duration is a whole, positive number of hours, so 1 is the only
 // singular in the pages' five languages.
 type LogUnits struct{ Day, Days, Hour, Hours string }
 
 // EnglishUnits are LogUnits in English.
-var EnglishUnits = LogUnits{Day: "%d day", Days: "%d days", Hour: "%d hour", Hours: "%d hours"}
+var EnglishUnits = LogUnits{Day: "{{.n}} day", Days: "{{.n}} days", Hour: "{{.n}} hour", Hours: "{{.n}} hours"}
 
 // Render fills a wording's placeholders with a's facts, durations in
 // units. Times are UTC and written the same in every language.
@@ -136,10 +137,10 @@ func (a LogArgs) Render(wording string, units LogUnits) string {
 		numbered[i] = strconv.Itoa(i+1) + ". " + p
 	}
 	return strings.NewReplacer(
-		"{p1}", player(0), "{p2}", player(1), "{players}", strings.Join(numbered, ", "),
-		"{round}", strconv.Itoa(a.Round), "{count}", strconv.Itoa(a.Count), "{of}", strconv.Itoa(a.Of),
-		"{for}", durationText(a.For, units), "{at}", fmtTime(a.At),
-		"{score}", a.Score, "{margin}", fmt.Sprintf("%+d", a.Margin),
+		"{{.p1}}", player(0), "{{.p2}}", player(1), "{{.players}}", strings.Join(numbered, ", "),
+		"{{.round}}", strconv.Itoa(a.Round), "{{.count}}", strconv.Itoa(a.Count), "{{.of}}", strconv.Itoa(a.Of),
+		"{{.for}}", durationText(a.For, units), "{{.at}}", fmtTime(a.At),
+		"{{.score}}", a.Score, "{{.margin}}", fmt.Sprintf("%+d", a.Margin),
 	).Replace(wording)
 }
 
@@ -148,9 +149,9 @@ func (a LogArgs) Render(wording string, units LogUnits) string {
 func durationText(d time.Duration, units LogUnits) string {
 	one := func(n int, singular, plural string) string {
 		if n == 1 && singular != "" {
-			return fmt.Sprintf(singular, n)
+			return strings.ReplaceAll(singular, "{{.n}}", strconv.Itoa(n))
 		}
-		return fmt.Sprintf(plural, n)
+		return strings.ReplaceAll(plural, "{{.n}}", strconv.Itoa(n))
 	}
 	if h := d.Round(time.Hour); h%(24*time.Hour) == 0 && h > 0 {
 		return one(int(h/(24*time.Hour)), units.Day, units.Days)
@@ -171,10 +172,10 @@ func (t *Tournament) logf(by TournamentActor, now time.Time, action, reason stri
 	t.UpdatedAt = now
 }
 
-// DefaultTournamentLog is how many entries a tournament's log keeps by
+// DefaultLog is how many entries a tournament's log keeps by
 // default (see TrimLog): more than a 64-player event's sign-up and a
 // season of the organiser's actions, about 50 kB.
-const DefaultTournamentLog = 200
+const DefaultLog = 200
 
 // numberLog numbers the entries of a log stored before entries were
 // numbered by their place, as they were known then.

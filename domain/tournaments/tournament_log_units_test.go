@@ -9,7 +9,7 @@ import (
 
 // A logged duration says "1 day", not "1 days", in each language's units.
 func TestLogDurationSingularAndPlural(t *testing.T) {
-	german := tournaments.LogUnits{Day: "%d Tag", Days: "%d Tage", Hour: "%d Stunde", Hours: "%d Stunden"}
+	german := tournaments.LogUnits{Day: "{{.n}} Tag", Days: "{{.n}} Tage", Hour: "{{.n}} Stunde", Hours: "{{.n}} Stunden"}
 	cases := []struct {
 		d     time.Duration
 		units tournaments.LogUnits
@@ -25,7 +25,7 @@ func TestLogDurationSingularAndPlural(t *testing.T) {
 		{5 * time.Hour, german, "5 Stunden"},
 	}
 	for _, c := range cases {
-		if got := (tournaments.LogArgs{For: c.d}).Render("{for}", c.units); got != c.want {
+		if got := (tournaments.LogArgs{For: c.d}).Render("{{.for}}", c.units); got != c.want {
 			t.Errorf("%v: %q, want %q", c.d, got, c.want)
 		}
 	}

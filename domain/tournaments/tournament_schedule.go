@@ -13,8 +13,8 @@ import (
 // The use cases of time for tournaments, and what organisers do: the
 // scheduler's tick, creating a tournament, changing one.
 
-// TournamentReader finds the tournaments that are due, and reads them.
-type TournamentReader interface {
+// Reader finds the tournaments that are due, and reads them.
+type Reader interface {
 	// DueTournaments lists up to limit tournaments whose schedule needs
 	// attention at now.
 	DueTournaments(ctx context.Context, now time.Time, limit int) ([]string, error)
@@ -22,8 +22,8 @@ type TournamentReader interface {
 	Tournament(ctx context.Context, id string) (Tournament, error)
 }
 
-// TournamentTx is what a unit of work may do to tournaments.
-type TournamentTx interface {
+// StoreTx is what a unit of work may do to tournaments.
+type StoreTx interface {
 	Tournament(ctx context.Context, id string) (Tournament, error)
 	// InsertTournament stores a new tournament.
 	InsertTournament(ctx context.Context, t *Tournament) error
@@ -129,7 +129,7 @@ func (s *Service) TickTournament(ctx context.Context, id string) (acted bool, er
 			return err
 		}
 		// What the schedule does is the organiser's doing (see Requester).
-		ctx := domain.OnBehalfOf(ctx, t.OrganizerID)
+		ctx := onBehalfOf(ctx, t.OrganizerID)
 		version := t.Version
 		if !t.PausedAt.IsZero() {
 			return tx.RescheduleTournament(ctx, &t) // nothing moves until it resumes
@@ -178,7 +178,7 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 		if tg.Outcome != nil || tg.GameID == "" {
 			continue
 		}
-		g, err := tx.Game(ctx, tg.GameID)
+		g, err := tx.Games.Game(ctx, tg.GameID)
 		if err != nil {
 			return false, err
 		}
@@ -186,25 +186,17 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 			if now.Before(r.GameDeadline(i)) {
 				continue
 			}
-			moved, err := anyoneMoved(ctx, tx, g.ID)
+			moved, err := anyoneMoved(ctx, tx.Games, g.ID)
 			if err != nil {
 				return false, err
 			}
-			sub, err := games.Adjudicate(g, now)
-			if err != nil {
-				return false, err
-			}
-			change := games.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}
 			if !moved {
 				// The game ends, but its adjudication (the starting
 				// position's score) is not what counts: the players are
 				// told the double forfeit instead of a result that is none.
-				change.Notices = nil
-			}
-			if err := tx.UpdateGame(ctx, &g, &change, now); err != nil {
-				return false, err
-			}
-			if !moved {
+				if _, err := tx.Games.EndUnplayed(ctx, g, now); err != nil {
+					return false, err
+				}
 				if err := t.ScoreUnplayed(i, now); err != nil {
 					return false, err
 				}
@@ -214,7 +206,9 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 				acted = true
 				continue
 			}
-			g = sub.Game
+			if g, err = tx.Games.Adjudicate(ctx, g, now); err != nil {
+				return false, err
+			}
 		}
 		res, _ := g.Result()
 		acted = t.RecordResult(g.ID, res, now) || acted
@@ -237,7 +231,7 @@ func (s *Service) settleRound(ctx context.Context, tx *Tx, t *Tournament, r *Rou
 
 // anyoneMoved reports whether a player made a move in a game: a turn that
 // neither the rules made for him nor a time-out passed.
-func anyoneMoved(ctx context.Context, tx games.GameReader, gameID string) (bool, error) {
+func anyoneMoved(ctx context.Context, tx *games.InTx, gameID string) (bool, error) {
 	turns, err := tx.Turns(ctx, gameID)
 	if err != nil {
 		return false, err
@@ -253,35 +247,20 @@ func (s *Service) createRoundGames(ctx context.Context, tx *Tx, t *Tournament, r
 	}
 	// The round's mail is the organiser's doing: it counts against each
 	// entrant's budget but his own, and what is over budget is left out.
-	by, _, err := tournamentCause(ctx, tx, t)
+	organizer, err := tx.UserEmail(ctx, t.OrganizerID)
 	if err != nil {
 		return err
 	}
 	for _, i := range toPlay {
 		spec := t.GameSpec(r, i)
 		spec.Tournament = &games.TournamentRef{ID: t.ID, Name: t.Name, Round: r.Number}
-		away, err := tx.PlayersAway(ctx, spec.Players, now)
-		if err != nil {
-			return err
-		}
-		created, err := games.CreateGame(spec, s.newID("g"), t.OrganizerID, now, r.Seed, away)
+		g, err := tx.Games.Create(ctx, spec, t.OrganizerID, r.Seed, organizer, func(email string) (bool, bool, error) {
+			return consent(ctx, tx, t, email)
+		}, now)
 		if err != nil {
 			return fmt.Errorf("round %d game %d: %w", r.Number, i, err)
 		}
-		if err := games.FillLocales(ctx, tx.Tx, &created.Game); err != nil {
-			return err
-		}
-		for j := range created.Notices {
-			n := &created.Notices[j]
-			var err error
-			if n.Agreed, n.Engaged, err = consent(ctx, tx, t, created.Game.Recipient(*n)); err != nil {
-				return err
-			}
-		}
-		if err := tx.InsertGame(ctx, &created, by, now); err != nil {
-			return err
-		}
-		r.Games[i].GameID = created.Game.ID
+		r.Games[i].GameID = g.ID
 	}
 	return nil
 }
@@ -324,4 +303,13 @@ func (s *Service) startRoundIfDue(ctx context.Context, tx *Tx, t *Tournament, no
 		}
 	}
 	return true, nil
+}
+
+// onBehalfOf is ctx with the organiser of a tournament as the deferred
+// requester of what the scheduler does to it, unless ctx is a request's.
+func onBehalfOf(ctx context.Context, organizerID int64) context.Context {
+	if _, ok := domain.RequesterOf(ctx); ok {
+		return ctx
+	}
+	return domain.WithRequester(ctx, domain.Requester{Caller: fmt.Sprint("user:", organizerID), Deferred: true})
 }

@@ -9,19 +9,13 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 )
 
 // The use cases of running an event: sign-up and the organiser's control.
 // Each is one unit of work, guarded by the tournament's version; the games
 // an action touches are changed in the same unit of work.
-
-// EventTournament tells a player that his tournament changed in a way he
-// must know (he was replaced, a deadline moved, the event paused or
-// resumed, a result was overridden). Data.Tournament names the event,
-// Data.Line says what happened, as the tournament's log does.
-const EventTournament domain.EventKind = "tournament_update"
 
 // TournamentListing is a tournament as an account's list shows it, with
 // how the account relates to it.
@@ -55,8 +49,8 @@ type TournamentPage struct {
 	Next        string // the cursor of the next page; "" on the last
 }
 
-// TournamentLister reads tournaments by account.
-type TournamentLister interface {
+// Lister reads tournaments by account.
+type Lister interface {
 	// AccountTournaments lists a page of one category of an account's
 	// tournaments: those userID organises, those email plays in, or the
 	// public registrations open at now that email is not entered in;
@@ -224,23 +218,18 @@ func (s *Service) Withdraw(ctx context.Context, req TournamentRequest, entrant i
 // resignFor resigns an entrant's game (he withdrew: members are his
 // addresses; a team resigns by one seat for its side) and records its result.
 func resignFor(ctx context.Context, tx *Tx, t *Tournament, members []string, gameID string, now time.Time) error {
-	g, err := tx.Game(ctx, gameID)
+	g, err := tx.Games.Game(ctx, gameID)
 	if err != nil || g.Over() {
 		return err
 	}
-	i := slices.IndexFunc(g.Seats, func(s dgames.Seat) bool { return slices.Contains(members, s.Email) })
+	i := slices.IndexFunc(g.Seats, func(s games.Seat) bool { return slices.Contains(members, s.Email) })
 	if i < 0 {
 		return fmt.Errorf("tournament %s: game %s has no seat of the entrant", t.ID, gameID)
 	}
-	seat := g.Seats[i].Color
-	sub, err := dgames.Resign(g, dgames.Actor{SeatColor: &seat}, now)
-	if err != nil {
+	if g, err = tx.Games.Forfeit(ctx, g, g.Seats[i].Color, now); err != nil {
 		return err
 	}
-	if err := tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: sub.Game, Notices: sub.Notices, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
-		return err
-	}
-	res, _ := sub.Game.Result()
+	res, _ := g.Result()
 	t.RecordResult(gameID, res, now)
 	return nil
 }
@@ -263,7 +252,7 @@ func (s *Service) CancelTournament(ctx context.Context, req TournamentRequest, r
 // ended since the scheduler last looked.
 func recordEnded(ctx context.Context, tx *Tx, t *Tournament, now time.Time) error {
 	for _, gid := range t.RunningGames() {
-		g, err := tx.Game(ctx, gid)
+		g, err := tx.Games.Game(ctx, gid)
 		if err != nil {
 			return err
 		}
@@ -314,27 +303,23 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 		}
 		old := members[c.Member]
 		// His games of the running round: one, or a simultaneous pair.
-		type seated struct {
-			game dgames.Game
-			seat int
-		}
-		var games []seated
+		var his []games.Game
 		moved := false
 		for _, tg := range t.EntrantGames(entrant) {
-			g, err := tx.Game(ctx, tg.GameID)
+			g, err := tx.Games.Game(ctx, tg.GameID)
 			if err != nil {
 				return err
 			}
-			seat := slices.IndexFunc(g.Seats, func(s dgames.Seat) bool { return s.Email == old.Email })
+			seat := slices.IndexFunc(g.Seats, func(s games.Seat) bool { return s.Email == old.Email })
 			if seat < 0 {
 				return fmt.Errorf("tournament %s: game %s has no seat of %s", t.ID, tg.GameID, old.Email)
 			}
-			turns, err := tx.Turns(ctx, tg.GameID)
+			turns, err := tx.Games.Turns(ctx, tg.GameID)
 			if err != nil {
 				return err
 			}
-			moved = moved || slices.ContainsFunc(turns, func(st dgames.StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
-			games = append(games, seated{g, seat})
+			moved = moved || slices.ContainsFunc(turns, func(st games.StoredTurn) bool { return st.Color == g.Seats[seat].Color && !st.Auto })
+			his = append(his, g)
 		}
 		replace := c.Replaces(old)
 		if email, err := domain.NormalizeEmail(derefString(c.Email)); c.Locale == "" && err == nil && email != old.Email {
@@ -362,9 +347,8 @@ func (s *Service) UpdateEntrant(ctx context.Context, req TournamentRequest, entr
 		if err != nil {
 			return err
 		}
-		for _, sg := range games {
-			ng, notices := Reseat(sg.game, sg.seat, t.Entrants[entrant].Members()[c.Member], now)
-			if err := tx.UpdateGame(ctx, &sg.game, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{By: organizer, Scheduled: true}}, now); err != nil {
+		for _, g := range his {
+			if err := tx.Games.Reseat(ctx, g, old.Email, updated, organizer, now); err != nil {
 				return err
 			}
 		}
@@ -387,9 +371,9 @@ func derefString(s *string) string {
 // address the organiser got wrong is a correction, not a replacement, so
 // this mail goes to the player who really was put out.) agreed says he
 // had signed up himself.
-func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old dgames.Player, agreed bool, now time.Time) error {
+func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old games.Player, agreed bool, now time.Time) error {
 	last := t.Log[len(t.Log)-1]
-	ev := domain.Event{Kind: EventTournament, Email: old.Email, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}}
+	ev := domain.Event{Kind: domain.EventTournamentUpdate, Email: old.Email, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}}
 	if err := tx.AddEvents(ctx, []domain.Event{ev}, now); err != nil {
 		return err
 	}
@@ -401,26 +385,6 @@ func tellReplaced(ctx context.Context, tx *Tx, t *Tournament, old dgames.Player,
 	return tx.AddNotice(ctx, n, old.Locale, c, now)
 }
 
-// Reseat puts player p in seat i of g: his name, address and language.
-// When the address changes the seat's move link is renewed, so the old
-// address's link stops working, and the new address is invited with its
-// own link.
-func Reseat(g dgames.Game, i int, p dgames.Player, now time.Time) (dgames.Game, []domain.Notice) {
-	g.Seats = slices.Clone(g.Seats)
-	seat := &g.Seats[i]
-	var notices []domain.Notice
-	if seat.Email != p.Email {
-		seat.TokenVersion++
-		// Email names the seat's new player: his invitation is not the
-		// seat's first (the store gives it a Message-ID of its own).
-		notices = append(notices, domain.Notice{Kind: domain.NoticeInvitation, GameID: g.ID, Color: seat.Color, Ply: g.Ply(), Email: p.Email})
-	}
-	seat.Player = p
-	g.Version++
-	g.UpdatedAt = now
-	return g, notices
-}
-
 // ExtendGame gives one game of the running round more time: it is
 // adjudicated later, and the player to move has more time for his turn.
 func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID string, by time.Duration, reason string) (TournamentDone, error) {
@@ -428,14 +392,12 @@ func (s *Service) ExtendGame(ctx context.Context, req TournamentRequest, gameID 
 		if err := t.ExtendGame(gameID, by, reason, now); err != nil {
 			return err
 		}
-		g, err := tx.Game(ctx, gameID)
+		g, err := tx.Games.Game(ctx, gameID)
 		if err != nil {
 			return err
 		}
-		if ng, changed := dgames.ExtendTurn(g, by, now); changed {
-			if err := tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
-				return err
-			}
+		if err := tx.Games.ExtendTurn(ctx, g, by, now); err != nil {
+			return err
 		}
 		return s.tellPlayers(ctx, tx, t, []string{g.Seats[0].Email, g.Seats[1].Email}, now)
 	})
@@ -464,7 +426,7 @@ func (s *Service) PauseTournament(ctx context.Context, req TournamentRequest, re
 		if err := t.Pause(reason, now); err != nil {
 			return err
 		}
-		if err := eachRunningGame(ctx, tx, t, now, dgames.HaltClock); err != nil {
+		if err := eachRunningGame(ctx, tx, t, now, tx.Games.HaltClock); err != nil {
 			return err
 		}
 		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
@@ -482,23 +444,23 @@ func (s *Service) ResumeTournament(ctx context.Context, req TournamentRequest, r
 		if err := recordEnded(ctx, tx, t, now); err != nil {
 			return err
 		}
-		if err := eachRunningGame(ctx, tx, t, now, dgames.ResumeClock); err != nil {
+		if err := eachRunningGame(ctx, tx, t, now, tx.Games.ResumeClock); err != nil {
 			return err
 		}
 		return s.tellPlayers(ctx, tx, t, t.activeEmails(), now)
 	})
 }
 
-func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(dgames.Game, time.Time) (dgames.Game, bool)) error {
+// eachRunningGame does change (tx.Games.HaltClock, say) to every running
+// game of t, as tx reads it.
+func eachRunningGame(ctx context.Context, tx *Tx, t *Tournament, now time.Time, change func(context.Context, games.Game, time.Time) error) error {
 	for _, gid := range t.RunningGames() {
-		g, err := tx.Game(ctx, gid)
+		g, err := tx.Games.Game(ctx, gid)
 		if err != nil {
 			return err
 		}
-		if ng, changed := change(g, now); changed {
-			if err := tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Cause: domain.Cause{Scheduled: true}}, now); err != nil {
-				return err
-			}
+		if err := change(ctx, g, now); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -542,7 +504,7 @@ func (s *Service) tellPlayers(ctx context.Context, tx *Tx, t *Tournament, emails
 	last := t.Log[len(t.Log)-1]
 	var evs []domain.Event
 	for _, e := range emails {
-		evs = append(evs, domain.Event{Kind: EventTournament, Email: e, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}})
+		evs = append(evs, domain.Event{Kind: domain.EventTournamentUpdate, Email: e, Data: domain.EventData{Tournament: t.ID, Line: last.Detail}})
 	}
 	if err := tx.AddEvents(ctx, evs, now); err != nil {
 		return err

@@ -76,7 +76,7 @@ func TestServicePauseTournament(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range evs {
-			if e.Kind == tournaments.EventTournament && e.Data.Tournament == tour.ID {
+			if e.Kind == domain.EventTournamentUpdate && e.Data.Tournament == tour.ID {
 				events++
 			}
 		}

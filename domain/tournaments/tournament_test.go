@@ -43,9 +43,9 @@ func TestCreateTournament(t *testing.T) {
 			Starts: []time.Time{first, first.Add(day)}, RoundLength: 2 * day}, 0, false},
 		{"unknown format", tournaments.NewTournamentSpec{Name: "Cup", Format: "ladder", Players: players(4), FirstStart: first, Interval: day}, 0, false},
 		{"name with a newline", tournaments.NewTournamentSpec{Name: "Cup\nBcc: x", Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
-		// The limit is MaxTournamentNameLength characters, not a person's name's.
-		{"longest name", tournaments.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength), Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 1, true},
-		{"name too long", tournaments.NewTournamentSpec{Name: strings.Repeat("é", domain.MaxTournamentNameLength+1), Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
+		// The limit is MaxNameLength characters, not a person's name's.
+		{"longest name", tournaments.NewTournamentSpec{Name: strings.Repeat("é", tournaments.MaxNameLength), Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 1, true},
+		{"name too long", tournaments.NewTournamentSpec{Name: strings.Repeat("é", tournaments.MaxNameLength+1), Format: tournaments.RoundRobin, Players: players(2), FirstStart: first, Interval: day}, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -39,13 +39,13 @@ func TestServiceUnplayedGameIsADoubleForfeit(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	tour := unplayedFixture(t, f, tournaments.NewTournamentSpec{Format: tournaments.Swiss, Rounds: 1, Players: players(4)})
-	games := tour.Rounds[0].Games
-	moved, err := f.store.Game(ctx, games[1].GameID)
+	round := tour.Rounds[0].Games
+	moved, err := f.store.Game(ctx, round[1].GameID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	white := moved.ToMove()
-	if _, _, err := f.svc.SubmitTurn(ctx, dgames.GameRequest{GameID: moved.ID, By: seat(moved, white)}, 0, legalOpening(t, moved), present); err != nil {
+	if _, _, err := f.svc.SubmitTurn(ctx, games.GameRequest{GameID: moved.ID, By: seat(moved, white)}, 0, legalOpening(t, moved), present); err != nil {
 		t.Fatal(err)
 	}
 	queued := len(f.store.Queued())
@@ -100,7 +100,7 @@ func TestServiceUnplayedGameIsADoubleForfeit(t *testing.T) {
 
 // legalOpening is a legal first turn of g: the cheapest move offered, as
 // long as the turn may not end.
-func legalOpening(t *testing.T, g dgames.Game) string {
+func legalOpening(t *testing.T, g games.Game) string {
 	t.Helper()
 	turn := ""
 	for {
@@ -159,7 +159,7 @@ func TestServiceKnockoutUnplayedMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := f.svc.Resign(ctx, dgames.GameRequest{GameID: g.ID, By: seat(g, g.Seats[0].Color)}, present); err != nil {
+	if _, _, err := f.svc.Resign(ctx, games.GameRequest{GameID: g.ID, By: seat(g, g.Seats[0].Color)}, present); err != nil {
 		t.Fatal(err)
 	}
 	f.now = tour.Rounds[0].Deadline

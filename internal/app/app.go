@@ -29,8 +29,8 @@ type Store interface {
 type Config struct {
 	Store Store
 	// Now is the clock; nil means time.Now. The services read it in UTC
-	// and to the millisecond, which is what the stores keep and the API
-	// answers.
+	// and to the millisecond (as domain.Now does), which is what the
+	// stores keep and the API answers.
 	Now func() time.Time
 	// NewID and Random make identifiers and board seeds; nil means
 	// domain.NewID and a draw from crypto/rand. Tests may fix them.
@@ -44,7 +44,7 @@ type Config struct {
 	// mean games.DefaultReplyLimits.
 	Replies games.ReplyLimits
 	// TournamentLog is the most entries a tournament's log keeps; 0 means
-	// tournaments.DefaultTournamentLog.
+	// tournaments.DefaultLog.
 	TournamentLog int
 	// PushEndpointCheck vets a push subscription's endpoint (see
 	// hooks.PushConfig); nil allows every one.
@@ -69,21 +69,21 @@ type Services struct {
 
 // New builds the services.
 func New(cfg Config) *Services {
-	clock := cfg.Now
-	if clock == nil {
-		clock = time.Now
+	now := domain.Now
+	if clock := cfg.Now; clock != nil {
+		now = func() time.Time { return clock().UTC().Truncate(time.Millisecond) }
 	}
-	now := func() time.Time { return clock().UTC().Truncate(time.Millisecond) }
 	mail := domain.NewMailPolicy(cfg.MailLimits)
+	gs := games.NewService(games.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
+		Mail: mail, Replies: cfg.Replies})
 	return &Services{
-		Now: now,
-		Games: games.NewService(games.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
-			Mail: mail, Replies: cfg.Replies}),
+		Now:   now,
+		Games: gs,
 		Tournaments: tournaments.NewService(tournaments.Config{Store: cfg.Store, Now: now, NewID: cfg.NewID, Random: cfg.Random,
-			Mail: mail, Log: cfg.TournamentLog}),
+			Games: gs, Mail: mail, Log: cfg.TournamentLog}),
 		Accounts: accounts.NewService(accounts.Config{Store: cfg.Store, Now: now, Mail: mail}),
 		Push:     hooks.NewPush(hooks.PushConfig{Store: cfg.Store, Now: now, EndpointCheck: cfg.PushEndpointCheck}),
-		Webhooks: hooks.NewWebhooks(cfg.Store, now, cfg.WebhookURLCheck),
+		Webhooks: hooks.NewWebhooks(hooks.WebhookConfig{Store: cfg.Store, Now: now, URLCheck: cfg.WebhookURLCheck}),
 		Players:  players.NewService(players.Config{Store: cfg.Store, Now: now}),
 	}
 }

@@ -6,18 +6,19 @@
 //
 // The files are go-i18n v2 message files in TOML (comments carry each
 // language's house style, which JSON could not). A key is "area.name": web.*
-// the play and sign-in pages' script, page.*, signup.* and choice.* the
+// the play and sign-in pages' script (and, in English, their text before it
+// runs, which the server writes into the pages), page.*, signup.* and choice.* the
 // server-rendered pages, mail.* the emails, push.* the push notifications,
 // goal.* the goal sentences, log.* the tournament log. A value is a string,
 // or an inline table of CLDR plural forms (zero, one, two, few, many, other)
-// chosen by a count. Arguments are Go templates, {{.name}}; the older
-// messages of the server-rendered pages take fmt verbs (%s, %d) in order,
-// and the log's lines {name}, and the mails' messages are text/templates
-// that may call plural. A translation keeps the arguments English has.
+// chosen by a count. Arguments are named, {{.name}}, in every message, so a
+// translator meets one style and may put them in any order (the tests
+// refuse fmt verbs and {name}); the mails' messages are text/templates that
+// may also call plural. A translation keeps the arguments English has.
 //
 // English is the source and the fallback: a key a language lacks is shown in
 // English. The shipped languages are held complete by this package's tests
-// (every key of en.toml, the same arguments and verbs, the plural forms the
+// (every key of en.toml, the same arguments, the plural forms the
 // language's CLDR rules need: French, Italian and Spanish need "many", for a
 // million and more).
 //
@@ -29,12 +30,13 @@
 // writes out/translate.pt.toml, every message pt lacks with its English
 // text; translate the values, keep the keys and the arguments, give each
 // plural message the forms the language needs (the test names any missing),
-// and put the messages into locales/pt.toml (either TOML style loads). The
-// play page's script gets the language from the server at once; the mails
-// and pages speak it once its tag is in domain.Locales, the languages an
-// account may choose (api's TestLocalesAreTheCatalogues fails until the two
-// agree). testdata/pt.toml is a sample of three keys: the test that loads it
-// shows everything else falling back to English.
+// and put the messages into locales/pt.toml (either TOML style loads).
+// Nothing else changes: the languages the server speaks are the files'
+// (Languages), so the play page's script, the mails, the pages, the push
+// payloads and the API contract's Locale (the languages an account may
+// choose) all take the new one. testdata/pt.toml is a sample of a few keys:
+// the tests that load it (here, in api and in notify) show it chosen and
+// everything it lacks falling back to English.
 package catalog
 
 import (

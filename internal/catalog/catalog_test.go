@@ -15,13 +15,16 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 )
 
-// argument is an argument as the files write it: {{.name}} (go-i18n's), or
-// {name} (filled in by the code or a page's script).
-var argument = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}|\{(\w+)\}`)
+// argument is an argument as the files write it: {{.name}}, go-i18n's.
+var argument = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
 
-// verb is a Go fmt verb, which the server-rendered pages' older messages
-// take, filled in order.
-var verb = regexp.MustCompile(`%[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z%]`)
+// otherStyles are the argument styles the files once mixed in and a
+// translator must not meet again: a Go fmt verb (%s, %d), filled in order,
+// and {name}.
+var otherStyles = regexp.MustCompile(`%[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z]|\{\w+\}`)
+
+// action is a template action, {{.name}} or the mails' {{if …}}, {{end}}.
+var action = regexp.MustCompile(`\{\{.*?\}\}`)
 
 // arguments are the names a message's forms use, all forms together (a
 // language may leave the count out of its "one" form).
@@ -29,19 +32,21 @@ func arguments(m *i18n.Message) []string {
 	set := map[string]bool{}
 	for _, s := range pluralForms(m) {
 		for _, a := range argument.FindAllStringSubmatch(s, -1) {
-			set[a[1]+a[2]] = true
+			set[a[1]] = true
 		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }
 
-// verbs are the fmt verbs of each of a message's forms, in order.
-func verbs(m *i18n.Message) map[string]string {
-	out := map[string]string{}
-	for form, s := range pluralForms(m) {
-		out[form] = strings.Join(verb.FindAllString(s, -1), " ")
+// strayArguments are the arguments of a message's forms written in
+// another style than {{.name}}.
+func strayArguments(m *i18n.Message) []string {
+	var out []string
+	for _, s := range pluralForms(m) {
+		out = append(out, otherStyles.FindAllString(action.ReplaceAllString(s, ""), -1)...)
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // isPlural reports whether a message has forms besides "other".
@@ -88,11 +93,8 @@ func problems(c *Catalog, lang string) []string {
 		if got, want := arguments(m), arguments(en[key]); !slices.Equal(got, want) {
 			out = append(out, key+": arguments "+strings.Join(got, ",")+", English has "+strings.Join(want, ","))
 		}
-		want := verbs(en[key])["other"]
-		for form, got := range verbs(m) {
-			if got != want {
-				out = append(out, fmt.Sprintf("%s: %s has the verbs %q, English %q", key, form, got, want))
-			}
+		if stray := strayArguments(m); len(stray) > 0 {
+			out = append(out, fmt.Sprintf("%s: arguments %q are not {{.name}}", key, stray))
 		}
 		if isPlural(en[key]) && !isPlural(m) {
 			out = append(out, key+": one string where English has plural forms")
@@ -138,12 +140,14 @@ var broken = fstest.MapFS{
 "a.plain" = "Hello {{.name}}"
 "a.count" = { one = "{{.n}} stone", other = "{{.n}} stones" }
 "a.gone" = "Only in English"
-"a.verbs" = { one = "%d hole", other = "%d holes" }
+"a.verbs" = { one = "{{.n}} hole", other = "{{.n}} holes" }
 "a.french" = { one = "{{.n}} hole", other = "{{.n}} holes" }
+"a.older" = "Hello %s, from {place}"
 `)},
 	"de.toml": {Data: []byte(`
 "a.plain" = "Hallo {{.nom}}"
 "a.verbs" = { one = "ein Loch", other = "%d Löcher" }
+"a.older" = "Hallo {{.name}}, aus {{.place}}"
 "a.count" = "{{.n}} Steine"
 "a.extra" = "Nur auf Deutsch"
 "a.french" = { one = "{{.n}} Loch", other = "{{.n}} Löcher" }
@@ -152,7 +156,8 @@ var broken = fstest.MapFS{
 "a.plain" = "Bonjour {{.name}}"
 "a.count" = { one = "{{.n}} pierre", other = "{{.n}} pierres" }
 "a.gone" = "x"
-"a.verbs" = { one = "%d trou", many = "%d trous", other = "%d trous" }
+"a.verbs" = { one = "{{.n}} trou", many = "{{.n}} trous", other = "{{.n}} trous" }
+"a.older" = "Bonjour %s, de {place}"
 "a.french" = { one = "{{.n}} trou", other = "{{.n}} trous" }
 `)},
 }
@@ -171,7 +176,8 @@ func TestCompletenessNamesEachFault(t *testing.T) {
 		"a.extra: not in English",
 		"a.plain: arguments nom, English has name",
 		"a.count: one string where English has plural forms",
-		`a.verbs: one has the verbs "", English "%d"`,
+		`a.verbs: arguments ["%d"] are not {{.name}}`,
+		`a.older: arguments name,place, English has `,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("German: no %q in\n%s", want, got)
@@ -179,6 +185,10 @@ func TestCompletenessNamesEachFault(t *testing.T) {
 	}
 	if strings.Contains(got, "a.french") {
 		t.Errorf("German needs only one and other:\n%s", got)
+	}
+	got = strings.Join(problems(c, "en"), "\n")
+	if want := `a.older: arguments ["%s" "{place}"] are not {{.name}}`; !strings.Contains(got, want) {
+		t.Errorf("English: no %q in\n%s", want, got)
 	}
 	got = strings.Join(problems(c, "fr"), "\n")
 	for _, want := range []string{

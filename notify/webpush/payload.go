@@ -31,7 +31,7 @@ func Pushed(kind domain.EventKind) bool {
 }
 
 // Payload builds the message of an event for a subscriber who speaks
-// locale (see domain.Locales; another falls back to English), in the
+// locale (one of the catalogue's languages; another falls back to English), in the
 // catalogue's push.<kind>.title and push.<kind>.body words. openURL is
 // the page the notification opens: for a seat's event the seat's move link
 // (as its email carries it), so that the board opens ready to play; else

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/internal/catalog"
 	"github.com/lesspost/lesspost/notify/webpush"
 )
 
@@ -70,7 +71,7 @@ func TestPayload(t *testing.T) {
 // Every language says every kind of message.
 func TestPayloadLanguages(t *testing.T) {
 	kinds := []domain.EventKind{domain.EventYourTurn, domain.EventDeadlineNear, domain.EventInvitation, domain.EventRoundStart, domain.EventGameOver}
-	for _, locale := range domain.Locales {
+	for _, locale := range catalog.Shipped().Languages() {
 		for _, k := range kinds {
 			raw, ok, err := webpush.Payload(domain.Event{Kind: k, GameID: "g_x", Email: "a@b.c", Data: domain.EventData{Result: "draw"}}, locale, "/")
 			var m webpush.Message

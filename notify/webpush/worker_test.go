@@ -15,9 +15,8 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
-	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/notify/webhook"
 	"github.com/lesspost/lesspost/notify/webpush"
 )
@@ -74,16 +73,16 @@ func (p *pusher) Send(_ context.Context, _ hooks.PushSubscription, payload []byt
 	return p.res, fmt.Errorf("webpush: push.example answered %d (%s)", p.res.Status, p.res.Outcome)
 }
 
-type games map[string]dgames.Game
+type gameMap map[string]games.Game
 
-func (g games) Game(_ context.Context, id string) (dgames.Game, error) {
+func (g gameMap) Game(_ context.Context, id string) (games.Game, error) {
 	if game, ok := g[id]; ok {
 		return game, nil
 	}
 	if id == "g_broken" {
-		return dgames.Game{}, errors.New("connection reset")
+		return games.Game{}, errors.New("connection reset")
 	}
-	return dgames.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such game")
+	return games.Game{}, domain.Errorf(domain.KindNotFound, domain.CodeNotFound, "no such game")
 }
 
 type links struct{}
@@ -120,10 +119,10 @@ func attemptOnce(t *testing.T, j hooks.PushJob, res webpush.Result, forgetErr er
 	w := webpush.NewWorker(q, p, slog.New(slog.NewTextHandler(&logs, nil)), func() time.Time { return t0.Add(time.Minute) })
 	c := &counts{}
 	var forgotten []string
-	w.Games = games{"g_1": {ID: "g_1", Seats: []dgames.Seat{
-		{Color: "white", Player: dgames.Player{Email: "ann@example.org"}, TokenVersion: 1},
-		{Color: "black", Player: dgames.Player{Email: "bob@example.org", Locale: "fr"}, TokenVersion: 4}},
-		Clock: dgames.Clock{Deadline: t0.Add(time.Minute + 3*time.Hour)}}}
+	w.Games = gameMap{"g_1": {ID: "g_1", Seats: []games.Seat{
+		{Color: "white", Player: games.Player{Email: "ann@example.org"}, TokenVersion: 1},
+		{Color: "black", Player: games.Player{Email: "bob@example.org", Locale: "fr"}, TokenVersion: 4}},
+		Clock: games.Clock{Deadline: t0.Add(time.Minute + 3*time.Hour)}}}
 	w.Links, w.BaseURL, w.Observer = links{}, "https://less.test", c
 	w.Forget = func(_ context.Context, endpoint string) (int, error) {
 		forgotten = append(forgotten, endpoint)
@@ -245,7 +244,7 @@ func TestWorkerRendersAtSendTime(t *testing.T) {
 // fan-out triggers) are the kinds that have a message.
 func TestPushedKindsAreQueued(t *testing.T) {
 	kinds := []domain.EventKind{domain.EventTurnPlayed, domain.EventYourTurn, domain.EventGameOver, domain.EventInvitation,
-		domain.EventRoundStart, domain.EventDeadlineNear, tournaments.EventTournament}
+		domain.EventRoundStart, domain.EventDeadlineNear, domain.EventTournamentUpdate}
 	for _, k := range kinds {
 		if webpush.Pushed(k) != slices.Contains(hooks.PushEventKinds, k) {
 			t.Errorf("%s: pushed %v, queued %v", k, webpush.Pushed(k), slices.Contains(hooks.PushEventKinds, k))

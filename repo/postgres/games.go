@@ -9,24 +9,24 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 	"github.com/lesspost/lesspost/repo/internal/idempotency"
 )
 
 // Game reads a game; a missing game is a domain not-found error.
-func (db *DB) Game(ctx context.Context, id string) (dgames.Game, error) {
+func (db *DB) Game(ctx context.Context, id string) (games.Game, error) {
 	return loadGame(ctx, db.pool, id, false)
 }
 
 // Turns lists a game's turns in order.
-func (db *DB) Turns(ctx context.Context, id string) ([]dgames.StoredTurn, error) {
+func (db *DB) Turns(ctx context.Context, id string) ([]games.StoredTurn, error) {
 	return loadTurns(ctx, db.pool, id, sqlSelectTurns, id)
 }
 
 // TurnsFrom lists a game's turns from ply on, in order.
-func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]dgames.StoredTurn, error) {
+func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	return loadTurns(ctx, db.pool, id, sqlSelectTurnsFrom, id, ply)
 }
 
@@ -53,15 +53,15 @@ const (
 )
 
 // loadTurns reads the turns of game id that query selects with args.
-func loadTurns(ctx context.Context, q querier, id, query string, args ...any) ([]dgames.StoredTurn, error) {
+func loadTurns(ctx context.Context, q querier, id, query string, args ...any) ([]games.StoredTurn, error) {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}
 	defer rows.Close()
-	var out []dgames.StoredTurn
+	var out []games.StoredTurn
 	for rows.Next() {
-		var t dgames.StoredTurn
+		var t games.StoredTurn
 		if err := rows.Scan(&t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &t.PlayedAt); err != nil {
 			return nil, fmt.Errorf("read turns of %s: %w", id, err)
 		}
@@ -74,21 +74,21 @@ func loadTurns(ctx context.Context, q querier, id, query string, args ...any) ([
 	return out, nil
 }
 
-func loadGame(ctx context.Context, q querier, id string, lock bool) (dgames.Game, error) {
-	games, err := loadGames(ctx, q, []string{id}, lock)
+func loadGame(ctx context.Context, q querier, id string, lock bool) (games.Game, error) {
+	found, err := loadGames(ctx, q, []string{id}, lock)
 	if err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
-	if len(games) == 0 {
-		return dgames.Game{}, gamerow.GameNotFound(id)
+	if len(found) == 0 {
+		return games.Game{}, gamerow.GameNotFound(id)
 	}
-	return games[0], nil
+	return found[0], nil
 }
 
 // loadGames reads the games with the given ids, in that order, skipping
 // ids that do not exist, with two queries however many there are. lock
 // locks them for the transaction q is.
-func loadGames(ctx context.Context, q querier, ids []string, lock bool) ([]dgames.Game, error) {
+func loadGames(ctx context.Context, q querier, ids []string, lock bool) ([]games.Game, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -100,10 +100,10 @@ func loadGames(ctx context.Context, q querier, ids []string, lock bool) ([]dgame
 	if err != nil {
 		return nil, fmt.Errorf("read games: %w", err)
 	}
-	byID := make(map[string]*dgames.Game, len(ids))
+	byID := make(map[string]*games.Game, len(ids))
 	for rows.Next() {
 		var (
-			g                                 dgames.Game
+			g                                 games.Game
 			ruleset, state, clock, tournament string
 		)
 		if err := rows.Scan(&g.ID, &g.CreatorID, &ruleset, &state, &g.Version, &g.CreatedAt, &g.UpdatedAt, &clock,
@@ -126,7 +126,7 @@ func loadGames(ctx context.Context, q querier, ids []string, lock bool) ([]dgame
 		return nil, fmt.Errorf("read seats: %w", err)
 	}
 	for rows.Next() {
-		var s dgames.Seat
+		var s games.Seat
 		var gameID string
 		if err := rows.Scan(&gameID, &s.Color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
 			rows.Close()
@@ -143,7 +143,7 @@ func loadGames(ctx context.Context, q querier, ids []string, lock bool) ([]dgame
 	return gamerow.Complete(ctx, vacationsIn(q), ids, byID)
 }
 
-func insertGame(ctx context.Context, tx pgx.Tx, g *dgames.Game) error {
+func insertGame(ctx context.Context, tx pgx.Tx, g *games.Game) error {
 	c, err := gamerow.Encode(g)
 	if err != nil {
 		return err
@@ -173,7 +173,7 @@ const sqlUpdateGame = `UPDATE games SET state = $1, to_move = $2, ply = $3, stat
 // checkVersion checks that the stored game is still at before's version,
 // for a change that leaves it alone, and keeps it there until the
 // transaction ends (FOR SHARE): what the change answers stays true.
-func checkVersion(ctx context.Context, tx pgx.Tx, _, before *dgames.Game) error {
+func checkVersion(ctx context.Context, tx pgx.Tx, _, before *games.Game) error {
 	var version int
 	err := tx.QueryRow(ctx, `SELECT version FROM games WHERE id = $1 FOR SHARE`, before.ID).Scan(&version)
 	if err != nil {
@@ -188,7 +188,7 @@ func checkVersion(ctx context.Context, tx pgx.Tx, _, before *dgames.Game) error 
 // updateGame stores the new state of before, if the stored game is still
 // at before's version. Seat rows and the spectator link's version are
 // written only when a link was renewed or a seat changed hands.
-func updateGame(ctx context.Context, tx pgx.Tx, g, before *dgames.Game) error {
+func updateGame(ctx context.Context, tx pgx.Tx, g, before *games.Game) error {
 	version := before.Version
 	c, err := gamerow.Encode(g)
 	if err != nil {
@@ -226,7 +226,7 @@ func updateGame(ctx context.Context, tx pgx.Tx, g, before *dgames.Game) error {
 	return nil
 }
 
-func insertTurns(ctx context.Context, tx pgx.Tx, g *dgames.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
+func insertTurns(ctx context.Context, tx pgx.Tx, g *games.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
 	for i, p := range played {
 		_, err := tx.Exec(ctx, `INSERT INTO turns (game_id, ply, color, notation, used, counted, auto, timed_out, played_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

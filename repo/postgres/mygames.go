@@ -41,7 +41,7 @@ const myGamesPage = `
 	ORDER BY 2, 3, 1 LIMIT $5`
 
 // MyGames lists the games an address plays in or created, most urgent
-// first (see games.AccountReader): the order and the cursors are the SQLite
+// first (see games.PlayerGamesReader): the order and the cursors are the SQLite
 // store's (repo/internal/mygames).
 func (db *DB) MyGames(ctx context.Context, email, cursor string, limit int) (games.GamePage, error) {
 	limit = max(limit, 1)

@@ -16,16 +16,16 @@ import (
 )
 
 var (
-	_ domain.Store             = (*DB)(nil)
-	_ domain.StoreTx           = storeTx{}
-	_ games.Store              = (*DB)(nil)
-	_ games.StoreTx            = storeTx{}
-	_ tournaments.Store        = (*DB)(nil)
-	_ tournaments.TournamentTx = storeTx{}
-	_ accounts.Store           = (*DB)(nil)
-	_ accounts.StoreTx         = storeTx{}
-	_ hooks.Store              = (*DB)(nil)
-	_ hooks.PushTx             = storeTx{}
+	_ domain.Store        = (*DB)(nil)
+	_ domain.StoreTx      = storeTx{}
+	_ games.Store         = (*DB)(nil)
+	_ games.StoreTx       = storeTx{}
+	_ tournaments.Store   = (*DB)(nil)
+	_ tournaments.StoreTx = storeTx{}
+	_ accounts.Store      = (*DB)(nil)
+	_ accounts.StoreTx    = storeTx{}
+	_ hooks.Store         = (*DB)(nil)
+	_ hooks.PushTx        = storeTx{}
 )
 
 // Transact runs fn in one READ COMMITTED transaction (see withTx); a unit

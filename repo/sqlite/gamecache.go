@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 )
 
 // The game cache: recently written and read games, so that the read before
@@ -91,7 +91,7 @@ const (
 // cacheEntry is one game: its row and, once a read decoded it, the game.
 type cacheEntry struct {
 	row  *gameRow
-	game *dgames.Game // nil until decoded; never handed out, only copies
+	game *games.Game // nil until decoded; never handed out, only copies
 }
 
 // gameRow is what a database read of a game returns: the columns of
@@ -103,7 +103,7 @@ type gameRow struct {
 	tournament            string // "" for NULL
 	version, watchVersion int
 	createdAt, updatedAt  int64 // Unix milliseconds
-	seats                 []dgames.Seat
+	seats                 []games.Seat
 }
 
 func newGameCache() *gameCache {
@@ -140,7 +140,7 @@ func (c *gameCache) peekRow(id string) *gameRow {
 
 // fill keeps a game read from the database since seq, unless it may be
 // older than what the cache was told since.
-func (c *gameCache) fill(row *gameRow, g *dgames.Game, since uint64) {
+func (c *gameCache) fill(row *gameRow, g *games.Game, since uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cleared > since || c.slots[slotOf(row.id)] > since {
@@ -151,7 +151,7 @@ func (c *gameCache) fill(row *gameRow, g *dgames.Game, since uint64) {
 
 // decoded records the decoding of e, if e is still the entry and nothing
 // was emptied since seq (the decoding read vacations).
-func (c *gameCache) decoded(e *cacheEntry, g *dgames.Game, since uint64) {
+func (c *gameCache) decoded(e *cacheEntry, g *games.Game, since uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cleared > since || c.entries[e.row.id] != e {
@@ -208,7 +208,7 @@ func (c *gameCache) committed(ids []string, rows []*gameRow) {
 // copyGame is g with nothing shared that a caller could change: games are
 // values, but Rules, the seats, the vacations, the tournament and the
 // clock's slices are references.
-func copyGame(g *dgames.Game) dgames.Game {
+func copyGame(g *games.Game) games.Game {
 	out := *g
 	if g.Rules != nil {
 		out.Rules = g.Rules.Clone()
@@ -230,7 +230,7 @@ func copyGame(g *dgames.Game) dgames.Game {
 }
 
 // cachedGame reads a game through the cache (see gameCache).
-func (db *DB) cachedGame(ctx context.Context, id string) (dgames.Game, error) {
+func (db *DB) cachedGame(ctx context.Context, id string) (games.Game, error) {
 	c := db.games
 	if !db.cacheTrusted(ctx) {
 		return loadGame(ctx, db.read, id)
@@ -242,25 +242,25 @@ func (db *DB) cachedGame(ctx context.Context, id string) (dgames.Game, error) {
 	if e != nil {
 		g, err := completeRow(ctx, db.read, e.row)
 		if err != nil {
-			return dgames.Game{}, err
+			return games.Game{}, err
 		}
 		c.decoded(e, &g, seq)
 		return copyGame(&g), nil
 	}
 	rows, err := loadRows(ctx, db.read, []string{id})
 	if err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
-	games, err := completeRows(ctx, db.read, []string{id}, rows)
+	found, err := completeRows(ctx, db.read, []string{id}, rows)
 	if err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
-	if len(games) == 0 {
-		return dgames.Game{}, gameNotFound(id)
+	if len(found) == 0 {
+		return games.Game{}, gameNotFound(id)
 	}
-	kept := copyGame(&games[0])
+	kept := copyGame(&found[0])
 	c.fill(rows[0], &kept, seq)
-	return games[0], nil
+	return found[0], nil
 }
 
 // cacheTrusted reports whether no commit happened since the writer last

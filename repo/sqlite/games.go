@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/repo/internal/gamerow"
 	"github.com/lesspost/lesspost/repo/internal/idempotency"
@@ -43,14 +43,14 @@ func queryIDs(ctx context.Context, q queryer, query string, args ...any) ([]stri
 
 // Game reads a game; a missing game is a domain not-found error. It
 // answers from the game cache when it can (see gameCache).
-func (db *DB) Game(ctx context.Context, id string) (dgames.Game, error) {
+func (db *DB) Game(ctx context.Context, id string) (games.Game, error) {
 	return db.cachedGame(ctx, id)
 }
 
 // Change, Response and Idempotency are the domain's, under the names the
 // store's callers knew.
 type (
-	Change      = dgames.GameChange
+	Change      = games.GameChange
 	Response    = domain.Response
 	Idempotency = domain.Idempotency
 )
@@ -86,7 +86,7 @@ var writeQueries = []string{sqlSelectIdempotency, sqlUpdateGame, sqlInsertTurn, 
 
 // storeChange writes what a change did to a game: the new state (if the
 // game is still at before's version), the turns it played and its emails.
-func storeChange(ctx context.Context, tx *Tx, before *dgames.Game, c *dgames.GameChange, mail []domain.Mail, now time.Time) error {
+func storeChange(ctx context.Context, tx *Tx, before *games.Game, c *games.GameChange, mail []domain.Mail, now time.Time) error {
 	write := updateGame
 	if c.Game.Version == before.Version {
 		write = checkVersion // a change that only answers: the game stays as it is
@@ -97,7 +97,7 @@ func storeChange(ctx context.Context, tx *Tx, before *dgames.Game, c *dgames.Gam
 	if err := insertTurns(ctx, tx, &c.Game, before.Ply(), c.Played, now); err != nil {
 		return err
 	}
-	if err := writeEvents(ctx, tx, dgames.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
+	if err := writeEvents(ctx, tx, games.ChangeEvents(&c.Game, before.Ply(), c.Played, c.Notices), now); err != nil {
 		return err
 	}
 	return enqueue(ctx, tx, mail, now)
@@ -117,25 +117,25 @@ func storedResponse(ctx context.Context, q queryer, idem domain.Idempotency) (do
 }
 
 // Turns lists a game's turns in order.
-func (db *DB) Turns(ctx context.Context, id string) ([]dgames.StoredTurn, error) {
+func (db *DB) Turns(ctx context.Context, id string) ([]games.StoredTurn, error) {
 	return loadTurns(ctx, db.read, id, sqlSelectTurns, id)
 }
 
 // TurnsFrom lists a game's turns from ply on, in order.
-func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]dgames.StoredTurn, error) {
+func (db *DB) TurnsFrom(ctx context.Context, id string, ply int) ([]games.StoredTurn, error) {
 	return loadTurns(ctx, db.read, id, sqlSelectTurnsFrom, id, ply)
 }
 
 // loadTurns reads the turns of game id that query selects with args.
-func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([]dgames.StoredTurn, error) {
+func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([]games.StoredTurn, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read turns of %s: %w", id, err)
 	}
 	defer rows.Close()
-	var out []dgames.StoredTurn
+	var out []games.StoredTurn
 	for rows.Next() {
-		var t dgames.StoredTurn
+		var t games.StoredTurn
 		var played int64
 		if err := rows.Scan(&t.Ply, &t.Color, &t.Notation, &t.Used, &t.Counted, &t.Auto, &t.TimedOut, &played); err != nil {
 			return nil, fmt.Errorf("read turns of %s: %w", id, err)
@@ -146,7 +146,7 @@ func loadTurns(ctx context.Context, q queryer, id, query string, args ...any) ([
 	return out, rows.Err()
 }
 
-func insertGame(ctx context.Context, tx *Tx, g *dgames.Game) error {
+func insertGame(ctx context.Context, tx *Tx, g *games.Game) error {
 	c, err := gamerow.Encode(g)
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func insertGame(ctx context.Context, tx *Tx, g *dgames.Game) error {
 // was renewed or a seat changed hands (a tournament's organiser replaced a
 // player): most changes are turns, and every statement holds the one
 // write connection.
-func updateGame(ctx context.Context, tx *Tx, g, before *dgames.Game) error {
+func updateGame(ctx context.Context, tx *Tx, g, before *games.Game) error {
 	version := before.Version
 	c, err := gamerow.Encode(g)
 	if err != nil {
@@ -223,7 +223,7 @@ func updateGame(ctx context.Context, tx *Tx, g, before *dgames.Game) error {
 // updatedRow is the row updateGame leaves, from the row before (nil if
 // unknown: then so is the result): exactly the columns its statements
 // write, the others as they were.
-func updatedRow(base *gameRow, g, before *dgames.Game, c *gamerow.Columns) *gameRow {
+func updatedRow(base *gameRow, g, before *games.Game, c *gamerow.Columns) *gameRow {
 	if base == nil || base.version != before.Version {
 		return nil
 	}
@@ -248,7 +248,7 @@ func updatedRow(base *gameRow, g, before *dgames.Game, c *gamerow.Columns) *game
 
 // checkVersion checks that the stored game is still at before's version,
 // for a change that leaves it alone.
-func checkVersion(ctx context.Context, tx *Tx, g, before *dgames.Game) error {
+func checkVersion(ctx context.Context, tx *Tx, g, before *games.Game) error {
 	var current bool
 	if err := tx.QueryRowContext(ctx, sqlGameAtVersion, before.ID, before.Version).Scan(&current); err != nil {
 		return fmt.Errorf("read game %s version: %w", before.ID, err)
@@ -262,7 +262,7 @@ func checkVersion(ctx context.Context, tx *Tx, g, before *dgames.Game) error {
 
 const sqlGameAtVersion = `SELECT EXISTS (SELECT 1 FROM games WHERE id = ? AND version = ?)`
 
-func insertTurns(ctx context.Context, tx *Tx, g *dgames.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
+func insertTurns(ctx context.Context, tx *Tx, g *games.Game, plyBefore int, played []ruleset.Played, now time.Time) error {
 	for i, p := range played {
 		_, err := tx.ExecContext(ctx, sqlInsertTurn, g.ID, plyBefore+i+1, p.Color, p.Ply, p.Used, p.Counted,
 			p.Auto, p.TimedOut, now.UnixMilli())
@@ -273,15 +273,15 @@ func insertTurns(ctx context.Context, tx *Tx, g *dgames.Game, plyBefore int, pla
 	return nil
 }
 
-func loadGame(ctx context.Context, q queryer, id string) (dgames.Game, error) {
-	games, err := loadGames(ctx, q, []string{id})
+func loadGame(ctx context.Context, q queryer, id string) (games.Game, error) {
+	found, err := loadGames(ctx, q, []string{id})
 	if err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
-	if len(games) == 0 {
-		return dgames.Game{}, gameNotFound(id)
+	if len(found) == 0 {
+		return games.Game{}, gameNotFound(id)
 	}
-	return games[0], nil
+	return found[0], nil
 }
 
 func gameNotFound(id string) error { return gamerow.GameNotFound(id) }
@@ -289,7 +289,7 @@ func gameNotFound(id string) error { return gamerow.GameNotFound(id) }
 // loadGames reads the games with the given ids, in that order, skipping
 // ids that do not exist: a page of "my games" costs two queries, not two
 // per game.
-func loadGames(ctx context.Context, q queryer, ids []string) ([]dgames.Game, error) {
+func loadGames(ctx context.Context, q queryer, ids []string) ([]games.Game, error) {
 	rows, err := loadRows(ctx, q, ids)
 	if err != nil {
 		return nil, err
@@ -329,7 +329,7 @@ func loadRows(ctx context.Context, q queryer, ids []string) ([]*gameRow, error) 
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var s dgames.Seat
+		var s games.Seat
 		var gameID string
 		if err := rows.Scan(&gameID, &s.Color, &s.Name, &s.Email, &s.Locale, &s.TokenVersion); err != nil {
 			return nil, fmt.Errorf("read seats: %w", err)
@@ -353,8 +353,8 @@ func loadRows(ctx context.Context, q queryer, ids []string) ([]*gameRow, error) 
 
 // completeRows decodes rows read for ids and reads what else their games
 // need (see gamerow.Complete).
-func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow) ([]dgames.Game, error) {
-	byID := make(map[string]*dgames.Game, len(rows))
+func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow) ([]games.Game, error) {
+	byID := make(map[string]*games.Game, len(rows))
 	for _, r := range rows {
 		if _, ok := byID[r.id]; ok {
 			continue
@@ -369,21 +369,21 @@ func completeRows(ctx context.Context, q queryer, ids []string, rows []*gameRow)
 }
 
 // completeRow is completeRows for one row.
-func completeRow(ctx context.Context, q queryer, r *gameRow) (dgames.Game, error) {
-	games, err := completeRows(ctx, q, []string{r.id}, []*gameRow{r})
+func completeRow(ctx context.Context, q queryer, r *gameRow) (games.Game, error) {
+	found, err := completeRows(ctx, q, []string{r.id}, []*gameRow{r})
 	if err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
-	return games[0], nil
+	return found[0], nil
 }
 
 // decodeRow is the game of a row, sharing no memory with it.
-func decodeRow(r *gameRow) (dgames.Game, error) {
-	g := dgames.Game{ID: r.id, CreatorID: r.creatorID, Version: r.version, WatchVersion: r.watchVersion,
+func decodeRow(r *gameRow) (games.Game, error) {
+	g := games.Game{ID: r.id, CreatorID: r.creatorID, Version: r.version, WatchVersion: r.watchVersion,
 		CreatedAt: time.UnixMilli(r.createdAt).UTC(), UpdatedAt: time.UnixMilli(r.updatedAt).UTC(),
 		Seats: slices.Clone(r.seats)}
 	if err := gamerow.Decode(&g, r.ruleset, r.state, r.clock, r.tournament); err != nil {
-		return dgames.Game{}, err
+		return games.Game{}, err
 	}
 	return g, nil
 }

@@ -18,16 +18,16 @@ import (
 // domain.Store, storeTx the domain.StoreTx of one write transaction.
 
 var (
-	_ domain.Store             = (*DB)(nil)
-	_ domain.StoreTx           = storeTx{}
-	_ games.Store              = (*DB)(nil)
-	_ games.StoreTx            = storeTx{}
-	_ tournaments.Store        = (*DB)(nil)
-	_ tournaments.TournamentTx = storeTx{}
-	_ accounts.Store           = (*DB)(nil)
-	_ accounts.StoreTx         = storeTx{}
-	_ hooks.Store              = (*DB)(nil)
-	_ hooks.PushTx             = storeTx{}
+	_ domain.Store        = (*DB)(nil)
+	_ domain.StoreTx      = storeTx{}
+	_ games.Store         = (*DB)(nil)
+	_ games.StoreTx       = storeTx{}
+	_ tournaments.Store   = (*DB)(nil)
+	_ tournaments.StoreTx = storeTx{}
+	_ accounts.Store      = (*DB)(nil)
+	_ accounts.StoreTx    = storeTx{}
+	_ hooks.Store         = (*DB)(nil)
+	_ hooks.PushTx        = storeTx{}
 )
 
 // StoredResponse is the response stored for an idempotent request.

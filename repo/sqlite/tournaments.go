@@ -124,7 +124,7 @@ func (s storeTx) AddEvents(ctx context.Context, evs []domain.Event, now time.Tim
 }
 
 // AccountTournaments lists a page of one category of an account's
-// tournaments, newest first (see tournaments.TournamentLister).
+// tournaments, newest first (see tournaments.Lister).
 func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string, now time.Time, cat tournaments.TournamentCategory,
 	cursor string, limit int) (tournaments.TournamentPage, error) {
 	limit = max(limit, 1)
@@ -154,7 +154,7 @@ func (db *DB) AccountTournaments(ctx context.Context, userID int64, email string
 	return gamerow.TournamentPage(rows, limit)
 }
 
-// Games reads many games at once (see games.GamesReader).
+// Games reads many games at once (see games.BatchReader).
 func (db *DB) Games(ctx context.Context, ids []string) ([]games.Game, error) {
 	return loadGames(ctx, db.read, ids)
 }

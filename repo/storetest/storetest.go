@@ -1,5 +1,6 @@
-// Package storetest is the contract of Store: what every store (SQLite
-// now, PostgreSQL next, the in-memory one of the use-case tests) must do.
+// Package storetest is the contract of the stores (repo/port.Store): what
+// every store (repo/sqlite, repo/postgres, and domain/memstore, the
+// in-memory one of the use-case tests) must do.
 // A store's tests call Run with a constructor of empty stores.
 package storetest
 
@@ -93,9 +94,12 @@ const (
 type unit struct {
 	*games.Tx
 	accounts.StoreTx
-	tournaments.TournamentTx
+	tournamentTx
 	hooks.PushTx
 }
+
+// tournamentTx is the tournaments' StoreTx, named apart from the accounts'.
+type tournamentTx = tournaments.StoreTx
 
 // newUnit is st as a unit.
 func newUnit(st domain.StoreTx) *unit {
@@ -103,7 +107,7 @@ func newUnit(st domain.StoreTx) *unit {
 	if err != nil {
 		panic(err)
 	}
-	return &unit{Tx: gt, StoreTx: st.(accounts.StoreTx), TournamentTx: st.(tournaments.TournamentTx), PushTx: st.(hooks.PushTx)}
+	return &unit{Tx: gt, StoreTx: st.(accounts.StoreTx), tournamentTx: st.(tournaments.StoreTx), PushTx: st.(hooks.PushTx)}
 }
 
 // AddLoginToken stores a login token and queues its mail, as the accounts'

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lesspost/lesspost/domain"
-	dgames "github.com/lesspost/lesspost/domain/games"
+	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -20,13 +20,13 @@ func newTournament(t *testing.T, s Store, id string) tournaments.Tournament {
 	t.Helper()
 	org := ensureUser(t, s, "org@example.org")
 	tour, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Players: []dgames.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
+		Players: []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"},
 			{Name: "Cat", Email: "cat@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, id, org.ID, T0, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &tour) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
 	return tour
 }
 
@@ -54,13 +54,13 @@ func testTournaments(t *testing.T, s Store) {
 
 	renamed := got
 	renamed.Name, renamed.Version = "Cup II", got.Version+1
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error {
 		return tx.SaveTournament(ctx, &renamed, got.Version)
 	})
 	stale := got
 	stale.Name, stale.Version = "Cup III", got.Version+1
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
-		return st.(tournaments.TournamentTx).SaveTournament(ctx, &stale, got.Version)
+		return st.(tournaments.StoreTx).SaveTournament(ctx, &stale, got.Version)
 	})
 	if !errors.Is(err, domain.ErrStale) {
 		t.Errorf("saving from a version that is gone: %v, want ErrStale", err)
@@ -84,7 +84,7 @@ func testAccountTournaments(t *testing.T, s Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &open) })
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error { return tx.InsertTournament(ctx, &open) })
 	// list gives the ids of each category, as "organising:t_1 playing:t_2".
 	list := func(u domain.User, email string, now time.Time) string {
 		t.Helper()
@@ -117,21 +117,21 @@ func testAccountTournaments(t *testing.T, s Store) {
 		}
 	}
 	// Eve joins; Bob's address is corrected to Rob's; the organiser closes sign-up.
-	if _, err := open.Join(tournaments.Entrant{Player: dgames.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
+	if _, err := open.Join(tournaments.Entrant{Player: games.Player{Name: "Eve", Email: "eve@example.org"}}, eve.ID, 0, T0); err != nil {
 		t.Fatal(err)
 	}
 	version := open.Version
 	if err := open.CloseRegistration(T0); err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error {
 		return tx.SaveTournament(ctx, &open, version-1)
 	})
 	version = closed.Version
 	if err := closed.UpdateEntrant(1, tournaments.EntrantChange{Name: new("Rob"), Email: new("rob@example.org"), Correction: true, Reason: "typo"}, false, T0); err != nil {
 		t.Fatal(err)
 	}
-	transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error {
+	transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error {
 		return tx.SaveTournament(ctx, &closed, version)
 	})
 	for _, c := range []struct {
@@ -157,7 +157,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 	org := ensureUser(t, s, "org@example.org")
 	var want []string
 	for i := range 7 {
-		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []dgames.Player{
+		spec := tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin, Players: []games.Player{
 			{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 			Starts: []time.Time{T0.Add(24 * time.Hour)}, RoundLength: 24 * time.Hour}
 		id := fmt.Sprintf("t_page%d", i)
@@ -166,7 +166,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		transactTournament(t, s, func(ctx context.Context, tx tournaments.TournamentTx) error { return tx.InsertTournament(ctx, &tour) })
+		transactTournament(t, s, func(ctx context.Context, tx tournaments.StoreTx) error { return tx.InsertTournament(ctx, &tour) })
 		want = append([]string{id}, want...)
 	}
 	for _, c := range []struct {
@@ -210,9 +210,9 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 func testSeatChangesHands(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_seat")
-	ng, notices := tournaments.Reseat(g, 1, dgames.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
+	ng, notices := games.Reseat(g, 1, games.Player{Name: "Cat", Email: "cat@example.org", Locale: "it"}, T0.Add(time.Hour))
 	transact(t, s, func(ctx context.Context, tx *unit) error {
-		return tx.UpdateGame(ctx, &g, &dgames.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
+		return tx.UpdateGame(ctx, &g, &games.GameChange{Game: ng, Notices: notices, Cause: domain.Cause{Scheduled: true}}, T0.Add(time.Hour))
 	})
 	got, err := s.Game(ctx, g.ID)
 	if err != nil {
@@ -249,23 +249,23 @@ func testGamesInBulk(t *testing.T, s Store) {
 	if st := stamp(); st != (tournaments.GamesStamp{}) {
 		t.Errorf("the stamp of no games: %+v", st)
 	}
-	var games []dgames.Game
+	var made []games.Game
 	for i, id := range []string{"g_bulk1", "g_bulk2", "g_bulk3"} {
-		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", dgames.TimeControl{}, T0)
+		c := newGameOf(t, id, org, "ann@example.org", "bob@example.org", games.TimeControl{}, T0)
 		if i < 2 {
-			c.Game.Tournament = &dgames.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
+			c.Game.Tournament = &games.TournamentRef{ID: tour.ID, Name: tour.Name, Round: 1}
 		}
 		transact(t, s, func(ctx context.Context, tx *unit) error {
 			return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 		})
-		games = append(games, c.Game)
+		made = append(made, c.Game)
 	}
 	before := stamp()
-	if before.Count != 2 || before.Versions != int64(games[0].Version+games[1].Version) || !before.Updated.Equal(T0) {
+	if before.Count != 2 || before.Versions != int64(made[0].Version+made[1].Version) || !before.Updated.Equal(T0) {
 		t.Errorf("the stamp of two games: %+v", before)
 	}
-	played := play(t, s, games[1], T0.Add(time.Minute))
-	play(t, s, games[2], T0.Add(2*time.Minute)) // of no tournament
+	played := play(t, s, made[1], T0.Add(time.Minute))
+	play(t, s, made[2], T0.Add(2*time.Minute)) // of no tournament
 	after := stamp()
 	if after.Count != 2 || after.Versions <= before.Versions || !after.Updated.Equal(T0.Add(time.Minute)) {
 		t.Errorf("the stamp after a turn: %+v, before %+v", after, before)
@@ -300,7 +300,7 @@ func testGamesInBulk(t *testing.T, s Store) {
 
 // transactTournament runs fn as one unit of work on the store's tournament
 // writes, which every store's unit of work has.
-func transactTournament(t *testing.T, s Store, fn func(ctx context.Context, tx tournaments.TournamentTx) error) {
+func transactTournament(t *testing.T, s Store, fn func(ctx context.Context, tx tournaments.StoreTx) error) {
 	t.Helper()
-	transact(t, s, func(ctx context.Context, tx *unit) error { return fn(ctx, tx.StoreTx.(tournaments.TournamentTx)) })
+	transact(t, s, func(ctx context.Context, tx *unit) error { return fn(ctx, tx.tournamentTx) })
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/lesspost/lesspost"
 	"github.com/lesspost/lesspost/domain"
+	"github.com/lesspost/lesspost/internal/catalog"
 )
 
 // Contract is a parsed, validated OpenAPI document and a router that finds
@@ -26,7 +28,8 @@ type Contract struct {
 // Load returns the contract of lesspost.OpenAPI, parsed once per process,
 // with the games the server knows (domain.Rulesets) as the values of
 // GameKind: a game registered beside Less and Les (a test's) is accepted
-// where they are, and openapi.yaml names the two it documents.
+// where they are, and openapi.yaml names the two it documents. Likewise the
+// values of Locale are the message catalogue's languages (see Speak).
 var Load = sync.OnceValues(func() (*Contract, error) {
 	c, err := Parse(lesspost.OpenAPI)
 	if err != nil {
@@ -38,8 +41,32 @@ var Load = sync.OnceValues(func() (*Contract, error) {
 			kind.Value.Enum = append(kind.Value.Enum, name)
 		}
 	}
+	c.Speak(catalog.Shipped().Languages())
 	return c, nil
 })
+
+// Speak makes langs the values of Locale, the languages a request may
+// choose: a language is one locale file of the catalogue, and openapi.yaml
+// documents the ones shipped. Those keep the order it gives them; the others
+// follow in langs' order.
+func (c *Contract) Speak(langs []string) {
+	locale := c.Doc.Components.Schemas["Locale"]
+	if locale == nil || locale.Value == nil {
+		return
+	}
+	var enum []any
+	for _, v := range locale.Value.Enum {
+		if l, ok := v.(string); ok && slices.Contains(langs, l) {
+			enum = append(enum, l)
+		}
+	}
+	for _, l := range langs {
+		if !slices.Contains(enum, any(l)) {
+			enum = append(enum, l)
+		}
+	}
+	locale.Value.Enum = enum
+}
 
 // Parse parses and validates an OpenAPI document.
 func Parse(spec []byte) (*Contract, error) {

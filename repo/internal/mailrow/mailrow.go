@@ -47,7 +47,7 @@ func New(m domain.Mail, secret string) (Row, error) {
 	}
 	if n.Kind == domain.NoticeInvitation && n.Email == "" {
 		// The invitation opens the seat's thread; later mail answers it. A
-		// seat's new player (n.Email: see tournaments.Reseat) gets an invitation
+		// seat's new player (n.Email: see games.Reseat) gets an invitation
 		// of his own, which cannot take the first one's Message-ID.
 		r.MessageID = n.GameID + "." + n.Color
 	}

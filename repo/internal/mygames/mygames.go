@@ -1,5 +1,5 @@
 // Package mygames owns the order and the cursors of "my games"
-// (games.AccountReader.MyGames) that the SQL stores share: each store's
+// (games.PlayerGamesReader.MyGames) that the SQL stores share: each store's
 // query yields rows of (id, urgency, sort key) in page order, and this
 // package turns them into a page and its cursor.
 package mygames
