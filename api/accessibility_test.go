@@ -77,6 +77,11 @@ func TestPagesAreAccessible(t *testing.T) {
 		{"name": "Dee", "email": "dee@example.org"}, {"name": "Eve", "email": "eve@example.org"}}}).want(t, http.StatusCreated)
 	invitation := only(t, h.deliver(), "dee@example.org")
 	unsubscribe, never := h.pageURL(invitation.Unsubscribe), h.url+neverEmailLink(t, invitation)
+	// A public profile: Dee's, with her game against Eve in progress.
+	dee := h.login("dee@example.org")
+	h.do("PUT", "/v1/me/handle", dee, map[string]any{"handle": "Dee"}).want(t, http.StatusOK)
+	h.do("PATCH", "/v1/me/profile", dee, map[string]any{"country": "DE", "languages": []string{"de", "en"}, "bio": "Plays by email."}).
+		want(t, http.StatusOK)
 
 	fixed := func(url string) func(*testing.T) string { return func(*testing.T) string { return url } }
 	loaded := `!document.body.classList.contains('loading')`
@@ -133,6 +138,7 @@ func TestPagesAreAccessible(t *testing.T) {
 		{name: "never-email", url: fixed(never), ready: `document.querySelector('form button')`},
 		{name: "rules-less", url: fixed(h.url + "/rules?lang=fr"), ready: `document.querySelector('h1')`},
 		{name: "rules-les", url: fixed(h.url + "/rules/les?lang=de"), ready: `document.querySelector('h1')`},
+		{name: "player-profile", url: fixed(h.url + "/players/Dee?lang=de"), ready: `document.querySelector('h1')`},
 	}
 	for _, size := range []screenSize{{390, 844, true}, {1280, 800, false}} {
 		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {

@@ -39,7 +39,7 @@ func TestGeneratedClientPlaysAGame(t *testing.T) {
 	walls := vector.Walls
 	key := "first-game"
 	created, err := client.CreateGameWithResponse(ctx, &apiclient.CreateGameParams{IdempotencyKey: &key}, apiclient.CreateGameJSONRequestBody{
-		Players: []apiclient.PlayerRequest{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
+		Players: []apiclient.PlayerRequest{{Name: ptr("Ann"), Email: ptr("ann@example.org")}, {Name: ptr("Bob"), Email: ptr("bob@example.org")}},
 		Board:   &apiclient.BoardRequest{Walls: &walls},
 	}, organiser)
 	if err != nil || created.JSON201 == nil {
@@ -98,3 +98,6 @@ func asLess(t *testing.T, g apiclient.Game) apiclient.LessGame {
 	}
 	return lg
 }
+
+// ptr is a pointer to v, for the generated client's optional members.
+func ptr[T any](v T) *T { return &v }

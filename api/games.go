@@ -23,6 +23,9 @@ type playerRequest struct {
 	Name   string `json:"name"`
 	Email  string `json:"email"`
 	Locale string `json:"locale"`
+	// Handle names a player by his account's handle instead of a name and
+	// address (see Server.invitees).
+	Handle string `json:"handle"`
 }
 
 func (p playerRequest) player() games.Player {
@@ -126,9 +129,17 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	spec, err := req.spec()
+	var named []*playerRequest
+	for i := range req.Players {
+		named = append(named, &req.Players[i])
+	}
+	invited, err := s.invitees(c.Request().Context(), named...)
 	if err != nil {
 		return err
+	}
+	spec, err := req.spec()
+	if err != nil {
+		return hideInvitees(err, invited)
 	}
 	idem, err := idempotency(c, p, body)
 	if err != nil {
@@ -145,7 +156,7 @@ func (s *Server) createGame(c echo.Context) error {
 	}
 	done, err := s.app.CreateGameOnce(c.Request().Context(), spec, p.session.User.ID, idem, present)
 	if err != nil {
-		return err
+		return hideInvitees(err, invited)
 	}
 	if done.Replayed {
 		var created struct {

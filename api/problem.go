@@ -13,6 +13,7 @@ import (
 
 	"github.com/lesspost/lesspost/domain"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -66,6 +67,7 @@ var problemCodes = []string{
 	domain.CodeRecipientBudgetSpent, domain.CodeMailLimited,
 	hooks.CodeInvalidPushSubscription, hooks.CodeTooManyPushSubscription, hooks.CodeSeatOrAccountRequired,
 	hooks.CodeWebhookURLRefused, hooks.CodeTooManyWebhooks, hooks.CodeWebhookDisabled,
+	players.CodeHandleTaken, players.CodeHandleInvalid, players.CodeHandleReserved, players.CodeUnknownHandle,
 }
 
 // NewProblem returns a problem with the given status, code and detail.

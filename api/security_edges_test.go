@@ -139,6 +139,9 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/sw.js":                            {"/sw.js", "", http.StatusOK},
 		"/v1/push/key":                      {"/v1/push/key", "", http.StatusOK},
 		"/v1/me/push-subscriptions":         {"/v1/me/push-subscriptions", white, http.StatusOK},
+		"/v1/me/profile":                    {"/v1/me/profile", org, http.StatusOK},
+		"/v1/players/{handle}":              {"/v1/players/nobody", "", http.StatusNotFound},
+		"/players/{handle}":                 {"/players/nobody", "", http.StatusNotFound},
 		"bad parameter (validated as GET)":  {"/v1/me/games?cursor=" + strings.Repeat("x", 201), org, http.StatusBadRequest},
 		"no token (refused as GET)":         {"/v1/me", "", http.StatusUnauthorized},
 		"unknown game (not found like GET)": {"/v1/games/g_nothing", org, http.StatusNotFound},
@@ -146,6 +149,9 @@ func TestHeadAnswersLikeGet(t *testing.T) {
 		"/v1/tournaments/{id}/records": {"/v1/tournaments/" + tour.ID + "/records", "", http.StatusOK},
 		// Not one of the tournament's games: not found (its own redirect).
 		"/tournaments/{id}/games/{game}/watch": {"/tournaments/" + tour.ID + "/games/" + g.ID + "/watch", "", http.StatusNotFound},
+
+		// Nobody has the handle: not found (its own redirect).
+		"/players/{handle}/games/{game}/watch": {"/players/nobody/games/" + g.ID + "/watch", "", http.StatusNotFound},
 	}
 	c, err := contract.Load()
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
 	"github.com/lesspost/lesspost/internal/app"
 )
@@ -105,6 +106,8 @@ type Server struct {
 	push *hooks.Push
 	// accounts are the use cases of accounts, sessions and tokens.
 	accounts *accounts.Service
+	// players are the use cases of handles and profiles.
+	players *players.Service
 	// tournaments are the use cases of tournaments.
 	tournaments *tournaments.Service
 	// webhooks are the use cases of the account's webhooks.
@@ -161,7 +164,7 @@ func newServer(cfg Config, c *contract.Contract) (*Server, error) {
 		links: links, limits: newLimits(cfg.RateLimits),
 		// The use cases' clock: UTC, milliseconds, what the store keeps.
 		now: cfg.App.Now}
-	s.app, s.tournaments, s.accounts = cfg.App.Games, cfg.App.Tournaments, cfg.App.Accounts
+	s.app, s.tournaments, s.accounts, s.players = cfg.App.Games, cfg.App.Tournaments, cfg.App.Accounts, cfg.App.Players
 	s.push, s.webhooks = cfg.App.Push, cfg.App.Webhooks
 	s.events = newEventHub(cfg.DB, log)
 	s.streamLimits = cfg.StreamLimits.withDefaults()

@@ -301,6 +301,11 @@ func (s *Server) joinTournament(c echo.Context) error {
 		// Never a part of his address: the event's page is public.
 		return NewProblem(http.StatusUnprocessableEntity, domain.CodeInvalidInput, "Give the name the event should show you by: your account has none.")
 	}
+	// A partner named by handle: only the organiser and the partner himself
+	// see his address (viewer.address).
+	if _, err := s.invitees(c.Request().Context(), req.Partner); err != nil {
+		return err
+	}
 	return s.tournamentAction(c, p, body, id, func(r tournaments.TournamentRequest) (tournaments.TournamentDone, error) {
 		entry := entryRequest{playerRequest: playerRequest{Name: name}, Partner: req.Partner, Team: req.Team}
 		return s.tournaments.JoinTournament(c.Request().Context(), r, u, entry.entrant(), version)
@@ -332,6 +337,9 @@ func memberIndex(member string) (int, error) {
 func (s *Server) addEntrant(c echo.Context) error {
 	var req entrantRequest
 	return s.organiserDo(c, "add players", &req, func(ctx context.Context, r tournaments.TournamentRequest, _ *tournaments.Tournament) (tournaments.TournamentDone, error) {
+		if _, err := s.invitees(ctx, &req.playerRequest, req.Partner); err != nil {
+			return tournaments.TournamentDone{}, err
+		}
 		return s.tournaments.AddEntrant(ctx, r, req.entrant(), req.Reason)
 	})
 }

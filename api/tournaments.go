@@ -519,6 +519,13 @@ func (s *Server) createTournament(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
+	for i := range req.Players {
+		// The organiser sees his entrants' addresses: a handle only saves
+		// him asking for one.
+		if _, err := s.invitees(c.Request().Context(), &req.Players[i].playerRequest, req.Players[i].Partner); err != nil {
+			return err
+		}
+	}
 	spec, err := req.spec()
 	if err != nil {
 		return err

@@ -10,8 +10,9 @@
 //
 // The aggregates are packages of their own, each with its Service and its
 // store port, which extends the kernel's (Store, StoreTx): domain/games,
-// domain/tournaments (which calls games), domain/accounts and domain/hooks
-// (whose push subscriptions may be a seat's). They import the kernel; the
+// domain/tournaments (which calls games), domain/accounts, domain/hooks
+// (whose push subscriptions may be a seat's) and domain/players (handles
+// and profiles, which tally games). They import the kernel; the
 // kernel imports none of them (internal/archtest checks it, tests
 // included), and internal/app builds every service once. repo/sqlite and
 // repo/postgres implement the ports, domain/memstore in memory, and

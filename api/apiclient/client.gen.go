@@ -732,6 +732,30 @@ func (e OverrideResultRequestWhiteScore) Valid() bool {
 	}
 }
 
+// Defines values for PlayerGameResult.
+const (
+	PlayerGameResultDrawn       PlayerGameResult = "drawn"
+	PlayerGameResultLessThannil PlayerGameResult = "<nil>"
+	PlayerGameResultLost        PlayerGameResult = "lost"
+	PlayerGameResultWon         PlayerGameResult = "won"
+)
+
+// Valid indicates whether the value is a known member of the PlayerGameResult enum.
+func (e PlayerGameResult) Valid() bool {
+	switch e {
+	case PlayerGameResultDrawn:
+		return true
+	case PlayerGameResultLessThannil:
+		return true
+	case PlayerGameResultLost:
+		return true
+	case PlayerGameResultWon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Preset.
 const (
 	Classic Preset = "classic"
@@ -765,6 +789,9 @@ const (
 	ProblemCodeForbidden                ProblemCode = "forbidden"
 	ProblemCodeGameNotOver              ProblemCode = "game_not_over"
 	ProblemCodeGameOver                 ProblemCode = "game_over"
+	ProblemCodeHandleInvalid            ProblemCode = "handle_invalid"
+	ProblemCodeHandleReserved           ProblemCode = "handle_reserved"
+	ProblemCodeHandleTaken              ProblemCode = "handle_taken"
 	ProblemCodeHttpError                ProblemCode = "http_error"
 	ProblemCodeIdempotencyKeyRequired   ProblemCode = "idempotency_key_required"
 	ProblemCodeIdempotencyKeyReused     ProblemCode = "idempotency_key_reused"
@@ -808,6 +835,7 @@ const (
 	ProblemCodeTournamentStarted        ProblemCode = "tournament_started"
 	ProblemCodeUnauthorized             ProblemCode = "unauthorized"
 	ProblemCodeUnavailable              ProblemCode = "unavailable"
+	ProblemCodeUnknownHandle            ProblemCode = "unknown_handle"
 	ProblemCodeUnsupportedMediaType     ProblemCode = "unsupported_media_type"
 	ProblemCodeWebhookDisabled          ProblemCode = "webhook_disabled"
 	ProblemCodeWebhookUrlRefused        ProblemCode = "webhook_url_refused"
@@ -842,6 +870,12 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeGameNotOver:
 		return true
 	case ProblemCodeGameOver:
+		return true
+	case ProblemCodeHandleInvalid:
+		return true
+	case ProblemCodeHandleReserved:
+		return true
+	case ProblemCodeHandleTaken:
 		return true
 	case ProblemCodeHttpError:
 		return true
@@ -928,6 +962,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeUnauthorized:
 		return true
 	case ProblemCodeUnavailable:
+		return true
+	case ProblemCodeUnknownHandle:
 		return true
 	case ProblemCodeUnsupportedMediaType:
 		return true
@@ -1782,6 +1818,33 @@ func (e PageLang) Valid() bool {
 	}
 }
 
+// Defines values for PlayerPageParamsLang.
+const (
+	PlayerPageParamsLangDe PlayerPageParamsLang = "de"
+	PlayerPageParamsLangEn PlayerPageParamsLang = "en"
+	PlayerPageParamsLangEs PlayerPageParamsLang = "es"
+	PlayerPageParamsLangFr PlayerPageParamsLang = "fr"
+	PlayerPageParamsLangIt PlayerPageParamsLang = "it"
+)
+
+// Valid indicates whether the value is a known member of the PlayerPageParamsLang enum.
+func (e PlayerPageParamsLang) Valid() bool {
+	switch e {
+	case PlayerPageParamsLangDe:
+		return true
+	case PlayerPageParamsLangEn:
+		return true
+	case PlayerPageParamsLangEs:
+		return true
+	case PlayerPageParamsLangFr:
+		return true
+	case PlayerPageParamsLangIt:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LessRulesPageParamsLang.
 const (
 	LessRulesPageParamsLangDe LessRulesPageParamsLang = "de"
@@ -2249,6 +2312,19 @@ type GamePage struct {
 
 	// NextCursor Pass as `cursor` for the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
+}
+
+// Handle An account's handle (see `setHandle`).
+//
+// Example: ann
+type Handle = string
+
+// HandleRequest defines model for HandleRequest.
+type HandleRequest struct {
+	// Handle The handle as it is to be shown (see `setHandle` for its rules).
+	//
+	// Example: Ann
+	Handle string `json:"handle"`
 }
 
 // Health defines model for Health.
@@ -2995,7 +3071,36 @@ type Player struct {
 	Name  string `json:"name"`
 }
 
-// PlayerRequest defines model for PlayerRequest.
+// PlayerGame defines model for PlayerGame.
+type PlayerGame struct {
+	// Color The colour he plays.
+	Color   string     `json:"color"`
+	EndedAt *time.Time `json:"ended_at"`
+
+	// Game The ruleset, `less` or `les`.
+	Game string `json:"game"`
+	Id   string `json:"id"`
+
+	// Margin What the winner won by, once over.
+	Margin *int `json:"margin"`
+
+	// Opponents The names of the other side's players.
+	Opponents []string `json:"opponents"`
+
+	// Outcome The result as the record writes it (`white+2`, `draw`), once over.
+	Outcome *string `json:"outcome"`
+
+	// Result His result, once the game is over.
+	Result *PlayerGameResult `json:"result"`
+
+	// WatchUrl `watchPlayerGame`: opens the game for spectators.
+	WatchUrl string `json:"watch_url"`
+}
+
+// PlayerGameResult His result, once the game is over.
+type PlayerGameResult string
+
+// PlayerRequest A player, by `name` and `email`, or by `handle` alone.
 type PlayerRequest struct {
 	// Email Where the invitation and the move links go. A player signed in
 	// with this address sees the game in `listMyGames` and may play it
@@ -3003,7 +3108,14 @@ type PlayerRequest struct {
 	//
 	//
 	// Example: ann@example.org
-	Email string `json:"email"`
+	Email *string `json:"email,omitempty"`
+
+	// Handle Instead of `name` and `email`: the handle of an account (current,
+	// or one it left less than 30 days ago). The player is named as the
+	// account names itself, the invitation goes to its address (which
+	// the caller never sees), in its language unless `locale` says
+	// otherwise. `422 unknown_handle` if nobody holds it.
+	Handle *Handle `json:"handle,omitempty"`
 
 	// Locale The language of this player's emails; `en` if omitted.
 	Locale *Locale `json:"locale,omitempty"`
@@ -3011,7 +3123,20 @@ type PlayerRequest struct {
 	// Name 1 to 64 characters after trimming; no control characters.
 	//
 	// Example: Ann
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PlayerStats defines model for PlayerStats.
+type PlayerStats struct {
+	// AverageMargin The mean of what he won by (positive) or lost by (negative), draws 0.
+	AverageMargin float32 `json:"average_margin"`
+	Drawn         int     `json:"drawn"`
+
+	// Game The ruleset, `less` or `les`.
+	Game   string `json:"game"`
+	Lost   int    `json:"lost"`
+	Played int    `json:"played"`
+	Won    int    `json:"won"`
 }
 
 // Preset A rule set (rules §7): `classic` (the rules as written; the default)
@@ -3111,6 +3236,87 @@ type ProblemCode string
 //
 // Example: nothing_to_jump
 type ProblemRule string
+
+// Profile An account's profile as its owner sees it.
+type Profile struct {
+	// Bio Plain text (line breaks kept), at most 300 characters; empty for none.
+	Bio string `json:"bio"`
+
+	// Country ISO 3166-1 alpha-2, or null.
+	//
+	// Example: DE
+	Country *string `json:"country"`
+
+	// Handle The handle as chosen; null until `setHandle`.
+	//
+	// Example: Ann
+	Handle *string `json:"handle"`
+
+	// HideFinished His finished games are left off his profile (its record still counts them).
+	HideFinished bool `json:"hide_finished"`
+
+	// Languages The languages he plays in (ISO 639 codes).
+	Languages []string `json:"languages"`
+
+	// Unlisted The profile is kept out of search and listings (and search engines).
+	Unlisted bool `json:"unlisted"`
+
+	// Url The public page, `/players/{handle}`; null without a handle.
+	Url *string `json:"url"`
+}
+
+// ProfileRequest defines model for ProfileRequest.
+type ProfileRequest struct {
+	// Bio Trimmed; then at most 300 characters.
+	Bio *string `json:"bio,omitempty"`
+
+	// Country ISO 3166-1 alpha-2 (either case), or empty for none.
+	Country      *string   `json:"country,omitempty"`
+	HideFinished *bool     `json:"hide_finished,omitempty"`
+	Languages    *[]string `json:"languages,omitempty"`
+	Unlisted     *bool     `json:"unlisted,omitempty"`
+}
+
+// PublicPlayer A player's public profile. It never carries an address.
+type PublicPlayer struct {
+	// Bio Plain text; escape it wherever it is shown.
+	Bio     string  `json:"bio"`
+	Country *string `json:"country"`
+
+	// Finished Finished games, most recent first; empty if `finished_hidden`.
+	Finished       []PlayerGame `json:"finished"`
+	FinishedHidden bool         `json:"finished_hidden"`
+
+	// Handle An account's handle (see `setHandle`).
+	//
+	// Example: ann
+	Handle      Handle    `json:"handle"`
+	Languages   []string  `json:"languages"`
+	MemberSince time.Time `json:"member_since"`
+
+	// Name The account's name; its handle if it has none.
+	Name string `json:"name"`
+
+	// Playing Games in progress, most urgent first.
+	Playing []PlayerGame `json:"playing"`
+
+	// Stats His record per game (`less`, `les`) he finished one of.
+	Stats []PlayerStats `json:"stats"`
+
+	// Tournaments The tournaments he entered, newest first.
+	Tournaments []struct {
+		Id   string `json:"id"`
+		Name string `json:"name"`
+
+		// Url The tournament's public page.
+		Url string `json:"url"`
+	} `json:"tournaments"`
+
+	// Url The profile page.
+	//
+	// Example: /players/ann
+	Url string `json:"url"`
+}
 
 // PushKey defines model for PushKey.
 type PushKey struct {
@@ -3578,10 +3784,18 @@ type TournamentStatus string
 // rank), its `tiebreak` numbers 0.
 type TournamentTiebreak string
 
-// TournamentEntryRequest A player; in a team event a team, with its partner.
+// TournamentEntryRequest A player, by `name` and `email` or by `handle` alone; in a team
+// event a team, with its partner.
 type TournamentEntryRequest struct {
 	// Email Example: ann@example.org
-	Email string `json:"email"`
+	Email *string `json:"email,omitempty"`
+
+	// Handle Instead of `name` and `email`: the handle of an account (current,
+	// or one it left less than 30 days ago). The player is named as the
+	// account names itself, the invitation goes to its address (which
+	// the caller never sees), in its language unless `locale` says
+	// otherwise. `422 unknown_handle` if nobody holds it.
+	Handle *Handle `json:"handle,omitempty"`
 
 	// Locale The language of emails.
 	Locale *Locale `json:"locale,omitempty"`
@@ -3589,7 +3803,9 @@ type TournamentEntryRequest struct {
 	// Name 1 to 64 characters after trimming; no control characters.
 	//
 	// Example: Ann
-	Name    string         `json:"name"`
+	Name *string `json:"name,omitempty"`
+
+	// Partner A player, by `name` and `email`, or by `handle` alone.
 	Partner *PlayerRequest `json:"partner,omitempty"`
 
 	// Team A team event's team name; its members' names ("Ann & Bob") if omitted.
@@ -3776,9 +3992,16 @@ type TournamentPlayer struct {
 	Withdrawn    bool    `json:"withdrawn"`
 }
 
-// TournamentPlayerRequest defines model for TournamentPlayerRequest.
+// TournamentPlayerRequest A player, by `name` and `email`, or by `handle` alone.
 type TournamentPlayerRequest struct {
-	Email string `json:"email"`
+	Email *string `json:"email,omitempty"`
+
+	// Handle Instead of `name` and `email`: the handle of an account (current,
+	// or one it left less than 30 days ago). The player is named as the
+	// account names itself, the invitation goes to its address (which
+	// the caller never sees), in its language unless `locale` says
+	// otherwise. `422 unknown_handle` if nobody holds it.
+	Handle *Handle `json:"handle,omitempty"`
 
 	// Locale The language of emails.
 	Locale *Locale `json:"locale,omitempty"`
@@ -3786,7 +4009,7 @@ type TournamentPlayerRequest struct {
 	// Member Replacing or correcting in a team event: which member of the team
 	// (`player`, who was entered first, or his `partner`).
 	Member *TeamMember `json:"member,omitempty"`
-	Name   string      `json:"name"`
+	Name   *string     `json:"name,omitempty"`
 
 	// Partner Adding to a team event (required there) the player's team mate.
 	Partner *PlayerRequest `json:"partner,omitempty"`
@@ -4284,6 +4507,9 @@ type WithdrawRequestPolicy string
 // GameId defines model for GameId.
 type GameId = string
 
+// HandlePath defines model for HandlePath.
+type HandlePath = string
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
@@ -4463,6 +4689,15 @@ type PlayPageParams struct {
 	// IfNoneMatch The `ETag` of a previous answer (or a list of them); `304` if it has not changed since.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
+
+// PlayerPageParams defines parameters for PlayerPage.
+type PlayerPageParams struct {
+	// Lang The page's language (the page's own language links set it).
+	Lang *PlayerPageParamsLang `form:"lang,omitempty" json:"lang,omitempty"`
+}
+
+// PlayerPageParamsLang defines parameters for PlayerPage.
+type PlayerPageParamsLang string
 
 // ResubscribeFormdataBody defines parameters for Resubscribe.
 type ResubscribeFormdataBody = struct {
@@ -4824,6 +5059,12 @@ type SubmitTurnJSONRequestBody = SubmitTurnRequest
 
 // UpdateMeJSONRequestBody defines body for UpdateMe for application/json ContentType.
 type UpdateMeJSONRequestBody = UpdateMeRequest
+
+// SetHandleJSONRequestBody defines body for SetHandle for application/json ContentType.
+type SetHandleJSONRequestBody = HandleRequest
+
+// UpdateMyProfileJSONRequestBody defines body for UpdateMyProfile for application/json ContentType.
+type UpdateMyProfileJSONRequestBody = ProfileRequest
 
 // SubscribePushJSONRequestBody defines body for SubscribePush for application/json ContentType.
 type SubscribePushJSONRequestBody = PushSubscriptionRequest
@@ -5850,6 +6091,37 @@ type ClientInterface interface {
 	// Corresponds with GET /play/{id} (the `PlayPage` operationId).
 	PlayPage(ctx context.Context, id GameId, params *PlayPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PlayerPage Public profile page
+	//
+	// `getPlayer` as an HTML page, for everyone; no script;
+	// `Content-Security-Policy` as the other plain pages. A profile the
+	// player keeps out of listings carries `noindex`. A handle the player
+	// left less than 30 days ago answers `301` to his current one.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
+	//
+	// Errors: `404 not_found` (nobody holds the handle).
+	//
+	// Corresponds with GET /players/{handle} (the `PlayerPage` operationId).
+	PlayerPage(ctx context.Context, handle HandlePath, params *PlayerPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WatchPlayerGame Watch a game of a profile
+	//
+	// A profile's link to a game: redirects to the game's spectator view
+	// (`/play/{game}#t=<spectator token>`), with a token made for the
+	// request at the game's current spectator link version, as
+	// `watchTournamentGame` does. Only games the profile lists (finished
+	// ones not if the player hides them). `Cache-Control: no-store`,
+	// `Referrer-Policy: no-referrer`.
+	//
+	// Errors: `400 invalid_request`; `404 not_found` (no such handle, or
+	// the profile lists no such game).
+	//
+	// Corresponds with GET /players/{handle}/games/{game}/watch (the `WatchPlayerGame` operationId).
+	WatchPlayerGame(ctx context.Context, handle HandlePath, game string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetReadiness Readiness
 	//
 	// The process can serve requests; the database answers.
@@ -6165,6 +6437,10 @@ type ClientInterface interface {
 	// `spectator_url`) but never the players' move links; the creator
 	// need not play.
 	//
+	// A player is a name and an email address, or the `handle` of an
+	// account (`setHandle`): the invitation goes to that account's
+	// address, which the response never shows.
+	//
 	// Players are given in turn order: `white`, `black` for two players
 	// (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 	// teams yellow-white against black-red).
@@ -6180,12 +6456,14 @@ type ClientInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …), `email_domain_literal` (an address at an IP address,
+	// decided, a player with both a handle and a name or address, …),
+	// `email_domain_literal` (an address at an IP address,
 	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
-	// again); `429 rate_limited` (games per account and per client
+	// again), `unknown_handle` (a player named by a handle nobody holds);
+	// `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
 	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -6207,6 +6485,10 @@ type ClientInterface interface {
 	// `spectator_url`) but never the players' move links; the creator
 	// need not play.
 	//
+	// A player is a name and an email address, or the `handle` of an
+	// account (`setHandle`): the invitation goes to that account's
+	// address, which the response never shows.
+	//
 	// Players are given in turn order: `white`, `black` for two players
 	// (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 	// teams yellow-white against black-red).
@@ -6222,12 +6504,14 @@ type ClientInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …), `email_domain_literal` (an address at an IP address,
+	// decided, a player with both a handle and a name or address, …),
+	// `email_domain_literal` (an address at an IP address,
 	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
-	// again); `429 rate_limited` (games per account and per client
+	// again), `unknown_handle` (a player named by a handle nobody holds);
+	// `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
 	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -6731,6 +7015,111 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SetHandleWithBody Choose or change my handle
+	//
+	// The account's handle: the public name others invite it by
+	// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+	// entry) and its profile's address (`/players/{handle}`). 3 to 20
+	// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+	// letter case, shown as written. Words of the server's own (`admin`,
+	// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+	// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+	//
+	// A changed handle keeps leading to the account for 30 days (the page
+	// redirects, the API and invitations resolve it) and nobody else may
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+	SetHandleWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetHandle Choose or change my handle
+	//
+	// The account's handle: the public name others invite it by
+	// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+	// entry) and its profile's address (`/players/{handle}`). 3 to 20
+	// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+	// letter case, shown as written. Words of the server's own (`admin`,
+	// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+	// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+	//
+	// A changed handle keeps leading to the account for 30 days (the page
+	// redirects, the API and invitations resolve it) and nobody else may
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+	SetHandle(ctx context.Context, body SetHandleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetMyProfile My profile
+	//
+	// The account's handle and profile as its owner edits them.
+	//
+	// Token: an account token.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Corresponds with GET /v1/me/profile (the `GetMyProfile` operationId).
+	GetMyProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateMyProfileWithBody Change my profile
+	//
+	// Changes the members that are present; omitted members keep their
+	// value. The profile is public (`getPlayer`, `/players/{handle}`)
+	// once the account has a handle; the account's address never is.
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+	// (a country that is not two letters, a language that is not an ISO
+	// 639 code or more than 8 of them, a bio over 300 characters or with
+	// control characters other than line breaks).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+	UpdateMyProfileWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateMyProfile Change my profile
+	//
+	// Changes the members that are present; omitted members keep their
+	// value. The profile is public (`getPlayer`, `/players/{handle}`)
+	// once the account has a handle; the account's address never is.
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+	// (a country that is not two letters, a language that is not an ISO
+	// 639 code or more than 8 of them, a bio over 300 characters or with
+	// control characters other than line breaks).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+	UpdateMyProfile(ctx context.Context, body UpdateMyProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListPushSubscriptions My push subscriptions
 	//
 	// The browsers that get a notification when it is the caller's turn,
@@ -7201,6 +7590,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
 	RotateWebhookSecret(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPlayer A player's public profile
+	//
+	// For everyone: the player's name, handle, languages, country, bio
+	// and the day he joined; his games in progress and (unless he hides
+	// them) finished, each with a link to watch it; the tournaments he
+	// entered; and per game his record. Names, never addresses. A handle
+	// the player left less than 30 days ago answers his profile too, with
+	// his current `handle`.
+	//
+	// Errors: `404 not_found` (nobody holds the handle).
+	//
+	// Corresponds with GET /v1/players/{handle} (the `GetPlayer` operationId).
+	GetPlayer(ctx context.Context, handle HandlePath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPushKey The VAPID public key
 	//
@@ -8142,6 +8545,57 @@ func (c *Client) PlayPage(ctx context.Context, id GameId, params *PlayPageParams
 	return c.Client.Do(req)
 }
 
+// PlayerPage Public profile page
+//
+// `getPlayer` as an HTML page, for everyone; no script;
+// `Content-Security-Policy` as the other plain pages. A profile the
+// player keeps out of listings carries `noindex`. A handle the player
+// left less than 30 days ago answers `301` to his current one.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
+//
+// Errors: `404 not_found` (nobody holds the handle).
+//
+// Corresponds with GET /players/{handle} (the `PlayerPage` operationId).
+func (c *Client) PlayerPage(ctx context.Context, handle HandlePath, params *PlayerPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPlayerPageRequest(c.Server, handle, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// WatchPlayerGame Watch a game of a profile
+//
+// A profile's link to a game: redirects to the game's spectator view
+// (`/play/{game}#t=<spectator token>`), with a token made for the
+// request at the game's current spectator link version, as
+// `watchTournamentGame` does. Only games the profile lists (finished
+// ones not if the player hides them). `Cache-Control: no-store`,
+// `Referrer-Policy: no-referrer`.
+//
+// Errors: `400 invalid_request`; `404 not_found` (no such handle, or
+// the profile lists no such game).
+//
+// Corresponds with GET /players/{handle}/games/{game}/watch (the `WatchPlayerGame` operationId).
+func (c *Client) WatchPlayerGame(ctx context.Context, handle HandlePath, game string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewWatchPlayerGameRequest(c.Server, handle, game)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetReadiness Readiness
 //
 // The process can serve requests; the database answers.
@@ -8637,6 +9091,10 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // `spectator_url`) but never the players' move links; the creator
 // need not play.
 //
+// A player is a name and an email address, or the `handle` of an
+// account (`setHandle`): the invitation goes to that account's
+// address, which the response never shows.
+//
 // Players are given in turn order: `white`, `black` for two players
 // (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 // teams yellow-white against black-red).
@@ -8652,12 +9110,14 @@ func (c *Client) ExchangeLoginToken(ctx context.Context, body ExchangeLoginToken
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …), `email_domain_literal` (an address at an IP address,
+// decided, a player with both a handle and a name or address, …),
+// `email_domain_literal` (an address at an IP address,
 // `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 // unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
-// again); `429 rate_limited` (games per account and per client
+// again), `unknown_handle` (a player named by a handle nobody holds);
+// `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
 // `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -8689,6 +9149,10 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // `spectator_url`) but never the players' move links; the creator
 // need not play.
 //
+// A player is a name and an email address, or the `handle` of an
+// account (`setHandle`): the invitation goes to that account's
+// address, which the response never shows.
+//
 // Players are given in turn order: `white`, `black` for two players
 // (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 // teams yellow-white against black-red).
@@ -8704,12 +9168,14 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …), `email_domain_literal` (an address at an IP address,
+// decided, a player with both a handle and a name or address, …),
+// `email_domain_literal` (an address at an IP address,
 // `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 // unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
-// again); `429 rate_limited` (games per account and per client
+// again), `unknown_handle` (a player named by a handle nobody holds);
+// `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
 // `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -9453,6 +9919,161 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 	return c.Client.Do(req)
 }
 
+// SetHandleWithBody Choose or change my handle
+//
+// The account's handle: the public name others invite it by
+// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+// entry) and its profile's address (`/players/{handle}`). 3 to 20
+// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+// letter case, shown as written. Words of the server's own (`admin`,
+// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+//
+// A changed handle keeps leading to the account for 30 days (the page
+// redirects, the API and invitations resolve it) and nobody else may
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+func (c *Client) SetHandleWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetHandleRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetHandle Choose or change my handle
+//
+// The account's handle: the public name others invite it by
+// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+// entry) and its profile's address (`/players/{handle}`). 3 to 20
+// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+// letter case, shown as written. Words of the server's own (`admin`,
+// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+//
+// A changed handle keeps leading to the account for 30 days (the page
+// redirects, the API and invitations resolve it) and nobody else may
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+func (c *Client) SetHandle(ctx context.Context, body SetHandleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetHandleRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMyProfile My profile
+//
+// The account's handle and profile as its owner edits them.
+//
+// Token: an account token.
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Corresponds with GET /v1/me/profile (the `GetMyProfile` operationId).
+func (c *Client) GetMyProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMyProfileRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateMyProfileWithBody Change my profile
+//
+// Changes the members that are present; omitted members keep their
+// value. The profile is public (`getPlayer`, `/players/{handle}`)
+// once the account has a handle; the account's address never is.
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+// (a country that is not two letters, a language that is not an ISO
+// 639 code or more than 8 of them, a bio over 300 characters or with
+// control characters other than line breaks).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+func (c *Client) UpdateMyProfileWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateMyProfileRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateMyProfile Change my profile
+//
+// Changes the members that are present; omitted members keep their
+// value. The profile is public (`getPlayer`, `/players/{handle}`)
+// once the account has a handle; the account's address never is.
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+// (a country that is not two letters, a language that is not an ISO
+// 639 code or more than 8 of them, a bio over 300 characters or with
+// control characters other than line breaks).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+func (c *Client) UpdateMyProfile(ctx context.Context, body UpdateMyProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateMyProfileRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListPushSubscriptions My push subscriptions
 //
 // The browsers that get a notification when it is the caller's turn,
@@ -10144,6 +10765,30 @@ func (c *Client) PingWebhook(ctx context.Context, id WebhookID, reqEditors ...Re
 // Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
 func (c *Client) RotateWebhookSecret(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateWebhookSecretRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPlayer A player's public profile
+//
+// For everyone: the player's name, handle, languages, country, bio
+// and the day he joined; his games in progress and (unless he hides
+// them) finished, each with a link to watch it; the tournaments he
+// entered; and per game his record. Names, never addresses. A handle
+// the player left less than 30 days ago answers his profile too, with
+// his current `handle`.
+//
+// Errors: `404 not_found` (nobody holds the handle).
+//
+// Corresponds with GET /v1/players/{handle} (the `GetPlayer` operationId).
+func (c *Client) GetPlayer(ctx context.Context, handle HandlePath, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPlayerRequest(c.Server, handle)
 	if err != nil {
 		return nil, err
 	}
@@ -11628,6 +12273,108 @@ func NewPlayPageRequest(server string, id GameId, params *PlayPageParams) (*http
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewPlayerPageRequest constructs an http.Request for the PlayerPage method
+func NewPlayerPageRequest(server string, handle HandlePath, params *PlayerPageParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "handle", handle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/players/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewWatchPlayerGameRequest constructs an http.Request for the WatchPlayerGame method
+func NewWatchPlayerGameRequest(server string, handle HandlePath, game string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "handle", handle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "game", game, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/players/%s/games/%s/watch", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -13251,6 +13998,113 @@ func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Requ
 	return req, nil
 }
 
+// NewSetHandleRequest calls the generic SetHandle builder with application/json body
+func NewSetHandleRequest(server string, body SetHandleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetHandleRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSetHandleRequestWithBody constructs an http.Request for the SetHandle method, with any body, and a specified content type
+func NewSetHandleRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/handle")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetMyProfileRequest constructs an http.Request for the GetMyProfile method
+func NewGetMyProfileRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/profile")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateMyProfileRequest calls the generic UpdateMyProfile builder with application/json body
+func NewUpdateMyProfileRequest(server string, body UpdateMyProfileJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateMyProfileRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewUpdateMyProfileRequestWithBody constructs an http.Request for the UpdateMyProfile method, with any body, and a specified content type
+func NewUpdateMyProfileRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/profile")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListPushSubscriptionsRequest constructs an http.Request for the ListPushSubscriptions method
 func NewListPushSubscriptionsRequest(server string) (*http.Request, error) {
 	var err error
@@ -13911,6 +14765,40 @@ func NewRotateWebhookSecretRequest(server string, id WebhookID) (*http.Request, 
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPlayerRequest constructs an http.Request for the GetPlayer method
+func NewGetPlayerRequest(server string, handle HandlePath) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "handle", handle, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/players/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -15370,6 +16258,41 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /play/{id} (the `PlayPage` operationId).
 	PlayPageWithResponse(ctx context.Context, id GameId, params *PlayPageParams, reqEditors ...RequestEditorFn) (*PlayPageResponse, error)
 
+	// PlayerPageWithResponse Public profile page
+	//
+	// `getPlayer` as an HTML page, for everyone; no script;
+	// `Content-Security-Policy` as the other plain pages. A profile the
+	// player keeps out of listings carries `noindex`. A handle the player
+	// left less than 30 days ago answers `301` to his current one.
+	//
+	// In English, German, French, Italian or Spanish: `lang` if given,
+	// else the best match of `Accept-Language`, else English
+	// (`Content-Language` says which; `Vary: Accept-Language`).
+	//
+	// Errors: `404 not_found` (nobody holds the handle).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /players/{handle} (the `PlayerPage` operationId).
+	PlayerPageWithResponse(ctx context.Context, handle HandlePath, params *PlayerPageParams, reqEditors ...RequestEditorFn) (*PlayerPageResponse, error)
+
+	// WatchPlayerGameWithResponse Watch a game of a profile
+	//
+	// A profile's link to a game: redirects to the game's spectator view
+	// (`/play/{game}#t=<spectator token>`), with a token made for the
+	// request at the game's current spectator link version, as
+	// `watchTournamentGame` does. Only games the profile lists (finished
+	// ones not if the player hides them). `Cache-Control: no-store`,
+	// `Referrer-Policy: no-referrer`.
+	//
+	// Errors: `400 invalid_request`; `404 not_found` (no such handle, or
+	// the profile lists no such game).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /players/{handle}/games/{game}/watch (the `WatchPlayerGame` operationId).
+	WatchPlayerGameWithResponse(ctx context.Context, handle HandlePath, game string, reqEditors ...RequestEditorFn) (*WatchPlayerGameResponse, error)
+
 	// GetReadinessWithResponse Readiness
 	//
 	// The process can serve requests; the database answers.
@@ -15701,6 +16624,10 @@ type ClientWithResponsesInterface interface {
 	// `spectator_url`) but never the players' move links; the creator
 	// need not play.
 	//
+	// A player is a name and an email address, or the `handle` of an
+	// account (`setHandle`): the invitation goes to that account's
+	// address, which the response never shows.
+	//
 	// Players are given in turn order: `white`, `black` for two players
 	// (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 	// teams yellow-white against black-red).
@@ -15716,12 +16643,14 @@ type ClientWithResponsesInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …), `email_domain_literal` (an address at an IP address,
+	// decided, a player with both a handle and a name or address, …),
+	// `email_domain_literal` (an address at an IP address,
 	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
-	// again); `429 rate_limited` (games per account and per client
+	// again), `unknown_handle` (a player named by a handle nobody holds);
+	// `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
 	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -15743,6 +16672,10 @@ type ClientWithResponsesInterface interface {
 	// `spectator_url`) but never the players' move links; the creator
 	// need not play.
 	//
+	// A player is a name and an email address, or the `handle` of an
+	// account (`setHandle`): the invitation goes to that account's
+	// address, which the response never shows.
+	//
 	// Players are given in turn order: `white`, `black` for two players
 	// (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 	// teams yellow-white against black-red).
@@ -15758,12 +16691,14 @@ type ClientWithResponsesInterface interface {
 	// (3 players, a bad name or email address, both seed and walls, a seed
 	// out of range, a wall string of the wrong length, the `codecup` preset
 	// for two players, a setup that is not a legal position or is already
-	// decided, …), `email_domain_literal` (an address at an IP address,
+	// decided, a player with both a handle and a name or address, …),
+	// `email_domain_literal` (an address at an IP address,
 	// `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 	// unless it is the creator's own: he may play several seats himself;
 	// addresses are compared lower-cased, with the domain IDNA-encoded),
 	// `address_suppressed` (a player's address asked never to be emailed
-	// again); `429 rate_limited` (games per account and per client
+	// again), `unknown_handle` (a player named by a handle nobody holds);
+	// `429 rate_limited` (games per account and per client
 	// address), `recipient_budget_exhausted` (a player's address has had
 	// its daily budget of mail caused by others, see `TooManyRequests`);
 	// `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -16293,6 +17228,113 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
 
+	// SetHandleWithBodyWithResponse Choose or change my handle
+	//
+	// The account's handle: the public name others invite it by
+	// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+	// entry) and its profile's address (`/players/{handle}`). 3 to 20
+	// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+	// letter case, shown as written. Words of the server's own (`admin`,
+	// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+	// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+	//
+	// A changed handle keeps leading to the account for 30 days (the page
+	// redirects, the API and invitations resolve it) and nobody else may
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+	SetHandleWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetHandleResponse, error)
+
+	// SetHandleWithResponse Choose or change my handle
+	//
+	// The account's handle: the public name others invite it by
+	// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+	// entry) and its profile's address (`/players/{handle}`). 3 to 20
+	// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+	// letter case, shown as written. Words of the server's own (`admin`,
+	// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+	// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+	//
+	// A changed handle keeps leading to the account for 30 days (the page
+	// redirects, the API and invitations resolve it) and nobody else may
+	// take it meanwhile; the account itself may take it back. An account
+	// holds at most 3 such old handles: a change that would leave a
+	// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+	// free (a change of letter case, or taking one back, always goes).
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+	// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+	SetHandleWithResponse(ctx context.Context, body SetHandleJSONRequestBody, reqEditors ...RequestEditorFn) (*SetHandleResponse, error)
+
+	// GetMyProfileWithResponse My profile
+	//
+	// The account's handle and profile as its owner edits them.
+	//
+	// Token: an account token.
+	//
+	// Errors: `401 unauthorized`; `403 account_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/profile (the `GetMyProfile` operationId).
+	GetMyProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMyProfileResponse, error)
+
+	// UpdateMyProfileWithBodyWithResponse Change my profile
+	//
+	// Changes the members that are present; omitted members keep their
+	// value. The profile is public (`getPlayer`, `/players/{handle}`)
+	// once the account has a handle; the account's address never is.
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+	// (a country that is not two letters, a language that is not an ISO
+	// 639 code or more than 8 of them, a bio over 300 characters or with
+	// control characters other than line breaks).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+	UpdateMyProfileWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMyProfileResponse, error)
+
+	// UpdateMyProfileWithResponse Change my profile
+	//
+	// Changes the members that are present; omitted members keep their
+	// value. The profile is public (`getPlayer`, `/players/{handle}`)
+	// once the account has a handle; the account's address never is.
+	//
+	// Token: an account token.
+	//
+	// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+	// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+	// (a country that is not two letters, a language that is not an ISO
+	// 639 code or more than 8 of them, a bio over 300 characters or with
+	// control characters other than line breaks).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+	UpdateMyProfileWithResponse(ctx context.Context, body UpdateMyProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMyProfileResponse, error)
+
 	// ListPushSubscriptionsWithResponse My push subscriptions
 	//
 	// The browsers that get a notification when it is the caller's turn,
@@ -16789,6 +17831,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/me/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
 	RotateWebhookSecretWithResponse(ctx context.Context, id WebhookID, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error)
+
+	// GetPlayerWithResponse A player's public profile
+	//
+	// For everyone: the player's name, handle, languages, country, bio
+	// and the day he joined; his games in progress and (unless he hides
+	// them) finished, each with a link to watch it; the tournaments he
+	// entered; and per game his record. Names, never addresses. A handle
+	// the player left less than 30 days ago answers his profile too, with
+	// his current `handle`.
+	//
+	// Errors: `404 not_found` (nobody holds the handle).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/players/{handle} (the `GetPlayer` operationId).
+	GetPlayerWithResponse(ctx context.Context, handle HandlePath, reqEditors ...RequestEditorFn) (*GetPlayerResponse, error)
 
 	// GetPushKeyWithResponse The VAPID public key
 	//
@@ -18032,6 +19090,165 @@ func (r PlayPageResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PlayPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PlayerPageResponse200Headers the declared response headers of an HTTP 200 response for PlayerPage
+type PlayerPageResponse200Headers struct {
+	ContentLanguage string
+}
+
+// PlayerPageResponse301Headers the declared response headers of an HTTP 301 response for PlayerPage
+type PlayerPageResponse301Headers struct {
+	Location string
+}
+
+// PlayerPageResponse503Headers the declared response headers of an HTTP 503 response for PlayerPage
+type PlayerPageResponse503Headers struct {
+	RetryAfter int
+}
+
+type PlayerPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PlayerPageResponse200Headers
+	// Headers301 the parsed response headers for an HTTP 301 response
+	Headers301 *PlayerPageResponse301Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PlayerPageResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PlayerPageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PlayerPageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PlayerPageResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PlayerPageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PlayerPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PlayerPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PlayerPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PlayerPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// WatchPlayerGameResponse303Headers the declared response headers of an HTTP 303 response for WatchPlayerGame
+type WatchPlayerGameResponse303Headers struct {
+	Location string
+}
+
+// WatchPlayerGameResponse503Headers the declared response headers of an HTTP 503 response for WatchPlayerGame
+type WatchPlayerGameResponse503Headers struct {
+	RetryAfter int
+}
+
+type WatchPlayerGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *WatchPlayerGameResponse303Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *WatchPlayerGameResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r WatchPlayerGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r WatchPlayerGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r WatchPlayerGameResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r WatchPlayerGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r WatchPlayerGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r WatchPlayerGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r WatchPlayerGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r WatchPlayerGameResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21128,6 +22345,339 @@ func (r ListMyGamesResponse) ContentType() string {
 	return ""
 }
 
+// SetHandleResponse200Headers the declared response headers of an HTTP 200 response for SetHandle
+type SetHandleResponse200Headers struct {
+	CacheControl string
+}
+
+// SetHandleResponse401Headers the declared response headers of an HTTP 401 response for SetHandle
+type SetHandleResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// SetHandleResponse429Headers the declared response headers of an HTTP 429 response for SetHandle
+type SetHandleResponse429Headers struct {
+	RetryAfter int
+}
+
+// SetHandleResponse503Headers the declared response headers of an HTTP 503 response for SetHandle
+type SetHandleResponse503Headers struct {
+	RetryAfter int
+}
+
+type SetHandleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Profile
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetHandleResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetHandleResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetHandleResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetHandleResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetHandleResponse) GetJSON200() *Profile {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetHandleResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetHandleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetHandleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetHandleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetHandleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetMyProfileResponse200Headers the declared response headers of an HTTP 200 response for GetMyProfile
+type GetMyProfileResponse200Headers struct {
+	CacheControl string
+}
+
+// GetMyProfileResponse401Headers the declared response headers of an HTTP 401 response for GetMyProfile
+type GetMyProfileResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// GetMyProfileResponse503Headers the declared response headers of an HTTP 503 response for GetMyProfile
+type GetMyProfileResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetMyProfileResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Profile
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetMyProfileResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetMyProfileResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetMyProfileResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetMyProfileResponse) GetJSON200() *Profile {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetMyProfileResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetMyProfileResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetMyProfileResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetMyProfileResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMyProfileResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMyProfileResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMyProfileResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMyProfileResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateMyProfileResponse200Headers the declared response headers of an HTTP 200 response for UpdateMyProfile
+type UpdateMyProfileResponse200Headers struct {
+	CacheControl string
+}
+
+// UpdateMyProfileResponse401Headers the declared response headers of an HTTP 401 response for UpdateMyProfile
+type UpdateMyProfileResponse401Headers struct {
+	WWWAuthenticate *string
+}
+
+// UpdateMyProfileResponse503Headers the declared response headers of an HTTP 503 response for UpdateMyProfile
+type UpdateMyProfileResponse503Headers struct {
+	RetryAfter int
+}
+
+type UpdateMyProfileResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Profile
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableEntity
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateMyProfileResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateMyProfileResponse401Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateMyProfileResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateMyProfileResponse) GetJSON200() *Profile {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON422() *UnprocessableEntity {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateMyProfileResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateMyProfileResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateMyProfileResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateMyProfileResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateMyProfileResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListPushSubscriptionsResponse401Headers the declared response headers of an HTTP 401 response for ListPushSubscriptions
 type ListPushSubscriptionsResponse401Headers struct {
 	WWWAuthenticate *string
@@ -22946,6 +24496,82 @@ func (r RotateWebhookSecretResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateWebhookSecretResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPlayerResponse503Headers the declared response headers of an HTTP 503 response for GetPlayer
+type GetPlayerResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublicPlayer
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPlayerResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPlayerResponse) GetJSON200() *PublicPlayer {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPlayerResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPlayerResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPlayerResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPlayerResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPlayerResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25602,6 +27228,53 @@ func (c *ClientWithResponses) PlayPageWithResponse(ctx context.Context, id GameI
 	return ParsePlayPageResponse(rsp)
 }
 
+// PlayerPageWithResponse Public profile page
+//
+// `getPlayer` as an HTML page, for everyone; no script;
+// `Content-Security-Policy` as the other plain pages. A profile the
+// player keeps out of listings carries `noindex`. A handle the player
+// left less than 30 days ago answers `301` to his current one.
+//
+// In English, German, French, Italian or Spanish: `lang` if given,
+// else the best match of `Accept-Language`, else English
+// (`Content-Language` says which; `Vary: Accept-Language`).
+//
+// Errors: `404 not_found` (nobody holds the handle).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /players/{handle} (the `PlayerPage` operationId).
+func (c *ClientWithResponses) PlayerPageWithResponse(ctx context.Context, handle HandlePath, params *PlayerPageParams, reqEditors ...RequestEditorFn) (*PlayerPageResponse, error) {
+	rsp, err := c.PlayerPage(ctx, handle, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePlayerPageResponse(rsp)
+}
+
+// WatchPlayerGameWithResponse Watch a game of a profile
+//
+// A profile's link to a game: redirects to the game's spectator view
+// (`/play/{game}#t=<spectator token>`), with a token made for the
+// request at the game's current spectator link version, as
+// `watchTournamentGame` does. Only games the profile lists (finished
+// ones not if the player hides them). `Cache-Control: no-store`,
+// `Referrer-Policy: no-referrer`.
+//
+// Errors: `400 invalid_request`; `404 not_found` (no such handle, or
+// the profile lists no such game).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /players/{handle}/games/{game}/watch (the `WatchPlayerGame` operationId).
+func (c *ClientWithResponses) WatchPlayerGameWithResponse(ctx context.Context, handle HandlePath, game string, reqEditors ...RequestEditorFn) (*WatchPlayerGameResponse, error) {
+	rsp, err := c.WatchPlayerGame(ctx, handle, game, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWatchPlayerGameResponse(rsp)
+}
+
 // GetReadinessWithResponse Readiness
 //
 // The process can serve requests; the database answers.
@@ -26041,6 +27714,10 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // `spectator_url`) but never the players' move links; the creator
 // need not play.
 //
+// A player is a name and an email address, or the `handle` of an
+// account (`setHandle`): the invitation goes to that account's
+// address, which the response never shows.
+//
 // Players are given in turn order: `white`, `black` for two players
 // (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 // teams yellow-white against black-red).
@@ -26056,12 +27733,14 @@ func (c *ClientWithResponses) ExchangeLoginTokenWithResponse(ctx context.Context
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …), `email_domain_literal` (an address at an IP address,
+// decided, a player with both a handle and a name or address, …),
+// `email_domain_literal` (an address at an IP address,
 // `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 // unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
-// again); `429 rate_limited` (games per account and per client
+// again), `unknown_handle` (a player named by a handle nobody holds);
+// `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
 // `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -26089,6 +27768,10 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // `spectator_url`) but never the players' move links; the creator
 // need not play.
 //
+// A player is a name and an email address, or the `handle` of an
+// account (`setHandle`): the invitation goes to that account's
+// address, which the response never shows.
+//
 // Players are given in turn order: `white`, `black` for two players
 // (6x6 board); `yellow`, `black`, `white`, `red` for four (8x8 board,
 // teams yellow-white against black-red).
@@ -26104,12 +27787,14 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // (3 players, a bad name or email address, both seed and walls, a seed
 // out of range, a wall string of the wrong length, the `codecup` preset
 // for two players, a setup that is not a legal position or is already
-// decided, …), `email_domain_literal` (an address at an IP address,
+// decided, a player with both a handle and a name or address, …),
+// `email_domain_literal` (an address at an IP address,
 // `ann@[127.0.0.1]`), `duplicate_address` (one address on two seats,
 // unless it is the creator's own: he may play several seats himself;
 // addresses are compared lower-cased, with the domain IDNA-encoded),
 // `address_suppressed` (a player's address asked never to be emailed
-// again); `429 rate_limited` (games per account and per client
+// again), `unknown_handle` (a player named by a handle nobody holds);
+// `429 rate_limited` (games per account and per client
 // address), `recipient_budget_exhausted` (a player's address has had
 // its daily budget of mail caused by others, see `TooManyRequests`);
 // `409 idempotency_key_reused`; `429 mail_limited` (see `TooManyRequests`).
@@ -26783,6 +28468,143 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 	return ParseListMyGamesResponse(rsp)
 }
 
+// SetHandleWithBodyWithResponse Choose or change my handle
+//
+// The account's handle: the public name others invite it by
+// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+// entry) and its profile's address (`/players/{handle}`). 3 to 20
+// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+// letter case, shown as written. Words of the server's own (`admin`,
+// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+//
+// A changed handle keeps leading to the account for 30 days (the page
+// redirects, the API and invitations resolve it) and nobody else may
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+func (c *ClientWithResponses) SetHandleWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetHandleResponse, error) {
+	rsp, err := c.SetHandleWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetHandleResponse(rsp)
+}
+
+// SetHandleWithResponse Choose or change my handle
+//
+// The account's handle: the public name others invite it by
+// (`{"handle": "ann"}` as a player of `createGame` or a tournament
+// entry) and its profile's address (`/players/{handle}`). 3 to 20
+// letters `a`–`z`, `A`–`Z`, digits, `-` and `_`; unique whatever the
+// letter case, shown as written. Words of the server's own (`admin`,
+// `api`, `lobby`, `players`, …), handles of digits and signs only, and
+// those of its bots (`less-bot…`, `les-bot…`, `bot-…`) are reserved.
+//
+// A changed handle keeps leading to the account for 30 days (the page
+// redirects, the API and invitations resolve it) and nobody else may
+// take it meanwhile; the account itself may take it back. An account
+// holds at most 3 such old handles: a change that would leave a
+// fourth is `429 rate_limited`, with `Retry-After` until the oldest is
+// free (a change of letter case, or taking one back, always goes).
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `409 handle_taken`; `413 body_too_large`;
+// `422 handle_invalid`/`handle_reserved`; `429 rate_limited`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/me/handle (the `SetHandle` operationId).
+func (c *ClientWithResponses) SetHandleWithResponse(ctx context.Context, body SetHandleJSONRequestBody, reqEditors ...RequestEditorFn) (*SetHandleResponse, error) {
+	rsp, err := c.SetHandle(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetHandleResponse(rsp)
+}
+
+// GetMyProfileWithResponse My profile
+//
+// The account's handle and profile as its owner edits them.
+//
+// Token: an account token.
+//
+// Errors: `401 unauthorized`; `403 account_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/profile (the `GetMyProfile` operationId).
+func (c *ClientWithResponses) GetMyProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMyProfileResponse, error) {
+	rsp, err := c.GetMyProfile(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMyProfileResponse(rsp)
+}
+
+// UpdateMyProfileWithBodyWithResponse Change my profile
+//
+// Changes the members that are present; omitted members keep their
+// value. The profile is public (`getPlayer`, `/players/{handle}`)
+// once the account has a handle; the account's address never is.
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+// (a country that is not two letters, a language that is not an ISO
+// 639 code or more than 8 of them, a bio over 300 characters or with
+// control characters other than line breaks).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+func (c *ClientWithResponses) UpdateMyProfileWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateMyProfileResponse, error) {
+	rsp, err := c.UpdateMyProfileWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateMyProfileResponse(rsp)
+}
+
+// UpdateMyProfileWithResponse Change my profile
+//
+// Changes the members that are present; omitted members keep their
+// value. The profile is public (`getPlayer`, `/players/{handle}`)
+// once the account has a handle; the account's address never is.
+//
+// Token: an account token.
+//
+// Errors: `400 invalid_request`/`invalid_json`; `401 unauthorized`;
+// `403 account_required`; `413 body_too_large`; `422 invalid_input`
+// (a country that is not two letters, a language that is not an ISO
+// 639 code or more than 8 of them, a bio over 300 characters or with
+// control characters other than line breaks).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/me/profile (the `UpdateMyProfile` operationId).
+func (c *ClientWithResponses) UpdateMyProfileWithResponse(ctx context.Context, body UpdateMyProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateMyProfileResponse, error) {
+	rsp, err := c.UpdateMyProfile(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateMyProfileResponse(rsp)
+}
+
 // ListPushSubscriptionsWithResponse My push subscriptions
 //
 // The browsers that get a notification when it is the caller's turn,
@@ -27416,6 +29238,28 @@ func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseRotateWebhookSecretResponse(rsp)
+}
+
+// GetPlayerWithResponse A player's public profile
+//
+// For everyone: the player's name, handle, languages, country, bio
+// and the day he joined; his games in progress and (unless he hides
+// them) finished, each with a link to watch it; the tournaments he
+// entered; and per game his record. Names, never addresses. A handle
+// the player left less than 30 days ago answers his profile too, with
+// his current `handle`.
+//
+// Errors: `404 not_found` (nobody holds the handle).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/players/{handle} (the `GetPlayer` operationId).
+func (c *ClientWithResponses) GetPlayerWithResponse(ctx context.Context, handle HandlePath, reqEditors ...RequestEditorFn) (*GetPlayerResponse, error) {
+	rsp, err := c.GetPlayer(ctx, handle, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPlayerResponse(rsp)
 }
 
 // GetPushKeyWithResponse The VAPID public key
@@ -28819,6 +30663,162 @@ func ParsePlayPageResponse(rsp *http.Response) (*PlayPageResponse, error) {
 			headers.ETag = value
 		}
 		response.Headers304 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePlayerPageResponse parses an HTTP response from a PlayerPageWithResponse call
+func ParsePlayerPageResponse(rsp *http.Response) (*PlayerPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PlayerPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 301:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PlayerPageResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 301:
+		var headers PlayerPageResponse301Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers301 = &headers
+	case rsp.StatusCode == 503:
+		var headers PlayerPageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseWatchPlayerGameResponse parses an HTTP response from a WatchPlayerGameWithResponse call
+func ParseWatchPlayerGameResponse(rsp *http.Response) (*WatchPlayerGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WatchPlayerGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers WatchPlayerGameResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		response.Headers303 = &headers
+	case rsp.StatusCode == 503:
+		var headers WatchPlayerGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31824,6 +33824,333 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	return response, nil
 }
 
+// ParseSetHandleResponse parses an HTTP response from a SetHandleWithResponse call
+func ParseSetHandleResponse(rsp *http.Response) (*SetHandleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetHandleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Profile
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetHandleResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetHandleResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetHandleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetHandleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetMyProfileResponse parses an HTTP response from a GetMyProfileWithResponse call
+func ParseGetMyProfileResponse(rsp *http.Response) (*GetMyProfileResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMyProfileResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Profile
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetMyProfileResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetMyProfileResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetMyProfileResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateMyProfileResponse parses an HTTP response from a UpdateMyProfileWithResponse call
+func ParseUpdateMyProfileResponse(rsp *http.Response) (*UpdateMyProfileResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateMyProfileResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Profile
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateMyProfileResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers UpdateMyProfileResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateMyProfileResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListPushSubscriptionsResponse parses an HTTP response from a ListPushSubscriptionsWithResponse call
 func ParseListPushSubscriptionsResponse(rsp *http.Response) (*ListPushSubscriptionsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -33563,6 +35890,73 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateWebhookSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPlayerResponse parses an HTTP response from a GetPlayerWithResponse call
+func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PublicPlayer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPlayerResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

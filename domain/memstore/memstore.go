@@ -1,5 +1,5 @@
 // Package memstore is an in-memory store of the use cases' ports (the
-// kernel's, and those of games, tournaments, accounts and push), for
+// kernel's, and those of games, tournaments, accounts, push and players), for
 // testing the use cases without a database. It keeps what the ports promise (units of work that
 // stand or fall whole, version-guarded writes, idempotent responses) and
 // nothing more: a new game is created without its players' vacations
@@ -21,6 +21,7 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/ruleset"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
@@ -55,6 +56,10 @@ type data struct {
 	rematches                map[string]string // a game's id → its rematch's
 	// full are the rate limits' buckets: when each key's is full again.
 	full map[string]time.Time
+	// handles are the handles held, current or retired, by players.Fold;
+	// profiles the stored profiles, by account.
+	handles  map[string]handle
+	profiles map[int64]players.Profile
 }
 
 type session struct {
@@ -105,6 +110,8 @@ var (
 	_ accounts.StoreTx    = (*tx)(nil)
 	_ hooks.Store         = (*Store)(nil)
 	_ hooks.PushTx        = (*tx)(nil)
+	_ players.Store       = (*Store)(nil)
+	_ players.StoreTx     = (*tx)(nil)
 )
 
 // New returns an empty store that knows the given accounts.
@@ -113,7 +120,7 @@ func New(users ...domain.User) *Store {
 		responses: map[[2]string]storedResponse{}, users: map[int64]domain.User{},
 		sessions: map[string]session{}, refreshes: map[string]refresh{}, logins: map[string]login{}, tournaments: map[string]tournaments.Tournament{},
 		unsubscribed: map[string]bool{}, suppressed: map[string]bool{}, rematches: map[string]string{},
-		full: map[string]time.Time{}}}
+		full: map[string]time.Time{}, handles: map[string]handle{}, profiles: map[int64]players.Profile{}}}
 	for _, u := range users {
 		s.data.users[u.ID] = u
 	}
@@ -183,7 +190,8 @@ func (s *Store) Transact(ctx context.Context, fn func(domain.StoreTx) error) err
 		pushes: slices.Clone(s.data.pushes), pushKey: s.data.pushKey,
 		events: slices.Clone(s.data.events), lastEvent: s.data.lastEvent,
 		unsubscribed: maps.Clone(s.data.unsubscribed), suppressed: maps.Clone(s.data.suppressed),
-		rematches: maps.Clone(s.data.rematches), full: maps.Clone(s.data.full)}
+		rematches: maps.Clone(s.data.rematches), full: maps.Clone(s.data.full),
+		handles: maps.Clone(s.data.handles), profiles: maps.Clone(s.data.profiles)}
 	if err := fn(&tx{data: &work}); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -21,6 +22,7 @@ type Store interface {
 	accounts.Store
 	hooks.Store
 	hooks.WebhookStore
+	players.Store
 }
 
 // Config is what the use cases need from outside.
@@ -62,6 +64,7 @@ type Services struct {
 	Accounts    *accounts.Service
 	Push        *hooks.Push
 	Webhooks    *hooks.Webhooks
+	Players     *players.Service
 }
 
 // New builds the services.
@@ -81,5 +84,6 @@ func New(cfg Config) *Services {
 		Accounts: accounts.NewService(accounts.Config{Store: cfg.Store, Now: now, Mail: mail}),
 		Push:     hooks.NewPush(hooks.PushConfig{Store: cfg.Store, Now: now, EndpointCheck: cfg.PushEndpointCheck}),
 		Webhooks: hooks.NewWebhooks(hooks.WebhookConfig{Store: cfg.Store, Now: now, URLCheck: cfg.WebhookURLCheck}),
+		Players:  players.NewService(players.Config{Store: cfg.Store, Now: now}),
 	}
 }

@@ -115,6 +115,9 @@ var aggregates = map[string][]string{
 	"domain/accounts":    nil,
 	// A seat's push subscription is for the seat's game.
 	"domain/hooks": {"domain/games"},
+	// A profile lists and tallies its owner's games; an invitation by
+	// handle seats a games.Player.
+	"domain/players": {"domain/games"},
 }
 
 // The rules and what they show, below the kernel: they know neither the

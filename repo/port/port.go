@@ -14,6 +14,7 @@ import (
 	"github.com/lesspost/lesspost/domain/accounts"
 	"github.com/lesspost/lesspost/domain/games"
 	"github.com/lesspost/lesspost/domain/hooks"
+	"github.com/lesspost/lesspost/domain/players"
 	"github.com/lesspost/lesspost/domain/tournaments"
 )
 
@@ -24,6 +25,7 @@ type Store interface {
 	tournaments.Store
 	accounts.Store
 	hooks.Store
+	players.Store
 	domain.Outbox
 	domain.Inbox
 	domain.Monitor

@@ -26,6 +26,7 @@ type Store interface {
 	tournaments.Store
 	accounts.Store
 	hooks.Store
+	playersStore
 }
 
 // Run runs the contract against stores made by newStore, each empty.
@@ -67,6 +68,11 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 		{"AccountTournamentPages", testAccountTournamentPages},
 		{"GamesInBulk", testGamesInBulk},
 		{"SeatChangesHands", testSeatChangesHands},
+		{"Handles", testHandles},
+		{"HandleRetirement", testHandleRetirement},
+		{"HandleRace", testHandleRace},
+		{"RetiredHandles", testRetiredHandles},
+		{"Profiles", testProfiles},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t, newStore(t)) })
