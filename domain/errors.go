@@ -157,6 +157,15 @@ func ErrorOf(err error) (de *Error, ok bool) {
 	return nil, false
 }
 
+// CodeOf is the stable code ErrorOf finds in err, "" for none: what a
+// problem's code would be.
+func CodeOf(err error) string {
+	if de, ok := ErrorOf(err); ok {
+		return de.Code
+	}
+	return ""
+}
+
 // Classify returns the *Error that err stands for, or err itself when it
 // stands for none (never a nil *Error inside a non-nil error).
 func Classify(err error) error {

@@ -33,7 +33,7 @@ func TestCreatePersonalToken(t *testing.T) {
 			f := newFixture(t)
 			tok, secret, err := f.svc.CreatePersonalToken(t.Context(), ann, tt.token, tt.scopes, tt.days)
 			if tt.code != "" {
-				if code(err) != tt.code {
+				if domain.CodeOf(err) != tt.code {
 					t.Errorf("err %v, want %s", err, tt.code)
 				}
 				return
@@ -53,7 +53,7 @@ func TestPersonalTokenLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := f.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 0); code(err) != domain.CodeTooManyTokens {
+	if _, _, err := f.svc.CreatePersonalToken(t.Context(), ann, "bot", []string{"games:read"}, 0); domain.CodeOf(err) != domain.CodeTooManyTokens {
 		t.Errorf("one token too many: %v, want %s", err, domain.CodeTooManyTokens)
 	}
 	// Expired tokens do not count.
@@ -96,17 +96,17 @@ func TestPersonalTokenUse(t *testing.T) {
 		}
 	}
 	f.now = tok.CreatedAt.Add(48 * time.Hour)
-	if _, _, err := f.svc.PersonalTokenUser(ctx, secret); code(err) != domain.CodeUnauthorized {
+	if _, _, err := f.svc.PersonalTokenUser(ctx, secret); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("an expired token: %v", err)
 	}
 	f.now = tok.CreatedAt
-	if err := f.svc.RevokePersonalToken(ctx, domain.User{ID: creatorID}, tok.ID); code(err) != domain.CodeNotFound {
+	if err := f.svc.RevokePersonalToken(ctx, domain.User{ID: creatorID}, tok.ID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("another account revoking it: %v", err)
 	}
 	if err := f.svc.RevokePersonalToken(ctx, ann, tok.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := f.svc.PersonalTokenUser(ctx, secret); code(err) != domain.CodeUnauthorized {
+	if _, _, err := f.svc.PersonalTokenUser(ctx, secret); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("a revoked token: %v", err)
 	}
 }

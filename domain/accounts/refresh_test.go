@@ -50,13 +50,13 @@ func TestRefreshReuseRevokesFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.Refresh(ctx, first.RefreshToken); code(err) != domain.CodeRefreshInvalid {
+	if _, err := f.svc.Refresh(ctx, first.RefreshToken); domain.CodeOf(err) != domain.CodeRefreshInvalid {
 		t.Errorf("reusing a spent token: %v, want %s", err, domain.CodeUnauthorized)
 	}
-	if _, err := f.svc.ActiveSession(ctx, first.Session.ID); code(err) != domain.CodeUnauthorized {
+	if _, err := f.svc.ActiveSession(ctx, first.Session.ID); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("the session after reuse: %v, want it revoked", err)
 	}
-	if _, err := f.svc.Refresh(ctx, next.RefreshToken); code(err) != domain.CodeRefreshInvalid {
+	if _, err := f.svc.Refresh(ctx, next.RefreshToken); domain.CodeOf(err) != domain.CodeRefreshInvalid {
 		t.Errorf("the newest token after reuse: %v, want it revoked with its family", err)
 	}
 }
@@ -78,7 +78,7 @@ func TestRefreshExpiry(t *testing.T) {
 			g := signIn(t, f, tt.ttl)
 			f.now = f.now.Add(tt.wait)
 			_, err := f.svc.Refresh(t.Context(), g.RefreshToken)
-			if refused := code(err) == domain.CodeRefreshInvalid; refused != tt.refused || !refused && err != nil {
+			if refused := domain.CodeOf(err) == domain.CodeRefreshInvalid; refused != tt.refused || !refused && err != nil {
 				t.Errorf("Refresh after %v: %v; want refused %v", tt.wait, err, tt.refused)
 			}
 		})
@@ -103,7 +103,7 @@ func TestLogoutEndsRefresh(t *testing.T) {
 	if err := f.svc.Logout(t.Context(), g.Session.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.Refresh(t.Context(), g.RefreshToken); code(err) != domain.CodeRefreshInvalid {
+	if _, err := f.svc.Refresh(t.Context(), g.RefreshToken); domain.CodeOf(err) != domain.CodeRefreshInvalid {
 		t.Errorf("refreshing after logout: %v, want %s", err, domain.CodeUnauthorized)
 	}
 }

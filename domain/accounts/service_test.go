@@ -1,7 +1,6 @@
 package accounts_test
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -35,16 +34,6 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // code is the code of a domain error, "" for none.
-func code(err error) string {
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return de.Code
-	}
-	if de, ok := domain.ErrorOf(err); ok {
-		return de.Code
-	}
-	return ""
-}
 
 func TestServiceLogin(t *testing.T) {
 	f := newFixture(t)
@@ -54,7 +43,7 @@ func TestServiceLogin(t *testing.T) {
 			t.Fatalf("login %d: %v", i+1, err)
 		}
 	}
-	if err := f.svc.RequestLogin(ctx, "cat@example.org", ""); code(err) != domain.CodeTooManyLogins {
+	if err := f.svc.RequestLogin(ctx, "cat@example.org", ""); domain.CodeOf(err) != domain.CodeTooManyLogins {
 		t.Errorf("one login too many: %v, want %s", err, domain.CodeTooManyLogins)
 	}
 	q := f.store.Queued()
@@ -71,14 +60,14 @@ func TestServiceLogin(t *testing.T) {
 		t.Errorf("the new session: %v", err)
 	}
 	for _, token := range []string{last.Secret, "not-a-token"} {
-		if _, err := f.svc.ExchangeLogin(ctx, token, time.Hour); code(err) != domain.CodeLoginInvalid {
+		if _, err := f.svc.ExchangeLogin(ctx, token, time.Hour); domain.CodeOf(err) != domain.CodeLoginInvalid {
 			t.Errorf("exchanging %q: %v, want %s", token, err, domain.CodeLoginInvalid)
 		}
 	}
 	if err := f.svc.Logout(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.ActiveSession(ctx, sess.ID); code(err) != domain.CodeUnauthorized {
+	if _, err := f.svc.ActiveSession(ctx, sess.ID); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("the session after logout: %v, want %s", err, domain.CodeUnauthorized)
 	}
 }
@@ -86,14 +75,14 @@ func TestServiceLogin(t *testing.T) {
 func TestServiceSessions(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	if _, err := f.svc.ActiveSession(ctx, "nope"); code(err) != domain.CodeUnauthorized {
+	if _, err := f.svc.ActiveSession(ctx, "nope"); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("an unknown session: %v, want %s", err, domain.CodeUnauthorized)
 	}
 	u, err := f.svc.RotateCalendarLink(ctx, annID)
 	if err != nil || u.CalendarVersion != 1 {
 		t.Errorf("RotateCalendarLink = %+v, %v; want version 1", u, err)
 	}
-	if _, err := f.svc.RotateCalendarLink(ctx, 99); code(err) != domain.CodeNotFound {
+	if _, err := f.svc.RotateCalendarLink(ctx, 99); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("rotating a missing account's link: %v, want %s", err, domain.CodeNotFound)
 	}
 	if u, err := f.svc.UpdateUser(ctx, annID, accounts.AccountSettings{Name: "Ann A.", Locale: "fr"}); err != nil || u.Name != "Ann A." || u.Locale != "fr" {

@@ -39,7 +39,7 @@ func TestMailPolicySenderLimits(t *testing.T) {
 		queued := len(f.store.Queued())
 		_, err := f.svc.CreateGame(ctx, newGame(limit, "one-more@example.org"), creatorID)
 		de, _ := domain.ErrorOf(err)
-		if code(err) != domain.CodeMailLimited || de.RetryAfter <= 0 || de.RetryAfter > time.Hour/time.Duration(limit) {
+		if domain.CodeOf(err) != domain.CodeMailLimited || de.RetryAfter <= 0 || de.RetryAfter > time.Hour/time.Duration(limit) {
 			t.Fatalf("game %d: %v (%+v), want %s with a wait of at most %v", limit, err, de, domain.CodeMailLimited, time.Hour/time.Duration(limit))
 		}
 		if n := len(f.store.Queued()); n != queued {
@@ -80,7 +80,7 @@ func TestMailPolicySenderLimits(t *testing.T) {
 			}
 		}
 		ctx := asRequester(t.Context(), "user:new", "ip:192.0.2.1")
-		if _, err := f.svc.CreateGame(ctx, newGame(limit, "one-more@example.org"), creatorID); code(err) != domain.CodeMailLimited {
+		if _, err := f.svc.CreateGame(ctx, newGame(limit, "one-more@example.org"), creatorID); domain.CodeOf(err) != domain.CodeMailLimited {
 			t.Errorf("request %d from one address: %v, want %s", limit, err, domain.CodeMailLimited)
 		}
 	})
@@ -96,7 +96,7 @@ func TestMailPolicySenderLimits(t *testing.T) {
 		}
 		before, _ := f.store.Game(t.Context(), f.game.ID)
 		err := f.svc.RotateSeat(ctx, f.game.ID, creator, "white")
-		if code(err) != domain.CodeMailLimited {
+		if domain.CodeOf(err) != domain.CodeMailLimited {
 			t.Fatalf("renewal %d: %v, want %s", limit, err, domain.CodeMailLimited)
 		}
 		if after, _ := f.store.Game(t.Context(), f.game.ID); after.Version != before.Version {
@@ -104,14 +104,14 @@ func TestMailPolicySenderLimits(t *testing.T) {
 		}
 		// The same from another account at the same client address: the
 		// address's allowance for Ann is spent too.
-		if err := f.svc.RotateSeat(asRequester(t.Context(), "user:2", "ip:192.0.2.1"), f.game.ID, creator, "white"); code(err) != domain.CodeMailLimited {
+		if err := f.svc.RotateSeat(asRequester(t.Context(), "user:2", "ip:192.0.2.1"), f.game.ID, creator, "white"); domain.CodeOf(err) != domain.CodeMailLimited {
 			t.Errorf("from the same address: %v, want %s", err, domain.CodeMailLimited)
 		}
 		// Bob is another stranger; Ann renewing her own link is her doing.
 		if err := f.svc.RotateSeat(ctx, f.game.ID, creator, "black"); err != nil {
 			t.Errorf("Bob's link: %v", err)
 		}
-		if err := f.svc.RotateSeat(ctx, f.game.ID, seat(f.game, "white"), "white"); code(err) == domain.CodeMailLimited {
+		if err := f.svc.RotateSeat(ctx, f.game.ID, seat(f.game, "white"), "white"); domain.CodeOf(err) == domain.CodeMailLimited {
 			t.Errorf("Ann's own renewal: %v", err)
 		}
 		// A game against a stranger who has not answered: its turns go on,
@@ -146,7 +146,7 @@ func TestMailPolicyMailbox(t *testing.T) {
 	for _, to := range []string{"sv@example.org", "sv+1@example.org", "SV+2@example.org", "sv+bar@example.org"} {
 		spec := games.NewGameSpec{Players: []games.Player{{Name: "Org", Email: "org@example.org"}, {Name: "Sv", Email: to}},
 			Params: less.Params{Walls: openWalls}.Map()}
-		if _, err := f.svc.CreateGame(ctx, spec, creatorID); code(err) != domain.CodeAddressSuppressed {
+		if _, err := f.svc.CreateGame(ctx, spec, creatorID); domain.CodeOf(err) != domain.CodeAddressSuppressed {
 			t.Errorf("inviting %s: %v, want %s", to, err, domain.CodeAddressSuppressed)
 		}
 	}
@@ -160,7 +160,7 @@ func TestMailPolicyMailbox(t *testing.T) {
 	}
 	spec := games.NewGameSpec{Players: []games.Player{{Name: "Org", Email: "org@example.org"}, {Name: "V", Email: "v@example.org"}},
 		Params: less.Params{Walls: openWalls}.Map()}
-	if _, err := f.svc.CreateGame(ctx, spec, creatorID); code(err) != domain.CodeRecipientBudgetSpent {
+	if _, err := f.svc.CreateGame(ctx, spec, creatorID); domain.CodeOf(err) != domain.CodeRecipientBudgetSpent {
 		t.Errorf("invitation %d to one mailbox: %v, want %s", budget, err, domain.CodeRecipientBudgetSpent)
 	}
 }
@@ -172,7 +172,7 @@ func TestOneMailboxOnePlace(t *testing.T) {
 	f := newFixture(t)
 	spec := games.NewGameSpec{Players: []games.Player{{Name: "A", Email: "vic+w@example.org"}, {Name: "B", Email: "vic+b@example.org"}},
 		Params: less.Params{Walls: openWalls}.Map()}
-	if _, err := f.svc.CreateGame(t.Context(), spec, creatorID); code(err) != domain.CodeDuplicateAddress {
+	if _, err := f.svc.CreateGame(t.Context(), spec, creatorID); domain.CodeOf(err) != domain.CodeDuplicateAddress {
 		t.Errorf("two seats of one mailbox: %v, want %s", err, domain.CodeDuplicateAddress)
 	}
 	spec.Players = []games.Player{{Name: "A", Email: "org+w@example.org"}, {Name: "B", Email: "org@example.org"}}

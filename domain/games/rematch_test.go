@@ -16,7 +16,7 @@ import (
 func TestServiceRematch(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	if _, err := f.svc.Rematch(ctx, f.game.ID, seat(f.game, white)); code(err) != domain.CodeGameNotOver {
+	if _, err := f.svc.Rematch(ctx, f.game.ID, seat(f.game, white)); domain.CodeOf(err) != domain.CodeGameNotOver {
 		t.Fatalf("rematch of a running game: %v, want %s", err, domain.CodeGameNotOver)
 	}
 	if _, _, err := f.svc.Resign(ctx, games.GameRequest{GameID: f.game.ID, By: seat(f.game, black)}, present); err != nil {
@@ -25,7 +25,7 @@ func TestServiceRematch(t *testing.T) {
 	spectator := games.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
 	stranger := games.Credentials{UserID: 99, UserEmail: "eve@example.org"}
 	for _, by := range []games.Credentials{spectator, stranger} {
-		if _, err := f.svc.Rematch(ctx, f.game.ID, by); code(err) != domain.CodeForbidden {
+		if _, err := f.svc.Rematch(ctx, f.game.ID, by); domain.CodeOf(err) != domain.CodeForbidden {
 			t.Errorf("rematch by %+v: %v, want forbidden", by, err)
 		}
 	}

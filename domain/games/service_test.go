@@ -2,7 +2,6 @@ package games_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,7 +93,7 @@ func TestServiceCreateGame(t *testing.T) {
 		t.Errorf("queued %q, want %q", kinds, want)
 	}
 	// A spec the domain refuses stores nothing.
-	if _, err := f.svc.CreateGame(t.Context(), games.NewGameSpec{Players: []games.Player{{Name: "Solo", Email: "solo@example.org"}}}, creatorID); code(err) != domain.CodeInvalidInput {
+	if _, err := f.svc.CreateGame(t.Context(), games.NewGameSpec{Players: []games.Player{{Name: "Solo", Email: "solo@example.org"}}}, creatorID); domain.CodeOf(err) != domain.CodeInvalidInput {
 		t.Errorf("one player: %v, want %s", err, domain.CodeInvalidInput)
 	}
 	if n := len(f.store.Queued()); n != 2 {
@@ -145,7 +144,7 @@ func TestServiceSubmitTurn(t *testing.T) {
 			}
 			turns, _ := f.store.Turns(t.Context(), f.game.ID)
 			if tt.wantCode != "" {
-				if code(err) != tt.wantCode {
+				if domain.CodeOf(err) != tt.wantCode {
 					t.Fatalf("err = %v, want %s", err, tt.wantCode)
 				}
 				if g.Version != 1 || len(turns) != 0 || len(f.store.Queued()) != 2 {
@@ -182,7 +181,7 @@ func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
 	}
 	// The same key for another request is refused, not answered.
 	r.Idem = &domain.Idempotency{Scope: "seat", Key: "k1", Fingerprint: []byte("something else")}
-	if _, _, err := f.svc.SubmitTurn(ctx, r, 1, opening, present); code(err) != domain.CodeIdempotencyReused {
+	if _, _, err := f.svc.SubmitTurn(ctx, r, 1, opening, present); domain.CodeOf(err) != domain.CodeIdempotencyReused {
 		t.Errorf("reused key: %v, want %s", err, domain.CodeIdempotencyReused)
 	}
 	// A retry whose link was replaced meanwhile is refused like any request.
@@ -190,7 +189,7 @@ func TestServiceSubmitTurnIsIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Idem = idem
-	if _, _, err := f.svc.SubmitTurn(ctx, r, 0, opening, present); code(err) != domain.CodeLinkReplaced {
+	if _, _, err := f.svc.SubmitTurn(ctx, r, 0, opening, present); domain.CodeOf(err) != domain.CodeLinkReplaced {
 		t.Errorf("retry with a replaced link: %v, want %s", err, domain.CodeLinkReplaced)
 	}
 	if turns, _ := f.store.Turns(ctx, f.game.ID); len(turns) != 1 {
@@ -213,7 +212,7 @@ func TestServiceResign(t *testing.T) {
 			_, _, err := f.svc.Resign(t.Context(), games.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present)
 			g, _ := f.store.Game(t.Context(), f.game.ID)
 			if tt.wantCode != "" {
-				if code(err) != tt.wantCode || g.Over() {
+				if domain.CodeOf(err) != tt.wantCode || g.Over() {
 					t.Errorf("err = %v, over %v; want %s and a running game", err, g.Over(), tt.wantCode)
 				}
 				return
@@ -221,7 +220,7 @@ func TestServiceResign(t *testing.T) {
 			if err != nil || !g.Over() || stateOf(t, g).Result.Winner != less.SideOf(less.White) {
 				t.Errorf("err = %v, result %+v; want White to win", err, stateOf(t, g).Result)
 			}
-			if _, _, err := f.svc.Resign(t.Context(), games.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present); code(err) != domain.CodeGameOver {
+			if _, _, err := f.svc.Resign(t.Context(), games.GameRequest{GameID: f.game.ID, By: tt.by(f.game)}, present); domain.CodeOf(err) != domain.CodeGameOver {
 				t.Errorf("resigning again: %v, want %s", err, domain.CodeGameOver)
 			}
 		})
@@ -249,7 +248,7 @@ func TestServiceRotateSeat(t *testing.T) {
 			_, _, readErr := f.svc.ReadGame(t.Context(), f.game.ID, old)
 			q := f.store.Queued()
 			if tt.wantCode != "" {
-				if code(err) != tt.wantCode || readErr != nil || len(q) != 2 {
+				if domain.CodeOf(err) != tt.wantCode || readErr != nil || len(q) != 2 {
 					t.Errorf("err = %v, old link: %v, %d notices; want %s and nothing changed", err, readErr, len(q), tt.wantCode)
 				}
 				return
@@ -257,7 +256,7 @@ func TestServiceRotateSeat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if code(readErr) != domain.CodeLinkReplaced {
+			if domain.CodeOf(readErr) != domain.CodeLinkReplaced {
 				t.Errorf("the old link reads: %v, want %s", readErr, domain.CodeLinkReplaced)
 			}
 			if last := q[len(q)-1]; last.Kind != domain.NoticeNewLink || last.Email != "ann@example.org" || last.Budgeted != tt.wantBudgeted {
@@ -271,14 +270,14 @@ func TestServiceRotateSpectatorLink(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	watch := games.Credentials{GameID: f.game.ID, Spectator: true, LinkVersion: f.game.WatchVersion}
-	if _, _, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, watch); code(err) != domain.CodeForbidden {
+	if _, _, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, watch); domain.CodeOf(err) != domain.CodeForbidden {
 		t.Errorf("a spectator rotates: %v, want %s", err, domain.CodeForbidden)
 	}
 	g, a, err := f.svc.RotateSpectatorLink(ctx, f.game.ID, seat(f.game, black))
 	if err != nil || g.WatchVersion != f.game.WatchVersion+1 || a.SeatColor == nil {
 		t.Fatalf("RotateSpectatorLink = version %d, %+v, %v", g.WatchVersion, a, err)
 	}
-	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, watch); code(err) != domain.CodeLinkReplaced {
+	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, watch); domain.CodeOf(err) != domain.CodeLinkReplaced {
 		t.Errorf("the old spectator link reads: %v, want %s", err, domain.CodeLinkReplaced)
 	}
 }
@@ -287,17 +286,17 @@ func TestServiceReadGame(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	stranger := games.Credentials{UserID: 99, UserEmail: "eve@example.org"}
-	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, stranger); code(err) != domain.CodeForbidden {
+	if _, _, err := f.svc.ReadGame(ctx, f.game.ID, stranger); domain.CodeOf(err) != domain.CodeForbidden {
 		t.Errorf("a stranger reads: %v, want %s", err, domain.CodeForbidden)
 	}
-	if _, _, err := f.svc.ReadGame(ctx, "g_nope", creator); code(err) != domain.CodeNotFound {
+	if _, _, err := f.svc.ReadGame(ctx, "g_nope", creator); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
 	}
 	g, a, err := f.svc.ReadGame(ctx, f.game.ID, seat(f.game, white))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := games.PreviewTurn(g, a, "e5e1"); code(err) != domain.CodeIllegalTurn {
+	if _, _, err := games.PreviewTurn(g, a, "e5e1"); domain.CodeOf(err) != domain.CodeIllegalTurn {
 		t.Errorf("preview of an illegal turn: %v, want %s", err, domain.CodeIllegalTurn)
 	}
 }
@@ -367,17 +366,6 @@ func overtake(ctx context.Context, t *testing.T, f *fixture) {
 
 func ptr[T any](v T) *T { return &v }
 
-func code(err error) string {
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return de.Code
-	}
-	if de, ok := domain.ErrorOf(err); ok {
-		return de.Code
-	}
-	return ""
-}
-
 func TestServiceVacations(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
@@ -398,7 +386,7 @@ func TestServiceVacations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := f.svc.DeclareVacation(ctx, ann, tt.period)
-		if code(err) != tt.wantCode {
+		if domain.CodeOf(err) != tt.wantCode {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.wantCode)
 		}
 	}
@@ -409,7 +397,7 @@ func TestServiceVacations(t *testing.T) {
 	if err := f.svc.CancelVacation(ctx, ann, list[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.CancelVacation(ctx, ann, list[0].ID); code(err) != domain.CodeNotFound {
+	if err := f.svc.CancelVacation(ctx, ann, list[0].ID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("cancelling it again: %v, want %s", err, domain.CodeNotFound)
 	}
 }

@@ -37,14 +37,6 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func code(err error) string {
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return de.Code
-	}
-	return ""
-}
-
 func TestCheckHandle(t *testing.T) {
 	for _, tt := range []struct {
 		handle, code string
@@ -57,7 +49,7 @@ func TestCheckHandle(t *testing.T) {
 		{"API", players.CodeHandleReserved}, {"less-bot-3", players.CodeHandleReserved}, {"Les-Bot", players.CodeHandleReserved},
 		{"---", players.CodeHandleReserved}, {"123", players.CodeHandleReserved},
 	} {
-		if got := code(players.CheckHandle(tt.handle)); got != tt.code {
+		if got := domain.CodeOf(players.CheckHandle(tt.handle)); got != tt.code {
 			t.Errorf("CheckHandle(%q) = %q; want %q", tt.handle, got, tt.code)
 		}
 	}
@@ -72,7 +64,7 @@ func TestSetHandle(t *testing.T) {
 	for _, tt := range []struct{ handle, code string }{
 		{"ANN", players.CodeHandleTaken}, {"admin", players.CodeHandleReserved}, {"a b", players.CodeHandleInvalid},
 	} {
-		if _, err := f.svc.SetHandle(ctx, bobID, tt.handle); code(err) != tt.code {
+		if _, err := f.svc.SetHandle(ctx, bobID, tt.handle); domain.CodeOf(err) != tt.code {
 			t.Errorf("Bob's SetHandle(%q) = %v; want %s", tt.handle, err, tt.code)
 		}
 	}
@@ -84,11 +76,11 @@ func TestSetHandle(t *testing.T) {
 	if err != nil || c.UserID != annID || c.Profile.Handle != "annie" {
 		t.Errorf("Card(ann) after the rename = %+v, %v; want Ann's, handle annie", c.Player, err)
 	}
-	if _, err := f.svc.SetHandle(ctx, bobID, "ann"); code(err) != players.CodeHandleTaken {
+	if _, err := f.svc.SetHandle(ctx, bobID, "ann"); domain.CodeOf(err) != players.CodeHandleTaken {
 		t.Errorf("Bob took Ann's old handle: %v", err)
 	}
 	f.now = f.now.Add(players.Retired)
-	if _, err := f.svc.Card(ctx, "ann"); code(err) != domain.CodeNotFound {
+	if _, err := f.svc.Card(ctx, "ann"); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("Card(ann) after its retirement = %v; want not_found", err)
 	}
 	if _, err := f.svc.SetHandle(ctx, bobID, "ann"); err != nil {
@@ -146,7 +138,7 @@ func TestUpdateProfile(t *testing.T) {
 		"bio":      {Bio: str(string(long))},
 		"control":  {Bio: str("a\x00b")},
 	} {
-		if _, err := f.svc.UpdateProfile(ctx, annID, c); code(err) != domain.CodeInvalidInput {
+		if _, err := f.svc.UpdateProfile(ctx, annID, c); domain.CodeOf(err) != domain.CodeInvalidInput {
 			t.Errorf("%s: UpdateProfile = %v; want invalid_input", name, err)
 		}
 	}
@@ -163,7 +155,7 @@ func TestUpdateProfile(t *testing.T) {
 func TestInvitee(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
-	if _, err := f.svc.Invitee(ctx, "ann"); code(err) != players.CodeUnknownHandle {
+	if _, err := f.svc.Invitee(ctx, "ann"); domain.CodeOf(err) != players.CodeUnknownHandle {
 		t.Errorf("Invitee of an unclaimed handle = %v; want unknown_handle", err)
 	}
 	if _, err := f.svc.SetHandle(ctx, annID, "Ann"); err != nil {

@@ -2,7 +2,6 @@ package tournaments_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -89,14 +88,3 @@ func present(a games.Actor, before *games.Game, done *games.Submitted, now time.
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func code(err error) string {
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return de.Code
-	}
-	if de, ok := domain.ErrorOf(err); ok {
-		return de.Code
-	}
-	return ""
-}

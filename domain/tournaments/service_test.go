@@ -37,14 +37,14 @@ func TestMailPolicyTournamentWords(t *testing.T) {
 	if err := f.store.Suppress(ctx, "dan@example.org", f.now); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.tours.AddEntrant(ctx, req, tournaments.Entrant{Player: games.Player{Name: "Dan", Email: "dan+cup@example.org"}}, ""); code(err) != domain.CodeAddressSuppressed {
+	if _, err := f.tours.AddEntrant(ctx, req, tournaments.Entrant{Player: games.Player{Name: "Dan", Email: "dan+cup@example.org"}}, ""); domain.CodeOf(err) != domain.CodeAddressSuppressed {
 		t.Errorf("entering a suppressed address: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
-	if _, err := f.tours.UpdateEntrant(ctx, req, 0, tournaments.EntrantChange{Email: ptr("dan@example.org"), Correction: true, Reason: "a typo"}); code(err) != domain.CodeAddressSuppressed {
+	if _, err := f.tours.UpdateEntrant(ctx, req, 0, tournaments.EntrantChange{Email: ptr("dan@example.org"), Correction: true, Reason: "a typo"}); domain.CodeOf(err) != domain.CodeAddressSuppressed {
 		t.Errorf("correcting an address to a suppressed one: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	replace := tournaments.EntrantChange{Name: ptr("Dan"), Email: ptr("dan@example.org"), Replace: true, Reason: "Bob left"}
-	if _, err := f.tours.UpdateEntrant(ctx, req, 0, replace); code(err) != domain.CodeAddressSuppressed {
+	if _, err := f.tours.UpdateEntrant(ctx, req, 0, replace); domain.CodeOf(err) != domain.CodeAddressSuppressed {
 		t.Errorf("replacing a player by a suppressed address: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	seen := len(f.store.Queued())
@@ -190,7 +190,7 @@ func TestMailPolicyOrganiserCanAlwaysResume(t *testing.T) {
 			t.Fatalf("change %d: %v", i, err)
 		}
 	}
-	if err := change(domain.DefaultMailLimits.CallerPerHour); code(err) != domain.CodeMailLimited {
+	if err := change(domain.DefaultMailLimits.CallerPerHour); domain.CodeOf(err) != domain.CodeMailLimited {
 		t.Errorf("change %d within the hour: %v, want %s", domain.DefaultMailLimits.CallerPerHour, err, domain.CodeMailLimited)
 	}
 }
@@ -205,7 +205,7 @@ func TestServiceLesTournament(t *testing.T) {
 		{Name: "Cat", Email: "cat@example.org"}, {Name: "Dan", Email: "dan@example.org"}}
 	if _, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Hex", Format: tournaments.RoundRobin,
 		Ruleset: "les", Params: map[string]string{"size": "2"}, Players: players,
-		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID); code(err) != domain.CodeInvalidInput {
+		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID); domain.CodeOf(err) != domain.CodeInvalidInput {
 		t.Errorf("a Les tournament on a board of side 2: %v, want invalid_input", err)
 	}
 	tour, err := f.tours.CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Hex", Format: tournaments.RoundRobin,
@@ -342,7 +342,7 @@ func TestOneMailboxOnePlace(t *testing.T) {
 	_, err := f.tours.CreateTournament(t.Context(), tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players:    []games.Player{{Name: "Vic", Email: "vic@example.org"}, {Name: "Vic 2", Email: "vic+2@example.org"}},
 		FirstStart: t0.Add(time.Hour), Interval: 24 * time.Hour}, creatorID)
-	if code(err) != domain.CodeDuplicateAddress {
+	if domain.CodeOf(err) != domain.CodeDuplicateAddress {
 		t.Errorf("two places of one mailbox: %v, want %s", err, domain.CodeDuplicateAddress)
 	}
 }

@@ -102,7 +102,7 @@ func TestJoin(t *testing.T) {
 			tour := tt.tour(t)
 			before := len(tour.Entrants)
 			_, err := tour.Join(tournaments.Entrant{Player: ann}, 5, tt.invite, tt.at)
-			if code(err) != tt.code {
+			if domain.CodeOf(err) != tt.code {
 				t.Fatalf("Join: %v, want %q", err, tt.code)
 			}
 			if err == nil && (len(tour.Entrants) != before+1 || tour.Log[len(tour.Log)-1].Action != tournaments.ActionJoined) {
@@ -159,12 +159,12 @@ func TestRegistrationClosesAtTheStart(t *testing.T) {
 		})
 	}
 	if _, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
-		Starts: []time.Time{t0.Add(day)}, RoundLength: day, Registration: &tournaments.Registration{}}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
+		Starts: []time.Time{t0.Add(day)}, RoundLength: day, Registration: &tournaments.Registration{}}, "t_1", testCreator, t0, 7); domain.CodeOf(err) != domain.CodeInvalidInput {
 		t.Errorf("a round robin with registration and a list of starts: %v", err)
 	}
 	for _, reg := range []tournaments.Registration{{Closes: t0.Add(2 * day)}, {Closes: t0.Add(-time.Hour)}, {Limit: 1}, {Limit: 65}} {
 		if _, err := tournaments.CreateTournament(tournaments.NewTournamentSpec{Name: "Open", Format: tournaments.Swiss, Rounds: 1,
-			FirstStart: t0.Add(day), Interval: day, Registration: &reg}, "t_1", testCreator, t0, 7); code(err) != domain.CodeInvalidInput {
+			FirstStart: t0.Add(day), Interval: day, Registration: &reg}, "t_1", testCreator, t0, 7); domain.CodeOf(err) != domain.CodeInvalidInput {
 			t.Errorf("registration %+v: %v, want %s", reg, err, domain.CodeInvalidInput)
 		}
 	}
@@ -441,7 +441,7 @@ func TestTournamentControl(t *testing.T) {
 			tour := started(t)
 			version, logged := tour.Version, len(tour.Log)
 			err := tt.act(&tour)
-			if code(err) != tt.code {
+			if domain.CodeOf(err) != tt.code {
 				t.Fatalf("%v, want %q", err, tt.code)
 			}
 			if tt.action != "" {

@@ -57,7 +57,7 @@ func TestTournamentGames(t *testing.T) {
 		t.Errorf("round 2 (not started): %d games, %v", len(played), err)
 	}
 	for _, round := range []int{-1, 4} {
-		if _, err := roundGames(round); code(err) != domain.CodeNotFound {
+		if _, err := roundGames(round); domain.CodeOf(err) != domain.CodeNotFound {
 			t.Errorf("round %d of 3: %v, want not found", round, err)
 		}
 	}
@@ -66,10 +66,10 @@ func TestTournamentGames(t *testing.T) {
 		t.Errorf("its game: %v", err)
 	}
 	// The fixture's own game is no game of the tournament.
-	if _, err := f.tours.TournamentGame(ctx, tour.ID, f.game.ID); code(err) != domain.CodeNotFound {
+	if _, err := f.tours.TournamentGame(ctx, tour.ID, f.game.ID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("another game through the tournament: %v, want not found", err)
 	}
-	if _, err := f.tours.TournamentGame(ctx, "t_none", gameID); code(err) != domain.CodeNotFound {
+	if _, err := f.tours.TournamentGame(ctx, "t_none", gameID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("a game through no tournament: %v, want not found", err)
 	}
 

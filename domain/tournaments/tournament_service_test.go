@@ -193,7 +193,7 @@ func TestServiceOverrideAfterTheEndIsRefused(t *testing.T) {
 	queued := len(f.store.Queued())
 	req := tournaments.TournamentRequest{ID: tour.ID}
 	for _, annul := range []bool{false, true} {
-		if _, err := f.tours.OverrideResult(ctx, req, 1, 0, 0.5, 0, annul, "a late complaint"); code(err) != domain.CodeTournamentOver {
+		if _, err := f.tours.OverrideResult(ctx, req, 1, 0, 0.5, 0, annul, "a late complaint"); domain.CodeOf(err) != domain.CodeTournamentOver {
 			t.Errorf("override (annul %v) after the end: %v, want %s", annul, err, domain.CodeTournamentOver)
 		}
 	}
@@ -218,7 +218,7 @@ func TestServiceRefusesRoundsShorterThanATurn(t *testing.T) {
 		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob@example.org"}},
 		Time:       games.TimeControl{Kind: games.TimePerTurn, PerTurn: 3 * day},
 		FirstStart: f.now.Add(time.Hour), Interval: day}, creatorID)
-	if code(err) != domain.CodeInvalidInput {
+	if domain.CodeOf(err) != domain.CodeInvalidInput {
 		t.Fatalf("rounds of a day with turns of 3 days: %v, want %s", err, domain.CodeInvalidInput)
 	}
 	page, err := f.store.AccountTournaments(ctx, creatorID, "org@example.org", f.now, tournaments.Organising, "", 10)

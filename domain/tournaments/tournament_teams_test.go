@@ -31,7 +31,7 @@ func teamSpec(n int) tournaments.NewTournamentSpec {
 func refused(t *testing.T, err error, want string) bool {
 	t.Helper()
 	if want != "" {
-		if code(err) != want {
+		if domain.CodeOf(err) != want {
 			t.Fatalf("got %v, want %s", err, want)
 		}
 		return true
@@ -245,11 +245,11 @@ func TestServiceJoinTeam(t *testing.T) {
 	bob := domain.User{ID: 99, Email: "bob@example.org"}
 	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob,
 		tournaments.Entrant{Player: games.Player{Name: "Bob"}, Partner: &games.Player{Name: "Cat", Email: "cat@example.org"}}, 0)
-	if code(err) != tournaments.CodeAlreadyEntered {
+	if domain.CodeOf(err) != tournaments.CodeAlreadyEntered {
 		t.Errorf("Bob joined again: %v", err)
 	}
 	_, err = f.tours.JoinTournament(ctx, tournaments.TournamentRequest{ID: tour.ID}, bob, tournaments.Entrant{Player: games.Player{Name: "Bob"}}, 0)
-	if code(err) != domain.CodeInvalidInput {
+	if domain.CodeOf(err) != domain.CodeInvalidInput {
 		t.Errorf("joined a team event alone: %v", err)
 	}
 }

@@ -160,7 +160,7 @@ func TestRoundsOutlastATurn(t *testing.T) {
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
-			case tt.want != "" && (code(err) != domain.CodeInvalidInput || !strings.Contains(err.Error(), tt.want)):
+			case tt.want != "" && (domain.CodeOf(err) != domain.CodeInvalidInput || !strings.Contains(err.Error(), tt.want)):
 				t.Errorf("CreateTournament: %v; want %s saying %q", err, domain.CodeInvalidInput, tt.want)
 			}
 		})

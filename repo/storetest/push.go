@@ -148,7 +148,7 @@ func testPushSubscriptionCap(t *testing.T, s Store) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := svc.SubscribePush(t.Context(), cred, sub(99, time.Time{})); code(err) != hooks.CodeTooManyPushSubscription {
+	if _, _, err := svc.SubscribePush(t.Context(), cred, sub(99, time.Time{})); domain.CodeOf(err) != hooks.CodeTooManyPushSubscription {
 		t.Errorf("one too many = %v; want %s", err, hooks.CodeTooManyPushSubscription)
 	}
 	if got, created, err := svc.SubscribePush(t.Context(), cred, sub(5, time.Time{})); err != nil || created || got.Owner != ann {
@@ -213,7 +213,7 @@ func testPushRenewal(t *testing.T, s Store) {
 	}
 	renewed := hooks.PushSubscription{Endpoint: "https://push.example/new", P256DH: validP256DH, Auth: bytes.Repeat([]byte{8}, 16)}
 	now = T0.Add(time.Minute)
-	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, bytes.Repeat([]byte{6}, 16), renewed); n != 0 || code(err) != domain.CodeNotFound {
+	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, bytes.Repeat([]byte{6}, 16), renewed); n != 0 || domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("renewal with a wrong secret = %d, %v; want not found", n, err)
 	}
 	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, browser.Auth, renewed); n != 2 || err != nil {
@@ -232,7 +232,7 @@ func testPushRenewal(t *testing.T, s Store) {
 			t.Errorf("%s has %v; want %v", owner, endpoints, want)
 		}
 	}
-	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, browser.Auth, renewed); n != 0 || code(err) != domain.CodeNotFound {
+	if n, err := svc.RenewPushSubscription(t.Context(), browser.Endpoint, browser.Auth, renewed); n != 0 || domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("renewing again = %d, %v; want not found", n, err)
 	}
 }
@@ -278,7 +278,7 @@ func testPushSeatScope(t *testing.T, s Store) {
 	if got := ids(svc.PushSubscriptions(t.Context(), link)); !slices.Equal(got, []int64{mine.ID}) {
 		t.Errorf("the link lists %v; want only %d", got, mine.ID)
 	}
-	if err := svc.UnsubscribePush(t.Context(), link, wide.ID); code(err) != domain.CodeNotFound {
+	if err := svc.UnsubscribePush(t.Context(), link, wide.ID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("the link deleting the account's subscription = %v; want not_found", err)
 	}
 	if got := ids(svc.PushSubscriptions(t.Context(), account)); !slices.Equal(got, []int64{wide.ID, mine.ID}) {
@@ -289,7 +289,7 @@ func testPushSeatScope(t *testing.T, s Store) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := svc.SubscribePush(t.Context(), link, browser(99)); code(err) != hooks.CodeTooManyPushSubscription {
+	if _, _, err := svc.SubscribePush(t.Context(), link, browser(99)); domain.CodeOf(err) != hooks.CodeTooManyPushSubscription {
 		t.Errorf("a link's subscription beyond its share = %v; want %s", err, hooks.CodeTooManyPushSubscription)
 	}
 	if _, _, err := svc.SubscribePush(t.Context(), account, browser(99)); err != nil {
@@ -300,7 +300,7 @@ func testPushSeatScope(t *testing.T, s Store) {
 	if got := ids(svc.PushSubscriptions(t.Context(), account)); len(got) != 2 || got[0] != wide.ID {
 		t.Errorf("after the renewal the account lists %v; want %d and its second browser", got, wide.ID)
 	}
-	if _, err := svc.PushSubscriptions(t.Context(), link); code(err) != domain.CodeLinkReplaced {
+	if _, err := svc.PushSubscriptions(t.Context(), link); domain.CodeOf(err) != domain.CodeLinkReplaced {
 		t.Errorf("the replaced link lists: %v; want %s", err, domain.CodeLinkReplaced)
 	}
 	renewed := games.Credentials{GameID: "g1", Seat: &black, LinkVersion: 2}
@@ -329,7 +329,7 @@ func testPushCapConcurrently(t *testing.T, s Store) {
 	for i := range 8 {
 		wg.Go(func() {
 			_, _, err := svc.SubscribePush(t.Context(), cred, sub(100+i))
-			if err != nil && code(err) != hooks.CodeTooManyPushSubscription {
+			if err != nil && domain.CodeOf(err) != hooks.CodeTooManyPushSubscription {
 				t.Errorf("a concurrent subscribe: %v", err)
 			}
 		})

@@ -345,10 +345,10 @@ func testSuppressedAddresses(t *testing.T, s port.Store) {
 		tx := newUnit(st)
 		return tx.InsertGame(ctx, &c, domain.Cause{By: org.Email}, T0)
 	})
-	if code(err) != domain.CodeAddressSuppressed {
+	if domain.CodeOf(err) != domain.CodeAddressSuppressed {
 		t.Errorf("inviting a suppressed address: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
-	if _, err := s.Game(ctx, c.Game.ID); code(err) != domain.CodeNotFound {
+	if _, err := s.Game(ctx, c.Game.ID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("the refused game was stored: %v", err)
 	}
 	transact(t, s, func(ctx context.Context, tx *unit) error {
@@ -360,14 +360,14 @@ func testSuppressedAddresses(t *testing.T, s port.Store) {
 	_, err = tournamentsAt(s, T0).CreateTournament(ctx, tournaments.NewTournamentSpec{Name: "Cup", Format: tournaments.RoundRobin,
 		Players:    []games.Player{{Name: "Ann", Email: "ann@example.org"}, {Name: "Bob", Email: "bob+cup@example.org"}},
 		FirstStart: T0.Add(time.Hour), Interval: 24 * time.Hour}, org.ID)
-	if code(err) != domain.CodeAddressSuppressed {
+	if domain.CodeOf(err) != domain.CodeAddressSuppressed {
 		t.Errorf("a tournament with another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	tagged := newGameOf(t, "g_tagged", org, "ann@example.org", "bob+games@example.org", games.TimeControl{}, T0)
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
 		return newUnit(st).InsertGame(ctx, &tagged, domain.Cause{By: org.Email}, T0)
 	})
-	if code(err) != domain.CodeAddressSuppressed {
+	if domain.CodeOf(err) != domain.CodeAddressSuppressed {
 		t.Errorf("inviting another +tag of a suppressed mailbox: %v, want %s", err, domain.CodeAddressSuppressed)
 	}
 	if err := accountsAt(s, T0).RequestLogin(ctx, "bob@example.org", "en"); err != nil {
@@ -436,7 +436,7 @@ func testRecipientBudget(t *testing.T, s port.Store) {
 	err = s.Transact(ctx, func(st domain.StoreTx) error {
 		return newUnit(st).InsertGame(ctx, &c2, domain.Cause{By: org.Email}, now)
 	})
-	if code(err) != domain.CodeRecipientBudgetSpent {
+	if domain.CodeOf(err) != domain.CodeRecipientBudgetSpent {
 		t.Errorf("an invitation to another +tag of the mailbox over its budget: %v, want %s", err, domain.CodeRecipientBudgetSpent)
 	}
 	// A day after the first, there is room again.

@@ -206,13 +206,6 @@ func change(t *testing.T, s Store, g games.Game, at time.Time, submit func(games
 	return sub.Game
 }
 
-func code(err error) string {
-	if de, ok := domain.ErrorOf(err); ok {
-		return de.Code
-	}
-	return ""
-}
-
 func testGameRoundTrip(t *testing.T, s Store) {
 	ctx := t.Context()
 	g := insertGame(t, s, "g_round")
@@ -278,7 +271,7 @@ func testTurnsFrom(t *testing.T, s Store) {
 }
 
 func testMissingGame(t *testing.T, s Store) {
-	if _, err := s.Game(t.Context(), "g_missing"); code(err) != domain.CodeNotFound {
+	if _, err := s.Game(t.Context(), "g_missing"); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("a missing game: %v, want %s", err, domain.CodeNotFound)
 	}
 }
@@ -301,7 +294,7 @@ func testAllOrNothing(t *testing.T, s Store) {
 	if !errors.Is(err, failed) {
 		t.Errorf("Transact = %v, want the error of fn as is", err)
 	}
-	if _, err := s.Game(ctx, c.Game.ID); code(err) != domain.CodeNotFound {
+	if _, err := s.Game(ctx, c.Game.ID); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("the game of a failed unit of work: %v, want %s", err, domain.CodeNotFound)
 	}
 }
@@ -349,7 +342,7 @@ func testIdempotentResponses(t *testing.T, s Store) {
 	}
 	other := idem
 	other.Fingerprint = []byte{3}
-	if _, _, err := s.StoredResponse(ctx, other); code(err) != domain.CodeIdempotencyReused {
+	if _, _, err := s.StoredResponse(ctx, other); domain.CodeOf(err) != domain.CodeIdempotencyReused {
 		t.Errorf("the key with another request: %v, want %s", err, domain.CodeIdempotencyReused)
 	}
 }
@@ -363,11 +356,11 @@ func testSessions(t *testing.T, s Store) {
 	if err != nil || got.User.ID != u.ID || got.User.Email != u.Email || !got.ExpiresAt.Equal(sess.ExpiresAt) {
 		t.Errorf("ActiveSession = %+v, %v", got, err)
 	}
-	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Hour)); code(err) != domain.CodeUnauthorized {
+	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Hour)); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("an expired session: %v, want %s", err, domain.CodeUnauthorized)
 	}
 	transact(t, s, func(ctx context.Context, tx *unit) error { return tx.RevokeSession(ctx, "s1", T0) })
-	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); code(err) != domain.CodeUnauthorized {
+	if _, err := s.ActiveSession(ctx, "s1", T0.Add(time.Minute)); domain.CodeOf(err) != domain.CodeUnauthorized {
 		t.Errorf("a revoked session: %v, want %s", err, domain.CodeUnauthorized)
 	}
 }
@@ -501,7 +494,7 @@ func testAccounts(t *testing.T, s Store) {
 	if err != nil || got.Name != "Ann" || got.CalendarVersion != u.CalendarVersion+1 {
 		t.Errorf("UserByID = %+v, %v", got, err)
 	}
-	if _, err := s.UserByID(ctx, u.ID+1000); code(err) != domain.CodeNotFound {
+	if _, err := s.UserByID(ctx, u.ID+1000); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("UserByID of no account: %v, want %s", err, domain.CodeNotFound)
 	}
 	for email, want := range map[string]bool{"ann@example.org": false, "nobody@example.org": true} {
@@ -600,7 +593,7 @@ func testGamesOfAnAddress(t *testing.T, s Store) {
 			t.Errorf("MyGames(%s) = %d games, next %q, %v; want %d", c.email, len(page.Games), page.Next, err, c.want)
 		}
 	}
-	if _, err := s.MyGames(ctx, "ann@example.org", "not a cursor", 10); code(err) != domain.CodeInvalidCursor {
+	if _, err := s.MyGames(ctx, "ann@example.org", "not a cursor", 10); domain.CodeOf(err) != domain.CodeInvalidCursor {
 		t.Errorf("a cursor the store did not write: %v, want %s", err, domain.CodeInvalidCursor)
 	}
 	// Without a time control, no game has a deadline to move by.

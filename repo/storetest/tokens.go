@@ -58,7 +58,7 @@ func testRefreshTokens(t *testing.T, s Store) {
 		if err := tx.RevokeSession(ctx, "s1", T0); err != nil {
 			return err
 		}
-		if _, err := tx.ActiveSession(ctx, "s1", T0); code(err) != domain.CodeUnauthorized {
+		if _, err := tx.ActiveSession(ctx, "s1", T0); domain.CodeOf(err) != domain.CodeUnauthorized {
 			t.Errorf("a revoked session in the unit of work that revoked it: %v", err)
 		}
 		return nil

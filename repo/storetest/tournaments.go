@@ -40,7 +40,7 @@ func testTournaments(t *testing.T, s Store) {
 		!got.CreatedAt.Equal(T0) {
 		t.Errorf("Tournament = %+v, %v", got, err)
 	}
-	if _, err := s.Tournament(ctx, "t_missing"); code(err) != domain.CodeNotFound {
+	if _, err := s.Tournament(ctx, "t_missing"); domain.CodeOf(err) != domain.CodeNotFound {
 		t.Errorf("a missing tournament: %v, want %s", err, domain.CodeNotFound)
 	}
 	for _, c := range []struct {
@@ -200,7 +200,7 @@ func testAccountTournamentPages(t *testing.T, s Store) {
 			t.Errorf("%s, page by page: %v, want %v", c.cat, got, c.want)
 		}
 	}
-	if _, err := s.AccountTournaments(ctx, org.ID, "", T0, tournaments.Organising, "not a cursor", 3); code(err) != domain.CodeInvalidCursor {
+	if _, err := s.AccountTournaments(ctx, org.ID, "", T0, tournaments.Organising, "not a cursor", 3); domain.CodeOf(err) != domain.CodeInvalidCursor {
 		t.Errorf("a cursor the store did not write: %v, want %s", err, domain.CodeInvalidCursor)
 	}
 }
